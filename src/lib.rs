@@ -1,0 +1,11 @@
+//! Freshlab: a laboratory for web-crawler revisit policies under politeness.
+//!
+//! The core is plain Rust: `math` (closed forms, intervals), `theory` (the theory
+//! view's experiments), `experiment` (configs, jobs and results shared by the page and
+//! the CLI), `chart` (plotters drawings for canvas and SVG). The `wasm` module is the
+//! thin boundary the browser worker and page use.
+
+pub mod input;
+pub mod math;
+pub mod rng;
+pub mod theory;

@@ -1,0 +1,248 @@
+//! Closed forms for the freshness of one page (thesis ch. 5, spec §1.1).
+//!
+//! Two parametrisations are offered. The *rate form* takes the change rate λ, the page's
+//! revisit frequency f and its server's request frequency f_s. The *ratio form* takes
+//! x = λ/f (written r in Eq 5-9) and c = f_s/f ≥ 1, which is all the factors depend on.
+
+use super::elementary::{expm1, one_minus_exp_neg};
+
+/// Eq 2-3 (generic): A = (1 − E[e^{−λU}]) / (λ/f) for revisit intervals U of mean 1/f,
+/// given x = λ/f and the Laplace transform value `laplace` = E[e^{−λU}].
+pub fn freshness_from_laplace(x: f64, laplace: f64) -> f64 {
+    if x == 0.0 { 1.0 } else { (1.0 - laplace) / x }
+}
+
+/// Lemma 4.2, ratio form: A* = (1 − e^{−x})/x, the best freshness of a page with
+/// x = λ/f, reached by equally spaced revisits. Tends to 1 as x → 0.
+pub fn a_star_ratio(x: f64) -> f64 {
+    if x == 0.0 { 1.0 } else { one_minus_exp_neg(x) / x }
+}
+
+/// Lemma 4.2, rate form: A*(f) = (f/λ)(1 − e^{−λ/f}). A page that never changes
+/// (λ = 0) is always fresh; a changing page never revisited (f = 0) never is.
+pub fn a_star(lambda: f64, f: f64) -> f64 {
+    if lambda == 0.0 { 1.0 } else if f == 0.0 { 0.0 } else { a_star_ratio(lambda / f) }
+}
+
+/// ∂A*/∂f = (1 − e^{−x}) / λ − e^{−x}/f with x = λ/f: the marginal freshness of one more
+/// revisit per unit time (used by the allocations of §1.3). Written with expm1 so that
+/// it stays accurate when x is small: (1 − e^{−x} − x e^{−x}) / λ.
+pub fn a_star_marginal(lambda: f64, f: f64) -> f64 {
+    if lambda == 0.0 {
+        return 0.0;
+    }
+    if f == 0.0 {
+        return 1.0 / lambda;
+    }
+    let x = lambda / f;
+    // 1 − e^{−x}(1 + x) = −expm1(−x) − x e^{−x}; for small x use the series x²/2 − x³/3 + …
+    let numerator = if x < 1e-3 {
+        x * x * (0.5 - x / 3.0 + x * x / 8.0)
+    } else {
+        one_minus_exp_neg(x) - x * (1.0 + expm1(-x))
+    };
+    numerator / lambda
+}
+
+/// Eq 5-2 (RANDOM, exact), ratio form: A = (1/x)·(e^{x/c} − 1)/(1/c + e^{x/c} − 1).
+pub fn random_freshness_ratio(x: f64, c: f64) -> f64 {
+    if x == 0.0 {
+        return 1.0;
+    }
+    // em/(1/c + em) = 1/(1 + 1/(c·em)) stays finite when em overflows.
+    let em = expm1(x / c);
+    (1.0 / x) / (1.0 + 1.0 / (c * em))
+}
+
+/// Eq 5-2 (RANDOM, exact), rate form.
+pub fn random_freshness(lambda: f64, f: f64, fs: f64) -> f64 {
+    if lambda == 0.0 { 1.0 } else if f == 0.0 { 0.0 } else { random_freshness_ratio(lambda / f, fs / f) }
+}
+
+/// Eq 5-3: A > f/(λ + f), the f_s → ∞ limit of Eq 5-2 ("purely random", Cho & Garcia-Molina).
+pub fn purely_random_freshness_ratio(x: f64) -> f64 {
+    1.0 / (1.0 + x)
+}
+
+/// Eq 5-2 divided by Lemma 4.2: RANDOM's exact approximation factor for c = f_s/f.
+pub fn random_factor(x: f64, c: f64) -> f64 {
+    if x == 0.0 {
+        return 1.0;
+    }
+    let em = expm1(x / c);
+    1.0 / ((1.0 + 1.0 / (c * em)) * one_minus_exp_neg(x))
+}
+
+/// Corollary 5.5: A/A* > x/((1 + x)(1 − e^{−x})) for RANDOM, whatever f_s.
+pub fn random_factor_bound(x: f64) -> f64 {
+    if x == 0.0 { 1.0 } else { x / ((1.0 + x) * one_minus_exp_neg(x)) }
+}
+
+/// Eq 5-4 (MERGE, lower bound), ratio form:
+/// A ≥ (1/x)(1 − exp[−x/c + (e^{−x/c} − 1)(c − 1)]).
+pub fn merge_freshness_bound_ratio(x: f64, c: f64) -> f64 {
+    if x == 0.0 {
+        return 1.0;
+    }
+    let u = x / c;
+    let exponent = -u + expm1(-u) * (c - 1.0);
+    one_minus_exp_neg(-exponent) / x
+}
+
+/// Eq 5-4 (MERGE, lower bound), rate form.
+pub fn merge_freshness_bound(lambda: f64, f: f64, fs: f64) -> f64 {
+    if lambda == 0.0 { 1.0 } else if f == 0.0 { 0.0 } else { merge_freshness_bound_ratio(lambda / f, fs / f) }
+}
+
+/// Eq 5-8 / Eq 5-9: MERGE's approximation factor
+/// (1 − exp[−r/c + (e^{−r/c} − 1)(c − 1)]) / (1 − e^{−r}) for r = λ/f > 0, c = f_s/f ≥ 1.
+/// Its continuous extension to r = 0 is 1.
+pub fn merge_factor(r: f64, c: f64) -> f64 {
+    if r == 0.0 {
+        return 1.0;
+    }
+    let u = r / c;
+    let exponent = -u + expm1(-u) * (c - 1.0);
+    expm1(exponent) / expm1(-r)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::math::elementary::exp;
+    use crate::math::optimize::golden_section_min;
+    use crate::rng::Stream;
+    use rand::RngExt;
+
+    /// E[e^{−λU}] for U = K/f_s, K geometric with p = f/f_s, summed term by term:
+    /// an evaluation of Eq 2-3 independent of the closed form in Eq 5-2.
+    fn random_laplace_by_series(x: f64, c: f64) -> f64 {
+        let p = 1.0 / c;
+        let a = exp(-x / c);
+        let (mut sum, mut term) = (0.0, p * a);
+        for _ in 0..200_000 {
+            sum += term;
+            term *= (1.0 - p) * a;
+            if term < 1e-18 * sum {
+                break;
+            }
+        }
+        sum
+    }
+
+    fn random_params(stream: &mut Stream) -> (f64, f64) {
+        let x = 10f64.powf(stream.random_range(-3.0..2.0));
+        let c = 10f64.powf(stream.random_range(0.0..3.0));
+        (x, c)
+    }
+
+    #[test]
+    fn eq_5_2_agrees_with_eq_2_3_summed_over_the_geometric_law() {
+        let mut s = Stream::new(1, 0);
+        for _ in 0..2000 {
+            let (x, c) = random_params(&mut s);
+            let closed = random_freshness_ratio(x, c);
+            let summed = freshness_from_laplace(x, random_laplace_by_series(x, c));
+            assert!((closed - summed).abs() <= 1e-9 * closed.max(1e-300), "x={x} c={c}: {closed} vs {summed}");
+        }
+    }
+
+    #[test]
+    fn eq_5_3_lies_below_eq_5_2_and_is_its_limit() {
+        let mut s = Stream::new(2, 0);
+        for _ in 0..2000 {
+            let (x, c) = random_params(&mut s);
+            assert!(purely_random_freshness_ratio(x) < random_freshness_ratio(x, c) * (1.0 + 1e-12));
+        }
+        for x in [0.01, 0.5, 3.0, 40.0] {
+            let far = random_freshness_ratio(x, 1e9);
+            assert!((far - purely_random_freshness_ratio(x)).abs() < 1e-6, "x={x}");
+        }
+    }
+
+    #[test]
+    fn every_policy_lies_below_lemma_4_2() {
+        let mut s = Stream::new(3, 0);
+        for _ in 0..5000 {
+            let (x, c) = random_params(&mut s);
+            let best = a_star_ratio(x);
+            assert!(random_freshness_ratio(x, c) <= best * (1.0 + 1e-12), "x={x} c={c}");
+            assert!(merge_freshness_bound_ratio(x, c) <= best * (1.0 + 1e-12), "x={x} c={c}");
+            let factor = merge_factor(x, c);
+            assert!(factor > 0.0 && factor <= 1.0 + 1e-12, "x={x} c={c}: {factor}");
+        }
+    }
+
+    #[test]
+    fn a_page_alone_on_its_server_is_revisited_equally_spaced() {
+        for x in [1e-6, 0.3, 2.0, 25.0] {
+            assert!((random_factor(x, 1.0) - 1.0).abs() < 1e-12);
+            assert!((merge_factor(x, 1.0) - 1.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn rate_and_ratio_forms_agree() {
+        let (lambda, f, fs) = (0.3, 0.2, 0.9);
+        assert!((random_freshness(lambda, f, fs) - random_freshness_ratio(1.5, 4.5)).abs() < 1e-15);
+        assert!((merge_freshness_bound(lambda, f, fs) - merge_freshness_bound_ratio(1.5, 4.5)).abs() < 1e-15);
+        let a = a_star(lambda, f);
+        assert!((a - (f / lambda) * (1.0 - (-lambda / f).exp())).abs() < 1e-15);
+        assert_eq!(a_star(0.0, 0.0), 1.0);
+        assert_eq!(a_star(1.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn eq_5_8_is_eq_5_4_over_lemma_4_2() {
+        let mut s = Stream::new(4, 0);
+        for _ in 0..2000 {
+            let (x, c) = random_params(&mut s);
+            let quotient = merge_freshness_bound_ratio(x, c) / a_star_ratio(x);
+            assert!((quotient - merge_factor(x, c)).abs() < 1e-12, "x={x} c={c}");
+            let quotient = random_freshness_ratio(x, c) / a_star_ratio(x);
+            assert!((quotient - random_factor(x, c)).abs() < 1e-12, "x={x} c={c}");
+        }
+    }
+
+    #[test]
+    fn corollary_5_5_critical_point_and_value() {
+        let (x, value) = golden_section_min(random_factor_bound, 0.1, 10.0, 1e-12);
+        assert!((x - 1.793).abs() < 5e-4, "critical point {x}");
+        assert!(value > 0.77 && value < 0.7705, "bound {value}");
+        // and it bounds the exact factor for every c
+        let mut s = Stream::new(5, 0);
+        for _ in 0..2000 {
+            let (x, c) = random_params(&mut s);
+            assert!(random_factor(x, c) > random_factor_bound(x) * (1.0 - 1e-12));
+        }
+    }
+
+    #[test]
+    fn small_arguments_do_not_cancel() {
+        // Reference values from the series of each formula at x = 1e-10.
+        let x = 1e-10;
+        assert!((a_star_ratio(x) - (1.0 - x / 2.0)).abs() < 1e-16);
+        assert!((merge_factor(x, 2.0) - (1.0 - x / 8.0)).abs() < 1e-15);
+        assert!((a_star_marginal(1.0, 1e10) - 0.5e-20).abs() < 1e-30);
+    }
+
+    #[test]
+    fn marginal_is_the_derivative_of_a_star() {
+        for (lambda, f) in [(1.0, 0.5), (0.01, 3.0), (5.0, 0.2), (1.0, 1e3)] {
+            let h = f * 1e-6;
+            let numeric = (a_star(lambda, f + h) - a_star(lambda, f - h)) / (2.0 * h);
+            let analytic = a_star_marginal(lambda, f);
+            assert!((numeric - analytic).abs() < 1e-6 * analytic.abs() + 1e-12, "{lambda} {f}: {numeric} {analytic}");
+        }
+    }
+
+    #[test]
+    fn large_arguments_stay_finite() {
+        assert_eq!(random_factor(1e4, 1.5), 1.0 / (1.0 + 1.0 / (1.5 * f64::INFINITY)));
+        assert!(merge_factor(1e4, 1e4).is_finite());
+        assert!(random_freshness_ratio(800.0, 1.0).is_finite());
+    }
+}

@@ -1,0 +1,108 @@
+//! The Eq 5-11 bound on bursts of requests against the excess x, for several numbers n
+//! of equally spaced elements — the thesis's Fig 5.7.
+
+use super::axis::GridAxis;
+use crate::input::{check, count, InputError};
+use crate::math::bursts::{burst_bound, excess_for_probability};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BurstsConfig {
+    /// Numbers of equally spaced elements (pages or servers).
+    pub n: Vec<f64>,
+    pub x_max: f64,
+    pub log_x: bool,
+    pub points: u64,
+    /// The excess whose bound falls to this probability is reported for each n.
+    pub probability: f64,
+}
+
+impl Default for BurstsConfig {
+    fn default() -> Self {
+        BurstsConfig { n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0], x_max: 10_000.0, log_x: false, points: 400, probability: 0.1 }
+    }
+}
+
+pub const MAX_SERIES: usize = 12;
+
+impl BurstsConfig {
+    pub fn validate(&self) -> Result<(), InputError> {
+        if self.n.is_empty() {
+            return Err(InputError::new("n", "needs at least one number of elements, e.g. 5462"));
+        }
+        if self.n.len() > MAX_SERIES {
+            return Err(InputError::new("n", format!("has {} values; at most {MAX_SERIES} curves can be told apart", self.n.len())));
+        }
+        for (k, &n) in self.n.iter().enumerate() {
+            check(&format!("n[{k}]"), n)?.at_least(1.0)?.integer()?.at_most(1e12)?;
+        }
+        check("x_max", self.x_max)?.positive()?.at_most(1e12)?;
+        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
+        check("probability", self.probability)?.positive()?.below(1.0)?;
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BurstCurve {
+    pub n: f64,
+    /// The bound at each x of the output (may underflow to 0 far out).
+    pub bound: Vec<f64>,
+    /// Smallest x whose bound is at most `probability`.
+    pub excess_at_probability: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BurstsOutput {
+    pub config: BurstsConfig,
+    pub x: Vec<f64>,
+    pub curves: Vec<BurstCurve>,
+}
+
+pub fn bursts(config: BurstsConfig) -> Result<BurstsOutput, InputError> {
+    config.validate()?;
+    let x_min = if config.log_x { config.x_max * 1e-4 } else { 0.0 };
+    let x = GridAxis { min: x_min, max: config.x_max, log: config.log_x, n: config.points as usize }.nodes();
+    let curves = config
+        .n
+        .iter()
+        .map(|&n| BurstCurve { n, bound: x.iter().map(|&x| burst_bound(n, x)).collect(), excess_at_probability: excess_for_probability(n, config.probability) })
+        .collect();
+    Ok(BurstsOutput { config, x, curves })
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn figure_5_7_curves_fall_faster_for_fewer_elements() {
+        let out = bursts(BurstsConfig::default()).unwrap();
+        assert_eq!(out.curves.len(), 4);
+        assert_eq!(out.x[0], 0.0);
+        assert!(out.curves.iter().all(|c| c.bound[0] == 1.0));
+        let mid = out.x.len() / 2;
+        for pair in out.curves.windows(2) {
+            assert!(pair[0].bound[mid] < pair[1].bound[mid]);
+            assert!(pair[0].excess_at_probability < pair[1].excess_at_probability);
+        }
+    }
+
+    #[test]
+    fn webbase_servers() {
+        let out = bursts(BurstsConfig { n: vec![5462.0], ..Default::default() }).unwrap();
+        assert!((out.curves[0].excess_at_probability - 159.364).abs() < 1e-3);
+    }
+
+    #[test]
+    fn bad_n_is_refused() {
+        assert_eq!(bursts(BurstsConfig { n: vec![0.0], ..Default::default() }).unwrap_err().field, "n[0]");
+        assert_eq!(bursts(BurstsConfig { n: vec![10.5], ..Default::default() }).unwrap_err().field, "n[0]");
+        assert_eq!(bursts(BurstsConfig { n: vec![], ..Default::default() }).unwrap_err().field, "n");
+        assert_eq!(bursts(BurstsConfig { probability: 1.0, ..Default::default() }).unwrap_err().field, "probability");
+    }
+}
