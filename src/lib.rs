@@ -5,7 +5,10 @@
 //! the CLI), `chart` (plotters drawings for canvas and SVG). The `wasm` module is the
 //! thin boundary the browser worker and page use.
 
+pub mod chart;
+pub mod experiment;
 pub mod input;
 pub mod math;
 pub mod rng;
+pub mod table;
 pub mod theory;

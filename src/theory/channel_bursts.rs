@@ -16,11 +16,13 @@ pub struct BurstsConfig {
     pub points: u64,
     /// The excess whose bound falls to this probability is reported for each n.
     pub probability: f64,
+    /// Lowest probability shown on the chart's log axis.
+    pub probability_floor: f64,
 }
 
 impl Default for BurstsConfig {
     fn default() -> Self {
-        BurstsConfig { n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0], x_max: 10_000.0, log_x: false, points: 400, probability: 0.1 }
+        BurstsConfig { n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0], x_max: 10_000.0, log_x: false, points: 400, probability: 0.1, probability_floor: 1e-10 }
     }
 }
 
@@ -40,6 +42,7 @@ impl BurstsConfig {
         check("x_max", self.x_max)?.positive()?.at_most(1e12)?;
         count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
         check("probability", self.probability)?.positive()?.below(1.0)?;
+        check("probability_floor", self.probability_floor)?.at_least(1e-300)?.below(1.0)?;
         Ok(())
     }
 }

@@ -1,0 +1,85 @@
+//! A chart described independently of how it is drawn: axes and layers of data.
+//! [`super::draw`] renders it with plotters on a canvas or into SVG.
+
+/// One axis: its label, range and scale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub label: String,
+    pub min: f64,
+    pub max: f64,
+    pub log: bool,
+}
+
+/// Where a colour comes from; the theme turns it into pixels (light or dark).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paint {
+    /// The k-th colour of the colour-blind-safe palette.
+    Series(usize),
+    /// A position in [0, 1] on a sequential (viridis-like) ramp, for ordered levels.
+    Ramp(f64),
+    /// The translucent fill that marks a region of interest.
+    Highlight,
+    /// The text colour.
+    Foreground,
+}
+
+/// Line pattern: series are told apart by pattern as well as colour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Dash {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pen {
+    pub paint: Paint,
+    pub dash: Dash,
+    /// Width in CSS pixels.
+    pub width: f64,
+}
+
+impl Pen {
+    pub fn new(paint: Paint, dash: Dash) -> Self {
+        Pen { paint, dash, width: 2.0 }
+    }
+}
+
+/// The k-th series' pen: palette colour k with pattern k mod 3.
+pub fn series_pen(k: usize) -> Pen {
+    Pen::new(Paint::Series(k), [Dash::Solid, Dash::Dashed, Dash::Dotted][k % 3])
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Layer {
+    /// Polylines sharing a legend entry; `tag` is written on the longest one.
+    Lines { label: String, lines: Vec<Vec<[f64; 2]>>, pen: Pen, tag: Option<String> },
+    /// Filled rectangles [x0, x1, y0, y1].
+    Rects { label: String, rects: Vec<[f64; 4]>, paint: Paint },
+    /// A marked point with a note written beside it.
+    Marker { label: String, at: [f64; 2], paint: Paint, note: String },
+    /// A horizontal reference line.
+    HLine { label: String, y: f64, pen: Pen },
+    /// Points with vertical error bars [x, y, low, high].
+    Intervals { label: String, points: Vec<[f64; 4]>, paint: Paint },
+}
+
+/// Which corner the legend sits in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Corner {
+    UpperLeft,
+    UpperRight,
+    LowerLeft,
+    LowerRight,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub title: String,
+    pub x: Axis,
+    pub y: Axis,
+    pub layers: Vec<Layer>,
+    pub legend: Corner,
+    /// A plain-text account of the key numbers, for screen readers and captions.
+    pub summary: String,
+}

@@ -1,0 +1,8 @@
+//! Charts: a backend-free [`figure::Figure`] per result, drawn by plotters on the page's
+//! canvas (see the `wasm` module) or as SVG.
+
+pub mod clip;
+pub mod draw;
+pub mod figure;
+pub mod figures;
+pub mod theme;

@@ -1,0 +1,129 @@
+//! Colours, sizes and fonts: light or dark, scaled for the device and the room.
+
+use super::figure::Paint;
+use crate::input::{check, InputError};
+use plotters::style::{FontDesc, FontFamily, FontStyle, RGBAColor, RGBColor, TextStyle};
+use serde::{Deserialize, Serialize};
+
+/// How to draw: theme, device pixel ratio (2 for a "2×" PNG) and a font scale for
+/// slides read from the back of a room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DrawOptions {
+    pub dark: bool,
+    pub pixel_ratio: f64,
+    pub font_scale: f64,
+}
+
+impl Default for DrawOptions {
+    fn default() -> Self {
+        DrawOptions { dark: false, pixel_ratio: 1.0, font_scale: 1.0 }
+    }
+}
+
+impl DrawOptions {
+    pub fn validate(&self) -> Result<(), InputError> {
+        check("pixel_ratio", self.pixel_ratio)?.at_least(0.25)?.at_most(8.0)?;
+        check("font_scale", self.font_scale)?.at_least(0.5)?.at_most(4.0)?;
+        Ok(())
+    }
+}
+
+/// Okabe & Ito's colour-blind-safe palette, ordered for contrast on white.
+const LIGHT: [RGBColor; 8] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xE6, 0x9F, 0x00),
+    RGBColor(0x56, 0xB4, 0xE9),
+    RGBColor(0x33, 0x33, 0x33),
+    RGBColor(0xB8, 0xA9, 0x00),
+];
+/// The same hues, lightened for a dark background.
+const DARK: [RGBColor; 8] = [
+    RGBColor(0x5A, 0xA9, 0xE6),
+    RGBColor(0xF0, 0x80, 0x3C),
+    RGBColor(0x2F, 0xBF, 0x8F),
+    RGBColor(0xE0, 0x8D, 0xBF),
+    RGBColor(0xF2, 0xB1, 0x34),
+    RGBColor(0x8F, 0xD0, 0xF5),
+    RGBColor(0xE5, 0xE7, 0xEB),
+    RGBColor(0xF0, 0xE4, 0x42),
+];
+/// Viridis at five stops.
+const RAMP: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+
+pub struct Theme {
+    pub dark: bool,
+    pub background: RGBColor,
+    pub foreground: RGBColor,
+    pub grid: RGBColor,
+    /// Device pixels per CSS pixel.
+    pub scale: f64,
+    /// Font pixels per nominal font pixel (includes `scale`).
+    pub font: f64,
+}
+
+impl Theme {
+    pub fn new(options: &DrawOptions) -> Self {
+        let (background, foreground, grid) = if options.dark {
+            (RGBColor(0x11, 0x18, 0x27), RGBColor(0xE5, 0xE7, 0xEB), RGBColor(0x9C, 0xA3, 0xAF))
+        } else {
+            (RGBColor(0xFF, 0xFF, 0xFF), RGBColor(0x1F, 0x29, 0x37), RGBColor(0x6B, 0x72, 0x80))
+        };
+        Theme { dark: options.dark, background, foreground, grid, scale: options.pixel_ratio, font: options.pixel_ratio * options.font_scale }
+    }
+
+    pub fn colour(&self, paint: Paint) -> RGBAColor {
+        let solid = |c: RGBColor| RGBAColor(c.0, c.1, c.2, 1.0);
+        match paint {
+            Paint::Series(k) => solid(if self.dark { DARK[k % 8] } else { LIGHT[k % 8] }),
+            Paint::Ramp(t) => {
+                // avoid the ends that vanish into the background
+                let t = if self.dark { 0.2 + 0.8 * t } else { 0.85 * t };
+                solid(ramp(t.clamp(0.0, 1.0)))
+            }
+            Paint::Highlight => {
+                let c = if self.dark { DARK[1] } else { LIGHT[1] };
+                RGBAColor(c.0, c.1, c.2, 0.28)
+            }
+            Paint::Foreground => solid(self.foreground),
+        }
+    }
+
+    /// A sans-serif text style of nominal size `px`.
+    pub fn text(&self, px: f64) -> TextStyle<'_> {
+        TextStyle::from(FontDesc::new(FontFamily::SansSerif, px * self.font, FontStyle::Normal)).color(&self.foreground)
+    }
+
+    /// `css_px` CSS pixels in device pixels.
+    pub fn px(&self, css_px: f64) -> f64 {
+        css_px * self.scale
+    }
+}
+
+fn ramp(t: f64) -> RGBColor {
+    let x = t * (RAMP.len() - 1) as f64;
+    let k = (x.floor() as usize).min(RAMP.len() - 2);
+    let f = x - k as f64;
+    let (a, b) = (RAMP[k], RAMP[k + 1]);
+    let mix = |p: f64, q: f64| (p + f * (q - p)).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn ramp_ends_and_options() {
+        assert_eq!(ramp(0.0), RGBColor(68, 1, 84));
+        assert_eq!(ramp(1.0), RGBColor(253, 231, 37));
+        assert!(DrawOptions { pixel_ratio: 0.0, ..Default::default() }.validate().is_err());
+        assert_eq!(DrawOptions { font_scale: 9.0, ..Default::default() }.validate().unwrap_err().field, "font_scale");
+    }
+}

@@ -1,0 +1,123 @@
+//! Command-line flags become configuration fields: `--r-min 0.1` is `"r_min": 0.1`, so
+//! the CLI, the JSON files and the page share one validation and one set of messages.
+
+use serde_json::{Map, Value};
+
+/// Flags that steer the CLI itself rather than the experiment.
+#[derive(Debug, Default, PartialEq)]
+pub struct Outputs {
+    pub json: bool,
+    pub svg: Option<String>,
+    pub csv: Option<String>,
+    pub config: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    pub dark: bool,
+    pub font_scale: f64,
+    pub quiet: bool,
+}
+
+/// The flag's spelling for a config field: r_min → --r-min.
+pub fn flag_for(field: &str) -> String {
+    format!("--{}", field.replace('_', "-"))
+}
+
+/// A flag's value: JSON when it parses (numbers, true/false, [lists]), a list of numbers
+/// when comma-separated, otherwise a string (the validator then says what it expected).
+fn value_of(text: &str) -> Value {
+    if let Ok(v) = serde_json::from_str::<Value>(text) {
+        return v;
+    }
+    if text.contains(',') {
+        let items: Vec<Value> = text.split(',').map(|t| serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))).collect();
+        return Value::Array(items);
+    }
+    Value::String(text.into())
+}
+
+/// Splits `args` into output flags and configuration fields.
+pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
+    let mut outputs = Outputs { width: 900, height: 560, font_scale: 1.0, ..Default::default() };
+    let mut fields = Map::new();
+    let mut k = 0;
+    while k < args.len() {
+        let arg = &args[k];
+        let Some(name) = arg.strip_prefix("--") else {
+            return Err(format!("unexpected argument '{arg}': options are written --name value"));
+        };
+        let (name, inline) = match name.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (name, None),
+        };
+        let takes_value = |k: usize| args.get(k + 1).filter(|next| !next.starts_with("--")).cloned();
+        let mut value = || -> Option<String> {
+            if inline.is_some() {
+                return inline.clone();
+            }
+            let v = takes_value(k);
+            if v.is_some() {
+                k += 1;
+            }
+            v
+        };
+        let need = |v: Option<String>, what: &str| v.ok_or_else(|| format!("--{name} needs {what}"));
+        match name {
+            "json" => outputs.json = true,
+            "dark" => outputs.dark = true,
+            "quiet" => outputs.quiet = true,
+            "svg" => outputs.svg = Some(need(value(), "a file name, e.g. --svg chart.svg")?),
+            "csv" => outputs.csv = Some(need(value(), "a file name, e.g. --csv data.csv")?),
+            "config" => outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?),
+            "width" | "height" => {
+                let v = need(value(), "a size in pixels")?;
+                let px: u32 = v.parse().ok().filter(|p| (200..=8000).contains(p)).ok_or_else(|| format!("--{name} must be a whole number of pixels from 200 to 8000 (got {v})"))?;
+                if name == "width" { outputs.width = px } else { outputs.height = px }
+            }
+            "font-scale" => {
+                let v = need(value(), "a factor such as 1.5")?;
+                outputs.font_scale = v.parse().ok().filter(|f: &f64| (0.5..=4.0).contains(f)).ok_or_else(|| format!("--font-scale must be a number from 0.5 to 4 (got {v})"))?;
+            }
+            _ => {
+                let field = name.replace('-', "_");
+                let v = value().map(|t| value_of(&t)).unwrap_or(Value::Bool(true));
+                if fields.insert(field, v).is_some() {
+                    return Err(format!("--{name} is given twice; keep one"));
+                }
+            }
+        }
+        k += 1;
+    }
+    Ok((outputs, fields))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn flags_map_to_fields_and_outputs() {
+        let (out, fields) = parse(&strings(&["--r-min", "0.1", "--log-r", "--levels", "0.93,0.95", "--json", "--svg", "a.svg", "--c-max=30"])).unwrap();
+        assert!(out.json);
+        assert_eq!(out.svg.as_deref(), Some("a.svg"));
+        assert_eq!(fields["r_min"], serde_json::json!(0.1));
+        assert_eq!(fields["log_r"], serde_json::json!(true));
+        assert_eq!(fields["levels"], serde_json::json!([0.93, 0.95]));
+        assert_eq!(fields["c_max"], serde_json::json!(30));
+    }
+
+    #[test]
+    fn negative_numbers_are_values_and_mistakes_are_explained() {
+        let (_, fields) = parse(&strings(&["--r-min", "-1"])).unwrap();
+        assert_eq!(fields["r_min"], serde_json::json!(-1));
+        assert!(parse(&strings(&["r-min"])).unwrap_err().contains("unexpected argument"));
+        assert!(parse(&strings(&["--svg"])).unwrap_err().contains("--svg needs"));
+        assert!(parse(&strings(&["--width", "12"])).unwrap_err().contains("200 to 8000"));
+        assert!(parse(&strings(&["--grid", "5", "--grid", "6"])).unwrap_err().contains("twice"));
+        let (_, fields) = parse(&strings(&["--r-min", "abc"])).unwrap();
+        assert_eq!(fields["r_min"], serde_json::json!("abc"));
+    }
+}

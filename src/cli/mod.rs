@@ -1,0 +1,221 @@
+//! The `freshlab` command: every experiment of the page, from flags or a JSON config.
+
+mod args;
+
+use args::{flag_for, parse, Outputs};
+use freshlab::chart::draw::figure_svg;
+use freshlab::chart::figures::{figure, sig, thousands};
+use freshlab::chart::theme::DrawOptions;
+use freshlab::experiment::{config_from_value, start, Config, Output};
+use freshlab::input::InputError;
+use freshlab::math::bursts::burst_bound;
+use freshlab::table::table;
+use serde_json::{json, Map, Value};
+use std::io::{IsTerminal, Read, Write};
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "\
+freshlab — a laboratory for web-crawler revisit policies under politeness
+
+usage: freshlab <command> [--field value ...] [--json] [--svg FILE] [--csv FILE]
+
+commands:
+  eq59      level sets of Eq 5-9, MERGE's factor over (r, c) (thesis Fig 5.6);
+            --json prints {\"min\": m, \"r\": r, \"c\": c}
+  factors   RANDOM's and MERGE's factors against x = λ/f (Fig 5.2)
+  bursts    Eq 5-11's bound on channel bursts (Fig 5.7); --n N --x X prints the bound
+  certify   a certified lower bound for Eq 5-9 (Conjecture 5.9)
+  run       any experiment from --config FILE.json ('-' reads standard input);
+            --json prints the same result object the page receives
+  help      this text; 'freshlab <command> --help' lists a command's fields
+
+Every field of an experiment's JSON config is also a flag: r_min is --r-min.
+Charts: --svg FILE [--width 900 --height 560 --dark --font-scale 1.5]. Data: --csv FILE.
+";
+
+/// An error worth one line, and the exit code it deserves.
+pub struct Failure {
+    pub message: String,
+    pub code: i32,
+}
+
+fn usage_error(message: impl Into<String>) -> Failure {
+    Failure { message: message.into(), code: 2 }
+}
+
+/// "--levels (item 2): must increase" from an error about field `levels[1]`.
+fn explain(e: &InputError, from_file: bool) -> Failure {
+    if e.field.is_empty() {
+        return usage_error(e.message.clone());
+    }
+    let (base, index) = match e.field.split_once('[') {
+        Some((b, rest)) => (b, rest.trim_end_matches(']').parse::<usize>().ok()),
+        None => (e.field.as_str(), None),
+    };
+    let item = index.map(|i| format!(" (item {})", i + 1)).unwrap_or_default();
+    let name = if from_file { format!("{} ({}){item}", e.field, flag_for(base)) } else { format!("{}{item}", flag_for(base)) };
+    usage_error(format!("{name}: {}", e.message))
+}
+
+fn experiment_name(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "eq59" => "level_sets",
+        "factors" => "factor_curves",
+        "bursts" => "bursts",
+        "certify" => "certify",
+        _ => return None,
+    })
+}
+
+pub fn main_with(argv: &[String]) -> Result<(), Failure> {
+    let Some(command) = argv.first() else {
+        return Err(usage_error(USAGE));
+    };
+    let rest = &argv[1..];
+    if matches!(command.as_str(), "help" | "--help" | "-h") {
+        print!("{USAGE}");
+        return Ok(());
+    }
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{}", command_help(command)?);
+        return Ok(());
+    }
+    let (outputs, mut fields) = parse(rest).map_err(usage_error)?;
+    let from_file = outputs.config.is_some();
+    let mut object = match &outputs.config {
+        Some(path) => read_config(path)?,
+        None => Map::new(),
+    };
+    let experiment = match command.as_str() {
+        "run" => {
+            if outputs.config.is_none() {
+                return Err(usage_error("freshlab run needs --config FILE.json (or --config - to read standard input)"));
+            }
+            None
+        }
+        other => Some(experiment_name(other).ok_or_else(|| usage_error(format!("unknown command '{other}'\n\n{USAGE}")))?),
+    };
+    if let Some(name) = experiment {
+        object.insert("experiment".into(), Value::String(name.into()));
+    }
+    // bursts: --n may be one number; --x asks for the bound at one excess
+    let excess = if command == "bursts" { fields.remove("x") } else { None };
+    if command == "bursts" {
+        if let Some(n @ Value::Number(_)) = fields.get("n").cloned() {
+            fields.insert("n".into(), Value::Array(vec![n]));
+        }
+    }
+    for (k, v) in fields {
+        object.insert(k, v);
+    }
+    let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
+    if let Some(x) = excess {
+        return print_burst_bounds(&config, &x, &outputs);
+    }
+    let output = execute(config, &outputs).map_err(|e| explain(&e, from_file))?;
+    write_files(&output, &outputs)?;
+    print_result(command, &output, &outputs);
+    Ok(())
+}
+
+fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| usage_error(format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(path).map_err(|e| usage_error(format!("cannot read config file {path}: {e}")))?
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(usage_error(format!("{path}: the config must be a JSON object such as {{\"experiment\": \"level_sets\"}}"))),
+        Err(e) => Err(usage_error(format!("{path}: not valid JSON: {e}"))),
+    }
+}
+
+fn command_help(command: &str) -> Result<String, Failure> {
+    let name = experiment_name(command).ok_or_else(|| usage_error(format!("no help for '{command}'\n\n{USAGE}")))?;
+    let defaults = config_from_value(json!({ "experiment": name })).expect("defaults are valid");
+    let Value::Object(map) = serde_json::to_value(&defaults).expect("configs serialise") else { unreachable!() };
+    let mut text = format!("freshlab {command}: fields and their defaults\n");
+    for (k, v) in map.iter().filter(|(k, _)| *k != "experiment") {
+        text.push_str(&format!("  {:<22} {v}\n", flag_for(k)));
+    }
+    if command == "bursts" {
+        text.push_str("  --x                    an excess; prints Eq 5-11's bound at x for each n\n");
+    }
+    text.push_str("outputs: --json  --svg FILE  --csv FILE  --width PX  --height PX  --dark  --font-scale F  --quiet\n");
+    Ok(text)
+}
+
+/// Runs the job, reporting progress on a terminal's standard error once a second.
+fn execute(config: Config, outputs: &Outputs) -> Result<Output, InputError> {
+    let mut job = start(config)?;
+    let show = !outputs.quiet && std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut last = Instant::now();
+    while !job.done() {
+        let fraction = job.advance(2_000_000);
+        if show && last.elapsed() > Duration::from_secs(1) {
+            eprint!("\r{:5.1}% after {:.0} s", 100.0 * fraction, started.elapsed().as_secs_f64());
+            last = Instant::now();
+        }
+    }
+    if show && started.elapsed() > Duration::from_secs(1) {
+        eprintln!("\rdone in {:.1} s          ", started.elapsed().as_secs_f64());
+    }
+    Ok(job.finish())
+}
+
+fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
+    let write = |path: &str, text: String| std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 });
+    if let Some(path) = &outputs.svg {
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale };
+        let svg = figure_svg(&figure(output), outputs.width, outputs.height, &options).map_err(|e| Failure { message: e, code: 1 })?;
+        write(path, svg)?;
+    }
+    if let Some(path) = &outputs.csv {
+        write(path, table(output).to_csv())?;
+    }
+    Ok(())
+}
+
+fn print_result(command: &str, output: &Output, outputs: &Outputs) {
+    let mut out = std::io::stdout().lock();
+    let text = match (command, output, outputs.json) {
+        ("eq59", Output::LevelSets(o), true) => json!({"min": o.minimum.value, "r": o.minimum.r, "c": o.minimum.c}).to_string(),
+        ("certify", Output::Certify(o), true) => json!({
+            "lower_bound": o.lower_bound,
+            "region": {"r_min": o.config.r_min, "r_max": o.config.r_max, "c_min": o.config.c_min, "c_max": o.config.c_max},
+            "upper_bound": o.upper_bound,
+            "best": {"r": o.best_r, "c": o.best_c},
+            "status": o.status,
+            "boxes_split": o.boxes_split,
+            "tails": o.tails,
+            "global_bound": o.global_bound,
+        })
+        .to_string(),
+        (_, _, true) => serde_json::to_string(output).expect("results serialise"),
+        (_, _, false) => figure(output).summary,
+    };
+    let _ = writeln!(out, "{text}");
+}
+
+fn print_burst_bounds(config: &Config, x: &Value, outputs: &Outputs) -> Result<(), Failure> {
+    let Config::Bursts(cfg) = config else { unreachable!("only bursts takes --x") };
+    let x = x.as_f64().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| usage_error(format!("--x must be a number ≥ 0 (got {x})")))?;
+    let rows: Vec<Value> = cfg.n.iter().map(|&n| json!({"n": n, "x": x, "bound": burst_bound(n, x)})).collect();
+    if outputs.json {
+        let v = if rows.len() == 1 { rows[0].clone() } else { Value::Array(rows) };
+        println!("{v}");
+    } else {
+        for &n in &cfg.n {
+            println!("n = {}: Pr[X_t > E[X_t] + {}] < {}", thousands(n), sig(x, 6), sig(burst_bound(n, x), 6));
+        }
+    }
+    if outputs.svg.is_some() || outputs.csv.is_some() {
+        let output = execute(config.clone(), outputs).map_err(|e| explain(&e, false))?;
+        write_files(&output, outputs)?;
+    }
+    Ok(())
+}
