@@ -12,3 +12,6 @@ pub mod math;
 pub mod rng;
 pub mod table;
 pub mod theory;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

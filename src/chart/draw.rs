@@ -3,6 +3,7 @@
 
 use super::clip::clip_polyline;
 use super::figure::{Corner, Dash, Figure, Layer, Pen};
+use super::measure::{HelveticaWidths, Measured};
 use super::theme::{DrawOptions, Theme};
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::Shift;
@@ -92,28 +93,11 @@ where
         .draw()
         .map_err(fail)?;
 
-    let mut labelled = false;
+    let mut entries = Vec::new();
     for layer in &figure.layers {
-        labelled |= draw_layer(root, chart, figure, theme, layer)?;
+        entries.extend(draw_layer(root, chart, figure, theme, layer)?);
     }
-    if labelled {
-        let position = match figure.legend {
-            Corner::UpperLeft => SeriesLabelPosition::UpperLeft,
-            Corner::UpperRight => SeriesLabelPosition::UpperRight,
-            Corner::LowerLeft => SeriesLabelPosition::LowerLeft,
-            Corner::LowerRight => SeriesLabelPosition::LowerRight,
-        };
-        chart
-            .configure_series_labels()
-            .position(position)
-            .label_font(theme.text(13.0))
-            .background_style(theme.background.mix(0.88))
-            .border_style(theme.grid.mix(0.5))
-            .margin(theme.px(10.0) as u32)
-            .legend_area_size(theme.px(30.0) as u32)
-            .draw()
-            .map_err(fail)?;
-    }
+    draw_legend(root, chart.plotting_area().get_pixel_range(), figure.legend, &entries, theme)?;
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     Ok(Frame {
         left: xr.start,
@@ -133,14 +117,31 @@ fn stroke(theme: &Theme, pen: &Pen) -> ShapeStyle {
     theme.colour(pen.paint).stroke_width(theme.px(pen.width).round().max(1.0) as u32)
 }
 
-/// Draws one layer; returns whether it added a legend entry.
+/// What a legend entry shows beside its label.
+#[derive(Clone, Copy)]
+enum Glyph {
+    Line(Pen),
+    Swatch(super::figure::Paint),
+    Dot(super::figure::Paint),
+}
+
+struct Entry {
+    label: String,
+    glyph: Glyph,
+}
+
+fn entry(label: &str, glyph: Glyph) -> Option<Entry> {
+    (!label.is_empty()).then(|| Entry { label: label.to_string(), glyph })
+}
+
+/// Draws one layer; returns its legend entry, if it has a label.
 fn draw_layer<'a, DB, X, Y>(
     root: &'a DrawingArea<DB, Shift>,
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     figure: &Figure,
     theme: &Theme,
     layer: &Layer,
-) -> Result<bool, String>
+) -> Result<Option<Entry>, String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -165,40 +166,12 @@ where
                     boxed_text(root, theme, tag, at, Pos::new(HPos::Center, VPos::Center), theme.colour(pen.paint))?;
                 }
             }
-            if label.is_empty() {
-                return Ok(false);
-            }
-            // an empty series carries the legend entry, whatever was drawn
-            let legend_pen = *pen;
-            let (dash, dot, width) = (dash as i32, dot as i32, theme.px(22.0) as i32);
-            let entry_style = style;
-            chart
-                .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())
-                .map_err(fail)?
-                .label(label.as_str())
-                .legend(move |(x, y)| {
-                    let points = vec![(x, y), (x + width, y)];
-                    match legend_pen.dash {
-                        Dash::Solid => DashedPathElement::new(points, width, 0, entry_style),
-                        Dash::Dashed => DashedPathElement::new(points, dash, dash * 2 / 3, entry_style),
-                        Dash::Dotted => DashedPathElement::new(points, dot, dot * 2, entry_style),
-                    }
-                });
-            Ok(true)
+            Ok(entry(label, Glyph::Line(*pen)))
         }
         Layer::Rects { label, rects, paint } => {
             let fill = theme.colour(*paint).filled();
             chart.draw_series(rects.iter().map(|r| Rectangle::new([(r[0], r[2]), (r[1], r[3])], fill))).map_err(fail)?;
-            if label.is_empty() {
-                return Ok(false);
-            }
-            let size = theme.px(8.0) as i32;
-            chart
-                .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-                .map_err(fail)?
-                .label(label.as_str())
-                .legend(move |(x, y)| Rectangle::new([(x, y - size), (x + 2 * size, y + size)], fill));
-            Ok(true)
+            Ok(entry(label, Glyph::Swatch(*paint)))
         }
         Layer::Marker { label, at, paint, note } => {
             let colour = theme.colour(*paint);
@@ -214,16 +187,7 @@ where
                 let (anchor, x) = if right_half { (HPos::Right, px - offset) } else { (HPos::Left, px + offset) };
                 boxed_text(root, theme, note, (x, py - offset), Pos::new(anchor, VPos::Bottom), theme.colour(super::figure::Paint::Foreground))?;
             }
-            if label.is_empty() {
-                return Ok(false);
-            }
-            let fill = colour.filled();
-            chart
-                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-                .map_err(fail)?
-                .label(label.as_str())
-                .legend(move |(x, y)| Circle::new((x + radius * 2, y), radius, fill));
-            Ok(true)
+            Ok(entry(label, Glyph::Dot(*paint)))
         }
         Layer::HLine { label, y, pen } => {
             let line = vec![vec![[figure.x.min, *y], [figure.x.max, *y]]];
@@ -237,18 +201,62 @@ where
                 .draw_series(points.iter().map(|p| ErrorBar::new_vertical(p[0], p[2], p[1], p[3], style, cap)))
                 .map_err(fail)?;
             chart.draw_series(points.iter().map(|p| Circle::new((p[0], p[1]), radius, style.color.filled()))).map_err(fail)?;
-            if label.is_empty() {
-                return Ok(false);
-            }
-            let fill = style.color.filled();
-            chart
-                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-                .map_err(fail)?
-                .label(label.as_str())
-                .legend(move |(x, y)| Circle::new((x + radius * 3, y), radius, fill));
-            Ok(true)
+            Ok(entry(label, Glyph::Dot(*paint)))
         }
     }
+}
+
+/// The legend: a box in a corner of the plotting area listing the labelled layers.
+/// (Drawn here rather than by plotters so that text is measured by the backend.)
+fn draw_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, (xr, yr): (std::ops::Range<i32>, std::ops::Range<i32>), corner: Corner, entries: &[Entry], theme: &Theme) -> Result<(), String> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let style = theme.text(13.0).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut width = 0;
+    for e in entries {
+        width = width.max(root.estimate_text_size(&e.label, &style).map_err(fail)?.0 as i32);
+    }
+    let line = (theme.font * 20.0).round() as i32;
+    let (pad, glyph) = (theme.px(8.0) as i32, theme.px(24.0) as i32);
+    let (w, h) = (pad * 3 + glyph + width, pad * 2 + line * entries.len() as i32);
+    let inset = theme.px(10.0) as i32;
+    let x0 = match corner {
+        Corner::UpperLeft | Corner::LowerLeft => xr.start + inset,
+        Corner::UpperRight | Corner::LowerRight => xr.end - inset - w,
+    };
+    let y0 = match corner {
+        Corner::UpperLeft | Corner::UpperRight => yr.start + inset,
+        Corner::LowerLeft | Corner::LowerRight => yr.end - inset - h,
+    };
+    root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], theme.background.mix(0.9).filled())).map_err(fail)?;
+    root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], theme.grid.mix(0.6).stroke_width(1))).map_err(fail)?;
+    for (k, e) in entries.iter().enumerate() {
+        let y = y0 + pad + line * k as i32 + line / 2;
+        let (gx0, gx1) = (x0 + pad, x0 + pad + glyph);
+        match e.glyph {
+            Glyph::Line(pen) => {
+                let points = [(gx0, y), (gx1, y)];
+                let style = stroke(theme, &pen);
+                let (dash, dot) = (theme.px(7.0) as i32, theme.px(2.5).max(1.0) as i32);
+                let (on, off) = match pen.dash {
+                    Dash::Solid => (glyph, 0),
+                    Dash::Dashed => (dash, dash * 2 / 3),
+                    Dash::Dotted => (dot, dot * 2),
+                };
+                root.draw(&DashedPathElement::new(points, on, off, style)).map_err(fail)?;
+            }
+            Glyph::Swatch(paint) => {
+                let half = line / 3;
+                root.draw(&Rectangle::new([(gx0, y - half), (gx1, y + half)], theme.colour(paint).filled())).map_err(fail)?;
+            }
+            Glyph::Dot(paint) => {
+                root.draw(&Circle::new(((gx0 + gx1) / 2, y), theme.px(5.0) as i32, theme.colour(paint).filled())).map_err(fail)?;
+            }
+        }
+        root.draw(&Text::new(e.label.clone(), (gx1 + pad, y), style.clone())).map_err(fail)?;
+    }
+    Ok(())
 }
 
 /// Text on a translucent box of the background colour, so it reads over lines.
@@ -276,7 +284,8 @@ fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, 
 pub fn figure_svg(figure: &Figure, width: u32, height: u32, options: &DrawOptions) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let backend = Measured { inner: SVGBackend::with_string(&mut svg, (width, height)), measure: HelveticaWidths };
+        let root = backend.into_drawing_area();
         draw_figure(&root, figure, options)?;
         root.present().map_err(fail)?;
     }

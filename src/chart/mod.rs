@@ -5,4 +5,5 @@ pub mod clip;
 pub mod draw;
 pub mod figure;
 pub mod figures;
+pub mod measure;
 pub mod theme;

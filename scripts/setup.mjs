@@ -1,0 +1,64 @@
+// Installs what Freshlab needs and is missing, saying what it does. Node built-ins only:
+// this runs before `npm ci` on a fresh machine.
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { root, run, say, works, output } from './shell.mjs';
+
+const cargoBin = path.join(os.homedir(), '.cargo', 'bin');
+if (!process.env.PATH.split(path.delimiter).includes(cargoBin)) process.env.PATH = `${cargoBin}${path.delimiter}${process.env.PATH}`;
+const nodeBin = path.join(root, 'node_modules', '.bin');
+if (!process.env.PATH.split(path.delimiter).includes(nodeBin)) process.env.PATH = `${nodeBin}${path.delimiter}${process.env.PATH}`;
+
+/** npm packages (esbuild, binaryen's wasm-opt, playwright-core), from package-lock.json. */
+export function ensureNodeModules() {
+  const lock = path.join(root, 'package-lock.json');
+  const stamp = path.join(root, 'node_modules', '.package-lock.json');
+  const fresh = fs.existsSync(stamp) && fs.statSync(stamp).mtimeMs >= fs.statSync(lock).mtimeMs;
+  if (fresh) return;
+  say('installing the npm packages of package-lock.json (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** The Rust target for WebAssembly. */
+export function ensureWasmTarget() {
+  if (!works('cargo')) throw new Error('cargo is not installed: install Rust with rustup (https://rustup.rs) and run again');
+  const installed = output('rustup', ['target', 'list', '--installed']) ?? '';
+  if (installed.split('\n').includes('wasm32-unknown-unknown')) return;
+  say('adding the Rust target wasm32-unknown-unknown (rustup target add)…');
+  run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
+}
+
+/** The wasm-bindgen version pinned in Cargo.lock. */
+export function wasmBindgenVersion() {
+  const lock = fs.readFileSync(path.join(root, 'Cargo.lock'), 'utf8');
+  const match = lock.match(/name = "wasm-bindgen"\nversion = "([^"]+)"/);
+  if (!match) throw new Error('Cargo.lock does not list wasm-bindgen');
+  return match[1];
+}
+
+/** wasm-bindgen-cli (and its test runner) at exactly the crate's version. */
+export function ensureWasmBindgen() {
+  const want = wasmBindgenVersion();
+  const have = output('wasm-bindgen', ['--version']);
+  if (have === `wasm-bindgen ${want}` && works('wasm-bindgen-test-runner', ['--version'])) return;
+  say(`installing wasm-bindgen-cli ${want} to match Cargo.lock (cargo install; about 5 minutes on 2 cores)…`);
+  // Without --locked: the CLI's own lock file does not resolve against this registry.
+  run('cargo', ['install', 'wasm-bindgen-cli', '--version', want]);
+}
+
+/** Debian's chromium and chromedriver, for the browser test layers. */
+export function ensureChromium() {
+  if (fs.existsSync('/usr/bin/chromium') && fs.existsSync('/usr/bin/chromedriver')) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) throw new Error('the browser tests need Chromium and ChromeDriver: run as root once, or install the Debian packages chromium and chromium-driver');
+  say('installing Debian\'s chromium and chromium-driver for the browser tests (apt-get)…');
+  run('apt-get', ['update', '-q']);
+  run('apt-get', ['install', '-y', '-q', 'chromium', 'chromium-driver'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+export function ensureBuildTools() {
+  ensureNodeModules();
+  ensureWasmTarget();
+  ensureWasmBindgen();
+}

@@ -1,0 +1,33 @@
+// Running commands with a visible account of what is being done.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export function say(message) {
+  console.log(`\x1b[1mfreshlab:\x1b[0m ${message}`);
+}
+
+/** Runs a command in the project root, streaming its output; throws if it fails. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...options.env }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
+  if (result.status !== 0 && !options.allowFailure) {
+    const tail = options.capture ? `\n${result.stdout}\n${result.stderr}` : '';
+    throw new Error(`${command} ${args.join(' ')} failed with exit code ${result.status}${tail}`);
+  }
+  return result;
+}
+
+/** True when `command` runs (exit code 0) with `args`. */
+export function works(command, args = ['--version']) {
+  const result = spawnSync(command, args, { stdio: 'ignore' });
+  return !result.error && result.status === 0;
+}
+
+/** The output of a command, or null if it cannot run. */
+export function output(command, args) {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  return result.error || result.status !== 0 ? null : result.stdout.trim();
+}

@@ -1,0 +1,94 @@
+// `npm test`: every test layer, each counted. A layer that fails, or runs no test, fails
+// the whole command.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { root, say } from './shell.mjs';
+import { ensureNodeModules, ensureBuildTools, ensureChromium } from './setup.mjs';
+
+/** Runs a command, streaming and capturing its output; resolves {code, text}. */
+function tee(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } });
+    let text = '';
+    const pass = (stream) => (chunk) => {
+      text += chunk;
+      stream.write(chunk);
+    };
+    child.stdout.on('data', pass(process.stdout));
+    child.stderr.on('data', pass(process.stderr));
+    child.on('error', (error) => resolve({ code: -1, text: `${command} could not start: ${error.message}` }));
+    child.on('close', (code) => resolve({ code, text }));
+  });
+}
+
+/** Totals of cargo's "test result:" lines. */
+function cargoCounts(text) {
+  let passed = 0;
+  let failed = 0;
+  for (const m of text.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed/g)) {
+    passed += Number(m[1]);
+    failed += Number(m[2]);
+  }
+  return { passed, failed };
+}
+
+/** Totals of node --test's summary. */
+function nodeCounts(text) {
+  const get = (name) => Number(text.match(new RegExp(`^# ${name} (\\d+)`, 'm'))?.[1] ?? 0);
+  return { passed: get('pass'), failed: get('fail') + get('cancelled') };
+}
+
+const WASM_RUNNER = { CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER: 'wasm-bindgen-test-runner' };
+
+const layers = [
+  { name: 'native (cargo test)', command: 'cargo', args: ['test', '--all-targets'], counts: cargoCounts },
+  { name: 'wasm in node (wasm-bindgen-test)', command: 'cargo', args: ['test', '--target', 'wasm32-unknown-unknown'], env: WASM_RUNNER, counts: cargoCounts },
+  {
+    name: 'wasm in headless Chromium (wasm-bindgen-test)',
+    command: 'cargo',
+    args: ['test', '--target', 'wasm32-unknown-unknown'],
+    env: { ...WASM_RUNNER, WASM_BINDGEN_USE_BROWSER: '1', CHROMEDRIVER: '/usr/bin/chromedriver' },
+    counts: cargoCounts,
+  },
+  { name: 'end-to-end in headless Chromium (playwright)', build: true, command: process.execPath, args: ['--test', '--test-reporter=tap', 'tests/e2e/'], counts: nodeCounts },
+];
+
+function chromiumLeftovers() {
+  return new Set(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('org.chromium.Chromium.')));
+}
+
+async function main() {
+  ensureNodeModules();
+  ensureBuildTools();
+  ensureChromium();
+  const before = chromiumLeftovers();
+  const results = [];
+  for (const layer of layers) {
+    say(`test layer: ${layer.name}`);
+    if (layer.build) {
+      const { build } = await import('./build.mjs');
+      await build();
+    }
+    const { code, text } = await tee(layer.command, layer.args, layer.env);
+    const { passed, failed } = layer.counts(text);
+    const ok = code === 0 && failed === 0 && passed > 0;
+    results.push({ name: layer.name, passed, failed, ok, why: code !== 0 && failed === 0 ? `exit code ${code}` : passed === 0 ? 'no test ran' : '' });
+  }
+  for (const dir of chromiumLeftovers()) if (!before.has(dir)) fs.rmSync(path.join(os.tmpdir(), dir), { recursive: true, force: true });
+  say('test layers:');
+  for (const r of results) {
+    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(48)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.why ? ` (${r.why})` : ''}`);
+  }
+  if (results.some((r) => !r.ok)) {
+    say('some test layer failed');
+    process.exit(1);
+  }
+  say(`all ${results.length} layers passed`);
+}
+
+main().catch((error) => {
+  console.error(`freshlab: tests could not run: ${error.message}`);
+  process.exit(1);
+});

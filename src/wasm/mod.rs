@@ -1,0 +1,165 @@
+//! The thin boundary between the core and JavaScript: the worker runs experiments
+//! through [`Run`]; the page draws results with [`draw`] (plotters on a canvas) and
+//! exports them with [`svg`] and [`csv`]. Configs and results cross as plain objects
+//! (serde-wasm-bindgen); errors cross as `{field, message}` objects.
+
+use crate::chart::draw::{draw_figure, figure_svg};
+use crate::chart::figures::figure;
+use crate::chart::theme::DrawOptions;
+use crate::experiment::{config_from_value, start, Job, Output, EXPERIMENTS};
+use crate::input::InputError;
+use crate::math::freshness::merge_factor;
+use crate::table::table;
+use plotters::prelude::IntoDrawingArea;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+mod canvas;
+use canvas::measured_canvas;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Set by the worker and the page: receives a panic's message before the trap.
+    #[wasm_bindgen(js_namespace = globalThis, js_name = __freshlabPanic)]
+    fn report_panic(message: &str);
+}
+
+/// Installs the panic hook; called once when the module starts.
+#[wasm_bindgen(start)]
+pub fn on_start() {
+    std::panic::set_hook(Box::new(|info| report_panic(&info.to_string())));
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| error_js(&InputError::new("", e.to_string())))
+}
+
+fn error_js(e: &InputError) -> JsValue {
+    to_js(e).unwrap_or_else(|_| JsValue::from_str(&e.to_string()))
+}
+
+fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("", format!("{what} is not a plain object: {e}"))))
+}
+
+fn output_of(value: JsValue) -> Result<Output, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result: {e}"))))
+}
+
+fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
+    let options: DrawOptions = if value.is_undefined() || value.is_null() {
+        DrawOptions::default()
+    } else {
+        serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("options", e.to_string())))?
+    };
+    options.validate().map_err(|e| error_js(&e))?;
+    Ok(options)
+}
+
+/// One experiment run, advanced in slices by the worker.
+#[wasm_bindgen]
+pub struct Run {
+    job: Option<Box<dyn Job>>,
+}
+
+#[wasm_bindgen]
+impl Run {
+    /// Validates `config` (an object with an `experiment` field); throws `{field, message}`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<Run, JsValue> {
+        let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
+        Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?) })
+    }
+
+    /// Does about `budget` units of work; returns the fraction done.
+    pub fn advance(&mut self, budget: f64) -> f64 {
+        self.job.as_mut().map_or(1.0, |j| j.advance(budget.clamp(1.0, 1e12) as u64))
+    }
+
+    pub fn done(&self) -> bool {
+        self.job.as_ref().is_none_or(|j| j.done())
+    }
+
+    /// The partial result, or `undefined` when the experiment has none.
+    pub fn partial(&self) -> Result<JsValue, JsValue> {
+        match self.job.as_ref().and_then(|j| j.partial()) {
+            Some(output) => to_js(&output),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The final result; the run is spent afterwards.
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        let job = self.job.take().ok_or_else(|| error_js(&InputError::new("", "this run has already finished")))?;
+        to_js(&job.finish())
+    }
+}
+
+/// The default configuration of an experiment: the page's forms start from it.
+#[wasm_bindgen]
+pub fn defaults(experiment: &str) -> Result<JsValue, JsValue> {
+    let config = config_from_value(serde_json::json!({ "experiment": experiment })).map_err(|e| error_js(&e))?;
+    to_js(&config)
+}
+
+/// The names of the experiments.
+#[wasm_bindgen]
+pub fn experiments() -> Vec<String> {
+    EXPERIMENTS.iter().map(|s| s.to_string()).collect()
+}
+
+/// Checks a configuration without running it: `null` when valid, else `{field, message}`.
+#[wasm_bindgen]
+pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
+    let checked = config_from_value(json_of(config, "the configuration")?).and_then(|c| start(c).map(|_| ()));
+    match checked {
+        Ok(()) => Ok(JsValue::NULL),
+        Err(e) => Ok(error_js(&e)),
+    }
+}
+
+/// Draws a result's figure on `canvas` (its pixel size as set by the page); returns
+/// the plotting frame for pointer mapping.
+#[wasm_bindgen]
+pub fn draw(canvas: HtmlCanvasElement, output: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    let output = output_of(output)?;
+    let options = options_of(options)?;
+    let backend = measured_canvas(canvas).ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
+    let root = backend.into_drawing_area();
+    let frame = draw_figure(&root, &figure(&output), &options).map_err(|e| error_js(&InputError::new("", e)))?;
+    root.present().map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
+    to_js(&frame)
+}
+
+/// The figure as an SVG document.
+#[wasm_bindgen]
+pub fn svg(output: JsValue, width: u32, height: u32, options: JsValue) -> Result<String, JsValue> {
+    let output = output_of(output)?;
+    figure_svg(&figure(&output), width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
+}
+
+/// The result's data as CSV.
+#[wasm_bindgen]
+pub fn csv(output: JsValue) -> Result<String, JsValue> {
+    Ok(table(&output_of(output)?).to_csv())
+}
+
+/// A plain-text account of the figure's key numbers (for screen readers).
+#[wasm_bindgen]
+pub fn summary(output: JsValue) -> Result<String, JsValue> {
+    Ok(figure(&output_of(output)?).summary)
+}
+
+/// Eq 5-9 at one point (the level-set chart's hover read-out).
+#[wasm_bindgen]
+pub fn eq59(r: f64, c: f64) -> f64 {
+    merge_factor(r, c)
+}
+
+/// Panics on purpose: lets the end-to-end test prove that a panic is reported and the
+/// worker restarted.
+#[wasm_bindgen]
+pub fn panic_for_test(message: &str) {
+    panic!("{message}");
+}

@@ -1,0 +1,129 @@
+//! The `freshlab` command as a user runs it: outputs, files and error messages.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+fn freshlab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_freshlab")).args(args).output().expect("runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+#[test]
+fn eq59_prints_the_minimum_of_the_default_region() {
+    let (code, out, _) = freshlab(&["eq59", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v.as_object().unwrap().len(), 3, "exactly min, r and c: {out}");
+    assert!((v["min"].as_f64().unwrap() - 0.927_230_437).abs() < 1e-9);
+    assert!((v["r"].as_f64().unwrap() - 1.6374).abs() < 1e-3);
+    assert!((v["c"].as_f64().unwrap() - 2.2706).abs() < 1e-3);
+}
+
+#[test]
+fn certify_prints_the_bound_and_its_region() {
+    let (code, out, _) = freshlab(&["certify", "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    let lower = v["lower_bound"].as_f64().unwrap();
+    assert!(lower > 0.927 && lower <= v["upper_bound"].as_f64().unwrap());
+    assert_eq!(v["region"]["r_min"], 0.25);
+    assert_eq!(v["region"]["c_max"], 1000.0);
+    assert_eq!(v["status"], "converged");
+    assert_eq!(v["global_bound"].as_f64().unwrap(), lower);
+    assert_eq!(v["tails"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn bursts_prints_the_bound_at_one_excess() {
+    let (code, out, _) = freshlab(&["bursts", "--n", "5462", "--x", "160"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "n = 5,462: Pr[X_t > E[X_t] + 160] < 0.0981841");
+    let (_, out, _) = freshlab(&["bursts", "--n", "5462", "--x", "160", "--json"]);
+    let v = json(&out);
+    assert!((v["bound"].as_f64().unwrap() - 0.098_184_127).abs() < 1e-8);
+}
+
+#[test]
+fn every_command_writes_its_chart_and_data() {
+    let dir = std::env::temp_dir().join(format!("freshlab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for command in ["eq59", "factors", "bursts", "certify"] {
+        let svg = dir.join(format!("{command}.svg"));
+        let csv = dir.join(format!("{command}.csv"));
+        let (code, _, err) = freshlab(&[command, "--svg", svg.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "--quiet"]);
+        assert_eq!(code, 0, "{command}: {err}");
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.starts_with("<svg") && text.contains("</svg>"));
+        let data = std::fs::read_to_string(&csv).unwrap();
+        assert!(data.lines().count() > 2, "{command}: {data}");
+    }
+    let (code, _, _) = freshlab(&["bursts", "--n", "5462", "--x", "160", "--svg", dir.join("b.svg").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(dir.join("b.svg").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_reads_the_page_config_and_prints_the_page_result() {
+    let dir = std::env::temp_dir().join(format!("freshlab-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("c.json");
+    std::fs::write(&config, r#"{"experiment": "factor_curves", "c": 2, "points": 20}"#).unwrap();
+    let (code, out, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["experiment"], "factor_curves");
+    assert_eq!(v["x"].as_array().unwrap().len(), 20);
+    // flags override the file
+    let (_, out, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--points", "30", "--json"]);
+    assert_eq!(json(&out)["x"].as_array().unwrap().len(), 30);
+    std::fs::write(&config, r#"{"experiment": "factor_curves", "c": "two"}"#).unwrap();
+    let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("c (--c): invalid type"), "{err}");
+    std::fs::write(&config, "{ not json").unwrap();
+    let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not valid JSON"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_names_the_flag_and_exits_with_2() {
+    for (args, expected) in [
+        (vec!["eq59", "--r-min", "-1"], "--r-min: must be greater than 0"),
+        (vec!["eq59", "--r-min", "0"], "--r-min: must be greater than 0"),
+        (vec!["eq59", "--r-min", "abc"], "--r-min: invalid type: string \"abc\""),
+        (vec!["eq59", "--c-min", "0.5"], "--c-min: must be at least 1"),
+        (vec!["eq59", "--r-min", "5", "--r-max", "2"], "--r-max: must be greater than r_min"),
+        (vec!["eq59", "--grid", "100000"], "--grid: must be at most 1001"),
+        (vec!["eq59", "--levels", "0.9,abc"], "--levels"),
+        (vec!["eq59", "--r-mni", "1"], "unknown field `r_mni`"),
+        (vec!["certify", "--max-boxes", "1000000000"], "MB of memory"),
+        (vec!["bursts", "--n", "5462", "--x", "-3"], "--x must be a number ≥ 0"),
+        (vec!["frobnicate"], "unknown command 'frobnicate'"),
+        (vec!["run"], "needs --config"),
+        (vec!["eq59", "--svg"], "--svg needs a file name"),
+    ] {
+        let (code, _, err) = freshlab(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: expected «{expected}» in «{err}»");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_lists_every_field_as_a_flag() {
+    let (code, out, _) = freshlab(&["certify", "--help"]);
+    assert_eq!(code, 0);
+    for flag in ["--r-min", "--c-max", "--tolerance", "--max-boxes", "--enclosure"] {
+        assert!(out.contains(flag), "{flag} missing from {out}");
+    }
+    let (code, out, _) = freshlab(&["help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("eq59") && out.contains("certify"));
+}

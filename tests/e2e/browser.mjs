@@ -1,0 +1,73 @@
+// Shared set-up for the end-to-end tests: Debian's Chromium driven by playwright-core,
+// and the built dist/ served on a free local port.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+import { root } from '../../scripts/shell.mjs';
+
+export const dist = path.join(root, 'dist');
+export const shots = path.join(root, 'test-results');
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Starts the server and a browser; returns {url, newPage, close}. */
+export async function open({ viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
+  if (!fs.existsSync(path.join(dist, 'app.js'))) throw new Error('dist/ is not built: run npm run build');
+  fs.mkdirSync(shots, { recursive: true });
+  const server = await serve(dist, 0);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS, viewport, colorScheme, acceptDownloads: true });
+  const errors = [];
+  async function newPage(address = url) {
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(address);
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 20_000 });
+    return page;
+  }
+  async function close() {
+    await context.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  return { url, context, newPage, close, errors };
+}
+
+/** Share of a canvas's pixels that differ from its top-left pixel (the background). */
+export function inkOf(page, selector) {
+  return page.$eval(selector, (canvas) => {
+    const { width, height } = canvas;
+    const data = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i] - data[0]) + Math.abs(data[i + 1] - data[1]) + Math.abs(data[i + 2] - data[2]) > 30) ink += 1;
+    }
+    return ink / (width * height);
+  });
+}
+
+/** A fingerprint of the canvas's pixels, to tell whether a redraw changed them. */
+export function pixelsOf(page, selector) {
+  return page.$eval(selector, (canvas) => {
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let hash = 0;
+    for (let i = 0; i < data.length; i += 7) hash = (hash * 31 + data[i]) | 0;
+    return hash;
+  });
+}
+
+/** Waits until a panel's chart has been drawn `count` times or more. */
+export function drawnAtLeast(page, panel, count) {
+  return page.waitForFunction(([p, n]) => Number(document.querySelector(`#${p} canvas`)?.dataset.drawn ?? 0) >= n, [panel, count], { timeout: 20_000 });
+}
+
+/** Types into the field labelled `label` inside `panel`. */
+export async function setField(page, panel, label, value) {
+  const input = page.locator(`#${panel}`).getByLabel(label, { exact: true });
+  await input.fill(String(value));
+  return input;
+}

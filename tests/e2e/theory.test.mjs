@@ -1,0 +1,133 @@
+// The theory view in a real browser: charts draw, parameters redraw them, long runs
+// report progress and cancel without blocking the page, bad input is explained, and a
+// panic in the core is reported and survived.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { open, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots } from './browser.mjs';
+
+let browser;
+let page;
+
+const requestsAfterLoad = [];
+
+before(async () => {
+  browser = await open();
+  page = await browser.newPage();
+  page.on('request', (request) => requestsAfterLoad.push(request.url()));
+});
+
+after(async () => {
+  await browser.close();
+});
+
+const PANELS = ['level-sets', 'factors', 'bursts', 'certify'];
+
+test('every chart of the theory view draws', async () => {
+  for (const panel of PANELS) {
+    await drawnAtLeast(page, panel, 1);
+    const ink = await inkOf(page, `#${panel} canvas`);
+    assert.ok(ink > 0.02, `${panel}: only ${(100 * ink).toFixed(2)} % of the canvas is drawn`);
+    const summary = await page.locator(`#${panel} figcaption`).textContent();
+    assert.ok(summary.length > 40, `${panel} has a text summary`);
+  }
+  const summary = await page.locator('#level-sets figcaption').textContent();
+  assert.match(summary, /smallest factor is 0\.92723\d* at r = 1\.637/);
+  await page.screenshot({ path: path.join(shots, 'theory.png'), fullPage: true });
+  assert.deepEqual(browser.errors, []);
+});
+
+test('changing a parameter redraws the chart', async () => {
+  const before = await pixelsOf(page, '#factors canvas');
+  const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
+  await setField(page, 'factors', 'c = f_s/f', 1.5);
+  await drawnAtLeast(page, 'factors', drawn + 1);
+  assert.notEqual(await pixelsOf(page, '#factors canvas'), before);
+  assert.match(await page.locator('#factors figcaption').textContent(), /For c = 1\.5,/);
+});
+
+test('hovering the level sets reads the factor', async () => {
+  const canvas = page.locator('#level-sets canvas');
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.6);
+  const text = await page.locator('#level-sets .readout').textContent();
+  const match = text.match(/^r = ([\d.]+), c = ([\d.]+): factor (0\.\d+)$/);
+  assert.ok(match, `read-out: «${text}»`);
+  const expected = await page.evaluate(([r, c]) => globalThis.freshlab.core.eq59(r, c), [Number(match[1]), Number(match[2])]);
+  assert.ok(Math.abs(expected - Number(match[3])) < 5e-4);
+});
+
+test('bad input is explained next to its field, and the chart stays', async () => {
+  const cases = [
+    ['r from', 'abc', /“abc” is not a number/],
+    ['r from', '-1', /must be greater than 0/],
+    ['r from', '', /enter a number/],
+    ['c from', '0.5', /must be at least 1/],
+    ['grid points per axis', '5000', /at most 1001/],
+    ['contour levels', '0.95, 0.93', /must increase strictly/],
+  ];
+  for (const [label, value, message] of cases) {
+    const input = await setField(page, 'level-sets', label, value);
+    // the message is announced with the field (aria-describedby names it)
+    const errorId = (await input.getAttribute('aria-describedby')).split(' ')[1];
+    const error = page.locator(`#${errorId}`);
+    await page.waitForFunction((el) => el.textContent.length > 0, await error.elementHandle(), { timeout: 5000 });
+    assert.match(await error.textContent(), message, `${label} = «${value}»`);
+    assert.equal(await input.getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator('#level-sets .status').textContent(), message);
+    assert.ok((await inkOf(page, '#level-sets canvas')) > 0.02, 'the last good chart is still shown');
+    await setField(page, 'level-sets', label, { 'r from': 0.05, 'c from': 1, 'grid points per axis': 241, 'contour levels': '0.93, 0.95, 0.97, 0.99' }[label]);
+    await page.waitForFunction((el) => el.textContent === '', await error.elementHandle(), { timeout: 5000 });
+  }
+  await setField(page, 'level-sets', 'r to', 0.01);
+  await page.waitForFunction(() => /greater than r_min/.test(document.querySelector('#level-sets .status').textContent));
+  await setField(page, 'level-sets', 'r to', 9);
+});
+
+test('a long run shows progress and partial results, cancels, and never blocks the page', async () => {
+  await page.evaluate(() => {
+    globalThis.longTasks = [];
+    new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  await page.locator('#certify').getByLabel('enclosure').selectOption('natural');
+  await setField(page, 'certify', 'box budget', 10_000_000);
+  const drawn = Number(await page.locator('#certify canvas').getAttribute('data-drawn'));
+  await page.locator('#certify').getByRole('button', { name: 'Prove' }).click();
+  const bar = page.locator('#certify progress');
+  await page.waitForFunction(() => Number(document.querySelector('#certify progress').value) > 0.01, null, { timeout: 20_000 });
+  await drawnAtLeast(page, 'certify', drawn + 8); // partial results are drawn as they come (about 1 s)
+  assert.match(await page.locator('#certify .details').textContent(), /What was proved \(so far\)/);
+  assert.match(await page.locator('#certify .eta').textContent(), /% after/);
+  await page.locator('#certify').getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#certify .status').textContent), null, { timeout: 5000 });
+  assert.equal(await bar.isVisible(), false);
+  const longTasks = await page.evaluate(() => globalThis.longTasks);
+  assert.deepEqual(longTasks.filter((d) => d > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+  // the mean-value form then proves the conjecture at once
+  await page.locator('#certify').getByLabel('enclosure').selectOption('mean_value');
+  await page.locator('#certify').getByRole('button', { name: 'Prove' }).click();
+  await page.waitForFunction(() => /Conjecture 5\.9 holds/.test(document.querySelector('#certify .details').textContent), null, { timeout: 20_000 });
+});
+
+test('a panic in the core is reported and the worker restarted', async () => {
+  const message = await page.evaluate(() => globalThis.freshlab.client.panicForTest('deliberate test panic').then(() => 'no error', (e) => e.message));
+  assert.match(message, /internal error: .*deliberate test panic.*the worker was restarted/s);
+  assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
+  const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
+  await setField(page, 'factors', 'c = f_s/f', 7);
+  await drawnAtLeast(page, 'factors', drawn + 1);
+  assert.match(await page.locator('#factors figcaption').textContent(), /For c = 7,/);
+});
+
+test('nothing is requested from the network after load', async () => {
+  // every interaction above ran with the page loaded; blob: URLs stay in the page
+  assert.deepEqual(requestsAfterLoad.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:')), []);
+});
+
+test('the built page also works opened from disk (file://)', async () => {
+  const local = await browser.newPage(pathToFileURL(path.join(dist, 'index.html')).href);
+  for (const panel of PANELS) await drawnAtLeast(local, panel, 1);
+  assert.ok((await inkOf(local, '#level-sets canvas')) > 0.02);
+  await local.close();
+});

@@ -1,0 +1,52 @@
+//! Same configuration → the same result, bit for bit, natively and in WebAssembly: both
+//! targets compare against the files in tests/golden/, written natively with
+//! `FRESHLAB_BLESS=1 cargo test --test golden` when a change is intended.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use freshlab::chart::draw::figure_svg;
+use freshlab::chart::figures::figure;
+use freshlab::chart::theme::DrawOptions;
+use freshlab::experiment::{parse_config, run};
+
+fn check(name: &str, actual: &str, golden: &str) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if std::env::var_os("FRESHLAB_BLESS").is_some() {
+        std::fs::write(format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR")), actual).expect("write golden file");
+        return;
+    }
+    assert!(actual == golden, "{name} differs from tests/golden/{name}; if the change is intended, regenerate natively with FRESHLAB_BLESS=1 cargo test --test golden");
+}
+
+fn result_json(config: &str) -> String {
+    let output = run(parse_config(config).expect("valid config"), |_, _| {}).expect("runs");
+    serde_json::to_string_pretty(&output).expect("serialises") + "\n"
+}
+
+#[test]
+fn level_sets() {
+    check("level_sets.json", &result_json(r#"{"experiment":"level_sets","grid":31,"levels":[0.93,0.95,0.99]}"#), include_str!("golden/level_sets.json"));
+}
+
+#[test]
+fn factor_curves() {
+    check("factor_curves.json", &result_json(r#"{"experiment":"factor_curves","points":40,"c":3}"#), include_str!("golden/factor_curves.json"));
+}
+
+#[test]
+fn bursts() {
+    check("bursts.json", &result_json(r#"{"experiment":"bursts","points":30,"n":[5462,50000]}"#), include_str!("golden/bursts.json"));
+}
+
+#[test]
+fn certificate() {
+    check("certify.json", &result_json(r#"{"experiment":"certify","tolerance":1e-8}"#), include_str!("golden/certify.json"));
+}
+
+#[test]
+fn svg_chart() {
+    let output = run(parse_config(r#"{"experiment":"factor_curves","points":60}"#).unwrap(), |_, _| {}).unwrap();
+    let svg = figure_svg(&figure(&output), 720, 450, &DrawOptions::default()).unwrap();
+    check("factor_curves.svg", &svg, include_str!("golden/factor_curves.svg"));
+}

@@ -1,0 +1,91 @@
+//! The WebAssembly boundary as the worker and the page use it: plain objects in and
+//! out, errors as {field, message}, never a panic for bad input.
+#![cfg(target_arch = "wasm32")]
+
+use freshlab::wasm::{csv, defaults, eq59, experiments, summary, svg, validate, Run};
+use js_sys::{Reflect, JSON};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn object(json: &str) -> JsValue {
+    JSON::parse(json).expect("valid JSON")
+}
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).expect("property")
+}
+
+fn field_of(error: JsValue) -> String {
+    get(&error, "field").as_string().expect("errors carry a field")
+}
+
+fn run_to_end(config: &str) -> JsValue {
+    let mut run = Run::new(object(config)).expect("valid config");
+    while !run.done() {
+        run.advance(10_000.0);
+    }
+    run.finish().expect("result")
+}
+
+#[test]
+fn a_run_returns_a_plain_result_object() {
+    let result = run_to_end(r#"{"experiment": "level_sets", "grid": 41}"#);
+    assert_eq!(get(&result, "experiment").as_string().unwrap(), "level_sets");
+    let minimum = get(&result, "minimum");
+    let value = get(&minimum, "value").as_f64().unwrap();
+    assert!(value > 0.927 && value < 0.9275);
+    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED).unwrap().starts_with("<svg"));
+    assert!(csv(result.clone()).unwrap().starts_with("level,line,r,c\n"));
+    assert!(summary(result).unwrap().contains("smallest factor"));
+}
+
+#[test]
+fn certify_reports_partial_results_while_it_runs() {
+    let mut run = Run::new(object(r#"{"experiment": "certify", "enclosure": "natural", "max_boxes": 20000}"#)).unwrap();
+    run.advance(3000.0);
+    assert!(!run.done());
+    let partial = run.partial().unwrap();
+    assert_eq!(get(&partial, "status").as_string().unwrap(), "running");
+    while !run.done() {
+        run.advance(100_000.0);
+    }
+    let result = run.finish().unwrap();
+    assert_eq!(get(&result, "status").as_string().unwrap(), "budget_exhausted");
+    assert!(run.finish().is_err(), "a spent run refuses to finish twice");
+}
+
+#[test]
+fn bad_input_comes_back_as_field_and_message() {
+    let e = Run::new(object(r#"{"experiment": "level_sets", "r_min": -2}"#)).err().unwrap();
+    assert_eq!(field_of(e.clone()), "r_min");
+    assert!(get(&e, "message").as_string().unwrap().contains("greater than 0"));
+    let config = object(r#"{"experiment": "level_sets"}"#);
+    Reflect::set(&config, &JsValue::from_str("c_max"), &JsValue::from_f64(f64::NAN)).unwrap();
+    let e = Run::new(config).err().unwrap();
+    assert_eq!(field_of(e.clone()), "c_max");
+    assert!(get(&e, "message").as_string().unwrap().contains("not a number"));
+    assert_eq!(field_of(Run::new(object(r#"{"experiment": "level_sets", "grid": 5.5}"#)).err().unwrap()), "grid");
+    assert_eq!(field_of(Run::new(object(r#"{"experiment": "nope"}"#)).err().unwrap()), "experiment");
+    assert_eq!(field_of(Run::new(object(r#"{"r_min": 1}"#)).err().unwrap()), "experiment");
+    assert_eq!(field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()), "");
+    assert_eq!(field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()), "n[1]");
+    assert!(validate(object(r#"{"experiment": "bursts"}"#)).unwrap().is_null());
+    assert!(svg(object(r#"{"experiment": "bursts"}"#), 100, 100, JsValue::UNDEFINED).is_err(), "not a result");
+    assert!(svg(run_to_end(r#"{"experiment": "bursts"}"#), 640, 400, object(r#"{"font_scale": 99}"#)).is_err());
+}
+
+#[test]
+fn whole_numbers_from_javascript_fill_integer_fields() {
+    let result = run_to_end(r#"{"experiment": "factor_curves", "points": 25}"#);
+    assert_eq!(js_sys::Array::from(&get(&result, "x")).length(), 25);
+}
+
+#[test]
+fn defaults_come_from_the_core() {
+    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify"]);
+    let d = defaults("level_sets").unwrap();
+    assert_eq!(get(&d, "r_max").as_f64(), Some(9.0));
+    assert_eq!(get(&d, "highlight_below").as_f64(), Some(0.93));
+    assert!(defaults("nope").is_err());
+    assert_eq!(eq59(1.0, 1.0), 1.0);
+}

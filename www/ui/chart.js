@@ -1,0 +1,104 @@
+// A chart on a canvas: sized to its box and the device, drawn by the core with
+// plotters, with a pointer read-out, a text summary and exports.
+import { download, downloadText } from './download.js';
+
+export function currentTheme() {
+  const forced = document.documentElement.dataset.theme;
+  if (forced === 'dark' || forced === 'light') return forced === 'dark';
+  return window.matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+export function fontScale() {
+  return Number(document.documentElement.dataset.fontScale ?? 1) || 1;
+}
+
+/** Data coordinates of a device-pixel position inside the plotting frame. */
+function toData(frame, px, py) {
+  const tx = (px - frame.left) / (frame.right - frame.left);
+  const ty = (frame.bottom - py) / (frame.bottom - frame.top);
+  if (tx < 0 || tx > 1 || ty < 0 || ty > 1) return null;
+  const along = (t, min, max, log) => (log ? 10 ** (Math.log10(min) + t * (Math.log10(max) - Math.log10(min))) : min + t * (max - min));
+  return { x: along(tx, frame.x_min, frame.x_max, frame.x_log), y: along(ty, frame.y_min, frame.y_max, frame.y_log) };
+}
+
+export class ChartView {
+  /** hover(x, y) returns the read-out text for a point in data coordinates. */
+  constructor(container, core, { name, label, hover }) {
+    this.core = core;
+    this.name = name;
+    this.hover = hover;
+    this.result = null;
+    this.frame = null;
+    this.figure = document.createElement('figure');
+    this.figure.className = 'chart';
+    this.canvas = document.createElement('canvas');
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', label);
+    this.readout = document.createElement('output');
+    this.readout.className = 'readout';
+    this.caption = document.createElement('figcaption');
+    this.caption.className = 'summary';
+    this.caption.setAttribute('aria-live', 'polite');
+    this.figure.append(this.canvas, this.readout, this.caption);
+    container.append(this.figure);
+    this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
+    this.canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
+    let pending = 0;
+    new ResizeObserver(() => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => this.redraw());
+    }).observe(this.canvas);
+  }
+
+  options(pixelRatio) {
+    return { dark: currentTheme(), pixel_ratio: pixelRatio, font_scale: fontScale() };
+  }
+
+  /** Draws `result`; `final` false marks a partial result (the summary waits). */
+  show(result, final = true) {
+    this.result = result;
+    this.redraw();
+    if (final) this.caption.textContent = this.core.summary(result);
+  }
+
+  redraw() {
+    if (!this.result) return;
+    const box = this.canvas.getBoundingClientRect();
+    if (box.width < 10 || box.height < 10) return;
+    const ratio = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(box.width * ratio);
+    this.canvas.height = Math.round(box.height * ratio);
+    this.frame = this.core.draw(this.canvas, this.result, this.options(ratio));
+    this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn ?? 0) + 1);
+  }
+
+  onPointer(event) {
+    if (!this.frame || !this.hover) return;
+    const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width;
+    const point = toData(this.frame, event.offsetX * ratio, event.offsetY * ratio);
+    this.readout.textContent = point ? this.hover(point.x, point.y) : '';
+  }
+
+  size() {
+    const box = this.canvas.getBoundingClientRect();
+    return { width: Math.max(200, Math.round(box.width)), height: Math.max(150, Math.round(box.height)) };
+  }
+
+  exportPng(scale = 2) {
+    const { width, height } = this.size();
+    const canvas = document.createElement('canvas');
+    canvas.width = width * scale;
+    canvas.height = height * scale;
+    this.core.draw(canvas, this.result, this.options(scale));
+    canvas.toBlob((blob) => download(`freshlab-${this.name}.png`, blob), 'image/png');
+  }
+
+  exportSvg() {
+    const { width, height } = this.size();
+    downloadText(`freshlab-${this.name}.svg`, this.core.svg(this.result, width, height, this.options(1)), 'image/svg+xml');
+  }
+
+  exportCsv() {
+    downloadText(`freshlab-${this.name}.csv`, this.core.csv(this.result), 'text/csv');
+  }
+}

@@ -1,0 +1,146 @@
+// Labelled inputs built from a field list; values parsed with clear messages.
+
+let serial = 0;
+
+/**
+ * fields: [{key, label, kind: 'number'|'integer'|'optional'|'list'|'bool'|'select', help, options}]
+ * ('optional' is a number that may be left empty, meaning none)
+ * Errors are shown next to the field they concern.
+ */
+export class Form {
+  constructor(container, fields, values, onChange) {
+    this.fields = fields;
+    this.inputs = new Map();
+    this.errors = new Map();
+    this.element = document.createElement('div');
+    this.element.className = 'form';
+    for (const field of fields) this.element.append(this.build(field, values[field.key], onChange));
+    container.append(this.element);
+  }
+
+  build(field, value, onChange) {
+    const id = `f${++serial}-${field.key}`;
+    const wrap = document.createElement('div');
+    wrap.className = `field field-${field.kind}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = field.label;
+    let input;
+    if (field.kind === 'select') {
+      input = document.createElement('select');
+      for (const [optionValue, text] of field.options) {
+        const option = document.createElement('option');
+        option.value = optionValue;
+        option.textContent = text;
+        input.append(option);
+      }
+    } else {
+      input = document.createElement('input');
+      input.type = field.kind === 'bool' ? 'checkbox' : 'text';
+      if (field.kind !== 'bool') {
+        input.inputMode = field.kind === 'list' ? 'text' : 'decimal';
+        input.autocomplete = 'off';
+        input.spellcheck = false;
+      }
+    }
+    input.id = id;
+    input.name = field.key;
+    const help = document.createElement('small');
+    help.id = `${id}-help`;
+    help.className = 'help';
+    help.textContent = field.help ?? '';
+    const error = document.createElement('span');
+    error.id = `${id}-error`;
+    error.className = 'error';
+    error.setAttribute('role', 'alert');
+    input.setAttribute('aria-describedby', `${help.id} ${error.id}`);
+    input.addEventListener(field.kind === 'bool' || field.kind === 'select' ? 'change' : 'input', () => onChange(field.key));
+    this.inputs.set(field.key, input);
+    this.errors.set(field.key, error);
+    this.set(field.key, value);
+    if (field.kind === 'bool') {
+      wrap.append(input, label, help, error);
+    } else {
+      wrap.append(label, input, help, error);
+    }
+    return wrap;
+  }
+
+  set(key, value) {
+    const input = this.inputs.get(key);
+    const field = this.fields.find((f) => f.key === key);
+    if (!input) return;
+    if (field.kind === 'bool') input.checked = Boolean(value);
+    else if (field.kind === 'list') input.value = (value ?? []).join(', ');
+    else input.value = value ?? '';
+  }
+
+  /** Parses every field: {config} or {field, message} for the first bad one. */
+  read() {
+    const config = {};
+    for (const field of this.fields) {
+      const input = this.inputs.get(field.key);
+      const parsed = parse(field, field.kind === 'bool' ? input.checked : input.value);
+      if (parsed.error) return { field: field.key, message: parsed.error };
+      config[field.key] = parsed.value;
+    }
+    return { config };
+  }
+
+  clearErrors() {
+    for (const [key, element] of this.errors) {
+      element.textContent = '';
+      this.inputs.get(key).removeAttribute('aria-invalid');
+    }
+  }
+
+  /** Shows `message` beside `key` (a core field name such as levels[2] maps to levels). */
+  showError(key, message) {
+    const base = key.replace(/\[.*$/, '');
+    const element = this.errors.get(base);
+    if (!element) return false;
+    const item = key.match(/\[(\d+)\]/);
+    element.textContent = item ? `item ${Number(item[1]) + 1}: ${message}` : message;
+    this.inputs.get(base).setAttribute('aria-invalid', 'true');
+    return true;
+  }
+}
+
+function parseNumber(text, integer) {
+  const t = String(text).trim();
+  if (t === '') return { error: 'enter a number' };
+  // Number() accepts '0x10' and ' 1e3 '; require a plain decimal or exponent form.
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return { error: `“${t}” is not a number` };
+  const value = Number(t);
+  if (!Number.isFinite(value)) return { error: `“${t}” is too large` };
+  if (integer && !Number.isInteger(value)) return { error: `must be a whole number (got ${t})` };
+  return { value };
+}
+
+function parse(field, raw) {
+  switch (field.kind) {
+    case 'bool':
+      return { value: raw };
+    case 'select':
+      return { value: raw };
+    case 'integer':
+      return parseNumber(raw, true);
+    case 'optional':
+      return String(raw).trim() === '' ? { value: null } : parseNumber(raw, false);
+    case 'number':
+      return parseNumber(raw, false);
+    case 'list': {
+      const parts = String(raw).split(/[,\s]+/).filter((p) => p !== '');
+      if (parts.length === 0) return { error: 'enter at least one number, separated by commas' };
+      const values = [];
+      for (const [k, part] of parts.entries()) {
+        const n = parseNumber(part, false);
+        if (n.error) return { error: `item ${k + 1}: ${n.error}` };
+        values.push(n.value);
+      }
+      return { value: values };
+    }
+    default:
+      throw new Error(`unknown field kind ${field.kind}`);
+  }
+}

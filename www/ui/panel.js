@@ -1,0 +1,147 @@
+// One experiment on the page: its form, its run in the worker, its chart and exports.
+import { Form } from './form.js';
+import { ChartView } from './chart.js';
+import { Progress } from './progress.js';
+import { Cancelled } from '../worker-client.js';
+import { downloadText } from './download.js';
+
+const DEBOUNCE_MS = 180;
+
+/**
+ * spec: {experiment, name, label, fields, auto (run on every change), action (button
+ * text when not auto), hover(core, x, y), details(result, element)}
+ */
+export class ExperimentPanel {
+  constructor(section, spec, core, client) {
+    this.spec = spec;
+    this.core = core;
+    this.client = client;
+    this.running = null;
+    this.lastConfig = null;
+    const body = document.createElement('div');
+    body.className = 'panel-body';
+    const controls = document.createElement('div');
+    controls.className = 'controls';
+    const defaults = core.defaults(spec.experiment);
+    this.form = new Form(controls, spec.fields, defaults, () => this.changed());
+    this.status = document.createElement('p');
+    this.status.className = 'status';
+    this.status.setAttribute('role', 'status');
+    const buttons = document.createElement('div');
+    buttons.className = 'buttons';
+    if (!spec.auto) {
+      this.runButton = document.createElement('button');
+      this.runButton.type = 'button';
+      this.runButton.textContent = spec.action;
+      this.runButton.addEventListener('click', () => this.start());
+      buttons.append(this.runButton);
+    }
+    for (const [text, act] of [
+      ['PNG', () => this.chart.exportPng(2)],
+      ['SVG', () => this.chart.exportSvg()],
+      ['CSV', () => this.chart.exportCsv()],
+      ['JSON', () => this.exportJson()],
+    ]) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'secondary export';
+      b.textContent = text;
+      b.setAttribute('aria-label', `Download ${spec.label} as ${text}`);
+      b.addEventListener('click', () => this.chart.result && act());
+      buttons.append(b);
+    }
+    controls.append(buttons);
+    this.progress = new Progress(controls, `${spec.label}: progress`);
+    controls.append(this.status);
+    const output = document.createElement('div');
+    output.className = 'output';
+    this.chart = new ChartView(output, core, { name: spec.name, label: spec.label, hover: spec.hover && ((x, y) => spec.hover(core, x, y)) });
+    this.details = document.createElement('div');
+    this.details.className = 'details';
+    output.append(this.details);
+    body.append(controls, output);
+    section.append(body);
+    this.start();
+  }
+
+  changed() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => (this.spec.auto ? this.start() : this.check()), DEBOUNCE_MS);
+  }
+
+  /** Reads and validates the form; shows the first problem beside its field. */
+  check() {
+    this.form.clearErrors();
+    const read = this.form.read();
+    if (read.field) {
+      this.form.showError(read.field, read.message);
+      this.setStatus(`Check “${this.spec.fields.find((f) => f.key === read.field).label}”: ${read.message}.`, true);
+      return null;
+    }
+    const config = { experiment: this.spec.experiment, ...read.config };
+    const problem = this.core.validate(config);
+    if (problem) {
+      this.showProblem(problem.field, problem.message);
+      return null;
+    }
+    this.setStatus('');
+    return config;
+  }
+
+  showProblem(field, message) {
+    const shown = field && this.form.showError(field, message);
+    const name = field ? this.spec.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field : '';
+    this.setStatus(shown ? `Check “${name}”: ${message}.` : message, true);
+  }
+
+  setStatus(text, isError = false) {
+    this.status.textContent = text;
+    this.status.classList.toggle('is-error', isError);
+  }
+
+  start() {
+    const config = this.check();
+    if (!config) return;
+    this.running?.cancel();
+    const run = this.client.run(config, {
+      onProgress: (fraction, partial, elapsedMs) => {
+        if (this.running !== run) return;
+        this.progress.update(fraction, elapsedMs);
+        if (partial) {
+          this.chart.show(partial, false);
+          this.spec.details?.(partial, this.details, false);
+        }
+      },
+    });
+    this.running = run;
+    this.progress.start(() => run.cancel());
+    if (this.runButton) this.runButton.disabled = true;
+    run.promise.then(
+      ({ result, elapsedMs }) => {
+        if (this.running !== run) return;
+        this.finish();
+        this.lastConfig = config;
+        this.chart.show(result, true);
+        this.spec.details?.(result, this.details, true);
+        this.setStatus(`Computed in ${elapsedMs < 1000 ? `${Math.max(1, Math.round(elapsedMs))} ms` : `${(elapsedMs / 1000).toFixed(1)} s`}.`);
+      },
+      (error) => {
+        if (this.running !== run) return;
+        this.finish();
+        if (error instanceof Cancelled) this.setStatus('Cancelled. The chart shows the last partial result.');
+        else this.showProblem(error.field, error.message);
+      },
+    );
+  }
+
+  finish() {
+    this.running = null;
+    this.progress.stop();
+    if (this.runButton) this.runButton.disabled = false;
+  }
+
+  exportJson() {
+    const text = JSON.stringify({ config: this.lastConfig, result: this.chart.result }, null, 1);
+    downloadText(`freshlab-${this.spec.name}.json`, text, 'application/json');
+  }
+}

@@ -1,0 +1,97 @@
+// The simulation worker: runs experiments in slices so that progress, partial results
+// and cancellation reach the page while the core computes.
+import init, { Run, panic_for_test } from '../build/pkg/freshlab.js';
+
+let ready = null;
+let lastPanic = null;
+const cancelled = new Set();
+
+// The core's panic hook calls this before the WebAssembly trap.
+globalThis.__freshlabPanic = (message) => {
+  lastPanic = message;
+};
+
+/** Hands control back to the event loop (a macrotask without timer clamping). */
+function yieldToEvents() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+/** Errors from the core arrive as {field, message} objects; traps as RuntimeError. */
+function report(id, error) {
+  if (error instanceof WebAssembly.RuntimeError || lastPanic !== null) {
+    postMessage({ type: 'error', id, panic: true, field: '', message: `internal error: ${lastPanic ?? error.message}` });
+    lastPanic = null;
+  } else if (error && typeof error === 'object' && 'message' in error && !(error instanceof Error)) {
+    postMessage({ type: 'error', id, panic: false, field: error.field ?? '', message: error.message });
+  } else {
+    postMessage({ type: 'error', id, panic: false, field: '', message: String(error?.message ?? error) });
+  }
+}
+
+const SLICE_MS = 8;
+const REPORT_MS = 100;
+
+async function execute(id, config) {
+  let run;
+  try {
+    run = new Run(config);
+  } catch (error) {
+    report(id, error);
+    return;
+  }
+  const started = performance.now();
+  let budget = 20000;
+  let lastReport = 0;
+  try {
+    while (!run.done()) {
+      if (cancelled.delete(id)) {
+        run.free();
+        postMessage({ type: 'cancelled', id });
+        return;
+      }
+      const t0 = performance.now();
+      const fraction = run.advance(budget);
+      const spent = performance.now() - t0;
+      budget = Math.min(1e9, Math.max(500, budget * (SLICE_MS / Math.max(spent, 0.25))));
+      if (t0 - lastReport > REPORT_MS && !run.done()) {
+        lastReport = t0;
+        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial: run.partial() });
+      }
+      await yieldToEvents();
+    }
+    const result = run.finish();
+    run.free();
+    postMessage({ type: 'result', id, result, elapsedMs: performance.now() - started });
+  } catch (error) {
+    report(id, error);
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  switch (data.type) {
+    case 'init':
+      ready = init({ module_or_path: data.module });
+      await ready;
+      postMessage({ type: 'ready' });
+      break;
+    case 'run':
+      await ready;
+      execute(data.id, data.config);
+      break;
+    case 'cancel':
+      cancelled.add(data.id);
+      break;
+    case 'panic-test':
+      await ready;
+      try {
+        panic_for_test(data.message);
+      } catch (error) {
+        report(data.id, error);
+      }
+      break;
+  }
+};
