@@ -2,6 +2,7 @@
 //! type: the page's worker, the CLI and the tests all run the same code.
 
 use crate::input::InputError;
+use crate::revisit::repository::{PoliciesConfig, PoliciesJob, PoliciesOutput};
 use crate::theory::certify::{CertifyConfig, CertifyJob, CertifyOutput};
 use crate::theory::channel_bursts::{bursts, BurstsConfig, BurstsOutput};
 use crate::theory::factor_curves::{factor_curves, FactorCurvesConfig, FactorCurvesOutput};
@@ -22,6 +23,8 @@ pub enum Config {
     Bursts(BurstsConfig),
     /// Certified lower bound for Eq 5-9 (Conjecture 5.9).
     Certify(CertifyConfig),
+    /// Revisit policies on a repository (Fig 5.8) and deployed crawlers' schedules.
+    Policies(PoliciesConfig),
 }
 
 /// A run's result, tagged like its configuration.
@@ -32,6 +35,7 @@ pub enum Output {
     FactorCurves(FactorCurvesOutput),
     Bursts(BurstsOutput),
     Certify(CertifyOutput),
+    Policies(PoliciesOutput),
 }
 
 /// A run that advances in slices, so a caller can report progress, show partial
@@ -94,6 +98,21 @@ impl Job for CertifyJob {
     }
 }
 
+impl Job for PoliciesJob {
+    fn advance(&mut self, budget: u64) -> f64 {
+        PoliciesJob::advance(self, budget)
+    }
+    fn done(&self) -> bool {
+        PoliciesJob::done(self)
+    }
+    fn partial(&self) -> Option<Output> {
+        Some(Output::Policies(PoliciesJob::partial(self)))
+    }
+    fn finish(self: Box<Self>) -> Output {
+        Output::Policies(PoliciesJob::finish(*self))
+    }
+}
+
 /// Validates a configuration and prepares its run.
 pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
     Ok(match config {
@@ -101,6 +120,7 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
         Config::FactorCurves(c) => Box::new(Ready(Output::FactorCurves(factor_curves(c)?))),
         Config::Bursts(c) => Box::new(Ready(Output::Bursts(bursts(c)?))),
         Config::Certify(c) => Box::new(CertifyJob::new(c)?),
+        Config::Policies(c) => Box::new(PoliciesJob::new(c)?),
     })
 }
 
@@ -115,7 +135,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 4] = ["level_sets", "factor_curves", "bursts", "certify"];
+pub const EXPERIMENTS: [&str; 5] = ["level_sets", "factor_curves", "bursts", "certify", "policies"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
 fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
@@ -144,6 +164,7 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "factor_curves" => Config::FactorCurves(fields(map)?),
         "bursts" => Config::Bursts(fields(map)?),
         "certify" => Config::Certify(fields(map)?),
+        "policies" => Config::Policies(fields(map)?),
         other => return Err(InputError::new("experiment", format!("unknown experiment \"{other}\"; use one of {known}"))),
     })
 }

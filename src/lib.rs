@@ -5,11 +5,16 @@
 //! the CLI), `chart` (plotters drawings for canvas and SVG). The `wasm` module is the
 //! thin boundary the browser worker and page use.
 
+pub mod alloc;
 pub mod chart;
 pub mod experiment;
 pub mod input;
 pub mod math;
+pub mod model;
+pub mod policy;
+pub mod revisit;
 pub mod rng;
+pub mod sim;
 pub mod table;
 pub mod theory;
 

@@ -2,24 +2,57 @@
 
 use crate::experiment::Output;
 
+/// One value of a table: a number (written in shortest round-trip form) or a name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Number(f64),
+    Text(String),
+}
+
+impl From<f64> for Cell {
+    fn from(v: f64) -> Self {
+        Cell::Number(v)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(v: &str) -> Self {
+        Cell::Text(v.to_string())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     pub columns: Vec<String>,
-    pub rows: Vec<Vec<f64>>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+fn quote(s: &str) -> String {
+    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 impl Table {
-    /// RFC 4180 CSV with a header line; numbers in shortest round-trip form.
+    /// RFC 4180 CSV with a header line.
     pub fn to_csv(&self) -> String {
-        let quote = |s: &str| if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
         let mut out = self.columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",");
         out.push('\n');
         for row in &self.rows {
-            out.push_str(&row.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(","));
+            let cells: Vec<String> = row
+                .iter()
+                .map(|c| match c {
+                    Cell::Number(v) => v.to_string(),
+                    Cell::Text(s) => quote(s),
+                })
+                .collect();
+            out.push_str(&cells.join(","));
             out.push('\n');
         }
         out
     }
+}
+
+fn numbers(values: Vec<f64>) -> Vec<Cell> {
+    values.into_iter().map(Cell::Number).collect()
 }
 
 fn columns(names: &[&str]) -> Vec<String> {
@@ -33,21 +66,41 @@ pub fn table(output: &Output) -> Table {
             rows: o
                 .contours
                 .iter()
-                .flat_map(|c| c.lines.iter().enumerate().flat_map(move |(k, l)| l.iter().map(move |p| vec![c.level, k as f64, p[0], p[1]])))
+                .flat_map(|c| c.lines.iter().enumerate().flat_map(move |(k, l)| l.iter().map(move |p| numbers(vec![c.level, k as f64, p[0], p[1]]))))
                 .collect(),
         },
         Output::FactorCurves(o) => Table {
             columns: columns(&["x", "random_bound_cor_5_5", "random_exact_eq_5_2", "merge_bound_eq_5_8"]),
-            rows: (0..o.x.len()).map(|k| vec![o.x[k], o.random_bound[k], o.random_exact[k], o.merge_bound[k]]).collect(),
+            rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.random_bound[k], o.random_exact[k], o.merge_bound[k]])).collect(),
         },
         Output::Bursts(o) => Table {
             columns: std::iter::once("x".to_string()).chain(o.curves.iter().map(|c| format!("bound_n_{}", c.n))).collect(),
-            rows: (0..o.x.len()).map(|k| std::iter::once(o.x[k]).chain(o.curves.iter().map(|c| c.bound[k])).collect()).collect(),
+            rows: (0..o.x.len()).map(|k| numbers(std::iter::once(o.x[k]).chain(o.curves.iter().map(|c| c.bound[k])).collect())).collect(),
         },
         Output::Certify(o) => Table {
             columns: columns(&["boxes_split", "proved_lower_bound", "best_value", "gap"]),
-            rows: o.history.iter().map(|s| vec![s.boxes as f64, s.lower, s.upper, s.upper - s.lower]).collect(),
+            rows: o.history.iter().map(|s| numbers(vec![s.boxes as f64, s.lower, s.upper, s.upper - s.lower])).collect(),
         },
+        Output::Policies(o) => {
+            let mut rows = Vec::new();
+            let mut push = |group: &str, share: f64, curve: &crate::revisit::repository::PolicyCurve| {
+                for (k, v) in curve.freshness.iter().enumerate() {
+                    rows.push(vec![group.into(), Cell::Number(share), curve.policy.label().into(), Cell::Number((k as f64 + 0.5) * o.bin_days), Cell::Number(*v)]);
+                }
+            };
+            for c in &o.capacities {
+                for curve in &c.curves {
+                    push("capacity", c.share, curve);
+                }
+            }
+            for c in &o.crawlers {
+                push("crawler", c.curve.bandwidth / o.max_rate, &c.curve);
+                if let Some(m) = &c.merge_same_bandwidth {
+                    push("merge_same_bandwidth", m.bandwidth / o.max_rate, m);
+                }
+            }
+            Table { columns: columns(&["group", "share_of_maximum", "policy", "day", "freshness"]), rows }
+        }
     }
 }
 
@@ -74,7 +127,7 @@ mod tests {
 
     #[test]
     fn header_fields_are_quoted_when_needed() {
-        let t = Table { columns: vec!["a,b".into(), "say \"x\"".into()], rows: vec![vec![1.0, 2.5]] };
-        assert_eq!(t.to_csv(), "\"a,b\",\"say \"\"x\"\"\"\n1,2.5\n");
+        let t = Table { columns: vec!["a,b".into(), "say \"x\"".into()], rows: vec![vec![1.0.into(), "p, q".into()]] };
+        assert_eq!(t.to_csv(), "\"a,b\",\"say \"\"x\"\"\"\n1,\"p, q\"\n");
     }
 }

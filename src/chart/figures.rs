@@ -37,13 +37,21 @@ pub fn thousands(v: f64) -> String {
     if v < 0.0 { format!("-{out}") } else { out }
 }
 
-pub fn figure(output: &Output) -> Figure {
+/// The figures of a result (most have one; the repository experiment one per
+/// capacity plus the deployed crawlers).
+pub fn figures(output: &Output) -> Vec<Figure> {
     match output {
-        Output::LevelSets(o) => level_sets(o),
-        Output::FactorCurves(o) => factor_curves(o),
-        Output::Bursts(o) => bursts(o),
-        Output::Certify(o) => certify(o),
+        Output::LevelSets(o) => vec![level_sets(o)],
+        Output::FactorCurves(o) => vec![factor_curves(o)],
+        Output::Bursts(o) => vec![bursts(o)],
+        Output::Certify(o) => vec![certify(o)],
+        Output::Policies(o) => super::policy_figures::policies(o),
     }
+}
+
+/// The first figure of a result.
+pub fn figure(output: &Output) -> Figure {
+    figures(output).swap_remove(0)
 }
 
 fn level_sets(o: &LevelSetsOutput) -> Figure {
@@ -101,7 +109,7 @@ fn level_sets(o: &LevelSetsOutput) -> Figure {
     }
 }
 
-fn curve(x: &[f64], y: &[f64]) -> Vec<Vec<[f64; 2]>> {
+pub fn curve(x: &[f64], y: &[f64]) -> Vec<Vec<[f64; 2]>> {
     vec![x.iter().zip(y).map(|(&a, &b)| [a, b]).collect()]
 }
 

@@ -6,4 +6,5 @@ pub mod draw;
 pub mod figure;
 pub mod figures;
 pub mod measure;
+pub mod policy_figures;
 pub mod theme;

@@ -78,7 +78,7 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
                 outputs.font_scale = v.parse().ok().filter(|f: &f64| (0.5..=4.0).contains(f)).ok_or_else(|| format!("--font-scale must be a number from 0.5 to 4 (got {v})"))?;
             }
             _ => {
-                let field = name.replace('-', "_");
+                let field = name.replace('-', "_"); // dots (nested fields) stay
                 let v = value().map(|t| value_of(&t)).unwrap_or(Value::Bool(true));
                 if fields.insert(field, v).is_some() {
                     return Err(format!("--{name} is given twice; keep one"));

@@ -25,11 +25,14 @@ commands:
   factors   RANDOM's and MERGE's factors against x = λ/f (Fig 5.2)
   bursts    Eq 5-11's bound on channel bursts (Fig 5.7); --n N --x X prints the bound
   certify   a certified lower bound for Eq 5-9 (Conjecture 5.9)
+  policies  MERGE, RANDOM, DELAYED, UNPOLITE and deployed crawlers on a WEBBASE-like
+            repository (Fig 5.8); --webbase starts from the full-scale settings
   run       any experiment from --config FILE.json ('-' reads standard input);
             --json prints the same result object the page receives
   help      this text; 'freshlab <command> --help' lists a command's fields
 
-Every field of an experiment's JSON config is also a flag: r_min is --r-min.
+Every field of an experiment's JSON config is also a flag: r_min is --r-min, and a
+nested field is written with a dot: --repository.pages 50000.
 Charts: --svg FILE [--width 900 --height 560 --dark --font-scale 1.5]. Data: --csv FILE.
 ";
 
@@ -63,6 +66,7 @@ fn experiment_name(command: &str) -> Option<&'static str> {
         "factors" => "factor_curves",
         "bursts" => "bursts",
         "certify" => "certify",
+        "policies" => "policies",
         _ => return None,
     })
 }
@@ -98,15 +102,22 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     if let Some(name) = experiment {
         object.insert("experiment".into(), Value::String(name.into()));
     }
-    // bursts: --n may be one number; --x asks for the bound at one excess
+    // bursts: --x asks for the bound at one excess
     let excess = if command == "bursts" { fields.remove("x") } else { None };
-    if command == "bursts" {
-        if let Some(n @ Value::Number(_)) = fields.get("n").cloned() {
-            fields.insert("n".into(), Value::Array(vec![n]));
+    if command == "policies" && fields.remove("webbase").is_some() {
+        let preset = serde_json::to_value(freshlab::revisit::repository::PoliciesConfig::webbase()).expect("configs serialise");
+        if let Value::Object(preset) = preset {
+            for (k, v) in preset {
+                object.entry(k).or_insert(v);
+            }
         }
     }
+    let defaults = experiment.map(|name| serde_json::to_value(config_from_value(json!({ "experiment": name })).expect("defaults are valid")).expect("configs serialise"));
     for (k, v) in fields {
-        object.insert(k, v);
+        // a list field given one value is a list of one
+        let is_list = defaults.as_ref().and_then(|d| k.split('.').try_fold(d, |node, part| node.get(part))).is_some_and(Value::is_array);
+        let v = if is_list && !v.is_array() { Value::Array(vec![v]) } else { v };
+        insert_path(&mut object, &k, v);
     }
     let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     if let Some(x) = excess {
@@ -116,6 +127,22 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     write_files(&output, &outputs)?;
     print_result(command, &output, &outputs);
     Ok(())
+}
+
+/// Sets `a.b.c` in nested objects, creating them as needed.
+fn insert_path(object: &mut Map<String, Value>, path: &str, value: Value) {
+    match path.split_once('.') {
+        None => {
+            object.insert(path.to_string(), value);
+        }
+        Some((head, rest)) => {
+            let child = object.entry(head.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            if !child.is_object() {
+                *child = Value::Object(Map::new());
+            }
+            insert_path(child.as_object_mut().expect("an object"), rest, value);
+        }
+    }
 }
 
 fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
@@ -139,10 +166,20 @@ fn command_help(command: &str) -> Result<String, Failure> {
     let Value::Object(map) = serde_json::to_value(&defaults).expect("configs serialise") else { unreachable!() };
     let mut text = format!("freshlab {command}: fields and their defaults\n");
     for (k, v) in map.iter().filter(|(k, _)| *k != "experiment") {
-        text.push_str(&format!("  {:<22} {v}\n", flag_for(k)));
+        match v {
+            Value::Object(inner) => {
+                for (ik, iv) in inner {
+                    text.push_str(&format!("  {:<34} {iv}\n", flag_for(&format!("{k}.{ik}"))));
+                }
+            }
+            _ => text.push_str(&format!("  {:<34} {v}\n", flag_for(k))),
+        }
     }
     if command == "bursts" {
-        text.push_str("  --x                    an excess; prints Eq 5-11's bound at x for each n\n");
+        text.push_str("  --x                                an excess; prints Eq 5-11's bound at x for each n\n");
+    }
+    if command == "policies" {
+        text.push_str("  --webbase                          start from the WEBBASE scale (14.5 M pages, 5,462 servers, P = 15 s, 6 years)\n");
     }
     text.push_str("outputs: --json  --svg FILE  --csv FILE  --width PX  --height PX  --dark  --font-scale F  --quiet\n");
     Ok(text)

@@ -24,9 +24,36 @@ pub fn a_star(lambda: f64, f: f64) -> f64 {
     if lambda == 0.0 { 1.0 } else if f == 0.0 { 0.0 } else { a_star_ratio(lambda / f) }
 }
 
-/// ∂A*/∂f = (1 − e^{−x}) / λ − e^{−x}/f with x = λ/f: the marginal freshness of one more
-/// revisit per unit time (used by the allocations of §1.3). Written with expm1 so that
-/// it stays accurate when x is small: (1 − e^{−x} − x e^{−x}) / λ.
+/// g(x) = 1 − e^{−x}(1 + x) = λ·∂A*/∂f at x = λ/f: increases from 0 to 1. Below
+/// x = 1/2 the alternating series Σ_{k≥2} (−1)^k (k − 1) x^k / k! avoids cancellation.
+pub fn marginal_gain(x: f64) -> f64 {
+    if x >= 0.5 {
+        return one_minus_exp_neg(x) - x * (1.0 + expm1(-x));
+    }
+    // Horner on x²·Σ_{k=2}^{17} c_k x^{k−2}; the first omitted term is below 1e-17 relative
+    let mut sum = 0.0;
+    for &c in GAIN_SERIES.iter().rev() {
+        sum = sum * x + c;
+    }
+    sum * x * x
+}
+
+/// c_k = (−1)^k (k − 1)/k! for k = 2 … 17.
+const GAIN_SERIES: [f64; 16] = {
+    let mut c = [0.0; 16];
+    let mut factorial = 2.0;
+    let mut k = 2;
+    while k < 18 {
+        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+        c[k - 2] = sign * (k - 1) as f64 / factorial;
+        k += 1;
+        factorial *= k as f64;
+    }
+    c
+};
+
+/// ∂A*/∂f = g(λ/f)/λ: the marginal freshness of one more revisit per unit time (used by
+/// the allocations of §1.3).
 pub fn a_star_marginal(lambda: f64, f: f64) -> f64 {
     if lambda == 0.0 {
         return 0.0;
@@ -34,14 +61,7 @@ pub fn a_star_marginal(lambda: f64, f: f64) -> f64 {
     if f == 0.0 {
         return 1.0 / lambda;
     }
-    let x = lambda / f;
-    // 1 − e^{−x}(1 + x) = −expm1(−x) − x e^{−x}; for small x use the series x²/2 − x³/3 + …
-    let numerator = if x < 1e-3 {
-        x * x * (0.5 - x / 3.0 + x * x / 8.0)
-    } else {
-        one_minus_exp_neg(x) - x * (1.0 + expm1(-x))
-    };
-    numerator / lambda
+    marginal_gain(lambda / f) / lambda
 }
 
 /// Eq 5-2 (RANDOM, exact), ratio form: A = (1/x)·(e^{x/c} − 1)/(1/c + e^{x/c} − 1).
@@ -236,6 +256,25 @@ mod tests {
             let numeric = (a_star(lambda, f + h) - a_star(lambda, f - h)) / (2.0 * h);
             let analytic = a_star_marginal(lambda, f);
             assert!((numeric - analytic).abs() < 1e-6 * analytic.abs() + 1e-12, "{lambda} {f}: {numeric} {analytic}");
+        }
+    }
+
+    #[test]
+    fn marginal_gain_is_accurate_on_both_sides_of_its_switch() {
+        for x in [1e-8, 1e-4, 0.002, 0.1, 0.4999, 0.5, 0.5001, 2.0] {
+            // reference: the same quantity in 128-bit-free form, 1 − e^{−x}(1+x) summed
+            // with many terms in a different order (Horner from the top)
+            let mut reference = 0.0;
+            for k in (2..60).rev() {
+                let mut t = 1.0;
+                for j in 1..=k {
+                    t *= x / j as f64;
+                }
+                reference += if k % 2 == 0 { 1.0 } else { -1.0 } * (k - 1) as f64 * t;
+            }
+            let got = marginal_gain(x);
+            let tol = 1e-14 * got;
+            assert!((got - reference).abs() <= tol, "x={x}: {got} vs {reference}");
         }
     }
 

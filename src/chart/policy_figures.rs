@@ -1,0 +1,130 @@
+//! Figures of the repository experiment: freshness over time at each capacity (the
+//! thesis's Fig 5.8) and where deployed crawlers sit against MERGE and the POLITE bound.
+
+use super::figure::{series_pen, Axis, Corner, Dash, Figure, Layer, Paint, Pen};
+use super::figures::{sig, thousands};
+use crate::policy::PolicyKind;
+use crate::revisit::repository::{PoliciesOutput, PolicyCurve};
+
+/// A fixed colour and pattern per policy, the same on every chart.
+pub fn policy_pen(policy: PolicyKind) -> Pen {
+    let k = match policy {
+        PolicyKind::Merge => 0,
+        PolicyKind::Random => 1,
+        PolicyKind::Delayed => 2,
+        PolicyKind::Unpolite => 3,
+        PolicyKind::Nutch => 4,
+        PolicyKind::Stormcrawler => 5,
+        PolicyKind::Fixed => 6,
+    };
+    series_pen(k)
+}
+
+/// Days or years, whichever reads better for the horizon.
+fn time_unit(horizon_days: f64) -> (f64, &'static str) {
+    if horizon_days >= 730.0 { (365.25, "years") } else { (1.0, "days") }
+}
+
+fn curve_line(curve: &PolicyCurve, bin_days: f64, unit: f64) -> Vec<Vec<[f64; 2]>> {
+    vec![curve.freshness.iter().enumerate().map(|(k, &v)| [(k as f64 + 0.5) * bin_days / unit, v]).collect()]
+}
+
+fn lowest(curves: &[&PolicyCurve], floor: f64) -> f64 {
+    let low = curves.iter().flat_map(|c| c.freshness.iter().copied()).fold(floor, f64::min);
+    ((low - 0.05) * 10.0).floor().max(0.0) / 10.0
+}
+
+pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
+    let (unit, unit_name) = time_unit(o.config.horizon_days);
+    let mut figures = Vec::new();
+    for c in &o.capacities {
+        let mut layers: Vec<Layer> = c
+            .curves
+            .iter()
+            .map(|curve| Layer::Lines {
+                label: format!("{}{}", curve.policy.label(), if curve.complete { String::new() } else { " (running)".into() }),
+                lines: curve_line(curve, o.bin_days, unit),
+                pen: policy_pen(curve.policy),
+                tag: None,
+            })
+            .collect();
+        layers.push(Layer::HLine { label: format!("POLITE bound {}", sig(c.polite_bound, 4)), y: c.polite_bound, pen: Pen::new(Paint::Foreground, Dash::Dashed) });
+        layers.push(Layer::HLine { label: format!("UNPOLITE bound {}", sig(c.unpolite_bound, 4)), y: c.unpolite_bound, pen: Pen { width: 1.2, ..Pen::new(Paint::Foreground, Dash::Dotted) } });
+        let curves: Vec<&PolicyCurve> = c.curves.iter().collect();
+        let ratios: Vec<String> = c
+            .curves
+            .iter()
+            .filter_map(|k| {
+                k.ratio_to_polite.map(|r| {
+                    let published = k.published_ratio.map(|p| format!(" (thesis {}, difference {:+.3})", sig(p, 3), r - p)).unwrap_or_default();
+                    format!("{} {}{published}", k.policy.label(), sig(r, 3))
+                })
+            })
+            .collect();
+        figures.push(Figure {
+            title: format!("Repository freshness, C = {} % of the maximum (Fig 5.8)", sig(100.0 * c.share, 3)),
+            x: Axis { label: format!("time ({unit_name})"), min: 0.0, max: o.config.horizon_days / unit, log: false },
+            y: Axis { label: "freshness (share of pages up to date)".into(), min: lowest(&curves, c.polite_bound), max: 1.0, log: false },
+            layers,
+            legend: Corner::LowerRight,
+            summary: format!(
+                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}. Ratios to the POLITE bound at the end: {}.",
+                sig(o.config.horizon_days / unit, 3),
+                sig(100.0 * c.share, 3),
+                thousands(c.capacity),
+                format!("{:?}", c.allocation.kind).to_lowercase(),
+                sig(c.polite_bound, 4),
+                sig(c.unpolite_bound, 4),
+                if ratios.is_empty() { "none yet".into() } else { ratios.join("; ") },
+            ),
+        });
+    }
+    if !o.crawlers.is_empty() {
+        figures.push(crawlers(o));
+    }
+    figures
+}
+
+/// Freshness against bandwidth: the POLITE bound and MERGE at the experiment's
+/// capacities, and each deployed crawler beside MERGE at the bandwidth it used.
+fn crawlers(o: &PoliciesOutput) -> Figure {
+    let mut bound: Vec<[f64; 2]> = o.capacities.iter().map(|c| [c.capacity, c.polite_bound]).collect();
+    bound.extend(o.crawlers.iter().filter_map(|c| c.polite_bound_same_bandwidth.map(|b| [c.curve.bandwidth, b])));
+    bound.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    let merge: Vec<[f64; 2]> = o
+        .capacities
+        .iter()
+        .filter_map(|c| c.curves.iter().find(|k| k.policy == PolicyKind::Merge && k.complete).map(|k| [c.capacity, k.converged]))
+        .chain(o.crawlers.iter().filter_map(|c| c.merge_same_bandwidth.as_ref().filter(|m| m.complete).map(|m| [c.curve.bandwidth, m.converged])))
+        .collect();
+    let mut layers = vec![Layer::Lines { label: "POLITE bound".into(), lines: vec![bound.clone()], pen: Pen::new(Paint::Foreground, Dash::Dashed), tag: None }];
+    layers.push(Layer::Intervals { label: "MERGE (last quarter)".into(), points: merge.iter().map(|p| [p[0], p[1], p[1], p[1]]).collect(), paint: Paint::Series(0) });
+    let mut notes = Vec::new();
+    for c in &o.crawlers {
+        let k = &c.curve;
+        if k.bandwidth <= 0.0 {
+            continue;
+        }
+        layers.push(Layer::Marker {
+            label: k.policy.label().into(),
+            at: [k.bandwidth, k.converged],
+            paint: policy_pen(k.policy).paint,
+            note: format!("{} {}", k.policy.label(), sig(k.converged, 3)),
+        });
+        let against = c.merge_same_bandwidth.as_ref().map(|m| format!(", MERGE at the same bandwidth {}", sig(m.converged, 3))).unwrap_or_default();
+        let bound = c.polite_bound_same_bandwidth.map(|b| format!(", POLITE bound {}", sig(b, 3))).unwrap_or_default();
+        notes.push(format!("{}: {} requests per day, freshness {} after convergence ({} from the cold start){against}{bound}", k.policy.label(), thousands(k.bandwidth), sig(k.converged, 3), sig(k.mean, 3)));
+    }
+    let xs: Vec<f64> = bound.iter().map(|p| p[0]).chain(o.crawlers.iter().map(|c| c.curve.bandwidth)).filter(|&x| x > 0.0).collect();
+    let (lo, hi) = (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(0.0, f64::max));
+    let ys: Vec<f64> = bound.iter().map(|p| p[1]).chain(o.crawlers.iter().map(|c| c.curve.converged)).collect();
+    let y_min = ((ys.iter().copied().fold(1.0, f64::min) - 0.05) * 10.0).floor().max(0.0) / 10.0;
+    Figure {
+        title: "Deployed crawlers' schedules against MERGE and the POLITE bound".into(),
+        x: Axis { label: "bandwidth (requests per day, log scale)".into(), min: (lo / 2.0).max(1e-9), max: (hi * 2.0).max(lo * 4.0), log: true },
+        y: Axis { label: "freshness after convergence".into(), min: y_min, max: 1.0, log: false },
+        layers,
+        legend: Corner::LowerRight,
+        summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
+    }
+}

@@ -1,0 +1,4 @@
+//! Pages, servers and their change processes.
+
+pub mod repository;
+pub mod webbase;

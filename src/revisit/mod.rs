@@ -1,0 +1,3 @@
+//! The "MERGE vs RANDOM ratios" view's experiments (spec §1.2–1.5).
+
+pub mod repository;

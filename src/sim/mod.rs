@@ -1,0 +1,5 @@
+//! The simulation engine: one event queue, time bins, and freshness accounting.
+
+pub mod account;
+pub mod bins;
+pub mod queue;
