@@ -2,6 +2,8 @@
 //! type: the page's worker, the CLI and the tests all run the same code.
 
 use crate::input::InputError;
+use crate::revisit::channel::{channel, ChannelConfig, ChannelOutput};
+use crate::revisit::per_page::{PerPageConfig, PerPageJob, PerPageOutput};
 use crate::revisit::repository::{PoliciesConfig, PoliciesJob, PoliciesOutput};
 use crate::theory::certify::{CertifyConfig, CertifyJob, CertifyOutput};
 use crate::theory::channel_bursts::{bursts, BurstsConfig, BurstsOutput};
@@ -25,6 +27,10 @@ pub enum Config {
     Certify(CertifyConfig),
     /// Revisit policies on a repository (Fig 5.8) and deployed crawlers' schedules.
     Policies(PoliciesConfig),
+    /// A page's simulated factor against Eq 5-2 and Eq 5-8.
+    PerPage(PerPageConfig),
+    /// Requests per window against Eq 5-11.
+    Channel(ChannelConfig),
 }
 
 /// A run's result, tagged like its configuration.
@@ -36,6 +42,8 @@ pub enum Output {
     Bursts(BurstsOutput),
     Certify(CertifyOutput),
     Policies(PoliciesOutput),
+    PerPage(PerPageOutput),
+    Channel(ChannelOutput),
 }
 
 /// A run that advances in slices, so a caller can report progress, show partial
@@ -113,6 +121,24 @@ impl Job for PoliciesJob {
     }
 }
 
+impl Job for PerPageJob {
+    fn advance(&mut self, budget: u64) -> f64 {
+        PerPageJob::advance(self, budget)
+    }
+    fn done(&self) -> bool {
+        PerPageJob::done(self)
+    }
+    fn partial(&self) -> Option<Output> {
+        Some(Output::PerPage(self.output()))
+    }
+    fn finish(mut self: Box<Self>) -> Output {
+        while !PerPageJob::done(&self) {
+            PerPageJob::advance(&mut self, u64::MAX);
+        }
+        Output::PerPage(self.output())
+    }
+}
+
 /// Validates a configuration and prepares its run.
 pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
     Ok(match config {
@@ -121,6 +147,8 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
         Config::Bursts(c) => Box::new(Ready(Output::Bursts(bursts(c)?))),
         Config::Certify(c) => Box::new(CertifyJob::new(c)?),
         Config::Policies(c) => Box::new(PoliciesJob::new(c)?),
+        Config::PerPage(c) => Box::new(PerPageJob::new(c)?),
+        Config::Channel(c) => Box::new(Ready(Output::Channel(channel(c)?))),
     })
 }
 
@@ -135,7 +163,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 5] = ["level_sets", "factor_curves", "bursts", "certify", "policies"];
+pub const EXPERIMENTS: [&str; 7] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
 fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
@@ -165,6 +193,8 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "bursts" => Config::Bursts(fields(map)?),
         "certify" => Config::Certify(fields(map)?),
         "policies" => Config::Policies(fields(map)?),
+        "per_page" => Config::PerPage(fields(map)?),
+        "channel" => Config::Channel(fields(map)?),
         other => return Err(InputError::new("experiment", format!("unknown experiment \"{other}\"; use one of {known}"))),
     })
 }

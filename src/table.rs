@@ -101,6 +101,24 @@ pub fn table(output: &Output) -> Table {
             }
             Table { columns: columns(&["group", "share_of_maximum", "policy", "day", "freshness"]), rows }
         }
+        Output::PerPage(o) => {
+            let mut rows = Vec::new();
+            for (name, values) in [("random_exact_eq_5_2", &o.random_exact), ("merge_bound_eq_5_8", &o.merge_bound), ("random_bound_cor_5_5", &o.random_bound)] {
+                for (x, v) in o.x.iter().zip(values.iter()) {
+                    rows.push(vec![name.into(), Cell::Number(*x), Cell::Number(*v), Cell::Number(*v), Cell::Number(*v)]);
+                }
+            }
+            for s in &o.simulated {
+                for p in &s.points {
+                    rows.push(vec![format!("{}_simulated", s.policy.label()).as_str().into(), Cell::Number(p[0]), Cell::Number(p[1]), Cell::Number(p[2]), Cell::Number(p[3])]);
+                }
+            }
+            Table { columns: columns(&["series", "x", "factor", "lower_95", "upper_95"]), rows }
+        }
+        Output::Channel(o) => Table {
+            columns: columns(&["x", "share_per_page", "share_per_server", "bound_n_pages", "bound_n_servers"]),
+            rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.per_page.tail[k], o.per_server.tail[k], o.per_page.bound[k], o.per_server.bound[k]])).collect(),
+        },
     }
 }
 

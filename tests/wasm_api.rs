@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{csv, defaults, eq59, experiments, summary, svg, validate, Run};
+use freshlab::wasm::{csv, defaults, eq59, experiments, figure_count, policies_estimate, summary, svg, validate, Run};
 use js_sys::{Reflect, JSON};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -34,9 +34,11 @@ fn a_run_returns_a_plain_result_object() {
     let minimum = get(&result, "minimum");
     let value = get(&minimum, "value").as_f64().unwrap();
     assert!(value > 0.927 && value < 0.9275);
-    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED).unwrap().starts_with("<svg"));
+    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
+    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED, 1).is_err(), "one figure only");
     assert!(csv(result.clone()).unwrap().starts_with("level,line,r,c\n"));
-    assert!(summary(result).unwrap().contains("smallest factor"));
+    assert!(summary(result.clone(), 0).unwrap().contains("smallest factor"));
+    assert_eq!(figure_count(result).unwrap(), 1);
 }
 
 #[test]
@@ -70,8 +72,8 @@ fn bad_input_comes_back_as_field_and_message() {
     assert_eq!(field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()), "");
     assert_eq!(field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()), "n[1]");
     assert!(validate(object(r#"{"experiment": "bursts"}"#)).unwrap().is_null());
-    assert!(svg(object(r#"{"experiment": "bursts"}"#), 100, 100, JsValue::UNDEFINED).is_err(), "not a result");
-    assert!(svg(run_to_end(r#"{"experiment": "bursts"}"#), 640, 400, object(r#"{"font_scale": 99}"#)).is_err());
+    assert!(svg(object(r#"{"experiment": "bursts"}"#), 100, 100, JsValue::UNDEFINED, 0).is_err(), "not a result");
+    assert!(svg(run_to_end(r#"{"experiment": "bursts"}"#), 640, 400, object(r#"{"font_scale": 99}"#), 0).is_err());
 }
 
 #[test]
@@ -82,10 +84,29 @@ fn whole_numbers_from_javascript_fill_integer_fields() {
 
 #[test]
 fn defaults_come_from_the_core() {
-    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify"]);
+    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel"]);
+    let estimate = policies_estimate(object(r#"{"repository": {"pages": 1000000}}"#)).unwrap();
+    assert!(get(&estimate, "bytes").as_f64().unwrap() > 40e6);
+    assert!(policies_estimate(object(r#"{"horizon_days": -1}"#)).is_err());
     let d = defaults("level_sets").unwrap();
     assert_eq!(get(&d, "r_max").as_f64(), Some(9.0));
     assert_eq!(get(&d, "highlight_below").as_f64(), Some(0.93));
     assert!(defaults("nope").is_err());
     assert_eq!(eq59(1.0, 1.0), 1.0);
+}
+
+#[test]
+fn a_repository_run_reports_partial_curves_then_all_figures() {
+    let config = r#"{"experiment": "policies", "repository": {"pages": 2000, "servers": 20}, "horizon_days": 60, "capacities": [0.1, 0.9], "crawlers": ["nutch"]}"#;
+    let mut run = Run::new(object(config)).unwrap();
+    run.advance(20_000.0);
+    let partial = run.partial().unwrap();
+    assert!(!get(&partial, "done").as_bool().unwrap());
+    while !run.done() {
+        run.advance(1e6);
+    }
+    let result = run.finish().unwrap();
+    assert!(get(&result, "done").as_bool().unwrap());
+    assert_eq!(figure_count(result.clone()).unwrap(), 3, "two capacities and the crawlers");
+    assert!(summary(result, 2).unwrap().contains("Nutch"));
 }

@@ -5,6 +5,7 @@ import wasmBytes from '../build/pkg/freshlab_bg.wasm';
 import workerSource from '../build/worker.bundle';
 import { WorkerClient } from './worker-client.js';
 import { theoryView } from './views/theory.js';
+import { policiesView } from './views/policies.js';
 
 globalThis.__freshlabPanic = (message) => {
   document.querySelector('#fatal').textContent = `Internal error while drawing: ${message}. Please reload the page.`;
@@ -33,6 +34,7 @@ async function boot() {
   const client = new WorkerClient(workerSource, module);
   globalThis.freshlab = { core, client };
   theoryView(document.querySelector('#view-theory'), core, client);
+  policiesView(document.querySelector('#view-policies'), core, client);
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -36,6 +36,7 @@ const SLICE_MS = 8;
 const REPORT_MS = 100;
 
 async function execute(id, config) {
+  const started = performance.now();
   let run;
   try {
     run = new Run(config);
@@ -43,7 +44,6 @@ async function execute(id, config) {
     report(id, error);
     return;
   }
-  const started = performance.now();
   let budget = 20000;
   let lastReport = 0;
   try {

@@ -46,6 +46,8 @@ pub fn figures(output: &Output) -> Vec<Figure> {
         Output::Bursts(o) => vec![bursts(o)],
         Output::Certify(o) => vec![certify(o)],
         Output::Policies(o) => super::policy_figures::policies(o),
+        Output::PerPage(o) => vec![super::policy_figures::per_page(o)],
+        Output::Channel(o) => vec![super::policy_figures::channel(o)],
     }
 }
 

@@ -2,8 +2,10 @@
 //! thesis's Fig 5.8) and where deployed crawlers sit against MERGE and the POLITE bound.
 
 use super::figure::{series_pen, Axis, Corner, Dash, Figure, Layer, Paint, Pen};
-use super::figures::{sig, thousands};
+use super::figures::{curve, sig, thousands};
 use crate::policy::PolicyKind;
+use crate::revisit::channel::ChannelOutput;
+use crate::revisit::per_page::PerPageOutput;
 use crate::revisit::repository::{PoliciesOutput, PolicyCurve};
 
 /// A fixed colour and pattern per policy, the same on every chart.
@@ -126,5 +128,70 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
         layers,
         legend: Corner::LowerRight,
         summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
+    }
+}
+
+/// Experiment 1: simulated factors with 95 % intervals over Eq 5-2, Eq 5-8, Cor 5.5.
+pub fn per_page(o: &PerPageOutput) -> Figure {
+    let c = sig(o.config.c, 4);
+    let mut layers = vec![
+        Layer::Lines { label: format!("RANDOM exact, Eq 5-2 (c = {c})"), lines: curve(&o.x, &o.random_exact), pen: Pen::new(Paint::Series(1), Dash::Dashed), tag: None },
+        Layer::Lines { label: format!("MERGE bound, Eq 5-8 (c = {c})"), lines: curve(&o.x, &o.merge_bound), pen: Pen::new(Paint::Series(0), Dash::Dashed), tag: None },
+        Layer::Lines { label: "RANDOM bound, Cor 5.5".into(), lines: curve(&o.x, &o.random_bound), pen: Pen { width: 1.2, ..Pen::new(Paint::Series(6), Dash::Dotted) }, tag: None },
+        Layer::HLine { label: String::new(), y: 1.0, pen: Pen { width: 1.0, ..Pen::new(Paint::Foreground, Dash::Dotted) } },
+    ];
+    let mut notes = Vec::new();
+    for series in &o.simulated {
+        let k = if series.policy == PolicyKind::Merge { 0 } else { 1 };
+        layers.push(Layer::Intervals { label: format!("{} simulated (95 % interval)", series.policy.label()), points: series.points.clone(), paint: Paint::Series(k) });
+        if let Some(min) = series.points.iter().min_by(|a, b| a[1].total_cmp(&b[1])) {
+            notes.push(format!("{} lowest simulated factor {} (interval {} to {}) at x = {}", series.policy.label(), sig(min[1], 4), sig(min[2], 4), sig(min[3], 4), sig(min[0], 3)));
+        }
+    }
+    let low = o.random_bound.iter().chain(o.simulated.iter().flat_map(|s| s.points.iter().map(|p| &p[2]))).copied().fold(1.0, f64::min);
+    Figure {
+        title: "One page's approximation factor: simulation against Eq 5-2 and Eq 5-8".into(),
+        x: Axis { label: "x = λ/f  (change rate ÷ revisit frequency)".into(), min: o.config.x_min, max: o.config.x_max, log: o.config.log_x },
+        y: Axis { label: "A / A*".into(), min: ((low - 0.02) * 20.0).floor() / 20.0, max: 1.01, log: false },
+        layers,
+        legend: Corner::LowerRight,
+        summary: format!(
+            "A page sharing its server with {} others (c = {c}), {} revisits × {} replications per point, {:?} estimator. {}.",
+            o.config.other_pages,
+            o.config.revisits,
+            o.config.replications,
+            o.config.estimator,
+            if notes.is_empty() { "No point yet".into() } else { notes.join("; ") }
+        ),
+    }
+}
+
+/// Experiment 3: the share of windows whose count exceeds the mean by more than x.
+pub fn channel(o: &ChannelOutput) -> Figure {
+    let floor = 0.5 / o.config.windows as f64;
+    let clip = |v: &[f64]| v.iter().map(|&p| p.max(floor * 1e-3)).collect::<Vec<f64>>();
+    let pages = thousands(o.per_page.elements as f64);
+    let servers = thousands(o.per_server.elements as f64);
+    Figure {
+        title: "Requests per window: per-page against per-server spacing (Lemma 5.10)".into(),
+        x: Axis { label: format!("x  (requests above the mean of {} per window)", sig(o.mean, 4)), min: 0.0, max: *o.x.last().unwrap_or(&1.0), log: false },
+        y: Axis { label: "share of windows above mean + x".into(), min: floor, max: 1.0, log: true },
+        layers: vec![
+            Layer::Lines { label: format!("per page, n = {pages} (measured)"), lines: curve(&o.x, &clip(&o.per_page.tail)), pen: Pen::new(Paint::Series(3), Dash::Solid), tag: None },
+            Layer::Lines { label: format!("Eq 5-11, n = {pages}"), lines: curve(&o.x, &o.per_page.bound), pen: Pen::new(Paint::Series(3), Dash::Dotted), tag: None },
+            Layer::Lines { label: format!("per server, n = {servers} (measured)"), lines: curve(&o.x, &clip(&o.per_server.tail)), pen: Pen::new(Paint::Series(0), Dash::Solid), tag: None },
+            Layer::Lines { label: format!("Eq 5-11, n = {servers}"), lines: curve(&o.x, &o.per_server.bound), pen: Pen::new(Paint::Series(0), Dash::Dotted), tag: None },
+        ],
+        legend: Corner::UpperRight,
+        summary: format!(
+            "{} windows of {} days each ({} requests expected). Per-page spacing: standard deviation {}, largest excess {}. Per-server spacing: standard deviation {}, largest excess {}.",
+            thousands(o.config.windows as f64),
+            sig(o.window_days, 3),
+            sig(o.mean, 4),
+            sig(o.per_page.std_dev, 3),
+            sig(o.per_page.max_excess, 4),
+            sig(o.per_server.std_dev, 3),
+            sig(o.per_server.max_excess, 4),
+        ),
     }
 }

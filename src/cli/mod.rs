@@ -4,7 +4,7 @@ mod args;
 
 use args::{flag_for, parse, Outputs};
 use freshlab::chart::draw::figure_svg;
-use freshlab::chart::figures::{figure, sig, thousands};
+use freshlab::chart::figures::{figures, sig, thousands};
 use freshlab::chart::theme::DrawOptions;
 use freshlab::experiment::{config_from_value, start, Config, Output};
 use freshlab::input::InputError;
@@ -27,6 +27,8 @@ commands:
   certify   a certified lower bound for Eq 5-9 (Conjecture 5.9)
   policies  MERGE, RANDOM, DELAYED, UNPOLITE and deployed crawlers on a WEBBASE-like
             repository (Fig 5.8); --webbase starts from the full-scale settings
+  per-page  one page's simulated factor with confidence intervals against Eq 5-2/5-8
+  channel   requests per window, per-page against per-server spacing, and Eq 5-11
   run       any experiment from --config FILE.json ('-' reads standard input);
             --json prints the same result object the page receives
   help      this text; 'freshlab <command> --help' lists a command's fields
@@ -67,6 +69,8 @@ fn experiment_name(command: &str) -> Option<&'static str> {
         "bursts" => "bursts",
         "certify" => "certify",
         "policies" => "policies",
+        "per-page" => "per_page",
+        "channel" => "channel",
         _ => return None,
     })
 }
@@ -208,13 +212,28 @@ fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
     let write = |path: &str, text: String| std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 });
     if let Some(path) = &outputs.svg {
         let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale };
-        let svg = figure_svg(&figure(output), outputs.width, outputs.height, &options).map_err(|e| Failure { message: e, code: 1 })?;
-        write(path, svg)?;
+        for (k, fig) in figures(output).iter().enumerate() {
+            // the first figure goes to FILE, the others to FILE-2, FILE-3…
+            let name = if k == 0 { path.clone() } else { numbered(path, k + 1) };
+            let svg = figure_svg(fig, outputs.width, outputs.height, &options).map_err(|e| Failure { message: e, code: 1 })?;
+            write(&name, svg)?;
+            if k > 0 && !outputs.quiet {
+                eprintln!("freshlab: wrote figure {} to {name}", k + 1);
+            }
+        }
     }
     if let Some(path) = &outputs.csv {
         write(path, table(output).to_csv())?;
     }
     Ok(())
+}
+
+/// chart.svg → chart-2.svg
+fn numbered(path: &str, k: usize) -> String {
+    match path.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.contains('/') => format!("{stem}-{k}.{ext}"),
+        _ => format!("{path}-{k}"),
+    }
 }
 
 fn print_result(command: &str, output: &Output, outputs: &Outputs) {
@@ -233,7 +252,7 @@ fn print_result(command: &str, output: &Output, outputs: &Outputs) {
         })
         .to_string(),
         (_, _, true) => serde_json::to_string(output).expect("results serialise"),
-        (_, _, false) => figure(output).summary,
+        (_, _, false) => figures(output).into_iter().map(|f| f.summary).collect::<Vec<_>>().join("\n"),
     };
     let _ = writeln!(out, "{text}");
 }

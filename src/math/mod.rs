@@ -5,3 +5,4 @@ pub mod elementary;
 pub mod freshness;
 pub mod interval;
 pub mod optimize;
+pub mod stats;

@@ -1,3 +1,5 @@
 //! The "MERGE vs RANDOM ratios" view's experiments (spec §1.2–1.5).
 
+pub mod channel;
+pub mod per_page;
 pub mod repository;

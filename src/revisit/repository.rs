@@ -52,6 +52,8 @@ impl Default for PoliciesConfig {
 
 /// Memory a run may use: what a browser tab can reliably hold, or a workstation.
 pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 16 << 30 };
+/// Requests per slice of a run (the granularity of progress and cancellation).
+const SLICE_REQUESTS: f64 = 100_000.0;
 /// More requests than this would take days even natively.
 pub const MAX_REQUESTS: f64 = 2e12;
 
@@ -169,7 +171,8 @@ pub struct PolicyCurve {
     /// Requests less than P after the previous one to the same server.
     pub violations: u64,
     pub estimator: Estimator,
-    /// `end` divided by the POLITE bound at the same capacity.
+    /// `converged` (the last quarter of the horizon) over the POLITE bound at the same
+    /// capacity: the thesis compares at the end of six years.
     pub ratio_to_polite: Option<f64>,
     /// The thesis's figure for the same policy and capacity, if it has one.
     pub published_ratio: Option<f64>,
@@ -228,8 +231,13 @@ struct Running {
     account: Account,
     time: f64,
     requests: u64,
-    /// Requests per day expected (for slicing and progress).
-    rate: f64,
+    /// Slices run so far. Slice boundaries depend only on the configuration, never on
+    /// the caller's budget, so the order of additions — and the result, to the last
+    /// bit — is the same however the run is advanced.
+    slices: u64,
+    slice: f64,
+    /// Requests expected per slice (for matching budgets).
+    per_slice: f64,
 }
 
 struct RepoVisitor<'a> {
@@ -324,29 +332,36 @@ impl PoliciesJob {
         let servers = self.repo.servers();
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::new(self.config.seed, stream_id(kind, index, s))).collect();
         let schedules = (0..servers).map(|s| ServerSchedule::new(policy, &f, self.repo.server_pages(s), p, &mut streams[s])).collect();
-        let rate = if f.is_empty() { self.config.max_rate() * 0.5 } else { f.iter().sum() };
+        // crawlers' rates are not known in advance: their upper bound sets the slices
+        let rate = if f.is_empty() { self.config.max_rate() } else { f.iter().sum() };
+        let horizon = self.config.horizon_days;
+        let count = (rate * horizon / SLICE_REQUESTS).ceil().clamp(1.0, 1e7);
         let repo = &self.repo;
-        let account = Account::new(estimator, &repo.lambda, |i| repo.weight(i), self.config.horizon_days, self.config.bins as usize);
+        let account = Account::new(estimator, &repo.lambda, |i| repo.weight(i), horizon, self.config.bins as usize);
         self.work_done += repo.pages() as f64;
-        Running { run, f, schedules, streams, checks: vec![PolitenessCheck::new(p); servers], account, time: 0.0, requests: 0, rate }
+        Running { run, f, schedules, streams, checks: vec![PolitenessCheck::new(p); servers], account, time: 0.0, requests: 0, slices: 0, slice: horizon / count, per_slice: rate * horizon / count }
     }
 
-    /// Runs the current run up to about `budget` requests.
+    /// Runs whole slices of the current run, about `budget` requests' worth (at least one).
     fn step(&mut self, budget: u64) {
         let horizon = self.config.horizon_days;
         let Some(running) = self.running.as_mut() else { return };
-        let dt = (budget as f64 / running.rate.max(1e-9)).max(horizon * 1e-4);
-        let until = (running.time + dt).min(horizon);
+        let slices = ((budget as f64 / running.per_slice).floor() as u64).max(1);
         let mut made = 0;
-        for s in 0..self.repo.servers() {
-            let mut visitor = RepoVisitor { account: &mut running.account, repo: &self.repo };
-            made += running.schedules[s].advance(until, &running.f, &mut visitor, &mut running.checks[s], &mut running.streams[s]);
+        for _ in 0..slices {
+            running.slices += 1;
+            let until = (running.slices as f64 * running.slice).min(horizon);
+            let until = if running.slice * running.slices as f64 >= horizon * (1.0 - 1e-12) { horizon } else { until };
+            for s in 0..self.repo.servers() {
+                let mut visitor = RepoVisitor { account: &mut running.account, repo: &self.repo };
+                made += running.schedules[s].advance(until, &running.f, &mut visitor, &mut running.checks[s], &mut running.streams[s]);
+            }
+            running.time = until;
+            if until >= horizon {
+                break;
+            }
         }
         running.requests += made;
-        running.time = until;
-        if running.f.is_empty() && until > 0.0 {
-            running.rate = (running.requests as f64 / until).max(1.0);
-        }
         self.work_done += made as f64;
     }
 
@@ -366,7 +381,7 @@ impl PoliciesJob {
         let (ratio, published) = match running.run {
             Run::Allocated { capacity, policy } => {
                 let c = &self.output.capacities[capacity];
-                (freshness.last().map(|e| e / c.polite_bound), published_ratio(policy, c.share))
+                ((!freshness.is_empty()).then(|| converged / c.polite_bound), published_ratio(policy, c.share))
             }
             _ => (None, None),
         };
@@ -469,5 +484,143 @@ impl PoliciesJob {
         }
         self.output.done = true;
         self.output
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn small() -> PoliciesConfig {
+        PoliciesConfig {
+            repository: RepositoryConfig { pages: 1500, servers: 30, largest_server_share: 0.1, ..Default::default() },
+            politeness_seconds: 3600.0,
+            horizon_days: 240.0,
+            bins: 40,
+            ..Default::default()
+        }
+    }
+
+    fn run(config: PoliciesConfig) -> PoliciesOutput {
+        PoliciesJob::new(config).unwrap().finish()
+    }
+
+    #[test]
+    fn politeness_holds_on_every_request_except_for_unpolite() {
+        let out = run(small());
+        for c in &out.capacities {
+            for k in &c.curves {
+                match k.policy {
+                    PolicyKind::Unpolite => assert!(k.violations > 0 || c.share < 0.05, "UNPOLITE at {} should collide", c.share),
+                    _ => assert_eq!(k.violations, 0, "{:?} at {}", k.policy, c.share),
+                }
+                assert!(k.requests > 0);
+            }
+        }
+        for c in &out.crawlers {
+            assert_eq!(c.curve.violations, 0, "{:?}", c.curve.policy);
+        }
+    }
+
+    #[test]
+    fn bandwidth_matches_the_allocation() {
+        let out = run(small());
+        for c in &out.capacities {
+            for k in &c.curves {
+                assert!((k.bandwidth / c.allocation.total - 1.0).abs() < 0.02, "{:?}: {} vs {}", k.policy, k.bandwidth, c.allocation.total);
+            }
+        }
+    }
+
+    /// Per-page equally spaced revisits reach A* for every page: once every page has
+    /// been visited, UNPOLITE's expected freshness is the bound of its allocation.
+    #[test]
+    fn unpolite_reaches_the_bound_and_merge_and_delayed_stay_close() {
+        let out = run(PoliciesConfig { policies: vec![PolicyKind::Unpolite, PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random], crawlers: vec![], horizon_days: 600.0, ..small() });
+        for c in &out.capacities {
+            let get = |p: PolicyKind| c.curves.iter().find(|k| k.policy == p).unwrap().converged;
+            assert!((get(PolicyKind::Unpolite) / c.polite_bound - 1.0).abs() < 0.01, "{}: {} vs {}", c.share, get(PolicyKind::Unpolite), c.polite_bound);
+            assert!(get(PolicyKind::Merge) <= c.polite_bound * 1.01);
+            assert!(get(PolicyKind::Merge) >= 0.927 * c.polite_bound, "Conjecture 5.9 on the repository (Prop 5.1)");
+            assert!(get(PolicyKind::Random) >= 0.77 * c.polite_bound, "Cor 5.5 on the repository (Prop 5.1)");
+            assert!(get(PolicyKind::Random) < get(PolicyKind::Merge));
+            assert!(c.unpolite_bound >= c.polite_bound - 1e-12);
+        }
+    }
+
+    #[test]
+    fn the_two_estimators_agree_within_the_noise() {
+        let base = PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Random], crawlers: vec![], capacities: vec![0.1], ..small() };
+        let expected = run(base.clone());
+        let exact = run(PoliciesConfig { estimator: Estimator::Exact, ..base });
+        for (a, b) in expected.capacities[0].curves.iter().zip(&exact.capacities[0].curves) {
+            // 1,500 pages: the exact estimator's time average has a standard error well
+            // under 0.01 here
+            assert!((a.mean - b.mean).abs() < 0.015, "{:?}: {} vs {}", a.policy, a.mean, b.mean);
+            assert_eq!(b.estimator, Estimator::Exact);
+        }
+    }
+
+    #[test]
+    fn partial_results_grow_and_the_run_is_reproducible() {
+        // 0.9 × 720 requests/day over 600 days: four slices of about 100,000 requests
+        let config = PoliciesConfig { capacities: vec![0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
+        let mut job = PoliciesJob::new(config.clone()).unwrap();
+        job.advance(5_000);
+        let first = job.partial();
+        assert!(!first.done);
+        let running = first.capacities[0].curves.last().unwrap();
+        assert!(!running.complete && running.freshness.len() < 40, "{} bins", running.freshness.len());
+        // odd budgets must not change a single bit of the result
+        let mut budget = 7_777;
+        while !job.done() {
+            job.advance(budget);
+            budget = budget * 3 % 250_001 + 1;
+        }
+        let out = job.finish();
+        assert!(out.done);
+        assert_eq!(out.crawlers.len(), 1);
+        assert!(out.crawlers[0].merge_same_bandwidth.is_some());
+        assert!(out.crawlers[0].polite_bound_same_bandwidth.is_some());
+        assert_eq!(run(config), out, "same seed, same result");
+    }
+
+    #[test]
+    fn published_ratios_are_attached_where_the_thesis_has_them() {
+        assert_eq!(published_ratio(PolicyKind::Merge, 0.1), Some(0.975));
+        assert_eq!(published_ratio(PolicyKind::Random, 0.9), Some(0.886));
+        assert_eq!(published_ratio(PolicyKind::Delayed, 0.1), None);
+        assert_eq!(published_ratio(PolicyKind::Merge, 0.5), None);
+    }
+
+    #[test]
+    fn what_would_not_fit_is_refused_with_the_estimate() {
+        let big = PoliciesConfig { repository: RepositoryConfig { pages: 20_000_000, servers: 5462, ..Default::default() }, ..Default::default() };
+        let estimate = big.estimate();
+        assert!(estimate.bytes_per_page <= 57);
+        let webbase = PoliciesConfig::webbase();
+        assert!(webbase.estimate().bytes < MEMORY_LIMIT || cfg!(target_arch = "wasm32"));
+        let allocated_only = PoliciesConfig { crawlers: vec![], ..PoliciesConfig::webbase() };
+        assert_eq!(allocated_only.estimate().bytes_per_page, 40, "the issue's budget: at most 48 bytes per page");
+        let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };
+        assert_eq!(exact.estimate().bytes_per_page, 48);
+        let e = PoliciesJob::new(PoliciesConfig { horizon_days: 36_000.0, politeness_seconds: 0.001, ..Default::default() }).err().unwrap();
+        assert_eq!(e.field, "horizon_days");
+        assert!(e.message.contains("requests"));
+    }
+
+    #[test]
+    fn bad_lists_are_refused() {
+        let bad = |c: PoliciesConfig| PoliciesJob::new(c).err().unwrap().field;
+        assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Nutch], ..small() }), "policies");
+        assert_eq!(bad(PoliciesConfig { crawlers: vec![PolicyKind::Merge], ..small() }), "crawlers");
+        assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Merge], ..small() }), "policies");
+        assert_eq!(bad(PoliciesConfig { capacities: vec![1.5], ..small() }), "capacities[0]");
+        assert_eq!(bad(PoliciesConfig { capacities: vec![], ..small() }), "capacities");
+        assert_eq!(bad(PoliciesConfig { policies: vec![], crawlers: vec![], ..small() }), "policies");
+        assert_eq!(bad(PoliciesConfig { politeness_seconds: -1.0, ..small() }), "politeness_seconds");
     }
 }

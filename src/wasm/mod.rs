@@ -4,7 +4,8 @@
 //! (serde-wasm-bindgen); errors cross as `{field, message}` objects.
 
 use crate::chart::draw::{draw_figure, figure_svg};
-use crate::chart::figures::figure;
+use crate::chart::figure::Figure;
+use crate::chart::figures::figures;
 use crate::chart::theme::DrawOptions;
 use crate::experiment::{config_from_value, start, Job, Output, EXPERIMENTS};
 use crate::input::InputError;
@@ -45,6 +46,15 @@ fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
 
 fn output_of(value: JsValue) -> Result<Output, JsValue> {
     serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result: {e}"))))
+}
+
+/// Figure `index` of a result, or an error naming the index.
+fn figure_of(output: &Output, index: usize) -> Result<Figure, JsValue> {
+    let mut all = figures(output);
+    if index >= all.len() {
+        return Err(error_js(&InputError::new("index", format!("this result has {} figure(s); ask for one from 0 to {}", all.len(), all.len() - 1))));
+    }
+    Ok(all.swap_remove(index))
 }
 
 fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
@@ -119,24 +129,31 @@ pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
-/// Draws a result's figure on `canvas` (its pixel size as set by the page); returns
-/// the plotting frame for pointer mapping.
+/// How many figures a result has.
 #[wasm_bindgen]
-pub fn draw(canvas: HtmlCanvasElement, output: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn figure_count(output: JsValue) -> Result<usize, JsValue> {
+    Ok(figures(&output_of(output)?).len())
+}
+
+/// Draws figure `index` of a result on `canvas` (its pixel size as set by the page);
+/// returns the plotting frame for pointer mapping.
+#[wasm_bindgen]
+pub fn draw(canvas: HtmlCanvasElement, output: JsValue, options: JsValue, index: usize) -> Result<JsValue, JsValue> {
     let output = output_of(output)?;
     let options = options_of(options)?;
+    let figure = figure_of(&output, index)?;
     let backend = measured_canvas(canvas).ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
     let root = backend.into_drawing_area();
-    let frame = draw_figure(&root, &figure(&output), &options).map_err(|e| error_js(&InputError::new("", e)))?;
+    let frame = draw_figure(&root, &figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
     root.present().map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
     to_js(&frame)
 }
 
-/// The figure as an SVG document.
+/// Figure `index` as an SVG document.
 #[wasm_bindgen]
-pub fn svg(output: JsValue, width: u32, height: u32, options: JsValue) -> Result<String, JsValue> {
-    let output = output_of(output)?;
-    figure_svg(&figure(&output), width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
+pub fn svg(output: JsValue, width: u32, height: u32, options: JsValue, index: usize) -> Result<String, JsValue> {
+    let figure = figure_of(&output_of(output)?, index)?;
+    figure_svg(&figure, width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
 }
 
 /// The result's data as CSV.
@@ -145,10 +162,31 @@ pub fn csv(output: JsValue) -> Result<String, JsValue> {
     Ok(table(&output_of(output)?).to_csv())
 }
 
-/// A plain-text account of the figure's key numbers (for screen readers).
+/// A plain-text account of figure `index`'s key numbers (for screen readers).
 #[wasm_bindgen]
-pub fn summary(output: JsValue) -> Result<String, JsValue> {
-    Ok(figure(&output_of(output)?).summary)
+pub fn summary(output: JsValue, index: usize) -> Result<String, JsValue> {
+    Ok(figure_of(&output_of(output)?, index)?.summary)
+}
+
+/// The WEBBASE-scale repository configuration (spec §1.4), for the page's preset.
+#[wasm_bindgen]
+pub fn policies_webbase() -> Result<JsValue, JsValue> {
+    to_js(&crate::revisit::repository::PoliciesConfig::webbase())
+}
+
+/// Memory and work a repository configuration needs, before it runs:
+/// `{bytes, bytes_per_page, requests}`, or `{field, message}` if it is invalid.
+#[wasm_bindgen]
+pub fn policies_estimate(config: JsValue) -> Result<JsValue, JsValue> {
+    let mut value = json_of(config, "the configuration")?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("experiment".into(), serde_json::Value::String("policies".into()));
+    }
+    match config_from_value(value) {
+        Ok(crate::experiment::Config::Policies(c)) => to_js(&c.estimate()),
+        Ok(_) => Err(error_js(&InputError::new("experiment", "not a policies configuration"))),
+        Err(e) => Err(error_js(&e)),
+    }
 }
 
 /// Eq 5-9 at one point (the level-set chart's hover read-out).

@@ -22,10 +22,12 @@ function toData(frame, px, py) {
 }
 
 export class ChartView {
-  /** hover(x, y) returns the read-out text for a point in data coordinates. */
-  constructor(container, core, { name, label, hover }) {
+  /** Figure `index` of a result; hover(x, y) returns the read-out text for a point. */
+  constructor(container, core, { name, label, hover, index = 0 }) {
     this.core = core;
-    this.name = name;
+    this.name = index === 0 ? name : `${name}-${index + 1}`;
+    this.index = index;
+    this.label = label;
     this.hover = hover;
     this.result = null;
     this.frame = null;
@@ -39,7 +41,21 @@ export class ChartView {
     this.caption = document.createElement('figcaption');
     this.caption.className = 'summary';
     this.caption.setAttribute('aria-live', 'polite');
-    this.figure.append(this.canvas, this.readout, this.caption);
+    const exports = document.createElement('div');
+    exports.className = 'chart-exports';
+    for (const [text, act] of [
+      ['PNG', () => this.exportPng(2)],
+      ['SVG', () => this.exportSvg()],
+    ]) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'secondary export';
+      b.textContent = text;
+      b.setAttribute('aria-label', `Download this chart as ${text}`);
+      b.addEventListener('click', () => this.result && act());
+      exports.append(b);
+    }
+    this.figure.append(this.canvas, this.readout, this.caption, exports);
     container.append(this.figure);
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
@@ -58,7 +74,10 @@ export class ChartView {
   show(result, final = true) {
     this.result = result;
     this.redraw();
-    if (final) this.caption.textContent = this.core.summary(result);
+    if (final) {
+      this.caption.textContent = this.core.summary(result, this.index);
+      this.canvas.setAttribute('aria-label', `${this.label}: ${this.caption.textContent}`);
+    }
   }
 
   redraw() {
@@ -68,7 +87,7 @@ export class ChartView {
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(box.width * ratio);
     this.canvas.height = Math.round(box.height * ratio);
-    this.frame = this.core.draw(this.canvas, this.result, this.options(ratio));
+    this.frame = this.core.draw(this.canvas, this.result, this.options(ratio), this.index);
     this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn ?? 0) + 1);
   }
 
@@ -89,16 +108,16 @@ export class ChartView {
     const canvas = document.createElement('canvas');
     canvas.width = width * scale;
     canvas.height = height * scale;
-    this.core.draw(canvas, this.result, this.options(scale));
+    this.core.draw(canvas, this.result, this.options(scale), this.index);
     canvas.toBlob((blob) => download(`freshlab-${this.name}.png`, blob), 'image/png');
   }
 
   exportSvg() {
     const { width, height } = this.size();
-    downloadText(`freshlab-${this.name}.svg`, this.core.svg(this.result, width, height, this.options(1)), 'image/svg+xml');
+    downloadText(`freshlab-${this.name}.svg`, this.core.svg(this.result, width, height, this.options(1), this.index), 'image/svg+xml');
   }
 
-  exportCsv() {
-    downloadText(`freshlab-${this.name}.csv`, this.core.csv(this.result), 'text/csv');
+  remove() {
+    this.figure.remove();
   }
 }

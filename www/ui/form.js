@@ -3,8 +3,9 @@
 let serial = 0;
 
 /**
- * fields: [{key, label, kind: 'number'|'integer'|'optional'|'list'|'bool'|'select', help, options}]
- * ('optional' is a number that may be left empty, meaning none)
+ * fields: [{key, label, kind: 'number'|'integer'|'optional'|'list'|'bool'|'select'|'choices', help, options}]
+ * ('optional' is a number that may be left empty, meaning none; 'choices' is a set of
+ * check boxes whose value is the list of the options ticked)
  * Errors are shown next to the field they concern.
  */
 export class Form {
@@ -19,7 +20,8 @@ export class Form {
   }
 
   build(field, value, onChange) {
-    const id = `f${++serial}-${field.key}`;
+    if (field.kind === 'choices') return this.buildChoices(field, value, onChange);
+    const id = `f${++serial}-${field.key.replace(/\W/g, '-')}`;
     const wrap = document.createElement('div');
     wrap.className = `field field-${field.kind}`;
     const label = document.createElement('label');
@@ -66,11 +68,49 @@ export class Form {
     return wrap;
   }
 
+  /** A fieldset of check boxes, one per option. */
+  buildChoices(field, value, onChange) {
+    const id = `f${++serial}-${field.key.replace(/\W/g, '-')}`;
+    const set = document.createElement('fieldset');
+    set.className = 'field field-choices';
+    const legend = document.createElement('legend');
+    legend.textContent = field.label;
+    set.append(legend);
+    const boxes = [];
+    for (const [optionValue, text] of field.options) {
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.id = `${id}-${optionValue}`;
+      box.value = optionValue;
+      box.addEventListener('change', () => onChange(field.key));
+      const label = document.createElement('label');
+      label.htmlFor = box.id;
+      label.textContent = text;
+      const row = document.createElement('span');
+      row.className = 'choice';
+      row.append(box, label);
+      set.append(row);
+      boxes.push(box);
+    }
+    const error = document.createElement('span');
+    error.id = `${id}-error`;
+    error.className = 'error';
+    error.setAttribute('role', 'alert');
+    set.setAttribute('aria-describedby', error.id);
+    set.append(error);
+    this.inputs.set(field.key, set);
+    this.errors.set(field.key, error);
+    set.boxes = boxes;
+    this.set(field.key, value);
+    return set;
+  }
+
   set(key, value) {
     const input = this.inputs.get(key);
     const field = this.fields.find((f) => f.key === key);
     if (!input) return;
-    if (field.kind === 'bool') input.checked = Boolean(value);
+    if (field.kind === 'choices') for (const box of input.boxes) box.checked = (value ?? []).includes(box.value);
+    else if (field.kind === 'bool') input.checked = Boolean(value);
     else if (field.kind === 'list') input.value = (value ?? []).join(', ');
     else input.value = value ?? '';
   }
@@ -80,7 +120,8 @@ export class Form {
     const config = {};
     for (const field of this.fields) {
       const input = this.inputs.get(field.key);
-      const parsed = parse(field, field.kind === 'bool' ? input.checked : input.value);
+      const raw = field.kind === 'bool' ? input.checked : field.kind === 'choices' ? input.boxes.filter((b) => b.checked).map((b) => b.value) : input.value;
+      const parsed = parse(field, raw);
       if (parsed.error) return { field: field.key, message: parsed.error };
       config[field.key] = parsed.value;
     }
@@ -122,6 +163,7 @@ function parse(field, raw) {
     case 'bool':
       return { value: raw };
     case 'select':
+    case 'choices':
       return { value: raw };
     case 'integer':
       return parseNumber(raw, true);

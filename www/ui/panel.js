@@ -5,6 +5,19 @@ import { Progress } from './progress.js';
 import { Cancelled } from '../worker-client.js';
 import { downloadText } from './download.js';
 
+/** Reads `a.b` from nested objects. */
+export function getPath(object, path) {
+  return path.split('.').reduce((node, key) => node?.[key], object);
+}
+
+/** Sets `a.b` in nested objects, creating them as needed. */
+function setPath(object, path, value) {
+  const keys = path.split('.');
+  let node = object;
+  for (const key of keys.slice(0, -1)) node = node[key] ??= {};
+  node[keys.at(-1)] = value;
+}
+
 const DEBOUNCE_MS = 180;
 
 /**
@@ -23,12 +36,27 @@ export class ExperimentPanel {
     const controls = document.createElement('div');
     controls.className = 'controls';
     const defaults = core.defaults(spec.experiment);
-    this.form = new Form(controls, spec.fields, defaults, () => this.changed());
+    this.form = new Form(controls, spec.fields, Object.fromEntries(spec.fields.map((f) => [f.key, getPath(defaults, f.key)])), () => this.changed());
     this.status = document.createElement('p');
     this.status.className = 'status';
     this.status.setAttribute('role', 'status');
     const buttons = document.createElement('div');
     buttons.className = 'buttons';
+    for (const preset of spec.presets ?? []) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'secondary preset';
+      b.textContent = preset.label;
+      b.addEventListener('click', () => {
+        const values = preset.values(core);
+        for (const field of spec.fields) {
+          const v = getPath(values, field.key);
+          if (v !== undefined) this.form.set(field.key, v);
+        }
+        this.changed();
+      });
+      buttons.append(b);
+    }
     if (!spec.auto) {
       this.runButton = document.createElement('button');
       this.runButton.type = 'button';
@@ -37,28 +65,31 @@ export class ExperimentPanel {
       buttons.append(this.runButton);
     }
     for (const [text, act] of [
-      ['PNG', () => this.chart.exportPng(2)],
-      ['SVG', () => this.chart.exportSvg()],
-      ['CSV', () => this.chart.exportCsv()],
+      ['CSV', () => downloadText(`freshlab-${spec.name}.csv`, core.csv(this.result), 'text/csv')],
       ['JSON', () => this.exportJson()],
     ]) {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'secondary export';
       b.textContent = text;
-      b.setAttribute('aria-label', `Download ${spec.label} as ${text}`);
-      b.addEventListener('click', () => this.chart.result && act());
+      b.setAttribute('aria-label', `Download the data of ${spec.label} as ${text}`);
+      b.addEventListener('click', () => this.result && act());
       buttons.append(b);
     }
     controls.append(buttons);
     this.progress = new Progress(controls, `${spec.label}: progress`);
-    controls.append(this.status);
+    this.note = document.createElement('p');
+    this.note.className = 'estimate';
+    controls.append(this.note, this.status);
     const output = document.createElement('div');
     output.className = 'output';
-    this.chart = new ChartView(output, core, { name: spec.name, label: spec.label, hover: spec.hover && ((x, y) => spec.hover(core, x, y)) });
+    this.charts = document.createElement('div');
+    this.charts.className = spec.grid ? 'charts grid' : 'charts';
+    this.chartViews = [];
+    this.result = null;
     this.details = document.createElement('div');
     this.details.className = 'details';
-    output.append(this.details);
+    output.append(this.charts, this.details);
     body.append(controls, output);
     section.append(body);
     this.start();
@@ -78,19 +109,35 @@ export class ExperimentPanel {
       this.setStatus(`Check “${this.spec.fields.find((f) => f.key === read.field).label}”: ${read.message}.`, true);
       return null;
     }
-    const config = { experiment: this.spec.experiment, ...read.config };
+    const config = { experiment: this.spec.experiment };
+    for (const [key, value] of Object.entries(read.config)) setPath(config, key, value);
     const problem = this.core.validate(config);
     if (problem) {
       this.showProblem(problem.field, problem.message);
       return null;
     }
+    this.note.textContent = this.spec.note?.(this.core, config) ?? '';
     this.setStatus('');
     return config;
+  }
+
+  /** Draws every figure of `result` (adding or removing charts as needed). */
+  show(result, final) {
+    this.result = result;
+    const count = this.core.figure_count(result);
+    while (this.chartViews.length < count) {
+      const index = this.chartViews.length;
+      this.chartViews.push(new ChartView(this.charts, this.core, { name: this.spec.name, label: this.spec.label, index, hover: this.spec.hover && ((x, y) => this.spec.hover(this.core, x, y)) }));
+    }
+    while (this.chartViews.length > count) this.chartViews.pop().remove();
+    for (const view of this.chartViews) view.show(result, final);
+    this.spec.details?.(result, this.details, final);
   }
 
   showProblem(field, message) {
     const shown = field && this.form.showError(field, message);
     const name = field ? this.spec.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field : '';
+    this.note.textContent = '';
     this.setStatus(shown ? `Check “${name}”: ${message}.` : message, true);
   }
 
@@ -107,10 +154,7 @@ export class ExperimentPanel {
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
-        if (partial) {
-          this.chart.show(partial, false);
-          this.spec.details?.(partial, this.details, false);
-        }
+        if (partial) this.show(partial, false);
       },
     });
     this.running = run;
@@ -121,8 +165,7 @@ export class ExperimentPanel {
         if (this.running !== run) return;
         this.finish();
         this.lastConfig = config;
-        this.chart.show(result, true);
-        this.spec.details?.(result, this.details, true);
+        this.show(result, true);
         this.setStatus(`Computed in ${elapsedMs < 1000 ? `${Math.max(1, Math.round(elapsedMs))} ms` : `${(elapsedMs / 1000).toFixed(1)} s`}.`);
       },
       (error) => {
@@ -141,7 +184,7 @@ export class ExperimentPanel {
   }
 
   exportJson() {
-    const text = JSON.stringify({ config: this.lastConfig, result: this.chart.result }, null, 1);
+    const text = JSON.stringify({ config: this.lastConfig, result: this.result }, null, 1);
     downloadText(`freshlab-${this.spec.name}.json`, text, 'application/json');
   }
 }
