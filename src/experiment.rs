@@ -139,6 +139,20 @@ impl Job for PerPageJob {
     }
 }
 
+/// Checks a configuration without preparing its run (cheap: safe on a page's main
+/// thread, whatever the size of the run).
+pub fn validate(config: &Config) -> Result<(), InputError> {
+    match config {
+        Config::LevelSets(c) => c.validate(),
+        Config::FactorCurves(c) => c.validate(),
+        Config::Bursts(c) => c.validate(),
+        Config::Certify(c) => c.validate(),
+        Config::Policies(c) => c.validate(),
+        Config::PerPage(c) => c.validate(),
+        Config::Channel(c) => c.validate(),
+    }
+}
+
 /// Validates a configuration and prepares its run.
 pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
     Ok(match config {
@@ -261,6 +275,17 @@ mod tests {
             let back: Output = serde_json::from_str(&text).unwrap();
             assert!(back == out, "{json}: the result does not survive a JSON round trip");
         }
+    }
+
+    #[test]
+    fn validation_agrees_with_starting() {
+        for json in [r#"{"experiment":"level_sets","grid":5}"#, r#"{"experiment":"policies","capacities":[2]}"#, r#"{"experiment":"per_page","c":0}"#, r#"{"experiment":"channel","windows":1}"#] {
+            let config = parse_config(json).unwrap();
+            let a = validate(&config).unwrap_err();
+            let b = start(config).err().unwrap();
+            assert_eq!(a, b, "{json}");
+        }
+        assert!(validate(&parse_config(r#"{"experiment":"policies"}"#).unwrap()).is_ok());
     }
 
     #[test]

@@ -127,3 +127,53 @@ fn help_lists_every_field_as_a_flag() {
     assert_eq!(code, 0);
     assert!(out.contains("eq59") && out.contains("certify"));
 }
+
+#[test]
+fn policies_runs_from_flags_and_prints_the_page_result() {
+    let (code, out, err) = freshlab(&["policies", "--repository.pages", "600", "--repository.servers", "10", "--repository.largest-server-share", "0.3", "--horizon-days", "30", "--capacities", "0.5", "--crawlers", "[]", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["experiment"], "policies");
+    assert_eq!(v["capacities"].as_array().unwrap().len(), 1, "a single value for a list field is a list of one");
+    assert_eq!(v["capacities"][0]["curves"].as_array().unwrap().len(), 4);
+    assert!(v["done"].as_bool().unwrap());
+    // the same config through run --config gives the same object
+    let dir = std::env::temp_dir().join(format!("freshlab-pol-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("p.json");
+    std::fs::write(&config, serde_json::to_string(&v["config"].as_object().unwrap().clone().into_iter().chain([("experiment".to_string(), serde_json::json!("policies"))]).collect::<serde_json::Map<_, _>>()).unwrap()).unwrap();
+    let (code, again, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&again), v);
+    // every figure is written
+    let svg = dir.join("rep.svg");
+    let (code, _, err) = freshlab(&["policies", "--repository.pages", "600", "--repository.servers", "10", "--repository.largest-server-share", "0.3", "--horizon-days", "30", "--crawlers", "nutch", "--svg", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for name in ["rep.svg", "rep-2.svg", "rep-3.svg", "rep-4.svg"] {
+        assert!(dir.join(name).exists(), "{name} missing: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn policies_refuses_what_would_not_fit() {
+    let (code, _, err) = freshlab(&["policies", "--repository.pages", "30000000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--repository.pages"), "{err}");
+    let (code, _, err) = freshlab(&["policies", "--policies", "nutch"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("list it under crawlers"), "{err}");
+    let (code, _, err) = freshlab(&["policies", "--estimator", "psychic"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--estimator") && err.contains("unknown variant"), "{err}");
+}
+
+#[test]
+fn per_page_and_channel_run() {
+    let (code, out, err) = freshlab(&["per-page", "--points", "3", "--revisits", "200", "--replications", "3", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["simulated"][0]["points"].as_array().unwrap().len(), 3);
+    let (code, out, _) = freshlab(&["channel", "--windows", "100"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Per-server spacing"));
+}

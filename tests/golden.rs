@@ -50,3 +50,25 @@ fn svg_chart() {
     let svg = figure_svg(&figure(&output), 720, 450, &DrawOptions::default()).unwrap();
     check("factor_curves.svg", &svg, include_str!("golden/factor_curves.svg"));
 }
+
+#[test]
+fn repository_policies() {
+    let config = r#"{"experiment":"policies","repository":{"pages":800,"servers":12,"largest_server_share":0.1},"politeness_seconds":3600,"horizon_days":90,"capacities":[0.1,0.9],"bins":20,"crawlers":["nutch","stormcrawler"]}"#;
+    check("policies.json", &result_json(config), include_str!("golden/policies.json"));
+}
+
+#[test]
+fn repository_policies_exact_estimator() {
+    let config = r#"{"experiment":"policies","repository":{"pages":500,"servers":8,"largest_server_share":0.3},"politeness_seconds":3600,"horizon_days":60,"capacities":[0.5],"bins":10,"estimator":"exact","crawlers":[]}"#;
+    check("policies_exact.json", &result_json(config), include_str!("golden/policies_exact.json"));
+}
+
+#[test]
+fn per_page_factors() {
+    check("per_page.json", &result_json(r#"{"experiment":"per_page","points":4,"revisits":300,"replications":4}"#), include_str!("golden/per_page.json"));
+}
+
+#[test]
+fn channel_windows() {
+    check("channel.json", &result_json(r#"{"experiment":"channel","repository":{"pages":2000,"servers":20},"windows":200,"window_requests":100}"#), include_str!("golden/channel.json"));
+}

@@ -598,9 +598,14 @@ mod tests {
 
     #[test]
     fn what_would_not_fit_is_refused_with_the_estimate() {
-        let big = PoliciesConfig { repository: RepositoryConfig { pages: 20_000_000, servers: 5462, ..Default::default() }, ..Default::default() };
+        let big = PoliciesConfig { repository: RepositoryConfig { pages: 90_000_000, servers: 5462, ..Default::default() }, ..Default::default() };
         let estimate = big.estimate();
         assert!(estimate.bytes_per_page <= 57);
+        if cfg!(target_arch = "wasm32") {
+            let e = PoliciesJob::new(big).err().unwrap();
+            assert_eq!(e.field, "repository.pages");
+            assert!(e.message.contains("MB") && e.message.contains("browser tab"), "{}", e.message);
+        }
         let webbase = PoliciesConfig::webbase();
         assert!(webbase.estimate().bytes < MEMORY_LIMIT || cfg!(target_arch = "wasm32"));
         let allocated_only = PoliciesConfig { crawlers: vec![], ..PoliciesConfig::webbase() };

@@ -7,7 +7,7 @@ use crate::chart::draw::{draw_figure, figure_svg};
 use crate::chart::figure::Figure;
 use crate::chart::figures::figures;
 use crate::chart::theme::DrawOptions;
-use crate::experiment::{config_from_value, start, Job, Output, EXPERIMENTS};
+use crate::experiment::{config_from_value, start, validate as check_config, Job, Output, EXPERIMENTS};
 use crate::input::InputError;
 use crate::math::freshness::merge_factor;
 use crate::table::table;
@@ -119,10 +119,11 @@ pub fn experiments() -> Vec<String> {
     EXPERIMENTS.iter().map(|s| s.to_string()).collect()
 }
 
-/// Checks a configuration without running it: `null` when valid, else `{field, message}`.
+/// Checks a configuration without preparing its run (cheap enough for the page's main
+/// thread): `null` when valid, else `{field, message}`.
 #[wasm_bindgen]
 pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
-    let checked = config_from_value(json_of(config, "the configuration")?).and_then(|c| start(c).map(|_| ()));
+    let checked = config_from_value(json_of(config, "the configuration")?).and_then(|c| check_config(&c));
     match checked {
         Ok(()) => Ok(JsValue::NULL),
         Err(e) => Ok(error_js(&e)),
@@ -183,7 +184,11 @@ pub fn policies_estimate(config: JsValue) -> Result<JsValue, JsValue> {
         map.insert("experiment".into(), serde_json::Value::String("policies".into()));
     }
     match config_from_value(value) {
-        Ok(crate::experiment::Config::Policies(c)) => to_js(&c.estimate()),
+        Ok(crate::experiment::Config::Policies(c)) => {
+            // an invalid or oversized configuration says why (the message carries the estimate)
+            c.validate().map_err(|e| error_js(&e))?;
+            to_js(&c.estimate())
+        }
         Ok(_) => Err(error_js(&InputError::new("experiment", "not a policies configuration"))),
         Err(e) => Err(error_js(&e)),
     }

@@ -84,7 +84,7 @@ export class ExperimentPanel {
     const output = document.createElement('div');
     output.className = 'output';
     this.charts = document.createElement('div');
-    this.charts.className = spec.grid ? 'charts grid' : 'charts';
+    this.charts.className = 'charts';
     this.chartViews = [];
     this.result = null;
     this.details = document.createElement('div');

@@ -3,8 +3,8 @@
 // and bursts on the download channel.
 import { ExperimentPanel } from '../ui/panel.js';
 
-const fmt = (v, digits = 3) => (v === null || v === undefined ? '—' : Number(v.toPrecision(digits)).toLocaleString('en'));
-const pct = (v) => `${Number((100 * v).toPrecision(3))} %`;
+const fmt = (v, digits = 3) => (v === null || v === undefined ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
+const pct = (v) => `${(100 * v).toLocaleString('en', { maximumSignificantDigits: 3 })} %`;
 const POLICIES = [
   ['merge', 'MERGE'],
   ['delayed', 'DELAYED'],
@@ -21,6 +21,16 @@ const ESTIMATORS = [
   ['exact', 'exact Poisson changes'],
 ];
 const LABEL = Object.fromEntries([...POLICIES, ...CRAWLERS]);
+
+function duration(seconds) {
+  const units = [
+    [86400, 'days'],
+    [3600, 'hours'],
+    [60, 'minutes'],
+  ];
+  for (const [size, name] of units) if (seconds >= 2 * size) return `${fmt(seconds / size, 2)} ${name}`;
+  return `${fmt(Math.max(seconds, 0.1), 2)} s`;
+}
 
 const perPage = {
   id: 'per-page',
@@ -73,7 +83,6 @@ const repository = {
   label: 'Repository freshness over time',
   auto: false,
   action: 'Simulate',
-  grid: true,
   presets: [
     { label: 'Classroom size', values: (core) => core.defaults('policies') },
     { label: 'WEBBASE scale', values: (core) => core.policies_webbase() },
@@ -109,8 +118,7 @@ const repository = {
     try {
       const e = core.policies_estimate(config);
       // ~90 ns per request natively; the browser is about twice that (BENCHMARKS.md)
-      const seconds = (e.requests * 180e-9).toPrecision(2);
-      return `Needs about ${Math.max(1, Math.round(e.bytes / 2 ** 20))} MB (${e.bytes_per_page} bytes per page) and simulates up to ${Number(e.requests.toPrecision(2)).toLocaleString('en')} requests: roughly ${seconds} s here.`;
+      return `Needs about ${Math.max(1, Math.round(e.bytes / 2 ** 20))} MB (${e.bytes_per_page} bytes per page) and simulates up to ${fmt(e.requests, 2)} requests: roughly ${duration(e.requests * 180e-9)} here.`;
     } catch {
       return '';
     }
@@ -129,7 +137,7 @@ const repository = {
       <p class="fineprint">On this synthetic repository MERGE stays within a fraction of a percent of the POLITE bound, where the thesis reports 0.970–0.977
         on WEBBASE, and RANDOM loses less than the thesis's 8–19 %. Here nearly every page shares its server with many others (c = f<sub>s</sub>/f ≫ 1),
         where MERGE's visits are almost equally spaced; the thesis's losses suggest WEBBASE weighs more pages with small c or with λ/f near 1.7, the worst
-        case of both factors. The OPT allocations satisfy their optimality conditions to ${fmt(Math.max(...result.capacities.map((c) => (c.allocation.kkt ? Math.max(c.allocation.kkt.stationarity, c.allocation.kkt.total, c.allocation.kkt.cap_excess) : 0)), 0), 2)} (worst relative residual).</p>
+        case of both factors. The OPT allocations satisfy their optimality conditions to ${Math.max(...result.capacities.map((c) => (c.allocation.kkt ? Math.max(c.allocation.kkt.stationarity, c.allocation.kkt.excluded, c.allocation.kkt.total, c.allocation.kkt.cap_excess, c.allocation.kkt.slackness) : 0)), 0).toExponential(1)} (worst relative residual).</p>
       ${
         result.crawlers.length
           ? `<table class="proof"><caption>Deployed crawlers from a cold start (every page stale and due), against MERGE with OPT_POLITE at the same bandwidth</caption>
