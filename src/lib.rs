@@ -6,6 +6,7 @@
 //! thin boundary the browser worker and page use.
 
 pub mod alloc;
+pub mod bench;
 pub mod chart;
 pub mod experiment;
 pub mod input;

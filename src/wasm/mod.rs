@@ -206,3 +206,11 @@ pub fn eq59(r: f64, c: f64) -> f64 {
 pub fn panic_for_test(message: &str) {
     panic!("{message}");
 }
+
+/// Times the scheduling kernel (the browser half of `npm run bench`): `config` is a
+/// `BenchConfig`, the result a `BenchResult`.
+#[wasm_bindgen]
+pub fn bench_scheduling(config: JsValue) -> Result<JsValue, JsValue> {
+    let config: crate::bench::BenchConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
+    to_js(&crate::bench::scheduling(&config, || js_sys::Date::now() / 1000.0))
+}
