@@ -157,9 +157,9 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
 
 #[test]
 fn policies_refuses_what_would_not_fit() {
-    let (code, _, err) = freshlab(&["policies", "--repository.pages", "30000000"]);
+    let (code, _, err) = freshlab(&["policies", "--repository.pages", "300000000"]);
     assert_eq!(code, 2);
-    assert!(err.contains("--repository.pages"), "{err}");
+    assert!(err.contains("--repository.pages") && err.contains("at most 100000000"), "{err}");
     let (code, _, err) = freshlab(&["policies", "--policies", "nutch"]);
     assert_eq!(code, 2);
     assert!(err.contains("list it under crawlers"), "{err}");
