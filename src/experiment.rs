@@ -1,6 +1,7 @@
 //! Every experiment behind one configuration type, one job interface and one result
 //! type: the page's worker, the CLI and the tests all run the same code.
 
+use crate::concepts::{SensorsConfig, SensorsJob, SensorsOutput};
 use crate::input::InputError;
 use crate::revisit::channel::{channel, ChannelConfig, ChannelOutput};
 use crate::revisit::per_page::{PerPageConfig, PerPageJob, PerPageOutput};
@@ -31,6 +32,8 @@ pub enum Config {
     PerPage(PerPageConfig),
     /// Requests per window against Eq 5-11.
     Channel(ChannelConfig),
+    /// Robots vs sensors (Zemskov 2002).
+    Sensors(SensorsConfig),
 }
 
 /// A run's result, tagged like its configuration.
@@ -44,6 +47,7 @@ pub enum Output {
     Policies(PoliciesOutput),
     PerPage(PerPageOutput),
     Channel(ChannelOutput),
+    Sensors(SensorsOutput),
 }
 
 /// A run that advances in slices, so a caller can report progress, show partial
@@ -139,6 +143,21 @@ impl Job for PerPageJob {
     }
 }
 
+impl Job for SensorsJob {
+    fn advance(&mut self, budget: u64) -> f64 {
+        SensorsJob::advance(self, budget)
+    }
+    fn done(&self) -> bool {
+        SensorsJob::done(self)
+    }
+    fn partial(&self) -> Option<Output> {
+        Some(Output::Sensors(SensorsJob::partial(self)))
+    }
+    fn finish(self: Box<Self>) -> Output {
+        Output::Sensors(SensorsJob::finish(*self))
+    }
+}
+
 /// Checks a configuration without preparing its run (cheap: safe on a page's main
 /// thread, whatever the size of the run).
 pub fn validate(config: &Config) -> Result<(), InputError> {
@@ -150,6 +169,7 @@ pub fn validate(config: &Config) -> Result<(), InputError> {
         Config::Policies(c) => c.validate(),
         Config::PerPage(c) => c.validate(),
         Config::Channel(c) => c.validate(),
+        Config::Sensors(c) => c.validate(),
     }
 }
 
@@ -163,6 +183,7 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
         Config::Policies(c) => Box::new(PoliciesJob::new(c)?),
         Config::PerPage(c) => Box::new(PerPageJob::new(c)?),
         Config::Channel(c) => Box::new(Ready(Output::Channel(channel(c)?))),
+        Config::Sensors(c) => Box::new(SensorsJob::new(c)?),
     })
 }
 
@@ -177,7 +198,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 7] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel"];
+pub const EXPERIMENTS: [&str; 8] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
 fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
@@ -209,6 +230,7 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "policies" => Config::Policies(fields(map)?),
         "per_page" => Config::PerPage(fields(map)?),
         "channel" => Config::Channel(fields(map)?),
+        "sensors" => Config::Sensors(fields(map)?),
         other => return Err(InputError::new("experiment", format!("unknown experiment \"{other}\"; use one of {known}"))),
     })
 }

@@ -8,6 +8,7 @@
 pub mod alloc;
 pub mod bench;
 pub mod chart;
+pub mod concepts;
 pub mod experiment;
 pub mod input;
 pub mod math;

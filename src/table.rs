@@ -115,6 +115,16 @@ pub fn table(output: &Output) -> Table {
             }
             Table { columns: columns(&["series", "x", "factor", "lower_95", "upper_95"]), rows }
         }
+        Output::Sensors(o) => {
+            let mut rows = Vec::new();
+            for r in &o.results {
+                let name = format!("{:?}", r.concept).to_lowercase();
+                for (k, v) in r.freshness.iter().enumerate() {
+                    rows.push(vec![name.as_str().into(), Cell::Number(r.robots as f64), Cell::Number((k as u64 * o.config.sample_every) as f64), Cell::Number(*v)]);
+                }
+            }
+            Table { columns: columns(&["concept", "robots", "time_unit", "freshness"]), rows }
+        }
         Output::Channel(o) => Table {
             columns: columns(&["x", "share_per_page", "share_per_server", "bound_n_pages", "bound_n_servers"]),
             rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.per_page.tail[k], o.per_server.tail[k], o.per_page.bound[k], o.per_server.bound[k]])).collect(),

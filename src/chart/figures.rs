@@ -48,6 +48,7 @@ pub fn figures(output: &Output) -> Vec<Figure> {
         Output::Policies(o) => super::policy_figures::policies(o),
         Output::PerPage(o) => vec![super::policy_figures::per_page(o)],
         Output::Channel(o) => vec![super::policy_figures::channel(o)],
+        Output::Sensors(o) => super::sensor_figures::sensors(o),
     }
 }
 

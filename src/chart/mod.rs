@@ -7,4 +7,5 @@ pub mod figure;
 pub mod figures;
 pub mod measure;
 pub mod policy_figures;
+pub mod sensor_figures;
 pub mod theme;

@@ -29,6 +29,7 @@ commands:
             repository (Fig 5.8); --webbase starts from the full-scale settings
   per-page  one page's simulated factor with confidence intervals against Eq 5-2/5-8
   channel   requests per window, per-page against per-server spacing, and Eq 5-11
+  sensors   robots vs sensors on the same page histories (Zemskov 2002), full scale
   run       any experiment from --config FILE.json ('-' reads standard input);
             --json prints the same result object the page receives
   help      this text; 'freshlab <command> --help' lists a command's fields
@@ -71,6 +72,7 @@ fn experiment_name(command: &str) -> Option<&'static str> {
         "policies" => "policies",
         "per-page" => "per_page",
         "channel" => "channel",
+        "sensors" => "sensors",
         _ => return None,
     })
 }
