@@ -177,3 +177,17 @@ fn per_page_and_channel_run() {
     assert_eq!(code, 0);
     assert!(out.contains("Per-server spacing"));
 }
+
+#[test]
+fn sensors_runs_from_flags() {
+    let (code, out, err) = freshlab(&["sensors", "--pages", "300", "--seed", "7", "--horizon", "100000", "--week", "100000", "--stationary-from", "50000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["experiment"], "sensors");
+    assert_eq!(v["results"].as_array().unwrap().len(), 2);
+    assert_eq!(v["config"]["seed"], 7);
+    assert_eq!(v["published"]["max_notifications"], 12);
+    let (code, _, err) = freshlab(&["sensors", "--ties", "whenever"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--ties"), "{err}");
+}

@@ -72,3 +72,9 @@ fn per_page_factors() {
 fn channel_windows() {
     check("channel.json", &result_json(r#"{"experiment":"channel","repository":{"pages":2000,"servers":20},"windows":200,"window_requests":100}"#), include_str!("golden/channel.json"));
 }
+
+#[test]
+fn robots_and_sensors() {
+    let config = r#"{"experiment":"sensors","pages":500,"horizon":200000,"week":200000,"sample_every":5000,"stationary_from":100000,"robot_sweep":[2]}"#;
+    check("sensors.json", &result_json(config), include_str!("golden/sensors.json"));
+}

@@ -154,7 +154,7 @@ impl SensorsConfig {
     /// sensors' download intervals.
     pub fn estimate_bytes(&self) -> u64 {
         let sensed = SensedPage::BYTES + 8;
-        let watched = std::mem::size_of::<Watched>() as u64 + 8;
+        let watched = Watched::BYTES;
         let weeks = self.horizon as f64 / self.week as f64;
         let downloads = (self.pages as f64 * self.changes_per_week * weeks * 1.2) as u64;
         self.pages * sensed.max(watched) + downloads * 16 + (self.horizon / self.sample_every) * 8
@@ -622,6 +622,12 @@ mod tests {
             budget = budget * 7 % 900_001 + 1;
         }
         assert_eq!(job.finish(), run(config));
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn the_stated_size_covers_the_layout() {
+        assert!(std::mem::size_of::<Watched>() as u64 + 8 <= Watched::BYTES);
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Watched {
 }
 
 impl Watched {
+    /// Bytes per watched page on a 64-bit machine (checked by a test).
+    pub const BYTES: u64 = 104;
+
     /// Brings the page to unit `t` — changes in unit t included or not by the tie rule —
     /// updating the copy's freshness; counts a tie when a change falls in unit t.
     pub fn observe(&mut self, t: u64, ties: Ties, rules: &LifeRules, record: &mut Record) {
