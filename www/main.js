@@ -6,6 +6,7 @@ import workerSource from '../build/worker.bundle';
 import { WorkerClient } from './worker-client.js';
 import { theoryView } from './views/theory.js';
 import { policiesView } from './views/policies.js';
+import { sensorsView } from './views/sensors.js';
 
 globalThis.__freshlabPanic = (message) => {
   document.querySelector('#fatal').textContent = `Internal error while drawing: ${message}. Please reload the page.`;
@@ -35,6 +36,7 @@ async function boot() {
   globalThis.freshlab = { core, client };
   theoryView(document.querySelector('#view-theory'), core, client);
   policiesView(document.querySelector('#view-policies'), core, client);
+  sensorsView(document.querySelector('#view-sensors'), core, client);
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -57,8 +57,12 @@ pub fn tick(v: f64) -> String {
     let a = v.abs();
     if v == 0.0 {
         "0".into()
-    } else if !(1e-3..1e6).contains(&a) {
+    } else if a < 1e-3 || a >= 1e12 {
         format!("{v:.0e}")
+    } else if a >= 1e9 {
+        trim(format!("{:.2}", v / 1e9)) + "G"
+    } else if a >= 1e6 {
+        trim(format!("{:.2}", v / 1e6)) + "M"
     } else if a >= 1e4 {
         trim(format!("{:.1}", v / 1e3)) + "k"
     } else {

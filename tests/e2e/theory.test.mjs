@@ -120,6 +120,19 @@ test('a panic in the core is reported and the worker restarted', async () => {
   assert.match(await page.locator('#factors figcaption').textContent(), /For c = 7,/);
 });
 
+test('resizing the window redraws every chart without a long task', async () => {
+  const before = await page.evaluate(() => [...document.querySelectorAll('canvas')].map((c) => Number(c.dataset.drawn)));
+  await page.evaluate(() => {
+    globalThis.resizeTasks = [];
+    new PerformanceObserver((list) => globalThis.resizeTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  await page.setViewportSize({ width: 900, height: 900 });
+  await page.waitForFunction((b) => [...document.querySelectorAll('canvas')].every((c, k) => Number(c.dataset.drawn) > b[k]), before, { timeout: 20_000 });
+  await page.waitForTimeout(300);
+  assert.deepEqual(await page.evaluate(() => globalThis.resizeTasks.filter((d) => d > 50)), []);
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
 test('nothing is requested from the network after load', async () => {
   // every interaction above ran with the page loaded; blob: URLs stay in the page
   assert.deepEqual(requestsAfterLoad.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:')), []);

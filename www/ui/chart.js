@@ -21,6 +21,35 @@ function toData(frame, px, py) {
   return { x: along(tx, frame.x_min, frame.x_max, frame.x_log), y: along(ty, frame.y_min, frame.y_max, frame.y_log) };
 }
 
+// Redraws wait in a queue and run one per task, so that a window resize (every chart
+// at once) never becomes one long task on the main thread.
+const queue = new Set();
+let draining = false;
+
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+}
+
+async function drain() {
+  draining = true;
+  while (queue.size > 0) {
+    const [view] = queue;
+    queue.delete(view);
+    view.redrawNow();
+    await nextTask();
+  }
+  draining = false;
+}
+
+function scheduleRedraw(view) {
+  queue.add(view);
+  if (!draining) drain();
+}
+
 export class ChartView {
   /** Figure `index` of a result; hover(x, y) returns the read-out text for a point. */
   constructor(container, core, { name, label, hover, index = 0 }) {
@@ -59,11 +88,7 @@ export class ChartView {
     container.append(this.figure);
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
-    let pending = 0;
-    new ResizeObserver(() => {
-      cancelAnimationFrame(pending);
-      pending = requestAnimationFrame(() => this.redraw());
-    }).observe(this.canvas);
+    new ResizeObserver(() => scheduleRedraw(this)).observe(this.canvas);
   }
 
   options(pixelRatio) {
@@ -73,15 +98,16 @@ export class ChartView {
   /** Draws `result`; `final` false marks a partial result (the summary waits). */
   show(result, final = true) {
     this.result = result;
-    this.redraw();
+    scheduleRedraw(this);
     if (final) {
       this.caption.textContent = this.core.summary(result, this.index);
       this.canvas.setAttribute('aria-label', `${this.label}: ${this.caption.textContent}`);
     }
   }
 
-  redraw() {
+  redrawNow() {
     if (!this.result) return;
+    const started = performance.now();
     const box = this.canvas.getBoundingClientRect();
     if (box.width < 10 || box.height < 10) return;
     const ratio = window.devicePixelRatio || 1;
@@ -89,6 +115,7 @@ export class ChartView {
     this.canvas.height = Math.round(box.height * ratio);
     this.frame = this.core.draw(this.canvas, this.result, this.options(ratio), this.index);
     this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn ?? 0) + 1);
+    this.canvas.dataset.drawMs = (performance.now() - started).toFixed(1);
   }
 
   onPointer(event) {

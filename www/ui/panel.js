@@ -35,7 +35,7 @@ export class ExperimentPanel {
     body.className = 'panel-body';
     const controls = document.createElement('div');
     controls.className = 'controls';
-    const defaults = core.defaults(spec.experiment);
+    const defaults = spec.initial ? spec.initial(core) : core.defaults(spec.experiment);
     this.form = new Form(controls, spec.fields, Object.fromEntries(spec.fields.map((f) => [f.key, getPath(defaults, f.key)])), () => this.changed());
     this.status = document.createElement('p');
     this.status.className = 'status';

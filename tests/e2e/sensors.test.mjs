@@ -1,0 +1,68 @@
+// Robots vs sensors in a real browser: the article's full experiment (200,000 pages, one
+// week) runs in the worker in seconds, grows live, and is shown beside the article.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { open, inkOf, setField, shots } from './browser.mjs';
+
+let browser;
+let page;
+
+before(async () => {
+  browser = await open();
+  page = await browser.newPage();
+});
+
+after(async () => {
+  await browser.close();
+});
+
+test('the full published experiment runs in the worker, growing live, without blocking the page', async () => {
+  await page.evaluate(() => {
+    globalThis.longTasks = [];
+    new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  // a partial curve appears while the run is in progress
+  await page.waitForFunction(() => /\(so far\)/.test(document.querySelector('#sensors .details').textContent), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#sensors .status').textContent), null, { timeout: 120_000 });
+  const status = await page.locator('#sensors .status').textContent();
+  const seconds = Number(status.match(/([\d.]+) s/)?.[1] ?? 0);
+  assert.ok(seconds > 0, status);
+  const longTasks = await page.evaluate(() => globalThis.longTasks);
+  assert.deepEqual(longTasks.filter((d) => d > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+  assert.ok((await inkOf(page, '#sensors canvas')) > 0.02);
+  await page.locator('#sensors').screenshot({ path: path.join(shots, 'sensors.png') });
+});
+
+test('the metrics sit beside the article with the difference', async () => {
+  const rows = await page.locator('#sensors table.proof').evaluate((t) => Object.fromEntries([...t.tBodies[0].rows].map((r) => [r.cells[0].textContent, [...r.cells].slice(1).map((c) => c.textContent)])));
+  const [article, ours] = rows['robot: stationary freshness'];
+  assert.equal(article, '40.7 %');
+  const robot = Number(ours.match(/^([\d.]+) %/)[1]);
+  assert.ok(Math.abs(robot - 40.7) < 5, `robot ${robot} %`);
+  const sensors = Number(rows['sensors: stationary freshness'][1].match(/^([\d.]+) %/)[1]);
+  assert.ok(Math.abs(sensors - 93.6) < 2, `sensors ${sensors} %`);
+  assert.equal(rows['sensors: notifications at once, at most'][0], '12');
+  assert.match(rows['robot: cycle ends'][1], /^3,1\d\d,\d{3}, 5,8\d\d,\d{3}/);
+  assert.match(rows['robot: bytes downloaded'][2], /^[+-]\d+\.\d %$/);
+});
+
+test('beyond the article: more robots cost bandwidth, and the chart says how many match the sensors', async () => {
+  await setField(page, 'sensors-beyond', 'robot counts to try', '1, 4, 16, 64');
+  await page.locator('#sensors-beyond').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#sensors-beyond .status').textContent), null, { timeout: 120_000 });
+  assert.equal(await page.locator('#sensors-beyond canvas').count(), 2);
+  const rows = await page.locator('#sensors-beyond table.proof').evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 4);
+  const fresh = rows.map((r) => Number(r[1].replace(' %', '')));
+  assert.ok(fresh.every((v, k) => k === 0 || v > fresh[k - 1]), `${fresh}`);
+  assert.match(await page.locator('#sensors-beyond figcaption').nth(1).textContent(), /robots reach the sensors' freshness|No number of robots/);
+});
+
+test('a bad state table is refused next to its field', async () => {
+  const input = await setField(page, 'sensors', 'state frequencies 1–6', '0.1, 0.2, -1, 0.2, 0.2, 0.2');
+  const errorId = (await input.getAttribute('aria-describedby')).split(' ')[1];
+  await page.waitForFunction((id) => document.getElementById(id).textContent.length > 0, errorId, { timeout: 5000 });
+  assert.match(await page.locator(`#${errorId}`).textContent(), /item 3: must be at least 0/);
+  await setField(page, 'sensors', 'state frequencies 1–6', '0.083, 0.125, 0.125, 0.25, 0.25, 0.166');
+});

@@ -1,0 +1,142 @@
+// Robots vs sensors (Zemskov 2002; spec §3): the article's experiment at full scale, its
+// figures beside Freshlab's, and what lies beyond it.
+import { ExperimentPanel } from '../ui/panel.js';
+
+const fmt = (v, digits = 4) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
+const pct = (v) => (v === null || v === undefined ? '—' : `${(100 * v).toLocaleString('en', { maximumSignificantDigits: 3 })} %`);
+const int = (v) => (v === null || v === undefined ? '—' : Math.round(v).toLocaleString('en'));
+const diff = (ours, theirs) => {
+  if (ours === null || ours === undefined || !theirs) return '—';
+  const d = (ours - theirs) / theirs;
+  return `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)} %`;
+};
+
+const MODEL_FIELDS = [
+  { key: 'pages', label: 'pages', kind: 'integer', help: 'the article: 200,000' },
+  { key: 'horizon', label: 'time units simulated', kind: 'integer', help: 'the article: 6,048,000 (one week)' },
+  { key: 'week', label: 'units per week', kind: 'integer' },
+  { key: 'changes_per_week', label: 'changes per page per week', kind: 'number' },
+  { key: 'requests_per_week', label: 'requests per page per week', kind: 'number' },
+  { key: 'download_min', label: 'download time from (units)', kind: 'integer' },
+  { key: 'download_max', label: 'download time to (units)', kind: 'integer' },
+  { key: 'notify_min', label: 'notification delay from', kind: 'integer' },
+  { key: 'notify_max', label: 'notification delay to', kind: 'integer' },
+  { key: 'size_min', label: 'page size from (bytes)', kind: 'integer' },
+  { key: 'size_max', label: 'page size to (bytes)', kind: 'integer' },
+  { key: 'states', label: 'state frequencies 1–6', kind: 'list', help: '403, 404, 500, smaller, larger, unchanged' },
+  { key: 'no_change_rules', label: 'apply the no-change rules', kind: 'bool' },
+  {
+    key: 'ties',
+    label: 'a change and an observation in one unit',
+    kind: 'select',
+    options: [
+      ['change_first', 'the change comes first'],
+      ['observation_first', 'the observation comes first'],
+    ],
+  },
+  { key: 'sample_every', label: 'sample freshness every (units)', kind: 'integer' },
+  { key: 'stationary_from', label: 'stationary from (unit)', kind: 'integer' },
+  { key: 'seed', label: 'seed', kind: 'integer' },
+];
+
+function metricsTable(result, final) {
+  const p = result.published;
+  const robot = result.results.find((r) => r.concept === 'robot');
+  const sensors = result.results.find((r) => r.concept === 'sensors');
+  const row = (name, article, ours, d) => `<tr><th scope="row">${name}</th><td class="num">${article}</td><td class="num">${ours}</td><td class="num">${d}</td></tr>`;
+  const rows = [];
+  if (robot) {
+    rows.push(row('robot: stationary freshness', pct(p.robot_freshness), `${pct(robot.stationary_mean)} ± ${fmt(100 * (robot.stationary_half_width ?? 0), 2)}`, robot.stationary_mean === null ? '—' : `${((robot.stationary_mean - p.robot_freshness) * 100).toFixed(1)} points`));
+    rows.push(row('robot: bytes downloaded', int(p.robot_bytes), int(robot.bytes), diff(robot.bytes, p.robot_bytes)));
+    rows.push(row('robot: cycle ends', p.robot_cycle_ends.map(int).join(', '), robot.cycle_ends.map(int).join(', '), robot.cycle_ends.slice(0, 2).map((c, k) => diff(c, p.robot_cycle_ends[k])).join(', ')));
+    rows.push(row('robot: wait, min / mean / max', `${int(p.robot_wait.min)} / ${int(p.robot_wait.mean)} / ${int(p.robot_wait.max)}`, `${int(robot.waits.min)} / ${int(robot.waits.mean)} / ${int(robot.waits.max)}`, diff(robot.waits.mean, p.robot_wait.mean)));
+    rows.push(row('robot: downloads (useful)', '—', `${int(robot.downloads)} (${pct(robot.useful_downloads / Math.max(1, robot.downloads))})`, 'counted here first'));
+  }
+  if (sensors) {
+    rows.push(row('sensors: stationary freshness', pct(p.sensor_freshness), `${pct(sensors.stationary_mean)} ± ${fmt(100 * (sensors.stationary_half_width ?? 0), 2)}`, sensors.stationary_mean === null ? '—' : `${((sensors.stationary_mean - p.sensor_freshness) * 100).toFixed(1)} points`));
+    rows.push(row('sensors: bytes downloaded', int(p.sensor_bytes), int(sensors.bytes), diff(sensors.bytes, p.sensor_bytes)));
+    rows.push(row('sensors: wait, min / mean / max', `${int(p.sensor_wait.min)} / ${int(p.sensor_wait.mean)} / ${int(p.sensor_wait.max)}`, `${int(sensors.waits.min)} / ${int(sensors.waits.mean)} / ${int(sensors.waits.max)}`, diff(sensors.waits.mean, p.sensor_wait.mean)));
+    rows.push(row('sensors: notifications at once, at most', int(p.max_notifications), int(sensors.max_concurrent), diff(sensors.max_concurrent, p.max_notifications)));
+    rows.push(row('sensors: downloads (useful)', '—', `${int(sensors.downloads)} (${pct(sensors.useful_downloads / Math.max(1, sensors.downloads))})`, ''));
+  }
+  const changes = result.results.map((r) => `${r.concept}: ${int(r.changes_between_downloads.min)} / ${fmt(r.changes_between_downloads.mean, 3)} / ${int(r.changes_between_downloads.max)}`).join('; ');
+  const ties = result.results.map((r) => `${r.concept} ${int(r.ties)}`).join(', ');
+  const events = result.results.reduce((s, r) => s + r.events, 0);
+  return `
+    <table class="proof"><caption>The article's figures beside Freshlab's${final ? '' : ' (so far)'}</caption>
+      <thead><tr><th scope="col">measure</th><th scope="col">article</th><th scope="col">Freshlab</th><th scope="col">difference</th></tr></thead>
+      <tbody>${rows.join('')}</tbody></table>
+    <p>Changes between consecutive downloads of a page (min / mean / max): ${changes}. A change fell in the same unit as an observation
+      ${ties} times (${result.config.ties === 'change_first' ? 'the change was taken first' : 'the observation was taken first'}).
+      ${int(events)} events simulated; a change event changes the page with probability ${fmt(result.effective_share, 3)}.
+      The article needed ${fmt(p.hours[0], 3)} h to build its event log and ${fmt(p.hours[1] + p.hours[2], 3)} h to run both concepts (Pentium 4, SimPy 0.5, MySQL).</p>
+    <p class="fineprint">Readings (the article leaves them open): a copy is current from the moment its download completes and equals the page then;
+      an error page answers at once with no bytes and its state is recorded; sensors see every request, errors included; at time 0 every sensor knows its page;
+      a wait runs from the change that made the copy stale; episodes open at the horizon are not counted; size after state 4 is uniform in [65, current],
+      after state 5 in [current, 122,880]. Units run from 0 to the horizon inclusive. Freshlab's byte counts run about 12 % above the article's for both
+      concepts, which points to a different reading of the size rules.</p>`;
+}
+
+const article = {
+  id: 'sensors',
+  name: 'robots-vs-sensors',
+  experiment: 'sensors',
+  label: 'Robot against sensors: freshness over time',
+  auto: false,
+  action: 'Simulate',
+  initial: (core) => core.defaults('sensors'),
+  fields: MODEL_FIELDS,
+  hover: (_core, x, y) => `unit ${Math.round(x).toLocaleString('en')}: ${(100 * y).toFixed(1)} % fresh`,
+  details: (result, element, final) => (element.innerHTML = metricsTable(result, final)),
+};
+
+const beyond = {
+  id: 'sensors-beyond',
+  name: 'robots-vs-sensors-beyond',
+  experiment: 'sensors',
+  label: 'Beyond the article: smarter robots, fewer sensors',
+  auto: false,
+  action: 'Simulate',
+  initial: (core) => ({ ...core.defaults('sensors'), pages: 20000, robot_sweep: [1, 2, 4, 8, 16, 32] }),
+  fields: [
+    { key: 'pages', label: 'pages', kind: 'integer' },
+    { key: 'robots', label: 'robots', kind: 'integer' },
+    {
+      key: 'robot_order',
+      label: 'robots’ order',
+      kind: 'select',
+      options: [
+        ['cycle', 'the list, over and over'],
+        ['merge', 'MERGE with an optimal allocation'],
+      ],
+    },
+    { key: 'rate_spread', label: 'spread of change rates', kind: 'number', help: '1: all pages alike; 10: rates within ×/÷10' },
+    { key: 'sensor_share', label: 'share of pages with a sensor', kind: 'number', help: 'the robots cover the rest' },
+    { key: 'notification_loss', label: 'share of notifications lost', kind: 'number' },
+    { key: 'robot_sweep', label: 'robot counts to try', kind: 'list', help: 'for the bandwidth chart' },
+    { key: 'seed', label: 'seed', kind: 'integer' },
+  ],
+  hover: (_core, x, y) => `${fmt(x, 3)}: ${(100 * y).toFixed(1)} %`,
+  details(result, element) {
+    const rows = result.sweep
+      .map((s) => `<tr><td class="num">${s.robots}</td><td class="num">${pct(s.stationary_mean)}</td><td class="num">${int(s.bytes_per_week)}</td></tr>`)
+      .join('');
+    const sensors = result.results.find((r) => r.concept === 'sensors');
+    const weeks = result.config.horizon / result.config.week;
+    element.innerHTML = `
+      ${
+        rows
+          ? `<table class="proof"><caption>Robots needed: freshness and bytes a week for each number of robots</caption>
+        <thead><tr><th scope="col">robots</th><th scope="col">stationary freshness</th><th scope="col">bytes per week</th></tr></thead><tbody>${rows}</tbody></table>`
+          : ''
+      }
+      ${sensors ? `<p>Sensors: ${pct(sensors.stationary_mean)} fresh for ${int(sensors.bytes / weeks)} bytes a week, ${int(sensors.lost_notifications)} of ${int(sensors.notifications)} notifications lost.</p>` : ''}
+      <p class="fineprint">The useful share of the robots' downloads, which the article names as future work, is in the table of the panel above.</p>`;
+  },
+};
+
+export function sensorsView(root, core, client) {
+  for (const spec of [article, beyond]) {
+    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client);
+  }
+}
