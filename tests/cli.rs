@@ -191,3 +191,23 @@ fn sensors_runs_from_flags() {
     assert_eq!(code, 2);
     assert!(err.contains("--ties"), "{err}");
 }
+
+#[test]
+fn png_and_json_files_like_the_page_exports() {
+    let dir = std::env::temp_dir().join(format!("freshlab-png-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (png, out) = (dir.join("f.png"), dir.join("f.json"));
+    let (code, _, err) = freshlab(&["factors", "--png", png.to_str().unwrap(), "--out", out.to_str().unwrap(), "--width", "500", "--height", "300", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    assert_eq!(width, 1000, "2× by default, for slides");
+    let v = json(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(v["config"]["experiment"], "factor_curves");
+    assert_eq!(v["result"]["experiment"], "factor_curves");
+    let (code, _, err) = freshlab(&["factors", "--png", png.to_str().unwrap(), "--scale", "9"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--scale"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

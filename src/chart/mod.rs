@@ -7,5 +7,7 @@ pub mod figure;
 pub mod figures;
 pub mod measure;
 pub mod policy_figures;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod raster;
 pub mod sensor_figures;
 pub mod theme;

@@ -8,7 +8,12 @@ use serde_json::{Map, Value};
 pub struct Outputs {
     pub json: bool,
     pub svg: Option<String>,
+    pub png: Option<String>,
     pub csv: Option<String>,
+    /// Writes {config, result} as JSON, as the page's JSON export does.
+    pub out: Option<String>,
+    /// PNG pixel ratio (2 for slides).
+    pub scale: f64,
     pub config: Option<String>,
     pub width: u32,
     pub height: u32,
@@ -37,7 +42,7 @@ fn value_of(text: &str) -> Value {
 
 /// Splits `args` into output flags and configuration fields.
 pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
-    let mut outputs = Outputs { width: 900, height: 560, font_scale: 1.0, ..Default::default() };
+    let mut outputs = Outputs { width: 900, height: 560, font_scale: 1.0, scale: 2.0, ..Default::default() };
     let mut fields = Map::new();
     let mut k = 0;
     while k < args.len() {
@@ -67,6 +72,12 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
             "quiet" => outputs.quiet = true,
             "svg" => outputs.svg = Some(need(value(), "a file name, e.g. --svg chart.svg")?),
             "csv" => outputs.csv = Some(need(value(), "a file name, e.g. --csv data.csv")?),
+            "png" => outputs.png = Some(need(value(), "a file name, e.g. --png chart.png")?),
+            "out" => outputs.out = Some(need(value(), "a file name, e.g. --out run.json")?),
+            "scale" => {
+                let v = need(value(), "a pixel ratio such as 2")?;
+                outputs.scale = v.parse().ok().filter(|f: &f64| (0.5..=4.0).contains(f)).ok_or_else(|| format!("--scale must be a number from 0.5 to 4 (got {v})"))?;
+            }
             "config" => outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?),
             "width" | "height" => {
                 let v = need(value(), "a size in pixels")?;

@@ -4,6 +4,7 @@ mod args;
 
 use args::{flag_for, parse, Outputs};
 use freshlab::chart::draw::figure_svg;
+use freshlab::chart::raster::figure_png;
 use freshlab::chart::figures::{figures, sig, thousands};
 use freshlab::chart::theme::DrawOptions;
 use freshlab::experiment::{config_from_value, start, Config, Output};
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 const USAGE: &str = "\
 freshlab — a laboratory for web-crawler revisit policies under politeness
 
-usage: freshlab <command> [--field value ...] [--json] [--svg FILE] [--csv FILE]
+usage: freshlab <command> [--field value ...] [--json] [--svg FILE] [--png FILE] [--csv FILE] [--out FILE]
 
 commands:
   eq59      level sets of Eq 5-9, MERGE's factor over (r, c) (thesis Fig 5.6);
@@ -36,7 +37,8 @@ commands:
 
 Every field of an experiment's JSON config is also a flag: r_min is --r-min, and a
 nested field is written with a dot: --repository.pages 50000.
-Charts: --svg FILE [--width 900 --height 560 --dark --font-scale 1.5]. Data: --csv FILE.
+Charts: --svg FILE or --png FILE [--scale 2 --width 900 --height 560 --dark --font-scale 1.5].
+Data: --csv FILE; config and result: --out FILE.json (the page's JSON export).
 ";
 
 /// An error worth one line, and the exit code it deserves.
@@ -129,8 +131,12 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     if let Some(x) = excess {
         return print_burst_bounds(&config, &x, &outputs);
     }
-    let output = execute(config, &outputs).map_err(|e| explain(&e, from_file))?;
+    let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
     write_files(&output, &outputs)?;
+    if let Some(path) = &outputs.out {
+        let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise");
+        std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
+    }
     print_result(command, &output, &outputs);
     Ok(())
 }
@@ -187,7 +193,7 @@ fn command_help(command: &str) -> Result<String, Failure> {
     if command == "policies" {
         text.push_str("  --webbase                          start from the WEBBASE scale (14.5 M pages, 5,462 servers, P = 15 s, 6 years)\n");
     }
-    text.push_str("outputs: --json  --svg FILE  --csv FILE  --width PX  --height PX  --dark  --font-scale F  --quiet\n");
+    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet\n");
     Ok(text)
 }
 
@@ -212,17 +218,26 @@ fn execute(config: Config, outputs: &Outputs) -> Result<Output, InputError> {
 
 fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
     let write = |path: &str, text: String| std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 });
-    if let Some(path) = &outputs.svg {
-        let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale };
-        for (k, fig) in figures(output).iter().enumerate() {
+    let all = figures(output);
+    let each = |path: &str, render: &dyn Fn(&freshlab::chart::figure::Figure) -> Result<Vec<u8>, String>| -> Result<(), Failure> {
+        for (k, fig) in all.iter().enumerate() {
             // the first figure goes to FILE, the others to FILE-2, FILE-3…
-            let name = if k == 0 { path.clone() } else { numbered(path, k + 1) };
-            let svg = figure_svg(fig, outputs.width, outputs.height, &options).map_err(|e| Failure { message: e, code: 1 })?;
-            write(&name, svg)?;
+            let name = if k == 0 { path.to_string() } else { numbered(path, k + 1) };
+            let bytes = render(fig).map_err(|e| Failure { message: e, code: 1 })?;
+            std::fs::write(&name, bytes).map_err(|e| Failure { message: format!("cannot write {name}: {e}"), code: 1 })?;
             if k > 0 && !outputs.quiet {
                 eprintln!("freshlab: wrote figure {} to {name}", k + 1);
             }
         }
+        Ok(())
+    };
+    if let Some(path) = &outputs.svg {
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale };
+        each(path, &|fig| figure_svg(fig, outputs.width, outputs.height, &options).map(String::into_bytes))?;
+    }
+    if let Some(path) = &outputs.png {
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: outputs.scale, font_scale: outputs.font_scale };
+        each(path, &|fig| figure_png(fig, outputs.width, outputs.height, &options))?;
     }
     if let Some(path) = &outputs.csv {
         write(path, table(output).to_csv())?;
@@ -271,7 +286,7 @@ fn print_burst_bounds(config: &Config, x: &Value, outputs: &Outputs) -> Result<(
             println!("n = {}: Pr[X_t > E[X_t] + {}] < {}", thousands(n), sig(x, 6), sig(burst_bound(n, x), 6));
         }
     }
-    if outputs.svg.is_some() || outputs.csv.is_some() {
+    if outputs.svg.is_some() || outputs.png.is_some() || outputs.csv.is_some() {
         let output = execute(config.clone(), outputs).map_err(|e| explain(&e, false))?;
         write_files(&output, outputs)?;
     }
