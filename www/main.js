@@ -4,6 +4,7 @@ import init, * as core from '../build/pkg/freshlab.js';
 import wasmBytes from '../build/pkg/freshlab_bg.wasm';
 import workerSource from '../build/worker.bundle';
 import { WorkerClient } from './worker-client.js';
+import { UrlState } from './ui/state.js';
 import { theoryView } from './views/theory.js';
 import { policiesView } from './views/policies.js';
 import { sensorsView } from './views/sensors.js';
@@ -13,9 +14,23 @@ globalThis.__freshlabPanic = (message) => {
   document.querySelector('#fatal').hidden = false;
 };
 
-/** `?embed=<panel id>` shows that panel alone, filling the frame (for slides). */
-function applyEmbed() {
-  const panel = new URLSearchParams(location.search).get('embed');
+/** Theme (auto, light, dark) and text size, from the URL and the toolbar. */
+function applyAppearance(globals) {
+  const root = document.documentElement;
+  const theme = ['light', 'dark'].includes(globals.theme) ? globals.theme : 'auto';
+  const font = Number(globals.font);
+  root.dataset.theme = theme;
+  root.dataset.fontScale = font >= 0.5 && font <= 4 ? String(font) : '1';
+  root.style.setProperty('--font-scale', root.dataset.fontScale);
+  document.querySelector('#theme').value = theme;
+  document.querySelector('#font').value = ['1', '1.25', '1.5', '2'].includes(root.dataset.fontScale) ? root.dataset.fontScale : '1';
+  document.dispatchEvent(new Event('freshlab:appearance'));
+}
+
+/** `?embed=<panel>` shows that panel's chart alone, filling the frame (for slides);
+ * `figure=k` picks one of several charts, `controls=1` keeps its key fields. */
+function applyEmbed(globals) {
+  const panel = globals.embed;
   if (!panel) return;
   const section = document.getElementById(panel);
   if (!section?.classList.contains('panel')) {
@@ -24,19 +39,33 @@ function applyEmbed() {
     fatal.hidden = false;
     return;
   }
-  document.documentElement.classList.add('embed');
-  section.classList.add('embedded');
+  const root = document.documentElement;
+  root.classList.add('embed');
+  if (globals.controls === '1') root.classList.add('embed-controls');
+  root.dataset.figure = String(Math.max(0, Number(globals.figure ?? 1) - 1) || 0);
+  section.classList.add('embedded', `show-figure-${root.dataset.figure}`);
+  // alone in its frame, the panel's title is the page's heading
+  section.querySelector('h3')?.setAttribute('aria-level', '1');
 }
 
 async function boot() {
-  applyEmbed();
+  const state = new UrlState();
+  applyAppearance(state.globals);
+  applyEmbed(state.globals);
+  state.onGlobals = applyAppearance;
+  for (const id of ['theme', 'font']) {
+    document.querySelector(`#${id}`).addEventListener('change', (e) => {
+      state.setGlobal(id, e.target.value === 'auto' || e.target.value === '1' ? null : e.target.value);
+      applyAppearance(state.globals);
+    });
+  }
   const module = await WebAssembly.compile(wasmBytes);
   await init({ module_or_path: module });
   const client = new WorkerClient(workerSource, module);
-  globalThis.freshlab = { core, client };
-  theoryView(document.querySelector('#view-theory'), core, client);
-  policiesView(document.querySelector('#view-policies'), core, client);
-  sensorsView(document.querySelector('#view-sensors'), core, client);
+  globalThis.freshlab = { core, client, state };
+  theoryView(document.querySelector('#view-theory'), core, client, state);
+  policiesView(document.querySelector('#view-policies'), core, client, state);
+  sensorsView(document.querySelector('#view-sensors'), core, client, state);
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -12,12 +12,18 @@ export const shots = path.join(root, 'test-results');
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Starts the server and a browser; returns {url, newPage, close}. */
-export async function open({ viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
+/** Starts the server and a browser; returns {url, newPage, close}. With `subPath`, the
+ * site is served under that path (as a hosted copy would be). */
+export async function open({ viewport = { width: 1280, height: 900 }, colorScheme = 'light', subPath = '' } = {}) {
   if (!fs.existsSync(path.join(dist, 'app.js'))) throw new Error('dist/ is not built: run npm run build');
   fs.mkdirSync(shots, { recursive: true });
-  const server = await serve(dist, 0);
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  let site = dist;
+  if (subPath) {
+    site = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-host-'));
+    fs.cpSync(dist, path.join(site, subPath), { recursive: true });
+  }
+  const server = await serve(site, 0);
+  const url = `http://127.0.0.1:${server.address().port}/${subPath ? `${subPath}/` : ''}`;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS, viewport, colorScheme, acceptDownloads: true });
   const errors = [];
@@ -33,6 +39,7 @@ export async function open({ viewport = { width: 1280, height: 900 }, colorSchem
     await context.close();
     server.close();
     fs.rmSync(profile, { recursive: true, force: true });
+    if (subPath) fs.rmSync(site, { recursive: true, force: true });
   }
   return { url, context, newPage, close, errors };
 }
@@ -51,6 +58,14 @@ export function inkOf(page, selector) {
 }
 
 /** A fingerprint of the canvas's pixels, to tell whether a redraw changed them. */
+/** Runs axe-core on the page; returns the serious and critical violations. */
+export async function auditAccessibility(page) {
+  const source = fs.readFileSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
 export function pixelsOf(page, selector) {
   return page.$eval(selector, (canvas) => {
     const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;

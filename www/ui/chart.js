@@ -61,7 +61,7 @@ export class ChartView {
     this.result = null;
     this.frame = null;
     this.figure = document.createElement('figure');
-    this.figure.className = 'chart';
+    this.figure.className = `chart chart-${index}`;
     this.canvas = document.createElement('canvas');
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', label);
@@ -89,6 +89,8 @@ export class ChartView {
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
     new ResizeObserver(() => scheduleRedraw(this)).observe(this.canvas);
+    this.onAppearance = () => scheduleRedraw(this);
+    document.addEventListener('freshlab:appearance', this.onAppearance);
   }
 
   options(pixelRatio) {
@@ -145,6 +147,8 @@ export class ChartView {
   }
 
   remove() {
+    document.removeEventListener('freshlab:appearance', this.onAppearance);
+    queue.delete(this);
     this.figure.remove();
   }
 }

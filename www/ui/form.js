@@ -111,7 +111,8 @@ export class Form {
     if (!input) return;
     if (field.kind === 'choices') for (const box of input.boxes) box.checked = (value ?? []).includes(box.value);
     else if (field.kind === 'bool') input.checked = Boolean(value);
-    else if (field.kind === 'list') input.value = (value ?? []).join(', ');
+    else if (field.kind === 'optional' && value === null) input.value = '';
+    else if (field.kind === 'list') input.value = typeof value === 'string' ? value : (value ?? []).join(', ');
     else input.value = value ?? '';
   }
 

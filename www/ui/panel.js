@@ -4,6 +4,7 @@ import { ChartView } from './chart.js';
 import { Progress } from './progress.js';
 import { Cancelled } from '../worker-client.js';
 import { downloadText } from './download.js';
+import { encodeValue, decodeValue } from './state.js';
 
 /** Reads `a.b` from nested objects. */
 export function getPath(object, path) {
@@ -25,10 +26,13 @@ const DEBOUNCE_MS = 180;
  * text when not auto), hover(core, x, y), details(result, element)}
  */
 export class ExperimentPanel {
-  constructor(section, spec, core, client) {
+  /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
+  constructor(section, spec, core, client, state) {
     this.spec = spec;
     this.core = core;
     this.client = client;
+    this.state = state;
+    this.section = section;
     this.running = null;
     this.lastConfig = null;
     const body = document.createElement('div');
@@ -36,7 +40,9 @@ export class ExperimentPanel {
     const controls = document.createElement('div');
     controls.className = 'controls';
     const defaults = spec.initial ? spec.initial(core) : core.defaults(spec.experiment);
-    this.form = new Form(controls, spec.fields, Object.fromEntries(spec.fields.map((f) => [f.key, getPath(defaults, f.key)])), () => this.changed());
+    this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(defaults, f.key)]));
+    this.form = new Form(controls, spec.fields, this.defaults, () => this.changed());
+    for (const field of spec.fields) if ((spec.keyFields ?? spec.fields.slice(0, 3).map((k) => k.key)).includes(field.key)) this.form.inputs.get(field.key).closest('.field').classList.add('key-field');
     this.status = document.createElement('p');
     this.status.className = 'status';
     this.status.setAttribute('role', 'status');
@@ -67,12 +73,13 @@ export class ExperimentPanel {
     for (const [text, act] of [
       ['CSV', () => downloadText(`freshlab-${spec.name}.csv`, core.csv(this.result), 'text/csv')],
       ['JSON', () => this.exportJson()],
+      ['Embed', () => this.copyEmbed()],
     ]) {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'secondary export';
       b.textContent = text;
-      b.setAttribute('aria-label', `Download the data of ${spec.label} as ${text}`);
+      b.setAttribute('aria-label', text === 'Embed' ? `Embed: copy the code that shows ${spec.label} alone, for slides` : `Download the data of ${spec.label} as ${text}`);
       b.addEventListener('click', () => this.result && act());
       buttons.append(b);
     }
@@ -85,14 +92,66 @@ export class ExperimentPanel {
     output.className = 'output';
     this.charts = document.createElement('div');
     this.charts.className = 'charts';
+    this.placeholder = document.createElement('p');
+    this.placeholder.className = 'placeholder';
+    this.placeholder.textContent = 'Computing…';
+    this.charts.append(this.placeholder);
     this.chartViews = [];
+    this.embedCode = document.createElement('textarea');
+    this.embedCode.className = 'embed-code';
+    this.embedCode.readOnly = true;
+    this.embedCode.hidden = true;
+    this.embedCode.setAttribute('aria-label', `Embed code for ${spec.label}`);
+    controls.append(this.embedCode);
     this.result = null;
     this.details = document.createElement('div');
     this.details.className = 'details';
     output.append(this.charts, this.details);
     body.append(controls, output);
     section.append(body);
+    if (state) {
+      this.applyParams(state.paramsOf(spec.id));
+      state.register(spec.id, (params) => {
+        for (const field of spec.fields) this.form.set(field.key, this.defaults[field.key]);
+        this.applyParams(params);
+        this.start();
+      });
+    }
     this.start();
+  }
+
+  /** Sets fields from URL text. */
+  applyParams(params) {
+    for (const [key, text] of params) {
+      const field = this.spec.fields.find((f) => f.key === key);
+      if (field) this.form.set(key, decodeValue(field, text));
+    }
+  }
+
+  /** The parameters that differ from the defaults, as URL text. */
+  params(config) {
+    const params = new Map();
+    for (const field of this.spec.fields) {
+      const value = getPath(config, field.key);
+      if (JSON.stringify(value) !== JSON.stringify(this.defaults[field.key])) params.set(field.key, encodeValue(field, value));
+    }
+    return params;
+  }
+
+  /** An iframe showing this panel's chart alone, in its current state. */
+  async copyEmbed() {
+    const base = `${location.origin === 'null' ? location.href.split('?')[0] : location.origin + location.pathname}`;
+    const url = `${base}${this.state ? this.state.query(this.spec.id, { embed: this.spec.id }) : `?embed=${this.spec.id}`}`;
+    const snippet = `<iframe src="${url.replace(/"/g, '&quot;')}" width="960" height="540" style="border:0" title="${this.spec.label} (Freshlab)" loading="lazy"></iframe>`;
+    this.embedCode.value = snippet;
+    this.embedCode.hidden = false;
+    this.embedCode.select();
+    try {
+      await navigator.clipboard.writeText(snippet);
+      this.setStatus('Embed code copied: paste it into a slide or page that accepts HTML.');
+    } catch {
+      this.setStatus('Embed code selected below: copy it with Ctrl+C (or ⌘C).');
+    }
   }
 
   changed() {
@@ -107,6 +166,7 @@ export class ExperimentPanel {
     if (read.field) {
       this.form.showError(read.field, read.message);
       this.setStatus(`Check “${this.spec.fields.find((f) => f.key === read.field).label}”: ${read.message}.`, true);
+      if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
       return null;
     }
     const config = { experiment: this.spec.experiment };
@@ -114,16 +174,19 @@ export class ExperimentPanel {
     const problem = this.core.validate(config);
     if (problem) {
       this.showProblem(problem.field, problem.message);
+      if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
       return null;
     }
     this.note.textContent = this.spec.note?.(this.core, config) ?? '';
     this.setStatus('');
+    this.state?.update(this.spec.id, this.params(config));
     return config;
   }
 
   /** Draws every figure of `result` (adding or removing charts as needed). */
   show(result, final) {
     this.result = result;
+    this.placeholder.hidden = true;
     const count = this.core.figure_count(result);
     while (this.chartViews.length < count) {
       const index = this.chartViews.length;
@@ -173,6 +236,7 @@ export class ExperimentPanel {
         this.finish();
         if (error instanceof Cancelled) this.setStatus('Cancelled. The chart shows the last partial result.');
         else this.showProblem(error.field, error.message);
+        if (!this.result) this.placeholder.textContent = `No chart: the run failed. ${this.status.textContent}`;
       },
     );
   }

@@ -34,6 +34,7 @@ function duration(seconds) {
 
 const perPage = {
   id: 'per-page',
+  keyFields: ['c', 'other_pages'],
   name: 'page-factor',
   experiment: 'per_page',
   label: 'One page: simulated factor against Eq 5-2 and Eq 5-8',
@@ -78,6 +79,7 @@ function crawlerRows(result) {
 
 const repository = {
   id: 'repository',
+  keyFields: ['capacities', 'politeness_seconds', 'horizon_days'],
   name: 'repository-freshness',
   experiment: 'policies',
   label: 'Repository freshness over time',
@@ -152,6 +154,7 @@ const repository = {
 
 const channel = {
   id: 'channel',
+  keyFields: ['capacity', 'window_requests'],
   name: 'channel-windows',
   experiment: 'channel',
   label: 'Requests per window against Eq 5-11',
@@ -168,8 +171,8 @@ const channel = {
   hover: (_core, x, y) => `x = ${fmt(x)}, share ${fmt(y, 3)}`,
 };
 
-export function policiesView(root, core, client) {
+export function policiesView(root, core, client, state) {
   for (const spec of [perPage, repository, channel]) {
-    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client);
+    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client, state);
   }
 }

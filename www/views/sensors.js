@@ -79,6 +79,7 @@ function metricsTable(result, final) {
 
 const article = {
   id: 'sensors',
+  keyFields: ['pages', 'changes_per_week', 'requests_per_week'],
   name: 'robots-vs-sensors',
   experiment: 'sensors',
   label: 'Robot against sensors: freshness over time',
@@ -92,6 +93,7 @@ const article = {
 
 const beyond = {
   id: 'sensors-beyond',
+  keyFields: ['robots', 'robot_order', 'sensor_share'],
   name: 'robots-vs-sensors-beyond',
   experiment: 'sensors',
   label: 'Beyond the article: smarter robots, fewer sensors',
@@ -135,8 +137,8 @@ const beyond = {
   },
 };
 
-export function sensorsView(root, core, client) {
+export function sensorsView(root, core, client, state) {
   for (const spec of [article, beyond]) {
-    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client);
+    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client, state);
   }
 }

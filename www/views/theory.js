@@ -6,6 +6,7 @@ const fmt = (v, digits = 4) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-3 && v !
 
 const levelSets = {
   id: 'level-sets',
+  keyFields: ['r_max', 'c_max', 'highlight_below'],
   name: 'eq59-level-sets',
   experiment: 'level_sets',
   label: 'Level sets of Eq 5-9',
@@ -26,6 +27,7 @@ const levelSets = {
 
 const factors = {
   id: 'factors',
+  keyFields: ['c', 'x_max'],
   name: 'random-merge-factors',
   experiment: 'factor_curves',
   label: 'RANDOM and MERGE approximation factors',
@@ -41,6 +43,7 @@ const factors = {
 
 const bursts = {
   id: 'bursts',
+  keyFields: ['n', 'probability'],
   name: 'channel-bursts',
   experiment: 'bursts',
   label: 'Bound on channel bursts, Eq 5-11',
@@ -62,6 +65,7 @@ const proofRows = (result) =>
 
 const certify = {
   id: 'certify',
+  keyFields: ['tolerance', 'enclosure'],
   name: 'eq59-certificate',
   experiment: 'certify',
   label: 'Certified lower bound for Eq 5-9',
@@ -111,8 +115,8 @@ const certify = {
   },
 };
 
-export function theoryView(root, core, client) {
+export function theoryView(root, core, client, state) {
   for (const spec of [levelSets, factors, bursts, certify]) {
-    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client);
+    new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client, state);
   }
 }
