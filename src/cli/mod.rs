@@ -4,7 +4,6 @@ mod args;
 
 use args::{flag_for, parse, Outputs};
 use freshlab::chart::draw::figure_svg;
-use freshlab::chart::raster::figure_png;
 use freshlab::chart::figures::{figures, sig, thousands};
 use freshlab::chart::theme::DrawOptions;
 use freshlab::experiment::{config_from_value, start, Config, Output};
@@ -237,12 +236,24 @@ fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
     }
     if let Some(path) = &outputs.png {
         let options = DrawOptions { dark: outputs.dark, pixel_ratio: outputs.scale, font_scale: outputs.font_scale };
-        each(path, &|fig| figure_png(fig, outputs.width, outputs.height, &options))?;
+        each(path, &|fig| png(fig, outputs.width, outputs.height, &options))?;
     }
     if let Some(path) = &outputs.csv {
         write(path, table(output).to_csv())?;
     }
     Ok(())
+}
+
+/// A PNG of the figure (the rasteriser and its font exist only in native builds; the
+/// test harness also compiles this program for WebAssembly, where it is never run).
+#[cfg(not(target_arch = "wasm32"))]
+fn png(fig: &freshlab::chart::figure::Figure, width: u32, height: u32, options: &DrawOptions) -> Result<Vec<u8>, String> {
+    freshlab::chart::raster::figure_png(fig, width, height, options)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn png(_: &freshlab::chart::figure::Figure, _: u32, _: u32, _: &DrawOptions) -> Result<Vec<u8>, String> {
+    Err("PNG output needs the native build of freshlab".into())
 }
 
 /// chart.svg → chart-2.svg

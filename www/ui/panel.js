@@ -211,8 +211,12 @@ export class ExperimentPanel {
 
   start() {
     const config = this.check();
-    if (!config) return;
     this.running?.cancel();
+    if (!config) {
+      // the run in flight was for inputs the form no longer holds: its result would hide the error
+      if (this.running) this.finish();
+      return;
+    }
     const run = this.client.run(config, {
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
