@@ -10,6 +10,7 @@ use crate::theory::certify::{CertifyConfig, CertifyJob, CertifyOutput};
 use crate::theory::channel_bursts::{bursts, BurstsConfig, BurstsOutput};
 use crate::theory::factor_curves::{factor_curves, FactorCurvesConfig, FactorCurvesOutput};
 use crate::theory::level_sets::{LevelSetsConfig, LevelSetsJob, LevelSetsOutput};
+use crate::wikipedia::{WikipediaConfig, WikipediaJob, WikipediaOutput};
 use serde::{Deserialize, Serialize};
 
 /// A run's configuration; the JSON form carries `"experiment": "<name>"` beside the
@@ -34,6 +35,8 @@ pub enum Config {
     Channel(ChannelConfig),
     /// Robots vs sensors (Zemskov 2002).
     Sensors(SensorsConfig),
+    /// Non-Poisson changes: MERGE, MERGE2, UNPOLITE, RANDOM, GREEDY (thesis ch. 6).
+    Wikipedia(WikipediaConfig),
 }
 
 /// A run's result, tagged like its configuration.
@@ -48,6 +51,7 @@ pub enum Output {
     PerPage(PerPageOutput),
     Channel(ChannelOutput),
     Sensors(SensorsOutput),
+    Wikipedia(WikipediaOutput),
 }
 
 /// A run that advances in slices, so a caller can report progress, show partial
@@ -170,6 +174,7 @@ pub fn validate(config: &Config) -> Result<(), InputError> {
         Config::PerPage(c) => c.validate(),
         Config::Channel(c) => c.validate(),
         Config::Sensors(c) => c.validate(),
+        Config::Wikipedia(c) => c.validate(),
     }
 }
 
@@ -184,6 +189,7 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
         Config::PerPage(c) => Box::new(PerPageJob::new(c)?),
         Config::Channel(c) => Box::new(Ready(Output::Channel(channel(c)?))),
         Config::Sensors(c) => Box::new(SensorsJob::new(c)?),
+        Config::Wikipedia(c) => Box::new(WikipediaJob::new(c)?),
     })
 }
 
@@ -198,7 +204,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 8] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors"];
+pub const EXPERIMENTS: [&str; 9] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
 fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
@@ -231,6 +237,7 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "per_page" => Config::PerPage(fields(map)?),
         "channel" => Config::Channel(fields(map)?),
         "sensors" => Config::Sensors(fields(map)?),
+        "wikipedia" => Config::Wikipedia(fields(map)?),
         other => return Err(InputError::new("experiment", format!("unknown experiment \"{other}\"; use one of {known}"))),
     })
 }

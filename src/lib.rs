@@ -19,6 +19,7 @@ pub mod rng;
 pub mod sim;
 pub mod table;
 pub mod theory;
+pub mod wikipedia;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

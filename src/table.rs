@@ -125,6 +125,10 @@ pub fn table(output: &Output) -> Table {
             }
             Table { columns: columns(&["concept", "robots", "time_unit", "freshness"]), rows }
         }
+        Output::Wikipedia(o) => Table {
+            columns: columns(&["policy", "share_of_maximum", "freshness", "requests", "politeness_violations"]),
+            rows: o.points.iter().map(|p| vec![p.policy.label().into(), Cell::Number(p.fraction), Cell::Number(p.freshness), Cell::Number(p.requests as f64), Cell::Number(p.violations as f64)]).collect(),
+        },
         Output::Channel(o) => Table {
             columns: columns(&["x", "share_per_page", "share_per_server", "bound_n_pages", "bound_n_servers"]),
             rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.per_page.tail[k], o.per_server.tail[k], o.per_page.bound[k], o.per_server.bound[k]])).collect(),

@@ -2,6 +2,7 @@
 //! frequency C and the politeness interval P (at most 1/P requests per server).
 
 pub mod opt;
+pub mod wolf;
 mod roots;
 
 use crate::math::freshness::a_star;

@@ -49,6 +49,7 @@ pub fn figures(output: &Output) -> Vec<Figure> {
         Output::PerPage(o) => vec![super::policy_figures::per_page(o)],
         Output::Channel(o) => vec![super::policy_figures::channel(o)],
         Output::Sensors(o) => super::sensor_figures::sensors(o),
+        Output::Wikipedia(o) => super::wikipedia_figures::wikipedia(o),
     }
 }
 

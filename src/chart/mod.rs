@@ -11,3 +11,4 @@ pub mod policy_figures;
 pub mod raster;
 pub mod sensor_figures;
 pub mod theme;
+pub mod wikipedia_figures;

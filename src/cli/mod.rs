@@ -30,6 +30,11 @@ commands:
   per-page  one page's simulated factor with confidence intervals against Eq 5-2/5-8
   channel   requests per window, per-page against per-server spacing, and Eq 5-11
   sensors   robots vs sensors on the same page histories (Zemskov 2002), full scale
+  wikipedia MERGE, MERGE2, UNPOLITE, RANDOM and GREEDY on non-Poisson changes (thesis
+            Fig 6.3): --trace FILE.csv replays a page,timestamp trace, otherwise the
+            bursty generator runs (--generator.articles N …); --thesis: 10,000
+            articles at P = 15 s
+  trace     writes the generator's trace as CSV (page,timestamp) to standard output
   run       any experiment from --config FILE.json ('-' reads standard input);
             --json prints the same result object the page receives
   help      this text; 'freshlab <command> --help' lists a command's fields
@@ -74,6 +79,7 @@ fn experiment_name(command: &str) -> Option<&'static str> {
         "per-page" => "per_page",
         "channel" => "channel",
         "sensors" => "sensors",
+        "wikipedia" | "trace" => "wikipedia",
         _ => return None,
     })
 }
@@ -119,6 +125,18 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
             }
         }
     }
+    if command == "wikipedia" && fields.remove("thesis").is_some() {
+        let preset = serde_json::to_value(freshlab::wikipedia::thesis_scale()).expect("configs serialise");
+        if let Value::Object(preset) = preset {
+            for (k, v) in preset {
+                object.entry(k).or_insert(v);
+            }
+        }
+    }
+    if let Some(path) = fields.remove("trace") {
+        object.insert("trace".into(), Value::String(read_trace(&path)?));
+        object.entry("source").or_insert(Value::String("trace".into()));
+    }
     let defaults = experiment.map(|name| serde_json::to_value(config_from_value(json!({ "experiment": name })).expect("defaults are valid")).expect("configs serialise"));
     for (k, v) in fields {
         // a list field given one value is a list of one
@@ -129,6 +147,12 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     if let Some(x) = excess {
         return print_burst_bounds(&config, &x, &outputs);
+    }
+    if command == "trace" {
+        let Config::Wikipedia(c) = &config else { unreachable!("trace builds a wikipedia config") };
+        let trace = c.generator.generate(c.seed, freshlab::wikipedia::GENERATOR_STREAM).map_err(|e| explain(&e, from_file))?;
+        print!("{}", trace.to_csv());
+        return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
     write_files(&output, &outputs)?;
@@ -154,6 +178,16 @@ fn insert_path(object: &mut Map<String, Value>, path: &str, value: Value) {
             insert_path(child.as_object_mut().expect("an object"), rest, value);
         }
     }
+}
+
+/// The text of a trace file, checked (encoding, rows) before the run starts.
+fn read_trace(path: &Value) -> Result<String, Failure> {
+    let Value::String(path) = path else {
+        return Err(usage_error(format!("--trace needs a file name (got {path})")));
+    };
+    let bytes = std::fs::read(path).map_err(|e| usage_error(format!("cannot read trace file {path}: {e}")))?;
+    freshlab::model::trace::parse(&bytes).map_err(|e| usage_error(format!("--trace {path}: {}", e.message)))?;
+    Ok(String::from_utf8(bytes).expect("parse checked the encoding"))
 }
 
 fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
@@ -188,6 +222,10 @@ fn command_help(command: &str) -> Result<String, Failure> {
     }
     if command == "bursts" {
         text.push_str("  --x                                an excess; prints Eq 5-11's bound at x for each n\n");
+    }
+    if command == "wikipedia" {
+        text.push_str("  --trace FILE.csv                   replays a trace of page,timestamp rows (ISO-8601 or Unix seconds)\n");
+        text.push_str("  --thesis                           the thesis's scale: 10,000 articles, P = 15 s (GREEDY takes hours)\n");
     }
     if command == "policies" {
         text.push_str("  --webbase                          start from the WEBBASE scale (14.5 M pages, 5,462 servers, P = 15 s, 6 years)\n");

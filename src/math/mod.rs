@@ -5,4 +5,5 @@ pub mod elementary;
 pub mod freshness;
 pub mod interval;
 pub mod optimize;
+pub mod renewal;
 pub mod stats;

@@ -2,3 +2,6 @@
 
 pub mod repository;
 pub mod webbase;
+pub mod bursty;
+pub mod histogram;
+pub mod trace;

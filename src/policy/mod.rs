@@ -3,6 +3,7 @@
 //! simulation advances each server's schedule in turn.
 
 pub mod adaptive;
+pub mod greedy;
 pub mod merge;
 pub mod random;
 pub mod server;

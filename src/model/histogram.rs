@@ -1,0 +1,386 @@
+//! Inter-change interval laws (thesis §6.1.3): an article's intervals grouped in a
+//! histogram of 10 bins whose widths grow exponentially, read as a mixture of uniform
+//! laws (one per bin), and the exponential law of the Poisson chapters for comparison.
+//!
+//! Every quantity the policies need has a closed form per bin: the CDF, the stationary
+//! probability G(s) that no change falls in the s after a random instant, the expected
+//! fresh time H(T) = ∫₀ᵀ G of a copy refreshed at a random instant, and sampling.
+
+use crate::math::elementary::{exp, expm1, pow};
+use crate::rng::Stream;
+use serde::{Deserialize, Serialize};
+
+/// Bins of a histogram (thesis §6.1.3).
+pub const BINS: usize = 10;
+
+/// A renewal law of the time between two changes, with what the policies need of it.
+pub trait IntervalLaw {
+    /// E[X].
+    fn mean(&self) -> f64;
+    /// Pr[X ≤ x].
+    fn cdf(&self, x: f64) -> f64;
+    /// ∫ₛ^∞ Pr[X > x] dx = E[(X − s)⁺]; divided by E[X] it is G(s), the stationary
+    /// probability of no change in the s after a random instant.
+    fn excess(&self, s: f64) -> f64;
+    /// ∫₀ᵀ excess(s) ds: divided by E[X] it is H(T), the expected fresh time in the T
+    /// after a refresh at a random instant.
+    fn excess_integral(&self, t: f64) -> f64;
+    /// A time beyond which no interval lasts (∞ when unbounded).
+    fn support_end(&self) -> f64;
+
+    /// Freshness of a copy refreshed every T (Wolf et al. 2002: 1 − staleness):
+    /// H(T)/T. For the exponential law, (1 − e^{−λT})/(λT).
+    fn spaced_freshness(&self, t: f64) -> f64 {
+        self.excess_integral(t) / (self.mean() * t)
+    }
+
+    /// The marginal gain of one more revisit per unit time at interval T:
+    /// d/df [f·H(1/f)] = H(T) − T·G(T), increasing from 0 to E[X²]/(2E[X]).
+    fn marginal(&self, t: f64) -> f64 {
+        (self.excess_integral(t) - t * self.excess(t)) / self.mean()
+    }
+
+    /// E[X²]/(2E[X]): the stationary expected time to the next change.
+    fn mean_residual(&self) -> f64 {
+        self.excess_integral(f64::INFINITY) / self.mean()
+    }
+}
+
+/// Poisson changes at rate λ (chapters 4–5), to check the general code against them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exponential {
+    pub rate: f64,
+}
+
+impl IntervalLaw for Exponential {
+    fn mean(&self) -> f64 {
+        1.0 / self.rate
+    }
+    fn cdf(&self, x: f64) -> f64 {
+        -expm1(-self.rate * x.max(0.0))
+    }
+    fn excess(&self, s: f64) -> f64 {
+        exp(-self.rate * s.max(0.0)) / self.rate
+    }
+    fn excess_integral(&self, t: f64) -> f64 {
+        -expm1(-self.rate * t) / (self.rate * self.rate)
+    }
+    fn support_end(&self) -> f64 {
+        f64::INFINITY
+    }
+}
+
+/// A 10-bin histogram of intervals, uniform within each bin. Edges m, m·q, …, m·q¹⁰,
+/// from the shortest interval m to the longest, so each bin is q times wider than the
+/// one before [reading: the thesis says only that widths grow exponentially]. Zero-width
+/// bins (all intervals equal) are point masses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Histogram {
+    /// BINS + 1 increasing edges.
+    pub edges: Vec<f64>,
+    /// Intervals counted in each bin; bin k is [e_k, e_{k+1}), the last one closed.
+    pub counts: Vec<u64>,
+    /// counts / total.
+    probabilities: Vec<f64>,
+    /// CDF at each edge: Σ of the probabilities of the bins before it.
+    cumulative: Vec<f64>,
+}
+
+impl Histogram {
+    /// The histogram of `intervals` (any order, all ≥ 0); `None` without a positive
+    /// interval.
+    pub fn from_intervals(intervals: &[f64]) -> Option<Histogram> {
+        debug_assert!(intervals.iter().all(|&x| x >= 0.0 && x.is_finite()));
+        let longest = intervals.iter().copied().fold(0.0, f64::max);
+        if longest == 0.0 {
+            return None;
+        }
+        let shortest = intervals.iter().copied().filter(|&x| x > 0.0).fold(f64::INFINITY, f64::min);
+        let q = pow(longest / shortest, 1.0 / BINS as f64);
+        let mut edges: Vec<f64> = (0..=BINS).map(|k| shortest * pow(q, k as f64)).collect();
+        edges[0] = shortest;
+        edges[BINS] = longest;
+        let mut counts = vec![0u64; BINS];
+        for &x in intervals {
+            counts[Self::bin_of(&edges, x)] += 1;
+        }
+        Some(Self::from_counts(edges, counts))
+    }
+
+    /// A histogram with given edges and counts (at least one count).
+    pub fn from_counts(edges: Vec<f64>, counts: Vec<u64>) -> Histogram {
+        assert!(edges.len() == BINS + 1 && counts.len() == BINS && edges.windows(2).all(|w| w[0] <= w[1]));
+        let total: u64 = counts.iter().sum();
+        assert!(total > 0, "a histogram needs at least one interval");
+        let probabilities: Vec<f64> = counts.iter().map(|&c| c as f64 / total as f64).collect();
+        let mut cumulative = vec![0.0; BINS + 1];
+        for k in 0..BINS {
+            cumulative[k + 1] = cumulative[k] + probabilities[k];
+        }
+        cumulative[BINS] = 1.0;
+        Histogram { edges, counts, probabilities, cumulative }
+    }
+
+    /// The bin of an interval: the last k with e_k ≤ x; the longest goes in the last bin
+    /// (and a zero interval in the first).
+    fn bin_of(edges: &[f64], x: f64) -> usize {
+        if x >= edges[BINS] {
+            return BINS - 1;
+        }
+        (0..BINS).rev().find(|&k| edges[k] <= x).unwrap_or(0)
+    }
+
+    pub fn probabilities(&self) -> &[f64] {
+        &self.probabilities
+    }
+
+    /// Pr[X ≤ e_k] for each edge.
+    pub fn cumulative(&self) -> &[f64] {
+        &self.cumulative
+    }
+
+    /// The k-th bin: (start, end, probability).
+    pub fn bin(&self, k: usize) -> (f64, f64, f64) {
+        (self.edges[k], self.edges[k + 1], self.probabilities[k])
+    }
+
+    /// Pr[X > x], summed bin by bin (no cancellation far in the tail).
+    pub fn survival(&self, x: f64) -> f64 {
+        let mut s = 0.0;
+        for k in 0..BINS {
+            let (a, b, p) = self.bin(k);
+            if x < a {
+                s += p;
+            } else if x < b {
+                s += p * (b - x) / (b - a);
+            }
+        }
+        s
+    }
+
+    /// E[X²].
+    pub fn second_moment(&self) -> f64 {
+        (0..BINS)
+            .map(|k| {
+                let (a, b, p) = self.bin(k);
+                p * (a * a + a * b + b * b) / 3.0
+            })
+            .sum()
+    }
+
+    /// The x with Pr[X ≤ x] = u (u in [0, 1]): inversion, bin by bin.
+    #[inline]
+    pub fn quantile(&self, u: f64) -> f64 {
+        let c = &self.cumulative;
+        let mut k = 0;
+        while k + 1 < BINS && c[k + 1] <= u {
+            k += 1;
+        }
+        let (a, b, p) = self.bin(k);
+        if p == 0.0 || b == a {
+            return a;
+        }
+        (a + (u - c[k]) / p * (b - a)).clamp(a, b)
+    }
+
+    /// One interval.
+    #[inline]
+    pub fn sample(&self, rng: &mut Stream) -> f64 {
+        self.quantile(rng.uniform())
+    }
+
+    /// One interval conditioned on Pr[X ≤ x] ∈ (lo, hi] (lo = F(d₀), hi = F(d₁)):
+    /// X given d₀ < X ≤ d₁, by inversion.
+    #[inline]
+    pub fn sample_between(&self, lo: f64, hi: f64, rng: &mut Stream) -> f64 {
+        self.quantile(lo + (hi - lo) * (1.0 - rng.uniform()))
+    }
+}
+
+impl IntervalLaw for Histogram {
+    fn mean(&self) -> f64 {
+        (0..BINS)
+            .map(|k| {
+                let (a, b, p) = self.bin(k);
+                p * 0.5 * (a + b)
+            })
+            .sum()
+    }
+
+    fn cdf(&self, x: f64) -> f64 {
+        let mut f = 0.0;
+        for k in 0..BINS {
+            let (a, b, p) = self.bin(k);
+            if x >= b {
+                f += p;
+            } else if x > a {
+                f += p * (x - a) / (b - a);
+            }
+        }
+        f.min(1.0)
+    }
+
+    /// Σ_k p_k E[(U_k − s)⁺] with U_k uniform on bin k.
+    fn excess(&self, s: f64) -> f64 {
+        let mut sum = 0.0;
+        for k in 0..BINS {
+            let (a, b, p) = self.bin(k);
+            if p == 0.0 || s >= b {
+                continue;
+            }
+            sum += p * if s <= a { 0.5 * (a + b) - s } else { (b - s) * (b - s) / (2.0 * (b - a)) };
+        }
+        sum
+    }
+
+    /// Σ_k p_k E[U_k² − ((U_k − T)⁺)²]/2, written without cancellation for small T.
+    fn excess_integral(&self, t: f64) -> f64 {
+        let mut sum = 0.0;
+        for k in 0..BINS {
+            let (a, b, p) = self.bin(k);
+            if p == 0.0 {
+                continue;
+            }
+            sum += p * if t <= a {
+                // E[X² − (X − T)²] = T(2E[X] − T)
+                t * ((a + b) - t)
+            } else if t >= b {
+                (a * a + a * b + b * b) / 3.0
+            } else {
+                (a * a + a * b + b * b) / 3.0 - (b - t) * (b - t) * (b - t) / (3.0 * (b - a))
+            };
+        }
+        0.5 * sum
+    }
+
+    fn support_end(&self) -> f64 {
+        self.edges[BINS]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    /// Simpson's rule, for an independent check of the closed forms.
+    fn simpson(f: impl Fn(f64) -> f64, a: f64, b: f64, n: usize) -> f64 {
+        let h = (b - a) / n as f64;
+        let mut s = f(a) + f(b);
+        for i in 1..n {
+            s += f(a + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 };
+        }
+        s * h / 3.0
+    }
+
+    #[test]
+    fn edges_grow_exponentially_and_counts_are_hand_checked() {
+        // shortest 0.5, longest 512: q = 1024^(1/10) = 2, edges 0.5, 1, 2, 4, …, 512
+        let intervals = [0.5, 1.0, 1.5, 3.0, 3.9, 4.0, 100.0, 300.0, 512.0];
+        let h = Histogram::from_intervals(&intervals).unwrap();
+        let expected: Vec<f64> = (0..=10).map(|k| 0.5 * (1u32 << k) as f64).collect();
+        for (e, x) in h.edges.iter().zip(&expected) {
+            assert!((e - x).abs() < 1e-12 * x.max(1.0), "{:?}", h.edges);
+        }
+        // [0.5,1): 0.5 · [1,2): 1, 1.5 · [2,4): 3, 3.9 · [4,8): 4 · [64,128): 100 · [256,512]: 300, 512
+        assert_eq!(h.counts, vec![1, 2, 2, 1, 0, 0, 0, 1, 0, 2]);
+        let widths: Vec<f64> = h.edges.windows(2).map(|w| w[1] - w[0]).collect();
+        for k in 1..BINS {
+            assert!((widths[k] / widths[k - 1] - 2.0).abs() < 1e-9);
+        }
+        assert!(Histogram::from_intervals(&[]).is_none());
+        assert!(Histogram::from_intervals(&[0.0, 0.0]).is_none());
+    }
+
+    #[test]
+    fn closed_forms_agree_with_quadrature() {
+        let h = Histogram::from_intervals(&[1.0, 2.0, 3.0, 3.0, 7.0, 20.0, 55.0, 90.0, 91.0, 400.0]).unwrap();
+        let end = h.support_end();
+        let survival = |x: f64| 1.0 - h.cdf(x);
+        // the mean is ∫ survival; the excess is ∫ₛ survival; its integral ∫₀ᵀ excess
+        let mut knots = h.edges.clone();
+        knots.dedup();
+        knots.insert(0, 0.0);
+        let piecewise = |f: &dyn Fn(f64) -> f64, from: f64, to: f64| -> f64 {
+            let mut cuts: Vec<f64> = knots.iter().copied().filter(|&e| e > from && e < to).collect();
+            cuts.insert(0, from);
+            cuts.push(to);
+            cuts.windows(2).map(|w| simpson(f, w[0], w[1], 400)).sum()
+        };
+        assert!((piecewise(&survival, 0.0, end) - h.mean()).abs() < 1e-9 * h.mean());
+        for s in [0.0, 1.0, 2.5, 10.0, 60.0, 399.0, 500.0] {
+            let direct = if s >= end { 0.0 } else { piecewise(&survival, s, end) };
+            assert!((direct - h.excess(s)).abs() < 1e-9 * h.mean(), "excess({s})");
+        }
+        for t in [0.5, 3.0, 33.0, 200.0, 400.0, 900.0] {
+            let direct = piecewise(&|s| h.excess(s), 0.0, t);
+            assert!((direct - h.excess_integral(t)).abs() < 1e-8 * h.excess_integral(t), "∫ excess to {t}");
+        }
+        // E[X²]/(2E[X]) is the limit of H
+        assert!((h.mean_residual() - h.second_moment() / (2.0 * h.mean())).abs() < 1e-12 * h.mean_residual());
+    }
+
+    #[test]
+    fn the_exponential_law_gives_the_poisson_freshness() {
+        let law = Exponential { rate: 0.3 };
+        for t in [0.01, 1.0, 10.0] {
+            let x = 0.3 * t;
+            assert!((law.spaced_freshness(t) - (-expm1(-x)) / x).abs() < 1e-14);
+            // marginal = g(x)/λ with g(x) = 1 − e^{−x}(1 + x)
+            let g = crate::math::freshness::marginal_gain(x);
+            assert!((law.marginal(t) - g / 0.3).abs() < 1e-12 * (g / 0.3).max(1e-300) + 1e-15);
+        }
+        assert!((law.mean_residual() - 1.0 / 0.3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn small_intervals_keep_their_precision() {
+        // H(T) ≈ T for T far below the shortest bin: no cancellation
+        let h = Histogram::from_intervals(&[1e6, 2e6, 4e6]).unwrap();
+        let t = 1e-6;
+        let exact = t - t * t / (2.0 * h.mean());
+        assert!((h.excess_integral(t) / h.mean() - exact).abs() <= 1e-15 * exact);
+    }
+
+    #[test]
+    fn sampling_reproduces_the_histogram_and_its_moments() {
+        let h = Histogram::from_intervals(&[0.5, 1.0, 1.0, 2.0, 5.0, 9.0, 30.0, 31.0, 200.0, 1000.0]).unwrap();
+        let mut rng = Stream::new(4, 0);
+        let n = 400_000;
+        let samples: Vec<f64> = (0..n).map(|_| h.sample(&mut rng)).collect();
+        let mean = samples.iter().sum::<f64>() / n as f64;
+        let second = samples.iter().map(|x| x * x).sum::<f64>() / n as f64;
+        let sd = (h.second_moment() - h.mean() * h.mean()).sqrt();
+        assert!((mean - h.mean()).abs() < 4.0 * sd / (n as f64).sqrt(), "mean {mean} vs {}", h.mean());
+        assert!((second - h.second_moment()).abs() / h.second_moment() < 0.02);
+        let mut counts = [0usize; BINS];
+        for &x in &samples {
+            counts[Histogram::bin_of(&h.edges, x)] += 1;
+        }
+        for k in 0..BINS {
+            let p = h.probabilities()[k];
+            let se = (p * (1.0 - p) / n as f64).sqrt();
+            assert!((counts[k] as f64 / n as f64 - p).abs() <= 4.0 * se + 1e-12, "bin {k}");
+        }
+        // conditioned draws stay in their range
+        let (lo, hi) = (h.cdf(3.0), h.cdf(40.0));
+        for _ in 0..10_000 {
+            let x = h.sample_between(lo, hi, &mut rng);
+            assert!(x > 3.0 - 1e-12 && x <= 40.0 + 1e-12, "{x}");
+        }
+    }
+
+    #[test]
+    fn equal_intervals_make_a_point_mass() {
+        let h = Histogram::from_intervals(&[5.0, 5.0, 5.0]).unwrap();
+        assert_eq!(h.mean(), 5.0);
+        assert_eq!(h.cdf(4.999), 0.0);
+        assert_eq!(h.cdf(5.0), 1.0);
+        let mut rng = Stream::new(1, 1);
+        assert_eq!(h.sample(&mut rng), 5.0);
+        // a copy refreshed every 5 is fresh, on average, half the time after a random start... of each interval
+        assert!((h.spaced_freshness(5.0) - 0.5).abs() < 1e-12);
+    }
+}
