@@ -31,7 +31,7 @@ export async function build() {
     target: 'es2022',
     outfile: 'dist/app.js',
     minify: true,
-    loader: { '.wasm': 'binary', '.bundle': 'text' },
+    loader: { '.wasm': 'binary', '.bundle': 'text', '.csv': 'text' },
     // the bindings' default module URL uses import.meta; the page always passes the module
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',

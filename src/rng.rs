@@ -80,9 +80,24 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_distinct() {
-        let a: Vec<f64> = (0..4).map({ let mut s = Stream::new(7, 1); move |_| s.uniform() }).collect();
-        let b: Vec<f64> = (0..4).map({ let mut s = Stream::new(7, 1); move |_| s.uniform() }).collect();
-        let c: Vec<f64> = (0..4).map({ let mut s = Stream::new(7, 2); move |_| s.uniform() }).collect();
+        let a: Vec<f64> = (0..4)
+            .map({
+                let mut s = Stream::new(7, 1);
+                move |_| s.uniform()
+            })
+            .collect();
+        let b: Vec<f64> = (0..4)
+            .map({
+                let mut s = Stream::new(7, 1);
+                move |_| s.uniform()
+            })
+            .collect();
+        let c: Vec<f64> = (0..4)
+            .map({
+                let mut s = Stream::new(7, 2);
+                move |_| s.uniform()
+            })
+            .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }
@@ -94,7 +109,11 @@ mod tests {
         let got: Vec<u64> = (0..3).map(|_| s.random::<u64>()).collect();
         assert_eq!(got, GOLDEN_42_0);
     }
-    const GOLDEN_42_0: [u64; 3] = [16022262741338017731, 11992476375684980331, 13921952619901832074];
+    const GOLDEN_42_0: [u64; 3] = [
+        16022262741338017731,
+        11992476375684980331,
+        13921952619901832074,
+    ];
 
     #[test]
     fn exponential_mean_is_within_its_confidence_interval() {

@@ -8,6 +8,7 @@ import { UrlState } from './ui/state.js';
 import { theoryView } from './views/theory.js';
 import { policiesView } from './views/policies.js';
 import { sensorsView } from './views/sensors.js';
+import { wikipediaView } from './views/wikipedia.js';
 
 globalThis.__freshlabPanic = (message) => {
   document.querySelector('#fatal').textContent = `Internal error while drawing: ${message}. Please reload the page.`;
@@ -66,6 +67,7 @@ async function boot() {
   theoryView(document.querySelector('#view-theory'), core, client, state);
   policiesView(document.querySelector('#view-policies'), core, client, state);
   sensorsView(document.querySelector('#view-sensors'), core, client, state);
+  wikipediaView(document.querySelector('#view-wikipedia'), core, client, state);
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -13,7 +13,7 @@
 //! is the one approximation), and the integral above is then a difference of
 //! J(z) = ∫₀ᶻ R = E[X](z + K(z)) − z²/2 per bin: O(1) per bin and article.
 
-use crate::model::histogram::{Histogram, IntervalLaw, BINS};
+use crate::model::histogram::{BINS, Histogram, IntervalLaw};
 
 /// K and M on the grid 0, h, 2h, …, for one law.
 #[derive(Clone, Debug)]
@@ -42,7 +42,10 @@ impl RenewalTable {
         let mut k = Vec::with_capacity(steps + 1);
         m.push(law.cdf(0.0));
         k.push(0.0);
-        let bins: Vec<(f64, f64, f64)> = (0..BINS).map(|b| law.bin(b)).filter(|b| b.2 > 0.0).collect();
+        let bins: Vec<(f64, f64, f64)> = (0..BINS)
+            .map(|b| law.bin(b))
+            .filter(|b| b.2 > 0.0)
+            .collect();
         for j in 1..=steps {
             let y = j as f64 * h;
             // M_j = F(y) + Σ (p/w)[K(y − a) − K(y − min(b, y))] + Σ_point p M(y − a),
@@ -68,14 +71,24 @@ impl RenewalTable {
             k.push(k[j - 1] + 0.5 * h * (m[j - 1] + mj));
             m.push(mj);
         }
-        RenewalTable { h, m, k, mean, offset: law.second_moment() / (2.0 * mean * mean) - 1.0 }
+        RenewalTable {
+            h,
+            m,
+            k,
+            mean,
+            offset: law.second_moment() / (2.0 * mean * mean) - 1.0,
+        }
     }
 
     /// M(z) for z ≤ y_j as c0 + c1·M_j (c1 ≠ 0 only in the last step).
     fn m_at(m: &[f64], h: f64, j: usize, z: f64) -> (f64, f64) {
         let i = ((z / h) as usize).min(j - 1);
         let d = (z - i as f64 * h) / h;
-        if i + 1 < j { (m[i] + d * (m[i + 1] - m[i]), 0.0) } else { (m[i] * (1.0 - d), d) }
+        if i + 1 < j {
+            (m[i] + d * (m[i + 1] - m[i]), 0.0)
+        } else {
+            (m[i] * (1.0 - d), d)
+        }
     }
 
     /// K(z) for z ≤ y_j as c0 + c1·M_j.
@@ -83,7 +96,11 @@ impl RenewalTable {
         let i = ((z / h) as usize).min(j - 1);
         let d = z - i as f64 * h;
         let base = k[i] + d * m[i] - d * d / (2.0 * h) * m[i];
-        if i + 1 < j { (base + d * d / (2.0 * h) * m[i + 1], 0.0) } else { (base, d * d / (2.0 * h)) }
+        if i + 1 < j {
+            (base + d * d / (2.0 * h) * m[i + 1], 0.0)
+        } else {
+            (base, d * d / (2.0 * h))
+        }
     }
 
     /// K(z) = ∫₀ᶻ M, with the renewal theorem's asymptote beyond the grid.
@@ -190,7 +207,12 @@ mod tests {
         let law = uniform01();
         let t = RenewalTable::new(&law, 2.0, 4000);
         for y in [0.1, 0.5, 0.9, 1.0] {
-            assert!((t.renewals(y) - (exp(y) - 1.0)).abs() < 1e-6, "M({y}) = {} vs {}", t.renewals(y), exp(y) - 1.0);
+            assert!(
+                (t.renewals(y) - (exp(y) - 1.0)).abs() < 1e-6,
+                "M({y}) = {} vs {}",
+                t.renewals(y),
+                exp(y) - 1.0
+            );
         }
         // and R(y) → E[X²]/(2E[X]) = 1/3
         let far = RenewalTable::new(&law, 30.0, 30_000);
@@ -218,15 +240,36 @@ mod tests {
     fn gains_agree_with_the_sampled_expectation() {
         let mut rng = Stream::new(11, 0);
         // bursty intervals: minutes apart, then days
-        let xs: Vec<f64> = (0..600).map(|_| if rng.uniform() < 0.7 { 1.0 + 30.0 * rng.uniform() } else { 500.0 + 5000.0 * rng.uniform() }).collect();
+        let xs: Vec<f64> = (0..600)
+            .map(|_| {
+                if rng.uniform() < 0.7 {
+                    1.0 + 30.0 * rng.uniform()
+                } else {
+                    500.0 + 5000.0 * rng.uniform()
+                }
+            })
+            .collect();
         let law = Histogram::from_intervals(&xs).unwrap();
         let table = RenewalTable::new(&law, 20_000.0, 20_000);
-        for (d0, d1) in [(0.0, 10.0), (5.0, 400.0), (100.0, 3000.0), (2000.0, 2100.0), (10.0, 15_000.0)] {
+        for (d0, d1) in [
+            (0.0, 10.0),
+            (5.0, 400.0),
+            (100.0, 3000.0),
+            (2000.0, 2100.0),
+            (10.0, 15_000.0),
+        ] {
             let exact = table.gain(&law, d0, d1).unwrap();
             let (mean, half) = sampled(&law, d0, d1, 200_000, &mut rng);
-            assert!((exact - mean).abs() <= half + 1e-3 * mean.abs(), "({d0}, {d1}): {exact} vs {mean} ± {half}");
+            assert!(
+                (exact - mean).abs() <= half + 1e-3 * mean.abs(),
+                "({d0}, {d1}): {exact} vs {mean} ± {half}"
+            );
         }
         assert_eq!(table.gain(&law, 1e9, 2e9), None, "older than any interval");
-        assert_eq!(table.gain(&law, 3000.0, 3000.0), Some(0.0), "no time, no change");
+        assert_eq!(
+            table.gain(&law, 3000.0, 3000.0),
+            Some(0.0),
+            "no time, no change"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Pages, servers and their change processes.
 
-pub mod repository;
-pub mod webbase;
 pub mod bursty;
 pub mod histogram;
+pub mod repository;
 pub mod trace;
+pub mod webbase;

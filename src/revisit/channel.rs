@@ -2,10 +2,10 @@
 //! fixed length, with per-page equally spaced revisits (n = pages) and per-server
 //! equally spaced requests (n = servers), against the Eq 5-11 bound for each n.
 
-use crate::alloc::{allocate, AllocationKind};
-use crate::input::{check, count, InputError};
+use crate::alloc::{AllocationKind, allocate};
+use crate::input::{InputError, check, count};
 use crate::math::bursts::{burst_bound, expected_requests};
-use crate::model::webbase::{generate, RepositoryConfig};
+use crate::model::webbase::{RepositoryConfig, generate};
 use crate::rng::Stream;
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +24,14 @@ pub struct ChannelConfig {
 
 impl Default for ChannelConfig {
     fn default() -> Self {
-        ChannelConfig { repository: RepositoryConfig::default(), politeness_seconds: 1200.0, capacity: 0.5, window_requests: 500.0, windows: 4000, seed: 1 }
+        ChannelConfig {
+            repository: RepositoryConfig::default(),
+            politeness_seconds: 1200.0,
+            capacity: 0.5,
+            window_requests: 500.0,
+            windows: 4000,
+            seed: 1,
+        }
     }
 }
 
@@ -32,15 +39,31 @@ impl ChannelConfig {
     pub fn validate(&self) -> Result<(), InputError> {
         self.repository.validate("repository.")?;
         if self.repository.pages > 2_000_000 {
-            return Err(InputError::new("repository.pages", "at most 2,000,000 pages for this experiment (it stores one offset per page)"));
+            return Err(InputError::new(
+                "repository.pages",
+                "at most 2,000,000 pages for this experiment (it stores one offset per page)",
+            ));
         }
         check("politeness_seconds", self.politeness_seconds)?.positive()?;
         check("capacity", self.capacity)?.positive()?.at_most(1.0)?;
-        check("window_requests", self.window_requests)?.at_least(1.0)?.at_most(1e6)?;
-        count("windows", self.windows, 10, 1_000_000, "more windows make no visible difference")?;
+        check("window_requests", self.window_requests)?
+            .at_least(1.0)?
+            .at_most(1e6)?;
+        count(
+            "windows",
+            self.windows,
+            10,
+            1_000_000,
+            "more windows make no visible difference",
+        )?;
         let requests = self.window_requests * self.windows as f64;
         if requests > 5e8 {
-            return Err(InputError::new("windows", format!("would count {requests:.1e} requests twice; lower windows or window_requests")));
+            return Err(InputError::new(
+                "windows",
+                format!(
+                    "would count {requests:.1e} requests twice; lower windows or window_requests"
+                ),
+            ));
         }
         Ok(())
     }
@@ -97,7 +120,10 @@ fn spacing(elements: &[(f64, f64)], t: f64, windows: usize, mean: f64, x: &[f64]
     let var = excess.iter().map(|e| e * e).sum::<f64>() / windows as f64;
     Spacing {
         elements: elements.len() as u64,
-        tail: x.iter().map(|&v| excess.iter().filter(|&&e| e > v).count() as f64 / windows as f64).collect(),
+        tail: x
+            .iter()
+            .map(|&v| excess.iter().filter(|&&e| e > v).count() as f64 / windows as f64)
+            .collect(),
         bound: x.iter().map(|&v| burst_bound(n, v)).collect(),
         max_excess: excess.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         std_dev: var.sqrt(),
@@ -114,7 +140,11 @@ pub fn channel(config: ChannelConfig) -> Result<ChannelOutput, InputError> {
     let t = config.window_requests / total;
     let mean = expected_requests(t, total);
     let mut stream = Stream::new(config.seed, 0x4348_414E);
-    let pages: Vec<(f64, f64)> = f.iter().filter(|&&g| g > 0.0).map(|&g| (g, stream.uniform() / g)).collect();
+    let pages: Vec<(f64, f64)> = f
+        .iter()
+        .filter(|&&g| g > 0.0)
+        .map(|&g| (g, stream.uniform() / g))
+        .collect();
     let servers: Vec<(f64, f64)> = (0..repo.servers())
         .map(|s| f[repo.server_pages(s)].iter().sum::<f64>())
         .filter(|&g| g > 0.0)
@@ -143,9 +173,18 @@ mod tests {
 
     #[test]
     fn per_server_spacing_is_smoother_and_both_respect_eq_5_11() {
-        let out = channel(ChannelConfig { windows: 2000, ..Default::default() }).unwrap();
+        let out = channel(ChannelConfig {
+            windows: 2000,
+            ..Default::default()
+        })
+        .unwrap();
         assert!(out.per_server.elements < out.per_page.elements);
-        assert!(out.per_server.std_dev < out.per_page.std_dev, "{} vs {}", out.per_server.std_dev, out.per_page.std_dev);
+        assert!(
+            out.per_server.std_dev < out.per_page.std_dev,
+            "{} vs {}",
+            out.per_server.std_dev,
+            out.per_page.std_dev
+        );
         for s in [&out.per_page, &out.per_server] {
             for (k, (&tail, &bound)) in s.tail.iter().zip(&s.bound).enumerate() {
                 // Eq 5-11 bounds every window; the empirical share may exceed it only by

@@ -8,7 +8,7 @@ mod account;
 
 use crate::alloc::wolf;
 use crate::experiment::Job;
-use crate::input::{check, count, InputError};
+use crate::input::{InputError, check, count};
 use crate::math::renewal::RenewalTable;
 use crate::model::bursty::BurstyConfig;
 use crate::model::histogram::Histogram;
@@ -88,12 +88,23 @@ impl Default for WikipediaConfig {
         WikipediaConfig {
             source: Source::Generator,
             // a quarter keeps GREEDY's runs to seconds; the thesis replays a year
-            generator: BurstyConfig { articles: 500, days: 91.0, ..BurstyConfig::default() },
+            generator: BurstyConfig {
+                articles: 200,
+                days: 91.0,
+                ..BurstyConfig::default()
+            },
             trace: None,
-            // 10,000 articles at 15 s in the thesis: 500 at 300 s keep its requests per article
-            politeness_seconds: 300.0,
+            // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
+            politeness_seconds: 750.0,
             fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
-            policies: vec![WikiPolicy::Merge, WikiPolicy::Merge2, WikiPolicy::Unpolite, WikiPolicy::Random, WikiPolicy::Greedy, WikiPolicy::GreedyExact],
+            policies: vec![
+                WikiPolicy::Merge,
+                WikiPolicy::Merge2,
+                WikiPolicy::Unpolite,
+                WikiPolicy::Random,
+                WikiPolicy::Greedy,
+                WikiPolicy::GreedyExact,
+            ],
             greedy_samples: 3,
             overdue: Overdue::Memoryless,
             renewal_steps: 2048,
@@ -109,7 +120,15 @@ pub const GENERATOR_STREAM: u64 = 1 << 40;
 
 /// The thesis's settings (10,000 articles, 15 s), with the synthetic generator.
 pub fn thesis_scale() -> WikipediaConfig {
-    WikipediaConfig { generator: BurstyConfig { articles: 10_000, days: 365.0, ..BurstyConfig::default() }, politeness_seconds: 15.0, ..WikipediaConfig::default() }
+    WikipediaConfig {
+        generator: BurstyConfig {
+            articles: 10_000,
+            days: 365.0,
+            ..BurstyConfig::default()
+        },
+        politeness_seconds: 15.0,
+        ..WikipediaConfig::default()
+    }
 }
 
 /// What a run will cost, from its configuration alone.
@@ -132,38 +151,85 @@ impl WikipediaConfig {
             Source::Generator => self.generator.validate()?,
             Source::Trace => {
                 let Some(text) = &self.trace else {
-                    return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
+                    return Err(InputError::new(
+                        "trace",
+                        "is empty: choose a CSV file of page,timestamp rows (or use the generator)",
+                    ));
                 };
                 if text.len() > trace::MAX_BYTES {
-                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", text.len() >> 20, trace::MAX_BYTES >> 20)));
+                    return Err(InputError::new(
+                        "trace",
+                        format!(
+                            "is {} MB, over the {} MB limit",
+                            text.len() >> 20,
+                            trace::MAX_BYTES >> 20
+                        ),
+                    ));
                 }
             }
         }
-        check("politeness_seconds", self.politeness_seconds)?.at_least(0.001)?.at_most(86_400.0 * 30.0)?;
+        check("politeness_seconds", self.politeness_seconds)?
+            .at_least(0.001)?
+            .at_most(86_400.0 * 30.0)?;
         if self.fractions.is_empty() || self.fractions.len() > 20 {
-            return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
+            return Err(InputError::new(
+                "fractions",
+                "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1",
+            ));
         }
         for (k, &f) in self.fractions.iter().enumerate() {
-            check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
+            check(&format!("fractions[{k}]"), f)?
+                .positive()?
+                .at_most(1.0)?;
         }
         if self.policies.is_empty() {
             return Err(InputError::new("policies", "choose at least one policy"));
         }
-        count("greedy_samples", self.greedy_samples as u64, 1, 1000, "more samples only slow GREEDY down")?;
-        count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
+        count(
+            "greedy_samples",
+            self.greedy_samples as u64,
+            1,
+            1000,
+            "more samples only slow GREEDY down",
+        )?;
+        count(
+            "renewal_steps",
+            self.renewal_steps as u64,
+            64,
+            1 << 20,
+            "a finer grid needs more memory than it is worth",
+        )?;
         check("training_days", self.training_days)?.positive()?;
         let e = self.estimate();
         if self.article >= e.articles && self.source == Source::Generator {
-            return Err(InputError::new("article", format!("must be below the number of articles ({})", e.articles)));
+            return Err(InputError::new(
+                "article",
+                format!("must be below the number of articles ({})", e.articles),
+            ));
         }
         if e.bytes > MEMORY_LIMIT {
             return Err(InputError::new(
                 "generator.articles",
-                format!("needs about {} MB, more than the {} MB {} can hold; use fewer articles or renewal_steps", e.bytes >> 20, MEMORY_LIMIT >> 20, if cfg!(target_arch = "wasm32") { "a browser tab" } else { "this program allows" }),
+                format!(
+                    "needs about {} MB, more than the {} MB {} can hold; use fewer articles or renewal_steps",
+                    e.bytes >> 20,
+                    MEMORY_LIMIT >> 20,
+                    if cfg!(target_arch = "wasm32") {
+                        "a browser tab"
+                    } else {
+                        "this program allows"
+                    }
+                ),
             ));
         }
         if e.greedy_evaluations > MAX_GREEDY_EVALUATIONS {
-            return Err(InputError::new("policies", format!("GREEDY would evaluate {:.1e} articles (requests × articles), which takes hours; drop GREEDY, or use fewer articles or a longer politeness", e.greedy_evaluations)));
+            return Err(InputError::new(
+                "policies",
+                format!(
+                    "GREEDY would evaluate {:.1e} articles (requests × articles), which takes hours; drop GREEDY, or use fewer articles or a longer politeness",
+                    e.greedy_evaluations
+                ),
+            ));
         }
         Ok(())
     }
@@ -177,7 +243,11 @@ impl WikipediaConfig {
         let (articles, changes, minutes) = match self.source {
             Source::Generator => {
                 let g = &self.generator;
-                (g.articles, (g.articles as f64 * (g.rate_min + g.rate_max) / 2.0 * g.days / 365.0) as u64, g.minutes())
+                (
+                    g.articles,
+                    (g.articles as f64 * (g.rate_min + g.rate_max) / 2.0 * g.days / 365.0) as u64,
+                    g.minutes(),
+                )
             }
             // about 25 bytes a row; a year by default
             Source::Trace => {
@@ -185,15 +255,29 @@ impl WikipediaConfig {
                 ((rows / 300).max(1), rows, 525_600.0)
             }
         };
-        let per_fraction: f64 = self.fractions.iter().map(|f| minutes * 60.0 * f / self.politeness_seconds).sum();
-        let greedy_runs = [WikiPolicy::Greedy, WikiPolicy::GreedyExact].iter().filter(|&&p| self.uses(p)).count() as f64;
-        let tables = if self.uses(WikiPolicy::GreedyExact) { articles * (self.renewal_steps as u64 + 1) * RenewalTable::BYTES_PER_STEP } else { 0 };
+        let per_fraction: f64 = self
+            .fractions
+            .iter()
+            .map(|f| minutes * 60.0 * f / self.politeness_seconds)
+            .sum();
+        let greedy_runs = [WikiPolicy::Greedy, WikiPolicy::GreedyExact]
+            .iter()
+            .filter(|&&p| self.uses(p))
+            .count() as f64;
+        let tables = if self.uses(WikiPolicy::GreedyExact) {
+            articles * (self.renewal_steps as u64 + 1) * RenewalTable::BYTES_PER_STEP
+        } else {
+            0
+        };
         Estimate {
             articles,
             changes,
             requests: (per_fraction * self.policies.len() as f64) as u64,
             greedy_evaluations: per_fraction * greedy_runs * articles as f64,
-            bytes: changes * 8 + articles * 400 + tables + self.trace.as_ref().map_or(0, |t| 2 * t.len() as u64),
+            bytes: changes * 8
+                + articles * 400
+                + tables
+                + self.trace.as_ref().map_or(0, |t| 2 * t.len() as u64),
         }
     }
 }
@@ -271,7 +355,12 @@ fn laws_from(trace: &Trace, until: f64) -> (Vec<Histogram>, u64) {
     let mut missing = 0;
     let laws = (0..trace.pages())
         .map(|i| {
-            let changes: Vec<f64> = trace.changes(i).iter().copied().take_while(|&t| t < until).collect();
+            let changes: Vec<f64> = trace
+                .changes(i)
+                .iter()
+                .copied()
+                .take_while(|&t| t < until)
+                .collect();
             let intervals: Vec<f64> = changes.windows(2).map(|w| w[1] - w[0]).collect();
             Histogram::from_intervals(&intervals).unwrap_or_else(|| {
                 missing += 1;
@@ -334,12 +423,20 @@ impl WikipediaJob {
         };
         config.trace = None;
         if config.article as usize >= trace.pages() {
-            return Err(InputError::new("article", format!("must be below the number of articles ({})", trace.pages())));
+            return Err(InputError::new(
+                "article",
+                format!("must be below the number of articles ({})", trace.pages()),
+            ));
         }
         let minutes = trace.minutes;
         let (laws, without) = laws_from(&trace, minutes);
-        let (training_laws, without_training) = laws_from(&trace, config.training_days.min(minutes / 1440.0) * 1440.0);
-        let capacities: Vec<f64> = config.fractions.iter().map(|f| f * 60.0 / config.politeness_seconds).collect();
+        let (training_laws, without_training) =
+            laws_from(&trace, config.training_days.min(minutes / 1440.0) * 1440.0);
+        let capacities: Vec<f64> = config
+            .fractions
+            .iter()
+            .map(|f| f * 60.0 / config.politeness_seconds)
+            .collect();
         let mut allocations = Vec::new();
         let mut kkt = Vec::new();
         let mut training_allocations = Vec::new();
@@ -351,7 +448,12 @@ impl WikipediaJob {
                 training_allocations.push(wolf::allocate(&training_laws, c).0);
             }
         }
-        let tables: Option<Rc<[RenewalTable]>> = config.policies.contains(&WikiPolicy::GreedyExact).then(|| laws.iter().map(|l| RenewalTable::new(l, minutes, config.renewal_steps as usize)).collect());
+        let tables: Option<Rc<[RenewalTable]>> =
+            config.policies.contains(&WikiPolicy::GreedyExact).then(|| {
+                laws.iter()
+                    .map(|l| RenewalTable::new(l, minutes, config.renewal_steps as usize))
+                    .collect()
+            });
         let summary = TraceSummary {
             articles: trace.pages() as u64,
             changes: trace.total_changes() as u64,
@@ -361,9 +463,19 @@ impl WikipediaJob {
             without_histogram: without,
             without_training_histogram: without_training,
         };
-        let tasks: Vec<Task> = (0..config.fractions.len()).flat_map(|k| config.policies.iter().map(move |&policy| Task { policy, fraction_index: k })).collect();
+        let tasks: Vec<Task> = (0..config.fractions.len())
+            .flat_map(|k| {
+                config.policies.iter().map(move |&policy| Task {
+                    policy,
+                    fraction_index: k,
+                })
+            })
+            .collect();
         let n = trace.pages() as f64;
-        let work_total = tasks.iter().map(|t| Self::cost(t, &config, minutes, n)).sum();
+        let work_total = tasks
+            .iter()
+            .map(|t| Self::cost(t, &config, minutes, n))
+            .sum();
         Ok(WikipediaJob {
             config,
             trace,
@@ -386,8 +498,14 @@ impl WikipediaJob {
 
     /// Work of a task: requests, times the articles each GREEDY request evaluates.
     fn cost(task: &Task, config: &WikipediaConfig, minutes: f64, articles: f64) -> f64 {
-        let requests = minutes * 60.0 * config.fractions[task.fraction_index] / config.politeness_seconds;
-        requests * if matches!(task.policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) { articles } else { 1.0 }
+        let requests =
+            minutes * 60.0 * config.fractions[task.fraction_index] / config.politeness_seconds;
+        requests
+            * if matches!(task.policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) {
+                articles
+            } else {
+                1.0
+            }
     }
 
     fn period(&self, fraction_index: usize) -> f64 {
@@ -401,20 +519,57 @@ impl WikipediaJob {
         let period = self.period(k);
         let start = rng.uniform() * period;
         let (runner, f) = match task.policy {
-            WikiPolicy::Merge => (Runner::Merge(Merge::new(&self.allocations[k], 0..n, &mut rng)), self.allocations[k].clone()),
-            WikiPolicy::Merge2 => (Runner::Merge(Merge::new(&self.training_allocations[k], 0..n, &mut rng)), self.training_allocations[k].clone()),
-            WikiPolicy::Unpolite => (Runner::Spaced(Spaced::new(&self.allocations[k], 0..n, &mut rng, None)), self.allocations[k].clone()),
+            WikiPolicy::Merge => (
+                Runner::Merge(Merge::new(&self.allocations[k], 0..n, &mut rng)),
+                self.allocations[k].clone(),
+            ),
+            WikiPolicy::Merge2 => (
+                Runner::Merge(Merge::new(&self.training_allocations[k], 0..n, &mut rng)),
+                self.training_allocations[k].clone(),
+            ),
+            WikiPolicy::Unpolite => (
+                Runner::Spaced(Spaced::new(&self.allocations[k], 0..n, &mut rng, None)),
+                self.allocations[k].clone(),
+            ),
             WikiPolicy::Random => {
                 let f = vec![1.0 / (period * n as f64); n];
                 (Runner::Random(Random::new(&f, 0..n, &mut rng)), f)
             }
-            WikiPolicy::Greedy => (Runner::Greedy(Box::new(Greedy::new(self.laws.clone(), Gain::Sampled { samples: self.config.greedy_samples }, self.config.overdue, start, period))), Vec::new()),
+            WikiPolicy::Greedy => (
+                Runner::Greedy(Box::new(Greedy::new(
+                    self.laws.clone(),
+                    Gain::Sampled {
+                        samples: self.config.greedy_samples,
+                    },
+                    self.config.overdue,
+                    start,
+                    period,
+                ))),
+                Vec::new(),
+            ),
             WikiPolicy::GreedyExact => {
                 let tables = self.tables.clone().expect("tables built for exact GREEDY");
-                (Runner::Greedy(Box::new(Greedy::new(self.laws.clone(), Gain::Renewal(tables), self.config.overdue, start, period))), Vec::new())
+                (
+                    Runner::Greedy(Box::new(Greedy::new(
+                        self.laws.clone(),
+                        Gain::Renewal(tables),
+                        self.config.overdue,
+                        start,
+                        period,
+                    ))),
+                    Vec::new(),
+                )
             }
         };
-        Current { runner, f, account: TraceAccount::new(&self.trace), check: PolitenessCheck::new(self.config.politeness_seconds / 60.0), rng, requests: 0, fetches: Vec::new() }
+        Current {
+            runner,
+            f,
+            account: TraceAccount::new(&self.trace),
+            check: PolitenessCheck::new(self.config.politeness_seconds / 60.0),
+            rng,
+            requests: 0,
+            fetches: Vec::new(),
+        }
     }
 
     fn step(&mut self, budget: f64) {
@@ -425,11 +580,18 @@ impl WikipediaJob {
         let mut current = match self.current.take() {
             Some(c) => c,
             None => {
-                let t = Task { policy, fraction_index: k };
+                let t = Task {
+                    policy,
+                    fraction_index: k,
+                };
                 self.begin(&t)
             }
         };
-        let per_request = if matches!(policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) { self.trace.pages() as f64 } else { 1.0 };
+        let per_request = if matches!(policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) {
+            self.trace.pages() as f64
+        } else {
+            1.0
+        };
         let article = self.config.article as usize;
         let mut spent = 0.0;
         let c = &mut current;
@@ -466,7 +628,13 @@ impl WikipediaJob {
             spent += per_request;
         }
         self.work_done += spent;
-        self.points.push(PolicyPoint { policy, fraction: self.config.fractions[k], freshness: c.account.freshness(&self.trace, minutes), requests: c.requests, violations: c.check.violations });
+        self.points.push(PolicyPoint {
+            policy,
+            fraction: self.config.fractions[k],
+            freshness: c.account.freshness(&self.trace, minutes),
+            requests: c.requests,
+            violations: c.check.violations,
+        });
         if k == 0 {
             self.fetches.push((policy, std::mem::take(&mut c.fetches)));
         }
@@ -482,7 +650,11 @@ impl WikipediaJob {
     }
 
     fn fraction(&self) -> f64 {
-        if self.done() { 1.0 } else { (self.work_done / self.work_total).min(0.999) }
+        if self.done() {
+            1.0
+        } else {
+            (self.work_done / self.work_total).min(0.999)
+        }
     }
 
     pub fn done(&self) -> bool {
@@ -490,7 +662,12 @@ impl WikipediaJob {
     }
 
     fn gaps(&self) -> Vec<Gap> {
-        let at = |p: WikiPolicy, k: usize| self.points.iter().find(|x| x.policy == p && x.fraction == self.config.fractions[k]).map(|x| x.freshness);
+        let at = |p: WikiPolicy, k: usize| {
+            self.points
+                .iter()
+                .find(|x| x.policy == p && x.fraction == self.config.fractions[k])
+                .map(|x| x.freshness)
+        };
         let pairs = [
             (WikiPolicy::Merge, WikiPolicy::Unpolite),
             (WikiPolicy::Merge, WikiPolicy::Merge2),
@@ -503,13 +680,23 @@ impl WikipediaJob {
             .enumerate()
             .map(|(j, &(a, b))| Gap {
                 name: format!("{} − {}", a.label(), b.label()),
-                published: PUBLISHED.get(j).map_or("— (beyond the thesis)".to_string(), |p| p.1.to_string()),
-                measured: (0..self.config.fractions.len()).map(|k| Some(100.0 * (at(a, k)? - at(b, k)?))).collect(),
+                published: PUBLISHED
+                    .get(j)
+                    .map_or("— (beyond the thesis)".to_string(), |p| p.1.to_string()),
+                measured: (0..self.config.fractions.len())
+                    .map(|k| Some(100.0 * (at(a, k)? - at(b, k)?)))
+                    .collect(),
             })
             .collect()
     }
 
     pub fn output(&self) -> WikipediaOutput {
+        self.output_with(true)
+    }
+
+    /// The result so far; `detail` adds the article's changes and fetches (partial
+    /// results leave them out: the page redraws them once, at the end).
+    fn output_with(&self, detail: bool) -> WikipediaOutput {
         let i = self.config.article as usize;
         WikipediaOutput {
             config: self.config.clone(),
@@ -519,13 +706,29 @@ impl WikipediaJob {
             article: ArticleDetail {
                 index: i as u64,
                 name: self.trace.names[i].clone(),
-                changes: self.trace.changes(i).to_vec(),
+                changes: if detail {
+                    self.trace.changes(i).to_vec()
+                } else {
+                    Vec::new()
+                },
                 histogram: Some(self.laws[i].clone()),
-                training_histogram: self.config.policies.contains(&WikiPolicy::Merge2).then(|| self.training_laws[i].clone()),
-                fetches: self.fetches.clone(),
+                training_histogram: self
+                    .config
+                    .policies
+                    .contains(&WikiPolicy::Merge2)
+                    .then(|| self.training_laws[i].clone()),
+                fetches: if detail {
+                    self.fetches.clone()
+                } else {
+                    Vec::new()
+                },
             },
             kkt: self.kkt.clone(),
-            renewal_gap: self.tables.as_ref().map(|t| t.iter().map(|x| x.asymptote_gap().abs()).fold(0.0, f64::max)),
+            renewal_gap: self.tables.as_ref().map(|t| {
+                t.iter()
+                    .map(|x| x.asymptote_gap().abs())
+                    .fold(0.0, f64::max)
+            }),
             complete: self.done(),
         }
     }
@@ -539,7 +742,9 @@ impl Job for WikipediaJob {
         WikipediaJob::done(self)
     }
     fn partial(&self) -> Option<crate::experiment::Output> {
-        Some(crate::experiment::Output::Wikipedia(self.output()))
+        Some(crate::experiment::Output::Wikipedia(
+            self.output_with(self.done()),
+        ))
     }
     fn finish(mut self: Box<Self>) -> crate::experiment::Output {
         while !WikipediaJob::done(&self) {

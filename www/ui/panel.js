@@ -23,7 +23,8 @@ const DEBOUNCE_MS = 180;
 
 /**
  * spec: {experiment, name, label, fields, auto (run on every change), action (button
- * text when not auto), hover(core, x, y), details(result, element)}
+ * text when not auto), hover(core, x, y), details(result, element), setup(panel,
+ * controls) for extra controls, augment(config) to add what the form does not hold}
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
@@ -83,6 +84,7 @@ export class ExperimentPanel {
       b.addEventListener('click', () => this.result && act());
       buttons.append(b);
     }
+    spec.setup?.(this, controls);
     controls.append(buttons);
     this.progress = new Progress(controls, `${spec.label}: progress`);
     this.note = document.createElement('p');
@@ -109,15 +111,23 @@ export class ExperimentPanel {
     output.append(this.charts, this.details);
     body.append(controls, output);
     section.append(body);
+    let linked = false;
     if (state) {
-      this.applyParams(state.paramsOf(spec.id));
+      const params = state.paramsOf(spec.id);
+      linked = [...params].length > 0 || state.globals.embed === spec.id;
+      this.applyParams(params);
       state.register(spec.id, (params) => {
         for (const field of spec.fields) this.form.set(field.key, this.defaults[field.key]);
         this.applyParams(params);
         this.start();
       });
     }
-    this.start();
+    // long runs wait for the button unless a link asks for them
+    if (spec.runOnLoad === false && !linked) {
+      if (this.check()) this.placeholder.textContent = `Press “${spec.action}” to run. ${this.note.textContent}`;
+    } else {
+      this.start();
+    }
   }
 
   /** Sets fields from URL text. */
@@ -171,6 +181,7 @@ export class ExperimentPanel {
     }
     const config = { experiment: this.spec.experiment };
     for (const [key, value] of Object.entries(read.config)) setPath(config, key, value);
+    this.spec.augment?.(config);
     const problem = this.core.validate(config);
     if (problem) {
       this.showProblem(problem.field, problem.message);

@@ -1,0 +1,81 @@
+// Bursty changes in a real browser: the five policies of the thesis's Fig 6.3 run in the
+// worker; traces are imported from a file, dropped or loaded from the sample, and bad
+// ones are refused with their lines.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { open, inkOf, setField, shots } from './browser.mjs';
+
+let browser;
+let page;
+const status = () => page.locator('#wikipedia .status').textContent();
+
+before(async () => {
+  browser = await open();
+  page = await browser.newPage();
+});
+
+after(async () => {
+  await browser.close();
+});
+
+test('the panel waits for its button and says what a run costs', async () => {
+  const placeholder = await page.locator('#wikipedia .placeholder').textContent();
+  assert.match(placeholder, /Press “Simulate” to run\. About [\d,.]+ requests, [\d.e+]+ GREEDY article evaluations/);
+});
+
+test('five policies run in the worker and sit beside the thesis gaps', async () => {
+  await page.evaluate(() => {
+    globalThis.longTasks = [];
+    new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  await setField(page, 'wikipedia', 'articles (generator)', 60);
+  await setField(page, 'wikipedia', 'politeness P (seconds)', 2500);
+  await page.locator('#wikipedia').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#wikipedia .status').textContent), null, { timeout: 120_000 });
+  const rows = await page.locator('#wikipedia table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 5);
+  assert.equal(rows[0][0], 'MERGE − UNPOLITE');
+  assert.equal(rows[0][1], '|gap| < 0.4');
+  assert.equal(rows[2][1], '10.30 ± 0.95');
+  for (const r of rows) assert.equal(r.length, 7, 'five request rates');
+  assert.ok(rows.every((r) => r.slice(2).every((c) => /^-?[\d.]+$/.test(c))), JSON.stringify(rows));
+  for (const k of [0, 1, 2]) assert.ok((await inkOf(page, `#wikipedia .chart-${k} canvas`)) > 0.005, `figure ${k + 1} drawn`);
+  assert.match(await page.locator('#wikipedia .chart-0 figcaption').textContent(), /60 articles, [\d,]+ changes over 91 days/);
+  const longTasks = await page.evaluate(() => globalThis.longTasks);
+  assert.deepEqual(longTasks.filter((d) => d > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+  await page.locator('#wikipedia').screenshot({ path: path.join(shots, 'wikipedia.png') });
+});
+
+test('the sample trace loads and replays', async () => {
+  await page.locator('#wikipedia').getByRole('button', { name: 'Load the sample trace' }).click();
+  assert.equal(await page.locator('#wikipedia').getByLabel('changes from').inputValue(), 'trace');
+  await setField(page, 'wikipedia', 'politeness P (seconds)', 7200);
+  await page.locator('#wikipedia').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#wikipedia .status').textContent), null, { timeout: 120_000 });
+  assert.match(await page.locator('#wikipedia .details').textContent(), /20 articles, 6,707 changes over 91 days from 2007-01-01/);
+  assert.match(await page.locator('#wikipedia .chart-1 figcaption').textContent(), /^Global warming: /);
+});
+
+test('a bad trace is refused with its lines, and an unreadable one at once', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-'));
+  const bad = path.join(dir, 'bad.csv');
+  fs.writeFileSync(bad, 'page,timestamp\nA,2007-01-01T00:00Z\nA,2007-01-01T00:00Z\nB,soon\n');
+  await page.locator('#wikipedia input[type=file]').setInputFiles(bad);
+  await page.waitForFunction(() => /Loaded bad\.csv/.test(document.querySelector('#wikipedia .trace-status').textContent));
+  await page.locator('#wikipedia').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /bad rows/.test(document.querySelector('#wikipedia .status').textContent), null, { timeout: 30_000 });
+  const text = await status();
+  assert.match(text, /has 2 bad rows; nothing was imported/);
+  assert.match(text, /line 3: repeats the time of line 2/);
+  assert.match(text, /line 4: “soon” is not an ISO-8601 time/);
+  const latin1 = path.join(dir, 'latin1.csv');
+  fs.writeFileSync(latin1, Buffer.from([...Buffer.from('A,0\nCaf'), 0xe9, ...Buffer.from(',60\n')]));
+  await page.locator('#wikipedia input[type=file]').setInputFiles(latin1);
+  await page.waitForFunction(() => /not UTF-8/.test(document.querySelector('#wikipedia .trace-status').textContent));
+  assert.match(await page.locator('#wikipedia .trace-status').textContent(), /line 2 holds a byte that is not valid UTF-8/);
+  // back to the generator: the panel runs again
+  await page.locator('#wikipedia').getByLabel('changes from').selectOption('generator');
+});

@@ -1,0 +1,167 @@
+// Non-Poisson changes (thesis ch. 6; spec §2): MERGE with Wolf et al.'s allocation,
+// MERGE2, UNPOLITE, RANDOM and GREEDY on an imported trace or the bursty generator.
+import { ExperimentPanel } from '../ui/panel.js';
+import sampleTrace from '../samples/sample-trace.csv';
+
+const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
+const POLICIES = [
+  ['merge', 'MERGE'],
+  ['merge2', 'MERGE2'],
+  ['unpolite', 'UNPOLITE'],
+  ['random', 'RANDOM'],
+  ['greedy', 'GREEDY (sampled, as the thesis)'],
+  ['greedy_exact', 'GREEDY (renewal equation)'],
+];
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
+
+/** Reads a chosen or dropped file as UTF-8 text, or says why it cannot. */
+async function readTrace(file) {
+  if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / 2 ** 20)} MB, over the 512 MB limit; split the trace or keep fewer pages`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error(`${file.name} looks like UTF-16 text; save it as UTF-8 CSV`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    throw new Error(`${file.name} is not UTF-8 text (line ${line} holds a byte that is not valid UTF-8); save it as UTF-8 CSV`);
+  }
+}
+
+function traceControls(panel, controls) {
+  const box = document.createElement('div');
+  box.className = 'trace-drop';
+  box.innerHTML = `
+    <label class="trace-pick">Change trace (CSV <code>page,timestamp</code>) <input type="file" accept=".csv,text/csv,text/plain"></label>
+    <button type="button" class="secondary trace-sample">Load the sample trace</button>
+    <p class="trace-status" role="status">No trace loaded: the synthetic generator runs. Drop a CSV file here or choose one.</p>`;
+  const status = box.querySelector('.trace-status');
+  const use = (text, name) => {
+    panel.trace = { text, name };
+    status.textContent = `Loaded ${name} (${(text.length / 1024).toFixed(0)} KB): choose “an imported trace” as the source and Simulate. Rows are checked when the run starts.`;
+    panel.form.set('source', 'trace');
+    panel.changed();
+  };
+  const load = async (file) => {
+    try {
+      use(await readTrace(file), file.name);
+    } catch (error) {
+      panel.trace = null;
+      status.textContent = `Not loaded: ${error.message}.`;
+      panel.setStatus(`Check the trace: ${error.message}.`, true);
+    }
+  };
+  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
+  box.querySelector('.trace-sample').addEventListener('click', () => use(sampleTrace, 'sample-trace.csv (synthetic, 20 articles)'));
+  box.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    box.classList.add('dragging');
+  });
+  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
+  box.addEventListener('drop', (e) => {
+    e.preventDefault();
+    box.classList.remove('dragging');
+    const file = e.dataTransfer.files[0];
+    if (file) load(file);
+  });
+  controls.append(box);
+}
+
+function gapsTable(result, final) {
+  const heads = result.config.fractions.map((f) => `<th scope="col">${fmt(100 * f)} %</th>`).join('');
+  const rows = result.gaps
+    .map((g) => `<tr><th scope="row">${g.name}</th><td>${g.published}</td>${g.measured.map((m) => `<td class="num">${m === null ? '—' : fmt(m, 3)}</td>`).join('')}</tr>`)
+    .join('');
+  const t = result.trace;
+  const kkt = Math.max(...result.kkt);
+  const unpolite = result.points.filter((p) => p.policy === 'unpolite');
+  return `
+    <table class="proof"><caption>Gaps in percentage points of freshness: the thesis beside Freshlab${final ? '' : ' (so far)'}</caption>
+      <thead><tr><th scope="col">gap</th><th scope="col">thesis</th>${heads}</tr></thead><tbody>${rows}</tbody></table>
+    <p>${fmt(t.articles, 6)} articles, ${fmt(t.changes, 9)} changes over ${fmt(t.days, 4)} days from ${t.start.slice(0, 10)}${t.blank_lines ? `, ${t.blank_lines} blank lines skipped` : ''}.
+      ${t.without_histogram ? `${t.without_histogram} articles had no interval and were given one as long as the period. ` : ''}${
+        t.without_training_histogram ? `${t.without_training_histogram} articles had no interval in MERGE2's first ${fmt(result.config.training_days)} days and were given one that long. ` : ''
+      }Wolf et al.'s allocation meets its optimality conditions to ${kkt.toExponential(1)}.
+      ${unpolite.length ? `UNPOLITE broke politeness on ${unpolite.map((p) => `${fmt(100 * p.violations / Math.max(1, p.requests), 3)} %`).join(', ')} of its requests.` : ''}
+      ${result.renewal_gap !== null ? `The renewal equation's grid ends within ${fmt(result.renewal_gap, 2)} renewals of its asymptote (worst article).` : ''}</p>
+    <p class="fineprint">Readings: histograms have 10 bins from the shortest to the longest interval, each wider than the last by a constant
+      factor; Pr[changed] is conditioned on no change known at the last fetch; an article never fetched is worth E[X²]/(2E[X]); one unchanged for
+      longer than its histogram allows is ${result.config.overdue === 'memoryless' ? 'treated as memoryless from its last fetch' : 'treated as surely stale'}
+      (option “overdue article”). The thesis's data are 10,000 real Wikipedia articles over 2007; ${
+        result.config.source === 'generator' ? 'these are synthetic (lognormal renewal intervals), so gaps may differ.' : 'this run replays the trace you loaded.'
+      }</p>`;
+}
+
+const panel = {
+  id: 'wikipedia',
+  keyFields: ['politeness_seconds', 'policies', 'generator.articles'],
+  name: 'bursty-changes',
+  experiment: 'wikipedia',
+  label: 'Freshness against request rate for five policies on bursty changes',
+  auto: false,
+  runOnLoad: false,
+  action: 'Simulate',
+  fields: [
+    {
+      key: 'source',
+      label: 'changes from',
+      kind: 'select',
+      options: [
+        ['generator', 'the synthetic bursty generator'],
+        ['trace', 'an imported trace'],
+      ],
+    },
+    { key: 'generator.articles', label: 'articles (generator)', kind: 'integer', help: 'the thesis: 10,000' },
+    { key: 'generator.days', label: 'days (generator)', kind: 'number', help: 'the thesis: 365 (2007)' },
+    { key: 'generator.rate_min', label: 'mean changes a year, from', kind: 'number' },
+    { key: 'generator.rate_max', label: 'mean changes a year, to', kind: 'number' },
+    { key: 'generator.min_changes_per_year', label: 'keep articles with at least (changes a year)', kind: 'number', help: 'the thesis: 300' },
+    { key: 'generator.burstiness', label: 'burstiness σ', kind: 'number', help: '0: periodic; 2: edits minutes apart, then quiet weeks' },
+    { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number', help: 'the thesis: 15 s for 10,000 articles' },
+    { key: 'fractions', label: 'request rates (share of 1/P)', kind: 'list' },
+    { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
+    { key: 'greedy_samples', label: 'GREEDY samples per article', kind: 'integer', help: 'the thesis: 3' },
+    { key: 'renewal_steps', label: 'renewal equation grid steps', kind: 'integer' },
+    {
+      key: 'overdue',
+      label: 'overdue article (older than its histogram allows)',
+      kind: 'select',
+      options: [
+        ['memoryless', 'memoryless since its last fetch'],
+        ['stale', 'surely stale (refetched until it changes)'],
+      ],
+    },
+    { key: 'training_days', label: 'MERGE2 learns from the first (days)', kind: 'number', help: 'the thesis: January' },
+    { key: 'article', label: 'article shown below (from 0)', kind: 'integer' },
+    { key: 'seed', label: 'seed', kind: 'integer' },
+  ],
+  presets: [
+    {
+      label: 'Thesis scale (10,000 articles, 15 s, a year)',
+      values: (core) => {
+        const d = core.defaults('wikipedia');
+        return { ...d, generator: { ...d.generator, articles: 10000, days: 365 }, politeness_seconds: 15 };
+      },
+    },
+  ],
+  setup: traceControls,
+  augment(config) {
+    if (config.source === 'trace' && this.panel?.trace) config.trace = this.panel.trace.text;
+  },
+  note(core, config) {
+    try {
+      const e = core.wikipedia_estimate(config);
+      const greedy = e.greedy_evaluations > 0 ? `, ${e.greedy_evaluations.toExponential(1)} GREEDY article evaluations (about ${fmt(e.greedy_evaluations / 3e7, 2)} s)` : '';
+      return `About ${fmt(e.requests, 3)} requests${greedy}; ${fmt(e.bytes / 2 ** 20, 3)} MB of memory.`;
+    } catch (error) {
+      return error.message ?? String(error);
+    }
+  },
+  hover: (_core, x, y) => `${fmt(x, 3)}: ${fmt(y, 4)}`,
+  details: (result, element, final) => (element.innerHTML = gapsTable(result, final)),
+};
+
+export function wikipediaView(root, core, client, state) {
+  const p = new ExperimentPanel(root.querySelector(`#${panel.id}`), panel, core, client, state);
+  panel.panel = p;
+}
