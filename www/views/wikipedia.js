@@ -151,7 +151,7 @@ const panel = {
   note(core, config) {
     try {
       const e = core.wikipedia_estimate(config);
-      const greedy = e.greedy_evaluations > 0 ? `, ${e.greedy_evaluations.toExponential(1)} GREEDY article evaluations (about ${fmt(e.greedy_evaluations / 3e7, 2)} s)` : '';
+      const greedy = e.greedy_evaluations > 0 ? `, ${e.greedy_evaluations.toExponential(1)} GREEDY article evaluations (about ${fmt(e.greedy_evaluations / 2.5e5, 2)} s in a browser)` : '';
       return `About ${fmt(e.requests, 3)} requests${greedy}; ${fmt(e.bytes / 2 ** 20, 3)} MB of memory.`;
     } catch (error) {
       return error.message ?? String(error);
