@@ -10,22 +10,9 @@ use std::time::Instant;
 /// peer implementation: u64 count of servers, their page counts (u64), then f (f64),
 /// little-endian.
 fn dump(path: &str, pages: u64) {
-    let repo = freshlab::model::webbase::generate(
-        &freshlab::model::webbase::RepositoryConfig {
-            pages,
-            servers: 5462,
-            ..Default::default()
-        },
-        1,
-    );
+    let repo = freshlab::model::webbase::generate(&freshlab::model::webbase::RepositoryConfig { pages, servers: 5462, ..Default::default() }, 1);
     let p = 15.0 / 86_400.0;
-    let f = freshlab::alloc::allocate(
-        &repo,
-        freshlab::alloc::AllocationKind::OptPolite,
-        0.9 * 5462.0 / p,
-        p,
-    )
-    .f;
+    let f = freshlab::alloc::allocate(&repo, freshlab::alloc::AllocationKind::OptPolite, 0.9 * 5462.0 / p, p).f;
     let mut bytes = Vec::new();
     bytes.extend((repo.servers() as u64).to_le_bytes());
     for s in 0..repo.servers() {
@@ -43,31 +30,17 @@ fn main() {
         return dump(&args[k + 1], 1_000_000);
     }
     let quick = args.iter().any(|a| a == "--quick");
-    let (pages, requests, runs) = if quick {
-        (100_000, 2_000_000, 3)
-    } else {
-        (1_000_000, 20_000_000, 5)
-    };
+    let (pages, requests, runs) = if quick { (100_000, 2_000_000, 3) } else { (1_000_000, 20_000_000, 5) };
     let origin = Instant::now();
     let clock = || origin.elapsed().as_secs_f64();
     for policy in [PolicyKind::Merge, PolicyKind::Random] {
         for accounting in [false, true] {
-            let config = BenchConfig {
-                pages,
-                servers: 5462,
-                policy,
-                requests,
-                accounting,
-            };
-            let mut results: Vec<BenchResult> =
-                (0..runs).map(|_| scheduling(&config, clock)).collect();
+            let config = BenchConfig { pages, servers: 5462, policy, requests, accounting };
+            let mut results: Vec<BenchResult> = (0..runs).map(|_| scheduling(&config, clock)).collect();
             results.sort_by(|a, b| a.ns_per_request.total_cmp(&b.ns_per_request));
             let median = &results[runs / 2];
             let spread: Vec<f64> = results.iter().map(|r| r.ns_per_request).collect();
-            println!(
-                "{}",
-                serde_json::json!({ "median": median, "all_ns_per_request": spread })
-            );
+            println!("{}", serde_json::json!({ "median": median, "all_ns_per_request": spread }));
         }
     }
 }

@@ -6,21 +6,12 @@ use freshlab::concepts::{SensorsConfig, SensorsJob};
 use std::time::Instant;
 
 fn main() {
-    let pages: Vec<u64> = std::env::args()
-        .skip_while(|a| a != "--pages")
-        .nth(1)
-        .map(|s| s.split(',').map(|p| p.parse().expect("pages")).collect())
-        .unwrap_or(vec![200_000, 2_000]);
+    let pages: Vec<u64> = std::env::args().skip_while(|a| a != "--pages").nth(1).map(|s| s.split(',').map(|p| p.parse().expect("pages")).collect()).unwrap_or(vec![200_000, 2_000]);
     for n in pages {
         let mut runs: Vec<(f64, u64, f64, f64)> = (0..3)
             .map(|_| {
                 let t = Instant::now();
-                let out = SensorsJob::new(SensorsConfig {
-                    pages: n,
-                    ..Default::default()
-                })
-                .expect("valid")
-                .finish();
+                let out = SensorsJob::new(SensorsConfig { pages: n, ..Default::default() }).expect("valid").finish();
                 let seconds = t.elapsed().as_secs_f64();
                 let events: u64 = out.results.iter().map(|r| r.events).sum();
                 let fresh = |k: usize| out.results[k].stationary_mean.unwrap_or(f64::NAN);

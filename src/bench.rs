@@ -58,24 +58,13 @@ impl Visitor for Accounting<'_> {
 /// seconds (the browser passes its own).
 pub fn scheduling(config: &BenchConfig, now: impl Fn() -> f64) -> BenchResult {
     let t0 = now();
-    let repo = generate(
-        &RepositoryConfig {
-            pages: config.pages,
-            servers: config.servers,
-            ..RepositoryConfig::default()
-        },
-        1,
-    );
+    let repo = generate(&RepositoryConfig { pages: config.pages, servers: config.servers, ..RepositoryConfig::default() }, 1);
     let p = 15.0 / 86_400.0;
     let capacity = 0.9 * config.servers as f64 / p;
     let f = allocate(&repo, AllocationKind::OptPolite, capacity, p).f;
     let horizon = config.requests as f64 / capacity;
-    let mut streams: Vec<Stream> = (0..repo.servers())
-        .map(|s| Stream::new(1, s as u64))
-        .collect();
-    let mut schedules: Vec<ServerSchedule> = (0..repo.servers())
-        .map(|s| ServerSchedule::new(config.policy, &f, repo.server_pages(s), p, &mut streams[s]))
-        .collect();
+    let mut streams: Vec<Stream> = (0..repo.servers()).map(|s| Stream::new(1, s as u64)).collect();
+    let mut schedules: Vec<ServerSchedule> = (0..repo.servers()).map(|s| ServerSchedule::new(config.policy, &f, repo.server_pages(s), p, &mut streams[s])).collect();
     let mut checks = vec![PolitenessCheck::new(p); repo.servers()];
     let mut account = Account::new(Estimator::Expected, &repo.lambda, |_| 1.0, horizon, 100);
     let setup = now() - t0;
@@ -83,42 +72,15 @@ pub fn scheduling(config: &BenchConfig, now: impl Fn() -> f64) -> BenchResult {
     let mut requests = 0;
     for s in 0..repo.servers() {
         requests += if config.accounting {
-            schedules[s].advance(
-                horizon,
-                &f,
-                &mut Accounting {
-                    account: &mut account,
-                    lambda: &repo.lambda,
-                },
-                &mut checks[s],
-                &mut streams[s],
-            )
+            schedules[s].advance(horizon, &f, &mut Accounting { account: &mut account, lambda: &repo.lambda }, &mut checks[s], &mut streams[s])
         } else {
             schedules[s].advance(horizon, &f, &mut Count, &mut checks[s], &mut streams[s])
         };
     }
     let seconds = now() - start;
-    assert_eq!(
-        checks.iter().map(|c| c.violations).sum::<u64>(),
-        0,
-        "a benchmark run must stay polite"
-    );
-    let bytes_per_page = 8
-        + 8
-        + ServerSchedule::bytes_per_page(config.policy)
-        + if config.accounting {
-            Account::bytes_per_page(Estimator::Expected)
-        } else {
-            0
-        };
-    BenchResult {
-        config: config.clone(),
-        requests,
-        seconds,
-        ns_per_request: seconds * 1e9 / requests as f64,
-        bytes_per_page,
-        setup_seconds: setup,
-    }
+    assert_eq!(checks.iter().map(|c| c.violations).sum::<u64>(), 0, "a benchmark run must stay polite");
+    let bytes_per_page = 8 + 8 + ServerSchedule::bytes_per_page(config.policy) + if config.accounting { Account::bytes_per_page(Estimator::Expected) } else { 0 };
+    BenchResult { config: config.clone(), requests, seconds, ns_per_request: seconds * 1e9 / requests as f64, bytes_per_page, setup_seconds: setup }
 }
 
 #[cfg(test)]
@@ -131,21 +93,8 @@ mod tests {
     #[test]
     fn a_small_benchmark_schedules_what_it_was_asked() {
         for policy in [PolicyKind::Merge, PolicyKind::Random] {
-            let r = scheduling(
-                &BenchConfig {
-                    pages: 5000,
-                    servers: 50,
-                    policy,
-                    requests: 20_000,
-                    accounting: true,
-                },
-                || 0.0,
-            );
-            assert!(
-                (r.requests as f64 / 20_000.0 - 1.0).abs() < 0.02,
-                "{}",
-                r.requests
-            );
+            let r = scheduling(&BenchConfig { pages: 5000, servers: 50, policy, requests: 20_000, accounting: true }, || 0.0);
+            assert!((r.requests as f64 / 20_000.0 - 1.0).abs() < 0.02, "{}", r.requests);
             assert!(r.bytes_per_page <= 48);
         }
     }

@@ -194,10 +194,7 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
 }
 
 /// Runs a configuration to the end, calling `on_progress` between slices.
-pub fn run(
-    config: Config,
-    mut on_progress: impl FnMut(f64, &dyn Job),
-) -> Result<Output, InputError> {
+pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result<Output, InputError> {
     let mut job = start(config)?;
     while !job.done() {
         let fraction = job.advance(1_000_000);
@@ -207,31 +204,15 @@ pub fn run(
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 9] = [
-    "level_sets",
-    "factor_curves",
-    "bursts",
-    "certify",
-    "policies",
-    "per_page",
-    "channel",
-    "sensors",
-    "wikipedia",
-];
+pub const EXPERIMENTS: [&str; 9] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
-fn fields<T: serde::de::DeserializeOwned>(
-    map: serde_json::Map<String, serde_json::Value>,
-) -> Result<T, InputError> {
+fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
     serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|error| {
         let field = error.path().to_string();
         let message = error.inner().to_string();
         // JavaScript's NaN and ±Infinity have no JSON form and arrive as null.
-        let message = if message.starts_with("invalid type: null") {
-            "is not a number (empty, NaN or infinite); enter a number".to_string()
-        } else {
-            message
-        };
+        let message = if message.starts_with("invalid type: null") { "is not a number (empty, NaN or infinite); enter a number".to_string() } else { message };
         InputError::new(field, message)
     })
 }
@@ -239,25 +220,16 @@ fn fields<T: serde::de::DeserializeOwned>(
 /// Reads a configuration from a JSON value (the page's object, or a parsed file).
 pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError> {
     let serde_json::Value::Object(mut map) = value else {
-        return Err(InputError::new(
-            "",
-            r#"the configuration must be an object such as {"experiment": "level_sets"}"#,
-        ));
+        return Err(InputError::new("", r#"the configuration must be an object such as {"experiment": "level_sets"}"#));
     };
     let known = EXPERIMENTS.join(", ");
     let name = match map.remove("experiment") {
         Some(serde_json::Value::String(name)) => name,
         Some(other) => {
-            return Err(InputError::new(
-                "experiment",
-                format!("must be a name (one of {known}), not {other}"),
-            ));
+            return Err(InputError::new("experiment", format!("must be a name (one of {known}), not {other}")));
         }
         None => {
-            return Err(InputError::new(
-                "experiment",
-                format!("is missing; add \"experiment\": one of {known}"),
-            ));
+            return Err(InputError::new("experiment", format!("is missing; add \"experiment\": one of {known}")));
         }
     };
     Ok(match name.as_str() {
@@ -271,18 +243,14 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "sensors" => Config::Sensors(fields(map)?),
         "wikipedia" => Config::Wikipedia(fields(map)?),
         other => {
-            return Err(InputError::new(
-                "experiment",
-                format!("unknown experiment \"{other}\"; use one of {known}"),
-            ));
+            return Err(InputError::new("experiment", format!("unknown experiment \"{other}\"; use one of {known}")));
         }
     })
 }
 
 /// Parses a JSON configuration (as written by the page's "export" and read by the CLI).
 pub fn parse_config(json: &str) -> Result<Config, InputError> {
-    let value: serde_json::Value = serde_json::from_str(json)
-        .map_err(|e| InputError::new("", format!("not valid JSON: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| InputError::new("", format!("not valid JSON: {e}")))?;
     config_from_value(value)
 }
 
@@ -296,17 +264,12 @@ mod tests {
     #[test]
     fn json_configs_round_trip_with_defaults() {
         let c = parse_config(r#"{"experiment": "level_sets", "r_max": 5}"#).unwrap();
-        let Config::LevelSets(ls) = &c else {
-            panic!("{c:?}")
-        };
+        let Config::LevelSets(ls) = &c else { panic!("{c:?}") };
         assert_eq!(ls.r_max, 5.0);
         assert_eq!(ls.c_max, 20.0);
         let text = serde_json::to_string(&c).unwrap();
         assert_eq!(parse_config(&text).unwrap(), c);
-        assert!(matches!(
-            parse_config(r#"{"experiment":"certify"}"#).unwrap(),
-            Config::Certify(_)
-        ));
+        assert!(matches!(parse_config(r#"{"experiment":"certify"}"#).unwrap(), Config::Certify(_)));
     }
 
     #[test]
@@ -317,10 +280,7 @@ mod tests {
         let e = parse_config(r#"{"experiment": "level_sets", "r_mni": 1}"#).unwrap_err();
         assert!(e.message.contains("unknown field `r_mni`"), "{e}");
         let e = parse_config(r#"{"experiment": "sorcery"}"#).unwrap_err();
-        assert!(
-            e.message.contains("unknown experiment") && e.message.contains("level_sets"),
-            "{e}"
-        );
+        assert!(e.message.contains("unknown experiment") && e.message.contains("level_sets"), "{e}");
         let e = parse_config(r#"{"experiment": "certify", "tolerance": null}"#).unwrap_err();
         assert_eq!(e.field, "tolerance");
         assert!(e.message.contains("not a number"), "{e}");
@@ -334,12 +294,8 @@ mod tests {
 
     #[test]
     fn every_experiment_runs_and_reports_progress() {
-        for json in [
-            r#"{"experiment":"level_sets","grid":51}"#,
-            r#"{"experiment":"factor_curves"}"#,
-            r#"{"experiment":"bursts"}"#,
-            r#"{"experiment":"certify","tolerance":1e-6}"#,
-        ] {
+        for json in [r#"{"experiment":"level_sets","grid":51}"#, r#"{"experiment":"factor_curves"}"#, r#"{"experiment":"bursts"}"#, r#"{"experiment":"certify","tolerance":1e-6}"#]
+        {
             let mut last = 0.0;
             let out = run(parse_config(json).unwrap(), |f, _| {
                 assert!(f >= last - 1e-12 || f == 1.0);
@@ -348,10 +304,7 @@ mod tests {
             .unwrap();
             let text = serde_json::to_string(&out).unwrap();
             let back: Output = serde_json::from_str(&text).unwrap();
-            assert!(
-                back == out,
-                "{json}: the result does not survive a JSON round trip"
-            );
+            assert!(back == out, "{json}: the result does not survive a JSON round trip");
         }
     }
 
@@ -373,9 +326,7 @@ mod tests {
 
     #[test]
     fn invalid_values_are_refused_before_running() {
-        let e = start(parse_config(r#"{"experiment":"certify","c_min":0.5}"#).unwrap())
-            .err()
-            .unwrap();
+        let e = start(parse_config(r#"{"experiment":"certify","c_min":0.5}"#).unwrap()).err().unwrap();
         assert_eq!(e.field, "c_min");
     }
 }

@@ -13,20 +13,13 @@ pub struct InputError {
 
 impl InputError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        InputError {
-            field: field.into(),
-            message: message.into(),
-        }
+        InputError { field: field.into(), message: message.into() }
     }
 }
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.field, self.message)
-        }
+        if self.field.is_empty() { write!(f, "{}", self.message) } else { write!(f, "{}: {}", self.field, self.message) }
     }
 }
 
@@ -41,10 +34,7 @@ pub struct Check<'a> {
 /// Starts the checks of `value` for `field`; every number must be finite.
 pub fn check(field: &str, value: f64) -> Result<Check<'_>, InputError> {
     if value.is_nan() {
-        return Err(InputError::new(
-            field,
-            "is not a number; enter a number such as 1.5",
-        ));
+        return Err(InputError::new(field, "is not a number; enter a number such as 1.5"));
     }
     if value.is_infinite() {
         return Err(InputError::new(field, "is infinite; enter a finite number"));
@@ -54,43 +44,23 @@ pub fn check(field: &str, value: f64) -> Result<Check<'_>, InputError> {
 
 impl Check<'_> {
     pub fn positive(self) -> Result<Self, InputError> {
-        if self.value > 0.0 {
-            Ok(self)
-        } else {
-            Err(self.fail(format!("must be greater than 0 (got {})", self.value)))
-        }
+        if self.value > 0.0 { Ok(self) } else { Err(self.fail(format!("must be greater than 0 (got {})", self.value))) }
     }
 
     pub fn at_least(self, min: f64) -> Result<Self, InputError> {
-        if self.value >= min {
-            Ok(self)
-        } else {
-            Err(self.fail(format!("must be at least {min} (got {})", self.value)))
-        }
+        if self.value >= min { Ok(self) } else { Err(self.fail(format!("must be at least {min} (got {})", self.value))) }
     }
 
     pub fn at_most(self, max: f64) -> Result<Self, InputError> {
-        if self.value <= max {
-            Ok(self)
-        } else {
-            Err(self.fail(format!("must be at most {max} (got {})", self.value)))
-        }
+        if self.value <= max { Ok(self) } else { Err(self.fail(format!("must be at most {max} (got {})", self.value))) }
     }
 
     pub fn below(self, bound: f64) -> Result<Self, InputError> {
-        if self.value < bound {
-            Ok(self)
-        } else {
-            Err(self.fail(format!("must be less than {bound} (got {})", self.value)))
-        }
+        if self.value < bound { Ok(self) } else { Err(self.fail(format!("must be less than {bound} (got {})", self.value))) }
     }
 
     pub fn integer(self) -> Result<Self, InputError> {
-        if self.value.fract() == 0.0 {
-            Ok(self)
-        } else {
-            Err(self.fail(format!("must be a whole number (got {})", self.value)))
-        }
+        if self.value.fract() == 0.0 { Ok(self) } else { Err(self.fail(format!("must be a whole number (got {})", self.value))) }
     }
 
     fn fail(&self, message: String) -> InputError {
@@ -100,30 +70,15 @@ impl Check<'_> {
 
 /// `lo < hi` for a range given by two fields.
 pub fn ordered(lo_field: &str, lo: f64, hi_field: &str, hi: f64) -> Result<(), InputError> {
-    if lo < hi {
-        Ok(())
-    } else {
-        Err(InputError::new(
-            hi_field,
-            format!(
-                "must be greater than {lo_field} ({hi} ≤ {lo}); swap the two or widen the range"
-            ),
-        ))
-    }
+    if lo < hi { Ok(()) } else { Err(InputError::new(hi_field, format!("must be greater than {lo_field} ({hi} ≤ {lo}); swap the two or widen the range"))) }
 }
 
 /// A whole number of items within [min, max] (grid sizes, counts).
 pub fn count(field: &str, value: u64, min: u64, max: u64, why_max: &str) -> Result<(), InputError> {
     if value < min {
-        Err(InputError::new(
-            field,
-            format!("must be at least {min} (got {value})"),
-        ))
+        Err(InputError::new(field, format!("must be at least {min} (got {value})")))
     } else if value > max {
-        Err(InputError::new(
-            field,
-            format!("must be at most {max} (got {value}): {why_max}"),
-        ))
+        Err(InputError::new(field, format!("must be at most {max} (got {value}): {why_max}")))
     } else {
         Ok(())
     }
@@ -146,16 +101,7 @@ mod tests {
         let e = ordered("r_min", 5.0, "r_max", 1.0).unwrap_err();
         assert_eq!(e.field, "r_max");
         assert!(e.message.contains("swap"));
-        assert!(
-            count(
-                "grid",
-                10_000,
-                2,
-                1000,
-                "a finer grid would not change the picture"
-            )
-            .is_err()
-        );
+        assert!(count("grid", 10_000, 2, 1000, "a finer grid would not change the picture").is_err());
         assert!(check("x", f64::INFINITY).is_err());
         assert!(check("x", 2.5).unwrap().integer().is_err());
     }

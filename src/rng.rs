@@ -109,11 +109,7 @@ mod tests {
         let got: Vec<u64> = (0..3).map(|_| s.random::<u64>()).collect();
         assert_eq!(got, GOLDEN_42_0);
     }
-    const GOLDEN_42_0: [u64; 3] = [
-        16022262741338017731,
-        11992476375684980331,
-        13921952619901832074,
-    ];
+    const GOLDEN_42_0: [u64; 3] = [16022262741338017731, 11992476375684980331, 13921952619901832074];
 
     #[test]
     fn exponential_mean_is_within_its_confidence_interval() {

@@ -28,22 +28,13 @@ pub struct Table {
 }
 
 fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
 impl Table {
     /// RFC 4180 CSV with a header line.
     pub fn to_csv(&self) -> String {
-        let mut out = self
-            .columns
-            .iter()
-            .map(|c| quote(c))
-            .collect::<Vec<_>>()
-            .join(",");
+        let mut out = self.columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",");
         out.push('\n');
         for row in &self.rows {
             let cells: Vec<String> = row
@@ -72,71 +63,27 @@ pub fn table(output: &Output) -> Table {
     match output {
         Output::LevelSets(o) => Table {
             columns: columns(&["level", "line", "r", "c"]),
-            rows: o
-                .contours
-                .iter()
-                .flat_map(|c| {
-                    c.lines.iter().enumerate().flat_map(move |(k, l)| {
-                        l.iter()
-                            .map(move |p| numbers(vec![c.level, k as f64, p[0], p[1]]))
-                    })
-                })
-                .collect(),
+            rows: o.contours.iter().flat_map(|c| c.lines.iter().enumerate().flat_map(move |(k, l)| l.iter().map(move |p| numbers(vec![c.level, k as f64, p[0], p[1]])))).collect(),
         },
         Output::FactorCurves(o) => Table {
-            columns: columns(&[
-                "x",
-                "random_bound_cor_5_5",
-                "random_exact_eq_5_2",
-                "merge_bound_eq_5_8",
-            ]),
-            rows: (0..o.x.len())
-                .map(|k| {
-                    numbers(vec![
-                        o.x[k],
-                        o.random_bound[k],
-                        o.random_exact[k],
-                        o.merge_bound[k],
-                    ])
-                })
-                .collect(),
+            columns: columns(&["x", "random_bound_cor_5_5", "random_exact_eq_5_2", "merge_bound_eq_5_8"]),
+            rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.random_bound[k], o.random_exact[k], o.merge_bound[k]])).collect(),
         },
         Output::Bursts(o) => Table {
-            columns: std::iter::once("x".to_string())
-                .chain(o.curves.iter().map(|c| format!("bound_n_{}", c.n)))
-                .collect(),
-            rows: (0..o.x.len())
-                .map(|k| {
-                    numbers(
-                        std::iter::once(o.x[k])
-                            .chain(o.curves.iter().map(|c| c.bound[k]))
-                            .collect(),
-                    )
-                })
-                .collect(),
+            columns: std::iter::once("x".to_string()).chain(o.curves.iter().map(|c| format!("bound_n_{}", c.n))).collect(),
+            rows: (0..o.x.len()).map(|k| numbers(std::iter::once(o.x[k]).chain(o.curves.iter().map(|c| c.bound[k])).collect())).collect(),
         },
         Output::Certify(o) => Table {
             columns: columns(&["boxes_split", "proved_lower_bound", "best_value", "gap"]),
-            rows: o
-                .history
-                .iter()
-                .map(|s| numbers(vec![s.boxes as f64, s.lower, s.upper, s.upper - s.lower]))
-                .collect(),
+            rows: o.history.iter().map(|s| numbers(vec![s.boxes as f64, s.lower, s.upper, s.upper - s.lower])).collect(),
         },
         Output::Policies(o) => {
             let mut rows = Vec::new();
-            let mut push =
-                |group: &str, share: f64, curve: &crate::revisit::repository::PolicyCurve| {
-                    for (k, v) in curve.freshness.iter().enumerate() {
-                        rows.push(vec![
-                            group.into(),
-                            Cell::Number(share),
-                            curve.policy.label().into(),
-                            Cell::Number((k as f64 + 0.5) * o.bin_days),
-                            Cell::Number(*v),
-                        ]);
-                    }
-                };
+            let mut push = |group: &str, share: f64, curve: &crate::revisit::repository::PolicyCurve| {
+                for (k, v) in curve.freshness.iter().enumerate() {
+                    rows.push(vec![group.into(), Cell::Number(share), curve.policy.label().into(), Cell::Number((k as f64 + 0.5) * o.bin_days), Cell::Number(*v)]);
+                }
+            };
             for c in &o.capacities {
                 for curve in &c.curves {
                     push("capacity", c.share, curve);
@@ -148,103 +95,43 @@ pub fn table(output: &Output) -> Table {
                     push("merge_same_bandwidth", m.bandwidth / o.max_rate, m);
                 }
             }
-            Table {
-                columns: columns(&["group", "share_of_maximum", "policy", "day", "freshness"]),
-                rows,
-            }
+            Table { columns: columns(&["group", "share_of_maximum", "policy", "day", "freshness"]), rows }
         }
         Output::PerPage(o) => {
             let mut rows = Vec::new();
-            for (name, values) in [
-                ("random_exact_eq_5_2", &o.random_exact),
-                ("merge_bound_eq_5_8", &o.merge_bound),
-                ("random_bound_cor_5_5", &o.random_bound),
-            ] {
+            for (name, values) in [("random_exact_eq_5_2", &o.random_exact), ("merge_bound_eq_5_8", &o.merge_bound), ("random_bound_cor_5_5", &o.random_bound)] {
                 for (x, v) in o.x.iter().zip(values.iter()) {
-                    rows.push(vec![
-                        name.into(),
-                        Cell::Number(*x),
-                        Cell::Number(*v),
-                        Cell::Number(*v),
-                        Cell::Number(*v),
-                    ]);
+                    rows.push(vec![name.into(), Cell::Number(*x), Cell::Number(*v), Cell::Number(*v), Cell::Number(*v)]);
                 }
             }
             for s in &o.simulated {
                 for p in &s.points {
-                    rows.push(vec![
-                        format!("{}_simulated", s.policy.label()).as_str().into(),
-                        Cell::Number(p[0]),
-                        Cell::Number(p[1]),
-                        Cell::Number(p[2]),
-                        Cell::Number(p[3]),
-                    ]);
+                    rows.push(vec![format!("{}_simulated", s.policy.label()).as_str().into(), Cell::Number(p[0]), Cell::Number(p[1]), Cell::Number(p[2]), Cell::Number(p[3])]);
                 }
             }
-            Table {
-                columns: columns(&["series", "x", "factor", "lower_95", "upper_95"]),
-                rows,
-            }
+            Table { columns: columns(&["series", "x", "factor", "lower_95", "upper_95"]), rows }
         }
         Output::Sensors(o) => {
             let mut rows = Vec::new();
             for r in &o.results {
                 let name = format!("{:?}", r.concept).to_lowercase();
                 for (k, v) in r.freshness.iter().enumerate() {
-                    rows.push(vec![
-                        name.as_str().into(),
-                        Cell::Number(r.robots as f64),
-                        Cell::Number((k as u64 * o.config.sample_every) as f64),
-                        Cell::Number(*v),
-                    ]);
+                    rows.push(vec![name.as_str().into(), Cell::Number(r.robots as f64), Cell::Number((k as u64 * o.config.sample_every) as f64), Cell::Number(*v)]);
                 }
             }
-            Table {
-                columns: columns(&["concept", "robots", "time_unit", "freshness"]),
-                rows,
-            }
+            Table { columns: columns(&["concept", "robots", "time_unit", "freshness"]), rows }
         }
         Output::Wikipedia(o) => Table {
-            columns: columns(&[
-                "policy",
-                "share_of_maximum",
-                "freshness",
-                "requests",
-                "politeness_violations",
-            ]),
+            columns: columns(&["policy", "share_of_maximum", "freshness", "requests", "politeness_violations"]),
             rows: o
                 .points
                 .iter()
-                .map(|p| {
-                    vec![
-                        p.policy.label().into(),
-                        Cell::Number(p.fraction),
-                        Cell::Number(p.freshness),
-                        Cell::Number(p.requests as f64),
-                        Cell::Number(p.violations as f64),
-                    ]
-                })
+                .map(|p| vec![p.policy.label().into(), Cell::Number(p.fraction), Cell::Number(p.freshness), Cell::Number(p.requests as f64), Cell::Number(p.violations as f64)])
                 .collect(),
         },
         Output::Channel(o) => Table {
-            columns: columns(&[
-                "x",
-                "share_per_page",
-                "share_per_server",
-                "bound_n_pages",
-                "bound_n_servers",
-            ]),
-            rows: (0..o.x.len())
-                .map(|k| {
-                    numbers(vec![
-                        o.x[k],
-                        o.per_page.tail[k],
-                        o.per_server.tail[k],
-                        o.per_page.bound[k],
-                        o.per_server.bound[k],
-                    ])
-                })
-                .collect(),
+            columns: columns(&["x", "share_per_page", "share_per_server", "bound_n_pages", "bound_n_servers"]),
+            rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.per_page.tail[k], o.per_server.tail[k], o.per_page.bound[k], o.per_server.bound[k]])).collect(),
         },
     }
 }
@@ -259,32 +146,20 @@ mod tests {
 
     #[test]
     fn csv_has_a_header_and_one_row_per_point() {
-        let out = run(
-            parse_config(r#"{"experiment":"factor_curves","points":50}"#).unwrap(),
-            |_, _| {},
-        )
-        .unwrap();
+        let out = run(parse_config(r#"{"experiment":"factor_curves","points":50}"#).unwrap(), |_, _| {}).unwrap();
         let csv = table(&out).to_csv();
         let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(
-            lines[0],
-            "x,random_bound_cor_5_5,random_exact_eq_5_2,merge_bound_eq_5_8"
-        );
+        assert_eq!(lines[0], "x,random_bound_cor_5_5,random_exact_eq_5_2,merge_bound_eq_5_8");
         assert_eq!(lines.len(), 51);
         let first: Vec<f64> = lines[1].split(',').map(|v| v.parse().unwrap()).collect();
         assert_eq!(first[0], 0.01);
-        let Output::FactorCurves(f) = &out else {
-            unreachable!()
-        };
+        let Output::FactorCurves(f) = &out else { unreachable!() };
         assert_eq!(first[3], f.merge_bound[0], "values survive the CSV exactly");
     }
 
     #[test]
     fn header_fields_are_quoted_when_needed() {
-        let t = Table {
-            columns: vec!["a,b".into(), "say \"x\"".into()],
-            rows: vec![vec![1.0.into(), "p, q".into()]],
-        };
+        let t = Table { columns: vec!["a,b".into(), "say \"x\"".into()], rows: vec![vec![1.0.into(), "p, q".into()]] };
         assert_eq!(t.to_csv(), "\"a,b\",\"say \"\"x\"\"\"\n1,\"p, q\"\n");
     }
 }

@@ -4,15 +4,8 @@
 use std::process::Command;
 
 fn freshlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_freshlab"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_freshlab")).args(args).output().expect("runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -24,11 +17,7 @@ fn eq59_prints_the_minimum_of_the_default_region() {
     let (code, out, _) = freshlab(&["eq59", "--json"]);
     assert_eq!(code, 0);
     let v = json(&out);
-    assert_eq!(
-        v.as_object().unwrap().len(),
-        3,
-        "exactly min, r and c: {out}"
-    );
+    assert_eq!(v.as_object().unwrap().len(), 3, "exactly min, r and c: {out}");
     assert!((v["min"].as_f64().unwrap() - 0.927_230_437).abs() < 1e-9);
     assert!((v["r"].as_f64().unwrap() - 1.6374).abs() < 1e-3);
     assert!((v["c"].as_f64().unwrap() - 2.2706).abs() < 1e-3);
@@ -65,29 +54,14 @@ fn every_command_writes_its_chart_and_data() {
     for command in ["eq59", "factors", "bursts", "certify"] {
         let svg = dir.join(format!("{command}.svg"));
         let csv = dir.join(format!("{command}.csv"));
-        let (code, _, err) = freshlab(&[
-            command,
-            "--svg",
-            svg.to_str().unwrap(),
-            "--csv",
-            csv.to_str().unwrap(),
-            "--quiet",
-        ]);
+        let (code, _, err) = freshlab(&[command, "--svg", svg.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "--quiet"]);
         assert_eq!(code, 0, "{command}: {err}");
         let text = std::fs::read_to_string(&svg).unwrap();
         assert!(text.starts_with("<svg") && text.contains("</svg>"));
         let data = std::fs::read_to_string(&csv).unwrap();
         assert!(data.lines().count() > 2, "{command}: {data}");
     }
-    let (code, _, _) = freshlab(&[
-        "bursts",
-        "--n",
-        "5462",
-        "--x",
-        "160",
-        "--svg",
-        dir.join("b.svg").to_str().unwrap(),
-    ]);
+    let (code, _, _) = freshlab(&["bursts", "--n", "5462", "--x", "160", "--svg", dir.join("b.svg").to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(dir.join("b.svg").exists());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -98,25 +72,14 @@ fn run_reads_the_page_config_and_prints_the_page_result() {
     let dir = std::env::temp_dir().join(format!("freshlab-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("c.json");
-    std::fs::write(
-        &config,
-        r#"{"experiment": "factor_curves", "c": 2, "points": 20}"#,
-    )
-    .unwrap();
+    std::fs::write(&config, r#"{"experiment": "factor_curves", "c": 2, "points": 20}"#).unwrap();
     let (code, out, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--json"]);
     assert_eq!(code, 0);
     let v = json(&out);
     assert_eq!(v["experiment"], "factor_curves");
     assert_eq!(v["x"].as_array().unwrap().len(), 20);
     // flags override the file
-    let (_, out, _) = freshlab(&[
-        "run",
-        "--config",
-        config.to_str().unwrap(),
-        "--points",
-        "30",
-        "--json",
-    ]);
+    let (_, out, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--points", "30", "--json"]);
     assert_eq!(json(&out)["x"].as_array().unwrap().len(), 30);
     std::fs::write(&config, r#"{"experiment": "factor_curves", "c": "two"}"#).unwrap();
     let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
@@ -132,47 +95,23 @@ fn run_reads_the_page_config_and_prints_the_page_result() {
 #[test]
 fn bad_input_names_the_flag_and_exits_with_2() {
     for (args, expected) in [
-        (
-            vec!["eq59", "--r-min", "-1"],
-            "--r-min: must be greater than 0",
-        ),
-        (
-            vec!["eq59", "--r-min", "0"],
-            "--r-min: must be greater than 0",
-        ),
-        (
-            vec!["eq59", "--r-min", "abc"],
-            "--r-min: invalid type: string \"abc\"",
-        ),
-        (
-            vec!["eq59", "--c-min", "0.5"],
-            "--c-min: must be at least 1",
-        ),
-        (
-            vec!["eq59", "--r-min", "5", "--r-max", "2"],
-            "--r-max: must be greater than r_min",
-        ),
-        (
-            vec!["eq59", "--grid", "100000"],
-            "--grid: must be at most 1001",
-        ),
+        (vec!["eq59", "--r-min", "-1"], "--r-min: must be greater than 0"),
+        (vec!["eq59", "--r-min", "0"], "--r-min: must be greater than 0"),
+        (vec!["eq59", "--r-min", "abc"], "--r-min: invalid type: string \"abc\""),
+        (vec!["eq59", "--c-min", "0.5"], "--c-min: must be at least 1"),
+        (vec!["eq59", "--r-min", "5", "--r-max", "2"], "--r-max: must be greater than r_min"),
+        (vec!["eq59", "--grid", "100000"], "--grid: must be at most 1001"),
         (vec!["eq59", "--levels", "0.9,abc"], "--levels"),
         (vec!["eq59", "--r-mni", "1"], "unknown field `r_mni`"),
         (vec!["certify", "--max-boxes", "1000000000"], "MB of memory"),
-        (
-            vec!["bursts", "--n", "5462", "--x", "-3"],
-            "--x must be a number ≥ 0",
-        ),
+        (vec!["bursts", "--n", "5462", "--x", "-3"], "--x must be a number ≥ 0"),
         (vec!["frobnicate"], "unknown command 'frobnicate'"),
         (vec!["run"], "needs --config"),
         (vec!["eq59", "--svg"], "--svg needs a file name"),
     ] {
         let (code, _, err) = freshlab(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(
-            err.contains(expected),
-            "{args:?}: expected «{expected}» in «{err}»"
-        );
+        assert!(err.contains(expected), "{args:?}: expected «{expected}» in «{err}»");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
@@ -181,13 +120,7 @@ fn bad_input_names_the_flag_and_exits_with_2() {
 fn help_lists_every_field_as_a_flag() {
     let (code, out, _) = freshlab(&["certify", "--help"]);
     assert_eq!(code, 0);
-    for flag in [
-        "--r-min",
-        "--c-max",
-        "--tolerance",
-        "--max-boxes",
-        "--enclosure",
-    ] {
+    for flag in ["--r-min", "--c-max", "--tolerance", "--max-boxes", "--enclosure"] {
         assert!(out.contains(flag), "{flag} missing from {out}");
     }
     let (code, out, _) = freshlab(&["help"]);
@@ -216,11 +149,7 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
     assert_eq!(v["experiment"], "policies");
-    assert_eq!(
-        v["capacities"].as_array().unwrap().len(),
-        1,
-        "a single value for a list field is a list of one"
-    );
+    assert_eq!(v["capacities"].as_array().unwrap().len(), 1, "a single value for a list field is a list of one");
     assert_eq!(v["capacities"][0]["curves"].as_array().unwrap().len(), 4);
     assert!(v["done"].as_bool().unwrap());
     // the same config through run --config gives the same object
@@ -230,13 +159,7 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
     std::fs::write(
         &config,
         serde_json::to_string(
-            &v["config"]
-                .as_object()
-                .unwrap()
-                .clone()
-                .into_iter()
-                .chain([("experiment".to_string(), serde_json::json!("policies"))])
-                .collect::<serde_json::Map<_, _>>(),
+            &v["config"].as_object().unwrap().clone().into_iter().chain([("experiment".to_string(), serde_json::json!("policies"))]).collect::<serde_json::Map<_, _>>(),
         )
         .unwrap(),
     )
@@ -272,41 +195,20 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
 fn policies_refuses_what_would_not_fit() {
     let (code, _, err) = freshlab(&["policies", "--repository.pages", "300000000"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("--repository.pages") && err.contains("at most 100000000"),
-        "{err}"
-    );
+    assert!(err.contains("--repository.pages") && err.contains("at most 100000000"), "{err}");
     let (code, _, err) = freshlab(&["policies", "--policies", "nutch"]);
     assert_eq!(code, 2);
     assert!(err.contains("list it under crawlers"), "{err}");
     let (code, _, err) = freshlab(&["policies", "--estimator", "psychic"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("--estimator") && err.contains("unknown variant"),
-        "{err}"
-    );
+    assert!(err.contains("--estimator") && err.contains("unknown variant"), "{err}");
 }
 
 #[test]
 fn per_page_and_channel_run() {
-    let (code, out, err) = freshlab(&[
-        "per-page",
-        "--points",
-        "3",
-        "--revisits",
-        "200",
-        "--replications",
-        "3",
-        "--json",
-    ]);
+    let (code, out, err) = freshlab(&["per-page", "--points", "3", "--revisits", "200", "--replications", "3", "--json"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        json(&out)["simulated"][0]["points"]
-            .as_array()
-            .unwrap()
-            .len(),
-        3
-    );
+    assert_eq!(json(&out)["simulated"][0]["points"].as_array().unwrap().len(), 3);
     let (code, out, _) = freshlab(&["channel", "--windows", "100"]);
     assert_eq!(code, 0);
     assert!(out.contains("Per-server spacing"));
@@ -314,20 +216,7 @@ fn per_page_and_channel_run() {
 
 #[test]
 fn sensors_runs_from_flags() {
-    let (code, out, err) = freshlab(&[
-        "sensors",
-        "--pages",
-        "300",
-        "--seed",
-        "7",
-        "--horizon",
-        "100000",
-        "--week",
-        "100000",
-        "--stationary-from",
-        "50000",
-        "--json",
-    ]);
+    let (code, out, err) = freshlab(&["sensors", "--pages", "300", "--seed", "7", "--horizon", "100000", "--week", "100000", "--stationary-from", "50000", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
     assert_eq!(v["experiment"], "sensors");
@@ -344,18 +233,7 @@ fn png_and_json_files_like_the_page_exports() {
     let dir = std::env::temp_dir().join(format!("freshlab-png-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (png, out) = (dir.join("f.png"), dir.join("f.json"));
-    let (code, _, err) = freshlab(&[
-        "factors",
-        "--png",
-        png.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--width",
-        "500",
-        "--height",
-        "300",
-        "--quiet",
-    ]);
+    let (code, _, err) = freshlab(&["factors", "--png", png.to_str().unwrap(), "--out", out.to_str().unwrap(), "--width", "500", "--height", "300", "--quiet"]);
     assert_eq!(code, 0, "{err}");
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
@@ -372,56 +250,23 @@ fn png_and_json_files_like_the_page_exports() {
 
 #[test]
 fn wikipedia_replays_a_trace_and_refuses_a_bad_one() {
-    let (code, out, err) = freshlab(&[
-        "wikipedia",
-        "--trace",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-trace.csv"),
-        "--politeness-seconds",
-        "7200",
-        "--fractions",
-        "0.5,1",
-        "--json",
-    ]);
+    let (code, out, err) =
+        freshlab(&["wikipedia", "--trace", concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-trace.csv"), "--politeness-seconds", "7200", "--fractions", "0.5,1", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["experiment"], "wikipedia");
     assert_eq!(v["trace"]["articles"], 20);
     assert_eq!(v["trace"]["changes"], 6707);
-    assert_eq!(
-        v["points"].as_array().unwrap().len(),
-        12,
-        "six policies at two rates"
-    );
-    assert!(
-        v["config"]["trace"].is_null(),
-        "the result does not repeat the trace"
-    );
+    assert_eq!(v["points"].as_array().unwrap().len(), 12, "six policies at two rates");
+    assert!(v["config"]["trace"].is_null(), "the result does not repeat the trace");
     let dir = std::env::temp_dir().join(format!("freshlab-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.csv");
-    std::fs::write(
-        &bad,
-        "page,timestamp\nA,2007-01-01T00:00Z\nA,2006-01-01T00:00Z\n",
-    )
-    .unwrap();
+    std::fs::write(&bad, "page,timestamp\nA,2007-01-01T00:00Z\nA,2006-01-01T00:00Z\n").unwrap();
     let (code, _, err) = freshlab(&["wikipedia", "--trace", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("line 3: is earlier than line 2 for page “A”; sort each page's rows by time"),
-        "{err}"
-    );
-    let (code, out, _) = freshlab(&[
-        "trace",
-        "--generator.articles",
-        "2",
-        "--generator.days",
-        "30",
-        "--generator.min-changes-per-year",
-        "300",
-    ]);
+    assert!(err.contains("line 3: is earlier than line 2 for page “A”; sort each page's rows by time"), "{err}");
+    let (code, out, _) = freshlab(&["trace", "--generator.articles", "2", "--generator.days", "30", "--generator.min-changes-per-year", "300"]);
     assert_eq!(code, 0);
-    assert!(
-        out.starts_with("page,timestamp\nArticle 1,2007-01-"),
-        "{out}"
-    );
+    assert!(out.starts_with("page,timestamp\nArticle 1,2007-01-"), "{out}");
 }

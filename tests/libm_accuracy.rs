@@ -28,9 +28,7 @@ fn exp_and_expm1_are_within_one_ulp_of_the_correctly_rounded_value() {
     let (mut worst_exp, mut worst_expm1, mut n) = (0, 0, 0);
     for line in REFERENCE.lines().filter(|l| !l.starts_with('#')) {
         let fields: Vec<f64> = line.split_whitespace().map(bits).collect();
-        let [x, e, em] = fields[..] else {
-            panic!("bad line {line}")
-        };
+        let [x, e, em] = fields[..] else { panic!("bad line {line}") };
         worst_exp = worst_exp.max(ulps_apart(exp(x), e));
         worst_expm1 = worst_expm1.max(ulps_apart(expm1(x), em));
         n += 1;
@@ -38,10 +36,7 @@ fn exp_and_expm1_are_within_one_ulp_of_the_correctly_rounded_value() {
     assert_eq!(n, 6006);
     // within one ulp of the correctly rounded value means an error below 1.5 ulps,
     // inside the 2-ulp widening
-    assert!(
-        worst_exp <= 1 && worst_expm1 <= 1,
-        "exp {worst_exp} ulps, expm1 {worst_expm1} ulps"
-    );
+    assert!(worst_exp <= 1 && worst_expm1 <= 1, "exp {worst_exp} ulps, expm1 {worst_expm1} ulps");
     assert!(TRANSCENDENTAL_ULPS >= 2);
 }
 

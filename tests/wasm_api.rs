@@ -2,9 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{
-    Run, csv, defaults, eq59, experiments, figure_count, policies_estimate, summary, svg, validate,
-};
+use freshlab::wasm::{Run, csv, defaults, eq59, experiments, figure_count, policies_estimate, summary, svg, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -18,9 +16,7 @@ fn get(value: &JsValue, key: &str) -> JsValue {
 }
 
 fn field_of(error: JsValue) -> String {
-    get(&error, "field")
-        .as_string()
-        .expect("errors carry a field")
+    get(&error, "field").as_string().expect("errors carry a field")
 }
 
 fn run_to_end(config: &str) -> JsValue {
@@ -34,37 +30,20 @@ fn run_to_end(config: &str) -> JsValue {
 #[test]
 fn a_run_returns_a_plain_result_object() {
     let result = run_to_end(r#"{"experiment": "level_sets", "grid": 41}"#);
-    assert_eq!(
-        get(&result, "experiment").as_string().unwrap(),
-        "level_sets"
-    );
+    assert_eq!(get(&result, "experiment").as_string().unwrap(), "level_sets");
     let minimum = get(&result, "minimum");
     let value = get(&minimum, "value").as_f64().unwrap();
     assert!(value > 0.927 && value < 0.9275);
-    assert!(
-        svg(result.clone(), 640, 400, JsValue::UNDEFINED, 0)
-            .unwrap()
-            .starts_with("<svg")
-    );
-    assert!(
-        svg(result.clone(), 640, 400, JsValue::UNDEFINED, 1).is_err(),
-        "one figure only"
-    );
+    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
+    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED, 1).is_err(), "one figure only");
     assert!(csv(result.clone()).unwrap().starts_with("level,line,r,c\n"));
-    assert!(
-        summary(result.clone(), 0)
-            .unwrap()
-            .contains("smallest factor")
-    );
+    assert!(summary(result.clone(), 0).unwrap().contains("smallest factor"));
     assert_eq!(figure_count(result).unwrap(), 1);
 }
 
 #[test]
 fn certify_reports_partial_results_while_it_runs() {
-    let mut run = Run::new(object(
-        r#"{"experiment": "certify", "enclosure": "natural", "max_boxes": 20000}"#,
-    ))
-    .unwrap();
+    let mut run = Run::new(object(r#"{"experiment": "certify", "enclosure": "natural", "max_boxes": 20000}"#)).unwrap();
     run.advance(3000.0);
     assert!(!run.done());
     let partial = run.partial().unwrap();
@@ -73,90 +52,28 @@ fn certify_reports_partial_results_while_it_runs() {
         run.advance(100_000.0);
     }
     let result = run.finish().unwrap();
-    assert_eq!(
-        get(&result, "status").as_string().unwrap(),
-        "budget_exhausted"
-    );
+    assert_eq!(get(&result, "status").as_string().unwrap(), "budget_exhausted");
     assert!(run.finish().is_err(), "a spent run refuses to finish twice");
 }
 
 #[test]
 fn bad_input_comes_back_as_field_and_message() {
-    let e = Run::new(object(r#"{"experiment": "level_sets", "r_min": -2}"#))
-        .err()
-        .unwrap();
+    let e = Run::new(object(r#"{"experiment": "level_sets", "r_min": -2}"#)).err().unwrap();
     assert_eq!(field_of(e.clone()), "r_min");
-    assert!(
-        get(&e, "message")
-            .as_string()
-            .unwrap()
-            .contains("greater than 0")
-    );
+    assert!(get(&e, "message").as_string().unwrap().contains("greater than 0"));
     let config = object(r#"{"experiment": "level_sets"}"#);
-    Reflect::set(
-        &config,
-        &JsValue::from_str("c_max"),
-        &JsValue::from_f64(f64::NAN),
-    )
-    .unwrap();
+    Reflect::set(&config, &JsValue::from_str("c_max"), &JsValue::from_f64(f64::NAN)).unwrap();
     let e = Run::new(config).err().unwrap();
     assert_eq!(field_of(e.clone()), "c_max");
-    assert!(
-        get(&e, "message")
-            .as_string()
-            .unwrap()
-            .contains("not a number")
-    );
-    assert_eq!(
-        field_of(
-            Run::new(object(r#"{"experiment": "level_sets", "grid": 5.5}"#))
-                .err()
-                .unwrap()
-        ),
-        "grid"
-    );
-    assert_eq!(
-        field_of(Run::new(object(r#"{"experiment": "nope"}"#)).err().unwrap()),
-        "experiment"
-    );
-    assert_eq!(
-        field_of(Run::new(object(r#"{"r_min": 1}"#)).err().unwrap()),
-        "experiment"
-    );
-    assert_eq!(
-        field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()),
-        ""
-    );
-    assert_eq!(
-        field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()),
-        "n[1]"
-    );
-    assert!(
-        validate(object(r#"{"experiment": "bursts"}"#))
-            .unwrap()
-            .is_null()
-    );
-    assert!(
-        svg(
-            object(r#"{"experiment": "bursts"}"#),
-            100,
-            100,
-            JsValue::UNDEFINED,
-            0
-        )
-        .is_err(),
-        "not a result"
-    );
-    assert!(
-        svg(
-            run_to_end(r#"{"experiment": "bursts"}"#),
-            640,
-            400,
-            object(r#"{"font_scale": 99}"#),
-            0
-        )
-        .is_err()
-    );
+    assert!(get(&e, "message").as_string().unwrap().contains("not a number"));
+    assert_eq!(field_of(Run::new(object(r#"{"experiment": "level_sets", "grid": 5.5}"#)).err().unwrap()), "grid");
+    assert_eq!(field_of(Run::new(object(r#"{"experiment": "nope"}"#)).err().unwrap()), "experiment");
+    assert_eq!(field_of(Run::new(object(r#"{"r_min": 1}"#)).err().unwrap()), "experiment");
+    assert_eq!(field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()), "");
+    assert_eq!(field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()), "n[1]");
+    assert!(validate(object(r#"{"experiment": "bursts"}"#)).unwrap().is_null());
+    assert!(svg(object(r#"{"experiment": "bursts"}"#), 100, 100, JsValue::UNDEFINED, 0).is_err(), "not a result");
+    assert!(svg(run_to_end(r#"{"experiment": "bursts"}"#), 640, 400, object(r#"{"font_scale": 99}"#), 0).is_err());
 }
 
 #[test]
@@ -167,20 +84,7 @@ fn whole_numbers_from_javascript_fill_integer_fields() {
 
 #[test]
 fn defaults_come_from_the_core() {
-    assert_eq!(
-        experiments(),
-        vec![
-            "level_sets",
-            "factor_curves",
-            "bursts",
-            "certify",
-            "policies",
-            "per_page",
-            "channel",
-            "sensors",
-            "wikipedia"
-        ]
-    );
+    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia"]);
     let estimate = policies_estimate(object(r#"{"repository": {"pages": 1000000}}"#)).unwrap();
     assert!(get(&estimate, "bytes").as_f64().unwrap() > 40e6);
     assert!(policies_estimate(object(r#"{"horizon_days": -1}"#)).is_err());
@@ -203,10 +107,6 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     }
     let result = run.finish().unwrap();
     assert!(get(&result, "done").as_bool().unwrap());
-    assert_eq!(
-        figure_count(result.clone()).unwrap(),
-        3,
-        "two capacities and the crawlers"
-    );
+    assert_eq!(figure_count(result.clone()).unwrap(), 3, "two capacities and the crawlers");
     assert!(summary(result, 2).unwrap().contains("Nutch"));
 }

@@ -44,11 +44,7 @@ pub struct Kkt {
 impl Kkt {
     /// The largest residual.
     pub fn worst(&self) -> f64 {
-        self.stationarity
-            .max(self.excluded)
-            .max(self.cap_excess)
-            .max(self.slackness)
-            .max(self.total)
+        self.stationarity.max(self.excluded).max(self.cap_excess).max(self.slackness).max(self.total)
     }
 }
 
@@ -77,25 +73,15 @@ pub struct Allocation {
 
 /// The freshness bound Σ w A*(λ, f) / Σ w of an allocation.
 pub fn bound(repo: &Repository, f: &[f64]) -> f64 {
-    let total: f64 = (0..repo.pages())
-        .map(|i| repo.weight(i) * a_star(repo.lambda[i], f[i]))
-        .sum();
+    let total: f64 = (0..repo.pages()).map(|i| repo.weight(i) * a_star(repo.lambda[i], f[i])).sum();
     total / repo.total_weight()
 }
 
 /// Allocates `capacity` requests per day; `politeness` is P in days.
-pub fn allocate(
-    repo: &Repository,
-    kind: AllocationKind,
-    capacity: f64,
-    politeness: f64,
-) -> Allocation {
+pub fn allocate(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64) -> Allocation {
     let (f, kkt) = match kind {
         AllocationKind::Uniform => (waterfill(repo, capacity, politeness, |_| 1.0), None),
-        AllocationKind::Proportional => (
-            waterfill(repo, capacity, politeness, |i| repo.lambda[i]),
-            None,
-        ),
+        AllocationKind::Proportional => (waterfill(repo, capacity, politeness, |i| repo.lambda[i]), None),
         AllocationKind::OptUnpolite => {
             let (f, kkt) = opt::optimal(repo, capacity, None);
             (f, Some(kkt))
@@ -115,44 +101,18 @@ pub fn allocate(
             capped += 1;
         }
     }
-    let report = AllocationReport {
-        kind,
-        capacity,
-        total: f.iter().sum(),
-        capped_servers: capped,
-        servers_over_cap: over,
-        bound: bound(repo, &f),
-        kkt,
-    };
+    let report = AllocationReport { kind, capacity, total: f.iter().sum(), capped_servers: capped, servers_over_cap: over, bound: bound(repo, &f), kkt };
     Allocation { f, report }
 }
 
 /// f_i = min(t, cap/G_s)·g_i with G_s = Σ_{i∈s} g_i, t chosen so that Σ f = C (or every
 /// server with g > 0 is at its cap).
-fn waterfill(
-    repo: &Repository,
-    capacity: f64,
-    politeness: f64,
-    g: impl Fn(usize) -> f64,
-) -> Vec<f64> {
+fn waterfill(repo: &Repository, capacity: f64, politeness: f64, g: impl Fn(usize) -> f64) -> Vec<f64> {
     let cap = 1.0 / politeness;
-    let sums: Vec<f64> = (0..repo.servers())
-        .map(|s| repo.server_pages(s).map(&g).sum())
-        .collect();
-    let total_at = |t: f64| {
-        sums.iter()
-            .map(|&gs| (t * gs).min(if gs > 0.0 { cap } else { 0.0 }))
-            .sum::<f64>()
-    };
+    let sums: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).map(&g).sum()).collect();
+    let total_at = |t: f64| sums.iter().map(|&gs| (t * gs).min(if gs > 0.0 { cap } else { 0.0 })).sum::<f64>();
     let reachable = total_at(f64::INFINITY);
-    let t = if reachable <= capacity {
-        f64::INFINITY
-    } else {
-        roots::increasing_root(
-            |t| total_at(t) - capacity,
-            capacity / sums.iter().sum::<f64>(),
-        )
-    };
+    let t = if reachable <= capacity { f64::INFINITY } else { roots::increasing_root(|t| total_at(t) - capacity, capacity / sums.iter().sum::<f64>()) };
     let mut f = vec![0.0; repo.pages()];
     for (s, &gs) in sums.iter().enumerate() {
         if gs == 0.0 {
@@ -182,11 +142,7 @@ mod tests {
         let repo = small();
         for kind in [AllocationKind::Uniform, AllocationKind::Proportional] {
             let a = allocate(&repo, kind, 2.5, 1.0);
-            assert!(
-                (a.report.total - 2.5).abs() < 1e-9,
-                "{kind:?}: {}",
-                a.report.total
-            );
+            assert!((a.report.total - 2.5).abs() < 1e-9, "{kind:?}: {}", a.report.total);
             for s in 0..3 {
                 assert!(a.f[repo.server_pages(s)].iter().sum::<f64>() <= 1.0 + 1e-9);
             }

@@ -39,11 +39,7 @@ fn inverse_gain_from(y: f64, guess: f64) -> f64 {
     for _ in 0..100 {
         // one exponential per step: g' = x e^{−x}, and g = 1 − e^{−x}(1 + x) above 1/2
         let e = exp(-x);
-        let g = if x >= 0.5 {
-            1.0 - e * (1.0 + x)
-        } else {
-            marginal_gain(x)
-        };
+        let g = if x >= 0.5 { 1.0 - e * (1.0 + x) } else { marginal_gain(x) };
         let residual = g - y;
         // at the rounding level of y, further steps only chase noise (where g is flat)
         if residual.abs() <= 2.0 * f64::EPSILON * y {
@@ -56,11 +52,7 @@ fn inverse_gain_from(y: f64, guess: f64) -> f64 {
         }
         let mut next = x - residual / (x * e);
         if !(next > lo && next < hi) {
-            next = if hi.is_finite() {
-                0.5 * (lo + hi)
-            } else {
-                2.0 * x
-            };
+            next = if hi.is_finite() { 0.5 * (lo + hi) } else { 2.0 * x };
         }
         if (next - x).abs() <= 1e-14 * x {
             return next;
@@ -99,25 +91,10 @@ fn server_rate(repo: &Repository, s: usize, m: f64, x: &mut [f64]) -> (f64, f64)
 }
 
 /// The marginal value of an even spread of `rate` over the pages: a starting guess.
-fn typical_marginal(
-    repo: &Repository,
-    pages: impl Iterator<Item = usize> + Clone,
-    rate: f64,
-) -> f64 {
-    let changing = pages
-        .clone()
-        .filter(|&i| repo.lambda[i] > 0.0)
-        .count()
-        .max(1);
+fn typical_marginal(repo: &Repository, pages: impl Iterator<Item = usize> + Clone, rate: f64) -> f64 {
+    let changing = pages.clone().filter(|&i| repo.lambda[i] > 0.0).count().max(1);
     let share = rate / changing as f64;
-    let (sum, n) = pages
-        .filter(|&i| repo.lambda[i] > 0.0)
-        .fold((0.0, 0usize), |(s, n), i| {
-            (
-                s + repo.weight(i) * a_star_marginal(repo.lambda[i], share),
-                n + 1,
-            )
-        });
+    let (sum, n) = pages.filter(|&i| repo.lambda[i] > 0.0).fold((0.0, 0usize), |(s, n), i| (s + repo.weight(i) * a_star_marginal(repo.lambda[i], share), n + 1));
     if n == 0 { 1.0 } else { sum / n as f64 }
 }
 
@@ -139,9 +116,7 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
     // each page's λ/f at the last multiplier tried: Newton's starting point
     let mut x = vec![f64::NAN; repo.pages()];
     let saturations: Vec<f64> = match politeness {
-        Some(_) => (0..servers)
-            .map(|s| saturation(repo, s, cap, &mut x))
-            .collect(),
+        Some(_) => (0..servers).map(|s| saturation(repo, s, cap, &mut x)).collect(),
         None => vec![0.0; servers],
     };
     let mut spend = |mu: f64| -> (f64, f64) {
@@ -209,23 +184,8 @@ fn settle_remainder(repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f6
     }
 }
 
-fn conditions(
-    repo: &Repository,
-    f: &[f64],
-    mu: f64,
-    saturations: &[f64],
-    cap: f64,
-    target: f64,
-    capacity: f64,
-) -> Kkt {
-    let mut kkt = Kkt {
-        multiplier: mu,
-        stationarity: 0.0,
-        excluded: 0.0,
-        cap_excess: 0.0,
-        slackness: 0.0,
-        total: 0.0,
-    };
+fn conditions(repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], cap: f64, target: f64, capacity: f64) -> Kkt {
+    let mut kkt = Kkt { multiplier: mu, stationarity: 0.0, excluded: 0.0, cap_excess: 0.0, slackness: 0.0, total: 0.0 };
     for s in 0..repo.servers() {
         let m = mu.max(saturations[s]);
         let mut fs = 0.0;
@@ -236,9 +196,7 @@ fn conditions(
                 continue;
             }
             if f[i] > 0.0 {
-                kkt.stationarity = kkt
-                    .stationarity
-                    .max((w * a_star_marginal(lambda, f[i]) - m).abs() / m);
+                kkt.stationarity = kkt.stationarity.max((w * a_star_marginal(lambda, f[i]) - m).abs() / m);
             } else if m > 0.0 {
                 kkt.excluded = kkt.excluded.max((w / lambda - m) / m);
             }
@@ -276,25 +234,13 @@ mod tests {
             let back = inverse_gain(y);
             // y and g(x) carry rounding errors of a few ulps; g' = x e^{−x} magnifies them
             let conditioning = 64.0 * f64::EPSILON * y / (x * (-x).exp());
-            assert!(
-                (back - x).abs() <= 1e-13 * x + conditioning,
-                "x={x} y={y} back={back}"
-            );
-            assert!(
-                (marginal_gain(back) - y).abs() <= 1e-13 * y,
-                "x={x}: g(back) - y = {}",
-                marginal_gain(back) - y
-            );
+            assert!((back - x).abs() <= 1e-13 * x + conditioning, "x={x} y={y} back={back}");
+            assert!((marginal_gain(back) - y).abs() <= 1e-13 * y, "x={x}: g(back) - y = {}", marginal_gain(back) - y);
         }
     }
 
     fn repo() -> Repository {
-        let config = RepositoryConfig {
-            pages: 3000,
-            servers: 40,
-            largest_server_share: 0.2,
-            ..Default::default()
-        };
+        let config = RepositoryConfig { pages: 3000, servers: 40, largest_server_share: 0.2, ..Default::default() };
         generate(&config, 17)
     }
 
@@ -309,19 +255,11 @@ mod tests {
             assert!(kkt.worst() < 1e-12, "C = {share}: {kkt:?}");
             assert_eq!(opt.report.servers_over_cap, 0);
             let uniform = allocate(&repo, AllocationKind::Uniform, c, p);
-            assert!(
-                opt.report.bound >= uniform.report.bound - 1e-12,
-                "{} < uniform {}",
-                opt.report.bound,
-                uniform.report.bound
-            );
+            assert!(opt.report.bound >= uniform.report.bound - 1e-12, "{} < uniform {}", opt.report.bound, uniform.report.bound);
             let proportional = allocate(&repo, AllocationKind::Proportional, c, p);
             assert!(opt.report.bound >= proportional.report.bound - 1e-12);
             let unpolite = allocate(&repo, AllocationKind::OptUnpolite, c, p);
-            assert!(
-                unpolite.report.bound >= opt.report.bound - 1e-12,
-                "the caps can only cost"
-            );
+            assert!(unpolite.report.bound >= opt.report.bound - 1e-12, "the caps can only cost");
             assert!(unpolite.report.kkt.unwrap().worst() < 1e-12);
         }
     }
@@ -331,9 +269,7 @@ mod tests {
         let repo = repo();
         let c = 50.0;
         let (free, _) = optimal(&repo, c, None);
-        let busiest = (0..repo.servers())
-            .map(|s| free[repo.server_pages(s)].iter().sum::<f64>())
-            .fold(0.0, f64::max);
+        let busiest = (0..repo.servers()).map(|s| free[repo.server_pages(s)].iter().sum::<f64>()).fold(0.0, f64::max);
         let (capped, kkt) = optimal(&repo, c, Some(1.0 / (busiest * 1.01)));
         assert!(kkt.worst() < 1e-9);
         for (a, b) in free.iter().zip(&capped) {

@@ -66,9 +66,7 @@ pub fn newton_root_decreasing(mut s: impl FnMut(f64) -> (f64, f64), target: f64,
         } else {
             t - 1.0
         };
-        if (next - t).abs() <= 2e-15 * t.abs().max(1.0)
-            || (hi - lo) <= 4.0 * f64::EPSILON * t.abs().max(1.0)
-        {
+        if (next - t).abs() <= 2e-15 * t.abs().max(1.0) || (hi - lo) <= 4.0 * f64::EPSILON * t.abs().max(1.0) {
             return exp(next);
         }
         t = next;
@@ -93,9 +91,7 @@ fn brent(g: &mut impl FnMut(f64) -> f64, a: f64, fa: f64, b: f64, fb: f64) -> f6
         }
         let mut s = if fa != fc && fb != fc {
             // inverse quadratic interpolation
-            a * fb * fc / ((fa - fb) * (fa - fc))
-                + b * fa * fc / ((fb - fa) * (fb - fc))
-                + c * fa * fb / ((fc - fa) * (fc - fb))
+            a * fb * fc / ((fa - fb) * (fa - fc)) + b * fa * fc / ((fb - fa) * (fb - fc)) + c * fa * fb / ((fc - fa) * (fc - fb))
         } else {
             b - fb * (b - a) / (fb - fa)
         };
@@ -158,9 +154,7 @@ mod tests {
         let calls = Cell::new(0);
         let s = |m: f64| {
             calls.set(calls.get() + 1);
-            terms.iter().fold((0.0, 0.0), |(v, d), &(a, p)| {
-                (v + a * m.powf(-p), d - p * a * m.powf(-p - 1.0))
-            })
+            terms.iter().fold((0.0, 0.0), |(v, d), &(a, p)| (v + a * m.powf(-p), d - p * a * m.powf(-p - 1.0)))
         };
         let m = newton_root_decreasing(s, 3.0, 1e-3);
         assert!((s(m).0 - 3.0).abs() < 1e-13);
@@ -174,11 +168,7 @@ mod tests {
         let h = |m: f64| {
             calls.set(calls.get() + 1);
             let y = (m / 3.0).min(1.0);
-            let f = if y >= 1.0 {
-                0.0
-            } else {
-                1.0 / (1.0 + (-(1.0 - y).ln()))
-            };
+            let f = if y >= 1.0 { 0.0 } else { 1.0 / (1.0 + (-(1.0 - y).ln())) };
             0.05 - f
         };
         let r = increasing_root(h, 0.5);

@@ -39,11 +39,7 @@ pub fn interval_at<L: IntervalLaw>(law: &L, nu: f64) -> f64 {
         }
         let slope = t * (1.0 - law.cdf(t)) / mean;
         let newton = t - r / slope;
-        let next = if slope > 0.0 && newton > lo && newton < hi {
-            newton
-        } else {
-            0.5 * (lo + hi)
-        };
+        let next = if slope > 0.0 && newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
         if (next - t).abs() <= 1e-15 * t || hi - lo <= 1e-15 * hi {
             return next;
         }
@@ -56,41 +52,19 @@ pub fn interval_at<L: IntervalLaw>(law: &L, nu: f64) -> f64 {
 pub fn allocate<L: IntervalLaw>(laws: &[L], capacity: f64) -> (Vec<f64>, Kkt) {
     let ceilings: Vec<f64> = laws.iter().map(|l| l.mean_residual()).collect();
     let frequency = |law: &L, ceiling: f64, nu: f64| {
-        if nu < ceiling {
-            1.0 / interval_at(law, nu)
-        } else {
-            0.0
-        }
+        if nu < ceiling { 1.0 / interval_at(law, nu) } else { 0.0 }
     };
-    let spend = |nu: f64| {
-        laws.iter()
-            .zip(&ceilings)
-            .map(|(l, &c)| frequency(l, c, nu))
-            .sum::<f64>()
-    };
+    let spend = |nu: f64| laws.iter().zip(&ceilings).map(|(l, &c)| frequency(l, c, nu)).sum::<f64>();
     // start where every page would be visited at the uniform rate
     let uniform = laws.len() as f64 / capacity;
     let mut guess: Vec<f64> = laws.iter().map(|l| l.marginal(uniform)).collect();
     guess.sort_by(f64::total_cmp);
     let nu = increasing_root(|nu| capacity - spend(nu), guess[guess.len() / 2]);
-    let f: Vec<f64> = laws
-        .iter()
-        .zip(&ceilings)
-        .map(|(l, &c)| frequency(l, c, nu))
-        .collect();
-    let mut kkt = Kkt {
-        multiplier: nu,
-        stationarity: 0.0,
-        excluded: 0.0,
-        cap_excess: 0.0,
-        slackness: 0.0,
-        total: (f.iter().sum::<f64>() - capacity).abs() / capacity,
-    };
+    let f: Vec<f64> = laws.iter().zip(&ceilings).map(|(l, &c)| frequency(l, c, nu)).collect();
+    let mut kkt = Kkt { multiplier: nu, stationarity: 0.0, excluded: 0.0, cap_excess: 0.0, slackness: 0.0, total: (f.iter().sum::<f64>() - capacity).abs() / capacity };
     for ((law, &fi), &ceiling) in laws.iter().zip(&f).zip(&ceilings) {
         if fi > 0.0 {
-            kkt.stationarity = kkt
-                .stationarity
-                .max((law.marginal(1.0 / fi) - nu).abs() / nu);
+            kkt.stationarity = kkt.stationarity.max((law.marginal(1.0 / fi) - nu).abs() / nu);
         } else {
             kkt.excluded = kkt.excluded.max((ceiling - nu) / nu);
         }
@@ -111,9 +85,7 @@ mod tests {
     #[test]
     fn exponential_laws_give_opt_unpolite() {
         let mut rng = Stream::new(2, 0);
-        let rates: Vec<f64> = (0..300)
-            .map(|_| 0.01 * (1000.0f64).powf(rng.uniform()))
-            .collect();
+        let rates: Vec<f64> = (0..300).map(|_| 0.01 * (1000.0f64).powf(rng.uniform())).collect();
         let laws: Vec<Exponential> = rates.iter().map(|&rate| Exponential { rate }).collect();
         for capacity in [0.5, 5.0, 50.0] {
             let (f, kkt) = allocate(&laws, capacity);
@@ -121,10 +93,7 @@ mod tests {
             let repo = Repository::from_servers(&[rates.clone()]);
             let (g, _) = crate::alloc::opt::optimal(&repo, capacity, None);
             for (a, b) in f.iter().zip(&g) {
-                assert!(
-                    (a - b).abs() <= 1e-7 * capacity / 300.0,
-                    "capacity {capacity}: {a} vs {b}"
-                );
+                assert!((a - b).abs() <= 1e-7 * capacity / 300.0, "capacity {capacity}: {a} vs {b}");
             }
             // pages left out are those that change fastest, when capacity is short
             if capacity == 0.5 {
@@ -139,11 +108,7 @@ mod tests {
         let laws: Vec<Histogram> = (0..200)
             .map(|k| {
                 let scale = 10.0 * (1.0 + k as f64);
-                let xs: Vec<f64> = (0..300)
-                    .map(|_| {
-                        scale * rng.exponential(1.0) * if rng.uniform() < 0.3 { 20.0 } else { 0.2 }
-                    })
-                    .collect();
+                let xs: Vec<f64> = (0..300).map(|_| scale * rng.exponential(1.0) * if rng.uniform() < 0.3 { 20.0 } else { 0.2 }).collect();
                 Histogram::from_intervals(&xs).unwrap()
             })
             .collect();
@@ -151,18 +116,7 @@ mod tests {
             let (f, kkt) = allocate(&laws, capacity);
             assert!(kkt.worst() < 1e-9, "{capacity}: {kkt:?}");
             // no small shift of frequency between two pages improves the freshness
-            let value = |f: &[f64]| {
-                laws.iter()
-                    .zip(f)
-                    .map(|(l, &x)| {
-                        if x > 0.0 {
-                            x * l.excess_integral(1.0 / x) / l.mean()
-                        } else {
-                            0.0
-                        }
-                    })
-                    .sum::<f64>()
-            };
+            let value = |f: &[f64]| laws.iter().zip(f).map(|(l, &x)| if x > 0.0 { x * l.excess_integral(1.0 / x) / l.mean() } else { 0.0 }).sum::<f64>();
             let best = value(&f);
             let (i, j) = (3, 150);
             for d in [1e-4, -1e-4] {
@@ -185,38 +139,14 @@ mod tests {
         // leave out hinges on the tail the bins blur)
         let mut rng = Stream::new(5, 1);
         let rates = [0.2, 1.0, 5.0, 0.05];
-        let laws: Vec<Histogram> = rates
-            .iter()
-            .map(|&r| {
-                Histogram::from_intervals(
-                    &(0..200_000).map(|_| rng.exponential(r)).collect::<Vec<_>>(),
-                )
-                .unwrap()
-            })
-            .collect();
+        let laws: Vec<Histogram> = rates.iter().map(|&r| Histogram::from_intervals(&(0..200_000).map(|_| rng.exponential(r)).collect::<Vec<_>>()).unwrap()).collect();
         let exact: Vec<Exponential> = rates.iter().map(|&rate| Exponential { rate }).collect();
-        let freshness = |f: &[f64]| {
-            exact
-                .iter()
-                .zip(f)
-                .map(|(l, &x)| {
-                    if x > 0.0 {
-                        l.spaced_freshness(1.0 / x)
-                    } else {
-                        0.0
-                    }
-                })
-                .sum::<f64>()
-                / 4.0
-        };
+        let freshness = |f: &[f64]| exact.iter().zip(f).map(|(l, &x)| if x > 0.0 { l.spaced_freshness(1.0 / x) } else { 0.0 }).sum::<f64>() / 4.0;
         for (capacity, tolerance) in [(0.3, 0.08), (3.0, 0.01), (30.0, 1e-4)] {
             let (f, _) = allocate(&laws, capacity);
             let (g, _) = allocate(&exact, capacity);
             let (a, b) = (freshness(&f), freshness(&g));
-            assert!(
-                a <= b + 1e-12 && b - a < tolerance * b,
-                "capacity {capacity}: {a} vs optimum {b}"
-            );
+            assert!(a <= b + 1e-12 && b - a < tolerance * b, "capacity {capacity}: {a} vs optimum {b}");
         }
     }
 }

@@ -20,31 +20,17 @@ fn from_scale(axis: &Axis, t: f64) -> f64 {
 }
 
 /// Liang–Barsky: the part of segment p→q inside the box, as parameters (t0, t1).
-fn clip_segment(
-    p: (f64, f64),
-    q: (f64, f64),
-    lo: (f64, f64),
-    hi: (f64, f64),
-) -> Option<(f64, f64)> {
+fn clip_segment(p: (f64, f64), q: (f64, f64), lo: (f64, f64), hi: (f64, f64)) -> Option<(f64, f64)> {
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (den, num) in [
-        (-dx, p.0 - lo.0),
-        (dx, hi.0 - p.0),
-        (-dy, p.1 - lo.1),
-        (dy, hi.1 - p.1),
-    ] {
+    for (den, num) in [(-dx, p.0 - lo.0), (dx, hi.0 - p.0), (-dy, p.1 - lo.1), (dy, hi.1 - p.1)] {
         if den == 0.0 {
             if num < 0.0 {
                 return None;
             }
         } else {
             let t = num / den;
-            if den < 0.0 {
-                t0 = t0.max(t)
-            } else {
-                t1 = t1.min(t)
-            }
+            if den < 0.0 { t0 = t0.max(t) } else { t1 = t1.min(t) }
         }
     }
     (t0 <= t1).then_some((t0, t1))
@@ -98,12 +84,7 @@ mod tests {
     use super::*;
 
     fn axis(min: f64, max: f64, log: bool) -> Axis {
-        Axis {
-            label: String::new(),
-            min,
-            max,
-            log,
-        }
+        Axis { label: String::new(), min, max, log }
     }
 
     #[test]
@@ -128,11 +109,7 @@ mod tests {
 
     #[test]
     fn lines_outside_give_nothing() {
-        let pieces = clip_polyline(
-            &[[2.0, 2.0], [3.0, 3.0]],
-            &axis(0.0, 1.0, false),
-            &axis(0.0, 1.0, false),
-        );
+        let pieces = clip_polyline(&[[2.0, 2.0], [3.0, 3.0]], &axis(0.0, 1.0, false), &axis(0.0, 1.0, false));
         assert!(pieces.is_empty());
     }
 }

@@ -33,11 +33,7 @@ fn fail<E: std::fmt::Debug>(e: E) -> String {
 }
 
 /// Draws `figure` on `root`, filling it.
-pub fn draw_figure<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    figure: &Figure,
-    options: &DrawOptions,
-) -> Result<Frame, String> {
+pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, options: &DrawOptions) -> Result<Frame, String> {
     let theme = Theme::new(options);
     root.fill(&theme.background).map_err(fail)?;
     let mut builder = ChartBuilder::on(root);
@@ -49,36 +45,10 @@ pub fn draw_figure<DB: DrawingBackend>(
     let (x, y) = (&figure.x, &figure.y);
     let (xs, ys) = (x.min..x.max, y.min..y.max);
     match (x.log, y.log) {
-        (false, false) => plot(
-            root,
-            &mut builder.build_cartesian_2d(xs, ys).map_err(fail)?,
-            figure,
-            &theme,
-        ),
-        (true, false) => plot(
-            root,
-            &mut builder
-                .build_cartesian_2d(xs.log_scale(), ys)
-                .map_err(fail)?,
-            figure,
-            &theme,
-        ),
-        (false, true) => plot(
-            root,
-            &mut builder
-                .build_cartesian_2d(xs, ys.log_scale())
-                .map_err(fail)?,
-            figure,
-            &theme,
-        ),
-        (true, true) => plot(
-            root,
-            &mut builder
-                .build_cartesian_2d(xs.log_scale(), ys.log_scale())
-                .map_err(fail)?,
-            figure,
-            &theme,
-        ),
+        (false, false) => plot(root, &mut builder.build_cartesian_2d(xs, ys).map_err(fail)?, figure, &theme),
+        (true, false) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys).map_err(fail)?, figure, &theme),
+        (false, true) => plot(root, &mut builder.build_cartesian_2d(xs, ys.log_scale()).map_err(fail)?, figure, &theme),
+        (true, true) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys.log_scale()).map_err(fail)?, figure, &theme),
     }
 }
 
@@ -101,19 +71,10 @@ pub fn tick(v: f64) -> String {
 }
 
 fn trim(s: String) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
-fn plot<'a, DB, X, Y>(
-    root: &'a DrawingArea<DB, Shift>,
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    figure: &Figure,
-    theme: &Theme,
-) -> Result<Frame, String>
+fn plot<'a, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme) -> Result<Frame, String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -140,13 +101,7 @@ where
     for layer in &figure.layers {
         entries.extend(draw_layer(root, chart, figure, theme, layer)?);
     }
-    draw_legend(
-        root,
-        chart.plotting_area().get_pixel_range(),
-        figure.legend,
-        &entries,
-        theme,
-    )?;
+    draw_legend(root, chart.plotting_area().get_pixel_range(), figure.legend, &entries, theme)?;
     let (xr, yr) = chart.plotting_area().get_pixel_range();
     Ok(Frame {
         left: xr.start,
@@ -163,9 +118,7 @@ where
 }
 
 fn stroke(theme: &Theme, pen: &Pen) -> ShapeStyle {
-    theme
-        .colour(pen.paint)
-        .stroke_width(theme.px(pen.width).round().max(1.0) as u32)
+    theme.colour(pen.paint).stroke_width(theme.px(pen.width).round().max(1.0) as u32)
 }
 
 /// What a legend entry shows beside its label.
@@ -182,10 +135,7 @@ struct Entry {
 }
 
 fn entry(label: &str, glyph: Glyph) -> Option<Entry> {
-    (!label.is_empty()).then(|| Entry {
-        label: label.to_string(),
-        glyph,
-    })
+    (!label.is_empty()).then(|| Entry { label: label.to_string(), glyph })
 }
 
 /// Draws one layer; returns its legend entry, if it has a label.
@@ -204,146 +154,55 @@ where
     let dash = theme.px(7.0) as u32;
     let dot = theme.px(2.5).max(1.0) as u32;
     match layer {
-        Layer::Lines {
-            label,
-            lines,
-            pen,
-            tag,
-        } => {
+        Layer::Lines { label, lines, pen, tag } => {
             let style = stroke(theme, pen);
-            let pieces: Vec<Vec<(f64, f64)>> = lines
-                .iter()
-                .flat_map(|l| clip_polyline(l, &figure.x, &figure.y))
-                .collect();
+            let pieces: Vec<Vec<(f64, f64)>> = lines.iter().flat_map(|l| clip_polyline(l, &figure.x, &figure.y)).collect();
             for piece in &pieces {
                 match pen.dash {
-                    Dash::Solid => chart
-                        .draw_series(LineSeries::new(piece.iter().copied(), style))
-                        .map_err(fail)?,
-                    Dash::Dashed => chart
-                        .draw_series(DashedLineSeries::new(
-                            piece.iter().copied(),
-                            dash,
-                            dash * 2 / 3,
-                            style,
-                        ))
-                        .map_err(fail)?,
-                    Dash::Dotted => chart
-                        .draw_series(DashedLineSeries::new(
-                            piece.iter().copied(),
-                            dot,
-                            dot * 2,
-                            style,
-                        ))
-                        .map_err(fail)?,
+                    Dash::Solid => chart.draw_series(LineSeries::new(piece.iter().copied(), style)).map_err(fail)?,
+                    Dash::Dashed => chart.draw_series(DashedLineSeries::new(piece.iter().copied(), dash, dash * 2 / 3, style)).map_err(fail)?,
+                    Dash::Dotted => chart.draw_series(DashedLineSeries::new(piece.iter().copied(), dot, dot * 2, style)).map_err(fail)?,
                 };
             }
             if let Some(tag) = tag {
                 if let Some(longest) = pieces.iter().max_by_key(|p| p.len()) {
                     let at = chart.backend_coord(&longest[longest.len() / 2]);
-                    boxed_text(
-                        root,
-                        theme,
-                        tag,
-                        at,
-                        Pos::new(HPos::Center, VPos::Center),
-                        theme.colour(pen.paint),
-                    )?;
+                    boxed_text(root, theme, tag, at, Pos::new(HPos::Center, VPos::Center), theme.colour(pen.paint))?;
                 }
             }
             Ok(entry(label, Glyph::Line(*pen)))
         }
-        Layer::Rects {
-            label,
-            rects,
-            paint,
-        } => {
+        Layer::Rects { label, rects, paint } => {
             let fill = theme.colour(*paint).filled();
-            chart
-                .draw_series(
-                    rects
-                        .iter()
-                        .map(|r| Rectangle::new([(r[0], r[2]), (r[1], r[3])], fill)),
-                )
-                .map_err(fail)?;
+            chart.draw_series(rects.iter().map(|r| Rectangle::new([(r[0], r[2]), (r[1], r[3])], fill))).map_err(fail)?;
             Ok(entry(label, Glyph::Swatch(*paint)))
         }
-        Layer::Marker {
-            label,
-            at,
-            paint,
-            note,
-        } => {
+        Layer::Marker { label, at, paint, note } => {
             let colour = theme.colour(*paint);
             let radius = theme.px(5.5) as i32;
             let point = (at[0], at[1]);
             let edge = theme.background.stroke_width(theme.px(2.0) as u32);
-            chart
-                .draw_series([
-                    Circle::new(point, radius + theme.px(1.5) as i32, edge),
-                    Circle::new(point, radius, colour.filled()),
-                ])
-                .map_err(fail)?;
+            chart.draw_series([Circle::new(point, radius + theme.px(1.5) as i32, edge), Circle::new(point, radius, colour.filled())]).map_err(fail)?;
             if !note.is_empty() {
                 let (px, py) = chart.backend_coord(&point);
                 let (plot_x, _) = chart.plotting_area().get_pixel_range();
                 let right_half = px > (plot_x.start + plot_x.end) / 2;
                 let offset = theme.px(10.0) as i32;
-                let (anchor, x) = if right_half {
-                    (HPos::Right, px - offset)
-                } else {
-                    (HPos::Left, px + offset)
-                };
-                boxed_text(
-                    root,
-                    theme,
-                    note,
-                    (x, py - offset),
-                    Pos::new(anchor, VPos::Bottom),
-                    theme.colour(super::figure::Paint::Foreground),
-                )?;
+                let (anchor, x) = if right_half { (HPos::Right, px - offset) } else { (HPos::Left, px + offset) };
+                boxed_text(root, theme, note, (x, py - offset), Pos::new(anchor, VPos::Bottom), theme.colour(super::figure::Paint::Foreground))?;
             }
             Ok(entry(label, Glyph::Dot(*paint)))
         }
         Layer::HLine { label, y, pen } => {
             let line = vec![vec![[figure.x.min, *y], [figure.x.max, *y]]];
-            draw_layer(
-                root,
-                chart,
-                figure,
-                theme,
-                &Layer::Lines {
-                    label: label.clone(),
-                    lines: line,
-                    pen: *pen,
-                    tag: None,
-                },
-            )
+            draw_layer(root, chart, figure, theme, &Layer::Lines { label: label.clone(), lines: line, pen: *pen, tag: None })
         }
-        Layer::Intervals {
-            label,
-            points,
-            paint,
-        } => {
-            let style = theme
-                .colour(*paint)
-                .stroke_width(theme.px(1.5).max(1.0) as u32);
+        Layer::Intervals { label, points, paint } => {
+            let style = theme.colour(*paint).stroke_width(theme.px(1.5).max(1.0) as u32);
             let radius = theme.px(3.5) as i32;
             let cap = theme.px(4.0) as u32;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|p| ErrorBar::new_vertical(p[0], p[2], p[1], p[3], style, cap)),
-                )
-                .map_err(fail)?;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|p| Circle::new((p[0], p[1]), radius, style.color.filled())),
-                )
-                .map_err(fail)?;
+            chart.draw_series(points.iter().map(|p| ErrorBar::new_vertical(p[0], p[2], p[1], p[3], style, cap))).map_err(fail)?;
+            chart.draw_series(points.iter().map(|p| Circle::new((p[0], p[1]), radius, style.color.filled()))).map_err(fail)?;
             Ok(entry(label, Glyph::Dot(*paint)))
         }
     }
@@ -368,10 +227,7 @@ fn draw_legend<DB: DrawingBackend>(
     }
     let line = (theme.font * 20.0).round() as i32;
     let (pad, glyph) = (theme.px(8.0) as i32, theme.px(24.0) as i32);
-    let (w, h) = (
-        pad * 3 + glyph + width,
-        pad * 2 + line * entries.len() as i32,
-    );
+    let (w, h) = (pad * 3 + glyph + width, pad * 2 + line * entries.len() as i32);
     let inset = theme.px(10.0) as i32;
     let x0 = match corner {
         Corner::UpperLeft | Corner::LowerLeft => xr.start + inset,
@@ -381,16 +237,8 @@ fn draw_legend<DB: DrawingBackend>(
         Corner::UpperLeft | Corner::UpperRight => yr.start + inset,
         Corner::LowerLeft | Corner::LowerRight => yr.end - inset - h,
     };
-    root.draw(&Rectangle::new(
-        [(x0, y0), (x0 + w, y0 + h)],
-        theme.background.mix(0.9).filled(),
-    ))
-    .map_err(fail)?;
-    root.draw(&Rectangle::new(
-        [(x0, y0), (x0 + w, y0 + h)],
-        theme.grid.mix(0.6).stroke_width(1),
-    ))
-    .map_err(fail)?;
+    root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], theme.background.mix(0.9).filled())).map_err(fail)?;
+    root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], theme.grid.mix(0.6).stroke_width(1))).map_err(fail)?;
     for (k, e) in entries.iter().enumerate() {
         let y = y0 + pad + line * k as i32 + line / 2;
         let (gx0, gx1) = (x0 + pad, x0 + pad + glyph);
@@ -404,41 +252,23 @@ fn draw_legend<DB: DrawingBackend>(
                     Dash::Dashed => (dash, dash * 2 / 3),
                     Dash::Dotted => (dot, dot * 2),
                 };
-                root.draw(&DashedPathElement::new(points, on, off, style))
-                    .map_err(fail)?;
+                root.draw(&DashedPathElement::new(points, on, off, style)).map_err(fail)?;
             }
             Glyph::Swatch(paint) => {
                 let half = line / 3;
-                root.draw(&Rectangle::new(
-                    [(gx0, y - half), (gx1, y + half)],
-                    theme.colour(paint).filled(),
-                ))
-                .map_err(fail)?;
+                root.draw(&Rectangle::new([(gx0, y - half), (gx1, y + half)], theme.colour(paint).filled())).map_err(fail)?;
             }
             Glyph::Dot(paint) => {
-                root.draw(&Circle::new(
-                    ((gx0 + gx1) / 2, y),
-                    theme.px(5.0) as i32,
-                    theme.colour(paint).filled(),
-                ))
-                .map_err(fail)?;
+                root.draw(&Circle::new(((gx0 + gx1) / 2, y), theme.px(5.0) as i32, theme.colour(paint).filled())).map_err(fail)?;
             }
         }
-        root.draw(&Text::new(e.label.clone(), (gx1 + pad, y), style.clone()))
-            .map_err(fail)?;
+        root.draw(&Text::new(e.label.clone(), (gx1 + pad, y), style.clone())).map_err(fail)?;
     }
     Ok(())
 }
 
 /// Text on a translucent box of the background colour, so it reads over lines.
-fn boxed_text<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    theme: &Theme,
-    text: &str,
-    at: (i32, i32),
-    pos: Pos,
-    colour: RGBAColor,
-) -> Result<(), String> {
+fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, text: &str, at: (i32, i32), pos: Pos, colour: RGBAColor) -> Result<(), String> {
     let style = theme.text(12.5).pos(pos).color(&colour);
     let (w, h) = root.estimate_text_size(text, &style).map_err(fail)?;
     let (w, h) = (w as i32, h as i32);
@@ -453,29 +283,16 @@ fn boxed_text<DB: DrawingBackend>(
         VPos::Center => at.1 - h / 2,
         VPos::Bottom => at.1 - h,
     };
-    root.draw(&Rectangle::new(
-        [(x0 - pad, y0 - pad), (x0 + w + pad, y0 + h + pad)],
-        theme.background.mix(0.85).filled(),
-    ))
-    .map_err(fail)?;
-    root.draw(&Text::new(text.to_string(), at, style))
-        .map_err(fail)?;
+    root.draw(&Rectangle::new([(x0 - pad, y0 - pad), (x0 + w + pad, y0 + h + pad)], theme.background.mix(0.85).filled())).map_err(fail)?;
+    root.draw(&Text::new(text.to_string(), at, style)).map_err(fail)?;
     Ok(())
 }
 
 /// The figure as an SVG document of `width` × `height` CSS pixels.
-pub fn figure_svg(
-    figure: &Figure,
-    width: u32,
-    height: u32,
-    options: &DrawOptions,
-) -> Result<String, String> {
+pub fn figure_svg(figure: &Figure, width: u32, height: u32, options: &DrawOptions) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let backend = Measured {
-            inner: SVGBackend::with_string(&mut svg, (width, height)),
-            measure: HelveticaWidths,
-        };
+        let backend = Measured { inner: SVGBackend::with_string(&mut svg, (width, height)), measure: HelveticaWidths };
         let root = backend.into_drawing_area();
         draw_figure(&root, figure, options)?;
         root.present().map_err(fail)?;

@@ -41,52 +41,27 @@ pub struct Pen {
 
 impl Pen {
     pub fn new(paint: Paint, dash: Dash) -> Self {
-        Pen {
-            paint,
-            dash,
-            width: 2.0,
-        }
+        Pen { paint, dash, width: 2.0 }
     }
 }
 
 /// The k-th series' pen: palette colour k with pattern k mod 3.
 pub fn series_pen(k: usize) -> Pen {
-    Pen::new(
-        Paint::Series(k),
-        [Dash::Solid, Dash::Dashed, Dash::Dotted][k % 3],
-    )
+    Pen::new(Paint::Series(k), [Dash::Solid, Dash::Dashed, Dash::Dotted][k % 3])
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Layer {
     /// Polylines sharing a legend entry; `tag` is written on the longest one.
-    Lines {
-        label: String,
-        lines: Vec<Vec<[f64; 2]>>,
-        pen: Pen,
-        tag: Option<String>,
-    },
+    Lines { label: String, lines: Vec<Vec<[f64; 2]>>, pen: Pen, tag: Option<String> },
     /// Filled rectangles [x0, x1, y0, y1].
-    Rects {
-        label: String,
-        rects: Vec<[f64; 4]>,
-        paint: Paint,
-    },
+    Rects { label: String, rects: Vec<[f64; 4]>, paint: Paint },
     /// A marked point with a note written beside it.
-    Marker {
-        label: String,
-        at: [f64; 2],
-        paint: Paint,
-        note: String,
-    },
+    Marker { label: String, at: [f64; 2], paint: Paint, note: String },
     /// A horizontal reference line.
     HLine { label: String, y: f64, pen: Pen },
     /// Points with vertical error bars [x, y, low, high].
-    Intervals {
-        label: String,
-        points: Vec<[f64; 4]>,
-        paint: Paint,
-    },
+    Intervals { label: String, points: Vec<[f64; 4]>, paint: Paint },
 }
 
 /// Which corner the legend sits in.

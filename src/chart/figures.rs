@@ -15,21 +15,13 @@ pub fn sig(v: f64, digits: usize) -> String {
     if v.abs() < 1e-4 || v.abs() >= 1e12 {
         let text = format!("{:.*e}", digits.saturating_sub(1), v);
         let (mantissa, exponent) = text.split_once('e').expect("exponent form");
-        let mantissa = if mantissa.contains('.') {
-            mantissa.trim_end_matches('0').trim_end_matches('.')
-        } else {
-            mantissa
-        };
+        let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
         return format!("{mantissa}e{exponent}");
     }
     let magnitude = v.abs().log10().floor() as i32;
     let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
     let s = format!("{v:.decimals$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
 /// A count with thousands separators: 5,000,000.
@@ -70,22 +62,14 @@ fn level_sets(o: &LevelSetsOutput) -> Figure {
     let cfg = &o.config;
     let mut layers = Vec::new();
     if let Some(h) = cfg.highlight_below {
-        layers.push(Layer::Rects {
-            label: format!("factor < {}", sig(h, 4)),
-            rects: o.below.iter().map(|r| [r.r0, r.r1, r.c0, r.c1]).collect(),
-            paint: Paint::Highlight,
-        });
+        layers.push(Layer::Rects { label: format!("factor < {}", sig(h, 4)), rects: o.below.iter().map(|r| [r.r0, r.r1, r.c0, r.c1]).collect(), paint: Paint::Highlight });
     }
     let last = (cfg.levels.len().max(2) - 1) as f64;
     for (k, contour) in o.contours.iter().enumerate() {
         layers.push(Layer::Lines {
             label: String::new(),
             lines: contour.lines.clone(),
-            pen: Pen {
-                paint: Paint::Ramp(k as f64 / last),
-                dash: Dash::Solid,
-                width: 1.8,
-            },
+            pen: Pen { paint: Paint::Ramp(k as f64 / last), dash: Dash::Solid, width: 1.8 },
             tag: Some(sig(contour.level, 4)),
         });
     }
@@ -94,42 +78,20 @@ fn level_sets(o: &LevelSetsOutput) -> Figure {
         label: "smallest factor".into(),
         at: [m.r, m.c],
         paint: Paint::Series(1),
-        note: format!(
-            "min {} at r = {}, c = {}",
-            sig(m.value, 7),
-            sig(m.r, 4),
-            sig(m.c, 4)
-        ),
+        note: format!("min {} at r = {}, c = {}", sig(m.value, 7), sig(m.r, 4), sig(m.c, 4)),
     });
     let below = match cfg.highlight_below {
         Some(h) if o.below.is_empty() => {
             format!(" The factor is nowhere below {} in this region.", sig(h, 4))
         }
-        Some(h) => format!(
-            " The shaded area is where the factor is below {}.",
-            sig(h, 4)
-        ),
+        Some(h) => format!(" The shaded area is where the factor is below {}.", sig(h, 4)),
         None => String::new(),
     };
-    let place = if m.on_boundary {
-        "on the region's edge (the region cuts the valley off)"
-    } else {
-        "inside the region"
-    };
+    let place = if m.on_boundary { "on the region's edge (the region cuts the valley off)" } else { "inside the region" };
     Figure {
         title: "MERGE approximation factor: level sets of Eq 5-9 (Fig 5.6)".into(),
-        x: Axis {
-            label: "r = λ/f  (change rate ÷ revisit frequency)".into(),
-            min: cfg.r_min,
-            max: cfg.r_max,
-            log: cfg.log_r,
-        },
-        y: Axis {
-            label: "c = f_s/f  (server ÷ page frequency)".into(),
-            min: cfg.c_min,
-            max: cfg.c_max,
-            log: cfg.log_c,
-        },
+        x: Axis { label: "r = λ/f  (change rate ÷ revisit frequency)".into(), min: cfg.r_min, max: cfg.r_max, log: cfg.log_r },
+        y: Axis { label: "c = f_s/f  (server ÷ page frequency)".into(), min: cfg.c_min, max: cfg.c_max, log: cfg.log_c },
         layers,
         legend: Corner::UpperRight,
         summary: format!(
@@ -139,11 +101,7 @@ fn level_sets(o: &LevelSetsOutput) -> Figure {
             sig(cfg.r_max, 4),
             sig(cfg.c_min, 4),
             sig(cfg.c_max, 4),
-            cfg.levels
-                .iter()
-                .map(|l| sig(*l, 4))
-                .collect::<Vec<_>>()
-                .join(", "),
+            cfg.levels.iter().map(|l| sig(*l, 4)).collect::<Vec<_>>().join(", "),
             sig(m.value, 7),
             sig(m.r, 5),
             sig(m.c, 5),
@@ -159,60 +117,21 @@ pub fn curve(x: &[f64], y: &[f64]) -> Vec<Vec<[f64; 2]>> {
 
 fn factor_curves(o: &FactorCurvesOutput) -> Figure {
     let c = sig(o.config.c, 4);
-    let lowest = o
-        .random_bound_min
-        .value
-        .min(o.random_exact_min.value)
-        .min(o.merge_bound_min.value);
+    let lowest = o.random_bound_min.value.min(o.random_exact_min.value).min(o.merge_bound_min.value);
     let y_min = ((lowest - 0.03) * 20.0).floor() / 20.0;
     let b = o.random_bound_min;
     let m = o.merge_bound_min;
     let r = o.random_exact_min;
     Figure {
         title: "Approximation factors of RANDOM and MERGE (Fig 5.2, Eq 5-8)".into(),
-        x: Axis {
-            label: "x = λ/f  (change rate ÷ revisit frequency)".into(),
-            min: o.config.x_min,
-            max: o.config.x_max,
-            log: o.config.log_x,
-        },
-        y: Axis {
-            label: "A / A*  (freshness ÷ best possible)".into(),
-            min: y_min,
-            max: 1.005,
-            log: false,
-        },
+        x: Axis { label: "x = λ/f  (change rate ÷ revisit frequency)".into(), min: o.config.x_min, max: o.config.x_max, log: o.config.log_x },
+        y: Axis { label: "A / A*  (freshness ÷ best possible)".into(), min: y_min, max: 1.005, log: false },
         layers: vec![
-            Layer::Lines {
-                label: "RANDOM bound, Cor 5.5 (any c)".into(),
-                lines: curve(&o.x, &o.random_bound),
-                pen: series_pen(0),
-                tag: None,
-            },
-            Layer::Lines {
-                label: format!("RANDOM exact, Eq 5-2 / A* (c = {c})"),
-                lines: curve(&o.x, &o.random_exact),
-                pen: series_pen(1),
-                tag: None,
-            },
-            Layer::Lines {
-                label: format!("MERGE bound, Eq 5-8 (c = {c})"),
-                lines: curve(&o.x, &o.merge_bound),
-                pen: series_pen(2),
-                tag: None,
-            },
-            Layer::Marker {
-                label: String::new(),
-                at: [b.x, b.value],
-                paint: Paint::Series(0),
-                note: format!("{} at x = {}", sig(b.value, 4), sig(b.x, 4)),
-            },
-            Layer::Marker {
-                label: String::new(),
-                at: [m.x, m.value],
-                paint: Paint::Series(2),
-                note: format!("{} at x = {}", sig(m.value, 4), sig(m.x, 4)),
-            },
+            Layer::Lines { label: "RANDOM bound, Cor 5.5 (any c)".into(), lines: curve(&o.x, &o.random_bound), pen: series_pen(0), tag: None },
+            Layer::Lines { label: format!("RANDOM exact, Eq 5-2 / A* (c = {c})"), lines: curve(&o.x, &o.random_exact), pen: series_pen(1), tag: None },
+            Layer::Lines { label: format!("MERGE bound, Eq 5-8 (c = {c})"), lines: curve(&o.x, &o.merge_bound), pen: series_pen(2), tag: None },
+            Layer::Marker { label: String::new(), at: [b.x, b.value], paint: Paint::Series(0), note: format!("{} at x = {}", sig(b.value, 4), sig(b.x, 4)) },
+            Layer::Marker { label: String::new(), at: [m.x, m.value], paint: Paint::Series(2), note: format!("{} at x = {}", sig(m.value, 4), sig(m.x, 4)) },
         ],
         legend: Corner::LowerRight,
         summary: format!(
@@ -233,71 +152,31 @@ fn factor_curves(o: &FactorCurvesOutput) -> Figure {
 fn bursts(o: &BurstsOutput) -> Figure {
     let cfg = &o.config;
     let p = cfg.probability;
-    let mut layers: Vec<Layer> = o
-        .curves
-        .iter()
-        .enumerate()
-        .map(|(k, c)| Layer::Lines {
-            label: format!("n = {}", thousands(c.n)),
-            lines: curve(&o.x, &c.bound),
-            pen: series_pen(k),
-            tag: None,
-        })
-        .collect();
-    layers.push(Layer::HLine {
-        label: format!("probability {}", sig(p, 3)),
-        y: p,
-        pen: Pen::new(Paint::Foreground, Dash::Dotted),
-    });
+    let mut layers: Vec<Layer> =
+        o.curves.iter().enumerate().map(|(k, c)| Layer::Lines { label: format!("n = {}", thousands(c.n)), lines: curve(&o.x, &c.bound), pen: series_pen(k), tag: None }).collect();
+    layers.push(Layer::HLine { label: format!("probability {}", sig(p, 3)), y: p, pen: Pen::new(Paint::Foreground, Dash::Dotted) });
     for (k, c) in o.curves.iter().enumerate() {
         if c.excess_at_probability <= cfg.x_max {
-            layers.push(Layer::Marker {
-                label: String::new(),
-                at: [c.excess_at_probability, p],
-                paint: Paint::Series(k),
-                note: String::new(),
-            });
+            layers.push(Layer::Marker { label: String::new(), at: [c.excess_at_probability, p], paint: Paint::Series(k), note: String::new() });
         }
     }
     Figure {
         title: "Bursts on the download channel: Eq 5-11 bound (Fig 5.7)".into(),
-        x: Axis {
-            label: "x  (requests above the expected count in a window)".into(),
-            min: o.x[0],
-            max: cfg.x_max,
-            log: cfg.log_x,
-        },
-        y: Axis {
-            label: "bound on Pr[X_t > E[X_t] + x]".into(),
-            min: cfg.probability_floor,
-            max: 1.0,
-            log: true,
-        },
+        x: Axis { label: "x  (requests above the expected count in a window)".into(), min: o.x[0], max: cfg.x_max, log: cfg.log_x },
+        y: Axis { label: "bound on Pr[X_t > E[X_t] + x]".into(), min: cfg.probability_floor, max: 1.0, log: true },
         layers,
         legend: Corner::UpperRight,
         summary: format!(
             "Upper bound of Eq 5-11 on the probability that a window holds more than x requests above its mean, for n equally spaced \
              elements. The bound falls to {} at x = {}.",
             sig(p, 3),
-            o.curves
-                .iter()
-                .map(|c| format!(
-                    "{} for n = {}",
-                    sig(c.excess_at_probability, 5),
-                    thousands(c.n)
-                ))
-                .collect::<Vec<_>>()
-                .join(", "),
+            o.curves.iter().map(|c| format!("{} for n = {}", sig(c.excess_at_probability, 5), thousands(c.n))).collect::<Vec<_>>().join(", "),
         ),
     }
 }
 
 fn certify(o: &CertifyOutput) -> Figure {
-    let gaps: Vec<[f64; 2]> = o
-        .history
-        .iter()
-        .map(|s| [(s.boxes + 1) as f64, (s.upper - s.lower).max(1e-17)])
-        .collect();
+    let gaps: Vec<[f64; 2]> = o.history.iter().map(|s| [(s.boxes + 1) as f64, (s.upper - s.lower).max(1e-17)]).collect();
     let tol = o.config.tolerance;
     let top = gaps.iter().map(|g| g[1]).fold(tol, f64::max) * 3.0;
     let bottom = gaps.iter().map(|g| g[1]).fold(tol, f64::min) / 3.0;
@@ -308,40 +187,16 @@ fn certify(o: &CertifyOutput) -> Figure {
         Status::BudgetExhausted => "stopped at the box budget",
     };
     let global = match o.global_bound {
-        Some(g) => format!(
-            " With the written argument for the rest of the domain, Eq 5-9 ≥ {} for every r > 0 and c ≥ 1.",
-            sig(g, 10)
-        ),
-        None => {
-            " The region starts above c = 1, so no statement about the whole domain follows.".into()
-        }
+        Some(g) => format!(" With the written argument for the rest of the domain, Eq 5-9 ≥ {} for every r > 0 and c ≥ 1.", sig(g, 10)),
+        None => " The region starts above c = 1, so no statement about the whole domain follows.".into(),
     };
     Figure {
         title: "Certifying Conjecture 5.9: branch and bound on Eq 5-9".into(),
-        x: Axis {
-            label: "boxes split".into(),
-            min: 1.0,
-            max: right,
-            log: true,
-        },
-        y: Axis {
-            label: "gap: best value − proved bound".into(),
-            min: bottom,
-            max: top,
-            log: true,
-        },
+        x: Axis { label: "boxes split".into(), min: 1.0, max: right, log: true },
+        y: Axis { label: "gap: best value − proved bound".into(), min: bottom, max: top, log: true },
         layers: vec![
-            Layer::Lines {
-                label: "gap".into(),
-                lines: vec![gaps],
-                pen: series_pen(0),
-                tag: None,
-            },
-            Layer::HLine {
-                label: format!("tolerance {}", sig(tol, 2)),
-                y: tol,
-                pen: Pen::new(Paint::Foreground, Dash::Dotted),
-            },
+            Layer::Lines { label: "gap".into(), lines: vec![gaps], pen: series_pen(0), tag: None },
+            Layer::HLine { label: format!("tolerance {}", sig(tol, 2)), y: tol, pen: Pen::new(Paint::Foreground, Dash::Dotted) },
         ],
         legend: Corner::UpperRight,
         summary: format!(
@@ -394,26 +249,9 @@ mod tests {
             let fig = figure(&out);
             assert!(!fig.summary.is_empty());
             for dark in [false, true] {
-                let svg = figure_svg(
-                    &fig,
-                    800,
-                    500,
-                    &DrawOptions {
-                        dark,
-                        ..Default::default()
-                    },
-                )
-                .unwrap();
-                assert!(
-                    svg.starts_with("<svg") && svg.contains(must_contain),
-                    "{json}: {must_contain} missing"
-                );
-                assert!(
-                    svg.matches("<polyline").count()
-                        + svg.matches("<path").count()
-                        + svg.matches("<line").count()
-                        > 5
-                );
+                let svg = figure_svg(&fig, 800, 500, &DrawOptions { dark, ..Default::default() }).unwrap();
+                assert!(svg.starts_with("<svg") && svg.contains(must_contain), "{json}: {must_contain} missing");
+                assert!(svg.matches("<polyline").count() + svg.matches("<path").count() + svg.matches("<line").count() > 5);
             }
         }
     }

@@ -2,19 +2,11 @@
 //! font code (which, in a browser, inserts a styled element into the page per label).
 
 use plotters::prelude::*;
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
-};
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind};
 
 /// Width and height in pixels of `text` set in `family`/`style` at `size` pixels.
 pub trait TextMeasure {
-    fn measure(
-        &self,
-        text: &str,
-        family: &str,
-        style: &str,
-        size: f64,
-    ) -> Result<(f64, f64), String>;
+    fn measure(&self, text: &str, family: &str, style: &str, size: f64) -> Result<(f64, f64), String>;
 }
 
 /// Helvetica's advance widths (Adobe's core font metrics, per 1000 em) for printable
@@ -23,34 +15,17 @@ pub trait TextMeasure {
 pub struct HelveticaWidths;
 
 const HELVETICA: [u16; 95] = [
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278,
-    278, // space … /
+    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // space … /
     556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 0 … ?
-    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722,
-    778, // @ … O
+    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // @ … O
     667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // P … _
     333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // ` … o
     556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // p … ~
 ];
 
 impl TextMeasure for HelveticaWidths {
-    fn measure(
-        &self,
-        text: &str,
-        _family: &str,
-        _style: &str,
-        size: f64,
-    ) -> Result<(f64, f64), String> {
-        let units: u32 = text
-            .chars()
-            .map(|ch| {
-                (ch as u32)
-                    .checked_sub(32)
-                    .and_then(|k| HELVETICA.get(k as usize))
-                    .copied()
-                    .unwrap_or(556) as u32
-            })
-            .sum();
+    fn measure(&self, text: &str, _family: &str, _style: &str, size: f64) -> Result<(f64, f64), String> {
+        let units: u32 = text.chars().map(|ch| (ch as u32).checked_sub(32).and_then(|k| HELVETICA.get(k as usize)).copied().unwrap_or(556) as u32).sum();
         Ok((units as f64 * size / 1000.0, size * 1.15))
     }
 }
@@ -87,82 +62,37 @@ impl<B: DrawingBackend, M: TextMeasure> DrawingBackend for Measured<B, M> {
         self.inner.present()
     }
 
-    fn draw_pixel(
-        &mut self,
-        point: BackendCoord,
-        color: BackendColor,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_pixel(point, color)
     }
 
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_line(from, to, style)
     }
 
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        upper_left: BackendCoord,
-        bottom_right: BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn draw_rect<S: BackendStyle>(&mut self, upper_left: BackendCoord, bottom_right: BackendCoord, style: &S, fill: bool) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
 
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_path(path, style)
     }
 
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vertices: I,
-        style: &S,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, vertices: I, style: &S) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.fill_polygon(vertices, style)
     }
 
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_circle(center, radius, style, fill)
     }
 
-    fn draw_text<S: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &S,
-        pos: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+    fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result<(), DrawingErrorKind<B::ErrorType>> {
         self.inner.draw_text(text, style, pos)
     }
 
-    fn estimate_text_size<S: BackendTextStyle>(
-        &self,
-        text: &str,
-        style: &S,
-    ) -> Result<(u32, u32), DrawingErrorKind<B::ErrorType>> {
-        let (w, h) = self
-            .measure
-            .measure(
-                text,
-                style.family().as_str(),
-                style.style().as_str(),
-                style.size(),
-            )
-            .map_err(|e| DrawingErrorKind::FontError(Box::new(MeasureError(e))))?;
+    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<B::ErrorType>> {
+        let (w, h) =
+            self.measure.measure(text, style.family().as_str(), style.style().as_str(), style.size()).map_err(|e| DrawingErrorKind::FontError(Box::new(MeasureError(e))))?;
         Ok((w.ceil() as u32, h.ceil() as u32))
     }
 }
@@ -176,9 +106,7 @@ mod tests {
 
     #[test]
     fn helvetica_widths() {
-        let (w, h) = HelveticaWidths
-            .measure("0.93", "sans-serif", "normal", 10.0)
-            .unwrap();
+        let (w, h) = HelveticaWidths.measure("0.93", "sans-serif", "normal", 10.0).unwrap();
         assert!((w - (556.0 * 3.0 + 278.0) / 100.0).abs() < 1e-12);
         assert!((h - 11.5).abs() < 1e-12);
         assert_eq!(HelveticaWidths.measure("λ", "", "", 10.0).unwrap().0, 5.56);

@@ -24,29 +24,15 @@ pub fn policy_pen(policy: PolicyKind) -> Pen {
 
 /// Days or years, whichever reads better for the horizon.
 fn time_unit(horizon_days: f64) -> (f64, &'static str) {
-    if horizon_days >= 730.0 {
-        (365.25, "years")
-    } else {
-        (1.0, "days")
-    }
+    if horizon_days >= 730.0 { (365.25, "years") } else { (1.0, "days") }
 }
 
 fn curve_line(curve: &PolicyCurve, bin_days: f64, unit: f64) -> Vec<Vec<[f64; 2]>> {
-    vec![
-        curve
-            .freshness
-            .iter()
-            .enumerate()
-            .map(|(k, &v)| [(k as f64 + 0.5) * bin_days / unit, v])
-            .collect(),
-    ]
+    vec![curve.freshness.iter().enumerate().map(|(k, &v)| [(k as f64 + 0.5) * bin_days / unit, v]).collect()]
 }
 
 fn lowest(curves: &[&PolicyCurve], floor: f64) -> f64 {
-    let low = curves
-        .iter()
-        .flat_map(|c| c.freshness.iter().copied())
-        .fold(floor, f64::min);
+    let low = curves.iter().flat_map(|c| c.freshness.iter().copied()).fold(floor, f64::min);
     ((low - 0.05) * 10.0).floor().max(0.0) / 10.0
 }
 
@@ -58,32 +44,17 @@ pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             .curves
             .iter()
             .map(|curve| Layer::Lines {
-                label: format!(
-                    "{}{}",
-                    curve.policy.label(),
-                    if curve.complete {
-                        String::new()
-                    } else {
-                        " (running)".into()
-                    }
-                ),
+                label: format!("{}{}", curve.policy.label(), if curve.complete { String::new() } else { " (running)".into() }),
                 lines: curve_line(curve, o.bin_days, unit),
                 pen: policy_pen(curve.policy),
                 tag: None,
             })
             .collect();
-        layers.push(Layer::HLine {
-            label: format!("POLITE bound {}", sig(c.polite_bound, 4)),
-            y: c.polite_bound,
-            pen: Pen::new(Paint::Foreground, Dash::Dashed),
-        });
+        layers.push(Layer::HLine { label: format!("POLITE bound {}", sig(c.polite_bound, 4)), y: c.polite_bound, pen: Pen::new(Paint::Foreground, Dash::Dashed) });
         layers.push(Layer::HLine {
             label: format!("UNPOLITE bound {}", sig(c.unpolite_bound, 4)),
             y: c.unpolite_bound,
-            pen: Pen {
-                width: 1.2,
-                ..Pen::new(Paint::Foreground, Dash::Dotted)
-            },
+            pen: Pen { width: 1.2, ..Pen::new(Paint::Foreground, Dash::Dotted) },
         });
         let curves: Vec<&PolicyCurve> = c.curves.iter().collect();
         let ratios: Vec<String> = c
@@ -91,10 +62,7 @@ pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             .iter()
             .filter_map(|k| {
                 k.ratio_to_polite.map(|r| {
-                    let published = k
-                        .published_ratio
-                        .map(|p| format!(" (thesis {}, difference {:+.3})", sig(p, 3), r - p))
-                        .unwrap_or_default();
+                    let published = k.published_ratio.map(|p| format!(" (thesis {}, difference {:+.3})", sig(p, 3), r - p)).unwrap_or_default();
                     format!("{} {}{published}", k.policy.label(), sig(r, 3))
                 })
             })
@@ -126,43 +94,17 @@ pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
 /// Freshness against bandwidth: the POLITE bound and MERGE at the experiment's
 /// capacities, and each deployed crawler beside MERGE at the bandwidth it used.
 fn crawlers(o: &PoliciesOutput) -> Figure {
-    let mut bound: Vec<[f64; 2]> = o
-        .capacities
-        .iter()
-        .map(|c| [c.capacity, c.polite_bound])
-        .collect();
-    bound.extend(o.crawlers.iter().filter_map(|c| {
-        c.polite_bound_same_bandwidth
-            .map(|b| [c.curve.bandwidth, b])
-    }));
+    let mut bound: Vec<[f64; 2]> = o.capacities.iter().map(|c| [c.capacity, c.polite_bound]).collect();
+    bound.extend(o.crawlers.iter().filter_map(|c| c.polite_bound_same_bandwidth.map(|b| [c.curve.bandwidth, b])));
     bound.sort_by(|a, b| a[0].total_cmp(&b[0]));
     let merge: Vec<[f64; 2]> = o
         .capacities
         .iter()
-        .filter_map(|c| {
-            c.curves
-                .iter()
-                .find(|k| k.policy == PolicyKind::Merge && k.complete)
-                .map(|k| [c.capacity, k.converged])
-        })
-        .chain(o.crawlers.iter().filter_map(|c| {
-            c.merge_same_bandwidth
-                .as_ref()
-                .filter(|m| m.complete)
-                .map(|m| [c.curve.bandwidth, m.converged])
-        }))
+        .filter_map(|c| c.curves.iter().find(|k| k.policy == PolicyKind::Merge && k.complete).map(|k| [c.capacity, k.converged]))
+        .chain(o.crawlers.iter().filter_map(|c| c.merge_same_bandwidth.as_ref().filter(|m| m.complete).map(|m| [c.curve.bandwidth, m.converged])))
         .collect();
-    let mut layers = vec![Layer::Lines {
-        label: "POLITE bound".into(),
-        lines: vec![bound.clone()],
-        pen: Pen::new(Paint::Foreground, Dash::Dashed),
-        tag: None,
-    }];
-    layers.push(Layer::Intervals {
-        label: "MERGE (last quarter)".into(),
-        points: merge.iter().map(|p| [p[0], p[1], p[1], p[1]]).collect(),
-        paint: Paint::Series(0),
-    });
+    let mut layers = vec![Layer::Lines { label: "POLITE bound".into(), lines: vec![bound.clone()], pen: Pen::new(Paint::Foreground, Dash::Dashed), tag: None }];
+    layers.push(Layer::Intervals { label: "MERGE (last quarter)".into(), points: merge.iter().map(|p| [p[0], p[1], p[1], p[1]]).collect(), paint: Paint::Series(0) });
     let mut notes = Vec::new();
     for c in &o.crawlers {
         let k = &c.curve;
@@ -175,57 +117,27 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
             paint: policy_pen(k.policy).paint,
             note: format!("{} {}", k.policy.label(), sig(k.converged, 3)),
         });
-        let against = c
-            .merge_same_bandwidth
-            .as_ref()
-            .map(|m| format!(", MERGE at the same bandwidth {}", sig(m.converged, 3)))
-            .unwrap_or_default();
-        let bound = c
-            .polite_bound_same_bandwidth
-            .map(|b| format!(", POLITE bound {}", sig(b, 3)))
-            .unwrap_or_default();
-        notes.push(format!("{}: {} requests per day, freshness {} after convergence ({} from the cold start){against}{bound}", k.policy.label(), thousands(k.bandwidth), sig(k.converged, 3), sig(k.mean, 3)));
+        let against = c.merge_same_bandwidth.as_ref().map(|m| format!(", MERGE at the same bandwidth {}", sig(m.converged, 3))).unwrap_or_default();
+        let bound = c.polite_bound_same_bandwidth.map(|b| format!(", POLITE bound {}", sig(b, 3))).unwrap_or_default();
+        notes.push(format!(
+            "{}: {} requests per day, freshness {} after convergence ({} from the cold start){against}{bound}",
+            k.policy.label(),
+            thousands(k.bandwidth),
+            sig(k.converged, 3),
+            sig(k.mean, 3)
+        ));
     }
-    let xs: Vec<f64> = bound
-        .iter()
-        .map(|p| p[0])
-        .chain(o.crawlers.iter().map(|c| c.curve.bandwidth))
-        .filter(|&x| x > 0.0)
-        .collect();
-    let (lo, hi) = (
-        xs.iter().copied().fold(f64::INFINITY, f64::min),
-        xs.iter().copied().fold(0.0, f64::max),
-    );
-    let ys: Vec<f64> = bound
-        .iter()
-        .map(|p| p[1])
-        .chain(o.crawlers.iter().map(|c| c.curve.converged))
-        .collect();
-    let y_min = ((ys.iter().copied().fold(1.0, f64::min) - 0.05) * 10.0)
-        .floor()
-        .max(0.0)
-        / 10.0;
+    let xs: Vec<f64> = bound.iter().map(|p| p[0]).chain(o.crawlers.iter().map(|c| c.curve.bandwidth)).filter(|&x| x > 0.0).collect();
+    let (lo, hi) = (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(0.0, f64::max));
+    let ys: Vec<f64> = bound.iter().map(|p| p[1]).chain(o.crawlers.iter().map(|c| c.curve.converged)).collect();
+    let y_min = ((ys.iter().copied().fold(1.0, f64::min) - 0.05) * 10.0).floor().max(0.0) / 10.0;
     Figure {
         title: "Deployed crawlers' schedules against MERGE and the POLITE bound".into(),
-        x: Axis {
-            label: "bandwidth (requests per day, log scale)".into(),
-            min: (lo / 2.0).max(1e-9),
-            max: (hi * 2.0).max(lo * 4.0),
-            log: true,
-        },
-        y: Axis {
-            label: "freshness after convergence".into(),
-            min: y_min,
-            max: 1.0,
-            log: false,
-        },
+        x: Axis { label: "bandwidth (requests per day, log scale)".into(), min: (lo / 2.0).max(1e-9), max: (hi * 2.0).max(lo * 4.0), log: true },
+        y: Axis { label: "freshness after convergence".into(), min: y_min, max: 1.0, log: false },
         layers,
         legend: Corner::LowerRight,
-        summary: if notes.is_empty() {
-            "No crawler has finished yet.".into()
-        } else {
-            notes.join(". ") + "."
-        },
+        summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
     }
 }
 
@@ -233,48 +145,15 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
 pub fn per_page(o: &PerPageOutput) -> Figure {
     let c = sig(o.config.c, 4);
     let mut layers = vec![
-        Layer::Lines {
-            label: format!("RANDOM exact, Eq 5-2 (c = {c})"),
-            lines: curve(&o.x, &o.random_exact),
-            pen: Pen::new(Paint::Series(1), Dash::Dashed),
-            tag: None,
-        },
-        Layer::Lines {
-            label: format!("MERGE bound, Eq 5-8 (c = {c})"),
-            lines: curve(&o.x, &o.merge_bound),
-            pen: Pen::new(Paint::Series(0), Dash::Dashed),
-            tag: None,
-        },
-        Layer::Lines {
-            label: "RANDOM bound, Cor 5.5".into(),
-            lines: curve(&o.x, &o.random_bound),
-            pen: Pen {
-                width: 1.2,
-                ..Pen::new(Paint::Series(6), Dash::Dotted)
-            },
-            tag: None,
-        },
-        Layer::HLine {
-            label: String::new(),
-            y: 1.0,
-            pen: Pen {
-                width: 1.0,
-                ..Pen::new(Paint::Foreground, Dash::Dotted)
-            },
-        },
+        Layer::Lines { label: format!("RANDOM exact, Eq 5-2 (c = {c})"), lines: curve(&o.x, &o.random_exact), pen: Pen::new(Paint::Series(1), Dash::Dashed), tag: None },
+        Layer::Lines { label: format!("MERGE bound, Eq 5-8 (c = {c})"), lines: curve(&o.x, &o.merge_bound), pen: Pen::new(Paint::Series(0), Dash::Dashed), tag: None },
+        Layer::Lines { label: "RANDOM bound, Cor 5.5".into(), lines: curve(&o.x, &o.random_bound), pen: Pen { width: 1.2, ..Pen::new(Paint::Series(6), Dash::Dotted) }, tag: None },
+        Layer::HLine { label: String::new(), y: 1.0, pen: Pen { width: 1.0, ..Pen::new(Paint::Foreground, Dash::Dotted) } },
     ];
     let mut notes = Vec::new();
     for series in &o.simulated {
-        let k = if series.policy == PolicyKind::Merge {
-            0
-        } else {
-            1
-        };
-        layers.push(Layer::Intervals {
-            label: format!("{} simulated (95 % interval)", series.policy.label()),
-            points: series.points.clone(),
-            paint: Paint::Series(k),
-        });
+        let k = if series.policy == PolicyKind::Merge { 0 } else { 1 };
+        layers.push(Layer::Intervals { label: format!("{} simulated (95 % interval)", series.policy.label()), points: series.points.clone(), paint: Paint::Series(k) });
         if let Some(min) = series.points.iter().min_by(|a, b| a[1].total_cmp(&b[1])) {
             notes.push(format!(
                 "{} lowest simulated factor {} (interval {} to {}) at x = {}",
@@ -286,30 +165,11 @@ pub fn per_page(o: &PerPageOutput) -> Figure {
             ));
         }
     }
-    let low = o
-        .random_bound
-        .iter()
-        .chain(
-            o.simulated
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| &p[2])),
-        )
-        .copied()
-        .fold(1.0, f64::min);
+    let low = o.random_bound.iter().chain(o.simulated.iter().flat_map(|s| s.points.iter().map(|p| &p[2]))).copied().fold(1.0, f64::min);
     Figure {
         title: "One page's approximation factor: simulation against Eq 5-2 and Eq 5-8".into(),
-        x: Axis {
-            label: "x = λ/f  (change rate ÷ revisit frequency)".into(),
-            min: o.config.x_min,
-            max: o.config.x_max,
-            log: o.config.log_x,
-        },
-        y: Axis {
-            label: "A / A*".into(),
-            min: ((low - 0.02) * 20.0).floor() / 20.0,
-            max: 1.01,
-            log: false,
-        },
+        x: Axis { label: "x = λ/f  (change rate ÷ revisit frequency)".into(), min: o.config.x_min, max: o.config.x_max, log: o.config.log_x },
+        y: Axis { label: "A / A*".into(), min: ((low - 0.02) * 20.0).floor() / 20.0, max: 1.01, log: false },
         layers,
         legend: Corner::LowerRight,
         summary: format!(
@@ -318,11 +178,7 @@ pub fn per_page(o: &PerPageOutput) -> Figure {
             o.config.revisits,
             o.config.replications,
             o.config.estimator,
-            if notes.is_empty() {
-                "No point yet".into()
-            } else {
-                notes.join("; ")
-            }
+            if notes.is_empty() { "No point yet".into() } else { notes.join("; ") }
         ),
     }
 }
@@ -335,21 +191,8 @@ pub fn channel(o: &ChannelOutput) -> Figure {
     let servers = thousands(o.per_server.elements as f64);
     Figure {
         title: "Requests per window: per-page against per-server spacing (Lemma 5.10)".into(),
-        x: Axis {
-            label: format!(
-                "x  (requests above the mean of {} per window)",
-                sig(o.mean, 4)
-            ),
-            min: 0.0,
-            max: *o.x.last().unwrap_or(&1.0),
-            log: false,
-        },
-        y: Axis {
-            label: "share of windows above mean + x".into(),
-            min: floor,
-            max: 1.0,
-            log: true,
-        },
+        x: Axis { label: format!("x  (requests above the mean of {} per window)", sig(o.mean, 4)), min: 0.0, max: *o.x.last().unwrap_or(&1.0), log: false },
+        y: Axis { label: "share of windows above mean + x".into(), min: floor, max: 1.0, log: true },
         layers: vec![
             Layer::Lines {
                 label: format!("per page, n = {pages} (measured)"),
@@ -357,24 +200,14 @@ pub fn channel(o: &ChannelOutput) -> Figure {
                 pen: Pen::new(Paint::Series(3), Dash::Solid),
                 tag: None,
             },
-            Layer::Lines {
-                label: format!("Eq 5-11, n = {pages}"),
-                lines: curve(&o.x, &o.per_page.bound),
-                pen: Pen::new(Paint::Series(3), Dash::Dotted),
-                tag: None,
-            },
+            Layer::Lines { label: format!("Eq 5-11, n = {pages}"), lines: curve(&o.x, &o.per_page.bound), pen: Pen::new(Paint::Series(3), Dash::Dotted), tag: None },
             Layer::Lines {
                 label: format!("per server, n = {servers} (measured)"),
                 lines: curve(&o.x, &clip(&o.per_server.tail)),
                 pen: Pen::new(Paint::Series(0), Dash::Solid),
                 tag: None,
             },
-            Layer::Lines {
-                label: format!("Eq 5-11, n = {servers}"),
-                lines: curve(&o.x, &o.per_server.bound),
-                pen: Pen::new(Paint::Series(0), Dash::Dotted),
-                tag: None,
-            },
+            Layer::Lines { label: format!("Eq 5-11, n = {servers}"), lines: curve(&o.x, &o.per_server.bound), pen: Pen::new(Paint::Series(0), Dash::Dotted), tag: None },
         ],
         legend: Corner::UpperRight,
         summary: format!(

@@ -17,13 +17,7 @@ static REGISTER: Once = Once::new();
 struct DejaVuWidths(FontRef<'static>);
 
 impl TextMeasure for DejaVuWidths {
-    fn measure(
-        &self,
-        text: &str,
-        _family: &str,
-        _style: &str,
-        size: f64,
-    ) -> Result<(f64, f64), String> {
+    fn measure(&self, text: &str, _family: &str, _style: &str, size: f64) -> Result<(f64, f64), String> {
         let font = self.0.as_scaled(PxScale::from(size as f32));
         let mut width = 0.0f32;
         let mut previous = None;
@@ -40,34 +34,21 @@ impl TextMeasure for DejaVuWidths {
 }
 
 /// The figure as a PNG of `width` × `height` CSS pixels at `options.pixel_ratio`.
-pub fn figure_png(
-    figure: &Figure,
-    width: u32,
-    height: u32,
-    options: &DrawOptions,
-) -> Result<Vec<u8>, String> {
+pub fn figure_png(figure: &Figure, width: u32, height: u32, options: &DrawOptions) -> Result<Vec<u8>, String> {
     REGISTER.call_once(|| {
         for family in ["sans-serif", "serif", "monospace"] {
             // cannot fail for a valid font; a failure would show as missing text
             let _ = register_font(family, FontStyle::Normal, FONT);
         }
     });
-    let (w, h) = (
-        (width as f64 * options.pixel_ratio).round() as u32,
-        (height as f64 * options.pixel_ratio).round() as u32,
-    );
+    let (w, h) = ((width as f64 * options.pixel_ratio).round() as u32, (height as f64 * options.pixel_ratio).round() as u32);
     let mut pixels = vec![255u8; (w * h * 3) as usize];
     {
-        let font = FontRef::try_from_slice(FONT)
-            .map_err(|e| format!("the embedded font is unreadable: {e}"))?;
-        let backend = Measured {
-            inner: BitMapBackend::with_buffer(&mut pixels, (w, h)),
-            measure: DejaVuWidths(font),
-        };
+        let font = FontRef::try_from_slice(FONT).map_err(|e| format!("the embedded font is unreadable: {e}"))?;
+        let backend = Measured { inner: BitMapBackend::with_buffer(&mut pixels, (w, h)), measure: DejaVuWidths(font) };
         let root = backend.into_drawing_area();
         draw_figure(&root, figure, options)?;
-        root.present()
-            .map_err(|e| format!("drawing failed: {e:?}"))?;
+        root.present().map_err(|e| format!("drawing failed: {e:?}"))?;
     }
     let mut out = Vec::new();
     {
@@ -75,9 +56,7 @@ pub fn figure_png(
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
         let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-        writer
-            .write_image_data(&pixels)
-            .map_err(|e| e.to_string())?;
+        writer.write_image_data(&pixels).map_err(|e| e.to_string())?;
     }
     Ok(out)
 }
@@ -90,15 +69,8 @@ mod tests {
 
     #[test]
     fn a_chart_becomes_a_png_with_ink_and_text() {
-        let out = run(
-            parse_config(r#"{"experiment":"factor_curves","points":50}"#).unwrap(),
-            |_, _| {},
-        )
-        .unwrap();
-        let options = DrawOptions {
-            pixel_ratio: 2.0,
-            ..Default::default()
-        };
+        let out = run(parse_config(r#"{"experiment":"factor_curves","points":50}"#).unwrap(), |_, _| {}).unwrap();
+        let options = DrawOptions { pixel_ratio: 2.0, ..Default::default() };
         let bytes = figure_png(&figure(&out), 400, 250, &options).unwrap();
         assert_eq!(&bytes[1..4], b"PNG");
         let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));

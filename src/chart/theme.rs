@@ -17,22 +17,14 @@ pub struct DrawOptions {
 
 impl Default for DrawOptions {
     fn default() -> Self {
-        DrawOptions {
-            dark: false,
-            pixel_ratio: 1.0,
-            font_scale: 1.0,
-        }
+        DrawOptions { dark: false, pixel_ratio: 1.0, font_scale: 1.0 }
     }
 }
 
 impl DrawOptions {
     pub fn validate(&self) -> Result<(), InputError> {
-        check("pixel_ratio", self.pixel_ratio)?
-            .at_least(0.25)?
-            .at_most(8.0)?;
-        check("font_scale", self.font_scale)?
-            .at_least(0.5)?
-            .at_most(4.0)?;
+        check("pixel_ratio", self.pixel_ratio)?.at_least(0.25)?.at_most(8.0)?;
+        check("font_scale", self.font_scale)?.at_least(0.5)?.at_most(4.0)?;
         Ok(())
     }
 }
@@ -60,13 +52,7 @@ const DARK: [RGBColor; 8] = [
     RGBColor(0xF0, 0xE4, 0x42),
 ];
 /// Viridis at five stops.
-const RAMP: [(f64, f64, f64); 5] = [
-    (68.0, 1.0, 84.0),
-    (59.0, 82.0, 139.0),
-    (33.0, 145.0, 140.0),
-    (94.0, 201.0, 98.0),
-    (253.0, 231.0, 37.0),
-];
+const RAMP: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
 
 pub struct Theme {
     pub dark: bool,
@@ -82,26 +68,11 @@ pub struct Theme {
 impl Theme {
     pub fn new(options: &DrawOptions) -> Self {
         let (background, foreground, grid) = if options.dark {
-            (
-                RGBColor(0x11, 0x18, 0x27),
-                RGBColor(0xE5, 0xE7, 0xEB),
-                RGBColor(0x9C, 0xA3, 0xAF),
-            )
+            (RGBColor(0x11, 0x18, 0x27), RGBColor(0xE5, 0xE7, 0xEB), RGBColor(0x9C, 0xA3, 0xAF))
         } else {
-            (
-                RGBColor(0xFF, 0xFF, 0xFF),
-                RGBColor(0x1F, 0x29, 0x37),
-                RGBColor(0x6B, 0x72, 0x80),
-            )
+            (RGBColor(0xFF, 0xFF, 0xFF), RGBColor(0x1F, 0x29, 0x37), RGBColor(0x6B, 0x72, 0x80))
         };
-        Theme {
-            dark: options.dark,
-            background,
-            foreground,
-            grid,
-            scale: options.pixel_ratio,
-            font: options.pixel_ratio * options.font_scale,
-        }
+        Theme { dark: options.dark, background, foreground, grid, scale: options.pixel_ratio, font: options.pixel_ratio * options.font_scale }
     }
 
     pub fn colour(&self, paint: Paint) -> RGBAColor {
@@ -123,12 +94,7 @@ impl Theme {
 
     /// A sans-serif text style of nominal size `px`.
     pub fn text(&self, px: f64) -> TextStyle<'_> {
-        TextStyle::from(FontDesc::new(
-            FontFamily::SansSerif,
-            px * self.font,
-            FontStyle::Normal,
-        ))
-        .color(&self.foreground)
+        TextStyle::from(FontDesc::new(FontFamily::SansSerif, px * self.font, FontStyle::Normal)).color(&self.foreground)
     }
 
     /// `css_px` CSS pixels in device pixels.
@@ -157,23 +123,7 @@ mod tests {
     fn ramp_ends_and_options() {
         assert_eq!(ramp(0.0), RGBColor(68, 1, 84));
         assert_eq!(ramp(1.0), RGBColor(253, 231, 37));
-        assert!(
-            DrawOptions {
-                pixel_ratio: 0.0,
-                ..Default::default()
-            }
-            .validate()
-            .is_err()
-        );
-        assert_eq!(
-            DrawOptions {
-                font_scale: 9.0,
-                ..Default::default()
-            }
-            .validate()
-            .unwrap_err()
-            .field,
-            "font_scale"
-        );
+        assert!(DrawOptions { pixel_ratio: 0.0, ..Default::default() }.validate().is_err());
+        assert_eq!(DrawOptions { font_scale: 9.0, ..Default::default() }.validate().unwrap_err().field, "font_scale");
     }
 }

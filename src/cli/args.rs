@@ -34,12 +34,7 @@ fn value_of(text: &str) -> Value {
         return v;
     }
     if text.contains(',') {
-        let items: Vec<Value> = text
-            .split(',')
-            .map(|t| {
-                serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))
-            })
-            .collect();
+        let items: Vec<Value> = text.split(',').map(|t| serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))).collect();
         return Value::Array(items);
     }
     Value::String(text.into())
@@ -47,31 +42,19 @@ fn value_of(text: &str) -> Value {
 
 /// Splits `args` into output flags and configuration fields.
 pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
-    let mut outputs = Outputs {
-        width: 900,
-        height: 560,
-        font_scale: 1.0,
-        scale: 2.0,
-        ..Default::default()
-    };
+    let mut outputs = Outputs { width: 900, height: 560, font_scale: 1.0, scale: 2.0, ..Default::default() };
     let mut fields = Map::new();
     let mut k = 0;
     while k < args.len() {
         let arg = &args[k];
         let Some(name) = arg.strip_prefix("--") else {
-            return Err(format!(
-                "unexpected argument '{arg}': options are written --name value"
-            ));
+            return Err(format!("unexpected argument '{arg}': options are written --name value"));
         };
         let (name, inline) = match name.split_once('=') {
             Some((n, v)) => (n, Some(v.to_string())),
             None => (name, None),
         };
-        let takes_value = |k: usize| {
-            args.get(k + 1)
-                .filter(|next| !next.starts_with("--"))
-                .cloned()
-        };
+        let takes_value = |k: usize| args.get(k + 1).filter(|next| !next.starts_with("--")).cloned();
         let mut value = || -> Option<String> {
             if inline.is_some() {
                 return inline.clone();
@@ -82,8 +65,7 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
             }
             v
         };
-        let need =
-            |v: Option<String>, what: &str| v.ok_or_else(|| format!("--{name} needs {what}"));
+        let need = |v: Option<String>, what: &str| v.ok_or_else(|| format!("--{name} needs {what}"));
         match name {
             "json" => outputs.json = true,
             "dark" => outputs.dark = true,
@@ -94,41 +76,17 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
             "out" => outputs.out = Some(need(value(), "a file name, e.g. --out run.json")?),
             "scale" => {
                 let v = need(value(), "a pixel ratio such as 2")?;
-                outputs.scale = v
-                    .parse()
-                    .ok()
-                    .filter(|f: &f64| (0.5..=4.0).contains(f))
-                    .ok_or_else(|| format!("--scale must be a number from 0.5 to 4 (got {v})"))?;
+                outputs.scale = v.parse().ok().filter(|f: &f64| (0.5..=4.0).contains(f)).ok_or_else(|| format!("--scale must be a number from 0.5 to 4 (got {v})"))?;
             }
-            "config" => {
-                outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?)
-            }
+            "config" => outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?),
             "width" | "height" => {
                 let v = need(value(), "a size in pixels")?;
-                let px: u32 = v
-                    .parse()
-                    .ok()
-                    .filter(|p| (200..=8000).contains(p))
-                    .ok_or_else(|| {
-                        format!(
-                            "--{name} must be a whole number of pixels from 200 to 8000 (got {v})"
-                        )
-                    })?;
-                if name == "width" {
-                    outputs.width = px
-                } else {
-                    outputs.height = px
-                }
+                let px: u32 = v.parse().ok().filter(|p| (200..=8000).contains(p)).ok_or_else(|| format!("--{name} must be a whole number of pixels from 200 to 8000 (got {v})"))?;
+                if name == "width" { outputs.width = px } else { outputs.height = px }
             }
             "font-scale" => {
                 let v = need(value(), "a factor such as 1.5")?;
-                outputs.font_scale = v
-                    .parse()
-                    .ok()
-                    .filter(|f: &f64| (0.5..=4.0).contains(f))
-                    .ok_or_else(|| {
-                        format!("--font-scale must be a number from 0.5 to 4 (got {v})")
-                    })?;
+                outputs.font_scale = v.parse().ok().filter(|f: &f64| (0.5..=4.0).contains(f)).ok_or_else(|| format!("--font-scale must be a number from 0.5 to 4 (got {v})"))?;
             }
             _ => {
                 let field = name.replace('-', "_"); // dots (nested fields) stay
@@ -153,18 +111,7 @@ mod tests {
 
     #[test]
     fn flags_map_to_fields_and_outputs() {
-        let (out, fields) = parse(&strings(&[
-            "--r-min",
-            "0.1",
-            "--log-r",
-            "--levels",
-            "0.93,0.95",
-            "--json",
-            "--svg",
-            "a.svg",
-            "--c-max=30",
-        ]))
-        .unwrap();
+        let (out, fields) = parse(&strings(&["--r-min", "0.1", "--log-r", "--levels", "0.93,0.95", "--json", "--svg", "a.svg", "--c-max=30"])).unwrap();
         assert!(out.json);
         assert_eq!(out.svg.as_deref(), Some("a.svg"));
         assert_eq!(fields["r_min"], serde_json::json!(0.1));
@@ -177,26 +124,10 @@ mod tests {
     fn negative_numbers_are_values_and_mistakes_are_explained() {
         let (_, fields) = parse(&strings(&["--r-min", "-1"])).unwrap();
         assert_eq!(fields["r_min"], serde_json::json!(-1));
-        assert!(
-            parse(&strings(&["r-min"]))
-                .unwrap_err()
-                .contains("unexpected argument")
-        );
-        assert!(
-            parse(&strings(&["--svg"]))
-                .unwrap_err()
-                .contains("--svg needs")
-        );
-        assert!(
-            parse(&strings(&["--width", "12"]))
-                .unwrap_err()
-                .contains("200 to 8000")
-        );
-        assert!(
-            parse(&strings(&["--grid", "5", "--grid", "6"]))
-                .unwrap_err()
-                .contains("twice")
-        );
+        assert!(parse(&strings(&["r-min"])).unwrap_err().contains("unexpected argument"));
+        assert!(parse(&strings(&["--svg"])).unwrap_err().contains("--svg needs"));
+        assert!(parse(&strings(&["--width", "12"])).unwrap_err().contains("200 to 8000"));
+        assert!(parse(&strings(&["--grid", "5", "--grid", "6"])).unwrap_err().contains("twice"));
         let (_, fields) = parse(&strings(&["--r-min", "abc"])).unwrap();
         assert_eq!(fields["r_min"], serde_json::json!("abc"));
     }

@@ -52,10 +52,7 @@ pub struct Failure {
 }
 
 fn usage_error(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: 2,
-    }
+    Failure { message: message.into(), code: 2 }
 }
 
 /// "--levels (item 2): must increase" from an error about field `levels[1]`.
@@ -67,14 +64,8 @@ fn explain(e: &InputError, from_file: bool) -> Failure {
         Some((b, rest)) => (b, rest.trim_end_matches(']').parse::<usize>().ok()),
         None => (e.field.as_str(), None),
     };
-    let item = index
-        .map(|i| format!(" (item {})", i + 1))
-        .unwrap_or_default();
-    let name = if from_file {
-        format!("{} ({}){item}", e.field, flag_for(base))
-    } else {
-        format!("{}{item}", flag_for(base))
-    };
+    let item = index.map(|i| format!(" (item {})", i + 1)).unwrap_or_default();
+    let name = if from_file { format!("{} ({}){item}", e.field, flag_for(base)) } else { format!("{}{item}", flag_for(base)) };
     usage_error(format!("{name}: {}", e.message))
 }
 
@@ -115,29 +106,19 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     let experiment = match command.as_str() {
         "run" => {
             if outputs.config.is_none() {
-                return Err(usage_error(
-                    "freshlab run needs --config FILE.json (or --config - to read standard input)",
-                ));
+                return Err(usage_error("freshlab run needs --config FILE.json (or --config - to read standard input)"));
             }
             None
         }
-        other => Some(
-            experiment_name(other)
-                .ok_or_else(|| usage_error(format!("unknown command '{other}'\n\n{USAGE}")))?,
-        ),
+        other => Some(experiment_name(other).ok_or_else(|| usage_error(format!("unknown command '{other}'\n\n{USAGE}")))?),
     };
     if let Some(name) = experiment {
         object.insert("experiment".into(), Value::String(name.into()));
     }
     // bursts: --x asks for the bound at one excess
-    let excess = if command == "bursts" {
-        fields.remove("x")
-    } else {
-        None
-    };
+    let excess = if command == "bursts" { fields.remove("x") } else { None };
     if command == "policies" && fields.remove("webbase").is_some() {
-        let preset = serde_json::to_value(freshlab::revisit::repository::PoliciesConfig::webbase())
-            .expect("configs serialise");
+        let preset = serde_json::to_value(freshlab::revisit::repository::PoliciesConfig::webbase()).expect("configs serialise");
         if let Value::Object(preset) = preset {
             for (k, v) in preset {
                 object.entry(k).or_insert(v);
@@ -145,8 +126,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         }
     }
     if command == "wikipedia" && fields.remove("thesis").is_some() {
-        let preset =
-            serde_json::to_value(freshlab::wikipedia::thesis_scale()).expect("configs serialise");
+        let preset = serde_json::to_value(freshlab::wikipedia::thesis_scale()).expect("configs serialise");
         if let Value::Object(preset) = preset {
             for (k, v) in preset {
                 object.entry(k).or_insert(v);
@@ -155,27 +135,13 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     }
     if let Some(path) = fields.remove("trace") {
         object.insert("trace".into(), Value::String(read_trace(&path)?));
-        object
-            .entry("source")
-            .or_insert(Value::String("trace".into()));
+        object.entry("source").or_insert(Value::String("trace".into()));
     }
-    let defaults = experiment.map(|name| {
-        serde_json::to_value(
-            config_from_value(json!({ "experiment": name })).expect("defaults are valid"),
-        )
-        .expect("configs serialise")
-    });
+    let defaults = experiment.map(|name| serde_json::to_value(config_from_value(json!({ "experiment": name })).expect("defaults are valid")).expect("configs serialise"));
     for (k, v) in fields {
         // a list field given one value is a list of one
-        let is_list = defaults
-            .as_ref()
-            .and_then(|d| k.split('.').try_fold(d, |node, part| node.get(part)))
-            .is_some_and(Value::is_array);
-        let v = if is_list && !v.is_array() {
-            Value::Array(vec![v])
-        } else {
-            v
-        };
+        let is_list = defaults.as_ref().and_then(|d| k.split('.').try_fold(d, |node, part| node.get(part))).is_some_and(Value::is_array);
+        let v = if is_list && !v.is_array() { Value::Array(vec![v]) } else { v };
         insert_path(&mut object, &k, v);
     }
     let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
@@ -183,25 +149,16 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         return print_burst_bounds(&config, &x, &outputs);
     }
     if command == "trace" {
-        let Config::Wikipedia(c) = &config else {
-            unreachable!("trace builds a wikipedia config")
-        };
-        let trace = c
-            .generator
-            .generate(c.seed, freshlab::wikipedia::GENERATOR_STREAM)
-            .map_err(|e| explain(&e, from_file))?;
+        let Config::Wikipedia(c) = &config else { unreachable!("trace builds a wikipedia config") };
+        let trace = c.generator.generate(c.seed, freshlab::wikipedia::GENERATOR_STREAM).map_err(|e| explain(&e, from_file))?;
         print!("{}", trace.to_csv());
         return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
     write_files(&output, &outputs)?;
     if let Some(path) = &outputs.out {
-        let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output }))
-            .expect("results serialise");
-        std::fs::write(path, text + "\n").map_err(|e| Failure {
-            message: format!("cannot write {path}: {e}"),
-            code: 1,
-        })?;
+        let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise");
+        std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
     }
     print_result(command, &output, &outputs);
     Ok(())
@@ -214,9 +171,7 @@ fn insert_path(object: &mut Map<String, Value>, path: &str, value: Value) {
             object.insert(path.to_string(), value);
         }
         Some((head, rest)) => {
-            let child = object
-                .entry(head.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
+            let child = object.entry(head.to_string()).or_insert_with(|| Value::Object(Map::new()));
             if !child.is_object() {
                 *child = Value::Object(Map::new());
             }
@@ -228,44 +183,32 @@ fn insert_path(object: &mut Map<String, Value>, path: &str, value: Value) {
 /// The text of a trace file, checked (encoding, rows) before the run starts.
 fn read_trace(path: &Value) -> Result<String, Failure> {
     let Value::String(path) = path else {
-        return Err(usage_error(format!(
-            "--trace needs a file name (got {path})"
-        )));
+        return Err(usage_error(format!("--trace needs a file name (got {path})")));
     };
-    let bytes = std::fs::read(path)
-        .map_err(|e| usage_error(format!("cannot read trace file {path}: {e}")))?;
-    freshlab::model::trace::parse(&bytes)
-        .map_err(|e| usage_error(format!("--trace {path}: {}", e.message)))?;
+    let bytes = std::fs::read(path).map_err(|e| usage_error(format!("cannot read trace file {path}: {e}")))?;
+    freshlab::model::trace::parse(&bytes).map_err(|e| usage_error(format!("--trace {path}: {}", e.message)))?;
     Ok(String::from_utf8(bytes).expect("parse checked the encoding"))
 }
 
 fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
     let text = if path == "-" {
         let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| usage_error(format!("cannot read standard input: {e}")))?;
+        std::io::stdin().read_to_string(&mut s).map_err(|e| usage_error(format!("cannot read standard input: {e}")))?;
         s
     } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| usage_error(format!("cannot read config file {path}: {e}")))?
+        std::fs::read_to_string(path).map_err(|e| usage_error(format!("cannot read config file {path}: {e}")))?
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(usage_error(format!(
-            "{path}: the config must be a JSON object such as {{\"experiment\": \"level_sets\"}}"
-        ))),
+        Ok(_) => Err(usage_error(format!("{path}: the config must be a JSON object such as {{\"experiment\": \"level_sets\"}}"))),
         Err(e) => Err(usage_error(format!("{path}: not valid JSON: {e}"))),
     }
 }
 
 fn command_help(command: &str) -> Result<String, Failure> {
-    let name = experiment_name(command)
-        .ok_or_else(|| usage_error(format!("no help for '{command}'\n\n{USAGE}")))?;
+    let name = experiment_name(command).ok_or_else(|| usage_error(format!("no help for '{command}'\n\n{USAGE}")))?;
     let defaults = config_from_value(json!({ "experiment": name })).expect("defaults are valid");
-    let Value::Object(map) = serde_json::to_value(&defaults).expect("configs serialise") else {
-        unreachable!()
-    };
+    let Value::Object(map) = serde_json::to_value(&defaults).expect("configs serialise") else { unreachable!() };
     let mut text = format!("freshlab {command}: fields and their defaults\n");
     for (k, v) in map.iter().filter(|(k, _)| *k != "experiment") {
         match v {
@@ -300,49 +243,25 @@ fn execute(config: Config, outputs: &Outputs) -> Result<Output, InputError> {
     while !job.done() {
         let fraction = job.advance(2_000_000);
         if show && last.elapsed() > Duration::from_secs(1) {
-            eprint!(
-                "\r{:5.1}% after {:.0} s",
-                100.0 * fraction,
-                started.elapsed().as_secs_f64()
-            );
+            eprint!("\r{:5.1}% after {:.0} s", 100.0 * fraction, started.elapsed().as_secs_f64());
             last = Instant::now();
         }
     }
     if show && started.elapsed() > Duration::from_secs(1) {
-        eprintln!(
-            "\rdone in {:.1} s          ",
-            started.elapsed().as_secs_f64()
-        );
+        eprintln!("\rdone in {:.1} s          ", started.elapsed().as_secs_f64());
     }
     Ok(job.finish())
 }
 
 fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
-    let write = |path: &str, text: String| {
-        std::fs::write(path, text).map_err(|e| Failure {
-            message: format!("cannot write {path}: {e}"),
-            code: 1,
-        })
-    };
+    let write = |path: &str, text: String| std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 });
     let all = figures(output);
-    let each = |path: &str,
-                render: &dyn Fn(&freshlab::chart::figure::Figure) -> Result<Vec<u8>, String>|
-     -> Result<(), Failure> {
+    let each = |path: &str, render: &dyn Fn(&freshlab::chart::figure::Figure) -> Result<Vec<u8>, String>| -> Result<(), Failure> {
         for (k, fig) in all.iter().enumerate() {
             // the first figure goes to FILE, the others to FILE-2, FILE-3…
-            let name = if k == 0 {
-                path.to_string()
-            } else {
-                numbered(path, k + 1)
-            };
-            let bytes = render(fig).map_err(|e| Failure {
-                message: e,
-                code: 1,
-            })?;
-            std::fs::write(&name, bytes).map_err(|e| Failure {
-                message: format!("cannot write {name}: {e}"),
-                code: 1,
-            })?;
+            let name = if k == 0 { path.to_string() } else { numbered(path, k + 1) };
+            let bytes = render(fig).map_err(|e| Failure { message: e, code: 1 })?;
+            std::fs::write(&name, bytes).map_err(|e| Failure { message: format!("cannot write {name}: {e}"), code: 1 })?;
             if k > 0 && !outputs.quiet {
                 eprintln!("freshlab: wrote figure {} to {name}", k + 1);
             }
@@ -350,24 +269,12 @@ fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
         Ok(())
     };
     if let Some(path) = &outputs.svg {
-        let options = DrawOptions {
-            dark: outputs.dark,
-            pixel_ratio: 1.0,
-            font_scale: outputs.font_scale,
-        };
-        each(path, &|fig| {
-            figure_svg(fig, outputs.width, outputs.height, &options).map(String::into_bytes)
-        })?;
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale };
+        each(path, &|fig| figure_svg(fig, outputs.width, outputs.height, &options).map(String::into_bytes))?;
     }
     if let Some(path) = &outputs.png {
-        let options = DrawOptions {
-            dark: outputs.dark,
-            pixel_ratio: outputs.scale,
-            font_scale: outputs.font_scale,
-        };
-        each(path, &|fig| {
-            png(fig, outputs.width, outputs.height, &options)
-        })?;
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: outputs.scale, font_scale: outputs.font_scale };
+        each(path, &|fig| png(fig, outputs.width, outputs.height, &options))?;
     }
     if let Some(path) = &outputs.csv {
         write(path, table(output).to_csv())?;
@@ -378,22 +285,12 @@ fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
 /// A PNG of the figure (the rasteriser and its font exist only in native builds; the
 /// test harness also compiles this program for WebAssembly, where it is never run).
 #[cfg(not(target_arch = "wasm32"))]
-fn png(
-    fig: &freshlab::chart::figure::Figure,
-    width: u32,
-    height: u32,
-    options: &DrawOptions,
-) -> Result<Vec<u8>, String> {
+fn png(fig: &freshlab::chart::figure::Figure, width: u32, height: u32, options: &DrawOptions) -> Result<Vec<u8>, String> {
     freshlab::chart::raster::figure_png(fig, width, height, options)
 }
 
 #[cfg(target_arch = "wasm32")]
-fn png(
-    _: &freshlab::chart::figure::Figure,
-    _: u32,
-    _: u32,
-    _: &DrawOptions,
-) -> Result<Vec<u8>, String> {
+fn png(_: &freshlab::chart::figure::Figure, _: u32, _: u32, _: &DrawOptions) -> Result<Vec<u8>, String> {
     Err("PNG output needs the native build of freshlab".into())
 }
 
@@ -427,33 +324,15 @@ fn print_result(command: &str, output: &Output, outputs: &Outputs) {
 }
 
 fn print_burst_bounds(config: &Config, x: &Value, outputs: &Outputs) -> Result<(), Failure> {
-    let Config::Bursts(cfg) = config else {
-        unreachable!("only bursts takes --x")
-    };
-    let x = x
-        .as_f64()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .ok_or_else(|| usage_error(format!("--x must be a number ≥ 0 (got {x})")))?;
-    let rows: Vec<Value> = cfg
-        .n
-        .iter()
-        .map(|&n| json!({"n": n, "x": x, "bound": burst_bound(n, x)}))
-        .collect();
+    let Config::Bursts(cfg) = config else { unreachable!("only bursts takes --x") };
+    let x = x.as_f64().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| usage_error(format!("--x must be a number ≥ 0 (got {x})")))?;
+    let rows: Vec<Value> = cfg.n.iter().map(|&n| json!({"n": n, "x": x, "bound": burst_bound(n, x)})).collect();
     if outputs.json {
-        let v = if rows.len() == 1 {
-            rows[0].clone()
-        } else {
-            Value::Array(rows)
-        };
+        let v = if rows.len() == 1 { rows[0].clone() } else { Value::Array(rows) };
         println!("{v}");
     } else {
         for &n in &cfg.n {
-            println!(
-                "n = {}: Pr[X_t > E[X_t] + {}] < {}",
-                thousands(n),
-                sig(x, 6),
-                sig(burst_bound(n, x), 6)
-            );
+            println!("n = {}: Pr[X_t > E[X_t] + {}] < {}", thousands(n), sig(x, 6), sig(burst_bound(n, x), 6));
         }
     }
     if outputs.svg.is_some() || outputs.png.is_some() || outputs.csv.is_some() {

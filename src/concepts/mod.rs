@@ -104,101 +104,36 @@ impl Default for SensorsConfig {
 }
 
 /// What a browser tab, or this program, may use.
-pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") {
-    2 << 30
-} else {
-    16 << 30
-};
+pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 16 << 30 };
 
 impl SensorsConfig {
     pub fn validate(&self) -> Result<(), InputError> {
-        count(
-            "pages",
-            self.pages,
-            1,
-            50_000_000,
-            "that is beyond any machine this runs on",
-        )?;
-        count(
-            "horizon",
-            self.horizon,
-            1,
-            10_000_000_000,
-            "a longer run takes days",
-        )?;
+        count("pages", self.pages, 1, 50_000_000, "that is beyond any machine this runs on")?;
+        count("horizon", self.horizon, 1, 10_000_000_000, "a longer run takes days")?;
         count("week", self.week, 1, u64::MAX / 4, "")?;
-        check("changes_per_week", self.changes_per_week)?
-            .at_least(0.0)?
-            .at_most(1e6)?;
-        check("requests_per_week", self.requests_per_week)?
-            .at_least(0.0)?
-            .at_most(1e6)?;
-        count(
-            "size_min",
-            self.size_min,
-            0,
-            u32::MAX as u64,
-            "sizes are counted in 32 bits",
-        )?;
-        count(
-            "size_max",
-            self.size_max,
-            self.size_min,
-            u32::MAX as u64,
-            "sizes are counted in 32 bits",
-        )?;
+        check("changes_per_week", self.changes_per_week)?.at_least(0.0)?.at_most(1e6)?;
+        check("requests_per_week", self.requests_per_week)?.at_least(0.0)?.at_most(1e6)?;
+        count("size_min", self.size_min, 0, u32::MAX as u64, "sizes are counted in 32 bits")?;
+        count("size_max", self.size_max, self.size_min, u32::MAX as u64, "sizes are counted in 32 bits")?;
         count("download_min", self.download_min, 0, 1_000_000, "")?;
-        count(
-            "download_max",
-            self.download_max,
-            self.download_min.max(1),
-            1_000_000,
-            "",
-        )?;
+        count("download_max", self.download_max, self.download_min.max(1), 1_000_000, "")?;
         count("notify_min", self.notify_min, 0, 1_000_000, "")?;
-        count(
-            "notify_max",
-            self.notify_max,
-            self.notify_min,
-            1_000_000,
-            "",
-        )?;
+        count("notify_max", self.notify_max, self.notify_min, 1_000_000, "")?;
         for (k, &p) in self.states.iter().enumerate() {
             check(&format!("states[{k}]"), p)?.at_least(0.0)?;
         }
         if self.states.iter().sum::<f64>() <= 0.0 {
-            return Err(InputError::new(
-                "states",
-                "at least one state must have a positive frequency",
-            ));
+            return Err(InputError::new("states", "at least one state must have a positive frequency"));
         }
-        count(
-            "sample_every",
-            self.sample_every,
-            1,
-            self.horizon,
-            "sample at least once",
-        )?;
-        count(
-            "stationary_from",
-            self.stationary_from,
-            0,
-            self.horizon,
-            "the stationary part must start before the horizon",
-        )?;
+        count("sample_every", self.sample_every, 1, self.horizon, "sample at least once")?;
+        count("stationary_from", self.stationary_from, 0, self.horizon, "the stationary part must start before the horizon")?;
         if self.concepts.is_empty() && self.robot_sweep.is_empty() {
             return Err(InputError::new("concepts", "choose robot, sensors or both"));
         }
         count("robots", self.robots, 1, 10_000, "")?;
-        check("rate_spread", self.rate_spread)?
-            .at_least(1.0)?
-            .at_most(1e6)?;
-        check("sensor_share", self.sensor_share)?
-            .at_least(0.0)?
-            .at_most(1.0)?;
-        check("notification_loss", self.notification_loss)?
-            .at_least(0.0)?
-            .at_most(1.0)?;
+        check("rate_spread", self.rate_spread)?.at_least(1.0)?.at_most(1e6)?;
+        check("sensor_share", self.sensor_share)?.at_least(0.0)?.at_most(1.0)?;
+        check("notification_loss", self.notification_loss)?.at_least(0.0)?.at_most(1.0)?;
         for (k, &r) in self.robot_sweep.iter().enumerate() {
             count(&format!("robot_sweep[{k}]"), r, 1, 10_000, "")?;
         }
@@ -213,11 +148,7 @@ impl SensorsConfig {
                     "needs about {} MB, more than the {} MB {} can hold; use fewer pages",
                     bytes >> 20,
                     MEMORY_LIMIT >> 20,
-                    if cfg!(target_arch = "wasm32") {
-                        "a browser tab"
-                    } else {
-                        "this program allows"
-                    }
+                    if cfg!(target_arch = "wasm32") { "a browser tab" } else { "this program allows" }
                 ),
             ));
         }
@@ -243,12 +174,7 @@ impl SensorsConfig {
             cumulative[k] = acc;
         }
         cumulative[5] = 1.0;
-        LifeRules {
-            cumulative,
-            no_change_rules: self.no_change_rules,
-            size_min: self.size_min as u32,
-            size_max: self.size_max as u32,
-        }
+        LifeRules { cumulative, no_change_rules: self.no_change_rules, size_min: self.size_min as u32, size_max: self.size_max as u32 }
     }
 
     /// The probability that a change event changes the page (draws are independent).
@@ -302,18 +228,8 @@ pub fn published() -> Published {
         robot_bytes: 16_186_441_922,
         sensor_bytes: 33_168_534_243,
         robot_cycle_ends: vec![3_122_177, 5_876_590],
-        robot_wait: Spread {
-            count: 0,
-            min: 4,
-            mean: 1_642_301.8,
-            max: 3_119_397,
-        },
-        sensor_wait: Spread {
-            count: 0,
-            min: 1,
-            mean: 85_179.4,
-            max: 1_104_508,
-        },
+        robot_wait: Spread { count: 0, min: 4, mean: 1_642_301.8, max: 3_119_397 },
+        sensor_wait: Spread { count: 0, min: 1, mean: 85_179.4, max: 1_104_508 },
         max_notifications: 12,
         hours: [27.0 + 8.0 / 60.0, 1.0 + 10.0 / 60.0, 7.0 + 4.0 / 60.0],
     }
@@ -427,27 +343,11 @@ impl SensorsJob {
             done: false,
             config: config.clone(),
         };
-        Ok(SensorsJob {
-            rules: config.rules(),
-            sensor_rules,
-            config,
-            runs,
-            next: 0,
-            running: None,
-            output,
-            work: 0.0,
-        })
+        Ok(SensorsJob { rules: config.rules(), sensor_rules, config, runs, next: 0, running: None, output, work: 0.0 })
     }
 
     fn watched(&self, i: usize) -> Watched {
-        Watched {
-            life: PageLife::new(
-                Stream::new(self.config.seed, CHANGES ^ i as u64),
-                &self.rules,
-                self.config.change_rate(i),
-            ),
-            copy: Copy::new(),
-        }
+        Watched { life: PageLife::new(Stream::new(self.config.seed, CHANGES ^ i as u64), &self.rules, self.config.change_rate(i)), copy: Copy::new() }
     }
 
     /// The robots' order over `pages`.
@@ -457,24 +357,14 @@ impl SensorsJob {
             RobotOrder::Merge => {
                 // effective change rates; the robots' throughput as the capacity
                 let share = self.config.effective_share();
-                let lambda: Vec<f64> = pages
-                    .iter()
-                    .map(|&i| self.config.change_rate(i) * share)
-                    .collect();
+                let lambda: Vec<f64> = pages.iter().map(|&i| self.config.change_rate(i) * share).collect();
                 let repo = Repository::from_servers(&[lambda]);
-                let mean_download =
-                    (self.config.download_min + self.config.download_max) as f64 / 2.0;
+                let mean_download = (self.config.download_min + self.config.download_max) as f64 / 2.0;
                 let capacity = robots as f64 / mean_download;
                 let f = allocate(&repo, AllocationKind::OptUnpolite, capacity, 1.0).f;
                 let mut offsets = Stream::new(self.config.seed, OFFSETS);
-                let entries = (0..pages.len())
-                    .filter(|&k| f[k] > 0.0)
-                    .map(|k| (offsets.uniform() / f[k], k as u32))
-                    .collect();
-                Order::Merge {
-                    heap: EventQueue::from_entries(entries),
-                    f,
-                }
+                let entries = (0..pages.len()).filter(|&k| f[k] > 0.0).map(|k| (offsets.uniform() / f[k], k as u32)).collect();
+                Order::Merge { heap: EventQueue::from_entries(entries), f }
             }
         }
     }
@@ -483,53 +373,24 @@ impl SensorsJob {
         let n = self.config.pages as usize;
         let (robots, sensed_count) = match run {
             Run::Concept(Concept::Robot) => (self.config.robots, 0),
-            Run::Concept(Concept::Sensors) => {
-                (self.config.robots, self.config.sensed_pages() as usize)
-            }
+            Run::Concept(Concept::Sensors) => (self.config.robots, self.config.sensed_pages() as usize),
             Run::Sweep(k) => (k, 0),
         };
         let robot_pages: Vec<usize> = (sensed_count..n).collect();
         let robot = (!robot_pages.is_empty()).then(|| {
             let watched = robot_pages.iter().map(|&i| self.watched(i)).collect();
             let order = self.order(&robot_pages, robots);
-            RobotRun::new(
-                robot_pages,
-                watched,
-                robots as usize,
-                order,
-                self.config.seed,
-                self.config.ties,
-                (self.config.download_min, self.config.download_max),
-            )
+            RobotRun::new(robot_pages, watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max))
         });
         let sensed = (0..sensed_count)
-            .map(|i| {
-                SensedPage::new(
-                    self.watched(i),
-                    Stream::new(self.config.seed, REQUESTS ^ i as u64),
-                    Stream::new(self.config.seed, DRAWS ^ i as u64),
-                    &self.sensor_rules,
-                )
-            })
+            .map(|i| SensedPage::new(self.watched(i), Stream::new(self.config.seed, REQUESTS ^ i as u64), Stream::new(self.config.seed, DRAWS ^ i as u64), &self.sensor_rules))
             .collect();
         let weeks = self.config.horizon as f64 / self.config.week as f64;
-        let events =
-            n as f64 * weeks * (self.config.changes_per_week + self.config.requests_per_week) + 1.0;
-        let count = (events / SLICE_EVENTS)
-            .ceil()
-            .clamp(1.0, self.config.horizon as f64);
+        let events = n as f64 * weeks * (self.config.changes_per_week + self.config.requests_per_week) + 1.0;
+        let count = (events / SLICE_EVENTS).ceil().clamp(1.0, self.config.horizon as f64);
         let slice = (self.config.horizon as f64 / count).ceil() as u64;
         self.work += n as f64;
-        Running {
-            run,
-            robots,
-            robot,
-            sensed,
-            totals: SensorTotals::default(),
-            record: Record::new(self.config.horizon, self.config.sample_every),
-            slices: 0,
-            slice,
-        }
+        Running { run, robots, robot, sensed, totals: SensorTotals::default(), record: Record::new(self.config.horizon, self.config.sample_every), slices: 0, slice }
     }
 
     /// One slice of the run in progress: every page advances to the slice's end.
@@ -546,15 +407,8 @@ impl SensorsJob {
             }
         }
         for page in running.sensed.iter_mut() {
-            page.advance(
-                until,
-                &self.rules,
-                &self.sensor_rules,
-                &mut running.record,
-                &mut running.totals,
-            );
-            page.watched
-                .catch_up(until, &self.rules, &mut running.record);
+            page.advance(until, &self.rules, &self.sensor_rules, &mut running.record, &mut running.totals);
+            page.watched.catch_up(until, &self.rules, &mut running.record);
         }
         self.work += (running.record.events - before) as f64;
     }
@@ -562,40 +416,20 @@ impl SensorsJob {
     /// The result of the run in progress up to unit `now`.
     fn result(&self, running: &Running, now: u64, complete: bool) -> ConceptResult {
         let mut record = running.record.clone();
-        let watched = running
-            .robot
-            .iter()
-            .flat_map(|r| r.watched.iter())
-            .chain(running.sensed.iter().map(|p| &p.watched));
+        let watched = running.robot.iter().flat_map(|r| r.watched.iter()).chain(running.sensed.iter().map(|p| &p.watched));
         for w in watched {
             w.copy.close(w.life.version, now + 1, &mut record);
         }
         let pages = self.config.pages as f64;
         let samples = (now / self.config.sample_every + 1) as usize;
-        let freshness: Vec<f64> = record
-            .counts()
-            .into_iter()
-            .take(samples)
-            .map(|c| c as f64 / pages)
-            .collect();
-        let first = (self
-            .config
-            .stationary_from
-            .div_ceil(self.config.sample_every) as usize)
-            .min(freshness.len());
+        let freshness: Vec<f64> = record.counts().into_iter().take(samples).map(|c| c as f64 / pages).collect();
+        let first = (self.config.stationary_from.div_ceil(self.config.sample_every) as usize).min(freshness.len());
         let stationary = &freshness[first..];
         // ten batch means: neighbouring samples are correlated
-        let batches: Vec<f64> = if stationary.len() >= 10 {
-            stationary
-                .chunks(stationary.len().div_ceil(10))
-                .map(|c| c.iter().sum::<f64>() / c.len() as f64)
-                .collect()
-        } else {
-            stationary.to_vec()
-        };
+        let batches: Vec<f64> =
+            if stationary.len() >= 10 { stationary.chunks(stationary.len().div_ceil(10)).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect() } else { stationary.to_vec() };
         let stationary_half_width = (batches.len() >= 2).then(|| mean_and_half_width(&batches).1);
-        let stationary_mean = (!stationary.is_empty())
-            .then(|| stationary.iter().sum::<f64>() / stationary.len() as f64);
+        let stationary_mean = (!stationary.is_empty()).then(|| stationary.iter().sum::<f64>() / stationary.len() as f64);
         ConceptResult {
             concept: match running.run {
                 Run::Concept(c) => c,
@@ -611,16 +445,8 @@ impl SensorsJob {
             bytes: record.bytes,
             waits: record.waits.spread(),
             changes_between_downloads: record.changes_between.spread(),
-            max_concurrent: if running.sensed.is_empty() {
-                running.robots
-            } else {
-                max_overlap(&running.totals.busy)
-            },
-            cycle_ends: running
-                .robot
-                .as_ref()
-                .map(|r| r.cycle_ends.clone())
-                .unwrap_or_default(),
+            max_concurrent: if running.sensed.is_empty() { running.robots } else { max_overlap(&running.totals.busy) },
+            cycle_ends: running.robot.as_ref().map(|r| r.cycle_ends.clone()).unwrap_or_default(),
             notifications: running.totals.notifications,
             lost_notifications: running.totals.lost,
             ties: record.ties,
@@ -650,11 +476,7 @@ impl SensorsJob {
                     Run::Concept(_) => self.output.results.push(result),
                     Run::Sweep(k) => {
                         let weeks = self.config.horizon as f64 / self.config.week as f64;
-                        self.output.sweep.push(SweepPoint {
-                            robots: k,
-                            stationary_mean: result.stationary_mean,
-                            bytes_per_week: result.bytes as f64 / weeks,
-                        });
+                        self.output.sweep.push(SweepPoint { robots: k, stationary_mean: result.stationary_mean, bytes_per_week: result.bytes as f64 / weeks });
                     }
                 }
             }
@@ -668,8 +490,7 @@ impl SensorsJob {
             return 1.0;
         }
         let weeks = self.config.horizon as f64 / self.config.week as f64;
-        let per_run = self.config.pages as f64
-            * (1.0 + weeks * (self.config.changes_per_week + self.config.requests_per_week));
+        let per_run = self.config.pages as f64 * (1.0 + weeks * (self.config.changes_per_week + self.config.requests_per_week));
         (self.work / (per_run * self.runs.len() as f64)).clamp(0.0, 0.999)
     }
 
@@ -682,9 +503,7 @@ impl SensorsJob {
         let mut out = self.output.clone();
         if let Some(running) = &self.running {
             if let Run::Concept(_) = running.run {
-                let now = (running.slices * running.slice)
-                    .min(self.config.horizon)
-                    .saturating_sub(1);
+                let now = (running.slices * running.slice).min(self.config.horizon).saturating_sub(1);
                 out.results.push(self.result(running, now, false));
             }
         }
@@ -711,14 +530,7 @@ mod tests {
     }
 
     fn small() -> SensorsConfig {
-        SensorsConfig {
-            pages: 2000,
-            horizon: 600_000,
-            week: 600_000,
-            sample_every: 1000,
-            stationary_from: 300_000,
-            ..Default::default()
-        }
+        SensorsConfig { pages: 2000, horizon: 600_000, week: 600_000, sample_every: 1000, stationary_from: 300_000, ..Default::default() }
     }
 
     fn get(out: &SensorsOutput, c: Concept) -> &ConceptResult {
@@ -730,43 +542,17 @@ mod tests {
     /// sensors never notify.
     #[test]
     fn a_world_without_changes_has_known_answers() {
-        let out = run(SensorsConfig {
-            pages: 100,
-            horizon: 10_000,
-            sample_every: 100,
-            stationary_from: 5000,
-            changes_per_week: 0.0,
-            download_min: 10,
-            download_max: 10,
-            ..small()
-        });
+        let out =
+            run(SensorsConfig { pages: 100, horizon: 10_000, sample_every: 100, stationary_from: 5000, changes_per_week: 0.0, download_min: 10, download_max: 10, ..small() });
         let robot = get(&out, Concept::Robot);
-        assert_eq!(
-            robot.cycle_ends,
-            (1..=10).map(|k| k * 1000).collect::<Vec<u64>>()
-        );
+        assert_eq!(robot.cycle_ends, (1..=10).map(|k| k * 1000).collect::<Vec<u64>>());
         assert!(robot.freshness.iter().all(|&f| f == 1.0));
         assert_eq!(robot.useful_downloads, 0);
-        assert_eq!(
-            robot.downloads, 1000,
-            "a download every 10 units, the last ending at the horizon"
-        );
-        let sizes: u64 = (0..100)
-            .map(|i| {
-                PageLife::new(
-                    Stream::new(1, CHANGES ^ i),
-                    &SensorsConfig::default().rules(),
-                    0.0,
-                )
-                .size as u64
-            })
-            .sum();
+        assert_eq!(robot.downloads, 1000, "a download every 10 units, the last ending at the horizon");
+        let sizes: u64 = (0..100).map(|i| PageLife::new(Stream::new(1, CHANGES ^ i), &SensorsConfig::default().rules(), 0.0).size as u64).sum();
         assert_eq!(robot.bytes, 10 * sizes);
         let sensors = get(&out, Concept::Sensors);
-        assert_eq!(
-            (sensors.notifications, sensors.downloads, sensors.bytes),
-            (0, 0, 0)
-        );
+        assert_eq!((sensors.notifications, sensors.downloads, sensors.bytes), (0, 0, 0));
         assert!(sensors.freshness.iter().all(|&f| f == 1.0));
     }
 
@@ -774,24 +560,14 @@ mod tests {
     /// effective change, so freshness follows e^{−μ' t}.
     #[test]
     fn silent_sensors_let_freshness_decay_exponentially() {
-        let config = SensorsConfig {
-            pages: 20_000,
-            requests_per_week: 0.0,
-            concepts: vec![Concept::Sensors],
-            ..small()
-        };
+        let config = SensorsConfig { pages: 20_000, requests_per_week: 0.0, concepts: vec![Concept::Sensors], ..small() };
         let mu = config.changes_per_week / config.week as f64 * config.effective_share();
         let out = run(config);
         let f = &get(&out, Concept::Sensors).freshness;
         for k in [50, 100, 300, 600] {
             let want = (-mu * (k * 1000) as f64).exp();
             let sd = (want * (1.0 - want) / 20_000.0).sqrt();
-            assert!(
-                (f[k] - want).abs() < 4.5 * sd + 1e-9,
-                "t = {}: {} vs {want}",
-                k * 1000,
-                f[k]
-            );
+            assert!((f[k] - want).abs() < 4.5 * sd + 1e-9, "t = {}: {} vs {want}", k * 1000, f[k]);
         }
     }
 
@@ -816,75 +592,35 @@ mod tests {
         let t = (ends[ends.len() - 1] - ends[0]) as f64 / (ends.len() - 1) as f64;
         let want = crate::math::freshness::a_star_ratio(mu * t);
         let (mean, half) = (r.stationary_mean.unwrap(), r.stationary_half_width.unwrap());
-        assert!(
-            (mean - want).abs() <= half.max(2e-3),
-            "{mean} ± {half} vs {want} (T = {t})"
-        );
+        assert!((mean - want).abs() <= half.max(2e-3), "{mean} ± {half} vs {want} (T = {t})");
     }
 
     #[test]
     fn losing_notifications_costs_freshness_and_sensing_half_the_pages_lies_between() {
         let base = small();
-        let full = get(&run(base.clone()), Concept::Sensors)
-            .stationary_mean
-            .unwrap();
-        let lossy = get(
-            &run(SensorsConfig {
-                notification_loss: 0.5,
-                ..base.clone()
-            }),
-            Concept::Sensors,
-        )
-        .clone();
+        let full = get(&run(base.clone()), Concept::Sensors).stationary_mean.unwrap();
+        let lossy = get(&run(SensorsConfig { notification_loss: 0.5, ..base.clone() }), Concept::Sensors).clone();
         assert!(lossy.stationary_mean.unwrap() < full - 0.05);
         assert!(lossy.lost_notifications > lossy.notifications / 3);
         // half the pages sensed, the robot covering the other half twice as often
-        let out = run(SensorsConfig {
-            sensor_share: 0.5,
-            ..base
-        });
-        let (robot, half) = (
-            get(&out, Concept::Robot).stationary_mean.unwrap(),
-            get(&out, Concept::Sensors).stationary_mean.unwrap(),
-        );
+        let out = run(SensorsConfig { sensor_share: 0.5, ..base });
+        let (robot, half) = (get(&out, Concept::Robot).stationary_mean.unwrap(), get(&out, Concept::Sensors).stationary_mean.unwrap());
         assert!(robot < half, "{robot} < {half}");
         assert_eq!(get(&out, Concept::Sensors).sensed_pages, 1000);
     }
 
     #[test]
     fn a_smart_robot_beats_the_cycle_when_rates_differ() {
-        let base = SensorsConfig {
-            rate_spread: 30.0,
-            concepts: vec![Concept::Robot],
-            ..small()
-        };
-        let cycle = get(&run(base.clone()), Concept::Robot)
-            .stationary_mean
-            .unwrap();
-        let merge = get(
-            &run(SensorsConfig {
-                robot_order: RobotOrder::Merge,
-                ..base
-            }),
-            Concept::Robot,
-        )
-        .stationary_mean
-        .unwrap();
+        let base = SensorsConfig { rate_spread: 30.0, concepts: vec![Concept::Robot], ..small() };
+        let cycle = get(&run(base.clone()), Concept::Robot).stationary_mean.unwrap();
+        let merge = get(&run(SensorsConfig { robot_order: RobotOrder::Merge, ..base }), Concept::Robot).stationary_mean.unwrap();
         assert!(merge > cycle + 0.02, "MERGE {merge} vs cycle {cycle}");
     }
 
     #[test]
     fn more_robots_are_fresher_and_the_sweep_reports_them() {
-        let out = run(SensorsConfig {
-            concepts: vec![Concept::Sensors],
-            robot_sweep: vec![1, 4, 16],
-            ..small()
-        });
-        let means: Vec<f64> = out
-            .sweep
-            .iter()
-            .map(|p| p.stationary_mean.unwrap())
-            .collect();
+        let out = run(SensorsConfig { concepts: vec![Concept::Sensors], robot_sweep: vec![1, 4, 16], ..small() });
+        let means: Vec<f64> = out.sweep.iter().map(|p| p.stationary_mean.unwrap()).collect();
         assert!(means.windows(2).all(|w| w[0] < w[1]), "{means:?}");
         assert!(out.sweep[2].bytes_per_week > 3.0 * out.sweep[0].bytes_per_week);
     }
@@ -915,47 +651,11 @@ mod tests {
         let bad = |c: SensorsConfig| SensorsJob::new(c).err().unwrap().field;
         let d = small;
         assert_eq!(bad(SensorsConfig { pages: 0, ..d() }), "pages");
-        assert_eq!(
-            bad(SensorsConfig {
-                download_max: 0,
-                ..d()
-            }),
-            "download_max"
-        );
-        assert_eq!(
-            bad(SensorsConfig {
-                states: [0.0; 6],
-                ..d()
-            }),
-            "states"
-        );
-        assert_eq!(
-            bad(SensorsConfig {
-                states: [0.1, -0.1, 0.2, 0.2, 0.2, 0.2],
-                ..d()
-            }),
-            "states[1]"
-        );
-        assert_eq!(
-            bad(SensorsConfig {
-                stationary_from: 700_000,
-                ..d()
-            }),
-            "stationary_from"
-        );
-        assert_eq!(
-            bad(SensorsConfig {
-                notification_loss: 2.0,
-                ..d()
-            }),
-            "notification_loss"
-        );
-        assert_eq!(
-            bad(SensorsConfig {
-                concepts: vec![],
-                ..d()
-            }),
-            "concepts"
-        );
+        assert_eq!(bad(SensorsConfig { download_max: 0, ..d() }), "download_max");
+        assert_eq!(bad(SensorsConfig { states: [0.0; 6], ..d() }), "states");
+        assert_eq!(bad(SensorsConfig { states: [0.1, -0.1, 0.2, 0.2, 0.2, 0.2], ..d() }), "states[1]");
+        assert_eq!(bad(SensorsConfig { stationary_from: 700_000, ..d() }), "stationary_from");
+        assert_eq!(bad(SensorsConfig { notification_loss: 2.0, ..d() }), "notification_loss");
+        assert_eq!(bad(SensorsConfig { concepts: vec![], ..d() }), "concepts");
     }
 }

@@ -74,40 +74,19 @@ impl PageLife {
     pub fn new(stream: Stream, rules: &LifeRules, rate: f64) -> Self {
         let mut stream = stream;
         let size = uniform_int(&mut stream, rules.size_min as u64, rules.size_max as u64) as u32;
-        let first = if rate > 0.0 {
-            stream.exponential(rate)
-        } else {
-            f64::INFINITY
-        };
-        PageLife {
-            stream,
-            rate,
-            next_event: first,
-            state: 6,
-            size,
-            version: 0,
-        }
+        let first = if rate > 0.0 { stream.exponential(rate) } else { f64::INFINITY };
+        PageLife { stream, rate, next_event: first, state: 6, size, version: 0 }
     }
 
     /// The time unit of the next change event.
     pub fn next_change(&self) -> u64 {
-        if self.next_event.is_finite() {
-            self.next_event.ceil() as u64
-        } else {
-            u64::MAX
-        }
+        if self.next_event.is_finite() { self.next_event.ceil() as u64 } else { u64::MAX }
     }
 
     /// Applies the change events up to `t` — including those in unit `t` when
     /// `inclusive` — and calls `on_change(unit, new version)` for each that changes the
     /// page. Returns the number of change events.
-    pub fn advance(
-        &mut self,
-        t: u64,
-        inclusive: bool,
-        rules: &LifeRules,
-        mut on_change: impl FnMut(u64, u32),
-    ) -> u64 {
+    pub fn advance(&mut self, t: u64, inclusive: bool, rules: &LifeRules, mut on_change: impl FnMut(u64, u32)) -> u64 {
         let mut events = 0;
         loop {
             let unit = self.next_change();
@@ -118,16 +97,8 @@ impl PageLife {
             let new = rules.draw_state(&mut self.stream);
             if rules.changes(self.state, new) {
                 match new {
-                    4 => {
-                        self.size =
-                            uniform_int(&mut self.stream, rules.size_min as u64, self.size as u64)
-                                as u32
-                    }
-                    5 => {
-                        self.size =
-                            uniform_int(&mut self.stream, self.size as u64, rules.size_max as u64)
-                                as u32
-                    }
+                    4 => self.size = uniform_int(&mut self.stream, rules.size_min as u64, self.size as u64) as u32,
+                    5 => self.size = uniform_int(&mut self.stream, self.size as u64, rules.size_max as u64) as u32,
                     _ => {}
                 }
                 self.version += 1;
@@ -154,12 +125,7 @@ mod tests {
             acc += p[k];
             cumulative[k] = acc;
         }
-        LifeRules {
-            cumulative,
-            no_change_rules: true,
-            size_min: 65,
-            size_max: 122_880,
-        }
+        LifeRules { cumulative, no_change_rules: true, size_min: 65, size_max: 122_880 }
     }
 
     #[test]
@@ -171,10 +137,7 @@ mod tests {
         assert!(r.changes(4, 4) && r.changes(5, 5), "sizes move again");
         assert!(!r.changes(4, 6) && !r.changes(5, 6));
         assert!(r.changes(1, 6) && r.changes(6, 1) && r.changes(1, 2) && r.changes(6, 4));
-        let off = LifeRules {
-            no_change_rules: false,
-            ..r
-        };
+        let off = LifeRules { no_change_rules: false, ..r };
         assert!(off.changes(6, 6));
     }
 
@@ -201,8 +164,7 @@ mod tests {
         // P(no change) = p1² + p2² + p3² + p6² + (p4 + p5)·p6 for independent draws
         let r = rules();
         let p = [0.083, 0.125, 0.125, 0.25, 0.25, 0.166];
-        let no_change =
-            p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5];
+        let no_change = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5];
         let (mut events, mut changes) = (0u64, 0u64);
         for page in 0..400 {
             let mut life = PageLife::new(Stream::new(9, page), &r, 1e-3);
@@ -210,11 +172,7 @@ mod tests {
         }
         let share = changes as f64 / events as f64;
         let sd = (no_change * (1.0 - no_change) / events as f64).sqrt();
-        assert!(
-            (share - (1.0 - no_change)).abs() < 4.0 * sd,
-            "{share} vs {}",
-            1.0 - no_change
-        );
+        assert!((share - (1.0 - no_change)).abs() < 4.0 * sd, "{share} vs {}", 1.0 - no_change);
         let rate = events as f64 / (400.0 * 1e7);
         assert!((rate / 1e-3 - 1.0).abs() < 4.0 / (events as f64).sqrt());
     }

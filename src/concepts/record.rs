@@ -31,16 +31,7 @@ impl Tally {
     }
 
     pub fn spread(&self) -> Spread {
-        Spread {
-            count: self.count,
-            min: self.min,
-            max: self.max,
-            mean: if self.count == 0 {
-                0.0
-            } else {
-                self.sum as f64 / self.count as f64
-            },
-        }
+        Spread { count: self.count, min: self.min, max: self.max, mean: if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 } }
     }
 }
 
@@ -78,10 +69,7 @@ impl Record {
     /// A page was fresh over the units [a, b): it counts at the samples inside.
     pub fn fresh(&mut self, a: u64, b: u64) {
         let last = self.step.len() as u64 - 1;
-        let (k0, k1) = (
-            a.div_ceil(self.every).min(last),
-            b.div_ceil(self.every).min(last),
-        );
+        let (k0, k1) = (a.div_ceil(self.every).min(last), b.div_ceil(self.every).min(last));
         if k1 > k0 {
             self.step[k0 as usize] += 1;
             self.step[k1 as usize] -= 1;
@@ -122,12 +110,7 @@ pub enum WaitEnds {
 impl Copy {
     /// Every page starts fresh (spec §3).
     pub fn new() -> Self {
-        Copy {
-            held: 0,
-            fresh_since: 0,
-            stale_since: 0,
-            last_download_version: 0,
-        }
+        Copy { held: 0, fresh_since: 0, stale_since: 0, last_download_version: 0 }
     }
 
     pub fn is_fresh(&self, version: u32) -> bool {
@@ -144,31 +127,17 @@ impl Copy {
 
     /// A download that started at `start` completed at `end`, capturing `version` and
     /// `bytes`.
-    pub fn downloaded(
-        &mut self,
-        start: u64,
-        end: u64,
-        version: u32,
-        bytes: u64,
-        ends: WaitEnds,
-        record: &mut Record,
-    ) {
+    pub fn downloaded(&mut self, start: u64, end: u64, version: u32, bytes: u64, ends: WaitEnds, record: &mut Record) {
         record.downloads += 1;
         record.bytes += bytes;
         if self.held != version {
             record.useful += 1;
-            let until = if ends == WaitEnds::Completion {
-                end
-            } else {
-                start.max(self.stale_since)
-            };
+            let until = if ends == WaitEnds::Completion { end } else { start.max(self.stale_since) };
             record.waits.add(until - self.stale_since);
             self.held = version;
             self.fresh_since = end;
         }
-        record
-            .changes_between
-            .add((version - self.last_download_version) as u64);
+        record.changes_between.add((version - self.last_download_version) as u64);
         self.last_download_version = version;
     }
 
@@ -188,11 +157,7 @@ impl Default for Copy {
 
 /// The largest number of intervals [a, b) that overlap at some time.
 pub fn max_overlap(intervals: &[(u64, u64)]) -> u64 {
-    let mut edges: Vec<(u64, i32)> = intervals
-        .iter()
-        .filter(|(a, b)| b > a)
-        .flat_map(|&(a, b)| [(a, 1), (b, -1)])
-        .collect();
+    let mut edges: Vec<(u64, i32)> = intervals.iter().filter(|(a, b)| b > a).flat_map(|&(a, b)| [(a, 1), (b, -1)]).collect();
     // at equal times, ends before starts: [a, b) and [b, c) do not overlap
     edges.sort_unstable();
     let (mut now, mut most) = (0i64, 0i64);
@@ -227,15 +192,7 @@ mod tests {
         c.changed(100, 1, &mut r); // stale from 100
         c.changed(150, 2, &mut r); // still stale since 100
         c.downloaded(300, 320, 2, 5000, WaitEnds::Completion, &mut r);
-        assert_eq!(
-            r.waits.spread(),
-            Spread {
-                count: 1,
-                min: 220,
-                mean: 220.0,
-                max: 220
-            }
-        );
+        assert_eq!(r.waits.spread(), Spread { count: 1, min: 220, mean: 220.0, max: 220 });
         assert_eq!(r.changes_between.spread().max, 2);
         c.downloaded(400, 410, 2, 5000, WaitEnds::Completion, &mut r); // nothing new
         assert_eq!((r.downloads, r.useful, r.bytes), (2, 1, 10_000));
@@ -248,11 +205,7 @@ mod tests {
         let mut s = Copy::new();
         s.changed(100, 1, &mut r);
         s.downloaded(130, 150, 1, 0, WaitEnds::Start, &mut r);
-        assert_eq!(
-            r.waits.spread().min,
-            30,
-            "sensors: until the download starts"
-        );
+        assert_eq!(r.waits.spread().min, 30, "sensors: until the download starts");
     }
 
     #[test]

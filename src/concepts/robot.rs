@@ -40,11 +40,7 @@ impl Watched {
             record.ties += 1;
         }
         let copy = &mut self.copy;
-        record.events += self
-            .life
-            .advance(t, ties == Ties::ChangeFirst, rules, |unit, version| {
-                copy.changed(unit, version, record)
-            });
+        record.events += self.life.advance(t, ties == Ties::ChangeFirst, rules, |unit, version| copy.changed(unit, version, record));
     }
 
     /// Applies every change before unit `until` (between slices; ties are not at stake).
@@ -53,20 +49,13 @@ impl Watched {
             return;
         }
         let copy = &mut self.copy;
-        record.events += self.life.advance(until - 1, true, rules, |unit, version| {
-            copy.changed(unit, version, record)
-        });
+        record.events += self.life.advance(until - 1, true, rules, |unit, version| copy.changed(unit, version, record));
     }
 
     /// The download that started at `start` completes at `end` (the page brought to `end`).
     pub fn complete(&mut self, start: u64, end: u64, ends: WaitEnds, record: &mut Record) {
-        let bytes = if is_error(self.life.state) {
-            0
-        } else {
-            self.life.size as u64
-        };
-        self.copy
-            .downloaded(start, end, self.life.version, bytes, ends, record);
+        let bytes = if is_error(self.life.state) { 0 } else { self.life.size as u64 };
+        self.copy.downloaded(start, end, self.life.version, bytes, ends, record);
         record.events += 1;
     }
 }
@@ -85,15 +74,7 @@ pub struct RobotRun {
 }
 
 impl RobotRun {
-    pub fn new(
-        pages: Vec<usize>,
-        watched: Vec<Watched>,
-        robots: usize,
-        order: Order,
-        seed: u64,
-        ties: Ties,
-        download: (u64, u64),
-    ) -> Self {
+    pub fn new(pages: Vec<usize>, watched: Vec<Watched>, robots: usize, order: Order, seed: u64, ties: Ties, download: (u64, u64)) -> Self {
         let mut engine = Engine::new();
         for r in 0..robots {
             engine.schedule(0.0, r as u32);
@@ -104,9 +85,7 @@ impl RobotRun {
             engine,
             fetching: vec![None; robots],
             order,
-            downloads: (0..robots)
-                .map(|r| Stream::new(seed, 0x524F_424F_0000 + r as u64))
-                .collect(),
+            downloads: (0..robots).map(|r| Stream::new(seed, 0x524F_424F_0000 + r as u64)).collect(),
             ties,
             download,
             cycle_ends: Vec::new(),
@@ -152,11 +131,7 @@ impl RobotRun {
                 w.observe(t, self.ties, rules, record);
                 if !is_error(w.life.state) {
                     let d = uniform_int(&mut self.downloads[r], self.download.0, self.download.1);
-                    self.fetching[r] = Some(Fetching {
-                        slot,
-                        start: t,
-                        ends_cycle,
-                    });
+                    self.fetching[r] = Some(Fetching { slot, start: t, ends_cycle });
                     self.engine.schedule((t + d) as f64, robot);
                     break;
                 }

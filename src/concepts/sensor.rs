@@ -49,20 +49,9 @@ pub struct SensorTotals {
 
 impl SensedPage {
     pub fn new(watched: Watched, mut requests: Stream, draws: Stream, rules: &SensorRules) -> Self {
-        let next_request = if rules.request_rate > 0.0 {
-            requests.exponential(rules.request_rate)
-        } else {
-            f64::INFINITY
-        };
+        let next_request = if rules.request_rate > 0.0 { requests.exponential(rules.request_rate) } else { f64::INFINITY };
         let known = watched.life.version;
-        SensedPage {
-            watched,
-            requests,
-            draws,
-            next_request,
-            known,
-            pending: Vec::new(),
-        }
+        SensedPage { watched, requests, draws, next_request, known, pending: Vec::new() }
     }
 
     /// Bytes per sensed page on a 64-bit machine (checked by a test), plus a pending
@@ -70,37 +59,17 @@ impl SensedPage {
     pub const BYTES: u64 = 216;
 
     fn request_unit(&self) -> u64 {
-        if self.next_request.is_finite() {
-            self.next_request.ceil() as u64
-        } else {
-            u64::MAX
-        }
+        if self.next_request.is_finite() { self.next_request.ceil() as u64 } else { u64::MAX }
     }
 
     /// Runs this page's events before unit `until`.
-    pub fn advance(
-        &mut self,
-        until: u64,
-        life_rules: &LifeRules,
-        rules: &SensorRules,
-        record: &mut Record,
-        totals: &mut SensorTotals,
-    ) {
+    pub fn advance(&mut self, until: u64, life_rules: &LifeRules, rules: &SensorRules, record: &mut Record, totals: &mut SensorTotals) {
         loop {
             let request = self.request_unit();
-            let pending = self
-                .pending
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, p)| **p)
-                .map(|(k, p)| (k, *p));
+            let pending = self.pending.iter().enumerate().min_by_key(|(_, p)| **p).map(|(k, p)| (k, *p));
             // a request and a pending event in the same unit: the pending one first
             let take_pending = pending.is_some_and(|(_, (t, _))| t <= request);
-            let t = if take_pending {
-                pending.unwrap().1.0
-            } else {
-                request
-            };
+            let t = if take_pending { pending.unwrap().1.0 } else { request };
             if t >= until {
                 break;
             }
@@ -113,18 +82,12 @@ impl SensedPage {
                         if is_error(self.watched.life.state) {
                             self.watched.complete(t, t, WaitEnds::Start, record);
                         } else {
-                            let end = t + uniform_int(
-                                &mut self.draws,
-                                rules.download.0,
-                                rules.download.1,
-                            );
+                            let end = t + uniform_int(&mut self.draws, rules.download.0, rules.download.1);
                             totals.busy.push((t, end));
                             self.pending.push((end, Pending::Completes { start: t }));
                         }
                     }
-                    Pending::Completes { start } => {
-                        self.watched.complete(start, t, WaitEnds::Start, record)
-                    }
+                    Pending::Completes { start } => self.watched.complete(start, t, WaitEnds::Start, record),
                 }
             } else {
                 record.events += 1;
@@ -137,8 +100,7 @@ impl SensedPage {
                     if rules.loss > 0.0 && self.draws.uniform() < rules.loss {
                         totals.lost += 1;
                     } else {
-                        let arrives =
-                            t + uniform_int(&mut self.draws, rules.notify.0, rules.notify.1);
+                        let arrives = t + uniform_int(&mut self.draws, rules.notify.0, rules.notify.1);
                         self.pending.push((arrives, Pending::Arrives));
                     }
                 }
@@ -157,22 +119,13 @@ mod tests {
     use crate::concepts::record::Copy;
 
     fn rules() -> LifeRules {
-        LifeRules {
-            cumulative: [0.0, 0.0, 0.0, 0.5, 1.0, 1.0],
-            no_change_rules: true,
-            size_min: 65,
-            size_max: 1000,
-        }
+        LifeRules { cumulative: [0.0, 0.0, 0.0, 0.5, 1.0, 1.0], no_change_rules: true, size_min: 65, size_max: 1000 }
     }
 
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn the_stated_size_covers_the_layout() {
-        assert!(
-            std::mem::size_of::<SensedPage>() as u64 + 16 <= SensedPage::BYTES,
-            "{}",
-            std::mem::size_of::<SensedPage>()
-        );
+        assert!(std::mem::size_of::<SensedPage>() as u64 + 16 <= SensedPage::BYTES, "{}", std::mem::size_of::<SensedPage>());
     }
 
     /// A request in the very unit of a change: ChangeFirst notifies at that request,
@@ -182,22 +135,8 @@ mod tests {
         for (ties, notified) in [(Ties::ChangeFirst, 1), (Ties::ObservationFirst, 0)] {
             let life = PageLife::new(Stream::new(5, 5), &rules(), 1e-3);
             let change = life.next_change();
-            let rules_s = SensorRules {
-                request_rate: 1e-12,
-                notify: (1, 1),
-                download: (1, 1),
-                loss: 0.0,
-                ties,
-            };
-            let mut page = SensedPage::new(
-                Watched {
-                    life,
-                    copy: Copy::new(),
-                },
-                Stream::new(5, 6),
-                Stream::new(5, 7),
-                &rules_s,
-            );
+            let rules_s = SensorRules { request_rate: 1e-12, notify: (1, 1), download: (1, 1), loss: 0.0, ties };
+            let mut page = SensedPage::new(Watched { life, copy: Copy::new() }, Stream::new(5, 6), Stream::new(5, 7), &rules_s);
             page.next_request = change as f64 - 0.5; // its unit is the change's
             let mut record = Record::new(change + 10, 1);
             let mut totals = SensorTotals::default();
@@ -213,46 +152,18 @@ mod tests {
     fn a_hand_built_episode() {
         let life = PageLife::new(Stream::new(8, 8), &rules(), 1e-4);
         let change = life.next_change();
-        let rules_s = SensorRules {
-            request_rate: 1e-12,
-            notify: (1, 1),
-            download: (1, 1),
-            loss: 0.0,
-            ties: Ties::ChangeFirst,
-        };
-        let mut page = SensedPage::new(
-            Watched {
-                life,
-                copy: Copy::new(),
-            },
-            Stream::new(8, 9),
-            Stream::new(8, 10),
-            &rules_s,
-        );
+        let rules_s = SensorRules { request_rate: 1e-12, notify: (1, 1), download: (1, 1), loss: 0.0, ties: Ties::ChangeFirst };
+        let mut page = SensedPage::new(Watched { life, copy: Copy::new() }, Stream::new(8, 9), Stream::new(8, 10), &rules_s);
         page.next_request = (change + 100) as f64;
         let horizon = change + 200;
         let mut record = Record::new(horizon, 1);
         let mut totals = SensorTotals::default();
         page.advance(change + 103, &rules(), &rules_s, &mut record, &mut totals);
         assert_eq!(totals.busy, vec![(change + 101, change + 102)]);
-        assert_eq!(
-            record.waits.spread().max,
-            101,
-            "from the change to the download's start"
-        );
+        assert_eq!(record.waits.spread().max, 101, "from the change to the download's start");
         assert_eq!((record.downloads, record.useful), (1, 1));
-        page.watched
-            .copy
-            .close(page.watched.life.version, horizon, &mut record);
+        page.watched.copy.close(page.watched.life.version, horizon, &mut record);
         let counts = record.counts();
-        assert_eq!(
-            (
-                counts[change as usize - 1],
-                counts[change as usize],
-                counts[change as usize + 101],
-                counts[change as usize + 102]
-            ),
-            (1, 0, 0, 1)
-        );
+        assert_eq!((counts[change as usize - 1], counts[change as usize], counts[change as usize + 101], counts[change as usize + 102]), (1, 0, 0, 1));
     }
 }

@@ -71,18 +71,10 @@ mod tests {
 
     #[test]
     fn bound_matches_direct_formula_where_that_is_accurate() {
-        for (n, x) in [
-            (5.0f64, 3.0f64),
-            (50.0, 40.0),
-            (5000.0, 200.0),
-            (10.0, 100.0),
-        ] {
+        for (n, x) in [(5.0f64, 3.0f64), (50.0, 40.0), (5000.0, 200.0), (10.0, 100.0)] {
             let direct: f64 = x.exp() * (n / (n + x)).powf(n + x);
             let ours = burst_bound(n, x);
-            assert!(
-                (ours - direct).abs() <= 1e-12 * direct,
-                "n={n} x={x}: {ours} vs {direct}"
-            );
+            assert!((ours - direct).abs() <= 1e-12 * direct, "n={n} x={x}: {ours} vs {direct}");
         }
     }
 

@@ -15,11 +15,7 @@ pub fn freshness_from_laplace(x: f64, laplace: f64) -> f64 {
 /// Lemma 4.2, ratio form: A* = (1 − e^{−x})/x, the best freshness of a page with
 /// x = λ/f, reached by equally spaced revisits. Tends to 1 as x → 0.
 pub fn a_star_ratio(x: f64) -> f64 {
-    if x == 0.0 {
-        1.0
-    } else {
-        one_minus_exp_neg(x) / x
-    }
+    if x == 0.0 { 1.0 } else { one_minus_exp_neg(x) / x }
 }
 
 /// Lemma 4.2, rate form: A*(f) = (f/λ)(1 − e^{−λ/f}). A page that never changes
@@ -111,11 +107,7 @@ pub fn random_factor(x: f64, c: f64) -> f64 {
 
 /// Corollary 5.5: A/A* > x/((1 + x)(1 − e^{−x})) for RANDOM, whatever f_s.
 pub fn random_factor_bound(x: f64) -> f64 {
-    if x == 0.0 {
-        1.0
-    } else {
-        x / ((1.0 + x) * one_minus_exp_neg(x))
-    }
+    if x == 0.0 { 1.0 } else { x / ((1.0 + x) * one_minus_exp_neg(x)) }
 }
 
 /// Eq 5-4 (MERGE, lower bound), ratio form:
@@ -192,10 +184,7 @@ mod tests {
             let (x, c) = random_params(&mut s);
             let closed = random_freshness_ratio(x, c);
             let summed = freshness_from_laplace(x, random_laplace_by_series(x, c));
-            assert!(
-                (closed - summed).abs() <= 1e-9 * closed.max(1e-300),
-                "x={x} c={c}: {closed} vs {summed}"
-            );
+            assert!((closed - summed).abs() <= 1e-9 * closed.max(1e-300), "x={x} c={c}: {closed} vs {summed}");
         }
     }
 
@@ -204,16 +193,11 @@ mod tests {
         let mut s = Stream::new(2, 0);
         for _ in 0..2000 {
             let (x, c) = random_params(&mut s);
-            assert!(
-                purely_random_freshness_ratio(x) < random_freshness_ratio(x, c) * (1.0 + 1e-12)
-            );
+            assert!(purely_random_freshness_ratio(x) < random_freshness_ratio(x, c) * (1.0 + 1e-12));
         }
         for x in [0.01, 0.5, 3.0, 40.0] {
             let far = random_freshness_ratio(x, 1e9);
-            assert!(
-                (far - purely_random_freshness_ratio(x)).abs() < 1e-6,
-                "x={x}"
-            );
+            assert!((far - purely_random_freshness_ratio(x)).abs() < 1e-6, "x={x}");
         }
     }
 
@@ -223,19 +207,10 @@ mod tests {
         for _ in 0..5000 {
             let (x, c) = random_params(&mut s);
             let best = a_star_ratio(x);
-            assert!(
-                random_freshness_ratio(x, c) <= best * (1.0 + 1e-12),
-                "x={x} c={c}"
-            );
-            assert!(
-                merge_freshness_bound_ratio(x, c) <= best * (1.0 + 1e-12),
-                "x={x} c={c}"
-            );
+            assert!(random_freshness_ratio(x, c) <= best * (1.0 + 1e-12), "x={x} c={c}");
+            assert!(merge_freshness_bound_ratio(x, c) <= best * (1.0 + 1e-12), "x={x} c={c}");
             let factor = merge_factor(x, c);
-            assert!(
-                factor > 0.0 && factor <= 1.0 + 1e-12,
-                "x={x} c={c}: {factor}"
-            );
+            assert!(factor > 0.0 && factor <= 1.0 + 1e-12, "x={x} c={c}: {factor}");
         }
     }
 
@@ -251,10 +226,7 @@ mod tests {
     fn rate_and_ratio_forms_agree() {
         let (lambda, f, fs) = (0.3, 0.2, 0.9);
         assert!((random_freshness(lambda, f, fs) - random_freshness_ratio(1.5, 4.5)).abs() < 1e-15);
-        assert!(
-            (merge_freshness_bound(lambda, f, fs) - merge_freshness_bound_ratio(1.5, 4.5)).abs()
-                < 1e-15
-        );
+        assert!((merge_freshness_bound(lambda, f, fs) - merge_freshness_bound_ratio(1.5, 4.5)).abs() < 1e-15);
         let a = a_star(lambda, f);
         assert!((a - (f / lambda) * (1.0 - (-lambda / f).exp())).abs() < 1e-15);
         assert_eq!(a_star(0.0, 0.0), 1.0);
@@ -269,10 +241,7 @@ mod tests {
             let quotient = merge_freshness_bound_ratio(x, c) / a_star_ratio(x);
             assert!((quotient - merge_factor(x, c)).abs() < 1e-12, "x={x} c={c}");
             let quotient = random_freshness_ratio(x, c) / a_star_ratio(x);
-            assert!(
-                (quotient - random_factor(x, c)).abs() < 1e-12,
-                "x={x} c={c}"
-            );
+            assert!((quotient - random_factor(x, c)).abs() < 1e-12, "x={x} c={c}");
         }
     }
 
@@ -304,10 +273,7 @@ mod tests {
             let h = f * 1e-6;
             let numeric = (a_star(lambda, f + h) - a_star(lambda, f - h)) / (2.0 * h);
             let analytic = a_star_marginal(lambda, f);
-            assert!(
-                (numeric - analytic).abs() < 1e-6 * analytic.abs() + 1e-12,
-                "{lambda} {f}: {numeric} {analytic}"
-            );
+            assert!((numeric - analytic).abs() < 1e-6 * analytic.abs() + 1e-12, "{lambda} {f}: {numeric} {analytic}");
         }
     }
 
@@ -326,19 +292,13 @@ mod tests {
             }
             let got = marginal_gain(x);
             let tol = 1e-14 * got;
-            assert!(
-                (got - reference).abs() <= tol,
-                "x={x}: {got} vs {reference}"
-            );
+            assert!((got - reference).abs() <= tol, "x={x}: {got} vs {reference}");
         }
     }
 
     #[test]
     fn large_arguments_stay_finite() {
-        assert_eq!(
-            random_factor(1e4, 1.5),
-            1.0 / (1.0 + 1.0 / (1.5 * f64::INFINITY))
-        );
+        assert_eq!(random_factor(1e4, 1.5), 1.0 / (1.0 + 1.0 / (1.5 * f64::INFINITY)));
         assert!(merge_factor(1e4, 1e4).is_finite());
         assert!(random_freshness_ratio(800.0, 1.0).is_finite());
     }

@@ -39,10 +39,7 @@ impl Interval {
 
     /// An enclosure of a real that is not exactly representable, e.g. a decimal constant.
     pub fn around(x: f64) -> Self {
-        Interval {
-            lo: x.next_down(),
-            hi: x.next_up(),
-        }
+        Interval { lo: x.next_down(), hi: x.next_up() }
     }
 
     pub fn width(self) -> f64 {
@@ -64,18 +61,12 @@ impl Interval {
     }
 
     fn rounded(lo: f64, hi: f64) -> Self {
-        Interval {
-            lo: down(lo, 1),
-            hi: up(hi, 1),
-        }
+        Interval { lo: down(lo, 1), hi: up(hi, 1) }
     }
 
     /// Enclosure of e^x − 1 (increasing).
     pub fn expm1(self) -> Self {
-        Interval {
-            lo: down(expm1(self.lo), TRANSCENDENTAL_ULPS),
-            hi: up(expm1(self.hi), TRANSCENDENTAL_ULPS),
-        }
+        Interval { lo: down(expm1(self.lo), TRANSCENDENTAL_ULPS), hi: up(expm1(self.hi), TRANSCENDENTAL_ULPS) }
     }
 
     /// Enclosure of e^x (increasing); computed as expm1 + 1 with outward rounding.
@@ -89,18 +80,12 @@ impl Interval {
     }
 
     fn max_with(self, floor: f64) -> Self {
-        Interval {
-            lo: self.lo.max(floor),
-            hi: self.hi.max(floor),
-        }
+        Interval { lo: self.lo.max(floor), hi: self.hi.max(floor) }
     }
 
     /// The smaller of two intervals' values: [min lo, min hi].
     pub fn min(self, other: Self) -> Self {
-        Interval {
-            lo: self.lo.min(other.lo),
-            hi: self.hi.min(other.hi),
-        }
+        Interval { lo: self.lo.min(other.lo), hi: self.hi.min(other.hi) }
     }
 }
 
@@ -121,22 +106,14 @@ impl std::ops::Sub for Interval {
 impl std::ops::Neg for Interval {
     type Output = Interval;
     fn neg(self) -> Interval {
-        Interval {
-            lo: -self.hi,
-            hi: -self.lo,
-        }
+        Interval { lo: -self.hi, hi: -self.lo }
     }
 }
 
 impl std::ops::Mul for Interval {
     type Output = Interval;
     fn mul(self, o: Interval) -> Interval {
-        let p = [
-            self.lo * o.lo,
-            self.lo * o.hi,
-            self.hi * o.lo,
-            self.hi * o.hi,
-        ];
+        let p = [self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi];
         let lo = p.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = p.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         Interval::rounded(lo, hi)
@@ -150,12 +127,7 @@ impl std::ops::Div for Interval {
         if o.lo <= 0.0 && o.hi >= 0.0 {
             return Interval::new(f64::NEG_INFINITY, f64::INFINITY);
         }
-        let q = [
-            self.lo / o.lo,
-            self.lo / o.hi,
-            self.hi / o.lo,
-            self.hi / o.hi,
-        ];
+        let q = [self.lo / o.lo, self.lo / o.hi, self.hi / o.lo, self.hi / o.hi];
         let lo = q.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         Interval::rounded(lo, hi)
@@ -179,50 +151,35 @@ impl Graded {
     }
 
     pub fn constant(x: f64) -> Self {
-        Graded {
-            value: Interval::point(x),
-            d: [Interval::point(0.0); 2],
-        }
+        Graded { value: Interval::point(x), d: [Interval::point(0.0); 2] }
     }
 
     /// e^x − 1, whose derivative is e^x.
     pub fn expm1(self) -> Self {
         let value = self.value.expm1();
         let slope = value + Interval::point(1.0);
-        Graded {
-            value,
-            d: [slope * self.d[0], slope * self.d[1]],
-        }
+        Graded { value, d: [slope * self.d[0], slope * self.d[1]] }
     }
 }
 
 impl std::ops::Add for Graded {
     type Output = Graded;
     fn add(self, o: Graded) -> Graded {
-        Graded {
-            value: self.value + o.value,
-            d: [self.d[0] + o.d[0], self.d[1] + o.d[1]],
-        }
+        Graded { value: self.value + o.value, d: [self.d[0] + o.d[0], self.d[1] + o.d[1]] }
     }
 }
 
 impl std::ops::Sub for Graded {
     type Output = Graded;
     fn sub(self, o: Graded) -> Graded {
-        Graded {
-            value: self.value - o.value,
-            d: [self.d[0] - o.d[0], self.d[1] - o.d[1]],
-        }
+        Graded { value: self.value - o.value, d: [self.d[0] - o.d[0], self.d[1] - o.d[1]] }
     }
 }
 
 impl std::ops::Neg for Graded {
     type Output = Graded;
     fn neg(self) -> Graded {
-        Graded {
-            value: -self.value,
-            d: [-self.d[0], -self.d[1]],
-        }
+        Graded { value: -self.value, d: [-self.d[0], -self.d[1]] }
     }
 }
 
@@ -230,10 +187,7 @@ impl std::ops::Mul for Graded {
     type Output = Graded;
     fn mul(self, o: Graded) -> Graded {
         let d = |k: usize| self.d[k] * o.value + self.value * o.d[k];
-        Graded {
-            value: self.value * o.value,
-            d: [d(0), d(1)],
-        }
+        Graded { value: self.value * o.value, d: [d(0), d(1)] }
     }
 }
 
@@ -243,22 +197,14 @@ impl std::ops::Div for Graded {
         let value = self.value / o.value;
         // (u/v)' = (u' − (u/v)·v') / v
         let d = |k: usize| (self.d[k] - value * o.d[k]) / o.value;
-        Graded {
-            value,
-            d: [d(0), d(1)],
-        }
+        Graded { value, d: [d(0), d(1)] }
     }
 }
 
 /// The arithmetic a formula needs to be evaluated on points, intervals or graded
 /// intervals alike, so one definition serves every use.
 pub trait Arith:
-    Copy
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Div<Output = Self>
-    + std::ops::Neg<Output = Self>
+    Copy + std::ops::Add<Output = Self> + std::ops::Sub<Output = Self> + std::ops::Mul<Output = Self> + std::ops::Div<Output = Self> + std::ops::Neg<Output = Self>
 {
     fn constant(x: f64) -> Self;
     fn expm1(self) -> Self;
@@ -327,9 +273,7 @@ mod tests {
     #[test]
     fn graded_derivatives_enclose_finite_differences() {
         // g(x, y) = expm1(−x/y)·(y − 1) / (x + 1)
-        let f = |x: Graded, y: Graded| {
-            (-(x / y)).expm1() * (y - Graded::constant(1.0)) / (x + Graded::constant(1.0))
-        };
+        let f = |x: Graded, y: Graded| (-(x / y)).expm1() * (y - Graded::constant(1.0)) / (x + Graded::constant(1.0));
         let fp = |x: f64, y: f64| (-(x / y)).exp_m1() * (y - 1.0) / (x + 1.0);
         let bx = Interval::new(0.5, 0.75);
         let by = Interval::new(1.5, 2.5);

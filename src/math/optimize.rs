@@ -38,28 +38,13 @@ pub struct Minimum2 {
 /// Compass (pattern) search from `start` inside the box [x0, x1] × [y0, y1]: polls the
 /// eight neighbours at the current step, moves to the best improvement, halves the step
 /// when none improves. Converges to a local minimum, possibly on the box's boundary.
-pub fn pattern_search_in_box(
-    f: impl Fn(f64, f64) -> f64,
-    start: Minimum2,
-    (x0, x1): (f64, f64),
-    (y0, y1): (f64, f64),
-    relative_tol: f64,
-) -> Minimum2 {
+pub fn pattern_search_in_box(f: impl Fn(f64, f64) -> f64, start: Minimum2, (x0, x1): (f64, f64), (y0, y1): (f64, f64), relative_tol: f64) -> Minimum2 {
     let mut best = start;
     let (mut hx, mut hy) = ((x1 - x0) / 16.0, (y1 - y0) / 16.0);
     let (stop_x, stop_y) = (relative_tol * (x1 - x0), relative_tol * (y1 - y0));
     while hx > stop_x || hy > stop_y {
         let mut improved = false;
-        for (dx, dy) in [
-            (-1.0, -1.0),
-            (-1.0, 0.0),
-            (-1.0, 1.0),
-            (0.0, -1.0),
-            (0.0, 1.0),
-            (1.0, -1.0),
-            (1.0, 0.0),
-            (1.0, 1.0),
-        ] {
+        for (dx, dy) in [(-1.0, -1.0), (-1.0, 0.0), (-1.0, 1.0), (0.0, -1.0), (0.0, 1.0), (1.0, -1.0), (1.0, 0.0), (1.0, 1.0)] {
             let x = (best.x + dx * hx).clamp(x0, x1);
             let y = (best.y + dy * hy).clamp(y0, y1);
             let value = f(x, y);
@@ -92,32 +77,15 @@ mod tests {
     #[test]
     fn pattern_search_finds_interior_and_boundary_minima() {
         let f = |x: f64, y: f64| (x - 0.3).powi(2) + 2.0 * (y - 0.7).powi(2) + 0.5 * x * y;
-        let start = Minimum2 {
-            x: 0.9,
-            y: 0.1,
-            value: f(0.9, 0.1),
-        };
+        let start = Minimum2 { x: 0.9, y: 0.1, value: f(0.9, 0.1) };
         let m = pattern_search_in_box(f, start, (0.0, 1.0), (0.0, 1.0), 1e-10);
         // interior minimum: ∇f = 0 ⇔ 2x + y/2 = 0.6 and x/2 + 4y = 2.8
         let det = 2.0 * 4.0 - 0.25;
         let x = (0.6 * 4.0 - 0.5 * 2.8) / det;
         let y = (2.0 * 2.8 - 0.5 * 0.6) / det;
-        assert!(
-            (m.x - x).abs() < 1e-6 && (m.y - y).abs() < 1e-6,
-            "{m:?} vs {x},{y}"
-        );
+        assert!((m.x - x).abs() < 1e-6 && (m.y - y).abs() < 1e-6, "{m:?} vs {x},{y}");
         let g = |x: f64, y: f64| x + y;
-        let m = pattern_search_in_box(
-            g,
-            Minimum2 {
-                x: 0.5,
-                y: 0.5,
-                value: 1.0,
-            },
-            (0.2, 1.0),
-            (0.1, 1.0),
-            1e-10,
-        );
+        let m = pattern_search_in_box(g, Minimum2 { x: 0.5, y: 0.5, value: 1.0 }, (0.2, 1.0), (0.1, 1.0), 1e-10);
         assert!((m.x - 0.2).abs() < 1e-9 && (m.y - 0.1).abs() < 1e-9);
     }
 }

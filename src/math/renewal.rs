@@ -42,10 +42,7 @@ impl RenewalTable {
         let mut k = Vec::with_capacity(steps + 1);
         m.push(law.cdf(0.0));
         k.push(0.0);
-        let bins: Vec<(f64, f64, f64)> = (0..BINS)
-            .map(|b| law.bin(b))
-            .filter(|b| b.2 > 0.0)
-            .collect();
+        let bins: Vec<(f64, f64, f64)> = (0..BINS).map(|b| law.bin(b)).filter(|b| b.2 > 0.0).collect();
         for j in 1..=steps {
             let y = j as f64 * h;
             // M_j = F(y) + Σ (p/w)[K(y − a) − K(y − min(b, y))] + Σ_point p M(y − a),
@@ -71,24 +68,14 @@ impl RenewalTable {
             k.push(k[j - 1] + 0.5 * h * (m[j - 1] + mj));
             m.push(mj);
         }
-        RenewalTable {
-            h,
-            m,
-            k,
-            mean,
-            offset: law.second_moment() / (2.0 * mean * mean) - 1.0,
-        }
+        RenewalTable { h, m, k, mean, offset: law.second_moment() / (2.0 * mean * mean) - 1.0 }
     }
 
     /// M(z) for z ≤ y_j as c0 + c1·M_j (c1 ≠ 0 only in the last step).
     fn m_at(m: &[f64], h: f64, j: usize, z: f64) -> (f64, f64) {
         let i = ((z / h) as usize).min(j - 1);
         let d = (z - i as f64 * h) / h;
-        if i + 1 < j {
-            (m[i] + d * (m[i + 1] - m[i]), 0.0)
-        } else {
-            (m[i] * (1.0 - d), d)
-        }
+        if i + 1 < j { (m[i] + d * (m[i + 1] - m[i]), 0.0) } else { (m[i] * (1.0 - d), d) }
     }
 
     /// K(z) for z ≤ y_j as c0 + c1·M_j.
@@ -96,11 +83,7 @@ impl RenewalTable {
         let i = ((z / h) as usize).min(j - 1);
         let d = z - i as f64 * h;
         let base = k[i] + d * m[i] - d * d / (2.0 * h) * m[i];
-        if i + 1 < j {
-            (base + d * d / (2.0 * h) * m[i + 1], 0.0)
-        } else {
-            (base, d * d / (2.0 * h))
-        }
+        if i + 1 < j { (base + d * d / (2.0 * h) * m[i + 1], 0.0) } else { (base, d * d / (2.0 * h)) }
     }
 
     /// K(z) = ∫₀ᶻ M, with the renewal theorem's asymptote beyond the grid.
@@ -141,11 +124,7 @@ impl RenewalTable {
     /// ∫ R over [z0, z1]: a difference of J, or, within one grid step (where R is
     /// linear), the midpoint rule, which is exact there and free of J's cancellation.
     fn residual_between(&self, z0: f64, z1: f64) -> f64 {
-        if (z0 / self.h) as usize == (z1 / self.h) as usize {
-            self.residual(0.5 * (z0 + z1)) * (z1 - z0)
-        } else {
-            self.residual_integral(z1) - self.residual_integral(z0)
-        }
+        if (z0 / self.h) as usize == (z1 / self.h) as usize { self.residual(0.5 * (z0 + z1)) * (z1 - z0) } else { self.residual_integral(z1) - self.residual_integral(z0) }
     }
 
     /// M(y) − y/E[X] at the end of the grid against its limit: how far the grid is from
@@ -207,12 +186,7 @@ mod tests {
         let law = uniform01();
         let t = RenewalTable::new(&law, 2.0, 4000);
         for y in [0.1, 0.5, 0.9, 1.0] {
-            assert!(
-                (t.renewals(y) - (exp(y) - 1.0)).abs() < 1e-6,
-                "M({y}) = {} vs {}",
-                t.renewals(y),
-                exp(y) - 1.0
-            );
+            assert!((t.renewals(y) - (exp(y) - 1.0)).abs() < 1e-6, "M({y}) = {} vs {}", t.renewals(y), exp(y) - 1.0);
         }
         // and R(y) → E[X²]/(2E[X]) = 1/3
         let far = RenewalTable::new(&law, 30.0, 30_000);
@@ -240,36 +214,15 @@ mod tests {
     fn gains_agree_with_the_sampled_expectation() {
         let mut rng = Stream::new(11, 0);
         // bursty intervals: minutes apart, then days
-        let xs: Vec<f64> = (0..600)
-            .map(|_| {
-                if rng.uniform() < 0.7 {
-                    1.0 + 30.0 * rng.uniform()
-                } else {
-                    500.0 + 5000.0 * rng.uniform()
-                }
-            })
-            .collect();
+        let xs: Vec<f64> = (0..600).map(|_| if rng.uniform() < 0.7 { 1.0 + 30.0 * rng.uniform() } else { 500.0 + 5000.0 * rng.uniform() }).collect();
         let law = Histogram::from_intervals(&xs).unwrap();
         let table = RenewalTable::new(&law, 20_000.0, 20_000);
-        for (d0, d1) in [
-            (0.0, 10.0),
-            (5.0, 400.0),
-            (100.0, 3000.0),
-            (2000.0, 2100.0),
-            (10.0, 15_000.0),
-        ] {
+        for (d0, d1) in [(0.0, 10.0), (5.0, 400.0), (100.0, 3000.0), (2000.0, 2100.0), (10.0, 15_000.0)] {
             let exact = table.gain(&law, d0, d1).unwrap();
             let (mean, half) = sampled(&law, d0, d1, 200_000, &mut rng);
-            assert!(
-                (exact - mean).abs() <= half + 1e-3 * mean.abs(),
-                "({d0}, {d1}): {exact} vs {mean} ± {half}"
-            );
+            assert!((exact - mean).abs() <= half + 1e-3 * mean.abs(), "({d0}, {d1}): {exact} vs {mean} ± {half}");
         }
         assert_eq!(table.gain(&law, 1e9, 2e9), None, "older than any interval");
-        assert_eq!(
-            table.gain(&law, 3000.0, 3000.0),
-            Some(0.0),
-            "no time, no change"
-        );
+        assert_eq!(table.gain(&law, 3000.0, 3000.0), Some(0.0), "no time, no change");
     }
 }

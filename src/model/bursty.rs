@@ -32,31 +32,16 @@ pub struct BurstyConfig {
 
 impl Default for BurstyConfig {
     fn default() -> Self {
-        BurstyConfig {
-            articles: 1000,
-            days: 365.0,
-            rate_min: 300.0,
-            rate_max: 3000.0,
-            min_changes_per_year: 300.0,
-            burstiness: 2.0,
-        }
+        BurstyConfig { articles: 1000, days: 365.0, rate_min: 300.0, rate_max: 3000.0, min_changes_per_year: 300.0, burstiness: 2.0 }
     }
 }
 
 impl BurstyConfig {
     pub fn validate(&self) -> Result<(), InputError> {
-        count(
-            "articles",
-            self.articles,
-            1,
-            super::trace::MAX_PAGES as u64,
-            "the trace limit",
-        )?;
+        count("articles", self.articles, 1, super::trace::MAX_PAGES as u64, "the trace limit")?;
         check("days", self.days)?.at_least(1.0)?.at_most(3660.0)?;
         check("rate_min", self.rate_min)?.positive()?;
-        check("rate_max", self.rate_max)?
-            .positive()?
-            .at_most(525_600.0)?;
+        check("rate_max", self.rate_max)?.positive()?.at_most(525_600.0)?;
         if self.rate_max < self.rate_min {
             ordered("rate_min", self.rate_min, "rate_max", self.rate_max)?;
         }
@@ -64,23 +49,15 @@ impl BurstyConfig {
         if self.min_changes_per_year > 2.0 * self.rate_max {
             return Err(InputError::new(
                 "min_changes_per_year",
-                format!(
-                    "is more than twice the highest mean rate ({}): few articles would pass; raise rate_max or lower this",
-                    self.rate_max
-                ),
+                format!("is more than twice the highest mean rate ({}): few articles would pass; raise rate_max or lower this", self.rate_max),
             ));
         }
-        check("burstiness", self.burstiness)?
-            .at_least(0.0)?
-            .at_most(3.0)?;
+        check("burstiness", self.burstiness)?.at_least(0.0)?.at_most(3.0)?;
         let changes = self.articles as f64 * self.rate_max * self.days / 365.0;
         if changes > super::trace::MAX_ROWS as f64 {
             return Err(InputError::new(
                 "articles",
-                format!(
-                    "could make up to {changes:.2e} changes, over the {} a trace may hold; use fewer articles, days or a lower rate_max",
-                    super::trace::MAX_ROWS
-                ),
+                format!("could make up to {changes:.2e} changes, over the {} a trace may hold; use fewer articles, days or a lower rate_max", super::trace::MAX_ROWS),
             ));
         }
         Ok(())
@@ -123,17 +100,12 @@ impl BurstyConfig {
             let Some(changes) = accepted else {
                 return Err(InputError::new(
                     "min_changes_per_year",
-                    format!(
-                        "no article among {TRIES} drawn reached {needed} changes in {} days; lower it or raise rate_min",
-                        self.days
-                    ),
+                    format!("no article among {TRIES} drawn reached {needed} changes in {} days; lower it or raise rate_min", self.days),
                 ));
             };
             pages.push(changes);
         }
-        let names = (0..self.articles)
-            .map(|k| format!("Article {}", k + 1))
-            .collect();
+        let names = (0..self.articles).map(|k| format!("Article {}", k + 1)).collect();
         // the thesis's year: 2007-01-01 00:00 UTC
         Ok(Trace::from_pages(names, pages, 1_167_609_600.0, horizon))
     }
@@ -159,26 +131,17 @@ mod tests {
 
     #[test]
     fn articles_pass_the_threshold_and_are_bursty() {
-        let c = BurstyConfig {
-            articles: 40,
-            ..BurstyConfig::default()
-        };
+        let c = BurstyConfig { articles: 40, ..BurstyConfig::default() };
         let t = c.generate(3, 0).unwrap();
         assert_eq!(t.pages(), 40);
         let mut cvs = Vec::new();
         for i in 0..t.pages() {
             let ch = t.changes(i);
             assert!(ch.len() >= 300, "article {i}: {}", ch.len());
-            assert!(
-                ch.windows(2).all(|w| w[0] < w[1])
-                    && ch[0] >= 0.0
-                    && *ch.last().unwrap() < c.minutes()
-            );
+            assert!(ch.windows(2).all(|w| w[0] < w[1]) && ch[0] >= 0.0 && *ch.last().unwrap() < c.minutes());
             let gaps: Vec<f64> = ch.windows(2).map(|w| w[1] - w[0]).collect();
             let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
-            let sd = (gaps.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>()
-                / gaps.len() as f64)
-                .sqrt();
+            let sd = (gaps.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / gaps.len() as f64).sqrt();
             cvs.push(sd / mean);
         }
         cvs.sort_by(f64::total_cmp);
@@ -194,30 +157,15 @@ mod tests {
         let xs: Vec<f64> = (0..n).map(|_| normal(&mut rng)).collect();
         let mean = xs.iter().sum::<f64>() / n as f64;
         let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
-        assert!(
-            mean.abs() < 4.0 / (n as f64).sqrt() && (var - 1.0).abs() < 0.02,
-            "{mean} {var}"
-        );
+        assert!(mean.abs() < 4.0 / (n as f64).sqrt() && (var - 1.0).abs() < 0.02, "{mean} {var}");
     }
 
     #[test]
     fn impossible_thresholds_are_refused() {
-        let c = BurstyConfig {
-            articles: 2,
-            rate_min: 10.0,
-            rate_max: 12.0,
-            min_changes_per_year: 24.0,
-            burstiness: 0.0,
-            ..BurstyConfig::default()
-        };
+        let c = BurstyConfig { articles: 2, rate_min: 10.0, rate_max: 12.0, min_changes_per_year: 24.0, burstiness: 0.0, ..BurstyConfig::default() };
         let e = c.generate(1, 0).unwrap_err();
         assert_eq!(e.field, "min_changes_per_year");
-        let e = BurstyConfig {
-            rate_min: 0.0,
-            ..BurstyConfig::default()
-        }
-        .validate()
-        .unwrap_err();
+        let e = BurstyConfig { rate_min: 0.0, ..BurstyConfig::default() }.validate().unwrap_err();
         assert_eq!(e.field, "rate_min");
     }
 }

@@ -95,11 +95,7 @@ impl Histogram {
         if longest == 0.0 {
             return None;
         }
-        let shortest = intervals
-            .iter()
-            .copied()
-            .filter(|&x| x > 0.0)
-            .fold(f64::INFINITY, f64::min);
+        let shortest = intervals.iter().copied().filter(|&x| x > 0.0).fold(f64::INFINITY, f64::min);
         let q = pow(longest / shortest, 1.0 / BINS as f64);
         let mut edges: Vec<f64> = (0..=BINS).map(|k| shortest * pow(q, k as f64)).collect();
         edges[0] = shortest;
@@ -113,11 +109,7 @@ impl Histogram {
 
     /// A histogram with given edges and counts (at least one count).
     pub fn from_counts(edges: Vec<f64>, counts: Vec<u64>) -> Histogram {
-        assert!(
-            edges.len() == BINS + 1
-                && counts.len() == BINS
-                && edges.windows(2).all(|w| w[0] <= w[1])
-        );
+        assert!(edges.len() == BINS + 1 && counts.len() == BINS && edges.windows(2).all(|w| w[0] <= w[1]));
         let total: u64 = counts.iter().sum();
         assert!(total > 0, "a histogram needs at least one interval");
         let probabilities: Vec<f64> = counts.iter().map(|&c| c as f64 / total as f64).collect();
@@ -126,12 +118,7 @@ impl Histogram {
             cumulative[k + 1] = cumulative[k] + probabilities[k];
         }
         cumulative[BINS] = 1.0;
-        Histogram {
-            edges,
-            counts,
-            probabilities,
-            cumulative,
-        }
+        Histogram { edges, counts, probabilities, cumulative }
     }
 
     /// The bin of an interval: the last k with e_k ≤ x; the longest goes in the last bin
@@ -241,11 +228,7 @@ impl IntervalLaw for Histogram {
             if p == 0.0 || s >= b {
                 continue;
             }
-            sum += p * if s <= a {
-                0.5 * (a + b) - s
-            } else {
-                (b - s) * (b - s) / (2.0 * (b - a))
-            };
+            sum += p * if s <= a { 0.5 * (a + b) - s } else { (b - s) * (b - s) / (2.0 * (b - a)) };
         }
         sum
     }
@@ -313,9 +296,7 @@ mod tests {
 
     #[test]
     fn closed_forms_agree_with_quadrature() {
-        let h =
-            Histogram::from_intervals(&[1.0, 2.0, 3.0, 3.0, 7.0, 20.0, 55.0, 90.0, 91.0, 400.0])
-                .unwrap();
+        let h = Histogram::from_intervals(&[1.0, 2.0, 3.0, 3.0, 7.0, 20.0, 55.0, 90.0, 91.0, 400.0]).unwrap();
         let end = h.support_end();
         let survival = |x: f64| 1.0 - h.cdf(x);
         // the mean is ∫ survival; the excess is ∫ₛ survival; its integral ∫₀ᵀ excess
@@ -323,39 +304,22 @@ mod tests {
         knots.dedup();
         knots.insert(0, 0.0);
         let piecewise = |f: &dyn Fn(f64) -> f64, from: f64, to: f64| -> f64 {
-            let mut cuts: Vec<f64> = knots
-                .iter()
-                .copied()
-                .filter(|&e| e > from && e < to)
-                .collect();
+            let mut cuts: Vec<f64> = knots.iter().copied().filter(|&e| e > from && e < to).collect();
             cuts.insert(0, from);
             cuts.push(to);
             cuts.windows(2).map(|w| simpson(f, w[0], w[1], 400)).sum()
         };
         assert!((piecewise(&survival, 0.0, end) - h.mean()).abs() < 1e-9 * h.mean());
         for s in [0.0, 1.0, 2.5, 10.0, 60.0, 399.0, 500.0] {
-            let direct = if s >= end {
-                0.0
-            } else {
-                piecewise(&survival, s, end)
-            };
-            assert!(
-                (direct - h.excess(s)).abs() < 1e-9 * h.mean(),
-                "excess({s})"
-            );
+            let direct = if s >= end { 0.0 } else { piecewise(&survival, s, end) };
+            assert!((direct - h.excess(s)).abs() < 1e-9 * h.mean(), "excess({s})");
         }
         for t in [0.5, 3.0, 33.0, 200.0, 400.0, 900.0] {
             let direct = piecewise(&|s| h.excess(s), 0.0, t);
-            assert!(
-                (direct - h.excess_integral(t)).abs() < 1e-8 * h.excess_integral(t),
-                "∫ excess to {t}"
-            );
+            assert!((direct - h.excess_integral(t)).abs() < 1e-8 * h.excess_integral(t), "∫ excess to {t}");
         }
         // E[X²]/(2E[X]) is the limit of H
-        assert!(
-            (h.mean_residual() - h.second_moment() / (2.0 * h.mean())).abs()
-                < 1e-12 * h.mean_residual()
-        );
+        assert!((h.mean_residual() - h.second_moment() / (2.0 * h.mean())).abs() < 1e-12 * h.mean_residual());
     }
 
     #[test]
@@ -382,20 +346,14 @@ mod tests {
 
     #[test]
     fn sampling_reproduces_the_histogram_and_its_moments() {
-        let h =
-            Histogram::from_intervals(&[0.5, 1.0, 1.0, 2.0, 5.0, 9.0, 30.0, 31.0, 200.0, 1000.0])
-                .unwrap();
+        let h = Histogram::from_intervals(&[0.5, 1.0, 1.0, 2.0, 5.0, 9.0, 30.0, 31.0, 200.0, 1000.0]).unwrap();
         let mut rng = Stream::new(4, 0);
         let n = 400_000;
         let samples: Vec<f64> = (0..n).map(|_| h.sample(&mut rng)).collect();
         let mean = samples.iter().sum::<f64>() / n as f64;
         let second = samples.iter().map(|x| x * x).sum::<f64>() / n as f64;
         let sd = (h.second_moment() - h.mean() * h.mean()).sqrt();
-        assert!(
-            (mean - h.mean()).abs() < 4.0 * sd / (n as f64).sqrt(),
-            "mean {mean} vs {}",
-            h.mean()
-        );
+        assert!((mean - h.mean()).abs() < 4.0 * sd / (n as f64).sqrt(), "mean {mean} vs {}", h.mean());
         assert!((second - h.second_moment()).abs() / h.second_moment() < 0.02);
         let mut counts = [0usize; BINS];
         for &x in &samples {
@@ -404,10 +362,7 @@ mod tests {
         for k in 0..BINS {
             let p = h.probabilities()[k];
             let se = (p * (1.0 - p) / n as f64).sqrt();
-            assert!(
-                (counts[k] as f64 / n as f64 - p).abs() <= 4.0 * se + 1e-12,
-                "bin {k}"
-            );
+            assert!((counts[k] as f64 / n as f64 - p).abs() <= 4.0 * se + 1e-12, "bin {k}");
         }
         // conditioned draws stay in their range
         let (lo, hi) = (h.cdf(3.0), h.cdf(40.0));

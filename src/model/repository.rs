@@ -22,11 +22,7 @@ impl Repository {
             lambda.extend_from_slice(pages);
             server_start.push(lambda.len());
         }
-        Repository {
-            lambda,
-            weight: None,
-            server_start,
-        }
+        Repository { lambda, weight: None, server_start }
     }
 
     pub fn pages(&self) -> usize {
@@ -47,9 +43,7 @@ impl Repository {
     }
 
     pub fn total_weight(&self) -> f64 {
-        self.weight
-            .as_ref()
-            .map_or(self.pages() as f64, |w| w.iter().map(|&x| x as f64).sum())
+        self.weight.as_ref().map_or(self.pages() as f64, |w| w.iter().map(|&x| x as f64).sum())
     }
 
     /// Bytes per page held by the repository itself.

@@ -36,20 +36,11 @@ impl Trace {
         offsets.push(0);
         let mut times = Vec::with_capacity(pages.iter().map(Vec::len).sum());
         for p in pages {
-            debug_assert!(
-                p.windows(2).all(|w| w[0] < w[1]) && p.iter().all(|&t| (0.0..minutes).contains(&t))
-            );
+            debug_assert!(p.windows(2).all(|w| w[0] < w[1]) && p.iter().all(|&t| (0.0..minutes).contains(&t)));
             times.extend(p);
             offsets.push(times.len());
         }
-        Trace {
-            names,
-            offsets,
-            times,
-            start,
-            minutes,
-            blank_lines: 0,
-        }
+        Trace { names, offsets, times, start, minutes, blank_lines: 0 }
     }
 
     pub fn pages(&self) -> usize {
@@ -68,11 +59,7 @@ impl Trace {
     pub fn to_csv(&self) -> String {
         let mut out = String::from("page,timestamp\n");
         for (i, name) in self.names.iter().enumerate() {
-            let quoted = if name.contains([',', '"']) {
-                format!("\"{}\"", name.replace('"', "\"\""))
-            } else {
-                name.clone()
-            };
+            let quoted = if name.contains([',', '"']) { format!("\"{}\"", name.replace('"', "\"\"")) } else { name.clone() };
             for &t in self.changes(i) {
                 out.push_str(&quoted);
                 out.push(',');
@@ -95,12 +82,7 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
     let mut blank_lines = 0usize;
     let mut first = true;
     // a final newline ends the last line; it does not start an empty one
-    for (k, raw) in text
-        .strip_suffix('\n')
-        .unwrap_or(text)
-        .split('\n')
-        .enumerate()
-    {
+    for (k, raw) in text.strip_suffix('\n').unwrap_or(text).split('\n').enumerate() {
         let line = k + 1;
         let raw = raw.strip_suffix('\r').unwrap_or(raw);
         if raw.trim().is_empty() {
@@ -117,14 +99,7 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
         };
         if fields.len() != 2 {
             if is_first && fields.len() > 2 && looks_like_header(&fields) {
-                return Err(InputError::new(
-                    "trace",
-                    format!(
-                        "line 1 has {} columns ({}); the trace needs exactly two: page,timestamp",
-                        fields.len(),
-                        fields.join(", ")
-                    ),
-                ));
+                return Err(InputError::new("trace", format!("line 1 has {} columns ({}); the trace needs exactly two: page,timestamp", fields.len(), fields.join(", "))));
             }
             report.bad(line, format!("expected 2 fields (page,timestamp), found {}; quote page names that contain commas", fields.len()));
             continue;
@@ -143,31 +118,18 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
             continue;
         }
         if page.chars().count() > MAX_NAME {
-            report.bad(
-                line,
-                format!("the page name is longer than {MAX_NAME} characters"),
-            );
+            report.bad(line, format!("the page name is longer than {MAX_NAME} characters"));
             continue;
         }
         rows += 1;
         if rows > MAX_ROWS {
-            return Err(InputError::new(
-                "trace",
-                format!(
-                    "has more than {MAX_ROWS} rows (the limit; line {line}); split the trace or keep fewer pages"
-                ),
-            ));
+            return Err(InputError::new("trace", format!("has more than {MAX_ROWS} rows (the limit; line {line}); split the trace or keep fewer pages")));
         }
         let id = match index.get(page) {
             Some(&id) => id,
             None => {
                 if names.len() == MAX_PAGES {
-                    return Err(InputError::new(
-                        "trace",
-                        format!(
-                            "has more than {MAX_PAGES} pages (the limit; line {line} adds one more); keep fewer pages"
-                        ),
-                    ));
+                    return Err(InputError::new("trace", format!("has more than {MAX_PAGES} pages (the limit; line {line} adds one more); keep fewer pages")));
                 }
                 index.insert(page.to_string(), names.len());
                 names.push(page.to_string());
@@ -191,28 +153,14 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
         return Err(InputError::new("trace", message));
     }
     if rows == 0 {
-        return Err(InputError::new(
-            "trace",
-            "has no rows; a trace is a CSV of page,timestamp rows, one per change",
-        ));
+        return Err(InputError::new("trace", "has no rows; a trace is a CSV of page,timestamp rows, one per change"));
     }
-    let earliest = pages
-        .iter()
-        .filter_map(|p| p.first())
-        .map(|p| p.0)
-        .fold(f64::INFINITY, f64::min);
-    let latest = pages
-        .iter()
-        .filter_map(|p| p.last())
-        .map(|p| p.0)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let earliest = pages.iter().filter_map(|p| p.first()).map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let latest = pages.iter().filter_map(|p| p.last()).map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
     // the period runs from the first change's UTC midnight to the midnight after the last
     let start = (earliest / DAY).floor() * DAY;
     let end = ((latest / DAY).floor() + 1.0) * DAY;
-    let pages: Vec<Vec<f64>> = pages
-        .into_iter()
-        .map(|p| p.into_iter().map(|(t, _)| (t - start) / 60.0).collect())
-        .collect();
+    let pages: Vec<Vec<f64>> = pages.into_iter().map(|p| p.into_iter().map(|(t, _)| (t - start) / 60.0).collect()).collect();
     let mut trace = Trace::from_pages(names, pages, start, (end - start) / 60.0);
     trace.blank_lines = blank_lines;
     Ok(trace)
@@ -221,23 +169,10 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
 /// UTF-8 text (a BOM is allowed); other encodings are refused with the fix.
 fn decode(bytes: &[u8]) -> Result<&str, InputError> {
     if bytes.len() > MAX_BYTES {
-        return Err(InputError::new(
-            "trace",
-            format!(
-                "is {} MB, over the {} MB limit; split the trace or keep fewer pages",
-                bytes.len() >> 20,
-                MAX_BYTES >> 20
-            ),
-        ));
+        return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit; split the trace or keep fewer pages", bytes.len() >> 20, MAX_BYTES >> 20)));
     }
-    if bytes.starts_with(&[0xFF, 0xFE])
-        || bytes.starts_with(&[0xFE, 0xFF])
-        || bytes.iter().take(4096).any(|&b| b == 0)
-    {
-        return Err(InputError::new(
-            "trace",
-            "looks like UTF-16 (or binary) text; save the file as UTF-8 CSV",
-        ));
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || bytes.iter().take(4096).any(|&b| b == 0) {
+        return Err(InputError::new("trace", "looks like UTF-16 (or binary) text; save the file as UTF-8 CSV"));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
@@ -297,28 +232,14 @@ pub fn parse_time(text: &str) -> Result<f64, String> {
     if text.is_empty() {
         return Err("the timestamp is empty".into());
     }
-    let seconds = if text
-        .bytes()
-        .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'+')
-        && !text[1..].contains('-')
-    {
-        let digits = text
-            .trim_start_matches(['-', '+'])
-            .split('.')
-            .next()
-            .unwrap_or("");
+    let seconds = if text.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'-' || b == b'+') && !text[1..].contains('-') {
+        let digits = text.trim_start_matches(['-', '+']).split('.').next().unwrap_or("");
         if digits.len() > 12 {
             return Err(format!("“{text}” is far outside 1970–2100 as Unix seconds"));
         }
-        text.parse::<f64>()
-            .map_err(|_| format!("“{text}” is not a number of Unix seconds nor an ISO-8601 time"))?
+        text.parse::<f64>().map_err(|_| format!("“{text}” is not a number of Unix seconds nor an ISO-8601 time"))?
     } else {
-        parse_iso(text).map_err(|why| {
-            format!(
-                "“{}” is not an ISO-8601 time ({why}) nor Unix seconds",
-                shorten(text)
-            )
-        })?
+        parse_iso(text).map_err(|why| format!("“{}” is not an ISO-8601 time ({why}) nor Unix seconds", shorten(text)))?
     };
     if !(0.0..LATEST).contains(&seconds) {
         return Err(format!("“{}” is outside 1970–2100", shorten(text)));
@@ -327,11 +248,7 @@ pub fn parse_time(text: &str) -> Result<f64, String> {
 }
 
 fn shorten(text: &str) -> String {
-    if text.chars().count() > 40 {
-        format!("{}…", text.chars().take(40).collect::<String>())
-    } else {
-        text.to_string()
-    }
+    if text.chars().count() > 40 { format!("{}…", text.chars().take(40).collect::<String>()) } else { text.to_string() }
 }
 
 fn parse_iso(text: &str) -> Result<f64, &'static str> {
@@ -341,10 +258,7 @@ fn parse_iso(text: &str) -> Result<f64, &'static str> {
         if !s.iter().all(u8::is_ascii_digit) {
             return Err("expected digits such as 2007-01-31T13:45");
         }
-        Ok(std::str::from_utf8(s)
-            .expect("ascii")
-            .parse()
-            .expect("digits"))
+        Ok(std::str::from_utf8(s).expect("ascii").parse().expect("digits"))
     };
     let (year, month, day) = (num(0, 4)?, num(5, 2)?, num(8, 2)?);
     if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
@@ -383,9 +297,7 @@ fn parse_iso(text: &str) -> Result<f64, &'static str> {
             if at == start || at - start > 9 {
                 return Err("a fraction of a second needs 1 to 9 digits");
             }
-            seconds += format!("0.{}", &text[start..at])
-                .parse::<f64>()
-                .expect("digits");
+            seconds += format!("0.{}", &text[start..at]).parse::<f64>().expect("digits");
         }
     }
     match b.get(at) {
@@ -407,11 +319,7 @@ fn parse_iso(text: &str) -> Result<f64, &'static str> {
                 return Err("expected a zone such as Z, +02:00 or -0500");
             }
             let offset = (hours * 3600 + minutes * 60) as f64;
-            Ok(if sign == b'+' {
-                seconds - offset
-            } else {
-                seconds + offset
-            })
+            Ok(if sign == b'+' { seconds - offset } else { seconds + offset })
         }
         _ => Err("unexpected text after the time"),
     }
@@ -451,12 +359,7 @@ pub fn iso(seconds: f64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest / 60 % 60, rest % 60)
 }
 
 /// Bad rows: the first few described, the rest listed by line.
@@ -480,11 +383,7 @@ impl Report {
             return None;
         }
         let total = self.described.len() + self.more.len();
-        let mut text = format!(
-            "has {total} bad row{}; nothing was imported. {}.",
-            if total == 1 { "" } else { "s" },
-            self.described.join(". ")
-        );
+        let mut text = format!("has {total} bad row{}; nothing was imported. {}.", if total == 1 { "" } else { "s" }, self.described.join(". "));
         if !self.more.is_empty() {
             text.push_str(&format!(" Also bad (same kinds of fault; fix the rows above and import again to see their reasons): lines {}.", ranges(&self.more)));
         }
@@ -506,11 +405,7 @@ fn ranges(lines: &[usize]) -> String {
             parts.push(format!("and {left} more lines"));
             break;
         }
-        parts.push(if j > k {
-            format!("{}–{}", lines[k], lines[j])
-        } else {
-            lines[k].to_string()
-        });
+        parts.push(if j > k { format!("{}–{}", lines[k], lines[j]) } else { lines[k].to_string() });
         k = j + 1;
     }
     parts.join(", ")
@@ -537,21 +432,11 @@ mod tests {
         assert_eq!(t.start, 1_167_609_600.0, "2007-01-01 UTC");
         assert_eq!(t.changes(0), &[10.0, 60.5]);
         assert_eq!(t.changes(1), &[1.0]);
-        assert_eq!(
-            t.changes(2),
-            &[23.0 * 60.0],
-            "+01:00 is an hour earlier in UTC"
-        );
-        assert_eq!(
-            t.minutes, 1440.0,
-            "the period runs to the midnight after the last change (23:00 UTC)"
-        );
+        assert_eq!(t.changes(2), &[23.0 * 60.0], "+01:00 is an hour earlier in UTC");
+        assert_eq!(t.minutes, 1440.0, "the period runs to the midnight after the last change (23:00 UTC)");
         let without = parse(b"A,1167609600\nA,1167609660.5\r\n\n").unwrap();
         assert_eq!(without.changes(0), &[0.0, 1.0 + 0.5 / 60.0]);
-        assert_eq!(
-            without.blank_lines, 1,
-            "the final newline leaves one empty line; the other is counted"
-        );
+        assert_eq!(without.blank_lines, 1, "the final newline leaves one empty line; the other is counted");
         // CSV round trip
         let again = parse(t.to_csv().as_bytes()).unwrap();
         assert_eq!(again.names, t.names);
@@ -560,17 +445,9 @@ mod tests {
 
     #[test]
     fn civil_dates_round_trip() {
-        for (text, seconds) in [
-            ("1970-01-01T00:00Z", 0.0),
-            ("2000-02-29T12:00Z", 951_825_600.0),
-            ("2007-12-31T23:59:59Z", 1_199_145_599.0),
-        ] {
+        for (text, seconds) in [("1970-01-01T00:00Z", 0.0), ("2000-02-29T12:00Z", 951_825_600.0), ("2007-12-31T23:59:59Z", 1_199_145_599.0)] {
             assert_eq!(parse_time(text).unwrap(), seconds, "{text}");
-            assert_eq!(
-                iso(seconds),
-                text.replace("T12:00Z", "T12:00:00Z")
-                    .replace("T00:00Z", "T00:00:00Z")
-            );
+            assert_eq!(iso(seconds), text.replace("T12:00Z", "T12:00:00Z").replace("T00:00Z", "T00:00:00Z"));
         }
     }
 
@@ -578,10 +455,7 @@ mod tests {
     fn bad_rows_are_all_reported_with_their_lines() {
         let csv = "page,timestamp\nA,2007-01-01T00:10Z\nA,2007-01-01T00:10Z\nA,2007-01-01T00:05Z\nB,yesterday\nC,2007-02-30T00:00Z\nD\n,1167609600\nE,\"x\nF,99999999999999999999\nG,2007-01-01T25:00Z\nH,1e12\n";
         let m = err(csv.as_bytes());
-        assert!(
-            m.starts_with("has 10 bad rows; nothing was imported"),
-            "{m}"
-        );
+        assert!(m.starts_with("has 10 bad rows; nothing was imported"), "{m}");
         for needle in [
             "line 3: repeats the time of line 2",
             "line 4: is earlier than line 2",
@@ -631,14 +505,8 @@ mod tests {
 
     #[test]
     fn zones_and_fractions() {
-        assert_eq!(
-            parse_time("2007-01-01T00:00:00.25Z").unwrap(),
-            1_167_609_600.25
-        );
-        assert_eq!(
-            parse_time("2007-01-01T00:00-0130").unwrap(),
-            1_167_609_600.0 + 5400.0
-        );
+        assert_eq!(parse_time("2007-01-01T00:00:00.25Z").unwrap(), 1_167_609_600.25);
+        assert_eq!(parse_time("2007-01-01T00:00-0130").unwrap(), 1_167_609_600.0 + 5400.0);
         assert_eq!(parse_time("2007-01-01").unwrap(), 1_167_609_600.0);
         assert!(parse_time("2007-01-01T00:00Q").is_err());
         assert!(parse_time("2007-1-01").is_err());

@@ -49,38 +49,17 @@ pub const MAX_PAGES: u64 = 100_000_000;
 impl RepositoryConfig {
     /// The WEBBASE totals of spec §1.4.
     pub fn webbase() -> Self {
-        RepositoryConfig {
-            pages: 14_500_000,
-            servers: 5_462,
-            ..Default::default()
-        }
+        RepositoryConfig { pages: 14_500_000, servers: 5_462, ..Default::default() }
     }
 
     pub fn validate(&self, prefix: &str) -> Result<(), InputError> {
         let f = |name: &str| format!("{prefix}{name}");
-        count(
-            &f("pages"),
-            self.pages,
-            1,
-            MAX_PAGES,
-            "that is beyond any machine this runs on",
-        )?;
-        count(
-            &f("servers"),
-            self.servers,
-            1,
-            self.pages,
-            "every server holds at least one page",
-        )?;
-        check(&f("largest_server_share"), self.largest_server_share)?
-            .positive()?
-            .at_most(1.0)?;
+        count(&f("pages"), self.pages, 1, MAX_PAGES, "that is beyond any machine this runs on")?;
+        count(&f("servers"), self.servers, 1, self.pages, "every server holds at least one page")?;
+        check(&f("largest_server_share"), self.largest_server_share)?.positive()?.at_most(1.0)?;
         let largest = self.largest();
         let others = self.pages - largest;
-        if self.servers > 1
-            && (others < self.servers - 1
-                || (others as f64) / ((self.servers - 1) as f64) > largest as f64)
-        {
+        if self.servers > 1 && (others < self.servers - 1 || (others as f64) / ((self.servers - 1) as f64) > largest as f64) {
             return Err(InputError::new(
                 f("largest_server_share"),
                 format!(
@@ -90,22 +69,13 @@ impl RepositoryConfig {
             ));
         }
         if self.servers == 1 && largest != self.pages {
-            return Err(InputError::new(
-                f("largest_server_share"),
-                "must be 1 when there is a single server",
-            ));
+            return Err(InputError::new(f("largest_server_share"), "must be 1 when there is a single server"));
         }
         check(&f("rate_min"), self.rate_min)?.positive()?;
-        check(&f("rate_max"), self.rate_max)?
-            .positive()?
-            .at_most(1e6)?;
+        check(&f("rate_max"), self.rate_max)?.positive()?.at_most(1e6)?;
         crate::input::ordered(&f("rate_min"), self.rate_min, &f("rate_max"), self.rate_max)?;
-        check(&f("rate_exponent"), self.rate_exponent)?
-            .at_least(-5.0)?
-            .at_most(5.0)?;
-        check(&f("never_changing"), self.never_changing)?
-            .at_least(0.0)?
-            .below(1.0)?;
+        check(&f("rate_exponent"), self.rate_exponent)?.at_least(-5.0)?.at_most(5.0)?;
+        check(&f("never_changing"), self.never_changing)?.at_least(0.0)?.below(1.0)?;
         Ok(())
     }
 
@@ -119,11 +89,7 @@ pub fn power_law_quantile(lo: f64, hi: f64, exponent: f64, u: f64) -> f64 {
     let span = ln(hi / lo);
     let q = 1.0 - exponent;
     let z = q * span;
-    let log_ratio = if z.abs() < 1e-12 {
-        u * span
-    } else {
-        ln_1p(u * expm1(z)) / q
-    };
+    let log_ratio = if z.abs() < 1e-12 { u * span } else { ln_1p(u * expm1(z)) / q };
     (lo * exp(log_ratio)).clamp(lo, hi)
 }
 
@@ -133,11 +99,7 @@ fn power_law_mean(lo: f64, hi: f64, exponent: f64) -> f64 {
     let span = ln(hi / lo);
     let integral = |p: f64| {
         let z = (p + 1.0) * span;
-        if z.abs() < 1e-12 {
-            span
-        } else {
-            expm1(z) / (p + 1.0)
-        }
+        if z.abs() < 1e-12 { span } else { expm1(z) / (p + 1.0) }
     };
     lo * integral(1.0 - exponent) / integral(-exponent)
 }
@@ -156,11 +118,7 @@ pub fn server_sizes(config: &RepositoryConfig) -> Vec<u64> {
     let (mut a, mut b) = (-60.0, 60.0);
     for _ in 0..200 {
         let mid = 0.5 * (a + b);
-        if power_law_mean(1.0, top, mid) > mean {
-            a = mid
-        } else {
-            b = mid
-        }
+        if power_law_mean(1.0, top, mid) > mean { a = mid } else { b = mid }
     }
     let exponent = 0.5 * (a + b);
     let mut sizes: Vec<u64> = (0..s - 1)
@@ -204,18 +162,10 @@ pub fn generate(config: &RepositoryConfig, seed: u64) -> Repository {
     let lambda = (0..config.pages)
         .map(|_| {
             let (u, v) = (stream.uniform(), stream.uniform());
-            if u < config.never_changing {
-                0.0
-            } else {
-                power_law_quantile(config.rate_min, config.rate_max, config.rate_exponent, v)
-            }
+            if u < config.never_changing { 0.0 } else { power_law_quantile(config.rate_min, config.rate_max, config.rate_exponent, v) }
         })
         .collect();
-    Repository {
-        lambda,
-        weight: None,
-        server_start,
-    }
+    Repository { lambda, weight: None, server_start }
 }
 
 /// Numbers that describe a generated repository.
@@ -233,9 +183,7 @@ pub struct RepositorySummary {
 }
 
 pub fn summarise(repo: &Repository) -> RepositorySummary {
-    let mut sizes: Vec<u64> = (0..repo.servers())
-        .map(|s| repo.server_pages(s).len() as u64)
-        .collect();
+    let mut sizes: Vec<u64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as u64).collect();
     sizes.sort_unstable_by(|a, b| b.cmp(a));
     let top = (sizes.len() / 100).max(1);
     let changing: Vec<f64> = repo.lambda.iter().copied().filter(|&l| l > 0.0).collect();
@@ -246,11 +194,7 @@ pub fn summarise(repo: &Repository) -> RepositorySummary {
         median_server: sizes[sizes.len() / 2],
         top_percent_share: sizes[..top].iter().sum::<u64>() as f64 / repo.pages() as f64,
         never_changing_share: 1.0 - changing.len() as f64 / repo.pages() as f64,
-        mean_rate: if changing.is_empty() {
-            0.0
-        } else {
-            changing.iter().sum::<f64>() / changing.len() as f64
-        },
+        mean_rate: if changing.is_empty() { 0.0 } else { changing.iter().sum::<f64>() / changing.len() as f64 },
     }
 }
 
@@ -263,29 +207,16 @@ mod tests {
 
     #[test]
     fn totals_are_exact_and_heavy_tailed() {
-        for config in [
-            RepositoryConfig::default(),
-            RepositoryConfig {
-                pages: 145_000,
-                servers: 55,
-                ..Default::default()
-            },
-        ] {
+        for config in [RepositoryConfig::default(), RepositoryConfig { pages: 145_000, servers: 55, ..Default::default() }] {
             let sizes = server_sizes(&config);
             assert_eq!(sizes.len() as u64, config.servers);
             assert_eq!(sizes.iter().sum::<u64>(), config.pages);
-            assert_eq!(
-                sizes[0],
-                (config.largest_server_share * config.pages as f64).round() as u64
-            );
+            assert_eq!(sizes[0], (config.largest_server_share * config.pages as f64).round() as u64);
             assert!(sizes.windows(2).all(|w| w[0] >= w[1]));
             assert!(*sizes.last().unwrap() >= 1);
             let median = sizes[sizes.len() / 2] as f64;
             let mean = config.pages as f64 / config.servers as f64;
-            assert!(
-                median < mean,
-                "heavy tail: median {median} below mean {mean}"
-            );
+            assert!(median < mean, "heavy tail: median {median} below mean {mean}");
         }
     }
 
@@ -304,37 +235,21 @@ mod tests {
             assert!((power_law_quantile(lo, hi, exponent, 1.0) - hi).abs() < 1e-9);
             // the mean of stratified quantiles approaches the closed form
             let n = 200_000;
-            let m: f64 = (0..n)
-                .map(|k| power_law_quantile(lo, hi, exponent, (k as f64 + 0.5) / n as f64))
-                .sum::<f64>()
-                / n as f64;
+            let m: f64 = (0..n).map(|k| power_law_quantile(lo, hi, exponent, (k as f64 + 0.5) / n as f64)).sum::<f64>() / n as f64;
             let want = power_law_mean(lo, hi, exponent);
-            assert!(
-                (m - want).abs() < 1e-4 * want,
-                "exponent {exponent}: {m} vs {want}"
-            );
+            assert!((m - want).abs() < 1e-4 * want, "exponent {exponent}: {m} vs {want}");
         }
     }
 
     #[test]
     fn never_changing_share_and_rates() {
-        let config = RepositoryConfig {
-            pages: 50_000,
-            ..Default::default()
-        };
+        let config = RepositoryConfig { pages: 50_000, ..Default::default() };
         let repo = generate(&config, 3);
         let summary = summarise(&repo);
         // binomial: 4 standard deviations
         let sd = (0.1 * 0.9 / 50_000f64).sqrt();
-        assert!(
-            (summary.never_changing_share - 0.1).abs() < 4.0 * sd,
-            "{summary:?}"
-        );
-        assert!(
-            repo.lambda
-                .iter()
-                .all(|&l| l == 0.0 || (config.rate_min..=config.rate_max).contains(&l))
-        );
+        assert!((summary.never_changing_share - 0.1).abs() < 4.0 * sd, "{summary:?}");
+        assert!(repo.lambda.iter().all(|&l| l == 0.0 || (config.rate_min..=config.rate_max).contains(&l)));
         assert_eq!(generate(&config, 3), repo, "same seed, same repository");
         assert_ne!(generate(&config, 4).lambda, repo.lambda);
     }
@@ -343,41 +258,11 @@ mod tests {
     fn impossible_shapes_are_refused() {
         let bad = |c: RepositoryConfig| c.validate("repository.").unwrap_err().field;
         let d = RepositoryConfig::default;
-        assert_eq!(
-            bad(RepositoryConfig {
-                largest_server_share: 0.001,
-                ..d()
-            }),
-            "repository.largest_server_share"
-        );
-        assert_eq!(
-            bad(RepositoryConfig {
-                servers: 20_000,
-                ..d()
-            }),
-            "repository.servers"
-        );
-        assert_eq!(
-            bad(RepositoryConfig {
-                pages: 300_000_000,
-                ..d()
-            }),
-            "repository.pages"
-        );
-        assert_eq!(
-            bad(RepositoryConfig {
-                rate_min: 2.0,
-                ..d()
-            }),
-            "repository.rate_max"
-        );
-        assert_eq!(
-            bad(RepositoryConfig {
-                never_changing: 1.0,
-                ..d()
-            }),
-            "repository.never_changing"
-        );
+        assert_eq!(bad(RepositoryConfig { largest_server_share: 0.001, ..d() }), "repository.largest_server_share");
+        assert_eq!(bad(RepositoryConfig { servers: 20_000, ..d() }), "repository.servers");
+        assert_eq!(bad(RepositoryConfig { pages: 300_000_000, ..d() }), "repository.pages");
+        assert_eq!(bad(RepositoryConfig { rate_min: 2.0, ..d() }), "repository.rate_max");
+        assert_eq!(bad(RepositoryConfig { never_changing: 1.0, ..d() }), "repository.never_changing");
         assert!(RepositoryConfig::webbase().validate("").is_ok());
     }
 }

@@ -118,9 +118,7 @@ impl Adaptive {
 impl Schedule for Adaptive {
     #[inline]
     fn next_time(&self) -> f64 {
-        self.heap.peek().map_or(f64::INFINITY, |(due, _)| {
-            due.max(self.last + self.politeness)
-        })
+        self.heap.peek().map_or(f64::INFINITY, |(due, _)| due.max(self.last + self.politeness))
     }
 
     fn take(&mut self, _f: &[f64], _rng: &mut Stream) -> (f64, usize) {
@@ -131,9 +129,7 @@ impl Schedule for Adaptive {
 
     fn observe(&mut self, page: usize, time: f64, fetch: Option<Fetch>) {
         let k = page - self.first;
-        let changed = fetch
-            .expect("adaptive schedules need the exact estimator")
-            .changed;
+        let changed = fetch.expect("adaptive schedules need the exact estimator").changed;
         let due = self.reschedule(k, time, changed);
         self.fetched[k] = true;
         let (_, top) = self.heap.replace_top(due, page as u32);
@@ -149,10 +145,7 @@ mod tests {
     use super::*;
 
     fn fetch(changed: bool) -> Option<Fetch> {
-        Some(Fetch {
-            changed,
-            first_change: 0.0,
-        })
+        Some(Fetch { changed, first_change: 0.0 })
     }
 
     fn step(a: &mut Adaptive, changed: bool) -> (f64, f64) {
@@ -177,10 +170,7 @@ mod tests {
         for _ in 0..200 {
             step(&mut b, true);
         }
-        assert!(
-            (b.interval[0] - 60.0 * SECOND).abs() < 1e-15,
-            "floor of 60 s"
-        );
+        assert!((b.interval[0] - 60.0 * SECOND).abs() < 1e-15, "floor of 60 s");
         for _ in 0..200 {
             step(&mut b, false);
         }
@@ -191,14 +181,8 @@ mod tests {
     fn stormcrawler_halves_towards_the_minimum_and_caps_at_two_weeks() {
         let mut a = Adaptive::new(Rule::Stormcrawler, 0..1, 0.0);
         assert_eq!(step(&mut a, true).1, 1.0, "first fetch: default interval");
-        assert!(
-            (step(&mut a, true).1 - 750.0 * MINUTE).abs() < 1e-12,
-            "(1440 + 60)/2"
-        );
-        assert!(
-            (step(&mut a, false).1 - 1125.0 * MINUTE).abs() < 1e-12,
-            "× 1.5"
-        );
+        assert!((step(&mut a, true).1 - 750.0 * MINUTE).abs() < 1e-12, "(1440 + 60)/2");
+        assert!((step(&mut a, false).1 - 1125.0 * MINUTE).abs() < 1e-12, "× 1.5");
         for _ in 0..50 {
             step(&mut a, false);
         }

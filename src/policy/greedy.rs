@@ -50,26 +50,10 @@ pub struct Greedy {
 
 impl Greedy {
     /// Requests every `period` from `start`; articles' interval laws `laws`.
-    pub fn new(
-        laws: Rc<[Histogram]>,
-        gain: Gain,
-        overdue: Overdue,
-        start: f64,
-        period: f64,
-    ) -> Self {
+    pub fn new(laws: Rc<[Histogram]>, gain: Gain, overdue: Overdue, start: f64, period: f64) -> Self {
         let n = laws.len();
         let ceilings = laws.iter().map(|l| l.mean_residual()).collect();
-        Greedy {
-            overdue,
-            laws,
-            ceilings,
-            gain,
-            last_visit: vec![f64::NAN; n],
-            last_change: vec![0.0; n],
-            start,
-            period,
-            taken: 0,
-        }
+        Greedy { overdue, laws, ceilings, gain, last_visit: vec![f64::NAN; n], last_change: vec![0.0; n], start, period, taken: 0 }
     }
 
     /// What the fetch of `page` at `time` revealed: its last change up to then.
@@ -97,9 +81,7 @@ impl Greedy {
             };
         }
         match &self.gain {
-            Gain::Renewal(tables) => tables[page]
-                .gain(law, d0, d1)
-                .expect("the article can be this old"),
+            Gain::Renewal(tables) => tables[page].gain(law, d0, d1).expect("the article can be this old"),
             Gain::Sampled { samples } => {
                 if s1 >= s0 {
                     return 0.0;
@@ -153,17 +135,8 @@ mod tests {
     #[test]
     fn picks_the_unfetched_then_the_one_most_likely_changed() {
         // article 0 changes every ~10, article 1 every ~1000
-        let laws: Rc<[Histogram]> =
-            vec![law(&[8.0, 10.0, 12.0]), law(&[800.0, 1000.0, 1200.0])].into();
-        for gain in [
-            Gain::Sampled { samples: 3 },
-            Gain::Renewal(
-                laws.iter()
-                    .map(|l| RenewalTable::new(l, 5000.0, 5000))
-                    .collect::<Vec<_>>()
-                    .into(),
-            ),
-        ] {
+        let laws: Rc<[Histogram]> = vec![law(&[8.0, 10.0, 12.0]), law(&[800.0, 1000.0, 1200.0])].into();
+        for gain in [Gain::Sampled { samples: 3 }, Gain::Renewal(laws.iter().map(|l| RenewalTable::new(l, 5000.0, 5000)).collect::<Vec<_>>().into())] {
             let mut g = Greedy::new(laws.clone(), gain, Overdue::Memoryless, 0.0, 1.0);
             let mut rng = Stream::new(1, 0);
             // both unfetched: the larger stationary residual first (article 1)
@@ -190,22 +163,13 @@ mod tests {
         let l = law(&[1.0, 2.0, 3.0, 5.0, 40.0, 60.0, 61.0, 300.0]);
         let laws: Rc<[Histogram]> = vec![l.clone()].into();
         let table = RenewalTable::new(&l, 2000.0, 20_000);
-        let mut g = Greedy::new(
-            laws,
-            Gain::Sampled { samples: 1 },
-            Overdue::Memoryless,
-            0.0,
-            1.0,
-        );
+        let mut g = Greedy::new(laws, Gain::Sampled { samples: 1 }, Overdue::Memoryless, 0.0, 1.0);
         g.learn(0, 50.0, Some(10.0));
         let mut rng = Stream::new(2, 0);
         let n = 200_000;
         let xs: Vec<f64> = (0..n).map(|_| g.value(0, 400.0, &mut rng)).collect();
         let (mean, half) = crate::math::stats::mean_and_half_width(&xs);
         let exact = table.gain(&l, 40.0, 390.0).unwrap();
-        assert!(
-            (mean - exact).abs() <= half + 2e-3 * exact,
-            "{mean} ± {half} vs {exact}"
-        );
+        assert!((mean - exact).abs() <= half + 2e-3 * exact, "{mean} ± {half} vs {exact}");
     }
 }

@@ -16,35 +16,18 @@ pub struct Merge {
 impl Merge {
     /// Server of `pages` with frequencies `f` (global indices); offsets from `rng`.
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
-        let entries: Vec<(f64, u32)> = pages
-            .filter(|&i| f[i] > 0.0)
-            .map(|i| (offset(rng, 1.0 / f[i]), i as u32))
-            .collect();
+        let entries: Vec<(f64, u32)> = pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect();
         let fs: f64 = entries.iter().map(|&(_, i)| f[i as usize]).sum();
         let period = if fs > 0.0 { 1.0 / fs } else { f64::INFINITY };
-        let start = if fs > 0.0 {
-            offset(rng, period)
-        } else {
-            f64::INFINITY
-        };
-        Merge {
-            heap: EventQueue::from_entries(entries),
-            start,
-            period,
-            taken: 0,
-        }
+        let start = if fs > 0.0 { offset(rng, period) } else { f64::INFINITY };
+        Merge { heap: EventQueue::from_entries(entries), start, period, taken: 0 }
     }
 
     /// A server with given first virtual visits and first request (the §5.3 example).
     pub fn with_offsets(f: &[f64], first_visits: &[(usize, f64)], start: f64) -> Self {
         let entries: Vec<(f64, u32)> = first_visits.iter().map(|&(i, t)| (t, i as u32)).collect();
         let fs: f64 = first_visits.iter().map(|&(i, _)| f[i]).sum();
-        Merge {
-            heap: EventQueue::from_entries(entries),
-            start,
-            period: 1.0 / fs,
-            taken: 0,
-        }
+        Merge { heap: EventQueue::from_entries(entries), start, period: 1.0 / fs, taken: 0 }
     }
 
     pub fn period(&self) -> f64 {
@@ -63,8 +46,7 @@ impl Schedule for Merge {
     fn take(&mut self, f: &[f64], _rng: &mut Stream) -> (f64, usize) {
         let t = self.next_time();
         let (virtual_time, page) = self.heap.peek().expect("a requested server has pages");
-        self.heap
-            .replace_top(virtual_time + 1.0 / f[page as usize], page);
+        self.heap.replace_top(virtual_time + 1.0 / f[page as usize], page);
         self.taken += 1;
         (t, page as usize)
     }
@@ -82,10 +64,7 @@ mod tests {
         // f1 = 1/40, f2 = 1/60; first per-page revisits at 10 (page 1) and 0 (page 2)
         let f = [1.0 / 40.0, 1.0 / 60.0];
         let mut m = Merge::with_offsets(&f, &[(0, 10.0), (1, 0.0)], 0.0);
-        assert!(
-            (m.period() - 24.0).abs() < 1e-12,
-            "server interval 1/(f1 + f2) = 24"
-        );
+        assert!((m.period() - 24.0).abs() < 1e-12, "server interval 1/(f1 + f2) = 24");
         let mut rng = Stream::new(0, 0);
         let visits: Vec<(f64, usize)> = (0..6).map(|_| m.take(&f, &mut rng)).collect();
         let pages: Vec<usize> = visits.iter().map(|v| v.1 + 1).collect();
@@ -105,15 +84,9 @@ mod tests {
         for _ in 0..8000 {
             counts[m.take(&f, &mut rng).1] += 1;
         }
-        assert_eq!(
-            counts.map(|c| (c as f64 / 1000.0).round() as u32),
-            [4, 2, 1, 1]
-        );
+        assert_eq!(counts.map(|c| (c as f64 / 1000.0).round() as u32), [4, 2, 1, 1]);
         for (c, fi) in counts.iter().zip(f) {
-            assert!(
-                (*c as f64 - 8000.0 * fi).abs() <= 1.0,
-                "MERGE keeps each page within one visit of its share"
-            );
+            assert!((*c as f64 - 8000.0 * fi).abs() <= 1.0, "MERGE keeps each page within one visit of its share");
         }
     }
 }

@@ -35,10 +35,7 @@ pub enum PolicyKind {
 impl PolicyKind {
     /// Policies that learn from fetches instead of using an allocation.
     pub fn is_adaptive(self) -> bool {
-        matches!(
-            self,
-            PolicyKind::Nutch | PolicyKind::Stormcrawler | PolicyKind::Fixed
-        )
+        matches!(self, PolicyKind::Nutch | PolicyKind::Stormcrawler | PolicyKind::Fixed)
     }
 
     pub fn label(self) -> &'static str {
@@ -76,12 +73,7 @@ pub struct PolitenessCheck {
 
 impl PolitenessCheck {
     pub fn new(politeness: f64) -> Self {
-        PolitenessCheck {
-            politeness,
-            last: f64::NEG_INFINITY,
-            violations: 0,
-            requests: 0,
-        }
+        PolitenessCheck { politeness, last: f64::NEG_INFINITY, violations: 0, requests: 0 }
     }
 
     /// Records a request at `t`. A gap short of P by more than rounding (1e-9 P) is a

@@ -19,8 +19,7 @@ impl AliasTable {
         let mut scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / total).collect();
         let mut accept = vec![1.0; n];
         let mut alias: Vec<u32> = (0..n as u32).collect();
-        let (mut small, mut large): (Vec<usize>, Vec<usize>) =
-            (0..n).partition(|&k| scaled[k] < 1.0);
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&k| scaled[k] < 1.0);
         while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
             small.pop();
             accept[s] = scaled[s];
@@ -35,11 +34,7 @@ impl AliasTable {
         for k in small.into_iter().chain(large) {
             accept[k] = 1.0;
         }
-        AliasTable {
-            pages,
-            accept,
-            alias,
-        }
+        AliasTable { pages, accept, alias }
     }
 
     /// One draw from a single uniform number.
@@ -47,11 +42,7 @@ impl AliasTable {
     pub fn draw(&self, rng: &mut Stream) -> usize {
         let u = rng.uniform() * self.pages.len() as f64;
         let k = (u as usize).min(self.pages.len() - 1);
-        let slot = if u - (k as f64) < self.accept[k] {
-            k
-        } else {
-            self.alias[k] as usize
-        };
+        let slot = if u - (k as f64) < self.accept[k] { k } else { self.alias[k] as usize };
         self.pages[slot] as usize
     }
 
@@ -79,22 +70,12 @@ impl Random {
         let chosen: Vec<usize> = pages.filter(|&i| f[i] > 0.0).collect();
         let fs: f64 = chosen.iter().map(|&i| f[i]).sum();
         if chosen.is_empty() {
-            return Random {
-                table: None,
-                start: f64::INFINITY,
-                period: f64::INFINITY,
-                taken: 0,
-            };
+            return Random { table: None, start: f64::INFINITY, period: f64::INFINITY, taken: 0 };
         }
         let weights: Vec<f64> = chosen.iter().map(|&i| f[i]).collect();
         let period = 1.0 / fs;
         let table = AliasTable::new(chosen.iter().map(|&i| i as u32).collect(), &weights);
-        Random {
-            table: Some(table),
-            start: offset(rng, period),
-            period,
-            taken: 0,
-        }
+        Random { table: Some(table), start: offset(rng, period), period, taken: 0 }
     }
 }
 
@@ -108,13 +89,7 @@ impl Schedule for Random {
     fn take(&mut self, _f: &[f64], rng: &mut Stream) -> (f64, usize) {
         let t = self.next_time();
         self.taken += 1;
-        (
-            t,
-            self.table
-                .as_ref()
-                .expect("a requested server has pages")
-                .draw(rng),
-        )
+        (t, self.table.as_ref().expect("a requested server has pages").draw(rng))
     }
 }
 

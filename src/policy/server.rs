@@ -25,29 +25,15 @@ pub enum ServerSchedule {
 impl ServerSchedule {
     /// The schedule of the server holding `pages`, with allocation `f` and politeness
     /// `politeness` (days).
-    pub fn new(
-        kind: PolicyKind,
-        f: &[f64],
-        pages: Range<usize>,
-        politeness: f64,
-        rng: &mut Stream,
-    ) -> Self {
+    pub fn new(kind: PolicyKind, f: &[f64], pages: Range<usize>, politeness: f64, rng: &mut Stream) -> Self {
         match kind {
             PolicyKind::Merge => ServerSchedule::Merge(Merge::new(f, pages, rng)),
             PolicyKind::Random => ServerSchedule::Random(Random::new(f, pages, rng)),
-            PolicyKind::Delayed => {
-                ServerSchedule::Spaced(Spaced::new(f, pages, rng, Some(politeness)))
-            }
+            PolicyKind::Delayed => ServerSchedule::Spaced(Spaced::new(f, pages, rng, Some(politeness))),
             PolicyKind::Unpolite => ServerSchedule::Spaced(Spaced::new(f, pages, rng, None)),
-            PolicyKind::Nutch => {
-                ServerSchedule::Adaptive(Adaptive::new(Rule::Nutch, pages, politeness))
-            }
-            PolicyKind::Stormcrawler => {
-                ServerSchedule::Adaptive(Adaptive::new(Rule::Stormcrawler, pages, politeness))
-            }
-            PolicyKind::Fixed => {
-                ServerSchedule::Adaptive(Adaptive::new(Rule::Fixed, pages, politeness))
-            }
+            PolicyKind::Nutch => ServerSchedule::Adaptive(Adaptive::new(Rule::Nutch, pages, politeness)),
+            PolicyKind::Stormcrawler => ServerSchedule::Adaptive(Adaptive::new(Rule::Stormcrawler, pages, politeness)),
+            PolicyKind::Fixed => ServerSchedule::Adaptive(Adaptive::new(Rule::Fixed, pages, politeness)),
         }
     }
 
@@ -61,14 +47,7 @@ impl ServerSchedule {
     }
 
     /// Runs the requests before `until`; returns how many there were.
-    pub fn advance(
-        &mut self,
-        until: f64,
-        f: &[f64],
-        visitor: &mut impl Visitor,
-        check: &mut PolitenessCheck,
-        rng: &mut Stream,
-    ) -> u64 {
+    pub fn advance(&mut self, until: f64, f: &[f64], visitor: &mut impl Visitor, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
         match self {
             ServerSchedule::Merge(s) => drive(s, until, f, visitor, check, rng),
             ServerSchedule::Random(s) => drive(s, until, f, visitor, check, rng),
@@ -79,14 +58,7 @@ impl ServerSchedule {
 }
 
 #[inline]
-fn drive<S: Schedule>(
-    schedule: &mut S,
-    until: f64,
-    f: &[f64],
-    visitor: &mut impl Visitor,
-    check: &mut PolitenessCheck,
-    rng: &mut Stream,
-) -> u64 {
+fn drive<S: Schedule>(schedule: &mut S, until: f64, f: &[f64], visitor: &mut impl Visitor, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
     let mut requests = 0;
     while schedule.next_time() < until {
         let (t, page) = schedule.take(f, rng);

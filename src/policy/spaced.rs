@@ -16,15 +16,8 @@ pub struct Spaced {
 
 impl Spaced {
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream, politeness: Option<f64>) -> Self {
-        let entries: Vec<(f64, u32)> = pages
-            .filter(|&i| f[i] > 0.0)
-            .map(|i| (offset(rng, 1.0 / f[i]), i as u32))
-            .collect();
-        Spaced {
-            heap: EventQueue::from_entries(entries),
-            politeness,
-            last: f64::NEG_INFINITY,
-        }
+        let entries: Vec<(f64, u32)> = pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect();
+        Spaced { heap: EventQueue::from_entries(entries), politeness, last: f64::NEG_INFINITY }
     }
 }
 
@@ -69,13 +62,7 @@ mod tests {
         for w in u.chunks(2).zip(d.chunks(2)) {
             assert!(w.1[0] >= w.0[0] && w.1[1] >= w.0[1]);
         }
-        assert!(
-            u.windows(2).any(|w| w[1] - w[0] < 6.0),
-            "UNPOLITE violates: {u:?}"
-        );
-        assert!(
-            d.windows(2).all(|w| w[1] - w[0] >= 6.0),
-            "DELAYED never does: {d:?}"
-        );
+        assert!(u.windows(2).any(|w| w[1] - w[0] < 6.0), "UNPOLITE violates: {u:?}");
+        assert!(d.windows(2).all(|w| w[1] - w[0] >= 6.0), "DELAYED never does: {d:?}");
     }
 }

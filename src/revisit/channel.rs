@@ -24,14 +24,7 @@ pub struct ChannelConfig {
 
 impl Default for ChannelConfig {
     fn default() -> Self {
-        ChannelConfig {
-            repository: RepositoryConfig::default(),
-            politeness_seconds: 1200.0,
-            capacity: 0.5,
-            window_requests: 500.0,
-            windows: 4000,
-            seed: 1,
-        }
+        ChannelConfig { repository: RepositoryConfig::default(), politeness_seconds: 1200.0, capacity: 0.5, window_requests: 500.0, windows: 4000, seed: 1 }
     }
 }
 
@@ -39,31 +32,15 @@ impl ChannelConfig {
     pub fn validate(&self) -> Result<(), InputError> {
         self.repository.validate("repository.")?;
         if self.repository.pages > 2_000_000 {
-            return Err(InputError::new(
-                "repository.pages",
-                "at most 2,000,000 pages for this experiment (it stores one offset per page)",
-            ));
+            return Err(InputError::new("repository.pages", "at most 2,000,000 pages for this experiment (it stores one offset per page)"));
         }
         check("politeness_seconds", self.politeness_seconds)?.positive()?;
         check("capacity", self.capacity)?.positive()?.at_most(1.0)?;
-        check("window_requests", self.window_requests)?
-            .at_least(1.0)?
-            .at_most(1e6)?;
-        count(
-            "windows",
-            self.windows,
-            10,
-            1_000_000,
-            "more windows make no visible difference",
-        )?;
+        check("window_requests", self.window_requests)?.at_least(1.0)?.at_most(1e6)?;
+        count("windows", self.windows, 10, 1_000_000, "more windows make no visible difference")?;
         let requests = self.window_requests * self.windows as f64;
         if requests > 5e8 {
-            return Err(InputError::new(
-                "windows",
-                format!(
-                    "would count {requests:.1e} requests twice; lower windows or window_requests"
-                ),
-            ));
+            return Err(InputError::new("windows", format!("would count {requests:.1e} requests twice; lower windows or window_requests")));
         }
         Ok(())
     }
@@ -120,10 +97,7 @@ fn spacing(elements: &[(f64, f64)], t: f64, windows: usize, mean: f64, x: &[f64]
     let var = excess.iter().map(|e| e * e).sum::<f64>() / windows as f64;
     Spacing {
         elements: elements.len() as u64,
-        tail: x
-            .iter()
-            .map(|&v| excess.iter().filter(|&&e| e > v).count() as f64 / windows as f64)
-            .collect(),
+        tail: x.iter().map(|&v| excess.iter().filter(|&&e| e > v).count() as f64 / windows as f64).collect(),
         bound: x.iter().map(|&v| burst_bound(n, v)).collect(),
         max_excess: excess.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         std_dev: var.sqrt(),
@@ -140,28 +114,12 @@ pub fn channel(config: ChannelConfig) -> Result<ChannelOutput, InputError> {
     let t = config.window_requests / total;
     let mean = expected_requests(t, total);
     let mut stream = Stream::new(config.seed, 0x4348_414E);
-    let pages: Vec<(f64, f64)> = f
-        .iter()
-        .filter(|&&g| g > 0.0)
-        .map(|&g| (g, stream.uniform() / g))
-        .collect();
-    let servers: Vec<(f64, f64)> = (0..repo.servers())
-        .map(|s| f[repo.server_pages(s)].iter().sum::<f64>())
-        .filter(|&g| g > 0.0)
-        .map(|g| (g, stream.uniform() / g))
-        .collect();
+    let pages: Vec<(f64, f64)> = f.iter().filter(|&&g| g > 0.0).map(|&g| (g, stream.uniform() / g)).collect();
+    let servers: Vec<(f64, f64)> = (0..repo.servers()).map(|s| f[repo.server_pages(s)].iter().sum::<f64>()).filter(|&g| g > 0.0).map(|g| (g, stream.uniform() / g)).collect();
     let windows = config.windows as usize;
     let top = (4.0 * mean.sqrt()).max(10.0).ceil();
     let x: Vec<f64> = (0..=200).map(|k| top * k as f64 / 200.0).collect();
-    Ok(ChannelOutput {
-        per_page: spacing(&pages, t, windows, mean, &x),
-        per_server: spacing(&servers, t, windows, mean, &x),
-        capacity: total,
-        window_days: t,
-        mean,
-        x,
-        config,
-    })
+    Ok(ChannelOutput { per_page: spacing(&pages, t, windows, mean, &x), per_server: spacing(&servers, t, windows, mean, &x), capacity: total, window_days: t, mean, x, config })
 }
 
 #[cfg(test)]
@@ -173,18 +131,9 @@ mod tests {
 
     #[test]
     fn per_server_spacing_is_smoother_and_both_respect_eq_5_11() {
-        let out = channel(ChannelConfig {
-            windows: 2000,
-            ..Default::default()
-        })
-        .unwrap();
+        let out = channel(ChannelConfig { windows: 2000, ..Default::default() }).unwrap();
         assert!(out.per_server.elements < out.per_page.elements);
-        assert!(
-            out.per_server.std_dev < out.per_page.std_dev,
-            "{} vs {}",
-            out.per_server.std_dev,
-            out.per_page.std_dev
-        );
+        assert!(out.per_server.std_dev < out.per_page.std_dev, "{} vs {}", out.per_server.std_dev, out.per_page.std_dev);
         for s in [&out.per_page, &out.per_server] {
             for (k, (&tail, &bound)) in s.tail.iter().zip(&s.bound).enumerate() {
                 // Eq 5-11 bounds every window; the empirical share may exceed it only by

@@ -54,66 +54,22 @@ impl Default for PerPageConfig {
 impl PerPageConfig {
     pub fn validate(&self) -> Result<(), InputError> {
         check("c", self.c)?.at_least(1.0)?.at_most(1e4)?;
-        count(
-            "other_pages",
-            self.other_pages,
-            if self.c > 1.0 { 1 } else { 0 },
-            10_000,
-            "a server with more pages adds nothing to the picture",
-        )?;
+        count("other_pages", self.other_pages, if self.c > 1.0 { 1 } else { 0 }, 10_000, "a server with more pages adds nothing to the picture")?;
         if self.c == 1.0 && self.other_pages > 0 {
-            return Err(InputError::new(
-                "other_pages",
-                "must be 0 when c = 1 (the page is alone on its server)",
-            ));
+            return Err(InputError::new("other_pages", "must be 0 when c = 1 (the page is alone on its server)"));
         }
         check("x_min", self.x_min)?.positive()?;
         check("x_max", self.x_max)?.positive()?.at_most(1e3)?;
         ordered("x_min", self.x_min, "x_max", self.x_max)?;
-        count(
-            "points",
-            self.points,
-            2,
-            200,
-            "more points than that crowd the chart",
-        )?;
-        count(
-            "revisits",
-            self.revisits,
-            10,
-            1_000_000,
-            "more revisits make no visible difference",
-        )?;
-        count(
-            "replications",
-            self.replications,
-            2,
-            1000,
-            "a confidence interval needs at least 2",
-        )?;
-        if self.policies.is_empty()
-            || self
-                .policies
-                .iter()
-                .any(|p| !matches!(p, PolicyKind::Merge | PolicyKind::Random))
-        {
-            return Err(InputError::new(
-                "policies",
-                "choose among merge and random (the policies with closed forms)",
-            ));
+        count("points", self.points, 2, 200, "more points than that crowd the chart")?;
+        count("revisits", self.revisits, 10, 1_000_000, "more revisits make no visible difference")?;
+        count("replications", self.replications, 2, 1000, "a confidence interval needs at least 2")?;
+        if self.policies.is_empty() || self.policies.iter().any(|p| !matches!(p, PolicyKind::Merge | PolicyKind::Random)) {
+            return Err(InputError::new("policies", "choose among merge and random (the policies with closed forms)"));
         }
-        let work = self.points as f64
-            * self.replications as f64
-            * self.revisits as f64
-            * self.c
-            * self.policies.len() as f64;
+        let work = self.points as f64 * self.replications as f64 * self.revisits as f64 * self.c * self.policies.len() as f64;
         if work > 2e9 {
-            return Err(InputError::new(
-                "revisits",
-                format!(
-                    "would simulate {work:.1e} requests; lower revisits, replications, points or c"
-                ),
-            ));
+            return Err(InputError::new("revisits", format!("would simulate {work:.1e} requests; lower revisits, replications, points or c")));
         }
         Ok(())
     }
@@ -177,15 +133,7 @@ fn replicate(config: &PerPageConfig, policy: PolicyKind, x: f64, stream: &mut St
     let mut f = vec![1.0];
     f.extend(shares.iter().map(|s| (config.c - 1.0) * s / total));
     let mut schedule = ServerSchedule::new(policy, &f, 0..f.len(), 0.0, stream);
-    let mut page = TestPage {
-        lambda: x,
-        estimator: config.estimator,
-        last: 0.0,
-        stale_at: 0.0,
-        fresh: 0.0,
-        elapsed: 0.0,
-        visits: 0,
-    };
+    let mut page = TestPage { lambda: x, estimator: config.estimator, last: 0.0, stale_at: 0.0, fresh: 0.0, elapsed: 0.0, visits: 0 };
     let mut check = PolitenessCheck::new(0.0);
     let mut horizon = 0.0;
     while page.visits <= config.revisits {
@@ -206,42 +154,18 @@ pub struct PerPageJob {
 impl PerPageJob {
     pub fn new(config: PerPageConfig) -> Result<Self, InputError> {
         config.validate()?;
-        let grid = GridAxis {
-            min: config.x_min,
-            max: config.x_max,
-            log: config.log_x,
-            n: config.points as usize,
-        }
-        .nodes();
-        let x = GridAxis {
-            min: config.x_min,
-            max: config.x_max,
-            log: config.log_x,
-            n: 300,
-        }
-        .nodes();
+        let grid = GridAxis { min: config.x_min, max: config.x_max, log: config.log_x, n: config.points as usize }.nodes();
+        let x = GridAxis { min: config.x_min, max: config.x_max, log: config.log_x, n: 300 }.nodes();
         let c = config.c;
         let output = PerPageOutput {
             random_exact: x.iter().map(|&v| random_factor(v, c)).collect(),
             merge_bound: x.iter().map(|&v| merge_factor(v, c)).collect(),
             random_bound: x.iter().map(|&v| random_factor_bound(v)).collect(),
             x,
-            simulated: config
-                .policies
-                .iter()
-                .map(|&policy| FactorPoints {
-                    policy,
-                    points: Vec::new(),
-                })
-                .collect(),
+            simulated: config.policies.iter().map(|&policy| FactorPoints { policy, points: Vec::new() }).collect(),
             config: config.clone(),
         };
-        Ok(PerPageJob {
-            config,
-            grid,
-            next: 0,
-            output,
-        })
+        Ok(PerPageJob { config, grid, next: 0, output })
     }
 
     fn total(&self) -> usize {
@@ -259,18 +183,11 @@ impl PerPageJob {
             let samples: Vec<f64> = (0..self.config.replications)
                 .map(|r| {
                     let id = ((p as u64) << 40) ^ ((k as u64) << 20) ^ r;
-                    replicate(
-                        &self.config,
-                        policy,
-                        x,
-                        &mut Stream::new(self.config.seed, id),
-                    )
+                    replicate(&self.config, policy, x, &mut Stream::new(self.config.seed, id))
                 })
                 .collect();
             let (mean, half) = mean_and_half_width(&samples);
-            self.output.simulated[p]
-                .points
-                .push([x, mean, mean - half, mean + half]);
+            self.output.simulated[p].points.push([x, mean, mean - half, mean + half]);
             self.next += 1;
             spent += per_point;
         }
@@ -307,37 +224,20 @@ mod tests {
     #[test]
     fn simulation_agrees_with_the_closed_forms() {
         for (c, others) in [(1.0, 0), (2.0, 1), (4.0, 30)] {
-            let config = PerPageConfig {
-                c,
-                other_pages: others,
-                points: 5,
-                revisits: 2000,
-                replications: 24,
-                ..Default::default()
-            };
+            let config = PerPageConfig { c, other_pages: others, points: 5, revisits: 2000, replications: 24, ..Default::default() };
             let out = run(config);
             for series in &out.simulated {
                 for &[x, mean, lo, hi] in &series.points {
                     let slack = 0.003; // intervals are 95 %: allow for the rare miss
-                    assert!(
-                        lo <= 1.0 + slack,
-                        "{:?} c={c} x={x}: {mean} above A*",
-                        series.policy
-                    );
+                    assert!(lo <= 1.0 + slack, "{:?} c={c} x={x}: {mean} above A*", series.policy);
                     match series.policy {
                         PolicyKind::Random => {
                             let exact = random_factor(x, c);
-                            assert!(
-                                lo - slack <= exact && exact <= hi + slack,
-                                "RANDOM c={c} x={x}: [{lo}, {hi}] misses Eq 5-2 {exact}"
-                            );
+                            assert!(lo - slack <= exact && exact <= hi + slack, "RANDOM c={c} x={x}: [{lo}, {hi}] misses Eq 5-2 {exact}");
                         }
                         PolicyKind::Merge => {
                             let bound = merge_factor(x, c);
-                            assert!(
-                                hi + slack >= bound,
-                                "MERGE c={c} x={x}: [{lo}, {hi}] below Eq 5-8 {bound}"
-                            );
+                            assert!(hi + slack >= bound, "MERGE c={c} x={x}: [{lo}, {hi}] below Eq 5-8 {bound}");
                         }
                         _ => unreachable!(),
                     }
@@ -348,15 +248,7 @@ mod tests {
 
     #[test]
     fn a_page_alone_is_equally_spaced_under_both_policies() {
-        let out = run(PerPageConfig {
-            c: 1.0,
-            other_pages: 0,
-            points: 3,
-            revisits: 200,
-            replications: 4,
-            estimator: Estimator::Expected,
-            ..Default::default()
-        });
+        let out = run(PerPageConfig { c: 1.0, other_pages: 0, points: 3, revisits: 200, replications: 4, estimator: Estimator::Expected, ..Default::default() });
         for series in &out.simulated {
             for p in &series.points {
                 assert!((p[1] - 1.0).abs() < 1e-12, "{:?}", series.policy);
@@ -370,27 +262,8 @@ mod tests {
         let d = PerPageConfig::default;
         assert_eq!(bad(PerPageConfig { c: 0.5, ..d() }), "c");
         assert_eq!(bad(PerPageConfig { c: 1.0, ..d() }), "other_pages");
-        assert_eq!(
-            bad(PerPageConfig {
-                replications: 1,
-                ..d()
-            }),
-            "replications"
-        );
-        assert_eq!(
-            bad(PerPageConfig {
-                policies: vec![PolicyKind::Delayed],
-                ..d()
-            }),
-            "policies"
-        );
-        assert_eq!(
-            bad(PerPageConfig {
-                revisits: 1_000_000,
-                replications: 1000,
-                ..d()
-            }),
-            "revisits"
-        );
+        assert_eq!(bad(PerPageConfig { replications: 1, ..d() }), "replications");
+        assert_eq!(bad(PerPageConfig { policies: vec![PolicyKind::Delayed], ..d() }), "policies");
+        assert_eq!(bad(PerPageConfig { revisits: 1_000_000, replications: 1000, ..d() }), "revisits");
     }
 }

@@ -41,17 +41,8 @@ impl Default for PoliciesConfig {
             horizon_days: 365.0,
             capacities: vec![0.01, 0.1, 0.9],
             allocation: AllocationKind::OptPolite,
-            policies: vec![
-                PolicyKind::Merge,
-                PolicyKind::Delayed,
-                PolicyKind::Random,
-                PolicyKind::Unpolite,
-            ],
-            crawlers: vec![
-                PolicyKind::Nutch,
-                PolicyKind::Stormcrawler,
-                PolicyKind::Fixed,
-            ],
+            policies: vec![PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random, PolicyKind::Unpolite],
+            crawlers: vec![PolicyKind::Nutch, PolicyKind::Stormcrawler, PolicyKind::Fixed],
             estimator: Estimator::Expected,
             bins: 100,
             seed: 1,
@@ -60,11 +51,7 @@ impl Default for PoliciesConfig {
 }
 
 /// Memory a run may use: what a browser tab can reliably hold, or a workstation.
-pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") {
-    2 << 30
-} else {
-    16 << 30
-};
+pub const MEMORY_LIMIT: u64 = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 16 << 30 };
 /// Requests per slice of a run (the granularity of progress and cancellation).
 const SLICE_REQUESTS: f64 = 100_000.0;
 /// More requests than this would take days even natively.
@@ -83,12 +70,7 @@ pub struct Estimate {
 impl PoliciesConfig {
     /// The WEBBASE scale of spec §1.4: 14.5 M pages, 5,462 servers, P = 15 s, six years.
     pub fn webbase() -> Self {
-        PoliciesConfig {
-            repository: RepositoryConfig::webbase(),
-            politeness_seconds: 15.0,
-            horizon_days: 6.0 * 365.25,
-            ..Default::default()
-        }
+        PoliciesConfig { repository: RepositoryConfig::webbase(), politeness_seconds: 15.0, horizon_days: 6.0 * 365.25, ..Default::default() }
     }
 
     fn politeness_days(&self) -> f64 {
@@ -102,72 +84,37 @@ impl PoliciesConfig {
     pub fn estimate(&self) -> Estimate {
         let n = self.repository.pages;
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
-        let crawling = 8
-            + crate::policy::adaptive::Adaptive::BYTES_PER_PAGE
-            + Account::bytes_per_page(Estimator::Exact);
-        let per_page = if self.crawlers.is_empty() {
-            allocated
-        } else {
-            allocated.max(crawling)
-        };
+        let crawling = 8 + crate::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
+        let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) };
         let per_server = 200;
         let bytes = n * per_page + self.repository.servers * per_server + self.bins * 64;
         let slots = self.max_rate() * self.horizon_days;
-        let allocated_requests: f64 =
-            self.capacities.iter().map(|c| c * slots).sum::<f64>() * self.policies.len() as f64;
+        let allocated_requests: f64 = self.capacities.iter().map(|c| c * slots).sum::<f64>() * self.policies.len() as f64;
         let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
-        Estimate {
-            bytes,
-            bytes_per_page: per_page,
-            requests,
-        }
+        Estimate { bytes, bytes_per_page: per_page, requests }
     }
 
     pub fn validate(&self) -> Result<(), InputError> {
         self.repository.validate("repository.")?;
-        check("politeness_seconds", self.politeness_seconds)?
-            .positive()?
-            .at_most(86_400.0 * 365.0)?;
-        check("horizon_days", self.horizon_days)?
-            .positive()?
-            .at_most(365.25 * 100.0)?;
+        check("politeness_seconds", self.politeness_seconds)?.positive()?.at_most(86_400.0 * 365.0)?;
+        check("horizon_days", self.horizon_days)?.positive()?.at_most(365.25 * 100.0)?;
         if self.capacities.is_empty() {
-            return Err(InputError::new(
-                "capacities",
-                "needs at least one share of the maximum, e.g. 0.01, 0.1, 0.9",
-            ));
+            return Err(InputError::new("capacities", "needs at least one share of the maximum, e.g. 0.01, 0.1, 0.9"));
         }
         if self.capacities.len() > 8 {
-            return Err(InputError::new(
-                "capacities",
-                "has more than 8 values; compare at most 8 at once",
-            ));
+            return Err(InputError::new("capacities", "has more than 8 values; compare at most 8 at once"));
         }
         for (k, &c) in self.capacities.iter().enumerate() {
-            check(&format!("capacities[{k}]"), c)?
-                .positive()?
-                .at_most(1.0)?;
+            check(&format!("capacities[{k}]"), c)?.positive()?.at_most(1.0)?;
         }
         if self.policies.is_empty() && self.crawlers.is_empty() {
-            return Err(InputError::new(
-                "policies",
-                "choose at least one policy or crawler to simulate",
-            ));
+            return Err(InputError::new("policies", "choose at least one policy or crawler to simulate"));
         }
         if let Some(p) = self.policies.iter().find(|p| p.is_adaptive()) {
-            return Err(InputError::new(
-                "policies",
-                format!(
-                    "{} learns its own schedule; list it under crawlers",
-                    p.label()
-                ),
-            ));
+            return Err(InputError::new("policies", format!("{} learns its own schedule; list it under crawlers", p.label())));
         }
         if let Some(p) = self.crawlers.iter().find(|p| !p.is_adaptive()) {
-            return Err(InputError::new(
-                "crawlers",
-                format!("{} needs an allocation; list it under policies", p.label()),
-            ));
+            return Err(InputError::new("crawlers", format!("{} needs an allocation; list it under policies", p.label())));
         }
         for (field, list) in [("policies", &self.policies), ("crawlers", &self.crawlers)] {
             let mut sorted = list.clone();
@@ -177,13 +124,7 @@ impl PoliciesConfig {
                 return Err(InputError::new(field, "lists a policy twice; keep one"));
             }
         }
-        count(
-            "bins",
-            self.bins,
-            10,
-            2000,
-            "more bins than pixels add nothing",
-        )?;
+        count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
         let estimate = self.estimate();
         if estimate.bytes > MEMORY_LIMIT {
             return Err(InputError::new(
@@ -193,27 +134,13 @@ impl PoliciesConfig {
                     estimate.bytes >> 20,
                     estimate.bytes_per_page,
                     MEMORY_LIMIT >> 20,
-                    if cfg!(target_arch = "wasm32") {
-                        "a browser tab"
-                    } else {
-                        "this program allows"
-                    },
-                    if cfg!(target_arch = "wasm32") {
-                        " or run it with the command-line freshlab"
-                    } else {
-                        ""
-                    }
+                    if cfg!(target_arch = "wasm32") { "a browser tab" } else { "this program allows" },
+                    if cfg!(target_arch = "wasm32") { " or run it with the command-line freshlab" } else { "" }
                 ),
             ));
         }
         if estimate.requests > MAX_REQUESTS {
-            return Err(InputError::new(
-                "horizon_days",
-                format!(
-                    "would simulate {:.1e} requests; shorten the horizon or lengthen politeness_seconds",
-                    estimate.requests
-                ),
-            ));
+            return Err(InputError::new("horizon_days", format!("would simulate {:.1e} requests; shorten the horizon or lengthen politeness_seconds", estimate.requests)));
         }
         Ok(())
     }
@@ -221,13 +148,8 @@ impl PoliciesConfig {
 
 /// The thesis's ratios to the POLITE bound after six years (§5.5).
 pub fn published_ratio(policy: PolicyKind, share: f64) -> Option<f64> {
-    let table: [(PolicyKind, [f64; 3]); 2] = [
-        (PolicyKind::Merge, [0.970, 0.975, 0.977]),
-        (PolicyKind::Random, [0.812, 0.875, 0.886]),
-    ];
-    let k = [0.01, 0.1, 0.9]
-        .iter()
-        .position(|&s| (s - share).abs() < 1e-12)?;
+    let table: [(PolicyKind, [f64; 3]); 2] = [(PolicyKind::Merge, [0.970, 0.975, 0.977]), (PolicyKind::Random, [0.812, 0.875, 0.886])];
+    let k = [0.01, 0.1, 0.9].iter().position(|&s| (s - share).abs() < 1e-12)?;
     table.iter().find(|(p, _)| *p == policy).map(|(_, r)| r[k])
 }
 
@@ -326,13 +248,7 @@ struct RepoVisitor<'a> {
 impl Visitor for RepoVisitor<'_> {
     #[inline]
     fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
-        self.account.visit(
-            page,
-            time,
-            self.repo.lambda[page],
-            self.repo.weight(page),
-            rng,
-        )
+        self.account.visit(page, time, self.repo.lambda[page], self.repo.weight(page), rng)
     }
 }
 
@@ -376,17 +292,7 @@ impl PoliciesJob {
             done: false,
             config: config.clone(),
         };
-        Ok(PoliciesJob {
-            config,
-            repo,
-            output,
-            runs,
-            next: 0,
-            running: None,
-            work_done: 0.0,
-            partial: RefCell::new(None),
-            allocation: None,
-        })
+        Ok(PoliciesJob { config, repo, output, runs, next: 0, running: None, work_done: 0.0, partial: RefCell::new(None), allocation: None })
     }
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
@@ -397,24 +303,10 @@ impl PoliciesJob {
             let p = self.config.politeness_days();
             let chosen = allocate(&self.repo, self.config.allocation, capacity, p);
             let bound_of = |kind: AllocationKind| {
-                if kind == chosen.report.kind {
-                    chosen.report.bound
-                } else {
-                    allocate(&self.repo, kind, capacity, p).report.bound
-                }
+                if kind == chosen.report.kind { chosen.report.bound } else { allocate(&self.repo, kind, capacity, p).report.bound }
             };
-            let (polite_bound, unpolite_bound) = (
-                bound_of(AllocationKind::OptPolite),
-                bound_of(AllocationKind::OptUnpolite),
-            );
-            self.output.capacities.push(CapacityResult {
-                share,
-                capacity,
-                allocation: chosen.report,
-                polite_bound,
-                unpolite_bound,
-                curves: Vec::new(),
-            });
+            let (polite_bound, unpolite_bound) = (bound_of(AllocationKind::OptPolite), bound_of(AllocationKind::OptUnpolite));
+            self.output.capacities.push(CapacityResult { share, capacity, allocation: chosen.report, polite_bound, unpolite_bound, curves: Vec::new() });
             self.allocation = Some((j, chosen.f));
         }
         &mut self.output.capacities[k]
@@ -435,42 +327,19 @@ impl PoliciesJob {
             Run::Crawler { index, policy } => (Vec::new(), policy, 2, index),
             Run::SameBandwidth { crawler } => {
                 let c = self.output.crawlers[crawler].curve.bandwidth;
-                (
-                    allocate(&self.repo, AllocationKind::OptPolite, c, p).f,
-                    PolicyKind::Merge,
-                    3,
-                    crawler,
-                )
+                (allocate(&self.repo, AllocationKind::OptPolite, c, p).f, PolicyKind::Merge, 3, crawler)
             }
         };
-        let estimator = if policy.is_adaptive() {
-            Estimator::Exact
-        } else {
-            self.config.estimator
-        };
+        let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
         let servers = self.repo.servers();
-        let mut streams: Vec<Stream> = (0..servers)
-            .map(|s| Stream::new(self.config.seed, stream_id(kind, index, s)))
-            .collect();
-        let schedules = (0..servers)
-            .map(|s| ServerSchedule::new(policy, &f, self.repo.server_pages(s), p, &mut streams[s]))
-            .collect();
+        let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::new(self.config.seed, stream_id(kind, index, s))).collect();
+        let schedules = (0..servers).map(|s| ServerSchedule::new(policy, &f, self.repo.server_pages(s), p, &mut streams[s])).collect();
         // crawlers' rates are not known in advance: their upper bound sets the slices
-        let rate = if f.is_empty() {
-            self.config.max_rate()
-        } else {
-            f.iter().sum()
-        };
+        let rate = if f.is_empty() { self.config.max_rate() } else { f.iter().sum() };
         let horizon = self.config.horizon_days;
         let count = (rate * horizon / SLICE_REQUESTS).ceil().clamp(1.0, 1e7);
         let repo = &self.repo;
-        let account = Account::new(
-            estimator,
-            &repo.lambda,
-            |i| repo.weight(i),
-            horizon,
-            self.config.bins as usize,
-        );
+        let account = Account::new(estimator, &repo.lambda, |i| repo.weight(i), horizon, self.config.bins as usize);
         self.work_done += repo.pages() as f64;
         Running {
             run,
@@ -498,23 +367,10 @@ impl PoliciesJob {
         for _ in 0..slices {
             running.slices += 1;
             let until = (running.slices as f64 * running.slice).min(horizon);
-            let until = if running.slice * running.slices as f64 >= horizon * (1.0 - 1e-12) {
-                horizon
-            } else {
-                until
-            };
+            let until = if running.slice * running.slices as f64 >= horizon * (1.0 - 1e-12) { horizon } else { until };
             for s in 0..self.repo.servers() {
-                let mut visitor = RepoVisitor {
-                    account: &mut running.account,
-                    repo: &self.repo,
-                };
-                made += running.schedules[s].advance(
-                    until,
-                    &running.f,
-                    &mut visitor,
-                    &mut running.checks[s],
-                    &mut running.streams[s],
-                );
+                let mut visitor = RepoVisitor { account: &mut running.account, repo: &self.repo };
+                made += running.schedules[s].advance(until, &running.f, &mut visitor, &mut running.checks[s], &mut running.streams[s]);
             }
             running.time = until;
             if until >= horizon {
@@ -527,28 +383,13 @@ impl PoliciesJob {
 
     fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
         let repo = &self.repo;
-        let bins = running
-            .account
-            .closed_bins(until, &repo.lambda, |i| repo.weight(i));
+        let bins = running.account.closed_bins(until, &repo.lambda, |i| repo.weight(i));
         let width = bins.width();
         let total_weight = repo.total_weight();
-        let filled = if complete {
-            bins.len()
-        } else {
-            ((until / width).floor() as usize).min(bins.len())
-        };
-        let freshness: Vec<f64> = bins
-            .totals()
-            .into_iter()
-            .take(filled)
-            .map(|t| t / (width * total_weight))
-            .collect();
+        let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
+        let freshness: Vec<f64> = bins.totals().into_iter().take(filled).map(|t| t / (width * total_weight)).collect();
         let quarter = (freshness.len() / 4).max(1);
-        let converged = if freshness.is_empty() {
-            0.0
-        } else {
-            freshness[freshness.len() - quarter..].iter().sum::<f64>() / quarter as f64
-        };
+        let converged = if freshness.is_empty() { 0.0 } else { freshness[freshness.len() - quarter..].iter().sum::<f64>() / quarter as f64 };
         let policy = match running.run {
             Run::Allocated { policy, .. } | Run::Crawler { policy, .. } => policy,
             Run::SameBandwidth { .. } => PolicyKind::Merge,
@@ -556,30 +397,19 @@ impl PoliciesJob {
         let (ratio, published) = match running.run {
             Run::Allocated { capacity, policy } => {
                 let c = &self.output.capacities[capacity];
-                (
-                    (!freshness.is_empty()).then(|| converged / c.polite_bound),
-                    published_ratio(policy, c.share),
-                )
+                ((!freshness.is_empty()).then(|| converged / c.polite_bound), published_ratio(policy, c.share))
             }
             _ => (None, None),
         };
         PolicyCurve {
             policy,
-            mean: if freshness.is_empty() {
-                0.0
-            } else {
-                freshness.iter().sum::<f64>() / freshness.len() as f64
-            },
+            mean: if freshness.is_empty() { 0.0 } else { freshness.iter().sum::<f64>() / freshness.len() as f64 },
             end: freshness.last().copied().unwrap_or(0.0),
             converged,
             freshness,
             complete,
             requests: running.requests,
-            bandwidth: if until > 0.0 {
-                running.requests as f64 / until
-            } else {
-                0.0
-            },
+            bandwidth: if until > 0.0 { running.requests as f64 / until } else { 0.0 },
             violations: running.checks.iter().map(|c| c.violations).sum(),
             estimator: running.account.estimator(),
             ratio_to_polite: ratio,
@@ -596,30 +426,16 @@ impl PoliciesJob {
                 self.allocation = Some((capacity, running.f));
             }
             Run::Crawler { .. } => {
-                let bound = (curve.bandwidth > 0.0).then(|| {
-                    allocate(
-                        &self.repo,
-                        AllocationKind::OptPolite,
-                        curve.bandwidth.min(self.config.max_rate()),
-                        self.config.politeness_days(),
-                    )
-                    .report
-                    .bound
-                });
+                let bound = (curve.bandwidth > 0.0)
+                    .then(|| allocate(&self.repo, AllocationKind::OptPolite, curve.bandwidth.min(self.config.max_rate()), self.config.politeness_days()).report.bound);
                 let index = self.output.crawlers.len();
                 let merge = curve.bandwidth > 0.0 && curve.bandwidth <= self.config.max_rate();
-                self.output.crawlers.push(CrawlerResult {
-                    curve,
-                    polite_bound_same_bandwidth: bound,
-                    merge_same_bandwidth: None,
-                });
+                self.output.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: bound, merge_same_bandwidth: None });
                 if merge {
                     self.runs.push(Run::SameBandwidth { crawler: index });
                 }
             }
-            Run::SameBandwidth { crawler } => {
-                self.output.crawlers[crawler].merge_same_bandwidth = Some(curve)
-            }
+            Run::SameBandwidth { crawler } => self.output.crawlers[crawler].merge_same_bandwidth = Some(curve),
         }
     }
 
@@ -636,11 +452,7 @@ impl PoliciesJob {
             let before = self.work_done;
             self.step(left.max(1.0) as u64);
             left -= (self.work_done - before).max(1.0);
-            if self
-                .running
-                .as_ref()
-                .is_some_and(|r| r.time >= self.config.horizon_days)
-            {
+            if self.running.as_ref().is_some_and(|r| r.time >= self.config.horizon_days) {
                 self.finish_run();
             }
         }
@@ -654,8 +466,7 @@ impl PoliciesJob {
         if self.done() {
             return 1.0;
         }
-        let estimate =
-            self.output.estimate.requests + (self.runs.len() as f64) * self.repo.pages() as f64;
+        let estimate = self.output.estimate.requests + (self.runs.len() as f64) * self.repo.pages() as f64;
         (self.work_done / estimate).clamp(0.0, 0.999)
     }
 
@@ -671,10 +482,7 @@ impl PoliciesJob {
         };
         let mut cache = self.partial.borrow_mut();
         if let Some((time, out)) = cache.as_ref() {
-            if running.time - time < 0.02 * self.config.horizon_days
-                && running.time >= *time
-                && out.capacities.len() == self.output.capacities.len()
-            {
+            if running.time - time < 0.02 * self.config.horizon_days && running.time >= *time && out.capacities.len() == self.output.capacities.len() {
                 return out.clone();
             }
         }
@@ -682,14 +490,8 @@ impl PoliciesJob {
         let curve = self.curve(running, running.time, false);
         match running.run {
             Run::Allocated { capacity, .. } => out.capacities[capacity].curves.push(curve),
-            Run::Crawler { .. } => out.crawlers.push(CrawlerResult {
-                curve,
-                polite_bound_same_bandwidth: None,
-                merge_same_bandwidth: None,
-            }),
-            Run::SameBandwidth { crawler } => {
-                out.crawlers[crawler].merge_same_bandwidth = Some(curve)
-            }
+            Run::Crawler { .. } => out.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: None, merge_same_bandwidth: None }),
+            Run::SameBandwidth { crawler } => out.crawlers[crawler].merge_same_bandwidth = Some(curve),
         }
         *cache = Some((running.time, out.clone()));
         out
@@ -713,12 +515,7 @@ mod tests {
 
     fn small() -> PoliciesConfig {
         PoliciesConfig {
-            repository: RepositoryConfig {
-                pages: 1500,
-                servers: 30,
-                largest_server_share: 0.1,
-                ..Default::default()
-            },
+            repository: RepositoryConfig { pages: 1500, servers: 30, largest_server_share: 0.1, ..Default::default() },
             politeness_seconds: 3600.0,
             horizon_days: 240.0,
             bins: 40,
@@ -736,11 +533,7 @@ mod tests {
         for c in &out.capacities {
             for k in &c.curves {
                 match k.policy {
-                    PolicyKind::Unpolite => assert!(
-                        k.violations > 0 || c.share < 0.05,
-                        "UNPOLITE at {} should collide",
-                        c.share
-                    ),
+                    PolicyKind::Unpolite => assert!(k.violations > 0 || c.share < 0.05, "UNPOLITE at {} should collide", c.share),
                     _ => assert_eq!(k.violations, 0, "{:?} at {}", k.policy, c.share),
                 }
                 assert!(k.requests > 0);
@@ -756,13 +549,7 @@ mod tests {
         let out = run(small());
         for c in &out.capacities {
             for k in &c.curves {
-                assert!(
-                    (k.bandwidth / c.allocation.total - 1.0).abs() < 0.02,
-                    "{:?}: {} vs {}",
-                    k.policy,
-                    k.bandwidth,
-                    c.allocation.total
-                );
+                assert!((k.bandwidth / c.allocation.total - 1.0).abs() < 0.02, "{:?}: {} vs {}", k.policy, k.bandwidth, c.allocation.total);
             }
         }
     }
@@ -772,34 +559,17 @@ mod tests {
     #[test]
     fn unpolite_reaches_the_bound_and_merge_and_delayed_stay_close() {
         let out = run(PoliciesConfig {
-            policies: vec![
-                PolicyKind::Unpolite,
-                PolicyKind::Merge,
-                PolicyKind::Delayed,
-                PolicyKind::Random,
-            ],
+            policies: vec![PolicyKind::Unpolite, PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random],
             crawlers: vec![],
             horizon_days: 600.0,
             ..small()
         });
         for c in &out.capacities {
             let get = |p: PolicyKind| c.curves.iter().find(|k| k.policy == p).unwrap().converged;
-            assert!(
-                (get(PolicyKind::Unpolite) / c.polite_bound - 1.0).abs() < 0.01,
-                "{}: {} vs {}",
-                c.share,
-                get(PolicyKind::Unpolite),
-                c.polite_bound
-            );
+            assert!((get(PolicyKind::Unpolite) / c.polite_bound - 1.0).abs() < 0.01, "{}: {} vs {}", c.share, get(PolicyKind::Unpolite), c.polite_bound);
             assert!(get(PolicyKind::Merge) <= c.polite_bound * 1.01);
-            assert!(
-                get(PolicyKind::Merge) >= 0.927 * c.polite_bound,
-                "Conjecture 5.9 on the repository (Prop 5.1)"
-            );
-            assert!(
-                get(PolicyKind::Random) >= 0.77 * c.polite_bound,
-                "Cor 5.5 on the repository (Prop 5.1)"
-            );
+            assert!(get(PolicyKind::Merge) >= 0.927 * c.polite_bound, "Conjecture 5.9 on the repository (Prop 5.1)");
+            assert!(get(PolicyKind::Random) >= 0.77 * c.polite_bound, "Cor 5.5 on the repository (Prop 5.1)");
             assert!(get(PolicyKind::Random) < get(PolicyKind::Merge));
             assert!(c.unpolite_bound >= c.polite_bound - 1e-12);
         }
@@ -807,31 +577,13 @@ mod tests {
 
     #[test]
     fn the_two_estimators_agree_within_the_noise() {
-        let base = PoliciesConfig {
-            policies: vec![PolicyKind::Merge, PolicyKind::Random],
-            crawlers: vec![],
-            capacities: vec![0.1],
-            ..small()
-        };
+        let base = PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Random], crawlers: vec![], capacities: vec![0.1], ..small() };
         let expected = run(base.clone());
-        let exact = run(PoliciesConfig {
-            estimator: Estimator::Exact,
-            ..base
-        });
-        for (a, b) in expected.capacities[0]
-            .curves
-            .iter()
-            .zip(&exact.capacities[0].curves)
-        {
+        let exact = run(PoliciesConfig { estimator: Estimator::Exact, ..base });
+        for (a, b) in expected.capacities[0].curves.iter().zip(&exact.capacities[0].curves) {
             // 1,500 pages: the exact estimator's time average has a standard error well
             // under 0.01 here
-            assert!(
-                (a.mean - b.mean).abs() < 0.015,
-                "{:?}: {} vs {}",
-                a.policy,
-                a.mean,
-                b.mean
-            );
+            assert!((a.mean - b.mean).abs() < 0.015, "{:?}: {} vs {}", a.policy, a.mean, b.mean);
             assert_eq!(b.estimator, Estimator::Exact);
         }
     }
@@ -839,22 +591,13 @@ mod tests {
     #[test]
     fn partial_results_grow_and_the_run_is_reproducible() {
         // 0.9 × 720 requests/day over 600 days: four slices of about 100,000 requests
-        let config = PoliciesConfig {
-            capacities: vec![0.9],
-            crawlers: vec![PolicyKind::Nutch],
-            horizon_days: 600.0,
-            ..small()
-        };
+        let config = PoliciesConfig { capacities: vec![0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
         let mut job = PoliciesJob::new(config.clone()).unwrap();
         job.advance(5_000);
         let first = job.partial();
         assert!(!first.done);
         let running = first.capacities[0].curves.last().unwrap();
-        assert!(
-            !running.complete && running.freshness.len() < 40,
-            "{} bins",
-            running.freshness.len()
-        );
+        assert!(!running.complete && running.freshness.len() < 40, "{} bins", running.freshness.len());
         // odd budgets must not change a single bit of the result
         let mut budget = 7_777;
         while !job.done() {
@@ -879,49 +622,21 @@ mod tests {
 
     #[test]
     fn what_would_not_fit_is_refused_with_the_estimate() {
-        let big = PoliciesConfig {
-            repository: RepositoryConfig {
-                pages: 90_000_000,
-                servers: 5462,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let big = PoliciesConfig { repository: RepositoryConfig { pages: 90_000_000, servers: 5462, ..Default::default() }, ..Default::default() };
         let estimate = big.estimate();
         assert!(estimate.bytes_per_page <= 57);
         if cfg!(target_arch = "wasm32") {
             let e = PoliciesJob::new(big).err().unwrap();
             assert_eq!(e.field, "repository.pages");
-            assert!(
-                e.message.contains("MB") && e.message.contains("browser tab"),
-                "{}",
-                e.message
-            );
+            assert!(e.message.contains("MB") && e.message.contains("browser tab"), "{}", e.message);
         }
         let webbase = PoliciesConfig::webbase();
         assert!(webbase.estimate().bytes < MEMORY_LIMIT || cfg!(target_arch = "wasm32"));
-        let allocated_only = PoliciesConfig {
-            crawlers: vec![],
-            ..PoliciesConfig::webbase()
-        };
-        assert_eq!(
-            allocated_only.estimate().bytes_per_page,
-            40,
-            "the issue's budget: at most 48 bytes per page"
-        );
-        let exact = PoliciesConfig {
-            crawlers: vec![],
-            estimator: Estimator::Exact,
-            ..PoliciesConfig::webbase()
-        };
+        let allocated_only = PoliciesConfig { crawlers: vec![], ..PoliciesConfig::webbase() };
+        assert_eq!(allocated_only.estimate().bytes_per_page, 40, "the issue's budget: at most 48 bytes per page");
+        let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };
         assert_eq!(exact.estimate().bytes_per_page, 48);
-        let e = PoliciesJob::new(PoliciesConfig {
-            horizon_days: 36_000.0,
-            politeness_seconds: 0.001,
-            ..Default::default()
-        })
-        .err()
-        .unwrap();
+        let e = PoliciesJob::new(PoliciesConfig { horizon_days: 36_000.0, politeness_seconds: 0.001, ..Default::default() }).err().unwrap();
         assert_eq!(e.field, "horizon_days");
         assert!(e.message.contains("requests"));
     }
@@ -929,55 +644,12 @@ mod tests {
     #[test]
     fn bad_lists_are_refused() {
         let bad = |c: PoliciesConfig| PoliciesJob::new(c).err().unwrap().field;
-        assert_eq!(
-            bad(PoliciesConfig {
-                policies: vec![PolicyKind::Nutch],
-                ..small()
-            }),
-            "policies"
-        );
-        assert_eq!(
-            bad(PoliciesConfig {
-                crawlers: vec![PolicyKind::Merge],
-                ..small()
-            }),
-            "crawlers"
-        );
-        assert_eq!(
-            bad(PoliciesConfig {
-                policies: vec![PolicyKind::Merge, PolicyKind::Merge],
-                ..small()
-            }),
-            "policies"
-        );
-        assert_eq!(
-            bad(PoliciesConfig {
-                capacities: vec![1.5],
-                ..small()
-            }),
-            "capacities[0]"
-        );
-        assert_eq!(
-            bad(PoliciesConfig {
-                capacities: vec![],
-                ..small()
-            }),
-            "capacities"
-        );
-        assert_eq!(
-            bad(PoliciesConfig {
-                policies: vec![],
-                crawlers: vec![],
-                ..small()
-            }),
-            "policies"
-        );
-        assert_eq!(
-            bad(PoliciesConfig {
-                politeness_seconds: -1.0,
-                ..small()
-            }),
-            "politeness_seconds"
-        );
+        assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Nutch], ..small() }), "policies");
+        assert_eq!(bad(PoliciesConfig { crawlers: vec![PolicyKind::Merge], ..small() }), "crawlers");
+        assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Merge], ..small() }), "policies");
+        assert_eq!(bad(PoliciesConfig { capacities: vec![1.5], ..small() }), "capacities[0]");
+        assert_eq!(bad(PoliciesConfig { capacities: vec![], ..small() }), "capacities");
+        assert_eq!(bad(PoliciesConfig { policies: vec![], crawlers: vec![], ..small() }), "policies");
+        assert_eq!(bad(PoliciesConfig { politeness_seconds: -1.0, ..small() }), "politeness_seconds");
     }
 }

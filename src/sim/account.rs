@@ -36,13 +36,7 @@ pub struct Account {
 impl Account {
     /// Tracks `pages` pages; all start stale except those that never change, which
     /// are fresh throughout (spec §1.4) and added here once.
-    pub fn new(
-        estimator: Estimator,
-        lambda: &[f64],
-        weight: impl Fn(usize) -> f64,
-        horizon: f64,
-        bins: usize,
-    ) -> Self {
+    pub fn new(estimator: Estimator, lambda: &[f64], weight: impl Fn(usize) -> f64, horizon: f64, bins: usize) -> Self {
         let mut b = TimeBins::new(horizon, bins);
         let mut never = 0.0;
         for (i, &l) in lambda.iter().enumerate() {
@@ -52,17 +46,8 @@ impl Account {
         }
         b.add_interval(0.0, horizon, never);
         let pages = lambda.len();
-        let stale_at = if estimator == Estimator::Exact {
-            vec![0.0; pages]
-        } else {
-            Vec::new()
-        };
-        Account {
-            estimator,
-            bins: b,
-            last_visit: vec![f64::NEG_INFINITY; pages],
-            stale_at,
-        }
+        let stale_at = if estimator == Estimator::Exact { vec![0.0; pages] } else { Vec::new() };
+        Account { estimator, bins: b, last_visit: vec![f64::NEG_INFINITY; pages], stale_at }
     }
 
     pub fn estimator(&self) -> Estimator {
@@ -79,21 +64,11 @@ impl Account {
 
     /// Records a visit of page `i` (change rate `lambda`, weight `w`) at time `t`.
     #[inline]
-    pub fn visit(
-        &mut self,
-        i: usize,
-        t: f64,
-        lambda: f64,
-        w: f64,
-        rng: &mut Stream,
-    ) -> Option<Fetch> {
+    pub fn visit(&mut self, i: usize, t: f64, lambda: f64, w: f64, rng: &mut Stream) -> Option<Fetch> {
         if lambda == 0.0 {
             // never changes: counted as fresh throughout by `new`
             self.last_visit[i] = t;
-            return (self.estimator == Estimator::Exact).then_some(Fetch {
-                changed: false,
-                first_change: f64::INFINITY,
-            });
+            return (self.estimator == Estimator::Exact).then_some(Fetch { changed: false, first_change: f64::INFINITY });
         }
         let last = self.last_visit[i];
         self.last_visit[i] = t;
@@ -108,15 +83,9 @@ impl Account {
                 let stale_at = self.stale_at[i];
                 let fetch = if last > f64::NEG_INFINITY {
                     self.bins.add_interval(last, stale_at.min(t), w);
-                    Fetch {
-                        changed: stale_at <= t,
-                        first_change: stale_at,
-                    }
+                    Fetch { changed: stale_at <= t, first_change: stale_at }
                 } else {
-                    Fetch {
-                        changed: true,
-                        first_change: 0.0,
-                    }
+                    Fetch { changed: true, first_change: 0.0 }
                 };
                 self.stale_at[i] = t + rng.exponential(lambda);
                 Some(fetch)
@@ -125,12 +94,7 @@ impl Account {
     }
 
     /// Bins with the open intervals (from each page's last visit) counted up to `until`.
-    pub fn closed_bins(
-        &self,
-        until: f64,
-        lambda: &[f64],
-        weight: impl Fn(usize) -> f64,
-    ) -> TimeBins {
+    pub fn closed_bins(&self, until: f64, lambda: &[f64], weight: impl Fn(usize) -> f64) -> TimeBins {
         let mut bins = self.bins.clone();
         for (i, &last) in self.last_visit.iter().enumerate() {
             if last == f64::NEG_INFINITY || lambda[i] == 0.0 || last >= until {
@@ -164,19 +128,11 @@ mod tests {
             for k in 0..visits {
                 acc.visit(0, k as f64 * u, lambda, 1.0, &mut rng);
             }
-            let fresh: f64 = acc
-                .closed_bins(horizon, &[lambda], |_| 1.0)
-                .totals()
-                .iter()
-                .sum();
+            let fresh: f64 = acc.closed_bins(horizon, &[lambda], |_| 1.0).totals().iter().sum();
             // the first interval [0, 0) adds nothing: all of [0, horizon) is covered
             let a = fresh / horizon;
             let want = a_star_ratio(lambda * u);
-            let tol = if estimator == Estimator::Expected {
-                1e-12
-            } else {
-                4.0 * (want * (1.0 - want) / visits as f64).sqrt()
-            };
+            let tol = if estimator == Estimator::Expected { 1e-12 } else { 4.0 * (want * (1.0 - want) / visits as f64).sqrt() };
             assert!((a - want).abs() < tol, "{estimator:?}: {a} vs {want}");
         }
     }
@@ -185,20 +141,14 @@ mod tests {
     fn never_changing_pages_are_fresh_throughout_and_others_start_stale() {
         let lambda = [0.0, 2.0];
         let acc = Account::new(Estimator::Exact, &lambda, |_| 1.0, 10.0, 5);
-        assert_eq!(
-            acc.closed_bins(10.0, &lambda, |_| 1.0).totals(),
-            vec![2.0; 5]
-        );
+        assert_eq!(acc.closed_bins(10.0, &lambda, |_| 1.0).totals(), vec![2.0; 5]);
     }
 
     #[test]
     fn exact_fetches_report_changes() {
         let mut acc = Account::new(Estimator::Exact, &[1e-9, 1e9], |_| 1.0, 10.0, 1);
         let mut rng = Stream::new(2, 0);
-        assert!(
-            acc.visit(0, 0.0, 1e-9, 1.0, &mut rng).unwrap().changed,
-            "first fetch"
-        );
+        assert!(acc.visit(0, 0.0, 1e-9, 1.0, &mut rng).unwrap().changed, "first fetch");
         assert!(!acc.visit(0, 1.0, 1e-9, 1.0, &mut rng).unwrap().changed);
         acc.visit(1, 0.0, 1e9, 1.0, &mut rng);
         let f = acc.visit(1, 1.0, 1e9, 1.0, &mut rng).unwrap();

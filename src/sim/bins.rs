@@ -14,12 +14,7 @@ pub struct TimeBins {
 
 impl TimeBins {
     pub fn new(horizon: f64, n: usize) -> Self {
-        TimeBins {
-            width: horizon / n as f64,
-            horizon,
-            direct: vec![0.0; n],
-            step: vec![0.0; n + 1],
-        }
+        TimeBins { width: horizon / n as f64, horizon, direct: vec![0.0; n], step: vec![0.0; n + 1] }
     }
 
     pub fn len(&self) -> usize {
@@ -70,11 +65,7 @@ impl TimeBins {
         }
         // ∫_u^v w e^{−λ(x − t0)} dx, skipping e^0 when the piece starts at t0
         let integral = |u: f64, v: f64| {
-            let start = if u == t0 {
-                1.0
-            } else {
-                exp(-lambda * (u - t0))
-            };
+            let start = if u == t0 { 1.0 } else { exp(-lambda * (u - t0)) };
             w * start * -expm1(-lambda * (v - u)) / lambda
         };
         let (ka, kb) = (self.bin(a), self.bin(b));
@@ -147,9 +138,7 @@ mod tests {
         let mut b = TimeBins::new(20.0, 8);
         b.add_decay(t0, 1.0, 17.0, 1.5, lambda);
         let totals = b.totals();
-        let exact = |u: f64, v: f64| {
-            1.5 * ((-lambda * (u - t0)).exp() - (-lambda * (v - t0)).exp()) / lambda
-        };
+        let exact = |u: f64, v: f64| 1.5 * ((-lambda * (u - t0)).exp() - (-lambda * (v - t0)).exp()) / lambda;
         let w = 2.5;
         for (k, got) in totals.iter().enumerate() {
             let (u, v) = ((k as f64 * w).max(1.0), ((k + 1) as f64 * w).min(17.0));

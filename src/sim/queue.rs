@@ -23,9 +23,7 @@ impl<T: Ord + Copy> EventQueue<T> {
     }
 
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue {
-            heap: Vec::with_capacity(n),
-        }
+        EventQueue { heap: Vec::with_capacity(n) }
     }
 
     /// Builds a heap from unordered entries in O(n).
@@ -119,11 +117,7 @@ pub struct Engine<E> {
 
 impl<E: Ord + Copy> Default for Engine<E> {
     fn default() -> Self {
-        Engine {
-            queue: EventQueue::new(),
-            inserted: 0,
-            now: 0.0,
-        }
+        Engine { queue: EventQueue::new(), inserted: 0, now: 0.0 }
     }
 }
 
@@ -139,11 +133,7 @@ impl<E: Ord + Copy> Engine<E> {
 
     /// Schedules `event` at `time` (not before now).
     pub fn schedule(&mut self, time: f64, event: E) {
-        debug_assert!(
-            time >= self.now,
-            "scheduling into the past: {time} < {}",
-            self.now
-        );
+        debug_assert!(time >= self.now, "scheduling into the past: {time} < {}", self.now);
         self.queue.push(time, (self.inserted, event));
         self.inserted += 1;
     }

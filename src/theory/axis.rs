@@ -41,19 +41,9 @@ mod tests {
 
     #[test]
     fn linear_and_log_nodes() {
-        let lin = GridAxis {
-            min: 1.0,
-            max: 3.0,
-            log: false,
-            n: 5,
-        };
+        let lin = GridAxis { min: 1.0, max: 3.0, log: false, n: 5 };
         assert_eq!(lin.nodes(), vec![1.0, 1.5, 2.0, 2.5, 3.0]);
-        let log = GridAxis {
-            min: 1.0,
-            max: 1e4,
-            log: true,
-            n: 5,
-        };
+        let log = GridAxis { min: 1.0, max: 1e4, log: true, n: 5 };
         let nodes = log.nodes();
         for (k, v) in nodes.iter().enumerate() {
             assert!((v / 10f64.powi(k as i32) - 1.0).abs() < 1e-14);

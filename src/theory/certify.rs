@@ -46,15 +46,7 @@ pub enum Enclosure {
 
 impl Default for CertifyConfig {
     fn default() -> Self {
-        CertifyConfig {
-            r_min: 0.25,
-            r_max: 9.0,
-            c_min: 1.0,
-            c_max: 1000.0,
-            tolerance: 1e-9,
-            max_boxes: 2_000_000,
-            enclosure: Enclosure::MeanValue,
-        }
+        CertifyConfig { r_min: 0.25, r_max: 9.0, c_min: 1.0, c_max: 1000.0, tolerance: 1e-9, max_boxes: 2_000_000, enclosure: Enclosure::MeanValue }
     }
 }
 
@@ -72,20 +64,9 @@ impl CertifyConfig {
         check("c_min", self.c_min)?.at_least(1.0)?;
         check("c_max", self.c_max)?.at_most(1e6)?;
         ordered("c_min", self.c_min, "c_max", self.c_max)?;
-        check("tolerance", self.tolerance)?
-            .at_least(1e-13)?
-            .at_most(0.1)?;
+        check("tolerance", self.tolerance)?.at_least(1e-13)?.at_most(0.1)?;
         let need = 2 * self.max_boxes * BYTES_PER_BOX;
-        count(
-            "max_boxes",
-            self.max_boxes,
-            1,
-            MAX_BOXES,
-            &format!(
-                "it could need {} MB of memory; lower it or loosen the tolerance",
-                need / 1_000_000
-            ),
-        )?;
+        count("max_boxes", self.max_boxes, 1, MAX_BOXES, &format!("it could need {} MB of memory; lower it or loosen the tolerance", need / 1_000_000))?;
         Ok(())
     }
 }
@@ -137,17 +118,10 @@ fn bound_box(r: Interval, c: Interval, enclosure: Enclosure) -> (Cell, f64) {
     match enclosure {
         Enclosure::MeanValue => {
             let g = factor(Graded::variable(r, 0), Graded::variable(c, 1));
-            let spread = [
-                g.d[0] * (r - Interval::point(mr)),
-                g.d[1] * (c - Interval::point(mc)),
-            ];
+            let spread = [g.d[0] * (r - Interval::point(mr)), g.d[1] * (c - Interval::point(mc))];
             let mean_value = at_mid + spread[0] + spread[1];
             let lower = g.value.lo.max(mean_value.lo);
-            let axis = if spread[0].width() >= spread[1].width() {
-                0
-            } else {
-                1
-            };
+            let axis = if spread[0].width() >= spread[1].width() { 0 } else { 1 };
             (Cell { r, c, lower, axis }, at_mid.hi)
         }
         Enclosure::Natural => {
@@ -216,16 +190,9 @@ pub struct CertifyJob {
 impl CertifyJob {
     pub fn new(config: CertifyConfig) -> Result<Self, InputError> {
         config.validate()?;
-        let (r, c) = (
-            Interval::new(config.r_min, config.r_max),
-            Interval::new(config.c_min, config.c_max),
-        );
+        let (r, c) = (Interval::new(config.r_min, config.r_max), Interval::new(config.c_min, config.c_max));
         // A good starting point makes the first upper bound nearly tight.
-        let start = Minimum2 {
-            x: r.mid(),
-            y: c.lo,
-            value: merge_factor(r.mid(), c.lo),
-        };
+        let start = Minimum2 { x: r.mid(), y: c.lo, value: merge_factor(r.mid(), c.lo) };
         let guess = pattern_search_in_box(merge_factor, start, (r.lo, r.hi), (c.lo, c.hi), 1e-9);
         let upper = at_point(guess.x, guess.y).hi;
         let (whole, _) = bound_box(r, c, config.enclosure);
@@ -248,18 +215,11 @@ impl CertifyJob {
 
     /// The proved lower bound on the region so far.
     fn lower(&self) -> f64 {
-        self.heap
-            .peek()
-            .map_or(f64::INFINITY, |c| c.lower)
-            .min(self.closed_min)
+        self.heap.peek().map_or(f64::INFINITY, |c| c.lower).min(self.closed_min)
     }
 
     fn record(&mut self) {
-        self.history.push(Step {
-            boxes: self.split,
-            lower: self.lower(),
-            upper: self.upper,
-        });
+        self.history.push(Step { boxes: self.split, lower: self.lower(), upper: self.upper });
     }
 
     /// Splits up to `budget` boxes; returns the fraction of the work believed done.
@@ -319,8 +279,7 @@ impl CertifyJob {
             return 1.0;
         }
         let gap = (self.upper - self.lower()).max(self.config.tolerance);
-        let by_gap = (self.initial_gap / gap).ln()
-            / (self.initial_gap / self.config.tolerance).ln().max(1e-9);
+        let by_gap = (self.initial_gap / gap).ln() / (self.initial_gap / self.config.tolerance).ln().max(1e-9);
         let by_budget = self.split as f64 / self.config.max_boxes as f64;
         by_gap.max(by_budget).clamp(0.0, 0.999)
     }
@@ -332,14 +291,9 @@ impl CertifyJob {
     /// The result so far; final once `done()`.
     pub fn output(&self) -> CertifyOutput {
         let cfg = &self.config;
-        let tails = vec![
-            small_r(cfg.r_min),
-            large_r(cfg.r_max),
-            large_c(cfg.r_max, cfg.c_max),
-        ];
+        let tails = vec![small_r(cfg.r_min), large_r(cfg.r_max), large_c(cfg.r_max, cfg.c_max)];
         let lower_bound = self.lower();
-        let global_bound =
-            (cfg.c_min == 1.0).then(|| tails.iter().map(|t| t.bound).fold(lower_bound, f64::min));
+        let global_bound = (cfg.c_min == 1.0).then(|| tails.iter().map(|t| t.bound).fold(lower_bound, f64::min));
         CertifyOutput {
             config: cfg.clone(),
             status: self.status,
@@ -375,11 +329,7 @@ mod tests {
     fn generic_factor_encloses_the_float_formula() {
         for (r, c) in [(0.3, 1.0), (1.6374, 2.2706), (9.0, 1000.0), (0.25, 17.0)] {
             let g = at_point(r, c);
-            assert!(
-                g.contains(merge_factor(r, c)),
-                "({r},{c}) {g:?} vs {}",
-                merge_factor(r, c)
-            );
+            assert!(g.contains(merge_factor(r, c)), "({r},{c}) {g:?} vs {}", merge_factor(r, c));
             assert!(g.width() < 1e-14);
         }
     }
@@ -391,59 +341,28 @@ mod tests {
         // the minimum is 0.92723044 (local search); the proof brackets it
         assert!(out.lower_bound > 0.927 && out.lower_bound <= out.upper_bound);
         assert!(out.upper_bound - out.lower_bound <= 1e-9 + 1e-15);
-        assert!(
-            (out.lower_bound - 0.927_230_437).abs() < 2e-9,
-            "{}",
-            out.lower_bound
-        );
+        assert!((out.lower_bound - 0.927_230_437).abs() < 2e-9, "{}", out.lower_bound);
         assert!((out.best_r - 1.6374).abs() < 1e-3 && (out.best_c - 2.2706).abs() < 1e-3);
         let global = out.global_bound.expect("c_min = 1 covers the domain");
-        assert_eq!(
-            global, out.lower_bound,
-            "the tails are all weaker than the minimum"
-        );
+        assert_eq!(global, out.lower_bound, "the tails are all weaker than the minimum");
     }
 
     #[test]
     fn a_region_with_a_known_answer() {
         // Along c = 1 the factor is exactly 1; a thin strip [1, 1 + 1e-6] stays near 1.
-        let out = run(CertifyConfig {
-            r_min: 0.5,
-            r_max: 4.0,
-            c_min: 1.0,
-            c_max: 1.000_001,
-            tolerance: 1e-12,
-            ..Default::default()
-        });
-        assert!(
-            out.lower_bound > 0.999_999 && out.lower_bound <= 1.0,
-            "{}",
-            out.lower_bound
-        );
+        let out = run(CertifyConfig { r_min: 0.5, r_max: 4.0, c_min: 1.0, c_max: 1.000_001, tolerance: 1e-12, ..Default::default() });
+        assert!(out.lower_bound > 0.999_999 && out.lower_bound <= 1.0, "{}", out.lower_bound);
         // A region away from the minimum: its minimum is on its edge and is bracketed.
-        let out = run(CertifyConfig {
-            r_min: 4.0,
-            r_max: 6.0,
-            c_min: 3.0,
-            c_max: 5.0,
-            ..Default::default()
-        });
-        let corner =
-            [(4.0, 3.0), (4.0, 5.0), (6.0, 3.0), (6.0, 5.0)].map(|(r, c)| merge_factor(r, c));
+        let out = run(CertifyConfig { r_min: 4.0, r_max: 6.0, c_min: 3.0, c_max: 5.0, ..Default::default() });
+        let corner = [(4.0, 3.0), (4.0, 5.0), (6.0, 3.0), (6.0, 5.0)].map(|(r, c)| merge_factor(r, c));
         let edge_min = corner.iter().copied().fold(f64::INFINITY, f64::min);
         assert!(out.lower_bound <= edge_min + 1e-12);
-        assert!(
-            out.global_bound.is_none(),
-            "c_min > 1 leaves [1, c_min) unproved"
-        );
+        assert!(out.global_bound.is_none(), "c_min > 1 leaves [1, c_min) unproved");
     }
 
     #[test]
     fn a_tiny_budget_still_gives_a_valid_but_loose_bound() {
-        let out = run(CertifyConfig {
-            max_boxes: 50,
-            ..Default::default()
-        });
+        let out = run(CertifyConfig { max_boxes: 50, ..Default::default() });
         assert_eq!(out.status, Status::BudgetExhausted);
         assert!(out.lower_bound < 0.9272304);
         assert!(out.upper_bound >= 0.9272304);
@@ -452,28 +371,13 @@ mod tests {
 
     #[test]
     fn the_natural_extension_proves_less_with_the_same_boxes() {
-        let budget = CertifyConfig {
-            max_boxes: 20_000,
-            ..Default::default()
-        };
-        let natural = run(CertifyConfig {
-            enclosure: Enclosure::Natural,
-            ..budget.clone()
-        });
+        let budget = CertifyConfig { max_boxes: 20_000, ..Default::default() };
+        let natural = run(CertifyConfig { enclosure: Enclosure::Natural, ..budget.clone() });
         let mean_value = run(budget);
         assert_eq!(natural.status, Status::BudgetExhausted);
         assert_eq!(mean_value.status, Status::Converged);
-        assert!(
-            natural.lower_bound < mean_value.lower_bound - 1e-6,
-            "{} vs {}",
-            natural.lower_bound,
-            mean_value.lower_bound
-        );
-        assert!(
-            natural.lower_bound > 0.9,
-            "still a valid, useful bound: {}",
-            natural.lower_bound
-        );
+        assert!(natural.lower_bound < mean_value.lower_bound - 1e-6, "{} vs {}", natural.lower_bound, mean_value.lower_bound);
+        assert!(natural.lower_bound > 0.9, "still a valid, useful bound: {}", natural.lower_bound);
         assert!(natural.lower_bound <= merge_factor(natural.best_r, natural.best_c));
     }
 
@@ -484,19 +388,7 @@ mod tests {
         assert_eq!(bad(CertifyConfig { r_min: 0.0, ..d() }), "r_min");
         assert_eq!(bad(CertifyConfig { c_min: 0.9, ..d() }), "c_min");
         assert_eq!(bad(CertifyConfig { r_max: 0.1, ..d() }), "r_max");
-        assert_eq!(
-            bad(CertifyConfig {
-                max_boxes: 1_000_000_000,
-                ..d()
-            }),
-            "max_boxes"
-        );
-        assert_eq!(
-            bad(CertifyConfig {
-                tolerance: 0.0,
-                ..d()
-            }),
-            "tolerance"
-        );
+        assert_eq!(bad(CertifyConfig { max_boxes: 1_000_000_000, ..d() }), "max_boxes");
+        assert_eq!(bad(CertifyConfig { tolerance: 0.0, ..d() }), "tolerance");
     }
 }

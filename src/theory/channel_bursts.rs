@@ -22,14 +22,7 @@ pub struct BurstsConfig {
 
 impl Default for BurstsConfig {
     fn default() -> Self {
-        BurstsConfig {
-            n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0],
-            x_max: 10_000.0,
-            log_x: false,
-            points: 400,
-            probability: 0.1,
-            probability_floor: 1e-10,
-        }
+        BurstsConfig { n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0], x_max: 10_000.0, log_x: false, points: 400, probability: 0.1, probability_floor: 1e-10 }
     }
 }
 
@@ -38,40 +31,18 @@ pub const MAX_SERIES: usize = 12;
 impl BurstsConfig {
     pub fn validate(&self) -> Result<(), InputError> {
         if self.n.is_empty() {
-            return Err(InputError::new(
-                "n",
-                "needs at least one number of elements, e.g. 5462",
-            ));
+            return Err(InputError::new("n", "needs at least one number of elements, e.g. 5462"));
         }
         if self.n.len() > MAX_SERIES {
-            return Err(InputError::new(
-                "n",
-                format!(
-                    "has {} values; at most {MAX_SERIES} curves can be told apart",
-                    self.n.len()
-                ),
-            ));
+            return Err(InputError::new("n", format!("has {} values; at most {MAX_SERIES} curves can be told apart", self.n.len())));
         }
         for (k, &n) in self.n.iter().enumerate() {
-            check(&format!("n[{k}]"), n)?
-                .at_least(1.0)?
-                .integer()?
-                .at_most(1e12)?;
+            check(&format!("n[{k}]"), n)?.at_least(1.0)?.integer()?.at_most(1e12)?;
         }
         check("x_max", self.x_max)?.positive()?.at_most(1e12)?;
-        count(
-            "points",
-            self.points,
-            10,
-            100_000,
-            "more points than pixels add nothing",
-        )?;
-        check("probability", self.probability)?
-            .positive()?
-            .below(1.0)?;
-        check("probability_floor", self.probability_floor)?
-            .at_least(1e-300)?
-            .below(1.0)?;
+        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
+        check("probability", self.probability)?.positive()?.below(1.0)?;
+        check("probability_floor", self.probability_floor)?.at_least(1e-300)?.below(1.0)?;
         Ok(())
     }
 }
@@ -94,26 +65,12 @@ pub struct BurstsOutput {
 
 pub fn bursts(config: BurstsConfig) -> Result<BurstsOutput, InputError> {
     config.validate()?;
-    let x_min = if config.log_x {
-        config.x_max * 1e-4
-    } else {
-        0.0
-    };
-    let x = GridAxis {
-        min: x_min,
-        max: config.x_max,
-        log: config.log_x,
-        n: config.points as usize,
-    }
-    .nodes();
+    let x_min = if config.log_x { config.x_max * 1e-4 } else { 0.0 };
+    let x = GridAxis { min: x_min, max: config.x_max, log: config.log_x, n: config.points as usize }.nodes();
     let curves = config
         .n
         .iter()
-        .map(|&n| BurstCurve {
-            n,
-            bound: x.iter().map(|&x| burst_bound(n, x)).collect(),
-            excess_at_probability: excess_for_probability(n, config.probability),
-        })
+        .map(|&n| BurstCurve { n, bound: x.iter().map(|&x| burst_bound(n, x)).collect(), excess_at_probability: excess_for_probability(n, config.probability) })
         .collect();
     Ok(BurstsOutput { config, x, curves })
 }
@@ -140,51 +97,15 @@ mod tests {
 
     #[test]
     fn webbase_servers() {
-        let out = bursts(BurstsConfig {
-            n: vec![5462.0],
-            ..Default::default()
-        })
-        .unwrap();
+        let out = bursts(BurstsConfig { n: vec![5462.0], ..Default::default() }).unwrap();
         assert!((out.curves[0].excess_at_probability - 159.364).abs() < 1e-3);
     }
 
     #[test]
     fn bad_n_is_refused() {
-        assert_eq!(
-            bursts(BurstsConfig {
-                n: vec![0.0],
-                ..Default::default()
-            })
-            .unwrap_err()
-            .field,
-            "n[0]"
-        );
-        assert_eq!(
-            bursts(BurstsConfig {
-                n: vec![10.5],
-                ..Default::default()
-            })
-            .unwrap_err()
-            .field,
-            "n[0]"
-        );
-        assert_eq!(
-            bursts(BurstsConfig {
-                n: vec![],
-                ..Default::default()
-            })
-            .unwrap_err()
-            .field,
-            "n"
-        );
-        assert_eq!(
-            bursts(BurstsConfig {
-                probability: 1.0,
-                ..Default::default()
-            })
-            .unwrap_err()
-            .field,
-            "probability"
-        );
+        assert_eq!(bursts(BurstsConfig { n: vec![0.0], ..Default::default() }).unwrap_err().field, "n[0]");
+        assert_eq!(bursts(BurstsConfig { n: vec![10.5], ..Default::default() }).unwrap_err().field, "n[0]");
+        assert_eq!(bursts(BurstsConfig { n: vec![], ..Default::default() }).unwrap_err().field, "n");
+        assert_eq!(bursts(BurstsConfig { probability: 1.0, ..Default::default() }).unwrap_err().field, "probability");
     }
 }

@@ -48,10 +48,7 @@ impl Grid<'_> {
     /// Closed loops repeat their first point at the end.
     pub fn contour(&self, level: f64) -> Vec<Vec<IndexPoint>> {
         let segments = self.segments(level);
-        join(&segments)
-            .into_iter()
-            .map(|ids| ids.into_iter().map(|id| self.crossing(id, level)).collect())
-            .collect()
+        join(&segments).into_iter().map(|ids| ids.into_iter().map(|id| self.crossing(id, level)).collect()).collect()
     }
 
     /// Marching squares: for each cell, the pairs of edges the level crosses.
@@ -62,27 +59,14 @@ impl Grid<'_> {
         }
         for j in 0..self.ny - 1 {
             for i in 0..self.nx - 1 {
-                let corners = [
-                    self.at(i, j),
-                    self.at(i + 1, j),
-                    self.at(i + 1, j + 1),
-                    self.at(i, j + 1),
-                ];
+                let corners = [self.at(i, j), self.at(i + 1, j), self.at(i + 1, j + 1), self.at(i, j + 1)];
                 if corners.iter().any(|v| !v.is_finite()) {
                     continue;
                 }
                 let above = corners.map(|v| v >= level);
-                let case = above
-                    .iter()
-                    .enumerate()
-                    .fold(0, |acc, (k, &a)| acc | ((a as u8) << k));
+                let case = above.iter().enumerate().fold(0, |acc, (k, &a)| acc | ((a as u8) << k));
                 // edges: 0 bottom, 1 right, 2 top, 3 left
-                let edge = [
-                    self.horizontal(i, j),
-                    self.vertical(i + 1, j),
-                    self.horizontal(i, j + 1),
-                    self.vertical(i, j),
-                ];
+                let edge = [self.horizontal(i, j), self.vertical(i + 1, j), self.horizontal(i, j + 1), self.vertical(i, j)];
                 let mut push = |a: usize, b: usize| out.push((edge[a], edge[b]));
                 match case {
                     0 | 15 => {}
@@ -113,11 +97,7 @@ impl Grid<'_> {
 
 /// Where between a (at 0) and b (at 1) the linear interpolant equals `level`.
 fn fraction(a: f64, b: f64, level: f64) -> f64 {
-    if a == b {
-        0.5
-    } else {
-        ((level - a) / (b - a)).clamp(0.0, 1.0)
-    }
+    if a == b { 0.5 } else { ((level - a) / (b - a)).clamp(0.0, 1.0) }
 }
 
 /// Chains segments that share an edge into polylines of edge ids.
@@ -141,11 +121,7 @@ fn join(segments: &[(EdgeId, EdgeId)]) -> Vec<Vec<EdgeId>> {
         }
         used[start] = true;
         let (a, b) = segments[start];
-        let (first, mut last) = if touching[&b].len() == 1 {
-            (b, a)
-        } else {
-            (a, b)
-        };
+        let (first, mut last) = if touching[&b].len() == 1 { (b, a) } else { (a, b) };
         let mut line = vec![first, last];
         while let Some(&next) = touching[&last].iter().find(|&&k| !used[k]) {
             used[next] = true;
@@ -166,22 +142,14 @@ mod tests {
     use super::*;
 
     fn sampled(nx: usize, ny: usize, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
-        (0..ny)
-            .flat_map(|j| (0..nx).map(move |i| (i, j)))
-            .map(|(i, j)| f(i as f64, j as f64))
-            .collect()
+        (0..ny).flat_map(|j| (0..nx).map(move |i| (i, j))).map(|(i, j)| f(i as f64, j as f64)).collect()
     }
 
     #[test]
     fn a_circle_gives_one_closed_loop_on_the_circle() {
         let (n, c, radius) = (41, 20.0, 12.3);
         let z = sampled(n, n, |x, y| ((x - c).powi(2) + (y - c).powi(2)).sqrt());
-        let lines = Grid {
-            nx: n,
-            ny: n,
-            z: &z,
-        }
-        .contour(radius);
+        let lines = Grid { nx: n, ny: n, z: &z }.contour(radius);
         assert_eq!(lines.len(), 1);
         let line = &lines[0];
         assert_eq!(line.first(), line.last(), "closed");
@@ -194,12 +162,7 @@ mod tests {
     #[test]
     fn a_plane_gives_one_straight_open_line() {
         let z = sampled(10, 7, |x, y| x + 2.0 * y);
-        let lines = Grid {
-            nx: 10,
-            ny: 7,
-            z: &z,
-        }
-        .contour(7.5);
+        let lines = Grid { nx: 10, ny: 7, z: &z }.contour(7.5);
         assert_eq!(lines.len(), 1);
         for &(x, y) in &lines[0] {
             assert!((x + 2.0 * y - 7.5).abs() < 1e-12);
@@ -210,29 +173,11 @@ mod tests {
     #[test]
     fn levels_outside_the_range_give_nothing_and_non_finite_cells_are_skipped() {
         let z = sampled(5, 5, |x, y| x * y);
-        assert!(
-            Grid {
-                nx: 5,
-                ny: 5,
-                z: &z
-            }
-            .contour(100.0)
-            .is_empty()
-        );
+        assert!(Grid { nx: 5, ny: 5, z: &z }.contour(100.0).is_empty());
         let mut z = sampled(5, 5, |x, _| x);
         z[12] = f64::NAN;
-        let lines = Grid {
-            nx: 5,
-            ny: 5,
-            z: &z,
-        }
-        .contour(2.5);
-        assert!(
-            lines
-                .iter()
-                .flatten()
-                .all(|p| p.0.is_finite() && p.1.is_finite())
-        );
+        let lines = Grid { nx: 5, ny: 5, z: &z }.contour(2.5);
+        assert!(lines.iter().flatten().all(|p| p.0.is_finite() && p.1.is_finite()));
     }
 
     #[test]
@@ -241,15 +186,6 @@ mod tests {
             let b = |cx: f64| (-((x - cx).powi(2) + (y - 10.0).powi(2)) / 20.0).exp();
             b(10.0) + b(30.0)
         });
-        assert_eq!(
-            Grid {
-                nx: 40,
-                ny: 20,
-                z: &z
-            }
-            .contour(0.5)
-            .len(),
-            2
-        );
+        assert_eq!(Grid { nx: 40, ny: 20, z: &z }.contour(0.5).len(), 2);
     }
 }

@@ -20,13 +20,7 @@ pub struct FactorCurvesConfig {
 
 impl Default for FactorCurvesConfig {
     fn default() -> Self {
-        FactorCurvesConfig {
-            x_min: 0.01,
-            x_max: 10.0,
-            log_x: false,
-            c: 5.0,
-            points: 400,
-        }
+        FactorCurvesConfig { x_min: 0.01, x_max: 10.0, log_x: false, c: 5.0, points: 400 }
     }
 }
 
@@ -36,13 +30,7 @@ impl FactorCurvesConfig {
         check("x_max", self.x_max)?.positive()?.at_most(1e4)?;
         ordered("x_min", self.x_min, "x_max", self.x_max)?;
         check("c", self.c)?.at_least(1.0)?.at_most(1e6)?;
-        count(
-            "points",
-            self.points,
-            10,
-            100_000,
-            "more points than pixels add nothing",
-        )?;
+        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
         Ok(())
     }
 }
@@ -71,12 +59,7 @@ pub struct FactorCurvesOutput {
 
 /// Minimum of f over sampled xs: best sample, then golden section between its neighbours.
 fn minimum_of(f: impl Fn(f64) -> f64, xs: &[f64]) -> CurveMinimum {
-    let (k, _) = xs
-        .iter()
-        .map(|&x| f(x))
-        .enumerate()
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .expect("points ≥ 10");
+    let (k, _) = xs.iter().map(|&x| f(x)).enumerate().min_by(|a, b| a.1.total_cmp(&b.1)).expect("points ≥ 10");
     let (a, b) = (xs[k.saturating_sub(1)], xs[(k + 1).min(xs.len() - 1)]);
     let (x, value) = golden_section_min(&f, a, b, 1e-13);
     CurveMinimum { x, value }
@@ -84,13 +67,7 @@ fn minimum_of(f: impl Fn(f64) -> f64, xs: &[f64]) -> CurveMinimum {
 
 pub fn factor_curves(config: FactorCurvesConfig) -> Result<FactorCurvesOutput, InputError> {
     config.validate()?;
-    let x = GridAxis {
-        min: config.x_min,
-        max: config.x_max,
-        log: config.log_x,
-        n: config.points as usize,
-    }
-    .nodes();
+    let x = GridAxis { min: config.x_min, max: config.x_max, log: config.log_x, n: config.points as usize }.nodes();
     let c = config.c;
     Ok(FactorCurvesOutput {
         random_bound: x.iter().map(|&x| random_factor_bound(x)).collect(),
@@ -119,28 +96,16 @@ mod tests {
         for k in 0..out.x.len() {
             // exact RANDOM above its bound; MERGE's bound above RANDOM's exact factor
             assert!(out.random_exact[k] >= out.random_bound[k] * (1.0 - 1e-12));
-            assert!(
-                out.merge_bound[k] >= out.random_exact[k] * (1.0 - 1e-12),
-                "x={}",
-                out.x[k]
-            );
+            assert!(out.merge_bound[k] >= out.random_exact[k] * (1.0 - 1e-12), "x={}", out.x[k]);
         }
         assert!(out.merge_bound_min.value > 0.927);
     }
 
     #[test]
     fn bad_c_is_refused() {
-        let e = factor_curves(FactorCurvesConfig {
-            c: 0.5,
-            ..Default::default()
-        })
-        .unwrap_err();
+        let e = factor_curves(FactorCurvesConfig { c: 0.5, ..Default::default() }).unwrap_err();
         assert_eq!(e.field, "c");
-        let e = factor_curves(FactorCurvesConfig {
-            x_min: 0.0,
-            ..Default::default()
-        })
-        .unwrap_err();
+        let e = factor_curves(FactorCurvesConfig { x_min: 0.0, ..Default::default() }).unwrap_err();
         assert_eq!(e.field, "x_min");
     }
 }

@@ -52,20 +52,12 @@ pub const MAX_LEVELS: usize = 40;
 impl LevelSetsConfig {
     pub fn validate(&self) -> Result<(), InputError> {
         check("r_min", self.r_min)?.positive()?;
-        check("r_max", self.r_max)?
-            .positive()?
-            .at_most(AXIS_LIMIT)?;
+        check("r_max", self.r_max)?.positive()?.at_most(AXIS_LIMIT)?;
         ordered("r_min", self.r_min, "r_max", self.r_max)?;
         check("c_min", self.c_min)?.at_least(1.0)?;
         check("c_max", self.c_max)?.at_most(AXIS_LIMIT)?;
         ordered("c_min", self.c_min, "c_max", self.c_max)?;
-        count(
-            "grid",
-            self.grid,
-            11,
-            MAX_GRID,
-            "a finer grid adds nothing visible and costs memory",
-        )?;
+        count("grid", self.grid, 11, MAX_GRID, "a finer grid adds nothing visible and costs memory")?;
         validate_levels("levels", &self.levels)?;
         if let Some(h) = self.highlight_below {
             check("highlight_below", h)?.positive()?.at_most(1.0)?;
@@ -75,52 +67,22 @@ impl LevelSetsConfig {
 
     fn axes(&self) -> (GridAxis, GridAxis) {
         let n = self.grid as usize;
-        (
-            GridAxis {
-                min: self.r_min,
-                max: self.r_max,
-                log: self.log_r,
-                n,
-            },
-            GridAxis {
-                min: self.c_min,
-                max: self.c_max,
-                log: self.log_c,
-                n,
-            },
-        )
+        (GridAxis { min: self.r_min, max: self.r_max, log: self.log_r, n }, GridAxis { min: self.c_min, max: self.c_max, log: self.log_c, n })
     }
 }
 
 /// Contour levels: at most [`MAX_LEVELS`], strictly increasing, each in (0, 1].
 pub fn validate_levels(field: &str, levels: &[f64]) -> Result<(), InputError> {
     if levels.is_empty() {
-        return Err(InputError::new(
-            field,
-            "needs at least one level, e.g. 0.93, 0.95, 0.99",
-        ));
+        return Err(InputError::new(field, "needs at least one level, e.g. 0.93, 0.95, 0.99"));
     }
     if levels.len() > MAX_LEVELS {
-        return Err(InputError::new(
-            field,
-            format!(
-                "has {} levels; at most {MAX_LEVELS} can be told apart",
-                levels.len()
-            ),
-        ));
+        return Err(InputError::new(field, format!("has {} levels; at most {MAX_LEVELS} can be told apart", levels.len())));
     }
     for (k, &v) in levels.iter().enumerate() {
-        check(&format!("{field}[{k}]"), v)?
-            .positive()?
-            .at_most(1.0)?;
+        check(&format!("{field}[{k}]"), v)?.positive()?.at_most(1.0)?;
         if k > 0 && v <= levels[k - 1] {
-            return Err(InputError::new(
-                field,
-                format!(
-                    "must increase strictly ({} then {v}); sort them and remove repeats",
-                    levels[k - 1]
-                ),
-            ));
+            return Err(InputError::new(field, format!("must increase strictly ({} then {v}); sort them and remove repeats", levels[k - 1])));
         }
     }
     Ok(())
@@ -178,14 +140,7 @@ impl LevelSetsJob {
         config.validate()?;
         let (r, c) = config.axes();
         let values = Vec::with_capacity(r.n * c.n);
-        Ok(LevelSetsJob {
-            config,
-            r,
-            c,
-            r_nodes: r.nodes(),
-            c_nodes: c.nodes(),
-            values,
-        })
+        Ok(LevelSetsJob { config, r, c, r_nodes: r.nodes(), c_nodes: c.nodes(), values })
     }
 
     /// Evaluates about `budget` grid nodes; returns the fraction done.
@@ -198,8 +153,7 @@ impl LevelSetsJob {
                 break;
             }
             let c = self.c_nodes[j];
-            self.values
-                .extend(self.r_nodes.iter().map(|&r| merge_factor(r, c)));
+            self.values.extend(self.r_nodes.iter().map(|&r| merge_factor(r, c)));
         }
         self.values.len() as f64 / total as f64
     }
@@ -212,53 +166,22 @@ impl LevelSetsJob {
         while !self.done() {
             self.advance(u64::MAX);
         }
-        let grid = Grid {
-            nx: self.r.n,
-            ny: self.c.n,
-            z: &self.values,
-        };
+        let grid = Grid { nx: self.r.n, ny: self.c.n, z: &self.values };
         let to_coords = |(i, j): (f64, f64)| [self.r.at(i), self.c.at(j)];
-        let contours = self
-            .config
-            .levels
-            .iter()
-            .map(|&level| Contour {
-                level,
-                lines: grid
-                    .contour(level)
-                    .into_iter()
-                    .map(|l| l.into_iter().map(to_coords).collect())
-                    .collect(),
-            })
-            .collect();
-        let below = self
-            .config
-            .highlight_below
-            .map(|h| self.cells_below(h))
-            .unwrap_or_default();
+        let contours =
+            self.config.levels.iter().map(|&level| Contour { level, lines: grid.contour(level).into_iter().map(|l| l.into_iter().map(to_coords).collect()).collect() }).collect();
+        let below = self.config.highlight_below.map(|h| self.cells_below(h)).unwrap_or_default();
         let minimum = self.minimum();
         let lo = self.values.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = self
-            .values
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
-        LevelSetsOutput {
-            config: self.config,
-            contours,
-            below,
-            minimum,
-            sampled_range: [lo, hi],
-        }
+        let hi = self.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        LevelSetsOutput { config: self.config, contours, below, minimum, sampled_range: [lo, hi] }
     }
 
     /// Row runs of nodes whose value is below `threshold`; each node stands for the cell
     /// reaching half-way to its neighbours.
     fn cells_below(&self, threshold: f64) -> Vec<Rect> {
         let (nx, ny) = (self.r.n, self.c.n);
-        let edge = |axis: &GridAxis, k: usize, side: f64| {
-            axis.at((k as f64 + side).clamp(0.0, (axis.n - 1) as f64))
-        };
+        let edge = |axis: &GridAxis, k: usize, side: f64| axis.at((k as f64 + side).clamp(0.0, (axis.n - 1) as f64));
         let mut rects = Vec::new();
         for j in 0..ny {
             let row = &self.values[j * nx..(j + 1) * nx];
@@ -269,12 +192,7 @@ impl LevelSetsJob {
                     while i < nx && row[i] < threshold {
                         i += 1;
                     }
-                    rects.push(Rect {
-                        r0: edge(&self.r, start, -0.5),
-                        r1: edge(&self.r, i - 1, 0.5),
-                        c0: edge(&self.c, j, -0.5),
-                        c1: edge(&self.c, j, 0.5),
-                    });
+                    rects.push(Rect { r0: edge(&self.r, start, -0.5), r1: edge(&self.r, i - 1, 0.5), c0: edge(&self.c, j, -0.5), c1: edge(&self.c, j, 0.5) });
                 } else {
                     i += 1;
                 }
@@ -285,34 +203,12 @@ impl LevelSetsJob {
 
     /// Best grid node, refined by pattern search inside the region.
     fn minimum(&self) -> FactorMinimum {
-        let (k, &value) = self
-            .values
-            .iter()
-            .enumerate()
-            .min_by(|a, b| a.1.total_cmp(b.1))
-            .expect("grid is not empty");
-        let start = Minimum2 {
-            x: self.r_nodes[k % self.r.n],
-            y: self.c_nodes[k / self.r.n],
-            value,
-        };
-        let m = pattern_search_in_box(
-            merge_factor,
-            start,
-            (self.r.min, self.r.max),
-            (self.c.min, self.c.max),
-            1e-12,
-        );
-        let near = |v: f64, a: f64, b: f64| {
-            (v - a).abs() <= 1e-9 * (b - a) || (v - b).abs() <= 1e-9 * (b - a)
-        };
+        let (k, &value) = self.values.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("grid is not empty");
+        let start = Minimum2 { x: self.r_nodes[k % self.r.n], y: self.c_nodes[k / self.r.n], value };
+        let m = pattern_search_in_box(merge_factor, start, (self.r.min, self.r.max), (self.c.min, self.c.max), 1e-12);
+        let near = |v: f64, a: f64, b: f64| (v - a).abs() <= 1e-9 * (b - a) || (v - b).abs() <= 1e-9 * (b - a);
         let on_boundary = near(m.x, self.r.min, self.r.max) || near(m.y, self.c.min, self.c.max);
-        FactorMinimum {
-            r: m.x,
-            c: m.y,
-            value: m.value,
-            on_boundary,
-        }
+        FactorMinimum { r: m.x, c: m.y, value: m.value, on_boundary }
     }
 }
 
@@ -333,10 +229,7 @@ mod tests {
         let m = out.minimum;
         // Conjecture 5.9: the factor stays above 0.927; the minimum is interior.
         assert!(m.value > 0.927 && m.value < 0.9273, "{m:?}");
-        assert!(
-            (m.r - 1.6374).abs() < 1e-3 && (m.c - 2.2706).abs() < 1e-3,
-            "{m:?}"
-        );
+        assert!((m.r - 1.6374).abs() < 1e-3 && (m.c - 2.2706).abs() < 1e-3, "{m:?}");
         assert!(!m.on_boundary);
         assert!(out.sampled_range[0] >= m.value);
     }
@@ -347,11 +240,7 @@ mod tests {
         let mut checked = 0;
         for contour in &out.contours {
             for &[r, c] in contour.lines.iter().flatten() {
-                assert!(
-                    (merge_factor(r, c) - contour.level).abs() < 2e-3,
-                    "level {} at ({r},{c})",
-                    contour.level
-                );
+                assert!((merge_factor(r, c) - contour.level).abs() < 2e-3, "level {} at ({r},{c})", contour.level);
                 checked += 1;
             }
         }
@@ -366,11 +255,7 @@ mod tests {
     fn highlighted_cells_cover_the_minimum_and_only_low_values() {
         let out = run(LevelSetsConfig::default());
         let m = out.minimum;
-        assert!(
-            out.below
-                .iter()
-                .any(|b| b.r0 <= m.r && m.r <= b.r1 && b.c0 <= m.c && m.c <= b.c1)
-        );
+        assert!(out.below.iter().any(|b| b.r0 <= m.r && m.r <= b.r1 && b.c0 <= m.c && m.c <= b.c1));
         for b in &out.below {
             let (r, c) = (0.5 * (b.r0 + b.r1), 0.5 * (b.c0 + b.c1));
             assert!(merge_factor(r, c) < 0.935);
@@ -379,26 +264,14 @@ mod tests {
 
     #[test]
     fn log_axes_up_to_ten_thousand() {
-        let out = run(LevelSetsConfig {
-            r_min: 0.01,
-            r_max: 1e4,
-            c_max: 1e4,
-            log_r: true,
-            log_c: true,
-            grid: 101,
-            ..Default::default()
-        });
+        let out = run(LevelSetsConfig { r_min: 0.01, r_max: 1e4, c_max: 1e4, log_r: true, log_c: true, grid: 101, ..Default::default() });
         assert!(out.minimum.value > 0.927);
         assert!(out.contours.iter().any(|c| !c.lines.is_empty()));
     }
 
     #[test]
     fn a_region_that_cuts_the_minimum_off_reports_it_on_the_boundary() {
-        let out = run(LevelSetsConfig {
-            r_min: 3.0,
-            r_max: 9.0,
-            ..Default::default()
-        });
+        let out = run(LevelSetsConfig { r_min: 3.0, r_max: 9.0, ..Default::default() });
         assert!(out.minimum.on_boundary);
         assert!((out.minimum.r - 3.0).abs() < 1e-9);
     }
@@ -409,60 +282,19 @@ mod tests {
         let d = LevelSetsConfig::default;
         assert_eq!(bad(LevelSetsConfig { r_min: 0.0, ..d() }), "r_min");
         assert_eq!(bad(LevelSetsConfig { r_min: -1.0, ..d() }), "r_min");
-        assert_eq!(
-            bad(LevelSetsConfig {
-                r_min: f64::NAN,
-                ..d()
-            }),
-            "r_min"
-        );
+        assert_eq!(bad(LevelSetsConfig { r_min: f64::NAN, ..d() }), "r_min");
         assert_eq!(bad(LevelSetsConfig { c_min: 0.5, ..d() }), "c_min");
-        assert_eq!(
-            bad(LevelSetsConfig {
-                r_min: 5.0,
-                r_max: 2.0,
-                ..d()
-            }),
-            "r_max"
-        );
+        assert_eq!(bad(LevelSetsConfig { r_min: 5.0, r_max: 2.0, ..d() }), "r_max");
         assert_eq!(bad(LevelSetsConfig { c_max: 1e6, ..d() }), "c_max");
-        assert_eq!(
-            bad(LevelSetsConfig {
-                grid: 1_000_000,
-                ..d()
-            }),
-            "grid"
-        );
-        assert_eq!(
-            bad(LevelSetsConfig {
-                levels: vec![0.95, 0.93],
-                ..d()
-            }),
-            "levels"
-        );
-        assert_eq!(
-            bad(LevelSetsConfig {
-                levels: vec![1.5],
-                ..d()
-            }),
-            "levels[0]"
-        );
-        assert_eq!(
-            bad(LevelSetsConfig {
-                highlight_below: Some(-1.0),
-                ..d()
-            }),
-            "highlight_below"
-        );
+        assert_eq!(bad(LevelSetsConfig { grid: 1_000_000, ..d() }), "grid");
+        assert_eq!(bad(LevelSetsConfig { levels: vec![0.95, 0.93], ..d() }), "levels");
+        assert_eq!(bad(LevelSetsConfig { levels: vec![1.5], ..d() }), "levels[0]");
+        assert_eq!(bad(LevelSetsConfig { highlight_below: Some(-1.0), ..d() }), "highlight_below");
     }
 
     #[test]
     fn progress_advances_to_one() {
-        let mut job = LevelSetsJob::new(LevelSetsConfig {
-            grid: 101,
-            ..Default::default()
-        })
-        .unwrap();
+        let mut job = LevelSetsJob::new(LevelSetsConfig { grid: 101, ..Default::default() }).unwrap();
         let first = job.advance(500);
         assert!(first > 0.0 && first < 0.1);
         while !job.done() {

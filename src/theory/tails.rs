@@ -73,9 +73,7 @@ pub fn large_c(r_max: f64, c_max: f64) -> TailBound {
     TailBound {
         part: format!("c ≥ {c_max}, 0 < r ≤ {r_max}"),
         bound: one_minus_scaled_exp(r_max, p(2.0) * p(c_max)),
-        argument:
-            "as for small r, with (c−1)/c² ≤ 1/C: δ ≤ r²/(2C), so g ≥ 1 − (r/(2C))e^{r²/(2C)}"
-                .into(),
+        argument: "as for small r, with (c−1)/c² ≤ 1/C: δ ≤ r²/(2C), so g ≥ 1 − (r/(2C))e^{r²/(2C)}".into(),
     }
 }
 
@@ -99,10 +97,7 @@ mod tests {
         assert!(t.bound > 0.968 && t.bound < 0.969, "{}", t.bound);
         let mut s = Stream::new(21, 0);
         for _ in 0..50_000 {
-            let (r, c) = (
-                log_uniform(&mut s, 1e-9, 0.25),
-                log_uniform(&mut s, 1.0, 1e9),
-            );
+            let (r, c) = (log_uniform(&mut s, 1e-9, 0.25), log_uniform(&mut s, 1.0, 1e9));
             assert!(merge_factor(r, c) >= t.bound, "r={r} c={c}");
             // the intermediate step: g ≥ 1 − (r/8)e^{r²/8}
             assert!(merge_factor(r, c) >= 1.0 - r / 8.0 * (r * r / 8.0).exp() - 1e-15);
@@ -126,10 +121,7 @@ mod tests {
         assert!(t.bound > 0.995 && t.bound < 0.996, "{}", t.bound);
         let mut s = Stream::new(23, 0);
         for _ in 0..50_000 {
-            let (r, c) = (
-                log_uniform(&mut s, 1e-9, 9.0),
-                log_uniform(&mut s, 1000.0, 1e12),
-            );
+            let (r, c) = (log_uniform(&mut s, 1e-9, 9.0), log_uniform(&mut s, 1000.0, 1e12));
             assert!(merge_factor(r, c) >= t.bound, "r={r} c={c}");
         }
     }

@@ -7,9 +7,7 @@ use crate::chart::draw::{draw_figure, figure_svg};
 use crate::chart::figure::Figure;
 use crate::chart::figures::figures;
 use crate::chart::theme::DrawOptions;
-use crate::experiment::{
-    EXPERIMENTS, Job, Output, config_from_value, start, validate as check_config,
-};
+use crate::experiment::{EXPERIMENTS, Job, Output, config_from_value, start, validate as check_config};
 use crate::input::InputError;
 use crate::math::freshness::merge_factor;
 use crate::table::table;
@@ -35,9 +33,7 @@ pub fn on_start() {
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error_js(&InputError::new("", e.to_string())))
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| error_js(&InputError::new("", e.to_string())))
 }
 
 fn error_js(e: &InputError) -> JsValue {
@@ -45,31 +41,18 @@ fn error_js(e: &InputError) -> JsValue {
 }
 
 fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        error_js(&InputError::new(
-            "",
-            format!("{what} is not a plain object: {e}"),
-        ))
-    })
+    serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("", format!("{what} is not a plain object: {e}"))))
 }
 
 fn output_of(value: JsValue) -> Result<Output, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result: {e}"))))
+    serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result: {e}"))))
 }
 
 /// Figure `index` of a result, or an error naming the index.
 fn figure_of(output: &Output, index: usize) -> Result<Figure, JsValue> {
     let mut all = figures(output);
     if index >= all.len() {
-        return Err(error_js(&InputError::new(
-            "index",
-            format!(
-                "this result has {} figure(s); ask for one from 0 to {}",
-                all.len(),
-                all.len() - 1
-            ),
-        )));
+        return Err(error_js(&InputError::new("index", format!("this result has {} figure(s); ask for one from 0 to {}", all.len(), all.len() - 1))));
     }
     Ok(all.swap_remove(index))
 }
@@ -78,8 +61,7 @@ fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
     let options: DrawOptions = if value.is_undefined() || value.is_null() {
         DrawOptions::default()
     } else {
-        serde_wasm_bindgen::from_value(value)
-            .map_err(|e| error_js(&InputError::new("options", e.to_string())))?
+        serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("options", e.to_string())))?
     };
     options.validate().map_err(|e| error_js(&e))?;
     Ok(options)
@@ -96,18 +78,13 @@ impl Run {
     /// Validates `config` (an object with an `experiment` field); throws `{field, message}`.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Run, JsValue> {
-        let config =
-            config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
-        Ok(Run {
-            job: Some(start(config).map_err(|e| error_js(&e))?),
-        })
+        let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
+        Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?) })
     }
 
     /// Does about `budget` units of work; returns the fraction done.
     pub fn advance(&mut self, budget: f64) -> f64 {
-        self.job
-            .as_mut()
-            .map_or(1.0, |j| j.advance(budget.clamp(1.0, 1e12) as u64))
+        self.job.as_mut().map_or(1.0, |j| j.advance(budget.clamp(1.0, 1e12) as u64))
     }
 
     pub fn done(&self) -> bool {
@@ -124,10 +101,7 @@ impl Run {
 
     /// The final result; the run is spent afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        let job = self
-            .job
-            .take()
-            .ok_or_else(|| error_js(&InputError::new("", "this run has already finished")))?;
+        let job = self.job.take().ok_or_else(|| error_js(&InputError::new("", "this run has already finished")))?;
         to_js(&job.finish())
     }
 }
@@ -135,8 +109,7 @@ impl Run {
 /// The default configuration of an experiment: the page's forms start from it.
 #[wasm_bindgen]
 pub fn defaults(experiment: &str) -> Result<JsValue, JsValue> {
-    let config = config_from_value(serde_json::json!({ "experiment": experiment }))
-        .map_err(|e| error_js(&e))?;
+    let config = config_from_value(serde_json::json!({ "experiment": experiment })).map_err(|e| error_js(&e))?;
     to_js(&config)
 }
 
@@ -150,8 +123,7 @@ pub fn experiments() -> Vec<String> {
 /// thread): `null` when valid, else `{field, message}`.
 #[wasm_bindgen]
 pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
-    let checked =
-        config_from_value(json_of(config, "the configuration")?).and_then(|c| check_config(&c));
+    let checked = config_from_value(json_of(config, "the configuration")?).and_then(|c| check_config(&c));
     match checked {
         Ok(()) => Ok(JsValue::NULL),
         Err(e) => Ok(error_js(&e)),
@@ -167,42 +139,22 @@ pub fn figure_count(output: JsValue) -> Result<usize, JsValue> {
 /// Draws figure `index` of a result on `canvas` (its pixel size as set by the page);
 /// returns the plotting frame for pointer mapping.
 #[wasm_bindgen]
-pub fn draw(
-    canvas: HtmlCanvasElement,
-    output: JsValue,
-    options: JsValue,
-    index: usize,
-) -> Result<JsValue, JsValue> {
+pub fn draw(canvas: HtmlCanvasElement, output: JsValue, options: JsValue, index: usize) -> Result<JsValue, JsValue> {
     let output = output_of(output)?;
     let options = options_of(options)?;
     let figure = figure_of(&output, index)?;
-    let backend = measured_canvas(canvas)
-        .ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
+    let backend = measured_canvas(canvas).ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
     let root = backend.into_drawing_area();
-    let frame =
-        draw_figure(&root, &figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
-    root.present()
-        .map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
+    let frame = draw_figure(&root, &figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
+    root.present().map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
     to_js(&frame)
 }
 
 /// Figure `index` as an SVG document.
 #[wasm_bindgen]
-pub fn svg(
-    output: JsValue,
-    width: u32,
-    height: u32,
-    options: JsValue,
-    index: usize,
-) -> Result<String, JsValue> {
+pub fn svg(output: JsValue, width: u32, height: u32, options: JsValue, index: usize) -> Result<String, JsValue> {
     let figure = figure_of(&output_of(output)?, index)?;
-    figure_svg(
-        &figure,
-        width.clamp(200, 8000),
-        height.clamp(150, 8000),
-        &options_of(options)?,
-    )
-    .map_err(|e| error_js(&InputError::new("", e)))
+    figure_svg(&figure, width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
 }
 
 /// The result's data as CSV.
@@ -229,10 +181,7 @@ pub fn policies_webbase() -> Result<JsValue, JsValue> {
 pub fn policies_estimate(config: JsValue) -> Result<JsValue, JsValue> {
     let mut value = json_of(config, "the configuration")?;
     if let Some(map) = value.as_object_mut() {
-        map.insert(
-            "experiment".into(),
-            serde_json::Value::String("policies".into()),
-        );
+        map.insert("experiment".into(), serde_json::Value::String("policies".into()));
     }
     match config_from_value(value) {
         Ok(crate::experiment::Config::Policies(c)) => {
@@ -240,10 +189,7 @@ pub fn policies_estimate(config: JsValue) -> Result<JsValue, JsValue> {
             c.validate().map_err(|e| error_js(&e))?;
             to_js(&c.estimate())
         }
-        Ok(_) => Err(error_js(&InputError::new(
-            "experiment",
-            "not a policies configuration",
-        ))),
+        Ok(_) => Err(error_js(&InputError::new("experiment", "not a policies configuration"))),
         Err(e) => Err(error_js(&e)),
     }
 }
@@ -254,20 +200,14 @@ pub fn policies_estimate(config: JsValue) -> Result<JsValue, JsValue> {
 pub fn wikipedia_estimate(config: JsValue) -> Result<JsValue, JsValue> {
     let mut value = json_of(config, "the configuration")?;
     if let Some(map) = value.as_object_mut() {
-        map.insert(
-            "experiment".into(),
-            serde_json::Value::String("wikipedia".into()),
-        );
+        map.insert("experiment".into(), serde_json::Value::String("wikipedia".into()));
     }
     match config_from_value(value) {
         Ok(crate::experiment::Config::Wikipedia(c)) => {
             c.validate().map_err(|e| error_js(&e))?;
             to_js(&c.estimate())
         }
-        Ok(_) => Err(error_js(&InputError::new(
-            "experiment",
-            "not a wikipedia configuration",
-        ))),
+        Ok(_) => Err(error_js(&InputError::new("experiment", "not a wikipedia configuration"))),
         Err(e) => Err(error_js(&e)),
     }
 }
@@ -289,9 +229,6 @@ pub fn panic_for_test(message: &str) {
 /// `BenchConfig`, the result a `BenchResult`.
 #[wasm_bindgen]
 pub fn bench_scheduling(config: JsValue) -> Result<JsValue, JsValue> {
-    let config: crate::bench::BenchConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| error_js(&InputError::new("", e.to_string())))?;
-    to_js(&crate::bench::scheduling(&config, || {
-        js_sys::Date::now() / 1000.0
-    }))
+    let config: crate::bench::BenchConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
+    to_js(&crate::bench::scheduling(&config, || js_sys::Date::now() / 1000.0))
 }

@@ -14,20 +14,12 @@ pub struct TraceAccount {
 
 impl TraceAccount {
     pub fn new(trace: &Trace) -> Self {
-        TraceAccount {
-            next: vec![0; trace.pages()],
-            last_fetch: vec![f64::NAN; trace.pages()],
-            fresh: 0.0,
-        }
+        TraceAccount { next: vec![0; trace.pages()], last_fetch: vec![f64::NAN; trace.pages()], fresh: 0.0 }
     }
 
     /// The first change of `page` after its last fetch (∞ if none).
     fn stale_from(&self, trace: &Trace, page: usize) -> f64 {
-        trace
-            .changes(page)
-            .get(self.next[page] as usize)
-            .copied()
-            .unwrap_or(f64::INFINITY)
+        trace.changes(page).get(self.next[page] as usize).copied().unwrap_or(f64::INFINITY)
     }
 
     /// A fetch of `page` at `t` (fetches of a page come in time order); returns the
@@ -70,12 +62,7 @@ mod tests {
     #[test]
     fn hand_computed_freshness() {
         // page 0 changes at 2 and 6, page 1 never; horizon 10
-        let trace = Trace::from_pages(
-            vec!["a".into(), "b".into()],
-            vec![vec![2.0, 6.0], vec![]],
-            0.0,
-            10.0,
-        );
+        let trace = Trace::from_pages(vec!["a".into(), "b".into()], vec![vec![2.0, 6.0], vec![]], 0.0, 10.0);
         let mut acc = TraceAccount::new(&trace);
         assert_eq!(acc.fetch(&trace, 0, 1.0), None); // fresh 1–2
         assert_eq!(acc.fetch(&trace, 1, 3.0), None); // fresh 3–10

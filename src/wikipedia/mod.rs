@@ -88,23 +88,12 @@ impl Default for WikipediaConfig {
         WikipediaConfig {
             source: Source::Generator,
             // a quarter keeps GREEDY's runs to seconds; the thesis replays a year
-            generator: BurstyConfig {
-                articles: 200,
-                days: 91.0,
-                ..BurstyConfig::default()
-            },
+            generator: BurstyConfig { articles: 200, days: 91.0, ..BurstyConfig::default() },
             trace: None,
             // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
             politeness_seconds: 750.0,
             fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
-            policies: vec![
-                WikiPolicy::Merge,
-                WikiPolicy::Merge2,
-                WikiPolicy::Unpolite,
-                WikiPolicy::Random,
-                WikiPolicy::Greedy,
-                WikiPolicy::GreedyExact,
-            ],
+            policies: vec![WikiPolicy::Merge, WikiPolicy::Merge2, WikiPolicy::Unpolite, WikiPolicy::Random, WikiPolicy::Greedy, WikiPolicy::GreedyExact],
             greedy_samples: 3,
             overdue: Overdue::Memoryless,
             renewal_steps: 2048,
@@ -120,15 +109,7 @@ pub const GENERATOR_STREAM: u64 = 1 << 40;
 
 /// The thesis's settings (10,000 articles, 15 s), with the synthetic generator.
 pub fn thesis_scale() -> WikipediaConfig {
-    WikipediaConfig {
-        generator: BurstyConfig {
-            articles: 10_000,
-            days: 365.0,
-            ..BurstyConfig::default()
-        },
-        politeness_seconds: 15.0,
-        ..WikipediaConfig::default()
-    }
+    WikipediaConfig { generator: BurstyConfig { articles: 10_000, days: 365.0, ..BurstyConfig::default() }, politeness_seconds: 15.0, ..WikipediaConfig::default() }
 }
 
 /// What a run will cost, from its configuration alone.
@@ -151,61 +132,29 @@ impl WikipediaConfig {
             Source::Generator => self.generator.validate()?,
             Source::Trace => {
                 let Some(text) = &self.trace else {
-                    return Err(InputError::new(
-                        "trace",
-                        "is empty: choose a CSV file of page,timestamp rows (or use the generator)",
-                    ));
+                    return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
                 };
                 if text.len() > trace::MAX_BYTES {
-                    return Err(InputError::new(
-                        "trace",
-                        format!(
-                            "is {} MB, over the {} MB limit",
-                            text.len() >> 20,
-                            trace::MAX_BYTES >> 20
-                        ),
-                    ));
+                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", text.len() >> 20, trace::MAX_BYTES >> 20)));
                 }
             }
         }
-        check("politeness_seconds", self.politeness_seconds)?
-            .at_least(0.001)?
-            .at_most(86_400.0 * 30.0)?;
+        check("politeness_seconds", self.politeness_seconds)?.at_least(0.001)?.at_most(86_400.0 * 30.0)?;
         if self.fractions.is_empty() || self.fractions.len() > 20 {
-            return Err(InputError::new(
-                "fractions",
-                "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1",
-            ));
+            return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
         }
         for (k, &f) in self.fractions.iter().enumerate() {
-            check(&format!("fractions[{k}]"), f)?
-                .positive()?
-                .at_most(1.0)?;
+            check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
         }
         if self.policies.is_empty() {
             return Err(InputError::new("policies", "choose at least one policy"));
         }
-        count(
-            "greedy_samples",
-            self.greedy_samples as u64,
-            1,
-            1000,
-            "more samples only slow GREEDY down",
-        )?;
-        count(
-            "renewal_steps",
-            self.renewal_steps as u64,
-            64,
-            1 << 20,
-            "a finer grid needs more memory than it is worth",
-        )?;
+        count("greedy_samples", self.greedy_samples as u64, 1, 1000, "more samples only slow GREEDY down")?;
+        count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
         check("training_days", self.training_days)?.positive()?;
         let e = self.estimate();
         if self.article >= e.articles && self.source == Source::Generator {
-            return Err(InputError::new(
-                "article",
-                format!("must be below the number of articles ({})", e.articles),
-            ));
+            return Err(InputError::new("article", format!("must be below the number of articles ({})", e.articles)));
         }
         if e.bytes > MEMORY_LIMIT {
             return Err(InputError::new(
@@ -214,11 +163,7 @@ impl WikipediaConfig {
                     "needs about {} MB, more than the {} MB {} can hold; use fewer articles or renewal_steps",
                     e.bytes >> 20,
                     MEMORY_LIMIT >> 20,
-                    if cfg!(target_arch = "wasm32") {
-                        "a browser tab"
-                    } else {
-                        "this program allows"
-                    }
+                    if cfg!(target_arch = "wasm32") { "a browser tab" } else { "this program allows" }
                 ),
             ));
         }
@@ -243,11 +188,7 @@ impl WikipediaConfig {
         let (articles, changes, minutes) = match self.source {
             Source::Generator => {
                 let g = &self.generator;
-                (
-                    g.articles,
-                    (g.articles as f64 * (g.rate_min + g.rate_max) / 2.0 * g.days / 365.0) as u64,
-                    g.minutes(),
-                )
+                (g.articles, (g.articles as f64 * (g.rate_min + g.rate_max) / 2.0 * g.days / 365.0) as u64, g.minutes())
             }
             // about 25 bytes a row; a year by default
             Source::Trace => {
@@ -255,29 +196,15 @@ impl WikipediaConfig {
                 ((rows / 300).max(1), rows, 525_600.0)
             }
         };
-        let per_fraction: f64 = self
-            .fractions
-            .iter()
-            .map(|f| minutes * 60.0 * f / self.politeness_seconds)
-            .sum();
-        let greedy_runs = [WikiPolicy::Greedy, WikiPolicy::GreedyExact]
-            .iter()
-            .filter(|&&p| self.uses(p))
-            .count() as f64;
-        let tables = if self.uses(WikiPolicy::GreedyExact) {
-            articles * (self.renewal_steps as u64 + 1) * RenewalTable::BYTES_PER_STEP
-        } else {
-            0
-        };
+        let per_fraction: f64 = self.fractions.iter().map(|f| minutes * 60.0 * f / self.politeness_seconds).sum();
+        let greedy_runs = [WikiPolicy::Greedy, WikiPolicy::GreedyExact].iter().filter(|&&p| self.uses(p)).count() as f64;
+        let tables = if self.uses(WikiPolicy::GreedyExact) { articles * (self.renewal_steps as u64 + 1) * RenewalTable::BYTES_PER_STEP } else { 0 };
         Estimate {
             articles,
             changes,
             requests: (per_fraction * self.policies.len() as f64) as u64,
             greedy_evaluations: per_fraction * greedy_runs * articles as f64,
-            bytes: changes * 8
-                + articles * 400
-                + tables
-                + self.trace.as_ref().map_or(0, |t| 2 * t.len() as u64),
+            bytes: changes * 8 + articles * 400 + tables + self.trace.as_ref().map_or(0, |t| 2 * t.len() as u64),
         }
     }
 }
@@ -344,23 +271,14 @@ pub struct WikipediaOutput {
 }
 
 /// The thesis's reading of its Fig 6.3, in percentage points of freshness.
-pub const PUBLISHED: [(&str, &str); 4] = [
-    ("MERGE − UNPOLITE", "|gap| < 0.4"),
-    ("MERGE − MERGE2", "2.9 falling to 1.5"),
-    ("MERGE − GREEDY", "10.30 ± 0.95"),
-    ("RANDOM − GREEDY", "up to 2.4 (at 20 %)"),
-];
+pub const PUBLISHED: [(&str, &str); 4] =
+    [("MERGE − UNPOLITE", "|gap| < 0.4"), ("MERGE − MERGE2", "2.9 falling to 1.5"), ("MERGE − GREEDY", "10.30 ± 0.95"), ("RANDOM − GREEDY", "up to 2.4 (at 20 %)")];
 
 fn laws_from(trace: &Trace, until: f64) -> (Vec<Histogram>, u64) {
     let mut missing = 0;
     let laws = (0..trace.pages())
         .map(|i| {
-            let changes: Vec<f64> = trace
-                .changes(i)
-                .iter()
-                .copied()
-                .take_while(|&t| t < until)
-                .collect();
+            let changes: Vec<f64> = trace.changes(i).iter().copied().take_while(|&t| t < until).collect();
             let intervals: Vec<f64> = changes.windows(2).map(|w| w[1] - w[0]).collect();
             Histogram::from_intervals(&intervals).unwrap_or_else(|| {
                 missing += 1;
@@ -423,20 +341,12 @@ impl WikipediaJob {
         };
         config.trace = None;
         if config.article as usize >= trace.pages() {
-            return Err(InputError::new(
-                "article",
-                format!("must be below the number of articles ({})", trace.pages()),
-            ));
+            return Err(InputError::new("article", format!("must be below the number of articles ({})", trace.pages())));
         }
         let minutes = trace.minutes;
         let (laws, without) = laws_from(&trace, minutes);
-        let (training_laws, without_training) =
-            laws_from(&trace, config.training_days.min(minutes / 1440.0) * 1440.0);
-        let capacities: Vec<f64> = config
-            .fractions
-            .iter()
-            .map(|f| f * 60.0 / config.politeness_seconds)
-            .collect();
+        let (training_laws, without_training) = laws_from(&trace, config.training_days.min(minutes / 1440.0) * 1440.0);
+        let capacities: Vec<f64> = config.fractions.iter().map(|f| f * 60.0 / config.politeness_seconds).collect();
         let mut allocations = Vec::new();
         let mut kkt = Vec::new();
         let mut training_allocations = Vec::new();
@@ -449,11 +359,7 @@ impl WikipediaJob {
             }
         }
         let tables: Option<Rc<[RenewalTable]>> =
-            config.policies.contains(&WikiPolicy::GreedyExact).then(|| {
-                laws.iter()
-                    .map(|l| RenewalTable::new(l, minutes, config.renewal_steps as usize))
-                    .collect()
-            });
+            config.policies.contains(&WikiPolicy::GreedyExact).then(|| laws.iter().map(|l| RenewalTable::new(l, minutes, config.renewal_steps as usize)).collect());
         let summary = TraceSummary {
             articles: trace.pages() as u64,
             changes: trace.total_changes() as u64,
@@ -463,19 +369,9 @@ impl WikipediaJob {
             without_histogram: without,
             without_training_histogram: without_training,
         };
-        let tasks: Vec<Task> = (0..config.fractions.len())
-            .flat_map(|k| {
-                config.policies.iter().map(move |&policy| Task {
-                    policy,
-                    fraction_index: k,
-                })
-            })
-            .collect();
+        let tasks: Vec<Task> = (0..config.fractions.len()).flat_map(|k| config.policies.iter().map(move |&policy| Task { policy, fraction_index: k })).collect();
         let n = trace.pages() as f64;
-        let work_total = tasks
-            .iter()
-            .map(|t| Self::cost(t, &config, minutes, n))
-            .sum();
+        let work_total = tasks.iter().map(|t| Self::cost(t, &config, minutes, n)).sum();
         Ok(WikipediaJob {
             config,
             trace,
@@ -498,14 +394,8 @@ impl WikipediaJob {
 
     /// Work of a task: requests, times the articles each GREEDY request evaluates.
     fn cost(task: &Task, config: &WikipediaConfig, minutes: f64, articles: f64) -> f64 {
-        let requests =
-            minutes * 60.0 * config.fractions[task.fraction_index] / config.politeness_seconds;
-        requests
-            * if matches!(task.policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) {
-                articles
-            } else {
-                1.0
-            }
+        let requests = minutes * 60.0 * config.fractions[task.fraction_index] / config.politeness_seconds;
+        requests * if matches!(task.policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) { articles } else { 1.0 }
     }
 
     fn period(&self, fraction_index: usize) -> f64 {
@@ -519,57 +409,22 @@ impl WikipediaJob {
         let period = self.period(k);
         let start = rng.uniform() * period;
         let (runner, f) = match task.policy {
-            WikiPolicy::Merge => (
-                Runner::Merge(Merge::new(&self.allocations[k], 0..n, &mut rng)),
-                self.allocations[k].clone(),
-            ),
-            WikiPolicy::Merge2 => (
-                Runner::Merge(Merge::new(&self.training_allocations[k], 0..n, &mut rng)),
-                self.training_allocations[k].clone(),
-            ),
-            WikiPolicy::Unpolite => (
-                Runner::Spaced(Spaced::new(&self.allocations[k], 0..n, &mut rng, None)),
-                self.allocations[k].clone(),
-            ),
+            WikiPolicy::Merge => (Runner::Merge(Merge::new(&self.allocations[k], 0..n, &mut rng)), self.allocations[k].clone()),
+            WikiPolicy::Merge2 => (Runner::Merge(Merge::new(&self.training_allocations[k], 0..n, &mut rng)), self.training_allocations[k].clone()),
+            WikiPolicy::Unpolite => (Runner::Spaced(Spaced::new(&self.allocations[k], 0..n, &mut rng, None)), self.allocations[k].clone()),
             WikiPolicy::Random => {
                 let f = vec![1.0 / (period * n as f64); n];
                 (Runner::Random(Random::new(&f, 0..n, &mut rng)), f)
             }
-            WikiPolicy::Greedy => (
-                Runner::Greedy(Box::new(Greedy::new(
-                    self.laws.clone(),
-                    Gain::Sampled {
-                        samples: self.config.greedy_samples,
-                    },
-                    self.config.overdue,
-                    start,
-                    period,
-                ))),
-                Vec::new(),
-            ),
+            WikiPolicy::Greedy => {
+                (Runner::Greedy(Box::new(Greedy::new(self.laws.clone(), Gain::Sampled { samples: self.config.greedy_samples }, self.config.overdue, start, period))), Vec::new())
+            }
             WikiPolicy::GreedyExact => {
                 let tables = self.tables.clone().expect("tables built for exact GREEDY");
-                (
-                    Runner::Greedy(Box::new(Greedy::new(
-                        self.laws.clone(),
-                        Gain::Renewal(tables),
-                        self.config.overdue,
-                        start,
-                        period,
-                    ))),
-                    Vec::new(),
-                )
+                (Runner::Greedy(Box::new(Greedy::new(self.laws.clone(), Gain::Renewal(tables), self.config.overdue, start, period))), Vec::new())
             }
         };
-        Current {
-            runner,
-            f,
-            account: TraceAccount::new(&self.trace),
-            check: PolitenessCheck::new(self.config.politeness_seconds / 60.0),
-            rng,
-            requests: 0,
-            fetches: Vec::new(),
-        }
+        Current { runner, f, account: TraceAccount::new(&self.trace), check: PolitenessCheck::new(self.config.politeness_seconds / 60.0), rng, requests: 0, fetches: Vec::new() }
     }
 
     fn step(&mut self, budget: f64) {
@@ -580,18 +435,11 @@ impl WikipediaJob {
         let mut current = match self.current.take() {
             Some(c) => c,
             None => {
-                let t = Task {
-                    policy,
-                    fraction_index: k,
-                };
+                let t = Task { policy, fraction_index: k };
                 self.begin(&t)
             }
         };
-        let per_request = if matches!(policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) {
-            self.trace.pages() as f64
-        } else {
-            1.0
-        };
+        let per_request = if matches!(policy, WikiPolicy::Greedy | WikiPolicy::GreedyExact) { self.trace.pages() as f64 } else { 1.0 };
         let article = self.config.article as usize;
         let mut spent = 0.0;
         let c = &mut current;
@@ -650,11 +498,7 @@ impl WikipediaJob {
     }
 
     fn fraction(&self) -> f64 {
-        if self.done() {
-            1.0
-        } else {
-            (self.work_done / self.work_total).min(0.999)
-        }
+        if self.done() { 1.0 } else { (self.work_done / self.work_total).min(0.999) }
     }
 
     pub fn done(&self) -> bool {
@@ -662,12 +506,7 @@ impl WikipediaJob {
     }
 
     fn gaps(&self) -> Vec<Gap> {
-        let at = |p: WikiPolicy, k: usize| {
-            self.points
-                .iter()
-                .find(|x| x.policy == p && x.fraction == self.config.fractions[k])
-                .map(|x| x.freshness)
-        };
+        let at = |p: WikiPolicy, k: usize| self.points.iter().find(|x| x.policy == p && x.fraction == self.config.fractions[k]).map(|x| x.freshness);
         let pairs = [
             (WikiPolicy::Merge, WikiPolicy::Unpolite),
             (WikiPolicy::Merge, WikiPolicy::Merge2),
@@ -680,12 +519,8 @@ impl WikipediaJob {
             .enumerate()
             .map(|(j, &(a, b))| Gap {
                 name: format!("{} − {}", a.label(), b.label()),
-                published: PUBLISHED
-                    .get(j)
-                    .map_or("— (beyond the thesis)".to_string(), |p| p.1.to_string()),
-                measured: (0..self.config.fractions.len())
-                    .map(|k| Some(100.0 * (at(a, k)? - at(b, k)?)))
-                    .collect(),
+                published: PUBLISHED.get(j).map_or("— (beyond the thesis)".to_string(), |p| p.1.to_string()),
+                measured: (0..self.config.fractions.len()).map(|k| Some(100.0 * (at(a, k)? - at(b, k)?))).collect(),
             })
             .collect()
     }
@@ -706,29 +541,13 @@ impl WikipediaJob {
             article: ArticleDetail {
                 index: i as u64,
                 name: self.trace.names[i].clone(),
-                changes: if detail {
-                    self.trace.changes(i).to_vec()
-                } else {
-                    Vec::new()
-                },
+                changes: if detail { self.trace.changes(i).to_vec() } else { Vec::new() },
                 histogram: Some(self.laws[i].clone()),
-                training_histogram: self
-                    .config
-                    .policies
-                    .contains(&WikiPolicy::Merge2)
-                    .then(|| self.training_laws[i].clone()),
-                fetches: if detail {
-                    self.fetches.clone()
-                } else {
-                    Vec::new()
-                },
+                training_histogram: self.config.policies.contains(&WikiPolicy::Merge2).then(|| self.training_laws[i].clone()),
+                fetches: if detail { self.fetches.clone() } else { Vec::new() },
             },
             kkt: self.kkt.clone(),
-            renewal_gap: self.tables.as_ref().map(|t| {
-                t.iter()
-                    .map(|x| x.asymptote_gap().abs())
-                    .fold(0.0, f64::max)
-            }),
+            renewal_gap: self.tables.as_ref().map(|t| t.iter().map(|x| x.asymptote_gap().abs()).fold(0.0, f64::max)),
             complete: self.done(),
         }
     }
@@ -742,9 +561,7 @@ impl Job for WikipediaJob {
         WikipediaJob::done(self)
     }
     fn partial(&self) -> Option<crate::experiment::Output> {
-        Some(crate::experiment::Output::Wikipedia(
-            self.output_with(self.done()),
-        ))
+        Some(crate::experiment::Output::Wikipedia(self.output_with(self.done())))
     }
     fn finish(mut self: Box<Self>) -> crate::experiment::Output {
         while !WikipediaJob::done(&self) {
