@@ -83,6 +83,82 @@ pub fn scheduling(config: &BenchConfig, now: impl Fn() -> f64) -> BenchResult {
     BenchResult { config: config.clone(), requests, seconds, ns_per_request: seconds * 1e9 / requests as f64, bytes_per_page, setup_seconds: setup }
 }
 
+/// Which page-selection rule the selection benchmark times (thesis §6.3's costs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selector {
+    /// GREEDY with the thesis's estimator (`samples` renewal simulations per article).
+    Greedy,
+    /// GREEDY with the renewal-equation expectation.
+    GreedyExact,
+    /// MERGE with Wolf et al.'s allocation.
+    Merge,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelectionConfig {
+    pub articles: u64,
+    pub selector: Selector,
+    pub selections: u64,
+    pub samples: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelectionResult {
+    pub config: SelectionConfig,
+    pub selections: u64,
+    pub seconds: f64,
+    pub ns_per_selection: f64,
+    pub setup_seconds: f64,
+}
+
+/// The thesis's setting (ch. 6): `articles` bursty articles over 60 days, one server at
+/// 4 requests a minute (P = 15 s). Two days of MERGE fetches give every article a last
+/// fetch and a last known change; then `selections` selections are timed from there.
+pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionResult {
+    use crate::alloc::wolf;
+    use crate::policy::greedy::{Gain, Greedy, Overdue};
+    use crate::policy::merge::Merge;
+    use crate::policy::Schedule;
+    use crate::wikipedia::{account::TraceAccount, laws_from};
+    let t0 = now();
+    let generator = crate::model::bursty::BurstyConfig { articles: config.articles, days: 60.0, ..Default::default() };
+    let trace = generator.generate(1, crate::wikipedia::GENERATOR_STREAM).expect("a valid generator");
+    let (laws, _) = laws_from(&trace, trace.minutes);
+    let period = 0.25; // minutes
+    let (f, _) = wolf::allocate(&laws, 1.0 / period);
+    let mut rng = Stream::new(1, 0);
+    let warmup = 2.0 * 1440.0;
+    let laws: std::rc::Rc<[crate::model::histogram::Histogram]> = laws.into();
+    let gain = match config.selector {
+        Selector::GreedyExact => Gain::Renewal(laws.iter().map(|l| crate::math::renewal::RenewalTable::new(l, trace.minutes, 2048)).collect::<Vec<_>>().into()),
+        _ => Gain::Sampled { samples: config.samples },
+    };
+    let mut greedy = Greedy::new(laws.clone(), gain, Overdue::Memoryless, warmup, period);
+    let mut merge = Merge::new(&f, 0..laws.len(), &mut rng);
+    let mut account = TraceAccount::new(&trace);
+    while merge.next_time() < warmup {
+        let (t, page) = merge.take(&f, &mut rng);
+        let last = account.fetch(&trace, page, t);
+        greedy.learn(page, t, last);
+    }
+    let setup = now() - t0;
+    let start = now();
+    let mut checksum = 0usize;
+    for _ in 0..config.selections {
+        let (t, page) = match config.selector {
+            Selector::Merge => merge.take(&f, &mut rng),
+            _ => greedy.take(&f, &mut rng),
+        };
+        let last = account.fetch(&trace, page, t);
+        greedy.learn(page, t, last);
+        checksum = checksum.wrapping_add(page);
+    }
+    let seconds = now() - start;
+    std::hint::black_box(checksum);
+    SelectionResult { config: config.clone(), selections: config.selections, seconds, ns_per_selection: seconds * 1e9 / config.selections as f64, setup_seconds: setup }
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -96,6 +172,14 @@ mod tests {
             let r = scheduling(&BenchConfig { pages: 5000, servers: 50, policy, requests: 20_000, accounting: true }, || 0.0);
             assert!((r.requests as f64 / 20_000.0 - 1.0).abs() < 0.02, "{}", r.requests);
             assert!(r.bytes_per_page <= 48);
+        }
+    }
+
+    #[test]
+    fn a_small_selection_benchmark_runs_every_selector() {
+        for selector in [Selector::Greedy, Selector::GreedyExact, Selector::Merge] {
+            let r = selection(&SelectionConfig { articles: 30, selector, selections: 50, samples: 3 }, || 0.0);
+            assert_eq!(r.selections, 50);
         }
     }
 }

@@ -19,8 +19,9 @@ use crate::model::histogram::{BINS, Histogram, IntervalLaw};
 #[derive(Clone, Debug)]
 pub struct RenewalTable {
     h: f64,
-    m: Vec<f64>,
-    k: Vec<f64>,
+    inverse_h: f64,
+    /// [K(y_i), M(y_i)] side by side: a lookup reads one cache line.
+    grid: Vec<[f64; 2]>,
     mean: f64,
     /// E[X²]/(2E[X]²) − 1: M(y) − y/E[X] tends to it (the asymptote beyond the grid).
     offset: f64,
@@ -68,7 +69,8 @@ impl RenewalTable {
             k.push(k[j - 1] + 0.5 * h * (m[j - 1] + mj));
             m.push(mj);
         }
-        RenewalTable { h, m, k, mean, offset: law.second_moment() / (2.0 * mean * mean) - 1.0 }
+        let grid = k.into_iter().zip(m).map(|(k, m)| [k, m]).collect();
+        RenewalTable { h, inverse_h: 1.0 / h, grid, mean, offset: law.second_moment() / (2.0 * mean * mean) - 1.0 }
     }
 
     /// M(z) for z ≤ y_j as c0 + c1·M_j (c1 ≠ 0 only in the last step).
@@ -88,27 +90,29 @@ impl RenewalTable {
 
     /// K(z) = ∫₀ᶻ M, with the renewal theorem's asymptote beyond the grid.
     fn k(&self, z: f64) -> f64 {
-        let last = self.m.len() - 1;
-        let i = (z / self.h) as usize;
+        let last = self.grid.len() - 1;
+        let i = (z * self.inverse_h) as usize;
         if i >= last {
-            let y = last as f64 * self.h;
-            let d = z - y;
+            let [k, m] = self.grid[last];
+            let d = z - last as f64 * self.h;
             // beyond the grid M grows at 1/E[X] from its last value
-            return self.k[last] + d * self.m[last] + d * d / (2.0 * self.mean);
+            return k + d * m + d * d / (2.0 * self.mean);
         }
         let d = z - i as f64 * self.h;
-        self.k[i] + d * self.m[i] + d * d / (2.0 * self.h) * (self.m[i + 1] - self.m[i])
+        let ([k, m], [_, next]) = (self.grid[i], self.grid[i + 1]);
+        k + d * m + 0.5 * d * d * self.inverse_h * (next - m)
     }
 
     /// The renewal function M(y).
     pub fn renewals(&self, y: f64) -> f64 {
-        let last = self.m.len() - 1;
-        let i = (y / self.h) as usize;
+        let last = self.grid.len() - 1;
+        let i = (y * self.inverse_h) as usize;
         if i >= last {
-            return self.m[last] + (y - last as f64 * self.h) / self.mean;
+            return self.grid[last][1] + (y - last as f64 * self.h) / self.mean;
         }
-        let d = (y - i as f64 * self.h) / self.h;
-        self.m[i] + d * (self.m[i + 1] - self.m[i])
+        let d = y * self.inverse_h - i as f64;
+        let (m, next) = (self.grid[i][1], self.grid[i + 1][1]);
+        m + d * (next - m)
     }
 
     /// R(y): the expected time from y to the next renewal.
@@ -124,26 +128,33 @@ impl RenewalTable {
     /// ∫ R over [z0, z1]: a difference of J, or, within one grid step (where R is
     /// linear), the midpoint rule, which is exact there and free of J's cancellation.
     fn residual_between(&self, z0: f64, z1: f64) -> f64 {
-        if (z0 / self.h) as usize == (z1 / self.h) as usize { self.residual(0.5 * (z0 + z1)) * (z1 - z0) } else { self.residual_integral(z1) - self.residual_integral(z0) }
+        if (z0 * self.inverse_h) as usize == (z1 * self.inverse_h) as usize { self.residual(0.5 * (z0 + z1)) * (z1 - z0) } else { self.residual_integral(z1) - self.residual_integral(z0) }
     }
 
     /// M(y) − y/E[X] at the end of the grid against its limit: how far the grid is from
     /// the stationary regime (for reports).
     pub fn asymptote_gap(&self) -> f64 {
-        let y = (self.m.len() - 1) as f64 * self.h;
-        self.m[self.m.len() - 1] - y / self.mean - self.offset
+        let last = self.grid.len() - 1;
+        self.grid[last][1] - last as f64 * self.h / self.mean - self.offset
     }
 
     /// E[A(t) − t | ε]·Pr[ε] for d₀ = u − b, d₁ = t − b (Def 6.1), or `None` when the
     /// histogram says the article cannot have gone unchanged for d₀.
     pub fn gain(&self, law: &Histogram, d0: f64, d1: f64) -> Option<f64> {
         let survival = law.survival(d0);
-        if survival <= 0.0 {
-            return None;
-        }
+        (survival > 0.0).then(|| self.gain_given(law, d0, d1, survival))
+    }
+
+    /// The same, with Pr[X > d₀] > 0 already known; only the bins that meet (d₀, d₁].
+    #[inline]
+    pub fn gain_given(&self, law: &Histogram, d0: f64, d1: f64, survival: f64) -> f64 {
         let mut sum = 0.0;
-        for b in 0..BINS {
+        let first = law.edges.partition_point(|&e| e <= d0).saturating_sub(1);
+        for b in first..BINS {
             let (a, e, p) = law.bin(b);
+            if a > d1 {
+                break;
+            }
             if p == 0.0 {
                 continue;
             }
@@ -158,7 +169,7 @@ impl RenewalTable {
                 sum += p / (e - a) * self.residual_between(d1 - hi, d1 - lo);
             }
         }
-        Some(sum / survival)
+        sum / survival
     }
 }
 

@@ -73,17 +73,51 @@ impl IntervalLaw for Exponential {
 /// A 10-bin histogram of intervals, uniform within each bin. Edges m, m·q, …, m·q¹⁰,
 /// from the shortest interval m to the longest, so each bin is q times wider than the
 /// one before [reading: the thesis says only that widths grow exponentially]. Zero-width
-/// bins (all intervals equal) are point masses.
+/// bins (all intervals equal) are point masses. Stored inline (no heap), with the
+/// cumulative sums and a guide table that make every lookup a few comparisons: GREEDY
+/// evaluates thousands of these per request. Serialised as its edges and counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "HistogramData", try_from = "HistogramData")]
 pub struct Histogram {
     /// BINS + 1 increasing edges.
-    pub edges: Vec<f64>,
+    pub edges: [f64; BINS + 1],
     /// Intervals counted in each bin; bin k is [e_k, e_{k+1}), the last one closed.
-    pub counts: Vec<u64>,
+    pub counts: [u64; BINS],
     /// counts / total.
-    probabilities: Vec<f64>,
-    /// CDF at each edge: Σ of the probabilities of the bins before it.
-    cumulative: Vec<f64>,
+    probabilities: [f64; BINS],
+    /// Pr[X ≤ e_k]: the probabilities of the bins before edge k.
+    cumulative: [f64; BINS + 1],
+    /// Pr[X ≥ e_k] summed from the last bin (exact far in the tail).
+    tail: [f64; BINS + 1],
+    /// 1/(e_{k+1} − e_k), 0 for a point mass.
+    inverse_width: [f64; BINS],
+    /// (e_{k+1} − e_k)/p_k: the inversion's slope in bin k (0 when empty).
+    slope: [f64; BINS],
+    /// guide[j]: the first bin whose upper cumulative exceeds j/GUIDE (for inversion).
+    guide: [u8; GUIDE],
+}
+
+const GUIDE: usize = 16;
+
+/// A histogram's serialised form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistogramData {
+    pub edges: Vec<f64>,
+    pub counts: Vec<u64>,
+}
+
+impl From<Histogram> for HistogramData {
+    fn from(h: Histogram) -> Self {
+        HistogramData { edges: h.edges.to_vec(), counts: h.counts.to_vec() }
+    }
+}
+
+impl TryFrom<HistogramData> for Histogram {
+    type Error = String;
+    fn try_from(d: HistogramData) -> Result<Self, String> {
+        let ok = d.edges.len() == BINS + 1 && d.counts.len() == BINS && d.edges.windows(2).all(|w| w[0] <= w[1]) && d.counts.iter().any(|&c| c > 0);
+        if ok { Ok(Histogram::from_counts(d.edges, d.counts)) } else { Err(format!("a histogram needs {} increasing edges and {BINS} counts, not all 0", BINS + 1)) }
+    }
 }
 
 impl Histogram {
@@ -112,13 +146,35 @@ impl Histogram {
         assert!(edges.len() == BINS + 1 && counts.len() == BINS && edges.windows(2).all(|w| w[0] <= w[1]));
         let total: u64 = counts.iter().sum();
         assert!(total > 0, "a histogram needs at least one interval");
-        let probabilities: Vec<f64> = counts.iter().map(|&c| c as f64 / total as f64).collect();
-        let mut cumulative = vec![0.0; BINS + 1];
+        let mut h = Histogram {
+            edges: edges.try_into().expect("BINS + 1 edges"),
+            counts: counts.try_into().expect("BINS counts"),
+            probabilities: [0.0; BINS],
+            cumulative: [0.0; BINS + 1],
+            tail: [0.0; BINS + 1],
+            inverse_width: [0.0; BINS],
+            slope: [0.0; BINS],
+            guide: [0; GUIDE],
+        };
         for k in 0..BINS {
-            cumulative[k + 1] = cumulative[k] + probabilities[k];
+            h.probabilities[k] = h.counts[k] as f64 / total as f64;
+            h.cumulative[k + 1] = h.cumulative[k] + h.probabilities[k];
+            let w = h.edges[k + 1] - h.edges[k];
+            h.inverse_width[k] = if w > 0.0 { 1.0 / w } else { 0.0 };
+            h.slope[k] = if h.probabilities[k] > 0.0 { w / h.probabilities[k] } else { 0.0 };
         }
-        cumulative[BINS] = 1.0;
-        Histogram { edges, counts, probabilities, cumulative }
+        h.cumulative[BINS] = 1.0;
+        for k in (0..BINS).rev() {
+            h.tail[k] = h.tail[k + 1] + h.probabilities[k];
+        }
+        let mut k = 0;
+        for j in 0..GUIDE {
+            while k + 1 < BINS && h.cumulative[k + 1] <= j as f64 / GUIDE as f64 {
+                k += 1;
+            }
+            h.guide[j] = k as u8;
+        }
+        h
     }
 
     /// The bin of an interval: the last k with e_k ≤ x; the longest goes in the last bin
@@ -128,6 +184,12 @@ impl Histogram {
             return BINS - 1;
         }
         (0..BINS).rev().find(|&k| edges[k] <= x).unwrap_or(0)
+    }
+
+    /// The last edge ≤ x (0 below the first edge, BINS at or beyond the last).
+    #[inline]
+    fn edge_at(&self, x: f64) -> usize {
+        self.edges.partition_point(|&e| e <= x).saturating_sub(1)
     }
 
     pub fn probabilities(&self) -> &[f64] {
@@ -144,18 +206,17 @@ impl Histogram {
         (self.edges[k], self.edges[k + 1], self.probabilities[k])
     }
 
-    /// Pr[X > x], summed bin by bin (no cancellation far in the tail).
+    /// Pr[X > x], from the tail sums (no cancellation far in the tail).
+    #[inline]
     pub fn survival(&self, x: f64) -> f64 {
-        let mut s = 0.0;
-        for k in 0..BINS {
-            let (a, b, p) = self.bin(k);
-            if x < a {
-                s += p;
-            } else if x < b {
-                s += p * (b - x) / (b - a);
-            }
+        if x < self.edges[0] {
+            return 1.0;
         }
-        s
+        let k = self.edge_at(x);
+        if k >= BINS {
+            return 0.0;
+        }
+        self.tail[k + 1] + self.probabilities[k] * (self.edges[k + 1] - x) * self.inverse_width[k]
     }
 
     /// E[X²].
@@ -168,19 +229,16 @@ impl Histogram {
             .sum()
     }
 
-    /// The x with Pr[X ≤ x] = u (u in [0, 1]): inversion, bin by bin.
+    /// The x with Pr[X ≤ x] = u (u in [0, 1]): inversion, from the guide table.
     #[inline]
     pub fn quantile(&self, u: f64) -> f64 {
         let c = &self.cumulative;
-        let mut k = 0;
+        let mut k = self.guide[((u * GUIDE as f64) as usize).min(GUIDE - 1)] as usize;
         while k + 1 < BINS && c[k + 1] <= u {
             k += 1;
         }
-        let (a, b, p) = self.bin(k);
-        if p == 0.0 || b == a {
-            return a;
-        }
-        (a + (u - c[k]) / p * (b - a)).clamp(a, b)
+        let (a, b) = (self.edges[k], self.edges[k + 1]);
+        (a + (u - c[k]) * self.slope[k]).clamp(a, b)
     }
 
     /// One interval.
@@ -207,17 +265,16 @@ impl IntervalLaw for Histogram {
             .sum()
     }
 
+    #[inline]
     fn cdf(&self, x: f64) -> f64 {
-        let mut f = 0.0;
-        for k in 0..BINS {
-            let (a, b, p) = self.bin(k);
-            if x >= b {
-                f += p;
-            } else if x > a {
-                f += p * (x - a) / (b - a);
-            }
+        if x < self.edges[0] {
+            return 0.0;
         }
-        f.min(1.0)
+        let k = self.edge_at(x);
+        if k >= BINS {
+            return 1.0;
+        }
+        (self.cumulative[k] + self.probabilities[k] * (x - self.edges[k]) * self.inverse_width[k]).min(1.0)
     }
 
     /// Σ_k p_k E[(U_k − s)⁺] with U_k uniform on bin k.
@@ -285,7 +342,7 @@ mod tests {
             assert!((e - x).abs() < 1e-12 * x.max(1.0), "{:?}", h.edges);
         }
         // [0.5,1): 0.5 · [1,2): 1, 1.5 · [2,4): 3, 3.9 · [4,8): 4 · [64,128): 100 · [256,512]: 300, 512
-        assert_eq!(h.counts, vec![1, 2, 2, 1, 0, 0, 0, 1, 0, 2]);
+        assert_eq!(h.counts.to_vec(), vec![1, 2, 2, 1, 0, 0, 0, 1, 0, 2]);
         let widths: Vec<f64> = h.edges.windows(2).map(|w| w[1] - w[0]).collect();
         for k in 1..BINS {
             assert!((widths[k] / widths[k - 1] - 2.0).abs() < 1e-9);
@@ -300,7 +357,7 @@ mod tests {
         let end = h.support_end();
         let survival = |x: f64| 1.0 - h.cdf(x);
         // the mean is ∫ survival; the excess is ∫ₛ survival; its integral ∫₀ᵀ excess
-        let mut knots = h.edges.clone();
+        let mut knots = h.edges.to_vec();
         knots.dedup();
         knots.insert(0, 0.0);
         let piecewise = |f: &dyn Fn(f64) -> f64, from: f64, to: f64| -> f64 {

@@ -81,12 +81,13 @@ impl Greedy {
             };
         }
         match &self.gain {
-            Gain::Renewal(tables) => tables[page].gain(law, d0, d1).expect("the article can be this old"),
+            Gain::Renewal(tables) => tables[page].gain_given(law, d0, d1, s0),
             Gain::Sampled { samples } => {
                 if s1 >= s0 {
                     return 0.0;
                 }
-                let (lo, hi) = (law.cdf(d0), law.cdf(d1));
+                // F(d) = 1 − S(d): rounding matters only where S < 1e-12, in the last bin
+                let (lo, hi) = (1.0 - s0, 1.0 - s1);
                 let mut sum = 0.0;
                 for _ in 0..*samples {
                     let mut s = law.sample_between(lo, hi, rng);

@@ -232,3 +232,11 @@ pub fn bench_scheduling(config: JsValue) -> Result<JsValue, JsValue> {
     let config: crate::bench::BenchConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
     to_js(&crate::bench::scheduling(&config, || js_sys::Date::now() / 1000.0))
 }
+
+/// Times page selection in the thesis's ch. 6 setting (GREEDY or MERGE): `config` is a
+/// `SelectionConfig`, the result a `SelectionResult`.
+#[wasm_bindgen]
+pub fn bench_selection(config: JsValue) -> Result<JsValue, JsValue> {
+    let config: crate::bench::SelectionConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
+    to_js(&crate::bench::selection(&config, || js_sys::Date::now() / 1000.0))
+}

@@ -4,7 +4,7 @@
 //! RANDOM and GREEDY (sampled as in the thesis, or computed) at 20–100 % of the
 //! maximum request rate. Time runs in minutes from the start of the period.
 
-mod account;
+pub mod account;
 
 use crate::alloc::wolf;
 use crate::experiment::Job;
@@ -274,7 +274,9 @@ pub struct WikipediaOutput {
 pub const PUBLISHED: [(&str, &str); 4] =
     [("MERGE − UNPOLITE", "|gap| < 0.4"), ("MERGE − MERGE2", "2.9 falling to 1.5"), ("MERGE − GREEDY", "10.30 ± 0.95"), ("RANDOM − GREEDY", "up to 2.4 (at 20 %)")];
 
-fn laws_from(trace: &Trace, until: f64) -> (Vec<Histogram>, u64) {
+/// Each page's histogram from its changes before `until`, and how many had no interval
+/// (given one as long as `until` [reading]).
+pub fn laws_from(trace: &Trace, until: f64) -> (Vec<Histogram>, u64) {
     let mut missing = 0;
     let laws = (0..trace.pages())
         .map(|i| {
