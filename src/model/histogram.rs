@@ -95,6 +95,13 @@ pub struct Histogram {
     slope: [f64; BINS],
     /// guide[j]: the first bin whose upper cumulative exceeds j/GUIDE (for inversion).
     guide: [u8; GUIDE],
+    /// Walker's alias table over the bins (for unconditioned draws): slot k keeps its
+    /// bin with probability accept[k], else gives alias[k]; 1/accept and 1/(1 − accept)
+    /// turn the rest of the same uniform into the position inside the bin.
+    accept: [f64; BINS],
+    alias: [u8; BINS],
+    keep_scale: [f64; BINS],
+    alias_scale: [f64; BINS],
 }
 
 const GUIDE: usize = 16;
@@ -155,6 +162,10 @@ impl Histogram {
             inverse_width: [0.0; BINS],
             slope: [0.0; BINS],
             guide: [0; GUIDE],
+            accept: [1.0; BINS],
+            alias: [0; BINS],
+            keep_scale: [0.0; BINS],
+            alias_scale: [0.0; BINS],
         };
         for k in 0..BINS {
             h.probabilities[k] = h.counts[k] as f64 / total as f64;
@@ -174,7 +185,37 @@ impl Histogram {
             }
             h.guide[j] = k as u8;
         }
+        h.build_alias();
         h
+    }
+
+    /// Vose's construction of the alias table over the bins.
+    fn build_alias(&mut self) {
+        let mut scaled: [f64; BINS] = self.probabilities.map(|p| p * BINS as f64);
+        let mut alias: [u8; BINS] = std::array::from_fn(|k| k as u8);
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..BINS).partition(|&k| scaled[k] < 1.0);
+        while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
+            small.pop();
+            self.accept[s] = scaled[s];
+            alias[s] = l as u8;
+            scaled[l] -= 1.0 - scaled[s];
+            if scaled[l] < 1.0 {
+                large.pop();
+                small.push(l);
+            }
+        }
+        for k in small.into_iter().chain(large) {
+            self.accept[k] = 1.0;
+        }
+        self.alias = alias;
+        for k in 0..BINS {
+            let keep = self.accept[k];
+            let (ka, kb) = (self.edges[k], self.edges[k + 1]);
+            let other = alias[k] as usize;
+            let (oa, ob) = (self.edges[other], self.edges[other + 1]);
+            self.keep_scale[k] = if keep > 0.0 { (kb - ka) / keep } else { 0.0 };
+            self.alias_scale[k] = if keep < 1.0 { (ob - oa) / (1.0 - keep) } else { 0.0 };
+        }
     }
 
     /// The bin of an interval: the last k with e_k ≤ x; the longest goes in the last bin
@@ -241,10 +282,19 @@ impl Histogram {
         (a + (u - c[k]) * self.slope[k]).clamp(a, b)
     }
 
-    /// One interval.
+    /// One interval, from one uniform through the alias table (O(1), no search).
     #[inline]
     pub fn sample(&self, rng: &mut Stream) -> f64 {
-        self.quantile(rng.uniform())
+        let v = rng.uniform() * BINS as f64;
+        let slot = (v as usize).min(BINS - 1);
+        let frac = v - slot as f64;
+        let keep = self.accept[slot];
+        if frac < keep {
+            self.edges[slot] + frac * self.keep_scale[slot]
+        } else {
+            let bin = self.alias[slot] as usize;
+            self.edges[bin] + (frac - keep) * self.alias_scale[slot]
+        }
     }
 
     /// One interval conditioned on Pr[X ≤ x] ∈ (lo, hi] (lo = F(d₀), hi = F(d₁)):
