@@ -20,6 +20,9 @@ function setPath(object, path, value) {
 }
 
 const DEBOUNCE_MS = 180;
+// partial results are drawn at most this often, the latest one each time, so that a
+// run that reports often never piles drawing work onto the main thread
+const PARTIAL_EVERY_MS = 300;
 
 /**
  * spec: {experiment, name, label, fields, auto (run on every change), action (button
@@ -208,6 +211,20 @@ export class ExperimentPanel {
     this.spec.details?.(result, this.details, final);
   }
 
+  /** Draws the latest partial result, at most every PARTIAL_EVERY_MS. */
+  showPartial(run, partial) {
+    this.pendingPartial = partial;
+    if (this.partialTimer) return;
+    const wait = Math.max(0, (this.lastPartialAt ?? 0) + PARTIAL_EVERY_MS - performance.now());
+    this.partialTimer = setTimeout(() => {
+      this.partialTimer = null;
+      if (this.running !== run || !this.pendingPartial) return;
+      this.lastPartialAt = performance.now();
+      this.show(this.pendingPartial, false);
+      this.pendingPartial = null;
+    }, wait);
+  }
+
   showProblem(field, message) {
     const shown = field && this.form.showError(field, message);
     const name = field ? this.spec.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field : '';
@@ -232,7 +249,7 @@ export class ExperimentPanel {
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
-        if (partial) this.show(partial, false);
+        if (partial) this.showPartial(run, partial);
       },
     });
     this.running = run;

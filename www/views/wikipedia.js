@@ -34,7 +34,9 @@ function traceControls(panel, controls) {
   box.innerHTML = `
     <label class="trace-pick">Change trace (CSV <code>page,timestamp</code>) <input type="file" accept=".csv,text/csv,text/plain"></label>
     <button type="button" class="secondary trace-sample">Load the sample trace</button>
-    <p class="trace-status" role="status">No trace loaded: the synthetic generator runs. Drop a CSV file here or choose one.</p>`;
+    <p class="trace-status" role="status">No trace loaded: the synthetic generator runs. Drop a CSV file here or choose one.</p>
+    <p class="help">One row per change: page name (quoted if it holds a comma), then ISO-8601 (UTC unless a zone is given) or Unix seconds; a header
+      line is optional. Every bad row is reported with its line; nothing is dropped or reordered. Limits: 512 MB, 20 million rows, 100,000 pages.</p>`;
   const status = box.querySelector('.trace-status');
   const use = (text, name) => {
     panel.trace = { text, name };
