@@ -4,11 +4,15 @@
 //! heaps use the page index, and [`Engine`] wraps events with an insertion counter to
 //! get SimPy's rule (equal times in insertion order).
 
-/// A min-heap of items keyed by time; `T`'s order breaks ties.
+/// A min-heap of items keyed by time; `T`'s order breaks ties. Four children per
+/// node: half the levels of a binary heap, and a node's children share a cache line or
+/// two, which is what a revisit schedule of thousands of pages pays for.
 #[derive(Clone, Debug, Default)]
 pub struct EventQueue<T> {
     heap: Vec<(f64, T)>,
 }
+
+const ARITY: usize = 4;
 
 /// Times are never NaN (every simulator validates its inputs), so plain comparisons
 /// order them.
@@ -29,8 +33,11 @@ impl<T: Ord + Copy> EventQueue<T> {
     /// Builds a heap from unordered entries in O(n).
     pub fn from_entries(entries: Vec<(f64, T)>) -> Self {
         let mut q = EventQueue { heap: entries };
-        for k in (0..q.heap.len() / 2).rev() {
-            q.sift_down(k);
+        let n = q.heap.len();
+        if n > 1 {
+            for k in (0..=(n - 2) / ARITY).rev() {
+                q.sift_down(k);
+            }
         }
         q
     }
@@ -51,7 +58,7 @@ impl<T: Ord + Copy> EventQueue<T> {
 
     pub fn push(&mut self, time: f64, item: T) {
         self.heap.push((time, item));
-        self.sift_up(self.heap.len() - 1);
+        self.sift_up(self.heap.len() - 1, (time, item));
     }
 
     pub fn pop(&mut self) -> Option<(f64, T)> {
@@ -64,23 +71,55 @@ impl<T: Ord + Copy> EventQueue<T> {
         Some(top)
     }
 
-    /// Replaces the earliest entry by (time, item): a pop and a push in one sift.
+    /// Replaces the earliest entry by (time, item): a pop and a push in one pass.
+    /// Bottom-up (Floyd/Wegener): the hole at the top follows the earliest child down to
+    /// a leaf without comparing with the new entry, which then rises from there — fewer
+    /// comparisons when, as in a revisit schedule, the new time is usually among the
+    /// latest. Keys are totally ordered, so the pops come out as with any discipline.
     #[inline]
     pub fn replace_top(&mut self, time: f64, item: T) -> (f64, T) {
-        let top = std::mem::replace(&mut self.heap[0], (time, item));
-        self.sift_down(0);
+        let top = self.heap[0];
+        let heap = self.heap.as_mut_slice();
+        let n = heap.len();
+        let mut k = 0;
+        loop {
+            let first = ARITY * k + 1;
+            if first >= n {
+                break;
+            }
+            let child = Self::earliest_child(heap, first, n);
+            heap[k] = heap[child];
+            k = child;
+        }
+        self.sift_up(k, (time, item));
         top
     }
 
-    fn sift_up(&mut self, mut k: usize) {
+    /// The earliest of the children first, first + 1, … (those below n).
+    #[inline(always)]
+    fn earliest_child(heap: &[(f64, T)], first: usize, n: usize) -> usize {
+        let mut best = first;
+        for c in first + 1..(first + ARITY).min(n) {
+            if earlier(&heap[c], &heap[best]) {
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Puts `entry` in the hole at `k` and moves it up to its place.
+    #[inline]
+    fn sift_up(&mut self, mut k: usize, entry: (f64, T)) {
+        let heap = self.heap.as_mut_slice();
         while k > 0 {
-            let parent = (k - 1) / 2;
-            if !earlier(&self.heap[k], &self.heap[parent]) {
+            let parent = (k - 1) / ARITY;
+            if !earlier(&entry, &heap[parent]) {
                 break;
             }
-            self.heap.swap(k, parent);
+            heap[k] = heap[parent];
             k = parent;
         }
+        heap[k] = entry;
     }
 
     #[inline]
@@ -88,20 +127,17 @@ impl<T: Ord + Copy> EventQueue<T> {
         let heap = self.heap.as_mut_slice();
         let n = heap.len();
         let item = heap[k];
-        // while both children exist
-        while 2 * k + 2 < n {
-            let left = 2 * k + 1;
-            let child = left + earlier(&heap[left + 1], &heap[left]) as usize;
+        loop {
+            let first = ARITY * k + 1;
+            if first >= n {
+                break;
+            }
+            let child = Self::earliest_child(heap, first, n);
             if !earlier(&heap[child], &item) {
-                heap[k] = item;
-                return;
+                break;
             }
             heap[k] = heap[child];
             k = child;
-        }
-        if 2 * k + 1 < n && earlier(&heap[2 * k + 1], &item) {
-            heap[k] = heap[2 * k + 1];
-            k = 2 * k + 1;
         }
         heap[k] = item;
     }
