@@ -189,24 +189,11 @@ impl Histogram {
         h
     }
 
-    /// Vose's construction of the alias table over the bins.
+    /// The alias table over the bins (RANDOM's construction).
     fn build_alias(&mut self) {
-        let mut scaled: [f64; BINS] = self.probabilities.map(|p| p * BINS as f64);
-        let mut alias: [u8; BINS] = std::array::from_fn(|k| k as u8);
-        let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..BINS).partition(|&k| scaled[k] < 1.0);
-        while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
-            small.pop();
-            self.accept[s] = scaled[s];
-            alias[s] = l as u8;
-            scaled[l] -= 1.0 - scaled[s];
-            if scaled[l] < 1.0 {
-                large.pop();
-                small.push(l);
-            }
-        }
-        for k in small.into_iter().chain(large) {
-            self.accept[k] = 1.0;
-        }
+        let (accept, alias) = crate::policy::random::vose(&self.probabilities);
+        self.accept.copy_from_slice(&accept);
+        let alias: [u8; BINS] = std::array::from_fn(|k| alias[k] as u8);
         self.alias = alias;
         for k in 0..BINS {
             let keep = self.accept[k];

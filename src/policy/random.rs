@@ -5,6 +5,32 @@ use super::{Schedule, offset};
 use crate::rng::Stream;
 use std::ops::Range;
 
+/// Vose's construction of Walker's alias table for `weights`: slot k keeps k with
+/// probability accept[k], else gives alias[k]. Shared by RANDOM and the histograms.
+pub fn vose(weights: &[f64]) -> (Vec<f64>, Vec<u32>) {
+    let n = weights.len();
+    let total: f64 = weights.iter().sum();
+    let mut scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / total).collect();
+    let mut accept = vec![1.0; n];
+    let mut alias: Vec<u32> = (0..n as u32).collect();
+    let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&k| scaled[k] < 1.0);
+    while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
+        small.pop();
+        accept[s] = scaled[s];
+        alias[s] = l as u32;
+        scaled[l] -= 1.0 - scaled[s];
+        if scaled[l] < 1.0 {
+            large.pop();
+            small.push(l);
+        }
+    }
+    // leftovers are 1 up to rounding
+    for k in small.into_iter().chain(large) {
+        accept[k] = 1.0;
+    }
+    (accept, alias)
+}
+
 /// Walker's alias table over `pages`, proportional to `weights`.
 pub struct AliasTable {
     pages: Vec<u32>,
@@ -14,26 +40,7 @@ pub struct AliasTable {
 
 impl AliasTable {
     pub fn new(pages: Vec<u32>, weights: &[f64]) -> Self {
-        let n = pages.len();
-        let total: f64 = weights.iter().sum();
-        let mut scaled: Vec<f64> = weights.iter().map(|w| w * n as f64 / total).collect();
-        let mut accept = vec![1.0; n];
-        let mut alias: Vec<u32> = (0..n as u32).collect();
-        let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&k| scaled[k] < 1.0);
-        while let (Some(&s), Some(&l)) = (small.last(), large.last()) {
-            small.pop();
-            accept[s] = scaled[s];
-            alias[s] = l as u32;
-            scaled[l] -= 1.0 - scaled[s];
-            if scaled[l] < 1.0 {
-                large.pop();
-                small.push(l);
-            }
-        }
-        // leftovers are 1 up to rounding
-        for k in small.into_iter().chain(large) {
-            accept[k] = 1.0;
-        }
+        let (accept, alias) = vose(weights);
         AliasTable { pages, accept, alias }
     }
 
