@@ -4,7 +4,7 @@
 //! renewal-equation expectation, and MERGE (166 ns). One JSON line per case (median of
 //! 3 runs) for `npm run bench`.
 
-use freshlab::bench::{selection, SelectionConfig, SelectionResult, Selector};
+use freshlab::bench::{SelectionConfig, SelectionResult, Selector, selection};
 use std::time::Instant;
 
 fn main() {

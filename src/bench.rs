@@ -118,9 +118,9 @@ pub struct SelectionResult {
 /// (GREEDY with each fetch's bookkeeping, MERGE the selection alone).
 pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionResult {
     use crate::alloc::wolf;
+    use crate::policy::Schedule;
     use crate::policy::greedy::{Gain, Greedy, Overdue};
     use crate::policy::merge::Merge;
-    use crate::policy::Schedule;
     use crate::wikipedia::{account::TraceAccount, laws_from};
     let t0 = now();
     let generator = crate::model::bursty::BurstyConfig { articles: config.articles, days: 60.0, ..Default::default() };

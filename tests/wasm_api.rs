@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Run, csv, defaults, eq59, experiments, figure_count, policies_estimate, summary, svg, validate};
+use freshlab::wasm::{Plots, Run, defaults, eq59, experiments, policies_estimate, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -34,11 +34,12 @@ fn a_run_returns_a_plain_result_object() {
     let minimum = get(&result, "minimum");
     let value = get(&minimum, "value").as_f64().unwrap();
     assert!(value > 0.927 && value < 0.9275);
-    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
-    assert!(svg(result.clone(), 640, 400, JsValue::UNDEFINED, 1).is_err(), "one figure only");
-    assert!(csv(result.clone()).unwrap().starts_with("level,line,r,c\n"));
-    assert!(summary(result.clone(), 0).unwrap().contains("smallest factor"));
-    assert_eq!(figure_count(result).unwrap(), 1);
+    let plots = Plots::new(result).expect("a result");
+    assert!(plots.svg(640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
+    assert_eq!(field_of(plots.svg(640, 400, JsValue::UNDEFINED, 1).err().expect("one figure only")), "index");
+    assert!(plots.csv().starts_with("level,line,r,c\n"));
+    assert!(plots.summary(0).unwrap().contains("smallest factor"));
+    assert_eq!(plots.count(), 1);
 }
 
 #[test]
@@ -72,8 +73,9 @@ fn bad_input_comes_back_as_field_and_message() {
     assert_eq!(field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()), "");
     assert_eq!(field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()), "n[1]");
     assert!(validate(object(r#"{"experiment": "bursts"}"#)).unwrap().is_null());
-    assert!(svg(object(r#"{"experiment": "bursts"}"#), 100, 100, JsValue::UNDEFINED, 0).is_err(), "not a result");
-    assert!(svg(run_to_end(r#"{"experiment": "bursts"}"#), 640, 400, object(r#"{"font_scale": 99}"#), 0).is_err());
+    assert!(Plots::new(object(r#"{"experiment": "bursts"}"#)).is_err(), "not a result");
+    let plots = Plots::new(run_to_end(r#"{"experiment": "bursts"}"#)).unwrap();
+    assert_eq!(field_of(plots.svg(640, 400, object(r#"{"font_scale": 99}"#), 0).err().unwrap()), "font_scale");
 }
 
 #[test]
@@ -107,6 +109,7 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     }
     let result = run.finish().unwrap();
     assert!(get(&result, "done").as_bool().unwrap());
-    assert_eq!(figure_count(result.clone()).unwrap(), 3, "two capacities and the crawlers");
-    assert!(summary(result, 2).unwrap().contains("Nutch"));
+    let plots = Plots::new(result).unwrap();
+    assert_eq!(plots.count(), 3, "two capacities and the crawlers");
+    assert!(plots.summary(2).unwrap().contains("Nutch"));
 }

@@ -128,7 +128,11 @@ impl RenewalTable {
     /// ∫ R over [z0, z1]: a difference of J, or, within one grid step (where R is
     /// linear), the midpoint rule, which is exact there and free of J's cancellation.
     fn residual_between(&self, z0: f64, z1: f64) -> f64 {
-        if (z0 * self.inverse_h) as usize == (z1 * self.inverse_h) as usize { self.residual(0.5 * (z0 + z1)) * (z1 - z0) } else { self.residual_integral(z1) - self.residual_integral(z0) }
+        if (z0 * self.inverse_h) as usize == (z1 * self.inverse_h) as usize {
+            self.residual(0.5 * (z0 + z1)) * (z1 - z0)
+        } else {
+            self.residual_integral(z1) - self.residual_integral(z0)
+        }
     }
 
     /// M(y) − y/E[X] at the end of the grid against its limit: how far the grid is from

@@ -1,6 +1,6 @@
 //! The thin boundary between the core and JavaScript: the worker runs experiments
-//! through [`Run`]; the page draws results with [`draw`] (plotters on a canvas) and
-//! exports them with [`svg`] and [`csv`]. Configs and results cross as plain objects
+//! through [`Run`]; the page reads each result once into [`Plots`], which draws it
+//! (plotters on a canvas) and exports it as SVG and CSV. Configs and results cross as plain objects
 //! (serde-wasm-bindgen); errors cross as `{field, message}` objects.
 
 use crate::chart::draw::{draw_figure, figure_svg};
@@ -46,15 +46,6 @@ fn json_of(value: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
 
 fn output_of(value: JsValue) -> Result<Output, JsValue> {
     serde_wasm_bindgen::from_value(value).map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result: {e}"))))
-}
-
-/// Figure `index` of a result, or an error naming the index.
-fn figure_of(output: &Output, index: usize) -> Result<Figure, JsValue> {
-    let mut all = figures(output);
-    if index >= all.len() {
-        return Err(error_js(&InputError::new("index", format!("this result has {} figure(s); ask for one from 0 to {}", all.len(), all.len() - 1))));
-    }
-    Ok(all.swap_remove(index))
 }
 
 fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
@@ -130,43 +121,62 @@ pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
-/// How many figures a result has.
+/// A result ready to show: read from JavaScript once, its figures built once, then
+/// drawn, summarised and exported as often as the page needs (a redraw costs only the
+/// drawing, not another crossing of the whole result).
 #[wasm_bindgen]
-pub fn figure_count(output: JsValue) -> Result<usize, JsValue> {
-    Ok(figures(&output_of(output)?).len())
+pub struct Plots {
+    output: Output,
+    figures: Vec<Figure>,
 }
 
-/// Draws figure `index` of a result on `canvas` (its pixel size as set by the page);
-/// returns the plotting frame for pointer mapping.
 #[wasm_bindgen]
-pub fn draw(canvas: HtmlCanvasElement, output: JsValue, options: JsValue, index: usize) -> Result<JsValue, JsValue> {
-    let output = output_of(output)?;
-    let options = options_of(options)?;
-    let figure = figure_of(&output, index)?;
-    let backend = measured_canvas(canvas).ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
-    let root = backend.into_drawing_area();
-    let frame = draw_figure(&root, &figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
-    root.present().map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
-    to_js(&frame)
-}
+impl Plots {
+    /// Reads a result object (as `Run::finish` or `Run::partial` returned it).
+    #[wasm_bindgen(constructor)]
+    pub fn new(output: JsValue) -> Result<Plots, JsValue> {
+        let output = output_of(output)?;
+        let figures = figures(&output);
+        Ok(Plots { output, figures })
+    }
 
-/// Figure `index` as an SVG document.
-#[wasm_bindgen]
-pub fn svg(output: JsValue, width: u32, height: u32, options: JsValue, index: usize) -> Result<String, JsValue> {
-    let figure = figure_of(&output_of(output)?, index)?;
-    figure_svg(&figure, width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
-}
+    /// How many figures the result has.
+    pub fn count(&self) -> usize {
+        self.figures.len()
+    }
 
-/// The result's data as CSV.
-#[wasm_bindgen]
-pub fn csv(output: JsValue) -> Result<String, JsValue> {
-    Ok(table(&output_of(output)?).to_csv())
-}
+    /// Draws figure `index` on `canvas` (its pixel size as set by the page); returns
+    /// the plotting frame for pointer mapping.
+    pub fn draw(&self, canvas: HtmlCanvasElement, options: JsValue, index: usize) -> Result<JsValue, JsValue> {
+        let options = options_of(options)?;
+        let figure = self.figure(index)?;
+        let backend = measured_canvas(canvas).ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
+        let root = backend.into_drawing_area();
+        let frame = draw_figure(&root, figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
+        root.present().map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
+        to_js(&frame)
+    }
 
-/// A plain-text account of figure `index`'s key numbers (for screen readers).
-#[wasm_bindgen]
-pub fn summary(output: JsValue, index: usize) -> Result<String, JsValue> {
-    Ok(figure_of(&output_of(output)?, index)?.summary)
+    /// Figure `index` as an SVG document.
+    pub fn svg(&self, width: u32, height: u32, options: JsValue, index: usize) -> Result<String, JsValue> {
+        figure_svg(self.figure(index)?, width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
+    }
+
+    /// The result's data as CSV.
+    pub fn csv(&self) -> String {
+        table(&self.output).to_csv()
+    }
+
+    /// A plain-text account of figure `index`'s key numbers (for screen readers).
+    pub fn summary(&self, index: usize) -> Result<String, JsValue> {
+        Ok(self.figure(index)?.summary.clone())
+    }
+
+    /// Figure `index`, or an error naming the index.
+    fn figure(&self, index: usize) -> Result<&Figure, JsValue> {
+        let count = self.figures.len();
+        self.figures.get(index).ok_or_else(|| error_js(&InputError::new("index", format!("this result has {count} figure(s); ask for one from 0 to {}", count.saturating_sub(1)))))
+    }
 }
 
 /// The WEBBASE-scale repository configuration (spec §1.4), for the page's preset.

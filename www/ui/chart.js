@@ -58,7 +58,7 @@ export class ChartView {
     this.index = index;
     this.label = label;
     this.hover = hover;
-    this.result = null;
+    this.plots = null;
     this.frame = null;
     this.figure = document.createElement('figure');
     this.figure.className = `chart chart-${index}`;
@@ -81,7 +81,7 @@ export class ChartView {
       b.className = 'secondary export';
       b.textContent = text;
       b.setAttribute('aria-label', `Download this chart as ${text}`);
-      b.addEventListener('click', () => this.result && act());
+      b.addEventListener('click', () => this.plots && act());
       exports.append(b);
     }
     this.figure.append(this.canvas, this.readout, this.caption, exports);
@@ -97,25 +97,26 @@ export class ChartView {
     return { dark: currentTheme(), pixel_ratio: pixelRatio, font_scale: fontScale() };
   }
 
-  /** Draws `result`; `final` false marks a partial result (the summary waits). */
-  show(result, final = true) {
-    this.result = result;
+  /** Draws `plots` (a result read by the core); `final` false marks a partial result
+   * (the summary waits). */
+  show(plots, final = true) {
+    this.plots = plots;
     scheduleRedraw(this);
     if (final) {
-      this.caption.textContent = this.core.summary(result, this.index);
+      this.caption.textContent = plots.summary(this.index);
       this.canvas.setAttribute('aria-label', `${this.label}: ${this.caption.textContent}`);
     }
   }
 
   redrawNow() {
-    if (!this.result) return;
+    if (!this.plots) return;
     const started = performance.now();
     const box = this.canvas.getBoundingClientRect();
     if (box.width < 10 || box.height < 10) return;
     const ratio = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(box.width * ratio);
     this.canvas.height = Math.round(box.height * ratio);
-    this.frame = this.core.draw(this.canvas, this.result, this.options(ratio), this.index);
+    this.frame = this.plots.draw(this.canvas, this.options(ratio), this.index);
     this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn ?? 0) + 1);
     this.canvas.dataset.drawMs = (performance.now() - started).toFixed(1);
   }
@@ -137,13 +138,13 @@ export class ChartView {
     const canvas = document.createElement('canvas');
     canvas.width = width * scale;
     canvas.height = height * scale;
-    this.core.draw(canvas, this.result, this.options(scale), this.index);
+    this.plots.draw(canvas, this.options(scale), this.index);
     canvas.toBlob((blob) => download(`freshlab-${this.name}.png`, blob), 'image/png');
   }
 
   exportSvg() {
     const { width, height } = this.size();
-    downloadText(`freshlab-${this.name}.svg`, this.core.svg(this.result, width, height, this.options(1), this.index), 'image/svg+xml');
+    downloadText(`freshlab-${this.name}.svg`, this.plots.svg(width, height, this.options(1), this.index), 'image/svg+xml');
   }
 
   remove() {

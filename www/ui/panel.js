@@ -75,7 +75,7 @@ export class ExperimentPanel {
       buttons.append(this.runButton);
     }
     for (const [text, act] of [
-      ['CSV', () => downloadText(`freshlab-${spec.name}.csv`, core.csv(this.result), 'text/csv')],
+      ['CSV', () => downloadText(`freshlab-${spec.name}.csv`, this.plots.csv(), 'text/csv')],
       ['JSON', () => this.exportJson()],
       ['Embed', () => this.copyEmbed()],
     ]) {
@@ -197,17 +197,21 @@ export class ExperimentPanel {
     return config;
   }
 
-  /** Draws every figure of `result` (adding or removing charts as needed). */
+  /** Draws every figure of `result` (adding or removing charts as needed). The core
+   * reads the result once; the previous reading is freed once no chart holds it. */
   show(result, final) {
+    const previous = this.plots;
+    this.plots = new this.core.Plots(result);
     this.result = result;
     this.placeholder.hidden = true;
-    const count = this.core.figure_count(result);
+    const count = this.plots.count();
     while (this.chartViews.length < count) {
       const index = this.chartViews.length;
       this.chartViews.push(new ChartView(this.charts, this.core, { name: this.spec.name, label: this.spec.label, index, hover: this.spec.hover && ((x, y) => this.spec.hover(this.core, x, y)) }));
     }
     while (this.chartViews.length > count) this.chartViews.pop().remove();
-    for (const view of this.chartViews) view.show(result, final);
+    for (const view of this.chartViews) view.show(this.plots, final);
+    previous?.free();
     this.spec.details?.(result, this.details, final);
   }
 
