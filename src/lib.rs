@@ -9,6 +9,7 @@ pub mod alloc;
 pub mod bench;
 pub mod chart;
 pub mod concepts;
+pub mod distributed;
 pub mod experiment;
 pub mod input;
 pub mod math;

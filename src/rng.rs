@@ -6,7 +6,7 @@
 //! and a stream can be regenerated on its own, which is how a page's event log is
 //! replayed without being stored.
 
-use crate::math::elementary::ln_1p;
+use crate::math::elementary::{ln, ln_1p, sqrt};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::ops::{Deref, DerefMut};
@@ -17,6 +17,12 @@ fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// A 64-bit hash of `key` under `seed`, from the mixer that names streams: what a
+/// crawler's hash partitioner computes from a host name, URL or IP.
+pub fn hash(seed: u64, key: u64) -> u64 {
+    mix(seed ^ mix(key))
 }
 
 /// A reproducible random stream for (seed, id).
@@ -45,6 +51,23 @@ impl Stream {
     #[inline]
     pub fn exponential(&mut self, rate: f64) -> f64 {
         -ln_1p(-self.uniform()) / rate
+    }
+
+    /// A standard normal draw (Marsaglia's polar method).
+    pub fn normal(&mut self) -> f64 {
+        loop {
+            let (u, v) = (2.0 * self.uniform() - 1.0, 2.0 * self.uniform() - 1.0);
+            let s = u * u + v * v;
+            if s > 0.0 && s < 1.0 {
+                return u * sqrt(-2.0 * ln(s) / s);
+            }
+        }
+    }
+
+    /// Uniform in 0..n (n > 0), by Lemire's multiply-shift (bias below n/2⁶⁴).
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.0.random::<u64>() as u128 * n as u128) >> 64) as u64
     }
 }
 
@@ -108,6 +131,27 @@ mod tests {
         let mut s = Stream::new(42, 0);
         let got: Vec<u64> = (0..3).map(|_| s.random::<u64>()).collect();
         assert_eq!(got, GOLDEN_42_0);
+    }
+
+    #[test]
+    fn normal_draws_have_unit_variance() {
+        let mut rng = Stream::new(9, 9);
+        let n = 200_000;
+        let xs: Vec<f64> = (0..n).map(|_| rng.normal()).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64;
+        assert!(mean.abs() < 4.0 / (n as f64).sqrt() && (var - 1.0).abs() < 0.02, "{mean} {var}");
+    }
+
+    #[test]
+    fn below_is_uniform_over_its_range() {
+        let mut rng = Stream::new(5, 1);
+        let mut counts = [0u32; 7];
+        for _ in 0..70_000 {
+            counts[rng.below(7) as usize] += 1;
+        }
+        // each count is Binomial(70,000, 1/7): sd ≈ 92.6; 5 sd is far outside chance
+        assert!(counts.iter().all(|&c| (c as f64 - 10_000.0).abs() < 463.0), "{counts:?}");
     }
     const GOLDEN_42_0: [u64; 3] = [16022262741338017731, 11992476375684980331, 13921952619901832074];
 
