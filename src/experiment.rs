@@ -2,6 +2,7 @@
 //! type: the page's worker, the CLI and the tests all run the same code.
 
 use crate::concepts::{SensorsConfig, SensorsJob, SensorsOutput};
+use crate::distributed::{PartitionConfig, PartitionJob, PartitionOutput};
 use crate::input::InputError;
 use crate::revisit::channel::{ChannelConfig, ChannelOutput, channel};
 use crate::revisit::per_page::{PerPageConfig, PerPageJob, PerPageOutput};
@@ -37,6 +38,8 @@ pub enum Config {
     Sensors(SensorsConfig),
     /// Non-Poisson changes: MERGE, MERGE2, UNPOLITE, RANDOM, GREEDY (thesis ch. 6).
     Wikipedia(WikipediaConfig),
+    /// Distributed crawling: hash vs graph partitioning under politeness (Exposto 2008).
+    Partition(PartitionConfig),
 }
 
 /// A run's result, tagged like its configuration.
@@ -52,6 +55,7 @@ pub enum Output {
     Channel(ChannelOutput),
     Sensors(SensorsOutput),
     Wikipedia(WikipediaOutput),
+    Partition(PartitionOutput),
 }
 
 /// A run that advances in slices, so a caller can report progress, show partial
@@ -162,6 +166,21 @@ impl Job for SensorsJob {
     }
 }
 
+impl Job for PartitionJob {
+    fn advance(&mut self, budget: u64) -> f64 {
+        PartitionJob::advance(self, budget)
+    }
+    fn done(&self) -> bool {
+        PartitionJob::done(self)
+    }
+    fn partial(&self) -> Option<Output> {
+        Some(Output::Partition(PartitionJob::partial(self)))
+    }
+    fn finish(self: Box<Self>) -> Output {
+        Output::Partition(PartitionJob::finish(*self))
+    }
+}
+
 /// Checks a configuration without preparing its run (cheap: safe on a page's main
 /// thread, whatever the size of the run).
 pub fn validate(config: &Config) -> Result<(), InputError> {
@@ -175,6 +194,7 @@ pub fn validate(config: &Config) -> Result<(), InputError> {
         Config::Channel(c) => c.validate(),
         Config::Sensors(c) => c.validate(),
         Config::Wikipedia(c) => c.validate(),
+        Config::Partition(c) => c.validate(),
     }
 }
 
@@ -190,6 +210,7 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
         Config::Channel(c) => Box::new(Ready(Output::Channel(channel(c)?))),
         Config::Sensors(c) => Box::new(SensorsJob::new(c)?),
         Config::Wikipedia(c) => Box::new(WikipediaJob::new(c)?),
+        Config::Partition(c) => Box::new(PartitionJob::new(c)?),
     })
 }
 
@@ -204,7 +225,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 9] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia"];
+pub const EXPERIMENTS: [&str; 10] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia", "partition"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
 fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
@@ -242,6 +263,7 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "channel" => Config::Channel(fields(map)?),
         "sensors" => Config::Sensors(fields(map)?),
         "wikipedia" => Config::Wikipedia(fields(map)?),
+        "partition" => Config::Partition(fields(map)?),
         other => {
             return Err(InputError::new("experiment", format!("unknown experiment \"{other}\"; use one of {known}")));
         }

@@ -129,6 +129,57 @@ pub fn table(output: &Output) -> Table {
                 .map(|p| vec![p.policy.label().into(), Cell::Number(p.fraction), Cell::Number(p.freshness), Cell::Number(p.requests as f64), Cell::Number(p.violations as f64)])
                 .collect(),
         },
+        Output::Partition(o) => {
+            let blank = || Cell::Text(String::new());
+            let mut rows: Vec<Vec<Cell>> = o
+                .points
+                .iter()
+                .map(|p| {
+                    vec![
+                        "simulation".into(),
+                        p.scheme.label().into(),
+                        p.politeness.label().into(),
+                        Cell::Number(p.robots as f64),
+                        Cell::Number(p.total_s),
+                        Cell::Number(p.exchange_pct),
+                        blank(),
+                        blank(),
+                        Cell::Number(p.violations as f64),
+                        Cell::Number(p.mean_wait_s),
+                        Cell::Number(p.load_ratio),
+                    ]
+                })
+                .collect();
+            for a in &o.algebraic {
+                rows.push(vec![
+                    "algebraic".into(),
+                    a.scheme.label().into(),
+                    blank(),
+                    Cell::Number(a.robots as f64),
+                    Cell::Number(a.download_s),
+                    Cell::Number(a.crossing_pct),
+                    Cell::Number(a.exchange_s),
+                    a.redistribution_s.map_or_else(blank, Cell::Number),
+                    blank(),
+                    blank(),
+                    Cell::Number(a.load_ratio),
+                ]);
+            }
+            let head = [
+                "source",
+                "scheme",
+                "politeness",
+                "robots",
+                "download_s",
+                "exchange_pct",
+                "exchange_time_s",
+                "redistribution_s",
+                "politeness_violations",
+                "mean_wait_s",
+                "load_ratio",
+            ];
+            Table { columns: columns(&head), rows }
+        }
         Output::Channel(o) => Table {
             columns: columns(&["x", "share_per_page", "share_per_server", "bound_n_pages", "bound_n_servers"]),
             rows: (0..o.x.len()).map(|k| numbers(vec![o.x[k], o.per_page.tail[k], o.per_server.tail[k], o.per_page.bound[k], o.per_server.bound[k]])).collect(),

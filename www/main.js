@@ -9,6 +9,7 @@ import { theoryView } from './views/theory.js';
 import { policiesView } from './views/policies.js';
 import { sensorsView } from './views/sensors.js';
 import { wikipediaView } from './views/wikipedia.js';
+import { partitionView } from './views/partition.js';
 
 globalThis.__freshlabPanic = (message) => {
   document.querySelector('#fatal').textContent = `Internal error while drawing: ${message}. Please reload the page.`;
@@ -68,6 +69,7 @@ async function boot() {
   policiesView(document.querySelector('#view-policies'), core, client, state);
   sensorsView(document.querySelector('#view-sensors'), core, client, state);
   wikipediaView(document.querySelector('#view-wikipedia'), core, client, state);
+  partitionView(document.querySelector('#view-partition'), core, client, state);
   document.documentElement.dataset.ready = 'true';
 }
 

@@ -197,6 +197,13 @@ where
             let line = vec![vec![[figure.x.min, *y], [figure.x.max, *y]]];
             draw_layer(root, chart, figure, theme, &Layer::Lines { label: label.clone(), lines: line, pen: *pen, tag: None })
         }
+        Layer::Dots { label, points, paint, radius } => {
+            let fill = theme.colour(*paint).filled();
+            let r = theme.px(*radius).max(1.0) as i32;
+            let inside = |p: &&[f64; 2]| (figure.x.min..=figure.x.max).contains(&p[0]) && (figure.y.min..=figure.y.max).contains(&p[1]);
+            chart.draw_series(points.iter().filter(inside).map(|p| Circle::new((p[0], p[1]), r, fill))).map_err(fail)?;
+            Ok(entry(label, Glyph::Dot(*paint)))
+        }
         Layer::Intervals { label, points, paint } => {
             let style = theme.colour(*paint).stroke_width(theme.px(1.5).max(1.0) as u32);
             let radius = theme.px(3.5) as i32;

@@ -60,6 +60,8 @@ pub enum Layer {
     Marker { label: String, at: [f64; 2], paint: Paint, note: String },
     /// A horizontal reference line.
     HLine { label: String, y: f64, pen: Pen },
+    /// Filled dots of `radius` CSS pixels (a scatter, such as hosts on a map).
+    Dots { label: String, points: Vec<[f64; 2]>, paint: Paint, radius: f64 },
     /// Points with vertical error bars [x, y, low, high].
     Intervals { label: String, points: Vec<[f64; 4]>, paint: Paint },
 }

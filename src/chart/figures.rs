@@ -50,6 +50,7 @@ pub fn figures(output: &Output) -> Vec<Figure> {
         Output::Channel(o) => vec![super::policy_figures::channel(o)],
         Output::Sensors(o) => super::sensor_figures::sensors(o),
         Output::Wikipedia(o) => super::wikipedia_figures::wikipedia(o),
+        Output::Partition(o) => super::partition_figures::partition(o),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod draw;
 pub mod figure;
 pub mod figures;
 pub mod measure;
+pub mod partition_figures;
 pub mod policy_figures;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod raster;

@@ -34,6 +34,9 @@ commands:
             Fig 6.3): --trace FILE.csv replays a page,timestamp trace, otherwise the
             bursty generator runs (--generator.articles N …); --thesis: 10,000
             articles at P = 15 s
+  partition distributed crawling (Exposto 2008): hash vs graph partitioning of a
+            synthetic web among 2–30 robots under fixed, Eq 5.4 and dynamic politeness,
+            simulated and by Eq 5.1–5.3; --thesis: the sample's 1.25 M URLs, every scheme
   trace     writes the generator's trace as CSV (page,timestamp) to standard output
   run       any experiment from --config FILE.json ('-' reads standard input);
             --json prints the same result object the page receives
@@ -80,6 +83,7 @@ fn experiment_name(command: &str) -> Option<&'static str> {
         "channel" => "channel",
         "sensors" => "sensors",
         "wikipedia" | "trace" => "wikipedia",
+        "partition" => "partition",
         _ => return None,
     })
 }
@@ -127,6 +131,14 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     }
     if command == "wikipedia" && fields.remove("thesis").is_some() {
         let preset = serde_json::to_value(freshlab::wikipedia::thesis_scale()).expect("configs serialise");
+        if let Value::Object(preset) = preset {
+            for (k, v) in preset {
+                object.entry(k).or_insert(v);
+            }
+        }
+    }
+    if command == "partition" && fields.remove("thesis").is_some() {
+        let preset = serde_json::to_value(freshlab::distributed::thesis_scale()).expect("configs serialise");
         if let Value::Object(preset) = preset {
             for (k, v) in preset {
                 object.entry(k).or_insert(v);
@@ -226,6 +238,9 @@ fn command_help(command: &str) -> Result<String, Failure> {
     if command == "wikipedia" {
         text.push_str("  --trace FILE.csv                   replays a trace of page,timestamp rows (ISO-8601 or Unix seconds)\n");
         text.push_str("  --thesis                           the thesis's scale: 10,000 articles, P = 15 s (GREEDY takes hours)\n");
+    }
+    if command == "partition" {
+        text.push_str("  --thesis                           the sample's scale: 10,039 hosts, 1.25 M URLs, every scheme and politeness\n");
     }
     if command == "policies" {
         text.push_str("  --webbase                          start from the WEBBASE scale (14.5 M pages, 5,462 servers, P = 15 s, 6 years)\n");

@@ -7,12 +7,11 @@ use super::graph::Graph;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-/// The balance limit: no part may hold more than (1 + ε)·W/p pages, or the densest
-/// unit's pages when that is more (units are indivisible).
+/// The balance limit (1 + ε)·W/p: no move or placement takes a part over it. Units are
+/// indivisible, so a unit heavier than the limit seeds a part of its own, which then
+/// takes nothing else.
 pub fn balance_limit(weights: &[f64], parts: usize, imbalance: f64) -> f64 {
-    let total: f64 = weights.iter().sum();
-    let heaviest = weights.iter().copied().fold(0.0, f64::max);
-    ((1.0 + imbalance) * total / parts as f64).max(heaviest)
+    (1.0 + imbalance) * weights.iter().sum::<f64>() / parts as f64
 }
 
 /// Pages per part.
@@ -252,7 +251,8 @@ mod tests {
             assert!(after <= before + 1e-9, "seed {seed}: cut rose from {before} to {after}");
             assert_eq!(after, g.cut(&part), "the returned cut is the partition's");
             let load = loads(&g.weight, &part, p);
-            assert!(load.iter().all(|&l| l <= limit + 1e-9), "seed {seed}: {load:?} over {limit}");
+            let members = |q: usize| part.iter().filter(|&&x| x as usize == q).count();
+            assert!((0..p).all(|q| load[q] <= limit + 1e-9 || members(q) == 1), "seed {seed}: {load:?} over {limit}");
             assert!((0..p as u32).all(|q| part.contains(&q)), "seed {seed}: a part is empty");
             assert!(part.iter().all(|&q| (q as usize) < p), "every unit in exactly one of the robots' parts");
         }
@@ -280,8 +280,13 @@ mod tests {
     }
 
     #[test]
-    fn the_balance_limit_yields_to_an_indivisible_unit() {
+    fn a_unit_over_the_limit_keeps_its_part_to_itself() {
         assert_eq!(balance_limit(&[1.0, 1.0, 1.0, 1.0], 2, 0.1), 2.2);
-        assert_eq!(balance_limit(&[10.0, 1.0, 1.0], 3, 0.05), 10.0);
+        // a giant unit (10 of 16 pages) and six small ones, three robots: limit 5.6
+        let g = Graph::from_edges(vec![10.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 3, &[(0, 1, 5.0), (0, 2, 5.0)], Vec::new());
+        let (part, _) = partition(&g, 0.05);
+        let load = loads(&g.weight, &part, 3);
+        assert_eq!(part.iter().filter(|&&q| q == part[0]).count(), 1, "the giant is alone: {part:?}");
+        assert_eq!(load.iter().filter(|&&l| l == 3.0).count(), 2, "the others share the rest evenly: {load:?}");
     }
 }

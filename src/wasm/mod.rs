@@ -222,6 +222,30 @@ pub fn wikipedia_estimate(config: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
+/// Size and work of a distributed-crawling configuration, before it runs:
+/// `{pages, links, simulations, events, bytes}`, or `{field, message}`.
+#[wasm_bindgen]
+pub fn partition_estimate(config: JsValue) -> Result<JsValue, JsValue> {
+    let mut value = json_of(config, "the configuration")?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("experiment".into(), serde_json::Value::String("partition".into()));
+    }
+    match config_from_value(value) {
+        Ok(crate::experiment::Config::Partition(c)) => {
+            c.validate().map_err(|e| error_js(&e))?;
+            to_js(&c.estimate())
+        }
+        Ok(_) => Err(error_js(&InputError::new("experiment", "not a partition configuration"))),
+        Err(e) => Err(error_js(&e)),
+    }
+}
+
+/// The thesis-scale distributed-crawling configuration (spec §4), for the page's preset.
+#[wasm_bindgen]
+pub fn partition_thesis() -> Result<JsValue, JsValue> {
+    to_js(&crate::distributed::thesis_scale())
+}
+
 /// Eq 5-9 at one point (the level-set chart's hover read-out).
 #[wasm_bindgen]
 pub fn eq59(r: f64, c: f64) -> f64 {

@@ -1,0 +1,11 @@
+import { open, settled } from '../tests/e2e/browser.mjs';
+const browser = await open({ viewport: { width: 1280, height: 900 } });
+const page = await browser.newPage();
+await settled(page);
+console.log(await page.locator('#partition .status').textContent());
+await page.locator('#partition').getByRole('button', { name: 'Simulate' }).click();
+await page.waitForFunction(() => /Computed in/.test(document.querySelector('#partition .status').textContent), null, { timeout: 60_000 });
+console.log(await page.locator('#partition .status').textContent());
+await page.locator('#partition').screenshot({ path: 'tmp/partition.png' });
+console.log('errors', browser.errors);
+await browser.close();
