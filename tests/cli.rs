@@ -270,3 +270,23 @@ fn wikipedia_replays_a_trace_and_refuses_a_bad_one() {
     assert_eq!(code, 0);
     assert!(out.starts_with("page,timestamp\nArticle 1,2007-01-"), "{out}");
 }
+
+#[test]
+fn partition_runs_from_flags_and_refuses_bad_robot_counts() {
+    let (code, out, err) = freshlab(&["partition", "--web.hosts", "120", "--web.ips", "30", "--web.mean-pages", "12", "--web.max-pages", "400", "--robots", "2,4", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["experiment"], "partition");
+    assert_eq!(v["points"].as_array().unwrap().len(), 2 * 2 * 2, "two robot counts, two schemes, two politeness policies");
+    assert!(v["points"].as_array().unwrap().iter().all(|p| p["violations"] == 0));
+    assert_eq!(v["comparisons"].as_array().unwrap().len(), 16);
+    let (code, _, err) = freshlab(&["partition", "--robots", "2,500"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--robots (item 2): must be at most 100"), "{err}");
+    let (code, _, err) = freshlab(&["partition", "--schemes", "hash_everything"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("hash_everything"), "{err}");
+    let (code, out, _) = freshlab(&["partition", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--thesis") && out.contains("--web.max-pages"), "{out}");
+}

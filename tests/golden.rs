@@ -88,3 +88,9 @@ fn bursty_changes() {
     let config = r#"{"experiment":"wikipedia","generator":{"articles":20,"days":40},"politeness_seconds":20000,"fractions":[0.5,1],"training_days":10,"renewal_steps":256}"#;
     check("wikipedia.json", &result_json(config), include_str!("golden/wikipedia.json"));
 }
+
+#[test]
+fn distributed_crawling() {
+    let config = r#"{"experiment":"partition","web":{"hosts":80,"ips":20,"mean_pages":10,"max_pages":200,"robot_sites":8},"robots":[2,5],"schemes":["hash_host","hash_url","graph_rtt","graph_geo","graph_rtt_ip"],"politeness":["fixed","density","dynamic","fixed_mean"]}"#;
+    check("partition.json", &result_json(config), include_str!("golden/partition.json"));
+}

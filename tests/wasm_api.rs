@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, defaults, eq59, experiments, policies_estimate, validate};
+use freshlab::wasm::{Plots, Run, defaults, eq59, experiments, partition_estimate, partition_thesis, policies_estimate, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -86,7 +86,7 @@ fn whole_numbers_from_javascript_fill_integer_fields() {
 
 #[test]
 fn defaults_come_from_the_core() {
-    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia"]);
+    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia", "partition"]);
     let estimate = policies_estimate(object(r#"{"repository": {"pages": 1000000}}"#)).unwrap();
     assert!(get(&estimate, "bytes").as_f64().unwrap() > 40e6);
     assert!(policies_estimate(object(r#"{"horizon_days": -1}"#)).is_err());
@@ -112,4 +112,26 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     let plots = Plots::new(result).unwrap();
     assert_eq!(plots.count(), 3, "two capacities and the crawlers");
     assert!(plots.summary(2).unwrap().contains("Nutch"));
+}
+
+#[test]
+fn a_distributed_crawl_runs_with_four_figures_and_refuses_what_cannot_be() {
+    let config = r#"{"experiment": "partition", "web": {"hosts": 60, "ips": 15, "mean_pages": 8, "max_pages": 100}, "robots": [2, 4]}"#;
+    let mut run = Run::new(object(config)).unwrap();
+    run.advance(500.0);
+    assert!(!get(&run.partial().unwrap(), "complete").as_bool().unwrap());
+    while !run.done() {
+        run.advance(1e5);
+    }
+    let result = run.finish().unwrap();
+    let plots = Plots::new(result).unwrap();
+    assert_eq!(plots.count(), 4, "time, exchanges, algebraic, map");
+    assert!(plots.summary(0).unwrap().contains("politeness violations: 0"));
+    assert!(plots.csv().starts_with("source,scheme,politeness,robots,"));
+    let e = partition_estimate(object(r#"{"robots": [2, 2]}"#)).err().unwrap();
+    assert_eq!(field_of(e), "robots[1]");
+    let estimate = partition_estimate(object(r#"{}"#)).unwrap();
+    assert_eq!(get(&estimate, "simulations").as_f64(), Some(28.0));
+    let thesis = partition_thesis().unwrap();
+    assert_eq!(get(&get(&thesis, "web"), "hosts").as_f64(), Some(10_039.0));
 }

@@ -75,6 +75,7 @@ for (const [width, height] of [
       ['level-sets', '&font=1.5'],
       ['repository', '&figure=2&controls=1&theme=dark'],
       ['sensors', '&sensors.pages=20000'],
+      ['partition', '&figure=4&font=1.25'],
     ]) {
       const page = await browser.newPage(`${browser.url}?embed=${panel}${extra}`);
       const shown = Number(extra.match(/figure=(\d)/)?.[1] ?? 1) - 1;
