@@ -111,6 +111,7 @@ export class ExperimentPanel {
     this.result = null;
     this.details = document.createElement('div');
     this.details.className = 'details';
+    new ResizeObserver(() => this.reachDetails()).observe(this.details);
     output.append(this.charts, this.details);
     body.append(controls, output);
     section.append(body);
@@ -213,6 +214,20 @@ export class ExperimentPanel {
     for (const view of this.chartViews) view.show(this.plots, final);
     previous?.free();
     this.spec.details?.(result, this.details, final);
+    this.reachDetails();
+  }
+
+  /** A table wider than the panel scrolls sideways: it then takes the keyboard focus, so arrows scroll it. */
+  reachDetails() {
+    const scrolls = this.details.scrollWidth > this.details.clientWidth;
+    if (scrolls === this.details.hasAttribute('tabindex')) return;
+    if (scrolls) {
+      this.details.tabIndex = 0;
+      this.details.setAttribute('role', 'region');
+      this.details.setAttribute('aria-label', `${this.spec.label}: table (scrolls sideways)`);
+    } else {
+      for (const name of ['tabindex', 'role', 'aria-label']) this.details.removeAttribute(name);
+    }
   }
 
   /** Draws the latest partial result, at most every PARTIAL_EVERY_MS. */
