@@ -28,7 +28,7 @@ test('the default sweep runs at load: four figures and the thesis beside Freshla
   const exchanges = rows.find((r) => r[0] === 'URL exchanges, graph vs hash');
   assert.deepEqual(exchanges.slice(1, 3), ['Fig 5.13', '76 %']);
   assert.match(exchanges[3], /^\d[\d.]* %$/, 'measured');
-  assert.match(rows.find((r) => r[0].startsWith('download time, hosts vs IPs'))[3], /^add graph \(RTT \+ links\), IPs with politeness fixed$/, 'what to add to measure the rest');
+  assert.match(rows.find((r) => r[0].startsWith('download time, hosts vs IPs'))[3], /^not run: add graph \(RTT \+ links\), IPs with politeness fixed$/, 'what to add to measure the rest');
   const details = await page.locator('#partition .details').textContent();
   assert.match(details, /600 hosts on 150 IPs, 24,000 pages/);
   assert.match(details, /28 download simulations, 0 politeness violations/);

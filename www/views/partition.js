@@ -24,7 +24,7 @@ const POLITENESS = [
 function comparisonsTable(result, final) {
   const rows = result.comparisons
     .map((c) => {
-      const measured = c.measured === null ? `<td class="num" colspan="2">add ${c.needs}</td>` : `<td class="num">${fmt(c.measured, 3)} %</td><td class="num">${c.measured - c.published >= 0 ? '+' : ''}${fmt(c.measured - c.published, 3)}</td>`;
+      const measured = c.measured === null ? `<td colspan="2" class="missing">not run: add ${c.needs}</td>` : `<td class="num">${fmt(c.measured, 3)} %</td><td class="num">${c.measured - c.published >= 0 ? '+' : ''}${fmt(c.measured - c.published, 3)}</td>`;
       return `<tr><th scope="row">${c.name}</th><td>${c.figure}</td><td class="num">${fmt(c.published, 3)} %</td>${measured}</tr>`;
     })
     .join('');
