@@ -1,5 +1,5 @@
-//! Benchmarks of the scheduling kernel, shared by `cargo bench` and the browser bench
-//! (`npm run bench`), so both measure the same code.
+//! Benchmarks shared by `cargo bench` and the browser bench (`npm run bench`), so both
+//! measure the same code: the scheduling kernel, page selection, and the distributed pipeline.
 
 use crate::alloc::{AllocationKind, allocate};
 use crate::model::webbase::{RepositoryConfig, generate};
@@ -165,6 +165,69 @@ pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionRe
     SelectionResult { config: config.clone(), selections: config.selections, seconds, ns_per_selection: seconds * 1e9 / config.selections as f64, setup_seconds: setup }
 }
 
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartitioningConfig {
+    pub web: crate::distributed::web::WebConfig,
+    pub robots: u64,
+    pub scheme: crate::distributed::scheme::Scheme,
+    pub politeness: crate::distributed::download::Politeness,
+    pub seed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartitioningResult {
+    pub config: PartitioningConfig,
+    pub pages: u64,
+    pub links: u64,
+    /// Generating the synthetic web.
+    pub generate_s: f64,
+    /// Building the unit graph of hyperlinks (graph schemes; shared by every robot count).
+    pub topology_s: f64,
+    /// Partitioning: the hash, or the combined graph's greedy start and KL/FM refinement.
+    pub partition_s: f64,
+    /// The §6.4 download simulation of every page.
+    pub simulate_s: f64,
+    pub downloads: u64,
+    pub violations: u64,
+    /// The simulated crawl's length (s of simulated time) and URL exchanges (%).
+    pub simulated_s: f64,
+    pub exchange_pct: f64,
+}
+
+/// Exposto's ch. 5–6 pipeline, phase by phase: generate the web, build the unit graph,
+/// partition among `robots` robots, and simulate the crawl of every page (§6.4).
+pub fn partitioning(config: &PartitioningConfig, now: impl Fn() -> f64) -> PartitioningResult {
+    use crate::distributed::download::{Download, DownloadParams};
+    use crate::distributed::scheme::{GraphParams, Topology, assign};
+    use std::sync::Arc;
+    let t0 = now();
+    let web = Arc::new(config.web.generate(config.seed).expect("a valid web"));
+    let t1 = now();
+    let topology = config.scheme.is_graph().then(|| Topology::new(&web, config.scheme.unit()));
+    let t2 = now();
+    let robots = config.robots as usize;
+    let a = Arc::new(assign(&web, config.scheme, robots, &GraphParams::default(), topology.as_ref(), config.seed));
+    let t3 = now();
+    let (base, per_km) = (config.web.rtt_base_ms, config.web.rtt_ms_per_km);
+    let mut download = Download::new(Arc::clone(&web), a, robots, config.politeness, &DownloadParams::default(), move |km| (base + per_km * km) / 1000.0);
+    while !download.advance(u64::MAX / 4) {}
+    let m = download.finish();
+    let t4 = now();
+    PartitioningResult {
+        config: config.clone(),
+        pages: web.pages() as u64,
+        links: web.links() as u64,
+        generate_s: t1 - t0,
+        topology_s: t2 - t1,
+        partition_s: t3 - t2,
+        simulate_s: t4 - t3,
+        downloads: m.downloads,
+        violations: m.violations,
+        simulated_s: m.total_s,
+        exchange_pct: m.exchange_pct(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -186,6 +249,18 @@ mod tests {
         for selector in [Selector::Greedy, Selector::GreedyExact, Selector::Merge] {
             let r = selection(&SelectionConfig { articles: 30, selector, selections: 50, samples: 3 }, || 0.0);
             assert_eq!(r.selections, 50);
+        }
+    }
+
+    #[test]
+    fn a_small_partitioning_benchmark_crawls_every_page_politely() {
+        use crate::distributed::{download::Politeness, scheme::Scheme, web::WebConfig};
+        let web = WebConfig { hosts: 60, ips: 20, mean_pages: 10.0, max_pages: 80, ..WebConfig::default() };
+        for scheme in [Scheme::HashHost, Scheme::GraphRtt] {
+            let r = partitioning(&PartitioningConfig { web: web.clone(), robots: 4, scheme, politeness: Politeness::Density, seed: 3 }, || 0.0);
+            assert_eq!(r.downloads, r.pages);
+            assert_eq!(r.violations, 0);
+            assert!(r.simulated_s > 0.0 && r.exchange_pct > 0.0 && r.exchange_pct < 100.0, "{r:?}");
         }
     }
 }

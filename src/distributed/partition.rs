@@ -235,7 +235,7 @@ mod tests {
             }
         }
         let edges: Vec<(u32, u32, f64)> = edges.into_iter().map(|((a, b), w)| (a, b, w)).collect();
-        let robot = if seed % 2 == 0 { (0..n * p).map(|_| 3.0 * rng.uniform()).collect() } else { Vec::new() };
+        let robot = if seed.is_multiple_of(2) { (0..n * p).map(|_| 3.0 * rng.uniform()).collect() } else { Vec::new() };
         Graph::from_edges(weight, p, &edges, robot)
     }
 

@@ -271,7 +271,7 @@ fn apportion(total: usize, members: &[usize]) -> Vec<usize> {
     let spare = total - members.len();
     let room: Vec<usize> = members.iter().map(|m| m - 1).collect();
     let room_total = all - members.len();
-    let mut share: Vec<usize> = room.iter().map(|&r| if room_total == 0 { 0 } else { r * spare / room_total }).collect();
+    let mut share: Vec<usize> = room.iter().map(|&r| (r * spare).checked_div(room_total).unwrap_or(0)).collect();
     let mut left = spare - share.iter().sum::<usize>();
     let mut order: Vec<usize> = (0..members.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(if room_total == 0 { 0 } else { room[k] * spare % room_total }));

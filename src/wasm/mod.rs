@@ -274,3 +274,12 @@ pub fn bench_selection(config: JsValue) -> Result<JsValue, JsValue> {
     let config: crate::bench::SelectionConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
     to_js(&crate::bench::selection(&config, || js_sys::Date::now() / 1000.0))
 }
+
+/// Times the distributed pipeline phase by phase (web, graph, partition, download
+/// simulation): `config` is a `PartitioningConfig`, the result a `PartitioningResult`.
+#[wasm_bindgen]
+pub fn bench_partitioning(config: JsValue) -> Result<JsValue, JsValue> {
+    let config: crate::bench::PartitioningConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
+    config.web.validate().map_err(|e| error_js(&e))?;
+    to_js(&crate::bench::partitioning(&config, || js_sys::Date::now() / 1000.0))
+}
