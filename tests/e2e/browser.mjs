@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 import { root } from '../../scripts/shell.mjs';
@@ -92,4 +93,22 @@ export async function setField(page, panel, label, value) {
 export function settled(page, except = []) {
   const skip = ['wikipedia', ...except].map((id) => `:not(#${id})`).join('');
   return page.waitForFunction((selector) => [...document.querySelectorAll(selector)].every((s) => /Computed in/.test(s.textContent)), `.panel${skip} .status`, { timeout: 120_000 });
+}
+
+/** Scrolls `locator` (the control a test is about to use) into view and lets the page
+ * render, then records every main-thread task over 50 ms from there on. The scroll is not
+ * measured: a user scrolls to a panel first and then starts a run; what is measured is
+ * the run. Returns an async function that asserts none was seen. */
+export async function watchLongTasks(page, locator) {
+  await locator.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForTimeout(300);
+  await page.evaluate(() => {
+    globalThis.longTasks = [];
+    new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask' });
+  });
+  return async () => {
+    const longTasks = await page.evaluate(() => globalThis.longTasks);
+    assert.deepEqual(longTasks.filter((d) => d > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+  };
 }

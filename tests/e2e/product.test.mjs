@@ -26,11 +26,11 @@ test('a link reproduces the exact configuration and chart, seed included', async
   await setField(typed, 'factors', 'c = f_s/f', 2.5);
   await setField(typed, 'factors', 'x to', 6);
   await typed.waitForFunction(() => /factors\.c=2\.5/.test(location.search) && /factors\.x_max=6/.test(location.search), null, { timeout: 5000 });
-  await typed.waitForFunction(() => /For c = 2\.5,/.test(document.querySelector('#factors figcaption').textContent));
+  await typed.waitForFunction(() => /For c = 2\.5,/.test(document.querySelector('#factors figcaption')?.textContent ?? ''));
   await typed.waitForTimeout(500);
   const link = typed.url();
   const linked = await browser.newPage(link);
-  await linked.waitForFunction(() => /For c = 2\.5,/.test(document.querySelector('#factors figcaption').textContent), null, { timeout: 20_000 });
+  await linked.waitForFunction(() => /For c = 2\.5,/.test(document.querySelector('#factors figcaption')?.textContent ?? ''), null, { timeout: 20_000 });
   assert.equal(await fieldValue(linked, 'factors', 'c = f_s/f'), '2.5');
   assert.equal(await fieldValue(linked, 'factors', 'x to'), '6');
   await linked.waitForTimeout(500);

@@ -111,7 +111,9 @@ export class ExperimentPanel {
     this.result = null;
     this.details = document.createElement('div');
     this.details.className = 'details';
-    new ResizeObserver(() => this.reachDetails()).observe(this.details);
+    // checked after layout (a ResizeObserver), never by forcing one inside a task
+    this.detailsObserver = new ResizeObserver(() => this.reachDetails());
+    this.detailsObserver.observe(this.details);
     output.append(this.charts, this.details);
     body.append(controls, output);
     section.append(body);
@@ -214,7 +216,9 @@ export class ExperimentPanel {
     for (const view of this.chartViews) view.show(this.plots, final);
     previous?.free();
     this.spec.details?.(result, this.details, final);
-    this.reachDetails();
+    if (this.observedTable) this.detailsObserver.unobserve(this.observedTable);
+    this.observedTable = this.details.firstElementChild;
+    if (this.observedTable) this.detailsObserver.observe(this.observedTable);
   }
 
   /** A table wider than the panel scrolls sideways: it then takes the keyboard focus, so arrows scroll it. */
@@ -257,6 +261,8 @@ export class ExperimentPanel {
   }
 
   start() {
+    // a check still waiting for typing to pause would clear this run's status when it fires
+    clearTimeout(this.timer);
     const config = this.check();
     this.running?.cancel();
     if (!config) {
