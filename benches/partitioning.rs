@@ -3,8 +3,8 @@
 //! partitioning among robots (hash, or graph with KL/FM) and simulating the crawl (§6.4).
 //! Then the hyperlink objective alone, partitioned by Freshlab's greedy + KL/FM, for the
 //! METIS peer (`bench/metis_peer.py`) on the same graph (`--dump-graph FILE` writes it).
-//! Also the page's default sweep. One JSON line per case (median of 3 runs) for `npm run bench`; `--quick` runs the
-//! classroom web instead.
+//! Also the page's default sweep. One JSON line per case (median of 3 runs) for
+//! `npm run bench`; `--quick` runs the classroom web instead.
 
 use freshlab::bench::{PartitioningConfig, PartitioningResult, partitioning};
 use freshlab::distributed::graph::{Graph, Unit, Units};

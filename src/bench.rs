@@ -208,8 +208,7 @@ pub fn partitioning(config: &PartitioningConfig, now: impl Fn() -> f64) -> Parti
     let robots = config.robots as usize;
     let a = Arc::new(assign(&web, config.scheme, robots, &GraphParams::default(), topology.as_ref(), config.seed));
     let t3 = now();
-    let (base, per_km) = (config.web.rtt_base_ms, config.web.rtt_ms_per_km);
-    let mut download = Download::new(Arc::clone(&web), a, robots, config.politeness, &DownloadParams::default(), move |km| (base + per_km * km) / 1000.0);
+    let mut download = Download::new(Arc::clone(&web), a, robots, config.politeness, &DownloadParams::default(), config.web.rtt_s_of_km());
     while !download.advance(u64::MAX / 4) {}
     let m = download.finish();
     let t4 = now();

@@ -271,11 +271,6 @@ impl PartitionJob {
         })
     }
 
-    fn rtt_between_sites(&self) -> impl Fn(f64) -> f64 + 'static {
-        let (base, per_km) = (self.config.web.rtt_base_ms, self.config.web.rtt_ms_per_km);
-        move |km| (base + per_km * km) / 1000.0
-    }
-
     fn topology(&mut self, unit: Unit) -> &Topology {
         let slot = &mut self.topologies[unit as usize];
         slot.get_or_insert_with(|| Topology::new(&self.web, unit))
@@ -296,7 +291,7 @@ impl PartitionJob {
         let units = if scheme.unit() == Unit::Ip { web.ips() } else { web.hosts() };
         let redistribution_s = (robots < self.config.web.robot_sites && p < units).then(|| {
             let after = assign(&web, scheme, p + 1, &graph, topology, seed);
-            redistribution_time(&web, &a, &after, p + 1, &self.config.algebraic, &self.rtt_between_sites())
+            redistribution_time(&web, &a, &after, p + 1, &self.config.algebraic, &self.config.web.rtt_s_of_km())
         });
         let load = a.loads(p);
         let load_ratio = load.iter().copied().fold(0.0, f64::max) / (web.pages() as f64 / p as f64);
@@ -305,7 +300,7 @@ impl PartitionJob {
             scheme,
             robots,
             download_s: download_time(&web, &a, p, &self.config.algebraic),
-            exchange_s: exchange_time(&web, &a, p, &self.config.algebraic, &self.rtt_between_sites()),
+            exchange_s: exchange_time(&web, &a, p, &self.config.algebraic, &self.config.web.rtt_s_of_km()),
             redistribution_s,
             load_ratio,
             cut: a.cut,
@@ -341,10 +336,7 @@ impl PartitionJob {
             };
             let politeness = self.config.politeness[*q];
             let robots = self.tasks[self.next_task - 1].robots as usize;
-            let d = run.get_or_insert_with(|| {
-                let (base, per_km) = (self.config.web.rtt_base_ms, self.config.web.rtt_ms_per_km);
-                Download::new(Arc::clone(&self.web), Arc::clone(a), robots, politeness, &self.config.download, move |km| (base + per_km * km) / 1000.0)
-            });
+            let d = run.get_or_insert_with(|| Download::new(Arc::clone(&self.web), Arc::clone(a), robots, politeness, &self.config.download, self.config.web.rtt_s_of_km()));
             let chunk = left.min(200_000) as u64;
             let over = d.advance(chunk);
             left -= chunk as i64;

@@ -114,6 +114,13 @@ impl WebConfig {
         Ok(())
     }
 
+    /// The RTT law without its noise, in seconds, for a distance in km (between robot
+    /// sites, and the mean a download between a host and a robot sees).
+    pub fn rtt_s_of_km(&self) -> impl Fn(f64) -> f64 + 'static {
+        let (base, per_km) = (self.rtt_base_ms, self.rtt_ms_per_km);
+        move |km| (base + per_km * km) / 1000.0
+    }
+
     /// Expected pages and links (exact once generated; host sizes are matched to the mean).
     pub fn expected_pages(&self) -> f64 {
         self.mean_pages * self.hosts as f64
@@ -187,11 +194,11 @@ impl WebConfig {
         let ips = ip_position.len();
         let sites = site_position.len();
         let mut rtt_ip_site = Vec::with_capacity(ips * sites);
+        let rtt_s = self.rtt_s_of_km();
         for (ip, p) in ip_position.iter().enumerate() {
             let mut noise = Stream::new(seed, RTT_ROWS + ip as u64);
             for s in &site_position {
-                let base = self.rtt_base_ms + self.rtt_ms_per_km * distance(*p, *s);
-                rtt_ip_site.push((base * exp(self.rtt_noise * noise.normal()) / 1000.0) as f32);
+                rtt_ip_site.push((rtt_s(distance(*p, *s)) * exp(self.rtt_noise * noise.normal())) as f32);
             }
         }
 
@@ -274,7 +281,7 @@ fn apportion(total: usize, members: &[usize]) -> Vec<usize> {
     let mut share: Vec<usize> = room.iter().map(|&r| (r * spare).checked_div(room_total).unwrap_or(0)).collect();
     let mut left = spare - share.iter().sum::<usize>();
     let mut order: Vec<usize> = (0..members.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(if room_total == 0 { 0 } else { room[k] * spare % room_total }));
+    order.sort_by_key(|&k| std::cmp::Reverse((room[k] * spare).checked_rem(room_total).unwrap_or(0)));
     for &k in order.iter().cycle() {
         if left == 0 {
             break;
