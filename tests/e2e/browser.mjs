@@ -76,6 +76,15 @@ export function pixelsOf(page, selector) {
   });
 }
 
+/** One browser and one page for a whole test file (the views' tests share them, as a user
+ * keeps one tab open); the browser closes after the file's last test. */
+export async function sharedPage(options) {
+  const { after } = await import('node:test');
+  const browser = await open(options);
+  after(() => browser.close());
+  return { browser, page: await browser.newPage() };
+}
+
 /** Waits until a panel's chart has been drawn `count` times or more. */
 export function drawnAtLeast(page, panel, count) {
   return page.waitForFunction(([p, n]) => Number(document.querySelector(`#${p} canvas`)?.dataset.drawn ?? 0) >= n, [panel, count], { timeout: 20_000 });

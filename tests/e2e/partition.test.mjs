@@ -1,24 +1,14 @@
 // Distributed crawling in a real browser: the sweep runs in the worker at load, its four
 // figures and the thesis's reductions appear, every partitioner runs from the preset
 // without blocking the page, bad robot counts are refused, and a link reproduces a run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { open, inkOf, setField, settled, shots, auditAccessibility, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, setField, settled, shots, auditAccessibility, watchLongTasks } from './browser.mjs';
 
-let browser;
-let page;
+const { browser, page } = await sharedPage();
 const status = () => page.locator('#partition .status').textContent();
 const computed = (p = page) => p.waitForFunction(() => /Computed in/.test(document.querySelector('#partition .status').textContent), null, { timeout: 120_000 });
-
-before(async () => {
-  browser = await open();
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser.close();
-});
 
 test('the default sweep runs at load: four figures and the thesis beside Freshlab', async () => {
   await settled(page);

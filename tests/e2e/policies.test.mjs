@@ -1,23 +1,13 @@
 // The "MERGE vs RANDOM" view in a real browser: simulations through the worker with
 // progress, partial curves and cancel; the ratio table beside the thesis's figures;
 // exports; presets; configurations too big for a tab refused with the estimate.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { open, inkOf, drawnAtLeast, setField, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, drawnAtLeast, setField, shots, watchLongTasks } from './browser.mjs';
 
-let browser;
-let page;
-
-before(async () => {
-  browser = await open();
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser.close();
-});
+const { browser, page } = await sharedPage();
 
 const done = (panel) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`).textContent), panel, { timeout: 60_000 });
 

@@ -1,21 +1,11 @@
 // Robots vs sensors in a real browser: the article's full experiment (200,000 pages, one
 // week) runs in the worker in seconds, grows live, and is shown beside the article.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { open, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
 
-let browser;
-let page;
-
-before(async () => {
-  browser = await open();
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser.close();
-});
+const { page } = await sharedPage();
 
 test('the full published experiment runs in the worker, growing live, without blocking the page', async () => {
   // the load-time runs and the engine's first draws come first; then a fresh run

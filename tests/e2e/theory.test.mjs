@@ -1,26 +1,15 @@
 // The theory view in a real browser: charts draw, parameters redraw them, long runs
 // report progress and cancel without blocking the page, bad input is explained, and a
 // panic in the core is reported and survived.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { open, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots, watchLongTasks } from './browser.mjs';
 
-let browser;
-let page;
-
+const { browser, page } = await sharedPage();
 const requestsAfterLoad = [];
-
-before(async () => {
-  browser = await open();
-  page = await browser.newPage();
-  page.on('request', (request) => requestsAfterLoad.push(request.url()));
-});
-
-after(async () => {
-  await browser.close();
-});
+page.on('request', (request) => requestsAfterLoad.push(request.url()));
 
 const PANELS = ['level-sets', 'factors', 'bursts', 'certify'];
 

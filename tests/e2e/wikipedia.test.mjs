@@ -1,25 +1,15 @@
 // Bursty changes in a real browser: the five policies of the thesis's Fig 6.3 run in the
 // worker; traces are imported from a file, dropped or loaded from the sample, and bad
 // ones are refused with their lines.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { open, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
 
-let browser;
-let page;
+const { page } = await sharedPage();
 const status = () => page.locator('#wikipedia .status').textContent();
-
-before(async () => {
-  browser = await open();
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser.close();
-});
 
 test('the panel waits for its button and says what a run costs', async () => {
   const placeholder = await page.locator('#wikipedia .placeholder').textContent();
