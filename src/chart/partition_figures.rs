@@ -156,7 +156,7 @@ fn map(o: &PartitionOutput) -> Figure {
     let km = o.config.web.map_km;
     let Some(m) = &o.map else {
         return Figure {
-            title: "Hosts by robot (map)".into(),
+            title: "Hosts by robot: the map appears once its partition has run".into(),
             x: Axis { label: "km".into(), min: 0.0, max: km, log: false },
             y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
             layers: Vec::new(),
