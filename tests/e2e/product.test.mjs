@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { open, inkOf, pixelsOf, drawnAtLeast, setField, auditAccessibility, shots } from './browser.mjs';
+import { open, inkOf, pixelsOf, drawnAtLeast, setField, auditAccessibility, shots, settled } from './browser.mjs';
 
 const opened = [];
 async function session(options) {
@@ -118,6 +118,8 @@ test('every chart exports PNG at 2× and SVG; the data as CSV and JSON', async (
   const browser = await session();
   const page = await browser.newPage();
   for (const panel of ['level-sets', 'factors', 'bursts', 'certify', 'per-page', 'channel']) await drawnAtLeast(page, panel, 1);
+  // the load-time runs still growing their tables move the buttons below them: a click can land where a button was
+  await settled(page);
   const save = async (locator) => {
     const [download] = await Promise.all([page.waitForEvent('download'), locator.click()]);
     const file = path.join(shots, `export-${download.suggestedFilename()}`);
