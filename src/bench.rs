@@ -110,6 +110,8 @@ pub struct SelectionResult {
     pub seconds: f64,
     pub ns_per_selection: f64,
     pub setup_seconds: f64,
+    /// GREEDY: articles whose gain was evaluated per selection (the others were bounded).
+    pub evaluated_per_selection: Option<f64>,
 }
 
 /// The thesis's setting (ch. 6): `articles` bursty articles over 60 days, one server at
@@ -146,6 +148,7 @@ pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionRe
     let setup = now() - t0;
     let start = now();
     let mut checksum = 0usize;
+    let evaluated_before = greedy.evaluated();
     if config.selector == Selector::Merge {
         // the selection alone, as the thesis timed it (MERGE needs nothing from a fetch)
         for _ in 0..config.selections {
@@ -162,7 +165,15 @@ pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionRe
     }
     let seconds = now() - start;
     std::hint::black_box(checksum);
-    SelectionResult { config: config.clone(), selections: config.selections, seconds, ns_per_selection: seconds * 1e9 / config.selections as f64, setup_seconds: setup }
+    let evaluated = (config.selector != Selector::Merge).then(|| (greedy.evaluated() - evaluated_before) as f64 / config.selections as f64);
+    SelectionResult {
+        config: config.clone(),
+        selections: config.selections,
+        seconds,
+        ns_per_selection: seconds * 1e9 / config.selections as f64,
+        setup_seconds: setup,
+        evaluated_per_selection: evaluated,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

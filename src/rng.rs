@@ -41,6 +41,14 @@ impl Stream {
         (self.0.random::<u64>() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
+    /// 64 random bits: the seed of the streams one step draws from, one per item (GREEDY
+    /// gives each article of a request its own stream, so what an article draws does not
+    /// depend on which others were evaluated).
+    #[inline]
+    pub fn bits(&mut self) -> u64 {
+        self.0.random::<u64>()
+    }
+
     /// Uniform in [a, b).
     #[inline]
     pub fn uniform_in(&mut self, a: f64, b: f64) -> f64 {

@@ -17,10 +17,16 @@ fn scheme_paint(o: &PartitionOutput, s: Scheme) -> Paint {
     Paint::Series(o.config.schemes.iter().position(|&x| x == s).unwrap_or(0))
 }
 
+/// Colour by scheme, dash by politeness; schemes drawn earlier are wider, so a later line
+/// on the same values (hash and graph under fixed politeness can coincide) leaves the
+/// earlier one visible around it.
 fn politeness_pen(o: &PartitionOutput, s: Scheme, q: Politeness) -> Pen {
     let k = o.config.politeness.iter().position(|&x| x == q).unwrap_or(0);
     let dash = [Dash::Solid, Dash::Dashed, Dash::Dotted][k % 3];
-    Pen { width: if k >= 3 { 1.2 } else { 2.0 }, ..Pen::new(scheme_paint(o, s), dash) }
+    let schemes = o.config.schemes.len();
+    let later = schemes - 1 - o.config.schemes.iter().position(|&x| x == s).unwrap_or(schemes - 1);
+    let base = if k >= 3 { 1.2 } else { 2.0 };
+    Pen { width: base + 1.25 * later.min(3) as f64, ..Pen::new(scheme_paint(o, s), dash) }
 }
 
 /// A log axis spanning the values' decades.

@@ -93,7 +93,7 @@ fn intervals(o: &WikipediaOutput) -> Figure {
     }
 }
 
-/// When each policy fetched the article (first request rate), over its changes.
+/// When each policy fetched the article at the chosen request rate, over its changes.
 fn fetches(o: &WikipediaOutput) -> Figure {
     let a = &o.article;
     let days = o.trace.days;
@@ -105,24 +105,26 @@ fn fetches(o: &WikipediaOutput) -> Figure {
         pen: super::figure::Pen { width: 1.0, ..series_pen(6) },
         tag: None,
     });
+    let fractions = &o.config.fractions;
+    let rate = fractions.get(o.config.article_rate as usize).or(fractions.first()).copied().unwrap_or(1.0);
+    let shown: Vec<_> = a.fetches.iter().filter(|f| f.fraction == rate).collect();
     let mut names = Vec::new();
-    for (row, (p, times)) in a.fetches.iter().enumerate() {
+    for (row, f) in shown.iter().enumerate() {
         let y = row as f64 + 1.0;
-        names.push(format!("row {}: {} ({} fetches)", row + 1, p.label(), times.len()));
+        names.push(format!("row {}: {} ({} fetches)", row + 1, f.policy.label(), f.times.len()));
         layers.push(Layer::Lines {
-            label: p.label().into(),
-            lines: times.iter().map(|&t| tick(t, y)).collect(),
-            pen: super::figure::Pen { width: 1.0, ..series_pen(policy_index(*p)) },
+            label: f.policy.label().into(),
+            lines: f.times.iter().map(|&t| tick(t, y)).collect(),
+            pen: super::figure::Pen { width: 1.0, ..series_pen(policy_index(f.policy)) },
             tag: None,
         });
     }
-    let rate = o.config.fractions.first().copied().unwrap_or(1.0);
     Figure {
         title: format!("{}: changes (row 0) and fetches at {} % of the maximum rate", a.name, sig(100.0 * rate, 3)),
         x: Axis { label: "day".into(), min: 0.0, max: days, log: false },
-        y: Axis { label: "row".into(), min: -0.6, max: a.fetches.len() as f64 + 0.6, log: false },
+        y: Axis { label: "row".into(), min: -0.6, max: shown.len() as f64 + 0.6, log: false },
         layers,
         legend: Corner::UpperRight,
-        summary: format!("Row 0: {} changes of {}. {}.", thousands(a.changes.len() as f64), a.name, names.join("; ")),
+        summary: format!("At {} % of the maximum rate. Row 0: {} changes of {}. {}.", sig(100.0 * rate, 3), thousands(a.changes.len() as f64), a.name, names.join("; ")),
     }
 }

@@ -120,6 +120,12 @@ impl RenewalTable {
         self.mean * (1.0 + self.renewals(y)) - y
     }
 
+    /// The largest R(y) over all y: R is linear between grid points and constant
+    /// beyond the grid, so the largest is at a grid point (GREEDY's pruning bound).
+    pub fn longest_residual(&self) -> f64 {
+        self.grid.iter().enumerate().map(|(i, &[_, m])| self.mean * (1.0 + m) - i as f64 * self.h).fold(0.0, f64::max)
+    }
+
     /// J(z) = ∫₀ᶻ R.
     fn residual_integral(&self, z: f64) -> f64 {
         self.mean * (z + self.k(z)) - 0.5 * z * z

@@ -74,37 +74,51 @@ impl IntervalLaw for Exponential {
 /// from the shortest interval m to the longest, so each bin is q times wider than the
 /// one before [reading: the thesis says only that widths grow exponentially]. Zero-width
 /// bins (all intervals equal) are point masses. Stored inline (no heap), with the
-/// cumulative sums and a guide table that make every lookup a few comparisons: GREEDY
+/// cumulative sums and tables that make every lookup and draw branch-free: GREEDY
 /// evaluates thousands of these per request. Serialised as its edges and counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(into = "HistogramData", try_from = "HistogramData")]
+#[repr(C)]
 pub struct Histogram {
+    // What drawing reads comes first: four contiguous cache lines.
     /// BINS + 1 increasing edges.
     pub edges: [f64; BINS + 1],
+    /// Pr[X ≤ e_k]: the probabilities of the bins before edge k.
+    cumulative: [f64; BINS + 1],
+    /// (e_{k+1} − e_k)/p_k: the inversion's slope in bin k (0 when empty).
+    slope: [f64; BINS],
+    /// Pr[X > x] in 256 contiguous bytes.
+    survival: Survival,
     /// Intervals counted in each bin; bin k is [e_k, e_{k+1}), the last one closed.
     pub counts: [u64; BINS],
     /// counts / total.
     probabilities: [f64; BINS],
-    /// Pr[X ≤ e_k]: the probabilities of the bins before edge k.
-    cumulative: [f64; BINS + 1],
-    /// Pr[X ≥ e_k] summed from the last bin (exact far in the tail).
-    tail: [f64; BINS + 1],
     /// 1/(e_{k+1} − e_k), 0 for a point mass.
     inverse_width: [f64; BINS],
-    /// (e_{k+1} − e_k)/p_k: the inversion's slope in bin k (0 when empty).
-    slope: [f64; BINS],
-    /// guide[j]: the first bin whose upper cumulative exceeds j/GUIDE (for inversion).
-    guide: [u8; GUIDE],
-    /// Walker's alias table over the bins (for unconditioned draws): slot k keeps its
-    /// bin with probability accept[k], else gives alias[k]; 1/accept and 1/(1 − accept)
-    /// turn the rest of the same uniform into the position inside the bin.
-    accept: [f64; BINS],
-    alias: [u8; BINS],
-    keep_scale: [f64; BINS],
-    alias_scale: [f64; BINS],
 }
 
-const GUIDE: usize = 16;
+/// Pr[X > x] of a histogram in four cache lines: its edges, the tail sums Pr[X ≥ e_k]
+/// (exact far in the tail) and each bin's density p_k/(e_{k+1} − e_k).
+#[derive(Clone, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub struct Survival {
+    edges: [f64; BINS + 1],
+    tail: [f64; BINS + 1],
+    density: [f64; BINS],
+}
+
+impl Survival {
+    /// Pr[X > x]: the bin found by counting the edges ≤ x (no branch to mispredict).
+    #[inline]
+    pub fn at(&self, x: f64) -> f64 {
+        let below = self.edges.iter().map(|&e| (e <= x) as usize).sum::<usize>();
+        match below {
+            0 => 1.0,
+            k if k > BINS => 0.0,
+            k => self.tail[k] + self.density[k - 1] * (self.edges[k] - x),
+        }
+    }
+}
 
 /// A histogram's serialised form.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,14 +172,9 @@ impl Histogram {
             counts: counts.try_into().expect("BINS counts"),
             probabilities: [0.0; BINS],
             cumulative: [0.0; BINS + 1],
-            tail: [0.0; BINS + 1],
+            survival: Survival { edges: [0.0; BINS + 1], tail: [0.0; BINS + 1], density: [0.0; BINS] },
             inverse_width: [0.0; BINS],
             slope: [0.0; BINS],
-            guide: [0; GUIDE],
-            accept: [1.0; BINS],
-            alias: [0; BINS],
-            keep_scale: [0.0; BINS],
-            alias_scale: [0.0; BINS],
         };
         for k in 0..BINS {
             h.probabilities[k] = h.counts[k] as f64 / total as f64;
@@ -175,34 +184,12 @@ impl Histogram {
             h.slope[k] = if h.probabilities[k] > 0.0 { w / h.probabilities[k] } else { 0.0 };
         }
         h.cumulative[BINS] = 1.0;
+        h.survival.edges = h.edges;
         for k in (0..BINS).rev() {
-            h.tail[k] = h.tail[k + 1] + h.probabilities[k];
+            h.survival.tail[k] = h.survival.tail[k + 1] + h.probabilities[k];
+            h.survival.density[k] = h.probabilities[k] * h.inverse_width[k];
         }
-        let mut k = 0;
-        for j in 0..GUIDE {
-            while k + 1 < BINS && h.cumulative[k + 1] <= j as f64 / GUIDE as f64 {
-                k += 1;
-            }
-            h.guide[j] = k as u8;
-        }
-        h.build_alias();
         h
-    }
-
-    /// The alias table over the bins (RANDOM's construction).
-    fn build_alias(&mut self) {
-        let (accept, alias) = crate::policy::random::vose(&self.probabilities);
-        self.accept.copy_from_slice(&accept);
-        let alias: [u8; BINS] = std::array::from_fn(|k| alias[k] as u8);
-        self.alias = alias;
-        for k in 0..BINS {
-            let keep = self.accept[k];
-            let (ka, kb) = (self.edges[k], self.edges[k + 1]);
-            let other = alias[k] as usize;
-            let (oa, ob) = (self.edges[other], self.edges[other + 1]);
-            self.keep_scale[k] = if keep > 0.0 { (kb - ka) / keep } else { 0.0 };
-            self.alias_scale[k] = if keep < 1.0 { (ob - oa) / (1.0 - keep) } else { 0.0 };
-        }
     }
 
     /// The bin of an interval: the last k with e_k ≤ x; the longest goes in the last bin
@@ -237,14 +224,12 @@ impl Histogram {
     /// Pr[X > x], from the tail sums (no cancellation far in the tail).
     #[inline]
     pub fn survival(&self, x: f64) -> f64 {
-        if x < self.edges[0] {
-            return 1.0;
-        }
-        let k = self.edge_at(x);
-        if k >= BINS {
-            return 0.0;
-        }
-        self.tail[k + 1] + self.probabilities[k] * (self.edges[k + 1] - x) * self.inverse_width[k]
+        self.survival.at(x)
+    }
+
+    /// The survival function alone, compact (what GREEDY reads for every article).
+    pub fn survival_table(&self) -> &Survival {
+        &self.survival
     }
 
     /// E[X²].
@@ -257,31 +242,20 @@ impl Histogram {
             .sum()
     }
 
-    /// The x with Pr[X ≤ x] = u (u in [0, 1]): inversion, from the guide table.
+    /// The x with Pr[X ≤ x] = u (u in [0, 1]): inversion. The bin is the count of
+    /// inner cumulative edges ≤ u (which skips empty bins), found without a branch.
     #[inline]
     pub fn quantile(&self, u: f64) -> f64 {
         let c = &self.cumulative;
-        let mut k = self.guide[((u * GUIDE as f64) as usize).min(GUIDE - 1)] as usize;
-        while k + 1 < BINS && c[k + 1] <= u {
-            k += 1;
-        }
+        let k = c[1..BINS].iter().map(|&ck| (ck <= u) as usize).sum::<usize>();
         let (a, b) = (self.edges[k], self.edges[k + 1]);
         (a + (u - c[k]) * self.slope[k]).clamp(a, b)
     }
 
-    /// One interval, from one uniform through the alias table (O(1), no search).
+    /// One interval, by inversion of one uniform (branch-free).
     #[inline]
     pub fn sample(&self, rng: &mut Stream) -> f64 {
-        let v = rng.uniform() * BINS as f64;
-        let slot = (v as usize).min(BINS - 1);
-        let frac = v - slot as f64;
-        let keep = self.accept[slot];
-        if frac < keep {
-            self.edges[slot] + frac * self.keep_scale[slot]
-        } else {
-            let bin = self.alias[slot] as usize;
-            self.edges[bin] + (frac - keep) * self.alias_scale[slot]
-        }
+        self.quantile(rng.uniform())
     }
 
     /// One interval conditioned on Pr[X ≤ x] ∈ (lo, hi] (lo = F(d₀), hi = F(d₁)):

@@ -1,39 +1,35 @@
-//! The event engine of every simulator: a binary heap of (time, item), earliest first.
+//! The event engine of every simulator: a heap of (time, item), earliest first.
 //!
 //! Ties in time are broken by the item's own order, so runs are deterministic: page
 //! heaps use the page index, and [`Engine`] wraps events with an insertion counter to
 //! get SimPy's rule (equal times in insertion order).
 
 /// A min-heap of items keyed by time; `T`'s order breaks ties. Four children per
-/// node: half the levels of a binary heap, and a node's children share a cache line or
-/// two, which is what a revisit schedule of thousands of pages pays for.
+/// node: half the levels of a binary heap. Times and items are kept in two arrays side
+/// by side: a family's four times share half a cache line, and items are read only to
+/// break ties — what a revisit schedule of thousands of pages pays for.
 #[derive(Clone, Debug, Default)]
 pub struct EventQueue<T> {
-    heap: Vec<(f64, T)>,
+    times: Vec<f64>,
+    items: Vec<T>,
 }
 
 const ARITY: usize = 4;
 
-/// Times are never NaN (every simulator validates its inputs), so plain comparisons
-/// order them.
-#[inline(always)]
-fn earlier<T: Ord>(a: &(f64, T), b: &(f64, T)) -> bool {
-    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
-}
-
 impl<T: Ord + Copy> EventQueue<T> {
     pub fn new() -> Self {
-        EventQueue { heap: Vec::new() }
+        EventQueue { times: Vec::new(), items: Vec::new() }
     }
 
     pub fn with_capacity(n: usize) -> Self {
-        EventQueue { heap: Vec::with_capacity(n) }
+        EventQueue { times: Vec::with_capacity(n), items: Vec::with_capacity(n) }
     }
 
     /// Builds a heap from unordered entries in O(n).
     pub fn from_entries(entries: Vec<(f64, T)>) -> Self {
-        let mut q = EventQueue { heap: entries };
-        let n = q.heap.len();
+        let (times, items) = entries.into_iter().unzip();
+        let mut q = EventQueue { times, items };
+        let n = q.len();
         if n > 1 {
             for k in (0..=(n - 2) / ARITY).rev() {
                 q.sift_down(k);
@@ -43,32 +39,49 @@ impl<T: Ord + Copy> EventQueue<T> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.times.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.times.is_empty()
     }
 
     /// The earliest entry.
     #[inline]
     pub fn peek(&self) -> Option<(f64, T)> {
-        self.heap.first().copied()
+        Some((*self.times.first()?, self.items[0]))
     }
 
     pub fn push(&mut self, time: f64, item: T) {
-        self.heap.push((time, item));
-        self.sift_up(self.heap.len() - 1, (time, item));
+        self.times.push(time);
+        self.items.push(item);
+        self.sift_up(self.len() - 1, time, item);
     }
 
     pub fn pop(&mut self) -> Option<(f64, T)> {
-        let last = self.heap.pop()?;
-        if self.heap.is_empty() {
-            return Some(last);
+        let (time, item) = (self.times.pop()?, self.items.pop()?);
+        if self.times.is_empty() {
+            return Some((time, item));
         }
-        let top = std::mem::replace(&mut self.heap[0], last);
+        let top = (std::mem::replace(&mut self.times[0], time), std::mem::replace(&mut self.items[0], item));
         self.sift_down(0);
         Some(top)
+    }
+
+    /// Whether (time, item) comes before entry b. Times are never NaN (every simulator
+    /// validates its inputs), so plain comparisons order them; equal times, rare, are a
+    /// branch the processor predicts, and the rest a conditional move.
+    #[inline(always)]
+    fn precedes(&self, time: f64, item: T, b: usize) -> bool {
+        let tb = self.times[b];
+        if time == tb { item < self.items[b] } else { time < tb }
+    }
+
+    /// Moves entry `from` to slot `to`.
+    #[inline(always)]
+    fn shift(&mut self, from: usize, to: usize) {
+        self.times[to] = self.times[from];
+        self.items[to] = self.items[from];
     }
 
     /// Replaces the earliest entry by (time, item): a pop and a push in one pass.
@@ -78,68 +91,71 @@ impl<T: Ord + Copy> EventQueue<T> {
     /// latest. Keys are totally ordered, so the pops come out as with any discipline.
     #[inline]
     pub fn replace_top(&mut self, time: f64, item: T) -> (f64, T) {
-        let top = self.heap[0];
-        let heap = self.heap.as_mut_slice();
-        let n = heap.len();
+        let top = (self.times[0], self.items[0]);
+        let n = self.len();
         let mut k = 0;
         loop {
             let first = ARITY * k + 1;
             if first >= n {
                 break;
             }
-            let child = Self::earliest_child(heap, first, n);
-            heap[k] = heap[child];
+            let child = self.earliest_child(first, n);
+            self.shift(child, k);
             k = child;
         }
-        self.sift_up(k, (time, item));
+        self.sift_up(k, time, item);
         top
     }
 
-    /// The earliest of the children first, first + 1, … (those below n).
+    /// The earliest of the children first, first + 1, … (those below n): a full family
+    /// in two rounds of a tournament (the order is total, so it finds the same child).
     #[inline(always)]
-    fn earliest_child(heap: &[(f64, T)], first: usize, n: usize) -> usize {
-        let mut best = first;
-        for c in first + 1..(first + ARITY).min(n) {
-            if earlier(&heap[c], &heap[best]) {
-                best = c;
-            }
+    fn earliest_child(&self, first: usize, n: usize) -> usize {
+        if let Some(family) = self.times.get(first..first + ARITY) {
+            // one bounds check for the family; items only on equal times
+            let pick = |a: usize, b: usize| {
+                let (ta, tb) = (family[a], family[b]);
+                let b_first = if ta == tb { self.items[first + b] < self.items[first + a] } else { tb < ta };
+                if b_first { b } else { a }
+            };
+            return first + pick(pick(0, 1), pick(2, 3));
         }
-        best
+        (first + 1..n).fold(first, |a, b| if self.precedes(self.times[b], self.items[b], a) { b } else { a })
     }
 
-    /// Puts `entry` in the hole at `k` and moves it up to its place.
+    /// Puts (time, item) in the hole at `k` and moves it up to its place.
     #[inline]
-    fn sift_up(&mut self, mut k: usize, entry: (f64, T)) {
-        let heap = self.heap.as_mut_slice();
+    fn sift_up(&mut self, mut k: usize, time: f64, item: T) {
         while k > 0 {
             let parent = (k - 1) / ARITY;
-            if !earlier(&entry, &heap[parent]) {
+            if !self.precedes(time, item, parent) {
                 break;
             }
-            heap[k] = heap[parent];
+            self.shift(parent, k);
             k = parent;
         }
-        heap[k] = entry;
+        self.times[k] = time;
+        self.items[k] = item;
     }
 
     #[inline]
     fn sift_down(&mut self, mut k: usize) {
-        let heap = self.heap.as_mut_slice();
-        let n = heap.len();
-        let item = heap[k];
+        let n = self.len();
+        let (time, item) = (self.times[k], self.items[k]);
         loop {
             let first = ARITY * k + 1;
             if first >= n {
                 break;
             }
-            let child = Self::earliest_child(heap, first, n);
-            if !earlier(&heap[child], &item) {
+            let child = self.earliest_child(first, n);
+            if self.precedes(time, item, child) || (self.times[child] == time && self.items[child] == item) {
                 break;
             }
-            heap[k] = heap[child];
+            self.shift(child, k);
             k = child;
         }
-        heap[k] = item;
+        self.times[k] = time;
+        self.items[k] = item;
     }
 }
 

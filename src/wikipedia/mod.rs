@@ -80,6 +80,9 @@ pub struct WikipediaConfig {
     pub training_days: f64,
     /// The article shown in the per-article panel (index, from 0).
     pub article: u64,
+    /// The request rate whose fetches the panel shows (index into `fractions`, from 0);
+    /// every rate's are recorded, so the page changes it without a rerun.
+    pub article_rate: u64,
     pub seed: u64,
 }
 
@@ -99,6 +102,7 @@ impl Default for WikipediaConfig {
             renewal_steps: 2048,
             training_days: 31.0,
             article: 0,
+            article_rate: 0,
             seed: 1,
         }
     }
@@ -153,6 +157,9 @@ impl WikipediaConfig {
         count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
         check("training_days", self.training_days)?.positive()?;
         let e = self.estimate();
+        if self.article_rate as usize >= self.fractions.len() {
+            return Err(InputError::new("article_rate", format!("must be below the number of request rates ({}): 0 is the first rate of the list", self.fractions.len())));
+        }
         if self.article >= e.articles && self.source == Source::Generator {
             return Err(InputError::new("article", format!("must be below the number of articles ({})", e.articles)));
         }
@@ -228,8 +235,16 @@ pub struct ArticleDetail {
     pub changes: Vec<f64>,
     pub histogram: Option<Histogram>,
     pub training_histogram: Option<Histogram>,
-    /// Fetch times of each policy at the first request rate.
-    pub fetches: Vec<(WikiPolicy, Vec<f64>)>,
+    /// Fetch times of each policy at each request rate.
+    pub fetches: Vec<ArticleFetches>,
+}
+
+/// When one policy fetched the article at one request rate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArticleFetches {
+    pub policy: WikiPolicy,
+    pub fraction: f64,
+    pub times: Vec<f64>,
 }
 
 /// A published gap between two policies (percentage points) beside the measured ones.
@@ -329,7 +344,7 @@ pub struct WikipediaJob {
     next_task: usize,
     current: Option<Current>,
     points: Vec<PolicyPoint>,
-    fetches: Vec<(WikiPolicy, Vec<f64>)>,
+    fetches: Vec<ArticleFetches>,
     work_done: f64,
     work_total: f64,
 }
@@ -471,7 +486,7 @@ impl WikipediaJob {
             if let Runner::Greedy(g) = &mut c.runner {
                 g.learn(page, t, last);
             }
-            if page == article && k == 0 {
+            if page == article {
                 c.fetches.push(t);
             }
             c.requests += 1;
@@ -485,9 +500,7 @@ impl WikipediaJob {
             requests: c.requests,
             violations: c.check.violations,
         });
-        if k == 0 {
-            self.fetches.push((policy, std::mem::take(&mut c.fetches)));
-        }
+        self.fetches.push(ArticleFetches { policy, fraction: self.config.fractions[k], times: std::mem::take(&mut c.fetches) });
         self.next_task += 1;
     }
 
@@ -570,5 +583,55 @@ impl Job for WikipediaJob {
             WikipediaJob::advance(&mut self, u64::MAX / 2);
         }
         crate::experiment::Output::Wikipedia(self.output())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn small() -> WikipediaConfig {
+        WikipediaConfig {
+            generator: BurstyConfig { articles: 20, days: 40.0, ..BurstyConfig::default() },
+            politeness_seconds: 20_000.0,
+            fractions: vec![0.5, 1.0],
+            policies: vec![WikiPolicy::Merge, WikiPolicy::Random],
+            training_days: 10.0,
+            ..WikipediaConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_article_is_followed_at_every_rate_and_shown_at_the_chosen_one() {
+        let mut job = WikipediaJob::new(small()).unwrap();
+        while !job.done() {
+            job.advance(u64::MAX / 2);
+        }
+        let mut output = job.output();
+        let fetched = |o: &WikipediaOutput, p: WikiPolicy, fraction: f64| o.article.fetches.iter().find(|f| f.policy == p && f.fraction == fraction).map(|f| f.times.len());
+        for p in [WikiPolicy::Merge, WikiPolicy::Random] {
+            assert!(fetched(&output, p, 0.5).is_some() && fetched(&output, p, 1.0).is_some(), "{p:?} at both rates");
+        }
+        // Wolf et al.'s allocation gives no article less when the budget grows
+        let (half, full) = (fetched(&output, WikiPolicy::Merge, 0.5).unwrap(), fetched(&output, WikiPolicy::Merge, 1.0).unwrap());
+        assert!(half > 0 && full >= half, "{half} then {full}");
+        for (rate, percent) in [(0, "50 %"), (1, "100 %")] {
+            output.config.article_rate = rate;
+            let figure = &crate::chart::wikipedia_figures::wikipedia(&output)[2];
+            assert!(figure.title.contains(percent), "{}", figure.title);
+            let merge = if rate == 0 { half } else { full };
+            assert!(figure.summary.contains(&format!("MERGE ({merge} fetches)")), "{}", figure.summary);
+        }
+    }
+
+    #[test]
+    fn a_rate_beyond_the_list_is_refused_by_name() {
+        let config = WikipediaConfig { article_rate: 2, ..small() };
+        let error = config.validate().unwrap_err();
+        assert_eq!(error.field, "article_rate");
+        assert!(error.message.contains("below the number of request rates (2)"), "{}", error.message);
     }
 }

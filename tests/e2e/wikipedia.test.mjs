@@ -42,6 +42,21 @@ test('five policies run in the worker and sit beside the thesis gaps', async () 
   await page.locator('#wikipedia').screenshot({ path: path.join(shots, 'wikipedia.png') });
 });
 
+test('the article\'s fetches are shown at another rate without a rerun, and a rate beyond the list is refused', async () => {
+  const caption = () => page.locator('#wikipedia .chart-2 figcaption').textContent();
+  assert.match(await caption(), /^At 20 % of the maximum rate\. Row 0: /);
+  await setField(page, 'wikipedia', 'its fetches at request rate (from 0, in the list’s order)', 4);
+  await page.waitForFunction(() => /Redrawn from the last run/.test(document.querySelector('#wikipedia .status').textContent));
+  assert.match(await caption(), /^At 100 % of the maximum rate\. Row 0: /);
+  assert.doesNotMatch(await status(), /Computed in/);
+  await setField(page, 'wikipedia', 'its fetches at request rate (from 0, in the list’s order)', 5);
+  await page.waitForFunction(() => /must be below the number of request rates \(5\)/.test(document.querySelector('#wikipedia .status').textContent));
+  assert.match(await status(), /^Check “its fetches at request rate/);
+  await setField(page, 'wikipedia', 'its fetches at request rate (from 0, in the list’s order)', 0);
+  await page.waitForFunction(() => /Redrawn from the last run/.test(document.querySelector('#wikipedia .status').textContent));
+  assert.match(await caption(), /^At 20 % of the maximum rate\. Row 0: /);
+});
+
 test('the sample trace loads and replays', async () => {
   await page.locator('#wikipedia').getByRole('button', { name: 'Load the sample trace' }).click();
   assert.equal(await page.locator('#wikipedia').getByLabel('changes from').inputValue(), 'trace');

@@ -26,8 +26,9 @@ const PARTIAL_EVERY_MS = 300;
 
 /**
  * spec: {experiment, name, label, fields, auto (run on every change), action (button
- * text when not auto), hover(core, x, y), details(result, element), setup(panel,
- * controls) for extra controls, augment(config) to add what the form does not hold}
+ * text when not auto), display (fields that only change what a finished result shows),
+ * hover(core, x, y), details(result, element), setup(panel, controls) for extra
+ * controls, augment(config) to add what the form does not hold}
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
@@ -172,7 +173,24 @@ export class ExperimentPanel {
 
   changed() {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => (this.spec.auto ? this.start() : this.check()), DEBOUNCE_MS);
+    this.timer = setTimeout(() => {
+      if (this.spec.auto) return this.start();
+      const config = this.check();
+      if (config) this.redisplay(config);
+    }, DEBOUNCE_MS);
+  }
+
+  /** When only display fields (spec.display) differ from the finished result's
+   * configuration, draws that result again with them: no rerun. */
+  redisplay(config) {
+    const shown = this.result?.config;
+    if (!shown || this.running || !this.spec.display) return;
+    const differs = this.spec.fields.map((f) => f.key).filter((key) => JSON.stringify(getPath(config, key)) !== JSON.stringify(getPath(shown, key)));
+    if (!differs.length || !differs.every((key) => this.spec.display.includes(key))) return;
+    const next = structuredClone(shown);
+    for (const key of differs) setPath(next, key, getPath(config, key));
+    this.show({ ...this.result, config: next }, true);
+    this.setStatus('Redrawn from the last run (a display choice: no rerun).');
   }
 
   /** Reads and validates the form; shows the first problem beside its field. */
