@@ -105,19 +105,45 @@ export function settled(page, except = []) {
 }
 
 /** Scrolls `locator` (the control a test is about to use) into view and lets the page
- * render, then records every main-thread task over 50 ms from there on. The scroll is not
- * measured: a user scrolls to a panel first and then starts a run; what is measured is
- * the run. Returns an async function that asserts none was seen. */
+ * render, then records every main-thread task from there on. The scroll is not measured: a
+ * user scrolls to a panel first and then starts a run; what is measured is the run.
+ *
+ * A task fails the check when it keeps the main thread busy for more than 50 ms of CPU
+ * time (Chromium's trace of each task, `tdur`). Its wall-clock length (the longtask API)
+ * is reported too but does not decide: on this 2-core machine the worker holds one core,
+ * and the scheduler can leave a 10 ms task of ours waiting for the other long enough to
+ * look like a 60 ms one, which is contention, not our code blocking the page. Returns an
+ * async function that asserts no task went over. */
 export async function watchLongTasks(page, locator) {
   await locator.scrollIntoViewIfNeeded();
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   await page.waitForTimeout(300);
   await page.evaluate(() => {
+    globalThis.longTaskObserver?.disconnect();
     globalThis.longTasks = [];
-    new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask' });
+    globalThis.longTaskObserver = new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration))));
+    globalThis.longTaskObserver.observe({ type: 'longtask' });
   });
+  const trace = await page.context().newCDPSession(page);
+  const events = [];
+  trace.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  await trace.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReportEvents' });
   return async () => {
-    const longTasks = await page.evaluate(() => globalThis.longTasks);
-    assert.deepEqual(longTasks.filter((d) => d > 50), [], `main-thread tasks over 50 ms: ${longTasks}`);
+    const complete = new Promise((done) => trace.once('Tracing.tracingComplete', done));
+    await trace.send('Tracing.end');
+    await complete;
+    await trace.detach();
+    const wallClock = await page.evaluate(() => globalThis.longTasks);
+    const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+    const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
+    assert.ok(tasks.length > 0, `the trace holds the main thread's tasks (${main.size} main threads, ${events.length} events)`);
+    // a task the trace gives no CPU time for (rare, under load) is judged by its wall clock
+    const cpu = (t) => (Number.isFinite(t.tdur) ? t.tdur : t.dur);
+    const busy = tasks.filter((t) => cpu(t) > 50_000).map((t) => `${Math.round(cpu(t) / 1000)} ms of CPU in ${Math.round(t.dur / 1000)} ms`);
+    assert.deepEqual(busy, [], `main-thread tasks over 50 ms of CPU: ${busy.join(', ')}`);
+    if (wallClock.length > 0) {
+      const most = Math.max(...tasks.map(cpu)) / 1000;
+      console.log(`main-thread tasks over 50 ms of wall-clock time: ${wallClock.join(', ')} ms, yet none used more than ${most.toFixed(1)} ms of CPU (the rest was waiting for a core)`);
+    }
   };
 }
