@@ -13,6 +13,11 @@ ensureChromium();
 const { build } = await import('./build.mjs');
 const { open } = await import('../tests/e2e/browser.mjs');
 
+// what else is running shows in every figure: on 2 cores a test run beside the benchmark
+// slows it, so the load average at the start is recorded with the figures
+const loadAtStart = os.loadavg()[0];
+if (loadAtStart > 0.5) say(`the machine is busy (load average ${loadAtStart.toFixed(2)}): other work running now slows every figure`);
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (v, d = 1) => v.toFixed(d);
 
@@ -112,6 +117,7 @@ const machine = [
   `CPU: ${cpu}, ${os.cpus().length} cores visible; memory ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; ${os.type()} ${os.release()}`,
   `${output('rustc', ['--version'])}; Node ${process.version}; ${chromium}; ${peer.implementation}`,
   `Date: ${new Date().toISOString().slice(0, 10)}`,
+  `Load average (1 min) when the run started: ${loadAtStart.toFixed(2)} (above about 0.5, other work shared the 2 cores and every figure is slower)`,
 ];
 
 const rows = native.map((n, k) => {
@@ -195,13 +201,22 @@ bound reaches the best so far, and stops an estimate as soon as its draws show i
 reach it. Each article draws from its own stream of the request, so what it draws does
 not depend on which others were evaluated: the choice is the exhaustive one (tested on
 600 requests with both gains). Draws are branch-free inversions of the 10-bin histogram
-(about 6 ns each). The version before this one evaluated every article: 4.2–4.3 ms
-natively and 4.8 ms in Chromium, 30–35× the thesis. The computed expectation prunes
-less (expected values have no lucky draw to set a high best) and reads a 32 KB renewal
-table per article, so at 10,000 articles it is bound by memory and varies most from run
-to run. MERGE's cost is the event queue's: times are kept apart from items and a node's
-earliest child is chosen by a branch-free tournament (119–137 ns before). Medians move by
-about ±10 % between runs on this 2-core virtual machine.
+(about 6 ns each). The computed expectation prunes less (expected values have no lucky
+draw to set a high best), so its bounds spare only a sixth of the evaluations and it
+costs what evaluating every article did. MERGE's cost is the event queue's: times are
+kept apart from items and a node's earliest child is chosen by a branch-free tournament.
+
+The version before this one (commit c208892, which evaluated every article and kept
+times and items together in its heap), run side by side on the idle machine with
+\`cargo bench --bench selection\` (medians of 3): GREEDY with the estimator 3.88 ms, with
+the computed expectation 0.96 ms, MERGE 90 ns; this version in the same sitting: 0.46 ms,
+1.03 ms, 54 ns. Figures move more between sittings on this shared virtual machine than
+within one (where runs agree within a few percent): two idle runs of \`npm run bench\` in
+one session gave the computed expectation 0.97 and 1.57 ms natively and MERGE 71 and 89
+ns in Chromium; an earlier session's run (another instance of the machine, possibly
+sharing its cores with a test run) gave GREEDY 0.94 ms, the computed expectation 5.9 ms
+and MERGE 90 ns natively and 113 ns in Chromium. The load average above says whether a
+run had the machine to itself.
 
 ## Robots vs sensors, the article's experiment (issue 4)
 
