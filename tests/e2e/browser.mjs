@@ -104,6 +104,9 @@ export function settled(page, except = []) {
   return page.waitForFunction((selector) => [...document.querySelectorAll(selector)].every((s) => /Computed in/.test(s.textContent)), `.panel${skip} .status`, { timeout: 120_000 });
 }
 
+/** The trace session of a main-thread check still running, if any. */
+let unfinishedTrace = null;
+
 /** Scrolls `locator` (the control a test is about to use) into view and lets the page
  * render, then records every main-thread task from there on. The scroll is not measured: a
  * user scrolls to a panel first and then starts a run; what is measured is the run.
@@ -124,7 +127,11 @@ export async function watchLongTasks(page, locator) {
     globalThis.longTaskObserver = new PerformanceObserver((list) => globalThis.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration))));
     globalThis.longTaskObserver.observe({ type: 'longtask' });
   });
+  // a test that failed before its check left its trace running: stop it, or this one
+  // could not start (Chromium traces one session at a time)
+  await unfinishedTrace?.detach().catch(() => {});
   const trace = await page.context().newCDPSession(page);
+  unfinishedTrace = trace;
   const events = [];
   trace.on('Tracing.dataCollected', ({ value }) => events.push(...value));
   await trace.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReportEvents' });
@@ -133,6 +140,7 @@ export async function watchLongTasks(page, locator) {
     await trace.send('Tracing.end');
     await complete;
     await trace.detach();
+    unfinishedTrace = null;
     const wallClock = await page.evaluate(() => globalThis.longTasks);
     const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
     const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
