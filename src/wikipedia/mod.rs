@@ -149,6 +149,10 @@ impl WikipediaConfig {
         }
         for (k, &f) in self.fractions.iter().enumerate() {
             check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
+            // results and the article's fetches are looked up by rate: each rate once
+            if self.fractions[..k].contains(&f) {
+                return Err(InputError::new(format!("fractions[{k}]"), format!("repeats an earlier rate ({f}); give each request rate once")));
+            }
         }
         if self.policies.is_empty() {
             return Err(InputError::new("policies", "choose at least one policy"));
@@ -625,6 +629,14 @@ mod tests {
             let merge = if rate == 0 { half } else { full };
             assert!(figure.summary.contains(&format!("MERGE ({merge} fetches)")), "{}", figure.summary);
         }
+    }
+
+    #[test]
+    fn a_repeated_rate_is_refused_by_name() {
+        let config = WikipediaConfig { fractions: vec![0.5, 1.0, 0.5], ..small() };
+        let error = config.validate().unwrap_err();
+        assert_eq!(error.field, "fractions[2]");
+        assert!(error.message.contains("repeats an earlier rate (0.5)"), "{}", error.message);
     }
 
     #[test]
