@@ -19,9 +19,10 @@
 //! the computed expectation). A request first bounds every article from two survival
 //! lookups, then evaluates only those whose bound reaches the best value found so far,
 //! and an estimate stops drawing as soon as its samples so far (each still to draw
-//! adding at most the longest interval) show it cannot reach it. Each article draws from its own stream of the request, so it draws the same numbers
-//! whichever others are evaluated: the choice is the one evaluating every article
-//! would make (tested), at a fraction of the cost.
+//! adding at most the longest interval) show it cannot reach it. Each article draws
+//! from its own stream of the request, so it draws the same numbers whichever others
+//! are evaluated: the choice is the one evaluating every article would make (tested),
+//! at a fraction of the cost.
 
 use super::Schedule;
 use crate::math::elementary::expm1;

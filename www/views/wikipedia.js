@@ -157,7 +157,7 @@ const panel = {
       const e = core.wikipedia_estimate(config);
       // measured in Chromium: GREEDY gets through 5–17 million articles a second (its
       // bounds spare most evaluations: fewer at 200 articles, more at 2,000); the
-      // renewal-equation GREEDY at 10,000 articles is slower (its tables outgrow the cache)
+      // renewal-equation GREEDY is slower (its bounds spare only a sixth)
       const greedy = e.greedy_evaluations > 0 ? `, ${e.greedy_evaluations.toExponential(1)} GREEDY article evaluations (roughly ${fmt(e.greedy_evaluations / 5e6, 2)} s in a browser)` : '';
       return `About ${fmt(e.requests, 3)} requests${greedy}; ${fmt(e.bytes / 2 ** 20, 3)} MB of memory.`;
     } catch (error) {
