@@ -134,17 +134,23 @@ export async function watchLongTasks(page, locator) {
   unfinishedTrace = trace;
   const events = [];
   trace.on('Tracing.dataCollected', ({ value }) => events.push(...value));
-  await trace.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReportEvents' });
+  await trace.send('Tracing.start', { categories: 'toplevel,__metadata,blink.user_timing', transferMode: 'ReportEvents' });
+  await page.evaluate(() => performance.mark('freshlab:watch'));
   return async () => {
+    await page.evaluate(() => performance.mark('freshlab:watched'));
     const complete = new Promise((done) => trace.once('Tracing.tracingComplete', done));
     await trace.send('Tracing.end');
     await complete;
     await trace.detach();
     unfinishedTrace = null;
     const wallClock = await page.evaluate(() => globalThis.longTasks);
-    const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-    const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
-    assert.ok(tasks.length > 0, `the trace holds the main thread's tasks (${main.size} main threads, ${events.length} events)`);
+    // marks made after the trace started and before it ended name the page's main thread
+    // and show the trace covers the watch: one that started late or lost its last events
+    // fails here instead of passing work it did not see
+    const [mark, end] = ['freshlab:watch', 'freshlab:watched'].map((name) => events.find((e) => e.name === name));
+    assert.ok(mark && end && end.pid === mark.pid && end.tid === mark.tid, `the trace holds the marks made when the watch began and ended (${events.length} events)`);
+    const tasks = events.filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.ph === 'X' && e.pid === mark.pid && e.tid === mark.tid);
+    assert.ok(tasks.length > 0, `the trace holds the page's main-thread tasks (${events.length} events)`);
     // a task the trace gives no CPU time for (rare, under load) is judged by its wall clock
     const cpu = (t) => (Number.isFinite(t.tdur) ? t.tdur : t.dur);
     const busy = tasks.filter((t) => cpu(t) > 50_000).map((t) => `${Math.round(cpu(t) / 1000)} ms of CPU in ${Math.round(t.dur / 1000)} ms`);
