@@ -4,6 +4,7 @@
 use crate::concepts::{SensorsConfig, SensorsJob, SensorsOutput};
 use crate::distributed::{PartitionConfig, PartitionJob, PartitionOutput};
 use crate::input::InputError;
+use crate::revisit::allocate::{AllocateConfig, AllocateOutput, allocations};
 use crate::revisit::channel::{ChannelConfig, ChannelOutput, channel};
 use crate::revisit::per_page::{PerPageConfig, PerPageJob, PerPageOutput};
 use crate::revisit::repository::{PoliciesConfig, PoliciesJob, PoliciesOutput};
@@ -30,6 +31,8 @@ pub enum Config {
     Certify(CertifyConfig),
     /// Revisit policies on a repository (Fig 5.8) and deployed crawlers' schedules.
     Policies(PoliciesConfig),
+    /// The four allocations of a repository (spec §1.3), page by page.
+    Allocate(AllocateConfig),
     /// A page's simulated factor against Eq 5-2 and Eq 5-8.
     PerPage(PerPageConfig),
     /// Requests per window against Eq 5-11.
@@ -51,6 +54,7 @@ pub enum Output {
     Bursts(BurstsOutput),
     Certify(CertifyOutput),
     Policies(PoliciesOutput),
+    Allocate(AllocateOutput),
     PerPage(PerPageOutput),
     Channel(ChannelOutput),
     Sensors(SensorsOutput),
@@ -190,6 +194,7 @@ pub fn validate(config: &Config) -> Result<(), InputError> {
         Config::Bursts(c) => c.validate(),
         Config::Certify(c) => c.validate(),
         Config::Policies(c) => c.validate(),
+        Config::Allocate(c) => c.validate(),
         Config::PerPage(c) => c.validate(),
         Config::Channel(c) => c.validate(),
         Config::Sensors(c) => c.validate(),
@@ -206,6 +211,7 @@ pub fn start(config: Config) -> Result<Box<dyn Job>, InputError> {
         Config::Bursts(c) => Box::new(Ready(Output::Bursts(bursts(c)?))),
         Config::Certify(c) => Box::new(CertifyJob::new(c)?),
         Config::Policies(c) => Box::new(PoliciesJob::new(c)?),
+        Config::Allocate(c) => Box::new(Ready(Output::Allocate(allocations(c)?))),
         Config::PerPage(c) => Box::new(PerPageJob::new(c)?),
         Config::Channel(c) => Box::new(Ready(Output::Channel(channel(c)?))),
         Config::Sensors(c) => Box::new(SensorsJob::new(c)?),
@@ -225,7 +231,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job)) -> Result
 }
 
 /// The experiments' names, as the `experiment` field spells them.
-pub const EXPERIMENTS: [&str; 10] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia", "partition"];
+pub const EXPERIMENTS: [&str; 11] = ["level_sets", "factor_curves", "bursts", "certify", "policies", "allocate", "per_page", "channel", "sensors", "wikipedia", "partition"];
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
 fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
@@ -259,6 +265,7 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         "bursts" => Config::Bursts(fields(map)?),
         "certify" => Config::Certify(fields(map)?),
         "policies" => Config::Policies(fields(map)?),
+        "allocate" => Config::Allocate(fields(map)?),
         "per_page" => Config::PerPage(fields(map)?),
         "channel" => Config::Channel(fields(map)?),
         "sensors" => Config::Sensors(fields(map)?),

@@ -97,6 +97,17 @@ pub fn table(output: &Output) -> Table {
             }
             Table { columns: columns(&["group", "share_of_maximum", "policy", "day", "freshness"]), rows }
         }
+        Output::Allocate(o) => {
+            let name = |k: usize| if o.pages.is_empty() { Cell::Number(k as f64) } else { Cell::Text(o.pages[k].clone()) };
+            let rows = (0..o.change_rates.len())
+                .map(|k| {
+                    let mut row = vec![name(k), Cell::Number(o.change_rates[k])];
+                    row.extend(o.allocations().iter().map(|a| Cell::Number(a.frequencies[k])));
+                    row
+                })
+                .collect();
+            Table { columns: columns(&["page", "change_rate", "f_uniform", "f_proportional", "f_opt_unpolite", "f_opt_polite"]), rows }
+        }
         Output::PerPage(o) => {
             let mut rows = Vec::new();
             for (name, values) in [("random_exact_eq_5_2", &o.random_exact), ("merge_bound_eq_5_8", &o.merge_bound), ("random_bound_cor_5_5", &o.random_bound)] {

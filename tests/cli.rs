@@ -136,7 +136,7 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
         "600",
         "--repository.servers",
         "10",
-        "--repository.largest-server-share",
+        "--repository.top-share",
         "0.3",
         "--horizon-days",
         "30",
@@ -175,7 +175,7 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
         "600",
         "--repository.servers",
         "10",
-        "--repository.largest-server-share",
+        "--repository.top-share",
         "0.3",
         "--horizon-days",
         "30",
@@ -289,4 +289,35 @@ fn partition_runs_from_flags_and_refuses_bad_robot_counts() {
     let (code, out, _) = freshlab(&["partition", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("--thesis") && out.contains("--web.max-pages"), "{out}");
+}
+
+/// Issue 12: the textbook case from README runs in one line, and a page list feeds both
+/// `allocate` and `policies`; a bad list is refused with its line.
+#[test]
+fn allocate_reads_a_page_list_and_policies_runs_on_it() {
+    let dir = std::env::temp_dir().join(format!("freshlab-alloc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let five = dir.join("five.csv");
+    std::fs::write(&five, "page,server,change_rate\ne1,s,1\ne2,s,2\ne3,s,3\ne4,s,4\ne5,s,5\n").unwrap();
+    let (code, out, err) = freshlab(&["allocate", "--repository", five.to_str().unwrap(), "--capacity", "5", "--politeness-seconds", "0", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    for name in ["uniform", "proportional", "opt_unpolite", "opt_polite"] {
+        assert_eq!(v[name]["frequencies"].as_array().unwrap().len(), 5, "{name}");
+        assert!(v[name]["freshness"].as_f64().unwrap() > 0.3, "{name}");
+    }
+    let f: Vec<f64> = v["opt_unpolite"]["frequencies"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert!((f[1] - 1.36).abs() < 0.005 && f[4] == 0.0, "{f:?}");
+    // the shipped sample page list runs through the policies experiment
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-pages.csv");
+    let (code, out, err) = freshlab(&["policies", "--repository", sample, "--horizon-days", "60", "--crawlers", "[]", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert!(v["capacities"][0]["capped"]["servers"].as_u64().unwrap() > 0, "the sample caps a server at 1 %");
+    assert_eq!(v["page_names"].as_array().unwrap().len() as u64, v["repository"]["pages"].as_u64().unwrap());
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "page,server,change_rate\na,s,-2\n").unwrap();
+    let (code, _, err) = freshlab(&["allocate", "--repository", bad.to_str().unwrap(), "--capacity", "5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2: change_rate must be a finite number ≥ 0"), "{err}");
 }

@@ -53,13 +53,13 @@ fn svg_chart() {
 
 #[test]
 fn repository_policies() {
-    let config = r#"{"experiment":"policies","repository":{"pages":800,"servers":12,"largest_server_share":0.1},"politeness_seconds":3600,"horizon_days":90,"capacities":[0.1,0.9],"bins":20,"crawlers":["nutch","stormcrawler"]}"#;
+    let config = r#"{"experiment":"policies","repository":{"pages":800,"servers":12,"top_share":0.1},"politeness_seconds":3600,"horizon_days":90,"capacities":[0.1,0.9],"bins":20,"crawlers":["nutch","stormcrawler"]}"#;
     check("policies.json", &result_json(config), include_str!("golden/policies.json"));
 }
 
 #[test]
 fn repository_policies_exact_estimator() {
-    let config = r#"{"experiment":"policies","repository":{"pages":500,"servers":8,"largest_server_share":0.3},"politeness_seconds":3600,"horizon_days":60,"capacities":[0.5],"bins":10,"estimator":"exact","crawlers":[]}"#;
+    let config = r#"{"experiment":"policies","repository":{"pages":500,"servers":8,"top_share":0.3},"politeness_seconds":3600,"horizon_days":60,"capacities":[0.5],"bins":10,"estimator":"exact","crawlers":[]}"#;
     check("policies_exact.json", &result_json(config), include_str!("golden/policies_exact.json"));
 }
 

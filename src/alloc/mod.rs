@@ -20,6 +20,23 @@ pub enum AllocationKind {
     OptUnpolite,
     /// Best freshness with Σ_{i∈s} f_i ≤ 1/P on every server (Eq 4-4).
     OptPolite,
+    /// The frequencies a page list gives (its `frequency` column): no allocation.
+    Given,
+}
+
+impl AllocationKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            AllocationKind::Uniform => "uniform",
+            AllocationKind::Proportional => "proportional",
+            AllocationKind::OptUnpolite => "OPT_UNPOLITE",
+            AllocationKind::OptPolite => "OPT_POLITE",
+            AllocationKind::Given => "given",
+        }
+    }
+
+    /// The four allocations Freshlab computes.
+    pub const COMPUTED: [AllocationKind; 4] = [AllocationKind::Uniform, AllocationKind::Proportional, AllocationKind::OptUnpolite, AllocationKind::OptPolite];
 }
 
 /// How well an optimal allocation meets its optimality (KKT) conditions, each as a
@@ -77,8 +94,10 @@ pub fn bound(repo: &Repository, f: &[f64]) -> f64 {
     total / repo.total_weight()
 }
 
-/// Allocates `capacity` requests per day; `politeness` is P in days.
+/// Allocates `capacity` requests per day; `politeness` is P in days (0: no limit).
+/// `Given` has nothing to compute: use [`given`].
 pub fn allocate(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64) -> Allocation {
+    let limit = (politeness > 0.0).then_some(politeness);
     let (f, kkt) = match kind {
         AllocationKind::Uniform => (waterfill(repo, capacity, politeness, |_| 1.0), None),
         AllocationKind::Proportional => (waterfill(repo, capacity, politeness, |i| repo.lambda[i]), None),
@@ -87,11 +106,22 @@ pub fn allocate(repo: &Repository, kind: AllocationKind, capacity: f64, politene
             (f, Some(kkt))
         }
         AllocationKind::OptPolite => {
-            let (f, kkt) = opt::optimal(repo, capacity, Some(politeness));
+            let (f, kkt) = opt::optimal(repo, capacity, limit);
             (f, Some(kkt))
         }
+        AllocationKind::Given => unreachable!("given frequencies are not allocated: use alloc::given"),
     };
-    let cap = 1.0 / politeness;
+    report(repo, kind, capacity, politeness, f, kkt)
+}
+
+/// The report of frequencies given with the pages (Σ f is the capacity).
+pub fn given(repo: &Repository, f: Vec<f64>, politeness: f64) -> Allocation {
+    let total = f.iter().sum();
+    report(repo, AllocationKind::Given, total, politeness, f, None)
+}
+
+fn report(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64, f: Vec<f64>, kkt: Option<Kkt>) -> Allocation {
+    let cap = if politeness > 0.0 { 1.0 / politeness } else { f64::INFINITY };
     let (mut capped, mut over) = (0, 0);
     for s in 0..repo.servers() {
         let fs: f64 = f[repo.server_pages(s)].iter().sum();
@@ -105,10 +135,54 @@ pub fn allocate(repo: &Repository, kind: AllocationKind, capacity: f64, politene
     Allocation { f, report }
 }
 
+/// Where politeness binds: the servers an allocation holds at their cap 1/P, and what
+/// they carry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Capped {
+    pub servers: u64,
+    /// Share of the pages on capped servers.
+    pub page_share: f64,
+    /// Share of the total weight Σ w on capped servers.
+    pub weight_share: f64,
+    /// Share of the allocation's freshness Σ w A*(f) earned on capped servers.
+    pub freshness_share: f64,
+    /// The capped server with the most pages (index into the repository's servers).
+    pub largest: Option<usize>,
+}
+
+/// The servers `f` holds at their cap 1/P (P in days; 0: none).
+pub fn capped(repo: &Repository, f: &[f64], politeness: f64) -> Capped {
+    let mut out = Capped { servers: 0, page_share: 0.0, weight_share: 0.0, freshness_share: 0.0, largest: None };
+    if politeness <= 0.0 {
+        return out;
+    }
+    let cap = 1.0 / politeness;
+    let (mut pages, mut weight, mut fresh, mut all_fresh) = (0usize, 0.0, 0.0, 0.0);
+    for s in 0..repo.servers() {
+        let range = repo.server_pages(s);
+        let fs: f64 = f[range.clone()].iter().sum();
+        let gain: f64 = range.clone().map(|i| repo.weight(i) * a_star(repo.lambda[i], f[i])).sum();
+        all_fresh += gain;
+        if fs >= cap * (1.0 - 1e-9) {
+            out.servers += 1;
+            pages += range.len();
+            weight += range.clone().map(|i| repo.weight(i)).sum::<f64>();
+            fresh += gain;
+            if out.largest.is_none_or(|l| repo.server_pages(l).len() < range.len()) {
+                out.largest = Some(s);
+            }
+        }
+    }
+    out.page_share = pages as f64 / repo.pages() as f64;
+    out.weight_share = weight / repo.total_weight();
+    out.freshness_share = if all_fresh > 0.0 { fresh / all_fresh } else { 0.0 };
+    out
+}
+
 /// f_i = min(t, cap/G_s)·g_i with G_s = Σ_{i∈s} g_i, t chosen so that Σ f = C (or every
 /// server with g > 0 is at its cap).
 fn waterfill(repo: &Repository, capacity: f64, politeness: f64, g: impl Fn(usize) -> f64) -> Vec<f64> {
-    let cap = 1.0 / politeness;
+    let cap = if politeness > 0.0 { 1.0 / politeness } else { f64::INFINITY };
     let sums: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).map(&g).sum()).collect();
     let total_at = |t: f64| sums.iter().map(|&gs| (t * gs).min(if gs > 0.0 { cap } else { 0.0 })).sum::<f64>();
     let reachable = total_at(f64::INFINITY);

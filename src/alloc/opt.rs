@@ -151,7 +151,7 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
         }
     }
     let mut f = x;
-    settle_remainder(repo, &mut f, mu, &saturations, target);
+    settle_remainder(repo, &mut f, mu, &saturations, target, cap);
     let kkt = conditions(repo, &f, mu, &saturations, cap, target, capacity);
     (f, kkt)
 }
@@ -160,25 +160,35 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
 /// reaches 1: y rounds to 1 while x = g⁻¹(y) is still about 38, so the rate jumps
 /// from λ/38 to 0, and Σf can miss C by up to that. A page at that edge has marginal
 /// value μ to within rounding for any rate below λ/38, so the remainder goes to it.
-fn settle_remainder(repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64) {
-    let mut remainder = target - f.iter().sum::<f64>();
-    if remainder.abs() <= 1e-14 * target || mu == 0.0 {
+/// The same holds inside a capped server at its saturation multiplier m_s: its pages
+/// at m_s can miss the cap 1/P by up to λ/38, so each capped server is settled to its
+/// cap first, then the uncapped pages to the total.
+fn settle_remainder(repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64, cap: f64) {
+    for s in (0..repo.servers()).filter(|&s| mu < saturations[s]) {
+        let remainder = cap - f[repo.server_pages(s)].iter().sum::<f64>();
+        settle(repo, f, repo.server_pages(s), saturations[s], remainder, cap);
+    }
+    let remainder = target - f.iter().sum::<f64>();
+    if mu == 0.0 {
         return;
     }
-    // pages of uncapped servers, by how close they sit to the edge: w/λ nearest μ
-    let mut edge: Vec<(f64, usize)> = (0..repo.servers())
-        .filter(|&s| mu >= saturations[s])
-        .flat_map(|s| repo.server_pages(s))
-        .filter(|&i| repo.lambda[i] > 0.0)
-        .map(|i| ((repo.weight(i) / repo.lambda[i] / mu - 1.0).abs(), i))
-        .collect();
+    let uncapped: Vec<usize> = (0..repo.servers()).filter(|&s| mu >= saturations[s]).flat_map(|s| repo.server_pages(s)).collect();
+    settle(repo, f, uncapped, mu, remainder, target);
+}
+
+/// Moves `remainder` onto the pages nearest the edge (w/λ nearest the multiplier m).
+fn settle(repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64) {
+    if remainder.abs() <= 1e-14 * scale {
+        return;
+    }
+    let mut edge: Vec<(f64, usize)> = pages.into_iter().filter(|&i| repo.lambda[i] > 0.0).map(|i| ((repo.weight(i) / repo.lambda[i] / m - 1.0).abs(), i)).collect();
     edge.sort_by(|a, b| a.0.total_cmp(&b.0));
     for (_, i) in edge {
         let room = repo.lambda[i] / 30.0;
         let change = remainder.clamp(-f[i], (room - f[i]).max(0.0));
         f[i] += change;
         remainder -= change;
-        if remainder.abs() <= 1e-14 * target {
+        if remainder.abs() <= 1e-14 * scale {
             break;
         }
     }
@@ -240,7 +250,7 @@ mod tests {
     }
 
     fn repo() -> Repository {
-        let config = RepositoryConfig { pages: 3000, servers: 40, largest_server_share: 0.2, ..Default::default() };
+        let config = RepositoryConfig { pages: 3000, servers: 40, top_share: 0.2, ..Default::default() };
         generate(&config, 17)
     }
 

@@ -46,6 +46,7 @@ pub fn figures(output: &Output) -> Vec<Figure> {
         Output::Bursts(o) => vec![bursts(o)],
         Output::Certify(o) => vec![certify(o)],
         Output::Policies(o) => super::policy_figures::policies(o),
+        Output::Allocate(o) => vec![super::policy_figures::allocate(o)],
         Output::PerPage(o) => vec![super::policy_figures::per_page(o)],
         Output::Channel(o) => vec![super::policy_figures::channel(o)],
         Output::Sensors(o) => super::sensor_figures::sensors(o),

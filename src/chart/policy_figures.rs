@@ -4,6 +4,7 @@
 use super::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use super::figures::{curve, sig, thousands};
 use crate::policy::PolicyKind;
+use crate::revisit::allocate::AllocateOutput;
 use crate::revisit::channel::ChannelOutput;
 use crate::revisit::per_page::PerPageOutput;
 use crate::revisit::repository::{PoliciesOutput, PolicyCurve};
@@ -61,9 +62,10 @@ pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             .curves
             .iter()
             .filter_map(|k| {
-                k.ratio_to_polite.map(|r| {
+                k.ratio_end.map(|r| {
                     let published = k.published_ratio.map(|p| format!(" (thesis {}, difference {:+.3})", sig(p, 3), r - p)).unwrap_or_default();
-                    format!("{} {}{published}", k.policy.label(), sig(r, 3))
+                    let mean = k.ratio_mean.map(|m| format!(", over the whole run {}", sig(m, 3))).unwrap_or_default();
+                    format!("{} {}{published}{mean}", k.policy.label(), sig(r, 3))
                 })
             })
             .collect();
@@ -74,13 +76,15 @@ pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             layers,
             legend: Corner::LowerRight,
             summary: format!(
-                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}. Ratios to the POLITE bound at the end: {}.",
+                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.",
                 sig(o.config.horizon_days / unit, 3),
                 sig(100.0 * c.share, 3),
                 thousands(c.capacity),
-                format!("{:?}", c.allocation.kind).to_lowercase(),
+                c.allocation.kind.label(),
                 sig(c.polite_bound, 4),
                 sig(c.unpolite_bound, 4),
+                thousands(c.capped.servers as f64),
+                sig(100.0 * c.capped.page_share, 3),
                 if ratios.is_empty() { "none yet".into() } else { ratios.join("; ") },
             ),
         });
@@ -88,7 +92,47 @@ pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
     if !o.crawlers.is_empty() {
         figures.push(crawlers(o));
     }
+    figures.extend(o.capacities.iter().filter(|c| !c.microscope.pages.is_empty()).map(|c| microscope(o, c)));
     figures
+}
+
+/// One server page by page: simulated MERGE and RANDOM factors against Eq 5-2 and
+/// Eq 5-8, over r = λ/f.
+fn microscope(o: &PoliciesOutput, c: &crate::revisit::repository::CapacityResult) -> Figure {
+    let m = &c.microscope;
+    let name = o.server_names.get(m.server as usize).cloned().unwrap_or_else(|| format!("server {}", m.server));
+    let dots = |get: &dyn Fn(&crate::revisit::microscope::MicroPage) -> Option<f64>| -> Vec<[f64; 2]> { m.pages.iter().filter_map(|p| get(p).map(|y| [p.r, y])).collect() };
+    let merge = dots(&|p| p.merge_simulated);
+    let random = dots(&|p| p.random_simulated);
+    let exact: Vec<[f64; 4]> = m.pages.iter().map(|p| [p.r, p.random_exact, p.random_exact, p.random_exact]).collect();
+    let bound: Vec<[f64; 4]> = m.pages.iter().map(|p| [p.r, p.merge_bound, p.merge_bound, p.merge_bound]).collect();
+    let all = m.pages.iter().flat_map(|p| [Some(p.random_exact), Some(p.merge_bound), p.merge_simulated, p.random_simulated]).flatten();
+    let low = all.fold(1.0f64, f64::min);
+    let (r_lo, r_hi) = m.pages.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.r), b.max(p.r)));
+    let log = r_hi > 20.0 * r_lo;
+    let (x_min, x_max) = if log { (r_lo / 1.5, r_hi * 1.5) } else { ((r_lo - 0.1 * (r_hi - r_lo)).max(0.0), r_hi + 0.1 * (r_hi - r_lo).max(0.1)) };
+    let mean = |v: &[[f64; 2]]| if v.is_empty() { f64::NAN } else { v.iter().map(|p| p[1]).sum::<f64>() / v.len() as f64 };
+    Figure {
+        title: format!("One server page by page: {name}, C = {} %", sig(100.0 * c.share, 3)),
+        x: Axis { label: "r = λ/f (changes per revisit)".into(), min: x_min, max: x_max, log },
+        y: Axis { label: "factor A/A*".into(), min: ((low - 0.12) * 50.0).floor() / 50.0, max: 1.01, log: false },
+        layers: vec![
+            Layer::Intervals { label: "RANDOM exact (Eq 5-2)".into(), points: exact, paint: Paint::Series(4) },
+            Layer::Intervals { label: "MERGE guarantee (Eq 5-8)".into(), points: bound, paint: Paint::Series(5) },
+            Layer::Dots { label: "MERGE simulated".into(), points: merge.clone(), paint: Paint::Series(0), radius: 3.0 },
+            Layer::Dots { label: "RANDOM simulated".into(), points: random.clone(), paint: Paint::Series(1), radius: 3.0 },
+        ],
+        legend: Corner::LowerLeft,
+        summary: format!(
+            "{name}: {} pages, {} requests a day{}; {} pages shown. Mean factor of the shown pages: MERGE {}, RANDOM {}. Pages with small c = f_s/f and r near 1–2 are where RANDOM loses and MERGE keeps its guarantee.",
+            thousands(m.pages_on_server as f64),
+            sig(m.server_rate, 4),
+            if m.capped { " (capped at 1/P)" } else { "" },
+            m.pages.len(),
+            sig(mean(&merge), 3),
+            sig(mean(&random), 3),
+        ),
+    }
 }
 
 /// Freshness against bandwidth: the POLITE bound and MERGE at the experiment's
@@ -219,6 +263,41 @@ pub fn channel(o: &ChannelOutput) -> Figure {
             sig(o.per_page.max_excess, 4),
             sig(o.per_server.std_dev, 3),
             sig(o.per_server.max_excess, 4),
+        ),
+    }
+}
+
+/// Each page's frequency against its change rate, for the four allocations (§1.3).
+pub fn allocate(o: &AllocateOutput) -> Figure {
+    let names = ["uniform", "proportional", "OPT_UNPOLITE", "OPT_POLITE"];
+    // at most 2,000 points per allocation are drawn (every k-th page): enough to see the law
+    let step = o.change_rates.len().div_ceil(2000).max(1);
+    let mut layers = Vec::new();
+    let (mut x_max, mut y_max) = (0.0f64, 0.0f64);
+    for (k, (a, name)) in o.allocations().into_iter().zip(names).enumerate() {
+        let points: Vec<[f64; 4]> = o.change_rates.iter().zip(&a.frequencies).step_by(step).map(|(&l, &f)| [l, f, f, f]).collect();
+        for p in &points {
+            x_max = x_max.max(p[0]);
+            y_max = y_max.max(p[1]);
+        }
+        layers.push(Layer::Intervals { label: format!("{name}: freshness {}", sig(a.freshness, 4)), points, paint: Paint::Series(k) });
+    }
+    let limit = if o.config.politeness_seconds > 0.0 { format!("P = {} s", sig(o.config.politeness_seconds, 4)) } else { "no politeness limit".into() };
+    Figure {
+        title: format!("Revisit frequency against change rate, C = {} a day", sig(o.config.capacity, 4)),
+        x: Axis { label: "change rate λ (per day)".into(), min: 0.0, max: if x_max > 0.0 { x_max * 1.05 } else { 1.0 }, log: false },
+        y: Axis { label: "revisit frequency f (per day)".into(), min: 0.0, max: if y_max > 0.0 { y_max * 1.05 } else { 1.0 }, log: false },
+        layers,
+        legend: Corner::UpperRight,
+        summary: format!(
+            "Allocations of {} requests a day over {} pages ({limit}): freshness uniform {}, proportional {}, OPT_UNPOLITE {}, OPT_POLITE {}; OPT_POLITE caps {} servers.",
+            sig(o.config.capacity, 4),
+            thousands(o.change_rates.len() as f64),
+            sig(o.uniform.freshness, 4),
+            sig(o.proportional.freshness, 4),
+            sig(o.opt_unpolite.freshness, 4),
+            sig(o.opt_polite.freshness, 4),
+            thousands(o.opt_polite.capped.servers as f64),
         ),
     }
 }

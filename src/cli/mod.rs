@@ -26,7 +26,12 @@ commands:
   bursts    Eq 5-11's bound on channel bursts (Fig 5.7); --n N --x X prints the bound
   certify   a certified lower bound for Eq 5-9 (Conjecture 5.9)
   policies  MERGE, RANDOM, DELAYED, UNPOLITE and deployed crawlers on a WEBBASE-like
-            repository (Fig 5.8); --webbase starts from the full-scale settings
+            repository (Fig 5.8); --webbase starts from the full-scale settings;
+            --repository pages.csv runs them on your own page list
+  allocate  the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a
+            page list or the generator's pages: --repository pages.csv --capacity C
+            (requests a day) --politeness-seconds P (0: no limit); --json gives each
+            allocation's freshness and per-page frequencies in the file's order
   per-page  one page's simulated factor with confidence intervals against Eq 5-2/5-8
   channel   requests per window, per-page against per-server spacing, and Eq 5-11
   sensors   robots vs sensors on the same page histories (Zemskov 2002), full scale
@@ -79,6 +84,7 @@ fn experiment_name(command: &str) -> Option<&'static str> {
         "bursts" => "bursts",
         "certify" => "certify",
         "policies" => "policies",
+        "allocate" => "allocate",
         "per-page" => "per_page",
         "channel" => "channel",
         "sensors" => "sensors",
@@ -145,6 +151,16 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
             }
         }
     }
+    if matches!(command.as_str(), "policies" | "allocate") {
+        // --repository FILE and --page-list FILE name a page list (--repository.pages N is the generator's)
+        for key in ["repository", "page_list"] {
+            if fields.get(key).is_some_and(|v| !v.is_object()) {
+                let path = fields.remove(key).expect("present");
+                object.insert("page_list".into(), Value::String(read_page_list(&path, key)?));
+                object.entry("source").or_insert(Value::String("page_list".into()));
+            }
+        }
+    }
     if let Some(path) = fields.remove("trace") {
         object.insert("trace".into(), Value::String(read_trace(&path)?));
         object.entry("source").or_insert(Value::String("trace".into()));
@@ -202,6 +218,17 @@ fn read_trace(path: &Value) -> Result<String, Failure> {
     Ok(String::from_utf8(bytes).expect("parse checked the encoding"))
 }
 
+/// The text of a page list, checked (encoding, header, rows) before the run starts.
+fn read_page_list(path: &Value, flag: &str) -> Result<String, Failure> {
+    let flag = flag_for(flag);
+    let Value::String(path) = path else {
+        return Err(usage_error(format!("{flag} needs a CSV file name (got {path})")));
+    };
+    let bytes = std::fs::read(path).map_err(|e| usage_error(format!("cannot read page list {path}: {e}")))?;
+    freshlab::model::page_list::parse(&bytes, "page_list").map_err(|e| usage_error(format!("{flag} {path}: {}", e.message)))?;
+    Ok(String::from_utf8(bytes).expect("parse checked the encoding"))
+}
+
 fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
     let text = if path == "-" {
         let mut s = String::new();
@@ -241,6 +268,9 @@ fn command_help(command: &str) -> Result<String, Failure> {
     }
     if command == "partition" {
         text.push_str("  --thesis                           the sample's scale: 10,039 hosts, 1.25 M URLs, every scheme and politeness\n");
+    }
+    if matches!(command, "policies" | "allocate") {
+        text.push_str("  --repository FILE.csv              your own pages: page,server,change_rate[,weight][,frequency] (per day)\n");
     }
     if command == "policies" {
         text.push_str("  --webbase                          start from the WEBBASE scale (14.5 M pages, 5,462 servers, P = 15 s, 6 years)\n");

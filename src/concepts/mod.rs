@@ -55,6 +55,10 @@ pub struct SensorsConfig {
     /// Relative frequencies of state numbers 1–6 (normalised to sum to 1).
     pub states: [f64; 6],
     pub no_change_rules: bool,
+    /// Zemskov's state 6 read the other way: drawing "available, unchanged" never counts
+    /// as a change (the stated rule counts it after an error state). SPEC §3 asks for
+    /// each plausible reading as an option.
+    pub unchanged_never_changes: bool,
     pub ties: Ties,
     pub sample_every: u64,
     pub stationary_from: u64,
@@ -88,6 +92,7 @@ impl Default for SensorsConfig {
             notify_max: 3,
             states: [0.083, 0.125, 0.125, 0.25, 0.25, 0.166],
             no_change_rules: true,
+            unchanged_never_changes: false,
             ties: Ties::ChangeFirst,
             sample_every: 10_000,
             stationary_from: 3_500_000,
@@ -174,7 +179,13 @@ impl SensorsConfig {
             cumulative[k] = acc;
         }
         cumulative[5] = 1.0;
-        LifeRules { cumulative, no_change_rules: self.no_change_rules, size_min: self.size_min as u32, size_max: self.size_max as u32 }
+        LifeRules {
+            cumulative,
+            no_change_rules: self.no_change_rules,
+            unchanged_never_changes: self.unchanged_never_changes,
+            size_min: self.size_min as u32,
+            size_max: self.size_max as u32,
+        }
     }
 
     /// The probability that a change event changes the page (draws are independent).
@@ -183,6 +194,9 @@ impl SensorsConfig {
         let p: Vec<f64> = self.states.iter().map(|s| s / total).collect();
         if !self.no_change_rules {
             return 1.0;
+        }
+        if self.unchanged_never_changes {
+            return 1.0 - (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5]);
         }
         1.0 - (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5])
     }

@@ -28,6 +28,9 @@ pub struct LifeRules {
     /// Cumulative probabilities of state numbers 1…6.
     pub cumulative: [f64; 6],
     pub no_change_rules: bool,
+    /// The other reading of state 6 ("available, unchanged"): drawing it never changes
+    /// the page, whatever the previous state (with the no-change rules on).
+    pub unchanged_never_changes: bool,
     pub size_min: u32,
     pub size_max: u32,
 }
@@ -37,6 +40,9 @@ impl LifeRules {
     pub fn changes(&self, previous: StateNumber, new: StateNumber) -> bool {
         if !self.no_change_rules {
             return true;
+        }
+        if self.unchanged_never_changes && new == 6 {
+            return false;
         }
         let same_steady = new == previous && matches!(new, 1 | 2 | 3 | 6);
         let back_to_normal = new == 6 && matches!(previous, 4 | 5);
@@ -125,7 +131,7 @@ mod tests {
             acc += p[k];
             cumulative[k] = acc;
         }
-        LifeRules { cumulative, no_change_rules: true, size_min: 65, size_max: 122_880 }
+        LifeRules { cumulative, no_change_rules: true, unchanged_never_changes: false, size_min: 65, size_max: 122_880 }
     }
 
     #[test]
@@ -137,8 +143,14 @@ mod tests {
         assert!(r.changes(4, 4) && r.changes(5, 5), "sizes move again");
         assert!(!r.changes(4, 6) && !r.changes(5, 6));
         assert!(r.changes(1, 6) && r.changes(6, 1) && r.changes(1, 2) && r.changes(6, 4));
-        let off = LifeRules { no_change_rules: false, ..r };
+        let off = LifeRules { no_change_rules: false, ..r.clone() };
         assert!(off.changes(6, 6));
+        // the other reading: state 6 never changes the page, not even after an error
+        let other = LifeRules { unchanged_never_changes: true, ..r };
+        for previous in 1..=6 {
+            assert!(!other.changes(previous, 6), "{previous} then 6");
+        }
+        assert!(other.changes(6, 1) && other.changes(4, 4) && !other.changes(2, 2));
     }
 
     #[test]
@@ -161,20 +173,24 @@ mod tests {
 
     #[test]
     fn effective_change_rate_matches_the_state_table() {
-        // P(no change) = p1² + p2² + p3² + p6² + (p4 + p5)·p6 for independent draws
-        let r = rules();
+        // P(no change) = p1² + p2² + p3² + p6² + (p4 + p5)·p6 for independent draws; in
+        // the other reading of state 6, p1² + p2² + p3² + p6
         let p = [0.083, 0.125, 0.125, 0.25, 0.25, 0.166];
-        let no_change = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5];
-        let (mut events, mut changes) = (0u64, 0u64);
-        for page in 0..400 {
-            let mut life = PageLife::new(Stream::new(9, page), &r, 1e-3);
-            events += life.advance(10_000_000, true, &r, |_, _| changes += 1);
+        let stated = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5];
+        let other = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5];
+        for (unchanged_never_changes, no_change) in [(false, stated), (true, other)] {
+            let r = LifeRules { unchanged_never_changes, ..rules() };
+            let (mut events, mut changes) = (0u64, 0u64);
+            for page in 0..400 {
+                let mut life = PageLife::new(Stream::new(9, page), &r, 1e-3);
+                events += life.advance(10_000_000, true, &r, |_, _| changes += 1);
+            }
+            let share = changes as f64 / events as f64;
+            let sd = (no_change * (1.0 - no_change) / events as f64).sqrt();
+            assert!((share - (1.0 - no_change)).abs() < 4.0 * sd, "{share} vs {}", 1.0 - no_change);
+            let rate = events as f64 / (400.0 * 1e7);
+            assert!((rate / 1e-3 - 1.0).abs() < 4.0 / (events as f64).sqrt());
         }
-        let share = changes as f64 / events as f64;
-        let sd = (no_change * (1.0 - no_change) / events as f64).sqrt();
-        assert!((share - (1.0 - no_change)).abs() < 4.0 * sd, "{share} vs {}", 1.0 - no_change);
-        let rate = events as f64 / (400.0 * 1e7);
-        assert!((rate / 1e-3 - 1.0).abs() < 4.0 / (events as f64).sqrt());
     }
 
     #[test]

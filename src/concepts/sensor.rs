@@ -119,7 +119,7 @@ mod tests {
     use crate::concepts::record::Copy;
 
     fn rules() -> LifeRules {
-        LifeRules { cumulative: [0.0, 0.0, 0.0, 0.5, 1.0, 1.0], no_change_rules: true, size_min: 65, size_max: 1000 }
+        LifeRules { cumulative: [0.0, 0.0, 0.0, 0.5, 1.0, 1.0], no_change_rules: true, unchanged_never_changes: false, size_min: 65, size_max: 1000 }
     }
 
     #[cfg(target_pointer_width = "64")]

@@ -2,6 +2,7 @@
 
 pub mod bursty;
 pub mod histogram;
+pub mod page_list;
 pub mod repository;
 pub mod trace;
 pub mod webbase;

@@ -73,7 +73,7 @@ impl Trace {
 
 /// Reads a trace from the bytes of a CSV file.
 pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
-    let text = decode(bytes)?;
+    let text = decode(bytes, "trace", "split the trace or keep fewer pages")?;
     let mut report = Report::default();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut names: Vec<String> = Vec::new();
@@ -167,23 +167,24 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
 }
 
 /// UTF-8 text (a BOM is allowed); other encodings are refused with the fix.
-fn decode(bytes: &[u8]) -> Result<&str, InputError> {
+/// `field` names the input in messages; `smaller` says how to make a file smaller.
+pub(crate) fn decode<'a>(bytes: &'a [u8], field: &str, smaller: &str) -> Result<&'a str, InputError> {
     if bytes.len() > MAX_BYTES {
-        return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit; split the trace or keep fewer pages", bytes.len() >> 20, MAX_BYTES >> 20)));
+        return Err(InputError::new(field, format!("is {} MB, over the {} MB limit; {smaller}", bytes.len() >> 20, MAX_BYTES >> 20)));
     }
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || bytes.iter().take(4096).any(|&b| b == 0) {
-        return Err(InputError::new("trace", "looks like UTF-16 (or binary) text; save the file as UTF-8 CSV"));
+        return Err(InputError::new(field, "looks like UTF-16 (or binary) text; save the file as UTF-8 CSV"));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        InputError::new("trace", format!("is not UTF-8 text (byte {} on line {line} is not valid UTF-8); save the file as UTF-8 CSV", at + 1))
+        InputError::new(field, format!("is not UTF-8 text (byte {} on line {line} is not valid UTF-8); save the file as UTF-8 CSV", at + 1))
     })
 }
 
 /// The fields of a CSV line; double-quoted fields may hold commas and "" for a quote.
-fn split_csv(line: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_csv(line: &str) -> Result<Vec<String>, String> {
     let mut fields = Vec::new();
     let mut field = String::new();
     let mut chars = line.chars().peekable();
@@ -364,13 +365,13 @@ pub fn iso(seconds: f64) -> String {
 
 /// Bad rows: the first few described, the rest listed by line.
 #[derive(Default)]
-struct Report {
+pub(crate) struct Report {
     described: Vec<String>,
     more: Vec<usize>,
 }
 
 impl Report {
-    fn bad(&mut self, line: usize, reason: String) {
+    pub(crate) fn bad(&mut self, line: usize, reason: String) {
         if self.described.len() < DESCRIBED {
             self.described.push(format!("line {line}: {reason}"));
         } else {
@@ -378,7 +379,7 @@ impl Report {
         }
     }
 
-    fn message(&self) -> Option<String> {
+    pub(crate) fn message(&self) -> Option<String> {
         if self.described.is_empty() {
             return None;
         }

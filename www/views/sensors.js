@@ -25,6 +25,7 @@ const MODEL_FIELDS = [
   { key: 'size_max', label: 'page size to (bytes)', kind: 'integer' },
   { key: 'states', label: 'state frequencies 1–6', kind: 'list', help: '403, 404, 500, smaller, larger, unchanged' },
   { key: 'no_change_rules', label: 'apply the no-change rules', kind: 'bool' },
+  { key: 'unchanged_never_changes', label: 'state 6 (unchanged) never counts as a change', kind: 'bool', help: 'the other reading: not even after an error state' },
   {
     key: 'ties',
     label: 'a change and an observation in one unit',

@@ -1,6 +1,7 @@
 // Non-Poisson changes (thesis ch. 6; spec §2): MERGE with Wolf et al.'s allocation,
 // MERGE2, UNPOLITE, RANDOM and GREEDY on an imported trace or the bursty generator.
 import { ExperimentPanel } from '../ui/panel.js';
+import { csvDropBox } from '../ui/csv-file.js';
 import sampleTrace from '../samples/sample-trace.csv';
 
 const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
@@ -12,61 +13,19 @@ const POLICIES = [
   ['greedy', 'GREEDY (sampled, as the thesis)'],
   ['greedy_exact', 'GREEDY (renewal equation)'],
 ];
-const MAX_FILE_BYTES = 512 * 1024 * 1024;
-
-/** Reads a chosen or dropped file as UTF-8 text, or says why it cannot. */
-async function readTrace(file) {
-  if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / 2 ** 20)} MB, over the 512 MB limit; split the trace or keep fewer pages`);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error(`${file.name} looks like UTF-16 text; save it as UTF-8 CSV`);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const text = new TextDecoder('utf-8').decode(bytes);
-    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
-    throw new Error(`${file.name} is not UTF-8 text (line ${line} holds a byte that is not valid UTF-8); save it as UTF-8 CSV`);
-  }
-}
-
 function traceControls(panel, controls) {
-  const box = document.createElement('div');
-  box.className = 'trace-drop';
-  box.innerHTML = `
-    <label class="trace-pick">Change trace (CSV <code>page,timestamp</code>) <input type="file" accept=".csv,text/csv,text/plain"></label>
-    <button type="button" class="secondary trace-sample">Load the sample trace</button>
-    <p class="trace-status" role="status">No trace loaded: the synthetic generator runs. Drop a CSV file here or choose one.</p>
-    <p class="help">One row per change: page name (quoted if it holds a comma), then ISO-8601 (UTC unless a zone is given) or Unix seconds; a header
-      line is optional. Every bad row is reported with its line; nothing is dropped or reordered. Limits: 512 MB, 20 million rows, 100,000 pages.</p>`;
-  const status = box.querySelector('.trace-status');
-  const use = (text, name) => {
-    panel.trace = { text, name };
-    status.textContent = `Loaded ${name} (${(text.length / 1024).toFixed(0)} KB): choose “an imported trace” as the source and Simulate. Rows are checked when the run starts.`;
-    panel.form.set('source', 'trace');
-    panel.changed();
-  };
-  const load = async (file) => {
-    try {
-      use(await readTrace(file), file.name);
-    } catch (error) {
-      panel.trace = null;
-      status.textContent = `Not loaded: ${error.message}.`;
-      panel.setStatus(`Check the trace: ${error.message}.`, true);
-    }
-  };
-  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
-  box.querySelector('.trace-sample').addEventListener('click', () => use(sampleTrace, 'sample-trace.csv (synthetic, 20 articles)'));
-  box.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    box.classList.add('dragging');
+  csvDropBox(panel, controls, {
+    key: 'trace',
+    label: 'Change trace (CSV <code>page,timestamp</code>)',
+    sampleLabel: 'Load the sample trace',
+    sample: sampleTrace,
+    sampleName: 'sample-trace.csv (synthetic, 20 articles)',
+    empty: 'No trace loaded: the synthetic generator runs. Drop a CSV file here or choose one.',
+    loaded: 'Choose “an imported trace” as the source and Simulate. Rows are checked when the run starts.',
+    help: `One row per change: page name (quoted if it holds a comma), then ISO-8601 (UTC unless a zone is given) or Unix seconds; a header
+      line is optional. Every bad row is reported with its line; nothing is dropped or reordered. Limits: 512 MB, 20 million rows, 100,000 pages.`,
+    onLoad: (p) => p.form.set('source', 'trace'),
   });
-  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
-  box.addEventListener('drop', (e) => {
-    e.preventDefault();
-    box.classList.remove('dragging');
-    const file = e.dataTransfer.files[0];
-    if (file) load(file);
-  });
-  controls.append(box);
 }
 
 function gapsTable(result, final) {

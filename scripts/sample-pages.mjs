@@ -1,0 +1,41 @@
+// Writes www/samples/sample-pages.csv: a small synthetic page list in the format the
+// policies view and `freshlab allocate` import (page,server,change_rate,weight). The
+// numbers are invented (seeded, reproducible), not measured on any real site.
+// Usage: node scripts/sample-pages.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { root } from './shell.mjs';
+
+/** mulberry32: a small seeded generator, enough for a sample file. */
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const random = generator(2026);
+const HOSTS = 600;
+const PAGES = 3000;
+// hosts by rank k hold ∝ k^-1.3 pages (at least one): most pages on a few hosts
+const raw = Array.from({ length: HOSTS }, (_, k) => (k + 1) ** -1.3);
+const scale = (PAGES - HOSTS) / raw.reduce((a, b) => a + b, 0);
+const sizes = raw.map((r) => 1 + Math.floor(r * scale));
+sizes[0] += PAGES - sizes.reduce((a, b) => a + b, 0);
+const lines = ['page,server,change_rate,weight'];
+sizes.forEach((n, h) => {
+  const host = `site${h + 1}.example`;
+  for (let p = 0; p < n; p++) {
+    // change rates: density ∝ λ^-1.5 on [1/365, 1] per day; one page in ten never changes
+    const u = random();
+    const rate = random() < 0.1 ? 0 : 1 / (1 / Math.sqrt(1 / 365) - u * (1 / Math.sqrt(1 / 365) - 1)) ** 2;
+    const weight = p === 0 ? 5 : random() < 0.1 ? 2 : 1; // a host's front page weighs more
+    lines.push(`https://${host}/${p === 0 ? '' : `page/${p}`},${host},${rate.toPrecision(4)},${weight}`);
+  }
+});
+fs.writeFileSync(path.join(root, 'www', 'samples', 'sample-pages.csv'), `${lines.join('\n')}\n`);
+console.log(`wrote ${lines.length - 1} pages on ${HOSTS} hosts to www/samples/sample-pages.csv`);

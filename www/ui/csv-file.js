@@ -1,0 +1,64 @@
+// A CSV file for an experiment: chosen, dropped on its box, or a shipped sample. The
+// text is kept by the panel and sent with the configuration when the run starts; the
+// core checks every row and names the bad ones.
+
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
+
+/** Reads a chosen or dropped file as UTF-8 text, or says why it cannot. */
+export async function readCsvFile(file) {
+  if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / 2 ** 20)} MB, over the 512 MB limit; keep fewer rows`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error(`${file.name} looks like UTF-16 text; save it as UTF-8 CSV`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
+    throw new Error(`${file.name} is not UTF-8 text (line ${line} holds a byte that is not valid UTF-8); save it as UTF-8 CSV`);
+  }
+}
+
+/**
+ * Adds a drop box to `controls`. options: {key (the panel property holding {text, name}),
+ * label, empty (status with nothing loaded), help (HTML), sample, sampleName,
+ * sampleLabel, onLoad(panel) (e.g. switch the source field)}.
+ */
+export function csvDropBox(panel, controls, options) {
+  const box = document.createElement('div');
+  box.className = 'trace-drop';
+  box.innerHTML = `
+    <label class="trace-pick">${options.label} <input type="file" accept=".csv,text/csv,text/plain"></label>
+    <button type="button" class="secondary trace-sample">${options.sampleLabel}</button>
+    <p class="trace-status" role="status">${options.empty}</p>
+    <p class="help">${options.help}</p>`;
+  const status = box.querySelector('.trace-status');
+  const use = (text, name) => {
+    panel[options.key] = { text, name };
+    status.textContent = `Loaded ${name} (${(text.length / 1024).toFixed(0)} KB). ${options.loaded}`;
+    options.onLoad(panel);
+    panel.changed();
+  };
+  const load = async (file) => {
+    try {
+      use(await readCsvFile(file), file.name);
+    } catch (error) {
+      panel[options.key] = null;
+      status.textContent = `Not loaded: ${error.message}.`;
+      panel.setStatus(`Check the file: ${error.message}.`, true);
+    }
+  };
+  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
+  box.querySelector('.trace-sample').addEventListener('click', () => use(options.sample, options.sampleName));
+  box.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    box.classList.add('dragging');
+  });
+  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
+  box.addEventListener('drop', (e) => {
+    e.preventDefault();
+    box.classList.remove('dragging');
+    const file = e.dataTransfer.files[0];
+    if (file) load(file);
+  });
+  controls.append(box);
+}
