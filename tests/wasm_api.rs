@@ -86,7 +86,7 @@ fn whole_numbers_from_javascript_fill_integer_fields() {
 
 #[test]
 fn defaults_come_from_the_core() {
-    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "per_page", "channel", "sensors", "wikipedia", "partition"]);
+    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "allocate", "per_page", "channel", "sensors", "wikipedia", "partition"]);
     let estimate = policies_estimate(object(r#"{"repository": {"pages": 1000000}}"#)).unwrap();
     assert!(get(&estimate, "bytes").as_f64().unwrap() > 40e6);
     assert!(policies_estimate(object(r#"{"horizon_days": -1}"#)).is_err());

@@ -11,9 +11,9 @@ const { browser, page } = await sharedPage();
 
 const done = (panel) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`).textContent), panel, { timeout: 60_000 });
 
-test('the three experiments draw, the repository with one chart per capacity and one for the crawlers', async () => {
-  for (const panel of ['per-page', 'channel', 'repository']) await done(panel);
-  assert.equal(await page.locator('#repository canvas').count(), 4);
+test('the four experiments draw, the repository with one chart per capacity, one for the crawlers and one server per capacity', async () => {
+  for (const panel of ['per-page', 'channel', 'repository', 'allocate']) await done(panel);
+  assert.equal(await page.locator('#repository canvas').count(), 7);
   for (const canvas of await page.locator('#view-policies canvas').all()) {
     const ink = await canvas.evaluate((c) => {
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -27,19 +27,76 @@ test('the three experiments draw, the repository with one chart per capacity and
   assert.deepEqual(browser.errors, []);
 });
 
-test('the ratio table shows the thesis beside each measured ratio, and politeness', async () => {
+test('politeness binds on the default: capped servers at every capacity, POLITE below UNPOLITE', async () => {
   const rows = await page.locator('#repository table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  assert.equal(rows.length, 3);
+  for (const [share, , capped, , , , polite, unpolite, cost, implied] of rows) {
+    assert.ok(Number(capped.replace(/,/g, '')) > 0, `${share}: servers capped`);
+    assert.ok(Number(polite) < Number(unpolite), `${share}: POLITE ${polite} below UNPOLITE ${unpolite}`);
+    assert.match(cost, /^−/);
+    assert.match(implied, /^0\.\d+/, 'the bound the thesis implies');
+  }
+  assert.match(await page.locator('#repository .details').textContent(), /points of freshness/);
+});
+
+test('the ratio table shows the thesis beside each measured ratio, both ways, and politeness', async () => {
+  const rows = await page.locator('#repository table.proof').nth(1).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   assert.equal(rows.length, 12, 'three capacities × four policies');
-  const [, , freshness, ratio, thesis, difference] = rows.find((r) => r[0] === '1 %' && r[1] === 'MERGE');
+  const [, , freshness, ratioEnd, ratioMean, thesis, differenceEnd, differenceMean] = rows.find((r) => r[0] === '1 %' && r[1] === 'MERGE');
   assert.equal(thesis, '0.97', 'the thesis figure for MERGE at 1 %');
-  assert.ok(Math.abs(Number(ratio) - 0.97 - Number(difference)) < 2e-3, `difference ${difference} = ${ratio} − 0.97`);
-  assert.ok(Number(freshness) > 0 && Number(ratio) <= 1.01);
-  const violations = (r) => Number(r[6].replace(/,/g, ''));
+  const number = (t) => Number(t.replace('−', '-'));
+  assert.ok(Math.abs(Number(ratioEnd) - 0.97 - number(differenceEnd)) < 2e-3, `difference ${differenceEnd} = ${ratioEnd} − 0.97`);
+  assert.ok(Math.abs(Number(ratioMean) - 0.97 - number(differenceMean)) < 2e-3, `difference ${differenceMean} = ${ratioMean} − 0.97`);
+  assert.ok(Number(freshness) > 0 && Number(ratioEnd) <= 1.01);
+  const merge = rows.filter((r) => r[1] === 'MERGE').map((r) => Number(r[3]));
+  const random = rows.filter((r) => r[1] === 'RANDOM').map((r) => Number(r[3]));
+  for (let k = 0; k < 3; k++) assert.ok(random[k] < merge[k] - 0.03, `MERGE and RANDOM distinct at capacity ${k}`);
+  const violations = (r) => Number(r[8].replace(/,/g, ''));
   assert.ok(rows.filter((r) => r[1] === 'UNPOLITE').some((r) => violations(r) > 0), 'UNPOLITE violates politeness');
   for (const r of rows.filter((r) => r[1] !== 'UNPOLITE')) assert.equal(violations(r), 0, `no violation: ${r}`);
   assert.match(await page.locator('#repository .details').textContent(), /synthetic/);
-  const crawlers = await page.locator('#repository table.proof').nth(1).locator('tbody tr').allTextContents();
+  const microscope = await page.locator('#repository table.proof').nth(2).locator('tbody tr').count();
+  assert.ok(microscope > 0, 'one server page by page');
+  const crawlers = await page.locator('#repository table.proof').nth(3).locator('tbody tr').allTextContents();
   assert.equal(crawlers.length, 3);
+});
+
+test('the sample page list imports, runs and reports its capped servers; a bad list names its line', async () => {
+  const panel = page.locator('#repository');
+  await panel.getByRole('button', { name: 'Load the sample page list' }).click();
+  assert.equal(await panel.getByLabel('pages from').inputValue(), 'page_list');
+  await setField(page, 'repository', 'simulated days', 120);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#repository .status').textContent) && /Your page list/.test(document.querySelector('#repository .details').textContent), null, { timeout: 60_000 });
+  assert.match(await panel.locator('.details').textContent(), /3,000 pages on 600 servers/);
+  const capped = await panel.locator('table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => Number(r.cells[2].textContent.replace(/,/g, ''))));
+  assert.ok(capped.every((n) => n > 0), `capped servers at every capacity: ${capped}`);
+  const ratios = await panel.locator('table.proof').nth(1).locator('tbody tr').count();
+  assert.equal(ratios, 12);
+  // a bad file: the run is refused and the line is named
+  await panel.locator('input[type=file]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('page,server,change_rate\na,s1,0.5\nb,s1,-3\n') });
+  await page.waitForFunction(() => /Loaded bad\.csv/.test(document.querySelector('#repository .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /line 3: change_rate must be a finite number/.test(document.querySelector('#repository').textContent), null, { timeout: 20_000 });
+  await panel.getByLabel('pages from').selectOption('generator');
+  await setField(page, 'repository', 'simulated days', 2191.5);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await done('repository');
+  assert.deepEqual(browser.errors, []);
+});
+
+test('allocations page by page: the sample list exports every page’s frequency', async () => {
+  const panel = page.locator('#allocate');
+  await panel.getByRole('button', { name: 'Load the sample page list' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#allocate .status').textContent) && /Your page list: 3,000 pages/.test(document.querySelector('#allocate .details').textContent), null, { timeout: 30_000 });
+  assert.equal(await panel.locator('.details tbody tr').count(), 4, 'four allocations');
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: /as CSV/ }).click()]);
+  const file = path.join(shots, download.suggestedFilename());
+  await download.saveAs(file);
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(lines[0], 'page,change_rate,f_uniform,f_proportional,f_opt_unpolite,f_opt_polite');
+  assert.equal(lines.length, 3001, 'one row per page of the list');
+  assert.match(lines[1], /^https:\/\/site1\.example\//);
 });
 
 test('a repository run streams partial curves, shows progress and cancels without blocking the page', async () => {
@@ -52,7 +109,7 @@ test('a repository run streams partial curves, shows progress and cancels withou
   await page.locator('#repository').getByRole('button', { name: 'Cancel' }).click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#repository .status').textContent), null, { timeout: 10_000 });
   await noLongTask();
-  await setField(page, 'repository', 'simulated days', 365);
+  await setField(page, 'repository', 'simulated days', 2191.5);
 });
 
 test('exports download the data and the charts', async () => {

@@ -1,0 +1,129 @@
+// `npm run figures`: README's tables of measured figures, written from the CLI's JSON so
+// they cannot go stale. Each table sits between <!-- figures:NAME --> and
+// <!-- /figures:NAME --> in README.md and is replaced whole. Takes about two minutes
+// (the WEBBASE preset's allocations at 14.5 M pages take most of it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { root, run, say } from './shell.mjs';
+
+const cli = path.join(root, 'target', 'release', 'freshlab');
+
+function freshlab(...args) {
+  say(`freshlab ${args.join(' ')}`);
+  return JSON.parse(run(cli, [...args, '--json', '--quiet'], { capture: true }).stdout);
+}
+
+const f = (v, digits = 3) => (v === null || v === undefined ? '—' : Number(v).toFixed(digits));
+const int = (v) => Math.round(v).toLocaleString('en');
+const pct = (v, digits = 1) => `${(100 * v).toFixed(digits)} %`;
+const signed = (v, digits = 3) => `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}`;
+const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+// The POLITE bound the thesis's figures imply (§5.5), points reading.
+const IMPLIED = { 0.01: 0.083 / (0.97 - 0.812), 0.1: 0.065 / (0.975 - 0.875), 0.9: 0.062 / (0.977 - 0.886) };
+const THESIS_LOSS = { 0.01: 0.083, 0.1: 0.065, 0.9: 0.062 };
+
+function calibration(classroom, webbase) {
+  const rows = [];
+  for (const [name, out] of [
+    ['classroom', classroom],
+    ['WEBBASE preset', webbase],
+  ]) {
+    for (const c of out.capacities) {
+      rows.push([
+        name,
+        pct(c.share, 0),
+        f(IMPLIED[c.share]),
+        f(c.polite_bound),
+        signed(c.polite_bound - IMPLIED[c.share]),
+        f(c.unpolite_bound),
+        int(c.capped.servers),
+        pct(c.capped.page_share),
+        pct(c.capped.freshness_share),
+      ]);
+    }
+  }
+  return table(['repository', 'C', 'B implied by the thesis', 'POLITE bound', 'difference', 'UNPOLITE bound', 'capped servers', 'their pages', 'their share of POLITE freshness'], rows);
+}
+
+function ratios(out) {
+  const rows = [];
+  for (const c of out.capacities) {
+    const get = (p) => c.curves.find((k) => k.policy === p);
+    const [merge, delayed, random, unpolite] = ['merge', 'delayed', 'random', 'unpolite'].map(get);
+    rows.push([
+      pct(c.share, 0),
+      `${f(merge.ratio_end)} / ${f(merge.ratio_mean)} (${f(merge.published_ratio)})`,
+      `${f(random.ratio_end)} / ${f(random.ratio_mean)} (${f(random.published_ratio)})`,
+      `${f(delayed.ratio_end)} / ${f(delayed.ratio_mean)}`,
+      `${f(unpolite.ratio_end)} / ${f(unpolite.ratio_mean)} (${int(unpolite.violations)})`,
+      `${f(100 * (merge.end - random.end), 1)} (${f(100 * THESIS_LOSS[c.share], 1)})`,
+    ]);
+  }
+  return table(['C', 'MERGE end / whole run (thesis)', 'RANDOM end / whole run (thesis)', 'DELAYED', 'UNPOLITE (violations)', 'RANDOM\'s loss, points (thesis)'], rows);
+}
+
+function sensors(stated, other) {
+  const p = stated.published;
+  const get = (out, concept) => out.results.find((r) => r.concept === concept);
+  const column = (out) => {
+    const robot = get(out, 'robot');
+    const sensor = get(out, 'sensors');
+    return [
+      `${pct(robot.stationary_mean)} / ${pct(sensor.stationary_mean)}`,
+      robot.cycle_ends.map(int).join(' and '),
+      `${int(robot.waits.min)} / ${int(robot.waits.mean)} / ${int(robot.waits.max)}`,
+      `${int(sensor.waits.min)} / ${int(sensor.waits.mean)} / ${int(sensor.waits.max)}`,
+      int(sensor.max_concurrent),
+      `${(robot.bytes / 1e9).toFixed(1)} × 10⁹ / ${(sensor.bytes / 1e9).toFixed(1)} × 10⁹`,
+    ];
+  };
+  const article = [
+    `${pct(p.robot_freshness)} / ${pct(p.sensor_freshness)}`,
+    p.robot_cycle_ends.map(int).join(' and '),
+    `${int(p.robot_wait.min)} / ${int(p.robot_wait.mean)} / ${int(p.robot_wait.max)}`,
+    `${int(p.sensor_wait.min)} / ${int(p.sensor_wait.mean)} / ${int(p.sensor_wait.max)}`,
+    int(p.max_notifications),
+    `${(p.robot_bytes / 1e9).toFixed(1)} × 10⁹ / ${(p.sensor_bytes / 1e9).toFixed(1)} × 10⁹`,
+  ];
+  const names = ['stationary freshness, robot / sensors', "robot's cycles end at", 'wait, robot: min / mean / max', 'wait, sensors: min / mean / max', 'notifications handled at once, at most', 'bytes, robot / sensors'];
+  const a = column(stated);
+  const b = column(other);
+  return table(['', 'article', 'Freshlab, rule as stated (seed 1)', 'Freshlab, state 6 never a change (seed 1)'], names.map((n, k) => [n, article[k], a[k], b[k]]));
+}
+
+function textbook(out) {
+  const names = { uniform: 'uniform', proportional: 'proportional', opt_unpolite: 'optimal (OPT_UNPOLITE = OPT_POLITE here)' };
+  const rows = Object.entries(names).map(([key, name]) => [name, ...out[key].frequencies.map((v) => f(v, 2)), f(out[key].freshness, 4)]);
+  rows.push(["Cho & Garcia-Molina's optimum", '1.15', '1.36', '1.35', '1.14', '0.00', '—']);
+  return table(['allocation', 'λ = 1', 'λ = 2', 'λ = 3', 'λ = 4', 'λ = 5', 'freshness'], rows);
+}
+
+function replace(text, name, body) {
+  const start = `<!-- figures:${name} -->`;
+  const end = `<!-- /figures:${name} -->`;
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`README.md has no ${start} … ${end} block`);
+  return `${text.slice(0, a + start.length)}\n${body}\n${text.slice(b)}`;
+}
+
+say('building the release CLI (cargo build --release)…');
+run('cargo', ['build', '--release', '--bin', 'freshlab']);
+const dir = fs.mkdtempSync(path.join(root, 'target', 'figures-'));
+const five = path.join(dir, 'five.csv');
+fs.writeFileSync(five, 'page,server,change_rate\ne1,s,1\ne2,s,2\ne3,s,3\ne4,s,4\ne5,s,5\n');
+const classroom = freshlab('policies');
+const webbase = freshlab('policies', '--webbase', '--policies', '[]', '--crawlers', '[]');
+const stated = freshlab('sensors');
+const other = freshlab('sensors', '--unchanged-never-changes', 'true');
+const allocations = freshlab('allocate', '--repository', five, '--capacity', '5', '--politeness-seconds', '0');
+fs.rmSync(dir, { recursive: true, force: true });
+
+let text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+text = replace(text, 'calibration', calibration(classroom, webbase));
+text = replace(text, 'repository', ratios(classroom));
+text = replace(text, 'sensors', sensors(stated, other));
+text = replace(text, 'textbook', textbook(allocations));
+fs.writeFileSync(path.join(root, 'README.md'), text);
+say('README.md: calibration, repository, sensors and textbook tables rewritten from the CLI');
