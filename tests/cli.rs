@@ -321,3 +321,29 @@ fn allocate_reads_a_page_list_and_policies_runs_on_it() {
     assert_eq!(code, 2);
     assert!(err.contains("line 2: change_rate must be a finite number ≥ 0"), "{err}");
 }
+
+/// Issue 13's reproducers for the bursty experiment: each exits 0 (or 2 with a message)
+/// instead of panicking or looping.
+#[test]
+fn inputs_that_passed_validation_no_longer_panic_or_hang() {
+    for args in [
+        &["wikipedia", "--fractions", "0.0001", "--json"][..],
+        &["wikipedia", "--politeness-seconds", "2592000", "--json"],
+        &["wikipedia", "--generator.burstiness", "0", "--json"],
+        &["wikipedia", "--training-days", "0.01", "--json"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--generator.articles", "20", "--policies", "merge,merge2,unpolite,random"]);
+        let (code, _, err) = freshlab(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    let (code, _, err) = freshlab(&["trace", "--generator.rate-min", "1e-306"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rate-min") || err.contains("rate_min"), "{err}");
+    let dir = std::env::temp_dir().join(format!("freshlab-13-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("t.csv");
+    std::fs::write(&trace, "A,1167609600\nA,1167609700\n").unwrap();
+    let (code, _, err) = freshlab(&["wikipedia", "--trace", trace.to_str().unwrap(), "--policies", "merge,merge2,random", "--json"]);
+    assert_eq!(code, 0, "{err}");
+}

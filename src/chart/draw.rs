@@ -32,10 +32,44 @@ fn fail<E: std::fmt::Debug>(e: E) -> String {
     format!("drawing failed: {e:?}")
 }
 
-/// Draws `figure` on `root`, filling it.
+/// Why an axis cannot be drawn, if it cannot: plotters' tick search loops or allocates
+/// without end on bounds that are not finite, subnormal, inverted or too close, and a
+/// log axis needs positive normal bounds (subnormal ones hung it) over a sane number of
+/// decades.
+pub fn axis_problem(name: &str, axis: &super::figure::Axis) -> Option<String> {
+    let (a, b) = (axis.min, axis.max);
+    let why = if !a.is_finite() || !b.is_finite() {
+        "a bound is not a finite number"
+    } else if b <= a {
+        "its end is not above its start"
+    } else if (b - a) < 1e-12 * a.abs().max(b.abs()) || (!axis.log && (b - a) < 1e-200) {
+        "its range is too narrow to mark"
+    } else if axis.log && a < 1e-300 {
+        "a log scale needs a start of at least 1e-300"
+    } else if axis.log && !(b / a).is_finite() {
+        "a log scale over more decades than a number can hold cannot be marked"
+    } else if !axis.log && a.abs().max(b.abs()) > 1e200 {
+        "its bounds are too large to mark"
+    } else {
+        return None;
+    };
+    Some(format!("the {name} axis runs from {a:e} to {b:e}: {why}"))
+}
+
+/// Draws `figure` on `root`, filling it; a figure whose axes cannot be drawn says why
+/// in its frame instead.
 pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, options: &DrawOptions) -> Result<Frame, String> {
     let theme = Theme::new(options);
     root.fill(&theme.background).map_err(fail)?;
+    if let Some(why) = axis_problem("x", &figure.x).or_else(|| axis_problem("y", &figure.y)) {
+        let (w, h) = root.dim_in_pixel();
+        let style = theme.text(14.0);
+        let lines = [figure.title.clone(), "This chart cannot be drawn:".into(), why, "change the range and run again.".into()];
+        for (k, line) in lines.iter().enumerate() {
+            root.draw(&Text::new(line.clone(), (theme.px(16.0) as i32, (h as f64 * 0.3) as i32 + k as i32 * theme.px(24.0) as i32), style.clone())).map_err(fail)?;
+        }
+        return Ok(Frame { left: 0, right: w as i32, top: 0, bottom: h as i32, x_min: 0.0, x_max: 1.0, x_log: false, y_min: 0.0, y_max: 1.0, y_log: false });
+    }
     let mut builder = ChartBuilder::on(root);
     builder
         .caption(&figure.title, theme.text(17.0))
@@ -305,4 +339,32 @@ pub fn figure_svg(figure: &Figure, width: u32, height: u32, options: &DrawOption
         root.present().map_err(fail)?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod axis_tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::chart::figure::{Axis, Corner};
+
+    fn figure(x: Axis) -> Figure {
+        Figure { title: "t".into(), x, y: Axis { label: "y".into(), min: 0.0, max: 1.0, log: false }, layers: vec![], legend: Corner::UpperRight, summary: String::new() }
+    }
+
+    /// Issue 13: bounds that hung plotters' tick search (subnormal, infinite, inverted)
+    /// are refused before it runs, and the frame says why.
+    #[test]
+    fn axes_that_cannot_be_marked_are_explained_in_the_frame() {
+        let axis = |min: f64, max: f64, log: bool| Axis { label: "x".into(), min, max, log };
+        for bad in [axis(1e-308, 10.0, true), axis(0.0, f64::INFINITY, false), axis(2.0, 1.0, false), axis(0.0, 5e-324, false), axis(f64::NAN, 1.0, false), axis(-1.0, 1.0, true)] {
+            assert!(axis_problem("x", &bad).is_some(), "{bad:?}");
+            let svg = figure_svg(&figure(bad.clone()), 400, 300, &DrawOptions::default()).unwrap();
+            assert!(svg.contains("cannot be drawn"), "{bad:?}");
+        }
+        for good in [axis(1e-300, 1.0, true), axis(0.0, 6.0, false), axis(1.0, 1e4, true), axis(-3.0, -1.0, false)] {
+            assert_eq!(axis_problem("x", &good), None, "{good:?}");
+        }
+    }
 }

@@ -40,7 +40,9 @@ impl BurstyConfig {
     pub fn validate(&self) -> Result<(), InputError> {
         count("articles", self.articles, 1, super::trace::MAX_PAGES as u64, "the trace limit")?;
         check("days", self.days)?.at_least(1.0)?.at_most(3660.0)?;
-        check("rate_min", self.rate_min)?.positive()?;
+        // below one change in a million years a rate means nothing, and rate_max/rate_min
+        // must stay finite (1e-306 made it overflow and every interval 0: an endless loop)
+        check("rate_min", self.rate_min)?.positive()?.at_least(1e-6)?;
         check("rate_max", self.rate_max)?.positive()?.at_most(525_600.0)?;
         if self.rate_max < self.rate_min {
             ordered("rate_min", self.rate_min, "rate_max", self.rate_max)?;
@@ -146,5 +148,9 @@ mod tests {
         assert_eq!(e.field, "min_changes_per_year");
         let e = BurstyConfig { rate_min: 0.0, ..BurstyConfig::default() }.validate().unwrap_err();
         assert_eq!(e.field, "rate_min");
+        // issue 13: a subnormal rate made rate_max/rate_min overflow and the generator loop forever
+        let e = BurstyConfig { rate_min: 1e-306, ..BurstyConfig::default() }.validate().unwrap_err();
+        assert_eq!(e.field, "rate_min");
+        assert!(e.message.contains("at least"), "{}", e.message);
     }
 }

@@ -152,7 +152,9 @@ impl Histogram {
         }
         let shortest = intervals.iter().copied().filter(|&x| x > 0.0).fold(f64::INFINITY, f64::min);
         let q = pow(longest / shortest, 1.0 / BINS as f64);
-        let mut edges: Vec<f64> = (0..=BINS).map(|k| shortest * pow(q, k as f64)).collect();
+        // rounding in q^k can carry an inner edge past the longest interval when the
+        // intervals are (nearly) equal, as periodic changes make them: keep them in order
+        let mut edges: Vec<f64> = (0..=BINS).map(|k| (shortest * pow(q, k as f64)).clamp(shortest, longest)).collect();
         edges[0] = shortest;
         edges[BINS] = longest;
         let mut counts = vec![0u64; BINS];
@@ -360,6 +362,10 @@ mod tests {
         }
         assert!(Histogram::from_intervals(&[]).is_none());
         assert!(Histogram::from_intervals(&[0.0, 0.0]).is_none());
+        // issue 13: nearly equal intervals (periodic changes) keep their edges in order
+        let periodic = [1440.0000000000002, 1440.0, 1439.9999999999998, 1440.0];
+        let h = Histogram::from_intervals(&periodic).unwrap();
+        assert_eq!(h.counts.iter().sum::<u64>(), 4);
     }
 
     #[test]

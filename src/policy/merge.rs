@@ -18,7 +18,9 @@ impl Merge {
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
         let entries: Vec<(f64, u32)> = pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect();
         let fs: f64 = entries.iter().map(|&(_, i)| f[i as usize]).sum();
-        let period = if fs > 0.0 { 1.0 / fs } else { f64::INFINITY };
+        // a server with no page to revisit is never requested: start at ∞ with period 0
+        // (∞ + 0·taken stays ∞, where a period of ∞ would give 0·∞ = NaN)
+        let period = if fs > 0.0 { 1.0 / fs } else { 0.0 };
         let start = if fs > 0.0 { offset(rng, period) } else { f64::INFINITY };
         Merge { heap: EventQueue::from_entries(entries), start, period, taken: 0 }
     }
@@ -73,6 +75,17 @@ mod tests {
         for (k, t) in times.iter().enumerate() {
             assert!((t - 24.0 * k as f64).abs() < 1e-12, "request {k} at {t}");
         }
+    }
+
+    /// Issue 13: a server whose pages all have frequency 0 is never due (a period of ∞
+    /// made its next time 0·∞ = NaN, which a caller's "not yet due" test let through).
+    #[test]
+    fn a_server_with_nothing_to_revisit_is_never_due() {
+        let mut rng = Stream::new(1, 0);
+        let m = Merge::new(&[0.0, 0.0], 0..2, &mut rng);
+        assert_eq!(m.next_time(), f64::INFINITY);
+        let r = super::super::random::Random::new(&[0.0, 0.0], 0..2, &mut rng);
+        assert_eq!(r.next_time(), f64::INFINITY);
     }
 
     #[test]

@@ -77,7 +77,8 @@ impl Random {
         let chosen: Vec<usize> = pages.filter(|&i| f[i] > 0.0).collect();
         let fs: f64 = chosen.iter().map(|&i| f[i]).sum();
         if chosen.is_empty() {
-            return Random { table: None, start: f64::INFINITY, period: f64::INFINITY, taken: 0 };
+            // never requested: start at ∞ with period 0 (∞ + 0·taken stays ∞; a period of ∞ would give 0·∞ = NaN)
+            return Random { table: None, start: f64::INFINITY, period: 0.0, taken: 0 };
         }
         let weights: Vec<f64> = chosen.iter().map(|&i| f[i]).collect();
         let period = 1.0 / fs;
