@@ -110,8 +110,9 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     let result = run.finish().unwrap();
     assert!(get(&result, "done").as_bool().unwrap());
     let plots = Plots::new(result).unwrap();
-    assert_eq!(plots.count(), 3, "two capacities and the crawlers");
+    assert_eq!(plots.count(), 5, "two capacities, the crawlers and one server page by page per capacity");
     assert!(plots.summary(2).unwrap().contains("Nutch"));
+    assert!(plots.summary(3).unwrap().contains("RANDOM"), "{}", plots.summary(3).unwrap());
 }
 
 #[test]
