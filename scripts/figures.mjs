@@ -99,6 +99,11 @@ function textbook(out) {
   return table(['allocation', 'λ = 1', 'λ = 2', 'λ = 3', 'λ = 4', 'λ = 5', 'freshness'], rows);
 }
 
+function partition(out) {
+  const rows = out.comparisons.map((c) => [`${c.name} (${c.figure})`, `${f(c.published, 2).replace(/\.?0+$/, '')} %`, c.measured === null ? `— (needs ${c.needs})` : `${f(c.measured, 1)} %`]);
+  return table(['reduction 100·(1 − A/B), A against B', 'thesis', 'Freshlab'], rows);
+}
+
 function replace(text, name, body) {
   const start = `<!-- figures:${name} -->`;
   const end = `<!-- /figures:${name} -->`;
@@ -118,6 +123,7 @@ const webbase = freshlab('policies', '--webbase', '--policies', '[]', '--crawler
 const stated = freshlab('sensors');
 const other = freshlab('sensors', '--unchanged-never-changes', 'true');
 const allocations = freshlab('allocate', '--repository', five, '--capacity', '5', '--politeness-seconds', '0');
+const crawl = freshlab('partition', '--schemes', 'hash_host,hash_url,hash_ip,graph_rtt,graph_geo,graph_rtt_ip', '--politeness', 'fixed,density,dynamic,fixed_mean');
 fs.rmSync(dir, { recursive: true, force: true });
 
 let text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -125,5 +131,6 @@ text = replace(text, 'calibration', calibration(classroom, webbase));
 text = replace(text, 'repository', ratios(classroom));
 text = replace(text, 'sensors', sensors(stated, other));
 text = replace(text, 'textbook', textbook(allocations));
+text = replace(text, 'partition', partition(crawl));
 fs.writeFileSync(path.join(root, 'README.md'), text);
-say('README.md: calibration, repository, sensors and textbook tables rewritten from the CLI');
+say('README.md: calibration, repository, sensors, textbook and partition tables rewritten from the CLI');
