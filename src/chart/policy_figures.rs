@@ -115,7 +115,9 @@ fn microscope(o: &PoliciesOutput, c: &crate::revisit::repository::CapacityResult
     Figure {
         title: format!("One server page by page: {name}, C = {} %", sig(100.0 * c.share, 3)),
         x: Axis { label: "r = λ/f (changes per revisit)".into(), min: x_min, max: x_max, log },
-        y: Axis { label: "factor A/A*".into(), min: ((low - 0.12) * 50.0).floor() / 50.0, max: 1.01, log: false },
+        // the data keep the upper half of the plot, the legend the lower left (at font 2
+        // it is half the plot's height)
+        y: Axis { label: "factor A/A*".into(), min: ((low - 1.2 * (1.01 - low)).max(0.0) * 50.0).floor() / 50.0, max: 1.01, log: false },
         layers: vec![
             Layer::Intervals { label: "RANDOM exact (Eq 5-2)".into(), points: exact, paint: Paint::Series(4) },
             Layer::Intervals { label: "MERGE guarantee (Eq 5-8)".into(), points: bound, paint: Paint::Series(5) },
@@ -288,7 +290,8 @@ pub fn allocate(o: &AllocateOutput) -> Figure {
         x: Axis { label: "change rate λ (per day)".into(), min: 0.0, max: if x_max > 0.0 { x_max * 1.05 } else { 1.0 }, log: false },
         y: Axis { label: "revisit frequency f (per day)".into(), min: 0.0, max: if y_max > 0.0 { y_max * 1.05 } else { 1.0 }, log: false },
         layers,
-        legend: Corner::UpperRight,
+        // frequencies grow with λ from the origin or fall to 0: the upper left stays empty
+        legend: Corner::UpperLeft,
         summary: format!(
             "Allocations of {} requests a day over {} pages ({limit}): freshness uniform {}, proportional {}, OPT_UNPOLITE {}, OPT_POLITE {}; OPT_POLITE caps {} servers.",
             sig(o.config.capacity, 4),

@@ -24,6 +24,24 @@ const ESTIMATORS = [
 ];
 const LABEL = Object.fromEntries([...POLICIES, ...CRAWLERS]);
 
+// Where the pages come from, and the page list's text sent with the run: shared by the
+// repository and allocation panels.
+const SOURCE_FIELD = {
+  key: 'source',
+  label: 'pages from',
+  kind: 'select',
+  options: [
+    ['generator', 'the WEBBASE-like generator'],
+    ['page_list', 'your page list (CSV below)'],
+  ],
+};
+const PAGE_LIST = {
+  setup: (panel, controls) => pageListBox(panel, controls),
+  augment(config) {
+    if (config.source === 'page_list' && this.panel?.pageList) config.page_list = this.panel.pageList.text;
+  },
+};
+
 function duration(seconds) {
   const units = [
     [86400, 'days'],
@@ -125,15 +143,7 @@ const repository = {
     { label: 'WEBBASE scale', values: (core) => core.policies_webbase() },
   ],
   fields: [
-    {
-      key: 'source',
-      label: 'pages from',
-      kind: 'select',
-      options: [
-        ['generator', 'the WEBBASE-like generator'],
-        ['page_list', 'your page list (CSV below)'],
-      ],
-    },
+    SOURCE_FIELD,
     { key: 'repository.pages', label: 'pages', kind: 'integer', help: 'WEBBASE: 14,500,000' },
     { key: 'repository.servers', label: 'servers', kind: 'integer', help: 'WEBBASE: 5,462' },
     { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number', help: 'calibrated: 0.6 here, 0.55 at WEBBASE scale' },
@@ -162,10 +172,7 @@ const repository = {
     { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },
     { key: 'seed', label: 'seed', kind: 'integer' },
   ],
-  setup: (panel, controls) => pageListBox(panel, controls),
-  augment(config) {
-    if (config.source === 'page_list' && this.panel?.pageList) config.page_list = this.panel.pageList.text;
-  },
+  ...PAGE_LIST,
   note(core, config) {
     try {
       const e = core.policies_estimate(config);
@@ -252,15 +259,7 @@ const allocation = {
   label: 'The four allocations, page by page',
   auto: true,
   fields: [
-    {
-      key: 'source',
-      label: 'pages from',
-      kind: 'select',
-      options: [
-        ['generator', 'the WEBBASE-like generator'],
-        ['page_list', 'your page list (CSV below)'],
-      ],
-    },
+    SOURCE_FIELD,
     { key: 'capacity', label: 'C (requests a day)', kind: 'number' },
     { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' },
     { key: 'repository.pages', label: 'pages', kind: 'integer' },
@@ -268,10 +267,7 @@ const allocation = {
     { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number' },
     { key: 'seed', label: 'seed', kind: 'integer' },
   ],
-  setup: (panel, controls) => pageListBox(panel, controls),
-  augment(config) {
-    if (config.source === 'page_list' && this.panel?.pageList) config.page_list = this.panel.pageList.text;
-  },
+  ...PAGE_LIST,
   hover: (_core, x, y) => `λ = ${fmt(x)}, f = ${fmt(y, 4)}`,
   details(result, element) {
     const row = (name, a) =>
