@@ -3,16 +3,16 @@
 //! accounting. Prints one JSON line per case (median of 5 runs) for `npm run bench`.
 
 use freshlab::bench::{BenchConfig, BenchResult, scheduling};
-use freshlab::policy::PolicyKind;
+use freshlab::core::policy::PolicyKind;
 use std::time::Instant;
 
 /// Writes the benchmark's workload (server sizes and OPT_POLITE frequencies) for the
 /// peer implementation: u64 count of servers, their page counts (u64), then f (f64),
 /// little-endian.
 fn dump(path: &str, pages: u64) {
-    let repo = freshlab::model::webbase::generate(&freshlab::model::webbase::RepositoryConfig { pages, servers: 5462, ..Default::default() }, 1);
+    let repo = freshlab::core::model::webbase::generate(&freshlab::core::model::webbase::RepositoryConfig { pages, servers: 5462, ..Default::default() }, 1);
     let p = 15.0 / 86_400.0;
-    let f = freshlab::alloc::allocate(&repo, freshlab::alloc::AllocationKind::OptPolite, 0.9 * 5462.0 / p, p).f;
+    let f = freshlab::core::alloc::allocate(&repo, freshlab::core::alloc::AllocationKind::OptPolite, 0.9 * 5462.0 / p, p).f;
     let mut bytes = Vec::new();
     bytes.extend((repo.servers() as u64).to_le_bytes());
     for s in 0..repo.servers() {
@@ -29,8 +29,16 @@ fn main() {
     if let Some(k) = args.iter().position(|a| a == "--dump") {
         return dump(&args[k + 1], 1_000_000);
     }
+    // `cargo test --all-targets` runs this without `--bench`: a smoke case only
+    let smoke = !args.iter().any(|a| a == "--bench");
     let quick = args.iter().any(|a| a == "--quick");
-    let (pages, requests, runs) = if quick { (100_000, 2_000_000, 3) } else { (1_000_000, 20_000_000, 5) };
+    let (pages, requests, runs) = if smoke {
+        (20_000, 100_000, 1)
+    } else if quick {
+        (100_000, 2_000_000, 3)
+    } else {
+        (1_000_000, 20_000_000, 5)
+    };
     let origin = Instant::now();
     let clock = || origin.elapsed().as_secs_f64();
     for policy in [PolicyKind::Merge, PolicyKind::Random] {

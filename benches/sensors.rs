@@ -2,16 +2,23 @@
 //! robot and sensors), and the smaller configuration the SimPy peer can finish. Prints
 //! one JSON line per case: median seconds of 3 runs, events, events per second.
 
-use freshlab::concepts::{SensorsConfig, SensorsJob};
+use freshlab::experiments::sensors::SensorsConfig;
+use freshlab::experiments::{Config, Output, run};
 use std::time::Instant;
 
 fn main() {
-    let pages: Vec<u64> = std::env::args().skip_while(|a| a != "--pages").nth(1).map(|s| s.split(',').map(|p| p.parse().expect("pages")).collect()).unwrap_or(vec![200_000, 2_000]);
+    // `cargo test --all-targets` runs this without `--bench`: a smoke case only
+    let smoke = !std::env::args().any(|a| a == "--bench");
+    let default = if smoke { vec![500] } else { vec![200_000, 2_000] };
+    let pages: Vec<u64> = std::env::args().skip_while(|a| a != "--pages").nth(1).map(|s| s.split(',').map(|p| p.parse().expect("pages")).collect()).unwrap_or(default);
+    let count = if smoke { 1 } else { 3 };
     for n in pages {
-        let mut runs: Vec<(f64, u64, f64, f64)> = (0..3)
+        let mut runs: Vec<(f64, u64, f64, f64)> = (0..count)
             .map(|_| {
                 let t = Instant::now();
-                let out = SensorsJob::new(SensorsConfig { pages: n, ..Default::default() }).expect("valid").finish();
+                let Output::Sensors(out) = run(Config::Sensors(SensorsConfig { pages: n, ..Default::default() }), |_, _| {}).expect("valid") else {
+                    unreachable!("a sensors result")
+                };
                 let seconds = t.elapsed().as_secs_f64();
                 let events: u64 = out.results.iter().map(|r| r.events).sum();
                 let fresh = |k: usize| out.results[k].stationary_mean.unwrap_or(f64::NAN);
@@ -19,7 +26,7 @@ fn main() {
             })
             .collect();
         runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let (seconds, events, robot, sensors) = runs[1];
+        let (seconds, events, robot, sensors) = runs[count / 2];
         println!(
             "{}",
             serde_json::json!({ "pages": n, "seconds": seconds, "events": events, "events_per_second": events as f64 / seconds, "robot_freshness": robot, "sensor_freshness": sensors, "all_seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>() })

@@ -69,8 +69,8 @@ const simpyPages = 2000;
 const simpy = JSON.parse(run(path.join(venv, 'bin', 'python'), ['bench/simpy_sensors.py', String(simpyPages)], { capture: true }).stdout);
 
 say('browser: the same benchmark as wasm in headless Chromium (median of 3 runs per case)…');
-await build();
-const browser = await open();
+await build({ features: ['bench'], out: 'dist-bench' });
+const browser = await open({ bench: true });
 const page = await browser.newPage();
 const wasm = [];
 for (const n of native) {

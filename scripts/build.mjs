@@ -6,40 +6,50 @@ import { pathToFileURL } from 'node:url';
 import { root, run, say } from './shell.mjs';
 import { ensureBuildTools } from './setup.mjs';
 
-const WASM = 'target/wasm32-unknown-unknown/release/freshlab.wasm';
 // wasm-opt needs these when the module's target_features section is absent.
 const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 
-export async function build() {
+/** The site in `out` (dist/ by default). `features`: cargo features of the module — the
+ * page's own build has none; the end-to-end tests' hooks (`test-hooks`, into dist-test/)
+ * and the browser benchmark's kernels (`bench`, into dist-bench/) get their own builds,
+ * so the page's module carries neither. */
+export async function build({ features = [], out = 'dist' } = {}) {
   ensureBuildTools();
-  say('compiling the core to WebAssembly (cargo build --release --target wasm32-unknown-unknown)…');
-  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
+  const variant = features.length ? `-${features.join('-')}` : '';
+  const pkg = `build/pkg${variant}`;
+  say(`compiling the core to WebAssembly (cargo build --release --target wasm32-unknown-unknown${features.length ? ` --features ${features.join(',')}` : ''})…`);
+  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...(features.length ? ['--features', features.join(',')] : [])]);
   say('generating the JavaScript bindings (wasm-bindgen --target web)…');
-  run('wasm-bindgen', ['--target', 'web', '--out-dir', 'build/pkg', WASM]);
+  run('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, 'target/wasm32-unknown-unknown/release/freshlab.wasm']);
   say('optimising the module (wasm-opt -O3)…');
-  run('wasm-opt', ['-O3', ...FEATURES, 'build/pkg/freshlab_bg.wasm', '-o', 'build/pkg/freshlab_bg.wasm']);
+  run('wasm-opt', ['-O3', ...FEATURES, `${pkg}/freshlab_bg.wasm`, '-o', `${pkg}/freshlab_bg.wasm`]);
+  if (variant) {
+    // the page and worker import build/pkg: this variant's bindings and module
+    fs.rmSync(path.join(root, 'build/pkg'), { recursive: true, force: true });
+    fs.cpSync(path.join(root, pkg), path.join(root, 'build/pkg'), { recursive: true });
+  }
 
   const esbuild = await import('esbuild');
   say('bundling the worker and the page (esbuild)…');
   await esbuild.build({ absWorkingDir: root, entryPoints: ['www/worker.js'], bundle: true, format: 'iife', target: 'es2022', outfile: 'build/worker.bundle', minify: true, logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' } });
-  fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  fs.rmSync(path.join(root, out), { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: ['www/main.js'],
     bundle: true,
     format: 'iife',
     target: 'es2022',
-    outfile: 'dist/app.js',
+    outfile: `${out}/app.js`,
     minify: true,
     loader: { '.wasm': 'binary', '.bundle': 'text', '.csv': 'text' },
     // the bindings' default module URL uses import.meta; the page always passes the module
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
-  fs.copyFileSync(path.join(root, 'index.html'), path.join(root, 'dist/index.html'));
-  for (const asset of ['style.css', 'favicon.svg']) fs.copyFileSync(path.join(root, 'www', asset), path.join(root, 'dist', asset));
+  fs.copyFileSync(path.join(root, 'index.html'), path.join(root, out, 'index.html'));
+  for (const asset of ['style.css', 'favicon.svg']) fs.copyFileSync(path.join(root, 'www', asset), path.join(root, out, asset));
   const size = (f) => `${(fs.statSync(path.join(root, f)).size / 1024).toFixed(0)} KB`;
-  say(`dist/ is ready: app.js ${size('dist/app.js')} (module ${size('build/pkg/freshlab_bg.wasm')} inlined), index.html, style.css`);
+  say(`${out}/ is ready: app.js ${size(`${out}/app.js`)} (module ${size('build/pkg/freshlab_bg.wasm')} inlined), index.html, style.css`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -69,6 +69,7 @@ async function main() {
     say(`test layer: ${layer.name}`);
     if (layer.build) {
       const { build } = await import('./build.mjs');
+      await build({ features: ['test-hooks'], out: 'dist-test' });
       await build();
     }
     const { code, text } = await tee(layer.command, layer.args, layer.env);

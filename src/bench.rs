@@ -1,12 +1,12 @@
 //! Benchmarks shared by `cargo bench` and the browser bench (`npm run bench`), so both
 //! measure the same code: the scheduling kernel, page selection, and the distributed pipeline.
 
-use crate::alloc::{AllocationKind, allocate};
-use crate::model::webbase::{RepositoryConfig, generate};
-use crate::policy::server::{ServerSchedule, Visitor};
-use crate::policy::{PolicyKind, PolitenessCheck};
-use crate::rng::Stream;
-use crate::sim::account::{Account, Estimator, Fetch};
+use crate::core::alloc::{AllocationKind, allocate};
+use crate::core::model::webbase::{RepositoryConfig, generate};
+use crate::core::policy::server::ServerSchedule;
+use crate::core::policy::{PolicyKind, PolitenessCheck};
+use crate::core::rng::{Purpose, Stream};
+use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,7 +34,7 @@ pub struct BenchResult {
 /// Only counts: the cost of deciding which page each request fetches.
 struct Count;
 
-impl Visitor for Count {
+impl Freshness for Count {
     #[inline]
     fn visit(&mut self, _: usize, _: f64, _: &mut Stream) -> Option<Fetch> {
         None
@@ -46,7 +46,7 @@ struct Accounting<'a> {
     lambda: &'a [f64],
 }
 
-impl Visitor for Accounting<'_> {
+impl Freshness for Accounting<'_> {
     #[inline]
     fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
         self.account.visit(page, time, self.lambda[page], 1.0, rng)
@@ -63,7 +63,7 @@ pub fn scheduling(config: &BenchConfig, now: impl Fn() -> f64) -> BenchResult {
     let capacity = 0.9 * config.servers as f64 / p;
     let f = allocate(&repo, AllocationKind::OptPolite, capacity, p).f;
     let horizon = config.requests as f64 / capacity;
-    let mut streams: Vec<Stream> = (0..repo.servers()).map(|s| Stream::new(1, s as u64)).collect();
+    let mut streams: Vec<Stream> = (0..repo.servers()).map(|s| Stream::of(1, Purpose::ServerSchedule { run: 0, series: 0 }, s as u64)).collect();
     let mut schedules: Vec<ServerSchedule> = (0..repo.servers()).map(|s| ServerSchedule::new(config.policy, &f, repo.server_pages(s), p, &mut streams[s])).collect();
     let mut checks = vec![PolitenessCheck::new(p); repo.servers()];
     let mut account = Account::new(Estimator::Expected, &repo.lambda, |_| 1.0, horizon, 100);
@@ -119,22 +119,23 @@ pub struct SelectionResult {
 /// fetch and a last known change; then `selections` selections are timed from there
 /// (GREEDY with each fetch's bookkeeping, MERGE the selection alone).
 pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionResult {
-    use crate::alloc::wolf;
-    use crate::policy::Schedule;
-    use crate::policy::greedy::{Gain, Greedy, Overdue};
-    use crate::policy::merge::Merge;
-    use crate::wikipedia::{account::TraceAccount, laws_from};
+    use crate::core::alloc::wolf;
+    use crate::core::model::histogram::Histogram;
+    use crate::core::policy::Schedule;
+    use crate::core::policy::greedy::{Gain, Greedy, Overdue};
+    use crate::core::policy::merge::Merge;
+    use crate::core::sim::replay::TraceAccount;
     let t0 = now();
-    let generator = crate::model::bursty::BurstyConfig { articles: config.articles, days: 60.0, ..Default::default() };
-    let trace = generator.generate(1, crate::wikipedia::GENERATOR_STREAM).expect("a valid generator");
-    let (laws, _) = laws_from(&trace, trace.minutes);
+    let generator = crate::core::model::bursty::BurstyGenerator { articles: config.articles, days: 60.0, ..Default::default() };
+    let trace = generator.generate(1).expect("a valid generator");
+    let (laws, _) = Histogram::laws_from(&trace, trace.minutes);
     let period = 0.25; // minutes
     let (f, _) = wolf::allocate(&laws, 1.0 / period);
-    let mut rng = Stream::new(1, 0);
+    let mut rng = Stream::of(1, Purpose::Test, 0);
     let warmup = 2.0 * 1440.0;
-    let laws: std::rc::Rc<[crate::model::histogram::Histogram]> = laws.into();
+    let laws: std::rc::Rc<[crate::core::model::histogram::Histogram]> = laws.into();
     let gain = match config.selector {
-        Selector::GreedyExact => Gain::Renewal(laws.iter().map(|l| crate::math::renewal::RenewalTable::new(l, trace.minutes, 2048)).collect::<Vec<_>>().into()),
+        Selector::GreedyExact => Gain::Renewal(laws.iter().map(|l| crate::core::model::renewal::RenewalTable::new(l, trace.minutes, 2048)).collect::<Vec<_>>().into()),
         _ => Gain::Sampled { samples: config.samples },
     };
     let mut greedy = Greedy::new(laws.clone(), gain, Overdue::Memoryless, warmup, period);
@@ -178,10 +179,10 @@ pub fn selection(config: &SelectionConfig, now: impl Fn() -> f64) -> SelectionRe
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PartitioningConfig {
-    pub web: crate::distributed::web::WebConfig,
+    pub web: crate::experiments::partition::web::WebConfig,
     pub robots: u64,
-    pub scheme: crate::distributed::scheme::Scheme,
-    pub politeness: crate::distributed::download::Politeness,
+    pub scheme: crate::experiments::partition::scheme::Scheme,
+    pub politeness: crate::experiments::partition::download::Politeness,
     pub seed: u64,
 }
 
@@ -208,8 +209,8 @@ pub struct PartitioningResult {
 /// Exposto's ch. 5–6 pipeline, phase by phase: generate the web, build the unit graph,
 /// partition among `robots` robots, and simulate the crawl of every page (§6.4).
 pub fn partitioning(config: &PartitioningConfig, now: impl Fn() -> f64) -> PartitioningResult {
-    use crate::distributed::download::{Download, DownloadParams};
-    use crate::distributed::scheme::{GraphParams, Topology, assign};
+    use crate::experiments::partition::download::{Download, DownloadParams};
+    use crate::experiments::partition::scheme::{GraphParams, Topology, assign};
     use std::sync::Arc;
     let t0 = now();
     let web = Arc::new(config.web.generate(config.seed).expect("a valid web"));
@@ -264,7 +265,7 @@ mod tests {
 
     #[test]
     fn a_small_partitioning_benchmark_crawls_every_page_politely() {
-        use crate::distributed::{download::Politeness, scheme::Scheme, web::WebConfig};
+        use crate::experiments::partition::{download::Politeness, scheme::Scheme, web::WebConfig};
         let web = WebConfig { hosts: 60, ips: 20, mean_pages: 10.0, max_pages: 80, ..WebConfig::default() };
         for scheme in [Scheme::HashHost, Scheme::GraphRtt] {
             let r = partitioning(&PartitioningConfig { web: web.clone(), robots: 4, scheme, politeness: Politeness::Density, seed: 3 }, || 0.0);

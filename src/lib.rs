@@ -1,26 +1,22 @@
 //! Freshlab: a laboratory for web-crawler revisit policies under politeness.
 //!
-//! The core is plain Rust: `math` (closed forms, intervals), `theory` (the theory
-//! view's experiments), `experiment` (configs, jobs and results shared by the page and
-//! the CLI), `chart` (plotters drawings for canvas and SVG). The `wasm` module is the
-//! thin boundary the browser worker and page use.
+//! - [`core`]: mathematics, random streams, the event engine, pages and servers,
+//!   allocations and revisit policies — knowing no experiment by name;
+//! - [`experiments`]: one folder per experiment, each implementing
+//!   [`experiments::Experiment`], and the one list of them ([`experiments::registry`])
+//!   from which the configs, results, CLI commands and the page's entry points follow;
+//! - [`chart`]: the figure model and its drawing (canvas, SVG, PNG);
+//! - [`table`]: results as tables (CSV);
+//! - `wasm`: the thin boundary the browser worker and page use.
+//!
+//! See docs/ARCHITECTURE.md.
 
-pub mod alloc;
+#[cfg(any(not(target_arch = "wasm32"), feature = "bench"))]
 pub mod bench;
 pub mod chart;
-pub mod concepts;
-pub mod distributed;
-pub mod experiment;
-pub mod input;
-pub mod math;
-pub mod model;
-pub mod policy;
-pub mod revisit;
-pub mod rng;
-pub mod sim;
+pub mod core;
+pub mod experiments;
 pub mod table;
-pub mod theory;
-pub mod wikipedia;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -13,8 +13,8 @@ fn json(text: &str) -> serde_json::Value {
 }
 
 #[test]
-fn eq59_prints_the_minimum_of_the_default_region() {
-    let (code, out, _) = freshlab(&["eq59", "--json"]);
+fn level_sets_prints_the_minimum_of_the_default_region() {
+    let (code, out, _) = freshlab(&["level-sets", "--json"]);
     assert_eq!(code, 0);
     let v = json(&out);
     assert_eq!(v.as_object().unwrap().len(), 3, "exactly min, r and c: {out}");
@@ -51,7 +51,7 @@ fn bursts_prints_the_bound_at_one_excess() {
 fn every_command_writes_its_chart_and_data() {
     let dir = std::env::temp_dir().join(format!("freshlab-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for command in ["eq59", "factors", "bursts", "certify"] {
+    for command in ["level-sets", "factor-curves", "bursts", "certify"] {
         let svg = dir.join(format!("{command}.svg"));
         let csv = dir.join(format!("{command}.csv"));
         let (code, _, err) = freshlab(&[command, "--svg", svg.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "--quiet"]);
@@ -84,7 +84,7 @@ fn run_reads_the_page_config_and_prints_the_page_result() {
     std::fs::write(&config, r#"{"experiment": "factor_curves", "c": "two"}"#).unwrap();
     let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("c (--c): invalid type"), "{err}");
+    assert!(err.contains("c (--c): must be a number"), "{err}");
     std::fs::write(&config, "{ not json").unwrap();
     let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
     assert_eq!(code, 2);
@@ -95,19 +95,24 @@ fn run_reads_the_page_config_and_prints_the_page_result() {
 #[test]
 fn bad_input_names_the_flag_and_exits_with_2() {
     for (args, expected) in [
-        (vec!["eq59", "--r-min", "-1"], "--r-min: must be greater than 0"),
-        (vec!["eq59", "--r-min", "0"], "--r-min: must be greater than 0"),
-        (vec!["eq59", "--r-min", "abc"], "--r-min: invalid type: string \"abc\""),
-        (vec!["eq59", "--c-min", "0.5"], "--c-min: must be at least 1"),
-        (vec!["eq59", "--r-min", "5", "--r-max", "2"], "--r-max: must be greater than r_min"),
-        (vec!["eq59", "--grid", "100000"], "--grid: must be at most 1001"),
-        (vec!["eq59", "--levels", "0.9,abc"], "--levels"),
-        (vec!["eq59", "--r-mni", "1"], "unknown field `r_mni`"),
-        (vec!["certify", "--max-boxes", "1000000000"], "MB of memory"),
-        (vec!["bursts", "--n", "5462", "--x", "-3"], "--x must be a number ≥ 0"),
+        (vec!["level-sets", "--r-min", "-1"], "--r-min: must be greater than 0"),
+        (vec!["level-sets", "--r-min", "0"], "--r-min: must be greater than 0"),
+        (vec!["level-sets", "--r-min", "abc"], "--r-min: must be a number (got \"abc\")"),
+        (vec!["level-sets", "--r-min", "0,5"], "write 0.5 with a decimal point"),
+        (vec!["level-sets", "--grid", "-5"], "--grid: must be a whole number of at least 0 (got -5)"),
+        (vec!["level-sets", "--c-min", "0.5"], "--c-min: must be at least 1"),
+        (vec!["level-sets", "--r-min", "5", "--r-max", "2"], "--r-max: must be greater than r_min"),
+        (vec!["level-sets", "--grid", "100000"], "--grid: must be at most 1001"),
+        (vec!["level-sets", "--levels", "0.9,abc"], "--levels"),
+        (vec!["level-sets", "--r-mni", "1"], "unknown field `r_mni`"),
+        (vec!["certify", "--max-boxes", "1000000000"], "GB of memory"),
+        (vec!["certify", "--max-boxes", "9223372036854775808"], "GB of memory"),
+        (vec!["bursts", "--n", "5462", "--x", "-3"], "--x: must be at least 0"),
+        (vec!["bursts", "--n", "0", "--x", "5"], "--n (item 1): must be at least 1"),
+        (vec!["bursts", "--n", "2.5", "--x", "5"], "--n (item 1): must be a whole number"),
         (vec!["frobnicate"], "unknown command 'frobnicate'"),
         (vec!["run"], "needs --config"),
-        (vec!["eq59", "--svg"], "--svg needs a file name"),
+        (vec!["level-sets", "--svg"], "--svg needs a file name"),
     ] {
         let (code, _, err) = freshlab(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -125,7 +130,11 @@ fn help_lists_every_field_as_a_flag() {
     }
     let (code, out, _) = freshlab(&["help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("eq59") && out.contains("certify"));
+    assert!(out.contains("level-sets") && out.contains("certify") && out.contains("bursty"));
+    // the former names still run
+    let (code, out, _) = freshlab(&["eq59", "--json"]);
+    assert_eq!(code, 0);
+    assert!(json(&out)["min"].as_f64().unwrap() > 0.927);
 }
 
 #[test]
@@ -201,7 +210,7 @@ fn policies_refuses_what_would_not_fit() {
     assert!(err.contains("list it under crawlers"), "{err}");
     let (code, _, err) = freshlab(&["policies", "--estimator", "psychic"]);
     assert_eq!(code, 2);
-    assert!(err.contains("--estimator") && err.contains("unknown variant"), "{err}");
+    assert!(err.contains("--estimator") && err.contains("must be one of expected, exact (got \"psychic\")"), "{err}");
 }
 
 #[test]
@@ -233,7 +242,7 @@ fn png_and_json_files_like_the_page_exports() {
     let dir = std::env::temp_dir().join(format!("freshlab-png-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (png, out) = (dir.join("f.png"), dir.join("f.json"));
-    let (code, _, err) = freshlab(&["factors", "--png", png.to_str().unwrap(), "--out", out.to_str().unwrap(), "--width", "500", "--height", "300", "--quiet"]);
+    let (code, _, err) = freshlab(&["factor-curves", "--png", png.to_str().unwrap(), "--out", out.to_str().unwrap(), "--width", "500", "--height", "300", "--quiet"]);
     assert_eq!(code, 0, "{err}");
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
@@ -242,19 +251,19 @@ fn png_and_json_files_like_the_page_exports() {
     let v = json(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(v["config"]["experiment"], "factor_curves");
     assert_eq!(v["result"]["experiment"], "factor_curves");
-    let (code, _, err) = freshlab(&["factors", "--png", png.to_str().unwrap(), "--scale", "9"]);
+    let (code, _, err) = freshlab(&["factor-curves", "--png", png.to_str().unwrap(), "--scale", "9"]);
     assert_eq!(code, 2);
     assert!(err.contains("--scale"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn wikipedia_replays_a_trace_and_refuses_a_bad_one() {
+fn bursty_replays_a_trace_and_refuses_a_bad_one() {
     let (code, out, err) =
-        freshlab(&["wikipedia", "--trace", concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-trace.csv"), "--politeness-seconds", "7200", "--fractions", "0.5,1", "--json"]);
+        freshlab(&["bursty", "--trace", concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-trace.csv"), "--politeness-seconds", "7200", "--fractions", "0.5,1", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["experiment"], "wikipedia");
+    assert_eq!(v["experiment"], "bursty");
     assert_eq!(v["trace"]["articles"], 20);
     assert_eq!(v["trace"]["changes"], 6707);
     assert_eq!(v["points"].as_array().unwrap().len(), 12, "six policies at two rates");
@@ -263,7 +272,7 @@ fn wikipedia_replays_a_trace_and_refuses_a_bad_one() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "page,timestamp\nA,2007-01-01T00:00Z\nA,2006-01-01T00:00Z\n").unwrap();
-    let (code, _, err) = freshlab(&["wikipedia", "--trace", bad.to_str().unwrap()]);
+    let (code, _, err) = freshlab(&["bursty", "--trace", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("line 3: is earlier than line 2 for page “A”; sort each page's rows by time"), "{err}");
     let (code, out, _) = freshlab(&["trace", "--generator.articles", "2", "--generator.days", "30", "--generator.min-changes-per-year", "300"]);
@@ -327,10 +336,10 @@ fn allocate_reads_a_page_list_and_policies_runs_on_it() {
 #[test]
 fn inputs_that_passed_validation_no_longer_panic_or_hang() {
     for args in [
-        &["wikipedia", "--fractions", "0.0001", "--json"][..],
-        &["wikipedia", "--politeness-seconds", "2592000", "--json"],
-        &["wikipedia", "--generator.burstiness", "0", "--json"],
-        &["wikipedia", "--training-days", "0.01", "--json"],
+        &["bursty", "--fractions", "0.0001", "--json"][..],
+        &["bursty", "--politeness-seconds", "2592000", "--json"],
+        &["bursty", "--generator.burstiness", "0", "--json"],
+        &["bursty", "--training-days", "0.01", "--json"],
     ] {
         let mut args = args.to_vec();
         args.extend(["--generator.articles", "20", "--policies", "merge,merge2,unpolite,random"]);
@@ -344,6 +353,6 @@ fn inputs_that_passed_validation_no_longer_panic_or_hang() {
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("t.csv");
     std::fs::write(&trace, "A,1167609600\nA,1167609700\n").unwrap();
-    let (code, _, err) = freshlab(&["wikipedia", "--trace", trace.to_str().unwrap(), "--policies", "merge,merge2,random", "--json"]);
+    let (code, _, err) = freshlab(&["bursty", "--trace", trace.to_str().unwrap(), "--policies", "merge,merge2,random", "--json"]);
     assert_eq!(code, 0, "{err}");
 }

@@ -6,9 +6,8 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use freshlab::chart::draw::figure_svg;
-use freshlab::chart::figures::figure;
 use freshlab::chart::theme::DrawOptions;
-use freshlab::experiment::{parse_config, run};
+use freshlab::experiments::{parse_config, run};
 
 fn check(name: &str, actual: &str, golden: &str) {
     #[cfg(not(target_arch = "wasm32"))]
@@ -47,7 +46,7 @@ fn certificate() {
 #[test]
 fn svg_chart() {
     let output = run(parse_config(r#"{"experiment":"factor_curves","points":60}"#).unwrap(), |_, _| {}).unwrap();
-    let svg = figure_svg(&figure(&output), 720, 450, &DrawOptions::default()).unwrap();
+    let svg = figure_svg(&output.figures()[0], 720, 450, &DrawOptions::default()).unwrap();
     check("factor_curves.svg", &svg, include_str!("golden/factor_curves.svg"));
 }
 
@@ -85,8 +84,8 @@ fn robots_and_sensors() {
 
 #[test]
 fn bursty_changes() {
-    let config = r#"{"experiment":"wikipedia","generator":{"articles":20,"days":40},"politeness_seconds":20000,"fractions":[0.5,1],"training_days":10,"renewal_steps":256}"#;
-    check("wikipedia.json", &result_json(config), include_str!("golden/wikipedia.json"));
+    let config = r#"{"experiment":"bursty","generator":{"articles":20,"days":40},"politeness_seconds":20000,"fractions":[0.5,1],"training_days":10,"renewal_steps":256}"#;
+    check("bursty.json", &result_json(config), include_str!("golden/bursty.json"));
 }
 
 #[test]

@@ -5,8 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use freshlab::math::elementary::{exp, expm1};
-use freshlab::math::interval::{Interval, TRANSCENDENTAL_ULPS};
+use freshlab::core::math::elementary::{exp, expm1};
+use freshlab::core::math::interval::{Interval, TRANSCENDENTAL_ULPS};
 
 const REFERENCE: &str = include_str!("data/libm_reference.txt");
 

@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, defaults, eq59, experiments, partition_estimate, partition_thesis, policies_estimate, validate};
+use freshlab::wasm::{Plots, Run, defaults, eq59, estimate, experiments, limits, preset, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -86,10 +86,17 @@ fn whole_numbers_from_javascript_fill_integer_fields() {
 
 #[test]
 fn defaults_come_from_the_core() {
-    assert_eq!(experiments(), vec!["level_sets", "factor_curves", "bursts", "certify", "policies", "allocate", "per_page", "channel", "sensors", "wikipedia", "partition"]);
-    let estimate = policies_estimate(object(r#"{"repository": {"pages": 1000000}}"#)).unwrap();
-    assert!(get(&estimate, "bytes").as_f64().unwrap() > 40e6);
-    assert!(policies_estimate(object(r#"{"horizon_days": -1}"#)).is_err());
+    let names: Vec<String> = js_sys::Array::from(&experiments().unwrap()).iter().map(|e| get(&e, "name").as_string().unwrap()).collect();
+    assert_eq!(names, ["level_sets", "factor_curves", "bursts", "certify", "per_page", "policies", "allocate", "channel", "sensors", "bursty", "partition"]);
+    let cost = estimate(object(r#"{"experiment": "policies", "repository": {"pages": 1000000}}"#)).unwrap();
+    assert!(get(&cost, "bytes").as_f64().unwrap() > 40e6);
+    assert_eq!(get(&cost, "unit").as_string().unwrap(), "requests");
+    assert_eq!(field_of(estimate(object(r#"{"experiment": "policies", "horizon_days": -1}"#)).err().unwrap()), "horizon_days");
+    let browser = get(&limits().unwrap(), "browser");
+    assert_eq!(get(&browser, "bytes").as_f64(), Some(2.0 * (1u64 << 30) as f64));
+    let webbase = preset("policies", "webbase").unwrap();
+    assert_eq!(get(&get(&webbase, "repository"), "pages").as_f64(), Some(14_500_000.0));
+    assert_eq!(field_of(preset("policies", "nope").err().unwrap()), "preset");
     let d = defaults("level_sets").unwrap();
     assert_eq!(get(&d, "r_max").as_f64(), Some(9.0));
     assert_eq!(get(&d, "highlight_below").as_f64(), Some(0.93));
@@ -129,10 +136,10 @@ fn a_distributed_crawl_runs_with_four_figures_and_refuses_what_cannot_be() {
     assert_eq!(plots.count(), 4, "time, exchanges, algebraic, map");
     assert!(plots.summary(0).unwrap().contains("politeness violations: 0"));
     assert!(plots.csv().starts_with("source,scheme,politeness,robots,"));
-    let e = partition_estimate(object(r#"{"robots": [2, 2]}"#)).err().unwrap();
+    let e = estimate(object(r#"{"experiment": "partition", "robots": [2, 2]}"#)).err().unwrap();
     assert_eq!(field_of(e), "robots[1]");
-    let estimate = partition_estimate(object(r#"{}"#)).unwrap();
-    assert_eq!(get(&estimate, "simulations").as_f64(), Some(28.0));
-    let thesis = partition_thesis().unwrap();
+    let cost = estimate(object(r#"{"experiment": "partition"}"#)).unwrap();
+    assert_eq!(get(&cost, "unit").as_string().unwrap(), "events");
+    let thesis = preset("partition", "thesis").unwrap();
     assert_eq!(get(&get(&thesis, "web"), "hosts").as_f64(), Some(10_039.0));
 }

@@ -3,12 +3,13 @@
 //! Native only: the three allocations at full scale hold about 2 GB and take a while.
 #![cfg(not(target_arch = "wasm32"))]
 
-use freshlab::revisit::repository::{PoliciesConfig, PoliciesJob};
+use freshlab::experiments::policies::PoliciesConfig;
+use freshlab::experiments::{Config, Output, run};
 
 #[test]
 fn politeness_binds_on_the_webbase_preset() {
     let config = PoliciesConfig { policies: vec![], crawlers: vec![], ..PoliciesConfig::webbase() };
-    let out = PoliciesJob::new(config).unwrap().finish();
+    let Output::Policies(out) = run(Config::Policies(config), |_, _| {}).unwrap() else { unreachable!("a policies result") };
     assert_eq!(out.repository.pages, 14_500_000);
     assert_eq!(out.capacities.len(), 3);
     for c in &out.capacities {

@@ -2,7 +2,7 @@
 //! frame instead, drawing false lines along it). Works in the axes' own scales.
 
 use super::figure::Axis;
-use crate::math::elementary::{log10, pow};
+use crate::core::math::elementary::{log10, pow};
 
 /// Position on the axis's scale (log₁₀ for log axes; non-positive values sink far below).
 fn to_scale(axis: &Axis, v: f64) -> f64 {

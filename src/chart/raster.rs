@@ -64,14 +64,13 @@ pub fn figure_png(figure: &Figure, width: u32, height: u32, options: &DrawOption
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::figures::figure;
-    use crate::experiment::{parse_config, run};
+    use crate::experiments::{parse_config, run};
 
     #[test]
     fn a_chart_becomes_a_png_with_ink_and_text() {
         let out = run(parse_config(r#"{"experiment":"factor_curves","points":50}"#).unwrap(), |_, _| {}).unwrap();
         let options = DrawOptions { pixel_ratio: 2.0, ..Default::default() };
-        let bytes = figure_png(&figure(&out), 400, 250, &options).unwrap();
+        let bytes = figure_png(&out.figures()[0], 400, 250, &options).unwrap();
         assert_eq!(&bytes[1..4], b"PNG");
         let decoder = png::Decoder::new(std::io::Cursor::new(&bytes));
         let mut reader = decoder.read_info().unwrap();

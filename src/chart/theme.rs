@@ -1,7 +1,7 @@
 //! Colours, sizes and fonts: light or dark, scaled for the device and the room.
 
 use super::figure::Paint;
-use crate::input::{InputError, check};
+use crate::core::input::{InputError, check};
 use plotters::style::{FontDesc, FontFamily, FontStyle, RGBAColor, RGBColor, TextStyle};
 use serde::{Deserialize, Serialize};
 

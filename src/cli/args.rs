@@ -27,17 +27,24 @@ pub fn flag_for(field: &str) -> String {
     format!("--{}", field.replace('_', "-"))
 }
 
-/// A flag's value: JSON when it parses (numbers, true/false, [lists]), a list of numbers
-/// when comma-separated, otherwise a string (the validator then says what it expected).
+/// A flag's value: JSON when it parses (numbers, true/false, [lists]), otherwise a
+/// string; a comma-separated string becomes a list where the field is one
+/// ([`list_of`]), and elsewhere stays a string, so that "0,5" for a number is refused
+/// with a hint to write 0.5.
 fn value_of(text: &str) -> Value {
-    if let Ok(v) = serde_json::from_str::<Value>(text) {
-        return v;
+    serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.into()))
+}
+
+/// A list field's value: a list as given, "a,b,c" split into its items, or a single
+/// value as a list of one.
+pub fn list_of(value: Value) -> Value {
+    match value {
+        Value::Array(_) => value,
+        Value::String(text) if text.contains(',') => {
+            Value::Array(text.split(',').map(|t| serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))).collect())
+        }
+        other => Value::Array(vec![other]),
     }
-    if text.contains(',') {
-        let items: Vec<Value> = text.split(',').map(|t| serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))).collect();
-        return Value::Array(items);
-    }
-    Value::String(text.into())
 }
 
 /// Splits `args` into output flags and configuration fields.
@@ -116,7 +123,7 @@ mod tests {
         assert_eq!(out.svg.as_deref(), Some("a.svg"));
         assert_eq!(fields["r_min"], serde_json::json!(0.1));
         assert_eq!(fields["log_r"], serde_json::json!(true));
-        assert_eq!(fields["levels"], serde_json::json!([0.93, 0.95]));
+        assert_eq!(list_of(fields["levels"].clone()), serde_json::json!([0.93, 0.95]));
         assert_eq!(fields["c_max"], serde_json::json!(30));
     }
 

@@ -5,12 +5,12 @@
 
 use crate::chart::draw::{draw_figure, figure_svg};
 use crate::chart::figure::Figure;
-use crate::chart::figures::figures;
 use crate::chart::theme::DrawOptions;
-use crate::experiment::{EXPERIMENTS, Job, Output, config_from_value, start, validate as check_config};
-use crate::input::InputError;
-use crate::math::freshness::merge_factor;
-use crate::table::table;
+use crate::core::input::InputError;
+use crate::core::limits;
+use crate::core::math::freshness::merge_factor;
+use crate::experiments::registry;
+use crate::experiments::{Job, Output, config_from_value, start};
 use plotters::prelude::IntoDrawingArea;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -61,7 +61,7 @@ fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
 /// One experiment run, advanced in slices by the worker.
 #[wasm_bindgen]
 pub struct Run {
-    job: Option<Box<dyn Job>>,
+    job: Option<Box<dyn Job<Output>>>,
 }
 
 #[wasm_bindgen]
@@ -104,21 +104,52 @@ pub fn defaults(experiment: &str) -> Result<JsValue, JsValue> {
     to_js(&config)
 }
 
-/// The names of the experiments.
+/// The experiments: `[{name, summary, presets: [{name, label}]}]`, in the registry's order.
 #[wasm_bindgen]
-pub fn experiments() -> Vec<String> {
-    EXPERIMENTS.iter().map(|s| s.to_string()).collect()
+pub fn experiments() -> Result<JsValue, JsValue> {
+    let list: Vec<serde_json::Value> = registry::summaries()
+        .into_iter()
+        .map(|(name, summary)| {
+            let presets: Vec<serde_json::Value> = registry::presets(name).into_iter().map(|(p, label, _)| serde_json::json!({"name": p, "label": label})).collect();
+            serde_json::json!({"name": name, "summary": summary, "presets": presets})
+        })
+        .collect();
+    to_js(&list)
 }
 
-/// Checks a configuration without preparing its run (cheap enough for the page's main
-/// thread): `null` when valid, else `{field, message}`.
+/// The configuration of an experiment's named preset (`webbase`, `thesis`…).
+#[wasm_bindgen]
+pub fn preset(experiment: &str, name: &str) -> Result<JsValue, JsValue> {
+    let config = registry::presets(experiment).into_iter().find(|(p, _, _)| *p == name).map(|(_, _, c)| c);
+    let config = config.ok_or_else(|| error_js(&InputError::new("preset", format!("{experiment} has no preset called {name}"))))?;
+    to_js(&config)
+}
+
+/// The limits every run is checked against, in the page and natively:
+/// `{browser: {bytes, seconds}, native: {bytes, seconds}}`.
+#[wasm_bindgen]
+pub fn limits() -> Result<JsValue, JsValue> {
+    to_js(&serde_json::json!({"browser": limits::BROWSER, "native": limits::NATIVE}))
+}
+
+/// Checks a configuration and its cost without preparing its run (cheap enough for the
+/// page's main thread): `null` when valid, else `{field, message}`.
 #[wasm_bindgen]
 pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
-    let checked = config_from_value(json_of(config, "the configuration")?).and_then(|c| check_config(&c));
+    let checked = config_from_value(json_of(config, "the configuration")?).and_then(|c| c.validate(&limits::here()));
     match checked {
         Ok(()) => Ok(JsValue::NULL),
         Err(e) => Ok(error_js(&e)),
     }
+}
+
+/// What a configuration will cost before it runs — `{work, unit, bytes, seconds,
+/// memory_fix, time_fix}` — or `{field, message}` if a field is invalid.
+#[wasm_bindgen]
+pub fn estimate(config: JsValue) -> Result<JsValue, JsValue> {
+    let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
+    config.validate_fields().map_err(|e| error_js(&e))?;
+    to_js(&config.cost())
 }
 
 /// A result ready to show: read from JavaScript once, its figures built once, then
@@ -136,7 +167,7 @@ impl Plots {
     #[wasm_bindgen(constructor)]
     pub fn new(output: JsValue) -> Result<Plots, JsValue> {
         let output = output_of(output)?;
-        let figures = figures(&output);
+        let figures = output.figures();
         Ok(Plots { output, figures })
     }
 
@@ -164,7 +195,7 @@ impl Plots {
 
     /// The result's data as CSV.
     pub fn csv(&self) -> String {
-        table(&self.output).to_csv()
+        self.output.table().to_csv()
     }
 
     /// A plain-text account of figure `index`'s key numbers (for screen readers).
@@ -179,73 +210,6 @@ impl Plots {
     }
 }
 
-/// The WEBBASE-scale repository configuration (spec §1.4), for the page's preset.
-#[wasm_bindgen]
-pub fn policies_webbase() -> Result<JsValue, JsValue> {
-    to_js(&crate::revisit::repository::PoliciesConfig::webbase())
-}
-
-/// Memory and work a repository configuration needs, before it runs:
-/// `{bytes, bytes_per_page, requests}`, or `{field, message}` if it is invalid.
-#[wasm_bindgen]
-pub fn policies_estimate(config: JsValue) -> Result<JsValue, JsValue> {
-    let mut value = json_of(config, "the configuration")?;
-    if let Some(map) = value.as_object_mut() {
-        map.insert("experiment".into(), serde_json::Value::String("policies".into()));
-    }
-    match config_from_value(value) {
-        Ok(crate::experiment::Config::Policies(c)) => {
-            // an invalid or oversized configuration says why (the message carries the estimate)
-            c.validate().map_err(|e| error_js(&e))?;
-            to_js(&c.estimate())
-        }
-        Ok(_) => Err(error_js(&InputError::new("experiment", "not a policies configuration"))),
-        Err(e) => Err(error_js(&e)),
-    }
-}
-
-/// Size and work of a non-Poisson configuration, before it runs:
-/// `{articles, changes, requests, greedy_evaluations, bytes}`, or `{field, message}`.
-#[wasm_bindgen]
-pub fn wikipedia_estimate(config: JsValue) -> Result<JsValue, JsValue> {
-    let mut value = json_of(config, "the configuration")?;
-    if let Some(map) = value.as_object_mut() {
-        map.insert("experiment".into(), serde_json::Value::String("wikipedia".into()));
-    }
-    match config_from_value(value) {
-        Ok(crate::experiment::Config::Wikipedia(c)) => {
-            c.validate().map_err(|e| error_js(&e))?;
-            to_js(&c.estimate())
-        }
-        Ok(_) => Err(error_js(&InputError::new("experiment", "not a wikipedia configuration"))),
-        Err(e) => Err(error_js(&e)),
-    }
-}
-
-/// Size and work of a distributed-crawling configuration, before it runs:
-/// `{pages, links, simulations, events, bytes}`, or `{field, message}`.
-#[wasm_bindgen]
-pub fn partition_estimate(config: JsValue) -> Result<JsValue, JsValue> {
-    let mut value = json_of(config, "the configuration")?;
-    if let Some(map) = value.as_object_mut() {
-        map.insert("experiment".into(), serde_json::Value::String("partition".into()));
-    }
-    match config_from_value(value) {
-        Ok(crate::experiment::Config::Partition(c)) => {
-            c.validate().map_err(|e| error_js(&e))?;
-            to_js(&c.estimate())
-        }
-        Ok(_) => Err(error_js(&InputError::new("experiment", "not a partition configuration"))),
-        Err(e) => Err(error_js(&e)),
-    }
-}
-
-/// The thesis-scale distributed-crawling configuration (spec §4), for the page's preset.
-#[wasm_bindgen]
-pub fn partition_thesis() -> Result<JsValue, JsValue> {
-    to_js(&crate::distributed::thesis_scale())
-}
-
 /// Eq 5-9 at one point (the level-set chart's hover read-out).
 #[wasm_bindgen]
 pub fn eq59(r: f64, c: f64) -> f64 {
@@ -253,14 +217,31 @@ pub fn eq59(r: f64, c: f64) -> f64 {
 }
 
 /// Panics on purpose: lets the end-to-end test prove that a panic is reported and the
-/// worker restarted.
+/// worker restarted (the tests' own build only).
+#[cfg(feature = "test-hooks")]
 #[wasm_bindgen]
 pub fn panic_for_test(message: &str) {
     panic!("{message}");
 }
 
-/// Times the scheduling kernel (the browser half of `npm run bench`): `config` is a
+/// Loops for ever: lets the end-to-end test prove that the worker's watchdog catches a
+/// hang (the tests' own build only).
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen]
+pub fn hang_for_test() -> f64 {
+    let mut x = 0.0f64;
+    loop {
+        x = std::hint::black_box(x + 1.0);
+        if x < 0.0 {
+            return x;
+        }
+    }
+}
+
+/// Times the scheduling kernel (the browser half of `npm run bench`; the benchmark's
+/// own build only): `config` is a
 /// `BenchConfig`, the result a `BenchResult`.
+#[cfg(feature = "bench")]
 #[wasm_bindgen]
 pub fn bench_scheduling(config: JsValue) -> Result<JsValue, JsValue> {
     let config: crate::bench::BenchConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
@@ -269,6 +250,7 @@ pub fn bench_scheduling(config: JsValue) -> Result<JsValue, JsValue> {
 
 /// Times page selection in the thesis's ch. 6 setting (GREEDY or MERGE): `config` is a
 /// `SelectionConfig`, the result a `SelectionResult`.
+#[cfg(feature = "bench")]
 #[wasm_bindgen]
 pub fn bench_selection(config: JsValue) -> Result<JsValue, JsValue> {
     let config: crate::bench::SelectionConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
@@ -277,6 +259,7 @@ pub fn bench_selection(config: JsValue) -> Result<JsValue, JsValue> {
 
 /// Times the distributed pipeline phase by phase (web, graph, partition, download
 /// simulation): `config` is a `PartitioningConfig`, the result a `PartitioningResult`.
+#[cfg(feature = "bench")]
 #[wasm_bindgen]
 pub fn bench_partitioning(config: JsValue) -> Result<JsValue, JsValue> {
     let config: crate::bench::PartitioningConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;

@@ -9,19 +9,22 @@ import { serve } from '../../scripts/serve.mjs';
 import { root } from '../../scripts/shell.mjs';
 
 export const dist = path.join(root, 'dist');
+/** The same site with the core's test hooks (a panic, an endless loop on demand). */
+export const distTest = path.join(root, 'dist-test');
 export const shots = path.join(root, 'test-results');
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Starts the server and a browser; returns {url, newPage, close}. With `subPath`, the
  * site is served under that path (as a hosted copy would be). */
-export async function open({ viewport = { width: 1280, height: 900 }, colorScheme = 'light', subPath = '' } = {}) {
-  if (!fs.existsSync(path.join(dist, 'app.js'))) throw new Error('dist/ is not built: run npm run build');
+export async function open({ viewport = { width: 1280, height: 900 }, colorScheme = 'light', subPath = '', hooks = false, bench = false } = {}) {
+  const built = hooks ? distTest : bench ? path.join(root, 'dist-bench') : dist;
+  if (!fs.existsSync(path.join(built, 'app.js'))) throw new Error(`${path.basename(built)}/ is not built: run npm test (or npm run build)`);
   fs.mkdirSync(shots, { recursive: true });
-  let site = dist;
+  let site = built;
   if (subPath) {
     site = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-host-'));
-    fs.cpSync(dist, path.join(site, subPath), { recursive: true });
+    fs.cpSync(built, path.join(site, subPath), { recursive: true });
   }
   const server = await serve(site, 0);
   const url = `http://127.0.0.1:${server.address().port}/${subPath ? `${subPath}/` : ''}`;

@@ -136,13 +136,13 @@ test('exports download the data and the charts', async () => {
 
 test('the WEBBASE preset shows what the full scale needs, and too big is refused with the estimate', async () => {
   await page.locator('#repository').getByRole('button', { name: 'WEBBASE scale' }).click();
-  await page.waitForFunction(() => /MB/.test(document.querySelector('#repository .estimate').textContent), null, { timeout: 5000 });
-  const note = await page.locator('#repository .estimate').textContent();
-  assert.match(note, /Needs about \d+ MB/);
+  // six years of every policy and crawler at full scale is more than a tab should take on
+  await page.waitForFunction(() => /hours/.test(document.querySelector('#repository .status').textContent), null, { timeout: 5000 });
+  assert.match(await page.locator('#repository .status').textContent(), /would take about [\d.]+ hours \([\d.e]+ requests\), more than the 2.0 hours a browser tab allows/);
   assert.equal(await page.locator('#repository').getByLabel('pages', { exact: true }).inputValue(), '14500000');
   const input = await setField(page, 'repository', 'pages', 50000000);
-  await page.waitForFunction(() => /MB/.test(document.querySelector('#repository .status').textContent), null, { timeout: 5000 });
-  assert.match(await page.locator('#repository .status').textContent(), /needs about \d+ MB .* browser tab/);
+  await page.waitForFunction(() => /GB/.test(document.querySelector('#repository .status').textContent), null, { timeout: 5000 });
+  assert.match(await page.locator('#repository .status').textContent(), /needs about [\d.]+ GB, more than the 2.1 GB a browser tab allows/);
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
   await page.locator('#repository').getByRole('button', { name: 'Classroom size' }).click();
   await page.waitForFunction(() => document.querySelector('#repository .status').textContent === '', null, { timeout: 5000 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sharedPage, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots, watchLongTasks } from './browser.mjs';
+import { open, sharedPage, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots, watchLongTasks } from './browser.mjs';
 
 const { browser, page } = await sharedPage();
 const requestsAfterLoad = [];
@@ -96,14 +96,24 @@ test('a long run shows progress and partial results, cancels, and never blocks t
   await page.waitForFunction(() => /Conjecture 5\.9 holds/.test(document.querySelector('#certify .details').textContent), null, { timeout: 20_000 });
 });
 
-test('a panic in the core is reported and the worker restarted', async () => {
-  const message = await page.evaluate(() => globalThis.freshlab.client.panicForTest('deliberate test panic').then(() => 'no error', (e) => e.message));
-  assert.match(message, /internal error: .*deliberate test panic.*the worker was restarted/s);
-  assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
-  const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
-  await setField(page, 'factors', 'c = f_s/f', 7);
-  await drawnAtLeast(page, 'factors', drawn + 1);
-  assert.match(await page.locator('#factors figcaption').textContent(), /For c = 7,/);
+test('a panic in the core is reported and the worker restarted (the tests\' own build)', async () => {
+  const hooked = await open({ hooks: true });
+  try {
+    const page = await hooked.newPage();
+    const message = await page.evaluate(() => globalThis.freshlab.client.panicForTest('deliberate test panic').then(() => 'no error', (e) => e.message));
+    assert.match(message, /internal error: .*deliberate test panic.*the worker was restarted/s);
+    assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
+    const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
+    await setField(page, 'factors', 'c = f_s/f', 7);
+    await drawnAtLeast(page, 'factors', drawn + 1);
+    assert.match(await page.locator('#factors figcaption').textContent(), /For c = 7,/);
+  } finally {
+    await hooked.close();
+  }
+});
+
+test('the page\'s own module carries no test hook', async () => {
+  assert.equal(await page.evaluate(() => typeof globalThis.freshlab.core.panic_for_test), 'undefined');
 });
 
 test('resizing the window redraws every chart without a long task', async () => {

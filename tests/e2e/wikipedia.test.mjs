@@ -13,7 +13,7 @@ const status = () => page.locator('#wikipedia .status').textContent();
 
 test('the panel waits for its button and says what a run costs', async () => {
   const placeholder = await page.locator('#wikipedia .placeholder').textContent();
-  assert.match(placeholder, /Press “Simulate” to run\. About [\d,.]+ requests, [\d.e+]+ GREEDY article evaluations/);
+  assert.match(placeholder, /Press “Simulate” to run\. Needs about [\d.]+ MB and [\d.]+ × 10\^\d+ requests and GREEDY evaluations: roughly [\d.]+ s here\./);
 });
 
 test('five policies run in the worker and sit beside the thesis gaps', async () => {

@@ -1,6 +1,7 @@
 // Distributed crawling (Exposto 2008, ch. 5–6; spec §4): hash vs graph partitioning of a
 // synthetic web among robots, under fixed, density-adjusted and dynamic politeness.
 import { ExperimentPanel } from '../ui/panel.js';
+import { costNote } from '../ui/cost.js';
 
 const fmt = (v, digits = 3) => (v === null || v === undefined || Number.isNaN(v) ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
 const int = (v) => Math.round(v).toLocaleString('en');
@@ -87,16 +88,9 @@ const panel = {
       label: 'Every partitioner and politeness',
       values: (core) => ({ ...core.defaults('partition'), schemes: SCHEMES.map((s) => s[0]), politeness: POLITENESS.map((p) => p[0]) }),
     },
-    { label: 'Thesis scale (1.25 M URLs; minutes)', values: (core) => core.partition_thesis() },
+    { label: 'Thesis scale (1.25 M URLs; minutes)', values: (core) => core.preset('partition', 'thesis') },
   ],
-  note(core, config) {
-    try {
-      const e = core.partition_estimate(config);
-      return `About ${int(e.pages)} pages and ${int(e.links)} links; ${e.simulations} download simulations (about ${fmt(e.events / 4e6, 2)} s in a browser); ${fmt(e.bytes / 2 ** 20, 3)} MB of memory.`;
-    } catch (error) {
-      return error.message ?? String(error);
-    }
-  },
+  note: (core, config) => costNote(core, 'partition', config),
   hover: (_core, x, y) => `${fmt(x, 3)}: ${fmt(y, 4)}`,
   details: (result, element, final) => (element.innerHTML = comparisonsTable(result, final)),
 };

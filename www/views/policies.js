@@ -3,6 +3,7 @@
 // and bursts on the download channel.
 import { ExperimentPanel } from '../ui/panel.js';
 import { csvDropBox } from '../ui/csv-file.js';
+import { costNote } from '../ui/cost.js';
 import samplePages from '../samples/sample-pages.csv';
 
 const fmt = (v, digits = 3) => (v === null || v === undefined ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
@@ -140,7 +141,7 @@ const repository = {
   action: 'Simulate',
   presets: [
     { label: 'Classroom size', values: (core) => core.defaults('policies') },
-    { label: 'WEBBASE scale', values: (core) => core.policies_webbase() },
+    { label: 'WEBBASE scale', values: (core) => core.preset('policies', 'webbase') },
   ],
   fields: [
     SOURCE_FIELD,
@@ -173,17 +174,7 @@ const repository = {
     { key: 'seed', label: 'seed', kind: 'integer' },
   ],
   ...PAGE_LIST,
-  note(core, config) {
-    try {
-      const e = core.policies_estimate(config);
-      // the estimate counts the crawlers at twice the maximum rate, an upper bound; the
-      // classroom default (8.8e7 requests by that count) took 5.4 s in headless Chromium
-      // on the 2-core machine, about 60 ns per counted request
-      return `Needs about ${Math.max(1, Math.round(e.bytes / 2 ** 20))} MB (${e.bytes_per_page} bytes per page) and simulates up to ${fmt(e.requests, 2)} requests: roughly ${duration(e.requests * 70e-9)} here.`;
-    } catch {
-      return '';
-    }
-  },
+  note: (core, config) => costNote(core, 'policies', config),
   hover: (_core, x, y) => `${fmt(x)}, freshness ${fmt(y, 4)}`,
   details(result, element, final) {
     const s = result.repository;

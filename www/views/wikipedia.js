@@ -1,6 +1,7 @@
 // Non-Poisson changes (thesis ch. 6; spec §2): MERGE with Wolf et al.'s allocation,
 // MERGE2, UNPOLITE, RANDOM and GREEDY on an imported trace or the bursty generator.
 import { ExperimentPanel } from '../ui/panel.js';
+import { costNote } from '../ui/cost.js';
 import { csvDropBox } from '../ui/csv-file.js';
 import sampleTrace from '../samples/sample-trace.csv';
 
@@ -57,7 +58,7 @@ const panel = {
   id: 'wikipedia',
   keyFields: ['politeness_seconds', 'policies', 'generator.articles'],
   name: 'bursty-changes',
-  experiment: 'wikipedia',
+  experiment: 'bursty',
   label: 'Freshness against request rate for five policies on bursty changes',
   auto: false,
   runOnLoad: false,
@@ -101,28 +102,14 @@ const panel = {
   presets: [
     {
       label: 'Thesis scale (10,000 articles, 15 s, a year)',
-      values: (core) => {
-        const d = core.defaults('wikipedia');
-        return { ...d, generator: { ...d.generator, articles: 10000, days: 365 }, politeness_seconds: 15 };
-      },
+      values: (core) => core.preset('bursty', 'thesis'),
     },
   ],
   setup: traceControls,
   augment(config) {
     if (config.source === 'trace' && this.panel?.trace) config.trace = this.panel.trace.text;
   },
-  note(core, config) {
-    try {
-      const e = core.wikipedia_estimate(config);
-      // measured in Chromium: GREEDY gets through 5–17 million articles a second (its
-      // bounds spare most evaluations: fewer at 200 articles, more at 2,000); the
-      // renewal-equation GREEDY is slower (its bounds spare only a sixth)
-      const greedy = e.greedy_evaluations > 0 ? `, ${e.greedy_evaluations.toExponential(1)} GREEDY article evaluations (roughly ${fmt(e.greedy_evaluations / 5e6, 2)} s in a browser)` : '';
-      return `About ${fmt(e.requests, 3)} requests${greedy}; ${fmt(e.bytes / 2 ** 20, 3)} MB of memory.`;
-    } catch (error) {
-      return error.message ?? String(error);
-    }
-  },
+  note: (core, config) => costNote(core, 'bursty', config),
   hover: (_core, x, y) => `${fmt(x, 3)}: ${fmt(y, 4)}`,
   details: (result, element, final) => (element.innerHTML = gapsTable(result, final)),
 };

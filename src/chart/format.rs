@@ -1,0 +1,57 @@
+//! Number formats shared by every figure's title, notes and summary.
+
+/// `v` with `digits` significant digits, without trailing zeros.
+pub fn sig(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    if v.abs() < 1e-4 || v.abs() >= 1e12 {
+        let text = format!("{:.*e}", digits.saturating_sub(1), v);
+        let (mantissa, exponent) = text.split_once('e').expect("exponent form");
+        let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
+        return format!("{mantissa}e{exponent}");
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+}
+
+/// A count with thousands separators: 5,000,000.
+pub fn thousands(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (k, ch) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if v < 0.0 { format!("-{out}") } else { out }
+}
+
+/// A polyline from paired coordinates.
+pub fn curve(x: &[f64], y: &[f64]) -> Vec<Vec<[f64; 2]>> {
+    vec![x.iter().zip(y).map(|(&a, &b)| [a, b]).collect()]
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn number_formats() {
+        assert_eq!(sig(0.927230437, 7), "0.9272304");
+        assert_eq!(sig(1.0, 4), "1");
+        assert_eq!(sig(159.36404, 5), "159.36");
+        assert_eq!(thousands(5_000_000.0), "5,000,000");
+        assert_eq!(thousands(5462.0), "5,462");
+        assert_eq!(thousands(12.0), "12");
+        assert_eq!(sig(1e-9, 2), "1e-9");
+        assert_eq!(sig(2.5e-7, 2), "2.5e-7");
+        assert_eq!(sig(1e-9, 4), "1e-9");
+    }
+}

@@ -1,0 +1,182 @@
+//! Errors in user input: each names the field at fault and says how to fix it.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A rejected input. `field` is the configuration key (as in the JSON config, the URL
+/// and the CLI flag of the same name); `message` says what is wrong and what to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InputError {
+    pub field: String,
+    pub message: String,
+}
+
+impl InputError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        InputError { field: field.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() { write!(f, "{}", self.message) } else { write!(f, "{}: {}", self.field, self.message) }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Checks a number against the rules most fields share.
+pub struct Check<'a> {
+    field: &'a str,
+    value: f64,
+}
+
+/// Starts the checks of `value` for `field`; every number must be finite.
+pub fn check(field: &str, value: f64) -> Result<Check<'_>, InputError> {
+    if value.is_nan() {
+        return Err(InputError::new(field, "is not a number; enter a number such as 1.5"));
+    }
+    if value.is_infinite() {
+        return Err(InputError::new(field, "is infinite; enter a finite number"));
+    }
+    Ok(Check { field, value })
+}
+
+impl Check<'_> {
+    pub fn positive(self) -> Result<Self, InputError> {
+        if self.value > 0.0 { Ok(self) } else { Err(self.fail(format!("must be greater than 0 (got {})", self.value))) }
+    }
+
+    pub fn at_least(self, min: f64) -> Result<Self, InputError> {
+        if self.value >= min { Ok(self) } else { Err(self.fail(format!("must be at least {min} (got {})", self.value))) }
+    }
+
+    pub fn at_most(self, max: f64) -> Result<Self, InputError> {
+        if self.value <= max { Ok(self) } else { Err(self.fail(format!("must be at most {max} (got {})", self.value))) }
+    }
+
+    pub fn below(self, bound: f64) -> Result<Self, InputError> {
+        if self.value < bound { Ok(self) } else { Err(self.fail(format!("must be less than {bound} (got {})", self.value))) }
+    }
+
+    pub fn integer(self) -> Result<Self, InputError> {
+        if self.value.fract() == 0.0 { Ok(self) } else { Err(self.fail(format!("must be a whole number (got {})", self.value))) }
+    }
+
+    fn fail(&self, message: String) -> InputError {
+        InputError::new(self.field, message)
+    }
+}
+
+/// `lo < hi` for a range given by two fields.
+pub fn ordered(lo_field: &str, lo: f64, hi_field: &str, hi: f64) -> Result<(), InputError> {
+    if lo < hi { Ok(()) } else { Err(InputError::new(hi_field, format!("must be greater than {lo_field} ({hi} ≤ {lo}); swap the two or widen the range"))) }
+}
+
+/// A whole number of items within [min, max] (grid sizes, counts).
+pub fn count(field: &str, value: u64, min: u64, max: u64, why_max: &str) -> Result<(), InputError> {
+    if value < min {
+        Err(InputError::new(field, format!("must be at least {min} (got {value})")))
+    } else if value > max {
+        Err(InputError::new(field, format!("must be at most {max} (got {value}): {why_max}")))
+    } else {
+        Ok(())
+    }
+}
+
+/// serde's message about a field in the user's words: what the field must be, what was
+/// given, and a hint where one helps (a decimal comma).
+pub fn serde_message(message: &str) -> String {
+    let got = |text: &str| -> Option<String> {
+        let start = text.find('`')? + 1;
+        let end = start + text[start..].find('`')?;
+        Some(text[start..end].to_string())
+    };
+    let quoted = |text: &str| -> Option<String> {
+        let start = text.find('"')? + 1;
+        let end = start + text[start..].rfind('"')?;
+        Some(text[start..end].to_string())
+    };
+    let expected = message.rsplit_once("expected ").map(|(_, e)| e.trim_end_matches('.').to_string()).unwrap_or_default();
+    let integer = matches!(expected.as_str(), "u64" | "u32" | "u16" | "u8" | "usize");
+    let want = if integer {
+        "a whole number of at least 0".to_string()
+    } else if matches!(expected.as_str(), "f64" | "f32") {
+        "a number".to_string()
+    } else if expected == "a boolean" {
+        "true or false".to_string()
+    } else {
+        expected.replace("a sequence", "a list")
+    };
+    if message.starts_with("invalid type: null") {
+        return "is not a number (empty, NaN or infinite); enter a number".into();
+    }
+    if let Some(rest) = message.strip_prefix("invalid value: integer ") {
+        return format!("must be {want} (got {})", got(rest).unwrap_or_default());
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: floating point ") {
+        return format!("must be {want} (got {})", got(rest).unwrap_or_default());
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: string ") {
+        let text = quoted(rest).unwrap_or_default();
+        let comma = text.contains(',') && text.replace(',', ".").parse::<f64>().is_ok();
+        let hint = if comma { format!("; write {} with a decimal point", text.replace(',', ".")) } else { String::new() };
+        return format!("must be {want} (got \"{text}\"){hint}");
+    }
+    if message.starts_with("invalid type: sequence") {
+        return format!("must be {want}, not a list");
+    }
+    if message.starts_with("invalid type: map") {
+        return format!("must be {want}, not an object");
+    }
+    if message.starts_with("invalid type: integer") || message.starts_with("invalid type: boolean") {
+        return format!("must be {want} (got {})", message.split_whitespace().nth(3).unwrap_or("").trim_matches('`').trim_end_matches(','));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        let value = got(rest).unwrap_or_default();
+        let options = rest.split_once("expected ").map(|(_, o)| o.replace("one of ", "").replace(" or ", ", ").replace('`', "")).unwrap_or_default();
+        return format!("must be one of {options} (got \"{value}\")");
+    }
+    if let Some(rest) = message.strip_prefix("invalid length ") {
+        let n = rest.split(',').next().unwrap_or("");
+        return format!("must have {} (got {n})", expected.replace("an array of length ", "exactly ").replace("a tuple of size ", "exactly ") + " values");
+    }
+    message.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn messages_name_the_field_and_the_fix() {
+        let e = check("r_min", f64::NAN).err().unwrap();
+        assert_eq!(e.field, "r_min");
+        assert!(e.message.contains("not a number"));
+        let e = check("c_min", 0.5).unwrap().at_least(1.0).err().unwrap();
+        assert_eq!(e.to_string(), "c_min: must be at least 1 (got 0.5)");
+        let e = ordered("r_min", 5.0, "r_max", 1.0).unwrap_err();
+        assert_eq!(e.field, "r_max");
+        assert!(e.message.contains("swap"));
+        assert!(count("grid", 10_000, 2, 1000, "a finer grid would not change the picture").is_err());
+        assert!(check("x", f64::INFINITY).is_err());
+        assert!(check("x", 2.5).unwrap().integer().is_err());
+    }
+
+    /// Issue 15: serde's words turned into the user's.
+    #[test]
+    fn type_errors_speak_the_users_language() {
+        assert_eq!(serde_message("invalid value: integer `-5`, expected u64"), "must be a whole number of at least 0 (got -5)");
+        assert_eq!(serde_message("invalid type: floating point `2.5`, expected u64"), "must be a whole number of at least 0 (got 2.5)");
+        assert_eq!(serde_message("invalid type: string \"0,5\", expected f64"), "must be a number (got \"0,5\"); write 0.5 with a decimal point");
+        assert_eq!(serde_message("invalid type: string \"abc\", expected f64"), "must be a number (got \"abc\")");
+        assert!(serde_message("invalid type: null, expected f64").contains("not a number"));
+        assert_eq!(serde_message("unknown variant `sorcery`, expected one of `merge`, `random`"), "must be one of merge, random (got \"sorcery\")");
+        assert_eq!(serde_message("unknown variant `psychic`, expected `expected` or `exact`"), "must be one of expected, exact (got \"psychic\")");
+        assert_eq!(serde_message("invalid type: sequence, expected f64"), "must be a number, not a list");
+        assert_eq!(serde_message("invalid length 7, expected an array of length 6"), "must have exactly 6 values (got 7)");
+    }
+}

@@ -1,0 +1,153 @@
+//! What a run may cost, and the one table of limits every run is checked against
+//! before it starts — the same for the CLI, the page and its worker (issue 13).
+//!
+//! Every experiment states its cost from its configuration alone ([`Cost`]): work in
+//! its own units (events, requests, evaluations), peak bytes, and an estimated time
+//! from a measured cost per unit. Costs are computed in floating point, so a huge
+//! configuration gives a huge (or infinite) estimate, never a wrapped small one.
+
+use super::input::InputError;
+use serde::{Deserialize, Serialize};
+
+/// How far a run may go where it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Peak memory in bytes.
+    pub bytes: f64,
+    /// Estimated run time in seconds of this machine's native code.
+    pub seconds: f64,
+}
+
+/// The CLI and tests: the 24 GiB workstation less room for the system and the results;
+/// two days of computing.
+pub const NATIVE: Limits = Limits { bytes: 16.0 * GIB, seconds: 48.0 * 3600.0 };
+/// A browser tab: WebAssembly can address 4 GiB, and a tab holding more than 2 GiB is
+/// at risk on an ordinary laptop; WebAssembly runs about half as fast as native code,
+/// so two hours of native time are about four in the page — an afternoon, cancellable.
+pub const BROWSER: Limits = Limits { bytes: 2.0 * GIB, seconds: 2.0 * 3600.0 };
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// The limits of the build running this code.
+pub const fn here() -> Limits {
+    if cfg!(target_arch = "wasm32") { BROWSER } else { NATIVE }
+}
+
+/// Which field to change, and how, when a run is too big.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fix {
+    pub field: String,
+    pub advice: String,
+}
+
+impl Fix {
+    pub fn new(field: impl Into<String>, advice: impl Into<String>) -> Self {
+        Fix { field: field.into(), advice: advice.into() }
+    }
+}
+
+/// A run's cost, from its configuration alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    /// Units of work; the job's progress counts the same units.
+    pub work: f64,
+    /// What a unit of work is ("requests", "events", …).
+    pub unit: String,
+    /// Peak bytes held by the run.
+    pub bytes: f64,
+    /// Estimated native run time, from a measured cost per unit.
+    pub seconds: f64,
+    /// What to change when the memory is over the limit.
+    pub memory_fix: Fix,
+    /// What to change when the time is over the limit.
+    pub time_fix: Fix,
+}
+
+impl Cost {
+    /// Refuses a run over `limits`, with the estimate, the limit and the field to change.
+    /// A NaN estimate is refused too: it can only come from an unchecked input.
+    pub fn check(&self, limits: &Limits) -> Result<(), InputError> {
+        let place = if *limits == BROWSER { "a browser tab" } else { "this program" };
+        if !(self.bytes <= limits.bytes) {
+            let more = if *limits == BROWSER { " (the command-line freshlab allows more)" } else { "" };
+            return Err(InputError::new(
+                &self.memory_fix.field,
+                format!("needs about {}, more than the {} {place} allows{more}; {}", bytes(self.bytes), bytes(limits.bytes), self.memory_fix.advice),
+            ));
+        }
+        if !(self.seconds <= limits.seconds) {
+            return Err(InputError::new(
+                &self.time_fix.field,
+                format!(
+                    "would take about {} ({:.2e} {}), more than the {} {place} allows; {}",
+                    duration(self.seconds),
+                    self.work,
+                    self.unit,
+                    duration(limits.seconds),
+                    self.time_fix.advice
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// 1.2 GB, 640 MB, 12 KB.
+pub fn bytes(b: f64) -> String {
+    if !b.is_finite() {
+        return "more memory than any machine has".into();
+    }
+    let (v, unit) = if b >= 1e9 {
+        (b / 1e9, "GB")
+    } else if b >= 1e6 {
+        (b / 1e6, "MB")
+    } else {
+        (b / 1e3, "KB")
+    };
+    format!("{} {unit}", if v >= 100.0 { format!("{v:.0}") } else { format!("{v:.1}") })
+}
+
+/// 3.5 hours, 12 minutes, 40 s.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds > 3.2e9 {
+        return "longer than a century".into();
+    }
+    for (size, name) in [(86_400.0 * 365.25, "years"), (86_400.0, "days"), (3600.0, "hours"), (60.0, "minutes")] {
+        if seconds >= 2.0 * size {
+            return format!("{:.1} {name}", seconds / size);
+        }
+    }
+    format!("{seconds:.1} s")
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn cost(bytes: f64, seconds: f64) -> Cost {
+        Cost {
+            work: seconds * 1e8,
+            unit: "requests".into(),
+            bytes,
+            seconds,
+            memory_fix: Fix::new("pages", "use fewer pages"),
+            time_fix: Fix::new("horizon", "shorten the horizon"),
+        }
+    }
+
+    #[test]
+    fn over_the_limits_names_the_field_the_estimate_and_the_limit() {
+        assert!(cost(1e6, 1.0).check(&NATIVE).is_ok());
+        let e = cost(3e9, 1.0).check(&BROWSER).unwrap_err();
+        assert_eq!(e.field, "pages");
+        assert!(e.message.contains("3.0 GB") && e.message.contains("2.1 GB") && e.message.contains("browser tab") && e.message.contains("fewer pages"), "{e}");
+        let e = cost(1e6, 1e9).check(&NATIVE).unwrap_err();
+        assert_eq!(e.field, "horizon");
+        assert!(e.message.contains("31.7 years") && e.message.contains("2.0 days"), "{e}");
+        assert!(cost(f64::NAN, 1.0).check(&NATIVE).is_err(), "NaN is refused, not let through");
+        assert!(cost(f64::INFINITY, 1.0).check(&NATIVE).unwrap_err().message.contains("more memory than any machine"));
+    }
+}

@@ -1,0 +1,9 @@
+//! Closed forms of the sources and the numerical tools they need.
+
+pub mod axis;
+pub mod bursts;
+pub mod elementary;
+pub mod freshness;
+pub mod interval;
+pub mod optimize;
+pub mod stats;

@@ -1,0 +1,12 @@
+//! The core: the mathematics, random streams, event engine, pages and servers,
+//! allocations and revisit policies that every experiment is built from. Nothing here
+//! knows an experiment by name.
+
+pub mod alloc;
+pub mod input;
+pub mod limits;
+pub mod math;
+pub mod model;
+pub mod policy;
+pub mod rng;
+pub mod sim;

@@ -1,0 +1,10 @@
+//! Pages, servers and their change processes.
+
+pub mod bursty;
+pub mod histogram;
+pub mod page_list;
+pub mod renewal;
+pub mod repository;
+pub mod source;
+pub mod trace;
+pub mod webbase;

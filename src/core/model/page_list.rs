@@ -1,0 +1,333 @@
+//! A researcher's own repository: a CSV page list with a header naming its columns,
+//! `page,server,change_rate` and optionally `weight` (importance, default 1) and
+//! `frequency` (revisits per day, which skips allocation). Change rates and
+//! frequencies are per day. Import is strict, as for traces: every bad row is named
+//! with its line and reason, and nothing is dropped or reordered.
+
+use super::repository::Repository;
+use super::trace::{Report, decode, split_csv};
+use crate::core::input::InputError;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// At most this many pages in one list (the WEBBASE scale is 14.5 M).
+pub const MAX_ROWS: usize = 20_000_000;
+/// At most this many bytes of CSV (as for traces).
+pub const MAX_BYTES: u64 = super::trace::MAX_BYTES as u64;
+const MAX_NAME: usize = 1000;
+const COLUMNS: [&str; 5] = ["page", "server", "change_rate", "weight", "frequency"];
+
+/// One page as given inline in a JSON config (the same fields as the CSV columns).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageRow {
+    pub page: String,
+    pub server: String,
+    pub change_rate: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequency: Option<f64>,
+}
+
+/// An imported repository, with the way back to the file's order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageList {
+    /// Pages grouped by server (servers in order of first appearance, pages in file
+    /// order within each server).
+    pub repo: Repository,
+    /// The page names, in the file's order.
+    pub names: Vec<String>,
+    pub server_names: Vec<String>,
+    /// Row k of the file is page `position[k]` of `repo`.
+    pub position: Vec<usize>,
+    /// Given revisit frequencies per day, indexed like `repo` (when the list has them).
+    pub frequency: Option<Vec<f64>>,
+}
+
+impl PageList {
+    /// Values indexed like `repo`, put back in the file's order.
+    pub fn in_file_order(&self, values: &[f64]) -> Vec<f64> {
+        self.position.iter().map(|&i| values[i]).collect()
+    }
+}
+
+/// Bytes an import holds at most while it runs, from the text's size and its rows.
+pub fn import_bytes(text_bytes: u64, rows: u64) -> u64 {
+    // names and hash index (~3× the text), plus the per-page arrays
+    3 * text_bytes + rows * 64
+}
+
+/// Reads a page list from the bytes of a CSV file. `field` names it in messages.
+pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
+    let text = decode(bytes, field, "keep fewer pages")?;
+    let mut report = Report::default();
+    let mut header: Option<Vec<usize>> = None;
+    let mut rows: Vec<PageRow> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
+    for (k, raw) in text.strip_suffix('\n').unwrap_or(text).split('\n').enumerate() {
+        let line = k + 1;
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let fields = match split_csv(raw) {
+            Ok(f) => f,
+            Err(reason) => {
+                report.bad(line, reason);
+                continue;
+            }
+        };
+        let Some(columns) = &header else {
+            header = Some(read_header(&fields, line, field)?);
+            continue;
+        };
+        if fields.len() != columns.len() {
+            report.bad(line, format!("expected {} fields ({}), found {}; quote names that contain commas", columns.len(), names_of(columns), fields.len()));
+            continue;
+        }
+        if rows.len() == MAX_ROWS {
+            return Err(InputError::new(field, format!("has more than {MAX_ROWS} pages (the limit; line {line} adds one more); keep fewer pages")));
+        }
+        match read_row(columns, &fields) {
+            Ok(row) => {
+                rows.push(row);
+                lines.push(line);
+            }
+            Err(reason) => report.bad(line, reason),
+        }
+    }
+    if header.is_none() {
+        return Err(InputError::new(field, "is empty: it needs a header line page,server,change_rate (and optionally weight, frequency) and one row per page"));
+    }
+    if let Some(message) = report.message() {
+        return Err(InputError::new(field, message));
+    }
+    let has_frequency = header.as_ref().is_some_and(|c| c.contains(&4));
+    from_rows(&rows, &lines, has_frequency, field)
+}
+
+/// The same pages given inline (`page_rows` in a JSON config); row k is "row k+1".
+pub fn from_page_rows(rows: &[PageRow], field: &str) -> Result<PageList, InputError> {
+    if rows.len() > MAX_ROWS {
+        return Err(InputError::new(field, format!("has {} pages, more than the {MAX_ROWS} allowed; keep fewer pages", rows.len())));
+    }
+    let has_frequency = rows.first().is_some_and(|r| r.frequency.is_some());
+    let mut report = Report::default();
+    for (k, row) in rows.iter().enumerate() {
+        if let Err(reason) = check_row(row) {
+            report.bad(k + 1, reason);
+        } else if row.frequency.is_some() != has_frequency {
+            report.bad(k + 1, "gives a frequency where the first row does not, or the reverse; give every page a frequency or none".into());
+        }
+    }
+    if let Some(message) = report.message() {
+        return Err(InputError::new(field, message.replace("line ", "row ")));
+    }
+    let lines: Vec<usize> = (1..=rows.len()).collect();
+    from_rows(rows, &lines, has_frequency, field).map_err(|e| InputError::new(e.field, e.message.replace("line ", "row ")))
+}
+
+/// Column k of the row holds COLUMNS[header[k]].
+fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>, InputError> {
+    if fields.iter().any(|f| f.trim().parse::<f64>().is_ok()) {
+        return Err(InputError::new(field, format!("line {line} is not a header: the first line must name the columns, e.g. page,server,change_rate,weight")));
+    }
+    let mut columns = Vec::new();
+    for name in fields {
+        let name = name.trim().to_ascii_lowercase();
+        match COLUMNS.iter().position(|&c| c == name) {
+            Some(c) if columns.contains(&c) => return Err(InputError::new(field, format!("line {line} names the column {name} twice; keep one"))),
+            Some(c) => columns.push(c),
+            None => {
+                return Err(InputError::new(
+                    field,
+                    format!("line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional) and frequency (optional)"),
+                ));
+            }
+        }
+    }
+    for (c, name) in COLUMNS.iter().enumerate().take(3) {
+        if !columns.contains(&c) {
+            return Err(InputError::new(field, format!("line {line} has no column {name}; the header must name page, server and change_rate (weight and frequency are optional)")));
+        }
+    }
+    Ok(columns)
+}
+
+fn names_of(columns: &[usize]) -> String {
+    columns.iter().map(|&c| COLUMNS[c]).collect::<Vec<_>>().join(",")
+}
+
+fn number(name: &str, text: &str, unit: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let value: f64 = t.parse().map_err(|_| {
+        if t.contains(',') && t.replace(',', ".").parse::<f64>().is_ok() {
+            format!("{name} “{t}” uses a decimal comma; write {}", t.replace(',', "."))
+        } else {
+            format!("{name} “{t}” is not a number; write {unit}")
+        }
+    })?;
+    Ok(value)
+}
+
+fn read_row(columns: &[usize], fields: &[String]) -> Result<PageRow, String> {
+    let mut row = PageRow { page: String::new(), server: String::new(), change_rate: f64::NAN, weight: None, frequency: None };
+    for (&c, text) in columns.iter().zip(fields) {
+        match c {
+            0 => row.page = text.trim().to_string(),
+            1 => row.server = text.trim().to_string(),
+            2 => row.change_rate = number("change_rate", text, "changes per day, e.g. 0.1")?,
+            3 if text.trim().is_empty() => {}
+            3 => row.weight = Some(number("weight", text, "a number ≥ 0, e.g. 1")?),
+            _ => row.frequency = Some(number("frequency", text, "revisits per day, e.g. 0.5")?),
+        }
+    }
+    check_row(&row)?;
+    Ok(row)
+}
+
+fn check_row(row: &PageRow) -> Result<(), String> {
+    if row.page.is_empty() {
+        return Err("the page name is empty".into());
+    }
+    if row.server.is_empty() {
+        return Err(format!("page “{}” has no server", row.page));
+    }
+    if row.page.chars().count() > MAX_NAME || row.server.chars().count() > MAX_NAME {
+        return Err(format!("a name is longer than {MAX_NAME} characters"));
+    }
+    let check = |name: &str, v: f64, what: &str| {
+        if !v.is_finite() || v < 0.0 { Err(format!("{name} must be a finite number ≥ 0 ({what}; got {v})")) } else { Ok(()) }
+    };
+    check("change_rate", row.change_rate, "changes per day")?;
+    if let Some(w) = row.weight {
+        check("weight", w, "the page's importance")?;
+        if w > f32::MAX as f64 {
+            return Err(format!("weight {w} is too large; scale the weights down"));
+        }
+    }
+    if let Some(f) = row.frequency {
+        check("frequency", f, "revisits per day")?;
+    }
+    Ok(())
+}
+
+fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str) -> Result<PageList, InputError> {
+    if rows.is_empty() {
+        return Err(InputError::new(field, "has a header but no pages; add one row per page"));
+    }
+    let mut report = Report::default();
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+    let mut server_index: HashMap<&str, usize> = HashMap::new();
+    let mut server_names: Vec<String> = Vec::new();
+    let mut server_of = Vec::with_capacity(rows.len());
+    for (row, &line) in rows.iter().zip(lines) {
+        if let Some(first) = seen.insert(&row.page, line) {
+            report.bad(line, format!("repeats page “{}” of line {first}; keep one row per page", row.page));
+            seen.insert(&row.page, first);
+        }
+        let next = server_names.len();
+        let s = *server_index.entry(&row.server).or_insert_with(|| {
+            server_names.push(row.server.clone());
+            next
+        });
+        server_of.push(s);
+    }
+    if let Some(message) = report.message() {
+        return Err(InputError::new(field, message));
+    }
+    if rows.iter().all(|r| r.weight == Some(0.0)) {
+        return Err(InputError::new(field, "gives every page weight 0: nothing would be worth keeping fresh; give at least one page a positive weight"));
+    }
+    // pages grouped by server, stable within a server
+    let mut counts = vec![0usize; server_names.len() + 1];
+    for &s in &server_of {
+        counts[s + 1] += 1;
+    }
+    for s in 0..server_names.len() {
+        counts[s + 1] += counts[s];
+    }
+    let server_start = counts.clone();
+    let mut next = counts;
+    let mut position = vec![0usize; rows.len()];
+    for (k, &s) in server_of.iter().enumerate() {
+        position[k] = next[s];
+        next[s] += 1;
+    }
+    let n = rows.len();
+    let (mut lambda, mut frequency) = (vec![0.0; n], vec![0.0; n]);
+    let mut weight = vec![1.0f32; n];
+    for (k, row) in rows.iter().enumerate() {
+        let i = position[k];
+        lambda[i] = row.change_rate;
+        weight[i] = row.weight.unwrap_or(1.0) as f32;
+        frequency[i] = row.frequency.unwrap_or(0.0);
+    }
+    let weighted = rows.iter().any(|r| r.weight.is_some_and(|w| w != 1.0));
+    Ok(PageList {
+        repo: Repository { lambda, weight: weighted.then_some(weight), server_start },
+        names: rows.iter().map(|r| r.page.clone()).collect(),
+        server_names,
+        position,
+        frequency: has_frequency.then_some(frequency),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn bad(text: &str) -> String {
+        parse(text.as_bytes(), "page_list").unwrap_err().message
+    }
+
+    #[test]
+    fn pages_are_grouped_by_server_and_keep_the_files_order() {
+        let list = parse(b"page,server,change_rate,weight\na,s1,1,2\nb,s2,0.5,\nc,s1,0,1\n", "page_list").unwrap();
+        assert_eq!(list.server_names, vec!["s1", "s2"]);
+        assert_eq!(list.repo.server_start, vec![0, 2, 3]);
+        assert_eq!(list.repo.lambda, vec![1.0, 0.0, 0.5]);
+        assert_eq!(list.repo.weight, Some(vec![2.0, 1.0, 1.0]));
+        assert_eq!(list.in_file_order(&list.repo.lambda), vec![1.0, 0.5, 0.0]);
+        assert!(list.frequency.is_none());
+        // columns in any order, weight optional, CRLF line ends
+        let other = parse(b"server,change_rate,page\r\ns1,1,a\r\ns2,0.5,b\r\ns1,0,c\r\n", "page_list").unwrap();
+        assert_eq!(other.repo.lambda, vec![1.0, 0.0, 0.5]);
+        assert!(other.repo.weight.is_none());
+    }
+
+    #[test]
+    fn the_same_pages_inline_give_the_same_list() {
+        let csv = parse(b"page,server,change_rate,weight,frequency\na,s1,1,2,0.5\nb,s2,0.5,1,1\n", "page_list").unwrap();
+        let rows = vec![
+            PageRow { page: "a".into(), server: "s1".into(), change_rate: 1.0, weight: Some(2.0), frequency: Some(0.5) },
+            PageRow { page: "b".into(), server: "s2".into(), change_rate: 0.5, weight: Some(1.0), frequency: Some(1.0) },
+        ];
+        assert_eq!(from_page_rows(&rows, "page_rows").unwrap(), csv);
+    }
+
+    #[test]
+    fn bad_lists_are_refused_naming_line_and_field() {
+        assert!(bad("").contains("is empty"));
+        assert!(bad("page,server,change_rate\n").contains("no pages"));
+        assert!(bad("a,s1,1\nb,s1,2\n").contains("line 1 is not a header"), "{}", bad("a,s1,1\n"));
+        assert!(bad("page,server\na,s1\n").contains("no column change_rate"));
+        assert!(bad("page,server,change_rate,colour\na,s,1,red\n").contains("unknown column “colour”"));
+        let m = bad("page,server,change_rate\na,s1,-1\nb,s1,NaN\nc,s1,abc\nd,s1,\"0,5\"\n");
+        assert!(m.contains("has 4 bad rows") && m.contains("line 2: change_rate must be a finite number ≥ 0"), "{m}");
+        assert!(m.contains("line 3: change_rate") && m.contains("line 4: change_rate “abc” is not a number"), "{m}");
+        assert!(m.contains("line 5: change_rate “0,5” uses a decimal comma; write 0.5"), "{m}");
+        assert!(bad("page,server,change_rate\na,s1,1\na,s2,1\n").contains("line 3: repeats page “a” of line 2"));
+        assert!(bad("page,server,change_rate,weight\na,s1,1,0\nb,s1,1,0\n").contains("every page weight 0"));
+        assert!(bad("page,server,change_rate\na,s1\n").contains("line 2: expected 3 fields"));
+        assert!(bad("page,server,change_rate,frequency\na,s1,1,inf\n").contains("frequency must be a finite number"));
+        assert!(bad("page,server,change_rate\n,s1,1\n").contains("page name is empty"));
+        assert!(bad("page,server,change_rate\n\"a,s1,1\n").contains("never closed"));
+        let big = vec![b'x'; super::super::trace::MAX_BYTES + 1];
+        assert!(parse(&big, "page_list").unwrap_err().message.contains("over the 512 MB limit"));
+    }
+}

@@ -1,0 +1,94 @@
+//! Where a repository's pages come from: the WEBBASE-like generator or a page list (CSV
+//! text, or rows inline) — for every experiment that takes pages.
+
+use super::page_list::{self, PageList, PageRow};
+use super::repository::Repository;
+use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
+use crate::core::input::InputError;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepositorySource {
+    #[default]
+    Generator,
+    PageList,
+}
+
+/// The fields of a configuration that name its pages (they sit flat in each config).
+pub struct Pages<'a> {
+    pub source: RepositorySource,
+    pub repository: &'a RepositoryConfig,
+    /// A page list's CSV text: `page,server,change_rate[,weight][,frequency]`.
+    pub page_list: &'a Option<String>,
+    /// The same pages as JSON objects.
+    pub page_rows: &'a Option<Vec<PageRow>>,
+    pub seed: u64,
+}
+
+impl Pages<'_> {
+    /// The source and its fields, before anything is read.
+    pub fn validate(&self) -> Result<(), InputError> {
+        match self.source {
+            RepositorySource::Generator => {
+                self.repository.validate("repository.")?;
+                if self.page_list.is_some() || self.page_rows.is_some() {
+                    let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
+                    return Err(InputError::new(field, "is given but source is generator; set source to page_list to use it, or remove it"));
+                }
+            }
+            RepositorySource::PageList => match (self.page_list, self.page_rows) {
+                (None, None) => return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency])")),
+                (Some(_), Some(_)) => return Err(InputError::new("page_rows", "is given beside page_list; give the pages once, as CSV text or as rows")),
+                (Some(text), None) if text.len() as u64 > page_list::MAX_BYTES => {
+                    return Err(InputError::new("page_list", format!("is {} MB, over the {} MB limit; keep fewer pages", text.len() >> 20, page_list::MAX_BYTES >> 20)));
+                }
+                _ => {}
+            },
+        }
+        Ok(())
+    }
+
+    /// Pages and servers: the generator's, or at most those a page list can hold (a row
+    /// is at least 6 bytes, "a,s,1\n"; servers at most the pages).
+    pub fn shape(&self) -> (u64, u64) {
+        match self.source {
+            RepositorySource::Generator => (self.repository.pages, self.repository.servers),
+            RepositorySource::PageList => {
+                let rows = self.page_list.as_ref().map_or(0, |t| t.len() as u64 / 6) + self.page_rows.as_ref().map_or(0, |r| r.len() as u64);
+                (rows.max(1), rows.max(1))
+            }
+        }
+    }
+
+    /// Bytes the import holds at most while it reads the list (0 for the generator).
+    pub fn import_bytes(&self, pages: u64) -> u64 {
+        let text = self.page_list.as_ref().map_or(0, |t| t.len() as u64) + self.page_rows.as_ref().map_or(0, |r| 80 * r.len() as u64);
+        if text > 0 { page_list::import_bytes(text, pages) } else { 0 }
+    }
+
+    /// The field to name when the pages are too many.
+    pub fn size_field(&self) -> &'static str {
+        if self.source == RepositorySource::PageList { "page_list" } else { "repository.pages" }
+    }
+
+    /// The repository: generated, or read from the page list.
+    pub fn load(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
+        match self.source {
+            RepositorySource::Generator => {
+                let repo = generate(self.repository, self.seed);
+                let summary = summarise(&repo, Some(rank_size_law(self.repository)));
+                Ok((repo, None, summary))
+            }
+            RepositorySource::PageList => {
+                let list = match (self.page_list, self.page_rows) {
+                    (Some(text), _) => page_list::parse(text.as_bytes(), "page_list")?,
+                    (None, Some(rows)) => page_list::from_page_rows(rows, "page_rows")?,
+                    (None, None) => return Err(InputError::new("page_list", "is missing")),
+                };
+                let summary = summarise(&list.repo, None);
+                Ok((list.repo.clone(), Some(list), summary))
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Revisit schedules of deployed crawlers [beyond the thesis]. They do not know the
+//! change rates: each fetch reveals only whether the page changed, and the page's next
+//! fetch time follows from that. Politeness is kept the way a fetcher's per-host queue
+//! keeps it: the server takes its due pages in order, at most one every P.
+//!
+//! Readings implemented (from the projects' source and shipped configuration):
+//! - **Nutch AdaptiveFetchSchedule** (nutch-default.xml): start at 30 days; changed →
+//!   interval × 0.8 and modifiedTime = fetch time; unchanged → × 1.4; sync delta:
+//!   delta = fetch − modifiedTime, interval ≥ delta, next = fetch − 0.3·delta +
+//!   interval; interval clamped to [60 s, 365 days]. The first fetch counts as changed.
+//! - **StormCrawler AdaptiveScheduler**: the first fetch has no previous signature and
+//!   falls back to the default interval (1 day); later, changed → 0.5·interval +
+//!   0.5·60 min (halfway to the minimum), unchanged → × 1.5 up to 2 weeks; whole minutes.
+//! - **Fixed** (Nutch DefaultFetchSchedule): every 30 days.
+//!
+//! Times are in days.
+
+use super::Schedule;
+use crate::core::rng::Stream;
+use crate::core::sim::freshness::Fetch;
+use crate::core::sim::queue::EventQueue;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+
+const MINUTE: f64 = 1.0 / 1440.0;
+const SECOND: f64 = 1.0 / 86_400.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    Nutch,
+    Stormcrawler,
+    Fixed,
+}
+
+impl Rule {
+    /// The interval every page starts with, in days.
+    pub fn initial_interval(self) -> f64 {
+        match self {
+            Rule::Nutch | Rule::Fixed => 30.0,
+            Rule::Stormcrawler => 1.0,
+        }
+    }
+}
+
+pub struct Adaptive {
+    rule: Rule,
+    first: usize,
+    heap: EventQueue<u32>,
+    interval: Vec<f64>,
+    /// Nutch: when a change was last detected (−∞ before any).
+    modified: Vec<f64>,
+    fetched: Vec<bool>,
+    politeness: f64,
+    last: f64,
+}
+
+impl Adaptive {
+    /// Cold start: every page due at time 0, initial interval.
+    pub fn new(rule: Rule, pages: Range<usize>, politeness: f64) -> Self {
+        let n = pages.len();
+        let entries = pages.clone().map(|i| (0.0, i as u32)).collect();
+        Adaptive {
+            rule,
+            first: pages.start,
+            heap: EventQueue::from_entries(entries),
+            interval: vec![rule.initial_interval(); n],
+            modified: vec![f64::NEG_INFINITY; n],
+            fetched: vec![false; n],
+            politeness,
+            last: f64::NEG_INFINITY,
+        }
+    }
+
+    /// Bytes per page (heap 16, interval 8, modified 8, flag 1).
+    pub const BYTES_PER_PAGE: u64 = 33;
+
+    /// The next fetch time of a page fetched at `t`, updating its interval.
+    fn reschedule(&mut self, k: usize, t: f64, changed: bool) -> f64 {
+        match self.rule {
+            Rule::Fixed => t + self.interval[k],
+            Rule::Nutch => {
+                let mut interval = self.interval[k];
+                if self.modified[k] == f64::NEG_INFINITY {
+                    self.modified[k] = t;
+                }
+                if changed {
+                    interval *= 0.8;
+                    self.modified[k] = t;
+                } else {
+                    interval *= 1.4;
+                }
+                let delta = t - self.modified[k];
+                if delta > interval {
+                    interval = delta;
+                }
+                let reference = t - 0.3 * delta;
+                interval = interval.clamp(60.0 * SECOND, 365.0);
+                self.interval[k] = interval;
+                reference + interval
+            }
+            Rule::Stormcrawler => {
+                let minutes = self.interval[k] / MINUTE;
+                let next = if !self.fetched[k] {
+                    1440.0
+                } else if changed {
+                    (0.5 * minutes + 0.5 * 60.0).floor()
+                } else {
+                    (minutes * 1.5).floor().min(20_160.0)
+                };
+                self.interval[k] = next * MINUTE;
+                t + self.interval[k]
+            }
+        }
+    }
+}
+
+impl Schedule for Adaptive {
+    #[inline]
+    fn next_time(&self) -> f64 {
+        self.heap.peek().map_or(f64::INFINITY, |(due, _)| due.max(self.last + self.politeness))
+    }
+
+    fn take(&mut self, _f: &[f64], _rng: &mut Stream) -> (f64, usize) {
+        let t = self.next_time();
+        self.last = t;
+        (t, self.heap.peek().expect("pages").1 as usize)
+    }
+
+    fn observe(&mut self, page: usize, time: f64, fetch: Option<Fetch>) {
+        let k = page - self.first;
+        let changed = fetch.expect("adaptive schedules need the exact estimator").changed;
+        let due = self.reschedule(k, time, changed);
+        self.fetched[k] = true;
+        let (_, top) = self.heap.replace_top(due, page as u32);
+        debug_assert_eq!(top as usize, page);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::core::rng::Purpose;
+
+    fn fetch(changed: bool) -> Option<Fetch> {
+        Some(Fetch { changed, first_change: 0.0, last_change: None })
+    }
+
+    fn step(a: &mut Adaptive, changed: bool) -> (f64, f64) {
+        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let (t, page) = a.take(&[], &mut rng);
+        a.observe(page, t, fetch(changed));
+        (t, a.interval[page - a.first])
+    }
+
+    #[test]
+    fn nutch_shrinks_on_change_grows_otherwise_and_syncs() {
+        let mut a = Adaptive::new(Rule::Nutch, 0..1, 0.0);
+        let (t0, i0) = step(&mut a, true);
+        assert_eq!((t0, i0), (0.0, 24.0), "30 days × 0.8");
+        let (t1, i1) = step(&mut a, false);
+        assert_eq!(t1, 24.0);
+        // unchanged: × 1.4 = 33.6 > delta = 24; next = 24 − 0.3·24 + 33.6
+        assert!((i1 - 33.6).abs() < 1e-12);
+        let (t2, _) = step(&mut a, true);
+        assert!((t2 - (24.0 - 7.2 + 33.6)).abs() < 1e-12);
+        let mut b = Adaptive::new(Rule::Nutch, 0..1, 0.0);
+        for _ in 0..200 {
+            step(&mut b, true);
+        }
+        assert!((b.interval[0] - 60.0 * SECOND).abs() < 1e-15, "floor of 60 s");
+        for _ in 0..200 {
+            step(&mut b, false);
+        }
+        assert_eq!(b.interval[0], 365.0, "ceiling of a year");
+    }
+
+    #[test]
+    fn stormcrawler_halves_towards_the_minimum_and_caps_at_two_weeks() {
+        let mut a = Adaptive::new(Rule::Stormcrawler, 0..1, 0.0);
+        assert_eq!(step(&mut a, true).1, 1.0, "first fetch: default interval");
+        assert!((step(&mut a, true).1 - 750.0 * MINUTE).abs() < 1e-12, "(1440 + 60)/2");
+        assert!((step(&mut a, false).1 - 1125.0 * MINUTE).abs() < 1e-12, "× 1.5");
+        for _ in 0..50 {
+            step(&mut a, false);
+        }
+        assert!((a.interval[0] - 14.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_busy_server_takes_due_pages_one_per_p() {
+        let mut a = Adaptive::new(Rule::Fixed, 0..5, 0.5);
+        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let times: Vec<f64> = (0..5)
+            .map(|_| {
+                let (t, p) = a.take(&[], &mut rng);
+                a.observe(p, t, fetch(false));
+                t
+            })
+            .collect();
+        assert_eq!(times, vec![0.0, 0.5, 1.0, 1.5, 2.0]);
+        assert_eq!(a.next_time(), 30.0);
+    }
+}

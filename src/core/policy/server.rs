@@ -1,0 +1,68 @@
+//! One server's schedule, whatever the policy, and the one loop that runs every
+//! schedule: [`drive`].
+
+use super::adaptive::{Adaptive, Rule};
+use super::merge::Merge;
+use super::random::Random;
+use super::spaced::Spaced;
+use super::{PolicyKind, PolitenessCheck, Schedule};
+use crate::core::rng::Stream;
+use crate::core::sim::freshness::Freshness;
+use std::ops::Range;
+
+pub enum ServerSchedule {
+    Merge(Merge),
+    Random(Random),
+    Spaced(Spaced),
+    Adaptive(Adaptive),
+}
+
+impl ServerSchedule {
+    /// The schedule of the server holding `pages`, with allocation `f` and politeness
+    /// `politeness` (days).
+    pub fn new(kind: PolicyKind, f: &[f64], pages: Range<usize>, politeness: f64, rng: &mut Stream) -> Self {
+        match kind {
+            PolicyKind::Merge => ServerSchedule::Merge(Merge::new(f, pages, rng)),
+            PolicyKind::Random => ServerSchedule::Random(Random::new(f, pages, rng)),
+            PolicyKind::Delayed => ServerSchedule::Spaced(Spaced::new(f, pages, rng, Some(politeness))),
+            PolicyKind::Unpolite => ServerSchedule::Spaced(Spaced::new(f, pages, rng, None)),
+            PolicyKind::Nutch => ServerSchedule::Adaptive(Adaptive::new(Rule::Nutch, pages, politeness)),
+            PolicyKind::Stormcrawler => ServerSchedule::Adaptive(Adaptive::new(Rule::Stormcrawler, pages, politeness)),
+            PolicyKind::Fixed => ServerSchedule::Adaptive(Adaptive::new(Rule::Fixed, pages, politeness)),
+        }
+    }
+
+    /// Bytes per page of the schedule's state.
+    pub fn bytes_per_page(kind: PolicyKind) -> u64 {
+        match kind {
+            PolicyKind::Merge | PolicyKind::Delayed | PolicyKind::Unpolite => 16,
+            PolicyKind::Random => 16,
+            _ => Adaptive::BYTES_PER_PAGE,
+        }
+    }
+
+    /// Runs the requests before `until`; returns how many there were.
+    pub fn advance(&mut self, until: f64, f: &[f64], visitor: &mut impl Freshness, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
+        match self {
+            ServerSchedule::Merge(s) => drive(s, until, f, visitor, check, rng),
+            ServerSchedule::Random(s) => drive(s, until, f, visitor, check, rng),
+            ServerSchedule::Spaced(s) => drive(s, until, f, visitor, check, rng),
+            ServerSchedule::Adaptive(s) => drive(s, until, f, visitor, check, rng),
+        }
+    }
+}
+
+/// Runs `schedule`'s requests before `until`: each is checked for politeness,
+/// accounted, and what it revealed is shown to the schedule. Returns the request count.
+#[inline]
+pub fn drive<S: Schedule>(schedule: &mut S, until: f64, f: &[f64], visitor: &mut impl Freshness, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
+    let mut requests = 0;
+    while schedule.next_time() < until {
+        let (t, page) = schedule.take(f, rng);
+        check.request(t);
+        let fetch = visitor.visit(page, t, rng);
+        schedule.observe(page, t, fetch);
+        requests += 1;
+    }
+    requests
+}

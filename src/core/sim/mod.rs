@@ -1,0 +1,8 @@
+//! The simulation engine: one event queue and engine, time bins, and freshness
+//! accounting — of Poisson changes ([`freshness`]) or of changes replayed from a trace
+//! ([`replay`]) — behind one interface, [`freshness::Freshness`].
+
+pub mod bins;
+pub mod freshness;
+pub mod queue;
+pub mod replay;

@@ -1,0 +1,244 @@
+//! Allocation on its own (spec §1.3): the four allocations of a repository — uniform,
+//! proportional, OPT_UNPOLITE and OPT_POLITE — at a total frequency C in requests per
+//! day, with each page's frequency, the freshness bound Σ w A*(f)/Σ w (Lemma 4.2) and
+//! the optimality report. Politeness 0 means no per-server limit.
+
+pub mod figures;
+pub mod table;
+
+use super::policies::PAGE_LIST_FILES;
+use super::{Experiment, FileInput, Job, Ready};
+use crate::chart::figure::Figure;
+use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate, capped};
+use crate::core::input::{InputError, check};
+use crate::core::limits::{self, Cost, Fix};
+use crate::core::model::page_list::PageRow;
+use crate::core::model::source::{Pages, RepositorySource};
+use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
+use crate::table::Table;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AllocateConfig {
+    /// The pages: the generator's (`repository`) or a page list's.
+    pub source: RepositorySource,
+    pub repository: RepositoryConfig,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_list: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_rows: Option<Vec<PageRow>>,
+    /// Total revisit frequency C, in requests per day.
+    pub capacity: f64,
+    /// Minimum time between two requests to one server, in seconds; 0: no limit.
+    pub politeness_seconds: f64,
+    pub seed: u64,
+}
+
+impl Default for AllocateConfig {
+    fn default() -> Self {
+        AllocateConfig {
+            source: RepositorySource::Generator,
+            repository: RepositoryConfig::default(),
+            page_list: None,
+            page_rows: None,
+            capacity: 400.0,
+            politeness_seconds: 0.0,
+            seed: 1,
+        }
+    }
+}
+
+/// Bytes per page while the four allocations are computed and reported.
+const BYTES_PER_PAGE: f64 = 400.0;
+
+impl AllocateConfig {
+    pub fn pages(&self) -> Pages<'_> {
+        Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
+    }
+
+    pub fn validate(&self) -> Result<(), InputError> {
+        self.pages().validate()?;
+        check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
+        check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
+        Ok(())
+    }
+
+    fn cost_for(&self, pages: u64) -> Cost {
+        let n = pages as f64;
+        // four allocations of about 60 Newton steps over the pages
+        let work = 240.0 * n;
+        Cost {
+            work,
+            unit: "page evaluations".into(),
+            bytes: (n * BYTES_PER_PAGE).max(self.pages().import_bytes(pages) as f64),
+            seconds: work * 15e-9,
+            memory_fix: Fix::new(self.pages().size_field(), "use fewer pages (about 400 bytes each)"),
+            time_fix: Fix::new(self.pages().size_field(), "use fewer pages"),
+        }
+    }
+}
+
+/// One allocation: its frequencies per page (per day, in the file's order for a page
+/// list) and how fresh they can keep the repository.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllocationResult {
+    /// Σ w A*(f) / Σ w, each page's A* from Lemma 4.2 at its frequency.
+    pub freshness: f64,
+    pub frequencies: Vec<f64>,
+    pub report: AllocationReport,
+    pub capped: Capped,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllocateOutput {
+    pub config: AllocateConfig,
+    pub repository: RepositorySummary,
+    /// Page names in the file's order (a page list), or empty (generated pages are
+    /// numbered in server order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<String>,
+    /// Each page's change rate per day, in the same order as the frequencies.
+    pub change_rates: Vec<f64>,
+    pub uniform: AllocationResult,
+    pub proportional: AllocationResult,
+    pub opt_unpolite: AllocationResult,
+    pub opt_polite: AllocationResult,
+}
+
+impl AllocateOutput {
+    pub fn allocations(&self) -> [&AllocationResult; 4] {
+        [&self.uniform, &self.proportional, &self.opt_unpolite, &self.opt_polite]
+    }
+}
+
+/// Computes the four allocations.
+pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputError> {
+    config.validate()?;
+    let (repo, list, summary) = config.pages().load()?;
+    config.cost_for(repo.pages() as u64).check(&limits::here())?;
+    config.page_list = None;
+    config.page_rows = None;
+    let p = config.politeness_seconds / 86_400.0;
+    let order = |values: Vec<f64>| match &list {
+        Some(l) => l.in_file_order(&values),
+        None => values,
+    };
+    let one = |kind: AllocationKind| {
+        let a = allocate(&repo, kind, config.capacity, p);
+        let capped = capped(&repo, &a.f, p);
+        AllocationResult { freshness: a.report.bound, frequencies: order(a.f), report: a.report, capped }
+    };
+    let (uniform, proportional, opt_unpolite, opt_polite) =
+        (one(AllocationKind::Uniform), one(AllocationKind::Proportional), one(AllocationKind::OptUnpolite), one(AllocationKind::OptPolite));
+    let change_rates = order(repo.lambda.clone());
+    Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, uniform, proportional, opt_unpolite, opt_polite, config })
+}
+
+/// The four allocations of a repository, page by page (spec §1.3).
+pub struct Allocate;
+
+impl Experiment for Allocate {
+    const NAME: &'static str = "allocate";
+    const SUMMARY: &'static str = "the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a page list or the generator's pages: --repository pages.csv --capacity C (requests a day) --politeness-seconds P";
+    type Config = AllocateConfig;
+    type Output = AllocateOutput;
+
+    fn validate(config: &AllocateConfig) -> Result<(), InputError> {
+        config.validate()
+    }
+
+    fn cost(config: &AllocateConfig) -> Cost {
+        config.cost_for(config.pages().shape().0)
+    }
+
+    fn start(config: AllocateConfig) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {
+        let work = Self::cost(&config).work;
+        Ok(Box::new(Ready::new(allocations(config)?, work)))
+    }
+
+    fn figures(output: &AllocateOutput) -> Vec<Figure> {
+        vec![figures::allocate(output)]
+    }
+
+    fn table(output: &AllocateOutput) -> Table {
+        table::table(output)
+    }
+
+    fn files() -> &'static [FileInput] {
+        PAGE_LIST_FILES
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::core::math::freshness::a_star;
+
+    fn list(text: &str, capacity: f64, politeness_seconds: f64) -> AllocateOutput {
+        allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity, politeness_seconds, ..Default::default() }).unwrap()
+    }
+
+    /// Cho & Garcia-Molina (SIGMOD 2000, Table 2): five pages on one server changing 1…5
+    /// times a day, synchronised 5 times a day in all. Their optimum: 1.15, 1.36, 1.35,
+    /// 1.14, 0.00 (the fastest page is never revisited); uniform beats proportional.
+    #[test]
+    fn the_textbook_five_pages() {
+        let out = list("page,server,change_rate\ne1,s,1\ne2,s,2\ne3,s,3\ne4,s,4\ne5,s,5\n", 5.0, 0.0);
+        let want = [1.15, 1.36, 1.35, 1.14, 0.0];
+        for (f, w) in out.opt_unpolite.frequencies.iter().zip(want) {
+            assert!((f - w).abs() < 0.005, "{:?}", out.opt_unpolite.frequencies);
+        }
+        assert_eq!(out.opt_polite.frequencies, out.opt_unpolite.frequencies, "no politeness: the same problem");
+        assert!(out.uniform.frequencies.iter().all(|&f| (f - 1.0).abs() < 1e-12));
+        assert!((out.proportional.frequencies[4] - 5.0 / 3.0).abs() < 1e-12);
+        assert!(out.uniform.freshness > out.proportional.freshness);
+        assert!(out.opt_unpolite.freshness > out.uniform.freshness);
+        // freshness is Σ A*(λ, f) / n, recomputed independently
+        let a: f64 = (1..=5).zip(&out.uniform.frequencies).map(|(l, &f)| a_star(l as f64, f)).sum::<f64>() / 5.0;
+        assert!((a - out.uniform.freshness).abs() < 1e-15);
+    }
+
+    /// Two servers; P caps the first. By hand: server s1 holds two pages of λ = 1 and can
+    /// take at most 1/P = 2 a day, so OPT_POLITE gives each 1; the one page of s2 (λ = 1)
+    /// takes the rest of C = 3.5, i.e. 1.5 (below its cap). Without the cap the three
+    /// pages share C equally.
+    #[test]
+    fn a_politeness_limit_caps_one_server() {
+        let text = "page,server,change_rate\na,s1,1\nb,s1,1\nc,s2,1\n";
+        let out = list(text, 3.5, 43_200.0);
+        for (f, w) in out.opt_polite.frequencies.iter().zip([1.0, 1.0, 1.5]) {
+            assert!((f - w).abs() < 1e-9, "{:?}", out.opt_polite.frequencies);
+        }
+        for f in &out.opt_unpolite.frequencies {
+            assert!((f - 3.5 / 3.0).abs() < 1e-9, "{:?}", out.opt_unpolite.frequencies);
+        }
+        assert_eq!(out.opt_polite.capped.servers, 1);
+        assert!((out.opt_polite.capped.page_share - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(out.opt_unpolite.report.servers_over_cap, 1);
+        assert!(out.opt_polite.report.kkt.as_ref().unwrap().worst() < 1e-9);
+        let want = (2.0 * a_star(1.0, 1.0) + a_star(1.0, 1.5)) / 3.0;
+        assert!((out.opt_polite.freshness - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn weights_are_importance_and_the_files_order_is_kept() {
+        let out = list("page,server,change_rate,weight\nz,s2,1,3\na,s1,1,1\nm,s2,1,1\n", 2.0, 0.0);
+        assert_eq!(out.pages, vec!["z", "a", "m"]);
+        let f = &out.opt_unpolite.frequencies;
+        assert!(f[0] > f[1] && (f[1] - f[2]).abs() < 1e-9, "{f:?}");
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        let base = || AllocateConfig { source: RepositorySource::PageList, page_list: Some("page,server,change_rate\na,s,1\n".into()), ..Default::default() };
+        assert_eq!(allocations(AllocateConfig { capacity: 0.0, ..base() }).unwrap_err().field, "capacity");
+        assert_eq!(allocations(AllocateConfig { politeness_seconds: -1.0, ..base() }).unwrap_err().field, "politeness_seconds");
+        assert_eq!(allocations(AllocateConfig { page_list: None, ..base() }).unwrap_err().field, "page_list");
+        let e = allocations(AllocateConfig { page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() }).unwrap_err();
+        assert!(e.message.contains("weight 0"), "{e}");
+    }
+}

@@ -1,0 +1,31 @@
+//! The figure of Eq 5-11's bound on channel bursts (thesis Fig 5.7).
+
+use super::BurstsOutput;
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
+use crate::chart::format::{curve, sig, thousands};
+
+pub fn figures(o: &BurstsOutput) -> Figure {
+    let cfg = &o.config;
+    let p = cfg.probability;
+    let mut layers: Vec<Layer> =
+        o.curves.iter().enumerate().map(|(k, c)| Layer::Lines { label: format!("n = {}", thousands(c.n)), lines: curve(&o.x, &c.bound), pen: series_pen(k), tag: None }).collect();
+    layers.push(Layer::HLine { label: format!("probability {}", sig(p, 3)), y: p, pen: Pen::new(Paint::Foreground, Dash::Dotted) });
+    for (k, c) in o.curves.iter().enumerate() {
+        if c.excess_at_probability <= cfg.x_max {
+            layers.push(Layer::Marker { label: String::new(), at: [c.excess_at_probability, p], paint: Paint::Series(k), note: String::new() });
+        }
+    }
+    Figure {
+        title: "Bursts on the download channel: Eq 5-11 bound (Fig 5.7)".into(),
+        x: Axis { label: "x  (requests above the expected count in a window)".into(), min: o.x[0], max: cfg.x_max, log: cfg.log_x },
+        y: Axis { label: "bound on Pr[X_t > E[X_t] + x]".into(), min: cfg.probability_floor, max: 1.0, log: true },
+        layers,
+        legend: Corner::UpperRight,
+        summary: format!(
+            "Upper bound of Eq 5-11 on the probability that a window holds more than x requests above its mean, for n equally spaced \
+             elements. The bound falls to {} at x = {}.",
+            sig(p, 3),
+            o.curves.iter().map(|c| format!("{} for n = {}", sig(c.excess_at_probability, 5), thousands(c.n))).collect::<Vec<_>>().join(", "),
+        ),
+    }
+}

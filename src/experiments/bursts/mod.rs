@@ -1,0 +1,188 @@
+//! The Eq 5-11 bound on bursts of requests against the excess x, for several numbers n
+//! of equally spaced elements — the thesis's Fig 5.7.
+
+pub mod figures;
+pub mod table;
+
+use super::{Experiment, Job, Ready};
+use crate::chart::figure::Figure;
+use crate::chart::format::{sig, thousands};
+use crate::core::input::{InputError, check, count};
+use crate::core::limits::{Cost, Fix};
+use crate::core::math::axis::GridAxis;
+use crate::core::math::bursts::{burst_bound, excess_for_probability};
+use crate::table::Table;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BurstsConfig {
+    /// Numbers of equally spaced elements (pages or servers).
+    pub n: Vec<f64>,
+    pub x_max: f64,
+    pub log_x: bool,
+    pub points: u64,
+    /// The excess whose bound falls to this probability is reported for each n.
+    pub probability: f64,
+    /// Lowest probability shown on the chart's log axis.
+    pub probability_floor: f64,
+    /// An excess whose bound is reported for each n (the CLI's `--x`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+}
+
+impl Default for BurstsConfig {
+    fn default() -> Self {
+        BurstsConfig { n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0], x_max: 10_000.0, log_x: false, points: 400, probability: 0.1, probability_floor: 1e-10, x: None }
+    }
+}
+
+pub const MAX_SERIES: usize = 12;
+
+impl BurstsConfig {
+    pub fn validate(&self) -> Result<(), InputError> {
+        if self.n.is_empty() {
+            return Err(InputError::new("n", "needs at least one number of elements, e.g. 5462"));
+        }
+        if self.n.len() > MAX_SERIES {
+            return Err(InputError::new("n", format!("has {} values; at most {MAX_SERIES} curves can be told apart", self.n.len())));
+        }
+        for (k, &n) in self.n.iter().enumerate() {
+            check(&format!("n[{k}]"), n)?.at_least(1.0)?.integer()?.at_most(1e12)?;
+        }
+        check("x_max", self.x_max)?.positive()?.at_most(1e12)?;
+        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
+        check("probability", self.probability)?.positive()?.below(1.0)?;
+        check("probability_floor", self.probability_floor)?.at_least(1e-300)?.below(1.0)?;
+        if let Some(x) = self.x {
+            check("x", x)?.at_least(0.0)?.at_most(1e15)?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BurstCurve {
+    pub n: f64,
+    /// The bound at each x of the output (may underflow to 0 far out).
+    pub bound: Vec<f64>,
+    /// Smallest x whose bound is at most `probability`.
+    pub excess_at_probability: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BurstsOutput {
+    pub config: BurstsConfig,
+    pub x: Vec<f64>,
+    pub curves: Vec<BurstCurve>,
+    /// The bound at the configuration's `x`, for each n.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub at_x: Vec<BoundAt>,
+}
+
+/// Eq 5-11's bound for n elements at one excess x.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoundAt {
+    pub n: f64,
+    pub x: f64,
+    pub bound: f64,
+}
+
+pub fn bursts(config: BurstsConfig) -> Result<BurstsOutput, InputError> {
+    config.validate()?;
+    let x_min = if config.log_x { config.x_max * 1e-4 } else { 0.0 };
+    let x = GridAxis { min: x_min, max: config.x_max, log: config.log_x, n: config.points as usize }.nodes();
+    let curves = config
+        .n
+        .iter()
+        .map(|&n| BurstCurve { n, bound: x.iter().map(|&x| burst_bound(n, x)).collect(), excess_at_probability: excess_for_probability(n, config.probability) })
+        .collect();
+    let at_x = config.x.map(|x| config.n.iter().map(|&n| BoundAt { n, x, bound: burst_bound(n, x) }).collect()).unwrap_or_default();
+    Ok(BurstsOutput { config, x, curves, at_x })
+}
+
+/// Eq 5-11's bound on bursts of requests: the thesis's Fig 5.7.
+pub struct Bursts;
+
+impl Experiment for Bursts {
+    const NAME: &'static str = "bursts";
+    const SUMMARY: &'static str = "Eq 5-11's bound on channel bursts for n equally spaced elements (thesis Fig 5.7); --x X gives the bound at one excess";
+    type Config = BurstsConfig;
+    type Output = BurstsOutput;
+
+    fn validate(config: &BurstsConfig) -> Result<(), InputError> {
+        config.validate()
+    }
+
+    fn cost(config: &BurstsConfig) -> Cost {
+        let work = config.n.len() as f64 * (config.points as f64 + 200.0);
+        let fix = Fix::new("points", "use fewer points");
+        Cost {
+            work,
+            unit: "evaluations".into(),
+            bytes: 8.0 * (config.n.len() as f64 + 1.0) * config.points as f64 + 1024.0,
+            seconds: work * 100e-9,
+            memory_fix: fix.clone(),
+            time_fix: fix,
+        }
+    }
+
+    fn start(config: BurstsConfig) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {
+        let work = Self::cost(&config).work;
+        Ok(Box::new(Ready::new(bursts(config)?, work)))
+    }
+
+    fn figures(output: &BurstsOutput) -> Vec<Figure> {
+        vec![figures::figures(output)]
+    }
+
+    fn table(output: &BurstsOutput) -> Table {
+        table::table(output)
+    }
+
+    /// With `x`: the bound at x for each n (one object for one n).
+    fn brief(o: &BurstsOutput) -> Option<super::Brief> {
+        let json = match o.at_x.as_slice() {
+            [] => return None,
+            [one] => serde_json::to_value(one).expect("serialises"),
+            all => serde_json::to_value(all).expect("serialises"),
+        };
+        let text = o.at_x.iter().map(|b| format!("n = {}: Pr[X_t > E[X_t] + {}] < {}", thousands(b.n), sig(b.x, 6), sig(b.bound, 6))).collect::<Vec<_>>().join("\n");
+        Some(super::Brief { json, text: Some(text) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn figure_5_7_curves_fall_faster_for_fewer_elements() {
+        let out = bursts(BurstsConfig::default()).unwrap();
+        assert_eq!(out.curves.len(), 4);
+        assert_eq!(out.x[0], 0.0);
+        assert!(out.curves.iter().all(|c| c.bound[0] == 1.0));
+        let mid = out.x.len() / 2;
+        for pair in out.curves.windows(2) {
+            assert!(pair[0].bound[mid] < pair[1].bound[mid]);
+            assert!(pair[0].excess_at_probability < pair[1].excess_at_probability);
+        }
+    }
+
+    #[test]
+    fn webbase_servers() {
+        let out = bursts(BurstsConfig { n: vec![5462.0], ..Default::default() }).unwrap();
+        assert!((out.curves[0].excess_at_probability - 159.364).abs() < 1e-3);
+    }
+
+    #[test]
+    fn bad_n_is_refused() {
+        assert_eq!(bursts(BurstsConfig { n: vec![0.0], ..Default::default() }).unwrap_err().field, "n[0]");
+        assert_eq!(bursts(BurstsConfig { n: vec![10.5], ..Default::default() }).unwrap_err().field, "n[0]");
+        assert_eq!(bursts(BurstsConfig { n: vec![], ..Default::default() }).unwrap_err().field, "n");
+        assert_eq!(bursts(BurstsConfig { probability: 1.0, ..Default::default() }).unwrap_err().field, "probability");
+    }
+}

@@ -1,0 +1,234 @@
+//! The bursty-changes experiment's configuration (thesis ch. 6): the articles (a trace
+//! or the generator), politeness, request rates and policies; validation and cost.
+
+use crate::core::input::{InputError, check, count};
+use crate::core::limits::{Cost, Fix};
+use crate::core::model::bursty::BurstyGenerator;
+use crate::core::model::renewal::RenewalTable;
+use crate::core::model::trace;
+use crate::core::policy::greedy::Overdue;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The synthetic bursty generator.
+    Generator,
+    /// An imported trace (`trace`).
+    Trace,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BurstyPolicy {
+    Merge,
+    Merge2,
+    Unpolite,
+    Random,
+    Greedy,
+    GreedyExact,
+}
+
+impl BurstyPolicy {
+    pub fn is_greedy(self) -> bool {
+        matches!(self, BurstyPolicy::Greedy | BurstyPolicy::GreedyExact)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            BurstyPolicy::Merge => "MERGE",
+            BurstyPolicy::Merge2 => "MERGE2",
+            BurstyPolicy::Unpolite => "UNPOLITE",
+            BurstyPolicy::Random => "RANDOM",
+            BurstyPolicy::Greedy => "GREEDY (sampled)",
+            BurstyPolicy::GreedyExact => "GREEDY (renewal eq.)",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BurstyConfig {
+    pub source: Source,
+    pub generator: BurstyGenerator,
+    /// The CSV text of a trace (`page,timestamp` rows), when `source` is `trace`.
+    pub trace: Option<String>,
+    /// Minimum time between two requests to the server (the thesis: 15 s).
+    pub politeness_seconds: f64,
+    /// Shares of the maximum request rate 1/P.
+    pub fractions: Vec<f64>,
+    pub policies: Vec<BurstyPolicy>,
+    /// Renewal simulations per article in GREEDY's estimator (the thesis: 3).
+    pub greedy_samples: u32,
+    /// GREEDY's reading for an article unchanged longer than its histogram allows.
+    pub overdue: Overdue,
+    /// Grid steps of the renewal equation over the period (exact GREEDY).
+    pub renewal_steps: u32,
+    /// MERGE2 builds its histograms from the changes of the first days only.
+    pub training_days: f64,
+    /// The article shown in the per-article panel (index, from 0).
+    pub article: u64,
+    /// The request rate whose fetches the panel shows (index into `fractions`, from 0);
+    /// every rate's are recorded, so the page changes it without a rerun.
+    pub article_rate: u64,
+    pub seed: u64,
+}
+
+impl Default for BurstyConfig {
+    fn default() -> Self {
+        BurstyConfig {
+            source: Source::Generator,
+            // a quarter keeps GREEDY's runs to seconds; the thesis replays a year
+            generator: BurstyGenerator { articles: 200, days: 91.0, ..BurstyGenerator::default() },
+            trace: None,
+            // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
+            politeness_seconds: 750.0,
+            fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
+            policies: vec![BurstyPolicy::Merge, BurstyPolicy::Merge2, BurstyPolicy::Unpolite, BurstyPolicy::Random, BurstyPolicy::Greedy, BurstyPolicy::GreedyExact],
+            greedy_samples: 3,
+            overdue: Overdue::Memoryless,
+            renewal_steps: 2048,
+            training_days: 31.0,
+            article: 0,
+            article_rate: 0,
+            seed: 1,
+        }
+    }
+}
+
+/// The thesis's settings (10,000 articles, 15 s), with the synthetic generator.
+pub fn thesis_scale() -> BurstyConfig {
+    BurstyConfig { generator: BurstyGenerator { articles: 10_000, days: 365.0, ..BurstyGenerator::default() }, politeness_seconds: 15.0, ..BurstyConfig::default() }
+}
+
+/// What a run will cost, from its configuration alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub articles: u64,
+    /// Requests of one policy at all the rates together.
+    pub per_policy: f64,
+    pub changes: u64,
+    pub requests: u64,
+    /// Article evaluations of the GREEDY runs (requests × articles).
+    pub greedy_evaluations: f64,
+    pub bytes: f64,
+}
+
+/// Native time per request of the allocation-driven policies, and per article that
+/// GREEDY evaluates at a request, sampled and computed (BENCHMARKS.md, selection).
+const SECONDS_PER_REQUEST: f64 = 60e-9;
+const SECONDS_PER_SAMPLED_EVALUATION: f64 = 60e-9;
+const SECONDS_PER_EXACT_EVALUATION: f64 = 160e-9;
+
+impl BurstyConfig {
+    pub fn validate(&self) -> Result<(), InputError> {
+        match self.source {
+            Source::Generator => self.generator.validate()?,
+            Source::Trace => {
+                let Some(text) = &self.trace else {
+                    return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
+                };
+                if text.len() > trace::MAX_BYTES {
+                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", text.len() >> 20, trace::MAX_BYTES >> 20)));
+                }
+            }
+        }
+        check("politeness_seconds", self.politeness_seconds)?.at_least(0.001)?.at_most(86_400.0 * 30.0)?;
+        if self.fractions.is_empty() || self.fractions.len() > 20 {
+            return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
+        }
+        for (k, &f) in self.fractions.iter().enumerate() {
+            check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
+            // results and the article's fetches are looked up by rate: each rate once
+            if self.fractions[..k].contains(&f) {
+                return Err(InputError::new(format!("fractions[{k}]"), format!("repeats an earlier rate ({f}); give each request rate once")));
+            }
+        }
+        if self.policies.is_empty() {
+            return Err(InputError::new("policies", "choose at least one policy"));
+        }
+        count("greedy_samples", self.greedy_samples as u64, 1, 1000, "more samples only slow GREEDY down")?;
+        count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
+        check("training_days", self.training_days)?.positive()?;
+        if self.article_rate as usize >= self.fractions.len() {
+            return Err(InputError::new("article_rate", format!("must be below the number of request rates ({}): 0 is the first rate of the list", self.fractions.len())));
+        }
+        let articles = self.estimate().articles;
+        if self.article >= articles && self.source == Source::Generator {
+            return Err(InputError::new("article", format!("must be below the number of articles ({articles})")));
+        }
+        Ok(())
+    }
+
+    /// Work: a unit per request, and per article GREEDY evaluates at each of its requests.
+    pub fn cost(&self) -> Cost {
+        self.cost_of(&self.estimate())
+    }
+
+    pub fn cost_of(&self, e: &Estimate) -> Cost {
+        let greedy = |p: BurstyPolicy| if self.uses(p) { e.per_policy * e.articles as f64 } else { 0.0 };
+        let (sampled, exact) = (greedy(BurstyPolicy::Greedy), greedy(BurstyPolicy::GreedyExact));
+        let plain = e.per_policy * self.policies.iter().filter(|p| !p.is_greedy()).count() as f64;
+        let size_field = if self.source == Source::Trace { "trace" } else { "generator.articles" };
+        let generating = if self.source == Source::Generator { self.generator.cost() } else { Cost { seconds: 0.0, bytes: 0.0, ..self.generator.cost() } };
+        let simulating = plain * SECONDS_PER_REQUEST + sampled * SECONDS_PER_SAMPLED_EVALUATION + exact * SECONDS_PER_EXACT_EVALUATION;
+        if generating.seconds > simulating {
+            return Cost {
+                work: plain + sampled + exact,
+                unit: "requests and GREEDY evaluations".into(),
+                seconds: generating.seconds + simulating,
+                bytes: e.bytes.max(generating.bytes),
+                ..generating
+            };
+        }
+        Cost {
+            work: plain + sampled + exact,
+            unit: "requests and GREEDY evaluations".into(),
+            bytes: e.bytes.max(generating.bytes),
+            seconds: simulating + generating.seconds,
+            memory_fix: Fix::new(size_field, "use fewer articles, or fewer renewal_steps"),
+            time_fix: Fix::new(if sampled + exact > plain { "policies" } else { "politeness_seconds" }, "drop GREEDY, use fewer articles, a shorter period or a longer politeness"),
+        }
+    }
+
+    fn uses(&self, p: BurstyPolicy) -> bool {
+        self.policies.contains(&p)
+    }
+
+    /// The period in minutes, the articles and changes (a trace's from its text size).
+    pub fn estimate(&self) -> Estimate {
+        let (articles, changes, minutes) = match self.source {
+            Source::Generator => {
+                let g = &self.generator;
+                (g.articles, (g.articles as f64 * (g.rate_min + g.rate_max) / 2.0 * g.days / 365.0) as u64, g.minutes())
+            }
+            // about 25 bytes a row; a year by default
+            Source::Trace => {
+                let rows = self.trace.as_ref().map_or(0, |t| t.len() / 25) as u64;
+                ((rows / 300).max(1), rows, 525_600.0)
+            }
+        };
+        self.estimate_for(articles, changes, minutes)
+    }
+
+    /// The cost on `articles` articles with `changes` changes over `minutes`.
+    pub fn estimate_for(&self, articles: u64, changes: u64, minutes: f64) -> Estimate {
+        let per_fraction: f64 = self.fractions.iter().map(|f| minutes * 60.0 * f / self.politeness_seconds).sum();
+        let greedy_runs = [BurstyPolicy::Greedy, BurstyPolicy::GreedyExact].iter().filter(|&&p| self.uses(p)).count() as f64;
+        let tables = if self.uses(BurstyPolicy::GreedyExact) { articles as f64 * (self.renewal_steps as f64 + 1.0) * RenewalTable::BYTES_PER_STEP as f64 } else { 0.0 };
+        Estimate {
+            articles,
+            changes,
+            per_policy: per_fraction,
+            requests: (per_fraction * self.policies.len() as f64) as u64,
+            greedy_evaluations: per_fraction * greedy_runs * articles as f64,
+            // the changes, each article's laws and state, the renewal tables, the trace's
+            // text while it is read, and the followed article's fetches at every rate
+            bytes: changes as f64 * 8.0
+                + articles as f64 * 400.0
+                + tables
+                + self.trace.as_ref().map_or(0.0, |t| 2.0 * t.len() as f64)
+                + 8.0 * per_fraction * self.policies.len() as f64 / articles.max(1) as f64,
+        }
+    }
+}

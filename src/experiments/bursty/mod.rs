@@ -1,0 +1,74 @@
+//! The thesis's chapter 6 experiment (spec §2): a repository of articles whose changes
+//! are not Poisson — bursty, as Wikipedia's are — one server requested at equally
+//! spaced times under politeness, and MERGE (Wolf et al. allocation), MERGE2 (histograms
+//! from the first month), UNPOLITE, RANDOM and GREEDY (sampled as in the thesis, or
+//! computed) at 20–100 % of the maximum request rate. Time runs in minutes from the
+//! start of the period. The articles come from a trace or from the bursty generator.
+
+pub mod config;
+pub mod figures;
+pub mod job;
+pub mod output;
+pub mod table;
+#[cfg(test)]
+mod tests;
+
+pub use config::{BurstyConfig, BurstyPolicy, Estimate, Source, thesis_scale};
+pub use job::BurstyJob;
+pub use output::{ArticleDetail, ArticleFetches, BurstyOutput, Gap, PUBLISHED, PolicyPoint, TraceSummary};
+
+use super::{Experiment, FileInput, Job, Preset, Sliced};
+use crate::chart::figure::Figure;
+use crate::core::input::InputError;
+use crate::core::limits::{self, Cost};
+use crate::core::model::trace;
+use crate::table::Table;
+
+/// Non-Poisson changes: MERGE, MERGE2, UNPOLITE, RANDOM and GREEDY (thesis ch. 6).
+pub struct Bursty;
+
+impl Experiment for Bursty {
+    const NAME: &'static str = "bursty";
+    const SUMMARY: &'static str =
+        "MERGE, MERGE2, UNPOLITE, RANDOM and GREEDY on bursty, non-Poisson changes (thesis Fig 6.3): --trace FILE.csv replays your trace, otherwise the bursty generator runs";
+    type Config = BurstyConfig;
+    type Output = BurstyOutput;
+
+    fn validate(config: &BurstyConfig) -> Result<(), InputError> {
+        config.validate()
+    }
+
+    fn cost(config: &BurstyConfig) -> Cost {
+        config.cost()
+    }
+
+    /// A trace's real span and size are checked against the limits once it is read.
+    fn start(config: BurstyConfig) -> Result<Box<dyn Job<BurstyOutput>>, InputError> {
+        let job = BurstyJob::new(config)?;
+        job.cost().check(&limits::here())?;
+        Ok(Box::new(Sliced::new(job)))
+    }
+
+    fn figures(output: &BurstyOutput) -> Vec<Figure> {
+        figures::wikipedia(output)
+    }
+
+    fn table(output: &BurstyOutput) -> Table {
+        table::table(output)
+    }
+
+    fn presets() -> Vec<Preset<BurstyConfig>> {
+        vec![Preset { name: "thesis", label: "the thesis's scale: 10,000 articles over a year at P = 15 s (GREEDY takes hours)", config: thesis_scale() }]
+    }
+
+    fn files() -> &'static [FileInput] {
+        &[FileInput {
+            flag: "trace",
+            field: "trace",
+            sets: Some(("source", "trace")),
+            check: |bytes| trace::parse(bytes).map(|_| ()),
+            max_bytes: trace::MAX_BYTES as u64,
+            help: "replays a trace of page,timestamp rows (ISO-8601 or Unix seconds)",
+        }]
+    }
+}

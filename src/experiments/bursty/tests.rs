@@ -1,0 +1,53 @@
+//! Tests of the bursty-changes experiment.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use super::*;
+use crate::core::model::bursty::BurstyGenerator;
+
+fn small() -> BurstyConfig {
+    BurstyConfig {
+        generator: BurstyGenerator { articles: 20, days: 40.0, ..BurstyGenerator::default() },
+        politeness_seconds: 20_000.0,
+        fractions: vec![0.5, 1.0],
+        policies: vec![BurstyPolicy::Merge, BurstyPolicy::Random],
+        training_days: 10.0,
+        ..BurstyConfig::default()
+    }
+}
+
+#[test]
+fn the_article_is_followed_at_every_rate_and_shown_at_the_chosen_one() {
+    let mut output = Sliced::new(BurstyJob::new(small()).unwrap()).finish();
+    let fetched = |o: &BurstyOutput, p: BurstyPolicy, fraction: f64| o.article.fetches.iter().find(|f| f.policy == p && f.fraction == fraction).map(|f| f.times.len());
+    for p in [BurstyPolicy::Merge, BurstyPolicy::Random] {
+        assert!(fetched(&output, p, 0.5).is_some() && fetched(&output, p, 1.0).is_some(), "{p:?} at both rates");
+    }
+    // Wolf et al.'s allocation gives no article less when the budget grows
+    let (half, full) = (fetched(&output, BurstyPolicy::Merge, 0.5).unwrap(), fetched(&output, BurstyPolicy::Merge, 1.0).unwrap());
+    assert!(half > 0 && full >= half, "{half} then {full}");
+    for (rate, percent) in [(0, "50 %"), (1, "100 %")] {
+        output.config.article_rate = rate;
+        let figure = &crate::experiments::bursty::figures::wikipedia(&output)[2];
+        assert!(figure.title.contains(percent), "{}", figure.title);
+        let merge = if rate == 0 { half } else { full };
+        assert!(figure.summary.contains(&format!("MERGE ({merge} fetches)")), "{}", figure.summary);
+    }
+}
+
+#[test]
+fn a_repeated_rate_is_refused_by_name() {
+    let config = BurstyConfig { fractions: vec![0.5, 1.0, 0.5], ..small() };
+    let error = config.validate().unwrap_err();
+    assert_eq!(error.field, "fractions[2]");
+    assert!(error.message.contains("repeats an earlier rate (0.5)"), "{}", error.message);
+}
+
+#[test]
+fn a_rate_beyond_the_list_is_refused_by_name() {
+    let config = BurstyConfig { article_rate: 2, ..small() };
+    let error = config.validate().unwrap_err();
+    assert_eq!(error.field, "article_rate");
+    assert!(error.message.contains("below the number of request rates (2)"), "{}", error.message);
+}

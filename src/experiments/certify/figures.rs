@@ -1,0 +1,44 @@
+//! The figure of the branch and bound's progress on Conjecture 5.9.
+
+use super::{CertifyOutput, Status};
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
+use crate::chart::format::{sig, thousands};
+
+pub fn figures(o: &CertifyOutput) -> Figure {
+    let gaps: Vec<[f64; 2]> = o.history.iter().map(|s| [(s.boxes + 1) as f64, (s.upper - s.lower).max(1e-17)]).collect();
+    let tol = o.config.tolerance;
+    let top = gaps.iter().map(|g| g[1]).fold(tol, f64::max) * 3.0;
+    let bottom = gaps.iter().map(|g| g[1]).fold(tol, f64::min) / 3.0;
+    let right = ((o.boxes_split + 1) as f64).max(10.0) * 1.5;
+    let state = match o.status {
+        Status::Running => "running",
+        Status::Converged => "converged",
+        Status::BudgetExhausted => "stopped at the box budget",
+    };
+    let global = match o.global_bound {
+        Some(g) => format!(" With the written argument for the rest of the domain, Eq 5-9 ≥ {} for every r > 0 and c ≥ 1.", sig(g, 10)),
+        None => " The region starts above c = 1, so no statement about the whole domain follows.".into(),
+    };
+    Figure {
+        title: "Certifying Conjecture 5.9: branch and bound on Eq 5-9".into(),
+        x: Axis { label: "boxes split".into(), min: 1.0, max: right, log: true },
+        y: Axis { label: "gap: best value − proved bound".into(), min: bottom, max: top, log: true },
+        layers: vec![
+            Layer::Lines { label: "gap".into(), lines: vec![gaps], pen: series_pen(0), tag: None },
+            Layer::HLine { label: format!("tolerance {}", sig(tol, 2)), y: tol, pen: Pen::new(Paint::Foreground, Dash::Dotted) },
+        ],
+        legend: Corner::UpperRight,
+        summary: format!(
+            "Search {state} after {} boxes. Proved: Eq 5-9 ≥ {} on r ∈ [{}, {}], c ∈ [{}, {}]; the factor equals at most {} at r = {}, c = {}.{global}",
+            thousands(o.boxes_split as f64),
+            sig(o.lower_bound, 10),
+            sig(o.config.r_min, 4),
+            sig(o.config.r_max, 4),
+            sig(o.config.c_min, 4),
+            sig(o.config.c_max, 4),
+            sig(o.upper_bound, 10),
+            sig(o.best_r, 6),
+            sig(o.best_c, 6),
+        ),
+    }
+}

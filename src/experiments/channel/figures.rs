@@ -1,0 +1,45 @@
+//! The figure of the channel experiment.
+
+use super::ChannelOutput;
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
+use crate::chart::format::{curve, sig, thousands};
+
+/// Experiment 3: the share of windows whose count exceeds the mean by more than x.
+pub fn channel(o: &ChannelOutput) -> Figure {
+    let floor = 0.5 / o.config.windows as f64;
+    let clip = |v: &[f64]| v.iter().map(|&p| p.max(floor * 1e-3)).collect::<Vec<f64>>();
+    let pages = thousands(o.per_page.elements as f64);
+    let servers = thousands(o.per_server.elements as f64);
+    Figure {
+        title: "Requests per window: per-page against per-server spacing (Lemma 5.10)".into(),
+        x: Axis { label: format!("x  (requests above the mean of {} per window)", sig(o.mean, 4)), min: 0.0, max: *o.x.last().unwrap_or(&1.0), log: false },
+        y: Axis { label: "share of windows above mean + x".into(), min: floor, max: 1.0, log: true },
+        layers: vec![
+            Layer::Lines {
+                label: format!("per page, n = {pages} (measured)"),
+                lines: curve(&o.x, &clip(&o.per_page.tail)),
+                pen: Pen::new(Paint::Series(3), Dash::Solid),
+                tag: None,
+            },
+            Layer::Lines { label: format!("Eq 5-11, n = {pages}"), lines: curve(&o.x, &o.per_page.bound), pen: Pen::new(Paint::Series(3), Dash::Dotted), tag: None },
+            Layer::Lines {
+                label: format!("per server, n = {servers} (measured)"),
+                lines: curve(&o.x, &clip(&o.per_server.tail)),
+                pen: Pen::new(Paint::Series(0), Dash::Solid),
+                tag: None,
+            },
+            Layer::Lines { label: format!("Eq 5-11, n = {servers}"), lines: curve(&o.x, &o.per_server.bound), pen: Pen::new(Paint::Series(0), Dash::Dotted), tag: None },
+        ],
+        legend: Corner::UpperRight,
+        summary: format!(
+            "{} windows of {} days each ({} requests expected). Per-page spacing: standard deviation {}, largest excess {}. Per-server spacing: standard deviation {}, largest excess {}.",
+            thousands(o.config.windows as f64),
+            sig(o.window_days, 3),
+            sig(o.mean, 4),
+            sig(o.per_page.std_dev, 3),
+            sig(o.per_page.max_excess, 4),
+            sig(o.per_server.std_dev, 3),
+            sig(o.per_server.max_excess, 4),
+        ),
+    }
+}

@@ -1,0 +1,152 @@
+//! The approximation factors of RANDOM and MERGE against x = λ/f — the thesis's Fig 5.2,
+//! with the exact RANDOM factor (Eq 5-2 / A*) and the MERGE bound (Eq 5-8) for one c.
+
+pub mod figures;
+pub mod table;
+
+use super::{Experiment, Job, Ready};
+use crate::chart::figure::Figure;
+use crate::core::input::{InputError, check, count, ordered};
+use crate::core::limits::{Cost, Fix};
+use crate::core::math::axis::GridAxis;
+use crate::core::math::freshness::{merge_factor, random_factor, random_factor_bound};
+use crate::core::math::optimize::golden_section_min;
+use crate::table::Table;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FactorCurvesConfig {
+    pub x_min: f64,
+    pub x_max: f64,
+    pub log_x: bool,
+    /// c = f_s/f for the exact RANDOM factor and the MERGE bound.
+    pub c: f64,
+    pub points: u64,
+}
+
+impl Default for FactorCurvesConfig {
+    fn default() -> Self {
+        FactorCurvesConfig { x_min: 0.01, x_max: 10.0, log_x: false, c: 5.0, points: 400 }
+    }
+}
+
+impl FactorCurvesConfig {
+    pub fn validate(&self) -> Result<(), InputError> {
+        check("x_min", self.x_min)?.positive()?;
+        check("x_max", self.x_max)?.positive()?.at_most(1e4)?;
+        ordered("x_min", self.x_min, "x_max", self.x_max)?;
+        check("c", self.c)?.at_least(1.0)?.at_most(1e6)?;
+        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
+        Ok(())
+    }
+}
+
+/// A curve's smallest value on the range and where it occurs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurveMinimum {
+    pub x: f64,
+    pub value: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FactorCurvesOutput {
+    pub config: FactorCurvesConfig,
+    pub x: Vec<f64>,
+    /// Corollary 5.5: x/((1 + x)(1 − e^{−x})), RANDOM's bound for every c.
+    pub random_bound: Vec<f64>,
+    /// Eq 5-2 / Lemma 4.2 at the chosen c.
+    pub random_exact: Vec<f64>,
+    /// Eq 5-8 at the chosen c.
+    pub merge_bound: Vec<f64>,
+    pub random_bound_min: CurveMinimum,
+    pub random_exact_min: CurveMinimum,
+    pub merge_bound_min: CurveMinimum,
+}
+
+/// Minimum of f over sampled xs: best sample, then golden section between its neighbours.
+fn minimum_of(f: impl Fn(f64) -> f64, xs: &[f64]) -> CurveMinimum {
+    let (k, _) = xs.iter().map(|&x| f(x)).enumerate().min_by(|a, b| a.1.total_cmp(&b.1)).expect("points ≥ 10");
+    let (a, b) = (xs[k.saturating_sub(1)], xs[(k + 1).min(xs.len() - 1)]);
+    let (x, value) = golden_section_min(&f, a, b, 1e-13);
+    CurveMinimum { x, value }
+}
+
+pub fn factor_curves(config: FactorCurvesConfig) -> Result<FactorCurvesOutput, InputError> {
+    config.validate()?;
+    let x = GridAxis { min: config.x_min, max: config.x_max, log: config.log_x, n: config.points as usize }.nodes();
+    let c = config.c;
+    Ok(FactorCurvesOutput {
+        random_bound: x.iter().map(|&x| random_factor_bound(x)).collect(),
+        random_exact: x.iter().map(|&x| random_factor(x, c)).collect(),
+        merge_bound: x.iter().map(|&x| merge_factor(x, c)).collect(),
+        random_bound_min: minimum_of(random_factor_bound, &x),
+        random_exact_min: minimum_of(|x| random_factor(x, c), &x),
+        merge_bound_min: minimum_of(|x| merge_factor(x, c), &x),
+        x,
+        config,
+    })
+}
+
+/// RANDOM's and MERGE's factors against x = λ/f: the thesis's Fig 5.2.
+pub struct FactorCurves;
+
+impl Experiment for FactorCurves {
+    const NAME: &'static str = "factor_curves";
+    const SUMMARY: &'static str = "RANDOM's and MERGE's approximation factors against x = λ/f (thesis Fig 5.2, Eq 5-2, Eq 5-8)";
+    type Config = FactorCurvesConfig;
+    type Output = FactorCurvesOutput;
+
+    fn validate(config: &FactorCurvesConfig) -> Result<(), InputError> {
+        config.validate()
+    }
+
+    fn cost(config: &FactorCurvesConfig) -> Cost {
+        // three curves, and three golden-section searches of about 160 evaluations
+        let work = 3.0 * config.points as f64 + 480.0;
+        let fix = Fix::new("points", "use fewer points");
+        Cost { work, unit: "evaluations".into(), bytes: 4.0 * 8.0 * config.points as f64 + 1024.0, seconds: work * 100e-9, memory_fix: fix.clone(), time_fix: fix }
+    }
+
+    fn start(config: FactorCurvesConfig) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {
+        let work = Self::cost(&config).work;
+        Ok(Box::new(Ready::new(factor_curves(config)?, work)))
+    }
+
+    fn figures(output: &FactorCurvesOutput) -> Vec<Figure> {
+        vec![figures::figures(output)]
+    }
+
+    fn table(output: &FactorCurvesOutput) -> Table {
+        table::table(output)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn figure_5_2_minimum_and_ordering() {
+        let out = factor_curves(FactorCurvesConfig::default()).unwrap();
+        assert!((out.random_bound_min.x - 1.793).abs() < 5e-4);
+        assert!(out.random_bound_min.value > 0.77);
+        for k in 0..out.x.len() {
+            // exact RANDOM above its bound; MERGE's bound above RANDOM's exact factor
+            assert!(out.random_exact[k] >= out.random_bound[k] * (1.0 - 1e-12));
+            assert!(out.merge_bound[k] >= out.random_exact[k] * (1.0 - 1e-12), "x={}", out.x[k]);
+        }
+        assert!(out.merge_bound_min.value > 0.927);
+    }
+
+    #[test]
+    fn bad_c_is_refused() {
+        let e = factor_curves(FactorCurvesConfig { c: 0.5, ..Default::default() }).unwrap_err();
+        assert_eq!(e.field, "c");
+        let e = factor_curves(FactorCurvesConfig { x_min: 0.0, ..Default::default() }).unwrap_err();
+        assert_eq!(e.field, "x_min");
+    }
+}

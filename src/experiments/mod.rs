@@ -1,0 +1,96 @@
+//! Every experiment of Freshlab, one folder each, behind one interface: [`Experiment`].
+//!
+//! An experiment names its configuration (with defaults and validation), its cost
+//! model, its job, its output, its figures, its table and its presets. The one list of
+//! experiments is in [`registry`]: the configuration and result enums, the CLI's
+//! commands and help, and the page's entry points all follow from it. Adding an
+//! experiment takes a folder here, a line in the registry and a view in `www/views/`
+//! (docs/ARCHITECTURE.md).
+
+pub mod job;
+pub mod registry;
+
+pub mod allocate;
+pub mod bursts;
+pub mod bursty;
+pub mod certify;
+pub mod channel;
+pub mod factor_curves;
+pub mod level_sets;
+pub mod partition;
+pub mod per_page;
+pub mod policies;
+pub mod sensors;
+
+pub use job::{Job, Plan, Ready, Sliced};
+pub use registry::{Config, NAMES, Output, config_from_value, parse_config, run, start};
+
+use crate::chart::figure::Figure;
+use crate::core::input::InputError;
+use crate::core::limits::Cost;
+use crate::table::Table;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Debug;
+
+/// One experiment: everything the page, the worker, the CLI and the tests need of it.
+pub trait Experiment {
+    /// The name: the JSON `experiment` field; with '-' for '_', the CLI command, the
+    /// page's view and embed id.
+    const NAME: &'static str;
+    /// One line: what it shows and which source it reproduces.
+    const SUMMARY: &'static str;
+    type Config: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + 'static;
+    type Output: Serialize + DeserializeOwned + Clone + Debug + PartialEq + 'static;
+
+    /// Checks every field (cheap: safe on a page's main thread for any size of run).
+    fn validate(config: &Self::Config) -> Result<(), InputError>;
+    /// Work, peak memory and time of a run, from its configuration alone (cheap).
+    fn cost(config: &Self::Config) -> Cost;
+    /// Prepares the run of a valid configuration that is within the limits.
+    fn start(config: Self::Config) -> Result<Box<dyn Job<Self::Output>>, InputError>;
+    fn figures(output: &Self::Output) -> Vec<Figure>;
+    fn table(output: &Self::Output) -> Table;
+    /// Named starting points besides the defaults (the CLI's `--<name>`, the page's
+    /// preset buttons).
+    fn presets() -> Vec<Preset<Self::Config>> {
+        Vec::new()
+    }
+    /// Fields the CLI fills from a file (`--trace FILE`).
+    fn files() -> &'static [FileInput] {
+        &[]
+    }
+    /// The few numbers the CLI prints for this result, when the whole result (with
+    /// `--json`) or its figures' summaries (without) are not what a reader asked for.
+    fn brief(_output: &Self::Output) -> Option<Brief> {
+        None
+    }
+}
+
+/// A result in a few numbers: as JSON (`--json`) and, if it has one, as text.
+pub struct Brief {
+    pub json: serde_json::Value,
+    pub text: Option<String>,
+}
+
+/// A named configuration.
+pub struct Preset<C> {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub config: C,
+}
+
+/// A configuration field read from a file by the CLI.
+pub struct FileInput {
+    /// The flag, without its dashes: `--trace FILE`.
+    pub flag: &'static str,
+    /// The field that receives the file's text.
+    pub field: &'static str,
+    /// A field set with it unless given (`source = trace`).
+    pub sets: Option<(&'static str, &'static str)>,
+    /// Checks the text before the run, naming the faulty line.
+    pub check: fn(&[u8]) -> Result<(), InputError>,
+    /// The largest file accepted, checked before the file is read.
+    pub max_bytes: u64,
+    pub help: &'static str,
+}

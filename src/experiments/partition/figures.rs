@@ -1,0 +1,196 @@
+//! Figures of distributed crawling (Exposto 2008): simulated download time and URL
+//! exchanges against the number of robots (Figs 5.12–5.23), the algebraic estimates
+//! (Figs 5.4–5.8), and a map of hosts coloured by robot.
+
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
+use crate::chart::format::{sig, thousands};
+use crate::core::math::elementary::{log10, pow};
+use crate::experiments::partition::PartitionOutput;
+use crate::experiments::partition::download::Politeness;
+use crate::experiments::partition::scheme::Scheme;
+
+pub fn partition(o: &PartitionOutput) -> Vec<Figure> {
+    vec![download(o), exchanges(o), algebraic(o), map(o)]
+}
+
+fn scheme_paint(o: &PartitionOutput, s: Scheme) -> Paint {
+    Paint::Series(o.config.schemes.iter().position(|&x| x == s).unwrap_or(0))
+}
+
+/// Colour by scheme, dash by politeness; schemes drawn earlier are wider, so a later line
+/// on the same values (hash and graph under fixed politeness can coincide) leaves the
+/// earlier one visible around it.
+fn politeness_pen(o: &PartitionOutput, s: Scheme, q: Politeness) -> Pen {
+    let k = o.config.politeness.iter().position(|&x| x == q).unwrap_or(0);
+    let dash = [Dash::Solid, Dash::Dashed, Dash::Dotted][k % 3];
+    let schemes = o.config.schemes.len();
+    let later = schemes - 1 - o.config.schemes.iter().position(|&x| x == s).unwrap_or(schemes - 1);
+    let base = if k >= 3 { 1.2 } else { 2.0 };
+    Pen { width: base + 1.25 * later.min(3) as f64, ..Pen::new(scheme_paint(o, s), dash) }
+}
+
+/// A log axis spanning the values' decades.
+fn log_axis(label: &str, values: impl Iterator<Item = f64>) -> Axis {
+    let (lo, hi) = values.filter(|v| *v > 0.0).fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+    let (min, max) = if hi > 0.0 { (pow(10.0, log10(lo).floor()), pow(10.0, log10(hi).ceil()).max(pow(10.0, log10(lo).floor() + 1.0))) } else { (0.1, 10.0) };
+    Axis { label: label.into(), min, max, log: true }
+}
+
+/// The largest number of robots run so far (captions report it).
+fn most_robots<T>(items: &[T], robots: impl Fn(&T) -> u64) -> u64 {
+    items.iter().map(robots).max().unwrap_or(0)
+}
+
+fn robots_axis(o: &PartitionOutput) -> Axis {
+    let max = o.config.robots.iter().copied().max().unwrap_or(2) as f64;
+    Axis { label: "robots (partitions)".into(), min: 0.0, max: max + 1.0, log: false }
+}
+
+const HOUR: f64 = 3600.0;
+
+/// Simulated total download time (thesis Figs 5.12, 5.16, 5.18, 5.21, 5.23).
+fn download(o: &PartitionOutput) -> Figure {
+    let mut layers = Vec::new();
+    for &s in &o.config.schemes {
+        for &q in &o.config.politeness {
+            let line: Vec<[f64; 2]> = o.points.iter().filter(|p| p.scheme == s && p.politeness == q).map(|p| [p.robots as f64, p.total_s / HOUR]).collect();
+            if !line.is_empty() {
+                layers.push(Layer::Lines { label: format!("{}, {}", s.label(), q.label()), lines: vec![line], pen: politeness_pen(o, s, q), tag: None });
+            }
+        }
+    }
+    let violations: u64 = o.points.iter().map(|p| p.violations).sum();
+    let most = most_robots(&o.points, |p| p.robots);
+    Figure {
+        title: "Total download time by simulation (thesis Figs 5.12–5.23)".into(),
+        x: robots_axis(o),
+        y: log_axis("hours until every page is downloaded", o.points.iter().map(|p| p.total_s / HOUR)),
+        layers,
+        legend: Corner::UpperRight,
+        summary: format!(
+            "{} simulations of {} pages on {} hosts; politeness violations: {violations}. With {most} robots: {}.",
+            o.points.len(),
+            thousands(o.web.pages as f64),
+            thousands(o.web.hosts as f64),
+            o.points
+                .iter()
+                .filter(|p| p.robots == most)
+                .map(|p| format!("{}, {}: {} h", p.scheme.label(), p.politeness.label(), sig(p.total_s / HOUR, 3)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
+}
+
+/// Share of routed URLs sent to another robot (thesis Figs 5.13, 5.15, 5.17).
+fn exchanges(o: &PartitionOutput) -> Figure {
+    let mut layers = Vec::new();
+    let mut top: f64 = 1.0;
+    for &s in &o.config.schemes {
+        let line: Vec<[f64; 2]> = o.algebraic.iter().filter(|a| a.scheme == s).map(|a| [a.robots as f64, a.crossing_pct]).collect();
+        top = line.iter().fold(top, |m, p| m.max(p[1]));
+        if !line.is_empty() {
+            layers.push(Layer::Lines { label: s.label().into(), lines: vec![line], pen: Pen::new(scheme_paint(o, s), Dash::Solid), tag: None });
+        }
+    }
+    let most = most_robots(&o.algebraic, |a| a.robots);
+    Figure {
+        title: "URLs exchanged between robots (thesis Figs 5.13, 5.15, 5.17)".into(),
+        x: robots_axis(o),
+        y: Axis { label: "routed URLs sent to another robot (%)".into(), min: 0.0, max: (top * 1.15).min(100.0), log: false },
+        layers,
+        legend: Corner::LowerRight,
+        summary: format!(
+            "{} % of links stay in their host, {} % in their community. URLs sent to another robot with {most} robots: {}.",
+            sig(o.web.intra_host_pct, 3),
+            sig(o.web.intra_community_pct, 3),
+            o.algebraic.iter().filter(|a| a.robots == most).map(|a| format!("{}: {} %", a.scheme.label(), sig(a.crossing_pct, 3))).collect::<Vec<_>>().join("; ")
+        ),
+    }
+}
+
+/// Eq 5.1–5.3: download and exchange times (thesis Figs 5.4–5.10).
+fn algebraic(o: &PartitionOutput) -> Figure {
+    let mut layers = Vec::new();
+    for &s in &o.config.schemes {
+        let points: Vec<_> = o.algebraic.iter().filter(|a| a.scheme == s).collect();
+        if points.is_empty() {
+            continue;
+        }
+        let paint = scheme_paint(o, s);
+        layers.push(Layer::Lines {
+            label: format!("{}: download (Eq 5.1–5.2)", s.label()),
+            lines: vec![points.iter().map(|a| [a.robots as f64, a.download_s / HOUR]).collect()],
+            pen: Pen::new(paint, Dash::Solid),
+            tag: None,
+        });
+        layers.push(Layer::Lines {
+            label: format!("{}: exchange (Eq 5.3)", s.label()),
+            lines: vec![points.iter().map(|a| [a.robots as f64, a.exchange_s / HOUR]).collect()],
+            pen: Pen::new(paint, Dash::Dashed),
+            tag: None,
+        });
+    }
+    layers.push(Layer::HLine {
+        label: format!("one central robot: {} h", sig(o.central_s / HOUR, 3)),
+        y: o.central_s / HOUR,
+        pen: Pen { width: 1.2, ..Pen::new(Paint::Foreground, Dash::Dotted) },
+    });
+    let values = o.algebraic.iter().flat_map(|a| [a.download_s / HOUR, a.exchange_s / HOUR]).chain([o.central_s / HOUR]);
+    let most = most_robots(&o.algebraic, |a| a.robots);
+    Figure {
+        title: "Algebraic estimates: download and exchange times (thesis Eq 5.1–5.3, Figs 5.4–5.10)".into(),
+        x: robots_axis(o),
+        y: log_axis("hours", values),
+        layers,
+        legend: Corner::UpperRight,
+        summary: format!(
+            "One central robot: {} h. With {most} robots: {}.",
+            sig(o.central_s / HOUR, 3),
+            o.algebraic
+                .iter()
+                .filter(|a| a.robots == most)
+                .map(|a| format!("{}: download {} h, exchange {} h", a.scheme.label(), sig(a.download_s / HOUR, 3), sig(a.exchange_s / HOUR, 3)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
+}
+
+/// Hosts on the map, coloured by the robot that downloads them; robots as numbered marks.
+fn map(o: &PartitionOutput) -> Figure {
+    let km = o.config.web.map_km;
+    let Some(m) = &o.map else {
+        return Figure {
+            title: "Hosts by robot: the map appears once its partition has run".into(),
+            x: Axis { label: "km".into(), min: 0.0, max: km, log: false },
+            y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
+            layers: Vec::new(),
+            legend: Corner::UpperRight,
+            summary: "The map appears when its partition has run.".into(),
+        };
+    };
+    let robots = m.robots as usize;
+    let mut layers = Vec::new();
+    for r in 0..robots {
+        let points: Vec<[f64; 2]> = m.hosts.iter().filter(|h| h[2] as usize == r).map(|h| [h[0], h[1]]).collect();
+        layers.push(Layer::Dots { label: String::new(), points, paint: Paint::Series(r % 8), radius: 2.5 });
+    }
+    for (r, at) in m.sites.iter().enumerate() {
+        layers.push(Layer::Marker { label: if r == 0 { "robot".into() } else { String::new() }, at: *at, paint: Paint::Series(r % 8), note: format!("R{}", r + 1) });
+    }
+    let pages_of = |r: usize| m.hosts.iter().filter(|h| h[2] as usize == r).map(|h| h[3]).sum::<f64>();
+    Figure {
+        title: format!("Hosts by robot: {}, {} robots (synthetic map)", m.scheme.label(), robots),
+        x: Axis { label: "km".into(), min: 0.0, max: km, log: false },
+        y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
+        layers,
+        legend: Corner::UpperRight,
+        summary: format!(
+            "{} hosts split among {robots} robots by {}; colours repeat after 8 robots. Pages per robot: {}",
+            thousands(m.hosts.len() as f64),
+            m.scheme.label(),
+            (0..robots).map(|r| format!("R{}: {}", r + 1, thousands(pages_of(r)))).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}

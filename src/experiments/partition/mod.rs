@@ -1,0 +1,558 @@
+//! Distributed crawling (Exposto 2008, ch. 5–6; spec §4): splitting the web's servers
+//! among robots by hashing or by multi-objective graph partitioning, under fixed,
+//! density-adjusted (Eq 5.4) and dynamic politeness — simulated (§6.4) and estimated
+//! algebraically (Eq 5.1–5.3) for each number of robots.
+
+pub mod algebraic;
+pub mod compare;
+pub mod download;
+pub mod figures;
+pub mod graph;
+pub mod partition;
+pub mod scheme;
+pub mod table;
+pub mod web;
+
+use super::{Experiment, Job, Plan, Preset, Sliced};
+use crate::chart::figure::Figure;
+use crate::core::input::{InputError, check, count};
+use crate::core::limits::{Cost, Fix};
+use crate::table::Table;
+use algebraic::{AlgebraicParams, download_time, exchange_time, redistribution_time};
+use compare::{Comparison, comparisons};
+use download::{Download, DownloadParams, Politeness, density_mean_wait};
+use graph::Unit;
+use scheme::{Assignment, Cuts, GraphParams, Scheme, Topology, assign};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use web::{Web, WebConfig};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PartitionConfig {
+    pub web: WebConfig,
+    /// Numbers of robots (the thesis: 2 to 30).
+    pub robots: Vec<u64>,
+    pub schemes: Vec<Scheme>,
+    pub politeness: Vec<Politeness>,
+    pub download: DownloadParams,
+    pub graph: GraphParams,
+    pub algebraic: AlgebraicParams,
+    /// Robots of the map panel (0: the largest number run).
+    pub map_robots: u64,
+    pub seed: u64,
+}
+
+impl Default for PartitionConfig {
+    fn default() -> Self {
+        PartitionConfig {
+            web: WebConfig::default(),
+            robots: vec![2, 5, 10, 15, 20, 25, 30],
+            schemes: vec![Scheme::HashHost, Scheme::GraphRtt],
+            politeness: vec![Politeness::Fixed, Politeness::Density],
+            download: DownloadParams::default(),
+            graph: GraphParams::default(),
+            algebraic: AlgebraicParams::default(),
+            map_robots: 0,
+            seed: 1,
+        }
+    }
+}
+
+/// The sample's scale (1.25 M URLs, 10,039 hosts), every scheme and politeness of the
+/// thesis's figures.
+pub fn thesis_scale() -> PartitionConfig {
+    PartitionConfig {
+        web: WebConfig::thesis(),
+        robots: (2..=30).step_by(2).collect(),
+        schemes: vec![Scheme::HashHost, Scheme::GraphRtt, Scheme::GraphGeo, Scheme::GraphRttIp],
+        politeness: vec![Politeness::Fixed, Politeness::Density, Politeness::Dynamic, Politeness::FixedMean],
+        ..PartitionConfig::default()
+    }
+}
+
+/// What a run will cost, from its configuration alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub pages: f64,
+    pub links: f64,
+    /// Download simulations (robot counts × schemes × politeness).
+    pub simulations: u64,
+    /// Events of all simulations together (about pages + links + hosts each).
+    pub events: f64,
+    pub bytes: u64,
+}
+
+impl PartitionConfig {
+    pub fn validate(&self) -> Result<(), InputError> {
+        self.web.validate()?;
+        if self.robots.is_empty() || self.robots.len() > 64 {
+            return Err(InputError::new("robots", "give 1 to 64 numbers of robots, such as 2, 5, 10, 20, 30"));
+        }
+        let ip_units = self.schemes.iter().any(|s| s.unit() == Unit::Ip);
+        for (k, &p) in self.robots.iter().enumerate() {
+            let field = format!("robots[{k}]");
+            count(&field, p, 1, self.web.robot_sites, "there are no more robot sites (raise web.robot_sites)")?;
+            if p > self.web.hosts || (ip_units && p > self.web.ips) {
+                return Err(InputError::new(field, format!("{p} robots cannot each get a server: the web has {} hosts and {} IPs", self.web.hosts, self.web.ips)));
+            }
+            if self.robots[..k].contains(&p) {
+                return Err(InputError::new(field, format!("{p} appears twice; list each number of robots once")));
+            }
+        }
+        if self.schemes.is_empty() {
+            return Err(InputError::new("schemes", "choose at least one partitioner"));
+        }
+        if self.politeness.is_empty() {
+            return Err(InputError::new("politeness", "choose at least one politeness policy"));
+        }
+        let d = &self.download;
+        check("download.bandwidth_kb_s", d.bandwidth_kb_s)?.positive()?.at_most(1e9)?;
+        count("download.connections", d.connections, 1, 100_000, "")?;
+        check("download.page_kb", d.page_kb)?.positive()?.at_most(1e6)?;
+        check("download.politeness_s", d.politeness_s)?.at_least(1.0)?.at_most(86_400.0)?;
+        check("download.dynamic_factor", d.dynamic_factor)?.at_least(0.0)?.at_most(1e4)?;
+        let g = &self.graph;
+        check("graph.imbalance", g.imbalance)?.at_least(0.0)?.at_most(10.0)?;
+        check("graph.proximity_preference", g.proximity_preference)?.at_least(0.0)?.at_most(1e6)?;
+        check("graph.links_preference", g.links_preference)?.at_least(0.0)?.at_most(1e6)?;
+        if g.proximity_preference + g.links_preference <= 0.0 {
+            return Err(InputError::new("graph.links_preference", "one of the two preference factors must be positive"));
+        }
+        check("graph.near_km", g.near_km)?.positive()?.at_most(1e5)?;
+        self.algebraic.validate()?;
+        if self.map_robots != 0 && !self.robots.contains(&self.map_robots) {
+            return Err(InputError::new("map_robots", format!("must be one of the numbers of robots run ({}), or 0 for the largest", list(&self.robots))));
+        }
+        Ok(())
+    }
+
+    pub fn estimate(&self) -> Estimate {
+        let pages = self.web.expected_pages();
+        let links = self.web.expected_links();
+        let simulations = (self.robots.len() * self.schemes.len() * self.politeness.len()) as u64;
+        let sites = self.web.robot_sites as f64;
+        // the web (pages, links, the RTT table), the links' generation pairs, and one run's
+        // lanes, queues and owners; the unit graphs are smaller than the links
+        let bytes = pages * 40.0 + links * 24.0 + self.web.ips as f64 * sites * 4.0 + self.web.hosts as f64 * 300.0;
+        Estimate { pages, links, simulations, events: simulations as f64 * (pages + links + self.web.hosts as f64), bytes: bytes as u64 }
+    }
+}
+
+/// Native time per event of the download simulation (BENCHMARKS.md: about a million
+/// downloads a second, three events each).
+const SECONDS_PER_EVENT: f64 = 300e-9;
+
+impl PartitionConfig {
+    pub fn cost(&self) -> Cost {
+        let e = self.estimate();
+        // partitioning: a few KL/FM passes over the unit graph per task, counted as events
+        let partitions = (self.robots.len() * self.schemes.len()) as f64 * (e.pages + e.links);
+        Cost {
+            work: e.events + partitions,
+            unit: "events".into(),
+            bytes: e.bytes as f64,
+            seconds: (e.events + partitions) * SECONDS_PER_EVENT,
+            memory_fix: Fix::new("web.hosts", "use fewer hosts or pages per host"),
+            time_fix: Fix::new("robots", "run fewer numbers of robots, schemes or politeness policies, or a smaller web"),
+        }
+    }
+}
+
+/// Distributed crawling: hash vs graph partitioning under politeness (Exposto 2008).
+pub struct Partition;
+
+impl Experiment for Partition {
+    const NAME: &'static str = "partition";
+    const SUMMARY: &'static str = "distributed crawling (Exposto 2008): hash vs graph partitioning of a synthetic web among 2–30 robots under fixed, Eq 5.4 and dynamic politeness, simulated and by Eq 5.1–5.3";
+    type Config = PartitionConfig;
+    type Output = PartitionOutput;
+
+    fn validate(config: &PartitionConfig) -> Result<(), InputError> {
+        config.validate()
+    }
+
+    fn cost(config: &PartitionConfig) -> Cost {
+        config.cost()
+    }
+
+    fn start(config: PartitionConfig) -> Result<Box<dyn Job<PartitionOutput>>, InputError> {
+        Ok(Box::new(Sliced::new(PartitionJob::new(config)?)))
+    }
+
+    fn figures(output: &PartitionOutput) -> Vec<Figure> {
+        figures::partition(output)
+    }
+
+    fn table(output: &PartitionOutput) -> Table {
+        table::table(output)
+    }
+
+    fn presets() -> Vec<Preset<PartitionConfig>> {
+        vec![Preset { name: "thesis", label: "the sample's scale: 10,039 hosts, 1.25 M URLs, every scheme and politeness", config: thesis_scale() }]
+    }
+}
+
+fn list(values: &[u64]) -> String {
+    values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// The generated web, in numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WebSummary {
+    pub hosts: u64,
+    pub ips: u64,
+    pub pages: u64,
+    pub links: u64,
+    pub max_host_pages: u64,
+    /// Links within their host, and within their community, % of all.
+    pub intra_host_pct: f64,
+    pub intra_community_pct: f64,
+    /// Eq 5.4's mean wait per download with hosts as servers (the thesis: 4.45 s).
+    pub density_mean_wait_s: f64,
+}
+
+/// One download simulation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimPoint {
+    pub scheme: Scheme,
+    pub politeness: Politeness,
+    pub robots: u64,
+    /// Total download time (s).
+    pub total_s: f64,
+    /// Routed URLs sent to another robot, %.
+    pub exchange_pct: f64,
+    /// Downloads that broke a server's politeness (always 0).
+    pub violations: u64,
+    pub downloads: u64,
+    pub mean_wait_s: f64,
+    /// Pages of the busiest robot over the mean.
+    pub load_ratio: f64,
+}
+
+/// One partition's algebraic estimates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlgebraicPoint {
+    pub scheme: Scheme,
+    pub robots: u64,
+    /// Eq 5.1–5.2 (s).
+    pub download_s: f64,
+    /// Eq 5.3 (s).
+    pub exchange_s: f64,
+    /// Eq 5.3 with the URLs moved when one robot is added (when one more site exists).
+    pub redistribution_s: Option<f64>,
+    pub load_ratio: f64,
+    pub cut: Option<Cuts>,
+    /// Links that cross robots, % (the simulations measure the same share).
+    pub crossing_pct: f64,
+}
+
+/// Hosts on the map, coloured by robot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapData {
+    pub scheme: Scheme,
+    pub robots: u64,
+    /// [x km, y km, robot, pages] per host.
+    pub hosts: Vec<[f64; 4]>,
+    pub sites: Vec<[f64; 2]>,
+    pub map_km: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartitionOutput {
+    pub config: PartitionConfig,
+    pub complete: bool,
+    pub web: WebSummary,
+    /// Eq 5.1–5.2 with one central robot at site 0 (s).
+    pub central_s: f64,
+    pub algebraic: Vec<AlgebraicPoint>,
+    pub points: Vec<SimPoint>,
+    pub comparisons: Vec<Comparison>,
+    pub map: Option<MapData>,
+}
+
+/// One partition and the simulations that use it.
+struct Task {
+    robots: u64,
+    scheme: Scheme,
+}
+
+/// A sweep in progress: partitions one by one, each followed by its simulations.
+pub struct PartitionJob {
+    config: PartitionConfig,
+    web: Arc<Web>,
+    topologies: [Option<Topology>; 2],
+    tasks: Vec<Task>,
+    next_task: usize,
+    /// The current partition and the next politeness policy to simulate with it.
+    current: Option<(Arc<Assignment>, usize)>,
+    summary: WebSummary,
+    central_s: f64,
+    algebraic: Vec<AlgebraicPoint>,
+    points: Vec<SimPoint>,
+    map: Option<MapData>,
+    complete: bool,
+}
+
+/// One download simulation in progress.
+pub struct Simulation {
+    assignment: Arc<Assignment>,
+    politeness: Politeness,
+    robots: usize,
+    scheme: Scheme,
+    download: Download,
+}
+
+/// Events per slice of a simulation (the granularity of progress and cancellation).
+const SLICE_EVENTS: u64 = 200_000;
+
+impl PartitionJob {
+    /// Generates the web of a valid configuration and plans its partitions.
+    pub fn new(config: PartitionConfig) -> Result<Self, InputError> {
+        let web = Arc::new(config.web.generate(config.seed)?);
+        let tasks = config.robots.iter().flat_map(|&robots| config.schemes.iter().map(move |&scheme| Task { robots, scheme })).collect();
+        let summary = summarise(&web, config.download.politeness_s);
+        let all_central = Assignment { owner: vec![0; web.pages()], server_of_host: (0..web.hosts() as u32).collect(), servers: web.hosts(), cut: None };
+        let central_s = download_time(&web, &all_central, 1, &config.algebraic);
+        Ok(PartitionJob {
+            config,
+            web,
+            topologies: [None, None],
+            tasks,
+            next_task: 0,
+            current: None,
+            summary,
+            central_s,
+            algebraic: Vec::new(),
+            points: Vec::new(),
+            map: None,
+            complete: false,
+        })
+    }
+
+    fn topology(&mut self, unit: Unit) -> &Topology {
+        let slot = &mut self.topologies[unit as usize];
+        slot.get_or_insert_with(|| Topology::new(&self.web, unit))
+    }
+
+    /// Partitions for the next task and computes its algebraic estimates.
+    fn partition_next(&mut self) {
+        let Task { robots, scheme } = self.tasks[self.next_task];
+        self.next_task += 1;
+        let p = robots as usize;
+        if scheme.is_graph() {
+            self.topology(scheme.unit());
+        }
+        let seed = self.config.seed;
+        let (web, graph) = (Arc::clone(&self.web), self.config.graph.clone());
+        let topology = self.topologies[scheme.unit() as usize].as_ref();
+        let a = assign(&web, scheme, p, &graph, topology, seed);
+        let units = if scheme.unit() == Unit::Ip { web.ips() } else { web.hosts() };
+        let redistribution_s = (robots < self.config.web.robot_sites && p < units).then(|| {
+            let after = assign(&web, scheme, p + 1, &graph, topology, seed);
+            redistribution_time(&web, &a, &after, p + 1, &self.config.algebraic, &self.config.web.rtt_s_of_km())
+        });
+        let load = a.loads(p);
+        let load_ratio = load.iter().copied().fold(0.0, f64::max) / (web.pages() as f64 / p as f64);
+        let crossing = (0..web.pages()).map(|page| web.links_of(page).iter().filter(|&&t| a.owner[t as usize] != a.owner[page]).count()).sum::<usize>();
+        self.algebraic.push(AlgebraicPoint {
+            scheme,
+            robots,
+            download_s: download_time(&web, &a, p, &self.config.algebraic),
+            exchange_s: exchange_time(&web, &a, p, &self.config.algebraic, &self.config.web.rtt_s_of_km()),
+            redistribution_s,
+            load_ratio,
+            cut: a.cut,
+            crossing_pct: 100.0 * crossing as f64 / web.links().max(1) as f64,
+        });
+        let map_robots = if self.config.map_robots == 0 { *self.config.robots.iter().max().expect("validated") } else { self.config.map_robots };
+        let map_scheme = self.config.schemes.iter().copied().find(|s| s.is_graph()).unwrap_or(self.config.schemes[0]);
+        if robots == map_robots && scheme == map_scheme {
+            self.map = Some(MapData {
+                scheme,
+                robots,
+                hosts: (0..web.hosts())
+                    .map(|h| {
+                        let at = web.ip_position[web.host_ip[h] as usize];
+                        [at[0], at[1], a.owner[web.host_start[h] as usize] as f64, web.host_pages(h) as f64]
+                    })
+                    .collect(),
+                sites: web.site_position[..p].to_vec(),
+                map_km: self.config.web.map_km,
+            });
+        }
+        self.current = Some((Arc::new(a), 0));
+    }
+
+    fn output(&self) -> PartitionOutput {
+        PartitionOutput {
+            config: self.config.clone(),
+            complete: self.complete,
+            web: self.summary.clone(),
+            central_s: self.central_s,
+            algebraic: self.algebraic.clone(),
+            points: self.points.clone(),
+            comparisons: comparisons(&self.config.robots, &self.points, &self.algebraic, Some(self.central_s)),
+            map: self.map.clone(),
+        }
+    }
+}
+
+impl Plan for PartitionJob {
+    type Run = Simulation;
+    type Output = PartitionOutput;
+
+    /// The next simulation: the next politeness with the current partition, or the next
+    /// partition (its algebraic estimates computed at once) with the first.
+    fn begin(&mut self) -> Option<(Simulation, f64)> {
+        let mut setup = 0.0;
+        if self.current.as_ref().is_none_or(|(_, q)| *q == self.config.politeness.len()) {
+            if self.next_task == self.tasks.len() {
+                return None;
+            }
+            self.partition_next();
+            setup = (self.web.pages() + self.web.links()) as f64;
+        }
+        let (a, q) = self.current.as_mut().expect("a partition");
+        let politeness = self.config.politeness[*q];
+        *q += 1;
+        let Task { robots, scheme } = self.tasks[self.next_task - 1];
+        let download = Download::new(Arc::clone(&self.web), Arc::clone(a), robots as usize, politeness, &self.config.download, self.config.web.rtt_s_of_km());
+        Some((Simulation { assignment: Arc::clone(a), politeness, robots: robots as usize, scheme, download }, setup))
+    }
+
+    fn step(&mut self, run: &mut Simulation) -> (f64, bool) {
+        let before = run.download.events();
+        let over = run.download.advance(SLICE_EVENTS);
+        ((run.download.events() - before) as f64, over)
+    }
+
+    fn end(&mut self, run: Simulation) {
+        let load = run.assignment.loads(run.robots);
+        let load_ratio = load.iter().copied().fold(0.0, f64::max) / (self.web.pages() as f64 / run.robots as f64);
+        let m = run.download.finish();
+        self.points.push(SimPoint {
+            scheme: run.scheme,
+            politeness: run.politeness,
+            robots: run.robots as u64,
+            total_s: m.total_s,
+            exchange_pct: m.exchange_pct(),
+            violations: m.violations,
+            downloads: m.downloads,
+            mean_wait_s: m.mean_wait_s,
+            load_ratio,
+        });
+    }
+
+    fn output(&self, _running: Option<&Simulation>) -> PartitionOutput {
+        PartitionJob::output(self)
+    }
+
+    fn total_work(&self) -> f64 {
+        self.config.estimate().events + (self.tasks.len() * (self.web.pages() + self.web.links())) as f64
+    }
+
+    fn complete(&mut self) {
+        self.complete = true;
+    }
+}
+
+fn summarise(web: &Web, td_max: f64) -> WebSummary {
+    let (mut host, mut community) = (0u64, 0u64);
+    for page in 0..web.pages() {
+        let h = web.host_of[page] as usize;
+        for &t in web.links_of(page) {
+            let g = web.host_of[t as usize] as usize;
+            host += (g == h) as u64;
+            community += (web.host_community[g] == web.host_community[h]) as u64;
+        }
+    }
+    let links = web.links().max(1) as f64;
+    let host_pages: Vec<f64> = (0..web.hosts()).map(|h| web.host_pages(h) as f64).collect();
+    WebSummary {
+        hosts: web.hosts() as u64,
+        ips: web.ips() as u64,
+        pages: web.pages() as u64,
+        links: web.links() as u64,
+        max_host_pages: host_pages.iter().copied().fold(0.0, f64::max) as u64,
+        intra_host_pct: 100.0 * host as f64 / links,
+        intra_community_pct: 100.0 * community as f64 / links,
+        density_mean_wait_s: density_mean_wait(&host_pages, td_max),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    fn small() -> PartitionConfig {
+        PartitionConfig {
+            web: WebConfig { hosts: 150, ips: 40, mean_pages: 15.0, max_pages: 600, ..WebConfig::default() },
+            robots: vec![2, 6],
+            schemes: vec![Scheme::HashHost, Scheme::HashUrl, Scheme::GraphRtt, Scheme::GraphRttIp],
+            politeness: vec![Politeness::Fixed, Politeness::Density, Politeness::Dynamic, Politeness::FixedMean],
+            ..PartitionConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_sweep_downloads_every_page_politely_and_measures_the_exchanges_the_partition_implies() {
+        let out = Sliced::new(PartitionJob::new(small()).unwrap()).finish();
+        assert!(out.complete);
+        assert_eq!(out.points.len(), 2 * 4 * 4);
+        for p in &out.points {
+            assert_eq!(p.violations, 0, "{p:?}");
+            assert_eq!(p.downloads, out.web.pages, "{p:?}: every page once");
+            let alg = out.algebraic.iter().find(|a| a.scheme == p.scheme && a.robots == p.robots).unwrap();
+            assert!((p.exchange_pct - alg.crossing_pct).abs() < 1e-9, "routed URLs cross as the partition says: {p:?}");
+            // the densest server bounds the time: pages × (wait + at least 0.1 s)
+        }
+        let time = |s: Scheme, q: Politeness, r: u64| out.points.iter().find(|p| p.scheme == s && p.politeness == q && p.robots == r).unwrap().total_s;
+        // fixed politeness: the densest host needs (600 − 1) waits of 15 s
+        assert!(time(Scheme::HashHost, Politeness::Fixed, 6) >= 599.0 * 15.0);
+        // Eq 5.4 lets the densest host go at 1 s: far faster
+        assert!(time(Scheme::GraphRtt, Politeness::Density, 6) < 0.3 * time(Scheme::HashHost, Politeness::Fixed, 6));
+        // the graph keeps more links at home than hashing the host, and far more than hashing URLs
+        let x = |s: Scheme| out.points.iter().find(|p| p.scheme == s && p.robots == 6).unwrap().exchange_pct;
+        assert!(x(Scheme::GraphRtt) < x(Scheme::HashHost) && x(Scheme::HashHost) < x(Scheme::HashUrl), "{} {} {}", x(Scheme::GraphRtt), x(Scheme::HashHost), x(Scheme::HashUrl));
+        assert!(out.comparisons.iter().filter(|c| c.measured.is_some()).count() >= 10);
+        assert!(out.map.is_some());
+        assert!(out.central_s > out.algebraic.iter().map(|a| a.download_s).fold(0.0, f64::max), "distributing helps in Eq 5.1–5.2");
+    }
+
+    #[test]
+    fn slices_do_not_change_the_result() {
+        let config = PartitionConfig { schemes: vec![Scheme::HashHost, Scheme::GraphRtt], politeness: vec![Politeness::Dynamic], ..small() };
+        let whole = Sliced::new(PartitionJob::new(config.clone()).unwrap()).finish();
+        let mut job = Sliced::new(PartitionJob::new(config).unwrap());
+        let mut last = 0.0;
+        while !job.done() {
+            let f = job.advance(777);
+            assert!(f >= last && f <= 1.0);
+            last = f;
+        }
+        assert_eq!(job.finish(), whole);
+    }
+
+    #[test]
+    fn bad_configs_name_their_field() {
+        let e = PartitionConfig { robots: vec![2, 2], ..PartitionConfig::default() }.validate().unwrap_err();
+        assert_eq!(e.field, "robots[1]");
+        let e = PartitionConfig { robots: vec![200], ..PartitionConfig::default() }.validate().unwrap_err();
+        assert_eq!(e.field, "robots[0]");
+        let e = PartitionConfig { schemes: vec![], ..PartitionConfig::default() }.validate().unwrap_err();
+        assert_eq!(e.field, "schemes");
+        let e = PartitionConfig { map_robots: 7, ..PartitionConfig::default() }.validate().unwrap_err();
+        assert_eq!(e.field, "map_robots");
+        let e =
+            PartitionConfig { web: WebConfig { hosts: 1_000_000, mean_pages: 2000.0, max_pages: 1_000_000, ips: 100_000, ..WebConfig::default() }, ..PartitionConfig::default() }
+                .cost()
+                .check(&crate::core::limits::here())
+                .unwrap_err();
+        assert_eq!(e.field, "web.hosts");
+        assert!(e.message.contains("GB"), "{}", e.message);
+    }
+}

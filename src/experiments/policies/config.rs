@@ -1,0 +1,176 @@
+//! The policies experiment's configuration: the repository (generated or a page list),
+//! politeness, horizon, capacities, allocation, policies and crawlers; its validation
+//! and its cost.
+
+use crate::core::alloc::AllocationKind;
+use crate::core::input::{InputError, check, count};
+use crate::core::limits::{Cost, Fix};
+use crate::core::model::page_list::PageRow;
+use crate::core::model::source::{Pages, RepositorySource};
+use crate::core::model::webbase::RepositoryConfig;
+use crate::core::policy::PolicyKind;
+use crate::core::sim::freshness::{Account, Estimator};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PoliciesConfig {
+    /// Where the pages come from: the WEBBASE-like generator (`repository`) or a page
+    /// list (`page_list` as CSV text, or `page_rows` inline).
+    pub source: RepositorySource,
+    pub repository: RepositoryConfig,
+    /// A page list's CSV text: `page,server,change_rate[,weight][,frequency]`, rates
+    /// and frequencies per day.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_list: Option<String>,
+    /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?}.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_rows: Option<Vec<PageRow>>,
+    /// Minimum time between two requests to one server, in seconds.
+    pub politeness_seconds: f64,
+    pub horizon_days: f64,
+    /// Total frequencies C to compare, as shares of the maximum #servers / P.
+    pub capacities: Vec<f64>,
+    pub allocation: AllocationKind,
+    /// Allocation-driven policies, run at every capacity.
+    pub policies: Vec<PolicyKind>,
+    /// Deployed crawlers' schedules (adaptive), run once each.
+    pub crawlers: Vec<PolicyKind>,
+    pub estimator: Estimator,
+    pub bins: u64,
+    /// The server shown page by page (its index; generated servers are largest first,
+    /// a page list's in order of first appearance). None: the largest capped server.
+    pub microscope_server: Option<u64>,
+    pub seed: u64,
+}
+
+impl Default for PoliciesConfig {
+    fn default() -> Self {
+        PoliciesConfig {
+            source: RepositorySource::Generator,
+            repository: RepositoryConfig::default(),
+            page_list: None,
+            page_rows: None,
+            politeness_seconds: CLASSROOM_POLITENESS_SECONDS,
+            horizon_days: SIX_YEARS,
+            capacities: vec![0.01, 0.1, 0.9],
+            allocation: AllocationKind::OptPolite,
+            policies: vec![PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random, PolicyKind::Unpolite],
+            crawlers: vec![PolicyKind::Nutch, PolicyKind::Stormcrawler, PolicyKind::Fixed],
+            estimator: Estimator::Expected,
+            bins: 100,
+            microscope_server: None,
+            seed: 1,
+        }
+    }
+}
+
+/// The thesis's horizon: six years of crawling (§5.5).
+pub const SIX_YEARS: f64 = 6.0 * 365.25;
+/// The classroom repository's P: with 500 servers it keeps six years of every policy
+/// within a few seconds in the page (README, "Calibration").
+pub const CLASSROOM_POLITENESS_SECONDS: f64 = 6.0 * 3600.0;
+/// WEBBASE's P (thesis §5.5).
+pub const WEBBASE_POLITENESS_SECONDS: f64 = 15.0;
+/// Native time per simulated request, accounting included (BENCHMARKS.md).
+const SECONDS_PER_REQUEST: f64 = 30e-9;
+
+/// What a configuration will cost, computed before it runs (reported with the result).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Peak memory in bytes.
+    pub bytes: u64,
+    pub bytes_per_page: u64,
+    /// Requests to simulate (the crawlers' count is an upper bound).
+    pub requests: f64,
+}
+
+impl PoliciesConfig {
+    /// The WEBBASE scale of spec §1.4: 14.5 M pages, 5,462 servers, P = 15 s, six years.
+    pub fn webbase() -> Self {
+        let classroom = PoliciesConfig::default();
+        let per_page = |r: &RepositoryConfig, p: f64| r.servers as f64 * 86_400.0 / (p * r.pages as f64);
+        let shape = RepositoryConfig::webbase_scaled(1.0);
+        let scale = per_page(&shape, WEBBASE_POLITENESS_SECONDS) / per_page(&classroom.repository, classroom.politeness_seconds);
+        PoliciesConfig { repository: RepositoryConfig::webbase_scaled(scale), politeness_seconds: WEBBASE_POLITENESS_SECONDS, horizon_days: SIX_YEARS, ..classroom }
+    }
+
+    pub fn pages(&self) -> Pages<'_> {
+        Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
+    }
+
+    pub fn politeness_days(&self) -> f64 {
+        self.politeness_seconds / 86_400.0
+    }
+
+    pub fn max_rate_for(&self, servers: u64) -> f64 {
+        servers as f64 / self.politeness_days()
+    }
+
+    /// The cost of a run on the configured repository (a page list's from its size).
+    pub fn estimate(&self) -> Estimate {
+        let (pages, servers) = self.pages().shape();
+        self.estimate_for(pages, servers)
+    }
+
+    pub fn estimate_for(&self, pages: u64, servers: u64) -> Estimate {
+        let n = pages;
+        let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
+        let crawling = 8 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
+        let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) };
+        let per_server = 200;
+        let import = self.pages().import_bytes(pages);
+        let bytes = (n * per_page + servers * per_server + self.bins * 64).max(import);
+        let slots = self.max_rate_for(servers) * self.horizon_days;
+        let allocated_requests: f64 = self.capacities.iter().map(|c| c * slots).sum::<f64>() * self.policies.len() as f64;
+        let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
+        Estimate { bytes, bytes_per_page: per_page, requests }
+    }
+
+    /// The run's cost on `pages` pages and `servers` servers.
+    pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
+        let e = self.estimate_for(pages, servers);
+        Cost {
+            work: e.requests,
+            unit: "requests".into(),
+            bytes: e.bytes as f64,
+            seconds: e.requests * SECONDS_PER_REQUEST,
+            memory_fix: Fix::new(self.pages().size_field(), format!("use fewer pages ({} bytes each)", e.bytes_per_page)),
+            time_fix: Fix::new("horizon_days", "shorten the horizon, lengthen politeness_seconds or run fewer policies"),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), InputError> {
+        self.pages().validate()?;
+        if self.source == RepositorySource::Generator && self.allocation == AllocationKind::Given {
+            return Err(InputError::new("allocation", "given needs a page list with a frequency column (source page_list); choose another allocation"));
+        }
+        check("politeness_seconds", self.politeness_seconds)?.positive()?.at_most(86_400.0 * 365.0)?;
+        check("horizon_days", self.horizon_days)?.positive()?.at_most(365.25 * 100.0)?;
+        if self.capacities.is_empty() {
+            return Err(InputError::new("capacities", "needs at least one share of the maximum, e.g. 0.01, 0.1, 0.9"));
+        }
+        if self.capacities.len() > 8 {
+            return Err(InputError::new("capacities", "has more than 8 values; compare at most 8 at once"));
+        }
+        for (k, &c) in self.capacities.iter().enumerate() {
+            check(&format!("capacities[{k}]"), c)?.positive()?.at_most(1.0)?;
+        }
+        if let Some(p) = self.policies.iter().find(|p| p.is_adaptive()) {
+            return Err(InputError::new("policies", format!("{} learns its own schedule; list it under crawlers", p.label())));
+        }
+        if let Some(p) = self.crawlers.iter().find(|p| !p.is_adaptive()) {
+            return Err(InputError::new("crawlers", format!("{} needs an allocation; list it under policies", p.label())));
+        }
+        for (field, list) in [("policies", &self.policies), ("crawlers", &self.crawlers)] {
+            let mut sorted = list.clone();
+            sorted.sort();
+            sorted.dedup();
+            if sorted.len() != list.len() {
+                return Err(InputError::new(field, "lists a policy twice; keep one"));
+            }
+        }
+        count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
+        Ok(())
+    }
+}

@@ -1,0 +1,186 @@
+//! Figures of the repository experiment: freshness over time at each capacity (the
+//! thesis's Fig 5.8) and where deployed crawlers sit against MERGE and the POLITE bound.
+
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
+use crate::chart::format::{sig, thousands};
+use crate::core::policy::PolicyKind;
+use crate::experiments::policies::{PoliciesOutput, PolicyCurve};
+
+/// A fixed colour and pattern per policy, the same on every chart.
+pub fn policy_pen(policy: PolicyKind) -> Pen {
+    let k = match policy {
+        PolicyKind::Merge => 0,
+        PolicyKind::Random => 1,
+        PolicyKind::Delayed => 2,
+        PolicyKind::Unpolite => 3,
+        PolicyKind::Nutch => 4,
+        PolicyKind::Stormcrawler => 5,
+        PolicyKind::Fixed => 6,
+    };
+    series_pen(k)
+}
+
+/// Days or years, whichever reads better for the horizon.
+fn time_unit(horizon_days: f64) -> (f64, &'static str) {
+    if horizon_days >= 730.0 { (365.25, "years") } else { (1.0, "days") }
+}
+
+fn curve_line(curve: &PolicyCurve, bin_days: f64, unit: f64) -> Vec<Vec<[f64; 2]>> {
+    vec![curve.freshness.iter().enumerate().map(|(k, &v)| [(k as f64 + 0.5) * bin_days / unit, v]).collect()]
+}
+
+fn lowest(curves: &[&PolicyCurve], floor: f64) -> f64 {
+    let low = curves.iter().flat_map(|c| c.freshness.iter().copied()).fold(floor, f64::min);
+    ((low - 0.05) * 10.0).floor().max(0.0) / 10.0
+}
+
+pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
+    let (unit, unit_name) = time_unit(o.config.horizon_days);
+    let mut figures = Vec::new();
+    for c in &o.capacities {
+        let mut layers: Vec<Layer> = c
+            .curves
+            .iter()
+            .map(|curve| Layer::Lines {
+                label: format!("{}{}", curve.policy.label(), if curve.complete { String::new() } else { " (running)".into() }),
+                lines: curve_line(curve, o.bin_days, unit),
+                pen: policy_pen(curve.policy),
+                tag: None,
+            })
+            .collect();
+        layers.push(Layer::HLine { label: format!("POLITE bound {}", sig(c.polite_bound, 4)), y: c.polite_bound, pen: Pen::new(Paint::Foreground, Dash::Dashed) });
+        layers.push(Layer::HLine {
+            label: format!("UNPOLITE bound {}", sig(c.unpolite_bound, 4)),
+            y: c.unpolite_bound,
+            pen: Pen { width: 1.2, ..Pen::new(Paint::Foreground, Dash::Dotted) },
+        });
+        let curves: Vec<&PolicyCurve> = c.curves.iter().collect();
+        let ratios: Vec<String> = c
+            .curves
+            .iter()
+            .filter_map(|k| {
+                k.ratio_end.map(|r| {
+                    let published = k.published_ratio.map(|p| format!(" (thesis {}, difference {:+.3})", sig(p, 3), r - p)).unwrap_or_default();
+                    let mean = k.ratio_mean.map(|m| format!(", over the whole run {}", sig(m, 3))).unwrap_or_default();
+                    format!("{} {}{published}{mean}", k.policy.label(), sig(r, 3))
+                })
+            })
+            .collect();
+        figures.push(Figure {
+            title: format!("Repository freshness, C = {} % of the maximum (Fig 5.8)", sig(100.0 * c.share, 3)),
+            x: Axis { label: format!("time ({unit_name})"), min: 0.0, max: o.config.horizon_days / unit, log: false },
+            y: Axis { label: "freshness (share of pages up to date)".into(), min: lowest(&curves, c.polite_bound), max: 1.0, log: false },
+            layers,
+            legend: Corner::LowerRight,
+            summary: format!(
+                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.",
+                sig(o.config.horizon_days / unit, 3),
+                sig(100.0 * c.share, 3),
+                thousands(c.capacity),
+                c.allocation.kind.label(),
+                sig(c.polite_bound, 4),
+                sig(c.unpolite_bound, 4),
+                thousands(c.capped.servers as f64),
+                sig(100.0 * c.capped.page_share, 3),
+                if ratios.is_empty() { "none yet".into() } else { ratios.join("; ") },
+            ),
+        });
+    }
+    if !o.crawlers.is_empty() {
+        figures.push(crawlers(o));
+    }
+    figures.extend(o.capacities.iter().filter(|c| !c.microscope.pages.is_empty()).map(|c| microscope(o, c)));
+    figures
+}
+
+/// One server page by page: simulated MERGE and RANDOM factors against Eq 5-2 and
+/// Eq 5-8, over r = λ/f.
+fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResult) -> Figure {
+    let m = &c.microscope;
+    let name = o.server_names.get(m.server as usize).cloned().unwrap_or_else(|| format!("server {}", m.server));
+    let dots =
+        |get: &dyn Fn(&crate::experiments::policies::microscope::MicroPage) -> Option<f64>| -> Vec<[f64; 2]> { m.pages.iter().filter_map(|p| get(p).map(|y| [p.r, y])).collect() };
+    let merge = dots(&|p| p.merge_simulated);
+    let random = dots(&|p| p.random_simulated);
+    let exact: Vec<[f64; 4]> = m.pages.iter().map(|p| [p.r, p.random_exact, p.random_exact, p.random_exact]).collect();
+    let bound: Vec<[f64; 4]> = m.pages.iter().map(|p| [p.r, p.merge_bound, p.merge_bound, p.merge_bound]).collect();
+    let all = m.pages.iter().flat_map(|p| [Some(p.random_exact), Some(p.merge_bound), p.merge_simulated, p.random_simulated]).flatten();
+    let low = all.fold(1.0f64, f64::min);
+    let (r_lo, r_hi) = m.pages.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.r), b.max(p.r)));
+    let log = r_hi > 20.0 * r_lo;
+    let (x_min, x_max) = if log { (r_lo / 1.5, r_hi * 1.5) } else { ((r_lo - 0.1 * (r_hi - r_lo)).max(0.0), r_hi + 0.1 * (r_hi - r_lo).max(0.1)) };
+    let mean = |v: &[[f64; 2]]| if v.is_empty() { f64::NAN } else { v.iter().map(|p| p[1]).sum::<f64>() / v.len() as f64 };
+    Figure {
+        title: format!("One server page by page: {name}, C = {} %", sig(100.0 * c.share, 3)),
+        x: Axis { label: "r = λ/f (changes per revisit)".into(), min: x_min, max: x_max, log },
+        // the data keep the upper half of the plot, the legend the lower left (at font 2
+        // it is half the plot's height)
+        y: Axis { label: "factor A/A*".into(), min: ((low - 1.2 * (1.01 - low)).max(0.0) * 50.0).floor() / 50.0, max: 1.01, log: false },
+        layers: vec![
+            Layer::Intervals { label: "RANDOM exact (Eq 5-2)".into(), points: exact, paint: Paint::Series(4) },
+            Layer::Intervals { label: "MERGE guarantee (Eq 5-8)".into(), points: bound, paint: Paint::Series(5) },
+            Layer::Dots { label: "MERGE simulated".into(), points: merge.clone(), paint: Paint::Series(0), radius: 3.0 },
+            Layer::Dots { label: "RANDOM simulated".into(), points: random.clone(), paint: Paint::Series(1), radius: 3.0 },
+        ],
+        legend: Corner::LowerLeft,
+        summary: format!(
+            "{name}: {} pages, {} requests a day{}; {} pages shown. Mean factor of the shown pages: MERGE {}, RANDOM {}. RANDOM's factor is lowest near r = 1.79 (Cor 5.5's 0.77 when c = f_s/f is large); MERGE's stays at or above Eq 5-8, which falls below 1 only where c is small.",
+            thousands(m.pages_on_server as f64),
+            sig(m.server_rate, 4),
+            if m.capped { " (capped at 1/P)" } else { "" },
+            m.pages.len(),
+            sig(mean(&merge), 3),
+            sig(mean(&random), 3),
+        ),
+    }
+}
+
+/// Freshness against bandwidth: the POLITE bound and MERGE at the experiment's
+/// capacities, and each deployed crawler beside MERGE at the bandwidth it used.
+fn crawlers(o: &PoliciesOutput) -> Figure {
+    let mut bound: Vec<[f64; 2]> = o.capacities.iter().map(|c| [c.capacity, c.polite_bound]).collect();
+    bound.extend(o.crawlers.iter().filter_map(|c| c.polite_bound_same_bandwidth.map(|b| [c.curve.bandwidth, b])));
+    bound.sort_by(|a, b| a[0].total_cmp(&b[0]));
+    let merge: Vec<[f64; 2]> = o
+        .capacities
+        .iter()
+        .filter_map(|c| c.curves.iter().find(|k| k.policy == PolicyKind::Merge && k.complete).map(|k| [c.capacity, k.converged]))
+        .chain(o.crawlers.iter().filter_map(|c| c.merge_same_bandwidth.as_ref().filter(|m| m.complete).map(|m| [c.curve.bandwidth, m.converged])))
+        .collect();
+    let mut layers = vec![Layer::Lines { label: "POLITE bound".into(), lines: vec![bound.clone()], pen: Pen::new(Paint::Foreground, Dash::Dashed), tag: None }];
+    layers.push(Layer::Intervals { label: "MERGE (last quarter)".into(), points: merge.iter().map(|p| [p[0], p[1], p[1], p[1]]).collect(), paint: Paint::Series(0) });
+    let mut notes = Vec::new();
+    for c in &o.crawlers {
+        let k = &c.curve;
+        if k.bandwidth <= 0.0 {
+            continue;
+        }
+        layers.push(Layer::Marker {
+            label: k.policy.label().into(),
+            at: [k.bandwidth, k.converged],
+            paint: policy_pen(k.policy).paint,
+            note: format!("{} {}", k.policy.label(), sig(k.converged, 3)),
+        });
+        let against = c.merge_same_bandwidth.as_ref().map(|m| format!(", MERGE at the same bandwidth {}", sig(m.converged, 3))).unwrap_or_default();
+        let bound = c.polite_bound_same_bandwidth.map(|b| format!(", POLITE bound {}", sig(b, 3))).unwrap_or_default();
+        notes.push(format!(
+            "{}: {} requests per day, freshness {} after convergence ({} from the cold start){against}{bound}",
+            k.policy.label(),
+            thousands(k.bandwidth),
+            sig(k.converged, 3),
+            sig(k.mean, 3)
+        ));
+    }
+    let xs: Vec<f64> = bound.iter().map(|p| p[0]).chain(o.crawlers.iter().map(|c| c.curve.bandwidth)).filter(|&x| x > 0.0).collect();
+    let (lo, hi) = (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(0.0, f64::max));
+    let ys: Vec<f64> = bound.iter().map(|p| p[1]).chain(o.crawlers.iter().map(|c| c.curve.converged)).collect();
+    let y_min = ((ys.iter().copied().fold(1.0, f64::min) - 0.05) * 10.0).floor().max(0.0) / 10.0;
+    Figure {
+        title: "Deployed crawlers' schedules against MERGE and the POLITE bound".into(),
+        x: Axis { label: "bandwidth (requests per day, log scale)".into(), min: (lo / 2.0).max(1e-9), max: (hi * 2.0).max(lo * 4.0), log: true },
+        y: Axis { label: "freshness after convergence".into(), min: y_min, max: 1.0, log: false },
+        layers,
+        legend: Corner::LowerRight,
+        summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
+    }
+}

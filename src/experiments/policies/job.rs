@@ -1,0 +1,320 @@
+//! The policies experiment's job: each policy at each capacity, then each deployed
+//! crawler and MERGE at the crawler's bandwidth, every server advancing through fixed
+//! time slices.
+
+use super::config::PoliciesConfig;
+use super::microscope::microscope;
+use super::output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, published_ratio};
+use crate::core::alloc::{Allocation, AllocationKind, allocate, capped, given};
+use crate::core::input::InputError;
+use crate::core::limits;
+use crate::core::model::repository::Repository;
+use crate::core::policy::server::ServerSchedule;
+use crate::core::policy::{PolicyKind, PolitenessCheck};
+use crate::core::rng::{Purpose, Stream};
+use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
+use crate::experiments::Plan;
+use std::cell::RefCell;
+
+/// Requests per slice of a run (the granularity of progress and cancellation).
+const SLICE_REQUESTS: f64 = 100_000.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Run {
+    Allocated { capacity: usize, policy: PolicyKind },
+    Crawler { index: usize, policy: PolicyKind },
+    SameBandwidth { crawler: usize },
+}
+
+/// The state of the run in progress.
+pub struct Running {
+    run: Run,
+    f: Vec<f64>,
+    schedules: Vec<ServerSchedule>,
+    streams: Vec<Stream>,
+    checks: Vec<PolitenessCheck>,
+    account: Account,
+    time: f64,
+    requests: u64,
+    /// Slices run so far. Slice boundaries depend only on the configuration, never on
+    /// the caller's budget, so the order of additions — and the result, to the last
+    /// bit — is the same however the run is advanced.
+    slices: u64,
+    slice: f64,
+}
+
+struct RepoVisitor<'a> {
+    account: &'a mut Account,
+    repo: &'a Repository,
+}
+
+impl Freshness for RepoVisitor<'_> {
+    #[inline]
+    fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
+        self.account.visit(page, time, self.repo.lambda[page], self.repo.weight(page), rng)
+    }
+}
+
+pub struct PoliciesJob {
+    config: PoliciesConfig,
+    repo: Repository,
+    /// A page list's own frequencies (allocation `given`).
+    given: Option<Vec<f64>>,
+    output: PoliciesOutput,
+    runs: Vec<Run>,
+    next: usize,
+    partial: RefCell<Option<(f64, PoliciesOutput)>>,
+    /// The allocation of the capacity being run (one kept at a time).
+    allocation: Option<(usize, Vec<f64>)>,
+}
+
+impl PoliciesJob {
+    /// Reads the repository of a valid configuration and plans its runs; a page list's
+    /// real size is checked against the limits once it is read.
+    pub fn new(mut config: PoliciesConfig) -> Result<Self, InputError> {
+        let estimate_config = config.clone();
+        let (repo, list, summary) = config.pages().load()?;
+        config.page_list = None;
+        config.page_rows = None;
+        estimate_config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
+        if let Some(s) = config.microscope_server.filter(|&s| s >= repo.servers() as u64) {
+            return Err(InputError::new("microscope_server", format!("must be below the number of servers, {} (got {s}); servers are numbered from 0", repo.servers())));
+        }
+        let p = config.politeness_days();
+        let given = match (list.as_ref().and_then(|l| l.frequency.clone()), config.allocation) {
+            (Some(f), AllocationKind::Given) => {
+                let cap = 1.0 / p;
+                for s in 0..repo.servers() {
+                    let fs: f64 = f[repo.server_pages(s)].iter().sum();
+                    if fs > cap * (1.0 + 1e-9) {
+                        let name = &list.as_ref().expect("a list").server_names[s];
+                        return Err(InputError::new(
+                            "page_list",
+                            format!(
+                                "gives server “{name}” {} revisits a day in all, over the {} that P = {} s allows; lower its pages' frequencies or P",
+                                fs, cap, config.politeness_seconds
+                            ),
+                        ));
+                    }
+                }
+                config.capacities = vec![f.iter().sum::<f64>() / (repo.servers() as f64 / p)];
+                Some(f)
+            }
+            (Some(_), _) => {
+                return Err(InputError::new("allocation", "the page list gives each page's frequency: choose allocation given, or drop the frequency column to allocate"));
+            }
+            (None, AllocationKind::Given) => return Err(InputError::new("allocation", "given needs a frequency column in the page list; choose another allocation")),
+            (None, _) => None,
+        };
+        let servers = repo.servers() as u64;
+        let mut runs = Vec::new();
+        for capacity in 0..config.capacities.len() {
+            for &policy in &config.policies {
+                runs.push(Run::Allocated { capacity, policy });
+            }
+        }
+        for (index, &policy) in config.crawlers.iter().enumerate() {
+            runs.push(Run::Crawler { index, policy });
+        }
+        let output = PoliciesOutput {
+            repository: summary,
+            estimate: estimate_config.estimate_for(repo.pages() as u64, servers),
+            max_rate: config.max_rate_for(servers),
+            page_names: list.as_ref().map(|l| l.names.clone()).unwrap_or_default(),
+            server_names: list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default(),
+            bin_days: config.horizon_days / config.bins as f64,
+            capacities: Vec::new(),
+            crawlers: Vec::new(),
+            done: false,
+            config: config.clone(),
+        };
+        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None })
+    }
+
+    fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
+        while self.output.capacities.len() <= k {
+            let j = self.output.capacities.len();
+            let share = self.config.capacities[j];
+            let capacity = share * self.max_rate();
+            let p = self.config.politeness_days();
+            let chosen = self.allocation_at(capacity);
+            let polite = if chosen.report.kind == AllocationKind::OptPolite { None } else { Some(allocate(&self.repo, AllocationKind::OptPolite, capacity, p)) };
+            let polite = polite.as_ref().unwrap_or(&chosen);
+            let (polite_bound, capped) = (polite.report.bound, capped(&self.repo, &polite.f, p));
+            let unpolite_bound = allocate(&self.repo, AllocationKind::OptUnpolite, capacity, p).report.bound;
+            let largest = || (0..self.repo.servers()).max_by_key(|&s| (self.repo.server_pages(s).len(), std::cmp::Reverse(s))).unwrap_or(0);
+            let server = self.config.microscope_server.map(|s| s as usize).or(capped.largest).unwrap_or_else(largest);
+            let microscope = microscope(&self.repo, server, &chosen.f, p, self.config.seed);
+            self.output.capacities.push(CapacityResult { share, capacity, allocation: chosen.report, polite_bound, unpolite_bound, capped, microscope, curves: Vec::new() });
+            self.allocation = Some((j, chosen.f));
+        }
+        &mut self.output.capacities[k]
+    }
+
+    fn max_rate(&self) -> f64 {
+        self.output.max_rate
+    }
+
+    /// The configured allocation at `capacity` (a page list's own frequencies if given).
+    fn allocation_at(&self, capacity: f64) -> Allocation {
+        match &self.given {
+            Some(f) => given(&self.repo, f.clone(), self.config.politeness_days()),
+            None => allocate(&self.repo, self.config.allocation, capacity, self.config.politeness_days()),
+        }
+    }
+
+    fn start(&mut self, run: Run) -> Running {
+        let p = self.config.politeness_days();
+        let (f, policy, kind, index) = match run {
+            Run::Allocated { capacity, policy } => {
+                let c = self.capacity_result(capacity).capacity;
+                // the run borrows the capacity's allocation and hands it back when done
+                let f = match self.allocation.take() {
+                    Some((k, f)) if k == capacity => f,
+                    _ => self.allocation_at(c).f,
+                };
+                (f, policy, 1u8, capacity)
+            }
+            Run::Crawler { index, policy } => (Vec::new(), policy, 2, index),
+            Run::SameBandwidth { crawler } => {
+                let c = self.output.crawlers[crawler].curve.bandwidth;
+                (allocate(&self.repo, AllocationKind::OptPolite, c, p).f, PolicyKind::Merge, 3, crawler)
+            }
+        };
+        let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
+        let servers = self.repo.servers();
+        let purpose = Purpose::ServerSchedule { run: kind, series: index as u32 };
+        let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
+        let schedules = (0..servers).map(|s| ServerSchedule::new(policy, &f, self.repo.server_pages(s), p, &mut streams[s])).collect();
+        // crawlers' rates are not known in advance: their upper bound sets the slices
+        let rate = if f.is_empty() { self.max_rate() } else { f.iter().sum() };
+        let horizon = self.config.horizon_days;
+        let count = (rate * horizon / SLICE_REQUESTS).ceil().clamp(1.0, 1e7);
+        let repo = &self.repo;
+        let account = Account::new(estimator, &repo.lambda, |i| repo.weight(i), horizon, self.config.bins as usize);
+        Running { run, f, schedules, streams, checks: vec![PolitenessCheck::new(p); servers], account, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
+    }
+
+    fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
+        let repo = &self.repo;
+        let bins = running.account.closed_bins(until, &repo.lambda, |i| repo.weight(i));
+        let width = bins.width();
+        let total_weight = repo.total_weight();
+        let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
+        let freshness: Vec<f64> = bins.totals().into_iter().take(filled).map(|t| t / (width * total_weight)).collect();
+        let quarter = (freshness.len() / 4).max(1);
+        let converged = if freshness.is_empty() { 0.0 } else { freshness[freshness.len() - quarter..].iter().sum::<f64>() / quarter as f64 };
+        let policy = match running.run {
+            Run::Allocated { policy, .. } | Run::Crawler { policy, .. } => policy,
+            Run::SameBandwidth { .. } => PolicyKind::Merge,
+        };
+        let mean = if freshness.is_empty() { 0.0 } else { freshness.iter().sum::<f64>() / freshness.len() as f64 };
+        let end = freshness.last().copied().unwrap_or(0.0);
+        let (ratio_end, ratio_mean, published) = match running.run {
+            Run::Allocated { capacity, policy } => {
+                let c = &self.output.capacities[capacity];
+                let ratio = |v: f64| (!freshness.is_empty() && c.polite_bound > 0.0).then(|| v / c.polite_bound);
+                (ratio(end), ratio(mean), published_ratio(policy, c.share))
+            }
+            _ => (None, None, None),
+        };
+        PolicyCurve {
+            policy,
+            mean,
+            end,
+            converged,
+            freshness,
+            complete,
+            requests: running.requests,
+            bandwidth: if until > 0.0 { running.requests as f64 / until } else { 0.0 },
+            violations: running.checks.iter().map(|c| c.violations).sum(),
+            estimator: running.account.estimator(),
+            ratio_end,
+            ratio_mean,
+            published_ratio: published,
+        }
+    }
+}
+
+impl Plan for PoliciesJob {
+    type Run = Running;
+    type Output = PoliciesOutput;
+
+    fn begin(&mut self) -> Option<(Running, f64)> {
+        let run = *self.runs.get(self.next)?;
+        self.next += 1;
+        Some((self.start(run), self.repo.pages() as f64))
+    }
+
+    /// Runs one slice of `running`: every server's requests up to the slice's end.
+    fn step(&mut self, running: &mut Running) -> (f64, bool) {
+        let horizon = self.config.horizon_days;
+        running.slices += 1;
+        let until = (running.slices as f64 * running.slice).min(horizon);
+        let until = if running.slice * running.slices as f64 >= horizon * (1.0 - 1e-12) { horizon } else { until };
+        let mut made = 0;
+        for s in 0..self.repo.servers() {
+            let mut visitor = RepoVisitor { account: &mut running.account, repo: &self.repo };
+            made += running.schedules[s].advance(until, &running.f, &mut visitor, &mut running.checks[s], &mut running.streams[s]);
+        }
+        running.time = until;
+        running.requests += made;
+        (made as f64, until >= horizon)
+    }
+
+    fn end(&mut self, running: Running) {
+        let curve = self.curve(&running, self.config.horizon_days, true);
+        match running.run {
+            Run::Allocated { capacity, .. } => {
+                self.output.capacities[capacity].curves.push(curve);
+                self.allocation = Some((capacity, running.f));
+            }
+            Run::Crawler { .. } => {
+                let bound = (curve.bandwidth > 0.0)
+                    .then(|| allocate(&self.repo, AllocationKind::OptPolite, curve.bandwidth.min(self.max_rate()), self.config.politeness_days()).report.bound);
+                let index = self.output.crawlers.len();
+                let merge = curve.bandwidth > 0.0 && curve.bandwidth <= self.max_rate();
+                self.output.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: bound, merge_same_bandwidth: None });
+                if merge {
+                    self.runs.push(Run::SameBandwidth { crawler: index });
+                }
+            }
+            Run::SameBandwidth { crawler } => self.output.crawlers[crawler].merge_same_bandwidth = Some(curve),
+        }
+    }
+
+    /// The results so far, with the run in progress as an incomplete curve.
+    /// (Recomputed at most every 2 % of a run's horizon: it costs one pass over the pages.)
+    fn output(&self, running: Option<&Running>) -> PoliciesOutput {
+        let Some(running) = running else {
+            return self.output.clone();
+        };
+        let mut cache = self.partial.borrow_mut();
+        if let Some((time, out)) = cache.as_ref() {
+            if running.time - time < 0.02 * self.config.horizon_days && running.time >= *time && out.capacities.len() == self.output.capacities.len() {
+                return out.clone();
+            }
+        }
+        let mut out = self.output.clone();
+        let curve = self.curve(running, running.time, false);
+        match running.run {
+            Run::Allocated { capacity, .. } => out.capacities[capacity].curves.push(curve),
+            Run::Crawler { .. } => out.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: None, merge_same_bandwidth: None }),
+            Run::SameBandwidth { crawler } => out.crawlers[crawler].merge_same_bandwidth = Some(curve),
+        }
+        *cache = Some((running.time, out.clone()));
+        out
+    }
+
+    fn total_work(&self) -> f64 {
+        self.output.estimate.requests + (self.runs.len() as f64) * self.repo.pages() as f64
+    }
+
+    /// Every capacity's bounds, even those no policy ran at (a bounds-only run).
+    fn complete(&mut self) {
+        for k in self.output.capacities.len()..self.config.capacities.len() {
+            self.capacity_result(k);
+        }
+        self.output.done = true;
+    }
+}

@@ -1,0 +1,273 @@
+//! Tests of the policies experiment.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use super::*;
+use crate::core::alloc::AllocationKind;
+use crate::core::limits;
+use crate::core::model::page_list::PageRow;
+use crate::core::model::source::RepositorySource;
+use crate::core::model::webbase::RepositoryConfig;
+use crate::core::policy::PolicyKind;
+use crate::core::sim::freshness::Estimator;
+
+/// Validates, checks the cost and plans, as the registry does.
+fn start(config: PoliciesConfig) -> Result<Sliced<PoliciesJob>, InputError> {
+    Policies::validate(&config)?;
+    Policies::cost(&config).check(&limits::here())?;
+    Ok(Sliced::new(PoliciesJob::new(config)?))
+}
+
+fn small() -> PoliciesConfig {
+    PoliciesConfig {
+        repository: RepositoryConfig { pages: 1500, servers: 30, top_share: 0.1, ..Default::default() },
+        politeness_seconds: 3600.0,
+        horizon_days: 240.0,
+        bins: 40,
+        ..Default::default()
+    }
+}
+
+fn run(config: PoliciesConfig) -> PoliciesOutput {
+    start(config).unwrap().finish()
+}
+
+#[test]
+fn politeness_holds_on_every_request_except_for_unpolite() {
+    let out = run(small());
+    for c in &out.capacities {
+        for k in &c.curves {
+            match k.policy {
+                PolicyKind::Unpolite => assert!(k.violations > 0 || c.share < 0.05, "UNPOLITE at {} should collide", c.share),
+                _ => assert_eq!(k.violations, 0, "{:?} at {}", k.policy, c.share),
+            }
+            assert!(k.requests > 0);
+        }
+    }
+    for c in &out.crawlers {
+        assert_eq!(c.curve.violations, 0, "{:?}", c.curve.policy);
+    }
+}
+
+#[test]
+fn bandwidth_matches_the_allocation() {
+    let out = run(small());
+    for c in &out.capacities {
+        for k in &c.curves {
+            assert!((k.bandwidth / c.allocation.total - 1.0).abs() < 0.02, "{:?}: {} vs {}", k.policy, k.bandwidth, c.allocation.total);
+        }
+    }
+}
+
+/// Per-page equally spaced revisits reach A* for every page: once every page has
+/// been visited, UNPOLITE's expected freshness is the bound of its allocation.
+#[test]
+fn unpolite_reaches_the_bound_and_merge_and_delayed_stay_close() {
+    let out =
+        run(PoliciesConfig { policies: vec![PolicyKind::Unpolite, PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random], crawlers: vec![], horizon_days: 600.0, ..small() });
+    for c in &out.capacities {
+        let get = |p: PolicyKind| c.curves.iter().find(|k| k.policy == p).unwrap().converged;
+        assert!((get(PolicyKind::Unpolite) / c.polite_bound - 1.0).abs() < 0.01, "{}: {} vs {}", c.share, get(PolicyKind::Unpolite), c.polite_bound);
+        assert!(get(PolicyKind::Merge) <= c.polite_bound * 1.01);
+        assert!(get(PolicyKind::Merge) >= 0.927 * c.polite_bound, "Conjecture 5.9 on the repository (Prop 5.1)");
+        assert!(get(PolicyKind::Random) >= 0.77 * c.polite_bound, "Cor 5.5 on the repository (Prop 5.1)");
+        assert!(get(PolicyKind::Random) < get(PolicyKind::Merge));
+        assert!(c.unpolite_bound >= c.polite_bound - 1e-12);
+    }
+}
+
+#[test]
+fn the_two_estimators_agree_within_the_noise() {
+    let base = PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Random], crawlers: vec![], capacities: vec![0.1], ..small() };
+    let expected = run(base.clone());
+    let exact = run(PoliciesConfig { estimator: Estimator::Exact, ..base });
+    for (a, b) in expected.capacities[0].curves.iter().zip(&exact.capacities[0].curves) {
+        // 1,500 pages: the exact estimator's time average has a standard error well
+        // under 0.01 here
+        assert!((a.mean - b.mean).abs() < 0.015, "{:?}: {} vs {}", a.policy, a.mean, b.mean);
+        assert_eq!(b.estimator, Estimator::Exact);
+    }
+}
+
+#[test]
+fn partial_results_grow_and_the_run_is_reproducible() {
+    // 0.9 × 720 requests/day over 600 days: four slices of about 100,000 requests
+    let config = PoliciesConfig { capacities: vec![0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
+    let mut job = start(config.clone()).unwrap();
+    job.advance(5_000);
+    let first = job.partial();
+    assert!(!first.done);
+    let running = first.capacities[0].curves.last().unwrap();
+    assert!(!running.complete && running.freshness.len() < 40, "{} bins", running.freshness.len());
+    // odd budgets must not change a single bit of the result
+    let mut budget = 7_777;
+    while !job.done() {
+        job.advance(budget);
+        budget = budget * 3 % 250_001 + 1;
+    }
+    let out = job.finish();
+    assert!(out.done);
+    assert_eq!(out.crawlers.len(), 1);
+    assert!(out.crawlers[0].merge_same_bandwidth.is_some());
+    assert!(out.crawlers[0].polite_bound_same_bandwidth.is_some());
+    assert_eq!(run(config), out, "same seed, same result");
+}
+
+#[test]
+fn published_ratios_are_attached_where_the_thesis_has_them() {
+    assert_eq!(published_ratio(PolicyKind::Merge, 0.1), Some(0.975));
+    assert_eq!(published_ratio(PolicyKind::Random, 0.9), Some(0.886));
+    assert_eq!(published_ratio(PolicyKind::Delayed, 0.1), None);
+    assert_eq!(published_ratio(PolicyKind::Merge, 0.5), None);
+}
+
+#[test]
+fn what_would_not_fit_is_refused_with_the_estimate() {
+    let big = PoliciesConfig { repository: RepositoryConfig { pages: 90_000_000, servers: 5462, ..Default::default() }, ..Default::default() };
+    let estimate = big.estimate();
+    assert!(estimate.bytes_per_page <= 57);
+    if cfg!(target_arch = "wasm32") {
+        let e = start(big).err().unwrap();
+        assert_eq!(e.field, "repository.pages");
+        assert!(e.message.contains("GB") && e.message.contains("browser tab"), "{}", e.message);
+    }
+    let webbase = PoliciesConfig::webbase();
+    assert!(Policies::cost(&webbase).check(&limits::NATIVE).is_ok(), "the WEBBASE preset fits natively");
+    let allocated_only = PoliciesConfig { crawlers: vec![], ..PoliciesConfig::webbase() };
+    assert_eq!(allocated_only.estimate().bytes_per_page, 40, "the issue's budget: at most 48 bytes per page");
+    let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };
+    assert_eq!(exact.estimate().bytes_per_page, 48);
+    let e = start(PoliciesConfig { horizon_days: 36_000.0, politeness_seconds: 0.001, ..Default::default() }).err().unwrap();
+    assert_eq!(e.field, "horizon_days");
+    assert!(e.message.contains("requests"));
+}
+
+/// Issue 12: on the classroom default politeness binds at every capacity (capped
+/// servers, POLITE visibly below UNPOLITE), and a bounds-only run reports it.
+#[test]
+fn politeness_binds_on_the_classroom_default() {
+    let out = run(PoliciesConfig { policies: vec![], crawlers: vec![], ..Default::default() });
+    assert_eq!(out.capacities.len(), 3);
+    for c in &out.capacities {
+        assert!(c.capped.servers > 0 && c.capped.page_share > 0.1, "C = {}: {:?}", c.share, c.capped);
+        assert!(c.unpolite_bound - c.polite_bound > 0.005, "C = {}: {} vs {}", c.share, c.polite_bound, c.unpolite_bound);
+        assert!(c.capped.freshness_share > 0.0 && c.capped.freshness_share <= 1.0);
+        assert!(c.allocation.kkt.as_ref().unwrap().worst() < 1e-9, "{:?}", c.allocation.kkt);
+    }
+    assert!(out.capacities[2].unpolite_bound - out.capacities[2].polite_bound > 0.2);
+}
+
+fn page_list_of(servers: &[&[(f64, f64)]]) -> String {
+    let mut text = String::from("page,server,change_rate,frequency\n");
+    for (s, pages) in servers.iter().enumerate() {
+        for (k, (lambda, f)) in pages.iter().enumerate() {
+            text.push_str(&format!("p{s}_{k},server{s},{lambda},{f}\n"));
+        }
+    }
+    text
+}
+
+#[test]
+fn a_page_list_as_csv_or_inline_rows_gives_the_same_run() {
+    let csv = "page,server,change_rate,weight\na,s1,0.5,2\nb,s2,0.1,1\nc,s1,0.02,1\nd,s3,0,1\n";
+    let base = PoliciesConfig {
+        source: RepositorySource::PageList,
+        politeness_seconds: 86_400.0,
+        horizon_days: 120.0,
+        crawlers: vec![],
+        capacities: vec![0.5],
+        bins: 20,
+        ..Default::default()
+    };
+    let from_csv = run(PoliciesConfig { page_list: Some(csv.into()), ..base.clone() });
+    let rows = crate::core::model::page_list::parse(csv.as_bytes(), "x").unwrap();
+    let inline: Vec<PageRow> = (0..4)
+        .map(|k| PageRow {
+            page: rows.names[k].clone(),
+            server: ["s1", "s2", "s1", "s3"][k].into(),
+            change_rate: [0.5, 0.1, 0.02, 0.0][k],
+            weight: Some([2.0, 1.0, 1.0, 1.0][k]),
+            frequency: None,
+        })
+        .collect();
+    let from_rows = run(PoliciesConfig { page_rows: Some(inline), ..base });
+    assert_eq!(from_csv.capacities, from_rows.capacities);
+    assert_eq!(from_csv.page_names, vec!["a", "b", "c", "d"]);
+    assert_eq!(from_csv.server_names, vec!["s1", "s2", "s3"]);
+    assert_eq!(from_csv.max_rate, 3.0, "three servers, P = one day");
+}
+
+#[test]
+fn given_frequencies_skip_allocation_and_must_respect_the_caps() {
+    let text = page_list_of(&[&[(1.0, 0.3), (0.5, 0.2)], &[(0.2, 0.4)]]);
+    let base = PoliciesConfig { source: RepositorySource::PageList, politeness_seconds: 86_400.0, horizon_days: 60.0, crawlers: vec![], bins: 20, ..Default::default() };
+    let e = start(PoliciesConfig { page_list: Some(text.clone()), ..base.clone() }).err().unwrap();
+    assert_eq!(e.field, "allocation");
+    let out = run(PoliciesConfig { page_list: Some(text), allocation: AllocationKind::Given, ..base.clone() });
+    assert_eq!(out.capacities.len(), 1);
+    assert!((out.capacities[0].capacity - 0.9).abs() < 1e-12);
+    assert_eq!(out.capacities[0].allocation.kind, AllocationKind::Given);
+    let over = page_list_of(&[&[(1.0, 0.8), (0.5, 0.7)]]);
+    let e = start(PoliciesConfig { page_list: Some(over), allocation: AllocationKind::Given, ..base }).err().unwrap();
+    assert!(e.field == "page_list" && e.message.contains("server0"), "{e}");
+}
+
+/// Server by server against the closed forms: each repository below is one server
+/// with given frequencies, so its freshness is that server's. Over 12 seeds, RANDOM's
+/// mean (last quarter) is within 3 standard errors of Eq 5-2 summed over its pages,
+/// and MERGE's is at least Eq 5-4's bound and at most the server's A* sum (the POLITE
+/// bound of these frequencies), less 3 standard errors.
+#[test]
+fn each_server_agrees_with_eq_5_2_and_eq_5_4() {
+    use crate::core::math::freshness::{merge_freshness_bound, random_freshness};
+    let servers: [&[(f64, f64)]; 3] = [&[(1.0, 0.5), (0.3, 0.2), (2.0, 0.3)], &[(0.5, 0.9)], &[(0.1, 0.05), (0.1, 0.05), (1.5, 0.6), (0.8, 0.3)]];
+    for pages in servers {
+        let fs: f64 = pages.iter().map(|p| p.1).sum();
+        let n = pages.len() as f64;
+        let eq_5_2: f64 = pages.iter().map(|&(l, f)| random_freshness(l, f, fs)).sum::<f64>() / n;
+        let eq_5_4: f64 = pages.iter().map(|&(l, f)| merge_freshness_bound(l, f, fs)).sum::<f64>() / n;
+        let bound: f64 = pages.iter().map(|&(l, f)| crate::core::math::freshness::a_star(l, f)).sum::<f64>() / n;
+        let sample = |policy: PolicyKind| {
+            let values: Vec<f64> = (0..12)
+                .map(|seed| {
+                    let config = PoliciesConfig {
+                        source: RepositorySource::PageList,
+                        page_list: Some(page_list_of(&[pages])),
+                        allocation: AllocationKind::Given,
+                        politeness_seconds: 86_400.0,
+                        horizon_days: 4000.0,
+                        policies: vec![policy],
+                        crawlers: vec![],
+                        bins: 20,
+                        seed,
+                        ..Default::default()
+                    };
+                    run(config).capacities[0].curves[0].converged
+                })
+                .collect();
+            let mean = values.iter().sum::<f64>() / 12.0;
+            let sd = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 11.0).sqrt();
+            (mean, sd / 12f64.sqrt())
+        };
+        let (random, se) = sample(PolicyKind::Random);
+        assert!((random - eq_5_2).abs() <= 3.0 * se + 1e-9, "RANDOM {random} ± {se} vs Eq 5-2 {eq_5_2}");
+        let (merge, se) = sample(PolicyKind::Merge);
+        assert!(merge >= eq_5_4 - 3.0 * se - 1e-9, "MERGE {merge} ± {se} below Eq 5-4 {eq_5_4}");
+        assert!(merge <= bound + 3.0 * se + 1e-9, "MERGE {merge} ± {se} above the bound {bound}");
+    }
+}
+
+#[test]
+fn bad_lists_are_refused() {
+    let bad = |c: PoliciesConfig| start(c).err().unwrap().field;
+    assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Nutch], ..small() }), "policies");
+    assert_eq!(bad(PoliciesConfig { crawlers: vec![PolicyKind::Merge], ..small() }), "crawlers");
+    assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Merge], ..small() }), "policies");
+    assert_eq!(bad(PoliciesConfig { capacities: vec![1.5], ..small() }), "capacities[0]");
+    assert_eq!(bad(PoliciesConfig { capacities: vec![], ..small() }), "capacities");
+    assert_eq!(bad(PoliciesConfig { page_list: Some("page,server,change_rate\na,s,1\n".into()), ..small() }), "page_list");
+    assert_eq!(bad(PoliciesConfig { source: RepositorySource::PageList, ..small() }), "page_list");
+    assert_eq!(bad(PoliciesConfig { allocation: AllocationKind::Given, ..small() }), "allocation");
+    assert_eq!(bad(PoliciesConfig { politeness_seconds: -1.0, ..small() }), "politeness_seconds");
+}

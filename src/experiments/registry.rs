@@ -1,0 +1,355 @@
+//! The one list of experiments. Everything that enumerates experiments — the
+//! configuration and result types, parsing with field-named errors, validation and the
+//! cost check, starting a job, figures, tables, presets, the CLI's commands and the
+//! page's entry points — follows from the `registry!` line of each.
+
+use super::job::Job;
+use super::{Experiment, FileInput};
+use super::{allocate, bursts, bursty, certify, channel, factor_curves, level_sets, partition, per_page, policies, sensors};
+use crate::chart::figure::Figure;
+use crate::core::input::InputError;
+use crate::core::limits::{self, Cost, Limits};
+use crate::table::Table;
+use serde::{Deserialize, Serialize};
+
+macro_rules! registry {
+    ($($name:literal => $variant:ident($($experiment:tt)::+),)*) => {
+        /// A run's configuration; the JSON form carries `"experiment": "<name>"` beside
+        /// the experiment's own fields, all optional (defaults are the sources' settings).
+        /// Read it with [`config_from_value`] or [`parse_config`], which name the faulty field.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "experiment")]
+        pub enum Config {
+            $( #[serde(rename = $name)] $variant(<$($experiment)::+ as Experiment>::Config), )*
+        }
+
+        /// A run's result, tagged like its configuration.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "experiment")]
+        pub enum Output {
+            $( #[serde(rename = $name)] $variant(<$($experiment)::+ as Experiment>::Output), )*
+        }
+
+        /// The experiments' names, in the registry's order.
+        pub const NAMES: &[&str] = &[$($name),*];
+
+        /// Each experiment's name and one-line summary.
+        pub fn summaries() -> Vec<(&'static str, &'static str)> {
+            vec![$( ($name, <$($experiment)::+ as Experiment>::SUMMARY), )*]
+        }
+
+        /// The default configuration of the experiment called `name`.
+        pub fn defaults(name: &str) -> Option<Config> {
+            match name {
+                $( $name => Some(Config::$variant(Default::default())), )*
+                _ => None,
+            }
+        }
+
+        /// Each preset of experiment `name`: (name, label, configuration).
+        pub fn presets(name: &str) -> Vec<(&'static str, &'static str, Config)> {
+            match name {
+                $( $name => <$($experiment)::+ as Experiment>::presets().into_iter().map(|p| (p.name, p.label, Config::$variant(p.config))).collect(), )*
+                _ => Vec::new(),
+            }
+        }
+
+        /// The file inputs of experiment `name`.
+        pub fn files(name: &str) -> &'static [FileInput] {
+            match name {
+                $( $name => <$($experiment)::+ as Experiment>::files(), )*
+                _ => &[],
+            }
+        }
+
+        fn config_of(name: &str, map: serde_json::Map<String, serde_json::Value>) -> Option<Result<Config, InputError>> {
+            Some(match name {
+                $( $name => fields(map).map(Config::$variant), )*
+                _ => return None,
+            })
+        }
+
+        impl Config {
+            pub fn name(&self) -> &'static str {
+                match self { $( Config::$variant(_) => $name, )* }
+            }
+
+            /// Checks every field, without the cost (cheap).
+            pub fn validate_fields(&self) -> Result<(), InputError> {
+                match self { $( Config::$variant(c) => <$($experiment)::+ as Experiment>::validate(c), )* }
+            }
+
+            /// What the run will cost.
+            pub fn cost(&self) -> Cost {
+                match self { $( Config::$variant(c) => <$($experiment)::+ as Experiment>::cost(c), )* }
+            }
+
+            fn start_checked(self) -> Result<Box<dyn Job<Output>>, InputError> {
+                match self {
+                    $( Config::$variant(c) => Ok(Box::new(Tagged { job: <$($experiment)::+ as Experiment>::start(c)?, tag: Output::$variant })), )*
+                }
+            }
+        }
+
+        impl Output {
+            pub fn name(&self) -> &'static str {
+                match self { $( Output::$variant(_) => $name, )* }
+            }
+
+            /// The result's figures (most have one).
+            pub fn figures(&self) -> Vec<Figure> {
+                match self { $( Output::$variant(o) => <$($experiment)::+ as Experiment>::figures(o), )* }
+            }
+
+            /// The result as a table (the CSV export).
+            pub fn table(&self) -> Table {
+                match self { $( Output::$variant(o) => <$($experiment)::+ as Experiment>::table(o), )* }
+            }
+
+            /// The few numbers the CLI's `--json` prints, when not the whole result.
+            pub fn brief(&self) -> Option<super::Brief> {
+                match self { $( Output::$variant(o) => <$($experiment)::+ as Experiment>::brief(o), )* }
+            }
+        }
+
+        #[cfg(test)]
+        fn registered_names_agree() {
+            $( assert_eq!($name, <$($experiment)::+ as Experiment>::NAME); )*
+        }
+    };
+}
+
+registry! {
+    "level_sets" => LevelSets(level_sets::LevelSets),
+    "factor_curves" => FactorCurves(factor_curves::FactorCurves),
+    "bursts" => Bursts(bursts::Bursts),
+    "certify" => Certify(certify::Certify),
+    "per_page" => PerPage(per_page::PerPage),
+    "policies" => Policies(policies::Policies),
+    "allocate" => Allocate(allocate::Allocate),
+    "channel" => Channel(channel::Channel),
+    "sensors" => Sensors(sensors::Sensors),
+    "bursty" => Bursty(bursty::Bursty),
+    "partition" => Partition(partition::Partition),
+}
+
+/// Names the experiments answered to before they were renamed (in JSON files, links
+/// and CLI commands), so that old files and scripts keep working.
+const FORMER_NAMES: [(&str, &str); 3] = [("wikipedia", "bursty"), ("eq59", "level_sets"), ("factors", "factor_curves")];
+
+/// The experiment a name means: its own (with '-' or '_'), or a former one.
+pub fn canonical(name: &str) -> Option<&'static str> {
+    let name = name.replace('-', "_");
+    let name = FORMER_NAMES.iter().find(|(old, _)| *old == name).map_or(name.as_str(), |(_, new)| new);
+    NAMES.iter().copied().find(|n| *n == name)
+}
+
+/// An experiment's job, its results tagged as [`Output`].
+struct Tagged<O> {
+    job: Box<dyn Job<O>>,
+    tag: fn(O) -> Output,
+}
+
+impl<O> Job<Output> for Tagged<O> {
+    fn advance(&mut self, budget: u64) -> f64 {
+        self.job.advance(budget)
+    }
+    fn done(&self) -> bool {
+        self.job.done()
+    }
+    fn partial(&self) -> Option<Output> {
+        self.job.partial().map(self.tag)
+    }
+    fn finish(self: Box<Self>) -> Output {
+        (self.tag)(self.job.finish())
+    }
+    fn work(&self) -> f64 {
+        self.job.work()
+    }
+}
+
+impl Config {
+    /// Checks every field and the cost against `limits` (cheap: safe on a page's main
+    /// thread whatever the size of the run).
+    pub fn validate(&self, limits: &Limits) -> Result<(), InputError> {
+        self.validate_fields()?;
+        self.cost().check(limits)
+    }
+}
+
+/// Validates a configuration, checks its cost against the limits of this build, and
+/// prepares its run.
+pub fn start(config: Config) -> Result<Box<dyn Job<Output>>, InputError> {
+    config.validate(&limits::here())?;
+    config.start_checked()
+}
+
+/// Runs a configuration to the end, calling `on_progress` between slices.
+pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job<Output>)) -> Result<Output, InputError> {
+    let mut job = start(config)?;
+    while !job.done() {
+        let fraction = job.advance(1_000_000);
+        on_progress(fraction, job.as_ref());
+    }
+    Ok(job.finish())
+}
+
+/// Deserialises one experiment's fields, naming the field at fault on error.
+fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
+    serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|error| {
+        let field = error.path().to_string();
+        InputError::new(field, crate::core::input::serde_message(&error.inner().to_string()))
+    })
+}
+
+/// Reads a configuration from a JSON value: the page's object, a configuration file, or
+/// a whole export — `{"config": …, "result": …}` as the page's JSON button and the CLI's
+/// `--out` write it.
+pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError> {
+    let serde_json::Value::Object(mut map) = value else {
+        return Err(InputError::new("", r#"the configuration must be an object such as {"experiment": "level_sets"}"#));
+    };
+    if !map.contains_key("experiment") {
+        if let Some(serde_json::Value::Object(inner)) = map.get("config") {
+            if inner.contains_key("experiment") {
+                let Some(serde_json::Value::Object(inner)) = map.remove("config") else { unreachable!("checked above") };
+                map = inner;
+            }
+        }
+    }
+    let known = NAMES.join(", ");
+    let name = match map.remove("experiment") {
+        Some(serde_json::Value::String(name)) => name,
+        Some(other) => return Err(InputError::new("experiment", format!("must be a name (one of {known}), not {other}"))),
+        None => return Err(InputError::new("experiment", format!("is missing; add \"experiment\": one of {known}"))),
+    };
+    let name = canonical(&name).unwrap_or(name.as_str());
+    config_of(name, map).unwrap_or_else(|| Err(InputError::new("experiment", format!("unknown experiment \"{name}\"; use one of {known}"))))
+}
+
+/// Parses a JSON configuration (as written by the page's export and read by the CLI).
+pub fn parse_config(json: &str) -> Result<Config, InputError> {
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| InputError::new("", format!("not valid JSON: {e}")))?;
+    config_from_value(value)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::chart::draw::figure_svg;
+    use crate::chart::theme::DrawOptions;
+
+    #[test]
+    fn every_registered_experiment_answers_to_its_own_name() {
+        registered_names_agree();
+        for name in NAMES {
+            let config = defaults(name).unwrap();
+            assert_eq!(config.name(), *name);
+            let text = serde_json::to_string(&config).unwrap();
+            assert_eq!(parse_config(&text).unwrap(), config, "{name}: defaults survive a JSON round trip");
+            assert!(config.validate_fields().is_ok(), "{name}: defaults are valid");
+            let cost = config.cost();
+            assert!(cost.work > 0.0 && cost.bytes > 0.0 && cost.seconds >= 0.0, "{name}: {cost:?}");
+        }
+    }
+
+    #[test]
+    fn json_configs_round_trip_with_defaults() {
+        let c = parse_config(r#"{"experiment": "level_sets", "r_max": 5}"#).unwrap();
+        let Config::LevelSets(ls) = &c else { panic!("{c:?}") };
+        assert_eq!(ls.r_max, 5.0);
+        assert_eq!(ls.c_max, 20.0);
+        let text = serde_json::to_string(&c).unwrap();
+        assert_eq!(parse_config(&text).unwrap(), c);
+        assert!(matches!(parse_config(r#"{"experiment":"certify"}"#).unwrap(), Config::Certify(_)));
+        assert!(matches!(parse_config(r#"{"experiment":"wikipedia"}"#).unwrap(), Config::Bursty(_)), "the former name still reads");
+    }
+
+    #[test]
+    fn an_export_with_config_and_result_is_read_as_its_config() {
+        let config = parse_config(r#"{"experiment":"factor_curves","points":40}"#).unwrap();
+        let output = run(config.clone(), |_, _| {}).unwrap();
+        let export = serde_json::json!({ "config": config, "result": output });
+        assert_eq!(config_from_value(export).unwrap(), config);
+    }
+
+    #[test]
+    fn bad_json_names_the_field() {
+        let e = parse_config(r#"{"experiment": "level_sets", "r_min": "abc"}"#).unwrap_err();
+        assert_eq!(e.field, "r_min");
+        assert!(e.message.contains("must be a number"), "{}", e.message);
+        let e = parse_config(r#"{"experiment": "level_sets", "r_mni": 1}"#).unwrap_err();
+        assert!(e.message.contains("unknown field `r_mni`"), "{e}");
+        let e = parse_config(r#"{"experiment": "sorcery"}"#).unwrap_err();
+        assert!(e.message.contains("unknown experiment") && e.message.contains("level_sets"), "{e}");
+        let e = parse_config(r#"{"experiment": "certify", "tolerance": null}"#).unwrap_err();
+        assert_eq!(e.field, "tolerance");
+        assert!(e.message.contains("not a number"), "{e}");
+        let e = parse_config(r#"{"r_min": 1}"#).unwrap_err();
+        assert!(e.message.contains("experiment"), "{e}");
+        let e = parse_config(r#"{"experiment": "bursts", "n": [5000, "x"]}"#).unwrap_err();
+        assert_eq!(e.field, "n[1]");
+        assert!(parse_config("").is_err());
+        assert!(parse_config("{} {}").is_err());
+    }
+
+    #[test]
+    fn every_experiment_runs_and_reports_progress() {
+        for json in [r#"{"experiment":"level_sets","grid":51}"#, r#"{"experiment":"factor_curves"}"#, r#"{"experiment":"bursts"}"#, r#"{"experiment":"certify","tolerance":1e-6}"#]
+        {
+            let mut last = 0.0;
+            let out = run(parse_config(json).unwrap(), |f, _| {
+                assert!(f >= last - 1e-12 || f == 1.0);
+                last = f;
+            })
+            .unwrap();
+            let text = serde_json::to_string(&out).unwrap();
+            let back: Output = serde_json::from_str(&text).unwrap();
+            assert!(back == out, "{json}: the result does not survive a JSON round trip");
+        }
+    }
+
+    #[test]
+    fn validation_agrees_with_starting() {
+        for json in [
+            r#"{"experiment":"level_sets","grid":5}"#,
+            r#"{"experiment":"policies","capacities":[2]}"#,
+            r#"{"experiment":"per_page","c":0}"#,
+            r#"{"experiment":"channel","windows":1}"#,
+        ] {
+            let config = parse_config(json).unwrap();
+            let a = config.validate(&limits::here()).unwrap_err();
+            let b = start(config).err().unwrap();
+            assert_eq!(a, b, "{json}");
+        }
+        assert!(parse_config(r#"{"experiment":"policies"}"#).unwrap().validate(&limits::here()).is_ok());
+    }
+
+    #[test]
+    fn invalid_values_are_refused_before_running() {
+        let e = start(parse_config(r#"{"experiment":"certify","c_min":0.5}"#).unwrap()).err().unwrap();
+        assert_eq!(e.field, "c_min");
+    }
+
+    #[test]
+    fn every_theory_figure_renders_to_svg_with_its_labels() {
+        for (json, must_contain) in [
+            (r#"{"experiment":"level_sets","grid":61}"#, "min 0.92723"),
+            (r#"{"experiment":"factor_curves"}"#, "RANDOM bound, Cor 5.5"),
+            (r#"{"experiment":"bursts"}"#, "n = 5,000,000"),
+            (r#"{"experiment":"certify","tolerance":1e-6}"#, "tolerance"),
+        ] {
+            let out = run(parse_config(json).unwrap(), |_, _| {}).unwrap();
+            let fig = out.figures().swap_remove(0);
+            assert!(!fig.summary.is_empty());
+            for dark in [false, true] {
+                let svg = figure_svg(&fig, 800, 500, &DrawOptions { dark, ..Default::default() }).unwrap();
+                assert!(svg.starts_with("<svg") && svg.contains(must_contain), "{json}: {must_contain} missing");
+                assert!(svg.matches("<polyline").count() + svg.matches("<path").count() + svg.matches("<line").count() > 5);
+            }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! The robots-vs-sensors experiment's configuration: the article's model and its
+//! readings, the concepts to run and the settings beyond the article; validation and cost.
+
+use super::page::{LifeRules, Ties};
+use super::robot::Watched;
+use super::sensor::SensedPage;
+use crate::core::input::{InputError, check, count};
+use crate::core::limits::{Cost, Fix};
+use crate::core::rng::{Purpose, Stream};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Concept {
+    Robot,
+    Sensors,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RobotOrder {
+    /// The list in a fixed order (the article).
+    Cycle,
+    /// MERGE's order for the optimal allocation of the robots' throughput to the pages'
+    /// change rates [beyond].
+    Merge,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SensorsConfig {
+    pub pages: u64,
+    /// Simulated time units (the article: 6,048,000, one week).
+    pub horizon: u64,
+    /// Units per week, the unit of the rates below.
+    pub week: u64,
+    pub changes_per_week: f64,
+    pub requests_per_week: f64,
+    pub size_min: u64,
+    pub size_max: u64,
+    pub download_min: u64,
+    pub download_max: u64,
+    pub notify_min: u64,
+    pub notify_max: u64,
+    /// Relative frequencies of state numbers 1–6 (normalised to sum to 1).
+    pub states: [f64; 6],
+    pub no_change_rules: bool,
+    /// Zemskov's state 6 read the other way: drawing "available, unchanged" never counts
+    /// as a change (the stated rule counts it after an error state). SPEC §3 asks for
+    /// each plausible reading as an option.
+    pub unchanged_never_changes: bool,
+    pub ties: Ties,
+    pub sample_every: u64,
+    pub stationary_from: u64,
+    pub concepts: Vec<Concept>,
+    pub robots: u64,
+    pub robot_order: RobotOrder,
+    /// Change rates spread log-uniformly over [m/s, m·s] around their mean m (1: all equal).
+    pub rate_spread: f64,
+    /// Share of the pages that have a sensor; the robots cover the others.
+    pub sensor_share: f64,
+    pub notification_loss: f64,
+    /// Extra robot runs with these numbers of robots, to see what bandwidth matches the
+    /// sensors' freshness [beyond].
+    pub robot_sweep: Vec<u64>,
+    pub seed: u64,
+}
+
+impl Default for SensorsConfig {
+    fn default() -> Self {
+        SensorsConfig {
+            pages: 200_000,
+            horizon: 6_048_000,
+            week: 6_048_000,
+            changes_per_week: 6.0,
+            requests_per_week: 70.0,
+            size_min: 65,
+            size_max: 122_880,
+            download_min: 1,
+            download_max: 40,
+            notify_min: 1,
+            notify_max: 3,
+            states: [0.083, 0.125, 0.125, 0.25, 0.25, 0.166],
+            no_change_rules: true,
+            unchanged_never_changes: false,
+            ties: Ties::ChangeFirst,
+            sample_every: 10_000,
+            stationary_from: 3_500_000,
+            concepts: vec![Concept::Robot, Concept::Sensors],
+            robots: 1,
+            robot_order: RobotOrder::Cycle,
+            rate_spread: 1.0,
+            sensor_share: 1.0,
+            notification_loss: 0.0,
+            robot_sweep: Vec::new(),
+            seed: 1,
+        }
+    }
+}
+
+/// Native time per event (BENCHMARKS.md: the article's experiment).
+const SECONDS_PER_EVENT: f64 = 70e-9;
+
+impl SensorsConfig {
+    pub fn validate(&self) -> Result<(), InputError> {
+        count("pages", self.pages, 1, 50_000_000, "that is beyond any machine this runs on")?;
+        count("horizon", self.horizon, 1, 10_000_000_000, "a longer run takes days")?;
+        count("week", self.week, 1, u64::MAX / 4, "")?;
+        check("changes_per_week", self.changes_per_week)?.at_least(0.0)?.at_most(1e6)?;
+        check("requests_per_week", self.requests_per_week)?.at_least(0.0)?.at_most(1e6)?;
+        count("size_min", self.size_min, 0, u32::MAX as u64, "sizes are counted in 32 bits")?;
+        count("size_max", self.size_max, self.size_min, u32::MAX as u64, "sizes are counted in 32 bits")?;
+        count("download_min", self.download_min, 0, 1_000_000, "")?;
+        count("download_max", self.download_max, self.download_min.max(1), 1_000_000, "")?;
+        count("notify_min", self.notify_min, 0, 1_000_000, "")?;
+        count("notify_max", self.notify_max, self.notify_min, 1_000_000, "")?;
+        for (k, &p) in self.states.iter().enumerate() {
+            check(&format!("states[{k}]"), p)?.at_least(0.0)?;
+        }
+        if self.states.iter().sum::<f64>() <= 0.0 {
+            return Err(InputError::new("states", "at least one state must have a positive frequency"));
+        }
+        count("sample_every", self.sample_every, 1, self.horizon, "sample at least once")?;
+        count("stationary_from", self.stationary_from, 0, self.horizon, "the stationary part must start before the horizon")?;
+        if self.concepts.is_empty() && self.robot_sweep.is_empty() {
+            return Err(InputError::new("concepts", "choose robot, sensors or both"));
+        }
+        count("robots", self.robots, 1, 10_000, "")?;
+        check("rate_spread", self.rate_spread)?.at_least(1.0)?.at_most(1e6)?;
+        check("sensor_share", self.sensor_share)?.at_least(0.0)?.at_most(1.0)?;
+        check("notification_loss", self.notification_loss)?.at_least(0.0)?.at_most(1.0)?;
+        for (k, &r) in self.robot_sweep.iter().enumerate() {
+            count(&format!("robot_sweep[{k}]"), r, 1, 10_000, "")?;
+        }
+        if self.robot_sweep.len() > 16 {
+            return Err(InputError::new("robot_sweep", "at most 16 values"));
+        }
+        Ok(())
+    }
+
+    /// Peak memory: the pages of one run (sensed pages are the larger), and the
+    /// sensors' download intervals.
+    pub fn estimate_bytes(&self) -> u64 {
+        let sensed = SensedPage::BYTES + 8;
+        let watched = Watched::BYTES;
+        let weeks = self.horizon as f64 / self.week as f64;
+        let downloads = (self.pages as f64 * self.changes_per_week * weeks * 1.2) as u64;
+        self.pages * sensed.max(watched) + downloads * 16 + (self.horizon / self.sample_every) * 8
+    }
+
+    /// Events of one run: every page's changes and external requests, notifications,
+    /// and the robots' visits (one per download, at most one per unit each).
+    pub fn events_per_run(&self, robots: u64) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        let pages = self.pages as f64;
+        let page_events = pages * weeks * (self.changes_per_week * 2.0 + self.requests_per_week);
+        let mean_download = ((self.download_min + self.download_max) as f64 / 2.0).max(1.0);
+        page_events + pages + robots as f64 * self.horizon as f64 / mean_download
+    }
+
+    /// Work (events), peak memory and time of the whole experiment.
+    pub fn cost(&self) -> Cost {
+        let runs = self.concepts.iter().map(|_| self.robots).chain(self.robot_sweep.iter().copied());
+        let work: f64 = runs.map(|robots| self.events_per_run(robots)).sum();
+        Cost {
+            work,
+            unit: "events".into(),
+            bytes: self.estimate_bytes() as f64,
+            seconds: work * SECONDS_PER_EVENT,
+            memory_fix: Fix::new("pages", "use fewer pages"),
+            time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),
+        }
+    }
+
+    pub fn rules(&self) -> LifeRules {
+        let total: f64 = self.states.iter().sum();
+        let mut cumulative = [0.0; 6];
+        let mut acc = 0.0;
+        for k in 0..6 {
+            acc += self.states[k] / total;
+            cumulative[k] = acc;
+        }
+        cumulative[5] = 1.0;
+        LifeRules {
+            cumulative,
+            no_change_rules: self.no_change_rules,
+            unchanged_never_changes: self.unchanged_never_changes,
+            size_min: self.size_min as u32,
+            size_max: self.size_max as u32,
+        }
+    }
+
+    /// The probability that a change event changes the page (draws are independent).
+    pub fn effective_share(&self) -> f64 {
+        let total: f64 = self.states.iter().sum();
+        let p: Vec<f64> = self.states.iter().map(|s| s / total).collect();
+        if !self.no_change_rules {
+            return 1.0;
+        }
+        if self.unchanged_never_changes {
+            return 1.0 - (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5]);
+        }
+        1.0 - (p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5])
+    }
+
+    /// Change events per unit of page `i` (log-uniform spread around the mean).
+    pub fn change_rate(&self, i: usize) -> f64 {
+        let mean = self.changes_per_week / self.week as f64;
+        if self.rate_spread == 1.0 {
+            return mean;
+        }
+        let s = self.rate_spread;
+        let log_span = 2.0 * crate::core::math::elementary::ln(s);
+        let u = Stream::of(self.seed, Purpose::RateSpread, i as u64).uniform();
+        // normalised so that the mean over pages is `mean`
+        let factor_mean = (s - 1.0 / s) / log_span;
+        mean * crate::core::math::elementary::exp(-log_span / 2.0 + u * log_span) / factor_mean
+    }
+
+    pub fn sensed_pages(&self) -> u64 {
+        (self.sensor_share * self.pages as f64).round() as u64
+    }
+}

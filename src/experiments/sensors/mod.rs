@@ -1,0 +1,55 @@
+//! Robots vs sensors (Zemskov 2002; spec §3): two ways of keeping an index fresh, run on
+//! the same page histories. Each page's change and request streams come from its own
+//! seeded stream, so both concepts see the same events without storing the log.
+
+pub mod config;
+pub mod figures;
+pub mod job;
+pub mod output;
+pub mod page;
+pub mod record;
+pub mod robot;
+pub mod sensor;
+pub mod table;
+#[cfg(test)]
+mod tests;
+
+pub use config::{Concept, RobotOrder, SensorsConfig};
+pub use job::SensorsJob;
+pub use output::{ConceptResult, Published, SensorsOutput, SweepPoint, published};
+
+use super::{Experiment, Job, Sliced};
+use crate::chart::figure::Figure;
+use crate::core::input::InputError;
+use crate::core::limits::Cost;
+use crate::table::Table;
+
+/// A robot walking its list against sensors on the servers (Zemskov 2002).
+pub struct Sensors;
+
+impl Experiment for Sensors {
+    const NAME: &'static str = "sensors";
+    const SUMMARY: &'static str = "robots vs sensors on the same page histories (Zemskov 2002), at the article's full scale";
+    type Config = SensorsConfig;
+    type Output = SensorsOutput;
+
+    fn validate(config: &SensorsConfig) -> Result<(), InputError> {
+        config.validate()
+    }
+
+    fn cost(config: &SensorsConfig) -> Cost {
+        config.cost()
+    }
+
+    fn start(config: SensorsConfig) -> Result<Box<dyn Job<SensorsOutput>>, InputError> {
+        Ok(Box::new(Sliced::new(SensorsJob::new(config))))
+    }
+
+    fn figures(output: &SensorsOutput) -> Vec<Figure> {
+        figures::sensors(output)
+    }
+
+    fn table(output: &SensorsOutput) -> Table {
+        table::table(output)
+    }
+}

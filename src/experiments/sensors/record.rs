@@ -1,0 +1,217 @@
+//! What a run measures (spec §3), kept in integers so that results do not depend on how
+//! the run is sliced: freshness sampled every Δt, downloads, bytes, waits, changes.
+
+use serde::{Deserialize, Serialize};
+
+/// Count, minimum, mean and maximum of a non-negative integer quantity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub count: u64,
+    pub min: u64,
+    pub mean: f64,
+    pub max: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    count: u64,
+    min: u64,
+    max: u64,
+    sum: u64,
+}
+
+impl Tally {
+    pub fn add(&mut self, v: u64) {
+        if self.count == 0 || v < self.min {
+            self.min = v;
+        }
+        self.max = self.max.max(v);
+        self.sum += v;
+        self.count += 1;
+    }
+
+    pub fn spread(&self) -> Spread {
+        Spread { count: self.count, min: self.min, max: self.max, mean: if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 } }
+    }
+}
+
+/// Per concept: samples of the number of fresh pages, and the download statistics.
+#[derive(Clone, Debug)]
+pub struct Record {
+    every: u64,
+    /// Difference array over sample indices: fresh pages at sample k.
+    step: Vec<i64>,
+    pub downloads: u64,
+    pub useful: u64,
+    pub bytes: u64,
+    pub waits: Tally,
+    pub changes_between: Tally,
+    pub ties: u64,
+    pub events: u64,
+}
+
+impl Record {
+    /// Samples at 0, Δt, 2Δt, … up to `horizon`.
+    pub fn new(horizon: u64, every: u64) -> Self {
+        Record {
+            every,
+            step: vec![0; (horizon / every + 2) as usize],
+            downloads: 0,
+            useful: 0,
+            bytes: 0,
+            waits: Tally::default(),
+            changes_between: Tally::default(),
+            ties: 0,
+            events: 0,
+        }
+    }
+
+    /// A page was fresh over the units [a, b): it counts at the samples inside.
+    pub fn fresh(&mut self, a: u64, b: u64) {
+        let last = self.step.len() as u64 - 1;
+        let (k0, k1) = (a.div_ceil(self.every).min(last), b.div_ceil(self.every).min(last));
+        if k1 > k0 {
+            self.step[k0 as usize] += 1;
+            self.step[k1 as usize] -= 1;
+        }
+    }
+
+    /// Fresh pages at each sample.
+    pub fn counts(&self) -> Vec<i64> {
+        let mut running = 0;
+        self.step[..self.step.len() - 1]
+            .iter()
+            .map(|d| {
+                running += d;
+                running
+            })
+            .collect()
+    }
+}
+
+/// What the repository holds of one page.
+#[derive(Clone, Copy, Debug)]
+pub struct Replica {
+    /// The page version held.
+    held: u32,
+    fresh_since: u64,
+    /// The change that made the copy stale (start of the open stale episode).
+    stale_since: u64,
+    last_download_version: u32,
+}
+
+/// Where a wait ends: the robot's download completes, a sensor's download starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WaitEnds {
+    Completion,
+    Start,
+}
+
+impl Replica {
+    /// Every page starts fresh (spec §3).
+    pub fn new() -> Self {
+        Replica { held: 0, fresh_since: 0, stale_since: 0, last_download_version: 0 }
+    }
+
+    pub fn is_fresh(&self, version: u32) -> bool {
+        self.held == version
+    }
+
+    /// The page changed at `unit` to `version`.
+    pub fn changed(&mut self, unit: u64, version: u32, record: &mut Record) {
+        if self.held + 1 == version {
+            record.fresh(self.fresh_since, unit);
+            self.stale_since = unit;
+        }
+    }
+
+    /// A download that started at `start` completed at `end`, capturing `version` and
+    /// `bytes`.
+    pub fn downloaded(&mut self, start: u64, end: u64, version: u32, bytes: u64, ends: WaitEnds, record: &mut Record) {
+        record.downloads += 1;
+        record.bytes += bytes;
+        if self.held != version {
+            record.useful += 1;
+            let until = if ends == WaitEnds::Completion { end } else { start.max(self.stale_since) };
+            record.waits.add(until - self.stale_since);
+            self.held = version;
+            self.fresh_since = end;
+        }
+        record.changes_between.add((version - self.last_download_version) as u64);
+        self.last_download_version = version;
+    }
+
+    /// Adds the open fresh interval up to `until` (at the horizon, or for a snapshot).
+    pub fn close(&self, version: u32, until: u64, record: &mut Record) {
+        if self.held == version {
+            record.fresh(self.fresh_since, until);
+        }
+    }
+}
+
+impl Default for Replica {
+    fn default() -> Self {
+        Replica::new()
+    }
+}
+
+/// The largest number of intervals [a, b) that overlap at some time.
+pub fn max_overlap(intervals: &[(u64, u64)]) -> u64 {
+    let mut edges: Vec<(u64, i32)> = intervals.iter().filter(|(a, b)| b > a).flat_map(|&(a, b)| [(a, 1), (b, -1)]).collect();
+    // at equal times, ends before starts: [a, b) and [b, c) do not overlap
+    edges.sort_unstable();
+    let (mut now, mut most) = (0i64, 0i64);
+    for (_, d) in edges {
+        now += d as i64;
+        most = most.max(now);
+    }
+    most as u64
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn samples_count_fresh_pages() {
+        let mut r = Record::new(100, 10);
+        r.fresh(0, 25); // samples 0, 10, 20
+        r.fresh(20, 21); // sample 20
+        r.fresh(31, 40); // none
+        r.fresh(95, 1000); // sample 100 (the horizon)
+        assert_eq!(r.counts(), vec![1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn a_copy_tracks_freshness_waits_and_usefulness() {
+        let mut r = Record::new(1000, 1);
+        let mut c = Replica::new();
+        c.changed(100, 1, &mut r); // stale from 100
+        c.changed(150, 2, &mut r); // still stale since 100
+        c.downloaded(300, 320, 2, 5000, WaitEnds::Completion, &mut r);
+        assert_eq!(r.waits.spread(), Spread { count: 1, min: 220, mean: 220.0, max: 220 });
+        assert_eq!(r.changes_between.spread().max, 2);
+        c.downloaded(400, 410, 2, 5000, WaitEnds::Completion, &mut r); // nothing new
+        assert_eq!((r.downloads, r.useful, r.bytes), (2, 1, 10_000));
+        c.close(2, 1000, &mut r);
+        let counts = r.counts();
+        assert_eq!(counts[99], 1);
+        assert_eq!(counts[100], 0);
+        assert_eq!(counts[319], 0);
+        assert_eq!(counts[320], 1);
+        let mut s = Replica::new();
+        s.changed(100, 1, &mut r);
+        s.downloaded(130, 150, 1, 0, WaitEnds::Start, &mut r);
+        assert_eq!(r.waits.spread().min, 30, "sensors: until the download starts");
+    }
+
+    #[test]
+    fn overlap_of_intervals() {
+        assert_eq!(max_overlap(&[(0, 10), (5, 15), (10, 20), (12, 13)]), 3);
+        assert_eq!(max_overlap(&[(0, 5), (5, 10)]), 1);
+        assert_eq!(max_overlap(&[]), 0);
+    }
+}

@@ -1,0 +1,151 @@
+//! The robot concept (§4.1): robots walk a list of pages in a fixed order, forever; each
+//! visit downloads the page and refreshes the copy. Several robots share the list; a
+//! "smart" robot follows a MERGE order from an optimal allocation instead [beyond].
+
+use super::page::{LifeRules, PageLife, Ties, is_error, uniform_int};
+use super::record::{Record, Replica, WaitEnds};
+use crate::core::rng::{Purpose, Stream};
+use crate::core::sim::queue::{Engine, EventQueue};
+
+/// The order in which robots take pages.
+pub enum Order {
+    /// The list, over and over (the article's robot).
+    Cycle { next: usize },
+    /// MERGE's order for frequencies `f`: the page with the earliest virtual time.
+    Merge { heap: EventQueue<u32>, f: Vec<f64> },
+}
+
+/// A download in progress.
+#[derive(Clone, Copy)]
+struct Fetching {
+    slot: usize,
+    start: u64,
+    ends_cycle: bool,
+}
+
+/// A page and what the repository holds of it.
+pub struct Watched {
+    pub life: PageLife,
+    pub copy: Replica,
+}
+
+impl Watched {
+    /// Bytes per watched page on a 64-bit machine (checked by a test).
+    pub const BYTES: u64 = 104;
+
+    /// Brings the page to unit `t` — changes in unit t included or not by the tie rule —
+    /// updating the copy's freshness; counts a tie when a change falls in unit t.
+    pub fn observe(&mut self, t: u64, ties: Ties, rules: &LifeRules, record: &mut Record) {
+        if self.life.next_change() == t {
+            record.ties += 1;
+        }
+        let copy = &mut self.copy;
+        record.events += self.life.advance(t, ties == Ties::ChangeFirst, rules, |unit, version| copy.changed(unit, version, record));
+    }
+
+    /// Applies every change before unit `until` (between slices; ties are not at stake).
+    pub fn catch_up(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
+        if until == 0 {
+            return;
+        }
+        let copy = &mut self.copy;
+        record.events += self.life.advance(until - 1, true, rules, |unit, version| copy.changed(unit, version, record));
+    }
+
+    /// The download that started at `start` completes at `end` (the page brought to `end`).
+    pub fn complete(&mut self, start: u64, end: u64, ends: WaitEnds, record: &mut Record) {
+        let bytes = if is_error(self.life.state) { 0 } else { self.life.size as u64 };
+        self.copy.downloaded(start, end, self.life.version, bytes, ends, record);
+        record.events += 1;
+    }
+}
+
+pub struct RobotRun {
+    /// The global indices of the pages this run covers, in list order.
+    pub pages: Vec<usize>,
+    pub watched: Vec<Watched>,
+    engine: Engine<u32>,
+    fetching: Vec<Option<Fetching>>,
+    order: Order,
+    downloads: Vec<Stream>,
+    ties: Ties,
+    download: (u64, u64),
+    pub cycle_ends: Vec<u64>,
+}
+
+impl RobotRun {
+    pub fn new(pages: Vec<usize>, watched: Vec<Watched>, robots: usize, order: Order, seed: u64, ties: Ties, download: (u64, u64)) -> Self {
+        let mut engine = Engine::new();
+        for r in 0..robots {
+            engine.schedule(0.0, r as u32);
+        }
+        RobotRun {
+            pages,
+            watched,
+            engine,
+            fetching: vec![None; robots],
+            order,
+            downloads: (0..robots).map(|r| Stream::of(seed, Purpose::RobotDownloads, r as u64)).collect(),
+            ties,
+            download,
+            cycle_ends: Vec::new(),
+        }
+    }
+
+    fn next_slot(&mut self) -> Option<(usize, bool)> {
+        let n = self.pages.len();
+        match &mut self.order {
+            Order::Cycle { next } => {
+                let slot = *next;
+                *next = (slot + 1) % n;
+                Some((slot, slot + 1 == n))
+            }
+            Order::Merge { heap, f } => {
+                let (t, slot) = heap.peek()?;
+                heap.replace_top(t + 1.0 / f[slot as usize], slot);
+                Some((slot as usize, false))
+            }
+        }
+    }
+
+    /// Runs the robots' events before unit `until`.
+    pub fn advance(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
+        while let Some(next) = self.engine.next_time() {
+            if next >= until as f64 {
+                break;
+            }
+            let (t, robot) = self.engine.next().expect("an event");
+            let (t, r) = (t as u64, robot as usize);
+            if let Some(job) = self.fetching[r].take() {
+                let w = &mut self.watched[job.slot];
+                w.observe(t, self.ties, rules, record);
+                w.complete(job.start, t, WaitEnds::Completion, record);
+                if job.ends_cycle {
+                    self.cycle_ends.push(t);
+                }
+            }
+            // take pages until one needs a download: error pages answer at once
+            let mut instant = 0;
+            while let Some((slot, ends_cycle)) = self.next_slot() {
+                let w = &mut self.watched[slot];
+                w.observe(t, self.ties, rules, record);
+                if !is_error(w.life.state) {
+                    let d = uniform_int(&mut self.downloads[r], self.download.0, self.download.1);
+                    self.fetching[r] = Some(Fetching { slot, start: t, ends_cycle });
+                    self.engine.schedule((t + d) as f64, robot);
+                    break;
+                }
+                w.complete(t, t, WaitEnds::Completion, record);
+                if ends_cycle {
+                    self.cycle_ends.push(t);
+                }
+                instant += 1;
+                if instant >= self.pages.len() {
+                    // every page answers with an error: look again in the next unit
+                    self.engine.schedule((t + 1) as f64, robot);
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Tests of the robots-vs-sensors experiment.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use super::page::PageLife;
+use super::robot::Watched;
+use super::*;
+use crate::core::limits;
+use crate::core::rng::{Purpose, Stream};
+
+/// Validates, checks the cost and plans, as the registry does.
+fn start(config: SensorsConfig) -> Result<Sliced<SensorsJob>, InputError> {
+    Sensors::validate(&config)?;
+    Sensors::cost(&config).check(&limits::here())?;
+    Ok(Sliced::new(SensorsJob::new(config)))
+}
+
+fn run(config: SensorsConfig) -> SensorsOutput {
+    start(config).unwrap().finish()
+}
+
+fn small() -> SensorsConfig {
+    SensorsConfig { pages: 2000, horizon: 600_000, week: 600_000, sample_every: 1000, stationary_from: 300_000, ..Default::default() }
+}
+
+fn get(out: &SensorsOutput, c: Concept) -> &ConceptResult {
+    out.results.iter().find(|r| r.concept == c).unwrap()
+}
+
+/// No changes: every copy stays fresh; the robot's fixed 10-unit downloads make its
+/// cycles end at exact multiples of 10·N (units 0 to the horizon, inclusive); the
+/// sensors never notify.
+#[test]
+fn a_world_without_changes_has_known_answers() {
+    let out = run(SensorsConfig { pages: 100, horizon: 10_000, sample_every: 100, stationary_from: 5000, changes_per_week: 0.0, download_min: 10, download_max: 10, ..small() });
+    let robot = get(&out, Concept::Robot);
+    assert_eq!(robot.cycle_ends, (1..=10).map(|k| k * 1000).collect::<Vec<u64>>());
+    assert!(robot.freshness.iter().all(|&f| f == 1.0));
+    assert_eq!(robot.useful_downloads, 0);
+    assert_eq!(robot.downloads, 1000, "a download every 10 units, the last ending at the horizon");
+    let sizes: u64 = (0..100).map(|i| PageLife::new(Stream::of(1, Purpose::PageChanges, i), &SensorsConfig::default().rules(), 0.0).size as u64).sum();
+    assert_eq!(robot.bytes, 10 * sizes);
+    let sensors = get(&out, Concept::Sensors);
+    assert_eq!((sensors.notifications, sensors.downloads, sensors.bytes), (0, 0, 0));
+    assert!(sensors.freshness.iter().all(|&f| f == 1.0));
+}
+
+/// Without requests the sensors see nothing: each page stays fresh until its first
+/// effective change, so freshness follows e^{−μ' t}.
+#[test]
+fn silent_sensors_let_freshness_decay_exponentially() {
+    let config = SensorsConfig { pages: 20_000, requests_per_week: 0.0, concepts: vec![Concept::Sensors], ..small() };
+    let mu = config.changes_per_week / config.week as f64 * config.effective_share();
+    let out = run(config);
+    let f = &get(&out, Concept::Sensors).freshness;
+    for k in [50, 100, 300, 600] {
+        let want = (-mu * (k * 1000) as f64).exp();
+        let sd = (want * (1.0 - want) / 20_000.0).sqrt();
+        assert!((f[k] - want).abs() < 4.5 * sd + 1e-9, "t = {}: {} vs {want}", k * 1000, f[k]);
+    }
+}
+
+/// With every change event effective and no error state, the robot revisits each page
+/// once per cycle T, and its stationary freshness is (1 − e^{−μT})/(μT).
+#[test]
+fn the_robot_matches_the_closed_form_of_cyclic_revisits() {
+    let config = SensorsConfig {
+        pages: 5000,
+        no_change_rules: false,
+        states: [0.0, 0.0, 0.0, 0.5, 0.5, 0.0],
+        concepts: vec![Concept::Robot],
+        horizon: 3_000_000,
+        week: 600_000,
+        stationary_from: 800_000,
+        ..small()
+    };
+    let mu = config.changes_per_week / config.week as f64;
+    let out = run(config);
+    let r = get(&out, Concept::Robot);
+    let ends = &r.cycle_ends;
+    let t = (ends[ends.len() - 1] - ends[0]) as f64 / (ends.len() - 1) as f64;
+    let want = crate::core::math::freshness::a_star_ratio(mu * t);
+    let (mean, half) = (r.stationary_mean.unwrap(), r.stationary_half_width.unwrap());
+    assert!((mean - want).abs() <= half.max(2e-3), "{mean} ± {half} vs {want} (T = {t})");
+}
+
+#[test]
+fn losing_notifications_costs_freshness_and_sensing_half_the_pages_lies_between() {
+    let base = small();
+    let full = get(&run(base.clone()), Concept::Sensors).stationary_mean.unwrap();
+    let lossy = get(&run(SensorsConfig { notification_loss: 0.5, ..base.clone() }), Concept::Sensors).clone();
+    assert!(lossy.stationary_mean.unwrap() < full - 0.05);
+    assert!(lossy.lost_notifications > lossy.notifications / 3);
+    // half the pages sensed, the robot covering the other half twice as often
+    let out = run(SensorsConfig { sensor_share: 0.5, ..base });
+    let (robot, half) = (get(&out, Concept::Robot).stationary_mean.unwrap(), get(&out, Concept::Sensors).stationary_mean.unwrap());
+    assert!(robot < half, "{robot} < {half}");
+    assert_eq!(get(&out, Concept::Sensors).sensed_pages, 1000);
+}
+
+#[test]
+fn a_smart_robot_beats_the_cycle_when_rates_differ() {
+    let base = SensorsConfig { rate_spread: 30.0, concepts: vec![Concept::Robot], ..small() };
+    let cycle = get(&run(base.clone()), Concept::Robot).stationary_mean.unwrap();
+    let merge = get(&run(SensorsConfig { robot_order: RobotOrder::Merge, ..base }), Concept::Robot).stationary_mean.unwrap();
+    assert!(merge > cycle + 0.02, "MERGE {merge} vs cycle {cycle}");
+}
+
+#[test]
+fn more_robots_are_fresher_and_the_sweep_reports_them() {
+    let out = run(SensorsConfig { concepts: vec![Concept::Sensors], robot_sweep: vec![1, 4, 16], ..small() });
+    let means: Vec<f64> = out.sweep.iter().map(|p| p.stationary_mean.unwrap()).collect();
+    assert!(means.windows(2).all(|w| w[0] < w[1]), "{means:?}");
+    assert!(out.sweep[2].bytes_per_week > 3.0 * out.sweep[0].bytes_per_week);
+}
+
+#[test]
+fn slicing_and_partials_do_not_change_a_bit() {
+    let config = small();
+    let mut job = start(config.clone()).unwrap();
+    job.advance(1);
+    let partial = job.partial();
+    assert!(!partial.done && !partial.results.is_empty() && !partial.results[0].complete);
+    let mut budget = 12_345;
+    while !job.done() {
+        job.advance(budget);
+        budget = budget * 7 % 900_001 + 1;
+    }
+    assert_eq!(job.finish(), run(config));
+}
+
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn the_stated_size_covers_the_layout() {
+    assert!(std::mem::size_of::<Watched>() as u64 + 8 <= Watched::BYTES);
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let bad = |c: SensorsConfig| start(c).err().unwrap().field;
+    let d = small;
+    assert_eq!(bad(SensorsConfig { pages: 0, ..d() }), "pages");
+    assert_eq!(bad(SensorsConfig { download_max: 0, ..d() }), "download_max");
+    assert_eq!(bad(SensorsConfig { states: [0.0; 6], ..d() }), "states");
+    assert_eq!(bad(SensorsConfig { states: [0.1, -0.1, 0.2, 0.2, 0.2, 0.2], ..d() }), "states[1]");
+    assert_eq!(bad(SensorsConfig { stationary_from: 700_000, ..d() }), "stationary_from");
+    assert_eq!(bad(SensorsConfig { notification_loss: 2.0, ..d() }), "notification_loss");
+    assert_eq!(bad(SensorsConfig { concepts: vec![], ..d() }), "concepts");
+}

@@ -1,9 +1,0 @@
-//! Closed forms of the sources and the numerical tools they need.
-
-pub mod bursts;
-pub mod elementary;
-pub mod freshness;
-pub mod interval;
-pub mod optimize;
-pub mod renewal;
-pub mod stats;

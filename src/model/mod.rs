@@ -1,8 +1,0 @@
-//! Pages, servers and their change processes.
-
-pub mod bursty;
-pub mod histogram;
-pub mod page_list;
-pub mod repository;
-pub mod trace;
-pub mod webbase;
