@@ -123,9 +123,12 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     }
     for input in files(name) {
         // `--repository FILE` names a file; `--repository.pages N` a field of the generator
-        if fields.get(input.flag).is_some_and(|v| !v.is_object()) {
-            let path = fields.remove(input.flag).expect("present");
-            object.insert(input.field.into(), Value::String(read_input(&path, input)?));
+        for &flag in input.flags {
+            if fields.get(flag).is_none_or(Value::is_object) {
+                continue;
+            }
+            let path = fields.remove(flag).expect("present");
+            object.insert(input.field.into(), Value::String(read_input(&path, flag, input)?));
             if let Some((field, value)) = input.sets {
                 object.entry(field).or_insert(Value::String(value.into()));
             }
@@ -179,8 +182,8 @@ fn insert_path(object: &mut Map<String, Value>, path: &str, value: Value) {
 
 /// The text of a file named by a flag (`--trace FILE`), its size checked before it is
 /// read and its rows checked (encoding, header, every line) before the run starts.
-fn read_input(path: &Value, input: &FileInput) -> Result<String, Failure> {
-    let flag = flag_for(input.flag);
+fn read_input(path: &Value, flag: &str, input: &FileInput) -> Result<String, Failure> {
+    let flag = flag_for(flag);
     let Value::String(path) = path else {
         return Err(usage_error(format!("{flag} needs a file name (got {path})")));
     };
@@ -222,7 +225,8 @@ fn command_help(command: &str, name: &str) -> String {
         }
     }
     for input in files(name) {
-        text.push_str(&format!("  {:<34} {}\n", format!("{} FILE", flag_for(input.flag)), input.help));
+        let flags: Vec<String> = input.flags.iter().map(|f| format!("{} FILE", flag_for(f))).collect();
+        text.push_str(&format!("  {:<34} {}\n", flags.join(", "), input.help));
     }
     for (preset, label, _) in presets(name) {
         text.push_str(&format!("  {:<34} {label}\n", flag_for(preset)));

@@ -7,6 +7,7 @@
 //! experiment takes a folder here, a line in the registry and a view in `www/views/`
 //! (docs/ARCHITECTURE.md).
 
+pub mod inputs;
 pub mod job;
 pub mod registry;
 
@@ -40,17 +41,11 @@ pub trait Experiment {
     const NAME: &'static str;
     /// One line: what it shows and which source it reproduces.
     const SUMMARY: &'static str;
-    type Config: Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + 'static;
-    type Output: Serialize + DeserializeOwned + Clone + Debug + PartialEq + 'static;
+    type Config: Settings + Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + 'static;
+    type Output: Figures + Tabular + Serialize + DeserializeOwned + Clone + Debug + PartialEq + 'static;
 
-    /// Checks every field (cheap: safe on a page's main thread for any size of run).
-    fn validate(config: &Self::Config) -> Result<(), InputError>;
-    /// Work, peak memory and time of a run, from its configuration alone (cheap).
-    fn cost(config: &Self::Config) -> Cost;
     /// Prepares the run of a valid configuration that is within the limits.
     fn start(config: Self::Config) -> Result<Box<dyn Job<Self::Output>>, InputError>;
-    fn figures(output: &Self::Output) -> Vec<Figure>;
-    fn table(output: &Self::Output) -> Table;
     /// Named starting points besides the defaults (the CLI's `--<name>`, the page's
     /// preset buttons).
     fn presets() -> Vec<Preset<Self::Config>> {
@@ -60,11 +55,30 @@ pub trait Experiment {
     fn files() -> &'static [FileInput] {
         &[]
     }
+}
+
+/// An experiment's configuration: its checks and its cost.
+pub trait Settings {
+    /// Checks every field (cheap: safe on a page's main thread for any size of run).
+    fn validate(&self) -> Result<(), InputError>;
+    /// Work, peak memory and time of a run, from the configuration alone (cheap); the
+    /// one place where a run's size is weighed against the limits (`core::limits`).
+    fn cost(&self) -> Cost;
+}
+
+/// What the page draws and the CLI writes as SVG or PNG.
+pub trait Figures {
+    fn figures(&self) -> Vec<Figure>;
     /// The few numbers the CLI prints for this result, when the whole result (with
     /// `--json`) or its figures' summaries (without) are not what a reader asked for.
-    fn brief(_output: &Self::Output) -> Option<Brief> {
+    fn brief(&self) -> Option<Brief> {
         None
     }
+}
+
+/// The result as a table: the CSV export.
+pub trait Tabular {
+    fn table(&self) -> Table;
 }
 
 /// A result in a few numbers: as JSON (`--json`) and, if it has one, as text.
@@ -82,8 +96,8 @@ pub struct Preset<C> {
 
 /// A configuration field read from a file by the CLI.
 pub struct FileInput {
-    /// The flag, without its dashes: `--trace FILE`.
-    pub flag: &'static str,
+    /// The flag, without its dashes (`--trace FILE`), then any other spelling.
+    pub flags: &'static [&'static str],
     /// The field that receives the file's text.
     pub field: &'static str,
     /// A field set with it unless given (`source = trace`).

@@ -4,7 +4,7 @@
 //! page's entry points — follows from the `registry!` line of each.
 
 use super::job::Job;
-use super::{Experiment, FileInput};
+use super::{Experiment, Figures, FileInput, Settings, Tabular};
 use super::{allocate, bursts, bursty, certify, channel, factor_curves, level_sets, partition, per_page, policies, sensors};
 use crate::chart::figure::Figure;
 use crate::core::input::InputError;
@@ -76,12 +76,12 @@ macro_rules! registry {
 
             /// Checks every field, without the cost (cheap).
             pub fn validate_fields(&self) -> Result<(), InputError> {
-                match self { $( Config::$variant(c) => <$($experiment)::+ as Experiment>::validate(c), )* }
+                match self { $( Config::$variant(c) => c.validate(), )* }
             }
 
             /// What the run will cost.
             pub fn cost(&self) -> Cost {
-                match self { $( Config::$variant(c) => <$($experiment)::+ as Experiment>::cost(c), )* }
+                match self { $( Config::$variant(c) => c.cost(), )* }
             }
 
             fn start_checked(self) -> Result<Box<dyn Job<Output>>, InputError> {
@@ -98,17 +98,17 @@ macro_rules! registry {
 
             /// The result's figures (most have one).
             pub fn figures(&self) -> Vec<Figure> {
-                match self { $( Output::$variant(o) => <$($experiment)::+ as Experiment>::figures(o), )* }
+                match self { $( Output::$variant(o) => o.figures(), )* }
             }
 
             /// The result as a table (the CSV export).
             pub fn table(&self) -> Table {
-                match self { $( Output::$variant(o) => <$($experiment)::+ as Experiment>::table(o), )* }
+                match self { $( Output::$variant(o) => o.table(), )* }
             }
 
             /// The few numbers the CLI's `--json` prints, when not the whole result.
             pub fn brief(&self) -> Option<super::Brief> {
-                match self { $( Output::$variant(o) => <$($experiment)::+ as Experiment>::brief(o), )* }
+                match self { $( Output::$variant(o) => o.brief(), )* }
             }
         }
 

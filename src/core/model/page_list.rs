@@ -4,8 +4,8 @@
 //! frequencies are per day. Import is strict, as for traces: every bad row is named
 //! with its line and reason, and nothing is dropped or reordered.
 
+use super::csv_rows::{self, Report, Row, decode};
 use super::repository::Repository;
-use super::trace::{Report, decode, split_csv};
 use crate::core::input::InputError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -60,20 +60,15 @@ pub fn import_bytes(text_bytes: u64, rows: u64) -> u64 {
 
 /// Reads a page list from the bytes of a CSV file. `field` names it in messages.
 pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
-    let text = decode(bytes, field, "keep fewer pages")?;
+    let text = decode(bytes, field, MAX_BYTES as usize, "keep fewer pages")?;
     let mut report = Report::default();
     let mut header: Option<Vec<usize>> = None;
     let mut rows: Vec<PageRow> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
-    for (k, raw) in text.strip_suffix('\n').unwrap_or(text).split('\n').enumerate() {
-        let line = k + 1;
-        let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        if raw.trim().is_empty() {
-            continue;
-        }
-        let fields = match split_csv(raw) {
-            Ok(f) => f,
-            Err(reason) => {
+    for row in csv_rows::rows(text).0 {
+        let Row { line, fields } = match row {
+            Ok(row) => row,
+            Err((line, reason)) => {
                 report.bad(line, reason);
                 continue;
             }

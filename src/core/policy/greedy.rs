@@ -24,7 +24,7 @@
 //! are evaluated: the choice is the one evaluating every article would make (tested),
 //! at a fraction of the cost.
 
-use super::Schedule;
+use super::{Clock, Schedule};
 use crate::core::math::elementary::expm1;
 use crate::core::model::histogram::{Histogram, IntervalLaw, Survival};
 use crate::core::model::renewal::RenewalTable;
@@ -86,9 +86,7 @@ pub struct Greedy {
     laws: Rc<[Histogram]>,
     articles: Vec<Article>,
     gain: Gain,
-    start: f64,
-    period: f64,
-    taken: u64,
+    clock: Clock,
     /// Each article's bound at the current request (a buffer).
     bounds: Vec<f64>,
     evaluated: u64,
@@ -112,7 +110,7 @@ impl Greedy {
                 ceiling: l.mean_residual(),
             })
             .collect();
-        Greedy { overdue, laws, articles, gain, start, period, taken: 0, bounds: Vec::with_capacity(n), evaluated: 0 }
+        Greedy { overdue, laws, articles, gain, clock: Clock::new(start, period), bounds: Vec::with_capacity(n), evaluated: 0 }
     }
 
     /// What the fetch of `page` at `time` revealed: its last change up to then.
@@ -203,16 +201,15 @@ impl Schedule for Greedy {
     }
 
     fn next_time(&self) -> f64 {
-        self.start + self.taken as f64 * self.period
+        self.clock.next_time()
     }
 
     /// The best article now (the first of equals): every article bounded, the one with
     /// the largest bound evaluated first, then, in index order (memory order: faster
     /// than largest bound first, measured), the others whose bound reaches the best.
     fn take(&mut self, _f: &[f64], rng: &mut Stream) -> (f64, usize) {
-        let t = self.next_time();
+        let t = self.clock.tick();
         let key = rng.bits();
-        self.taken += 1;
         let mut bounds = std::mem::take(&mut self.bounds);
         bounds.clear();
         let mut first = (f64::NEG_INFINITY, 0);

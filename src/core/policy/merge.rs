@@ -1,56 +1,47 @@
 //! MERGE (§5.3, Fig 5.4): the server is requested every 1/f_s; each request fetches the
 //! page a per-page equally spaced schedule would visit next (a heap of virtual times).
 
-use super::{Schedule, offset};
+use super::{Clock, Schedule, VirtualVisits, offset};
 use crate::core::rng::Stream;
-use crate::core::sim::queue::EventQueue;
 use std::ops::Range;
 
 pub struct Merge {
-    heap: EventQueue<u32>,
-    start: f64,
-    period: f64,
-    taken: u64,
+    visits: VirtualVisits,
+    clock: Clock,
 }
 
 impl Merge {
     /// Server of `pages` with frequencies `f` (global indices); offsets from `rng`.
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
-        let entries: Vec<(f64, u32)> = pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect();
-        let fs: f64 = entries.iter().map(|&(_, i)| f[i as usize]).sum();
-        // a server with no page to revisit is never requested: start at ∞ with period 0
-        // (∞ + 0·taken stays ∞, where a period of ∞ would give 0·∞ = NaN)
-        let period = if fs > 0.0 { 1.0 / fs } else { 0.0 };
-        let start = if fs > 0.0 { offset(rng, period) } else { f64::INFINITY };
-        Merge { heap: EventQueue::from_entries(entries), start, period, taken: 0 }
+        let fs: f64 = pages.clone().map(|i| f[i]).filter(|&x| x > 0.0).sum();
+        let visits = VirtualVisits::new(f, pages, rng);
+        // a server with no page to revisit is never requested
+        let clock = if fs > 0.0 { Clock::new(offset(rng, 1.0 / fs), 1.0 / fs) } else { Clock::never() };
+        Merge { visits, clock }
     }
 
     /// A server with given first virtual visits and first request (the §5.3 example).
     pub fn with_offsets(f: &[f64], first_visits: &[(usize, f64)], start: f64) -> Self {
         let entries: Vec<(f64, u32)> = first_visits.iter().map(|&(i, t)| (t, i as u32)).collect();
         let fs: f64 = first_visits.iter().map(|&(i, _)| f[i]).sum();
-        Merge { heap: EventQueue::from_entries(entries), start, period: 1.0 / fs, taken: 0 }
+        Merge { visits: VirtualVisits::from_entries(entries), clock: Clock::new(start, 1.0 / fs) }
     }
 
     pub fn period(&self) -> f64 {
-        self.period
+        self.clock.period()
     }
 }
 
 impl Schedule for Merge {
     #[inline]
     fn next_time(&self) -> f64 {
-        // computed from the count, not accumulated, so rounding does not drift
-        self.start + self.taken as f64 * self.period
+        self.clock.next_time()
     }
 
     #[inline]
     fn take(&mut self, f: &[f64], _rng: &mut Stream) -> (f64, usize) {
-        let t = self.next_time();
-        let (virtual_time, page) = self.heap.peek().expect("a requested server has pages");
-        self.heap.replace_top(virtual_time + 1.0 / f[page as usize], page);
-        self.taken += 1;
-        (t, page as usize)
+        let (_, page) = self.visits.advance(f).expect("a requested server has pages");
+        (self.clock.tick(), page)
     }
 }
 

@@ -11,7 +11,9 @@ pub mod spaced;
 
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Fetch;
+use crate::core::sim::queue::EventQueue;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -91,4 +93,85 @@ impl PolitenessCheck {
 /// A uniform offset in [0, period): the first request of a periodic schedule.
 pub fn offset(rng: &mut Stream, period: f64) -> f64 {
     rng.uniform() * period
+}
+
+/// Per-server equally spaced requests (Def 5.2): the k-th at start + k·period, computed
+/// from the count, not accumulated, so rounding does not drift. A server with nothing
+/// to request starts at ∞ with period 0 (∞ + 0·k stays ∞, where a period of ∞ would
+/// give 0·∞ = NaN).
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    start: f64,
+    period: f64,
+    taken: u64,
+}
+
+impl Clock {
+    pub fn new(start: f64, period: f64) -> Self {
+        Clock { start, period, taken: 0 }
+    }
+
+    /// A server never requested.
+    pub fn never() -> Self {
+        Clock { start: f64::INFINITY, period: 0.0, taken: 0 }
+    }
+
+    pub fn period(&self) -> f64 {
+        self.period
+    }
+
+    #[inline]
+    pub fn next_time(&self) -> f64 {
+        self.start + self.taken as f64 * self.period
+    }
+
+    /// Takes the next request time.
+    #[inline]
+    pub fn tick(&mut self) -> f64 {
+        let t = self.next_time();
+        self.taken += 1;
+        t
+    }
+}
+
+/// Per-page equally spaced virtual visits d_i + k/f_i, earliest first (ties by page):
+/// the order MERGE follows (§5.3, Fig 5.4) and the targets of UNPOLITE and DELAYED.
+#[derive(Clone, Debug)]
+pub struct VirtualVisits {
+    heap: EventQueue<u32>,
+}
+
+impl VirtualVisits {
+    /// The first virtual visit of each page given (time, page).
+    pub fn from_entries(entries: Vec<(f64, u32)>) -> Self {
+        VirtualVisits { heap: EventQueue::from_entries(entries) }
+    }
+
+    /// The pages of `pages` with f > 0, first visits uniform in [0, 1/f) from `rng`.
+    pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
+        Self::from_entries(pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect())
+    }
+
+    /// The earliest virtual visit: (time, page).
+    #[inline]
+    pub fn peek(&self) -> Option<(f64, u32)> {
+        self.heap.peek()
+    }
+
+    /// Takes the earliest virtual visit and schedules that page's next, 1/f later: the
+    /// MERGE step.
+    #[inline]
+    pub fn advance(&mut self, f: &[f64]) -> Option<(f64, usize)> {
+        let (t, page) = self.heap.peek()?;
+        self.heap.replace_top(t + 1.0 / f[page as usize], page);
+        Some((t, page as usize))
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
 }

@@ -1,7 +1,7 @@
 //! RANDOM (§5.2, Def 5.3): the server is requested every 1/f_s and each request draws a
 //! page with probability f_i/f_s, in O(1) with Walker's alias method (Vose's build).
 
-use super::{Schedule, offset};
+use super::{Clock, Schedule, offset};
 use crate::core::rng::Stream;
 use std::ops::Range;
 
@@ -67,9 +67,7 @@ impl AliasTable {
 
 pub struct Random {
     table: Option<AliasTable>,
-    start: f64,
-    period: f64,
-    taken: u64,
+    clock: Clock,
 }
 
 impl Random {
@@ -77,27 +75,24 @@ impl Random {
         let chosen: Vec<usize> = pages.filter(|&i| f[i] > 0.0).collect();
         let fs: f64 = chosen.iter().map(|&i| f[i]).sum();
         if chosen.is_empty() {
-            // never requested: start at ∞ with period 0 (∞ + 0·taken stays ∞; a period of ∞ would give 0·∞ = NaN)
-            return Random { table: None, start: f64::INFINITY, period: 0.0, taken: 0 };
+            return Random { table: None, clock: Clock::never() };
         }
         let weights: Vec<f64> = chosen.iter().map(|&i| f[i]).collect();
         let period = 1.0 / fs;
         let table = AliasTable::new(chosen.iter().map(|&i| i as u32).collect(), &weights);
-        Random { table: Some(table), start: offset(rng, period), period, taken: 0 }
+        Random { table: Some(table), clock: Clock::new(offset(rng, period), period) }
     }
 }
 
 impl Schedule for Random {
     #[inline]
     fn next_time(&self) -> f64 {
-        self.start + self.taken as f64 * self.period
+        self.clock.next_time()
     }
 
     #[inline]
     fn take(&mut self, _f: &[f64], rng: &mut Stream) -> (f64, usize) {
-        let t = self.next_time();
-        self.taken += 1;
-        (t, self.table.as_ref().expect("a requested server has pages").draw(rng))
+        (self.clock.tick(), self.table.as_ref().expect("a requested server has pages").draw(rng))
     }
 }
 

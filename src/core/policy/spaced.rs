@@ -2,13 +2,12 @@
 //! requests it then, whatever the server's last request; DELAYED (Fig 4.2–4.3) delays a
 //! request that would come less than P after the previous one to previous + P.
 
-use super::{Schedule, offset};
+use super::{Schedule, VirtualVisits};
 use crate::core::rng::Stream;
-use crate::core::sim::queue::EventQueue;
 use std::ops::Range;
 
 pub struct Spaced {
-    heap: EventQueue<u32>,
+    visits: VirtualVisits,
     /// P for DELAYED; `None` for UNPOLITE.
     politeness: Option<f64>,
     last: f64,
@@ -16,15 +15,14 @@ pub struct Spaced {
 
 impl Spaced {
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream, politeness: Option<f64>) -> Self {
-        let entries: Vec<(f64, u32)> = pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect();
-        Spaced { heap: EventQueue::from_entries(entries), politeness, last: f64::NEG_INFINITY }
+        Spaced { visits: VirtualVisits::new(f, pages, rng), politeness, last: f64::NEG_INFINITY }
     }
 }
 
 impl Schedule for Spaced {
     #[inline]
     fn next_time(&self) -> f64 {
-        let due = self.heap.peek().map_or(f64::INFINITY, |(t, _)| t);
+        let due = self.visits.peek().map_or(f64::INFINITY, |(t, _)| t);
         match self.politeness {
             Some(p) => due.max(self.last + p),
             None => due,
@@ -34,11 +32,10 @@ impl Schedule for Spaced {
     #[inline]
     fn take(&mut self, f: &[f64], _rng: &mut Stream) -> (f64, usize) {
         let t = self.next_time();
-        let (due, page) = self.heap.peek().expect("a requested server has pages");
         // the next target follows the per-page schedule, not the delayed time
-        self.heap.replace_top(due + 1.0 / f[page as usize], page);
+        let (_, page) = self.visits.advance(f).expect("a requested server has pages");
         self.last = t;
-        (t, page as usize)
+        (t, page)
     }
 }
 

@@ -4,19 +4,31 @@
 //! heaps use the page index, and [`Engine`] wraps events with an insertion counter to
 //! get SimPy's rule (equal times in insertion order).
 
+/// A time: continuous (f64, days or minutes) or in whole units (u64, the robots-vs-
+/// sensors experiment). Times are never NaN (every simulator validates its inputs).
+pub trait Time: Copy + PartialOrd + std::fmt::Debug {}
+impl Time for f64 {}
+impl Time for u64 {}
+
 /// A min-heap of items keyed by time; `T`'s order breaks ties. Four children per
 /// node: half the levels of a binary heap. Times and items are kept in two arrays side
 /// by side: a family's four times share half a cache line, and items are read only to
 /// break ties — what a revisit schedule of thousands of pages pays for.
-#[derive(Clone, Debug, Default)]
-pub struct EventQueue<T> {
-    times: Vec<f64>,
+#[derive(Clone, Debug)]
+pub struct EventQueue<T, K = f64> {
+    times: Vec<K>,
     items: Vec<T>,
+}
+
+impl<T, K> Default for EventQueue<T, K> {
+    fn default() -> Self {
+        EventQueue { times: Vec::new(), items: Vec::new() }
+    }
 }
 
 const ARITY: usize = 4;
 
-impl<T: Ord + Copy> EventQueue<T> {
+impl<T: Ord + Copy, K: Time> EventQueue<T, K> {
     pub fn new() -> Self {
         EventQueue { times: Vec::new(), items: Vec::new() }
     }
@@ -26,7 +38,7 @@ impl<T: Ord + Copy> EventQueue<T> {
     }
 
     /// Builds a heap from unordered entries in O(n).
-    pub fn from_entries(entries: Vec<(f64, T)>) -> Self {
+    pub fn from_entries(entries: Vec<(K, T)>) -> Self {
         let (times, items) = entries.into_iter().unzip();
         let mut q = EventQueue { times, items };
         let n = q.len();
@@ -48,17 +60,17 @@ impl<T: Ord + Copy> EventQueue<T> {
 
     /// The earliest entry.
     #[inline]
-    pub fn peek(&self) -> Option<(f64, T)> {
+    pub fn peek(&self) -> Option<(K, T)> {
         Some((*self.times.first()?, self.items[0]))
     }
 
-    pub fn push(&mut self, time: f64, item: T) {
+    pub fn push(&mut self, time: K, item: T) {
         self.times.push(time);
         self.items.push(item);
         self.sift_up(self.len() - 1, time, item);
     }
 
-    pub fn pop(&mut self) -> Option<(f64, T)> {
+    pub fn pop(&mut self) -> Option<(K, T)> {
         let (time, item) = (self.times.pop()?, self.items.pop()?);
         if self.times.is_empty() {
             return Some((time, item));
@@ -72,7 +84,7 @@ impl<T: Ord + Copy> EventQueue<T> {
     /// validates its inputs), so plain comparisons order them; equal times, rare, are a
     /// branch the processor predicts, and the rest a conditional move.
     #[inline(always)]
-    fn precedes(&self, time: f64, item: T, b: usize) -> bool {
+    fn precedes(&self, time: K, item: T, b: usize) -> bool {
         let tb = self.times[b];
         if time == tb { item < self.items[b] } else { time < tb }
     }
@@ -90,7 +102,7 @@ impl<T: Ord + Copy> EventQueue<T> {
     /// comparisons when, as in a revisit schedule, the new time is usually among the
     /// latest. Keys are totally ordered, so the pops come out as with any discipline.
     #[inline]
-    pub fn replace_top(&mut self, time: f64, item: T) -> (f64, T) {
+    pub fn replace_top(&mut self, time: K, item: T) -> (K, T) {
         let top = (self.times[0], self.items[0]);
         let n = self.len();
         let mut k = 0;
@@ -125,7 +137,7 @@ impl<T: Ord + Copy> EventQueue<T> {
 
     /// Puts (time, item) in the hole at `k` and moves it up to its place.
     #[inline]
-    fn sift_up(&mut self, mut k: usize, time: f64, item: T) {
+    fn sift_up(&mut self, mut k: usize, time: K, item: T) {
         while k > 0 {
             let parent = (k - 1) / ARITY;
             if !self.precedes(time, item, parent) {
@@ -159,47 +171,69 @@ impl<T: Ord + Copy> EventQueue<T> {
     }
 }
 
-/// A discrete-event engine: events at times, equal times in insertion order.
+/// The discrete-event engine of every simulator (SimPy's rule: one event heap, equal
+/// times in insertion order), generic over its time type.
 #[derive(Clone, Debug)]
-pub struct Engine<E> {
-    queue: EventQueue<(u64, E)>,
+pub struct Engine<E, K: Time = f64> {
+    queue: EventQueue<(u64, E), K>,
     inserted: u64,
-    now: f64,
+    now: Option<K>,
 }
 
-impl<E: Ord + Copy> Default for Engine<E> {
+impl<E: Ord + Copy, K: Time> Default for Engine<E, K> {
     fn default() -> Self {
-        Engine { queue: EventQueue::new(), inserted: 0, now: 0.0 }
+        Engine { queue: EventQueue::default(), inserted: 0, now: None }
     }
 }
 
-impl<E: Ord + Copy> Engine<E> {
+impl<E: Ord + Copy, K: Time> Engine<E, K> {
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// The time of the last event taken.
-    pub fn now(&self) -> f64 {
+    /// The time of the last event taken (none before the first).
+    pub fn now(&self) -> Option<K> {
         self.now
     }
 
     /// Schedules `event` at `time` (not before now).
-    pub fn schedule(&mut self, time: f64, event: E) {
-        debug_assert!(time >= self.now, "scheduling into the past: {time} < {}", self.now);
+    pub fn schedule(&mut self, time: K, event: E) {
+        debug_assert!(self.now.is_none_or(|now| time >= now), "scheduling into the past: {time:?} < {:?}", self.now);
         self.queue.push(time, (self.inserted, event));
         self.inserted += 1;
     }
 
     /// The time of the next event, if any.
-    pub fn next_time(&self) -> Option<f64> {
+    pub fn next_time(&self) -> Option<K> {
         self.queue.peek().map(|(t, _)| t)
     }
 
     /// Takes the next event and advances the clock to it.
-    pub fn next(&mut self) -> Option<(f64, E)> {
+    pub fn next(&mut self) -> Option<(K, E)> {
         let (time, (_, event)) = self.queue.pop()?;
-        self.now = time;
+        self.now = Some(time);
         Some((time, event))
+    }
+
+    /// Handles every event before `until`, in order; `handle` may schedule more.
+    /// Returns how many were handled.
+    pub fn run_until(&mut self, until: K, mut handle: impl FnMut(&mut Self, K, E)) -> u64 {
+        let mut handled = 0;
+        while self.next_time().is_some_and(|t| t < until) {
+            let (time, event) = self.next().expect("an event is due");
+            handle(self, time, event);
+            handled += 1;
+        }
+        handled
+    }
+
+    /// Handles at most `budget` events, in order; returns whether none is left.
+    pub fn run_for(&mut self, budget: u64, mut handle: impl FnMut(&mut Self, K, E)) -> bool {
+        for _ in 0..budget {
+            let Some((time, event)) = self.next() else { return true };
+            handle(self, time, event);
+        }
+        self.queue.is_empty()
     }
 
     pub fn pending(&self) -> usize {
@@ -254,6 +288,25 @@ mod tests {
         e.schedule(1.0, 'y');
         let order: Vec<char> = std::iter::from_fn(|| e.next().map(|(_, ev)| ev)).collect();
         assert_eq!(order, vec!['z', 'y', 'c', 'a']);
-        assert_eq!(e.now(), 2.0);
+        assert_eq!(e.now(), Some(2.0));
+    }
+
+    #[test]
+    fn run_until_handles_what_is_due_and_what_handling_schedules() {
+        // whole time units: each event k < 3 schedules k + 1 one unit later
+        let mut e: Engine<u32, u64> = Engine::new();
+        e.schedule(0, 0);
+        e.schedule(5, 9);
+        let mut seen = Vec::new();
+        let handled = e.run_until(4, |engine, t, k| {
+            seen.push((t, k));
+            if k < 3 {
+                engine.schedule(t + 1, k + 1);
+            }
+        });
+        assert_eq!(handled, 4);
+        assert_eq!(seen, vec![(0, 0), (1, 1), (2, 2), (3, 3)]);
+        assert_eq!(e.next_time(), Some(5), "the later event waits");
+        assert!(e.run_for(10, |_, _, _| {}), "then nothing is left");
     }
 }

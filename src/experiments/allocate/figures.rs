@@ -3,9 +3,16 @@
 use super::AllocateOutput;
 use crate::chart::figure::{Axis, Corner, Figure, Layer, Paint};
 use crate::chart::format::{sig, thousands};
+use crate::experiments::Figures;
 
 /// Each page's frequency against its change rate, for the four allocations (§1.3).
-pub fn allocate(o: &AllocateOutput) -> Figure {
+impl Figures for AllocateOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+}
+
+fn figure(o: &AllocateOutput) -> Figure {
     let names = ["uniform", "proportional", "OPT_UNPOLITE", "OPT_POLITE"];
     // at most 2,000 points per allocation are drawn (every k-th page): enough to see the law
     let step = o.change_rates.len().div_ceil(2000).max(1);

@@ -6,16 +6,14 @@
 pub mod figures;
 pub mod table;
 
-use super::policies::PAGE_LIST_FILES;
-use super::{Experiment, FileInput, Job, Ready};
-use crate::chart::figure::Figure;
+use super::{Experiment, FileInput, Job, Ready, inputs};
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate, capped};
 use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
 use crate::core::model::page_list::PageRow;
 use crate::core::model::source::{Pages, RepositorySource};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
-use crate::table::Table;
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,13 +55,6 @@ impl AllocateConfig {
         Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
     }
 
-    pub fn validate(&self) -> Result<(), InputError> {
-        self.pages().validate()?;
-        check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
-        check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
-        Ok(())
-    }
-
     fn cost_for(&self, pages: u64) -> Cost {
         let n = pages as f64;
         // four allocations of about 60 Newton steps over the pages
@@ -76,6 +67,19 @@ impl AllocateConfig {
             memory_fix: Fix::new(self.pages().size_field(), "use fewer pages (about 400 bytes each)"),
             time_fix: Fix::new(self.pages().size_field(), "use fewer pages"),
         }
+    }
+}
+
+impl Settings for AllocateConfig {
+    fn validate(&self) -> Result<(), InputError> {
+        self.pages().validate()?;
+        check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
+        check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
+        Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        self.cost_for(self.pages().shape().0)
     }
 }
 
@@ -144,29 +148,13 @@ impl Experiment for Allocate {
     type Config = AllocateConfig;
     type Output = AllocateOutput;
 
-    fn validate(config: &AllocateConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &AllocateConfig) -> Cost {
-        config.cost_for(config.pages().shape().0)
-    }
-
     fn start(config: AllocateConfig) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {
-        let work = Self::cost(&config).work;
+        let work = config.cost().work;
         Ok(Box::new(Ready::new(allocations(config)?, work)))
     }
 
-    fn figures(output: &AllocateOutput) -> Vec<Figure> {
-        vec![figures::allocate(output)]
-    }
-
-    fn table(output: &AllocateOutput) -> Table {
-        table::table(output)
-    }
-
     fn files() -> &'static [FileInput] {
-        PAGE_LIST_FILES
+        &[inputs::PAGE_LIST]
     }
 }
 

@@ -1,18 +1,22 @@
 //! The table of a result (every page's frequency under the four allocations): the CSV export.
 
 use super::AllocateOutput;
+use crate::experiments::Tabular;
 use crate::table::{Cell, Table, columns};
 
-pub fn table(o: &AllocateOutput) -> Table {
-    {
-        let name = |k: usize| if o.pages.is_empty() { Cell::Number(k as f64) } else { Cell::Text(o.pages[k].clone()) };
-        let rows = (0..o.change_rates.len())
-            .map(|k| {
-                let mut row = vec![name(k), Cell::Number(o.change_rates[k])];
-                row.extend(o.allocations().iter().map(|a| Cell::Number(a.frequencies[k])));
-                row
-            })
-            .collect();
-        Table { columns: columns(&["page", "change_rate", "f_uniform", "f_proportional", "f_opt_unpolite", "f_opt_polite"]), rows }
+impl Tabular for AllocateOutput {
+    fn table(&self) -> Table {
+        let o = self;
+        {
+            let name = |k: usize| if o.pages.is_empty() { Cell::Number(k as f64) } else { Cell::Text(o.pages[k].clone()) };
+            let rows = (0..o.change_rates.len())
+                .map(|k| {
+                    let mut row = vec![name(k), Cell::Number(o.change_rates[k])];
+                    row.extend(o.allocations().iter().map(|a| Cell::Number(a.frequencies[k])));
+                    row
+                })
+                .collect();
+            Table { columns: columns(&["page", "change_rate", "f_uniform", "f_proportional", "f_opt_unpolite", "f_opt_polite"]), rows }
+        }
     }
 }

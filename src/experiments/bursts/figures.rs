@@ -3,8 +3,27 @@
 use super::BurstsOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{curve, sig, thousands};
+use crate::experiments::{Brief, Figures};
 
-pub fn figures(o: &BurstsOutput) -> Figure {
+impl Figures for BurstsOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+
+    /// With `x`: the bound at x for each n (one object for one n).
+    fn brief(&self) -> Option<Brief> {
+        let o = self;
+        let json = match o.at_x.as_slice() {
+            [] => return None,
+            [one] => serde_json::to_value(one).expect("serialises"),
+            all => serde_json::to_value(all).expect("serialises"),
+        };
+        let text = o.at_x.iter().map(|b| format!("n = {}: Pr[X_t > E[X_t] + {}] < {}", thousands(b.n), sig(b.x, 6), sig(b.bound, 6))).collect::<Vec<_>>().join("\n");
+        Some(Brief { json, text: Some(text) })
+    }
+}
+
+fn figure(o: &BurstsOutput) -> Figure {
     let cfg = &o.config;
     let p = cfg.probability;
     let mut layers: Vec<Layer> =

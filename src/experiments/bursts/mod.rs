@@ -5,13 +5,11 @@ pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job, Ready};
-use crate::chart::figure::Figure;
-use crate::chart::format::{sig, thousands};
 use crate::core::input::{InputError, check, count};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::bursts::{burst_bound, excess_for_probability};
-use crate::table::Table;
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,10 +35,8 @@ impl Default for BurstsConfig {
     }
 }
 
-pub const MAX_SERIES: usize = 12;
-
-impl BurstsConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
+impl Settings for BurstsConfig {
+    fn validate(&self) -> Result<(), InputError> {
         if self.n.is_empty() {
             return Err(InputError::new("n", "needs at least one number of elements, e.g. 5462"));
         }
@@ -59,7 +55,22 @@ impl BurstsConfig {
         }
         Ok(())
     }
+
+    fn cost(&self) -> Cost {
+        let work = self.n.len() as f64 * (self.points as f64 + 200.0);
+        let fix = Fix::new("points", "use fewer points");
+        Cost {
+            work,
+            unit: "evaluations".into(),
+            bytes: 8.0 * (self.n.len() as f64 + 1.0) * self.points as f64 + 1024.0,
+            seconds: work * 100e-9,
+            memory_fix: fix.clone(),
+            time_fix: fix,
+        }
+    }
 }
+
+pub const MAX_SERIES: usize = 12;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BurstCurve {
@@ -110,45 +121,9 @@ impl Experiment for Bursts {
     type Config = BurstsConfig;
     type Output = BurstsOutput;
 
-    fn validate(config: &BurstsConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &BurstsConfig) -> Cost {
-        let work = config.n.len() as f64 * (config.points as f64 + 200.0);
-        let fix = Fix::new("points", "use fewer points");
-        Cost {
-            work,
-            unit: "evaluations".into(),
-            bytes: 8.0 * (config.n.len() as f64 + 1.0) * config.points as f64 + 1024.0,
-            seconds: work * 100e-9,
-            memory_fix: fix.clone(),
-            time_fix: fix,
-        }
-    }
-
     fn start(config: BurstsConfig) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {
-        let work = Self::cost(&config).work;
+        let work = config.cost().work;
         Ok(Box::new(Ready::new(bursts(config)?, work)))
-    }
-
-    fn figures(output: &BurstsOutput) -> Vec<Figure> {
-        vec![figures::figures(output)]
-    }
-
-    fn table(output: &BurstsOutput) -> Table {
-        table::table(output)
-    }
-
-    /// With `x`: the bound at x for each n (one object for one n).
-    fn brief(o: &BurstsOutput) -> Option<super::Brief> {
-        let json = match o.at_x.as_slice() {
-            [] => return None,
-            [one] => serde_json::to_value(one).expect("serialises"),
-            all => serde_json::to_value(all).expect("serialises"),
-        };
-        let text = o.at_x.iter().map(|b| format!("n = {}: Pr[X_t > E[X_t] + {}] < {}", thousands(b.n), sig(b.x, 6), sig(b.bound, 6))).collect::<Vec<_>>().join("\n");
-        Some(super::Brief { json, text: Some(text) })
     }
 }
 

@@ -7,6 +7,7 @@ use crate::core::model::bursty::BurstyGenerator;
 use crate::core::model::renewal::RenewalTable;
 use crate::core::model::trace;
 use crate::core::policy::greedy::Overdue;
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,50 +122,6 @@ const SECONDS_PER_SAMPLED_EVALUATION: f64 = 60e-9;
 const SECONDS_PER_EXACT_EVALUATION: f64 = 160e-9;
 
 impl BurstyConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
-        match self.source {
-            Source::Generator => self.generator.validate()?,
-            Source::Trace => {
-                let Some(text) = &self.trace else {
-                    return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
-                };
-                if text.len() > trace::MAX_BYTES {
-                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", text.len() >> 20, trace::MAX_BYTES >> 20)));
-                }
-            }
-        }
-        check("politeness_seconds", self.politeness_seconds)?.at_least(0.001)?.at_most(86_400.0 * 30.0)?;
-        if self.fractions.is_empty() || self.fractions.len() > 20 {
-            return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
-        }
-        for (k, &f) in self.fractions.iter().enumerate() {
-            check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
-            // results and the article's fetches are looked up by rate: each rate once
-            if self.fractions[..k].contains(&f) {
-                return Err(InputError::new(format!("fractions[{k}]"), format!("repeats an earlier rate ({f}); give each request rate once")));
-            }
-        }
-        if self.policies.is_empty() {
-            return Err(InputError::new("policies", "choose at least one policy"));
-        }
-        count("greedy_samples", self.greedy_samples as u64, 1, 1000, "more samples only slow GREEDY down")?;
-        count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
-        check("training_days", self.training_days)?.positive()?;
-        if self.article_rate as usize >= self.fractions.len() {
-            return Err(InputError::new("article_rate", format!("must be below the number of request rates ({}): 0 is the first rate of the list", self.fractions.len())));
-        }
-        let articles = self.estimate().articles;
-        if self.article >= articles && self.source == Source::Generator {
-            return Err(InputError::new("article", format!("must be below the number of articles ({articles})")));
-        }
-        Ok(())
-    }
-
-    /// Work: a unit per request, and per article GREEDY evaluates at each of its requests.
-    pub fn cost(&self) -> Cost {
-        self.cost_of(&self.estimate())
-    }
-
     pub fn cost_of(&self, e: &Estimate) -> Cost {
         let greedy = |p: BurstyPolicy| if self.uses(p) { e.per_policy * e.articles as f64 } else { 0.0 };
         let (sampled, exact) = (greedy(BurstyPolicy::Greedy), greedy(BurstyPolicy::GreedyExact));
@@ -230,5 +187,51 @@ impl BurstyConfig {
                 + self.trace.as_ref().map_or(0.0, |t| 2.0 * t.len() as f64)
                 + 8.0 * per_fraction * self.policies.len() as f64 / articles.max(1) as f64,
         }
+    }
+}
+
+impl Settings for BurstyConfig {
+    fn validate(&self) -> Result<(), InputError> {
+        match self.source {
+            Source::Generator => self.generator.validate()?,
+            Source::Trace => {
+                let Some(text) = &self.trace else {
+                    return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
+                };
+                if text.len() > trace::MAX_BYTES {
+                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", text.len() >> 20, trace::MAX_BYTES >> 20)));
+                }
+            }
+        }
+        check("politeness_seconds", self.politeness_seconds)?.at_least(0.001)?.at_most(86_400.0 * 30.0)?;
+        if self.fractions.is_empty() || self.fractions.len() > 20 {
+            return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
+        }
+        for (k, &f) in self.fractions.iter().enumerate() {
+            check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
+            // results and the article's fetches are looked up by rate: each rate once
+            if self.fractions[..k].contains(&f) {
+                return Err(InputError::new(format!("fractions[{k}]"), format!("repeats an earlier rate ({f}); give each request rate once")));
+            }
+        }
+        if self.policies.is_empty() {
+            return Err(InputError::new("policies", "choose at least one policy"));
+        }
+        count("greedy_samples", self.greedy_samples as u64, 1, 1000, "more samples only slow GREEDY down")?;
+        count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
+        check("training_days", self.training_days)?.positive()?;
+        if self.article_rate as usize >= self.fractions.len() {
+            return Err(InputError::new("article_rate", format!("must be below the number of request rates ({}): 0 is the first rate of the list", self.fractions.len())));
+        }
+        let articles = self.estimate().articles;
+        if self.article >= articles && self.source == Source::Generator {
+            return Err(InputError::new("article", format!("must be below the number of articles ({articles})")));
+        }
+        Ok(())
+    }
+
+    /// Work: a unit per request, and per article GREEDY evaluates at each of its requests.
+    fn cost(&self) -> Cost {
+        self.cost_of(&self.estimate())
     }
 }

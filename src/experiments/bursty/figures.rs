@@ -4,9 +4,17 @@
 use crate::chart::figure::{Axis, Corner, Figure, Layer, Paint, series_pen};
 use crate::chart::format::{sig, thousands};
 use crate::core::model::histogram::{Histogram, IntervalLaw};
+use crate::experiments::Figures;
 use crate::experiments::bursty::{BurstyOutput, BurstyPolicy};
 
-pub fn wikipedia(o: &BurstyOutput) -> Vec<Figure> {
+impl Figures for BurstyOutput {
+    /// The result's figures.
+    fn figures(&self) -> Vec<Figure> {
+        wikipedia(self)
+    }
+}
+
+fn wikipedia(o: &BurstyOutput) -> Vec<Figure> {
     vec![fig_6_3(o), intervals(o), fetches(o)]
 }
 

@@ -17,12 +17,9 @@ pub use config::{BurstyConfig, BurstyPolicy, Estimate, Source, thesis_scale};
 pub use job::BurstyJob;
 pub use output::{ArticleDetail, ArticleFetches, BurstyOutput, Gap, PUBLISHED, PolicyPoint, TraceSummary};
 
-use super::{Experiment, FileInput, Job, Preset, Sliced};
-use crate::chart::figure::Figure;
+use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
-use crate::core::limits::{self, Cost};
-use crate::core::model::trace;
-use crate::table::Table;
+use crate::core::limits::{self};
 
 /// Non-Poisson changes: MERGE, MERGE2, UNPOLITE, RANDOM and GREEDY (thesis ch. 6).
 pub struct Bursty;
@@ -34,14 +31,6 @@ impl Experiment for Bursty {
     type Config = BurstyConfig;
     type Output = BurstyOutput;
 
-    fn validate(config: &BurstyConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &BurstyConfig) -> Cost {
-        config.cost()
-    }
-
     /// A trace's real span and size are checked against the limits once it is read.
     fn start(config: BurstyConfig) -> Result<Box<dyn Job<BurstyOutput>>, InputError> {
         let job = BurstyJob::new(config)?;
@@ -49,26 +38,11 @@ impl Experiment for Bursty {
         Ok(Box::new(Sliced::new(job)))
     }
 
-    fn figures(output: &BurstyOutput) -> Vec<Figure> {
-        figures::wikipedia(output)
-    }
-
-    fn table(output: &BurstyOutput) -> Table {
-        table::table(output)
-    }
-
     fn presets() -> Vec<Preset<BurstyConfig>> {
         vec![Preset { name: "thesis", label: "the thesis's scale: 10,000 articles over a year at P = 15 s (GREEDY takes hours)", config: thesis_scale() }]
     }
 
     fn files() -> &'static [FileInput] {
-        &[FileInput {
-            flag: "trace",
-            field: "trace",
-            sets: Some(("source", "trace")),
-            check: |bytes| trace::parse(bytes).map(|_| ()),
-            max_bytes: trace::MAX_BYTES as u64,
-            help: "replays a trace of page,timestamp rows (ISO-8601 or Unix seconds)",
-        }]
+        &[inputs::TRACE]
     }
 }

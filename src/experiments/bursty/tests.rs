@@ -5,6 +5,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::core::model::bursty::BurstyGenerator;
+use crate::experiments::{Figures, Settings};
 
 fn small() -> BurstyConfig {
     BurstyConfig {
@@ -29,7 +30,7 @@ fn the_article_is_followed_at_every_rate_and_shown_at_the_chosen_one() {
     assert!(half > 0 && full >= half, "{half} then {full}");
     for (rate, percent) in [(0, "50 %"), (1, "100 %")] {
         output.config.article_rate = rate;
-        let figure = &crate::experiments::bursty::figures::wikipedia(&output)[2];
+        let figure = &output.figures()[2];
         assert!(figure.title.contains(percent), "{}", figure.title);
         let merge = if rate == 0 { half } else { full };
         assert!(figure.summary.contains(&format!("MERGE ({merge} fetches)")), "{}", figure.summary);

@@ -3,8 +3,31 @@
 use super::{CertifyOutput, Status};
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, thousands};
+use crate::experiments::{Brief, Figures};
 
-pub fn figures(o: &CertifyOutput) -> Figure {
+impl Figures for CertifyOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+
+    /// The bound, its region and the argument for the rest, without the history.
+    fn brief(&self) -> Option<Brief> {
+        let o = self;
+        let json = serde_json::json!({
+            "lower_bound": o.lower_bound,
+            "region": {"r_min": o.config.r_min, "r_max": o.config.r_max, "c_min": o.config.c_min, "c_max": o.config.c_max},
+            "upper_bound": o.upper_bound,
+            "best": {"r": o.best_r, "c": o.best_c},
+            "status": o.status,
+            "boxes_split": o.boxes_split,
+            "tails": o.tails,
+            "global_bound": o.global_bound,
+        });
+        Some(Brief { json, text: None })
+    }
+}
+
+fn figure(o: &CertifyOutput) -> Figure {
     let gaps: Vec<[f64; 2]> = o.history.iter().map(|s| [(s.boxes + 1) as f64, (s.upper - s.lower).max(1e-17)]).collect();
     let tol = o.config.tolerance;
     let top = gaps.iter().map(|g| g[1]).fold(tol, f64::max) * 3.0;

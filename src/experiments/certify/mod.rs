@@ -13,13 +13,12 @@ pub mod table;
 pub mod tails;
 
 use super::{Experiment, Job};
-use crate::chart::figure::Figure;
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::freshness::merge_factor;
 use crate::core::math::interval::{Arith, Graded, Interval};
 use crate::core::math::optimize::{Minimum2, pattern_search_in_box};
-use crate::table::Table;
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -58,14 +57,8 @@ impl Default for CertifyConfig {
     }
 }
 
-/// Bytes held per open box (four interval ends and its bound).
-pub const BYTES_PER_BOX: u64 = std::mem::size_of::<Cell>() as u64;
-/// At most this many boxes: in the worst case each split leaves two open boxes, and
-/// 2 × 10 M × 40 B = 800 MB is about what a browser tab can hold.
-pub const MAX_BOXES: u64 = 10_000_000;
-
-impl CertifyConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
+impl Settings for CertifyConfig {
+    fn validate(&self) -> Result<(), InputError> {
         check("r_min", self.r_min)?.positive()?;
         check("r_max", self.r_max)?.at_most(1e4)?;
         ordered("r_min", self.r_min, "r_max", self.r_max)?;
@@ -77,7 +70,27 @@ impl CertifyConfig {
         count("max_boxes", self.max_boxes, 1, MAX_BOXES, &format!("it could need {} of memory; lower it or loosen the tolerance", crate::core::limits::bytes(need)))?;
         Ok(())
     }
+
+    /// An upper bound: the search stops at `max_boxes`, usually far sooner.
+    fn cost(&self) -> Cost {
+        let boxes = self.max_boxes as f64;
+        let fix = Fix::new("max_boxes", "lower the box budget or loosen the tolerance");
+        Cost {
+            work: boxes,
+            unit: "boxes".into(),
+            bytes: 2.0 * boxes * BYTES_PER_BOX as f64 + 64.0 * 1024.0,
+            seconds: boxes * SECONDS_PER_BOX,
+            memory_fix: fix.clone(),
+            time_fix: fix,
+        }
+    }
 }
+
+/// Bytes held per open box (four interval ends and its bound).
+pub const BYTES_PER_BOX: u64 = std::mem::size_of::<Cell>() as u64;
+/// At most this many boxes: in the worst case each split leaves two open boxes, and
+/// 2 × 10 M × 40 B = 800 MB is about what a browser tab can hold.
+pub const MAX_BOXES: u64 = 10_000_000;
 
 /// Eq 5-9 in any arithmetic: expm1(−u + expm1(−u)(c − 1)) / expm1(−r), u = r/c.
 pub fn factor<T: Arith>(r: T, c: T) -> T {
@@ -330,49 +343,8 @@ impl Experiment for Certify {
     type Config = CertifyConfig;
     type Output = CertifyOutput;
 
-    fn validate(config: &CertifyConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    /// An upper bound: the search stops at `max_boxes`, usually far sooner.
-    fn cost(config: &CertifyConfig) -> Cost {
-        let boxes = config.max_boxes as f64;
-        let fix = Fix::new("max_boxes", "lower the box budget or loosen the tolerance");
-        Cost {
-            work: boxes,
-            unit: "boxes".into(),
-            bytes: 2.0 * boxes * BYTES_PER_BOX as f64 + 64.0 * 1024.0,
-            seconds: boxes * SECONDS_PER_BOX,
-            memory_fix: fix.clone(),
-            time_fix: fix,
-        }
-    }
-
     fn start(config: CertifyConfig) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {
         Ok(Box::new(CertifyJob::new(config)?))
-    }
-
-    fn figures(output: &CertifyOutput) -> Vec<Figure> {
-        vec![figures::figures(output)]
-    }
-
-    fn table(output: &CertifyOutput) -> Table {
-        table::table(output)
-    }
-
-    /// The bound, its region and the argument for the rest, without the history.
-    fn brief(o: &CertifyOutput) -> Option<super::Brief> {
-        let json = serde_json::json!({
-            "lower_bound": o.lower_bound,
-            "region": {"r_min": o.config.r_min, "r_max": o.config.r_max, "c_min": o.config.c_min, "c_max": o.config.c_max},
-            "upper_bound": o.upper_bound,
-            "best": {"r": o.best_r, "c": o.best_c},
-            "status": o.status,
-            "boxes_split": o.boxes_split,
-            "tails": o.tails,
-            "global_bound": o.global_bound,
-        });
-        Some(super::Brief { json, text: None })
     }
 }
 

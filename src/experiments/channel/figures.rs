@@ -3,9 +3,16 @@
 use super::ChannelOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
 use crate::chart::format::{curve, sig, thousands};
+use crate::experiments::Figures;
 
 /// Experiment 3: the share of windows whose count exceeds the mean by more than x.
-pub fn channel(o: &ChannelOutput) -> Figure {
+impl Figures for ChannelOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+}
+
+fn figure(o: &ChannelOutput) -> Figure {
     let floor = 0.5 / o.config.windows as f64;
     let clip = |v: &[f64]| v.iter().map(|&p| p.max(floor * 1e-3)).collect::<Vec<f64>>();
     let pages = thousands(o.per_page.elements as f64);

@@ -7,13 +7,12 @@ use crate::core::input::{InputError, check, count};
 use crate::core::math::bursts::{burst_bound, expected_requests};
 use crate::core::model::webbase::{RepositoryConfig, generate};
 use crate::core::rng::{Purpose, Stream};
+use crate::experiments::Settings;
 pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job, Ready};
-use crate::chart::figure::Figure;
 use crate::core::limits::{Cost, Fix};
-use crate::table::Table;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,8 +34,8 @@ impl Default for ChannelConfig {
     }
 }
 
-impl ChannelConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
+impl Settings for ChannelConfig {
+    fn validate(&self) -> Result<(), InputError> {
         self.repository.validate("repository.")?;
         if self.repository.pages > 2_000_000 {
             return Err(InputError::new("repository.pages", "at most 2,000,000 pages for this experiment (it stores one offset per page)"));
@@ -46,6 +45,22 @@ impl ChannelConfig {
         check("window_requests", self.window_requests)?.at_least(1.0)?.at_most(1e6)?;
         count("windows", self.windows, 10, 1_000_000, "more windows make no visible difference")?;
         Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        // the repository and its allocation, then every request counted twice (per page, per server)
+        let pages = self.repository.pages as f64;
+        let requests = 2.0 * self.window_requests * self.windows as f64;
+        let work = requests + 50.0 * pages;
+        let bytes = pages * 80.0 + self.windows as f64 * 16.0 + self.repository.servers as f64 * 64.0;
+        Cost {
+            work,
+            unit: "requests counted".into(),
+            bytes,
+            seconds: work * 10e-9,
+            memory_fix: Fix::new("repository.pages", "use fewer pages"),
+            time_fix: Fix::new("windows", "lower windows or window_requests"),
+        }
     }
 }
 
@@ -134,37 +149,9 @@ impl Experiment for Channel {
     type Config = ChannelConfig;
     type Output = ChannelOutput;
 
-    fn validate(config: &ChannelConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &ChannelConfig) -> Cost {
-        // the repository and its allocation, then every request counted twice (per page, per server)
-        let pages = config.repository.pages as f64;
-        let requests = 2.0 * config.window_requests * config.windows as f64;
-        let work = requests + 50.0 * pages;
-        let bytes = pages * 80.0 + config.windows as f64 * 16.0 + config.repository.servers as f64 * 64.0;
-        Cost {
-            work,
-            unit: "requests counted".into(),
-            bytes,
-            seconds: work * 10e-9,
-            memory_fix: Fix::new("repository.pages", "use fewer pages"),
-            time_fix: Fix::new("windows", "lower windows or window_requests"),
-        }
-    }
-
     fn start(config: ChannelConfig) -> Result<Box<dyn Job<ChannelOutput>>, InputError> {
-        let work = Self::cost(&config).work;
+        let work = config.cost().work;
         Ok(Box::new(Ready::new(channel(config)?, work)))
-    }
-
-    fn figures(output: &ChannelOutput) -> Vec<Figure> {
-        vec![figures::channel(output)]
-    }
-
-    fn table(output: &ChannelOutput) -> Table {
-        table::table(output)
     }
 }
 

@@ -3,8 +3,15 @@
 use super::FactorCurvesOutput;
 use crate::chart::figure::{Axis, Corner, Figure, Layer, Paint, series_pen};
 use crate::chart::format::{curve, sig};
+use crate::experiments::Figures;
 
-pub fn figures(o: &FactorCurvesOutput) -> Figure {
+impl Figures for FactorCurvesOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+}
+
+fn figure(o: &FactorCurvesOutput) -> Figure {
     let c = sig(o.config.c, 4);
     let lowest = o.random_bound_min.value.min(o.random_exact_min.value).min(o.merge_bound_min.value);
     let y_min = ((lowest - 0.03) * 20.0).floor() / 20.0;

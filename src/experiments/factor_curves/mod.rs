@@ -5,13 +5,12 @@ pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job, Ready};
-use crate::chart::figure::Figure;
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::freshness::{merge_factor, random_factor, random_factor_bound};
 use crate::core::math::optimize::golden_section_min;
-use crate::table::Table;
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,14 +30,21 @@ impl Default for FactorCurvesConfig {
     }
 }
 
-impl FactorCurvesConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
+impl Settings for FactorCurvesConfig {
+    fn validate(&self) -> Result<(), InputError> {
         check("x_min", self.x_min)?.positive()?;
         check("x_max", self.x_max)?.positive()?.at_most(1e4)?;
         ordered("x_min", self.x_min, "x_max", self.x_max)?;
         check("c", self.c)?.at_least(1.0)?.at_most(1e6)?;
         count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
         Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        // three curves, and three golden-section searches of about 160 evaluations
+        let work = 3.0 * self.points as f64 + 480.0;
+        let fix = Fix::new("points", "use fewer points");
+        Cost { work, unit: "evaluations".into(), bytes: 4.0 * 8.0 * self.points as f64 + 1024.0, seconds: work * 100e-9, memory_fix: fix.clone(), time_fix: fix }
     }
 }
 
@@ -97,28 +103,9 @@ impl Experiment for FactorCurves {
     type Config = FactorCurvesConfig;
     type Output = FactorCurvesOutput;
 
-    fn validate(config: &FactorCurvesConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &FactorCurvesConfig) -> Cost {
-        // three curves, and three golden-section searches of about 160 evaluations
-        let work = 3.0 * config.points as f64 + 480.0;
-        let fix = Fix::new("points", "use fewer points");
-        Cost { work, unit: "evaluations".into(), bytes: 4.0 * 8.0 * config.points as f64 + 1024.0, seconds: work * 100e-9, memory_fix: fix.clone(), time_fix: fix }
-    }
-
     fn start(config: FactorCurvesConfig) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {
-        let work = Self::cost(&config).work;
+        let work = config.cost().work;
         Ok(Box::new(Ready::new(factor_curves(config)?, work)))
-    }
-
-    fn figures(output: &FactorCurvesOutput) -> Vec<Figure> {
-        vec![figures::figures(output)]
-    }
-
-    fn table(output: &FactorCurvesOutput) -> Table {
-        table::table(output)
     }
 }
 

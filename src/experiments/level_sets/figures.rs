@@ -3,8 +3,21 @@
 use super::LevelSetsOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
 use crate::chart::format::sig;
+use crate::experiments::{Brief, Figures};
 
-pub fn figures(o: &LevelSetsOutput) -> Figure {
+impl Figures for LevelSetsOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+
+    /// The minimum found: {"min", "r", "c"}.
+    fn brief(&self) -> Option<Brief> {
+        let o = self;
+        Some(Brief { json: serde_json::json!({"min": o.minimum.value, "r": o.minimum.r, "c": o.minimum.c}), text: None })
+    }
+}
+
+fn figure(o: &LevelSetsOutput) -> Figure {
     let cfg = &o.config;
     let mut layers = Vec::new();
     if let Some(h) = cfg.highlight_below {

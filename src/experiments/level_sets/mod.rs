@@ -1,17 +1,16 @@
 //! Level sets of Eq 5-9, MERGE's approximation factor over (r, c) — the thesis's Fig 5.6.
 
 use crate::core::math::axis::GridAxis;
+use crate::experiments::Settings;
 pub mod contour;
 pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job};
-use crate::chart::figure::Figure;
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::freshness::merge_factor;
 use crate::core::math::optimize::{Minimum2, pattern_search_in_box};
-use crate::table::Table;
 use contour::Grid;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +57,14 @@ pub const MAX_GRID: u64 = 1001;
 pub const MAX_LEVELS: usize = 40;
 
 impl LevelSetsConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
+    fn axes(&self) -> (GridAxis, GridAxis) {
+        let n = self.grid as usize;
+        (GridAxis { min: self.r_min, max: self.r_max, log: self.log_r, n }, GridAxis { min: self.c_min, max: self.c_max, log: self.log_c, n })
+    }
+}
+
+impl Settings for LevelSetsConfig {
+    fn validate(&self) -> Result<(), InputError> {
         check("r_min", self.r_min)?.positive()?;
         check("r_max", self.r_max)?.positive()?.at_most(AXIS_LIMIT)?;
         ordered("r_min", self.r_min, "r_max", self.r_max)?;
@@ -73,9 +79,12 @@ impl LevelSetsConfig {
         Ok(())
     }
 
-    fn axes(&self) -> (GridAxis, GridAxis) {
-        let n = self.grid as usize;
-        (GridAxis { min: self.r_min, max: self.r_max, log: self.log_r, n }, GridAxis { min: self.c_min, max: self.c_max, log: self.log_c, n })
+    fn cost(&self) -> Cost {
+        let nodes = (self.grid as f64).powi(2);
+        // the values, and at most a segment per cell and level in the contours
+        let bytes = nodes * 8.0 + nodes * self.levels.len() as f64 * 4.0 + nodes * 32.0;
+        let fix = Fix::new("grid", "use a coarser grid");
+        Cost { work: nodes, unit: "evaluations of Eq 5-9".into(), bytes, seconds: nodes * SECONDS_PER_NODE, memory_fix: fix.clone(), time_fix: fix }
     }
 }
 
@@ -232,33 +241,8 @@ impl Experiment for LevelSets {
     type Config = LevelSetsConfig;
     type Output = LevelSetsOutput;
 
-    fn validate(config: &LevelSetsConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &LevelSetsConfig) -> Cost {
-        let nodes = (config.grid as f64).powi(2);
-        // the values, and at most a segment per cell and level in the contours
-        let bytes = nodes * 8.0 + nodes * config.levels.len() as f64 * 4.0 + nodes * 32.0;
-        let fix = Fix::new("grid", "use a coarser grid");
-        Cost { work: nodes, unit: "evaluations of Eq 5-9".into(), bytes, seconds: nodes * SECONDS_PER_NODE, memory_fix: fix.clone(), time_fix: fix }
-    }
-
     fn start(config: LevelSetsConfig) -> Result<Box<dyn Job<LevelSetsOutput>>, InputError> {
         Ok(Box::new(LevelSetsJob::new(config)?))
-    }
-
-    fn figures(output: &LevelSetsOutput) -> Vec<Figure> {
-        vec![figures::figures(output)]
-    }
-
-    fn table(output: &LevelSetsOutput) -> Table {
-        table::table(output)
-    }
-
-    /// The minimum found: {"min", "r", "c"}.
-    fn brief(o: &LevelSetsOutput) -> Option<super::Brief> {
-        Some(super::Brief { json: serde_json::json!({"min": o.minimum.value, "r": o.minimum.r, "c": o.minimum.c}), text: None })
     }
 }
 

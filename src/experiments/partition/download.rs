@@ -220,24 +220,26 @@ impl Download {
 
     /// Processes up to `budget` events; returns true when the crawl is over.
     pub fn advance(&mut self, budget: u64) -> bool {
-        for _ in 0..budget {
-            let Some((now, event)) = self.engine.next() else { return true };
+        // the engine lends itself to the handlers, which schedule what follows
+        let mut engine = std::mem::take(&mut self.engine);
+        let over = engine.run_for(budget, |engine, now, event| {
             self.events += 1;
             match event {
                 Event::Arrive { robot, page } => {
                     self.discover(robot, page, now);
-                    self.start_downloads(robot as usize, now);
+                    self.start_downloads(engine, robot as usize, now);
                 }
                 Event::Wake { robot } => {
                     if self.robots[robot as usize].wake_at == now {
                         self.robots[robot as usize].wake_at = f64::INFINITY;
-                        self.start_downloads(robot as usize, now);
+                        self.start_downloads(engine, robot as usize, now);
                     }
                 }
-                Event::End { robot, page, lane } => self.end(robot as usize, page as usize, lane as usize, now),
+                Event::End { robot, page, lane } => self.end(engine, robot as usize, page as usize, lane as usize, now),
             }
-        }
-        self.engine.pending() == 0
+        });
+        self.engine = engine;
+        over
     }
 
     /// Events still queued (a rough progress measure).
@@ -290,13 +292,13 @@ impl Download {
 
     /// Starts downloads while the robot has free connections and a server is ready;
     /// otherwise sets a wake-up for the next allowed time.
-    fn start_downloads(&mut self, robot: usize, now: f64) {
+    fn start_downloads(&mut self, engine: &mut Engine<Event>, robot: usize, now: f64) {
         while self.robots[robot].active < self.params.connections {
             let Some((at, lane)) = self.robots[robot].ready.peek() else { return };
             if at > now {
                 if at < self.robots[robot].wake_at {
                     self.robots[robot].wake_at = at;
-                    self.engine.schedule(at, Event::Wake { robot: robot as u32 });
+                    engine.schedule(at, Event::Wake { robot: robot as u32 });
                 }
                 return;
             }
@@ -329,11 +331,11 @@ impl Download {
             // the robot's bandwidth is shared by its connections at the start
             let transfer = self.params.page_kb * r.active as f64 / self.params.bandwidth_kb_s;
             let duration = 2.0 * self.web.rtt(self.web.host_of[page as usize] as usize, r.site) + transfer;
-            self.engine.schedule(now + duration, Event::End { robot: robot as u32, page, lane });
+            engine.schedule(now + duration, Event::End { robot: robot as u32, page, lane });
         }
     }
 
-    fn end(&mut self, robot: usize, page: usize, lane: usize, now: f64) {
+    fn end(&mut self, engine: &mut Engine<Event>, robot: usize, page: usize, lane: usize, now: f64) {
         let r = &mut self.robots[robot];
         r.active -= 1;
         r.end = now;
@@ -360,7 +362,7 @@ impl Download {
             let r = self.lanes[other as usize].robot as usize;
             self.robots[r].ready.push(now + wait, other);
             if r != robot {
-                self.start_downloads(r, now);
+                self.start_downloads(engine, r, now);
             }
         }
         for k in self.web.link_start[page] as usize..self.web.link_start[page + 1] as usize {
@@ -372,10 +374,10 @@ impl Download {
             } else {
                 self.m.crossed += 1;
                 let at = now + self.delay[robot * self.robots.len() + to as usize];
-                self.engine.schedule(at, Event::Arrive { robot: to, page: target });
+                engine.schedule(at, Event::Arrive { robot: to, page: target });
             }
         }
-        self.start_downloads(robot, now);
+        self.start_downloads(engine, robot, now);
     }
 }
 

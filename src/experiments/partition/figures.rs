@@ -5,11 +5,19 @@
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
 use crate::chart::format::{sig, thousands};
 use crate::core::math::elementary::{log10, pow};
+use crate::experiments::Figures;
 use crate::experiments::partition::PartitionOutput;
 use crate::experiments::partition::download::Politeness;
 use crate::experiments::partition::scheme::Scheme;
 
-pub fn partition(o: &PartitionOutput) -> Vec<Figure> {
+impl Figures for PartitionOutput {
+    /// The result's figures.
+    fn figures(&self) -> Vec<Figure> {
+        partition(self)
+    }
+}
+
+fn partition(o: &PartitionOutput) -> Vec<Figure> {
     vec![download(o), exchanges(o), algebraic(o), map(o)]
 }
 

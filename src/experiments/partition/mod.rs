@@ -14,10 +14,9 @@ pub mod table;
 pub mod web;
 
 use super::{Experiment, Job, Plan, Preset, Sliced};
-use crate::chart::figure::Figure;
 use crate::core::input::{InputError, check, count};
 use crate::core::limits::{Cost, Fix};
-use crate::table::Table;
+use crate::experiments::Settings;
 use algebraic::{AlgebraicParams, download_time, exchange_time, redistribution_time};
 use compare::{Comparison, comparisons};
 use download::{Download, DownloadParams, Politeness, density_mean_wait};
@@ -84,7 +83,20 @@ pub struct Estimate {
 }
 
 impl PartitionConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
+    pub fn estimate(&self) -> Estimate {
+        let pages = self.web.expected_pages();
+        let links = self.web.expected_links();
+        let simulations = (self.robots.len() * self.schemes.len() * self.politeness.len()) as u64;
+        let sites = self.web.robot_sites as f64;
+        // the web (pages, links, the RTT table), the links' generation pairs, and one run's
+        // lanes, queues and owners; the unit graphs are smaller than the links
+        let bytes = pages * 40.0 + links * 24.0 + self.web.ips as f64 * sites * 4.0 + self.web.hosts as f64 * 300.0;
+        Estimate { pages, links, simulations, events: simulations as f64 * (pages + links + self.web.hosts as f64), bytes: bytes as u64 }
+    }
+}
+
+impl Settings for PartitionConfig {
+    fn validate(&self) -> Result<(), InputError> {
         self.web.validate()?;
         if self.robots.is_empty() || self.robots.len() > 64 {
             return Err(InputError::new("robots", "give 1 to 64 numbers of robots, such as 2, 5, 10, 20, 30"));
@@ -127,24 +139,7 @@ impl PartitionConfig {
         Ok(())
     }
 
-    pub fn estimate(&self) -> Estimate {
-        let pages = self.web.expected_pages();
-        let links = self.web.expected_links();
-        let simulations = (self.robots.len() * self.schemes.len() * self.politeness.len()) as u64;
-        let sites = self.web.robot_sites as f64;
-        // the web (pages, links, the RTT table), the links' generation pairs, and one run's
-        // lanes, queues and owners; the unit graphs are smaller than the links
-        let bytes = pages * 40.0 + links * 24.0 + self.web.ips as f64 * sites * 4.0 + self.web.hosts as f64 * 300.0;
-        Estimate { pages, links, simulations, events: simulations as f64 * (pages + links + self.web.hosts as f64), bytes: bytes as u64 }
-    }
-}
-
-/// Native time per event of the download simulation (BENCHMARKS.md: about a million
-/// downloads a second, three events each).
-const SECONDS_PER_EVENT: f64 = 300e-9;
-
-impl PartitionConfig {
-    pub fn cost(&self) -> Cost {
+    fn cost(&self) -> Cost {
         let e = self.estimate();
         // partitioning: a few KL/FM passes over the unit graph per task, counted as events
         let partitions = (self.robots.len() * self.schemes.len()) as f64 * (e.pages + e.links);
@@ -159,6 +154,10 @@ impl PartitionConfig {
     }
 }
 
+/// Native time per event of the download simulation (BENCHMARKS.md: about a million
+/// downloads a second, three events each).
+const SECONDS_PER_EVENT: f64 = 300e-9;
+
 /// Distributed crawling: hash vs graph partitioning under politeness (Exposto 2008).
 pub struct Partition;
 
@@ -168,24 +167,8 @@ impl Experiment for Partition {
     type Config = PartitionConfig;
     type Output = PartitionOutput;
 
-    fn validate(config: &PartitionConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &PartitionConfig) -> Cost {
-        config.cost()
-    }
-
     fn start(config: PartitionConfig) -> Result<Box<dyn Job<PartitionOutput>>, InputError> {
         Ok(Box::new(Sliced::new(PartitionJob::new(config)?)))
-    }
-
-    fn figures(output: &PartitionOutput) -> Vec<Figure> {
-        figures::partition(output)
-    }
-
-    fn table(output: &PartitionOutput) -> Table {
-        table::table(output)
     }
 
     fn presets() -> Vec<Preset<PartitionConfig>> {

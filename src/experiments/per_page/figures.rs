@@ -4,9 +4,16 @@ use super::PerPageOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
 use crate::chart::format::{curve, sig};
 use crate::core::policy::PolicyKind;
+use crate::experiments::Figures;
 
 /// Experiment 1: simulated factors with 95 % intervals over Eq 5-2, Eq 5-8, Cor 5.5.
-pub fn per_page(o: &PerPageOutput) -> Figure {
+impl Figures for PerPageOutput {
+    fn figures(&self) -> Vec<Figure> {
+        vec![figure(self)]
+    }
+}
+
+fn figure(o: &PerPageOutput) -> Figure {
     let c = sig(o.config.c, 4);
     let mut layers = vec![
         Layer::Lines { label: format!("RANDOM exact, Eq 5-2 (c = {c})"), lines: curve(&o.x, &o.random_exact), pen: Pen::new(Paint::Series(1), Dash::Dashed), tag: None },

@@ -6,7 +6,6 @@ pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job};
-use crate::chart::figure::Figure;
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -17,7 +16,7 @@ use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::freshness::{Estimator, Fetch, Freshness};
-use crate::table::Table;
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,8 +63,10 @@ impl PerPageConfig {
     fn per_point(&self) -> f64 {
         self.replications as f64 * self.revisits as f64 * self.c
     }
+}
 
-    pub fn validate(&self) -> Result<(), InputError> {
+impl Settings for PerPageConfig {
+    fn validate(&self) -> Result<(), InputError> {
         check("c", self.c)?.at_least(1.0)?.at_most(1e4)?;
         count("other_pages", self.other_pages, if self.c > 1.0 { 1 } else { 0 }, 10_000, "a server with more pages adds nothing to the picture")?;
         if self.c == 1.0 && self.other_pages > 0 {
@@ -81,6 +82,20 @@ impl PerPageConfig {
             return Err(InputError::new("policies", "choose among merge and random (the policies with closed forms)"));
         }
         Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        let work = self.points as f64 * self.policies.len() as f64 * self.per_point();
+        // the closed forms on 300 points, the simulated points, one server's pages
+        let bytes = 300.0 * 4.0 * 8.0 + self.points as f64 * 64.0 + (self.other_pages as f64 + 1.0) * 64.0 + 4096.0;
+        Cost {
+            work,
+            unit: "requests".into(),
+            bytes,
+            seconds: work * SECONDS_PER_REQUEST,
+            memory_fix: Fix::new("other_pages", "put fewer pages on the server"),
+            time_fix: Fix::new("revisits", "lower revisits, replications, points or c"),
+        }
     }
 }
 
@@ -226,34 +241,8 @@ impl Experiment for PerPage {
     type Config = PerPageConfig;
     type Output = PerPageOutput;
 
-    fn validate(config: &PerPageConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &PerPageConfig) -> Cost {
-        let work = config.points as f64 * config.policies.len() as f64 * config.per_point();
-        // the closed forms on 300 points, the simulated points, one server's pages
-        let bytes = 300.0 * 4.0 * 8.0 + config.points as f64 * 64.0 + (config.other_pages as f64 + 1.0) * 64.0 + 4096.0;
-        Cost {
-            work,
-            unit: "requests".into(),
-            bytes,
-            seconds: work * SECONDS_PER_REQUEST,
-            memory_fix: Fix::new("other_pages", "put fewer pages on the server"),
-            time_fix: Fix::new("revisits", "lower revisits, replications, points or c"),
-        }
-    }
-
     fn start(config: PerPageConfig) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {
         Ok(Box::new(PerPageJob::new(config)?))
-    }
-
-    fn figures(output: &PerPageOutput) -> Vec<Figure> {
-        vec![figures::per_page(output)]
-    }
-
-    fn table(output: &PerPageOutput) -> Table {
-        table::table(output)
     }
 }
 

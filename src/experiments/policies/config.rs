@@ -10,6 +10,7 @@ use crate::core::model::source::{Pages, RepositorySource};
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::{Account, Estimator};
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -139,8 +140,10 @@ impl PoliciesConfig {
             time_fix: Fix::new("horizon_days", "shorten the horizon, lengthen politeness_seconds or run fewer policies"),
         }
     }
+}
 
-    pub fn validate(&self) -> Result<(), InputError> {
+impl Settings for PoliciesConfig {
+    fn validate(&self) -> Result<(), InputError> {
         self.pages().validate()?;
         if self.source == RepositorySource::Generator && self.allocation == AllocationKind::Given {
             return Err(InputError::new("allocation", "given needs a page list with a frequency column (source page_list); choose another allocation"));
@@ -172,5 +175,10 @@ impl PoliciesConfig {
         }
         count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
         Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        let (pages, servers) = self.pages().shape();
+        self.cost_for(pages, servers)
     }
 }

@@ -4,6 +4,7 @@
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, thousands};
 use crate::core::policy::PolicyKind;
+use crate::experiments::Figures;
 use crate::experiments::policies::{PoliciesOutput, PolicyCurve};
 
 /// A fixed colour and pattern per policy, the same on every chart.
@@ -34,7 +35,14 @@ fn lowest(curves: &[&PolicyCurve], floor: f64) -> f64 {
     ((low - 0.05) * 10.0).floor().max(0.0) / 10.0
 }
 
-pub fn policies(o: &PoliciesOutput) -> Vec<Figure> {
+impl Figures for PoliciesOutput {
+    /// The result's figures.
+    fn figures(&self) -> Vec<Figure> {
+        policies(self)
+    }
+}
+
+fn policies(o: &PoliciesOutput) -> Vec<Figure> {
     let (unit, unit_name) = time_unit(o.config.horizon_days);
     let mut figures = Vec::new();
     for c in &o.capacities {

@@ -16,35 +16,11 @@ pub use config::{CLASSROOM_POLITENESS_SECONDS, Estimate, PoliciesConfig, SIX_YEA
 pub use job::PoliciesJob;
 pub use output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, published_ratio};
 
-use super::{Experiment, FileInput, Job, Preset, Sliced};
-use crate::chart::figure::Figure;
+use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
-use crate::core::limits::Cost;
-use crate::core::model::page_list;
-use crate::table::Table;
 
 /// MERGE, DELAYED, RANDOM and UNPOLITE against the POLITE bound (Fig 5.8).
 pub struct Policies;
-
-/// `--repository FILE` and `--page-list FILE`: a page list read by the CLI.
-pub const PAGE_LIST_FILES: &[FileInput] = &[
-    FileInput {
-        flag: "repository",
-        field: "page_list",
-        sets: Some(("source", "page_list")),
-        check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
-        max_bytes: page_list::MAX_BYTES,
-        help: "your own pages: page,server,change_rate[,weight][,frequency] (per day)",
-    },
-    FileInput {
-        flag: "page_list",
-        field: "page_list",
-        sets: Some(("source", "page_list")),
-        check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
-        max_bytes: page_list::MAX_BYTES,
-        help: "the same as --repository",
-    },
-];
 
 impl Experiment for Policies {
     const NAME: &'static str = "policies";
@@ -53,25 +29,8 @@ impl Experiment for Policies {
     type Config = PoliciesConfig;
     type Output = PoliciesOutput;
 
-    fn validate(config: &PoliciesConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &PoliciesConfig) -> Cost {
-        let (pages, servers) = config.pages().shape();
-        config.cost_for(pages, servers)
-    }
-
     fn start(config: PoliciesConfig) -> Result<Box<dyn Job<PoliciesOutput>>, InputError> {
         Ok(Box::new(Sliced::new(PoliciesJob::new(config)?)))
-    }
-
-    fn figures(output: &PoliciesOutput) -> Vec<Figure> {
-        figures::policies(output)
-    }
-
-    fn table(output: &PoliciesOutput) -> Table {
-        table::table(output)
     }
 
     fn presets() -> Vec<Preset<PoliciesConfig>> {
@@ -79,6 +38,6 @@ impl Experiment for Policies {
     }
 
     fn files() -> &'static [FileInput] {
-        PAGE_LIST_FILES
+        &[inputs::PAGE_LIST]
     }
 }

@@ -11,11 +11,12 @@ use crate::core::model::source::RepositorySource;
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::Estimator;
+use crate::experiments::Settings;
 
 /// Validates, checks the cost and plans, as the registry does.
 fn start(config: PoliciesConfig) -> Result<Sliced<PoliciesJob>, InputError> {
-    Policies::validate(&config)?;
-    Policies::cost(&config).check(&limits::here())?;
+    config.validate()?;
+    config.cost().check(&limits::here())?;
     Ok(Sliced::new(PoliciesJob::new(config)?))
 }
 
@@ -133,7 +134,7 @@ fn what_would_not_fit_is_refused_with_the_estimate() {
         assert!(e.message.contains("GB") && e.message.contains("browser tab"), "{}", e.message);
     }
     let webbase = PoliciesConfig::webbase();
-    assert!(Policies::cost(&webbase).check(&limits::NATIVE).is_ok(), "the WEBBASE preset fits natively");
+    assert!(webbase.cost().check(&limits::NATIVE).is_ok(), "the WEBBASE preset fits natively");
     let allocated_only = PoliciesConfig { crawlers: vec![], ..PoliciesConfig::webbase() };
     assert_eq!(allocated_only.estimate().bytes_per_page, 40, "the issue's budget: at most 48 bytes per page");
     let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };

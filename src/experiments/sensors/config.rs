@@ -7,6 +7,7 @@ use super::sensor::SensedPage;
 use crate::core::input::{InputError, check, count};
 use crate::core::limits::{Cost, Fix};
 use crate::core::rng::{Purpose, Stream};
+use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,42 +103,6 @@ impl Default for SensorsConfig {
 const SECONDS_PER_EVENT: f64 = 70e-9;
 
 impl SensorsConfig {
-    pub fn validate(&self) -> Result<(), InputError> {
-        count("pages", self.pages, 1, 50_000_000, "that is beyond any machine this runs on")?;
-        count("horizon", self.horizon, 1, 10_000_000_000, "a longer run takes days")?;
-        count("week", self.week, 1, u64::MAX / 4, "")?;
-        check("changes_per_week", self.changes_per_week)?.at_least(0.0)?.at_most(1e6)?;
-        check("requests_per_week", self.requests_per_week)?.at_least(0.0)?.at_most(1e6)?;
-        count("size_min", self.size_min, 0, u32::MAX as u64, "sizes are counted in 32 bits")?;
-        count("size_max", self.size_max, self.size_min, u32::MAX as u64, "sizes are counted in 32 bits")?;
-        count("download_min", self.download_min, 0, 1_000_000, "")?;
-        count("download_max", self.download_max, self.download_min.max(1), 1_000_000, "")?;
-        count("notify_min", self.notify_min, 0, 1_000_000, "")?;
-        count("notify_max", self.notify_max, self.notify_min, 1_000_000, "")?;
-        for (k, &p) in self.states.iter().enumerate() {
-            check(&format!("states[{k}]"), p)?.at_least(0.0)?;
-        }
-        if self.states.iter().sum::<f64>() <= 0.0 {
-            return Err(InputError::new("states", "at least one state must have a positive frequency"));
-        }
-        count("sample_every", self.sample_every, 1, self.horizon, "sample at least once")?;
-        count("stationary_from", self.stationary_from, 0, self.horizon, "the stationary part must start before the horizon")?;
-        if self.concepts.is_empty() && self.robot_sweep.is_empty() {
-            return Err(InputError::new("concepts", "choose robot, sensors or both"));
-        }
-        count("robots", self.robots, 1, 10_000, "")?;
-        check("rate_spread", self.rate_spread)?.at_least(1.0)?.at_most(1e6)?;
-        check("sensor_share", self.sensor_share)?.at_least(0.0)?.at_most(1.0)?;
-        check("notification_loss", self.notification_loss)?.at_least(0.0)?.at_most(1.0)?;
-        for (k, &r) in self.robot_sweep.iter().enumerate() {
-            count(&format!("robot_sweep[{k}]"), r, 1, 10_000, "")?;
-        }
-        if self.robot_sweep.len() > 16 {
-            return Err(InputError::new("robot_sweep", "at most 16 values"));
-        }
-        Ok(())
-    }
-
     /// Peak memory: the pages of one run (sensed pages are the larger), and the
     /// sensors' download intervals.
     pub fn estimate_bytes(&self) -> u64 {
@@ -156,20 +121,6 @@ impl SensorsConfig {
         let page_events = pages * weeks * (self.changes_per_week * 2.0 + self.requests_per_week);
         let mean_download = ((self.download_min + self.download_max) as f64 / 2.0).max(1.0);
         page_events + pages + robots as f64 * self.horizon as f64 / mean_download
-    }
-
-    /// Work (events), peak memory and time of the whole experiment.
-    pub fn cost(&self) -> Cost {
-        let runs = self.concepts.iter().map(|_| self.robots).chain(self.robot_sweep.iter().copied());
-        let work: f64 = runs.map(|robots| self.events_per_run(robots)).sum();
-        Cost {
-            work,
-            unit: "events".into(),
-            bytes: self.estimate_bytes() as f64,
-            seconds: work * SECONDS_PER_EVENT,
-            memory_fix: Fix::new("pages", "use fewer pages"),
-            time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),
-        }
     }
 
     pub fn rules(&self) -> LifeRules {
@@ -219,5 +170,57 @@ impl SensorsConfig {
 
     pub fn sensed_pages(&self) -> u64 {
         (self.sensor_share * self.pages as f64).round() as u64
+    }
+}
+
+impl Settings for SensorsConfig {
+    fn validate(&self) -> Result<(), InputError> {
+        count("pages", self.pages, 1, 50_000_000, "that is beyond any machine this runs on")?;
+        count("horizon", self.horizon, 1, 10_000_000_000, "a longer run takes days")?;
+        count("week", self.week, 1, u64::MAX / 4, "")?;
+        check("changes_per_week", self.changes_per_week)?.at_least(0.0)?.at_most(1e6)?;
+        check("requests_per_week", self.requests_per_week)?.at_least(0.0)?.at_most(1e6)?;
+        count("size_min", self.size_min, 0, u32::MAX as u64, "sizes are counted in 32 bits")?;
+        count("size_max", self.size_max, self.size_min, u32::MAX as u64, "sizes are counted in 32 bits")?;
+        count("download_min", self.download_min, 0, 1_000_000, "")?;
+        count("download_max", self.download_max, self.download_min.max(1), 1_000_000, "")?;
+        count("notify_min", self.notify_min, 0, 1_000_000, "")?;
+        count("notify_max", self.notify_max, self.notify_min, 1_000_000, "")?;
+        for (k, &p) in self.states.iter().enumerate() {
+            check(&format!("states[{k}]"), p)?.at_least(0.0)?;
+        }
+        if self.states.iter().sum::<f64>() <= 0.0 {
+            return Err(InputError::new("states", "at least one state must have a positive frequency"));
+        }
+        count("sample_every", self.sample_every, 1, self.horizon, "sample at least once")?;
+        count("stationary_from", self.stationary_from, 0, self.horizon, "the stationary part must start before the horizon")?;
+        if self.concepts.is_empty() && self.robot_sweep.is_empty() {
+            return Err(InputError::new("concepts", "choose robot, sensors or both"));
+        }
+        count("robots", self.robots, 1, 10_000, "")?;
+        check("rate_spread", self.rate_spread)?.at_least(1.0)?.at_most(1e6)?;
+        check("sensor_share", self.sensor_share)?.at_least(0.0)?.at_most(1.0)?;
+        check("notification_loss", self.notification_loss)?.at_least(0.0)?.at_most(1.0)?;
+        for (k, &r) in self.robot_sweep.iter().enumerate() {
+            count(&format!("robot_sweep[{k}]"), r, 1, 10_000, "")?;
+        }
+        if self.robot_sweep.len() > 16 {
+            return Err(InputError::new("robot_sweep", "at most 16 values"));
+        }
+        Ok(())
+    }
+
+    /// Work (events), peak memory and time of the whole experiment.
+    fn cost(&self) -> Cost {
+        let runs = self.concepts.iter().map(|_| self.robots).chain(self.robot_sweep.iter().copied());
+        let work: f64 = runs.map(|robots| self.events_per_run(robots)).sum();
+        Cost {
+            work,
+            unit: "events".into(),
+            bytes: self.estimate_bytes() as f64,
+            seconds: work * SECONDS_PER_EVENT,
+            memory_fix: Fix::new("pages", "use fewer pages"),
+            time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, thousands};
+use crate::experiments::Figures;
 use crate::experiments::sensors::{Concept, ConceptResult, SensorsOutput};
 
 fn label(r: &ConceptResult) -> String {
@@ -14,7 +15,14 @@ fn label(r: &ConceptResult) -> String {
     if r.complete { who } else { format!("{who} (running)") }
 }
 
-pub fn sensors(o: &SensorsOutput) -> Vec<Figure> {
+impl Figures for SensorsOutput {
+    /// The result's figures.
+    fn figures(&self) -> Vec<Figure> {
+        sensors(self)
+    }
+}
+
+fn sensors(o: &SensorsOutput) -> Vec<Figure> {
     let every = o.config.sample_every as f64;
     let mut layers = Vec::new();
     for (k, r) in o.results.iter().enumerate() {

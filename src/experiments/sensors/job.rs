@@ -10,9 +10,10 @@ use super::sensor::{SensedPage, SensorRules, SensorTotals};
 use crate::core::alloc::{AllocationKind, allocate};
 use crate::core::math::stats::mean_and_half_width;
 use crate::core::model::repository::Repository;
+use crate::core::policy::VirtualVisits;
 use crate::core::rng::{Purpose, Stream};
-use crate::core::sim::queue::EventQueue;
 use crate::experiments::Plan;
+use crate::experiments::Settings;
 
 enum Run {
     Concept(Concept),
@@ -85,7 +86,7 @@ impl SensorsJob {
                 let f = allocate(&repo, AllocationKind::OptUnpolite, capacity, 1.0).f;
                 let mut offsets = Stream::of(self.config.seed, Purpose::RobotOffsets, 0);
                 let entries = (0..pages.len()).filter(|&k| f[k] > 0.0).map(|k| (offsets.uniform() / f[k], k as u32)).collect();
-                Order::Merge { heap: EventQueue::from_entries(entries), f }
+                Order::Merge { visits: VirtualVisits::from_entries(entries), f }
             }
         }
     }

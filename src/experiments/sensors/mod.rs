@@ -19,10 +19,7 @@ pub use job::SensorsJob;
 pub use output::{ConceptResult, Published, SensorsOutput, SweepPoint, published};
 
 use super::{Experiment, Job, Sliced};
-use crate::chart::figure::Figure;
 use crate::core::input::InputError;
-use crate::core::limits::Cost;
-use crate::table::Table;
 
 /// A robot walking its list against sensors on the servers (Zemskov 2002).
 pub struct Sensors;
@@ -33,23 +30,7 @@ impl Experiment for Sensors {
     type Config = SensorsConfig;
     type Output = SensorsOutput;
 
-    fn validate(config: &SensorsConfig) -> Result<(), InputError> {
-        config.validate()
-    }
-
-    fn cost(config: &SensorsConfig) -> Cost {
-        config.cost()
-    }
-
     fn start(config: SensorsConfig) -> Result<Box<dyn Job<SensorsOutput>>, InputError> {
         Ok(Box::new(Sliced::new(SensorsJob::new(config))))
-    }
-
-    fn figures(output: &SensorsOutput) -> Vec<Figure> {
-        figures::sensors(output)
-    }
-
-    fn table(output: &SensorsOutput) -> Table {
-        table::table(output)
     }
 }

@@ -4,15 +4,16 @@
 
 use super::page::{LifeRules, PageLife, Ties, is_error, uniform_int};
 use super::record::{Record, Replica, WaitEnds};
+use crate::core::policy::VirtualVisits;
 use crate::core::rng::{Purpose, Stream};
-use crate::core::sim::queue::{Engine, EventQueue};
+use crate::core::sim::queue::Engine;
 
 /// The order in which robots take pages.
 pub enum Order {
     /// The list, over and over (the article's robot).
     Cycle { next: usize },
     /// MERGE's order for frequencies `f`: the page with the earliest virtual time.
-    Merge { heap: EventQueue<u32>, f: Vec<f64> },
+    Merge { visits: VirtualVisits, f: Vec<f64> },
 }
 
 /// A download in progress.
@@ -64,7 +65,8 @@ pub struct RobotRun {
     /// The global indices of the pages this run covers, in list order.
     pub pages: Vec<usize>,
     pub watched: Vec<Watched>,
-    engine: Engine<u32>,
+    /// Each robot's next event, in whole time units.
+    engine: Engine<u32, u64>,
     fetching: Vec<Option<Fetching>>,
     order: Order,
     downloads: Vec<Stream>,
@@ -77,7 +79,7 @@ impl RobotRun {
     pub fn new(pages: Vec<usize>, watched: Vec<Watched>, robots: usize, order: Order, seed: u64, ties: Ties, download: (u64, u64)) -> Self {
         let mut engine = Engine::new();
         for r in 0..robots {
-            engine.schedule(0.0, r as u32);
+            engine.schedule(0, r as u32);
         }
         RobotRun {
             pages,
@@ -92,60 +94,56 @@ impl RobotRun {
         }
     }
 
-    fn next_slot(&mut self) -> Option<(usize, bool)> {
-        let n = self.pages.len();
-        match &mut self.order {
+    /// Runs the robots' events before unit `until`.
+    pub fn advance(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
+        let RobotRun { pages, watched, engine, fetching, order, downloads, ties, download, cycle_ends } = self;
+        let n = pages.len();
+        engine.run_until(until, |engine, t, robot| {
+            let r = robot as usize;
+            if let Some(job) = fetching[r].take() {
+                let w = &mut watched[job.slot];
+                w.observe(t, *ties, rules, record);
+                w.complete(job.start, t, WaitEnds::Completion, record);
+                if job.ends_cycle {
+                    cycle_ends.push(t);
+                }
+            }
+            // take pages until one needs a download: error pages answer at once
+            let mut instant = 0;
+            while let Some((slot, ends_cycle)) = order.next_slot(n) {
+                let w = &mut watched[slot];
+                w.observe(t, *ties, rules, record);
+                if !is_error(w.life.state) {
+                    let d = uniform_int(&mut downloads[r], download.0, download.1);
+                    fetching[r] = Some(Fetching { slot, start: t, ends_cycle });
+                    engine.schedule(t + d, robot);
+                    break;
+                }
+                w.complete(t, t, WaitEnds::Completion, record);
+                if ends_cycle {
+                    cycle_ends.push(t);
+                }
+                instant += 1;
+                if instant >= n {
+                    // every page answers with an error: look again in the next unit
+                    engine.schedule(t + 1, robot);
+                    break;
+                }
+            }
+        });
+    }
+}
+
+impl Order {
+    /// The next page's slot in the list of `n`, and whether it ends a cycle.
+    fn next_slot(&mut self, n: usize) -> Option<(usize, bool)> {
+        match self {
             Order::Cycle { next } => {
                 let slot = *next;
                 *next = (slot + 1) % n;
                 Some((slot, slot + 1 == n))
             }
-            Order::Merge { heap, f } => {
-                let (t, slot) = heap.peek()?;
-                heap.replace_top(t + 1.0 / f[slot as usize], slot);
-                Some((slot as usize, false))
-            }
-        }
-    }
-
-    /// Runs the robots' events before unit `until`.
-    pub fn advance(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
-        while let Some(next) = self.engine.next_time() {
-            if next >= until as f64 {
-                break;
-            }
-            let (t, robot) = self.engine.next().expect("an event");
-            let (t, r) = (t as u64, robot as usize);
-            if let Some(job) = self.fetching[r].take() {
-                let w = &mut self.watched[job.slot];
-                w.observe(t, self.ties, rules, record);
-                w.complete(job.start, t, WaitEnds::Completion, record);
-                if job.ends_cycle {
-                    self.cycle_ends.push(t);
-                }
-            }
-            // take pages until one needs a download: error pages answer at once
-            let mut instant = 0;
-            while let Some((slot, ends_cycle)) = self.next_slot() {
-                let w = &mut self.watched[slot];
-                w.observe(t, self.ties, rules, record);
-                if !is_error(w.life.state) {
-                    let d = uniform_int(&mut self.downloads[r], self.download.0, self.download.1);
-                    self.fetching[r] = Some(Fetching { slot, start: t, ends_cycle });
-                    self.engine.schedule((t + d) as f64, robot);
-                    break;
-                }
-                w.complete(t, t, WaitEnds::Completion, record);
-                if ends_cycle {
-                    self.cycle_ends.push(t);
-                }
-                instant += 1;
-                if instant >= self.pages.len() {
-                    // every page answers with an error: look again in the next unit
-                    self.engine.schedule((t + 1) as f64, robot);
-                    break;
-                }
-            }
+            Order::Merge { visits, f } => Some((visits.advance(f)?.1, false)),
         }
     }
 }

@@ -8,11 +8,12 @@ use super::robot::Watched;
 use super::*;
 use crate::core::limits;
 use crate::core::rng::{Purpose, Stream};
+use crate::experiments::Settings;
 
 /// Validates, checks the cost and plans, as the registry does.
 fn start(config: SensorsConfig) -> Result<Sliced<SensorsJob>, InputError> {
-    Sensors::validate(&config)?;
-    Sensors::cost(&config).check(&limits::here())?;
+    config.validate()?;
+    config.cost().check(&limits::here())?;
     Ok(Sliced::new(SensorsJob::new(config)))
 }
 
