@@ -73,6 +73,16 @@ pub fn ordered(lo_field: &str, lo: f64, hi_field: &str, hi: f64) -> Result<(), I
     if lo < hi { Ok(()) } else { Err(InputError::new(hi_field, format!("must be greater than {lo_field} ({hi} ≤ {lo}); swap the two or widen the range"))) }
 }
 
+/// A list whose items must all differ: the first repeat is named by its index.
+pub fn distinct<T: PartialEq + fmt::Debug>(field: &str, items: &[T]) -> Result<(), InputError> {
+    for (k, item) in items.iter().enumerate() {
+        if let Some(first) = items[..k].iter().position(|x| x == item) {
+            return Err(InputError::new(format!("{field}[{k}]"), format!("repeats item {} ({item:?}); list each once", first + 1)));
+        }
+    }
+    Ok(())
+}
+
 /// A whole number of items within [min, max] (grid sizes, counts).
 pub fn count(field: &str, value: u64, min: u64, max: u64, why_max: &str) -> Result<(), InputError> {
     if value < min {
@@ -164,6 +174,10 @@ mod tests {
         assert!(count("grid", 10_000, 2, 1000, "a finer grid would not change the picture").is_err());
         assert!(check("x", f64::INFINITY).is_err());
         assert!(check("x", 2.5).unwrap().integer().is_err());
+        let e = distinct("policies", &["merge", "random", "merge"]).unwrap_err();
+        assert_eq!(e.field, "policies[2]");
+        assert!(e.message.contains("repeats item 1"), "{e}");
+        assert!(distinct("n", &[1.0, 2.0]).is_ok());
     }
 
     /// Issue 15: serde's words turned into the user's.

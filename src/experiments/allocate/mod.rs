@@ -47,24 +47,27 @@ impl Default for AllocateConfig {
     }
 }
 
-/// Bytes per page while the four allocations are computed and reported.
-const BYTES_PER_PAGE: f64 = 400.0;
+/// Bytes per page while the four allocations are computed and reported, and per server,
+/// and what the generator holds besides (measured, tests/cost_model.rs).
+const BYTES_PER_PAGE: f64 = 47.0;
+const BYTES_PER_SERVER: f64 = 1000.0;
+const BYTES_BESIDES: f64 = 600_000.0;
 
 impl AllocateConfig {
     pub fn pages(&self) -> Pages<'_> {
         Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
     }
 
-    fn cost_for(&self, pages: u64) -> Cost {
+    fn cost_for(&self, pages: u64, servers: u64) -> Cost {
         let n = pages as f64;
         // four allocations of about 60 Newton steps over the pages
         let work = 240.0 * n;
         Cost {
             work,
             unit: "page evaluations".into(),
-            bytes: (n * BYTES_PER_PAGE).max(self.pages().import_bytes(pages) as f64),
+            bytes: (n * BYTES_PER_PAGE + servers as f64 * BYTES_PER_SERVER + BYTES_BESIDES).max(self.pages().import_bytes(pages) as f64),
             seconds: work * 15e-9,
-            memory_fix: Fix::new(self.pages().size_field(), "use fewer pages (about 400 bytes each)"),
+            memory_fix: Fix::new(self.pages().size_field(), "use fewer pages (about 50 bytes each)"),
             time_fix: Fix::new(self.pages().size_field(), "use fewer pages"),
         }
     }
@@ -79,7 +82,8 @@ impl Settings for AllocateConfig {
     }
 
     fn cost(&self) -> Cost {
-        self.cost_for(self.pages().shape().0)
+        let (pages, servers) = self.pages().shape();
+        self.cost_for(pages, servers)
     }
 }
 
@@ -120,7 +124,7 @@ impl AllocateOutput {
 pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputError> {
     config.validate()?;
     let (repo, list, summary) = config.pages().load()?;
-    config.cost_for(repo.pages() as u64).check(&limits::here())?;
+    config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
     config.page_list = None;
     config.page_rows = None;
     let p = config.politeness_seconds / 86_400.0;

@@ -5,7 +5,7 @@ pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job, Ready};
-use crate::core::input::{InputError, check, count};
+use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::bursts::{burst_bound, excess_for_probability};
@@ -43,6 +43,7 @@ impl Settings for BurstsConfig {
         if self.n.len() > MAX_SERIES {
             return Err(InputError::new("n", format!("has {} values; at most {MAX_SERIES} curves can be told apart", self.n.len())));
         }
+        distinct("n", &self.n)?;
         for (k, &n) in self.n.iter().enumerate() {
             check(&format!("n[{k}]"), n)?.at_least(1.0)?.integer()?.at_most(1e12)?;
         }

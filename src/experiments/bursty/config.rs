@@ -1,7 +1,7 @@
 //! The bursty-changes experiment's configuration (thesis ch. 6): the articles (a trace
 //! or the generator), politeness, request rates and policies; validation and cost.
 
-use crate::core::input::{InputError, check, count};
+use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::bursty::BurstyGenerator;
 use crate::core::model::renewal::RenewalTable;
@@ -193,7 +193,12 @@ impl BurstyConfig {
 impl Settings for BurstyConfig {
     fn validate(&self) -> Result<(), InputError> {
         match self.source {
-            Source::Generator => self.generator.validate()?,
+            Source::Generator => {
+                if self.trace.is_some() {
+                    return Err(InputError::new("trace", "is given but source is generator; set source to trace to replay it, or remove it"));
+                }
+                self.generator.validate()?
+            }
             Source::Trace => {
                 let Some(text) = &self.trace else {
                     return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
@@ -214,6 +219,7 @@ impl Settings for BurstyConfig {
                 return Err(InputError::new(format!("fractions[{k}]"), format!("repeats an earlier rate ({f}); give each request rate once")));
             }
         }
+        distinct("policies", &self.policies)?;
         if self.policies.is_empty() {
             return Err(InputError::new("policies", "choose at least one policy"));
         }

@@ -75,14 +75,9 @@ impl Settings for CertifyConfig {
     fn cost(&self) -> Cost {
         let boxes = self.max_boxes as f64;
         let fix = Fix::new("max_boxes", "lower the box budget or loosen the tolerance");
-        Cost {
-            work: boxes,
-            unit: "boxes".into(),
-            bytes: 2.0 * boxes * BYTES_PER_BOX as f64 + 64.0 * 1024.0,
-            seconds: boxes * SECONDS_PER_BOX,
-            memory_fix: fix.clone(),
-            time_fix: fix,
-        }
+        // at most one more box open per split, in a heap whose vector doubles as it grows
+        let heap = self.max_boxes.saturating_add(1).checked_next_power_of_two().map_or(f64::INFINITY, |n| n as f64 * BYTES_PER_BOX as f64);
+        Cost { work: boxes, unit: "boxes".into(), bytes: heap + 64.0 * 1024.0, seconds: boxes * SECONDS_PER_BOX, memory_fix: fix.clone(), time_fix: fix }
     }
 }
 

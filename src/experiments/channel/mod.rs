@@ -44,6 +44,11 @@ impl Settings for ChannelConfig {
         check("capacity", self.capacity)?.positive()?.at_most(1.0)?;
         check("window_requests", self.window_requests)?.at_least(1.0)?.at_most(1e6)?;
         count("windows", self.windows, 10, 1_000_000, "more windows make no visible difference")?;
+        // the window length follows: E[X_t] = t·C with C = capacity × servers / P
+        let window_days = self.window_requests * self.politeness_seconds / 86_400.0 / (self.capacity * self.repository.servers as f64);
+        if !(window_days.is_finite() && window_days > 0.0 && window_days * self.windows as f64 <= 1e9) {
+            return Err(InputError::new("capacity", format!("gives windows of {window_days:e} days; raise the capacity or lower window_requests")));
+        }
         Ok(())
     }
 
@@ -52,7 +57,8 @@ impl Settings for ChannelConfig {
         let pages = self.repository.pages as f64;
         let requests = 2.0 * self.window_requests * self.windows as f64;
         let work = requests + 50.0 * pages;
-        let bytes = pages * 80.0 + self.windows as f64 * 16.0 + self.repository.servers as f64 * 64.0;
+        // the repository, its allocation and each page's phase: 36 bytes a page (measured)
+        let bytes = pages * 36.0 + self.windows as f64 * 16.0 + self.repository.servers as f64 * 64.0;
         Cost {
             work,
             unit: "requests counted".into(),

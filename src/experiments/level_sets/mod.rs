@@ -81,8 +81,9 @@ impl Settings for LevelSetsConfig {
 
     fn cost(&self) -> Cost {
         let nodes = (self.grid as f64).powi(2);
-        // the values, and at most a segment per cell and level in the contours
-        let bytes = nodes * 8.0 + nodes * self.levels.len() as f64 * 4.0 + nodes * 32.0;
+        // the values, and the contours: about 120 bytes per grid line and level
+        // (measured, tests/cost_model.rs)
+        let bytes = nodes * 8.0 + 120.0 * self.grid as f64 * self.levels.len() as f64 + 32_768.0;
         let fix = Fix::new("grid", "use a coarser grid");
         Cost { work: nodes, unit: "evaluations of Eq 5-9".into(), bytes, seconds: nodes * SECONDS_PER_NODE, memory_fix: fix.clone(), time_fix: fix }
     }

@@ -14,7 +14,7 @@ pub mod table;
 pub mod web;
 
 use super::{Experiment, Job, Plan, Preset, Sliced};
-use crate::core::input::{InputError, check, count};
+use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::experiments::Settings;
 use algebraic::{AlgebraicParams, download_time, exchange_time, redistribution_time};
@@ -88,10 +88,12 @@ impl PartitionConfig {
         let links = self.web.expected_links();
         let simulations = (self.robots.len() * self.schemes.len() * self.politeness.len()) as u64;
         let sites = self.web.robot_sites as f64;
-        // the web (pages, links, the RTT table), the links' generation pairs, and one run's
-        // lanes, queues and owners; the unit graphs are smaller than the links
-        let bytes = pages * 40.0 + links * 24.0 + self.web.ips as f64 * sites * 4.0 + self.web.hosts as f64 * 300.0;
-        Estimate { pages, links, simulations, events: simulations as f64 * (pages + links + self.web.hosts as f64), bytes: bytes as u64 }
+        // the web (pages, links, the RTT table) and one run's lanes, queues and owners:
+        // about 12 bytes a page or link (measured, tests/cost_model.rs)
+        let bytes = 12.3 * (pages + links) + self.web.ips as f64 * sites * 4.0 + self.web.hosts as f64 * 300.0;
+        // a simulation: each page arrives and is downloaded, and robots wake (measured)
+        let events = simulations as f64 * (2.1 * pages + self.web.hosts as f64);
+        Estimate { pages, links, simulations, events, bytes: bytes as u64 }
     }
 }
 
@@ -112,6 +114,8 @@ impl Settings for PartitionConfig {
                 return Err(InputError::new(field, format!("{p} appears twice; list each number of robots once")));
             }
         }
+        distinct("schemes", &self.schemes)?;
+        distinct("politeness", &self.politeness)?;
         if self.schemes.is_empty() {
             return Err(InputError::new("schemes", "choose at least one partitioner"));
         }
@@ -141,7 +145,7 @@ impl Settings for PartitionConfig {
 
     fn cost(&self) -> Cost {
         let e = self.estimate();
-        // partitioning: a few KL/FM passes over the unit graph per task, counted as events
+        // each partition counts a pass over the pages and links, as its job does
         let partitions = (self.robots.len() * self.schemes.len()) as f64 * (e.pages + e.links);
         Cost {
             work: e.events + partitions,

@@ -86,6 +86,18 @@ impl WebConfig {
                 format!("cannot be reached by a power law with at most {} pages per host (the flattest gives {reachable:.1}); lower it or raise web.max_pages", self.max_pages),
             ));
         }
+        // the densest host always gets max_pages: the others hold at least one each
+        if self.max_pages as f64 + self.hosts as f64 - 1.0 > self.mean_pages * self.hosts as f64 * (1.0 + 1e-9) {
+            return Err(InputError::new(
+                "web.max_pages",
+                format!(
+                    "is more than the {} pages {} hosts of {} pages on average can hold with one page each for the others; lower it, or raise web.mean_pages",
+                    self.mean_pages * self.hosts as f64,
+                    self.hosts,
+                    self.mean_pages
+                ),
+            ));
+        }
         if self.max_pages == 1 && self.mean_pages != 1.0 {
             return Err(InputError::new("web.mean_pages", "must be 1 when web.max_pages is 1"));
         }

@@ -6,7 +6,7 @@ pub mod figures;
 pub mod table;
 
 use super::{Experiment, Job};
-use crate::core::input::{InputError, check, count, ordered};
+use crate::core::input::{InputError, check, count, distinct, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::elementary::expm1;
@@ -78,6 +78,7 @@ impl Settings for PerPageConfig {
         count("points", self.points, 2, 200, "more points than that crowd the chart")?;
         count("revisits", self.revisits, 10, 1_000_000, "more revisits make no visible difference")?;
         count("replications", self.replications, 2, 1000, "a confidence interval needs at least 2")?;
+        distinct("policies", &self.policies)?;
         if self.policies.is_empty() || self.policies.iter().any(|p| !matches!(p, PolicyKind::Merge | PolicyKind::Random)) {
             return Err(InputError::new("policies", "choose among merge and random (the policies with closed forms)"));
         }

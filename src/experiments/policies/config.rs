@@ -3,11 +3,11 @@
 //! and its cost.
 
 use crate::core::alloc::AllocationKind;
-use crate::core::input::{InputError, check, count};
+use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::page_list::PageRow;
 use crate::core::model::source::{Pages, RepositorySource};
-use crate::core::model::webbase::RepositoryConfig;
+use crate::core::model::webbase::{RepositoryConfig, rank_size_law};
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::experiments::Settings;
@@ -114,25 +114,36 @@ impl PoliciesConfig {
         self.estimate_for(pages, servers)
     }
 
+    /// Peak memory is the larger of two phases (measured, tests/cost_model.rs): at each
+    /// capacity, the allocations (about 16 bytes a page) and one server simulated page
+    /// by page under the microscope (about 65 bytes a page of that server, at most the
+    /// largest); then the simulation (change rates, frequencies, schedules, accounting).
     pub fn estimate_for(&self, pages: u64, servers: u64) -> Estimate {
-        let n = pages;
+        let n = pages as f64;
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
         let crawling = 8 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
         let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) };
-        let per_server = 200;
-        let import = self.pages().import_bytes(pages);
-        let bytes = (n * per_page + servers * per_server + self.bins * 64).max(import);
+        let largest = match self.source {
+            RepositorySource::Generator => rank_size_law(&self.repository).size(1).min(n),
+            RepositorySource::PageList => n,
+        };
+        let allocating = 16.4 * n + 64.6 * largest + 1.4e6;
+        let simulating = n * per_page as f64 + servers as f64 * 200.0 + self.bins as f64 * 64.0;
+        let import = self.pages().import_bytes(pages) as f64;
+        let bytes = allocating.max(simulating).max(import) as u64;
         let slots = self.max_rate_for(servers) * self.horizon_days;
         let allocated_requests: f64 = self.capacities.iter().map(|c| c * slots).sum::<f64>() * self.policies.len() as f64;
         let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
         Estimate { bytes, bytes_per_page: per_page, requests }
     }
 
-    /// The run's cost on `pages` pages and `servers` servers.
+    /// The run's cost on `pages` pages and `servers` servers: its requests, and each
+    /// run's setup (a pass over the pages).
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
         let e = self.estimate_for(pages, servers);
+        let runs = self.capacities.len() * self.policies.len() + 2 * self.crawlers.len();
         Cost {
-            work: e.requests,
+            work: e.requests + runs as f64 * pages as f64,
             unit: "requests".into(),
             bytes: e.bytes as f64,
             seconds: e.requests * SECONDS_PER_REQUEST,
@@ -165,14 +176,9 @@ impl Settings for PoliciesConfig {
         if let Some(p) = self.crawlers.iter().find(|p| !p.is_adaptive()) {
             return Err(InputError::new("crawlers", format!("{} needs an allocation; list it under policies", p.label())));
         }
-        for (field, list) in [("policies", &self.policies), ("crawlers", &self.crawlers)] {
-            let mut sorted = list.clone();
-            sorted.sort();
-            sorted.dedup();
-            if sorted.len() != list.len() {
-                return Err(InputError::new(field, "lists a policy twice; keep one"));
-            }
-        }
+        distinct("capacities", &self.capacities)?;
+        distinct("policies", &self.policies)?;
+        distinct("crawlers", &self.crawlers)?;
         count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
         Ok(())
     }

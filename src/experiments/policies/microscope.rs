@@ -134,6 +134,8 @@ pub fn microscope(repo: &Repository, s: usize, f: &[f64], politeness: f64, seed:
         .collect();
     pages.sort_by(|a, b| b.f.total_cmp(&a.f).then(a.index.cmp(&b.index)));
     pages.truncate(MAX_LISTED);
+    // the result keeps only the pages listed, not the room every page of the server took
+    pages.shrink_to_fit();
     ServerMicroscope { server: s as u64, pages_on_server: range.len() as u64, server_rate: fs, capped: politeness > 0.0 && fs >= (1.0 / politeness) * (1.0 - 1e-9), days, pages }
 }
 

@@ -264,7 +264,8 @@ fn bad_lists_are_refused() {
     let bad = |c: PoliciesConfig| start(c).err().unwrap().field;
     assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Nutch], ..small() }), "policies");
     assert_eq!(bad(PoliciesConfig { crawlers: vec![PolicyKind::Merge], ..small() }), "crawlers");
-    assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Merge], ..small() }), "policies");
+    assert_eq!(bad(PoliciesConfig { policies: vec![PolicyKind::Merge, PolicyKind::Merge], ..small() }), "policies[1]");
+    assert_eq!(bad(PoliciesConfig { capacities: vec![0.1, 0.1], ..small() }), "capacities[1]");
     assert_eq!(bad(PoliciesConfig { capacities: vec![1.5], ..small() }), "capacities[0]");
     assert_eq!(bad(PoliciesConfig { capacities: vec![], ..small() }), "capacities");
     assert_eq!(bad(PoliciesConfig { page_list: Some("page,server,change_rate\na,s,1\n".into()), ..small() }), "page_list");

@@ -4,7 +4,7 @@
 use super::page::{LifeRules, Ties};
 use super::robot::Watched;
 use super::sensor::SensedPage;
-use crate::core::input::{InputError, check, count};
+use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Settings;
@@ -99,6 +99,11 @@ impl Default for SensorsConfig {
     }
 }
 
+/// A sensed page's bytes: its layout, its slot in the list and its pending events (a
+/// vector of four, allocated at the first notification); a robot's page's: its layout
+/// and its index in the robots' list (checked against measurement, tests/cost_model.rs).
+const SENSED_PAGE_BYTES: f64 = (SensedPage::BYTES + 8 + 4 * 24) as f64;
+const ROBOT_PAGE_BYTES: f64 = (Watched::BYTES + 8) as f64;
 /// Native time per event (BENCHMARKS.md: the article's experiment).
 const SECONDS_PER_EVENT: f64 = 70e-9;
 
@@ -106,21 +111,38 @@ impl SensorsConfig {
     /// Peak memory: the pages of one run (sensed pages are the larger), and the
     /// sensors' download intervals.
     pub fn estimate_bytes(&self) -> u64 {
-        let sensed = SensedPage::BYTES + 8;
-        let watched = Watched::BYTES;
-        let weeks = self.horizon as f64 / self.week as f64;
-        let downloads = (self.pages as f64 * self.changes_per_week * weeks * 1.2) as u64;
-        self.pages * sensed.max(watched) + downloads * 16 + (self.horizon / self.sample_every) * 8
+        self.peak_bytes() as u64
     }
 
-    /// Events of one run: every page's changes and external requests, notifications,
-    /// and the robots' visits (one per download, at most one per unit each).
-    pub fn events_per_run(&self, robots: u64) -> f64 {
-        let weeks = self.horizon as f64 / self.week as f64;
-        let pages = self.pages as f64;
-        let page_events = pages * weeks * (self.changes_per_week * 2.0 + self.requests_per_week);
-        let mean_download = ((self.download_min + self.download_max) as f64 / 2.0).max(1.0);
-        page_events + pages + robots as f64 * self.horizon as f64 / mean_download
+    /// Peak memory, in floating point so that no configuration wraps it to a small
+    /// number: the run with sensors (a sensed page holds its life, streams and pending
+    /// events; every download's interval is kept, in a vector that may double), or the
+    /// robots' run; and every result's samples (measured, tests/cost_model.rs).
+    fn peak_bytes(&self) -> f64 {
+        let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
+        let sensed = if self.concepts.contains(&Concept::Sensors) { self.sensed_pages() as f64 } else { 0.0 };
+        let downloads = sensed * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks);
+        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + downloads * 32.0;
+        let runs = (self.concepts.len() + self.robot_sweep.len()) as f64;
+        with_sensors.max(pages * ROBOT_PAGE_BYTES) + runs * (self.horizon / self.sample_every) as f64 * 8.0 + 16_384.0
+    }
+
+    /// Work of one run: a pass over the pages to set it up, then its events — every
+    /// change of every page, the sensed pages' external requests and their
+    /// notifications (each followed by a download, unless lost), and the robots' visits
+    /// (a visit to a page in an error state takes no time: when every state is an
+    /// error, a robot walks the whole list each unit).
+    pub fn events_per_run(&self, robots: u64, sensed: f64) -> f64 {
+        let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
+        let changes = self.changes_per_week * weeks;
+        let notifications = (changes * self.effective_share()).min(self.requests_per_week * weeks);
+        let sensing = sensed * (self.requests_per_week * weeks + notifications * (2.0 - self.notification_loss));
+        let total: f64 = self.states.iter().sum();
+        let errors = self.states[..3].iter().sum::<f64>() / total;
+        let mean_download = (self.download_min + self.download_max) as f64 / 2.0;
+        let per_visit = (mean_download * (1.0 - errors)).max(1.0 / (pages - sensed).max(1.0));
+        let visits = if pages > sensed { robots as f64 * self.horizon as f64 / per_visit } else { 0.0 };
+        pages + pages * changes + sensing + visits
     }
 
     pub fn rules(&self) -> LifeRules {
@@ -194,6 +216,8 @@ impl Settings for SensorsConfig {
         }
         count("sample_every", self.sample_every, 1, self.horizon, "sample at least once")?;
         count("stationary_from", self.stationary_from, 0, self.horizon, "the stationary part must start before the horizon")?;
+        distinct("concepts", &self.concepts)?;
+        distinct("robot_sweep", &self.robot_sweep)?;
         if self.concepts.is_empty() && self.robot_sweep.is_empty() {
             return Err(InputError::new("concepts", "choose robot, sensors or both"));
         }
@@ -212,12 +236,13 @@ impl Settings for SensorsConfig {
 
     /// Work (events), peak memory and time of the whole experiment.
     fn cost(&self) -> Cost {
-        let runs = self.concepts.iter().map(|_| self.robots).chain(self.robot_sweep.iter().copied());
-        let work: f64 = runs.map(|robots| self.events_per_run(robots)).sum();
+        let sensed = self.sensed_pages() as f64;
+        let concepts = self.concepts.iter().map(|c| self.events_per_run(self.robots, if *c == Concept::Sensors { sensed } else { 0.0 }));
+        let work: f64 = concepts.chain(self.robot_sweep.iter().map(|&robots| self.events_per_run(robots, 0.0))).sum();
         Cost {
             work,
             unit: "events".into(),
-            bytes: self.estimate_bytes() as f64,
+            bytes: self.peak_bytes(),
             seconds: work * SECONDS_PER_EVENT,
             memory_fix: Fix::new("pages", "use fewer pages"),
             time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),

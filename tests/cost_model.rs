@@ -1,0 +1,116 @@
+//! Issue 13: every experiment's cost model against measurement. Each experiment runs at
+//! a few sizes under a counting allocator; its estimated peak memory must be within
+//! 20 % of the measured peak, and its estimated work within 20 % of the work its job
+//! counted (experiments whose work is an upper bound — the certificate stops when it
+//! converges — must not be exceeded). Native only: the allocator is this binary's.
+#![cfg(not(target_arch = "wasm32"))]
+
+use freshlab::experiments::{Config, parse_config, start};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `json` to the end: (estimated bytes, measured peak bytes, estimated work, work done).
+fn measure(json: &str) -> (f64, f64, f64, f64) {
+    let config: Config = parse_config(json).expect("a valid config");
+    let cost = config.cost();
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let mut job = start(config).expect("within the limits");
+    while !job.done() {
+        job.advance(1 << 20);
+    }
+    let work = job.work();
+    let output = job.finish();
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    drop(output);
+    (cost.bytes, peak as f64, cost.work, work)
+}
+
+/// The cases: (config, whether the estimates are meant to be close or are upper bounds:
+/// the certificate's work and memory when it converges before its box budget, a
+/// deployed crawler's requests, which it decides as it learns).
+const CASES: &[(&str, bool)] = &[
+    (r#"{"experiment":"level_sets","grid":301}"#, true),
+    (r#"{"experiment":"level_sets","grid":801}"#, true),
+    (r#"{"experiment":"factor_curves","points":20000}"#, true),
+    (r#"{"experiment":"bursts","points":20000}"#, true),
+    (r#"{"experiment":"certify","enclosure":"natural","max_boxes":200000}"#, true),
+    (r#"{"experiment":"certify","max_boxes":200000}"#, false),
+    (r#"{"experiment":"per_page","points":4,"revisits":2000,"replications":4,"other_pages":2000,"c":3}"#, true),
+    (r#"{"experiment":"channel","repository":{"pages":200000,"servers":500},"windows":20000,"window_requests":50}"#, true),
+    (r#"{"experiment":"channel","repository":{"pages":50000,"servers":500},"windows":20000,"window_requests":50}"#, true),
+    (r#"{"experiment":"allocate","repository":{"pages":100000,"servers":200}}"#, true),
+    (r#"{"experiment":"allocate","repository":{"pages":400000,"servers":800}}"#, true),
+    (r#"{"experiment":"allocate","repository":{"pages":400000,"servers":3000}}"#, true),
+    (r#"{"experiment":"policies","repository":{"pages":100000,"servers":200},"horizon_days":60,"crawlers":[]}"#, true),
+    (r#"{"experiment":"policies","repository":{"pages":400000,"servers":800},"horizon_days":20,"crawlers":[],"capacities":[0.1]}"#, true),
+    (r#"{"experiment":"policies","repository":{"pages":400000,"servers":2000},"horizon_days":20,"crawlers":[],"capacities":[0.9]}"#, true),
+    (r#"{"experiment":"policies","repository":{"pages":200000,"servers":400},"horizon_days":20,"policies":[],"crawlers":["nutch"],"capacities":[0.1]}"#, false),
+    (r#"{"experiment":"sensors","pages":40000,"horizon":600000,"week":600000,"sample_every":1000,"stationary_from":300000}"#, true),
+    (r#"{"experiment":"sensors","pages":120000,"horizon":300000,"week":600000,"sample_every":1000,"stationary_from":100000}"#, true),
+    (r#"{"experiment":"sensors","pages":60000,"horizon":600000,"week":600000,"sample_every":1000,"stationary_from":300000,"sensor_share":0.5,"robots":3,"robot_sweep":[2]}"#, true),
+    (r#"{"experiment":"bursty","generator":{"articles":400,"days":60},"politeness_seconds":2000,"policies":["merge","merge2","random","unpolite"]}"#, true),
+    (r#"{"experiment":"bursty","generator":{"articles":100,"days":40},"politeness_seconds":20000,"fractions":[0.5,1]}"#, true),
+    (r#"{"experiment":"partition","web":{"hosts":2000,"ips":500,"mean_pages":60,"max_pages":5000},"robots":[2,10]}"#, true),
+    (r#"{"experiment":"partition","web":{"hosts":4000,"ips":900,"mean_pages":90,"max_pages":9000},"robots":[5]}"#, true),
+];
+
+#[test]
+fn estimates_are_within_20_percent_of_measured_memory_and_work() {
+    let mut failures = Vec::new();
+    println!("{:<70} {:>12} {:>12} {:>7} {:>14} {:>14} {:>7}", "config", "est. bytes", "peak bytes", "ratio", "est. work", "work", "ratio");
+    // FRESHLAB_COST_CASES: more configs, one JSON per line (for calibrating a model)
+    let extra: Vec<String> = std::env::var("FRESHLAB_COST_CASES").map(|t| t.lines().map(String::from).collect()).unwrap_or_default();
+    let cases = CASES.iter().map(|&(j, e)| (j.to_string(), e)).chain(extra.into_iter().map(|j| (j, true)));
+    for (json, exact_work) in cases {
+        let json = json.as_str();
+        let (estimated, peak, planned, done) = measure(json);
+        let (memory, work) = (estimated / peak, planned / done);
+        let name: String = json.chars().take(70).collect();
+        println!("{name:<70} {estimated:>12.0} {peak:>12.0} {memory:>7.3} {planned:>14.0} {done:>14.0} {work:>7.3}");
+        let memory_ok = if exact_work { (0.8..=1.2).contains(&memory) } else { memory >= 0.8 };
+        if !memory_ok {
+            failures.push(format!("{json}: memory estimated {estimated:.0}, measured {peak:.0} (ratio {memory:.3})"));
+        }
+        let work_ok = if exact_work { (0.8..=1.2).contains(&work) } else { work >= 1.0 };
+        if !work_ok {
+            failures.push(format!("{json}: work estimated {planned:.0}, done {done:.0} (ratio {work:.3})"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
