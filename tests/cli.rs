@@ -356,3 +356,89 @@ fn inputs_that_passed_validation_no_longer_panic_or_hang() {
     let (code, _, err) = freshlab(&["bursty", "--trace", trace.to_str().unwrap(), "--policies", "merge,merge2,random", "--json"]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// Issue 13's reproducers, verbatim: each exits 0 or 2 (with a message naming a field)
+/// within a minute and under 4 GB of address space — never a panic, a hang or a
+/// runaway allocation.
+#[test]
+fn every_reproducer_of_issue_13_exits_cleanly_within_limits() {
+    let dir = std::env::temp_dir().join(format!("freshlab-repro-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("t.csv");
+    std::fs::write(&trace, "A,1167609600\nA,1167609700\n").unwrap();
+    let yesterday = dir.join("y.csv");
+    std::fs::write(&yesterday, "A,yesterday\nA,1167609700\n").unwrap();
+    let svg = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let schemes = vec!["hash_host"; 10_000].join(",");
+    let t = trace.to_str().unwrap();
+    let cases: Vec<(Vec<String>, &[i32], &str)> = vec![
+        (vec!["wikipedia".into(), "--trace".into(), t.into()], &[0], ""),
+        (vec!["wikipedia".into(), "--politeness-seconds".into(), "2592000".into()], &[0], ""),
+        (vec!["wikipedia".into(), "--fractions".into(), "0.0001".into()], &[0], ""),
+        (vec!["wikipedia".into(), "--training-days".into(), "0.01".into()], &[0], ""),
+        (vec!["wikipedia".into(), "--generator.burstiness".into(), "0".into()], &[0], ""),
+        (vec!["trace".into(), "--generator.rate-min".into(), "1e-306".into()], &[2], "rate-min"),
+        (vec!["factors".into(), "--log-x".into(), "--x-min".into(), "1e-308".into(), "--svg".into(), svg("f.svg")], &[0], ""),
+        (vec!["eq59".into(), "--log-r".into(), "--r-min".into(), "1e-308".into(), "--svg".into(), svg("e.svg")], &[0, 2], ""),
+        (vec!["per-page".into(), "--x-min".into(), "1e-308".into(), "--svg".into(), svg("p.svg")], &[0, 2], ""),
+        (vec!["policies".into(), "--horizon-days".into(), "5e-324".into(), "--svg".into(), svg("h.svg")], &[0, 2], ""),
+        (vec!["partition".into(), "--download.bandwidth-kb-s".into(), "1e-308".into(), "--svg".into(), svg("d.svg")], &[0, 2], ""),
+        (
+            vec!["wikipedia", "--generator.articles", "1", "--politeness-seconds", "0.001", "--policies", "merge", "--fractions", "1"].into_iter().map(String::from).collect(),
+            &[2],
+            "",
+        ),
+        (vec!["sensors".into(), "--horizon".into(), "5000000000".into()], &[2], "needs about 27.1 GB"),
+        (vec!["sensors".into(), "--week".into(), "1".into(), "--changes-per-week".into(), "0".into()], &[2], "--horizon"),
+        (
+            vec![
+                "partition",
+                "--web.hosts",
+                "2",
+                "--web.ips",
+                "1",
+                "--web.community-size",
+                "2",
+                "--web.mean-pages",
+                "1.5",
+                "--web.max-pages",
+                "10000000",
+                "--web.links-per-page",
+                "1000",
+                "--robots",
+                "2",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+            &[2],
+            "--web.max-pages",
+        ),
+        (vec!["partition".into(), "--schemes".into(), schemes], &[2], "--schemes (item 2): repeats item 1"),
+        (vec!["bursts".into(), "--x".into(), "5".into(), "--n".into(), "0".into()], &[2], "--n (item 1)"),
+        (vec!["bursts".into(), "--x".into(), "5".into(), "--n".into(), "2.5".into()], &[2], "--n (item 1)"),
+        (vec!["bursty".into(), "--trace".into(), t.into(), "--source".into(), "generator".into()], &[2], "--trace: is given but source is generator"),
+        (vec!["bursty".into(), "--trace".into(), yesterday.to_str().unwrap().into()], &[2], "line 1: “yesterday”"),
+        (vec!["channel".into(), "--capacity".into(), "5e-324".into()], &[2], "--capacity"),
+        (vec!["certify".into(), "--max-boxes".into(), "9223372036854775808".into()], &[2], "--max-boxes"),
+    ];
+    for (args, codes, expected) in cases {
+        let mut command = std::process::Command::new("sh");
+        command.arg("-c").arg("ulimit -v 4194304 && exec timeout 120 \"$0\" \"$@\"").arg(env!("CARGO_BIN_EXE_freshlab")).args(&args).arg("--quiet");
+        let started = std::time::Instant::now();
+        let out = command.output().expect("runs");
+        let (code, err) = (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).to_string());
+        let shown: Vec<&str> = args.iter().map(|a| if a.len() > 60 { "…" } else { a.as_str() }).collect();
+        assert!(codes.contains(&code), "{shown:?} exited {code} after {:.1} s: {err}", started.elapsed().as_secs_f64());
+        assert!(!err.contains("panicked") && !err.contains("memory allocation"), "{shown:?}: {err}");
+        assert!(err.contains(expected), "{shown:?}: expected «{expected}» in «{err}»");
+    }
+    // run --config reads what the page exports and what --out writes
+    let out_file = dir.join("run.json");
+    let (code, _, err) = freshlab(&["factor-curves", "--points", "30", "--out", out_file.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = freshlab(&["run", "--config", out_file.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["x"].as_array().unwrap().len(), 30);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

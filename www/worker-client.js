@@ -18,6 +18,11 @@ export class RunError extends Error {
   }
 }
 
+/** A worker that has run no slice for this long is stuck (an endless loop in the core):
+ * it is terminated and replaced. A slice takes about 8 ms; a run's one-off set-up (a
+ * 14.5-million-page repository's allocations) takes seconds, far from a minute. */
+const WATCHDOG_MS = 60_000;
+
 export class WorkerClient {
   constructor(source, module) {
     this.url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
@@ -25,7 +30,18 @@ export class WorkerClient {
     this.pending = new Map();
     this.nextId = 1;
     this.restarts = 0;
+    this.watchdogMs = WATCHDOG_MS;
+    this.lastHeard = performance.now();
     this.spawn();
+    setInterval(() => this.watch(), 1000);
+  }
+
+  /** The watchdog: a run in flight and no word from the worker for too long. */
+  watch() {
+    const silent = performance.now() - this.lastHeard;
+    if (this.pending.size > 0 && silent > this.watchdogMs) {
+      this.crash(`the computation stopped answering (nothing for ${Math.round(silent / 1000)} s: an endless loop?)`);
+    }
   }
 
   spawn() {
@@ -40,6 +56,7 @@ export class WorkerClient {
   }
 
   receive(data) {
+    this.lastHeard = performance.now();
     if (data.type === 'ready') return this.onReady();
     const run = this.pending.get(data.id);
     if (data.type === 'error' && data.panic) {
@@ -69,6 +86,7 @@ export class WorkerClient {
   /** An internal error: fail every run in flight with the message, start a new worker. */
   crash(message) {
     this.worker.terminate();
+    this.lastHeard = performance.now();
     for (const run of this.pending.values()) run.reject(new RunError(`${message} — the worker was restarted; try again or change the input`, '', true));
     this.pending.clear();
     this.restarts += 1;
@@ -79,15 +97,18 @@ export class WorkerClient {
   run(config, { onProgress } = {}) {
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+    if (this.pending.size === 1) this.lastHeard = performance.now();
     this.worker.postMessage({ type: 'run', id, config });
     return { promise, cancel: () => this.pending.has(id) && this.worker.postMessage({ type: 'cancel', id }) };
   }
 
-  /** Makes the core panic inside the worker (used by the end-to-end test). */
-  panicForTest(message) {
+  /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
+   * with the tests' own build: the page's module has neither entry point). */
+  hookForTest(type, message = '') {
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.worker.postMessage({ type: 'panic-test', id, message });
+    this.lastHeard = performance.now();
+    this.worker.postMessage({ type, id, message });
     return promise;
   }
 }

@@ -86,10 +86,11 @@ self.onmessage = async ({ data }) => {
       cancelled.add(data.id);
       break;
     case 'panic-test':
+    case 'hang-test':
       await ready;
       try {
-        // only the tests' own build (dist-test/) has this entry point
-        Reflect.get(core, 'panic_for_test')(data.message);
+        // only the tests' own build (dist-test/) has these entry points
+        Reflect.get(core, data.type === 'panic-test' ? 'panic_for_test' : 'hang_for_test')(data.message);
       } catch (error) {
         report(data.id, error);
       }

@@ -205,6 +205,11 @@ fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
         std::fs::read_to_string(path).map_err(|e| usage_error(format!("cannot read config file {path}: {e}")))?
     };
     match serde_json::from_str::<Value>(&text) {
+        // a whole export — {"config": …, "result": …}, as the page and --out write it — is read as its config
+        Ok(Value::Object(mut map)) if !map.contains_key("experiment") && map.get("config").is_some_and(|c| c.get("experiment").is_some()) => match map.remove("config") {
+            Some(Value::Object(config)) => Ok(config),
+            _ => unreachable!("checked above"),
+        },
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(usage_error(format!("{path}: the config must be a JSON object such as {{\"experiment\": \"level_sets\"}}"))),
         Err(e) => Err(usage_error(format!("{path}: not valid JSON: {e}"))),

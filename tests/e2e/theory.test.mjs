@@ -100,13 +100,37 @@ test('a panic in the core is reported and the worker restarted (the tests\' own 
   const hooked = await open({ hooks: true });
   try {
     const page = await hooked.newPage();
-    const message = await page.evaluate(() => globalThis.freshlab.client.panicForTest('deliberate test panic').then(() => 'no error', (e) => e.message));
+    const message = await page.evaluate(() => globalThis.freshlab.client.hookForTest('panic-test', 'deliberate test panic').then(() => 'no error', (e) => e.message));
     assert.match(message, /internal error: .*deliberate test panic.*the worker was restarted/s);
     assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
     const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
     await setField(page, 'factors', 'c = f_s/f', 7);
     await drawnAtLeast(page, 'factors', drawn + 1);
     assert.match(await page.locator('#factors figcaption').textContent(), /For c = 7,/);
+  } finally {
+    await hooked.close();
+  }
+});
+
+test('a hang in the core is caught by the watchdog, the tab stays responsive and the worker is replaced (the tests\' own build)', async () => {
+  const hooked = await open({ hooks: true });
+  try {
+    const page = await hooked.newPage();
+    await page.evaluate(() => {
+      globalThis.freshlab.client.watchdogMs = 1500;
+      globalThis.hung = globalThis.freshlab.client.hookForTest('hang-test').then(() => 'no error', (e) => e.message);
+    });
+    // the main thread keeps answering while the worker loops
+    const started = Date.now();
+    assert.equal(await page.evaluate(() => 1 + 1), 2);
+    assert.ok(Date.now() - started < 1000);
+    const message = await page.evaluate(() => globalThis.hung);
+    assert.match(message, /stopped answering .*the worker was restarted/s);
+    assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
+    // and the next run works
+    const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
+    await setField(page, 'factors', 'c = f_s/f', 5);
+    await drawnAtLeast(page, 'factors', drawn + 1);
   } finally {
     await hooked.close();
   }

@@ -123,8 +123,12 @@ impl PoliciesConfig {
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
         let crawling = 8 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
         let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) };
+        let r = &self.repository;
         let largest = match self.source {
-            RepositorySource::Generator => rank_size_law(&self.repository).size(1).min(n),
+            // the law is a pass over the servers per bisection step: cheap up to 100,000
+            RepositorySource::Generator if r.servers <= 100_000 && r.servers <= r.pages => rank_size_law(r).size(1).min(n),
+            // beyond, a bound: the largest server holds at most the top 1 %'s share
+            RepositorySource::Generator => (r.top_share.clamp(0.0, 1.0) * n).max(n / r.servers.max(1) as f64),
             RepositorySource::PageList => n,
         };
         let allocating = 16.4 * n + 64.6 * largest + 1.4e6;

@@ -124,7 +124,7 @@ impl SensorsConfig {
         let downloads = sensed * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks);
         let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + downloads * 32.0;
         let runs = (self.concepts.len() + self.robot_sweep.len()) as f64;
-        with_sensors.max(pages * ROBOT_PAGE_BYTES) + runs * (self.horizon / self.sample_every) as f64 * 8.0 + 16_384.0
+        with_sensors.max(pages * ROBOT_PAGE_BYTES) + runs * (self.horizon as f64 / self.sample_every as f64).floor() * 8.0 + 16_384.0
     }
 
     /// Work of one run: a pass over the pages to set it up, then its events — every
@@ -139,7 +139,7 @@ impl SensorsConfig {
         let sensing = sensed * (self.requests_per_week * weeks + notifications * (2.0 - self.notification_loss));
         let total: f64 = self.states.iter().sum();
         let errors = self.states[..3].iter().sum::<f64>() / total;
-        let mean_download = (self.download_min + self.download_max) as f64 / 2.0;
+        let mean_download = (self.download_min as f64 + self.download_max as f64) / 2.0;
         let per_visit = (mean_download * (1.0 - errors)).max(1.0 / (pages - sensed).max(1.0));
         let visits = if pages > sensed { robots as f64 * self.horizon as f64 / per_visit } else { 0.0 };
         pages + pages * changes + sensing + visits

@@ -1,0 +1,86 @@
+// `npm run fuzz -- --cases 1000000 [--seed 1] [--jobs 2] [--readme]`: the long fuzz
+// campaign (issue 13). Every experiment's configuration is mutated and run through
+// parsing, validation and the cost model; the small cases are run to the end and drawn,
+// each in a worker process limited in time and memory, and checked against their
+// estimate (tests/fuzz/). Prints the counts; --readme writes them into README.md.
+// The CI's test layers run a 3,000-case campaign natively and 1,500 cases in wasm.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { root, say } from './shell.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const k = args.indexOf(`--${name}`);
+  return k >= 0 ? args[k + 1] : fallback;
+};
+const cases = Number(option('cases', 100000));
+const seed = Number(option('seed', 1));
+const jobs = Number(option('jobs', 2));
+for (const [name, value] of [
+  ['cases', cases],
+  ['seed', seed],
+  ['jobs', jobs],
+]) {
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`freshlab fuzz: --${name} must be a whole number ≥ 1 (got ${option(name)})`);
+    process.exit(2);
+  }
+}
+const summaryFile = path.join(root, 'build', 'fuzz-summary.json');
+fs.mkdirSync(path.dirname(summaryFile), { recursive: true });
+say(`fuzzing ${cases.toLocaleString('en')} cases (seed ${seed}, ${jobs} worker processes; cargo test --release --test fuzz, overflow checks on)…`);
+const result = spawnSync('cargo', ['test', '--release', '--test', 'fuzz', '--', '--nocapture', '--exact', 'fuzz_campaign'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+  maxBuffer: 1 << 28,
+  // optimised, but with integer overflow checked (a release build would wrap silently),
+  // in a target directory of its own so that the page's and the CLI's builds stay
+  env: {
+    ...process.env,
+    RUSTFLAGS: `${process.env.RUSTFLAGS ?? ''} -C overflow-checks=on`.trim(),
+    CARGO_TARGET_DIR: path.join(root, 'target', 'fuzz'),
+    FRESHLAB_FUZZ_CASES: String(cases),
+    FRESHLAB_FUZZ_SEED: String(seed),
+    FRESHLAB_FUZZ_JOBS: String(jobs),
+    FRESHLAB_FUZZ_SUMMARY: summaryFile,
+  },
+});
+process.stdout.write(result.stdout.split('\n').filter((l) => !l.startsWith('FUZZ-SUMMARY')).join('\n'));
+const line = result.stdout.split('\n').find((l) => l.startsWith('FUZZ-SUMMARY '));
+if (!line) {
+  console.error('freshlab fuzz: the campaign printed no summary');
+  process.exit(1);
+}
+const s = JSON.parse(line.slice('FUZZ-SUMMARY '.length));
+const n = (v) => Number(v).toLocaleString('en');
+const rows = [
+  ['cases', n(s.cases)],
+  ['refused with a message (invalid or over the limits)', n(s.refused)],
+  ['valid, too large to run here (estimated over 0.05 s or 512 MB)', n(s.skipped_as_too_big_to_run_here)],
+  ['run to the end and every figure drawn', n(s.ran)],
+  ['panics', n(s.panics)],
+  ['hangs (no answer in 10 s)', n(s.hangs)],
+  ['out of memory (4 GB of address space)', n(s.out_of_memory)],
+  ['over their estimate (memory over 2× + 8 MB, or work over 2×)', n(s.over_estimate)],
+  ['checks slower than 50 ms (the page runs them on its main thread)', n(s.slow_checks)],
+  ['refusals without a message', n(s.refusals_without_a_message)],
+];
+const table = [`Seed ${s.seed}, ${Math.round(s.seconds / 60)} minutes on this machine (\`npm run fuzz -- --cases ${cases}\`):`, '', '| outcome | cases |', '|---|---|', ...rows.map((r) => `| ${r[0]} | ${r[1]} |`)].join('\n');
+console.log(`\n${table}`);
+if (args.includes('--readme')) {
+  const readme = path.join(root, 'README.md');
+  const text = fs.readFileSync(readme, 'utf8');
+  const re = /(<!-- figures:fuzz -->\n)[\s\S]*?(<!-- \/figures:fuzz -->)/;
+  if (!re.test(text)) {
+    console.error('freshlab fuzz: README.md has no <!-- figures:fuzz --> block to write into');
+    process.exit(1);
+  }
+  fs.writeFileSync(readme, text.replace(re, `$1${table}\n$2`));
+  say('README.md: the fuzz table is written');
+}
+if (result.status !== 0) {
+  say(`the campaign found failing cases: see ${path.relative(root, summaryFile)}`);
+  process.exit(1);
+}

@@ -1,0 +1,306 @@
+//! The fuzzer's cases (issue 13), the same natively and in WebAssembly: case k of seed s
+//! takes experiment k mod 11, starts from its defaults or a preset, and mutates one to
+//! three of its fields — boundary values, subnormals, ±∞ and NaN (null: what a page's
+//! NaN becomes), huge and tiny numbers, wrong types, repeated and enormous lists, extremes
+//! of two fields at once — or, for experiments that read files, mutates a page list or a
+//! trace. Deterministic: the same (seed, k) is the same case on every target.
+
+use freshlab::core::rng::{Purpose, Stream};
+use freshlab::experiments::registry::{NAMES, defaults, presets};
+use serde_json::{Map, Value, json};
+
+/// One case: the configuration as the page or a file would give it.
+pub struct Case {
+    pub experiment: &'static str,
+    pub config: Value,
+    /// What was changed, for the report.
+    pub mutations: Vec<String>,
+}
+
+const NUMBERS: &[f64] = &[
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.0,
+    3.0,
+    10.0,
+    1e-6,
+    1e-12,
+    1e-300,
+    1e-308,
+    2.2250738585072014e-308,
+    5e-324,
+    1e6,
+    1e9,
+    1e12,
+    1e15,
+    9007199254740992.0,
+    1e18,
+    1e300,
+    1.7976931348623157e308,
+    -1e300,
+    0.999999999999,
+    1.000000000001,
+    123456.789,
+    4294967296.0,
+];
+
+fn pick<'a, T>(rng: &mut Stream, items: &'a [T]) -> &'a T {
+    &items[rng.below(items.len() as u64) as usize]
+}
+
+/// Every path to a leaf (or a list) of a JSON object: ["repository", "pages"], ["n", "2"].
+fn paths(value: &Value, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if k == "experiment" {
+                    continue;
+                }
+                prefix.push(k.clone());
+                paths(v, prefix, out);
+                prefix.pop();
+            }
+        }
+        Value::Array(items) => {
+            out.push(prefix.clone());
+            for (k, v) in items.iter().enumerate().take(4) {
+                prefix.push(k.to_string());
+                paths(v, prefix, out);
+                prefix.pop();
+            }
+        }
+        _ => out.push(prefix.clone()),
+    }
+}
+
+fn get_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter().try_fold(value, |node, key| match node {
+        Value::Object(map) => map.get_mut(key),
+        Value::Array(items) => key.parse::<usize>().ok().and_then(|k| items.get_mut(k)),
+        _ => None,
+    })
+}
+
+/// A value to put where `old` was.
+fn mutant(old: &Value, rng: &mut Stream) -> Value {
+    let number = |rng: &mut Stream| -> Value {
+        let n = match rng.below(4) {
+            0 => *pick(rng, NUMBERS),
+            1 => -*pick(rng, NUMBERS),
+            2 => old.as_f64().unwrap_or(1.0) * 10f64.powi(rng.below(25) as i32 - 12),
+            _ => old.as_f64().unwrap_or(1.0) + rng.below(5) as f64 - 2.0,
+        };
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+    };
+    if rng.below(5) < 2 {
+        // a mild change that often stays valid: scaled a little, or one step away
+        return match old {
+            Value::Number(n) if n.is_u64() => json!(n.as_u64().unwrap_or(1).saturating_mul(1 + rng.below(3)) / (1 + rng.below(3))),
+            Value::Number(n) => serde_json::Number::from_f64(n.as_f64().unwrap_or(1.0) * rng.uniform_in(0.25, 4.0)).map_or(Value::Null, Value::Number),
+            Value::Bool(b) => json!(!b),
+            Value::Array(items) if items.len() > 1 => Value::Array(items[..items.len() - 1].to_vec()),
+            other => other.clone(),
+        };
+    }
+    match rng.below(20) {
+        0 => Value::Null, // NaN or ±∞ from the page
+        1 => json!("abc"),
+        2 => json!("0,5"),
+        3 => json!(true),
+        4 => json!([]),
+        5 => json!({}),
+        6 => json!(u64::MAX),
+        7 => json!(9_223_372_036_854_775_808u64),
+        8 => json!(-5),
+        9 => match old {
+            Value::Array(items) if !items.is_empty() => Value::Array(items.iter().chain(items.iter()).cloned().collect()),
+            Value::Array(_) => json!([1]),
+            other => json!([other.clone(), other.clone()]),
+        },
+        10 => match old {
+            Value::Array(items) if !items.is_empty() => Value::Array(vec![items[0].clone(); 10_000]),
+            _ => number(rng),
+        },
+        11 => match old {
+            Value::Array(items) => Value::Array(items.iter().rev().cloned().collect()),
+            Value::Bool(b) => json!(!b),
+            Value::String(_) => json!(""),
+            _ => number(rng),
+        },
+        12 => match old {
+            Value::String(s) => Value::String(format!("{s}_not")),
+            _ => number(rng),
+        },
+        _ => number(rng),
+    }
+}
+
+/// A small page list, mutated.
+fn page_list(rng: &mut Stream) -> String {
+    let mut text = String::from("page,server,change_rate,weight\n");
+    let servers = 1 + rng.below(6);
+    for k in 0..(2 + rng.below(40)) {
+        text.push_str(&format!("p{k},s{},{},{}\n", rng.below(servers), rng.uniform_in(0.0, 3.0), 1.0 + rng.below(3) as f64));
+    }
+    mutate_text(text, rng)
+}
+
+/// A small trace, mutated.
+fn trace(rng: &mut Stream) -> String {
+    let mut text = String::from("page,timestamp\n");
+    let mut t = 1_167_609_600u64;
+    for k in 0..(2 + rng.below(60)) {
+        t += 1 + rng.below(200_000);
+        text.push_str(&format!("a{},{}\n", k % (1 + rng.below(5)), t));
+    }
+    mutate_text(text, rng)
+}
+
+fn mutate_text(text: String, rng: &mut Stream) -> String {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    for _ in 0..1 + rng.below(3) {
+        let k = rng.below(lines.len() as u64) as usize;
+        match rng.below(12) {
+            0 => {
+                lines.remove(k);
+            }
+            1 => lines.insert(k, lines[k].clone()),
+            2 => lines[k].push('"'),
+            3 => lines[k] = lines[k].replace(',', ",NaN,"),
+            4 => lines[k] = lines[k].replace(|c: char| c.is_ascii_digit(), "9"),
+            5 => lines[k] = format!("{},-1", lines[k].split(',').next().unwrap_or("")),
+            6 => lines[k] = lines[k].replace('.', ","),
+            7 => lines[k].push_str(",extra"),
+            8 => lines[k] = "x".repeat(2000),
+            9 => {
+                let j = rng.below(lines.len() as u64) as usize;
+                lines.swap(k, j)
+            }
+            10 => lines[k] = format!("{},1e308", lines[k].split(',').next().unwrap_or("")),
+            _ => lines.clear(),
+        }
+        if lines.is_empty() {
+            break;
+        }
+    }
+    let joined = lines.join(if rng.below(4) == 0 { "\r\n" } else { "\n" });
+    if rng.below(10) == 0 { format!("\u{feff}{joined}") } else { joined }
+}
+
+/// Each experiment scaled down to run in milliseconds: most cases start here, so that
+/// a mutation that keeps a configuration valid is also run.
+fn small(experiment: &str) -> Value {
+    match experiment {
+        "level_sets" => json!({"grid": 41}),
+        "factor_curves" | "bursts" => json!({"points": 100}),
+        "certify" => json!({"max_boxes": 2000, "tolerance": 1e-6}),
+        "per_page" => json!({"points": 3, "revisits": 100, "replications": 3}),
+        "policies" => json!({"repository": {"pages": 300, "servers": 10}, "horizon_days": 30, "bins": 10}),
+        "allocate" => json!({"repository": {"pages": 300, "servers": 10}}),
+        "channel" => json!({"repository": {"pages": 300, "servers": 10}, "windows": 100, "window_requests": 20}),
+        "sensors" => json!({"pages": 200, "horizon": 20000, "week": 20000, "sample_every": 1000, "stationary_from": 10000}),
+        "bursty" => json!({"generator": {"articles": 10, "days": 20}, "politeness_seconds": 20000, "fractions": [0.5, 1], "renewal_steps": 128}),
+        "partition" => json!({"web": {"hosts": 40, "ips": 10, "mean_pages": 5, "max_pages": 40, "robot_sites": 8}, "robots": [2, 4]}),
+        _ => json!({}),
+    }
+}
+
+/// `over` laid over `base`, object by object.
+fn overlay(base: &mut Value, over: &Value) {
+    match (base, over) {
+        (Value::Object(b), Value::Object(o)) => {
+            for (k, v) in o {
+                match b.get_mut(k) {
+                    Some(slot) if slot.is_object() && v.is_object() => overlay(slot, v),
+                    _ => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (b, o) => *b = o.clone(),
+    }
+}
+
+/// Case `k` of the campaign seeded with `seed`.
+pub fn case(seed: u64, k: u64) -> Case {
+    let mut rng = Stream::of(seed, Purpose::Test, k);
+    let experiment = NAMES[(k % NAMES.len() as u64) as usize];
+    let mut config = serde_json::to_value(defaults(experiment).expect("registered")).expect("serialises");
+    let mut mutations = Vec::new();
+    let named = presets(experiment);
+    if rng.below(4) != 0 {
+        overlay(&mut config, &small(experiment));
+        mutations.push("small".into());
+    } else if !named.is_empty() && rng.below(4) == 0 {
+        let (name, _, preset) = &named[rng.below(named.len() as u64) as usize];
+        config = serde_json::to_value(preset).expect("serialises");
+        mutations.push(format!("preset {name}"));
+    }
+    // experiments that read files: sometimes a mutated file instead of a field
+    match (experiment, rng.below(3)) {
+        ("policies" | "allocate", 0) => {
+            config["source"] = json!("page_list");
+            config["page_list"] = json!(page_list(&mut rng));
+            mutations.push("a mutated page list".into());
+        }
+        ("bursty", 0) => {
+            config["source"] = json!("trace");
+            config["trace"] = json!(trace(&mut rng));
+            mutations.push("a mutated trace".into());
+        }
+        _ => {}
+    }
+    let mut leaves = Vec::new();
+    paths(&config, &mut Vec::new(), &mut leaves);
+    for _ in 0..1 + rng.below(3) {
+        if leaves.is_empty() {
+            break;
+        }
+        let path = pick(&mut rng, &leaves).clone();
+        match rng.below(30) {
+            0 => {
+                // an unknown field beside it
+                if let Some(Value::Object(map)) = get_mut(&mut config, &path[..path.len().saturating_sub(1)]) {
+                    map.insert("zz_unknown".into(), json!(1));
+                    mutations.push(format!("{}.zz_unknown = 1", path[..path.len() - 1].join(".")));
+                }
+            }
+            1 => {
+                // removed: its default
+                if let Some(Value::Object(map)) = get_mut(&mut config, &path[..path.len().saturating_sub(1)]) {
+                    map.remove(path.last().expect("a key"));
+                    mutations.push(format!("{} removed", path.join(".")));
+                }
+            }
+            _ => {
+                if let Some(slot) = get_mut(&mut config, &path) {
+                    let value = mutant(slot, &mut rng);
+                    let shown: String = value.to_string().chars().take(60).collect();
+                    mutations.push(format!("{} = {shown}", path.join(".")));
+                    *slot = value;
+                }
+            }
+        }
+    }
+    if let Value::Object(map) = &mut config {
+        map.insert("experiment".into(), json!(experiment));
+    }
+    Case { experiment, config, mutations }
+}
+
+/// The case as one line for the report (a config a user can rerun with `freshlab run`).
+pub fn describe(case: &Case) -> String {
+    let mut config = case.config.clone();
+    for file in ["page_list", "trace"] {
+        if let Some(Value::String(text)) = config.get(file) {
+            let short: String = text.chars().take(120).collect();
+            config[file] = Value::String(short);
+        }
+    }
+    let _: Option<&Map<String, Value>> = config.as_object();
+    format!("{} [{}]: {}", case.experiment, case.mutations.join("; "), config)
+}

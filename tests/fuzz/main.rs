@@ -1,0 +1,239 @@
+//! The fuzzer (issue 13): every experiment's configuration mutated (`cases.rs`), run
+//! through parsing, validation and the cost model; the cases whose estimate is small
+//! are run to the end, each in a worker process under a time and memory limit, with
+//! its peak memory and work measured against the estimate.
+//!
+//! `cargo test --test fuzz` runs the CI campaign (3,000 cases, seed 1, a few minutes);
+//! `npm run fuzz -- --cases 1000000` the long one. Settings (environment):
+//! FRESHLAB_FUZZ_CASES, _SEED, _JOBS (worker processes), _TIMEOUT (seconds a case may
+//! take), _RUN_SECONDS (largest estimated time of a case that is run), _MEMORY (bytes a
+//! worker may address), _SUMMARY (a file for the summary as JSON).
+#![cfg(not(target_arch = "wasm32"))]
+
+mod cases;
+
+use cases::{case, describe};
+use freshlab::chart::draw::figure_svg;
+use freshlab::chart::theme::DrawOptions;
+use freshlab::core::limits;
+use freshlab::experiments::{Config, config_from_value, start};
+use serde_json::json;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            PEAK.fetch_max(CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn setting(name: &str, default: f64) -> f64 {
+    std::env::var(format!("FRESHLAB_FUZZ_{name}")).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// What became of one case.
+fn outcome(seed: u64, k: u64, run_seconds: f64) -> serde_json::Value {
+    let case = case(seed, k);
+    let config: Config = match config_from_value(case.config.clone()) {
+        Ok(c) => c,
+        Err(e) => return json!({"k": k, "outcome": "refused", "stage": "parse", "field": e.field, "message": e.message}),
+    };
+    // the page checks every edit on its main thread: the cost and the checks must be
+    // cheap whatever the input, valid or not
+    let checking = Instant::now();
+    let cost = config.cost();
+    let checked = config.validate(&limits::NATIVE);
+    let check_seconds = checking.elapsed().as_secs_f64();
+    if check_seconds > 0.05 {
+        return json!({"k": k, "outcome": "slow_check", "seconds": check_seconds});
+    }
+    if let Err(e) = checked {
+        return json!({"k": k, "outcome": "refused", "stage": "validate", "field": e.field, "message": e.message});
+    }
+    if cost.seconds > run_seconds || cost.bytes > 512e6 {
+        return json!({"k": k, "outcome": "skipped", "seconds": cost.seconds, "bytes": cost.bytes});
+    }
+    let base = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let started = Instant::now();
+    let mut job = match start(config) {
+        Ok(job) => job,
+        // a page list or trace is read when the job starts: its real size may refuse it
+        Err(e) => return json!({"k": k, "outcome": "refused", "stage": "start", "field": e.field, "message": e.message}),
+    };
+    while !job.done() {
+        job.advance(1 << 16);
+    }
+    let work = job.work();
+    let output = job.finish();
+    let peak = (PEAK.load(Ordering::Relaxed) - base) as f64;
+    // every figure is drawn (plotters hung on axes it cannot mark): it must finish or
+    // say in its frame why it cannot be drawn
+    for figure in output.figures() {
+        figure_svg(&figure, 640, 400, &DrawOptions::default()).map_err(|e| format!("figure {}: {e}", figure.title)).expect("every figure draws");
+    }
+    drop(output);
+    let seconds = started.elapsed().as_secs_f64();
+    // within its estimate: generous (the cost-model test holds typical runs to 20 %),
+    // so that only an estimate that is wrong in kind fails
+    let over = peak > 2.0 * cost.bytes + 8e6 || work > 2.0 * cost.work + 1e4;
+    json!({"k": k, "outcome": if over { "over_estimate" } else { "ran" }, "peak": peak, "bytes": cost.bytes, "work": work, "estimated_work": cost.work, "seconds": seconds})
+}
+
+/// A worker process: runs the cases it is given, one line per case started and ended.
+#[test]
+#[ignore = "the fuzz campaign's worker process, started by fuzz_campaign"]
+fn worker() {
+    let Ok(range) = std::env::var("FRESHLAB_FUZZ_RANGE") else { return };
+    let (from, to) = range.split_once('-').map(|(a, b)| (a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap())).expect("a range a-b");
+    let (seed, run_seconds) = (setting("SEED", 1.0) as u64, setting("RUN_SECONDS", 0.05));
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut out = std::io::stdout().lock();
+    for k in from..to {
+        writeln!(out, "start {k}").unwrap();
+        out.flush().unwrap();
+        let line = match std::panic::catch_unwind(|| outcome(seed, k, run_seconds)) {
+            Ok(v) => v.to_string(),
+            Err(panic) => {
+                let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                json!({"k": k, "outcome": "panic", "message": message}).to_string()
+            }
+        };
+        writeln!(out, "done {line}").unwrap();
+        out.flush().unwrap();
+    }
+}
+
+/// A worker for cases from..to, limited to `memory` bytes of address space.
+fn spawn(from: u64, to: u64, memory: f64) -> (Child, mpsc::Receiver<String>) {
+    let exe = std::env::current_exe().expect("this test's binary");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", (memory / 1024.0) as u64))
+        .arg(exe)
+        .args(["--ignored", "--exact", "worker", "--nocapture", "--test-threads", "1"])
+        .env("FRESHLAB_FUZZ_RANGE", format!("{from}-{to}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the worker starts");
+    let (send, receive) = mpsc::channel();
+    let stdout = child.stdout.take().expect("piped");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (child, receive)
+}
+
+/// Runs cases from..to in workers, restarting one after a hang or a crash; returns every
+/// case's outcome.
+fn campaign(from: u64, to: u64, timeout: Duration, memory: f64) -> Vec<serde_json::Value> {
+    let mut results = Vec::new();
+    let mut next = from;
+    while next < to {
+        let (mut child, lines) = spawn(next, to, memory);
+        let mut current = None;
+        loop {
+            match lines.recv_timeout(timeout) {
+                Ok(line) if line.starts_with("start ") => current = line[6..].parse::<u64>().ok(),
+                Ok(line) if line.starts_with("done ") => {
+                    let v: serde_json::Value = serde_json::from_str(&line[5..]).expect("a worker's JSON line");
+                    next = v["k"].as_u64().expect("k") + 1;
+                    results.push(v);
+                    current = None;
+                }
+                Ok(_) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let k = current.unwrap_or(next);
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    results.push(json!({"k": k, "outcome": "hang", "message": format!("no answer in {} s", timeout.as_secs())}));
+                    next = k + 1;
+                    break;
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let status = child.wait().expect("the worker ends");
+                    let mut stderr = String::new();
+                    if let Some(mut e) = child.stderr.take() {
+                        let _ = std::io::Read::read_to_string(&mut e, &mut stderr);
+                    }
+                    if let Some(k) = current {
+                        let kind = if stderr.contains("memory allocation") || stderr.contains("out of memory") { "oom" } else { "crash" };
+                        let tail: String = stderr.lines().rev().take(3).collect::<Vec<_>>().join(" | ");
+                        results.push(json!({"k": k, "outcome": kind, "message": format!("{status}: {tail}")}));
+                        next = k + 1;
+                    } else if !status.success() && next < to {
+                        panic!("a worker failed outside any case ({status}): {stderr}");
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    results
+}
+
+#[test]
+fn fuzz_campaign() {
+    let cases = setting("CASES", 3000.0) as u64;
+    let seed = setting("SEED", 1.0) as u64;
+    let jobs = setting("JOBS", 2.0).max(1.0) as u64;
+    let timeout = Duration::from_secs_f64(setting("TIMEOUT", 10.0));
+    let memory = setting("MEMORY", 4.0 * (1u64 << 30) as f64);
+    let started = Instant::now();
+    // the workers share the cases in contiguous blocks
+    let blocks: Vec<(u64, u64)> = (0..jobs).map(|j| (cases * j / jobs, cases * (j + 1) / jobs)).collect();
+    let results: Vec<serde_json::Value> = std::thread::scope(|scope| {
+        blocks.iter().map(|&(a, b)| scope.spawn(move || campaign(a, b, timeout, memory))).collect::<Vec<_>>().into_iter().flat_map(|h| h.join().expect("a campaign")).collect()
+    });
+    let count = |kind: &str| results.iter().filter(|r| r["outcome"] == kind).count();
+    let failures: Vec<&serde_json::Value> = results.iter().filter(|r| !matches!(r["outcome"].as_str(), Some("refused" | "skipped" | "ran"))).collect();
+    let empty_messages = results.iter().filter(|r| r["outcome"] == "refused" && r["message"].as_str().is_none_or(|m| m.trim().is_empty())).count();
+    let summary = json!({
+        "cases": results.len(),
+        "seed": seed,
+        "refused": count("refused"),
+        "skipped_as_too_big_to_run_here": count("skipped"),
+        "ran": count("ran"),
+        "panics": count("panic") + count("crash"),
+        "hangs": count("hang"),
+        "out_of_memory": count("oom"),
+        "over_estimate": count("over_estimate"),
+        "slow_checks": count("slow_check"),
+        "refusals_without_a_message": empty_messages,
+        "seconds": started.elapsed().as_secs_f64(),
+        "run_seconds_budget": setting("RUN_SECONDS", 0.05),
+        "timeout_seconds": timeout.as_secs_f64(),
+        "memory_limit_bytes": memory,
+    });
+    println!("FUZZ-SUMMARY {summary}");
+    if let Ok(path) = std::env::var("FRESHLAB_FUZZ_SUMMARY") {
+        std::fs::write(&path, serde_json::to_string_pretty(&json!({"summary": summary, "failures": failures})).unwrap()).expect("the summary file");
+    }
+    assert_eq!(results.len() as u64, cases, "every case has an outcome");
+    let report: Vec<String> = failures.iter().take(20).map(|r| format!("{r}\n    case: {}", describe(&case(seed, r["k"].as_u64().unwrap())))).collect();
+    assert!(failures.is_empty() && empty_messages == 0, "{} failing case(s):\n{}", failures.len(), report.join("\n"));
+}
