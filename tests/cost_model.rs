@@ -114,3 +114,14 @@ fn estimates_are_within_20_percent_of_measured_memory_and_work() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The page asks the cost of every edit before it is valid: found by the fuzzer (seed 1,
+/// case 498,548), a page list beside the generator's 2^64 − 1 pages overflowed.
+#[test]
+fn the_cost_of_an_invalid_configuration_is_computed_without_overflow() {
+    let json = r#"{"experiment":"allocate","capacity":400,"page_list":"page,server,change_rate\np0,s0,2\n","repository":{"pages":18446744073709551615}}"#;
+    let config: Config = parse_config(json).expect("parses");
+    let cost = config.cost();
+    assert!(cost.bytes > 1e20, "an estimate as large as the request: {}", cost.bytes);
+    assert!(config.validate(&freshlab::core::limits::NATIVE).is_err());
+}

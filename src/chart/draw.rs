@@ -1,19 +1,24 @@
-//! Renders a [`Figure`] with plotters on any backend (canvas in the page, SVG in the CLI
-//! and the page's SVG export).
+//! Renders a [`Figure`] with plotters on any backend (canvas in the page, SVG and PNG in
+//! the CLI). The layout adapts to the frame: text is sized to the canvas and the font
+//! scale and fitted (a title wraps or shrinks, an axis label drops its explanation before
+//! it would leave the frame); the legend goes where the figure's own data leave room —
+//! a corner or an edge of the plot with no point under it — or else outside the plot.
 
 use super::clip::clip_polyline;
-use super::figure::{Corner, Dash, Figure, Layer, Pen};
-use super::measure::{HelveticaWidths, Measured};
+use super::figure::{Dash, Figure, Layer, Pen};
+use super::labels::{Placer, Request, around};
+use super::legend::{Entry, Glyph, Legend, Placement};
+use super::measure::{HelveticaWidths, Measured, TextBox, TextMeasure};
 use super::theme::{DrawOptions, Theme};
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
 /// The plotting area in device pixels, and the axes, so that the page can map the
-/// pointer back to data coordinates.
+/// pointer back to data coordinates; and what was drawn where, so that a test can check
+/// that no text leaves the frame and no legend covers data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
     pub left: i32,
@@ -26,6 +31,14 @@ pub struct Frame {
     pub y_min: f64,
     pub y_max: f64,
     pub y_log: bool,
+    /// The canvas, in device pixels.
+    pub width: i32,
+    pub height: i32,
+    /// Every text drawn: [left, top, right, bottom].
+    pub texts: Vec<TextBox>,
+    /// The legend's box, and how many of the figure's points lie under it (0 by design).
+    pub legend: Option<TextBox>,
+    pub legend_covers: u32,
 }
 
 fn fail<E: std::fmt::Debug>(e: E) -> String {
@@ -56,33 +69,287 @@ pub fn axis_problem(name: &str, axis: &super::figure::Axis) -> Option<String> {
     Some(format!("the {name} axis runs from {a:e} to {b:e}: {why}"))
 }
 
-/// Draws `figure` on `root`, filling it; a figure whose axes cannot be drawn says why
-/// in its frame instead.
-pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, options: &DrawOptions) -> Result<Frame, String> {
-    let theme = Theme::new(options);
-    root.fill(&theme.background).map_err(fail)?;
-    if let Some(why) = axis_problem("x", &figure.x).or_else(|| axis_problem("y", &figure.y)) {
-        let (w, h) = root.dim_in_pixel();
-        let style = theme.text(14.0);
-        let lines = [figure.title.clone(), "This chart cannot be drawn:".into(), why, "change the range and run again.".into()];
-        for (k, line) in lines.iter().enumerate() {
-            root.draw(&Text::new(line.clone(), (theme.px(16.0) as i32, (h as f64 * 0.3) as i32 + k as i32 * theme.px(24.0) as i32), style.clone())).map_err(fail)?;
+/// Text of nominal size `size` fitted into `width` device pixels: the text (or, if it
+/// has one, its part before the first alternative in `shorter`) at the largest size
+/// down to 60 % that fits, wrapped onto two lines if `wrap` and one does not.
+/// Returns the lines and the size.
+pub fn fit(measure: &dyn Fn(&str, f64) -> f64, text: &str, size: f64, width: f64, wrap: bool, shorter: &[&str]) -> (Vec<String>, f64) {
+    let candidates: Vec<String> = std::iter::once(text.to_string()).chain(shorter.iter().filter_map(|cut| text.split_once(cut).map(|(head, _)| head.trim_end().to_string()))).collect();
+    // a projector needs size more than words: down to 80 % first, then without the
+    // explanation, then smaller
+    let tries = candidates.iter().flat_map(|c| [1.0, 0.9, 0.8].map(|k| (c, k))).chain(candidates.iter().flat_map(|c| [0.7, 0.6].map(|k| (c, k))));
+    for (candidate, k) in tries {
+        if measure(candidate, size * k) <= width {
+            return (vec![candidate.clone()], size * k);
         }
-        return Ok(Frame { left: 0, right: w as i32, top: 0, bottom: h as i32, x_min: 0.0, x_max: 1.0, x_log: false, y_min: 0.0, y_max: 1.0, y_log: false });
+        if wrap {
+            if let Some(lines) = split_in_two(candidate) {
+                if lines.iter().all(|l| measure(l, size * k) <= width) {
+                    return (lines, size * k);
+                }
+            }
+        }
     }
-    let mut builder = ChartBuilder::on(root);
-    builder
-        .caption(&figure.title, theme.text(17.0))
-        .margin(theme.px(14.0) as u32)
-        .x_label_area_size(theme.px(28.0).max(theme.font * 44.0) as u32)
-        .y_label_area_size(theme.px(36.0).max(theme.font * 68.0) as u32);
+    // nothing fits at 60 %: shrink the last candidate until it does
+    let last = candidates.last().expect("the text itself");
+    let k = (width / measure(last, size).max(1.0)).clamp(0.2, 0.6);
+    (vec![last.clone()], size * k)
+}
+
+/// Two lines of about equal length, broken at a space.
+fn split_in_two(text: &str) -> Option<Vec<String>> {
+    let middle = text.len() / 2;
+    let spaces: Vec<usize> = text.char_indices().filter(|(_, c)| *c == ' ').map(|(i, _)| i).collect();
+    let at = *spaces.iter().min_by_key(|&&i| i.abs_diff(middle))?;
+    Some(vec![text[..at].to_string(), text[at + 1..].to_string()])
+}
+
+/// Draws `figure` on `backend`, filling it; returns where everything went. A figure
+/// whose axes cannot be drawn says why in its frame instead.
+pub fn draw_measured<B: DrawingBackend, M: TextMeasure>(backend: Measured<B, M>, figure: &Figure, options: &DrawOptions) -> Result<Frame, String> {
+    let texts = backend.texts.clone();
+    let root = backend.into_drawing_area();
+    let mut frame = draw_figure(&root, figure, options)?;
+    root.present().map_err(fail)?;
+    frame.texts = texts.borrow().clone();
+    Ok(frame)
+}
+
+/// Draws `figure` on `root`, filling it (texts are not recorded: see [`draw_measured`]).
+pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, options: &DrawOptions) -> Result<Frame, String> {
+    let (w, h) = root.dim_in_pixel();
+    let theme = Theme::sized(options, w as f64, h as f64);
+    root.fill(&theme.background).map_err(fail)?;
+    let blank = Frame {
+        left: 0,
+        right: w as i32,
+        top: 0,
+        bottom: h as i32,
+        x_min: 0.0,
+        x_max: 1.0,
+        x_log: false,
+        y_min: 0.0,
+        y_max: 1.0,
+        y_log: false,
+        width: w as i32,
+        height: h as i32,
+        texts: Vec::new(),
+        legend: None,
+        legend_covers: 0,
+    };
+    let measure = |text: &str, size: f64| root.estimate_text_size(text, &theme.sized_text(size)).map(|(w, _)| w as f64).unwrap_or(0.0);
+    let margin = theme.px(12.0);
+    if let Some(why) = axis_problem("x", &figure.x).or_else(|| axis_problem("y", &figure.y)) {
+        let lines = [figure.title.clone(), "This chart cannot be drawn:".into(), why, "change the range and run again.".into()];
+        let mut y = h as f64 * 0.2;
+        for line in lines {
+            let (fitted, size) = fit(&measure, &line, theme.font_px(14.0), w as f64 - 2.0 * margin, true, &[]);
+            for l in fitted {
+                root.draw(&Text::new(l, (margin as i32, y as i32), theme.sized_text(size))).map_err(fail)?;
+                y += size * 1.4;
+            }
+        }
+        return Ok(blank);
+    }
+    // the title, fitted to the width
+    let (title, title_size) = fit(&measure, &figure.title, theme.font_px(17.0), w as f64 - 2.0 * margin, true, &[]);
+    let line = title_size * 1.25;
+    for (k, text) in title.iter().enumerate() {
+        let at = ((w / 2) as i32, (margin * 0.6 + line * k as f64) as i32);
+        root.draw(&Text::new(text.clone(), at, theme.sized_text(title_size).pos(Pos::new(HPos::Center, VPos::Top)))).map_err(fail)?;
+    }
+    let top = (margin * 0.6 + line * title.len() as f64 + margin * 0.4) as u32;
+    let legend = Legend::new(entries(figure), &theme, &measure);
+    // a first layout: is there room for the legend inside the plot?
+    let inside = layout(root, figure, &theme, top, None, Some(&legend), false)?;
+    let placement = match inside {
+        Some(p) => p,
+        None => {
+            let outside = legend.outside(w as f64 - 2.0 * margin, h as f64 - top as f64, w as f64, &theme);
+            layout(root, figure, &theme, top, Some(outside), Some(&legend), false)?.unwrap_or(outside)
+        }
+    };
+    let reserve = if matches!(placement, Placement::Right { .. } | Placement::Below { .. }) { Some(placement) } else { None };
+    root.fill(&theme.background).map_err(fail)?;
+    for (k, text) in title.iter().enumerate() {
+        let at = ((w / 2) as i32, (margin * 0.6 + line * k as f64) as i32);
+        root.draw(&Text::new(text.clone(), at, theme.sized_text(title_size).pos(Pos::new(HPos::Center, VPos::Top)))).map_err(fail)?;
+    }
+    let mut frame = plot_with(root, figure, &theme, top, reserve, &legend, placement)?;
+    frame.width = w as i32;
+    frame.height = h as i32;
+    Ok(frame)
+}
+
+/// The labelled layers, in order, as legend entries.
+fn entries(figure: &Figure) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    for layer in &figure.layers {
+        let (label, glyph) = match layer {
+            Layer::Lines { label, pen, .. } | Layer::HLine { label, pen, .. } => (label, Glyph::Line(*pen)),
+            Layer::Rects { label, paint, .. } => (label, Glyph::Swatch(*paint)),
+            Layer::Marker { label, paint, .. } | Layer::Intervals { label, paint, .. } => (label, Glyph::Dot(*paint, 0)),
+            Layer::Dots { label, paint, shape, .. } => (label, Glyph::Dot(*paint, *shape)),
+        };
+        if !label.is_empty() {
+            out.push(Entry { label: label.clone(), glyph });
+        }
+    }
+    out
+}
+
+/// The plot's geometry for a given reserve: the label areas and the chart's margins.
+struct Areas {
+    x_label: u32,
+    y_label: u32,
+    right: u32,
+    bottom: u32,
+}
+
+fn areas(theme: &Theme, reserve: Option<Placement>) -> Areas {
+    let (right, bottom) = match reserve {
+        Some(Placement::Right { width, .. }) => (width as u32, 0),
+        Some(Placement::Below { height, .. }) => (0, height as u32),
+        _ => (0, 0),
+    };
+    Areas { x_label: theme.font_px(44.0).max(theme.px(28.0)) as u32, y_label: theme.font_px(68.0).max(theme.px(36.0)) as u32, right, bottom }
+}
+
+/// The frame's margin, and the right one, wide enough for half the last tick label.
+fn margins(theme: &Theme) -> (u32, u32) {
+    let margin = theme.px(14.0);
+    (margin as u32, margin.max(theme.font_px(13.0) * 2.2) as u32)
+}
+
+/// Builds the coordinates (drawing nothing) and, if `legend` is given and no reserve is,
+/// returns the inside placement with no data under it, if any; with a reserve, the
+/// placement in it.
+fn layout<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    figure: &Figure,
+    theme: &Theme,
+    top: u32,
+    reserve: Option<Placement>,
+    legend: Option<&Legend>,
+    _: bool,
+) -> Result<Option<Placement>, String> {
+    let Some(legend) = legend.filter(|l| !l.is_empty()) else { return Ok(Some(Placement::None)) };
+    if let Some(r) = reserve {
+        return Ok(Some(r));
+    }
+    let a = areas(theme, None);
+    let (margin, right) = margins(theme);
+    let area = root.margin(top, margin, margin, right);
+    let mut builder = ChartBuilder::on(&area);
+    builder.x_label_area_size(a.x_label).y_label_area_size(a.y_label);
+    let (x, y) = (&figure.x, &figure.y);
+    let (xs, ys) = (x.min..x.max, y.min..y.max);
+    let points: Vec<(i32, i32)>;
+    let range: (std::ops::Range<i32>, std::ops::Range<i32>);
+    macro_rules! sample {
+        ($chart:expr) => {{
+            let chart = $chart;
+            range = chart.plotting_area().get_pixel_range();
+            points = inside(&range, data_pixels(figure, &|p: (f64, f64)| chart.backend_coord(&p), theme));
+        }};
+    }
+    match (x.log, y.log) {
+        (false, false) => sample!(builder.build_cartesian_2d(xs, ys).map_err(fail)?),
+        (true, false) => sample!(builder.build_cartesian_2d(xs.log_scale(), ys).map_err(fail)?),
+        (false, true) => sample!(builder.build_cartesian_2d(xs, ys.log_scale()).map_err(fail)?),
+        (true, true) => sample!(builder.build_cartesian_2d(xs.log_scale(), ys.log_scale()).map_err(fail)?),
+    }
+    Ok(legend.inside(&range, &points, figure.legend, theme))
+}
+
+/// The figure's data in device pixels: vertices of every line and, along its segments,
+/// a point every few pixels (a segment crossing a box counts even without a vertex in
+/// it), dots, markers and (for the legend, which is placed before them) roughly where
+/// their notes will go, rectangles.
+fn data_pixels(figure: &Figure, to_pixel: &dyn Fn((f64, f64)) -> (i32, i32), theme: &Theme) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    for layer in &figure.layers {
+        out.extend(layer_pixels(figure, layer, to_pixel, theme));
+        if let Layer::Marker { at, note, .. } = layer {
+            let p = to_pixel((at[0], at[1]));
+            let reach = theme.font_px(6.5) * note.chars().count() as f64;
+            for k in 0..8 {
+                out.push((p.0 + (reach * k as f64 / 8.0) as i32, p.1 - theme.px(14.0) as i32));
+                out.push((p.0 - (reach * k as f64 / 8.0) as i32, p.1 - theme.px(14.0) as i32));
+            }
+        }
+    }
+    out
+}
+
+/// One layer's data in device pixels (see [`data_pixels`]).
+fn layer_pixels(figure: &Figure, layer: &Layer, to_pixel: &dyn Fn((f64, f64)) -> (i32, i32), theme: &Theme) -> Vec<(i32, i32)> {
+    let step = theme.px(4.0).max(1.0);
+    let mut out = Vec::new();
+    let segment = |a: (i32, i32), b: (i32, i32), out: &mut Vec<(i32, i32)>| {
+        let n = (((b.0 - a.0).abs().max((b.1 - a.1).abs()) as f64) / step).ceil().max(1.0) as i32;
+        for k in 0..=n {
+            let t = k as f64 / n as f64;
+            out.push(((a.0 as f64 + t * (b.0 - a.0) as f64) as i32, (a.1 as f64 + t * (b.1 - a.1) as f64) as i32));
+        }
+    };
+    match layer {
+        Layer::Lines { lines, .. } => {
+            for piece in lines.iter().flat_map(|l| clip_polyline(l, &figure.x, &figure.y)) {
+                for pair in piece.windows(2) {
+                    segment(to_pixel(pair[0]), to_pixel(pair[1]), &mut out);
+                }
+            }
+        }
+        Layer::HLine { y, .. } => {
+            if (figure.y.min..=figure.y.max).contains(y) {
+                segment(to_pixel((figure.x.min, *y)), to_pixel((figure.x.max, *y)), &mut out);
+            }
+        }
+        Layer::Rects { rects, .. } => {
+            for r in rects {
+                out.push(to_pixel(((r[0] + r[1]) / 2.0, (r[2] + r[3]) / 2.0)));
+            }
+        }
+        Layer::Dots { points, .. } => out.extend(points.iter().map(|p| to_pixel((p[0], p[1])))),
+        Layer::Intervals { points, .. } => {
+            for p in points {
+                segment(to_pixel((p[0], p[2])), to_pixel((p[0], p[3])), &mut out);
+            }
+        }
+        Layer::Marker { at, .. } => out.push(to_pixel((at[0], at[1]))),
+    }
+    out
+}
+
+/// The points within the plotting area (a marker's note may reach past it).
+fn inside((xr, yr): &(std::ops::Range<i32>, std::ops::Range<i32>), points: Vec<(i32, i32)>) -> Vec<(i32, i32)> {
+    points.into_iter().filter(|p| xr.contains(&p.0) && yr.contains(&p.1)).collect()
+}
+
+/// Draws the axes, the layers and the legend at `placement`.
+fn plot_with<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    figure: &Figure,
+    theme: &Theme,
+    top: u32,
+    reserve: Option<Placement>,
+    legend: &Legend,
+    placement: Placement,
+) -> Result<Frame, String> {
+    let a = areas(theme, reserve);
+    let (margin, right) = margins(theme);
+    // (plotters' order: top, bottom, left, right)
+    let area = root.margin(top, margin + a.bottom, margin, right + a.right);
+    let mut builder = ChartBuilder::on(&area);
+    builder.x_label_area_size(a.x_label).y_label_area_size(a.y_label);
     let (x, y) = (&figure.x, &figure.y);
     let (xs, ys) = (x.min..x.max, y.min..y.max);
     match (x.log, y.log) {
-        (false, false) => plot(root, &mut builder.build_cartesian_2d(xs, ys).map_err(fail)?, figure, &theme),
-        (true, false) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys).map_err(fail)?, figure, &theme),
-        (false, true) => plot(root, &mut builder.build_cartesian_2d(xs, ys.log_scale()).map_err(fail)?, figure, &theme),
-        (true, true) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys.log_scale()).map_err(fail)?, figure, &theme),
+        (false, false) => plot(root, &mut builder.build_cartesian_2d(xs, ys).map_err(fail)?, figure, theme, legend, placement),
+        (true, false) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys).map_err(fail)?, figure, theme, legend, placement),
+        (false, true) => plot(root, &mut builder.build_cartesian_2d(xs, ys.log_scale()).map_err(fail)?, figure, theme, legend, placement),
+        (true, true) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys.log_scale()).map_err(fail)?, figure, theme, legend, placement),
     }
 }
 
@@ -108,35 +375,49 @@ fn trim(s: String) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
-fn plot<'a, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme) -> Result<Frame, String>
+fn plot<'a, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme, legend: &Legend, placement: Placement) -> Result<Frame, String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
-    let formatter = |v: &f64| tick(*v);
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let measure = |text: &str, size: f64| root.estimate_text_size(text, &theme.sized_text(size)).map(|(w, _)| w as f64).unwrap_or(0.0);
+    // axis labels: their explanation in parentheses goes first when they would not fit
+    let (x_label, x_size) = fit(&measure, &figure.x.label, theme.font_px(15.0), (xr.end - xr.start) as f64, false, &["  (", " ("]);
+    let (y_label, y_size) = fit(&measure, &figure.y.label, theme.font_px(15.0), (yr.end - yr.start) as f64, false, &["  (", " ("]);
+    let categories = &figure.y_categories;
+    let y_formatter = |v: &f64| {
+        if categories.is_empty() {
+            return tick(*v);
+        }
+        let k = v.round();
+        if (v - k).abs() < 1e-9 && k >= 0.0 { categories.get(k as usize).cloned().unwrap_or_default() } else { String::new() }
+    };
+    let x_formatter = |v: &f64| tick(*v);
+    let y_labels = if categories.is_empty() { 8 } else { categories.len() * 2 + 1 };
     chart
         .configure_mesh()
-        .x_desc(figure.x.label.as_str())
-        .y_desc(figure.y.label.as_str())
-        .axis_desc_style(theme.text(15.0))
+        .x_desc(x_label.join(" "))
+        .y_desc(y_label.join(" "))
+        .axis_desc_style(theme.sized_text(x_size.min(y_size)))
         .label_style(theme.text(13.0))
-        .x_label_formatter(&formatter)
-        .y_label_formatter(&formatter)
+        .x_label_formatter(&x_formatter)
+        .y_label_formatter(&y_formatter)
         .x_labels(9)
-        .y_labels(8)
+        .y_labels(y_labels)
         .bold_line_style(theme.grid.mix(0.30))
         .light_line_style(theme.grid.mix(0.10))
         .axis_style(theme.foreground)
         .draw()
         .map_err(fail)?;
-
-    let mut entries = Vec::new();
+    let mut texts = Vec::new();
     for layer in &figure.layers {
-        entries.extend(draw_layer(root, chart, figure, theme, layer)?);
+        draw_layer(root, chart, figure, theme, layer, &mut texts)?;
     }
-    draw_legend(root, chart.plotting_area().get_pixel_range(), figure.legend, &entries, theme)?;
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    place_texts(root, chart, figure, theme, texts)?;
+    let points = inside(&(xr.clone(), yr.clone()), data_pixels(figure, &|p: (f64, f64)| chart.backend_coord(&p), theme));
+    let (legend_box, covers) = legend.draw(root, placement, &(xr.clone(), yr.clone()), &points, theme)?;
     Ok(Frame {
         left: xr.start,
         right: xr.end,
@@ -148,168 +429,159 @@ where
         y_min: figure.y.min,
         y_max: figure.y.max,
         y_log: figure.y.log,
+        width: 0,
+        height: 0,
+        texts: Vec::new(),
+        legend: legend_box,
+        legend_covers: covers,
     })
 }
 
-fn stroke(theme: &Theme, pen: &Pen) -> ShapeStyle {
-    theme.colour(pen.paint).stroke_width(theme.px(pen.width).round().max(1.0) as u32)
+/// A pen's stroke: at least 2 CSS pixels, so that a line survives a projector.
+pub fn stroke(theme: &Theme, pen: &Pen) -> ShapeStyle {
+    theme.colour(pen.paint).stroke_width(theme.px(pen.width.max(2.0)).round().max(1.0) as u32)
 }
 
-/// What a legend entry shows beside its label.
-#[derive(Clone, Copy)]
-enum Glyph {
-    Line(Pen),
-    Swatch(super::figure::Paint),
-    Dot(super::figure::Paint),
+/// Dash and gap lengths of a pattern, in device pixels.
+pub fn dashes(theme: &Theme, dash: Dash) -> Option<(u32, u32)> {
+    match dash {
+        Dash::Solid => None,
+        Dash::Dashed => Some((theme.px(8.0) as u32, theme.px(5.0) as u32)),
+        Dash::Dotted => Some((theme.px(3.0).max(2.0) as u32, theme.px(4.0).max(2.0) as u32)),
+    }
 }
 
-struct Entry {
-    label: String,
-    glyph: Glyph,
+/// A text inside the plot, written once every layer is drawn (see [`place_texts`]).
+enum Pending<'f> {
+    /// A line's tag, on one of these points (best first) of its line.
+    Tag { text: &'f str, paint: super::figure::Paint, on: Vec<(i32, i32)>, layer: &'f Layer },
+    /// A marker's note, beside it.
+    Note { text: &'f str, at: (i32, i32) },
 }
 
-fn entry(label: &str, glyph: Glyph) -> Option<Entry> {
-    (!label.is_empty()).then(|| Entry { label: label.to_string(), glyph })
-}
-
-/// Draws one layer; returns its legend entry, if it has a label.
-fn draw_layer<'a, DB, X, Y>(
-    root: &'a DrawingArea<DB, Shift>,
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    figure: &Figure,
-    theme: &Theme,
-    layer: &Layer,
-) -> Result<Option<Entry>, String>
+/// Draws one layer; its texts are left in `texts`.
+fn draw_layer<'a, 'f, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme, layer: &'f Layer, texts: &mut Vec<Pending<'f>>) -> Result<(), String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
     Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
-    let dash = theme.px(7.0) as u32;
-    let dot = theme.px(2.5).max(1.0) as u32;
     match layer {
-        Layer::Lines { label, lines, pen, tag } => {
+        Layer::Lines { lines, pen, tag, .. } => {
             let style = stroke(theme, pen);
             let pieces: Vec<Vec<(f64, f64)>> = lines.iter().flat_map(|l| clip_polyline(l, &figure.x, &figure.y)).collect();
             for piece in &pieces {
-                match pen.dash {
-                    Dash::Solid => chart.draw_series(LineSeries::new(piece.iter().copied(), style)).map_err(fail)?,
-                    Dash::Dashed => chart.draw_series(DashedLineSeries::new(piece.iter().copied(), dash, dash * 2 / 3, style)).map_err(fail)?,
-                    Dash::Dotted => chart.draw_series(DashedLineSeries::new(piece.iter().copied(), dot, dot * 2, style)).map_err(fail)?,
+                match dashes(theme, pen.dash) {
+                    None => chart.draw_series(LineSeries::new(piece.iter().copied(), style)).map_err(fail)?,
+                    Some((on, off)) => chart.draw_series(DashedLineSeries::new(piece.iter().copied(), on, off, style)).map_err(fail)?,
                 };
             }
             if let Some(tag) = tag {
                 if let Some(longest) = pieces.iter().max_by_key(|p| p.len()) {
-                    let at = chart.backend_coord(&longest[longest.len() / 2]);
-                    boxed_text(root, theme, tag, at, Pos::new(HPos::Center, VPos::Center), theme.colour(pen.paint))?;
+                    // along the longest piece, from its middle outwards
+                    let n = longest.len() - 1;
+                    let fractions = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.12, 0.88];
+                    let on = fractions.iter().map(|f| chart.backend_coord(&longest[(f * n as f64).round() as usize])).collect();
+                    texts.push(Pending::Tag { text: tag, paint: pen.paint, on, layer });
                 }
             }
-            Ok(entry(label, Glyph::Line(*pen)))
         }
-        Layer::Rects { label, rects, paint } => {
+        Layer::Rects { rects, paint, .. } => {
             let fill = theme.colour(*paint).filled();
             chart.draw_series(rects.iter().map(|r| Rectangle::new([(r[0], r[2]), (r[1], r[3])], fill))).map_err(fail)?;
-            Ok(entry(label, Glyph::Swatch(*paint)))
         }
-        Layer::Marker { label, at, paint, note } => {
+        Layer::Marker { at, paint, note, .. } => {
             let colour = theme.colour(*paint);
             let radius = theme.px(5.5) as i32;
             let point = (at[0], at[1]);
             let edge = theme.background.stroke_width(theme.px(2.0) as u32);
             chart.draw_series([Circle::new(point, radius + theme.px(1.5) as i32, edge), Circle::new(point, radius, colour.filled())]).map_err(fail)?;
             if !note.is_empty() {
-                let (px, py) = chart.backend_coord(&point);
-                let (plot_x, _) = chart.plotting_area().get_pixel_range();
-                let right_half = px > (plot_x.start + plot_x.end) / 2;
-                let offset = theme.px(10.0) as i32;
-                let (anchor, x) = if right_half { (HPos::Right, px - offset) } else { (HPos::Left, px + offset) };
-                boxed_text(root, theme, note, (x, py - offset), Pos::new(anchor, VPos::Bottom), theme.colour(super::figure::Paint::Foreground))?;
+                texts.push(Pending::Note { text: note, at: chart.backend_coord(&point) });
             }
-            Ok(entry(label, Glyph::Dot(*paint)))
         }
-        Layer::HLine { label, y, pen } => {
-            let line = vec![vec![[figure.x.min, *y], [figure.x.max, *y]]];
-            draw_layer(root, chart, figure, theme, &Layer::Lines { label: label.clone(), lines: line, pen: *pen, tag: None })
+        Layer::HLine { y, pen, .. } => {
+            if (figure.y.min..=figure.y.max).contains(y) {
+                let (style, ends) = (stroke(theme, pen), [(figure.x.min, *y), (figure.x.max, *y)]);
+                match dashes(theme, pen.dash) {
+                    None => chart.draw_series(LineSeries::new(ends, style)).map_err(fail)?,
+                    Some((on, off)) => chart.draw_series(DashedLineSeries::new(ends, on, off, style)).map_err(fail)?,
+                };
+            }
         }
-        Layer::Dots { label, points, paint, radius } => {
+        Layer::Dots { points, paint, radius, shape, .. } => {
             let fill = theme.colour(*paint).filled();
             let r = theme.px(*radius).max(1.0) as i32;
             let inside = |p: &&[f64; 2]| (figure.x.min..=figure.x.max).contains(&p[0]) && (figure.y.min..=figure.y.max).contains(&p[1]);
-            chart.draw_series(points.iter().filter(inside).map(|p| Circle::new((p[0], p[1]), r, fill))).map_err(fail)?;
-            Ok(entry(label, Glyph::Dot(*paint)))
+            for p in points.iter().filter(inside) {
+                let c = chart.backend_coord(&(p[0], p[1]));
+                super::legend::draw_shape(root, c, r, *shape, fill)?;
+            }
         }
-        Layer::Intervals { label, points, paint } => {
-            let style = theme.colour(*paint).stroke_width(theme.px(1.5).max(1.0) as u32);
+        Layer::Intervals { points, paint, .. } => {
+            let style = theme.colour(*paint).stroke_width(theme.px(2.0).max(1.0) as u32);
             let radius = theme.px(3.5) as i32;
             let cap = theme.px(4.0) as u32;
             chart.draw_series(points.iter().map(|p| ErrorBar::new_vertical(p[0], p[2], p[1], p[3], style, cap))).map_err(fail)?;
             chart.draw_series(points.iter().map(|p| Circle::new((p[0], p[1]), radius, style.color.filled()))).map_err(fail)?;
-            Ok(entry(label, Glyph::Dot(*paint)))
         }
-    }
-}
-
-/// The legend: a box in a corner of the plotting area listing the labelled layers.
-/// (Drawn here rather than by plotters so that text is measured by the backend.)
-fn draw_legend<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    (xr, yr): (std::ops::Range<i32>, std::ops::Range<i32>),
-    corner: Corner,
-    entries: &[Entry],
-    theme: &Theme,
-) -> Result<(), String> {
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let style = theme.text(13.0).pos(Pos::new(HPos::Left, VPos::Center));
-    let mut width = 0;
-    for e in entries {
-        width = width.max(root.estimate_text_size(&e.label, &style).map_err(fail)?.0 as i32);
-    }
-    let line = (theme.font * 20.0).round() as i32;
-    let (pad, glyph) = (theme.px(8.0) as i32, theme.px(24.0) as i32);
-    let (w, h) = (pad * 3 + glyph + width, pad * 2 + line * entries.len() as i32);
-    let inset = theme.px(10.0) as i32;
-    let x0 = match corner {
-        Corner::UpperLeft | Corner::LowerLeft => xr.start + inset,
-        Corner::UpperRight | Corner::LowerRight => xr.end - inset - w,
-    };
-    let y0 = match corner {
-        Corner::UpperLeft | Corner::UpperRight => yr.start + inset,
-        Corner::LowerLeft | Corner::LowerRight => yr.end - inset - h,
-    };
-    root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], theme.background.mix(0.9).filled())).map_err(fail)?;
-    root.draw(&Rectangle::new([(x0, y0), (x0 + w, y0 + h)], theme.grid.mix(0.6).stroke_width(1))).map_err(fail)?;
-    for (k, e) in entries.iter().enumerate() {
-        let y = y0 + pad + line * k as i32 + line / 2;
-        let (gx0, gx1) = (x0 + pad, x0 + pad + glyph);
-        match e.glyph {
-            Glyph::Line(pen) => {
-                let points = [(gx0, y), (gx1, y)];
-                let style = stroke(theme, &pen);
-                let (dash, dot) = (theme.px(7.0) as i32, theme.px(2.5).max(1.0) as i32);
-                let (on, off) = match pen.dash {
-                    Dash::Solid => (glyph, 0),
-                    Dash::Dashed => (dash, dash * 2 / 3),
-                    Dash::Dotted => (dot, dot * 2),
-                };
-                root.draw(&DashedPathElement::new(points, on, off, style)).map_err(fail)?;
-            }
-            Glyph::Swatch(paint) => {
-                let half = line / 3;
-                root.draw(&Rectangle::new([(gx0, y - half), (gx1, y + half)], theme.colour(paint).filled())).map_err(fail)?;
-            }
-            Glyph::Dot(paint) => {
-                root.draw(&Circle::new(((gx0 + gx1) / 2, y), theme.px(5.0) as i32, theme.colour(paint).filled())).map_err(fail)?;
-            }
-        }
-        root.draw(&Text::new(e.label.clone(), (gx1 + pad, y), style.clone())).map_err(fail)?;
     }
     Ok(())
 }
 
-/// Text on a translucent box of the background colour, so it reads over lines.
-fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, text: &str, at: (i32, i32), pos: Pos, colour: RGBAColor) -> Result<(), String> {
+/// Writes the plot's texts where they cover the least: each marker's note beside its
+/// marker, then each line's tag on its line, none over another or over a marker.
+fn place_texts<'a, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme, mut texts: Vec<Pending>) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    if texts.is_empty() {
+        return Ok(());
+    }
+    let to_pixel = |p: (f64, f64)| chart.backend_coord(&p);
+    let plot = chart.plotting_area().get_pixel_range();
+    let points = inside(&plot, figure.layers.iter().flat_map(|l| layer_pixels(figure, l, &to_pixel, theme)).collect());
+    let radius = theme.px(8.0) as i32;
+    let markers = figure.layers.iter().filter_map(|l| if let Layer::Marker { at, .. } = l { Some(to_pixel((at[0], at[1]))) } else { None });
+    let taken = markers.map(|(x, y)| [x - radius, y - radius, x + radius, y + radius]).collect();
+    let pad = theme.px(3.0) as i32;
+    let mut placer = Placer::new(plot, points, taken, pad);
+    texts.sort_by_key(|t| matches!(t, Pending::Tag { .. }));
+    for text in &texts {
+        let (words, paint) = match text {
+            Pending::Tag { text, paint, .. } => (*text, *paint),
+            Pending::Note { text, .. } => (*text, super::figure::Paint::Foreground),
+        };
+        let style = theme.text(12.5);
+        let (w, h) = root.estimate_text_size(words, &style).map_err(fail)?;
+        let size = (w as i32, h as i32);
+        let request = match text {
+            Pending::Tag { on, layer, .. } => Request {
+                size,
+                corners: on.iter().map(|&(x, y)| (x - size.0 / 2, y - size.1 / 2)).collect(),
+                own: layer_pixels(figure, layer, &to_pixel, theme),
+            },
+            Pending::Note { at, .. } => Request { size, corners: around(*at, size, theme.px(5.5) as i32, theme.px(6.0) as i32), own: vec![] },
+        };
+        let corner = placer.place(&request);
+        if let Pending::Note { at, .. } = text {
+            // a note set apart from its marker is tied to it by a thin leader
+            let nearest = (at.0.clamp(corner.0, corner.0 + size.0), at.1.clamp(corner.1, corner.1 + size.1));
+            let far = ((nearest.0 - at.0).pow(2) + (nearest.1 - at.1).pow(2)) as f64 > (3.0 * theme.px(12.0)).powi(2);
+            if far {
+                root.draw(&PathElement::new([*at, nearest], theme.foreground.mix(0.6).stroke_width(theme.px(1.0).max(1.0) as u32))).map_err(fail)?;
+            }
+        }
+        boxed_text(root, theme, words, corner, Pos::new(HPos::Left, VPos::Top), theme.colour(paint))?;
+    }
+    Ok(())
+}
+
+/// Text on a translucent box of the background colour, so it reads over lines; kept
+/// inside the frame.
+pub fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, text: &str, at: (i32, i32), pos: Pos, colour: RGBAColor) -> Result<(), String> {
     let style = theme.text(12.5).pos(pos).color(&colour);
     let (w, h) = root.estimate_text_size(text, &style).map_err(fail)?;
     let (w, h) = (w as i32, h as i32);
@@ -324,6 +596,11 @@ fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, 
         VPos::Center => at.1 - h / 2,
         VPos::Bottom => at.1 - h,
     };
+    // moved back inside the frame if it would leave it
+    let (fw, fh) = root.dim_in_pixel();
+    let dx = (pad - x0).max(0) - (x0 + w + pad - fw as i32).max(0);
+    let dy = (pad - y0).max(0) - (y0 + h + pad - fh as i32).max(0);
+    let (x0, y0, at) = (x0 + dx, y0 + dy, (at.0 + dx, at.1 + dy));
     root.draw(&Rectangle::new([(x0 - pad, y0 - pad), (x0 + w + pad, y0 + h + pad)], theme.background.mix(0.85).filled())).map_err(fail)?;
     root.draw(&Text::new(text.to_string(), at, style)).map_err(fail)?;
     Ok(())
@@ -331,14 +608,14 @@ fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, 
 
 /// The figure as an SVG document of `width` × `height` CSS pixels.
 pub fn figure_svg(figure: &Figure, width: u32, height: u32, options: &DrawOptions) -> Result<String, String> {
+    Ok(figure_svg_frame(figure, width, height, options)?.0)
+}
+
+/// The SVG document and where everything went (for tests of the layout).
+pub fn figure_svg_frame(figure: &Figure, width: u32, height: u32, options: &DrawOptions) -> Result<(String, Frame), String> {
     let mut svg = String::new();
-    {
-        let backend = Measured { inner: SVGBackend::with_string(&mut svg, (width, height)), measure: HelveticaWidths };
-        let root = backend.into_drawing_area();
-        draw_figure(&root, figure, options)?;
-        root.present().map_err(fail)?;
-    }
-    Ok(svg)
+    let frame = draw_measured(Measured::new(SVGBackend::with_string(&mut svg, (width, height)), HelveticaWidths), figure, options)?;
+    Ok((svg, frame))
 }
 
 #[cfg(test)]
@@ -350,7 +627,7 @@ mod axis_tests {
     use crate::chart::figure::{Axis, Corner};
 
     fn figure(x: Axis) -> Figure {
-        Figure { title: "t".into(), x, y: Axis { label: "y".into(), min: 0.0, max: 1.0, log: false }, layers: vec![], legend: Corner::UpperRight, summary: String::new() }
+        Figure { title: "t".into(), x, y: Axis { label: "y".into(), min: 0.0, max: 1.0, log: false }, layers: vec![], legend: Corner::UpperRight, y_categories: Vec::new(), summary: String::new() }
     }
 
     /// Issue 13: bounds that hung plotters' tick search (subnormal, infinite, inverted)
@@ -366,5 +643,16 @@ mod axis_tests {
         for good in [axis(1e-300, 1.0, true), axis(0.0, 6.0, false), axis(1.0, 1e4, true), axis(-3.0, -1.0, false)] {
             assert_eq!(axis_problem("x", &good), None, "{good:?}");
         }
+    }
+
+    #[test]
+    fn text_is_fitted_by_shrinking_wrapping_or_dropping_its_explanation() {
+        let measure = |t: &str, size: f64| t.chars().count() as f64 * size * 0.5;
+        assert_eq!(fit(&measure, "short", 10.0, 100.0, false, &[]), (vec!["short".to_string()], 10.0));
+        let (lines, size) = fit(&measure, "a rather long title of many words", 10.0, 100.0, true, &[]);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines.iter().all(|l| measure(l, size) <= 100.0));
+        let (lines, _) = fit(&measure, "r = λ/f  (change rate ÷ revisit frequency)", 10.0, 60.0, false, &["  ("]);
+        assert_eq!(lines, vec!["r = λ/f".to_string()]);
     }
 }

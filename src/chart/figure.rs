@@ -60,8 +60,10 @@ pub enum Layer {
     Marker { label: String, at: [f64; 2], paint: Paint, note: String },
     /// A horizontal reference line.
     HLine { label: String, y: f64, pen: Pen },
-    /// Filled dots of `radius` CSS pixels (a scatter, such as hosts on a map).
-    Dots { label: String, points: Vec<[f64; 2]>, paint: Paint, radius: f64 },
+    /// Filled dots of `radius` CSS pixels (a scatter, such as hosts on a map), of a
+    /// shape (0 circle, 1 square, 2 triangle, 3 diamond) so that colour and shape
+    /// together tell many groups apart.
+    Dots { label: String, points: Vec<[f64; 2]>, paint: Paint, radius: f64, shape: u8 },
     /// Points with vertical error bars [x, y, low, high].
     Intervals { label: String, points: Vec<[f64; 4]>, paint: Paint },
 }
@@ -81,7 +83,10 @@ pub struct Figure {
     pub x: Axis,
     pub y: Axis,
     pub layers: Vec<Layer>,
+    /// Where the legend would best go; it goes elsewhere if data lie there.
     pub legend: Corner,
+    /// Names of the y axis's whole values 0, 1, 2… (timeline rows), when it has them.
+    pub y_categories: Vec<String>,
     /// A plain-text account of the key numbers, for screen readers and captions.
     pub summary: String,
 }

@@ -30,10 +30,21 @@ impl TextMeasure for HelveticaWidths {
     }
 }
 
-/// `inner`, with text sizes from `measure`.
+/// A text's box on the canvas: [left, top, right, bottom] in device pixels.
+pub type TextBox = [i32; 4];
+
+/// `inner`, with text sizes from `measure`; every text drawn is recorded in `texts` (so
+/// that a test, or the page, can check that none leaves the frame).
 pub struct Measured<B, M> {
     pub inner: B,
     pub measure: M,
+    pub texts: std::rc::Rc<std::cell::RefCell<Vec<TextBox>>>,
+}
+
+impl<B, M> Measured<B, M> {
+    pub fn new(inner: B, measure: M) -> Self {
+        Measured { inner, measure, texts: Default::default() }
+    }
 }
 
 #[derive(Debug)]
@@ -87,6 +98,9 @@ impl<B: DrawingBackend, M: TextMeasure> DrawingBackend for Measured<B, M> {
     }
 
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        if let Ok((w, h)) = self.measure.measure(text, style.family().as_str(), style.style().as_str(), style.size()) {
+            self.texts.borrow_mut().push(text_box(pos, w, h, style.anchor(), style.transform()));
+        }
         self.inner.draw_text(text, style, pos)
     }
 
@@ -94,6 +108,35 @@ impl<B: DrawingBackend, M: TextMeasure> DrawingBackend for Measured<B, M> {
         let (w, h) =
             self.measure.measure(text, style.family().as_str(), style.style().as_str(), style.size()).map_err(|e| DrawingErrorKind::FontError(Box::new(MeasureError(e))))?;
         Ok((w.ceil() as u32, h.ceil() as u32))
+    }
+}
+
+/// The box of a text of `w` × `h` drawn at `pos` with `anchor`, turned by `turn`.
+fn text_box(pos: BackendCoord, w: f64, h: f64, anchor: plotters_backend::text_anchor::Pos, turn: plotters_backend::FontTransform) -> TextBox {
+    use plotters_backend::FontTransform;
+    use plotters_backend::text_anchor::{HPos, VPos};
+    let dx = match anchor.h_pos {
+        HPos::Left => 0.0,
+        HPos::Center => -w / 2.0,
+        HPos::Right => -w,
+    };
+    let dy = match anchor.v_pos {
+        VPos::Top => 0.0,
+        VPos::Center => -h / 2.0,
+        VPos::Bottom => -h,
+    };
+    let (x0, y0, x1, y1) = (pos.0 as f64 + dx, pos.1 as f64 + dy, pos.0 as f64 + dx + w, pos.1 as f64 + dy + h);
+    // a quarter turn about the anchor point (screen coordinates, y down): 90° takes
+    // (dx, dy) to (−dy, dx), 270° to (dy, −dx)
+    let (cx, cy) = (pos.0 as f64, pos.1 as f64);
+    let turned = |r: &dyn Fn(f64, f64) -> (f64, f64)| {
+        let (a, b) = (r(x0 - cx, y0 - cy), r(x1 - cx, y1 - cy));
+        [(cx + a.0.min(b.0)).floor() as i32, (cy + a.1.min(b.1)).floor() as i32, (cx + a.0.max(b.0)).ceil() as i32, (cy + a.1.max(b.1)).ceil() as i32]
+    };
+    match turn {
+        FontTransform::Rotate90 => turned(&|dx, dy| (-dy, dx)),
+        FontTransform::Rotate270 => turned(&|dx, dy| (dy, -dx)),
+        _ => [x0.floor() as i32, y0.floor() as i32, x1.ceil() as i32, y1.ceil() as i32],
     }
 }
 

@@ -6,6 +6,8 @@ pub mod clip;
 pub mod draw;
 pub mod figure;
 pub mod format;
+pub mod labels;
+pub mod legend;
 pub mod measure;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod raster;

@@ -1,7 +1,7 @@
 //! PNG charts for the CLI (the page rasterises with its canvas). Text is set in DejaVu
 //! Sans, embedded in the binary, so the output does not depend on the machine's fonts.
 
-use super::draw::draw_figure;
+use super::draw::draw_measured;
 use super::figure::Figure;
 use super::measure::{Measured, TextMeasure};
 use super::theme::DrawOptions;
@@ -45,10 +45,7 @@ pub fn figure_png(figure: &Figure, width: u32, height: u32, options: &DrawOption
     let mut pixels = vec![255u8; (w * h * 3) as usize];
     {
         let font = FontRef::try_from_slice(FONT).map_err(|e| format!("the embedded font is unreadable: {e}"))?;
-        let backend = Measured { inner: BitMapBackend::with_buffer(&mut pixels, (w, h)), measure: DejaVuWidths(font) };
-        let root = backend.into_drawing_area();
-        draw_figure(&root, figure, options)?;
-        root.present().map_err(|e| format!("drawing failed: {e:?}"))?;
+        draw_measured(Measured::new(BitMapBackend::with_buffer(&mut pixels, (w, h)), DejaVuWidths(font)), figure, options)?;
     }
     let mut out = Vec::new();
     {

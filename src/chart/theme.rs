@@ -92,9 +92,29 @@ impl Theme {
         }
     }
 
+    /// The theme for a canvas of `width` × `height` device pixels: text follows the
+    /// font scale, and shrinks (to 70 % at most) on a canvas smaller than 900 × 560 CSS
+    /// pixels, so that a phone's chart keeps room for its data.
+    pub fn sized(options: &DrawOptions, width: f64, height: f64) -> Self {
+        let mut theme = Theme::new(options);
+        let (css_w, css_h) = (width / options.pixel_ratio, height / options.pixel_ratio);
+        theme.font *= (css_w / 900.0).min(css_h / 560.0).clamp(0.7, 1.0);
+        theme
+    }
+
     /// A sans-serif text style of nominal size `px`.
     pub fn text(&self, px: f64) -> TextStyle<'_> {
-        TextStyle::from(FontDesc::new(FontFamily::SansSerif, px * self.font, FontStyle::Normal)).color(&self.foreground)
+        self.sized_text(px * self.font)
+    }
+
+    /// The device size of nominal text size `px`.
+    pub fn font_px(&self, px: f64) -> f64 {
+        px * self.font
+    }
+
+    /// A sans-serif text style of `size` device pixels.
+    pub fn sized_text(&self, size: f64) -> TextStyle<'_> {
+        TextStyle::from(FontDesc::new(FontFamily::SansSerif, size, FontStyle::Normal)).color(&self.foreground)
     }
 
     /// `css_px` CSS pixels in device pixels.

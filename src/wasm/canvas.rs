@@ -21,5 +21,5 @@ impl TextMeasure for CanvasMetrics {
 pub fn measured_canvas(canvas: HtmlCanvasElement) -> Option<Measured<CanvasBackend, CanvasMetrics>> {
     let context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
     let inner = CanvasBackend::with_canvas_object(canvas)?;
-    Some(Measured { inner, measure: CanvasMetrics(context) })
+    Some(Measured::new(inner, CanvasMetrics(context)))
 }

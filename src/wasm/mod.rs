@@ -3,7 +3,7 @@
 //! (plotters on a canvas) and exports it as SVG and CSV. Configs and results cross as plain objects
 //! (serde-wasm-bindgen); errors cross as `{field, message}` objects.
 
-use crate::chart::draw::{draw_figure, figure_svg};
+use crate::chart::draw::{draw_measured, figure_svg};
 use crate::chart::figure::Figure;
 use crate::chart::theme::DrawOptions;
 use crate::core::input::InputError;
@@ -11,7 +11,6 @@ use crate::core::limits;
 use crate::core::math::freshness::merge_factor;
 use crate::experiments::registry;
 use crate::experiments::{Job, Output, config_from_value, start};
-use plotters::prelude::IntoDrawingArea;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -182,9 +181,7 @@ impl Plots {
         let options = options_of(options)?;
         let figure = self.figure(index)?;
         let backend = measured_canvas(canvas).ok_or_else(|| error_js(&InputError::new("", "the canvas has no 2D context")))?;
-        let root = backend.into_drawing_area();
-        let frame = draw_figure(&root, figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
-        root.present().map_err(|e| error_js(&InputError::new("", format!("{e:?}"))))?;
+        let frame = draw_measured(backend, figure, &options).map_err(|e| error_js(&InputError::new("", e)))?;
         to_js(&frame)
     }
 

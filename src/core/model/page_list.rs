@@ -54,8 +54,9 @@ impl PageList {
 
 /// Bytes an import holds at most while it runs, from the text's size and its rows.
 pub fn import_bytes(text_bytes: u64, rows: u64) -> u64 {
-    // names and hash index (~3× the text), plus the per-page arrays
-    3 * text_bytes + rows * 64
+    // names and hash index (~3× the text), plus the per-page arrays; saturating, as the
+    // cost is asked of configurations not yet validated
+    text_bytes.saturating_mul(3).saturating_add(rows.saturating_mul(64))
 }
 
 /// Reads a page list from the bytes of a CSV file. `field` names it in messages.

@@ -176,8 +176,9 @@ pub fn rank_size_law(config: &RepositoryConfig) -> RankSize {
     if s == 1 {
         return RankSize { alpha: 0.0, scale: n };
     }
+    let logs: Vec<f64> = (1..=s).map(|k| ln(k as f64)).collect();
     let law = |alpha: f64| {
-        let powers: Vec<f64> = (1..=s).map(|k| exp(-alpha * ln(k as f64))).collect();
+        let powers: Vec<f64> = logs.iter().map(|&l| exp(-alpha * l)).collect();
         let mut prefix = Vec::with_capacity(s);
         let mut sum = 0.0;
         for &p in &powers {

@@ -34,6 +34,7 @@ fn figure(o: &AllocateOutput) -> Figure {
         layers,
         // frequencies grow with λ from the origin or fall to 0: the upper left stays empty
         legend: Corner::UpperLeft,
+        y_categories: Vec::new(),
         summary: format!(
             "Allocations of {} requests a day over {} pages ({limit}): freshness uniform {}, proportional {}, OPT_UNPOLITE {}, OPT_POLITE {}; OPT_POLITE caps {} servers.",
             sig(o.config.capacity, 4),

@@ -40,6 +40,7 @@ fn figure(o: &BurstsOutput) -> Figure {
         y: Axis { label: "bound on Pr[X_t > E[X_t] + x]".into(), min: cfg.probability_floor, max: 1.0, log: true },
         layers,
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "Upper bound of Eq 5-11 on the probability that a window holds more than x requests above its mean, for n equally spaced \
              elements. The bound falls to {} at x = {}.",

@@ -50,6 +50,7 @@ fn fig_6_3(o: &BurstyOutput) -> Figure {
         y: Axis { label: "time-average share of current articles".into(), min: lo, max: hi.max(lo + 0.05), log: false },
         layers,
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{} articles, {} changes over {} days, politeness {} s. Freshness per policy and rate: {}. Gaps in percentage points: {}.",
             thousands(o.trace.articles as f64),
@@ -89,6 +90,7 @@ fn intervals(o: &BurstyOutput) -> Figure {
         y: Axis { label: "share of intervals".into(), min: 0.0, max: 1.0, log: false },
         layers,
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{}: {} changes, {} intervals from {} to {} minutes, mean {} minutes; 10 bins with exponentially growing widths.",
             a.name,
@@ -133,6 +135,7 @@ fn fetches(o: &BurstyOutput) -> Figure {
         y: Axis { label: "row".into(), min: -0.6, max: shown.len() as f64 + 0.6, log: false },
         layers,
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!("At {} % of the maximum rate. Row 0: {} changes of {}. {}.", sig(100.0 * rate, 3), thousands(a.changes.len() as f64), a.name, names.join("; ")),
     }
 }

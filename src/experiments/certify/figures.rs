@@ -51,6 +51,7 @@ fn figure(o: &CertifyOutput) -> Figure {
             Layer::HLine { label: format!("tolerance {}", sig(tol, 2)), y: tol, pen: Pen::new(Paint::Foreground, Dash::Dotted) },
         ],
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "Search {state} after {} boxes. Proved: Eq 5-9 ≥ {} on r ∈ [{}, {}], c ∈ [{}, {}]; the factor equals at most {} at r = {}, c = {}.{global}",
             thousands(o.boxes_split as f64),

@@ -38,6 +38,7 @@ fn figure(o: &ChannelOutput) -> Figure {
             Layer::Lines { label: format!("Eq 5-11, n = {servers}"), lines: curve(&o.x, &o.per_server.bound), pen: Pen::new(Paint::Series(0), Dash::Dotted), tag: None },
         ],
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{} windows of {} days each ({} requests expected). Per-page spacing: standard deviation {}, largest excess {}. Per-server spacing: standard deviation {}, largest excess {}.",
             thousands(o.config.windows as f64),

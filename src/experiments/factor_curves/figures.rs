@@ -30,6 +30,7 @@ fn figure(o: &FactorCurvesOutput) -> Figure {
             Layer::Marker { label: String::new(), at: [m.x, m.value], paint: Paint::Series(2), note: format!("{} at x = {}", sig(m.value, 4), sig(m.x, 4)) },
         ],
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: format!(
             "Approximation factor against x = λ/f from {} to {}. Corollary 5.5's bound for RANDOM has its minimum {} at x = {}. \
              For c = {c}, RANDOM's exact factor has minimum {} at x = {} and MERGE's bound (Eq 5-8) has minimum {} at x = {}.",

@@ -17,8 +17,25 @@ impl Figures for PartitionOutput {
     }
 }
 
+/// The figures; where lines would be too many to tell apart (more than 8), small
+/// multiples: the download time one chart per politeness, the algebraic estimates one for
+/// download and one for exchange times.
 fn partition(o: &PartitionOutput) -> Vec<Figure> {
-    vec![download(o), exchanges(o), algebraic(o), map(o)]
+    let mut out = Vec::new();
+    if o.config.schemes.len() * o.config.politeness.len() > 8 {
+        out.extend(o.config.politeness.iter().map(|&q| download(o, &[q])));
+    } else {
+        out.push(download(o, &o.config.politeness));
+    }
+    out.push(exchanges(o));
+    if 2 * o.config.schemes.len() > 8 {
+        out.push(algebraic(o, true, false));
+        out.push(algebraic(o, false, true));
+    } else {
+        out.push(algebraic(o, true, true));
+    }
+    out.push(map(o));
+    out
 }
 
 fn scheme_paint(o: &PartitionOutput, s: Scheme) -> Paint {
@@ -56,11 +73,12 @@ fn robots_axis(o: &PartitionOutput) -> Axis {
 
 const HOUR: f64 = 3600.0;
 
-/// Simulated total download time (thesis Figs 5.12, 5.16, 5.18, 5.21, 5.23).
-fn download(o: &PartitionOutput) -> Figure {
+/// Simulated total download time under the politeness policies `shown` (thesis Figs 5.12,
+/// 5.16, 5.18, 5.21, 5.23).
+fn download(o: &PartitionOutput, shown: &[Politeness]) -> Figure {
     let mut layers = Vec::new();
     for &s in &o.config.schemes {
-        for &q in &o.config.politeness {
+        for &q in shown {
             let line: Vec<[f64; 2]> = o.points.iter().filter(|p| p.scheme == s && p.politeness == q).map(|p| [p.robots as f64, p.total_s / HOUR]).collect();
             if !line.is_empty() {
                 layers.push(Layer::Lines { label: format!("{}, {}", s.label(), q.label()), lines: vec![line], pen: politeness_pen(o, s, q), tag: None });
@@ -69,12 +87,17 @@ fn download(o: &PartitionOutput) -> Figure {
     }
     let violations: u64 = o.points.iter().map(|p| p.violations).sum();
     let most = most_robots(&o.points, |p| p.robots);
+    let title = match shown {
+        [one] if o.config.politeness.len() > 1 => format!("Total download time by simulation, {} politeness (thesis Figs 5.12–5.23)", one.label()),
+        _ => "Total download time by simulation (thesis Figs 5.12–5.23)".into(),
+    };
     Figure {
-        title: "Total download time by simulation (thesis Figs 5.12–5.23)".into(),
+        title,
         x: robots_axis(o),
         y: log_axis("hours until every page is downloaded", o.points.iter().map(|p| p.total_s / HOUR)),
         layers,
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{} simulations of {} pages on {} hosts; politeness violations: {violations}. With {most} robots: {}.",
             o.points.len(),
@@ -108,6 +131,7 @@ fn exchanges(o: &PartitionOutput) -> Figure {
         y: Axis { label: "routed URLs sent to another robot (%)".into(), min: 0.0, max: (top * 1.15).min(100.0), log: false },
         layers,
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{} % of links stay in their host, {} % in their community. URLs sent to another robot with {most} robots: {}.",
             sig(o.web.intra_host_pct, 3),
@@ -117,8 +141,8 @@ fn exchanges(o: &PartitionOutput) -> Figure {
     }
 }
 
-/// Eq 5.1–5.3: download and exchange times (thesis Figs 5.4–5.10).
-fn algebraic(o: &PartitionOutput) -> Figure {
+/// Eq 5.1–5.3: download and/or exchange times (thesis Figs 5.4–5.10).
+fn algebraic(o: &PartitionOutput, download: bool, exchange: bool) -> Figure {
     let mut layers = Vec::new();
     for &s in &o.config.schemes {
         let points: Vec<_> = o.algebraic.iter().filter(|a| a.scheme == s).collect();
@@ -126,18 +150,22 @@ fn algebraic(o: &PartitionOutput) -> Figure {
             continue;
         }
         let paint = scheme_paint(o, s);
-        layers.push(Layer::Lines {
-            label: format!("{}: download (Eq 5.1–5.2)", s.label()),
-            lines: vec![points.iter().map(|a| [a.robots as f64, a.download_s / HOUR]).collect()],
-            pen: Pen::new(paint, Dash::Solid),
-            tag: None,
-        });
-        layers.push(Layer::Lines {
-            label: format!("{}: exchange (Eq 5.3)", s.label()),
-            lines: vec![points.iter().map(|a| [a.robots as f64, a.exchange_s / HOUR]).collect()],
-            pen: Pen::new(paint, Dash::Dashed),
-            tag: None,
-        });
+        if download {
+            layers.push(Layer::Lines {
+                label: format!("{}: download (Eq 5.1–5.2)", s.label()),
+                lines: vec![points.iter().map(|a| [a.robots as f64, a.download_s / HOUR]).collect()],
+                pen: Pen::new(paint, Dash::Solid),
+                tag: None,
+            });
+        }
+        if exchange {
+            layers.push(Layer::Lines {
+                label: format!("{}: exchange (Eq 5.3)", s.label()),
+                lines: vec![points.iter().map(|a| [a.robots as f64, a.exchange_s / HOUR]).collect()],
+                pen: Pen::new(paint, Dash::Dashed),
+                tag: None,
+            });
+        }
     }
     layers.push(Layer::HLine {
         label: format!("one central robot: {} h", sig(o.central_s / HOUR, 3)),
@@ -146,12 +174,18 @@ fn algebraic(o: &PartitionOutput) -> Figure {
     });
     let values = o.algebraic.iter().flat_map(|a| [a.download_s / HOUR, a.exchange_s / HOUR]).chain([o.central_s / HOUR]);
     let most = most_robots(&o.algebraic, |a| a.robots);
+    let what = match (download, exchange) {
+        (true, true) => "download and exchange times",
+        (true, false) => "download times",
+        _ => "exchange times",
+    };
     Figure {
-        title: "Algebraic estimates: download and exchange times (thesis Eq 5.1–5.3, Figs 5.4–5.10)".into(),
+        title: format!("Algebraic estimates: {what} (thesis Eq 5.1–5.3, Figs 5.4–5.10)"),
         x: robots_axis(o),
         y: log_axis("hours", values),
         layers,
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "One central robot: {} h. With {most} robots: {}.",
             sig(o.central_s / HOUR, 3),
@@ -175,6 +209,7 @@ fn map(o: &PartitionOutput) -> Figure {
             y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
             layers: Vec::new(),
             legend: Corner::UpperRight,
+            y_categories: Vec::new(),
             summary: "The map appears when its partition has run.".into(),
         };
     };
@@ -182,10 +217,13 @@ fn map(o: &PartitionOutput) -> Figure {
     let mut layers = Vec::new();
     for r in 0..robots {
         let points: Vec<[f64; 2]> = m.hosts.iter().filter(|h| h[2] as usize == r).map(|h| [h[0], h[1]]).collect();
-        layers.push(Layer::Dots { label: String::new(), points, paint: Paint::Series(r % 8), radius: 2.5 });
+        // colour and shape together: 32 robots told apart
+        layers.push(Layer::Dots { label: String::new(), points, paint: Paint::Series(r % 8), radius: 2.5, shape: (r / 8) as u8 });
     }
+    // robots are named on the map while the names cannot crowd it
     for (r, at) in m.sites.iter().enumerate() {
-        layers.push(Layer::Marker { label: if r == 0 { "robot".into() } else { String::new() }, at: *at, paint: Paint::Series(r % 8), note: format!("R{}", r + 1) });
+        let note = if robots <= 10 { format!("R{}", r + 1) } else { String::new() };
+        layers.push(Layer::Marker { label: if r == 0 { "robot".into() } else { String::new() }, at: *at, paint: Paint::Series(r % 8), note });
     }
     let pages_of = |r: usize| m.hosts.iter().filter(|h| h[2] as usize == r).map(|h| h[3]).sum::<f64>();
     Figure {
@@ -194,6 +232,7 @@ fn map(o: &PartitionOutput) -> Figure {
         y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
         layers,
         legend: Corner::UpperRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{} hosts split among {robots} robots by {}; colours repeat after 8 robots. Pages per robot: {}",
             thousands(m.hosts.len() as f64),

@@ -43,6 +43,7 @@ fn figure(o: &PerPageOutput) -> Figure {
         y: Axis { label: "A / A*".into(), min: ((low - 0.02) * 20.0).floor() / 20.0, max: 1.01, log: false },
         layers,
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: format!(
             "A page sharing its server with {} others (c = {c}), {} revisits × {} replications per point, {:?} estimator. {}.",
             o.config.other_pages,

@@ -80,6 +80,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             y: Axis { label: "freshness (share of pages up to date)".into(), min: lowest(&curves, c.polite_bound), max: 1.0, log: false },
             layers,
             legend: Corner::LowerRight,
+            y_categories: Vec::new(),
             summary: format!(
                 "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.",
                 sig(o.config.horizon_days / unit, 3),
@@ -127,10 +128,11 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
         layers: vec![
             Layer::Intervals { label: "RANDOM exact (Eq 5-2)".into(), points: exact, paint: Paint::Series(4) },
             Layer::Intervals { label: "MERGE guarantee (Eq 5-8)".into(), points: bound, paint: Paint::Series(5) },
-            Layer::Dots { label: "MERGE simulated".into(), points: merge.clone(), paint: Paint::Series(0), radius: 3.0 },
-            Layer::Dots { label: "RANDOM simulated".into(), points: random.clone(), paint: Paint::Series(1), radius: 3.0 },
+            Layer::Dots { label: "MERGE simulated".into(), points: merge.clone(), paint: Paint::Series(0), radius: 3.0, shape: 0 },
+            Layer::Dots { label: "RANDOM simulated".into(), points: random.clone(), paint: Paint::Series(1), radius: 3.0, shape: 1 },
         ],
         legend: Corner::LowerLeft,
+        y_categories: Vec::new(),
         summary: format!(
             "{name}: {} pages, {} requests a day{}; {} pages shown. Mean factor of the shown pages: MERGE {}, RANDOM {}. RANDOM's factor is lowest near r = 1.79 (Cor 5.5's 0.77 when c = f_s/f is large); MERGE's stays at or above Eq 5-8, which falls below 1 only where c is small.",
             thousands(m.pages_on_server as f64),
@@ -189,6 +191,7 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
         y: Axis { label: "freshness after convergence".into(), min: y_min, max: 1.0, log: false },
         layers,
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
     }
 }

@@ -63,6 +63,7 @@ fn sensors(o: &SensorsOutput) -> Vec<Figure> {
         y: Axis { label: "share of pages whose copy is current".into(), min: 0.0, max: 1.0, log: false },
         layers,
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: format!(
             "{} pages over {} units. {}. The article reports robot 40.7 %, sensors 93.6 %.",
             thousands(o.config.pages as f64),
@@ -110,6 +111,7 @@ fn sweep(o: &SensorsOutput) -> Figure {
         y: Axis { label: "stationary freshness".into(), min: 0.0, max: 1.0, log: false },
         layers,
         legend: Corner::LowerRight,
+        y_categories: Vec::new(),
         summary: match matching {
             Some((k, robot, sensor)) => format!(
                 "{k} robots reach the sensors' freshness, downloading {} bytes a week against the sensors' {} ({}×).",

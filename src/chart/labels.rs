@@ -1,0 +1,117 @@
+//! Where the texts inside the plot go: a marker's note and a line's tag each have a few
+//! candidate boxes, and the one chosen covers the fewest of the figure's points and
+//! nothing already placed (markers, earlier texts), inside the plot if it can be.
+//! Greedy, in the order asked: notes first (they belong to one point), then tags.
+
+use super::measure::TextBox;
+use std::ops::Range;
+
+/// A text to place: its size and the top-left corners it may take, best first.
+pub struct Request {
+    pub size: (i32, i32),
+    pub corners: Vec<(i32, i32)>,
+    /// Points it may cover without cost (a tag sits on its own line).
+    pub own: Vec<(i32, i32)>,
+}
+
+pub struct Placer {
+    plot: (Range<i32>, Range<i32>),
+    points: Vec<(i32, i32)>,
+    taken: Vec<TextBox>,
+    pad: i32,
+}
+
+impl Placer {
+    /// `points`: the figure's data in pixels; `taken`: boxes nothing may cover.
+    pub fn new(plot: (Range<i32>, Range<i32>), points: Vec<(i32, i32)>, taken: Vec<TextBox>, pad: i32) -> Self {
+        Placer { plot, points, taken, pad }
+    }
+
+    /// The chosen top-left corner, now taken.
+    pub fn place(&mut self, request: &Request) -> (i32, i32) {
+        let (w, h) = request.size;
+        let p = self.pad;
+        let score = |&(x, y): &(i32, i32), order: usize| {
+            let b = [x - p, y - p, x + w + p, y + h + p];
+            let overlap: i64 = self.taken.iter().map(|t| area(intersection(&b, t))).sum();
+            let covered = self.points.iter().filter(|q| within(&b, q) && !request.own.contains(q)).count() as i64;
+            let (xr, yr) = &self.plot;
+            let outside = area([b[0], b[1], b[2], b[3]]) - area(intersection(&b, &[xr.start, yr.start, xr.end, yr.end]));
+            // texts never on texts; then as few points as may be; inside the plot; the
+            // earlier candidates (nearer the middle, nearer the marker) on a tie
+            overlap * 1_000 + outside * 100 + covered * 20 + order as i64
+        };
+        let best = request.corners.iter().enumerate().min_by_key(|(k, c)| score(c, *k)).map(|(_, c)| *c).unwrap_or((self.plot.0.start, self.plot.1.start));
+        self.taken.push([best.0 - p, best.1 - p, best.0 + w + p, best.1 + h + p]);
+        best
+    }
+}
+
+fn within(b: &TextBox, q: &(i32, i32)) -> bool {
+    (b[0]..b[2]).contains(&q.0) && (b[1]..b[3]).contains(&q.1)
+}
+
+fn intersection(a: &TextBox, b: &TextBox) -> TextBox {
+    [a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])]
+}
+
+fn area(b: TextBox) -> i64 {
+    ((b[2] - b[0]).max(0) as i64) * ((b[3] - b[1]).max(0) as i64)
+}
+
+/// A note's corners around a marker at `at` (radius `r`, gap `gap`): beside it, above
+/// and below, then farther out.
+pub fn around(at: (i32, i32), size: (i32, i32), r: i32, gap: i32) -> Vec<(i32, i32)> {
+    let (w, h) = size;
+    let mut out = Vec::new();
+    for reach in [r + gap, 2 * (r + gap) + h, 4 * (r + gap) + 2 * h] {
+        let (x, y) = at;
+        out.extend([
+            (x + reach, y - reach - h / 2),
+            (x - reach - w, y - reach - h / 2),
+            (x + reach, y + reach - h / 2),
+            (x - reach - w, y + reach - h / 2),
+            (x + reach, y - h / 2),
+            (x - reach - w, y - h / 2),
+            (x - w / 2, y - reach - h),
+            (x - w / 2, y + reach),
+        ]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn a_text_goes_where_it_covers_nothing() {
+        // points fill the left half of a 100×100 plot; a marker's note must go right
+        let points: Vec<(i32, i32)> = (0..50).flat_map(|x| (0..100).step_by(5).map(move |y| (x, y))).collect();
+        let mut placer = Placer::new((0..100, 0..100), points, vec![], 2);
+        let request = Request { size: (30, 10), corners: around((50, 50), (30, 10), 4, 4), own: vec![] };
+        let (x, _) = placer.place(&request);
+        assert!(x >= 50, "placed at x = {x}");
+    }
+
+    #[test]
+    fn a_second_text_never_covers_the_first() {
+        let mut placer = Placer::new((0..200, 0..200), vec![], vec![], 2);
+        let request = Request { size: (40, 12), corners: around((100, 100), (40, 12), 4, 4), own: vec![] };
+        let a = placer.place(&request);
+        let b = placer.place(&request);
+        let boxes = [[a.0, a.1, a.0 + 40, a.1 + 12], [b.0, b.1, b.0 + 40, b.1 + 12]];
+        assert_eq!(area(intersection(&boxes[0], &boxes[1])), 0);
+    }
+
+    #[test]
+    fn a_text_stays_inside_the_plot_when_it_can() {
+        let mut placer = Placer::new((0..100, 0..100), vec![], vec![], 2);
+        // a marker in the top-right corner: only the corners below-left stay inside
+        let (x, y) = placer.place(&Request { size: (30, 10), corners: around((95, 5), (30, 10), 4, 4), own: vec![] });
+        assert!(x >= 0 && x + 30 <= 100 && y >= 0 && y + 10 <= 100, "({x}, {y})");
+    }
+}

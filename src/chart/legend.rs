@@ -1,0 +1,180 @@
+//! The legend: placed from the figure's own data — in the corner or at the edge of the
+//! plot where no point lies, the figure's preferred corner first — or, when every such
+//! place would cover data, outside the plot: to its right, or below it in columns,
+//! smaller if it must be, never over the data and never out of the frame.
+
+use super::draw::{dashes, stroke};
+use super::figure::{Corner, Dash, Paint, Pen};
+use super::theme::Theme;
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::ops::Range;
+
+/// What an entry shows beside its label.
+#[derive(Clone, Copy, Debug)]
+pub enum Glyph {
+    Line(Pen),
+    Swatch(Paint),
+    /// A dot of a shape (0 circle, 1 square, 2 triangle, 3 diamond).
+    Dot(Paint, u8),
+}
+
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub label: String,
+    pub glyph: Glyph,
+}
+
+/// Where the legend goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Placement {
+    None,
+    /// Inside the plot, its top-left corner here (device pixels).
+    Inside { x: i32, y: i32 },
+    /// In a strip right of the plot, `width` device pixels wide, text at `scale`.
+    Right { width: f64, scale: f64 },
+    /// Below the plot, `height` device pixels, in `columns`, text at `scale`.
+    Below { height: f64, columns: usize, scale: f64 },
+}
+
+pub struct Legend {
+    entries: Vec<Entry>,
+    /// The widest label at scale 1, in device pixels.
+    label_width: f64,
+}
+
+impl Legend {
+    pub fn new(entries: Vec<Entry>, theme: &Theme, measure: &dyn Fn(&str, f64) -> f64) -> Self {
+        let size = theme.font_px(13.0);
+        let label_width = entries.iter().map(|e| measure(&e.label, size)).fold(0.0, f64::max);
+        Legend { entries, label_width }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Width and height of the box at text scale `scale`, in `columns`.
+    fn size(&self, theme: &Theme, scale: f64, columns: usize) -> (f64, f64) {
+        let (pad, glyph, line) = (theme.px(8.0), theme.px(24.0), theme.font_px(20.0) * scale);
+        let column = pad * 2.0 + glyph + self.label_width * scale;
+        let rows = self.entries.len().div_ceil(columns.max(1));
+        (column * columns as f64 + pad, pad * 2.0 + line * rows as f64)
+    }
+
+    /// The first place inside the plot with no point under the box (the preferred corner
+    /// first, then the other corners and the middles of the edges).
+    pub fn inside(&self, range: &(Range<i32>, Range<i32>), points: &[(i32, i32)], preferred: Corner, theme: &Theme) -> Option<Placement> {
+        let (w, h) = self.size(theme, 1.0, 1);
+        let (xr, yr) = range;
+        let inset = theme.px(10.0);
+        if w + 2.0 * inset > (xr.end - xr.start) as f64 || h + 2.0 * inset > (yr.end - yr.start) as f64 {
+            return None;
+        }
+        let (left, right) = (xr.start as f64 + inset, xr.end as f64 - inset - w);
+        let (top, bottom) = (yr.start as f64 + inset, yr.end as f64 - inset - h);
+        let (middle_x, middle_y) = ((left + right) / 2.0, (top + bottom) / 2.0);
+        let corner = |c: Corner| match c {
+            Corner::UpperLeft => (left, top),
+            Corner::UpperRight => (right, top),
+            Corner::LowerLeft => (left, bottom),
+            Corner::LowerRight => (right, bottom),
+        };
+        let order = [corner(preferred), (right, top), (left, top), (right, bottom), (left, bottom), (middle_x, top), (middle_x, bottom), (left, middle_y), (right, middle_y)];
+        order.into_iter().find(|&(x, y)| covered(points, (x, y, x + w, y + h), theme) == 0).map(|(x, y)| Placement::Inside { x: x as i32, y: y as i32 })
+    }
+
+    /// Outside the plot: a strip to the right when the frame is wide enough and the
+    /// legend fits its height, else rows below in columns; the text shrinks (to half at
+    /// most) until the box fits.
+    pub fn outside(&self, available_width: f64, available_height: f64, frame_width: f64, theme: &Theme) -> Placement {
+        for scale in [1.0, 0.85, 0.7, 0.6, 0.5] {
+            let (w, h) = self.size(theme, scale, 1);
+            // the plot keeps at least 55 % of the width
+            if w <= 0.45 * frame_width && h <= available_height * 0.95 {
+                return Placement::Right { width: w + theme.px(8.0), scale };
+            }
+            let (one_w, _) = self.size(theme, scale, 1);
+            let columns = ((available_width / one_w).floor() as usize).clamp(1, self.entries.len().max(1));
+            let (w, h) = self.size(theme, scale, columns);
+            if w <= available_width && h <= 0.4 * available_height {
+                return Placement::Below { height: h + theme.px(8.0), columns, scale };
+            }
+        }
+        let columns = ((available_width / self.size(theme, 0.5, 1).0).floor() as usize).clamp(1, self.entries.len().max(1));
+        Placement::Below { height: self.size(theme, 0.5, columns).1 + theme.px(8.0), columns, scale: 0.5 }
+    }
+
+    /// Draws the legend; returns its box and how many points it covers.
+    pub fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, placement: Placement, range: &(Range<i32>, Range<i32>), points: &[(i32, i32)], theme: &Theme) -> Result<(Option<[i32; 4]>, u32), String> {
+        let (xr, yr) = range;
+        let (x0, y0, scale, columns) = match placement {
+            Placement::None => return Ok((None, 0)),
+            Placement::Inside { x, y } => (x as f64, y as f64, 1.0, 1),
+            Placement::Right { scale, .. } => (xr.end as f64 + theme.px(10.0), yr.start as f64, scale, 1),
+            Placement::Below { columns, scale, .. } => {
+                let (w, _) = self.size(theme, scale, columns);
+                // under the plot's middle, kept inside the frame
+                let frame = root.dim_in_pixel().0 as f64;
+                let x = ((xr.start + xr.end) as f64 / 2.0 - w / 2.0).min(frame - w - theme.px(4.0)).max(theme.px(4.0));
+                // below the x axis' labels
+                (x, yr.end as f64 + theme.font_px(44.0).max(theme.px(28.0)), scale, columns)
+            }
+        };
+        let (w, h) = self.size(theme, scale, columns);
+        let bounds = (x0, y0, x0 + w, y0 + h);
+        let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("drawing failed: {e:?}");
+        let (bx0, by0, bx1, by1) = (x0 as i32, y0 as i32, (x0 + w) as i32, (y0 + h) as i32);
+        root.draw(&Rectangle::new([(bx0, by0), (bx1, by1)], theme.background.mix(0.9).filled())).map_err(fail)?;
+        root.draw(&Rectangle::new([(bx0, by0), (bx1, by1)], theme.grid.mix(0.6).stroke_width(1))).map_err(fail)?;
+        let style = theme.sized_text(theme.font_px(13.0) * scale).pos(Pos::new(HPos::Left, VPos::Center));
+        let (pad, glyph, line) = (theme.px(8.0), theme.px(24.0), theme.font_px(20.0) * scale);
+        let column_width = pad * 2.0 + glyph + self.label_width * scale;
+        let rows = self.entries.len().div_ceil(columns.max(1));
+        for (k, e) in self.entries.iter().enumerate() {
+            let (col, row) = (k / rows, k % rows);
+            let y = (y0 + pad + line * row as f64 + line / 2.0) as i32;
+            let gx0 = (x0 + pad + column_width * col as f64) as i32;
+            let gx1 = gx0 + glyph as i32;
+            match e.glyph {
+                Glyph::Line(pen) => {
+                    let points = [(gx0, y), (gx1, y)];
+                    let style = stroke(theme, &pen);
+                    let (on, off) = dashes(theme, pen.dash).map_or((glyph as i32, 0), |(a, b)| (a as i32, b as i32));
+                    let (on, off) = if pen.dash == Dash::Solid { (glyph as i32, 0) } else { (on, off) };
+                    root.draw(&DashedPathElement::new(points, on, off, style)).map_err(fail)?;
+                }
+                Glyph::Swatch(paint) => {
+                    let half = (line / 3.0) as i32;
+                    root.draw(&Rectangle::new([(gx0, y - half), (gx1, y + half)], theme.colour(paint).filled())).map_err(fail)?;
+                }
+                Glyph::Dot(paint, shape) => {
+                    draw_shape(root, ((gx0 + gx1) / 2, y), theme.px(5.0) as i32, shape, theme.colour(paint).filled())?;
+                }
+            }
+            root.draw(&Text::new(e.label.clone(), (gx1 + pad as i32, y), style.clone())).map_err(fail)?;
+        }
+        let covers = covered(points, bounds, theme);
+        Ok((Some([bx0, by0, bx1, by1]), covers))
+    }
+}
+
+/// Points under the box, whose edge is taken a little wider (a line grazing it counts).
+fn covered(points: &[(i32, i32)], (x0, y0, x1, y1): (f64, f64, f64, f64), theme: &Theme) -> u32 {
+    let g = theme.px(2.0);
+    points.iter().filter(|&&(x, y)| (x as f64) >= x0 - g && (x as f64) <= x1 + g && (y as f64) >= y0 - g && (y as f64) <= y1 + g).count() as u32
+}
+
+/// A filled dot of `shape` (0 circle, 1 square, 2 triangle, 3 diamond): colour and shape
+/// together tell 32 series apart.
+pub fn draw_shape<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, (x, y): (i32, i32), r: i32, shape: u8, style: ShapeStyle) -> Result<(), String> {
+    let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("drawing failed: {e:?}");
+    match shape % 4 {
+        0 => root.draw(&Circle::new((x, y), r, style)).map_err(fail),
+        1 => root.draw(&Rectangle::new([(x - r, y - r), (x + r, y + r)], style)).map_err(fail),
+        2 => root.draw(&Polygon::new(vec![(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)], style)).map_err(fail),
+        _ => root.draw(&Polygon::new(vec![(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], style)).map_err(fail),
+    }
+}

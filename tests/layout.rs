@@ -1,0 +1,58 @@
+//! Issue 15: every figure of every experiment, in the frames a lecturer and a phone use
+//! and at every font scale of the page: no text leaves the canvas and no legend covers a
+//! point of the data — checked from the figure model and the layout's own record, not by
+//! eye. (The page draws with the same code; its end-to-end tests check its canvases. A
+//! phone's chart is 360 × 400: a phone lays charts out taller than wide.)
+
+use freshlab::chart::draw::figure_svg_frame;
+use freshlab::chart::theme::DrawOptions;
+use freshlab::experiments::{parse_config, run};
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+/// Each experiment, small enough to run in a moment, with what its figures show by default
+/// (the partition with every scheme and politeness: its largest legend).
+const CONFIGS: &[&str] = &[
+    r#"{"experiment":"level_sets","grid":81}"#,
+    r#"{"experiment":"factor_curves"}"#,
+    r#"{"experiment":"bursts"}"#,
+    r#"{"experiment":"certify","tolerance":1e-6}"#,
+    r#"{"experiment":"per_page","points":4,"revisits":200,"replications":3}"#,
+    r#"{"experiment":"policies","repository":{"pages":600,"servers":12,"top_share":0.3},"horizon_days":60,"bins":30}"#,
+    r#"{"experiment":"allocate","repository":{"pages":600,"servers":12,"top_share":0.3}}"#,
+    r#"{"experiment":"channel","repository":{"pages":600,"servers":12},"windows":100,"window_requests":50}"#,
+    r#"{"experiment":"sensors","pages":300,"horizon":100000,"week":100000,"sample_every":2000,"stationary_from":50000,"robot_sweep":[2,4]}"#,
+    r#"{"experiment":"bursty","generator":{"articles":12,"days":30},"politeness_seconds":20000,"fractions":[0.5,1],"renewal_steps":128}"#,
+    r#"{"experiment":"partition","web":{"hosts":60,"ips":15,"mean_pages":8,"max_pages":100},"robots":[2,4,6],"schemes":["hash_host","hash_url","hash_ip","graph_rtt","graph_geo","graph_rtt_ip"],"politeness":["fixed","density","dynamic","fixed_mean"]}"#,
+];
+
+#[test]
+fn no_text_leaves_the_frame_and_no_legend_covers_data_at_any_size_or_font() {
+    let mut problems = Vec::new();
+    for json in CONFIGS {
+        let output = run(parse_config(json).unwrap(), |_, _| {}).unwrap();
+        for figure in output.figures() {
+            for (width, height) in [(960, 540), (1024, 768), (1280, 600), (700, 420), (360, 400)] {
+                for font_scale in [1.0, 1.5, 2.0] {
+                    let options = DrawOptions { font_scale, ..Default::default() };
+                    let (_, frame) = figure_svg_frame(&figure, width, height, &options).unwrap();
+                    let outside: Vec<&[i32; 4]> = frame.texts.iter().filter(|t| t[0] < 0 || t[1] < 0 || t[2] > width as i32 || t[3] > height as i32).collect();
+                    if !outside.is_empty() {
+                        problems.push(format!("{:?} at {width}×{height}, font {font_scale}: text outside the frame {outside:?}", figure.title));
+                    }
+                    if frame.legend_covers > 0 {
+                        problems.push(format!("{:?} at {width}×{height}, font {font_scale}: the legend covers {} points", figure.title, frame.legend_covers));
+                    }
+                    if let Some(l) = frame.legend {
+                        if l[0] < 0 || l[1] < 0 || l[2] > width as i32 || l[3] > height as i32 {
+                            problems.push(format!("{:?} at {width}×{height}, font {font_scale}: the legend leaves the frame {l:?}", figure.title));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+}
+
