@@ -61,7 +61,7 @@ pub enum Layer {
     /// A horizontal reference line.
     HLine { label: String, y: f64, pen: Pen },
     /// Filled dots of `radius` CSS pixels (a scatter, such as hosts on a map), of a
-    /// shape (0 circle, 1 square, 2 triangle, 3 diamond) so that colour and shape
+    /// shape (0 circle, 1 square, 2 triangle, 3 diamond, 4 ring: a published value) so that colour and shape
     /// together tell many groups apart.
     Dots { label: String, points: Vec<[f64; 2]>, paint: Paint, radius: f64, shape: u8 },
     /// Points with vertical error bars [x, y, low, high].

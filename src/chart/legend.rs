@@ -171,8 +171,10 @@ fn covered(points: &[(i32, i32)], (x0, y0, x1, y1): (f64, f64, f64, f64), theme:
 /// together tell 32 series apart.
 pub fn draw_shape<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, (x, y): (i32, i32), r: i32, shape: u8, style: ShapeStyle) -> Result<(), String> {
     let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("drawing failed: {e:?}");
-    match shape % 4 {
+    match shape % 5 {
         0 => root.draw(&Circle::new((x, y), r, style)).map_err(fail),
+        // a ring: a published value beside a measured one
+        4 => root.draw(&Circle::new((x, y), r, ShapeStyle { filled: false, stroke_width: (r / 3).max(2) as u32, ..style })).map_err(fail),
         1 => root.draw(&Rectangle::new([(x - r, y - r), (x + r, y + r)], style)).map_err(fail),
         2 => root.draw(&Polygon::new(vec![(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)], style)).map_err(fail),
         _ => root.draw(&Polygon::new(vec![(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], style)).map_err(fail),

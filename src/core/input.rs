@@ -9,11 +9,27 @@ use std::fmt;
 pub struct InputError {
     pub field: String,
     pub message: String,
+    /// A problem between two fields (an inverted range) in the other field's words, so
+    /// that the page can show it under whichever of the two the user is editing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<Paired>,
+}
+
+/// The same problem, told from the other field of a pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Paired {
+    pub field: String,
+    pub message: String,
 }
 
 impl InputError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        InputError { field: field.into(), message: message.into() }
+        InputError { field: field.into(), message: message.into(), pair: None }
+    }
+
+    fn paired(mut self, field: &str, message: String) -> Self {
+        self.pair = Some(Paired { field: field.into(), message });
+        self
     }
 }
 
@@ -70,7 +86,20 @@ impl Check<'_> {
 
 /// `lo < hi` for a range given by two fields.
 pub fn ordered(lo_field: &str, lo: f64, hi_field: &str, hi: f64) -> Result<(), InputError> {
-    if lo < hi { Ok(()) } else { Err(InputError::new(hi_field, format!("must be greater than {lo_field} ({hi} ≤ {lo}); swap the two or widen the range"))) }
+    if lo < hi {
+        return Ok(());
+    }
+    let error = InputError::new(hi_field, format!("must be greater than {lo_field} ({hi} ≤ {lo}); swap the two or widen the range"));
+    Err(error.paired(lo_field, format!("must be less than {hi_field} ({lo} ≥ {hi}); swap the two or widen the range")))
+}
+
+/// `lo ≤ hi` for two whole-number fields bounding a range (`hi` within `lo..=max`).
+pub fn not_below(lo_field: &str, lo: u64, hi_field: &str, hi: u64, max: u64) -> Result<(), InputError> {
+    if hi < lo {
+        let error = InputError::new(hi_field, format!("must be at least {lo_field} ({hi} < {lo}); swap the two or widen the range"));
+        return Err(error.paired(lo_field, format!("must be at most {hi_field} ({lo} > {hi}); swap the two or widen the range")));
+    }
+    count(hi_field, hi, 0, max, "beyond what the model holds")
 }
 
 /// A list whose items must all differ: the first repeat is named by its index.
@@ -86,12 +115,18 @@ pub fn distinct<T: PartialEq + fmt::Debug>(field: &str, items: &[T]) -> Result<(
 /// A whole number of items within [min, max] (grid sizes, counts).
 pub fn count(field: &str, value: u64, min: u64, max: u64, why_max: &str) -> Result<(), InputError> {
     if value < min {
-        Err(InputError::new(field, format!("must be at least {min} (got {value})")))
+        Err(InputError::new(field, format!("{} (got {value})", whole_range(min, max))))
     } else if value > max {
-        Err(InputError::new(field, format!("must be at most {max} (got {value}): {why_max}")))
+        let why = if why_max.is_empty() { String::new() } else { format!(": {why_max}") };
+        Err(InputError::new(field, format!("{} (got {value}){why}", whole_range(min, max))))
     } else {
         Ok(())
     }
+}
+
+/// "must be a whole number from 2 to 1,000" (the words [`count`] uses for its range).
+pub fn whole_range(min: u64, max: u64) -> String {
+    format!("must be a whole number from {min} to {max}")
 }
 
 /// serde's message about a field in the user's words: what the field must be, what was
@@ -171,6 +206,15 @@ mod tests {
         let e = ordered("r_min", 5.0, "r_max", 1.0).unwrap_err();
         assert_eq!(e.field, "r_max");
         assert!(e.message.contains("swap"));
+        // an inverted range, told from either end (the page shows the one being edited)
+        let pair = e.pair.expect("the other field's words");
+        assert_eq!((pair.field.as_str(), pair.message.as_str()), ("r_min", "must be less than r_max (5 ≥ 1); swap the two or widen the range"));
+        let e = not_below("download_min", 50, "download_max", 10, 1000).unwrap_err();
+        assert_eq!((e.field.as_str(), e.pair.unwrap().field.as_str()), ("download_max", "download_min"));
+        assert!(not_below("download_min", 5, "download_max", 5, 1000).is_ok());
+        // a count names its whole range whichever end is crossed, and the reason only at the end it explains
+        assert_eq!(count("replications", 1, 2, 1000, "more adds nothing").unwrap_err().message, "must be a whole number from 2 to 1000 (got 1)");
+        assert_eq!(count("replications", 5000, 2, 1000, "more adds nothing").unwrap_err().message, "must be a whole number from 2 to 1000 (got 5000): more adds nothing");
         assert!(count("grid", 10_000, 2, 1000, "a finer grid would not change the picture").is_err());
         assert!(check("x", f64::INFINITY).is_err());
         assert!(check("x", 2.5).unwrap().integer().is_err());

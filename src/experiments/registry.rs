@@ -224,7 +224,33 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         None => return Err(InputError::new("experiment", format!("is missing; add \"experiment\": one of {known}"))),
     };
     let name = canonical(&name).unwrap_or(name.as_str());
-    config_of(name, map).unwrap_or_else(|| Err(InputError::new("experiment", format!("unknown experiment \"{name}\"; use one of {known}"))))
+    let parsed = config_of(name, map.clone()).unwrap_or_else(|| Err(InputError::new("experiment", format!("unknown experiment \"{name}\"; use one of {known}"))));
+    parsed.map_err(|e| with_range(name, map, e))
+}
+
+/// A whole-number field given a negative or fractional value: serde knows only that it
+/// must be a whole number; the experiment's own check knows its range. It is asked with
+/// the nearest whole number in the field, and its range, if it names one, is given.
+fn with_range(name: &str, mut map: serde_json::Map<String, serde_json::Value>, error: InputError) -> InputError {
+    let Some(given) = error.message.strip_prefix("must be a whole number of at least 0 (got ").and_then(|m| m.strip_suffix(')')) else { return error };
+    let Ok(value) = given.parse::<f64>() else { return error };
+    let mut node = &mut map;
+    let path: Vec<&str> = error.field.split('.').collect();
+    for key in &path[..path.len() - 1] {
+        match node.get_mut(*key) {
+            Some(serde_json::Value::Object(inner)) => node = inner,
+            _ => return error,
+        }
+    }
+    node.insert(path[path.len() - 1].to_string(), serde_json::json!(value.round().max(0.0) as u64));
+    let probe = config_of(name, map).and_then(|c| c.ok()).map(|c| c.validate_fields());
+    match probe {
+        Some(Err(e)) if e.field == error.field && e.message.starts_with("must be a whole number from ") => {
+            let range = e.message.split(" (got ").next().unwrap_or_default();
+            InputError::new(error.field, format!("{range} (got {given})"))
+        }
+        _ => error,
+    }
 }
 
 /// Parses a JSON configuration (as written by the page's export and read by the CLI).
@@ -254,6 +280,19 @@ mod tests {
             let cost = config.cost();
             assert!(cost.work > 0.0 && cost.bytes > 0.0 && cost.seconds >= 0.0, "{name}: {cost:?}");
         }
+    }
+
+    #[test]
+    fn a_negative_or_fractional_whole_number_is_told_its_range() {
+        let e = parse_config(r#"{"experiment": "per_page", "replications": -5}"#).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("replications", "must be a whole number from 2 to 1000 (got -5)"));
+        let e = parse_config(r#"{"experiment": "level_sets", "grid": 2.5}"#).unwrap_err();
+        assert_eq!(e.message, "must be a whole number from 11 to 1001 (got 2.5)");
+        // nested fields too; a field without a range of its own keeps serde's words
+        let e = parse_config(r#"{"experiment": "policies", "repository": {"pages": -3}}"#).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("repository.pages", "must be a whole number from 1 to 100000000 (got -3)"));
+        let e = parse_config(r#"{"experiment": "per_page", "seed": -1}"#).unwrap_err();
+        assert_eq!(e.message, "must be a whole number of at least 0 (got -1)");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{sig, thousands};
 use crate::core::policy::PolicyKind;
 use crate::experiments::Figures;
-use crate::experiments::policies::{PoliciesOutput, PolicyCurve};
+use crate::experiments::policies::{PoliciesOutput, PolicyCurve, published_ratio};
 
 /// A fixed colour and pattern per policy, the same on every chart.
 pub fn policy_pen(policy: PolicyKind) -> Pen {
@@ -95,11 +95,72 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             ),
         });
     }
+    if let Some(f) = ratios(o) {
+        figures.push(f);
+    }
     if !o.crawlers.is_empty() {
         figures.push(crawlers(o));
     }
     figures.extend(o.capacities.iter().filter(|c| !c.microscope.pages.is_empty()).map(|c| microscope(o, c)));
     figures
+}
+
+/// Each policy's freshness at the end over the POLITE bound, against C, with the
+/// thesis's ratios (§5.5) beside them: the lines that lie on top of each other in the
+/// freshness charts part here.
+fn ratios(o: &PoliciesOutput) -> Option<Figure> {
+    let done: Vec<_> = o.capacities.iter().filter(|c| c.curves.iter().any(|k| k.ratio_end.is_some())).collect();
+    if done.is_empty() {
+        return None;
+    }
+    let policies: Vec<PolicyKind> = done[0].curves.iter().map(|k| k.policy).collect();
+    let mut layers = Vec::new();
+    let (mut low, mut high, mut shares) = (1.0f64, 1.0f64, Vec::new());
+    for (k, &policy) in policies.iter().enumerate() {
+        let points: Vec<[f64; 2]> =
+            done.iter().filter_map(|c| c.curves.iter().find(|x| x.policy == policy).and_then(|x| x.ratio_end).map(|r| [100.0 * c.share, r])).collect();
+        low = points.iter().map(|p| p[1]).fold(low, f64::min);
+        high = points.iter().map(|p| p[1]).fold(high, f64::max);
+        shares.extend(points.iter().map(|p| p[0]));
+        let pen = policy_pen(policy);
+        let Paint::Series(colour) = pen.paint else { unreachable!("policies have palette colours") };
+        if points.len() > 1 {
+            layers.push(Layer::Lines { label: String::new(), lines: vec![points.clone()], pen, tag: None });
+        }
+        layers.push(Layer::Dots { label: policy.label().into(), points, paint: pen.paint, radius: 4.5, shape: (k % 4) as u8 });
+        let published: Vec<[f64; 2]> = done.iter().filter_map(|c| published_ratio(policy, c.share).map(|p| [100.0 * c.share, p])).collect();
+        if !published.is_empty() {
+            low = published.iter().map(|p| p[1]).fold(low, f64::min);
+            layers.push(Layer::Dots { label: format!("{}, thesis (WEBBASE)", policy.label()), points: published, paint: Paint::Series(colour), radius: 6.0, shape: 4 });
+        }
+    }
+    let (lo, hi) = shares.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &s| (a.min(s), b.max(s)));
+    let measured: Vec<String> = done
+        .iter()
+        .map(|c| {
+            let each: Vec<String> = c
+                .curves
+                .iter()
+                .filter_map(|k| {
+                    let r = k.ratio_end?;
+                    Some(format!("{} {}{}", k.policy.label(), sig(r, 3), k.published_ratio.map(|p| format!(" (thesis {}, {:+.3})", sig(p, 3), r - p)).unwrap_or_default()))
+                })
+                .collect();
+            format!("C = {} %: {}", sig(100.0 * c.share, 3), each.join(", "))
+        })
+        .collect();
+    Some(Figure {
+        title: "Freshness at the end over the POLITE bound (§5.5)".into(),
+        x: Axis { label: "C (% of the maximum #servers / P, log scale)".into(), min: lo / 2.0, max: hi * 2.0, log: true },
+        y: Axis { label: "freshness ÷ POLITE bound".into(), min: ((low - 0.03) * 50.0).floor().max(0.0) / 50.0, max: high + 0.01, log: false },
+        layers,
+        legend: Corner::LowerRight,
+        y_categories: Vec::new(),
+        summary: format!(
+            "Each policy's freshness in the last bin divided by the POLITE bound at the same capacity; the thesis's ratios (MERGE 0.970, 0.975, 0.977; RANDOM 0.812, 0.875, 0.886 at C = 1, 10, 90 %) drawn as rings, on WEBBASE's data, ours on a synthetic repository. {}.",
+            measured.join("; ")
+        ),
+    })
 }
 
 /// One server page by page: simulated MERGE and RANDOM factors against Eq 5-2 and

@@ -4,7 +4,7 @@
 use super::page::{LifeRules, Ties};
 use super::robot::Watched;
 use super::sensor::SensedPage;
-use crate::core::input::{InputError, check, count, distinct};
+use crate::core::input::{InputError, check, count, distinct, not_below};
 use crate::core::limits::{Cost, Fix};
 use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Settings;
@@ -203,11 +203,12 @@ impl Settings for SensorsConfig {
         check("changes_per_week", self.changes_per_week)?.at_least(0.0)?.at_most(1e6)?;
         check("requests_per_week", self.requests_per_week)?.at_least(0.0)?.at_most(1e6)?;
         count("size_min", self.size_min, 0, u32::MAX as u64, "sizes are counted in 32 bits")?;
-        count("size_max", self.size_max, self.size_min, u32::MAX as u64, "sizes are counted in 32 bits")?;
+        not_below("size_min", self.size_min, "size_max", self.size_max, u32::MAX as u64)?;
         count("download_min", self.download_min, 0, 1_000_000, "")?;
-        count("download_max", self.download_max, self.download_min.max(1), 1_000_000, "")?;
+        not_below("download_min", self.download_min, "download_max", self.download_max, 1_000_000)?;
+        count("download_max", self.download_max, 1, 1_000_000, "")?;
         count("notify_min", self.notify_min, 0, 1_000_000, "")?;
-        count("notify_max", self.notify_max, self.notify_min, 1_000_000, "")?;
+        not_below("notify_min", self.notify_min, "notify_max", self.notify_max, 1_000_000)?;
         for (k, &p) in self.states.iter().enumerate() {
             check(&format!("states[{k}]"), p)?.at_least(0.0)?;
         }
