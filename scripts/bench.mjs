@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { root, run, say, output } from './shell.mjs';
 import { ensureNodeModules, ensureBuildTools, ensureChromium } from './setup.mjs';
 
@@ -12,6 +13,12 @@ ensureBuildTools();
 ensureChromium();
 const { build } = await import('./build.mjs');
 const { open } = await import('../tests/e2e/browser.mjs');
+const { measureLoad } = await import('./load.mjs');
+
+// `--before DIR`: a dist/ built from an earlier commit, whose load is measured beside
+// today's (served as that commit's server did: uncompressed)
+const beforeAt = process.argv.indexOf('--before');
+const beforeDist = beforeAt > 0 ? path.resolve(process.argv[beforeAt + 1]) : null;
 
 // what else is running shows in every figure: on 2 cores a test run beside the benchmark
 // slows it, so the load average at the start is recorded with the figures
@@ -111,6 +118,16 @@ for (const pages of [200000, simpyPages]) {
 }
 const chromium = await browser.context.browser()?.version?.() ?? output('chromium', ['--version']);
 await browser.close();
+
+say('the page\'s weight: building dist/ and loading it three times (first visit, then a second embed from the cache)…');
+await build();
+const dist = path.join(root, 'dist');
+const loadNow = await measureLoad(dist);
+const loadBefore = beforeDist ? await measureLoad(beforeDist, { compress: false }) : null;
+const distFiles = fs.readdirSync(dist).filter((f) => f.endsWith('.wasm') || f === 'app.js').map((f) => {
+  const raw = fs.readFileSync(path.join(dist, f));
+  return { file: f, bytes: raw.length, gzip: zlib.gzipSync(raw, { level: 9 }).length, brotli: zlib.brotliCompressSync(raw).length };
+});
 
 const cpu = output('bash', ['-c', "lscpu | sed -n 's/^Model name:[ ]*//p'"]) ?? os.cpus()[0].model;
 const machine = [
@@ -290,10 +307,28 @@ stronger general partitioner (multilevel coarsening, which Freshlab does not imp
 these figures say how far Freshlab's single-level greedy + KL/FM is from it on this graph,
 not that one is better.
 
+## The page's weight (issue 15)
+
+\`scripts/load.mjs\` loads the built page in headless Chromium over \`npm start\`'s server on
+this machine (no network latency) and counts the bytes on the wire (devtools protocol)
+from navigation until the first chart is drawn; then, in the same browser, a second
+embed (\`?embed=level-sets\`), as the next slide of a deck would load it. Medians of
+3 runs.${loadBefore ? ` "Before" is \`${path.relative(root, beforeDist) || beforeDist}\`, the page built from an earlier commit (the module inlined in the script as base64; served uncompressed, as that commit's server did); its first chart was the level sets, today's is the landing view's simulated policies.` : ''}
+
+| | first visit: bytes | first chart drawn | second embed: bytes | its chart drawn |
+|---|---|---|---|---|
+${[loadBefore && ['before', loadBefore], ['now', loadNow]].filter(Boolean).map(([name, l]) => `| ${name} | ${l.first_bytes.toLocaleString('en')} | ${l.first_chart_ms} ms | ${l.second_bytes.toLocaleString('en')} | ${l.second_chart_ms} ms |`).join('\n')}
+
+The files that carry the code today:
+
+| file | bytes | gzip -9 | brotli |
+|---|---|---|---|
+${distFiles.map((f) => `| \`${f.file}\` | ${f.bytes.toLocaleString('en')} | ${f.gzip.toLocaleString('en')} | ${f.brotli.toLocaleString('en')} |`).join('\n')}
+
 ## Raw data
 
 \`\`\`json
-${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, metis }, null, 1)}
+${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, metis, loadNow, loadBefore, distFiles }, null, 1)}
 \`\`\`
 `;
 fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), text);

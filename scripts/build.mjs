@@ -1,5 +1,9 @@
-// `npm run build`: the core to WebAssembly, then a self-contained static site in dist/
-// (one script with the module inlined, so it also works from file:// on a USB stick).
+// `npm run build`: the core to WebAssembly, then a static site in dist/: index.html,
+// app.js (the page and the worker), the module as its own file named by its content
+// (fetched with streaming compilation and cached once for every embed), and
+// freshlab-wasm.js, the module as text for a page opened from file:// (where fetch is
+// refused), loaded only there.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,6 +37,11 @@ export async function build({ features = [], out = 'dist' } = {}) {
   say('bundling the worker and the page (esbuild)…');
   await esbuild.build({ absWorkingDir: root, entryPoints: ['www/worker.js'], bundle: true, format: 'iife', target: 'es2022', outfile: 'build/worker.bundle', minify: true, logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' } });
   fs.rmSync(path.join(root, out), { recursive: true, force: true });
+  fs.mkdirSync(path.join(root, out), { recursive: true });
+  const wasm = fs.readFileSync(path.join(root, 'build/pkg/freshlab_bg.wasm'));
+  const wasmName = `freshlab.${crypto.createHash('sha256').update(wasm).digest('hex').slice(0, 12)}.wasm`;
+  fs.writeFileSync(path.join(root, out, wasmName), wasm);
+  fs.writeFileSync(path.join(root, out, 'freshlab-wasm.js'), `globalThis.__freshlabWasm="${wasm.toString('base64')}";\n`);
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: ['www/main.js'],
@@ -41,15 +50,23 @@ export async function build({ features = [], out = 'dist' } = {}) {
     target: 'es2022',
     outfile: `${out}/app.js`,
     minify: true,
-    loader: { '.wasm': 'binary', '.bundle': 'text', '.csv': 'text' },
+    loader: { '.bundle': 'text', '.csv': 'text' },
+    define: { FRESHLAB_WASM: JSON.stringify(wasmName) },
     // the bindings' default module URL uses import.meta; the page always passes the module
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
   fs.copyFileSync(path.join(root, 'index.html'), path.join(root, out, 'index.html'));
+  // the samples: as CSV to download, and as scripts the page loads when asked for
+  fs.mkdirSync(path.join(root, out, 'samples'));
+  for (const name of fs.readdirSync(path.join(root, 'www/samples')).filter((f) => f.endsWith('.csv'))) {
+    const text = fs.readFileSync(path.join(root, 'www/samples', name), 'utf8');
+    fs.writeFileSync(path.join(root, out, 'samples', name), text);
+    fs.writeFileSync(path.join(root, out, 'samples', `${name}.js`), `(globalThis.__freshlabSamples ??= {})[${JSON.stringify(name)}] = ${JSON.stringify(text)};\n`);
+  }
   for (const asset of ['style.css', 'favicon.svg']) fs.copyFileSync(path.join(root, 'www', asset), path.join(root, out, asset));
   const size = (f) => `${(fs.statSync(path.join(root, f)).size / 1024).toFixed(0)} KB`;
-  say(`${out}/ is ready: app.js ${size(`${out}/app.js`)} (module ${size('build/pkg/freshlab_bg.wasm')} inlined), index.html, style.css`);
+  say(`${out}/ is ready: app.js ${size(`${out}/app.js`)}, ${wasmName} ${size(`${out}/${wasmName}`)}, freshlab-wasm.js (for file:// only), index.html, style.css`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -17,13 +17,14 @@ fn mutated_configs_are_refused_or_run_and_drawn_in_wasm() {
     let (mut refused, mut ran, mut skipped) = (0, 0, 0);
     for k in 0..1500 {
         let case = cases::case(1, k);
+        let what = format!("case {k} ({}: {})", case.experiment, cases::describe(&case));
         let Ok(config) = config_from_value(case.config) else {
             refused += 1;
             continue;
         };
         let cost = config.cost();
         if let Err(e) = config.validate(&limits::BROWSER) {
-            assert!(!e.message.trim().is_empty(), "case {k}: a refusal without a message");
+            assert!(!e.message.trim().is_empty(), "{what}: a refusal without a message");
             refused += 1;
             continue;
         }
@@ -39,7 +40,9 @@ fn mutated_configs_are_refused_or_run_and_drawn_in_wasm() {
             job.advance(1 << 16);
         }
         for figure in job.finish().figures() {
-            figure_svg(&figure, 480, 300, &DrawOptions::default()).expect("every figure draws");
+            if let Err(e) = figure_svg(&figure, 480, 300, &DrawOptions::default()) {
+                panic!("{what}: a figure does not draw: {e}");
+            }
         }
         ran += 1;
     }

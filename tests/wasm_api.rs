@@ -117,9 +117,10 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     let result = run.finish().unwrap();
     assert!(get(&result, "done").as_bool().unwrap());
     let plots = Plots::new(result).unwrap();
-    assert_eq!(plots.count(), 5, "two capacities, the crawlers and one server page by page per capacity");
-    assert!(plots.summary(2).unwrap().contains("Nutch"));
-    assert!(plots.summary(3).unwrap().contains("RANDOM"), "{}", plots.summary(3).unwrap());
+    assert_eq!(plots.count(), 6, "two capacities, the ratios to the bound, the crawlers and one server page by page per capacity");
+    assert!(plots.summary(2).unwrap().contains("POLITE"), "{}", plots.summary(2).unwrap());
+    assert!(plots.summary(3).unwrap().contains("Nutch"));
+    assert!(plots.summary(4).unwrap().contains("RANDOM"), "{}", plots.summary(4).unwrap());
 }
 
 #[test]

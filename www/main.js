@@ -1,20 +1,49 @@
-// The page: compiles the core once, draws with it on the main thread, and hands the
-// compiled module to a worker that runs the experiments.
+// The page: compiles the core once (streamed from its own .wasm file, cached for every
+// embed), draws with it on the main thread, and hands the compiled module to a worker
+// that runs the experiments. One view at a time (ui/router.js).
 import init, * as core from '../build/pkg/freshlab.js';
-import wasmBytes from '../build/pkg/freshlab_bg.wasm';
 import workerSource from '../build/worker.bundle';
 import { WorkerClient } from './worker-client.js';
 import { UrlState } from './ui/state.js';
-import { theoryView } from './views/theory.js';
-import { policiesView } from './views/policies.js';
-import { sensorsView } from './views/sensors.js';
-import { wikipediaView } from './views/wikipedia.js';
-import { partitionView } from './views/partition.js';
+import { Router, requestedView } from './ui/router.js';
+import { FORMER_PANELS } from './views/index.js';
 
-globalThis.__freshlabPanic = (message) => {
-  document.querySelector('#fatal').textContent = `Internal error while drawing: ${message}. Please reload the page.`;
-  document.querySelector('#fatal').hidden = false;
-};
+// the build names the module by its content, so that a browser keeps it until it changes
+/* global FRESHLAB_WASM */
+const WASM_URL = FRESHLAB_WASM;
+
+globalThis.__freshlabPanic = (message) => fatal(`Internal error while drawing: ${message}. Please reload the page.`);
+
+function fatal(text) {
+  const element = document.querySelector('#fatal');
+  element.textContent = text;
+  element.hidden = false;
+}
+
+/** The compiled module: streamed over http(s); from a page opened as a file, where
+ * fetch is refused, from the copy the build writes into a script beside the page. */
+async function compileCore() {
+  if (location.protocol === 'http:' || location.protocol === 'https:') {
+    const response = fetch(WASM_URL);
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch {
+      // a host that serves .wasm with another media type: compile from the bytes
+      return WebAssembly.compile(await (await response).clone().arrayBuffer());
+    }
+  }
+  await new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = 'freshlab-wasm.js';
+    script.onload = resolve;
+    script.onerror = () => reject(new Error('freshlab-wasm.js is missing beside index.html (opened as a file, the page needs it)'));
+    document.head.append(script);
+  });
+  const text = atob(globalThis.__freshlabWasm);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return WebAssembly.compile(bytes);
+}
 
 /** Theme (auto, light, dark) and text size, from the URL and the toolbar. */
 function applyAppearance(globals) {
@@ -32,13 +61,11 @@ function applyAppearance(globals) {
 /** `?embed=<panel>` shows that panel's chart alone, filling the frame (for slides);
  * `figure=k` picks one of several charts, `controls=1` keeps its key fields. */
 function applyEmbed(globals) {
-  const panel = globals.embed;
-  if (!panel) return;
-  const section = document.getElementById(panel);
+  const id = globals.embed;
+  if (!id) return;
+  const section = document.getElementById(id);
   if (!section?.classList.contains('panel')) {
-    const fatal = document.querySelector('#fatal');
-    fatal.textContent = `Nothing to embed under the name "${panel}": use one of ${[...document.querySelectorAll('.panel')].map((p) => p.id).join(', ')}.`;
-    fatal.hidden = false;
+    fatal(`Nothing to embed under the name "${id}": use the name of an experiment, such as level-sets, factor-curves, policies, sensors or partition.`);
     return;
   }
   const root = document.documentElement;
@@ -47,13 +74,12 @@ function applyEmbed(globals) {
   root.dataset.figure = String(Math.max(0, Number(globals.figure ?? 1) - 1) || 0);
   section.classList.add('embedded', `show-figure-${root.dataset.figure}`);
   // alone in its frame, the panel's title is the page's heading
-  section.querySelector('h3')?.setAttribute('aria-level', '1');
+  section.querySelector('h2')?.setAttribute('aria-level', '1');
 }
 
 async function boot() {
-  const state = new UrlState();
+  const state = new UrlState(FORMER_PANELS);
   applyAppearance(state.globals);
-  applyEmbed(state.globals);
   state.onGlobals = applyAppearance;
   for (const id of ['theme', 'font']) {
     document.querySelector(`#${id}`).addEventListener('change', (e) => {
@@ -61,20 +87,14 @@ async function boot() {
       applyAppearance(state.globals);
     });
   }
-  const module = await WebAssembly.compile(wasmBytes);
+  const module = await compileCore();
   await init({ module_or_path: module });
   const client = new WorkerClient(workerSource, module);
-  globalThis.freshlab = { core, client, state };
-  theoryView(document.querySelector('#view-theory'), core, client, state);
-  policiesView(document.querySelector('#view-policies'), core, client, state);
-  sensorsView(document.querySelector('#view-sensors'), core, client, state);
-  wikipediaView(document.querySelector('#view-wikipedia'), core, client, state);
-  partitionView(document.querySelector('#view-partition'), core, client, state);
+  const router = new Router({ main: document.querySelector('#main'), nav: document.querySelector('#views'), core, client, state });
+  globalThis.freshlab = { core, client, state, router };
+  router.show(requestedView(state));
+  applyEmbed(state.globals);
   document.documentElement.dataset.ready = 'true';
 }
 
-boot().catch((error) => {
-  const fatal = document.querySelector('#fatal');
-  fatal.textContent = `Freshlab could not start: ${error.message}`;
-  fatal.hidden = false;
-});
+boot().catch((error) => fatal(`Freshlab could not start: ${error.message}`));

@@ -10,11 +10,12 @@ export class Cancelled extends Error {
 
 /** An error from a run: `field` names the faulty input ('' when none). */
 export class RunError extends Error {
-  constructor(message, field, panic) {
+  constructor(message, field, panic, pair = null) {
     super(message);
     this.name = 'RunError';
     this.field = field;
     this.panic = panic;
+    this.pair = pair;
   }
 }
 
@@ -78,7 +79,7 @@ export class WorkerClient {
         break;
       case 'error':
         this.pending.delete(data.id);
-        run.reject(new RunError(data.message, data.field, false));
+        run.reject(new RunError(data.message, data.field, false, data.pair));
         break;
     }
   }

@@ -26,7 +26,7 @@ function report(id, error) {
     postMessage({ type: 'error', id, panic: true, field: '', message: `internal error: ${lastPanic ?? error.message}` });
     lastPanic = null;
   } else if (error && typeof error === 'object' && 'message' in error && !(error instanceof Error)) {
-    postMessage({ type: 'error', id, panic: false, field: error.field ?? '', message: error.message });
+    postMessage({ type: 'error', id, panic: false, field: error.field ?? '', message: error.message, pair: error.pair ?? null });
   } else {
     postMessage({ type: 'error', id, panic: false, field: '', message: String(error?.message ?? error) });
   }

@@ -27,6 +27,9 @@ export async function open({ viewport = { width: 1280, height: 900 }, colorSchem
     fs.cpSync(built, path.join(site, subPath), { recursive: true });
   }
   const server = await serve(site, 0);
+  // every path the browser asked the server for (a cached file is not asked for again)
+  const requests = [];
+  server.on('request', (request) => requests.push(new URL(request.url, 'http://x').pathname));
   const url = `http://127.0.0.1:${server.address().port}/${subPath ? `${subPath}/` : ''}`;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-e2e-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS, viewport, colorScheme, acceptDownloads: true });
@@ -45,7 +48,7 @@ export async function open({ viewport = { width: 1280, height: 900 }, colorSchem
     fs.rmSync(profile, { recursive: true, force: true });
     if (subPath) fs.rmSync(site, { recursive: true, force: true });
   }
-  return { url, context, newPage, close, errors };
+  return { url, context, newPage, close, errors, requests };
 }
 
 /** Share of a canvas's pixels that differ from its top-left pixel (the background). */
@@ -81,11 +84,35 @@ export function pixelsOf(page, selector) {
 
 /** One browser and one page for a whole test file (the views' tests share them, as a user
  * keeps one tab open); the browser closes after the file's last test. */
-export async function sharedPage(options) {
+export async function sharedPage(options = {}) {
   const { after } = await import('node:test');
   const browser = await open(options);
   after(() => browser.close());
-  return { browser, page: await browser.newPage() };
+  return { browser, page: await browser.newPage(options.view ? `${browser.url}?view=${options.view}` : browser.url) };
+}
+
+/** Shows view `id` as the header's menu would (a new history entry). */
+export async function showView(page, id) {
+  await page.evaluate((view) => globalThis.freshlab.router.go(view), id);
+  await page.waitForFunction((view) => document.documentElement.dataset.view === view, id);
+}
+
+/** Every text of every chart drawn in the shown view lies inside its canvas, and no
+ * legend covers a point of its figure (the core reports both with each drawing). */
+export async function chartsFitTheirFrames(page, where = '.view:not([hidden])') {
+  const problems = await page.evaluate((selector) => {
+    const out = [];
+    for (const canvas of document.querySelectorAll(`${selector} canvas`)) {
+      const f = canvas.frame;
+      if (!f || canvas.getBoundingClientRect().width === 0) continue;
+      const name = `${canvas.closest('.panel').id} chart ${canvas.closest('.chart').className.match(/chart-(\d+)/)[1]} (${f.width}×${f.height})`;
+      if (f.width !== canvas.width || f.height !== canvas.height) out.push(`${name}: drawn at ${f.width}×${f.height}, canvas ${canvas.width}×${canvas.height}`);
+      for (const [l, t, r, b] of f.texts) if (l < 0 || t < 0 || r > f.width || b > f.height) out.push(`${name}: text at [${l}, ${t}, ${r}, ${b}] leaves the frame`);
+      if (f.legend_covers > 0) out.push(`${name}: the legend covers ${f.legend_covers} points`);
+    }
+    return out;
+  }, where);
+  return problems;
 }
 
 /** Waits until a panel's chart has been drawn `count` times or more. */
@@ -103,8 +130,8 @@ export async function setField(page, panel, label, value) {
 /** Waits until the panels that run at load have finished (and the engine has drawn its
  * first charts), so that a test's long-task window covers its own work only. */
 export function settled(page, except = []) {
-  const skip = ['wikipedia', ...except].map((id) => `:not(#${id})`).join('');
-  return page.waitForFunction((selector) => [...document.querySelectorAll(selector)].every((s) => /Computed in/.test(s.textContent)), `.panel${skip} .status`, { timeout: 120_000 });
+  const skip = ['bursty', ...except].map((id) => `:not(#${id})`).join('');
+  return page.waitForFunction((selector) => [...document.querySelectorAll(selector)].every((s) => /Computed in/.test(s.textContent)), `.view:not([hidden]) .panel${skip} .status`, { timeout: 120_000 });
 }
 
 /** The trace session of a main-thread check still running, if any. */

@@ -24,13 +24,13 @@ const compute = (steps) =>
 
 test('a task computing for about 300 ms on the main thread fails the check', async () => {
   await settled(page);
-  const check = await watchLongTasks(page, page.locator('h1'));
+  const check = await watchLongTasks(page, page.locator('header.site .brand'));
   await compute(2e8);
   await assert.rejects(check, /main-thread tasks over 50 ms of CPU: \d+ ms of CPU/);
 });
 
 test('a task computing for a few ms passes it', async () => {
-  const check = await watchLongTasks(page, page.locator('h1'));
+  const check = await watchLongTasks(page, page.locator('header.site .brand'));
   await compute(2e6);
   await check();
 });

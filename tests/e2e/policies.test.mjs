@@ -5,16 +5,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sharedPage, inkOf, drawnAtLeast, setField, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, showView, inkOf, drawnAtLeast, setField, shots, watchLongTasks } from './browser.mjs';
 
-const { browser, page } = await sharedPage();
+const { browser, page } = await sharedPage({ view: 'policies' });
 
 const done = (panel) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`).textContent), panel, { timeout: 60_000 });
 
-test('the four experiments draw, the repository with one chart per capacity, one for the crawlers and one server per capacity', async () => {
-  for (const panel of ['per-page', 'channel', 'repository', 'allocate']) await done(panel);
-  assert.equal(await page.locator('#repository canvas').count(), 7);
-  for (const canvas of await page.locator('#view-policies canvas').all()) {
+test('the four experiments draw, the repository with one chart per capacity, the ratios, the crawlers and one server per capacity', async () => {
+  await done('policies');
+  assert.equal(await page.locator('#policies canvas').count(), 8);
+  for (const panel of ['per-page', 'channel', 'allocate']) {
+    await showView(page, panel);
+    await done(panel);
+  }
+  await showView(page, 'policies');
+  for (const canvas of await page.locator('.panel canvas').all()) {
     const ink = await canvas.evaluate((c) => {
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       let n = 0;
@@ -23,12 +28,12 @@ test('the four experiments draw, the repository with one chart per capacity, one
     });
     assert.ok(ink > 0.02, `a chart of the view is blank (${ink})`);
   }
-  await page.locator('#view-policies').screenshot({ path: path.join(shots, 'policies.png') });
+  await page.screenshot({ path: path.join(shots, 'policies.png'), fullPage: true });
   assert.deepEqual(browser.errors, []);
 });
 
 test('politeness binds on the default: capped servers at every capacity, POLITE below UNPOLITE', async () => {
-  const rows = await page.locator('#repository table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const rows = await page.locator('#policies table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   assert.equal(rows.length, 3);
   for (const [share, , capped, , , , polite, unpolite, cost, implied] of rows) {
     assert.ok(Number(capped.replace(/,/g, '')) > 0, `${share}: servers capped`);
@@ -36,11 +41,11 @@ test('politeness binds on the default: capped servers at every capacity, POLITE 
     assert.match(cost, /^−/);
     assert.match(implied, /^0\.\d+/, 'the bound the thesis implies');
   }
-  assert.match(await page.locator('#repository .details').textContent(), /points of freshness/);
+  assert.match(await page.locator('#policies .details').textContent(), /points of freshness/);
 });
 
 test('the ratio table shows the thesis beside each measured ratio, both ways, and politeness', async () => {
-  const rows = await page.locator('#repository table.proof').nth(1).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const rows = await page.locator('#policies table.proof').nth(1).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   assert.equal(rows.length, 12, 'three capacities × four policies');
   const [, , freshness, ratioEnd, ratioMean, thesis, differenceEnd, differenceMean] = rows.find((r) => r[0] === '1 %' && r[1] === 'MERGE');
   assert.equal(thesis, '0.97', 'the thesis figure for MERGE at 1 %');
@@ -54,20 +59,20 @@ test('the ratio table shows the thesis beside each measured ratio, both ways, an
   const violations = (r) => Number(r[8].replace(/,/g, ''));
   assert.ok(rows.filter((r) => r[1] === 'UNPOLITE').some((r) => violations(r) > 0), 'UNPOLITE violates politeness');
   for (const r of rows.filter((r) => r[1] !== 'UNPOLITE')) assert.equal(violations(r), 0, `no violation: ${r}`);
-  assert.match(await page.locator('#repository .details').textContent(), /synthetic/);
-  const microscope = await page.locator('#repository table.proof').nth(2).locator('tbody tr').count();
+  assert.match(await page.locator('#policies .details').textContent(), /synthetic/);
+  const microscope = await page.locator('#policies table.proof').nth(2).locator('tbody tr').count();
   assert.ok(microscope > 0, 'one server page by page');
-  const crawlers = await page.locator('#repository table.proof').nth(3).locator('tbody tr').allTextContents();
+  const crawlers = await page.locator('#policies table.proof').nth(3).locator('tbody tr').allTextContents();
   assert.equal(crawlers.length, 3);
 });
 
 test('the sample page list imports, runs and reports its capped servers; a bad list names its line', async () => {
-  const panel = page.locator('#repository');
+  const panel = page.locator('#policies');
   await panel.getByRole('button', { name: 'Load the sample page list' }).click();
   assert.equal(await panel.getByLabel('pages from').inputValue(), 'page_list');
-  await setField(page, 'repository', 'simulated days', 120);
+  await setField(page, 'policies', 'simulated days', 120);
   await panel.getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#repository .status').textContent) && /Your page list/.test(document.querySelector('#repository .details').textContent), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent) && /Your page list/.test(document.querySelector('#policies .details').textContent), null, { timeout: 60_000 });
   assert.match(await panel.locator('.details').textContent(), /3,000 pages on 600 servers/);
   const capped = await panel.locator('table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => Number(r.cells[2].textContent.replace(/,/g, ''))));
   assert.ok(capped.every((n) => n > 0), `capped servers at every capacity: ${capped}`);
@@ -75,17 +80,18 @@ test('the sample page list imports, runs and reports its capped servers; a bad l
   assert.equal(ratios, 12);
   // a bad file: the run is refused and the line is named
   await panel.locator('input[type=file]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('page,server,change_rate\na,s1,0.5\nb,s1,-3\n') });
-  await page.waitForFunction(() => /Loaded bad\.csv/.test(document.querySelector('#repository .trace-status').textContent));
+  await page.waitForFunction(() => /Loaded bad\.csv/.test(document.querySelector('#policies .trace-status').textContent));
   await panel.getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /line 3: change_rate must be a finite number/.test(document.querySelector('#repository').textContent), null, { timeout: 20_000 });
+  await page.waitForFunction(() => /line 3: change_rate must be a finite number/.test(document.querySelector('#policies').textContent), null, { timeout: 20_000 });
   await panel.getByLabel('pages from').selectOption('generator');
-  await setField(page, 'repository', 'simulated days', 2191.5);
+  await setField(page, 'policies', 'simulated days', 2191.5);
   await panel.getByRole('button', { name: 'Simulate' }).click();
-  await done('repository');
+  await done('policies');
   assert.deepEqual(browser.errors, []);
 });
 
 test('allocations page by page: the sample list exports every page’s frequency', async () => {
+  await showView(page, 'allocate');
   const panel = page.locator('#allocate');
   await panel.getByRole('button', { name: 'Load the sample page list' }).click();
   await page.waitForFunction(() => /Computed in/.test(document.querySelector('#allocate .status').textContent) && /Your page list: 3,000 pages/.test(document.querySelector('#allocate .details').textContent), null, { timeout: 30_000 });
@@ -97,19 +103,20 @@ test('allocations page by page: the sample list exports every page’s frequency
   assert.equal(lines[0], 'page,change_rate,f_uniform,f_proportional,f_opt_unpolite,f_opt_polite');
   assert.equal(lines.length, 3001, 'one row per page of the list');
   assert.match(lines[1], /^https:\/\/site1\.example\//);
+  await showView(page, 'policies');
 });
 
 test('a repository run streams partial curves, shows progress and cancels without blocking the page', async () => {
-  const noLongTask = await watchLongTasks(page, page.locator('#repository').getByRole('button', { name: 'Simulate' }));
-  await setField(page, 'repository', 'simulated days', 3650);
-  await page.locator('#repository').getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => Number(document.querySelector('#repository progress').value) > 0.02, null, { timeout: 30_000 });
-  await page.waitForFunction(() => /\(running\)/.test(document.querySelector('#repository .details').textContent), null, { timeout: 30_000 });
+  const noLongTask = await watchLongTasks(page, page.locator('#policies').getByRole('button', { name: 'Simulate' }));
+  await setField(page, 'policies', 'simulated days', 3650);
+  await page.locator('#policies').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => Number(document.querySelector('#policies progress').value) > 0.02, null, { timeout: 30_000 });
+  await page.waitForFunction(() => /\(running\)/.test(document.querySelector('#policies .details').textContent), null, { timeout: 30_000 });
   await page.waitForTimeout(1500);
-  await page.locator('#repository').getByRole('button', { name: 'Cancel' }).click();
-  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#repository .status').textContent), null, { timeout: 10_000 });
+  await page.locator('#policies').getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#policies .status').textContent), null, { timeout: 10_000 });
   await noLongTask();
-  await setField(page, 'repository', 'simulated days', 2191.5);
+  await setField(page, 'policies', 'simulated days', 2191.5);
 });
 
 test('exports download the data and the charts', async () => {
@@ -119,31 +126,34 @@ test('exports download the data and the charts', async () => {
     await download.saveAs(file);
     return file;
   };
-  const csv = fs.readFileSync(await save(page.locator('#repository').getByRole('button', { name: /as CSV/ })), 'utf8');
+  const csv = fs.readFileSync(await save(page.locator('#policies').getByRole('button', { name: /as CSV/ })), 'utf8');
   assert.equal(csv.split('\n')[0], 'group,share_of_maximum,policy,day,freshness');
   assert.ok(csv.split('\n').length > 100);
+  await showView(page, 'per-page');
   const json = JSON.parse(fs.readFileSync(await save(page.locator('#per-page').getByRole('button', { name: /as JSON/ })), 'utf8'));
   assert.equal(json.config.experiment, 'per_page');
   assert.equal(json.result.experiment, 'per_page');
+  await showView(page, 'channel');
   const svg = fs.readFileSync(await save(page.locator('#channel').getByRole('button', { name: 'Download this chart as SVG' })), 'utf8');
   assert.match(svg, /^<svg/);
-  const png = fs.readFileSync(await save(page.locator('#repository').getByRole('button', { name: 'Download this chart as PNG' }).nth(1)));
+  await showView(page, 'policies');
+  const png = fs.readFileSync(await save(page.locator('#policies').getByRole('button', { name: 'Download this chart as PNG' }).nth(1)));
   assert.deepEqual([...png.subarray(1, 4)].map((c) => String.fromCharCode(c)).join(''), 'PNG');
   const width = png.readUInt32BE(16);
-  const canvasWidth = await page.locator('#repository canvas').nth(1).evaluate((c) => c.getBoundingClientRect().width);
+  const canvasWidth = await page.locator('#policies canvas').nth(1).evaluate((c) => c.getBoundingClientRect().width);
   assert.ok(Math.abs(width - 2 * Math.round(canvasWidth)) <= 2, `PNG at 2×: ${width} vs ${canvasWidth}`);
 });
 
 test('the WEBBASE preset shows what the full scale needs, and too big is refused with the estimate', async () => {
-  await page.locator('#repository').getByRole('button', { name: 'WEBBASE scale' }).click();
+  await page.locator('#policies').getByRole('button', { name: 'WEBBASE scale' }).click();
   // six years of every policy and crawler at full scale is more than a tab should take on
-  await page.waitForFunction(() => /hours/.test(document.querySelector('#repository .status').textContent), null, { timeout: 5000 });
-  assert.match(await page.locator('#repository .status').textContent(), /would take about [\d.]+ hours \([\d.e]+ requests\), more than the 2.0 hours a browser tab allows/);
-  assert.equal(await page.locator('#repository').getByLabel('pages', { exact: true }).inputValue(), '14500000');
-  const input = await setField(page, 'repository', 'pages', 50000000);
-  await page.waitForFunction(() => /GB/.test(document.querySelector('#repository .status').textContent), null, { timeout: 5000 });
-  assert.match(await page.locator('#repository .status').textContent(), /needs about [\d.]+ GB, more than the 2.1 GB a browser tab allows/);
+  await page.waitForFunction(() => /hours/.test(document.querySelector('#policies .status').textContent), null, { timeout: 5000 });
+  assert.match(await page.locator('#policies .status').textContent(), /would take about [\d.]+ hours \([\d.e]+ requests\), more than the 2.0 hours a browser tab allows/);
+  assert.equal(await page.locator('#policies').getByLabel('pages', { exact: true }).inputValue(), '14500000');
+  const input = await setField(page, 'policies', 'pages', 50000000);
+  await page.waitForFunction(() => /GB/.test(document.querySelector('#policies .status').textContent), null, { timeout: 5000 });
+  assert.match(await page.locator('#policies .status').textContent(), /needs about [\d.]+ GB, more than the 2.1 GB a browser tab allows/);
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
-  await page.locator('#repository').getByRole('button', { name: 'Classroom size' }).click();
-  await page.waitForFunction(() => document.querySelector('#repository .status').textContent === '', null, { timeout: 5000 });
+  await page.locator('#policies').getByRole('button', { name: 'Classroom size' }).click();
+  await page.waitForFunction(() => document.querySelector('#policies .status').textContent === '', null, { timeout: 5000 });
 });

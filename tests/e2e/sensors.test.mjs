@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { sharedPage, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
 
-const { page } = await sharedPage();
+const { page } = await sharedPage({ view: 'sensors' });
 
 test('the full published experiment runs in the worker, growing live, without blocking the page', async () => {
   // the load-time runs and the engine's first draws come first; then a fresh run

@@ -5,16 +5,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { open, sharedPage, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots, watchLongTasks } from './browser.mjs';
+import { open, sharedPage, showView, inkOf, pixelsOf, drawnAtLeast, setField, dist, shots, watchLongTasks } from './browser.mjs';
 
-const { browser, page } = await sharedPage();
+const { browser, page } = await sharedPage({ view: 'level-sets' });
 const requestsAfterLoad = [];
 page.on('request', (request) => requestsAfterLoad.push(request.url()));
 
-const PANELS = ['level-sets', 'factors', 'bursts', 'certify'];
+const PANELS = ['level-sets', 'factor-curves', 'bursts', 'certify'];
 
-test('every chart of the theory view draws', async () => {
+test('every chart of the theory views draws', async () => {
   for (const panel of PANELS) {
+    await showView(page, panel);
     await drawnAtLeast(page, panel, 1);
     const ink = await inkOf(page, `#${panel} canvas`);
     assert.ok(ink > 0.02, `${panel}: only ${(100 * ink).toFixed(2)} % of the canvas is drawn`);
@@ -24,19 +25,21 @@ test('every chart of the theory view draws', async () => {
   const summary = await page.locator('#level-sets figcaption').textContent();
   assert.match(summary, /smallest factor is 0\.92723\d* at r = 1\.637/);
   await page.screenshot({ path: path.join(shots, 'theory.png'), fullPage: true });
+  await showView(page, 'factor-curves');
   assert.deepEqual(browser.errors, []);
 });
 
 test('changing a parameter redraws the chart', async () => {
-  const before = await pixelsOf(page, '#factors canvas');
-  const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
-  await setField(page, 'factors', 'c = f_s/f', 1.5);
-  await drawnAtLeast(page, 'factors', drawn + 1);
-  assert.notEqual(await pixelsOf(page, '#factors canvas'), before);
-  assert.match(await page.locator('#factors figcaption').textContent(), /For c = 1\.5,/);
+  const before = await pixelsOf(page, '#factor-curves canvas');
+  const drawn = Number(await page.locator('#factor-curves canvas').getAttribute('data-drawn'));
+  await setField(page, 'factor-curves', 'c = f_s/f', 1.5);
+  await drawnAtLeast(page, 'factor-curves', drawn + 1);
+  assert.notEqual(await pixelsOf(page, '#factor-curves canvas'), before);
+  assert.match(await page.locator('#factor-curves figcaption').textContent(), /For c = 1\.5,/);
 });
 
-test('hovering the level sets reads the factor', async () => {
+test('hovering the level sets reads the factor, beside the pointer', async () => {
+  await showView(page, 'level-sets');
   const canvas = page.locator('#level-sets canvas');
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
@@ -46,6 +49,12 @@ test('hovering the level sets reads the factor', async () => {
   assert.ok(match, `read-out: «${text}»`);
   const expected = await page.evaluate(([r, c]) => globalThis.freshlab.core.eq59(r, c), [Number(match[1]), Number(match[2])]);
   assert.ok(Math.abs(expected - Number(match[3])) < 5e-4);
+  // the read-out sits within 40 px of the pointer, inside the chart
+  const readout = await page.locator('#level-sets .readout').boundingBox();
+  const pointer = { x: box.x + box.width * 0.3, y: box.y + box.height * 0.6 };
+  const gap = Math.hypot(Math.max(readout.x - pointer.x, 0, pointer.x - readout.x - readout.width), Math.max(readout.y - pointer.y, 0, pointer.y - readout.y - readout.height));
+  assert.ok(gap < 40, `read-out ${gap.toFixed(0)} px from the pointer`);
+  assert.ok(readout.x >= box.x && readout.x + readout.width <= box.x + box.width, 'inside the chart');
 });
 
 test('bad input is explained next to its field, and the chart stays', async () => {
@@ -54,7 +63,7 @@ test('bad input is explained next to its field, and the chart stays', async () =
     ['r from', '-1', /must be greater than 0/],
     ['r from', '', /enter a number/],
     ['c from', '0.5', /must be at least 1/],
-    ['grid points per axis', '5000', /at most 1001/],
+    ['grid points per axis', '5000', /must be a whole number from 11 to 1001 \(got 5000\)/],
     ['contour levels', '0.95, 0.93', /must increase strictly/],
   ];
   for (const [label, value, message] of cases) {
@@ -76,6 +85,7 @@ test('bad input is explained next to its field, and the chart stays', async () =
 });
 
 test('a long run shows progress and partial results, cancels, and never blocks the page', async () => {
+  await showView(page, 'certify');
   const noLongTask = await watchLongTasks(page, page.locator('#certify').getByLabel('enclosure'));
   await page.locator('#certify').getByLabel('enclosure').selectOption('natural');
   await setField(page, 'certify', 'box budget', 10_000_000);
@@ -84,11 +94,17 @@ test('a long run shows progress and partial results, cancels, and never blocks t
   const bar = page.locator('#certify progress');
   await page.waitForFunction(() => Number(document.querySelector('#certify progress').value) > 0.01, null, { timeout: 20_000 });
   await drawnAtLeast(page, 'certify', drawn + 8); // partial results are drawn as they come (about 1 s)
-  assert.match(await page.locator('#certify .details').textContent(), /What was proved \(so far\)/);
+  assert.match(await page.locator('#certify .details').textContent(), /What was proved so far/);
+  // the caption follows the partial result: it never claims the run converged
+  assert.match(await page.locator('#certify figcaption').textContent(), /^Running \(\d+ % done\), so far: /);
   assert.match(await page.locator('#certify .eta').textContent(), /% after/);
   await page.locator('#certify').getByRole('button', { name: 'Cancel' }).click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#certify .status').textContent), null, { timeout: 5000 });
   assert.equal(await bar.isVisible(), false);
+  // cancelled: caption and details say so, and nothing says it is still running
+  assert.match(await page.locator('#certify figcaption').textContent(), /^Cancelled at \d+ %; the partial result: /);
+  assert.match(await page.locator('#certify .details').textContent(), /What was proved before you cancelled/);
+  assert.doesNotMatch(await page.locator('#certify .details').textContent(), /running/);
   await noLongTask();
   // the mean-value form then proves the conjecture at once
   await page.locator('#certify').getByLabel('enclosure').selectOption('mean_value');
@@ -99,14 +115,14 @@ test('a long run shows progress and partial results, cancels, and never blocks t
 test('a panic in the core is reported and the worker restarted (the tests\' own build)', async () => {
   const hooked = await open({ hooks: true });
   try {
-    const page = await hooked.newPage();
+    const page = await hooked.newPage(`${hooked.url}?view=factor-curves`);
     const message = await page.evaluate(() => globalThis.freshlab.client.hookForTest('panic-test', 'deliberate test panic').then(() => 'no error', (e) => e.message));
     assert.match(message, /internal error: .*deliberate test panic.*the worker was restarted/s);
     assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
-    const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
-    await setField(page, 'factors', 'c = f_s/f', 7);
-    await drawnAtLeast(page, 'factors', drawn + 1);
-    assert.match(await page.locator('#factors figcaption').textContent(), /For c = 7,/);
+    const drawn = Number(await page.locator('#factor-curves canvas').getAttribute('data-drawn'));
+    await setField(page, 'factor-curves', 'c = f_s/f', 7);
+    await drawnAtLeast(page, 'factor-curves', drawn + 1);
+    assert.match(await page.locator('#factor-curves figcaption').textContent(), /For c = 7,/);
   } finally {
     await hooked.close();
   }
@@ -115,7 +131,7 @@ test('a panic in the core is reported and the worker restarted (the tests\' own 
 test('a hang in the core is caught by the watchdog, the tab stays responsive and the worker is replaced (the tests\' own build)', async () => {
   const hooked = await open({ hooks: true });
   try {
-    const page = await hooked.newPage();
+    const page = await hooked.newPage(`${hooked.url}?view=factor-curves`);
     await page.evaluate(() => {
       globalThis.freshlab.client.watchdogMs = 1500;
       globalThis.hung = globalThis.freshlab.client.hookForTest('hang-test').then(() => 'no error', (e) => e.message);
@@ -128,9 +144,9 @@ test('a hang in the core is caught by the watchdog, the tab stays responsive and
     assert.match(message, /stopped answering .*the worker was restarted/s);
     assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
     // and the next run works
-    const drawn = Number(await page.locator('#factors canvas').getAttribute('data-drawn'));
-    await setField(page, 'factors', 'c = f_s/f', 5);
-    await drawnAtLeast(page, 'factors', drawn + 1);
+    const drawn = Number(await page.locator('#factor-curves canvas').getAttribute('data-drawn'));
+    await setField(page, 'factor-curves', 'c = f_s/f', 5);
+    await drawnAtLeast(page, 'factor-curves', drawn + 1);
   } finally {
     await hooked.close();
   }
@@ -141,13 +157,15 @@ test('the page\'s own module carries no test hook', async () => {
 });
 
 test('resizing the window redraws every chart without a long task', async () => {
-  const before = await page.evaluate(() => [...document.querySelectorAll('canvas')].map((c) => Number(c.dataset.drawn)));
+  await showView(page, 'level-sets');
+  await drawnAtLeast(page, 'level-sets', 1);
+  const before = await page.evaluate(() => [...document.querySelectorAll('.view:not([hidden]) canvas')].map((c) => Number(c.dataset.drawn)));
   await page.evaluate(() => {
     globalThis.resizeTasks = [];
     new PerformanceObserver((list) => globalThis.resizeTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
   });
   await page.setViewportSize({ width: 900, height: 900 });
-  await page.waitForFunction((b) => [...document.querySelectorAll('canvas')].every((c, k) => Number(c.dataset.drawn) > b[k]), before, { timeout: 20_000 });
+  await page.waitForFunction((b) => [...document.querySelectorAll('.view:not([hidden]) canvas')].every((c, k) => Number(c.dataset.drawn) > b[k]), before, { timeout: 20_000 });
   await page.waitForTimeout(300);
   assert.deepEqual(await page.evaluate(() => globalThis.resizeTasks.filter((d) => d > 50)), []);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -158,9 +176,14 @@ test('nothing is requested from the network after load', async () => {
   assert.deepEqual(requestsAfterLoad.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:')), []);
 });
 
-test('the built page also works opened from disk (file://)', async () => {
+test('the built page also works opened from disk (file://), its views and samples too', async () => {
   const local = await browser.newPage(pathToFileURL(path.join(dist, 'index.html')).href);
-  for (const panel of PANELS) await drawnAtLeast(local, panel, 1);
+  await drawnAtLeast(local, 'home', 1);
+  await showView(local, 'level-sets');
+  await drawnAtLeast(local, 'level-sets', 1);
   assert.ok((await inkOf(local, '#level-sets canvas')) > 0.02);
+  await showView(local, 'allocate');
+  await local.locator('#allocate').getByRole('button', { name: 'Load the sample page list' }).click();
+  await local.waitForFunction(() => /Your page list: 3,000 pages/.test(document.querySelector('#allocate .details').textContent), null, { timeout: 30_000 });
   await local.close();
 });

@@ -67,6 +67,12 @@ export class ChartView {
     this.canvas.setAttribute('aria-label', label);
     this.readout = document.createElement('output');
     this.readout.className = 'readout';
+    this.stamp = document.createElement('p');
+    this.stamp.className = 'stale-stamp';
+    this.stamp.hidden = true;
+    this.stamp.setAttribute('aria-hidden', 'true');
+    this.frameBox = document.createElement('div');
+    this.frameBox.className = 'chart-frame';
     this.caption = document.createElement('figcaption');
     this.caption.className = 'summary';
     this.caption.setAttribute('aria-live', 'polite');
@@ -84,7 +90,8 @@ export class ChartView {
       b.addEventListener('click', () => this.plots && act());
       exports.append(b);
     }
-    this.figure.append(this.canvas, this.readout, this.caption, exports);
+    this.frameBox.append(this.canvas, this.readout, this.stamp);
+    this.figure.append(this.frameBox, this.caption, exports);
     container.append(this.figure);
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
@@ -97,15 +104,23 @@ export class ChartView {
     return { dark: currentTheme(), pixel_ratio: pixelRatio, font_scale: fontScale() };
   }
 
-  /** Draws `plots` (a result read by the core); `final` false marks a partial result
-   * (the summary waits). */
-  show(plots, final = true) {
+  /** Draws `plots` (a result read by the core). `phase`: 'final', 'partial' (with the
+   * `fraction` done) or 'cancelled'; the caption says which. */
+  show(plots, phase = 'final', fraction = 0) {
     this.plots = plots;
     scheduleRedraw(this);
-    if (final) {
-      this.caption.textContent = plots.summary(this.index);
-      this.canvas.setAttribute('aria-label', `${this.label}: ${this.caption.textContent}`);
-    }
+    const done = `${Math.round(100 * fraction)} %`;
+    const prefix = { final: '', partial: `Running (${done} done), so far: `, cancelled: `Cancelled at ${done}; the partial result: ` }[phase];
+    this.caption.textContent = prefix + plots.summary(this.index);
+    this.canvas.setAttribute('aria-label', `${this.label}: ${this.caption.textContent}`);
+    this.figure.dataset.phase = phase;
+  }
+
+  /** Marks the chart out of date (`why`), or clears the mark (''). */
+  setStale(why) {
+    this.stamp.hidden = !why;
+    this.stamp.textContent = why ? 'Out of date' : '';
+    this.figure.classList.toggle('is-stale', Boolean(why));
   }
 
   redrawNow() {
@@ -117,15 +132,27 @@ export class ChartView {
     this.canvas.width = Math.round(box.width * ratio);
     this.canvas.height = Math.round(box.height * ratio);
     this.frame = this.plots.draw(this.canvas, this.options(ratio), this.index);
+    // what was drawn where (texts, legend), for the end-to-end tests
+    this.canvas.frame = this.frame;
     this.canvas.dataset.drawn = String(Number(this.canvas.dataset.drawn ?? 0) + 1);
     this.canvas.dataset.drawMs = (performance.now() - started).toFixed(1);
   }
 
+  /** The read-out follows the pointer, on the side away from the nearer edge. */
   onPointer(event) {
     if (!this.frame || !this.hover) return;
-    const ratio = this.canvas.width / this.canvas.getBoundingClientRect().width;
+    const box = this.canvas.getBoundingClientRect();
+    const ratio = this.canvas.width / box.width;
     const point = toData(this.frame, event.offsetX * ratio, event.offsetY * ratio);
     this.readout.textContent = point ? this.hover(point.x, point.y) : '';
+    if (!point) return;
+    const gap = 14;
+    const right = event.offsetX > box.width / 2;
+    const below = event.offsetY < box.height / 3;
+    this.readout.style.left = right ? 'auto' : `${event.offsetX + gap}px`;
+    this.readout.style.right = right ? `${box.width - event.offsetX + gap}px` : 'auto';
+    this.readout.style.top = below ? `${event.offsetY + gap}px` : 'auto';
+    this.readout.style.bottom = below ? 'auto' : `${box.height - event.offsetY + gap}px`;
   }
 
   size() {

@@ -18,9 +18,24 @@ export async function readCsvFile(file) {
   }
 }
 
+/** A shipped sample's text. Samples are not part of the page's script (they would weigh
+ * on every load): each is a small script beside the page, loaded when asked for, which
+ * also works for a page opened as a file. */
+export function loadSample(name) {
+  const samples = (globalThis.__freshlabSamples ??= {});
+  if (samples[name]) return Promise.resolve(samples[name]);
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = `samples/${name}.js`;
+    script.onload = () => (samples[name] ? resolve(samples[name]) : reject(new Error(`samples/${name}.js did not hold the sample`)));
+    script.onerror = () => reject(new Error(`samples/${name}.js could not be loaded`));
+    document.head.append(script);
+  });
+}
+
 /**
  * Adds a drop box to `controls`. options: {key (the panel property holding {text, name}),
- * label, empty (status with nothing loaded), help (HTML), sample, sampleName,
+ * label, empty (status with nothing loaded), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel) (e.g. switch the source field)}.
  */
 export function csvDropBox(panel, controls, options) {
@@ -48,7 +63,13 @@ export function csvDropBox(panel, controls, options) {
     }
   };
   box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
-  box.querySelector('.trace-sample').addEventListener('click', () => use(options.sample, options.sampleName));
+  box.querySelector('.trace-sample').addEventListener('click', async () => {
+    try {
+      use(await loadSample(options.sample), options.sampleName);
+    } catch (error) {
+      status.textContent = `Not loaded: ${error.message}.`;
+    }
+  });
   box.addEventListener('dragover', (e) => {
     e.preventDefault();
     box.classList.add('dragging');

@@ -152,6 +152,7 @@ function parseNumber(text, integer) {
   const t = String(text).trim();
   if (t === '') return { error: 'enter a number' };
   // Number() accepts '0x10' and ' 1e3 '; require a plain decimal or exponent form.
+  if (/^[-+]?\d*,\d+$/.test(t)) return { error: `“${t}” is not a number: write ${t.replace(',', '.')} with a decimal point` };
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return { error: `“${t}” is not a number` };
   const value = Number(t);
   if (!Number.isFinite(value)) return { error: `“${t}” is too large` };

@@ -1,10 +1,12 @@
-// One experiment on the page: its form, its run in the worker, its chart and exports.
+// One experiment on the page: its form, its run in the worker, its charts and exports,
+// and an honest account of what the charts show (out of date, partial, cancelled).
 import { Form } from './form.js';
 import { ChartView } from './chart.js';
 import { Progress } from './progress.js';
 import { Cancelled } from '../worker-client.js';
 import { downloadText } from './download.js';
 import { encodeValue, decodeValue } from './state.js';
+import { elapsed } from './format.js';
 
 /** Reads `a.b` from nested objects. */
 export function getPath(object, path) {
@@ -23,77 +25,99 @@ const DEBOUNCE_MS = 180;
 // partial results are drawn at most this often, the latest one each time, so that a
 // run that reports often never piles drawing work onto the main thread
 const PARTIAL_EVERY_MS = 300;
+const PHONE = '(max-width: 760px)';
+
+/** Each table cell learns its column's heading, so that a phone can show a row as a card. */
+function labelCells(element) {
+  for (const table of element.querySelectorAll('table')) {
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    for (const row of table.querySelectorAll('tbody tr')) [...row.children].forEach((cell, k) => (cell.dataset.label = heads[k] ?? ''));
+  }
+}
+
+function button(text, className, onClick, label) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.textContent = text;
+  if (label) b.setAttribute('aria-label', label);
+  b.addEventListener('click', onClick);
+  return b;
+}
 
 /**
- * spec: {experiment, name, label, fields, auto (run on every change), action (button
- * text when not auto), display (fields that only change what a finished result shows),
- * hover(core, x, y), details(result, element), setup(panel, controls) for extra
- * controls, augment(config) to add what the form does not hold}
+ * spec: {id, experiment, heading, fields, auto (run on every change), action (button text
+ * when not auto), runOnLoad, display (fields that only change what a finished result
+ * shows), initial(core) (the configuration the form edits; the defaults otherwise),
+ * figures (how many of the result's charts to show), more {view, text} (a link to the
+ * full experiment), presets, note(core, config), hover(core, x, y),
+ * details(result, element, phase), setup(panel, controls), augment(config, panel)}
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
   constructor(section, spec, core, client, state) {
-    this.spec = spec;
-    this.core = core;
-    this.client = client;
-    this.state = state;
-    this.section = section;
+    Object.assign(this, { spec, core, client, state, section });
     this.running = null;
-    this.lastConfig = null;
+    this.result = null;
+    this.shown = null; // the configuration the charts show (JSON), once a run started
+    this.lastEdited = null;
+    this.base = spec.initial ? spec.initial(core) : core.defaults(spec.experiment);
+    this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(this.base, f.key)]));
+
     const body = document.createElement('div');
     body.className = 'panel-body';
-    const controls = document.createElement('div');
+    // the form folds away on a phone, where the chart comes first
+    const controls = document.createElement('details');
     controls.className = 'controls';
-    const defaults = spec.initial ? spec.initial(core) : core.defaults(spec.experiment);
-    this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(defaults, f.key)]));
-    this.form = new Form(controls, spec.fields, this.defaults, () => this.changed());
-    for (const field of spec.fields) if ((spec.keyFields ?? spec.fields.slice(0, 3).map((k) => k.key)).includes(field.key)) this.form.inputs.get(field.key).closest('.field').classList.add('key-field');
-    this.status = document.createElement('p');
-    this.status.className = 'status';
-    this.status.setAttribute('role', 'status');
+    controls.open = !window.matchMedia(PHONE).matches || state?.globals.controls === '1';
+    controls.innerHTML = '<summary>Parameters</summary>';
+    this.form = new Form(controls, spec.fields, this.defaults, (key) => this.changed(key));
+    const keys = spec.keyFields ?? spec.fields.slice(0, 3).map((k) => k.key);
+    for (const key of keys) this.form.inputs.get(key)?.closest('.field')?.classList.add('key-field');
+
     const buttons = document.createElement('div');
     buttons.className = 'buttons';
     for (const preset of spec.presets ?? []) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'secondary preset';
-      b.textContent = preset.label;
-      b.addEventListener('click', () => {
-        const values = preset.values(core);
-        for (const field of spec.fields) {
-          const v = getPath(values, field.key);
-          if (v !== undefined) this.form.set(field.key, v);
-        }
-        this.changed();
-      });
-      buttons.append(b);
+      buttons.append(
+        button(preset.label, 'secondary preset', () => {
+          const values = preset.values(core);
+          for (const field of spec.fields) {
+            const v = getPath(values, field.key);
+            if (v !== undefined) this.form.set(field.key, v);
+          }
+          this.changed();
+        }),
+      );
     }
     if (!spec.auto) {
-      this.runButton = document.createElement('button');
-      this.runButton.type = 'button';
-      this.runButton.textContent = spec.action;
-      this.runButton.addEventListener('click', () => this.start());
+      this.runButton = button(spec.action, 'primary', () => this.start());
       buttons.append(this.runButton);
     }
+    const exports = document.createElement('div');
+    exports.className = 'buttons exports';
     for (const [text, act] of [
-      ['CSV', () => downloadText(`freshlab-${spec.name}.csv`, this.plots.csv(), 'text/csv')],
+      ['CSV', () => downloadText(`freshlab-${spec.id}.csv`, this.plots.csv(), 'text/csv')],
       ['JSON', () => this.exportJson()],
       ['Embed', () => this.copyEmbed()],
     ]) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'secondary export';
-      b.textContent = text;
-      b.setAttribute('aria-label', text === 'Embed' ? `Embed: copy the code that shows ${spec.label} alone, for slides` : `Download the data of ${spec.label} as ${text}`);
-      b.addEventListener('click', () => this.result && act());
-      buttons.append(b);
+      const label = text === 'Embed' ? `Embed: copy the code that shows ${spec.heading} alone, for slides` : `Download the data of ${spec.heading} as ${text}`;
+      exports.append(button(text, 'secondary export', () => this.result && act(), label));
     }
     spec.setup?.(this, controls);
     controls.append(buttons);
-    this.progress = new Progress(controls, `${spec.label}: progress`);
+    this.progress = new Progress(controls, `${spec.heading}: progress`);
     this.note = document.createElement('p');
     this.note.className = 'estimate';
-    controls.append(this.note, this.status);
+    this.status = document.createElement('p');
+    this.status.className = 'status';
+    this.status.setAttribute('role', 'status');
+    this.embedCode = document.createElement('textarea');
+    this.embedCode.className = 'embed-code';
+    this.embedCode.readOnly = true;
+    this.embedCode.hidden = true;
+    this.embedCode.setAttribute('aria-label', `Embed code for ${spec.heading}`);
+    controls.append(this.note, this.status, exports, this.embedCode);
+
     const output = document.createElement('div');
     output.className = 'output';
     this.charts = document.createElement('div');
@@ -101,31 +125,38 @@ export class ExperimentPanel {
     this.placeholder = document.createElement('p');
     this.placeholder.className = 'placeholder';
     this.placeholder.textContent = 'Computing…';
-    this.charts.append(this.placeholder);
+    // what the charts show, when it is not what the form says
+    this.staleNote = document.createElement('p');
+    this.staleNote.className = 'stale-note';
+    this.staleNote.setAttribute('role', 'status');
+    this.staleNote.hidden = true;
+    this.charts.append(this.placeholder, this.staleNote);
     this.chartViews = [];
-    this.embedCode = document.createElement('textarea');
-    this.embedCode.className = 'embed-code';
-    this.embedCode.readOnly = true;
-    this.embedCode.hidden = true;
-    this.embedCode.setAttribute('aria-label', `Embed code for ${spec.label}`);
-    controls.append(this.embedCode);
-    this.result = null;
     this.details = document.createElement('div');
     this.details.className = 'details';
-    // checked after layout (a ResizeObserver), never by forcing one inside a task
+    output.append(this.charts, this.details);
     this.detailsObserver = new ResizeObserver(() => this.reachDetails());
     this.detailsObserver.observe(this.details);
-    output.append(this.charts, this.details);
-    body.append(controls, output);
+    if (spec.more) {
+      const more = document.createElement('a');
+      more.className = 'more';
+      more.href = `?view=${spec.more.view}`;
+      more.dataset.view = spec.more.view;
+      more.textContent = `${spec.more.text} →`;
+      output.append(more);
+      this.moreLink = more;
+    }
+    body.append(output, controls);
     section.append(body);
+
     let linked = false;
     if (state) {
       const params = state.paramsOf(spec.id);
       linked = [...params].length > 0 || state.globals.embed === spec.id;
       this.applyParams(params);
-      state.register(spec.id, (params) => {
+      state.register(spec.id, (restored) => {
         for (const field of spec.fields) this.form.set(field.key, this.defaults[field.key]);
-        this.applyParams(params);
+        this.applyParams(restored);
         this.start();
       });
     }
@@ -155,11 +186,11 @@ export class ExperimentPanel {
     return params;
   }
 
-  /** An iframe showing this panel's chart alone, in its current state. */
+  /** An iframe showing this panel's chart alone, as the chart shows it now. */
   async copyEmbed() {
     const base = `${location.origin === 'null' ? location.href.split('?')[0] : location.origin + location.pathname}`;
-    const url = `${base}${this.state ? this.state.query(this.spec.id, { embed: this.spec.id }) : `?embed=${this.spec.id}`}`;
-    const snippet = `<iframe src="${url.replace(/"/g, '&quot;')}" width="960" height="540" style="border:0" title="${this.spec.label} (Freshlab)" loading="lazy"></iframe>`;
+    const url = `${base}${this.state ? this.state.query(this.spec.id, { embed: this.spec.id, view: null }) : `?embed=${this.spec.id}`}`;
+    const snippet = `<iframe src="${url.replace(/"/g, '&quot;')}" width="960" height="540" style="border:0" title="${this.spec.heading} (Freshlab)" loading="lazy"></iframe>`;
     this.embedCode.value = snippet;
     this.embedCode.hidden = false;
     this.embedCode.select();
@@ -171,7 +202,8 @@ export class ExperimentPanel {
     }
   }
 
-  changed() {
+  changed(key) {
+    if (key) this.lastEdited = key;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       if (this.spec.auto) return this.start();
@@ -189,86 +221,129 @@ export class ExperimentPanel {
     if (!differs.length || !differs.every((key) => this.spec.display.includes(key))) return;
     const next = structuredClone(shown);
     for (const key of differs) setPath(next, key, getPath(config, key));
-    this.show({ ...this.result, config: next }, true);
+    this.show({ ...this.result, config: next }, 'final');
+    this.shown = JSON.stringify(this.comparable(config));
+    this.markStale(config);
     this.setStatus('Redrawn from the last run (a display choice: no rerun).');
   }
 
-  /** Reads and validates the form; shows the first problem beside its field. */
+  /** The configuration as the form has it (base values for what it does not hold). */
+  configOf(read) {
+    const config = structuredClone(this.base);
+    config.experiment = this.spec.experiment;
+    for (const [key, value] of Object.entries(read)) setPath(config, key, value);
+    this.spec.augment?.(config, this);
+    return config;
+  }
+
+  /** What decides the charts: the configuration without display-only fields. */
+  comparable(config) {
+    const copy = structuredClone(config);
+    for (const key of this.spec.display ?? []) setPath(copy, key, null);
+    return copy;
+  }
+
+  /** Reads and validates the form; shows the first problem under its field (under the
+   * field being edited when the problem lies between two fields). */
   check() {
     this.form.clearErrors();
     const read = this.form.read();
-    if (read.field) {
-      this.form.showError(read.field, read.message);
-      this.setStatus(`Check “${this.spec.fields.find((f) => f.key === read.field).label}”: ${read.message}.`, true);
-      if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
-      return null;
+    let config = null;
+    let problem = null;
+    if (read.field) problem = { field: read.field, message: read.message };
+    else {
+      config = this.configOf(read.config);
+      problem = this.core.validate(config);
     }
-    const config = { experiment: this.spec.experiment };
-    for (const [key, value] of Object.entries(read.config)) setPath(config, key, value);
-    this.spec.augment?.(config);
-    const problem = this.core.validate(config);
     if (problem) {
-      this.showProblem(problem.field, problem.message);
+      this.showProblem(problem);
       if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
+      this.markStale(null);
       return null;
     }
     this.note.textContent = this.spec.note?.(this.core, config) ?? '';
     this.setStatus('');
-    this.state?.update(this.spec.id, this.params(config));
+    // a chart that follows the form keeps the link with it; one that waits for its
+    // button updates the link when it runs, so that a link always shows its chart
+    if (this.spec.auto) this.state?.update(this.spec.id, this.params(config));
+    this.markStale(config);
     return config;
   }
 
-  /** Draws every figure of `result` (adding or removing charts as needed). The core
-   * reads the result once; the previous reading is freed once no chart holds it. */
-  show(result, final) {
+  /** Marks the charts out of date when the form (`config`, or null when it is invalid)
+   * no longer says what they show. */
+  markStale(config) {
+    if (!this.result || this.running) {
+      this.charts.classList.remove('stale', 'invalid');
+      this.staleNote.hidden = true;
+      return;
+    }
+    const invalid = config === null;
+    const stale = invalid || (this.shown !== null && JSON.stringify(this.comparable(config)) !== this.shown);
+    this.charts.classList.toggle('stale', stale);
+    this.charts.classList.toggle('invalid', invalid);
+    this.staleNote.hidden = !stale;
+    if (invalid) this.staleNote.textContent = `Not redrawn: ${this.status.textContent} The chart still shows the last valid input.`;
+    else if (stale) this.staleNote.textContent = `Out of date: the chart shows the last run, not your changes. Press “${this.spec.action}”.`;
+    for (const view of this.chartViews) view.setStale(stale ? this.staleNote.textContent : '');
+  }
+
+  /** Draws every figure of `result` (adding or removing charts as needed). `phase`:
+   * 'final', 'partial' (`fraction` done) or 'cancelled'. */
+  show(result, phase, fraction = 0) {
     const previous = this.plots;
     this.plots = new this.core.Plots(result);
     this.result = result;
     this.placeholder.hidden = true;
-    const count = this.plots.count();
+    const count = Math.min(this.plots.count(), this.spec.figures ?? Infinity);
     while (this.chartViews.length < count) {
       const index = this.chartViews.length;
-      this.chartViews.push(new ChartView(this.charts, this.core, { name: this.spec.name, label: this.spec.label, index, hover: this.spec.hover && ((x, y) => this.spec.hover(this.core, x, y)) }));
+      this.chartViews.push(new ChartView(this.charts, this.core, { name: this.spec.id, label: this.spec.heading, index, hover: this.spec.hover && ((x, y) => this.spec.hover(this.core, x, y)) }));
     }
     while (this.chartViews.length > count) this.chartViews.pop().remove();
-    for (const view of this.chartViews) view.show(this.plots, final);
+    for (const view of this.chartViews) view.show(this.plots, phase, fraction);
     previous?.free();
-    this.spec.details?.(result, this.details, final);
-    if (this.observedTable) this.detailsObserver.unobserve(this.observedTable);
-    this.observedTable = this.details.firstElementChild;
-    if (this.observedTable) this.detailsObserver.observe(this.observedTable);
+    this.spec.details?.(result, this.details, phase);
+    labelCells(this.details);
+    for (const table of this.details.querySelectorAll('table')) this.detailsObserver.observe(table);
   }
 
-  /** A table wider than the panel scrolls sideways: it then takes the keyboard focus, so arrows scroll it. */
+  /** A table wider than the panel scrolls sideways: it then takes the keyboard focus, so
+   * arrows scroll it (checked after layout by a ResizeObserver, never forced in a task). */
   reachDetails() {
-    const scrolls = this.details.scrollWidth > this.details.clientWidth;
+    const scrolls = this.details.scrollWidth > this.details.clientWidth + 1;
     if (scrolls === this.details.hasAttribute('tabindex')) return;
     if (scrolls) {
       this.details.tabIndex = 0;
       this.details.setAttribute('role', 'region');
-      this.details.setAttribute('aria-label', `${this.spec.label}: table (scrolls sideways)`);
+      this.details.setAttribute('aria-label', `${this.spec.heading}: tables (scroll sideways)`);
     } else {
       for (const name of ['tabindex', 'role', 'aria-label']) this.details.removeAttribute(name);
     }
   }
 
   /** Draws the latest partial result, at most every PARTIAL_EVERY_MS. */
-  showPartial(run, partial) {
-    this.pendingPartial = partial;
+  showPartial(run, partial, fraction) {
+    this.pendingPartial = { partial, fraction };
     if (this.partialTimer) return;
     const wait = Math.max(0, (this.lastPartialAt ?? 0) + PARTIAL_EVERY_MS - performance.now());
     this.partialTimer = setTimeout(() => {
       this.partialTimer = null;
       if (this.running !== run || !this.pendingPartial) return;
       this.lastPartialAt = performance.now();
-      this.show(this.pendingPartial, false);
+      this.show(this.pendingPartial.partial, 'partial', this.pendingPartial.fraction);
+      this.lastPartial = this.pendingPartial;
       this.pendingPartial = null;
     }, wait);
   }
 
-  showProblem(field, message) {
+  /** A problem from the form or the core, under its field; a problem between two fields
+   * under the one being edited, in its words. */
+  showProblem(problem) {
+    let { field, message } = problem;
+    if (problem.pair && problem.pair.field === this.lastEdited) ({ field, message } = problem.pair);
     const shown = field && this.form.showError(field, message);
-    const name = field ? this.spec.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field : '';
+    const name = field ? (this.spec.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field) : '';
     this.note.textContent = '';
     this.setStatus(shown ? `Check “${name}”: ${message}.` : message, true);
   }
@@ -288,14 +363,19 @@ export class ExperimentPanel {
       if (this.running) this.finish();
       return;
     }
+    if (!this.spec.auto) this.state?.update(this.spec.id, this.params(config));
+    this.shown = JSON.stringify(this.comparable(config));
+    this.lastPartial = null;
     const run = this.client.run(config, {
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
-        if (partial) this.showPartial(run, partial);
+        this.fraction = fraction;
+        if (partial) this.showPartial(run, partial, fraction);
       },
     });
     this.running = run;
+    this.markStale(config);
     this.progress.start(() => run.cancel());
     if (this.runButton) this.runButton.disabled = true;
     run.promise.then(
@@ -303,15 +383,26 @@ export class ExperimentPanel {
         if (this.running !== run) return;
         this.finish();
         this.lastConfig = config;
-        this.show(result, true);
-        this.setStatus(`Computed in ${elapsedMs < 1000 ? `${Math.max(1, Math.round(elapsedMs))} ms` : `${(elapsedMs / 1000).toFixed(1)} s`}.`);
+        this.show(result, 'final');
+        this.check(); // edits made while it ran leave the chart out of date
+        this.setStatus(`Computed in ${elapsed(elapsedMs)}.`);
       },
       (error) => {
         if (this.running !== run) return;
         this.finish();
-        if (error instanceof Cancelled) this.setStatus('Cancelled. The chart shows the last partial result.');
-        else this.showProblem(error.field, error.message);
-        if (!this.result) this.placeholder.textContent = `No chart: the run failed. ${this.status.textContent}`;
+        if (error instanceof Cancelled) {
+          const last = this.pendingPartial ?? this.lastPartial;
+          this.pendingPartial = null;
+          if (last) {
+            this.lastConfig = config;
+            this.show(last.partial, 'cancelled', last.fraction);
+            this.check();
+            this.setStatus(`Cancelled at ${Math.round(100 * last.fraction)} %: the chart and the tables show the partial result.`);
+          } else {
+            this.setStatus('Cancelled before a first partial result.');
+          }
+        } else this.showProblem(error);
+        if (!this.result) this.placeholder.textContent = `No chart: the run ${error instanceof Cancelled ? 'was cancelled' : 'failed'}. ${this.status.textContent}`;
       },
     );
   }
@@ -324,6 +415,6 @@ export class ExperimentPanel {
 
   exportJson() {
     const text = JSON.stringify({ config: this.lastConfig, result: this.result }, null, 1);
-    downloadText(`freshlab-${this.spec.name}.json`, text, 'application/json');
+    downloadText(`freshlab-${this.spec.id}.json`, text, 'application/json');
   }
 }

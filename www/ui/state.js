@@ -1,8 +1,9 @@
-// The page's state in its URL: `?<panel>.<field>=<value>&…` for every parameter that
-// differs from its default, plus `theme`, `font`, `embed`, `figure`, `controls`. A link
-// reproduces the charts exactly (seeds included); back and forward replay changes.
+// The page's state in its URL: `?view=<name>&<panel>.<field>=<value>&…` for every
+// parameter of the shown view's panels that differs from its default, plus `theme`,
+// `font`, `embed`, `figure`, `controls`. A link reproduces the charts it shows exactly
+// (seeds included); back and forward replay changes and moves between views.
 
-const GLOBAL = ['theme', 'font', 'embed', 'figure', 'controls'];
+const GLOBAL = ['view', 'theme', 'font', 'embed', 'figure', 'controls'];
 
 /** A field's value as URL text. */
 export function encodeValue(field, value) {
@@ -37,15 +38,35 @@ export function decodeValue(field, text) {
 }
 
 export class UrlState {
-  constructor() {
-    this.panels = new Map(); // id → {fields, params: Map}
+  /** `former`: panel names the URL may still use, with their current names. */
+  constructor(former = {}) {
+    this.former = former;
+    this.panels = new Map(); // id → {onRestore}
+    this.visible = null; // the shown view's panels (null: all)
     this.read();
     this.timer = 0;
     window.addEventListener('popstate', () => {
       this.read();
-      for (const [id, entry] of this.panels) entry.onRestore?.(this.paramsOf(id));
+      this.onNavigate?.();
+      for (const [id, entry] of this.panels) if (!this.visible || this.visible.has(id)) entry.onRestore?.(this.paramsOf(id));
       this.onGlobals?.(this.globals);
     });
+  }
+
+  /** The panels the URL holds parameters for. */
+  panelsInUrl() {
+    return [...this.byPanel.keys()];
+  }
+
+  /** View `id`, holding panels `visible`, is now shown: a new history entry, carrying
+   * `params` (a Map panel → its parameters) if given. */
+  navigate(id, visible, params) {
+    if (id === 'home') delete this.globals.view;
+    else this.globals.view = id;
+    if (params) for (const [panel, p] of params) this.byPanel.set(panel, new Map(p));
+    clearTimeout(this.timer);
+    this.visible = visible;
+    this.write();
   }
 
   read() {
@@ -53,12 +74,12 @@ export class UrlState {
     this.byPanel = new Map();
     for (const [key, value] of new URLSearchParams(location.search)) {
       if (GLOBAL.includes(key)) {
-        this.globals[key] = value;
+        this.globals[key] = key === 'embed' ? (this.former[value] ?? value) : value;
         continue;
       }
       const dot = key.indexOf('.');
       if (dot < 1) continue;
-      const panel = key.slice(0, dot);
+      const panel = this.former[key.slice(0, dot)] ?? key.slice(0, dot);
       if (!this.byPanel.has(panel)) this.byPanel.set(panel, new Map());
       this.byPanel.get(panel).set(key.slice(dot + 1), value);
     }
@@ -87,12 +108,12 @@ export class UrlState {
     this.write();
   }
 
-  /** The query string for the given panels' state (all panels when none given). */
+  /** The query string for panel `only`'s state, or the shown view's panels'. */
   query(only, extra = {}) {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries({ ...this.globals, ...extra })) if (value !== undefined && value !== null) search.set(key, value);
     for (const [panel, params] of this.byPanel) {
-      if (only && panel !== only) continue;
+      if (only ? panel !== only : this.visible && !this.visible.has(panel)) continue;
       for (const [key, value] of params) search.set(`${panel}.${key}`, value);
     }
     const text = search.toString().replace(/%2C/g, ',');
@@ -100,8 +121,8 @@ export class UrlState {
   }
 
   write() {
-    const url = `${location.pathname}${this.query()}${location.hash}`;
-    if (url === `${location.pathname}${location.search}${location.hash}`) return;
+    const url = `${location.pathname}${this.query()}`;
+    if (url === `${location.pathname}${location.search}`) return;
     try {
       history.pushState(null, '', url);
     } catch {

@@ -1,13 +1,9 @@
-// The "MERGE vs RANDOM ratios" view (spec §1.2–1.5): one page's factor against the
-// closed forms, a repository over time against the POLITE bound, deployed crawlers,
-// and bursts on the download channel.
-import { ExperimentPanel } from '../ui/panel.js';
-import { csvDropBox } from '../ui/csv-file.js';
+// The repository over time (thesis §5.5, Fig 5.8): MERGE, RANDOM, DELAYED and UNPOLITE
+// with an allocation, deployed crawlers' schedules beside them, against the POLITE bound.
+import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
 import { costNote } from '../ui/cost.js';
-import samplePages from '../samples/sample-pages.csv';
+import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
-const fmt = (v, digits = 3) => (v === null || v === undefined ? '—' : v.toLocaleString('en', { maximumSignificantDigits: digits }));
-const pct = (v) => `${(100 * v).toLocaleString('en', { maximumSignificantDigits: 3 })} %`;
 const POLICIES = [
   ['merge', 'MERGE'],
   ['delayed', 'DELAYED'],
@@ -19,62 +15,7 @@ const CRAWLERS = [
   ['stormcrawler', 'StormCrawler adaptive'],
   ['fixed', 'fixed 30 days'],
 ];
-const ESTIMATORS = [
-  ['expected', 'expected value (low variance)'],
-  ['exact', 'exact Poisson changes'],
-];
 const LABEL = Object.fromEntries([...POLICIES, ...CRAWLERS]);
-
-// Where the pages come from, and the page list's text sent with the run: shared by the
-// repository and allocation panels.
-const SOURCE_FIELD = {
-  key: 'source',
-  label: 'pages from',
-  kind: 'select',
-  options: [
-    ['generator', 'the WEBBASE-like generator'],
-    ['page_list', 'your page list (CSV below)'],
-  ],
-};
-const PAGE_LIST = {
-  setup: (panel, controls) => pageListBox(panel, controls),
-  augment(config) {
-    if (config.source === 'page_list' && this.panel?.pageList) config.page_list = this.panel.pageList.text;
-  },
-};
-
-function duration(seconds) {
-  const units = [
-    [86400, 'days'],
-    [3600, 'hours'],
-    [60, 'minutes'],
-  ];
-  for (const [size, name] of units) if (seconds >= 2 * size) return `${fmt(seconds / size, 2)} ${name}`;
-  return `${fmt(Math.max(seconds, 0.1), 2)} s`;
-}
-
-const perPage = {
-  id: 'per-page',
-  keyFields: ['c', 'other_pages'],
-  name: 'page-factor',
-  experiment: 'per_page',
-  label: 'One page: simulated factor against Eq 5-2 and Eq 5-8',
-  auto: true,
-  fields: [
-    { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },
-    { key: 'other_pages', label: 'other pages on the server', kind: 'integer', help: 'their frequencies are drawn at random' },
-    { key: 'x_min', label: 'x from', kind: 'number', help: 'x = λ/f > 0' },
-    { key: 'x_max', label: 'x to', kind: 'number' },
-    { key: 'log_x', label: 'log scale for x', kind: 'bool' },
-    { key: 'revisits', label: 'revisits per replication', kind: 'integer' },
-    { key: 'replications', label: 'replications', kind: 'integer', help: 'for the 95 % intervals' },
-    { key: 'estimator', label: 'freshness estimator', kind: 'select', options: ESTIMATORS },
-    { key: 'seed', label: 'seed', kind: 'integer' },
-  ],
-  hover: (_core, x, y) => `x = ${fmt(x)}, A/A* = ${fmt(y, 4)}`,
-};
-
-const signed = (v, digits = 3) => (v === null || v === undefined ? '—' : `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(digits)}`);
 
 function ratioRows(result) {
   const rows = [];
@@ -84,7 +25,7 @@ function ratioRows(result) {
       const diff = (r) => (r === null || thesis === null ? '—' : signed(r - thesis));
       rows.push(`<tr><td>${pct(c.share)}</td><td>${LABEL[k.policy]}${k.complete ? '' : ' (running)'}</td><td class="num">${fmt(k.end, 4)}</td>
         <td class="num">${fmt(k.ratio_end, 4)}</td><td class="num">${fmt(k.ratio_mean, 4)}</td><td class="num">${fmt(thesis, 3)}</td>
-        <td class="num">${diff(k.ratio_end)}</td><td class="num">${diff(k.ratio_mean)}</td><td class="num">${k.violations.toLocaleString('en')}</td></tr>`);
+        <td class="num">${diff(k.ratio_end)}</td><td class="num">${diff(k.ratio_mean)}</td><td class="num">${integer(k.violations)}</td></tr>`);
     }
   }
   return rows.join('');
@@ -99,7 +40,7 @@ function cappedRows(result) {
     .map((c) => {
       const k = c.capped;
       const implied = IMPLIED[c.share];
-      return `<tr><td>${pct(c.share)}</td><td class="num">${fmt(c.capacity, 4)}</td><td class="num">${k.servers.toLocaleString('en')}</td>
+      return `<tr><td>${pct(c.share)}</td><td class="num">${fmt(c.capacity, 4)}</td><td class="num">${integer(k.servers)}</td>
         <td class="num">${pct(k.page_share)}</td><td class="num">${pct(k.weight_share)}</td><td class="num">${pct(k.freshness_share)}</td>
         <td class="num">${fmt(c.polite_bound, 4)}</td><td class="num">${fmt(c.unpolite_bound, 4)}</td><td class="num">${signed(c.polite_bound - c.unpolite_bound)}</td>
         <td class="num">${implied === undefined ? '—' : fmt(implied, 3)}</td></tr>`;
@@ -131,52 +72,74 @@ function crawlerRows(result) {
     .join('');
 }
 
-const repository = {
-  id: 'repository',
-  keyFields: ['capacities', 'politeness_seconds', 'horizon_days'],
-  name: 'repository-freshness',
-  experiment: 'policies',
-  label: 'Repository freshness over time',
-  auto: false,
-  action: 'Simulate',
-  presets: [
-    { label: 'Classroom size', values: (core) => core.defaults('policies') },
-    { label: 'WEBBASE scale', values: (core) => core.preset('policies', 'webbase') },
-  ],
-  fields: [
-    SOURCE_FIELD,
-    { key: 'repository.pages', label: 'pages', kind: 'integer', help: 'WEBBASE: 14,500,000' },
-    { key: 'repository.servers', label: 'servers', kind: 'integer', help: 'WEBBASE: 5,462' },
-    { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number', help: 'calibrated: 0.6 here, 0.55 at WEBBASE scale' },
-    { key: 'repository.rate_min', label: 'slowest change rate (per day)', kind: 'number' },
-    { key: 'repository.rate_max', label: 'fastest change rate (per day)', kind: 'number' },
-    { key: 'repository.rate_exponent', label: 'power-law exponent of rates', kind: 'number', help: 'density ∝ λ^−exponent' },
-    { key: 'repository.never_changing', label: 'share of pages that never change', kind: 'number' },
-    { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number' },
-    { key: 'horizon_days', label: 'simulated days', kind: 'number' },
-    { key: 'capacities', label: 'C as shares of the maximum', kind: 'list', help: 'the thesis: 0.01, 0.1, 0.9' },
+export default {
+  id: 'policies',
+  group: 'policies',
+  title: 'MERGE vs RANDOM: a repository over time',
+  card: 'The policies simulated request by request for six years against the POLITE bound, with Nutch and StormCrawler beside them.',
+  source: 'thesis §5.5, Fig 5.8',
+  lede: `<p>The same policies, simulated request by request. Each server is asked at most once every P seconds; how often each page is
+    revisited comes from an allocation (OPT_POLITE is the best possible under the per-server caps); the policies differ in <em>when</em>
+    requests go out and <em>which</em> page each request fetches. A WEBBASE-like repository (synthetic: most pages on a few servers,
+    power-law change rates) — or your own page list — starts stale and is revisited for six years at a total frequency C of 1&nbsp;%,
+    10&nbsp;% and 90&nbsp;% of the maximum #servers / P. Politeness binds: the largest servers cannot be asked more than once every P, so the
+    POLITE bound lies below the UNPOLITE one. The thesis found MERGE and DELAYED at 97&nbsp;% of the POLITE bound after six years and RANDOM
+    6–8 points of freshness below them. Deployed crawlers' schedules (Apache Nutch, StormCrawler) run beside them under the same politeness.</p>`,
+  panels: [
     {
-      key: 'allocation',
-      label: 'allocation',
-      kind: 'select',
-      options: [
-        ['opt_polite', 'OPT_POLITE'],
-        ['opt_unpolite', 'OPT_UNPOLITE (ignores caps)'],
-        ['uniform', 'uniform'],
-        ['proportional', 'proportional to λ'],
-        ['given', 'given by the page list (frequency column)'],
+      id: 'policies',
+      heading: 'Repository freshness over time',
+      keyFields: ['capacities', 'politeness_seconds', 'horizon_days'],
+      experiment: 'policies',
+      auto: false,
+      action: 'Simulate',
+      presets: [
+        { label: 'Classroom size', values: (core) => core.defaults('policies') },
+        { label: 'WEBBASE scale', values: (core) => core.preset('policies', 'webbase') },
       ],
-    },
-    { key: 'estimator', label: 'freshness estimator', kind: 'select', options: ESTIMATORS },
-    { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
-    { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices', options: CRAWLERS },
-    { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },
-    { key: 'seed', label: 'seed', kind: 'integer' },
-  ],
-  ...PAGE_LIST,
-  note: (core, config) => costNote(core, 'policies', config),
-  hover: (_core, x, y) => `${fmt(x)}, freshness ${fmt(y, 4)}`,
-  details(result, element, final) {
+      fields: [
+        SOURCE_FIELD,
+        { key: 'repository.pages', label: 'pages', kind: 'integer', help: 'WEBBASE: 14,500,000' },
+        { key: 'repository.servers', label: 'servers', kind: 'integer', help: 'WEBBASE: 5,462' },
+        { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number', help: 'calibrated: 0.6 here, 0.55 at WEBBASE scale' },
+        { key: 'repository.rate_min', label: 'slowest change rate (per day)', kind: 'number' },
+        { key: 'repository.rate_max', label: 'fastest change rate (per day)', kind: 'number' },
+        { key: 'repository.rate_exponent', label: 'power-law exponent of rates', kind: 'number', help: 'density ∝ λ^−exponent' },
+        { key: 'repository.never_changing', label: 'share of pages that never change', kind: 'number' },
+        { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number' },
+        { key: 'horizon_days', label: 'simulated days', kind: 'number' },
+        { key: 'capacities', label: 'C as shares of the maximum', kind: 'list', help: 'the thesis: 0.01, 0.1, 0.9' },
+        {
+          key: 'allocation',
+          label: 'allocation',
+          kind: 'select',
+          options: [
+            ['opt_polite', 'OPT_POLITE'],
+            ['opt_unpolite', 'OPT_UNPOLITE (ignores caps)'],
+            ['uniform', 'uniform'],
+            ['proportional', 'proportional to λ'],
+            ['given', 'given by the page list (frequency column)'],
+          ],
+        },
+        {
+          key: 'estimator',
+          label: 'freshness estimator',
+          kind: 'select',
+          options: [
+            ['expected', 'expected value (low variance)'],
+            ['exact', 'exact Poisson changes'],
+          ],
+        },
+        { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
+        { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices', options: CRAWLERS },
+        { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },
+        { key: 'seed', label: 'seed', kind: 'integer' },
+      ],
+      ...PAGE_LIST,
+      note: (core, config) => costNote(core, 'policies', config),
+      hover: (_core, x, y) => `${fmt(x)}, ${fmt(y, 4)}`,
+  details(result, element, phase) {
+        const final = phase === 'final';
     const s = result.repository;
     const imported = result.config.source === 'page_list';
     const micro = result.capacities[0]?.microscope;
@@ -184,10 +147,10 @@ const repository = {
     element.innerHTML = `
       ${
         imported
-          ? `<p>Your page list: ${s.pages.toLocaleString('en')} pages on ${s.servers.toLocaleString('en')} servers (largest ${s.largest_server.toLocaleString('en')},
-        median ${s.median_server.toLocaleString('en')}; the top 1 % of servers hold ${pct(s.top_percent_share)} of the pages), ${pct(s.never_changing_share)} never change.</p>`
-          : `<p class="warning">The data are <strong>synthetic</strong>: WEBBASE is not public. This repository has ${s.pages.toLocaleString('en')} pages on
-        ${s.servers.toLocaleString('en')} servers (largest ${s.largest_server.toLocaleString('en')}, median ${s.median_server.toLocaleString('en')};
+          ? `<p>Your page list: ${integer(s.pages)} pages on ${integer(s.servers)} servers (largest ${integer(s.largest_server)},
+        median ${integer(s.median_server)}; the top 1 % of servers hold ${pct(s.top_percent_share)} of the pages), ${pct(s.never_changing_share)} never change.</p>`
+          : `<p class="warning">The data are <strong>synthetic</strong>: WEBBASE is not public. This repository has ${integer(s.pages)} pages on
+        ${integer(s.servers)} servers (largest ${integer(s.largest_server)}, median ${integer(s.median_server)};
         the top 1 % of servers hold ${pct(s.top_percent_share)} of the pages, rank-size exponent ${fmt(s.rank_size_exponent, 3)}), ${pct(s.never_changing_share)} never change, and the others change
         ${fmt(s.mean_rate)} times a day on average.</p>`
       }
@@ -210,7 +173,7 @@ const repository = {
         ${Math.max(...result.capacities.map((c) => (c.allocation.kkt ? Math.max(c.allocation.kkt.stationarity, c.allocation.kkt.excluded, c.allocation.kkt.total, c.allocation.kkt.cap_excess, c.allocation.kkt.slackness) : 0)), 0).toExponential(1)} (worst relative residual).</p>
       ${
         micro && micro.pages.length
-          ? `<table class="proof"><caption>One server page by page: ${microName} (${micro.pages_on_server.toLocaleString('en')} pages, ${fmt(micro.server_rate, 4)} requests a day${micro.capped ? ', at its cap' : ''}) at C = ${pct(result.capacities[0].share)}, its most revisited pages</caption>
+          ? `<table class="proof"><caption>One server page by page: ${microName} (${integer(micro.pages_on_server)} pages, ${fmt(micro.server_rate, 4)} requests a day${micro.capped ? ', at its cap' : ''}) at C = ${pct(result.capacities[0].share)}, its most revisited pages</caption>
         <thead><tr><th scope="col">page</th><th scope="col">λ</th><th scope="col">f</th><th scope="col">c = f<sub>s</sub>/f</th><th scope="col">r = λ/f</th><th scope="col">MERGE simulated</th><th scope="col">Eq 5-8</th><th scope="col">RANDOM simulated</th><th scope="col">Eq 5-2</th></tr></thead>
         <tbody>${microscopeRows(result)}</tbody></table>`
           : ''
@@ -225,76 +188,6 @@ const repository = {
           : ''
       }`;
   },
-};
-
-function pageListBox(panel, controls) {
-  csvDropBox(panel, controls, {
-    key: 'pageList',
-    label: 'Your page list (CSV <code>page,server,change_rate,weight</code>)',
-    sampleLabel: 'Load the sample page list',
-    sample: samplePages,
-    sampleName: 'sample-pages.csv (synthetic, 3,000 pages on 600 hosts)',
-    empty: 'No page list loaded: the generator runs. Drop a CSV file here or choose one.',
-    loaded: 'The source is now your page list: Simulate. Rows are checked when the run starts.',
-    help: `A header naming the columns, then one row per page: page, server, change_rate (changes per day), weight (optional, default 1), frequency
-      (optional, revisits per day: choose the allocation “given” to use it). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
-    onLoad: (p) => p.form.set('source', 'page_list'),
-  });
-}
-
-const allocation = {
-  id: 'allocate',
-  keyFields: ['capacity', 'politeness_seconds'],
-  name: 'allocations',
-  experiment: 'allocate',
-  label: 'The four allocations, page by page',
-  auto: true,
-  fields: [
-    SOURCE_FIELD,
-    { key: 'capacity', label: 'C (requests a day)', kind: 'number' },
-    { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' },
-    { key: 'repository.pages', label: 'pages', kind: 'integer' },
-    { key: 'repository.servers', label: 'servers', kind: 'integer' },
-    { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number' },
-    { key: 'seed', label: 'seed', kind: 'integer' },
+    },
   ],
-  ...PAGE_LIST,
-  hover: (_core, x, y) => `λ = ${fmt(x)}, f = ${fmt(y, 4)}`,
-  details(result, element) {
-    const row = (name, a) =>
-      `<tr><td>${name}</td><td class="num">${fmt(a.freshness, 4)}</td><td class="num">${fmt(a.report.total, 4)}</td><td class="num">${a.capped.servers.toLocaleString('en')}</td>
-        <td class="num">${a.report.servers_over_cap.toLocaleString('en')}</td><td class="num">${a.report.kkt ? a.report.kkt.multiplier.toExponential(3) : '—'}</td>
-        <td class="num">${a.report.kkt ? Math.max(a.report.kkt.stationarity, a.report.kkt.excluded, a.report.kkt.total, a.report.kkt.cap_excess, a.report.kkt.slackness).toExponential(1) : '—'}</td></tr>`;
-    const n = result.change_rates.length.toLocaleString('en');
-    const source = result.pages?.length ? `Your page list: ${n} pages on ${result.repository.servers.toLocaleString('en')} servers.` : `Generated (synthetic): ${n} pages on ${result.repository.servers.toLocaleString('en')} servers.`;
-    element.innerHTML = `<p>${source}</p><table class="proof"><caption>Freshness bound Σ w A*(f) / Σ w of each allocation (Lemma 4.2 page by page); the CSV export has every page's frequency</caption>
-      <thead><tr><th scope="col">allocation</th><th scope="col">freshness</th><th scope="col">requests a day</th><th scope="col">capped servers</th><th scope="col">servers over the cap</th><th scope="col">multiplier μ</th><th scope="col">worst KKT residual</th></tr></thead>
-      <tbody>${row('uniform', result.uniform)}${row('proportional to λ', result.proportional)}${row('OPT_UNPOLITE', result.opt_unpolite)}${row('OPT_POLITE', result.opt_polite)}</tbody></table>`;
-  },
 };
-
-const channel = {
-  id: 'channel',
-  keyFields: ['capacity', 'window_requests'],
-  name: 'channel-windows',
-  experiment: 'channel',
-  label: 'Requests per window against Eq 5-11',
-  auto: true,
-  fields: [
-    { key: 'capacity', label: 'C as a share of the maximum', kind: 'number' },
-    { key: 'window_requests', label: 'expected requests per window', kind: 'number' },
-    { key: 'windows', label: 'windows', kind: 'integer' },
-    { key: 'repository.pages', label: 'pages', kind: 'integer' },
-    { key: 'repository.servers', label: 'servers', kind: 'integer' },
-    { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number' },
-    { key: 'seed', label: 'seed', kind: 'integer' },
-  ],
-  hover: (_core, x, y) => `x = ${fmt(x)}, share ${fmt(y, 3)}`,
-};
-
-export function policiesView(root, core, client, state) {
-  for (const spec of [perPage, repository, allocation, channel]) {
-    const panel = new ExperimentPanel(root.querySelector(`#${spec.id}`), spec, core, client, state);
-    spec.panel = panel;
-  }
-}

@@ -77,7 +77,7 @@ impl Settings for PerPageConfig {
         ordered("x_min", self.x_min, "x_max", self.x_max)?;
         count("points", self.points, 2, 200, "more points than that crowd the chart")?;
         count("revisits", self.revisits, 10, 1_000_000, "more revisits make no visible difference")?;
-        count("replications", self.replications, 2, 1000, "a confidence interval needs at least 2")?;
+        count("replications", self.replications, 2, 1000, "more replications narrow the 95 % interval little and cost time")?;
         distinct("policies", &self.policies)?;
         if self.policies.is_empty() || self.policies.iter().any(|p| !matches!(p, PolicyKind::Merge | PolicyKind::Random)) {
             return Err(InputError::new("policies", "choose among merge and random (the policies with closed forms)"));

@@ -4,7 +4,6 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::page::PageLife;
-use super::robot::Watched;
 use super::*;
 use crate::core::limits;
 use crate::core::rng::{Purpose, Stream};
@@ -134,6 +133,7 @@ fn slicing_and_partials_do_not_change_a_bit() {
 #[cfg(target_pointer_width = "64")]
 #[test]
 fn the_stated_size_covers_the_layout() {
+    use super::robot::Watched;
     assert!(std::mem::size_of::<Watched>() as u64 + 8 <= Watched::BYTES);
 }
 

@@ -1,0 +1,107 @@
+// Bursty changes in a real browser: the five policies of the thesis's Fig 6.3 run in the
+// worker; traces are imported from a file, dropped or loaded from the sample, and bad
+// ones are refused with their lines.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sharedPage, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
+
+const { page } = await sharedPage({ view: 'bursty' });
+const status = () => page.locator('#bursty .status').textContent();
+
+test('the panel waits for its button and says what a run costs', async () => {
+  const placeholder = await page.locator('#bursty .placeholder').textContent();
+  assert.match(placeholder, /Press “Simulate” to run\. Needs about [\d.]+ MB and [\d,.]+( × 10\^\d+)? requests and GREEDY evaluations: roughly [\d.]+ s here\./);
+});
+
+test('five policies run in the worker and sit beside the thesis gaps', async () => {
+  // the other panels' runs at load (and the engine's first draw) come first
+  await settled(page);
+  // a first, tiny run draws this view's figures once (the engine compiles drawing code
+  // on first use, a one-time cost the README states); the measured run comes next
+  await setField(page, 'bursty', 'articles (generator)', 5);
+  await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 60_000 });
+  const noLongTask = await watchLongTasks(page, page.locator('#bursty').getByRole('button', { name: 'Simulate' }));
+  await setField(page, 'bursty', 'articles (generator)', 60);
+  await setField(page, 'bursty', 'politeness P (seconds)', 2500);
+  await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 120_000 });
+  const rows = await page.locator('#bursty table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 5);
+  assert.equal(rows[0][0], 'MERGE − UNPOLITE');
+  assert.equal(rows[0][1], '|gap| < 0.4');
+  assert.equal(rows[2][1], '10.30 ± 0.95');
+  for (const r of rows) assert.equal(r.length, 7, 'five request rates');
+  assert.ok(rows.every((r) => r.slice(2).every((c) => /^-?[\d.]+$/.test(c))), JSON.stringify(rows));
+  for (const k of [0, 1, 2]) assert.ok((await inkOf(page, `#bursty .chart-${k} canvas`)) > 0.005, `figure ${k + 1} drawn`);
+  assert.match(await page.locator('#bursty .chart-0 figcaption').textContent(), /60 articles, [\d,]+ changes over 91 days/);
+  await noLongTask();
+  await page.locator('#bursty').screenshot({ path: path.join(shots, 'wikipedia.png') });
+});
+
+test('the article\'s fetches are shown at another rate without a rerun, and a rate beyond the list is refused', async () => {
+  const caption = () => page.locator('#bursty .chart-2 figcaption').textContent();
+  assert.match(await caption(), /^At 20 % of the maximum rate\. Row 0: /);
+  await setField(page, 'bursty', 'its fetches at request rate (from 0, in the list’s order)', 4);
+  await page.waitForFunction(() => /Redrawn from the last run/.test(document.querySelector('#bursty .status').textContent));
+  assert.match(await caption(), /^At 100 % of the maximum rate\. Row 0: /);
+  assert.doesNotMatch(await status(), /Computed in/);
+  await setField(page, 'bursty', 'its fetches at request rate (from 0, in the list’s order)', 5);
+  await page.waitForFunction(() => /must be below the number of request rates \(5\)/.test(document.querySelector('#bursty .status').textContent));
+  assert.match(await status(), /^Check “its fetches at request rate/);
+  await setField(page, 'bursty', 'its fetches at request rate (from 0, in the list’s order)', 0);
+  await page.waitForFunction(() => /Redrawn from the last run/.test(document.querySelector('#bursty .status').textContent));
+  assert.match(await caption(), /^At 20 % of the maximum rate\. Row 0: /);
+});
+
+test('the sample trace loads and replays', async () => {
+  await page.locator('#bursty').getByRole('button', { name: 'Load the sample trace' }).click();
+  // the sample is a script of its own, fetched on demand: the source switches once it is in
+  const source = page.locator('#bursty').getByLabel('changes from');
+  for (let i = 0; i < 100 && (await source.inputValue()) !== 'trace'; i++) await page.waitForTimeout(100);
+  assert.equal(await source.inputValue(), 'trace');
+  await setField(page, 'bursty', 'politeness P (seconds)', 7200);
+  await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 120_000 });
+  assert.match(await page.locator('#bursty .details').textContent(), /20 articles, 6,707 changes over 91 days from 2007-01-01/);
+  assert.match(await page.locator('#bursty .chart-1 figcaption').textContent(), /^Global warming: /);
+});
+
+test('a bad trace is refused with its lines, and an unreadable one at once', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-'));
+  const bad = path.join(dir, 'bad.csv');
+  fs.writeFileSync(bad, 'page,timestamp\nA,2007-01-01T00:00Z\nA,2007-01-01T00:00Z\nB,soon\n');
+  await page.locator('#bursty input[type=file]').setInputFiles(bad);
+  await page.waitForFunction(() => /Loaded bad\.csv/.test(document.querySelector('#bursty .trace-status').textContent));
+  await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /bad rows/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 30_000 });
+  const text = await status();
+  assert.match(text, /has 2 bad rows; nothing was imported/);
+  assert.match(text, /line 3: repeats the time of line 2/);
+  assert.match(text, /line 4: “soon” is not an ISO-8601 time/);
+  const latin1 = path.join(dir, 'latin1.csv');
+  fs.writeFileSync(latin1, Buffer.from([...Buffer.from('A,0\nCaf'), 0xe9, ...Buffer.from(',60\n')]));
+  await page.locator('#bursty input[type=file]').setInputFiles(latin1);
+  await page.waitForFunction(() => /not UTF-8/.test(document.querySelector('#bursty .trace-status').textContent));
+  assert.match(await page.locator('#bursty .trace-status').textContent(), /line 2 holds a byte that is not valid UTF-8/);
+  // back to the generator: the panel runs again
+  await page.locator('#bursty').getByLabel('changes from').selectOption('generator');
+});
+
+test('a trace dropped on the panel is loaded', async () => {
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.items.add(new File(['page,timestamp\nA,2007-01-01T00:00Z\nA,2007-01-02T00:00Z\nB,1167609600\nB,1167700000\n'], 'dropped.csv', { type: 'text/csv' }));
+    document.querySelector('#bursty .trace-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => /Loaded dropped\.csv/.test(document.querySelector('#bursty .trace-status').textContent));
+  assert.equal(await page.locator('#bursty').getByLabel('changes from').inputValue(), 'trace');
+  await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
+  // done, or an error: either way the status says so
+  await page.waitForFunction(() => document.querySelector('#bursty .status').textContent.length > 0 && !document.querySelector('#bursty button.run-button, #bursty .buttons button:not(.secondary)').disabled, null, { timeout: 90_000 });
+  assert.match(await status(), /Computed in/);
+  assert.match(await page.locator('#bursty .details').textContent(), /2 articles, 4 changes over 2 days from 2007-01-01/);
+});

@@ -1,0 +1,33 @@
+// Where a repository's pages come from — the generator or the researcher's own page
+// list — for every panel that takes pages (policies, allocate).
+import { csvDropBox } from './csv-file.js';
+
+export const SOURCE_FIELD = {
+  key: 'source',
+  label: 'pages from',
+  kind: 'select',
+  options: [
+    ['generator', 'the WEBBASE-like generator'],
+    ['page_list', 'your page list (CSV below)'],
+  ],
+};
+
+/** A panel spec's hooks: the drop box, and the list's text sent with the run. */
+export const PAGE_LIST = {
+  setup: (panel, controls) =>
+    csvDropBox(panel, controls, {
+      key: 'pageList',
+      label: 'Your page list (CSV <code>page,server,change_rate,weight</code>)',
+      sampleLabel: 'Load the sample page list',
+      sample: 'sample-pages.csv',
+      sampleName: 'sample-pages.csv (synthetic, 3,000 pages on 600 hosts)',
+      empty: 'No page list loaded: the generator runs. Drop a CSV file here or choose one.',
+      loaded: 'The source is now your page list. Rows are checked when the run starts.',
+      help: `A header naming the columns, then one row per page: page, server, change_rate (changes per day), weight (optional, default 1), frequency
+        (optional, revisits per day: choose the allocation “given” to use it). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
+      onLoad: (p) => p.form.set('source', 'page_list'),
+    }),
+  augment(config, panel) {
+    if (config.source === 'page_list' && panel.pageList) config.page_list = panel.pageList.text;
+  },
+};

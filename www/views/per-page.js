@@ -1,0 +1,41 @@
+// One page's simulated factor against Eq 5-2 and Eq 5-8 (thesis Thm 5.4, Thm 5.7).
+import { number } from '../ui/format.js';
+
+export default {
+  id: 'per-page',
+  group: 'policies',
+  title: 'One page: simulation against the closed forms',
+  card: 'Simulated RANDOM and MERGE on one page, with 95 % intervals, against Eq 5-2 and Eq 5-8.',
+  source: 'thesis Thm 5.4, Thm 5.7',
+  lede: `<p>A page shares its server with others; the server is requested at equally spaced times. Simulated RANDOM should sit on Eq 5-2 and
+    simulated MERGE at or above its guarantee, Eq 5-8, within the 95&nbsp;% intervals.</p>`,
+  panels: [
+    {
+      id: 'per-page',
+      heading: 'One page: simulated factor against Eq 5-2 and Eq 5-8',
+      keyFields: ['c', 'other_pages'],
+      experiment: 'per_page',
+      auto: true,
+      fields: [
+        { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },
+        { key: 'other_pages', label: 'other pages on the server', kind: 'integer', help: 'their frequencies are drawn at random' },
+        { key: 'x_min', label: 'x from', kind: 'number', help: 'x = λ/f > 0' },
+        { key: 'x_max', label: 'x to', kind: 'number' },
+        { key: 'log_x', label: 'log scale for x', kind: 'bool' },
+        { key: 'revisits', label: 'revisits per replication', kind: 'integer' },
+        { key: 'replications', label: 'replications', kind: 'integer', help: 'for the 95 % intervals' },
+        {
+          key: 'estimator',
+          label: 'freshness estimator',
+          kind: 'select',
+          options: [
+            ['expected', 'expected value (low variance)'],
+            ['exact', 'exact Poisson changes'],
+          ],
+        },
+        { key: 'seed', label: 'seed', kind: 'integer' },
+      ],
+      hover: (_core, x, y) => `x = ${number(x, 4)}, A/A* = ${number(y, 4)}`,
+    },
+  ],
+};
