@@ -442,3 +442,92 @@ fn every_reproducer_of_issue_13_exits_cleanly_within_limits() {
     assert_eq!(json(&out)["x"].as_array().unwrap().len(), 30);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 16: `--threads` changes nothing but the speed; a bad count is named.
+#[test]
+fn threads_give_the_same_result_and_a_bad_count_is_named() {
+    let args = ["policies", "--repository.pages", "1500", "--repository.servers", "30", "--horizon-days", "120", "--json"];
+    let runs: Vec<String> = ["1", "2", "4"]
+        .iter()
+        .map(|t| {
+            let (code, out, err) = freshlab(&[&args[..], &["--threads", t]].concat());
+            assert_eq!(code, 0, "{err}");
+            // not a terminal: no progress bar, nothing mixed into the JSON
+            assert!(err.is_empty(), "stderr: {err}");
+            json(&out);
+            out
+        })
+        .collect();
+    assert!(runs.iter().all(|r| *r == runs[0]));
+    let (code, _, err) = freshlab(&[&args[..], &["--threads", "0"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("--threads must be a whole number from 1 to 1024 (got 0)"), "{err}");
+}
+
+/// Issue 16: a sweep writes one result per point and a combined CSV; shards run
+/// separately and merged give the same file; a missing shard is named.
+#[test]
+fn a_sweep_and_its_merged_shards_agree() {
+    let base = std::env::temp_dir().join(format!("freshlab-sweep-{}", std::process::id()));
+    let (whole, sharded) = (base.join("whole"), base.join("sharded"));
+    let args = |dir: &std::path::Path| -> Vec<String> {
+        [
+            "sweep",
+            "policies",
+            "--repository.pages",
+            "800",
+            "--repository.servers",
+            "20",
+            "--horizon-days",
+            "60",
+            "--crawlers",
+            "nutch",
+            "--vary",
+            "seed=1,2",
+            "--vary",
+            "capacities=0.1,0.5,0.9",
+            "--quiet",
+            "--dir",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect()
+    };
+    let run = |extra: &[&str], dir: &std::path::Path| {
+        let all: Vec<String> = args(dir).into_iter().chain(extra.iter().map(|s| s.to_string())).collect();
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        freshlab(&refs)
+    };
+    let (code, _, err) = run(&[], &whole);
+    assert_eq!(code, 0, "{err}");
+    for p in 1..=6 {
+        assert!(whole.join(format!("point-{p:04}.json")).exists());
+    }
+    let csv = std::fs::read_to_string(whole.join("sweep.csv")).unwrap();
+    assert!(csv.starts_with("point,seed,capacities,"), "{}", &csv[..80]);
+    // point 5 is seed 2, capacity 0.5
+    assert!(csv.lines().any(|l| l.starts_with("5,2,0.5,")));
+    let point: serde_json::Value = json(&std::fs::read_to_string(whole.join("point-0005.json")).unwrap());
+    assert_eq!(point["config"]["seed"], 2);
+    assert_eq!(point["config"]["capacities"], serde_json::json!([0.5]));
+    for k in ["1/3", "3/3"] {
+        assert_eq!(run(&["--shard", k], &sharded).0, 0);
+    }
+    let dir = sharded.display().to_string();
+    let (code, _, err) = freshlab(&["sweep", "--merge", &dir]);
+    assert_eq!(code, 2);
+    assert!(err.contains("2 of 6 points have no result") && err.contains("missing: 2, 5"), "{err}");
+    assert_eq!(run(&["--shard", "2/3"], &sharded).0, 0);
+    let (code, _, err) = freshlab(&["sweep", "--merge", &dir]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(sharded.join("sweep.csv")).unwrap(), csv, "merged shards = the whole sweep");
+    // bad input names the flag
+    let (code, _, err) = run(&["--shard", "4/3"], &base.join("bad"));
+    assert_eq!(code, 2);
+    assert!(err.contains("--shard must be K/N"), "{err}");
+    let (code, _, err) = freshlab(&["sweep", "policies", "--vary", "seed=1,2", "--dir", &base.join("bad2").display().to_string(), "--horizon-days", "-1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("point 1 (seed = 1): --horizon-days"), "{err}");
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -55,4 +55,3 @@ fn no_text_leaves_the_frame_and_no_legend_covers_data_at_any_size_or_font() {
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
 }
-

@@ -74,7 +74,8 @@ pub fn axis_problem(name: &str, axis: &super::figure::Axis) -> Option<String> {
 /// down to 60 % that fits, wrapped onto two lines if `wrap` and one does not.
 /// Returns the lines and the size.
 pub fn fit(measure: &dyn Fn(&str, f64) -> f64, text: &str, size: f64, width: f64, wrap: bool, shorter: &[&str]) -> (Vec<String>, f64) {
-    let candidates: Vec<String> = std::iter::once(text.to_string()).chain(shorter.iter().filter_map(|cut| text.split_once(cut).map(|(head, _)| head.trim_end().to_string()))).collect();
+    let candidates: Vec<String> =
+        std::iter::once(text.to_string()).chain(shorter.iter().filter_map(|cut| text.split_once(cut).map(|(head, _)| head.trim_end().to_string()))).collect();
     // a projector needs size more than words: down to 80 % first, then without the
     // explanation, then smaller
     let tries = candidates.iter().flat_map(|c| [1.0, 0.9, 0.8].map(|k| (c, k))).chain(candidates.iter().flat_map(|c| [0.7, 0.6].map(|k| (c, k))));
@@ -375,7 +376,14 @@ fn trim(s: String) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
-fn plot<'a, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme, legend: &Legend, placement: Placement) -> Result<Frame, String>
+fn plot<'a, DB, X, Y>(
+    root: &'a DrawingArea<DB, Shift>,
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    figure: &Figure,
+    theme: &Theme,
+    legend: &Legend,
+    placement: Placement,
+) -> Result<Frame, String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -460,7 +468,14 @@ enum Pending<'f> {
 }
 
 /// Draws one layer; its texts are left in `texts`.
-fn draw_layer<'a, 'f, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme, layer: &'f Layer, texts: &mut Vec<Pending<'f>>) -> Result<(), String>
+fn draw_layer<'a, 'f, DB, X, Y>(
+    root: &'a DrawingArea<DB, Shift>,
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    figure: &Figure,
+    theme: &Theme,
+    layer: &'f Layer,
+    texts: &mut Vec<Pending<'f>>,
+) -> Result<(), String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -531,7 +546,13 @@ where
 
 /// Writes the plot's texts where they cover the least: each marker's note beside its
 /// marker, then each line's tag on its line, none over another or over a marker.
-fn place_texts<'a, DB, X, Y>(root: &'a DrawingArea<DB, Shift>, chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>, figure: &Figure, theme: &Theme, mut texts: Vec<Pending>) -> Result<(), String>
+fn place_texts<'a, DB, X, Y>(
+    root: &'a DrawingArea<DB, Shift>,
+    chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    figure: &Figure,
+    theme: &Theme,
+    mut texts: Vec<Pending>,
+) -> Result<(), String>
 where
     DB: DrawingBackend + 'a,
     X: Ranged<ValueType = f64> + ValueFormatter<f64>,
@@ -558,11 +579,9 @@ where
         let (w, h) = root.estimate_text_size(words, &style).map_err(fail)?;
         let size = (w as i32, h as i32);
         let request = match text {
-            Pending::Tag { on, layer, .. } => Request {
-                size,
-                corners: on.iter().map(|&(x, y)| (x - size.0 / 2, y - size.1 / 2)).collect(),
-                own: layer_pixels(figure, layer, &to_pixel, theme),
-            },
+            Pending::Tag { on, layer, .. } => {
+                Request { size, corners: on.iter().map(|&(x, y)| (x - size.0 / 2, y - size.1 / 2)).collect(), own: layer_pixels(figure, layer, &to_pixel, theme) }
+            }
             Pending::Note { at, .. } => Request { size, corners: around(*at, size, theme.px(5.5) as i32, theme.px(6.0) as i32), own: vec![] },
         };
         let corner = placer.place(&request);
@@ -627,7 +646,15 @@ mod axis_tests {
     use crate::chart::figure::{Axis, Corner};
 
     fn figure(x: Axis) -> Figure {
-        Figure { title: "t".into(), x, y: Axis { label: "y".into(), min: 0.0, max: 1.0, log: false }, layers: vec![], legend: Corner::UpperRight, y_categories: Vec::new(), summary: String::new() }
+        Figure {
+            title: "t".into(),
+            x,
+            y: Axis { label: "y".into(), min: 0.0, max: 1.0, log: false },
+            layers: vec![],
+            legend: Corner::UpperRight,
+            y_categories: Vec::new(),
+            summary: String::new(),
+        }
     }
 
     /// Issue 13: bounds that hung plotters' tick search (subnormal, infinite, inverted)

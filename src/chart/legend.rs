@@ -32,11 +32,21 @@ pub struct Entry {
 pub enum Placement {
     None,
     /// Inside the plot, its top-left corner here (device pixels).
-    Inside { x: i32, y: i32 },
+    Inside {
+        x: i32,
+        y: i32,
+    },
     /// In a strip right of the plot, `width` device pixels wide, text at `scale`.
-    Right { width: f64, scale: f64 },
+    Right {
+        width: f64,
+        scale: f64,
+    },
     /// Below the plot, `height` device pixels, in `columns`, text at `scale`.
-    Below { height: f64, columns: usize, scale: f64 },
+    Below {
+        height: f64,
+        columns: usize,
+        scale: f64,
+    },
 }
 
 pub struct Legend {
@@ -108,7 +118,14 @@ impl Legend {
     }
 
     /// Draws the legend; returns its box and how many points it covers.
-    pub fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, placement: Placement, range: &(Range<i32>, Range<i32>), points: &[(i32, i32)], theme: &Theme) -> Result<(Option<[i32; 4]>, u32), String> {
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        placement: Placement,
+        range: &(Range<i32>, Range<i32>),
+        points: &[(i32, i32)],
+        theme: &Theme,
+    ) -> Result<(Option<[i32; 4]>, u32), String> {
         let (xr, yr) = range;
         let (x0, y0, scale, columns) = match placement {
             Placement::None => return Ok((None, 0)),

@@ -20,6 +20,8 @@ pub struct Outputs {
     pub dark: bool,
     pub font_scale: f64,
     pub quiet: bool,
+    /// Threads a run may use (0: every core).
+    pub threads: usize,
 }
 
 /// The flag's spelling for a config field: r_min → --r-min.
@@ -84,6 +86,14 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
             "scale" => {
                 let v = need(value(), "a pixel ratio such as 2")?;
                 outputs.scale = v.parse().ok().filter(|f: &f64| (0.5..=4.0).contains(f)).ok_or_else(|| format!("--scale must be a number from 0.5 to 4 (got {v})"))?;
+            }
+            "threads" => {
+                let v = need(value(), "a number of threads such as 2")?;
+                outputs.threads = v
+                    .parse()
+                    .ok()
+                    .filter(|n: &usize| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--threads must be a whole number from 1 to 1024 (got {v}); leave it out to use every core"))?;
             }
             "config" => outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?),
             "width" | "height" => {

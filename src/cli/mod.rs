@@ -1,9 +1,12 @@
 //! The `freshlab` command: every experiment of the page, from flags or a JSON config.
 
 mod args;
+mod progress;
+mod sweep;
 
 use args::{Outputs, flag_for, list_of, parse};
 use freshlab::chart::draw::figure_svg;
+use progress::Progress;
 
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::input::InputError;
@@ -11,8 +14,7 @@ use freshlab::core::limits;
 use freshlab::experiments::registry::{canonical, defaults, files, presets, summaries};
 use freshlab::experiments::{Config, FileInput, Output, config_from_value, start};
 use serde_json::{Map, Value, json};
-use std::io::{IsTerminal, Read, Write};
-use std::time::{Duration, Instant};
+use std::io::{Read, Write};
 
 /// The usage text: the tools, then every experiment of the registry.
 fn usage() -> String {
@@ -28,12 +30,16 @@ fn usage() -> String {
         "\ntools:\n\
          \x20 run           any experiment from --config FILE.json ('-' reads standard input): a config, the page's\n\
          \x20               JSON export or an --out file; --json prints the same result object the page receives\n\
+         \x20 sweep         one experiment over a grid of values on every core, or shards of it on many\n\
+         \x20               machines: 'freshlab sweep --help'\n\
          \x20 trace         writes the bursty generator's trace as CSV (page,timestamp) to standard output\n\
          \x20 help          this text; 'freshlab <command> --help' lists a command's fields and presets\n\n\
          Every field of an experiment's JSON config is also a flag: r_min is --r-min, and a\n\
          nested field is written with a dot: --repository.pages 50000.\n\
          Charts: --svg FILE or --png FILE [--scale 2 --width 900 --height 560 --dark --font-scale 1.5].\n\
-         Data: --csv FILE; config and result: --out FILE.json (the page's JSON export).\n",
+         Data: --csv FILE; config and result: --out FILE.json (the page's JSON export).\n\
+         Runs: --threads N (default: every core; the result is the same with any number),\n\
+         --quiet (no progress bar on standard error).\n",
     );
     text
 }
@@ -88,6 +94,9 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         print!("{}", usage());
         return Ok(());
     }
+    if command == "sweep" {
+        return sweep::main(rest);
+    }
     let experiment = match command.as_str() {
         "run" => None,
         "trace" => Some("bursty"),
@@ -98,8 +107,26 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         print!("{}", command_help(command, name));
         return Ok(());
     }
-    let (outputs, mut fields) = parse(rest).map_err(usage_error)?;
+    let (outputs, fields) = parse(rest).map_err(usage_error)?;
     let from_file = outputs.config.is_some();
+    let object = config_object(experiment, &outputs, fields)?;
+    let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
+    if command == "trace" {
+        return write_trace(&config).map_err(|e| explain(&e, from_file));
+    }
+    let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
+    write_files(&output, &outputs)?;
+    if let Some(path) = &outputs.out {
+        let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise");
+        std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
+    }
+    print_result(&output, &outputs);
+    Ok(())
+}
+
+/// The JSON config of a command: `--config FILE` (if given), then the presets, files and
+/// fields given as flags, over the experiment's defaults.
+fn config_object(experiment: Option<&'static str>, outputs: &Outputs, mut fields: Map<String, Value>) -> Result<Map<String, Value>, Failure> {
     let mut object = match &outputs.config {
         Some(path) => read_config(path)?,
         None if experiment.is_none() => return Err(usage_error("freshlab run needs --config FILE.json (or --config - to read standard input)")),
@@ -134,25 +161,18 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
             }
         }
     }
-    let defaults = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise");
     for (k, v) in fields {
-        // a list field given one value is a list of one
-        let is_list = k.split('.').try_fold(&defaults, |node, part| node.get(part)).is_some_and(Value::is_array);
-        let v = if is_list { list_of(v) } else { v };
-        insert_path(&mut object, &k, v);
+        set_field(&mut object, name, &k, v);
     }
-    let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
-    if command == "trace" {
-        return write_trace(&config).map_err(|e| explain(&e, from_file));
-    }
-    let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
-    write_files(&output, &outputs)?;
-    if let Some(path) = &outputs.out {
-        let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise");
-        std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
-    }
-    print_result(&output, &outputs);
-    Ok(())
+    Ok(object)
+}
+
+/// Sets field `path` (`a.b` for a nested field) of experiment `name`'s config; a list
+/// field given one value becomes a list of one.
+fn set_field(object: &mut Map<String, Value>, name: &str, path: &str, value: Value) {
+    let defaults = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise");
+    let is_list = path.split('.').try_fold(&defaults, |node, part| node.get(part)).is_some_and(Value::is_array);
+    insert_path(object, path, if is_list { list_of(value) } else { value });
 }
 
 /// The bursty generator's trace as CSV on standard output.
@@ -236,26 +256,21 @@ fn command_help(command: &str, name: &str) -> String {
     for (preset, label, _) in presets(name) {
         text.push_str(&format!("  {:<34} {label}\n", flag_for(preset)));
     }
-    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet\n");
+    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet  --threads N (default: every core)\n");
     text
 }
 
-/// Runs the job, reporting progress on a terminal's standard error once a second.
+/// Runs the job, with progress on a terminal's standard error (`progress.rs`).
 fn execute(config: Config, outputs: &Outputs) -> Result<Output, InputError> {
+    let unit = config.cost().unit;
+    freshlab::core::parallel::set_threads(outputs.threads);
     let mut job = start(config)?;
-    let show = !outputs.quiet && std::io::stderr().is_terminal();
-    let started = Instant::now();
-    let mut last = Instant::now();
+    let mut progress = Progress::new(outputs.quiet, &unit);
     while !job.done() {
         let fraction = job.advance(2_000_000);
-        if show && last.elapsed() > Duration::from_secs(1) {
-            eprint!("\r{:5.1}% after {:.0} s", 100.0 * fraction, started.elapsed().as_secs_f64());
-            last = Instant::now();
-        }
+        progress.update(fraction, job.work());
     }
-    if show && started.elapsed() > Duration::from_secs(1) {
-        eprintln!("\rdone in {:.1} s          ", started.elapsed().as_secs_f64());
-    }
+    progress.finish();
     Ok(job.finish())
 }
 

@@ -7,6 +7,7 @@ pub mod input;
 pub mod limits;
 pub mod math;
 pub mod model;
+pub mod parallel;
 pub mod policy;
 pub mod rng;
 pub mod sim;

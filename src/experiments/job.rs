@@ -59,6 +59,11 @@ pub trait Plan {
     fn begin(&mut self) -> Option<(Self::Run, f64)>;
     /// Advances `run` by one slice: the work done, and whether the run is over.
     fn step(&mut self, run: &mut Self::Run) -> (f64, bool);
+    /// Advances `run` by about `budget` units of work (at least one slice); plans whose
+    /// slices are small and independent of each other run several at once.
+    fn step_within(&mut self, run: &mut Self::Run, _budget: f64) -> (f64, bool) {
+        self.step(run)
+    }
     /// Folds a finished run into the results.
     fn end(&mut self, run: Self::Run);
     /// The results so far, with `running` (if any) as a partial result.
@@ -101,7 +106,7 @@ impl<P: Plan> Sliced<P> {
                     }
                 },
                 Some(run) => {
-                    let (work, over) = self.plan.step(run);
+                    let (work, over) = self.plan.step_within(run, target - self.work);
                     self.work += work;
                     if over {
                         let run = self.running.take().expect("a run in progress");

@@ -68,6 +68,11 @@ impl Account {
         self.estimator
     }
 
+    /// Pages tracked.
+    pub fn pages(&self) -> usize {
+        self.last_visit.len()
+    }
+
     /// Bytes per page this accountant holds.
     pub fn bytes_per_page(estimator: Estimator) -> u64 {
         match estimator {

@@ -117,8 +117,7 @@ fn ratios(o: &PoliciesOutput) -> Option<Figure> {
     let mut layers = Vec::new();
     let (mut low, mut high, mut shares) = (1.0f64, 1.0f64, Vec::new());
     for (k, &policy) in policies.iter().enumerate() {
-        let points: Vec<[f64; 2]> =
-            done.iter().filter_map(|c| c.curves.iter().find(|x| x.policy == policy).and_then(|x| x.ratio_end).map(|r| [100.0 * c.share, r])).collect();
+        let points: Vec<[f64; 2]> = done.iter().filter_map(|c| c.curves.iter().find(|x| x.policy == policy).and_then(|x| x.ratio_end).map(|r| [100.0 * c.share, r])).collect();
         low = points.iter().map(|p| p[1]).fold(low, f64::min);
         high = points.iter().map(|p| p[1]).fold(high, f64::max);
         shares.extend(points.iter().map(|p| p[0]));

@@ -9,9 +9,11 @@ use crate::core::alloc::{Allocation, AllocationKind, allocate, capped, given};
 use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::model::repository::Repository;
+use crate::core::parallel::{self, balanced_ranges};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck};
 use crate::core::rng::{Purpose, Stream};
+use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
 use crate::experiments::Plan;
 use std::cell::RefCell;
@@ -26,14 +28,15 @@ enum Run {
     SameBandwidth { crawler: usize },
 }
 
+/// Shards of servers a run is split into (fewer when there are fewer servers): fixed,
+/// so the result does not depend on how many threads or workers compute them.
+pub const SHARDS: usize = 16;
+
 /// The state of the run in progress.
 pub struct Running {
     run: Run,
     f: Vec<f64>,
-    schedules: Vec<ServerSchedule>,
-    streams: Vec<Stream>,
-    checks: Vec<PolitenessCheck>,
-    account: Account,
+    shards: Vec<Shard>,
     time: f64,
     requests: u64,
     /// Slices run so far. Slice boundaries depend only on the configuration, never on
@@ -43,15 +46,41 @@ pub struct Running {
     slice: f64,
 }
 
+/// A contiguous range of servers: their their schedules, streams and politeness checks,
+/// and the freshness of their pages: advanced on its own (on any thread), combined with
+/// the others in shard order.
+struct Shard {
+    /// The first page of the shard (its account counts pages from there).
+    first_page: usize,
+    schedules: Vec<ServerSchedule>,
+    streams: Vec<Stream>,
+    checks: Vec<PolitenessCheck>,
+    account: Account,
+    requests: u64,
+}
+
+impl Shard {
+    /// Runs every server of the shard through the slices ending at `ends`, slice by slice.
+    fn advance(&mut self, ends: &[f64], f: &[f64], repo: &Repository) {
+        for &until in ends {
+            for k in 0..self.schedules.len() {
+                let mut visitor = RepoVisitor { account: &mut self.account, repo, first_page: self.first_page };
+                self.requests += self.schedules[k].advance(until, f, &mut visitor, &mut self.checks[k], &mut self.streams[k]);
+            }
+        }
+    }
+}
+
 struct RepoVisitor<'a> {
     account: &'a mut Account,
     repo: &'a Repository,
+    first_page: usize,
 }
 
 impl Freshness for RepoVisitor<'_> {
     #[inline]
     fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
-        self.account.visit(page, time, self.repo.lambda[page], self.repo.weight(page), rng)
+        self.account.visit(page - self.first_page, time, self.repo.lambda[page], self.repo.weight(page), rng)
     }
 }
 
@@ -182,22 +211,45 @@ impl PoliciesJob {
             }
         };
         let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
-        let servers = self.repo.servers();
         let purpose = Purpose::ServerSchedule { run: kind, series: index as u32 };
-        let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
-        let schedules = (0..servers).map(|s| ServerSchedule::new(policy, &f, self.repo.server_pages(s), p, &mut streams[s])).collect();
+        let repo = &self.repo;
+        let horizon = self.config.horizon_days;
+        let sizes: Vec<usize> = (0..repo.servers()).map(|s| repo.server_pages(s).len()).collect();
+        let shards = balanced_ranges(&sizes, SHARDS)
+            .into_iter()
+            .map(|servers| {
+                let mut streams: Vec<Stream> = servers.clone().map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
+                let schedules = servers.clone().zip(&mut streams).map(|(s, rng)| ServerSchedule::new(policy, &f, repo.server_pages(s), p, rng)).collect();
+                let pages = if servers.is_empty() { 0..0 } else { repo.server_pages(servers.start).start..repo.server_pages(servers.end - 1).end };
+                let account = Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize);
+                Shard { checks: vec![PolitenessCheck::new(p); servers.len()], first_page: pages.start, schedules, streams, account, requests: 0 }
+            })
+            .collect();
         // crawlers' rates are not known in advance: their upper bound sets the slices
         let rate = if f.is_empty() { self.max_rate() } else { f.iter().sum() };
-        let horizon = self.config.horizon_days;
         let count = (rate * horizon / SLICE_REQUESTS).ceil().clamp(1.0, 1e7);
+        Running { run, f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
+    }
+
+    /// The freshness bins of every shard, open intervals closed at `until`, in shard order.
+    fn closed_bins(&self, running: &Running, until: f64) -> TimeBins {
         let repo = &self.repo;
-        let account = Account::new(estimator, &repo.lambda, |i| repo.weight(i), horizon, self.config.bins as usize);
-        Running { run, f, schedules, streams, checks: vec![PolitenessCheck::new(p); servers], account, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
+        let mut all: Option<TimeBins> = None;
+        for shard in &running.shards {
+            let first = shard.first_page;
+            let pages = first..first + shard.account.pages();
+            let bins = shard.account.closed_bins(until, &repo.lambda[pages], |i| repo.weight(first + i));
+            match all.as_mut() {
+                None => all = Some(bins),
+                Some(total) => total.merge(&bins),
+            }
+        }
+        all.unwrap_or_else(|| TimeBins::new(self.config.horizon_days, self.config.bins as usize))
     }
 
     fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
         let repo = &self.repo;
-        let bins = running.account.closed_bins(until, &repo.lambda, |i| repo.weight(i));
+        let bins = self.closed_bins(running, until);
         let width = bins.width();
         let total_weight = repo.total_weight();
         let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
@@ -227,8 +279,8 @@ impl PoliciesJob {
             complete,
             requests: running.requests,
             bandwidth: if until > 0.0 { running.requests as f64 / until } else { 0.0 },
-            violations: running.checks.iter().map(|c| c.violations).sum(),
-            estimator: running.account.estimator(),
+            violations: running.shards.iter().flat_map(|s| &s.checks).map(|c| c.violations).sum(),
+            estimator: running.shards[0].account.estimator(),
             ratio_end,
             ratio_mean,
             published_ratio: published,
@@ -248,15 +300,24 @@ impl Plan for PoliciesJob {
 
     /// Runs one slice of `running`: every server's requests up to the slice's end.
     fn step(&mut self, running: &mut Running) -> (f64, bool) {
+        self.step_within(running, 0.0)
+    }
+
+    /// Runs as many whole slices as about `budget` requests take (at least one), each
+    /// shard through all of them on its own, on every thread allowed.
+    fn step_within(&mut self, running: &mut Running, budget: f64) -> (f64, bool) {
         let horizon = self.config.horizon_days;
-        running.slices += 1;
-        let until = (running.slices as f64 * running.slice).min(horizon);
-        let until = if running.slice * running.slices as f64 >= horizon * (1.0 - 1e-12) { horizon } else { until };
-        let mut made = 0;
-        for s in 0..self.repo.servers() {
-            let mut visitor = RepoVisitor { account: &mut running.account, repo: &self.repo };
-            made += running.schedules[s].advance(until, &running.f, &mut visitor, &mut running.checks[s], &mut running.streams[s]);
-        }
+        let total = (horizon / running.slice).round() as u64;
+        let wanted = (budget / SLICE_REQUESTS).floor().clamp(1.0, 1e6) as u64;
+        let ends: Vec<f64> = (running.slices + 1..=(running.slices + wanted).min(total.max(running.slices + 1)))
+            .map(|k| if running.slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * running.slice).min(horizon) })
+            .collect();
+        running.slices += ends.len() as u64;
+        let until = *ends.last().expect("at least one slice");
+        let before: u64 = running.shards.iter().map(|s| s.requests).sum();
+        let (f, repo) = (&running.f, &self.repo);
+        parallel::for_each(&mut running.shards, |shard| shard.advance(&ends, f, repo));
+        let made = running.shards.iter().map(|s| s.requests).sum::<u64>() - before;
         running.time = until;
         running.requests += made;
         (made as f64, until >= horizon)

@@ -1,0 +1,80 @@
+//! Progress on standard error (issue 16): a bar with the share done, the rate in the
+//! experiment's own units and the time left, shown once a run has taken a second;
+//! silent with `--quiet` or when standard error is not a terminal, and never on
+//! standard output (where `--json` goes).
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// Steps of the bar: the job reports a fraction, drawn in thousandths.
+const STEPS: u64 = 1000;
+
+pub struct Progress {
+    started: Instant,
+    unit: String,
+    bar: Option<ProgressBar>,
+    enabled: bool,
+}
+
+impl Progress {
+    /// `unit`: what the job's work counts ("requests", "events"…).
+    pub fn new(quiet: bool, unit: &str) -> Self {
+        Progress { started: Instant::now(), unit: unit.to_string(), bar: None, enabled: !quiet && std::io::stderr().is_terminal() }
+    }
+
+    /// The job has done `work` units, `fraction` of the whole.
+    pub fn update(&mut self, fraction: f64, work: f64) {
+        if !self.enabled || self.started.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4));
+            let style = ProgressStyle::with_template("{bar:32.cyan/blue} {percent:>3} % · {msg} · {eta} left").expect("a valid template").progress_chars("█▉▊▋▌▍▎▏ ");
+            bar.set_style(style);
+            bar
+        });
+        let seconds = self.started.elapsed().as_secs_f64();
+        bar.set_message(format!("{} {}/s", rate(work / seconds), self.unit));
+        bar.set_position((fraction.clamp(0.0, 1.0) * STEPS as f64) as u64);
+    }
+
+    /// Clears the bar and says how long the run took (if it was shown).
+    pub fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+            eprintln!("freshlab: done in {:.1} s", self.started.elapsed().as_secs_f64());
+        }
+    }
+}
+
+/// A rate in a few digits: 950, 12.3 k, 4.56 M, 1.2 G.
+fn rate(per_second: f64) -> String {
+    let (value, prefix) = match per_second {
+        r if r >= 1e9 => (r / 1e9, " G"),
+        r if r >= 1e6 => (r / 1e6, " M"),
+        r if r >= 1e3 => (r / 1e3, " k"),
+        r => (r, " "),
+    };
+    let digits = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.digits$}{}", prefix.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_are_short() {
+        assert_eq!(rate(950.0), "950");
+        assert_eq!(rate(12_345.0), "12.3 k");
+        assert_eq!(rate(4_560_000.0), "4.56 M");
+        assert_eq!(rate(1.2e9), "1.20 G");
+    }
+}

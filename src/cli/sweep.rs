@@ -1,0 +1,285 @@
+//! `freshlab sweep` (issue 16): one experiment's config run over a grid of values, the
+//! points spread over every core, one result per point and a combined CSV; `--shard k/n`
+//! runs every n-th point (a batch scheduler's array job on many machines), and
+//! `freshlab sweep --merge DIR` joins the shards' points into the same combined CSV.
+//!
+//! DIR holds `sweep.json` (the grid), `point-0001.json` ({config, result}, as `--out`
+//! writes), `point-0001.csv` (the point's table, its grid values first) and, once every
+//! point is there, `sweep.csv`.
+
+use super::args::{Outputs, parse};
+use super::{Failure, config_object, explain, set_field, usage_error};
+use freshlab::core::{limits, parallel};
+use freshlab::experiments::registry::canonical;
+use freshlab::experiments::{config_from_value, start};
+use freshlab::table::{Cell, Table};
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub const HELP: &str = "freshlab sweep <experiment> [--field value ...] --vary FIELD=V1,V2,... [--vary ...] --dir DIR
+                       [--shard K/N] [--threads T] [--quiet]
+freshlab sweep --merge DIR
+
+Runs the experiment at every point of the grid (every combination of the --vary
+values; the first --vary changes slowest), on every core (as many points at once as
+the memory holds, by their estimates), and writes into DIR one
+result per point (point-0001.json, point-0001.csv) and the combined sweep.csv.
+A list field varies by single values: --vary capacities=0.01,0.1 runs [0.01], then [0.1].
+
+--shard K/N runs only points K, K+N, K+2N, … (K from 1 to N), for a batch scheduler
+spreading the grid over machines: a Slurm array (--shard $SLURM_ARRAY_TASK_ID/N),
+Kubernetes indexed Jobs, GNU parallel. Each shard writes its points into DIR (a shared
+or copied directory); --merge DIR then checks that every point is there and writes
+sweep.csv, the same file an unsharded sweep writes.
+";
+
+/// The grid, as written to `sweep.json`: what every shard must agree on.
+struct Grid {
+    experiment: String,
+    base: Map<String, Value>,
+    vary: Vec<(String, Vec<Value>)>,
+}
+
+impl Grid {
+    fn points(&self) -> usize {
+        self.vary.iter().map(|(_, v)| v.len()).product()
+    }
+
+    /// The varied values of point `p` (0-based), the first field changing slowest.
+    fn values(&self, p: usize) -> Vec<(&str, &Value)> {
+        let mut rest = p;
+        let mut out = vec![];
+        for (field, values) in self.vary.iter().rev() {
+            out.push((field.as_str(), &values[rest % values.len()]));
+            rest /= values.len();
+        }
+        out.reverse();
+        out
+    }
+
+    fn config(&self, p: usize) -> Map<String, Value> {
+        let mut object = self.base.clone();
+        for (field, value) in self.values(p) {
+            set_field(&mut object, &self.experiment, field, value.clone());
+        }
+        object
+    }
+
+    fn to_json(&self) -> Value {
+        json!({ "experiment": self.experiment, "base": self.base, "vary": self.vary.iter().map(|(f, v)| json!([f, v])).collect::<Vec<_>>(), "points": self.points() })
+    }
+
+    fn from_json(value: &Value, path: &Path) -> Result<Grid, Failure> {
+        let bad = || usage_error(format!("{}: not a sweep's grid (written by freshlab sweep); run the sweep again", path.display()));
+        let experiment = value["experiment"].as_str().ok_or_else(bad)?.to_string();
+        let base = value["base"].as_object().ok_or_else(bad)?.clone();
+        let vary = value["vary"]
+            .as_array()
+            .ok_or_else(bad)?
+            .iter()
+            .map(|pair| Some((pair.get(0)?.as_str()?.to_string(), pair.get(1)?.as_array()?.clone())))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(bad)?;
+        Ok(Grid { experiment, base, vary })
+    }
+}
+
+fn io(path: &Path, e: std::io::Error) -> Failure {
+    Failure { message: format!("cannot write {}: {e}", path.display()), code: 1 }
+}
+
+fn point_file(dir: &Path, p: usize, ext: &str) -> PathBuf {
+    dir.join(format!("point-{:04}.{ext}", p + 1))
+}
+
+/// `freshlab sweep …`.
+pub fn main(args: &[String]) -> Result<(), Failure> {
+    if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return Ok(());
+    }
+    if args[0] == "--merge" {
+        let dir = args.get(1).ok_or_else(|| usage_error("--merge needs the sweep's directory: freshlab sweep --merge DIR"))?;
+        if args.len() > 2 {
+            return Err(usage_error(format!("freshlab sweep --merge takes only the directory (got also '{}')", args[2])));
+        }
+        return merge(Path::new(dir), false).map(|_| ());
+    }
+    let experiment = canonical(&args[0]).ok_or_else(|| usage_error(format!("freshlab sweep needs an experiment first, such as policies (got '{}')\n\n{HELP}", args[0])))?;
+    // the sweep's own flags, then the experiment's fields as any command takes them
+    let (mut vary, mut dir, mut shard, mut rest) = (Vec::new(), None, None, Vec::new());
+    let mut k = 1;
+    while k < args.len() {
+        let value = |k: usize| args.get(k + 1).cloned().ok_or_else(|| usage_error(format!("{} needs a value", args[k])));
+        match args[k].as_str() {
+            "--vary" => vary.push(value(k)?),
+            "--dir" => dir = Some(value(k)?),
+            "--shard" => shard = Some(value(k)?),
+            "--merge" => return Err(usage_error("--merge takes only the directory: freshlab sweep --merge DIR")),
+            other => {
+                rest.push(other.to_string());
+                k += 1;
+                continue;
+            }
+        }
+        k += 2;
+    }
+    let dir = PathBuf::from(dir.ok_or_else(|| usage_error("freshlab sweep needs --dir DIR, where each point's result is written"))?);
+    if vary.is_empty() {
+        return Err(usage_error("freshlab sweep needs at least one --vary FIELD=V1,V2,…, e.g. --vary seed=1,2,3"));
+    }
+    let (outputs, fields) = parse(&rest).map_err(usage_error)?;
+    let from_file = outputs.config.is_some();
+    let base = config_object(Some(experiment), &outputs, fields)?;
+    let grid = Grid { experiment: experiment.to_string(), base, vary: vary.iter().map(|v| parse_vary(v)).collect::<Result<_, _>>()? };
+    let (index, count) = match &shard {
+        Some(text) => parse_shard(text)?,
+        None => (1, 1),
+    };
+    let points = grid.points();
+    if points > 100_000 {
+        return Err(usage_error(format!("--vary: the grid has {points} points, over the 100,000 a sweep runs; vary fewer fields or values")));
+    }
+    // every point's config is checked before any runs
+    let mut configs = Vec::new();
+    for p in (index - 1..points).step_by(count) {
+        let config = config_from_value(Value::Object(grid.config(p))).and_then(|c| c.validate(&limits::here()).map(|_| c)).map_err(|e| {
+            let at: Vec<String> = grid.values(p).iter().map(|(f, v)| format!("{f} = {v}")).collect();
+            let failure = explain(&e, from_file);
+            usage_error(format!("point {} ({}): {}", p + 1, at.join(", "), failure.message))
+        })?;
+        configs.push((p, config));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let manifest = dir.join("sweep.json");
+    let text = serde_json::to_string_pretty(&grid.to_json()).expect("a grid serialises") + "\n";
+    match std::fs::read_to_string(&manifest) {
+        Ok(existing) if existing != text => {
+            return Err(usage_error(format!("{} holds another sweep's grid; use another --dir or remove it", dir.display())));
+        }
+        _ => std::fs::write(&manifest, &text).map_err(|e| io(&manifest, e))?,
+    }
+    run_points(&grid, configs, &dir, &outputs)?;
+    if count == 1 {
+        merge(&dir, outputs.quiet)?;
+    } else if !outputs.quiet {
+        eprintln!("freshlab: shard {index}/{count} done; when every shard is, join them with: freshlab sweep --merge {}", dir.display());
+    }
+    Ok(())
+}
+
+/// "capacities=0.01,0.1" → ("capacities", [0.01, 0.1]).
+fn parse_vary(text: &str) -> Result<(String, Vec<Value>), Failure> {
+    let (field, values) = text.split_once('=').ok_or_else(|| usage_error(format!("--vary {text}: write FIELD=V1,V2,…, e.g. --vary seed=1,2,3")))?;
+    let field = field.trim().trim_start_matches("--").replace('-', "_");
+    let values: Vec<Value> = values.split(',').map(|t| serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))).collect();
+    if field.is_empty() || values.iter().any(|v| v.as_str() == Some("")) {
+        return Err(usage_error(format!("--vary {text}: a field name and non-empty values are needed, e.g. --vary seed=1,2,3")));
+    }
+    Ok((field, values))
+}
+
+/// "2/8" → (2, 8).
+fn parse_shard(text: &str) -> Result<(usize, usize), Failure> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
+    match parsed {
+        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(usage_error(format!("--shard must be K/N with whole numbers 1 ≤ K ≤ N, e.g. --shard 2/8 (got {text})"))),
+    }
+}
+
+/// Runs the points on every core allowed (each point on one thread when there are more
+/// points than threads) and writes each point's files as it ends.
+fn run_points(grid: &Grid, configs: Vec<(usize, freshlab::experiments::Config)>, dir: &Path, outputs: &Outputs) -> Result<(), Failure> {
+    parallel::set_threads(outputs.threads);
+    // no more points at once than the memory holds: each may take its estimate
+    let largest = configs.iter().map(|(_, c)| c.cost().bytes).fold(1.0, f64::max);
+    let fit = (limits::here().bytes / largest).floor().max(1.0) as usize;
+    let threads = parallel::threads().min(fit);
+    parallel::set_threads(threads);
+    let inner = if configs.len() >= threads { 1 } else { (parallel::threads() / configs.len().max(1)).max(1) };
+    let total = configs.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let started = Instant::now();
+    let mut work: Vec<(usize, Option<freshlab::experiments::Config>, Result<(), Failure>)> = configs.into_iter().map(|(p, c)| (p, Some(c), Ok(()))).collect();
+    parallel::for_each(&mut work, |(p, config, result)| {
+        parallel::set_threads(inner);
+        let config = config.take().expect("each point runs once");
+        *result = run_point(grid, *p, config, dir);
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if !outputs.quiet && result.is_ok() {
+            let at: Vec<String> = grid.values(*p).iter().map(|(f, v)| format!("{f}={v}")).collect();
+            eprintln!("freshlab: point {} ({}) done, {n} of {total} after {:.1} s", *p + 1, at.join(" "), started.elapsed().as_secs_f64());
+        }
+    });
+    work.into_iter().map(|(_, _, r)| r).collect()
+}
+
+fn run_point(grid: &Grid, p: usize, config: freshlab::experiments::Config, dir: &Path) -> Result<(), Failure> {
+    let mut job = start(config.clone()).map_err(|e| usage_error(format!("point {}: {}", p + 1, explain(&e, false).message)))?;
+    while !job.done() {
+        job.advance(2_000_000);
+    }
+    let output = job.finish();
+    let json_path = point_file(dir, p, "json");
+    let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise") + "\n";
+    std::fs::write(&json_path, text).map_err(|e| io(&json_path, e))?;
+    let table = output.table();
+    let values = grid.values(p);
+    let mut columns: Vec<String> = vec!["point".into()];
+    columns.extend(values.iter().map(|(f, _)| f.to_string()));
+    columns.extend(table.columns);
+    let prefix: Vec<Cell> = std::iter::once(Cell::Number((p + 1) as f64))
+        .chain(values.iter().map(|(_, v)| v.as_f64().map_or_else(|| Cell::Text(v.as_str().map_or_else(|| v.to_string(), str::to_string)), Cell::Number)))
+        .collect();
+    let rows = table.rows.into_iter().map(|row| prefix.iter().cloned().chain(row).collect()).collect();
+    let csv_path = point_file(dir, p, "csv");
+    std::fs::write(&csv_path, Table { columns, rows }.to_csv()).map_err(|e| io(&csv_path, e))
+}
+
+/// Joins every point's CSV into `sweep.csv`, in point order; names the missing points
+/// (and the shards that should have written them) if any is absent.
+fn merge(dir: &Path, quiet: bool) -> Result<PathBuf, Failure> {
+    let manifest = dir.join("sweep.json");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| usage_error(format!("{}: {e}; is {} a sweep's directory?", manifest.display(), dir.display())))?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| usage_error(format!("{}: not valid JSON ({e})", manifest.display())))?;
+    let grid = Grid::from_json(&value, &manifest)?;
+    let points = grid.points();
+    let missing: Vec<usize> = (0..points).filter(|&p| !point_file(dir, p, "csv").exists()).collect();
+    if !missing.is_empty() {
+        let shown: Vec<String> = missing.iter().take(10).map(|p| (p + 1).to_string()).collect();
+        let more = if missing.len() > 10 { format!(" and {} more", missing.len() - 10) } else { String::new() };
+        return Err(usage_error(format!(
+            "{} of {points} points have no result in {} yet (missing: {}{more}); run the shards that hold them (point P belongs to shard ((P − 1) mod N) + 1 of --shard K/N)",
+            missing.len(),
+            dir.display(),
+            shown.join(", ")
+        )));
+    }
+    let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut header: Option<csv::StringRecord> = None;
+    for p in 0..points {
+        let path = point_file(dir, p, "csv");
+        let mut reader = csv::Reader::from_path(&path).map_err(|e| usage_error(format!("{}: {e}", path.display())))?;
+        let columns = reader.headers().map_err(|e| usage_error(format!("{}: {e}", path.display())))?.clone();
+        match &header {
+            None => {
+                writer.write_record(&columns).expect("writing to memory cannot fail");
+                header = Some(columns);
+            }
+            Some(h) if *h != columns => return Err(usage_error(format!("{}: its columns differ from point 1's; was it written by another sweep?", path.display()))),
+            Some(_) => {}
+        }
+        for record in reader.records() {
+            let record = record.map_err(|e| usage_error(format!("{}: {e}", path.display())))?;
+            writer.write_record(&record).expect("writing to memory cannot fail");
+        }
+    }
+    let out = dir.join("sweep.csv");
+    std::fs::write(&out, writer.into_inner().expect("writing to memory cannot fail")).map_err(|e| io(&out, e))?;
+    if !quiet {
+        eprintln!("freshlab: wrote {} ({points} points)", out.display());
+    }
+    Ok(out)
+}

@@ -1,0 +1,109 @@
+//! Work spread over threads (issue 16). A run splits into shards fixed by its
+//! configuration alone; threads only decide who computes which shard, and results are
+//! combined in shard order, so the same configuration gives the same bits with 1, 2 or
+//! 16 threads — and in the browser, where one worker runs every shard in turn.
+
+use std::cell::Cell;
+use std::sync::Mutex;
+
+thread_local! {
+    /// Threads the runs advanced from this thread may use: 0 (the default) means every
+    /// core the system reports.
+    static THREADS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Sets the threads the runs advanced from this thread may use (0: every core). The
+/// CLI's `--threads`.
+pub fn set_threads(n: usize) {
+    THREADS.with(|t| t.set(n));
+}
+
+/// Threads a run may use now: 1 in WebAssembly (the page runs shards in its workers).
+pub fn threads() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        return 1;
+    }
+    match THREADS.with(Cell::get) {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Calls `work` on every item, on up to `threads()` threads; each item is handed to one
+/// thread, in order, as threads become free.
+pub fn for_each<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync) {
+    let threads = threads().min(items.len());
+    if threads <= 1 {
+        items.iter_mut().for_each(work);
+        return;
+    }
+    let queue = Mutex::new(items.iter_mut());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let Some(item) = queue.lock().expect("no thread panicked holding the queue").next() else { break };
+                    work(item);
+                }
+            });
+        }
+    });
+}
+
+/// Cuts `0..sizes.len()` into at most `parts` contiguous ranges of about equal total
+/// size, each non-empty; the cut depends on `sizes` and `parts` only.
+pub fn balanced_ranges(sizes: &[usize], parts: usize) -> Vec<std::ops::Range<usize>> {
+    let n = sizes.len();
+    let parts = parts.clamp(1, n.max(1));
+    let total: f64 = sizes.iter().map(|&s| s as f64).sum();
+    let mut ranges = Vec::with_capacity(parts);
+    let (mut start, mut sum) = (0, 0.0);
+    for (k, &size) in sizes.iter().enumerate() {
+        sum += size as f64;
+        let left = n - k - 1;
+        let wanted = ranges.len() + 1;
+        // close the range once it reaches its share, keeping an item for each range left
+        if wanted < parts && (sum >= total * wanted as f64 / parts as f64 || left == parts - wanted) {
+            ranges.push(start..k + 1);
+            start = k + 1;
+        }
+    }
+    if start < n || ranges.is_empty() {
+        ranges.push(start..n);
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn ranges_cover_everything_in_order_and_balance() {
+        for (sizes, parts) in [(vec![1; 10], 3), (vec![100, 1, 1, 1, 1, 1], 4), (vec![5], 16), (vec![1, 2, 3, 4, 5, 6, 7, 8], 8), (vec![0, 0, 9, 0], 2)] {
+            let ranges = balanced_ranges(&sizes, parts);
+            assert!(ranges.len() <= parts && !ranges.is_empty());
+            assert_eq!(ranges[0].start, 0);
+            assert_eq!(ranges.last().unwrap().end, sizes.len());
+            assert!(ranges.windows(2).all(|w| w[0].end == w[1].start), "{ranges:?}");
+            assert!(ranges.iter().all(|r| !r.is_empty()), "{ranges:?}");
+        }
+        let ranges = balanced_ranges(&[1; 100], 4);
+        assert!(ranges.iter().all(|r| r.len() == 25), "{ranges:?}");
+        assert!(balanced_ranges(&[], 4).len() == 1);
+    }
+
+    #[test]
+    fn every_item_is_worked_once_whatever_the_threads() {
+        for threads in [1, 2, 4, 16] {
+            set_threads(threads);
+            let mut items: Vec<(usize, u32)> = (0..37).map(|k| (k, 0)).collect();
+            for_each(&mut items, |(k, n)| *n += *k as u32 + 1);
+            assert!(items.iter().all(|(k, n)| *n == *k as u32 + 1));
+        }
+        set_threads(0);
+    }
+}
