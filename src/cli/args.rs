@@ -22,6 +22,8 @@ pub struct Outputs {
     pub quiet: bool,
     /// Threads a run may use (0: every core).
     pub threads: usize,
+    /// Prints the config and its cost estimate instead of running.
+    pub estimate: bool,
 }
 
 /// The flag's spelling for a config field: r_min → --r-min.
@@ -79,6 +81,7 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
             "json" => outputs.json = true,
             "dark" => outputs.dark = true,
             "quiet" => outputs.quiet = true,
+            "estimate" => outputs.estimate = true,
             "svg" => outputs.svg = Some(need(value(), "a file name, e.g. --svg chart.svg")?),
             "csv" => outputs.csv = Some(need(value(), "a file name, e.g. --csv data.csv")?),
             "png" => outputs.png = Some(need(value(), "a file name, e.g. --png chart.png")?),

@@ -39,7 +39,8 @@ fn usage() -> String {
          Charts: --svg FILE or --png FILE [--scale 2 --width 900 --height 560 --dark --font-scale 1.5].\n\
          Data: --csv FILE; config and result: --out FILE.json (the page's JSON export).\n\
          Runs: --threads N (default: every core; the result is the same with any number),\n\
-         --quiet (no progress bar on standard error).\n",
+         --quiet (no progress bar on standard error), --estimate (print the config and what it\n\
+         would cost — work, memory, time — without running it).\n",
     );
     text
 }
@@ -113,6 +114,12 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     if command == "trace" {
         return write_trace(&config).map_err(|e| explain(&e, from_file));
+    }
+    if outputs.estimate {
+        // what the run would cost, and whether it may run here, without running it
+        let refused = config.validate(&limits::here()).err().map(|e| explain(&e, from_file).message);
+        println!("{}", json!({ "config": config, "cost": config.cost(), "refused": refused }));
+        return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
     write_files(&output, &outputs)?;
@@ -256,7 +263,7 @@ fn command_help(command: &str, name: &str) -> String {
     for (preset, label, _) in presets(name) {
         text.push_str(&format!("  {:<34} {label}\n", flag_for(preset)));
     }
-    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet  --threads N (default: every core)\n");
+    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet  --threads N (default: every core)  --estimate (the cost, without running)\n");
     text
 }
 
