@@ -50,7 +50,6 @@ const sensorsNative = run('cargo', ['bench', '--bench', 'sensors'], { capture: t
   .filter((l) => l.startsWith('{'))
   .map((l) => JSON.parse(l));
 
-say('native: cargo bench --bench selection (GREEDY and MERGE at 10,000 articles, median of 3 runs)…');
 say('native: the WEBBASE preset at 90 % with MERGE, 1 and 4 days, on 1 and 2 threads (and the earlier binary)…');
 const freshlabBin = path.join(root, 'target', 'release', 'freshlab');
 run('cargo', ['build', '--release', '--bin', 'freshlab']);
@@ -69,6 +68,7 @@ for (const [name, bin, extra] of [['today, 1 thread', freshlabBin, ['--threads',
 // the full Fig 5.8 (the preset: six years, C = 1, 10, 90 %; MERGE, DELAYED, RANDOM, UNPOLITE):
 // its requests, from the preset's own settings and the 1-day run's maximum rate
 const full = JSON.parse(run(freshlabBin, ['policies', '--webbase', '--policies', 'merge,delayed,random,unpolite', '--crawlers', '[]', '--estimate'], { capture: true }).stdout);
+say('native: cargo bench --bench selection (GREEDY and MERGE at 10,000 articles, median of 3 runs)…');
 const selectionNative = run('cargo', ['bench', '--bench', 'selection'], { capture: true })
   .stdout.split('\n')
   .filter((l) => l.startsWith('{'))

@@ -1,4 +1,5 @@
 // One page's simulated factor against Eq 5-2 and Eq 5-8 (thesis Thm 5.4, Thm 5.7).
+import { ESTIMATOR_FIELD } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -24,15 +25,7 @@ export default {
         { key: 'log_x', label: 'log scale for x', kind: 'bool' },
         { key: 'revisits', label: 'revisits per replication', kind: 'integer' },
         { key: 'replications', label: 'replications', kind: 'integer', help: 'for the 95 % intervals' },
-        {
-          key: 'estimator',
-          label: 'freshness estimator',
-          kind: 'select',
-          options: [
-            ['expected', 'expected value (low variance)'],
-            ['exact', 'exact Poisson changes'],
-          ],
-        },
+        ESTIMATOR_FIELD,
         { key: 'seed', label: 'seed', kind: 'integer' },
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, A/A* = ${number(y, 4)}`,

@@ -1,5 +1,6 @@
 // The repository over time (thesis §5.5, Fig 5.8): MERGE, RANDOM, DELAYED and UNPOLITE
 // with an allocation, deployed crawlers' schedules beside them, against the POLITE bound.
+import { ESTIMATOR_FIELD } from '../ui/fields.js';
 import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
 import { costNote } from '../ui/cost.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
@@ -121,15 +122,7 @@ export default {
             ['given', 'given by the page list (frequency column)'],
           ],
         },
-        {
-          key: 'estimator',
-          label: 'freshness estimator',
-          kind: 'select',
-          options: [
-            ['expected', 'expected value (low variance)'],
-            ['exact', 'exact Poisson changes'],
-          ],
-        },
+        ESTIMATOR_FIELD,
         { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
         { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices', options: CRAWLERS },
         { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },

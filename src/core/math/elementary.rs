@@ -52,3 +52,50 @@ pub fn sqrt(x: f64) -> f64 {
 pub fn one_minus_exp_neg(x: f64) -> f64 {
     -expm1(-x)
 }
+
+/// ⌈x⌉ as a whole time unit, for a time x ≥ 0 (u64::MAX for +∞, NaN or beyond):
+/// exactly `x.ceil() as u64`, without the call to the C library's `ceil` that a
+/// baseline x86-64 build makes (it has no rounding instruction).
+#[inline]
+pub fn ceil_unit(x: f64) -> u64 {
+    if !(x < 18_446_744_073_709_551_616.0) {
+        return u64::MAX;
+    }
+    let t = x as u64;
+    if (t as f64) < x { t + 1 } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::ceil_unit;
+    use crate::core::rng::{Purpose, Stream};
+
+    #[test]
+    fn ceil_unit_is_the_ceiling() {
+        let mut s = Stream::of(5, Purpose::Test, 0);
+        let special = [
+            0.0,
+            -0.0,
+            1.0,
+            1.0 - f64::EPSILON / 2.0,
+            1.0 + f64::EPSILON,
+            2.5,
+            4503599627370495.5,
+            9007199254740993.0,
+            1.7e19,
+            1.8e19,
+            18_446_744_073_709_549_568.0,
+            18_446_744_073_709_551_616.0,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        for x in special.into_iter().chain((0..100_000).map(|k| s.uniform() * 10f64.powi(k % 18))) {
+            let want = if x.is_nan() { u64::MAX } else { x.ceil() as u64 };
+            assert_eq!(ceil_unit(x), want, "{x}");
+        }
+    }
+}

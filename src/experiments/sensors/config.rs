@@ -1,6 +1,7 @@
 //! The robots-vs-sensors experiment's configuration: the article's model and its
 //! readings, the concepts to run and the settings beyond the article; validation and cost.
 
+use super::job::SENSED_SHARDS;
 use super::page::{LifeRules, Ties};
 use super::robot::Watched;
 use super::sensor::SensedPage;
@@ -115,16 +116,23 @@ impl SensorsConfig {
     }
 
     /// Peak memory, in floating point so that no configuration wraps it to a small
-    /// number: the run with sensors (a sensed page holds its life, streams and pending
-    /// events; every download's interval is kept, in a vector that may double), or the
-    /// robots' run; and every result's samples (measured, tests/cost_model.rs).
+    /// number: the concepts run side by side — the run with sensors (a sensed page holds
+    /// its life, streams and pending events; every download's interval is kept, in a
+    /// vector that may double) beside the robots' run —, then the sweep's runs one at a
+    /// time; every part of a run keeps its own samples, and every result its samples
+    /// (measured, tests/cost_model.rs).
     fn peak_bytes(&self) -> f64 {
         let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
         let sensed = if self.concepts.contains(&Concept::Sensors) { self.sensed_pages() as f64 } else { 0.0 };
         let downloads = sensed * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks);
         let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + downloads * 32.0;
+        let robot_only = pages * ROBOT_PAGE_BYTES;
+        let concepts: f64 = self.concepts.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
+        let sweep = if self.robot_sweep.is_empty() { 0.0 } else { robot_only };
+        let samples = (self.horizon as f64 / self.sample_every as f64).floor() * 8.0;
+        let parts = self.concepts.iter().map(|c| if *c == Concept::Sensors { 1.0 + SENSED_SHARDS as f64 } else { 1.0 }).sum::<f64>();
         let runs = (self.concepts.len() + self.robot_sweep.len()) as f64;
-        with_sensors.max(pages * ROBOT_PAGE_BYTES) + runs * (self.horizon as f64 / self.sample_every as f64).floor() * 8.0 + 16_384.0
+        concepts.max(sweep) + (runs + parts) * samples + 16_384.0
     }
 
     /// Work of one run: a pass over the pages to set it up, then its events — every

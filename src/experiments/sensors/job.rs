@@ -1,5 +1,8 @@
-//! The robots-vs-sensors job: each concept (and each robot count of the sweep) in turn,
-//! every page advancing through fixed slices of time units.
+//! The robots-vs-sensors job: the concepts side by side, then each robot count of the
+//! sweep, every page advancing through fixed slices of time units. A concept's pages
+//! are split into parts (the robots' list, and shards of the sensed pages, which are
+//! independent of each other) advanced on every core; what they measure is counted in
+//! integers, so the parts add up to the same result whatever the split or the threads.
 
 use super::config::{Concept, RobotOrder, SensorsConfig};
 use super::output::{ConceptResult, SensorsOutput, SweepPoint, published};
@@ -10,6 +13,7 @@ use super::sensor::{SensedPage, SensorRules, SensorTotals};
 use crate::core::alloc::{AllocationKind, allocate};
 use crate::core::math::stats::mean_and_half_width;
 use crate::core::model::repository::Repository;
+use crate::core::parallel;
 use crate::core::policy::VirtualVisits;
 use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Plan;
@@ -20,16 +24,49 @@ enum Run {
     Sweep(u64),
 }
 
-/// A run in progress: the robots' pages and the sensed pages.
+/// Shards of the sensed pages (independent pages: any split gives the same integers).
+pub const SENSED_SHARDS: usize = 16;
+
+/// The runs in progress: the concepts side by side, or one robot count of the sweep.
 pub struct Running {
+    groups: Vec<Group>,
+    slices: u64,
+    slice: u64,
+}
+
+/// One run: a concept (or a sweep's robot count) and the parts its pages are split into.
+struct Group {
     run: Run,
     robots: u64,
+    parts: Vec<Part>,
+}
+
+/// Pages advanced together on one thread, with what they measured.
+struct Part {
     robot: Option<RobotRun>,
     sensed: Vec<SensedPage>,
     totals: SensorTotals,
     record: Record,
-    slices: u64,
-    slice: u64,
+}
+
+impl Part {
+    fn new(robot: Option<RobotRun>, sensed: Vec<SensedPage>, record: Record) -> Self {
+        Part { robot, sensed, totals: SensorTotals::default(), record }
+    }
+
+    /// Every page of the part to the end of the slice, unit `until` excluded.
+    fn advance(&mut self, until: u64, rules: &LifeRules, sensor_rules: &SensorRules) {
+        if let Some(robot) = self.robot.as_mut() {
+            robot.advance(until, rules, &mut self.record);
+            for w in robot.watched.iter_mut() {
+                w.catch_up(until, rules, &mut self.record);
+            }
+        }
+        for page in self.sensed.iter_mut() {
+            page.advance(until, rules, sensor_rules, &mut self.record, &mut self.totals);
+            page.watched.catch_up(until, rules, &mut self.record);
+        }
+    }
 }
 
 pub struct SensorsJob {
@@ -91,43 +128,63 @@ impl SensorsJob {
         }
     }
 
-    fn start(&mut self, run: Run) -> Running {
+    fn start(&self, run: Run) -> Group {
         let n = self.config.pages as usize;
         let (robots, sensed_count) = match run {
             Run::Concept(Concept::Robot) => (self.config.robots, 0),
             Run::Concept(Concept::Sensors) => (self.config.robots, self.config.sensed_pages() as usize),
             Run::Sweep(k) => (k, 0),
         };
+        let record = || Record::new(self.config.horizon, self.config.sample_every);
+        let mut parts = Vec::new();
         let robot_pages: Vec<usize> = (sensed_count..n).collect();
-        let robot = (!robot_pages.is_empty()).then(|| {
+        if !robot_pages.is_empty() {
             let watched = robot_pages.iter().map(|&i| self.watched(i)).collect();
             let order = self.order(&robot_pages, robots);
-            RobotRun::new(robot_pages, watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max))
-        });
-        let sensed = (0..sensed_count)
-            .map(|i| {
-                SensedPage::new(
-                    self.watched(i),
-                    Stream::of(self.config.seed, Purpose::PageRequests, i as u64),
-                    Stream::of(self.config.seed, Purpose::SensorDraws, i as u64),
-                    &self.sensor_rules,
-                )
-            })
-            .collect();
-        let weeks = self.config.horizon as f64 / self.config.week as f64;
-        let events = n as f64 * weeks * (self.config.changes_per_week + self.config.requests_per_week) + 1.0;
-        let count = (events / SLICE_EVENTS).ceil().clamp(1.0, self.config.horizon as f64);
-        let slice = (self.config.horizon as f64 / count).ceil() as u64;
-        Running { run, robots, robot, sensed, totals: SensorTotals::default(), record: Record::new(self.config.horizon, self.config.sample_every), slices: 0, slice }
+            let robot = RobotRun::new(robot_pages, watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max));
+            parts.push(Part::new(Some(robot), Vec::new(), record()));
+        }
+        let shard = sensed_count.div_ceil(SENSED_SHARDS).max(1);
+        for first in (0..sensed_count).step_by(shard) {
+            let sensed = (first..(first + shard).min(sensed_count))
+                .map(|i| {
+                    SensedPage::new(
+                        self.watched(i),
+                        Stream::of(self.config.seed, Purpose::PageRequests, i as u64),
+                        Stream::of(self.config.seed, Purpose::SensorDraws, i as u64),
+                        &self.sensor_rules,
+                    )
+                })
+                .collect();
+            parts.push(Part::new(None, sensed, record()));
+        }
+        Group { run, robots, parts }
     }
 
-    /// The result of the run in progress up to unit `now`.
-    fn result(&self, running: &Running, now: u64, complete: bool) -> ConceptResult {
-        let mut record = running.record.clone();
-        let watched = running.robot.iter().flat_map(|r| r.watched.iter()).chain(running.sensed.iter().map(|p| &p.watched));
+    /// Slices for runs of `pages` pages: about `SLICE_EVENTS` events each (results do
+    /// not depend on the slices: every measure is an integer).
+    fn slice(&self) -> u64 {
+        let weeks = self.config.horizon as f64 / self.config.week as f64;
+        let events = self.config.pages as f64 * weeks * (self.config.changes_per_week + self.config.requests_per_week) + 1.0;
+        let count = (events / SLICE_EVENTS).ceil().clamp(1.0, self.config.horizon as f64);
+        (self.config.horizon as f64 / count).ceil() as u64
+    }
+
+    /// The result of a run in progress up to unit `now`: its parts added up.
+    fn result(&self, group: &Group, now: u64, complete: bool) -> ConceptResult {
+        let mut record = Record::new(self.config.horizon, self.config.sample_every);
+        let mut totals = SensorTotals::default();
+        for part in &group.parts {
+            record.absorb(&part.record);
+            totals.notifications += part.totals.notifications;
+            totals.lost += part.totals.lost;
+        }
+        let watched = group.parts.iter().flat_map(|p| p.robot.iter().flat_map(|r| r.watched.iter()).chain(p.sensed.iter().map(|s| &s.watched)));
         for w in watched {
             w.copy.close(w.life.version, now + 1, &mut record);
         }
+        let sensed: usize = group.parts.iter().map(|p| p.sensed.len()).sum();
+        let robot = group.parts.iter().find_map(|p| p.robot.as_ref());
         let pages = self.config.pages as f64;
         let samples = (now / self.config.sample_every + 1) as usize;
         let freshness: Vec<f64> = record.counts().into_iter().take(samples).map(|c| c as f64 / pages).collect();
@@ -139,11 +196,11 @@ impl SensorsJob {
         let stationary_half_width = (batches.len() >= 2).then(|| mean_and_half_width(&batches).1);
         let stationary_mean = (!stationary.is_empty()).then(|| stationary.iter().sum::<f64>() / stationary.len() as f64);
         ConceptResult {
-            concept: match running.run {
+            concept: match group.run {
                 Run::Concept(c) => c,
                 Run::Sweep(_) => Concept::Robot,
             },
-            robots: running.robots,
+            robots: group.robots,
             freshness,
             complete,
             stationary_mean,
@@ -153,13 +210,13 @@ impl SensorsJob {
             bytes: record.bytes,
             waits: record.waits.spread(),
             changes_between_downloads: record.changes_between.spread(),
-            max_concurrent: if running.sensed.is_empty() { running.robots } else { max_overlap(&running.totals.busy) },
-            cycle_ends: running.robot.as_ref().map(|r| r.cycle_ends.clone()).unwrap_or_default(),
-            notifications: running.totals.notifications,
-            lost_notifications: running.totals.lost,
+            max_concurrent: if sensed == 0 { group.robots } else { max_overlap(group.parts.iter().flat_map(|p| p.totals.busy.iter())) },
+            cycle_ends: robot.map(|r| r.cycle_ends.clone()).unwrap_or_default(),
+            notifications: totals.notifications,
+            lost_notifications: totals.lost,
             ties: record.ties,
             events: record.events,
-            sensed_pages: running.sensed.len() as u64,
+            sensed_pages: sensed as u64,
         }
     }
 }
@@ -168,49 +225,57 @@ impl Plan for SensorsJob {
     type Run = Running;
     type Output = SensorsOutput;
 
+    /// The concepts together (they are independent), or the sweep's next robot count.
     fn begin(&mut self) -> Option<(Running, f64)> {
-        let run = std::mem::replace(self.runs.get_mut(self.next)?, Run::Sweep(0));
-        self.next += 1;
-        Some((self.start(run), self.config.pages as f64))
+        let mut runs = Vec::new();
+        while let Some(run) = self.runs.get_mut(self.next) {
+            if !runs.is_empty() && (matches!(run, Run::Sweep(_)) || matches!(runs[0], Run::Sweep(_))) {
+                break;
+            }
+            runs.push(std::mem::replace(run, Run::Sweep(0)));
+            self.next += 1;
+        }
+        if runs.is_empty() {
+            return None;
+        }
+        let setup = runs.len() as f64 * self.config.pages as f64;
+        let groups = runs.into_iter().map(|run| self.start(run)).collect();
+        Some((Running { groups, slices: 0, slice: self.slice() }, setup))
     }
 
-    /// One slice of the run in progress: every page advances to the slice's end.
+    /// One slice: every part of every run to the slice's end, on every thread allowed.
     fn step(&mut self, running: &mut Running) -> (f64, bool) {
         let horizon = self.config.horizon;
         running.slices += 1;
         let until = (running.slices * running.slice).min(horizon + 1);
-        let before = running.record.events;
-        if let Some(robot) = running.robot.as_mut() {
-            robot.advance(until, &self.rules, &mut running.record);
-            for w in robot.watched.iter_mut() {
-                w.catch_up(until, &self.rules, &mut running.record);
-            }
-        }
-        for page in running.sensed.iter_mut() {
-            page.advance(until, &self.rules, &self.sensor_rules, &mut running.record, &mut running.totals);
-            page.watched.catch_up(until, &self.rules, &mut running.record);
-        }
-        ((running.record.events - before) as f64, running.slices * running.slice > horizon)
+        let events = |r: &Running| r.groups.iter().flat_map(|g| &g.parts).map(|p| p.record.events).sum::<u64>();
+        let before = events(running);
+        let mut parts: Vec<&mut Part> = running.groups.iter_mut().flat_map(|g| g.parts.iter_mut()).collect();
+        let (rules, sensor_rules) = (&self.rules, &self.sensor_rules);
+        parallel::for_each(&mut parts, |part| part.advance(until, rules, sensor_rules));
+        ((events(running) - before) as f64, running.slices * running.slice > horizon)
     }
 
     fn end(&mut self, running: Running) {
-        let result = self.result(&running, self.config.horizon, true);
-        match running.run {
-            Run::Concept(_) => self.output.results.push(result),
-            Run::Sweep(k) => {
-                let weeks = self.config.horizon as f64 / self.config.week as f64;
-                self.output.sweep.push(SweepPoint { robots: k, stationary_mean: result.stationary_mean, bytes_per_week: result.bytes as f64 / weeks });
+        for group in &running.groups {
+            let result = self.result(group, self.config.horizon, true);
+            match group.run {
+                Run::Concept(_) => self.output.results.push(result),
+                Run::Sweep(k) => {
+                    let weeks = self.config.horizon as f64 / self.config.week as f64;
+                    self.output.sweep.push(SweepPoint { robots: k, stationary_mean: result.stationary_mean, bytes_per_week: result.bytes as f64 / weeks });
+                }
             }
         }
     }
 
-    /// Results so far, with the run in progress up to where it has got.
+    /// Results so far, with the runs in progress up to where they have got.
     fn output(&self, running: Option<&Running>) -> SensorsOutput {
         let mut out = self.output.clone();
         if let Some(running) = running {
-            if let Run::Concept(_) = running.run {
-                let now = (running.slices * running.slice).min(self.config.horizon).saturating_sub(1);
-                out.results.push(self.result(running, now, false));
+            let now = (running.slices * running.slice).min(self.config.horizon).saturating_sub(1);
+            for group in running.groups.iter().filter(|g| matches!(g.run, Run::Concept(_))) {
+                out.results.push(self.result(group, now, false));
             }
         }
         out

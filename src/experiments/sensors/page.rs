@@ -1,6 +1,7 @@
 //! The life of one page (Zemskov 2002, §4; spec §3): exponential change events, each
 //! drawing a state number from the state table; some draws change nothing.
 
+use crate::core::math::elementary::ceil_unit;
 use crate::core::rng::Stream;
 use serde::{Deserialize, Serialize};
 
@@ -86,7 +87,7 @@ impl PageLife {
 
     /// The time unit of the next change event.
     pub fn next_change(&self) -> u64 {
-        if self.next_event.is_finite() { self.next_event.ceil() as u64 } else { u64::MAX }
+        ceil_unit(self.next_event)
     }
 
     /// Applies the change events up to `t` — including those in unit `t` when

@@ -30,6 +30,19 @@ impl Tally {
         self.count += 1;
     }
 
+    /// Adds another tally's values.
+    pub fn absorb(&mut self, other: &Tally) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 || other.min < self.min {
+            self.min = other.min;
+        }
+        self.max = self.max.max(other.max);
+        self.sum += other.sum;
+        self.count += other.count;
+    }
+
     pub fn spread(&self) -> Spread {
         Spread { count: self.count, min: self.min, max: self.max, mean: if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 } }
     }
@@ -74,6 +87,21 @@ impl Record {
             self.step[k0 as usize] += 1;
             self.step[k1 as usize] -= 1;
         }
+    }
+
+    /// Adds what another part of the same run measured (integers: the order of parts
+    /// does not matter).
+    pub fn absorb(&mut self, other: &Record) {
+        for (a, b) in self.step.iter_mut().zip(&other.step) {
+            *a += b;
+        }
+        self.downloads += other.downloads;
+        self.useful += other.useful;
+        self.bytes += other.bytes;
+        self.waits.absorb(&other.waits);
+        self.changes_between.absorb(&other.changes_between);
+        self.ties += other.ties;
+        self.events += other.events;
     }
 
     /// Fresh pages at each sample.
@@ -156,8 +184,8 @@ impl Default for Replica {
 }
 
 /// The largest number of intervals [a, b) that overlap at some time.
-pub fn max_overlap(intervals: &[(u64, u64)]) -> u64 {
-    let mut edges: Vec<(u64, i32)> = intervals.iter().filter(|(a, b)| b > a).flat_map(|&(a, b)| [(a, 1), (b, -1)]).collect();
+pub fn max_overlap<'a>(intervals: impl IntoIterator<Item = &'a (u64, u64)>) -> u64 {
+    let mut edges: Vec<(u64, i32)> = intervals.into_iter().filter(|(a, b)| b > a).flat_map(|&(a, b)| [(a, 1), (b, -1)]).collect();
     // at equal times, ends before starts: [a, b) and [b, c) do not overlap
     edges.sort_unstable();
     let (mut now, mut most) = (0i64, 0i64);
@@ -213,5 +241,26 @@ mod tests {
         assert_eq!(max_overlap(&[(0, 10), (5, 15), (10, 20), (12, 13)]), 3);
         assert_eq!(max_overlap(&[(0, 5), (5, 10)]), 1);
         assert_eq!(max_overlap(&[]), 0);
+    }
+
+    #[test]
+    fn parts_absorbed_in_any_order_give_the_whole() {
+        let mut whole = Record::new(100, 10);
+        let mut parts = [Record::new(100, 10), Record::new(100, 10)];
+        for (k, (a, b, wait)) in [(0, 25, 7), (20, 21, 3), (95, 1000, 11), (31, 40, 1)].into_iter().enumerate() {
+            for r in [&mut whole, &mut parts[k % 2]] {
+                r.fresh(a, b);
+                r.waits.add(wait);
+                r.downloads += 1;
+            }
+        }
+        let (mut ab, mut ba) = (parts[0].clone(), parts[1].clone());
+        ab.absorb(&parts[1]);
+        ba.absorb(&parts[0]);
+        for r in [&ab, &ba] {
+            assert_eq!(r.counts(), whole.counts());
+            assert_eq!(r.waits.spread(), whole.waits.spread());
+            assert_eq!(r.downloads, whole.downloads);
+        }
     }
 }

@@ -6,6 +6,7 @@
 use super::page::{LifeRules, Ties, is_error, uniform_int};
 use super::record::{Record, WaitEnds};
 use super::robot::Watched;
+use crate::core::math::elementary::ceil_unit;
 use crate::core::rng::Stream;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -59,7 +60,7 @@ impl SensedPage {
     pub const BYTES: u64 = 216;
 
     fn request_unit(&self) -> u64 {
-        if self.next_request.is_finite() { self.next_request.ceil() as u64 } else { u64::MAX }
+        ceil_unit(self.next_request)
     }
 
     /// Runs this page's events before unit `until`.
