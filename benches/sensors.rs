@@ -1,7 +1,9 @@
 //! `cargo bench --bench sensors`: the article's full experiment (200,000 pages, one week,
-//! robot and sensors), and the smaller configuration the SimPy peer can finish. Prints
-//! one JSON line per case: median seconds of 3 runs, events, events per second.
+//! robot and sensors), and the smaller configuration the SimPy peer can finish, on one
+//! thread and on every core. Prints one JSON line per case: median seconds of 3 runs,
+//! events, events per second.
 
+use freshlab::core::parallel;
 use freshlab::experiments::sensors::SensorsConfig;
 use freshlab::experiments::{Config, Output, run};
 use std::time::Instant;
@@ -12,7 +14,10 @@ fn main() {
     let default = if smoke { vec![500] } else { vec![200_000, 2_000] };
     let pages: Vec<u64> = std::env::args().skip_while(|a| a != "--pages").nth(1).map(|s| s.split(',').map(|p| p.parse().expect("pages")).collect()).unwrap_or(default);
     let count = if smoke { 1 } else { 3 };
-    for n in pages {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads: Vec<usize> = if cores > 1 { vec![1, cores] } else { vec![1] };
+    for (n, threads) in pages.iter().flat_map(|&n| threads.iter().map(move |&t| (n, t))) {
+        parallel::set_threads(threads);
         let mut runs: Vec<(f64, u64, f64, f64)> = (0..count)
             .map(|_| {
                 let t = Instant::now();
@@ -29,7 +34,7 @@ fn main() {
         let (seconds, events, robot, sensors) = runs[count / 2];
         println!(
             "{}",
-            serde_json::json!({ "pages": n, "seconds": seconds, "events": events, "events_per_second": events as f64 / seconds, "robot_freshness": robot, "sensor_freshness": sensors, "all_seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>() })
+            serde_json::json!({ "pages": n, "threads": threads, "seconds": seconds, "events": events, "events_per_second": events as f64 / seconds, "robot_freshness": robot, "sensor_freshness": sensors, "all_seconds": runs.iter().map(|r| r.0).collect::<Vec<_>>() })
         );
     }
 }

@@ -3,7 +3,7 @@
 // that runs the experiments. One view at a time (ui/router.js).
 import init, * as core from '../build/pkg/freshlab.js';
 import workerSource from '../build/worker.bundle';
-import { WorkerClient } from './worker-client.js';
+import { WorkerPool } from './worker-client.js';
 import { UrlState } from './ui/state.js';
 import { Router, requestedView } from './ui/router.js';
 import { FORMER_PANELS } from './views/index.js';
@@ -89,7 +89,7 @@ async function boot() {
   }
   const module = await compileCore();
   await init({ module_or_path: module });
-  const client = new WorkerClient(workerSource, module);
+  const client = new WorkerPool(workerSource, module, core);
   const router = new Router({ main: document.querySelector('#main'), nav: document.querySelector('#views'), core, client, state });
   globalThis.freshlab = { core, client, state, router };
   router.show(requestedView(state));

@@ -113,3 +113,96 @@ export class WorkerClient {
     return promise;
   }
 }
+
+/** How often, at most, the parts' partial results are joined for the page (ms). */
+const JOIN_MS = 200;
+
+/** Workers for the page: one runs everything, and a run the core can cut into parts
+ * (the policies' runs, dealt out) takes as many as the browser reports cores and the
+ * tab's memory allows — each part holds the whole repository. The core joins the parts'
+ * results, to the same bits as one worker's. Same interface as a WorkerClient. */
+export class WorkerPool {
+  constructor(source, module, core) {
+    Object.assign(this, { source, module, core });
+    this.clients = [new WorkerClient(source, module)];
+    this.size = Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1));
+    // a run estimated shorter than this stays on one worker: starting others costs more
+    this.minSeconds = 0.5;
+  }
+
+  get restarts() {
+    return this.clients.reduce((sum, c) => sum + c.restarts, 0);
+  }
+
+  get watchdogMs() {
+    return this.clients[0].watchdogMs;
+  }
+
+  set watchdogMs(ms) {
+    for (const c of this.clients) c.watchdogMs = ms;
+  }
+
+  /** Workers busy with a run now (a cancelled run leaves none). */
+  get busy() {
+    return this.clients.filter((c) => c.pending.size > 0).length;
+  }
+
+  hookForTest(type, message) {
+    return this.clients[0].hookForTest(type, message);
+  }
+
+  /** The parts of `config` for the workers it may take; the config alone if it cannot
+   * be cut (or is invalid: the worker then says what is wrong). */
+  parts(config) {
+    try {
+      const cost = this.core.estimate(config);
+      if (!(cost.seconds >= this.minSeconds)) return [config];
+      const fit = Math.floor(this.core.limits().browser.bytes / Math.max(cost.bytes, 1));
+      const workers = Math.max(1, Math.min(this.size, fit));
+      return workers > 1 ? this.core.split(config, workers) : [config];
+    } catch {
+      return [config];
+    }
+  }
+
+  /** Starts a run; returns {promise, cancel}; the result says how many workers ran it. */
+  run(config, { onProgress } = {}) {
+    const parts = this.parts(config);
+    if (parts.length <= 1) return this.clients[0].run(config, { onProgress });
+    while (this.clients.length < parts.length) {
+      const client = new WorkerClient(this.source, this.module);
+      client.watchdogMs = this.clients[0].watchdogMs;
+      this.clients.push(client);
+    }
+    const started = performance.now();
+    const fractions = parts.map(() => 0);
+    const partials = parts.map(() => null);
+    let joined = 0;
+    const progress = (k, fraction, partial) => {
+      fractions[k] = fraction;
+      if (partial) partials[k] = partial;
+      const now = performance.now();
+      if (now - joined < JOIN_MS) return;
+      joined = now;
+      const have = partials.filter(Boolean);
+      let merged;
+      try {
+        merged = have.length > 0 ? this.core.merge(config, have) : undefined;
+      } catch {
+        merged = undefined;
+      }
+      // each part's fraction is of the whole run's work
+      onProgress?.(Math.min(0.999, fractions.reduce((a, b) => a + b, 0)), merged, now - started);
+    };
+    const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial) }));
+    const cancel = () => runs.forEach((r) => r.cancel());
+    const promise = Promise.all(runs.map((r) => r.promise)).then((done) => ({
+      result: this.core.merge(config, done.map((d) => d.result)),
+      elapsedMs: performance.now() - started,
+      workers: parts.length,
+    }));
+    // one part failing (or cancelled) stops the others
+    promise.catch(cancel);
+    return { promise, cancel };
+  }
+}

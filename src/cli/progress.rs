@@ -3,9 +3,22 @@
 //! silent with `--quiet` or when standard error is not a terminal, and never on
 //! standard output (where `--json` goes).
 
+#[cfg(not(target_arch = "wasm32"))]
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
+
+/// The test harness also compiles this program for WebAssembly, where it never runs and
+/// indicatif is not built: there the bar is never drawn.
+#[cfg(target_arch = "wasm32")]
+struct ProgressBar;
+
+#[cfg(target_arch = "wasm32")]
+impl ProgressBar {
+    fn set_message(&self, _: String) {}
+    fn set_position(&self, _: u64) {}
+    fn finish_and_clear(&self) {}
+}
 
 /// Steps of the bar: the job reports a fraction, drawn in thousandths.
 const STEPS: u64 = 1000;
@@ -28,6 +41,9 @@ impl Progress {
         if !self.enabled || self.started.elapsed() < Duration::from_secs(1) {
             return;
         }
+        #[cfg(target_arch = "wasm32")]
+        let bar = self.bar.get_or_insert(ProgressBar);
+        #[cfg(not(target_arch = "wasm32"))]
         let bar = self.bar.get_or_insert_with(|| {
             let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4));
             let style = ProgressStyle::with_template("{bar:32.cyan/blue} {percent:>3} % · {msg} · {eta} left").expect("a valid template").progress_chars("█▉▊▋▌▍▎▏ ");

@@ -4,6 +4,7 @@
 //! 16 threads — and in the browser, where one worker runs every shard in turn.
 
 use std::cell::Cell;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::Mutex;
 
 thread_local! {
@@ -33,10 +34,17 @@ pub fn threads() -> usize {
 /// thread, in order, as threads become free.
 pub fn for_each<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync) {
     let threads = threads().min(items.len());
-    if threads <= 1 {
+    if threads <= 1 || cfg!(target_arch = "wasm32") {
         items.iter_mut().for_each(work);
         return;
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    spread(items, work, threads);
+}
+
+/// `for_each` on `threads` threads (not in WebAssembly, which has none here).
+#[cfg(not(target_arch = "wasm32"))]
+fn spread<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync, threads: usize) {
     let queue = Mutex::new(items.iter_mut());
     std::thread::scope(|scope| {
         for _ in 0..threads {

@@ -55,6 +55,16 @@ pub trait Experiment {
     fn files() -> &'static [FileInput] {
         &[]
     }
+    /// The configuration cut into at most `parts` independent parts whose results
+    /// [`Experiment::merge`] joins into the whole run's, to the last bit (the page's pool
+    /// of workers). Experiments that cannot be cut return the configuration alone.
+    fn split(config: &Self::Config, _parts: usize) -> Vec<Self::Config> {
+        vec![config.clone()]
+    }
+    /// Joins the results (final or partial) of [`Experiment::split`]'s parts, in order.
+    fn merge(_config: &Self::Config, outputs: Vec<Self::Output>) -> Self::Output {
+        outputs.into_iter().next().expect("a part's result")
+    }
 }
 
 /// An experiment's configuration: its checks and its cost.

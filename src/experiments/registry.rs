@@ -84,6 +84,27 @@ macro_rules! registry {
                 match self { $( Config::$variant(c) => c.cost(), )* }
             }
 
+            /// The parts of [`Experiment::split`] (the configuration alone if it cannot be cut).
+            pub fn split(&self, parts: usize) -> Vec<Config> {
+                match self { $( Config::$variant(c) => <$($experiment)::+ as Experiment>::split(c, parts).into_iter().map(Config::$variant).collect(), )* }
+            }
+
+            /// Joins the parts' results (of [`Config::split`]) into the whole run's.
+            pub fn merge(&self, outputs: Vec<Output>) -> Result<Output, InputError> {
+                match self {
+                    $( Config::$variant(c) => {
+                        let parts = outputs
+                            .into_iter()
+                            .map(|o| match o { Output::$variant(o) => Ok(o), other => Err(InputError::new("", format!("a part's result is a {} result, not {}", other.name(), $name))) })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        if parts.is_empty() {
+                            return Err(InputError::new("", "no part's result to join"));
+                        }
+                        Ok(Output::$variant(<$($experiment)::+ as Experiment>::merge(c, parts)))
+                    } )*
+                }
+            }
+
             fn start_checked(self) -> Result<Box<dyn Job<Output>>, InputError> {
                 match self {
                     $( Config::$variant(c) => Ok(Box::new(Tagged { job: <$($experiment)::+ as Experiment>::start(c)?, tag: Output::$variant })), )*

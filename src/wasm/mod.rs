@@ -151,6 +151,23 @@ pub fn estimate(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&config.cost())
 }
 
+/// The configuration cut into at most `parts` parts for a pool of workers (an array of
+/// configurations; one when the experiment cannot be cut).
+#[wasm_bindgen]
+pub fn split(config: JsValue, parts: usize) -> Result<JsValue, JsValue> {
+    let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
+    to_js(&config.split(parts.clamp(1, 64)))
+}
+
+/// Joins the results (final or partial) of `split`'s parts into the whole run's, the
+/// same to the last bit as one worker's.
+#[wasm_bindgen]
+pub fn merge(config: JsValue, results: Vec<JsValue>) -> Result<JsValue, JsValue> {
+    let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
+    let outputs = results.into_iter().map(output_of).collect::<Result<Vec<_>, _>>()?;
+    to_js(&config.merge(outputs).map_err(|e| error_js(&e))?)
+}
+
 /// A result ready to show: read from JavaScript once, its figures built once, then
 /// drawn, summarised and exported as often as the page needs (a redraw costs only the
 /// drawing, not another crossing of the whole result).

@@ -69,7 +69,10 @@ test('the ratio table shows the thesis beside each measured ratio, both ways, an
 test('the sample page list imports, runs and reports its capped servers; a bad list names its line', async () => {
   const panel = page.locator('#policies');
   await panel.getByRole('button', { name: 'Load the sample page list' }).click();
-  assert.equal(await panel.getByLabel('pages from').inputValue(), 'page_list');
+  // the sample is a script of its own, fetched on demand: the source switches once it is in
+  const source = panel.getByLabel('pages from');
+  for (let i = 0; i < 100 && (await source.inputValue()) !== 'page_list'; i++) await page.waitForTimeout(100);
+  assert.equal(await source.inputValue(), 'page_list');
   await setField(page, 'policies', 'simulated days', 120);
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent) && /Your page list/.test(document.querySelector('#policies .details').textContent), null, { timeout: 60_000 });
@@ -156,4 +159,52 @@ test('the WEBBASE preset shows what the full scale needs, and too big is refused
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
   await page.locator('#policies').getByRole('button', { name: 'Classroom size' }).click();
   await page.waitForFunction(() => document.querySelector('#policies .status').textContent === '', null, { timeout: 5000 });
+});
+
+test('a pool of workers runs the policies side by side, to the same bits as one worker, and cancels them all', async () => {
+  const config = { experiment: 'policies', repository: { pages: 3000, servers: 40 }, horizon_days: 200, capacities: [0.1, 0.9], crawlers: ['nutch'] };
+  const outcome = await page.evaluate(async (config) => {
+    const pool = globalThis.freshlab.client;
+    const [size, minSeconds] = [pool.size, pool.minSeconds];
+    // three workers whatever the cores, and even for a short run
+    Object.assign(pool, { size: 3, minSeconds: 0 });
+    try {
+      let partials = 0;
+      const pooled = await pool.run(config, { onProgress: (_, partial) => partial && partials++ }).promise;
+      const single = await pool.clients[0].run(config).promise;
+      return { workers: pooled.workers, same: JSON.stringify(pooled.result) === JSON.stringify(single.result), done: pooled.result.done, curves: pooled.result.capacities.map((c) => c.curves.length) };
+    } finally {
+      Object.assign(pool, { size, minSeconds });
+    }
+  }, config);
+  assert.equal(outcome.workers, 3);
+  assert.ok(outcome.same, 'the joined result is the single worker’s, to the last bit');
+  assert.ok(outcome.done);
+  assert.deepEqual(outcome.curves, [4, 4]);
+  // a cancelled pooled run leaves no worker computing
+  const cancelled = await page.evaluate(async () => {
+    const pool = globalThis.freshlab.client;
+    const [size, minSeconds] = [pool.size, pool.minSeconds];
+    Object.assign(pool, { size: 3, minSeconds: 0 });
+    try {
+      let cancel;
+      const progressed = new Promise((resolve) => {
+        const run = pool.run({ experiment: 'policies', repository: { pages: 20000, servers: 200 }, horizon_days: 3000, crawlers: [] }, { onProgress: resolve });
+        cancel = run.cancel;
+        run.promise.catch(() => {});
+        globalThis.pooledRun = run;
+      });
+      await progressed;
+      const busyWhileRunning = pool.busy;
+      cancel();
+      const error = await globalThis.pooledRun.promise.then(() => 'finished', (e) => e.name);
+      for (let i = 0; i < 50 && pool.busy > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      return { busyWhileRunning, error, busyAfter: pool.busy };
+    } finally {
+      Object.assign(pool, { size, minSeconds });
+    }
+  });
+  assert.ok(cancelled.busyWhileRunning >= 2, `workers busy: ${cancelled.busyWhileRunning}`);
+  assert.equal(cancelled.error, 'Cancelled');
+  assert.equal(cancelled.busyAfter, 0, 'no worker left computing');
 });

@@ -379,13 +379,13 @@ export class ExperimentPanel {
     this.progress.start(() => run.cancel());
     if (this.runButton) this.runButton.disabled = true;
     run.promise.then(
-      ({ result, elapsedMs }) => {
+      ({ result, elapsedMs, workers }) => {
         if (this.running !== run) return;
         this.finish();
         this.lastConfig = config;
         this.show(result, 'final');
         this.check(); // edits made while it ran leave the chart out of date
-        this.setStatus(`Computed in ${elapsed(elapsedMs)}.`);
+        this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}.`);
       },
       (error) => {
         if (this.running !== run) return;

@@ -43,6 +43,10 @@ pub struct PoliciesConfig {
     /// a page list's in order of first appearance). None: the largest capped server.
     pub microscope_server: Option<u64>,
     pub seed: u64,
+    /// The runs this part of a split run does (the page's pool of workers), numbered
+    /// capacity by capacity and policy by policy, then crawler by crawler; absent: all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only_runs: Option<Vec<u64>>,
 }
 
 impl Default for PoliciesConfig {
@@ -62,6 +66,7 @@ impl Default for PoliciesConfig {
             bins: 100,
             microscope_server: None,
             seed: 1,
+            only_runs: None,
         }
     }
 }
@@ -87,6 +92,12 @@ pub struct Estimate {
 }
 
 impl PoliciesConfig {
+    /// The runs of the experiment: every policy at every capacity, then every crawler
+    /// (with MERGE at the bandwidth it used).
+    pub fn runs(&self) -> usize {
+        self.capacities.len() * self.policies.len() + self.crawlers.len()
+    }
+
     /// The WEBBASE scale of spec §1.4: 14.5 M pages, 5,462 servers, P = 15 s, six years.
     pub fn webbase() -> Self {
         let classroom = PoliciesConfig::default();
@@ -185,6 +196,13 @@ impl Settings for PoliciesConfig {
         distinct("policies", &self.policies)?;
         distinct("crawlers", &self.crawlers)?;
         count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
+        if let Some(runs) = &self.only_runs {
+            let total = self.runs() as u64;
+            if let Some((k, &r)) = runs.iter().enumerate().find(|(_, r)| **r >= total) {
+                return Err(InputError::new(format!("only_runs[{k}]"), format!("must be below the number of runs, {total} (got {r}); leave only_runs out to do them all")));
+            }
+            distinct("only_runs", runs)?;
+        }
         Ok(())
     }
 

@@ -23,9 +23,20 @@ const SLICE_REQUESTS: f64 = 100_000.0;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Run {
-    Allocated { capacity: usize, policy: PolicyKind },
-    Crawler { index: usize, policy: PolicyKind },
-    SameBandwidth { crawler: usize },
+    Allocated {
+        capacity: usize,
+        policy: PolicyKind,
+    },
+    Crawler {
+        index: usize,
+        policy: PolicyKind,
+    },
+    /// MERGE at the bandwidth crawler `crawler` (its place in the output) used; `index`:
+    /// the crawler's place in the configuration, which names the run's streams.
+    SameBandwidth {
+        crawler: usize,
+        index: usize,
+    },
 }
 
 /// Shards of servers a run is split into (fewer when there are fewer servers): fixed,
@@ -145,6 +156,10 @@ impl PoliciesJob {
         for (index, &policy) in config.crawlers.iter().enumerate() {
             runs.push(Run::Crawler { index, policy });
         }
+        // a part of a split run does only its own runs (the same streams as in the whole)
+        if let Some(only) = &config.only_runs {
+            runs = runs.into_iter().enumerate().filter(|(k, _)| only.contains(&(*k as u64))).map(|(_, r)| r).collect();
+        }
         let output = PoliciesOutput {
             repository: summary,
             estimate: estimate_config.estimate_for(repo.pages() as u64, servers),
@@ -205,9 +220,9 @@ impl PoliciesJob {
                 (f, policy, 1u8, capacity)
             }
             Run::Crawler { index, policy } => (Vec::new(), policy, 2, index),
-            Run::SameBandwidth { crawler } => {
+            Run::SameBandwidth { crawler, index } => {
                 let c = self.output.crawlers[crawler].curve.bandwidth;
-                (allocate(&self.repo, AllocationKind::OptPolite, c, p).f, PolicyKind::Merge, 3, crawler)
+                (allocate(&self.repo, AllocationKind::OptPolite, c, p).f, PolicyKind::Merge, 3, index)
             }
         };
         let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
@@ -330,17 +345,17 @@ impl Plan for PoliciesJob {
                 self.output.capacities[capacity].curves.push(curve);
                 self.allocation = Some((capacity, running.f));
             }
-            Run::Crawler { .. } => {
+            Run::Crawler { index: configured, .. } => {
                 let bound = (curve.bandwidth > 0.0)
                     .then(|| allocate(&self.repo, AllocationKind::OptPolite, curve.bandwidth.min(self.max_rate()), self.config.politeness_days()).report.bound);
                 let index = self.output.crawlers.len();
                 let merge = curve.bandwidth > 0.0 && curve.bandwidth <= self.max_rate();
                 self.output.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: bound, merge_same_bandwidth: None });
                 if merge {
-                    self.runs.push(Run::SameBandwidth { crawler: index });
+                    self.runs.push(Run::SameBandwidth { crawler: index, index: configured });
                 }
             }
-            Run::SameBandwidth { crawler } => self.output.crawlers[crawler].merge_same_bandwidth = Some(curve),
+            Run::SameBandwidth { crawler, .. } => self.output.crawlers[crawler].merge_same_bandwidth = Some(curve),
         }
     }
 
@@ -361,7 +376,7 @@ impl Plan for PoliciesJob {
         match running.run {
             Run::Allocated { capacity, .. } => out.capacities[capacity].curves.push(curve),
             Run::Crawler { .. } => out.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: None, merge_same_bandwidth: None }),
-            Run::SameBandwidth { crawler } => out.crawlers[crawler].merge_same_bandwidth = Some(curve),
+            Run::SameBandwidth { crawler, .. } => out.crawlers[crawler].merge_same_bandwidth = Some(curve),
         }
         *cache = Some((running.time, out.clone()));
         out

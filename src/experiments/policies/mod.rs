@@ -40,4 +40,53 @@ impl Experiment for Policies {
     fn files() -> &'static [FileInput] {
         &[inputs::PAGE_LIST]
     }
+
+    /// The runs dealt to at most `parts` parts, the longest first to the least loaded
+    /// (a run's requests grow with its capacity; a crawler's run is followed by MERGE at
+    /// its bandwidth). Each part computes the repository, allocations and bounds itself.
+    fn split(config: &PoliciesConfig, parts: usize) -> Vec<PoliciesConfig> {
+        let all: Vec<u64> = match &config.only_runs {
+            Some(only) => only.clone(),
+            None => (0..config.runs() as u64).collect(),
+        };
+        let parts = parts.clamp(1, all.len().max(1));
+        if parts == 1 {
+            return vec![config.clone()];
+        }
+        let allocated = (config.capacities.len() * config.policies.len()) as u64;
+        let weight = |r: u64| if r < allocated { config.capacities[(r / config.policies.len() as u64) as usize] } else { 2.0 };
+        let mut order = all.clone();
+        order.sort_by(|a, b| weight(*b).total_cmp(&weight(*a)).then(a.cmp(b)));
+        let mut load: Vec<(f64, Vec<u64>)> = vec![(0.0, Vec::new()); parts];
+        for r in order {
+            let least = (0..parts).min_by(|&i, &j| load[i].0.total_cmp(&load[j].0).then(i.cmp(&j))).expect("a part");
+            load[least].0 += weight(r);
+            load[least].1.push(r);
+        }
+        load.into_iter()
+            .filter(|(_, runs)| !runs.is_empty())
+            .map(|(_, mut runs)| {
+                runs.sort_unstable();
+                PoliciesConfig { only_runs: Some(runs), ..config.clone() }
+            })
+            .collect()
+    }
+
+    /// The parts' curves in the order of the whole run (policies at each capacity in the
+    /// configuration's order, then crawlers), beside the bounds every part computed alike.
+    fn merge(config: &PoliciesConfig, outputs: Vec<PoliciesOutput>) -> PoliciesOutput {
+        let mut merged = outputs.iter().max_by_key(|o| o.capacities.len()).expect("a part's result").clone();
+        merged.config = PoliciesConfig { only_runs: None, ..config.clone() };
+        merged.done = outputs.iter().all(|o| o.done);
+        let place = |list: &[crate::core::policy::PolicyKind], p| list.iter().position(|x| *x == p).unwrap_or(usize::MAX);
+        for (k, capacity) in merged.capacities.iter_mut().enumerate() {
+            let mut curves: Vec<PolicyCurve> = outputs.iter().filter_map(|o| o.capacities.get(k)).flat_map(|c| c.curves.iter().cloned()).collect();
+            curves.sort_by_key(|c| place(&config.policies, c.policy));
+            capacity.curves = curves;
+        }
+        let mut crawlers: Vec<CrawlerResult> = outputs.iter().flat_map(|o| o.crawlers.iter().cloned()).collect();
+        crawlers.sort_by_key(|c| place(&config.crawlers, c.curve.policy));
+        merged.crawlers = crawlers;
+        merged
+    }
 }
