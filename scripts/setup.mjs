@@ -57,6 +57,21 @@ export function ensureChromium() {
   run('apt-get', ['install', '-y', '-q', 'chromium', 'chromium-driver'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
+/**
+ * Python with numpy and scipy for the LambdaCrawl peer (../shared/peers/optimal-freshness),
+ * in build/peer-venv; nothing to do where ../shared is absent (the test then says it skips).
+ */
+export function ensurePeerPython() {
+  const peer = path.join(root, '..', 'shared', 'peers', 'optimal-freshness');
+  if (!fs.existsSync(peer)) return;
+  const venv = path.join(root, 'build', 'peer-venv');
+  const python = path.join(venv, 'bin', 'python');
+  if (fs.existsSync(python) && works(python, ['-c', 'import numpy, scipy'])) return;
+  say('installing numpy and scipy into build/peer-venv for the LambdaCrawl peer (python3 -m venv, pip)…');
+  if (!fs.existsSync(python)) run('python3', ['-m', 'venv', venv]);
+  run(path.join(venv, 'bin', 'pip'), ['install', '-q', 'numpy==2.4.6', 'scipy==1.17.1']);
+}
+
 export function ensureBuildTools() {
   ensureNodeModules();
   ensureWasmTarget();

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { root, say } from './shell.mjs';
-import { ensureNodeModules, ensureBuildTools, ensureChromium } from './setup.mjs';
+import { ensureNodeModules, ensureBuildTools, ensureChromium, ensurePeerPython } from './setup.mjs';
 
 /** Runs a command, streaming and capturing its output; resolves {code, text}. */
 function tee(command, args, env = {}) {
@@ -63,6 +63,7 @@ async function main() {
   ensureNodeModules();
   ensureBuildTools();
   ensureChromium();
+  ensurePeerPython();
   const before = chromiumLeftovers();
   const results = [];
   for (const layer of layers) {

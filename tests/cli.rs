@@ -331,6 +331,43 @@ fn allocate_reads_a_page_list_and_policies_runs_on_it() {
     assert!(err.contains("line 2: change_rate must be a finite number ≥ 0"), "{err}");
 }
 
+/// Issue 17: `allocate --objective binary|harmonic` gives each allocation's freshness
+/// (and for harmonic its cost) with the frequencies in the file's order; the optimum
+/// under each objective is best under that objective; an unknown objective is named.
+#[test]
+fn allocate_takes_the_objective() {
+    let dir = std::env::temp_dir().join(format!("freshlab-objective-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("pages.csv");
+    std::fs::write(&list, "page,server,change_rate,weight\nz,s2,10,1\na,s1,1,1\nb,s1,2,1\nc,s1,0.5,2\nd,s2,1,1\n").unwrap();
+    let run = |objective: &str| {
+        let (code, out, err) = freshlab(&["allocate", "--repository", list.to_str().unwrap(), "--capacity", "4", "--politeness-seconds", "43200", "--objective", objective, "--json"]);
+        assert_eq!(code, 0, "{objective}: {err}");
+        json(&out)
+    };
+    let binary = run("binary");
+    assert_eq!(binary["config"]["objective"], "binary");
+    let fresh = |v: &serde_json::Value, k: &str| v[k]["freshness"].as_f64().unwrap();
+    for other in ["uniform", "proportional"] {
+        assert!(fresh(&binary, "opt_polite") >= fresh(&binary, other), "binary: OPT_POLITE beats {other}");
+    }
+    assert!(fresh(&binary, "opt_unpolite") >= fresh(&binary, "opt_polite"));
+    let harmonic = run("harmonic");
+    let cost = |k: &str| harmonic[k]["cost"].as_f64().unwrap();
+    for other in ["uniform", "proportional"] {
+        assert!(cost("opt_polite") <= cost(other), "harmonic: OPT_POLITE costs least, not more than {other}");
+    }
+    assert_eq!(harmonic["opt_polite"]["starved"], 0, "harmonic staleness starves no page");
+    let f = harmonic["opt_unpolite"]["frequencies"].as_array().unwrap();
+    assert_eq!(f.len(), 5);
+    assert!(f[0].as_f64().unwrap() > f[4].as_f64().unwrap(), "file order: z (λ = 10) is first and crawled more than d (λ = 1)");
+    let freshness = run("freshness");
+    assert!(freshness["opt_polite"].get("cost").is_none() && freshness["config"].get("objective").is_none(), "the default output is unchanged");
+    let (code, _, err) = freshlab(&["allocate", "--objective", "cheapest"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--objective") && err.contains("freshness, binary, harmonic"), "{err}");
+}
+
 /// Issue 13's reproducers for the bursty experiment: each exits 0 (or 2 with a message)
 /// instead of panicking or looping.
 #[test]

@@ -1,12 +1,13 @@
 //! Resource allocation (spec §1.3): how often to revisit each page, given a total
 //! frequency C and the politeness interval P (at most 1/P requests per server).
 
+pub mod objective;
 pub mod opt;
-mod roots;
 pub mod wolf;
 
 use crate::core::math::freshness::a_star;
 use crate::core::model::repository::Repository;
+use objective::Objective;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +48,8 @@ pub struct Kkt {
     pub multiplier: f64,
     /// max over revisited pages of |w·∂A*/∂f − (μ + ν_s)| / (μ + ν_s).
     pub stationarity: f64,
-    /// max over pages left out of (w/λ − (μ + ν_s)) / (μ + ν_s), or 0: leaving them
+    /// max over pages left out of (the marginal value of their first crawl, w/λ for
+    /// freshness − (μ + ν_s)) / (μ + ν_s), or 0: leaving them
     /// out must not be worth it.
     pub excluded: f64,
     /// max over servers of (Σ_{i∈s} f_i·P − 1), or 0 (caps respected).
@@ -97,16 +99,21 @@ pub fn bound(repo: &Repository, f: &[f64]) -> f64 {
 /// Allocates `capacity` requests per day; `politeness` is P in days (0: no limit).
 /// `Given` has nothing to compute: use [`given`].
 pub fn allocate(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64) -> Allocation {
+    allocate_for(Objective::Freshness, repo, kind, capacity, politeness)
+}
+
+/// The same, with the optimal allocations optimal for `objective`.
+pub fn allocate_for(objective: Objective, repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64) -> Allocation {
     let limit = (politeness > 0.0).then_some(politeness);
     let (f, kkt) = match kind {
         AllocationKind::Uniform => (waterfill(repo, capacity, politeness, |_| 1.0), None),
         AllocationKind::Proportional => (waterfill(repo, capacity, politeness, |i| repo.lambda[i]), None),
         AllocationKind::OptUnpolite => {
-            let (f, kkt) = opt::optimal(repo, capacity, None);
+            let (f, kkt) = opt::optimal_for(objective, repo, capacity, None);
             (f, Some(kkt))
         }
         AllocationKind::OptPolite => {
-            let (f, kkt) = opt::optimal(repo, capacity, limit);
+            let (f, kkt) = opt::optimal_for(objective, repo, capacity, limit);
             (f, Some(kkt))
         }
         AllocationKind::Given => unreachable!("given frequencies are not allocated: use alloc::given"),
@@ -186,7 +193,7 @@ fn waterfill(repo: &Repository, capacity: f64, politeness: f64, g: impl Fn(usize
     let sums: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).map(&g).sum()).collect();
     let total_at = |t: f64| sums.iter().map(|&gs| (t * gs).min(if gs > 0.0 { cap } else { 0.0 })).sum::<f64>();
     let reachable = total_at(f64::INFINITY);
-    let t = if reachable <= capacity { f64::INFINITY } else { roots::increasing_root(|t| total_at(t) - capacity, capacity / sums.iter().sum::<f64>()) };
+    let t = if reachable <= capacity { f64::INFINITY } else { crate::core::math::roots::increasing_root(|t| total_at(t) - capacity, capacity / sums.iter().sum::<f64>()) };
     let mut f = vec![0.0; repo.pages()];
     for (s, &gs) in sums.iter().enumerate() {
         if gs == 0.0 {

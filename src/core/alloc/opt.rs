@@ -12,9 +12,10 @@
 //! of one decreasing function — per-server multipliers inside a global root-find.
 
 use super::Kkt;
-use super::roots::newton_root_decreasing;
+use super::objective::Objective;
 use crate::core::math::elementary::{exp, ln_1p};
-use crate::core::math::freshness::{a_star_marginal, marginal_gain};
+use crate::core::math::freshness::marginal_gain;
+use crate::core::math::roots::newton_root_decreasing;
 use crate::core::model::repository::Repository;
 
 /// x > 0 with g(x) = 1 − e^{−x}(1 + x) = y, for 0 < y < 1 (safeguarded Newton).
@@ -24,7 +25,7 @@ pub fn inverse_gain(y: f64) -> f64 {
 
 /// The same, starting Newton from `guess` when it is a positive number (a nearby
 /// root from the previous multiplier converges in one or two steps).
-fn inverse_gain_from(y: f64, guess: f64) -> f64 {
+pub(super) fn inverse_gain_from(y: f64, guess: f64) -> f64 {
     let mut x = if guess > 0.0 {
         guess
     } else if y < 0.5 {
@@ -62,61 +63,53 @@ fn inverse_gain_from(y: f64, guess: f64) -> f64 {
     x
 }
 
-/// The optimal rate of a page (rate λ, weight w) at marginal value m; `x` holds the
-/// page's last λ/f as Newton's starting point (NaN for none) and is updated.
-#[inline]
-fn page_rate_from(lambda: f64, w: f64, m: f64, x: &mut f64) -> f64 {
-    if lambda == 0.0 || w <= m * lambda {
-        0.0
-    } else {
-        *x = inverse_gain_from(m * lambda / w, *x);
-        lambda / *x
-    }
-}
-
-/// Σ_{i∈s} f_i(m) and its slope in m, remembering each page's root in `x` for the next
-/// call. With y = mλ/w and x = g⁻¹(y): df/dm = −(λ/x²)·(λ/w)/g'(x) = −λ² eˣ / (w x³).
-fn server_rate(repo: &Repository, s: usize, m: f64, x: &mut [f64]) -> (f64, f64) {
+/// Σ_{i∈s} f_i(m) and its slope in m, remembering each page's Newton root in `x`.
+fn server_rate(objective: Objective, repo: &Repository, s: usize, m: f64, x: &mut [f64]) -> (f64, f64) {
     let (mut total, mut slope) = (0.0, 0.0);
     for i in repo.server_pages(s) {
-        let (lambda, w) = (repo.lambda[i], repo.weight(i));
-        let f = page_rate_from(lambda, w, m, &mut x[i]);
+        let (f, df) = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut x[i]);
         if f > 0.0 {
-            let xi = x[i];
             total += f;
-            slope -= lambda * lambda * exp(xi) / (w * xi * xi * xi);
+            slope += df;
         }
     }
     (total, slope)
 }
 
 /// The marginal value of an even spread of `rate` over the pages: a starting guess.
-fn typical_marginal(repo: &Repository, pages: impl Iterator<Item = usize> + Clone, rate: f64) -> f64 {
+fn typical_marginal(objective: Objective, repo: &Repository, pages: impl Iterator<Item = usize> + Clone, rate: f64) -> f64 {
     let changing = pages.clone().filter(|&i| repo.lambda[i] > 0.0).count().max(1);
     let share = rate / changing as f64;
-    let (sum, n) = pages.filter(|&i| repo.lambda[i] > 0.0).fold((0.0, 0usize), |(s, n), i| (s + repo.weight(i) * a_star_marginal(repo.lambda[i], share), n + 1));
+    let (sum, n) = pages.filter(|&i| repo.lambda[i] > 0.0).fold((0.0, 0usize), |(s, n), i| (s + objective.marginal(repo.lambda[i], repo.weight(i), share), n + 1));
     if n == 0 { 1.0 } else { sum / n as f64 }
 }
 
 /// m_s: the marginal value at which server s alone spends exactly `cap` (0 when it has
 /// no changing page and so never reaches it).
-fn saturation(repo: &Repository, s: usize, cap: f64, x: &mut [f64]) -> f64 {
+fn saturation(objective: Objective, repo: &Repository, s: usize, cap: f64, x: &mut [f64]) -> f64 {
     if repo.server_pages(s).all(|i| repo.lambda[i] == 0.0) {
         return 0.0;
     }
-    let guess = typical_marginal(repo, repo.server_pages(s), cap);
-    newton_root_decreasing(|m| server_rate(repo, s, m, x), cap, guess)
+    let guess = typical_marginal(objective, repo, repo.server_pages(s), cap);
+    newton_root_decreasing(|m| server_rate(objective, repo, s, m, x), cap, guess)
 }
 
 /// The optimal allocation of `capacity` (per day); `politeness` is P in days, or
 /// `None` for OPT_UNPOLITE.
 pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Vec<f64>, Kkt) {
+    optimal_for(Objective::Freshness, repo, capacity, politeness)
+}
+
+/// The allocation of `capacity` (per day) best for `objective`; `politeness` is P in
+/// days, or `None` for no caps. With caps this is the problem of Kolobov et al. (SIGIR
+/// 2019) for the binary and harmonic objectives.
+pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Vec<f64>, Kkt) {
     let servers = repo.servers();
     let cap = politeness.map_or(f64::INFINITY, |p| 1.0 / p);
     // each page's λ/f at the last multiplier tried: Newton's starting point
     let mut x = vec![f64::NAN; repo.pages()];
     let saturations: Vec<f64> = match politeness {
-        Some(_) => (0..servers).map(|s| saturation(repo, s, cap, &mut x)).collect(),
+        Some(_) => (0..servers).map(|s| saturation(objective, repo, s, cap, &mut x)).collect(),
         None => vec![0.0; servers],
     };
     let mut spend = |mu: f64| -> (f64, f64) {
@@ -124,7 +117,7 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
             if mu < saturations[s] {
                 (v + cap, d)
             } else {
-                let (vs, ds) = server_rate(repo, s, mu, &mut x);
+                let (vs, ds) = server_rate(objective, repo, s, mu, &mut x);
                 (v + vs, d + ds)
             }
         })
@@ -138,7 +131,7 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
     let mu = if target >= usable {
         0.0
     } else {
-        let guess = typical_marginal(repo, 0..repo.pages(), capacity);
+        let guess = typical_marginal(objective, repo, 0..repo.pages(), capacity);
         newton_root_decreasing(&mut spend, target, guess)
     };
     drop(spend);
@@ -147,12 +140,14 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
         let m = mu.max(saturations[s]);
         for i in repo.server_pages(s) {
             let mut root = x[i];
-            x[i] = page_rate_from(repo.lambda[i], repo.weight(i), m, &mut root);
+            x[i] = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut root).0;
         }
     }
     let mut f = x;
-    settle_remainder(repo, &mut f, mu, &saturations, target, cap);
-    let kkt = conditions(repo, &f, mu, &saturations, cap, target, capacity);
+    if objective.is_freshness() {
+        settle_remainder(repo, &mut f, mu, &saturations, target, cap);
+    }
+    let kkt = conditions(objective, repo, &f, mu, &saturations, cap, (target, capacity));
     (f, kkt)
 }
 
@@ -204,7 +199,9 @@ fn settle(repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usiz
     }
 }
 
-fn conditions(repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], cap: f64, target: f64, capacity: f64) -> Kkt {
+/// The KKT residuals of `f` at multipliers μ (global) and m_s (`saturations`); `(target,
+/// capacity)` are the usable and the asked total.
+fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], cap: f64, (target, capacity): (f64, f64)) -> Kkt {
     let mut kkt = Kkt { multiplier: mu, stationarity: 0.0, excluded: 0.0, cap_excess: 0.0, slackness: 0.0, total: 0.0 };
     for s in 0..repo.servers() {
         let m = mu.max(saturations[s]);
@@ -216,9 +213,9 @@ fn conditions(repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], cap: f
                 continue;
             }
             if f[i] > 0.0 {
-                kkt.stationarity = kkt.stationarity.max((w * a_star_marginal(lambda, f[i]) - m).abs() / m);
+                kkt.stationarity = kkt.stationarity.max((objective.marginal(lambda, w, f[i]) - m).abs() / m);
             } else if m > 0.0 {
-                kkt.excluded = kkt.excluded.max((w / lambda - m) / m);
+                kkt.excluded = kkt.excluded.max((objective.first_marginal(lambda, w) - m) / m);
             }
         }
         if cap.is_finite() {
@@ -319,6 +316,95 @@ mod tests {
             g[i] -= delta;
             g[j] += delta;
             assert!(bound(&repo, &g) <= best + 1e-13);
+        }
+    }
+
+    /// By hand, without caps: two pages with λ = w = 1 sharing C = 2 get 1 each, at
+    /// m = 1/4 (binary: wλ/(λ + f)²) and m = 1/2 (harmonic: wλ/(f(f + λ))). With a
+    /// page of λ = 10 beside a page of λ = 1 and C = 2, binary freshness starves the
+    /// fast page (its first crawl is worth w/λ = 0.1 < m = 1/9) and gives the other all
+    /// of C; harmonic staleness starves no one.
+    #[test]
+    fn binary_and_harmonic_optima_by_hand() {
+        let twins = Repository::from_servers(&[vec![1.0], vec![1.0]]);
+        for (objective, m) in [(Objective::Binary, 0.25), (Objective::Harmonic, 0.5)] {
+            let (f, kkt) = optimal_for(objective, &twins, 2.0, None);
+            assert!((f[0] - 1.0).abs() < 1e-12 && (f[1] - 1.0).abs() < 1e-12, "{objective:?}: {f:?}");
+            assert!((kkt.multiplier - m).abs() < 1e-12 && kkt.worst() < 1e-12, "{objective:?}: {kkt:?}");
+        }
+        let apart = Repository::from_servers(&[vec![1.0], vec![10.0]]);
+        let (f, kkt) = optimal_for(Objective::Binary, &apart, 2.0, None);
+        assert_eq!(f[1], 0.0);
+        assert!((f[0] - 2.0).abs() < 1e-12 && (kkt.multiplier - 1.0 / 9.0).abs() < 1e-12, "{f:?} {kkt:?}");
+        assert!(kkt.worst() < 1e-12 && kkt.excluded == 0.0, "{kkt:?}");
+        let (f, kkt) = optimal_for(Objective::Harmonic, &apart, 2.0, None);
+        assert!(f[0] > 0.0 && f[1] > 0.0 && kkt.worst() < 1e-12, "{f:?} {kkt:?}");
+        // harmonic stationarity by hand: λ₀/(f₀(f₀ + λ₀)) = λ₁/(f₁(f₁ + λ₁))
+        let marginal = |l: f64, x: f64| l / (x * (x + l));
+        assert!((marginal(1.0, f[0]) / marginal(10.0, f[1]) - 1.0).abs() < 1e-12);
+    }
+
+    /// By hand, with caps: server A holds six pages (λ = w = 1), server B one; P = 1/2
+    /// day caps each at 2 a day and C = 3. Uncapped, each page would get 3/7 and A 18/7;
+    /// so A is held at its cap (1/3 a page) and B's page takes the other 1 (under its cap). The global
+    /// multiplier is B's marginal value and A's pages sit at μ + ν_A:
+    /// binary μ = 1/(1 + 1)² = 1/4, μ + ν_A = 1/(1 + 1/3)² = 9/16;
+    /// harmonic μ = 1/(1·2) = 1/2, μ + ν_A = 1/((1/3)(4/3)) = 9/4.
+    #[test]
+    fn binary_and_harmonic_optima_under_caps_by_hand() {
+        let repo = Repository::from_servers(&[vec![1.0; 6], vec![1.0]]);
+        for (objective, mu, at_a) in [(Objective::Binary, 0.25, 9.0 / 16.0), (Objective::Harmonic, 0.5, 9.0 / 4.0)] {
+            let (f, kkt) = optimal_for(objective, &repo, 3.0, Some(0.5));
+            for (got, want) in f.iter().zip([1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0, 1.0]) {
+                assert!((got - want).abs() < 1e-12, "{objective:?}: {f:?}");
+            }
+            assert!((kkt.multiplier - mu).abs() < 1e-12, "{objective:?}: {kkt:?}");
+            assert!((objective.marginal(1.0, 1.0, f[0]) - at_a).abs() < 1e-12);
+            assert!(kkt.worst() < 1e-12, "{objective:?}: {kkt:?}");
+            // without the cap the same problem spreads C evenly
+            let (free, _) = optimal_for(objective, &repo, 3.0, None);
+            assert!(free.iter().all(|&x| (x - 3.0 / 7.0).abs() < 1e-12), "{objective:?}: {free:?}");
+        }
+    }
+
+    /// Every objective's optimum meets its KKT conditions on a generated repository,
+    /// with and without caps, at three capacities; the caps can only cost; and moving
+    /// a little rate between two pages of one server never improves the objective.
+    #[test]
+    fn every_objective_meets_kkt_on_a_generated_repository() {
+        let repo = repo();
+        let p = 1.0 / 30.0;
+        let total = |objective: Objective, f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * objective.value(repo.lambda[i], f[i])).sum::<f64>();
+        let better = |objective: Objective, a: f64, b: f64| if objective.is_cost() { a <= b } else { a >= b };
+        let mut s = Stream::of(11, Purpose::Test, 0);
+        for objective in [Objective::Binary, Objective::Harmonic] {
+            for share in [0.01, 0.1, 0.9] {
+                let c = share * repo.servers() as f64 / p;
+                let (polite, kkt) = optimal_for(objective, &repo, c, Some(p));
+                assert!(kkt.worst() < 1e-10, "{objective:?} C = {share}: {kkt:?}");
+                let (free, kkt) = optimal_for(objective, &repo, c, None);
+                assert!(kkt.worst() < 1e-10, "{objective:?} C = {share} unpolite: {kkt:?}");
+                let (best, capped) = (total(objective, &free), total(objective, &polite));
+                assert!(better(objective, best, capped * (1.0 - 1e-12)) || better(objective, best, capped * (1.0 + 1e-12)), "{objective:?}: the caps cannot help");
+                for _ in 0..100 {
+                    let i = (s.uniform() * repo.pages() as f64) as usize;
+                    let server = repo.server_start.partition_point(|&st| st <= i) - 1;
+                    let range = repo.server_pages(server);
+                    let j = range.start + (s.uniform() * range.len() as f64) as usize;
+                    if i == j || polite[i] == 0.0 {
+                        continue;
+                    }
+                    let delta = 1e-3 * polite[i];
+                    let mut g = polite.clone();
+                    g[i] -= delta;
+                    g[j] += delta;
+                    let (old, new) = (total(objective, &polite), total(objective, &g));
+                    assert!(
+                        better(objective, old, new - 1e-12 * old.abs()) || better(objective, old, new + 1e-12 * old.abs()),
+                        "{objective:?}: moving rate from {i} to {j} helped: {old} → {new}"
+                    );
+                }
+            }
         }
     }
 

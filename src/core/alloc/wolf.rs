@@ -11,7 +11,7 @@
 //! frequencies stand for Wolf's integer visit counts [reading].
 
 use super::Kkt;
-use super::roots::increasing_root;
+use crate::core::math::roots::increasing_root;
 use crate::core::model::histogram::IntervalLaw;
 
 /// The interval T at which `law`'s marginal gain is ν (0 < ν < mean_residual):

@@ -6,4 +6,5 @@ pub mod elementary;
 pub mod freshness;
 pub mod interval;
 pub mod optimize;
+pub mod roots;
 pub mod stats;

@@ -1,6 +1,7 @@
 //! Pages, servers and their change processes.
 
 pub mod bursty;
+pub mod change_rate;
 pub mod csv_rows;
 pub mod histogram;
 pub mod page_list;

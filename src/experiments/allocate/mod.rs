@@ -1,13 +1,17 @@
 //! Allocation on its own (spec §1.3): the four allocations of a repository — uniform,
 //! proportional, OPT_UNPOLITE and OPT_POLITE — at a total frequency C in requests per
 //! day, with each page's frequency, the freshness bound Σ w A*(f)/Σ w (Lemma 4.2) and
-//! the optimality report. Politeness 0 means no per-server limit.
+//! the optimality report. Politeness 0 means no per-server limit. The objective may
+//! instead be binary freshness under Poisson crawls or harmonic staleness
+//! ([`Objective`]): the two optima are then that objective's, and every allocation
+//! reports its value under it.
 
 pub mod figures;
 pub mod table;
 
 use super::{Experiment, FileInput, Job, Ready, inputs};
-use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate, capped};
+use crate::core::alloc::objective::Objective;
+use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
 use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
 use crate::core::model::page_list::PageRow;
@@ -30,6 +34,9 @@ pub struct AllocateConfig {
     pub capacity: f64,
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
     pub politeness_seconds: f64,
+    /// What the optimal allocations optimise (freshness: the thesis's Lemma 4.2).
+    #[serde(skip_serializing_if = "Objective::is_freshness")]
+    pub objective: Objective,
     pub seed: u64,
 }
 
@@ -42,6 +49,7 @@ impl Default for AllocateConfig {
             page_rows: None,
             capacity: 400.0,
             politeness_seconds: 0.0,
+            objective: Objective::Freshness,
             seed: 1,
         }
     }
@@ -91,8 +99,16 @@ impl Settings for AllocateConfig {
 /// list) and how fresh they can keep the repository.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AllocationResult {
-    /// Σ w A*(f) / Σ w, each page's A* from Lemma 4.2 at its frequency.
+    /// Σ w A*(f) / Σ w, each page's A* from Lemma 4.2 at its frequency; under the
+    /// binary or harmonic objective (Poisson crawls), Σ w f/(λ + f) / Σ w.
     pub freshness: f64,
+    /// Under the harmonic objective: the expected harmonic staleness per unit of
+    /// weight and day, Σ w ln(1 + λ/f) / Σ w (Kolobov et al. 2019).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
+    /// Under the binary or harmonic objective: changing pages the allocation never crawls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starved: Option<u64>,
     pub frequencies: Vec<f64>,
     pub report: AllocationReport,
     pub capped: Capped,
@@ -132,10 +148,19 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
         Some(l) => l.in_file_order(&values),
         None => values,
     };
+    let objective = config.objective;
     let one = |kind: AllocationKind| {
-        let a = allocate(&repo, kind, config.capacity, p);
+        let a = allocate_for(objective, &repo, kind, config.capacity, p);
         let capped = capped(&repo, &a.f, p);
-        AllocationResult { freshness: a.report.bound, frequencies: order(a.f), report: a.report, capped }
+        let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.value(repo.lambda[i], a.f[i])).sum::<f64>() / repo.total_weight();
+        let (freshness, cost, starved) = match objective {
+            Objective::Freshness => (a.report.bound, None, None),
+            Objective::Binary | Objective::Harmonic => {
+                let starved = (0..repo.pages()).filter(|&i| repo.lambda[i] > 0.0 && a.f[i] == 0.0).count() as u64;
+                (mean(Objective::Binary), (objective == Objective::Harmonic).then(|| mean(Objective::Harmonic)), Some(starved))
+            }
+        };
+        AllocationResult { freshness, cost, starved, frequencies: order(a.f), report: a.report, capped }
     };
     let (uniform, proportional, opt_unpolite, opt_polite) =
         (one(AllocationKind::Uniform), one(AllocationKind::Proportional), one(AllocationKind::OptUnpolite), one(AllocationKind::OptPolite));
@@ -148,7 +173,7 @@ pub struct Allocate;
 
 impl Experiment for Allocate {
     const NAME: &'static str = "allocate";
-    const SUMMARY: &'static str = "the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a page list or the generator's pages: --repository pages.csv --capacity C (requests a day) --politeness-seconds P";
+    const SUMMARY: &'static str = "the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a page list or the generator's pages: --repository pages.csv --capacity C (requests a day) --politeness-seconds P [--objective freshness|binary|harmonic]";
     type Config = AllocateConfig;
     type Output = AllocateOutput;
 

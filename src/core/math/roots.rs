@@ -1,4 +1,5 @@
-//! Root finding for monotone functions (the allocations' multipliers): bracketing by
+//! Root finding for monotone functions (the allocations' multipliers, the change-rate
+//! estimators' likelihood equations): bracketing by
 //! factors of two, then Brent's method on the logarithm of the argument.
 
 use crate::core::math::elementary::{exp, ln};

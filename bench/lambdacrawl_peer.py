@@ -1,0 +1,43 @@
+"""Runs the LambdaCrawl peer (../shared/peers/optimal-freshness, Microsoft's MIT code)
+on (importance, change rate) arrays read as JSON from stdin and prints its rates.
+
+Input: {"importances": [...], "change_rates": [...], "bandwidth": B, "epsilon": e,
+"repeat": k}. Output: {"harmonic": [...], "binary": [...], "harmonic_seconds": t,
+"binary_seconds": t} (the median time of k calls of each solver). Nothing of the
+peer is changed or copied: it is imported from where it lies.
+"""
+import json
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEER = os.path.join(HERE, "..", "..", "shared", "peers", "optimal-freshness")
+sys.path.insert(0, os.environ.get("FRESHLAB_PEER_DIR", PEER))
+
+import numpy as np  # noqa: E402
+import LambdaCrawlExps as peer  # noqa: E402
+
+
+def timed(call, repeat):
+    times, out = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = call()
+        times.append(time.perf_counter() - start)
+    return out, statistics.median(times)
+
+
+def main():
+    job = json.load(sys.stdin)
+    imp = np.array(job["importances"], dtype=float)
+    ch = np.array(job["change_rates"], dtype=float)
+    bandwidth, epsilon, repeat = job["bandwidth"], job["epsilon"], job.get("repeat", 1)
+    harmonic, th = timed(lambda: peer.LambdaCrawl_IncomplObs(imp, ch, bandwidth, epsilon), repeat)
+    (binary, _), tb = timed(lambda: peer.LambdaCrawlBinary_Epsilon(imp, ch, 0.0, np.array([]), np.array([]), bandwidth), repeat)
+    json.dump({"harmonic": list(map(float, harmonic)), "binary": list(map(float, binary)), "harmonic_seconds": th, "binary_seconds": tb}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

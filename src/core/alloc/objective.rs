@@ -1,0 +1,182 @@
+//! What an allocation optimises (spec §1.3 and the research since the thesis).
+//!
+//! Every objective here is separable and concave in each page's crawl rate f, so one
+//! solver ([`super::opt`]) serves them all: at a marginal value m each page's rate is
+//! the f where its marginal benefit equals m (0 when even its first crawl is worth
+//! less), and m is found so that the rates spend the bandwidth, per server inside the
+//! caps Σ_{i∈s} f_i ≤ 1/P. Page weights w are the importances μ of the papers.
+
+use super::opt::inverse_gain_from;
+use crate::core::math::elementary::{exp, ln_1p, sqrt};
+use crate::core::math::freshness::{a_star, a_star_marginal};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// Binary freshness with equally spaced crawls: Σ w A*(λ, f), Lemma 4.2 (the thesis).
+    #[default]
+    Freshness,
+    /// Binary freshness with Poisson crawls: a page crawled at rate f is fresh with
+    /// probability f/(λ + f) (Azar et al., PNAS 2018).
+    Binary,
+    /// Harmonic staleness: a page pays the harmonic number of the changes missed since
+    /// its last crawl, at the expected rate w·ln(1 + λ/f) (Kolobov et al., NeurIPS 2019).
+    /// A cost: the allocation minimises it.
+    Harmonic,
+}
+
+impl Objective {
+    pub const ALL: [Objective; 3] = [Objective::Freshness, Objective::Binary, Objective::Harmonic];
+
+    pub fn is_freshness(&self) -> bool {
+        *self == Objective::Freshness
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Objective::Freshness => "freshness (equally spaced crawls)",
+            Objective::Binary => "binary freshness (Poisson crawls)",
+            Objective::Harmonic => "harmonic staleness",
+        }
+    }
+
+    /// True when the objective is a cost to minimise (its value per page grows as
+    /// the page is neglected).
+    pub fn is_cost(self) -> bool {
+        self == Objective::Harmonic
+    }
+
+    /// A page's contribution at crawl rate f, weight excluded: A*(λ, f) (Lemma 4.2),
+    /// f/(λ + f), or ln(1 + λ/f) (+∞ for a changing page never crawled).
+    pub fn value(self, lambda: f64, f: f64) -> f64 {
+        match self {
+            Objective::Freshness => a_star(lambda, f),
+            Objective::Binary => {
+                if lambda == 0.0 {
+                    1.0
+                } else {
+                    f / (lambda + f)
+                }
+            }
+            Objective::Harmonic => {
+                if lambda == 0.0 {
+                    0.0
+                } else if f == 0.0 {
+                    f64::INFINITY
+                } else {
+                    ln_1p(lambda / f)
+                }
+            }
+        }
+    }
+
+    /// The marginal benefit w·∂(value)/∂f of one more crawl per day (for a cost, the
+    /// marginal saving −w·∂(value)/∂f): w·∂A*/∂f, wλ/(λ + f)², wλ/(f(f + λ)).
+    pub fn marginal(self, lambda: f64, w: f64, f: f64) -> f64 {
+        if lambda == 0.0 {
+            return 0.0;
+        }
+        match self {
+            Objective::Freshness => w * a_star_marginal(lambda, f),
+            Objective::Binary => w * lambda / ((lambda + f) * (lambda + f)),
+            Objective::Harmonic => w * lambda / (f * (f + lambda)),
+        }
+    }
+
+    /// The marginal benefit of a page's first crawl: w/λ for both freshness
+    /// objectives (pages whose w/λ is at most the multiplier are never crawled), +∞
+    /// for harmonic staleness (every changing page is crawled).
+    pub fn first_marginal(self, lambda: f64, w: f64) -> f64 {
+        match self {
+            Objective::Harmonic => f64::INFINITY,
+            Objective::Freshness | Objective::Binary => w / lambda,
+        }
+    }
+
+    /// The page's optimal rate at marginal value m > 0 and its slope df/dm. `x` is
+    /// the freshness objective's scratch (its last λ/f, NaN for none: Newton's start).
+    /// - freshness: f = λ/g⁻¹(mλ/w), df/dm = −λ² eˣ/(w x³) with x = λ/f;
+    /// - binary: f = √(wλ/m) − λ, df/dm = −√(wλ)/(2 m^{3/2});
+    /// - harmonic: f = (−λ + √(λ² + 4wλ/m))/2, written q/(2(λ + √(λ² + q))) with
+    ///   q = 4wλ/m so that a small q does not cancel; df/dm = −wλ/(m² √(λ² + q)).
+    #[inline]
+    pub fn rate_at(self, lambda: f64, w: f64, m: f64, x: &mut f64) -> (f64, f64) {
+        if lambda == 0.0 || w == 0.0 || m * lambda >= w && self != Objective::Harmonic {
+            return (0.0, 0.0);
+        }
+        match self {
+            Objective::Freshness => {
+                *x = inverse_gain_from(m * lambda / w, *x);
+                let xi = *x;
+                (lambda / xi, -lambda * lambda * exp(xi) / (w * xi * xi * xi))
+            }
+            Objective::Binary => {
+                let root = sqrt(w * lambda / m);
+                (root - lambda, -0.5 * root / m)
+            }
+            Objective::Harmonic => {
+                let q = 4.0 * w * lambda / m;
+                let root = sqrt(lambda * lambda + q);
+                (q / (2.0 * (lambda + root)), -w * lambda / (m * m * root))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    /// Each page's rate at m is where its marginal benefit is m, and the slope is the
+    /// derivative of that rate, both checked by independent arithmetic.
+    #[test]
+    fn rates_meet_their_marginal_and_slopes_are_derivatives() {
+        for objective in Objective::ALL {
+            for (lambda, w, m) in [(1.0, 1.0, 0.25), (0.1, 2.0, 3.0), (5.0, 0.5, 0.01), (1e-3, 1.0, 10.0), (20.0, 1.0, 1e-4)] {
+                let (f, slope) = objective.rate_at(lambda, w, m, &mut f64::NAN.clone());
+                assert!(f > 0.0, "{objective:?} {lambda} {w} {m}");
+                let back = objective.marginal(lambda, w, f);
+                assert!((back - m).abs() <= 1e-9 * m, "{objective:?}: marginal {back} at f = {f}, want {m}");
+                let h = m * 1e-6;
+                let (up, _) = objective.rate_at(lambda, w, m + h, &mut f64::NAN.clone());
+                let (down, _) = objective.rate_at(lambda, w, m - h, &mut f64::NAN.clone());
+                let numeric = (up - down) / (2.0 * h);
+                assert!((numeric - slope).abs() <= 1e-5 * slope.abs(), "{objective:?} {lambda} {w} {m}: {numeric} vs {slope}");
+            }
+        }
+    }
+
+    /// By hand: λ = w = 1 crawled once a day: binary m = 1/(1+1)² = 1/4, harmonic
+    /// m = 1/(1·2) = 1/2; the harmonic rate never reaches 0 and the binary one starves
+    /// a page once m ≥ w/λ.
+    #[test]
+    fn hand_computed_rates() {
+        let mut x = f64::NAN;
+        assert!((Objective::Binary.rate_at(1.0, 1.0, 0.25, &mut x).0 - 1.0).abs() < 1e-15);
+        assert!((Objective::Harmonic.rate_at(1.0, 1.0, 0.5, &mut x).0 - 1.0).abs() < 1e-15);
+        assert_eq!(Objective::Binary.rate_at(1.0, 1.0, 1.0, &mut x).0, 0.0);
+        assert!(Objective::Harmonic.rate_at(1.0, 1.0, 1e6, &mut x).0 > 0.0);
+        assert!((Objective::Binary.value(1.0, 1.0) - 0.5).abs() < 1e-16);
+        assert!((Objective::Harmonic.value(1.0, 1.0) - 2f64.ln()).abs() < 1e-16);
+        assert_eq!(Objective::Harmonic.value(1.0, 0.0), f64::INFINITY);
+        assert_eq!(Objective::Harmonic.value(0.0, 0.0), 0.0);
+    }
+
+    /// A tiny q = 4wλ/m against λ²: the stable form keeps every digit where the
+    /// textbook (−λ + √(λ² + q))/2 loses them all.
+    #[test]
+    fn the_harmonic_rate_does_not_cancel() {
+        let (lambda, w, m) = (1e4, 1e-6, 1.0);
+        let (f, _) = Objective::Harmonic.rate_at(lambda, w, m, &mut f64::NAN.clone());
+        // the series in a = w/m: f = a − a²/λ + 2a³/λ² − …
+        let a = w / m;
+        let series = a - a * a / lambda + 2.0 * a * a * a / (lambda * lambda);
+        assert!((f / series - 1.0).abs() < 1e-15, "{f} vs {series}");
+        let naive = (-lambda + (lambda * lambda + 4.0 * w * lambda / m).sqrt()) / 2.0;
+        assert!((naive / series - 1.0).abs() > 1e-8, "the naive form cancels: {naive}");
+    }
+}
