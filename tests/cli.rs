@@ -341,7 +341,8 @@ fn allocate_takes_the_objective() {
     let list = dir.join("pages.csv");
     std::fs::write(&list, "page,server,change_rate,weight\nz,s2,10,1\na,s1,1,1\nb,s1,2,1\nc,s1,0.5,2\nd,s2,1,1\n").unwrap();
     let run = |objective: &str| {
-        let (code, out, err) = freshlab(&["allocate", "--repository", list.to_str().unwrap(), "--capacity", "4", "--politeness-seconds", "43200", "--objective", objective, "--json"]);
+        let (code, out, err) =
+            freshlab(&["allocate", "--repository", list.to_str().unwrap(), "--capacity", "4", "--politeness-seconds", "43200", "--objective", objective, "--json"]);
         assert_eq!(code, 0, "{objective}: {err}");
         json(&out)
     };
@@ -567,4 +568,50 @@ fn a_sweep_and_its_merged_shards_agree() {
     assert_eq!(code, 2);
     assert!(err.contains("point 1 (seed = 1): --horizon-days"), "{err}");
     let _ = std::fs::remove_dir_all(&base);
+}
+
+/// Issue 17: `freshlab learning` runs from flags and a page list, with every config
+/// field as a flag, and names a bad field.
+#[test]
+fn learning_runs_on_a_page_list() {
+    let dir = std::env::temp_dir().join(format!("freshlab-learning-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("pages.csv");
+    let mut text = String::from("page,server,change_rate,weight\n");
+    for k in 0..60 {
+        text += &format!("p{k},s{},{},{}\n", k % 4, 0.02 + 0.05 * (k % 7) as f64, 1 + k % 3);
+    }
+    std::fs::write(&list, text).unwrap();
+    let (code, out, err) = freshlab(&[
+        "learning",
+        "--repository",
+        list.to_str().unwrap(),
+        "--capacity",
+        "12",
+        "--politeness-seconds",
+        "14400",
+        "--objective",
+        "binary",
+        "--horizon-days",
+        "90",
+        "--epoch-days",
+        "15",
+        "--policies",
+        "oracle,learn_and_crawl",
+        "--estimator-runs",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["repository"]["pages"], 60);
+    let policies = v["policies"].as_array().unwrap();
+    assert_eq!(policies.len(), 2);
+    for p in policies {
+        let f = p["mean_freshness"].as_f64().unwrap();
+        assert!(f > 0.0 && f < 1.0, "{p}");
+    }
+    let (code, _, err) = freshlab(&["learning", "--epoch-days", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--epoch-days"), "{err}");
 }

@@ -93,3 +93,11 @@ fn distributed_crawling() {
     let config = r#"{"experiment":"partition","web":{"hosts":80,"ips":20,"mean_pages":10,"max_pages":200,"robot_sites":8},"robots":[2,5],"schemes":["hash_host","hash_url","graph_rtt","graph_geo","graph_rtt_ip"],"politeness":["fixed","density","dynamic","fixed_mean"]}"#;
     check("partition.json", &result_json(config), include_str!("golden/partition.json"));
 }
+
+/// Learning to crawl (issue 17): MLE re-estimation, the objectives' solvers with caps,
+/// Poisson and MERGE crawls and the estimators' chart, bit for bit on both targets.
+#[test]
+fn learning() {
+    let config = r#"{"experiment":"learning","repository":{"pages":200,"servers":8},"capacity":40,"politeness_seconds":3600,"horizon_days":60,"epoch_days":10,"explore_days":20,"bins":6,"estimator_runs":50,"estimator_visits":10}"#;
+    check("learning.json", &result_json(config), include_str!("golden/learning.json"));
+}

@@ -58,25 +58,32 @@ pub fn check(field: &str, value: f64) -> Result<Check<'_>, InputError> {
     Ok(Check { field, value })
 }
 
+/// A number as a message shows it: in scientific notation when plain digits would run
+/// long (1e300, 5e-324), else as written.
+pub fn shown(value: f64) -> String {
+    let a = value.abs();
+    if a != 0.0 && !(1e-6..1e15).contains(&a) { format!("{value:e}") } else { format!("{value}") }
+}
+
 impl Check<'_> {
     pub fn positive(self) -> Result<Self, InputError> {
-        if self.value > 0.0 { Ok(self) } else { Err(self.fail(format!("must be greater than 0 (got {})", self.value))) }
+        if self.value > 0.0 { Ok(self) } else { Err(self.fail(format!("must be greater than 0 (got {})", shown(self.value)))) }
     }
 
     pub fn at_least(self, min: f64) -> Result<Self, InputError> {
-        if self.value >= min { Ok(self) } else { Err(self.fail(format!("must be at least {min} (got {})", self.value))) }
+        if self.value >= min { Ok(self) } else { Err(self.fail(format!("must be at least {} (got {})", shown(min), shown(self.value)))) }
     }
 
     pub fn at_most(self, max: f64) -> Result<Self, InputError> {
-        if self.value <= max { Ok(self) } else { Err(self.fail(format!("must be at most {max} (got {})", self.value))) }
+        if self.value <= max { Ok(self) } else { Err(self.fail(format!("must be at most {} (got {})", shown(max), shown(self.value)))) }
     }
 
     pub fn below(self, bound: f64) -> Result<Self, InputError> {
-        if self.value < bound { Ok(self) } else { Err(self.fail(format!("must be less than {bound} (got {})", self.value))) }
+        if self.value < bound { Ok(self) } else { Err(self.fail(format!("must be less than {} (got {})", shown(bound), shown(self.value)))) }
     }
 
     pub fn integer(self) -> Result<Self, InputError> {
-        if self.value.fract() == 0.0 { Ok(self) } else { Err(self.fail(format!("must be a whole number (got {})", self.value))) }
+        if self.value.fract() == 0.0 { Ok(self) } else { Err(self.fail(format!("must be a whole number (got {})", shown(self.value)))) }
     }
 
     fn fail(&self, message: String) -> InputError {

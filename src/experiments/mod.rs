@@ -17,6 +17,7 @@ pub mod bursty;
 pub mod certify;
 pub mod channel;
 pub mod factor_curves;
+pub mod learning;
 pub mod level_sets;
 pub mod partition;
 pub mod per_page;

@@ -5,7 +5,7 @@
 
 use super::job::Job;
 use super::{Experiment, Figures, FileInput, Settings, Tabular};
-use super::{allocate, bursts, bursty, certify, channel, factor_curves, level_sets, partition, per_page, policies, sensors};
+use super::{allocate, bursts, bursty, certify, channel, factor_curves, learning, level_sets, partition, per_page, policies, sensors};
 use crate::chart::figure::Figure;
 use crate::core::input::InputError;
 use crate::core::limits::{self, Cost, Limits};
@@ -148,6 +148,7 @@ registry! {
     "per_page" => PerPage(per_page::PerPage),
     "policies" => Policies(policies::Policies),
     "allocate" => Allocate(allocate::Allocate),
+    "learning" => Learning(learning::Learning),
     "channel" => Channel(channel::Channel),
     "sensors" => Sensors(sensors::Sensors),
     "bursty" => Bursty(bursty::Bursty),

@@ -22,7 +22,7 @@ after(async () => {
 });
 
 const fieldValue = (page, panel, label) => page.locator(`#${panel}`).getByLabel(label, { exact: true }).inputValue();
-const VIEWS = ['home', 'level-sets', 'factor-curves', 'bursts', 'certify', 'per-page', 'policies', 'allocate', 'channel', 'bursty', 'sensors', 'partition'];
+const VIEWS = ['home', 'level-sets', 'factor-curves', 'bursts', 'certify', 'per-page', 'policies', 'allocate', 'channel', 'bursty', 'sensors', 'partition', 'learning'];
 // the embeds of slow panels at a size that answers in seconds
 const QUICK = { sensors: '&sensors.pages=20000', 'sensors-beyond': '&sensors-beyond.pages=5000', bursty: '&bursty.generator.articles=60' };
 const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
@@ -245,7 +245,7 @@ for (const [width, height, fonts] of [
   test(`every embed fills a ${width}×${height} slide at font ${fonts.join(', ')}: no scrollbars, texts in the frame, legends off the data`, async () => {
     const browser = await session({ viewport: { width, height } });
     const page = await browser.context.newPage();
-    const panels = ['home', 'level-sets', 'factor-curves', 'bursts', 'certify', 'per-page', 'policies', 'allocate', 'channel', 'bursty', 'sensors', 'sensors-beyond', 'partition'];
+    const panels = ['home', 'level-sets', 'factor-curves', 'bursts', 'certify', 'per-page', 'policies', 'allocate', 'channel', 'bursty', 'sensors', 'sensors-beyond', 'partition', 'learning'];
     for (const font of fonts) {
       for (const panel of panels) {
         const figure = panel === 'policies' ? '&figure=4' : panel === 'partition' ? '&figure=4' : '';

@@ -12,6 +12,7 @@ import channel from './channel.js';
 import bursty from './bursty.js';
 import sensors from './sensors.js';
 import partition from './partition.js';
+import learning from './learning.js';
 
 export const GROUPS = [
   { id: 'theory', label: 'Theory', source: 'thesis ch. 5' },
@@ -19,9 +20,10 @@ export const GROUPS = [
   { id: 'bursty', label: 'Bursty changes', source: 'thesis ch. 6' },
   { id: 'sensors', label: 'Robots vs sensors', source: 'Zemskov 2002' },
   { id: 'partition', label: 'Distributed crawling', source: 'Exposto 2008' },
+  { id: 'learning', label: 'Learning to crawl', source: 'Kolobov et al. 2019' },
 ];
 
-export const VIEWS = [home, levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition];
+export const VIEWS = [home, levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning];
 
 /** Names the page once answered to: old links keep working. */
 export const FORMER_PANELS = { repository: 'policies', factors: 'factor-curves', wikipedia: 'bursty' };

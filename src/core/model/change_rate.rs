@@ -75,17 +75,22 @@ pub fn last_modified(seen: &[Seen]) -> f64 {
 /// changed.
 pub fn maximum_likelihood(seen: &[Seen]) -> f64 {
     let unchanged: f64 = seen.iter().filter(|s| !s.changed).map(|s| s.interval).sum();
-    let changed: Vec<f64> = seen.iter().filter(|s| s.changed).map(|s| s.interval).collect();
-    if changed.is_empty() {
+    maximum_likelihood_from(seen.iter().filter(|s| s.changed).map(|s| s.interval), unchanged)
+}
+
+/// The same from the lengths of the intervals that changed and the total length of
+/// those that did not.
+pub fn maximum_likelihood_from(changed: impl Iterator<Item = f64> + Clone, unchanged: f64) -> f64 {
+    let (count, total) = changed.clone().fold((0usize, 0.0), |(n, t), x| (n + 1, t + x));
+    if count == 0 {
         return 0.0;
     }
     if unchanged == 0.0 {
         return f64::INFINITY;
     }
     // increasing in λ: from −∞ near 0 to Σ_unchanged at ∞
-    let h = |lambda: f64| unchanged - changed.iter().map(|&t| t / expm1(lambda * t)).sum::<f64>();
-    let guess = changed.len() as f64 / (unchanged + changed.iter().sum::<f64>());
-    increasing_root(h, guess)
+    let h = |lambda: f64| unchanged - changed.clone().map(|t| t / expm1(lambda * t)).sum::<f64>();
+    increasing_root(h, count as f64 / (unchanged + total))
 }
 
 #[cfg(test)]

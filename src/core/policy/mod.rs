@@ -5,6 +5,7 @@
 pub mod adaptive;
 pub mod greedy;
 pub mod merge;
+pub mod poisson;
 pub mod random;
 pub mod server;
 pub mod spaced;

@@ -1,0 +1,238 @@
+//! "Learning to crawl": the configuration (pages, bandwidth, politeness, the objective
+//! the learners optimise, epochs, the policies), its checks and its cost.
+
+use crate::core::alloc::objective::Objective;
+use crate::core::input::{InputError, check, count, distinct};
+use crate::core::limits::{Cost, Fix};
+use crate::core::model::page_list::PageRow;
+use crate::core::model::source::{Pages, RepositorySource};
+use crate::core::model::webbase::RepositoryConfig;
+use crate::experiments::Settings;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LearningPolicy {
+    /// Knows every change rate: the objective's optimum under the caps, crawled as the
+    /// objective assumes (the reference of the learners that crawl the same way).
+    Oracle,
+    /// Knows every change rate: OPT_POLITE crawled by MERGE (the reference of MERGE on
+    /// learned rates; equally spaced crawls are fresher than Poisson ones at equal rates).
+    OracleMerge,
+    /// LambdaLearnAndCrawl (Kolobov et al. 2019, Alg. 4): at each epoch's start every
+    /// page's rate is re-estimated by maximum likelihood from its history and the
+    /// objective's optimum re-solved.
+    LearnAndCrawl,
+    /// Explore-then-commit (Upadhyay et al., AAAI 2020): uniform crawls while exploring,
+    /// then the optimum of the rates estimated once, kept to the end.
+    ExploreThenCommit,
+    /// The thesis's MERGE: OPT_POLITE (Lemma 4.2 freshness) from the estimated rates,
+    /// re-estimated each epoch, equally spaced per server (politeness kept exactly).
+    MergeLearned,
+    /// Every page alike within the caps: what not learning at all gives.
+    Uniform,
+}
+
+impl LearningPolicy {
+    pub const ALL: [LearningPolicy; 6] = [
+        LearningPolicy::Oracle,
+        LearningPolicy::LearnAndCrawl,
+        LearningPolicy::ExploreThenCommit,
+        LearningPolicy::Uniform,
+        LearningPolicy::OracleMerge,
+        LearningPolicy::MergeLearned,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LearningPolicy::Oracle => "oracle (knows the rates)",
+            LearningPolicy::OracleMerge => "MERGE knowing the rates",
+            LearningPolicy::LearnAndCrawl => "LambdaLearnAndCrawl",
+            LearningPolicy::ExploreThenCommit => "explore-then-commit",
+            LearningPolicy::MergeLearned => "MERGE (learned rates)",
+            LearningPolicy::Uniform => "uniform (no learning)",
+        }
+    }
+
+    /// The run's place in the palette and its stream ids.
+    pub fn index(self) -> usize {
+        LearningPolicy::ALL.iter().position(|&p| p == self).expect("listed")
+    }
+
+    /// Crawls equally spaced by MERGE, whatever the objective.
+    pub fn is_merge(self) -> bool {
+        matches!(self, LearningPolicy::MergeLearned | LearningPolicy::OracleMerge)
+    }
+
+    /// Knows the rates.
+    pub fn is_oracle(self) -> bool {
+        matches!(self, LearningPolicy::Oracle | LearningPolicy::OracleMerge)
+    }
+
+    /// The oracle a learner is measured against: the one that crawls the same way.
+    pub fn reference(self) -> LearningPolicy {
+        if self.is_merge() { LearningPolicy::OracleMerge } else { LearningPolicy::Oracle }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LearningConfig {
+    /// The pages: the generator's (`repository`) or a page list's (its `weight` column
+    /// is the importance).
+    pub source: RepositorySource,
+    pub repository: RepositoryConfig,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_list: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_rows: Option<Vec<PageRow>>,
+    /// Total crawl rate (bandwidth), requests per day.
+    pub capacity: f64,
+    /// Minimum time between two requests to one server, in seconds; 0: no limit.
+    pub politeness_seconds: f64,
+    /// What the oracle and the learners optimise; it also sets how they crawl: Poisson
+    /// crawls for binary and harmonic (the papers' model), equally spaced for freshness.
+    pub objective: Objective,
+    pub horizon_days: f64,
+    /// Learners re-estimate the rates and re-solve at the start of every epoch.
+    pub epoch_days: f64,
+    /// Explore-then-commit explores (uniform crawls) until the first epoch boundary at
+    /// or after this time.
+    pub explore_days: f64,
+    /// Every page's history starts with one changed and one unchanged interval of this
+    /// length (a prior: the estimate before any visit is ln 2 / prior_days, and no
+    /// estimate is 0 or infinite).
+    pub prior_days: f64,
+    /// Time bins of the curves.
+    pub bins: u64,
+    pub policies: Vec<LearningPolicy>,
+    /// Visits per simulated page in the estimators' chart (regular visits).
+    pub estimator_visits: u64,
+    /// Simulated pages per point of the estimators' chart.
+    pub estimator_runs: u64,
+    pub seed: u64,
+}
+
+impl Default for LearningConfig {
+    fn default() -> Self {
+        LearningConfig {
+            source: RepositorySource::Generator,
+            repository: RepositoryConfig { pages: 2000, servers: 40, ..RepositoryConfig::default() },
+            page_list: None,
+            page_rows: None,
+            capacity: 300.0,
+            politeness_seconds: 900.0,
+            objective: Objective::Harmonic,
+            horizon_days: 240.0,
+            epoch_days: 15.0,
+            explore_days: 45.0,
+            prior_days: 30.0,
+            bins: 48,
+            policies: LearningPolicy::ALL.to_vec(),
+            estimator_visits: 30,
+            estimator_runs: 2000,
+            seed: 1,
+        }
+    }
+}
+
+/// Points (λ·I values) of the estimators' chart.
+pub const ESTIMATOR_POINTS: usize = 13;
+
+/// Bytes per page of a run: rates, estimates, the accountant's state (a change stream,
+/// times, the history's header) and the repository; per request, one f32 of history.
+const BYTES_PER_PAGE: f64 = 200.0;
+const BYTES_PER_REQUEST: f64 = 4.0;
+const BYTES_BESIDES: f64 = 1_000_000.0;
+/// Native seconds per unit of work (a request or a change), measured on the defaults.
+const SECONDS_PER_UNIT: f64 = 150e-9;
+
+impl LearningConfig {
+    pub fn pages(&self) -> Pages<'_> {
+        Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
+    }
+
+    pub fn politeness_days(&self) -> f64 {
+        self.politeness_seconds / 86_400.0
+    }
+
+    /// Epochs in the horizon (1 for fields the checks refuse: the cost is asked of any
+    /// configuration).
+    pub fn epoch_count(&self) -> usize {
+        let n = (self.horizon_days / self.epoch_days).ceil();
+        if n.is_finite() && (1.0..=10_000.0).contains(&n) { n as usize } else { 1 }
+    }
+
+    /// Epoch boundaries: 0, e, 2e… below the horizon, then the horizon.
+    pub fn epochs(&self) -> Vec<f64> {
+        let n = self.epoch_count();
+        let mut edges: Vec<f64> = (0..n).map(|k| k as f64 * self.epoch_days).collect();
+        edges.push(self.horizon_days);
+        edges
+    }
+
+    /// Requests of one run (the bandwidth over the horizon, at most).
+    pub fn requests_per_run(&self) -> f64 {
+        self.capacity * self.horizon_days
+    }
+
+    /// Work of one run of `policy` on `pages` pages: its requests, the changes it
+    /// simulates (at most the generator's fastest rate on every page), and the history
+    /// items its re-estimations read (each epoch, every observation so far).
+    pub fn run_work(&self, policy: LearningPolicy, pages: f64) -> f64 {
+        let requests = self.requests_per_run();
+        let changes = pages * self.repository.rate_max.max(1.0) * self.horizon_days;
+        let epochs = self.epoch_count() as f64;
+        let scans = match policy {
+            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => requests * epochs / 2.0 + pages * epochs,
+            LearningPolicy::ExploreThenCommit => requests + pages,
+            LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform => 0.0,
+        };
+        requests + changes + scans
+    }
+
+    fn estimator_work(&self) -> f64 {
+        ESTIMATOR_POINTS as f64 * self.estimator_runs as f64 * self.estimator_visits as f64 * 2.0
+    }
+
+    pub fn cost_for(&self, pages: u64) -> Cost {
+        let n = pages as f64;
+        let work = self.policies.iter().map(|&p| self.run_work(p, n)).sum::<f64>() + self.estimator_work();
+        Cost {
+            work,
+            unit: "events".into(),
+            bytes: (n * BYTES_PER_PAGE + self.requests_per_run() * BYTES_PER_REQUEST + BYTES_BESIDES).max(self.pages().import_bytes(pages) as f64),
+            seconds: work * SECONDS_PER_UNIT,
+            memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each request keeps 4 bytes of history), or use fewer pages"),
+            time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
+        }
+    }
+}
+
+impl Settings for LearningConfig {
+    fn validate(&self) -> Result<(), InputError> {
+        self.pages().validate()?;
+        check("capacity", self.capacity)?.positive()?.at_most(1e9)?;
+        check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
+        check("horizon_days", self.horizon_days)?.positive()?.at_most(3650.0)?;
+        check("epoch_days", self.epoch_days)?.positive()?.at_most(self.horizon_days)?;
+        if self.horizon_days / self.epoch_days > 10_000.0 {
+            return Err(InputError::new("epoch_days", "makes more than 10,000 epochs in the horizon: lengthen the epochs"));
+        }
+        check("explore_days", self.explore_days)?.at_least(0.0)?.at_most(self.horizon_days)?;
+        check("prior_days", self.prior_days)?.positive()?.at_most(3650.0)?;
+        count("bins", self.bins, 1, 2000, "")?;
+        if self.policies.is_empty() {
+            return Err(InputError::new("policies", "choose at least one policy (oracle, learn_and_crawl, explore_then_commit, uniform, oracle_merge, merge_learned)"));
+        }
+        distinct("policies", &self.policies)?;
+        count("estimator_visits", self.estimator_visits, 2, 10_000, "")?;
+        count("estimator_runs", self.estimator_runs, 10, 100_000, "")?;
+        Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        let (pages, _) = self.pages().shape();
+        self.cost_for(pages)
+    }
+}

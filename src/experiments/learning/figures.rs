@@ -1,0 +1,220 @@
+//! The learning experiment's figures: freshness and harmonic staleness over time for
+//! every policy, the price of not knowing the rates (the gap to the oracle), the
+//! estimators' bias and spread, and the price of politeness for each objective.
+
+use super::output::{LearningOutput, PolicyCurve, Spread};
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
+use crate::chart::format::sig;
+use crate::core::alloc::objective::Objective;
+use crate::experiments::Figures;
+
+impl Figures for LearningOutput {
+    fn figures(&self) -> Vec<Figure> {
+        let mut figures = vec![over_time(self, Metric::Freshness), over_time(self, Metric::Harmonic), gap_to_oracle(self)];
+        if !self.estimators.is_empty() {
+            figures.push(estimators(self));
+        }
+        if !self.politeness.is_empty() {
+            figures.push(politeness(self));
+        }
+        figures
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Metric {
+    Freshness,
+    Harmonic,
+}
+
+fn values(c: &PolicyCurve, metric: Metric) -> &[f64] {
+    match metric {
+        Metric::Freshness => &c.freshness,
+        Metric::Harmonic => &c.harmonic,
+    }
+}
+
+/// Bin midpoints (days) against `y`.
+fn points(o: &LearningOutput, y: impl Iterator<Item = f64>) -> Vec<[f64; 2]> {
+    y.enumerate().map(|(k, v)| [(k as f64 + 0.5) * o.bin_days, v]).collect()
+}
+
+fn time_axis(o: &LearningOutput) -> Axis {
+    Axis { label: "time (days)".into(), min: 0.0, max: o.config.horizon_days, log: false }
+}
+
+fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
+    let mut layers = Vec::new();
+    let mut top = 0.0f64;
+    for c in &o.policies {
+        let v = values(c, metric);
+        top = top.max(v.iter().copied().fold(0.0, f64::max));
+        let mean = match metric {
+            Metric::Freshness => c.mean_freshness,
+            Metric::Harmonic => c.mean_harmonic,
+        };
+        layers.push(Layer::Lines {
+            label: format!("{}: {}", c.policy.label(), sig(mean, 3)),
+            lines: vec![points(o, v.iter().copied())],
+            pen: series_pen(c.policy.index()),
+            tag: None,
+        });
+    }
+    let (title, label, max) = match metric {
+        Metric::Freshness => ("Freshness while learning the change rates", "freshness (weighted share of fresh time)", 1.0),
+        Metric::Harmonic => ("Harmonic staleness while learning the change rates", "harmonic staleness (per unit of weight)", if top > 0.0 { top * 1.1 } else { 1.0 }),
+    };
+    let best = |better: fn(f64, f64) -> bool| {
+        o.policies.iter().filter(|c| !c.policy.is_oracle()).fold(None::<&PolicyCurve>, |b, c| {
+            let (x, y) = (mean_of(c, metric), b.map(|b| mean_of(b, metric)));
+            if y.is_none_or(|y| better(x, y)) { Some(c) } else { b }
+        })
+    };
+    let leader = match metric {
+        Metric::Freshness => best(|a, b| a > b),
+        Metric::Harmonic => best(|a, b| a < b),
+    };
+    let summary = match leader {
+        Some(l) => format!(
+            "{} of {} objective, {} requests a day, P = {} s: best learner {} with {} on average ({}).",
+            label,
+            o.config.objective.label(),
+            sig(o.config.capacity, 4),
+            sig(o.config.politeness_seconds, 4),
+            l.policy.label(),
+            sig(mean_of(l, metric), 4),
+            o.policies.iter().map(|c| format!("{} {}", c.policy.label(), sig(mean_of(c, metric), 4))).collect::<Vec<_>>().join(", ")
+        ),
+        None => "No learner has run yet.".into(),
+    };
+    Figure {
+        title: title.into(),
+        x: time_axis(o),
+        y: Axis { label: label.into(), min: 0.0, max, log: false },
+        layers,
+        legend: if metric == Metric::Freshness { Corner::LowerRight } else { Corner::UpperRight },
+        y_categories: Vec::new(),
+        summary,
+    }
+}
+
+fn mean_of(c: &PolicyCurve, metric: Metric) -> f64 {
+    match metric {
+        Metric::Freshness => c.mean_freshness,
+        Metric::Harmonic => c.mean_harmonic,
+    }
+}
+
+/// Each learner's freshness below its oracle's (the one that crawls the same way),
+/// per bin: what not knowing the rates costs.
+fn gap_to_oracle(o: &LearningOutput) -> Figure {
+    let mut layers = vec![Layer::HLine { label: "no loss".into(), y: 0.0, pen: Pen::new(Paint::Foreground, Dash::Dotted) }];
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    let mut words = Vec::new();
+    for c in o.policies.iter().filter(|c| !c.policy.is_oracle()) {
+        let Some(oracle) = o.curve(c.policy.reference()) else { continue };
+        let gaps: Vec<f64> = oracle.freshness.iter().zip(&c.freshness).map(|(a, b)| a - b).collect();
+        for &g in &gaps {
+            lo = lo.min(g);
+            hi = hi.max(g);
+        }
+        let late = &gaps[gaps.len() / 2..];
+        let mean = if late.is_empty() { f64::NAN } else { late.iter().sum::<f64>() / late.len() as f64 };
+        words.push(format!("{} {} below {} over the second half", c.policy.label(), sig(mean, 3), oracle.policy.label()));
+        layers.push(Layer::Lines { label: c.policy.label().into(), lines: vec![points(o, gaps.into_iter())], pen: series_pen(c.policy.index()), tag: None });
+    }
+    let pad = 0.1 * (hi - lo).max(0.01);
+    let summary = if words.is_empty() {
+        "Run an oracle beside a learner that crawls the same way (oracle with the LambdaCrawl learners and uniform; MERGE knowing the rates with MERGE on learned rates) to see what not knowing the rates costs.".into()
+    } else {
+        format!("Freshness lost to not knowing the change rates: {}.", words.join("; "))
+    };
+    Figure {
+        title: "The price of not knowing the rates".into(),
+        x: time_axis(o),
+        y: Axis { label: "freshness below its oracle's".into(), min: lo - pad, max: hi + pad, log: false },
+        layers,
+        legend: Corner::UpperRight,
+        y_categories: Vec::new(),
+        summary,
+    }
+}
+
+fn estimators(o: &LearningOutput) -> Figure {
+    let names = ["naive X/T", "bias-reduced (Cho & Garcia-Molina)", "last-modified dates", "maximum likelihood"];
+    let pick: [fn(&super::output::EstimatorPoint) -> &Spread; 4] = [|p| &p.naive, |p| &p.bias_reduced, |p| &p.last_modified, |p| &p.maximum_likelihood];
+    let mut layers = vec![Layer::HLine { label: "unbiased".into(), y: 1.0, pen: Pen::new(Paint::Foreground, Dash::Dotted) }];
+    let mut top = 1.5f64;
+    for (k, (name, get)) in names.iter().zip(pick).enumerate() {
+        // each estimator a little to the side of the others, so the bars do not overlap
+        let nudge = 1.0 + 0.04 * (k as f64 - 1.5);
+        let pts: Vec<[f64; 4]> = o
+            .estimators
+            .iter()
+            .filter(|p| get(p).mean.is_finite())
+            .map(|p| {
+                let s = get(p);
+                let sd = if s.sd.is_finite() { s.sd } else { 0.0 };
+                [p.lambda_interval * nudge, s.mean, (s.mean - sd).max(0.0), s.mean + sd]
+            })
+            .collect();
+        for p in &pts {
+            top = top.max(p[3].min(4.0));
+        }
+        layers.push(Layer::Intervals { label: (*name).into(), points: pts, paint: Paint::Series(k) });
+    }
+    let infinite: u64 = o.estimators.iter().map(|p| p.maximum_likelihood.infinite).sum();
+    let at = |x: f64| o.estimators.iter().min_by(|a, b| (a.lambda_interval - x).abs().total_cmp(&(b.lambda_interval - x).abs()));
+    let summary = match at(2.0) {
+        Some(p) => format!(
+            "Each estimator's estimate over the true rate (mean ± one standard deviation over {} pages of {} daily visits). At λI = {}: naive {}, bias-reduced {}, last-modified {}, maximum likelihood {}{}.",
+            o.config.estimator_runs,
+            o.config.estimator_visits,
+            sig(p.lambda_interval, 3),
+            sig(p.naive.mean, 3),
+            sig(p.bias_reduced.mean, 3),
+            sig(p.last_modified.mean, 3),
+            sig(p.maximum_likelihood.mean, 3),
+            if infinite > 0 { format!(" (maximum likelihood infinite in {infinite} pages where every visit saw a change: left out)") } else { String::new() }
+        ),
+        None => String::new(),
+    };
+    Figure {
+        title: "Change-rate estimators: bias and spread".into(),
+        x: Axis { label: "λ·I (changes per visit interval)".into(), min: 0.04, max: 6.0, log: true },
+        y: Axis { label: "estimate / true rate".into(), min: 0.0, max: top, log: false },
+        layers,
+        legend: Corner::LowerLeft,
+        y_categories: Vec::new(),
+        summary,
+    }
+}
+
+fn politeness(o: &LearningOutput) -> Figure {
+    let mut layers = Vec::new();
+    let mut low = 1.0f64;
+    let mut words = Vec::new();
+    for (k, objective) in Objective::ALL.into_iter().enumerate() {
+        let pts: Vec<[f64; 2]> = o.politeness.iter().filter(|p| p.objective == objective).map(|p| [p.share, p.kept()]).collect();
+        for p in &pts {
+            low = low.min(p[1]);
+        }
+        if let Some(worst) = pts.iter().map(|p| p[1]).reduce(f64::min) {
+            words.push(format!("{} keeps at worst {}", objective.label(), sig(worst, 3)));
+        }
+        layers.push(Layer::Lines { label: objective.label().into(), lines: vec![pts], pen: series_pen(k), tag: None });
+    }
+    Figure {
+        title: "The price of politeness for each objective".into(),
+        x: Axis { label: "bandwidth (share of the most the caps allow, #servers/P)".into(), min: 0.008, max: 1.0, log: true },
+        y: Axis { label: "share of the unpolite optimum kept".into(), min: (low - 0.1 * (1.0 - low).max(0.02)).max(0.0), max: 1.0 + 0.02, log: false },
+        layers,
+        legend: Corner::LowerLeft,
+        y_categories: Vec::new(),
+        summary: format!(
+            "With P = {} s, the optimum under the per-server caps over the optimum without them (for harmonic staleness, the inverse ratio of costs): {}.",
+            sig(o.config.politeness_seconds, 4),
+            words.join("; ")
+        ),
+    }
+}

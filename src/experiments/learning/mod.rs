@@ -1,0 +1,41 @@
+//! "Learning to crawl": crawlers that do not know the change rates. Each page's rate
+//! is estimated from what the crawler sees (Cho & Garcia-Molina 2003) and the schedule
+//! re-solved — LambdaLearnAndCrawl (Kolobov et al., NeurIPS 2019), explore-then-commit
+//! (Upadhyay et al., AAAI 2020), the thesis's MERGE on learned rates — against the
+//! oracle that knows the rates and a uniform schedule, at equal bandwidth under
+//! per-server politeness; for binary freshness (Azar et al. 2018), harmonic staleness
+//! or the thesis's freshness.
+
+pub mod config;
+pub mod figures;
+pub mod job;
+pub mod output;
+pub mod table;
+#[cfg(test)]
+mod tests;
+pub mod watch;
+
+pub use config::{LearningConfig, LearningPolicy};
+pub use output::LearningOutput;
+
+use super::{Experiment, FileInput, Job, Sliced, inputs};
+use crate::core::input::InputError;
+use job::LearningJob;
+
+pub struct Learning;
+
+impl Experiment for Learning {
+    const NAME: &'static str = "learning";
+    const SUMMARY: &'static str = "learning to crawl without knowing the change rates: LambdaLearnAndCrawl, explore-then-commit and MERGE on estimated rates against the oracle, for binary, harmonic or Lemma 4.2 freshness under politeness (--repository pages.csv --capacity C --objective harmonic)";
+    type Config = LearningConfig;
+    type Output = LearningOutput;
+
+    fn start(config: LearningConfig) -> Result<Box<dyn Job<LearningOutput>>, InputError> {
+        let job = LearningJob::new(config)?;
+        Ok(Box::new(Sliced::new(job)))
+    }
+
+    fn files() -> &'static [FileInput] {
+        &[inputs::PAGE_LIST]
+    }
+}

@@ -1,0 +1,112 @@
+use super::*;
+use crate::core::alloc::objective::Objective;
+use crate::core::model::webbase::RepositoryConfig;
+use crate::experiments::{Config, Output, Settings, run};
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+fn small() -> LearningConfig {
+    LearningConfig {
+        repository: RepositoryConfig { pages: 300, servers: 10, ..RepositoryConfig::default() },
+        capacity: 60.0,
+        horizon_days: 120.0,
+        epoch_days: 10.0,
+        explore_days: 30.0,
+        bins: 12,
+        estimator_runs: 200,
+        ..LearningConfig::default()
+    }
+}
+
+fn learn(config: LearningConfig) -> LearningOutput {
+    match run(Config::Learning(config), |_, _| {}).unwrap() {
+        Output::Learning(o) => o,
+        other => panic!("{}", other.name()),
+    }
+}
+
+/// The oracle's Poisson crawls at its optimal rates measure what the closed forms
+/// say: binary freshness Σw ρ/(λ + ρ)/Σw and harmonic staleness Σw ln(1 + λ/ρ)/Σw,
+/// over the second half of a long run (every page is fresh at time 0).
+#[test]
+fn the_oracle_measures_its_closed_forms() {
+    let config = LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, ..small() };
+    let out = learn(config.clone());
+    let (repo, _, _) = config.pages().load().unwrap();
+    let (f, _) = crate::core::alloc::opt::optimal_for(Objective::Harmonic, &repo, config.capacity, Some(config.politeness_days()));
+    let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.value(repo.lambda[i], f[i])).sum::<f64>() / repo.total_weight();
+    let curve = &out.policies[0];
+    let late = |v: &[f64]| v[10..].iter().sum::<f64>() / 10.0;
+    let (fresh, stale) = (late(&curve.freshness), late(&curve.harmonic));
+    // 300 pages over 1,000 days: the measured means lie within 2 % of the closed forms
+    assert!((fresh / mean(Objective::Binary) - 1.0).abs() < 0.02, "freshness {fresh} vs {}", mean(Objective::Binary));
+    assert!((stale / mean(Objective::Harmonic) - 1.0).abs() < 0.03, "harmonic {stale} vs {}", mean(Objective::Harmonic));
+    assert!(curve.violations > 0, "Poisson crawls keep politeness on average only");
+}
+
+/// Learning converges to the oracle: LambdaLearnAndCrawl's rates approach the oracle's
+/// epoch after epoch, and with the rates known (a prior so long and a history so rich
+/// that the estimates are the truth) it is the oracle: here, learning at all beats not
+/// learning, and no learner beats the oracle on its own objective.
+#[test]
+fn learning_approaches_the_oracle() {
+    let out = learn(LearningConfig { horizon_days: 300.0, ..small() });
+    let llc = out.curve(LearningPolicy::LearnAndCrawl).unwrap();
+    let (first, last) = (llc.rate_errors[1], *llc.rate_errors.last().unwrap());
+    assert!(last < first, "the rates' error falls: {:?}", llc.rate_errors);
+    let oracle = out.curve(LearningPolicy::Oracle).unwrap();
+    let uniform = out.curve(LearningPolicy::Uniform).unwrap();
+    assert!(llc.mean_harmonic < uniform.mean_harmonic, "learning beats not learning: {} vs {}", llc.mean_harmonic, uniform.mean_harmonic);
+    assert!(oracle.mean_harmonic <= llc.mean_harmonic, "the oracle is best on its objective");
+    assert_eq!(oracle.rate_errors.iter().copied().fold(0.0, f64::max), 0.0);
+    // bandwidth is spent alike: every run's requests within 3 % of C × horizon
+    for c in &out.policies {
+        let want = 60.0 * 300.0;
+        assert!((c.requests as f64 / want - 1.0).abs() < 0.03, "{:?}: {} requests", c.policy, c.requests);
+    }
+    assert_eq!(out.estimators.len(), config::ESTIMATOR_POINTS);
+    assert!(!out.politeness.is_empty());
+    for p in &out.politeness {
+        assert!(p.kept() <= 1.0 + 1e-12, "{p:?}");
+    }
+}
+
+/// The MERGE run keeps politeness exactly; partial results grow bin by bin; the same
+/// seed gives the same bits however the job is sliced.
+#[test]
+fn merge_is_polite_and_slicing_changes_nothing() {
+    let config = LearningConfig { policies: vec![LearningPolicy::MergeLearned, LearningPolicy::Oracle], ..small() };
+    let whole = learn(config.clone());
+    assert_eq!(whole.curve(LearningPolicy::MergeLearned).unwrap().violations, 0);
+    let mut job = crate::experiments::start(Config::Learning(config)).unwrap();
+    let mut partial_bins = Vec::new();
+    while !job.done() {
+        job.advance(500);
+        if let Some(Output::Learning(p)) = job.partial() {
+            partial_bins.push(p.policies.iter().map(|c| c.freshness.len()).sum::<usize>());
+        }
+    }
+    assert!(partial_bins.windows(2).all(|w| w[0] <= w[1]) && partial_bins.len() > 3, "{partial_bins:?}");
+    match job.finish() {
+        Output::Learning(sliced) => assert_eq!(sliced, whole),
+        other => panic!("{}", other.name()),
+    }
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let base = small;
+    let field = |c: LearningConfig| c.validate().unwrap_err().field;
+    assert_eq!(field(LearningConfig { capacity: 0.0, ..base() }), "capacity");
+    assert_eq!(field(LearningConfig { epoch_days: 500.0, ..base() }), "epoch_days");
+    assert_eq!(field(LearningConfig { policies: vec![], ..base() }), "policies");
+    assert_eq!(field(LearningConfig { policies: vec![LearningPolicy::Oracle, LearningPolicy::Oracle], ..base() }), "policies[1]");
+    assert_eq!(field(LearningConfig { prior_days: 0.0, ..base() }), "prior_days");
+    let still = LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate\na,s,0\nb,s,0\n".into()), ..base() };
+    let e = run(Config::Learning(still), |_, _| {}).unwrap_err();
+    assert!(e.message.contains("no page that changes"), "{e}");
+    let weightless =
+        LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() };
+    assert!(run(Config::Learning(weightless), |_, _| {}).unwrap_err().message.contains("weight 0"));
+}

@@ -1,0 +1,93 @@
+// Learning to crawl: crawlers that do not know the change rates (Cho & Garcia-Molina
+// 2003; Azar et al. 2018; Kolobov et al. 2019; Upadhyay et al. 2020) beside the
+// thesis's MERGE and the oracle, under politeness.
+import { number, integer } from '../ui/format.js';
+import { costNote } from '../ui/cost.js';
+import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
+
+const POLICIES = [
+  ['oracle', 'oracle (knows the rates)'],
+  ['learn_and_crawl', 'LambdaLearnAndCrawl'],
+  ['explore_then_commit', 'explore-then-commit'],
+  ['uniform', 'uniform (no learning)'],
+  ['oracle_merge', 'MERGE knowing the rates'],
+  ['merge_learned', 'MERGE (learned rates)'],
+];
+
+function runsTable(result, final) {
+  const rows = result.policies
+    .map((c) => {
+      const last = c.rate_errors.length ? c.rate_errors[c.rate_errors.length - 1] : NaN;
+      const share = c.requests ? (100 * c.violations) / c.requests : 0;
+      return `<tr><th scope="row">${POLICIES.find((p) => p[0] === c.policy)?.[1] ?? c.policy}</th><td class="num">${number(c.mean_freshness, 4)}</td>
+        <td class="num">${number(c.mean_harmonic, 4)}</td><td class="num">${integer(c.requests)}</td><td class="num">${number(share, 3)} %</td>
+        <td class="num">${number(last, 3)}</td></tr>`;
+    })
+    .join('');
+  const pages = result.repository.pages;
+  const source = result.config.source === 'page_list' ? `your page list: ${integer(pages)} pages` : `synthetic pages (the WEBBASE-like generator): ${integer(pages)}`;
+  return `<table class="proof"><caption>Each policy over the whole run${final ? '' : ' (so far)'}, on ${source} on ${integer(result.repository.servers)} servers</caption>
+    <thead><tr><th scope="col">policy</th><th scope="col">freshness</th><th scope="col">harmonic staleness</th><th scope="col">requests</th>
+    <th scope="col">requests sooner than P</th><th scope="col">bandwidth misplaced at the last epoch</th></tr></thead><tbody>${rows}</tbody></table>
+    <p class="fineprint">Freshness and staleness are weighted by importance (the page list's <code>weight</code>). “Bandwidth misplaced” is
+    Σ|f − f*| / (Σf + Σf*) against the oracle that crawls the same way. Poisson crawls keep politeness on average only (Σ f ≤ 1/P per
+    server), so some requests come sooner than P; MERGE keeps it exactly. Every page is fetched at time 0; the changes are the same for
+    every policy (one random stream per page). Learners start from a prior of one changed and one unchanged interval of ${number(result.config.prior_days)} days.</p>`;
+}
+
+export default {
+  id: 'learning',
+  group: 'learning',
+  title: 'Learning to crawl: unknown change rates',
+  card: "A real crawler never knows how often pages change: learn the rates while crawling (LambdaCrawl, explore-then-commit, MERGE) and see what not knowing costs.",
+  source: 'Cho & Garcia-Molina 2003; Azar et al. 2018; Kolobov et al. 2019; Upadhyay et al. 2020',
+  lede: `<p>Every other view gives each policy the true change rates. A crawler sees only whether a page changed since its last visit. Here it
+    estimates each page's rate from that (maximum likelihood, Cho &amp; Garcia-Molina) and re-solves its schedule every epoch:
+    <strong>LambdaLearnAndCrawl</strong> (Kolobov et al.), <strong>explore-then-commit</strong> (Upadhyay et al.) and the thesis's
+    <strong>MERGE</strong> on learned rates, against the oracles that know the rates, at the same bandwidth and under the per-server caps
+    Σ f ≤ 1/P. The objective is the thesis's freshness (equally spaced crawls), binary freshness with Poisson crawls (fresh with probability
+    f/(λ + f), Azar et al.) or harmonic staleness (a page pays H(k) = 1 + ½ + … + 1/k after k missed changes, at the rate ln(1 + λ/f),
+    Kolobov et al.); with caps, the optimum is solved exactly with one multiplier per server inside the global one (the problem of Kolobov et al.,
+    SIGIR 2019). The default pages are synthetic; load your own page list to see your crawler's loss.</p>`,
+  panels: [
+    {
+      id: 'learning',
+      heading: 'Freshness while learning the rates',
+      keyFields: ['capacity', 'politeness_seconds', 'objective'],
+      experiment: 'learning',
+      auto: false,
+      runOnLoad: true,
+      action: 'Simulate',
+      fields: [
+        SOURCE_FIELD,
+        { key: 'capacity', label: 'bandwidth (requests a day)', kind: 'number' },
+        { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' },
+        {
+          key: 'objective',
+          label: 'objective',
+          kind: 'select',
+          options: [
+            ['harmonic', 'harmonic staleness (Poisson crawls)'],
+            ['binary', 'binary freshness (Poisson crawls)'],
+            ['freshness', 'freshness, Lemma 4.2 (equally spaced crawls)'],
+          ],
+        },
+        { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
+        { key: 'horizon_days', label: 'horizon (days)', kind: 'number' },
+        { key: 'epoch_days', label: 'learners re-estimate every (days)', kind: 'number' },
+        { key: 'explore_days', label: 'explore-then-commit explores for (days)', kind: 'number' },
+        { key: 'prior_days', label: 'prior interval (days)', kind: 'number', help: 'each page starts with one changed and one unchanged interval this long' },
+        { key: 'repository.pages', label: 'pages (generator)', kind: 'integer' },
+        { key: 'repository.servers', label: 'servers (generator)', kind: 'integer' },
+        { key: 'estimator_visits', label: 'visits per page in the estimators chart', kind: 'integer' },
+        { key: 'estimator_runs', label: 'pages per point in the estimators chart', kind: 'integer' },
+        { key: 'bins', label: 'time bins', kind: 'integer' },
+        { key: 'seed', label: 'seed', kind: 'integer' },
+      ],
+      ...PAGE_LIST,
+      note: (core, config) => costNote(core, 'learning', config),
+      hover: (_core, x, y) => `${number(x, 3)}: ${number(y, 4)}`,
+      details: (result, element, phase) => (element.innerHTML = runsTable(result, phase === 'final')),
+    },
+  ],
+};
