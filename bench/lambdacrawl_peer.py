@@ -1,5 +1,6 @@
 """Runs the LambdaCrawl peer (../shared/peers/optimal-freshness, Microsoft's MIT code)
-on (importance, change rate) arrays read as JSON from stdin and prints its rates.
+on (importance, change rate) arrays read as JSON from the file named by the first
+argument (or from stdin) and prints its rates.
 
 Input: {"importances": [...], "change_rates": [...], "bandwidth": B, "epsilon": e,
 "repeat": k}. Output: {"harmonic": [...], "binary": [...], "harmonic_seconds": t,
@@ -30,7 +31,11 @@ def timed(call, repeat):
 
 
 def main():
-    job = json.load(sys.stdin)
+    if len(sys.argv) > 1:
+        with open(sys.argv[1]) as f:
+            job = json.load(f)
+    else:
+        job = json.load(sys.stdin)
     imp = np.array(job["importances"], dtype=float)
     ch = np.array(job["change_rates"], dtype=float)
     bandwidth, epsilon, repeat = job["bandwidth"], job["epsilon"], job.get("repeat", 1)

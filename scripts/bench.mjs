@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { root, run, say, output } from './shell.mjs';
-import { ensureNodeModules, ensureBuildTools, ensureChromium } from './setup.mjs';
+import { ensureNodeModules, ensureBuildTools, ensureChromium, ensurePeerPython } from './setup.mjs';
 
 ensureNodeModules();
 ensureBuildTools();
@@ -96,6 +96,29 @@ const metis = JSON.parse(run(path.join(venv, 'bin', 'python'), ['bench/metis_pee
 const simpyPages = 2000;
 const simpy = JSON.parse(run(path.join(venv, 'bin', 'python'), ['bench/simpy_sensors.py', String(simpyPages)], { capture: true }).stdout);
 
+say('native: cargo bench --bench lambdacrawl (harmonic and binary optima on 10^4, 10^5, 10^6 pages, median of 3 runs)…');
+const lambdaNative = run('cargo', ['bench', '--bench', 'lambdacrawl'], { capture: true })
+  .stdout.split('\n')
+  .filter((l) => l.startsWith('{'))
+  .map((l) => JSON.parse(l));
+// the peer: Microsoft's LambdaCrawl code, where ../shared holds it, on the very same arrays
+const lambdaPeerDir = path.join(root, '..', 'shared', 'peers', 'optimal-freshness');
+let lambdaPeer = null;
+if (fs.existsSync(lambdaPeerDir)) {
+  say('peer: LambdaCrawl (Microsoft, NeurIPS 2019) on the same pages, numpy and scipy in build/peer-venv (10^6 pages take minutes)…');
+  ensurePeerPython();
+  const lambdaBench = output('bash', ['-c', `ls -t ${root}/target/release/deps/lambdacrawl-* | grep -v '\\.d$' | head -1`]);
+  lambdaPeer = lambdaNative.map((n) => {
+    const file = path.join(root, 'build', `lambdacrawl-${n.median.config.pages}.json`);
+    run(lambdaBench, ['--dump-pages', file, String(n.median.config.pages)]);
+    const result = JSON.parse(run(path.join(root, 'build', 'peer-venv', 'bin', 'python'), ['bench/lambdacrawl_peer.py', file], { capture: true }).stdout);
+    fs.rmSync(file);
+    return { pages: n.median.config.pages, harmonic_seconds: result.harmonic_seconds, binary_seconds: result.binary_seconds };
+  });
+} else {
+  say(`peer: skipped, ${lambdaPeerDir} is absent (the LambdaCrawl comparison needs it)`);
+}
+
 say('browser: the same benchmark as wasm in headless Chromium (median of 3 runs per case)…');
 await build({ features: ['bench'], out: 'dist-bench' });
 const browser = await open({ bench: true });
@@ -114,6 +137,14 @@ for (const n of selectionNative) {
   const runs = [];
   for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench_selection(c), config));
   selectionWasm.push({ config, ns: median(runs.map((r) => r.ns_per_selection)), all: runs.map((r) => r.ns_per_selection) });
+}
+say('browser: the harmonic and binary optima as wasm in Chromium (median of 3 runs per size)…');
+const lambdaWasm = [];
+for (const n of lambdaNative) {
+  const runs = [];
+  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench_lambdacrawl(c), n.median.config));
+  const m = runs.sort((a, b) => a.harmonic_seconds + a.binary_seconds - b.harmonic_seconds - b.binary_seconds)[1];
+  lambdaWasm.push({ pages: n.median.config.pages, harmonic_seconds: m.harmonic_seconds, binary_seconds: m.binary_seconds, all: runs });
 }
 say('browser: the distributed pipeline as wasm in Chromium (median of 3 runs per case)…');
 const partitioningWasm = [];
@@ -384,6 +415,31 @@ stronger general partitioner (multilevel coarsening, which Freshlab does not imp
 these figures say how far Freshlab's single-level greedy + KL/FM is from it on this graph,
 not that one is better.
 
+## Today's schedulers: LambdaCrawl's optima (issue 17)
+
+\`cargo bench --bench lambdacrawl\` times Freshlab's harmonic-staleness optimum (LambdaCrawl's
+problem, Kolobov et al. 2019) and binary-freshness optimum (Azar et al. 2018), without
+politeness, on synthetic pages (importances uniform in [0.1, 10), change rates
+log-uniform over [0.01, 100) a day, bandwidth half of Σλ), natively and as wasm in
+Chromium (medians of 3). ${lambdaPeer ? `The peer is Microsoft's public code (\`LambdaCrawl_IncomplObs\` with bisection to 1e-10 and
+\`LambdaCrawlBinary_Epsilon\` with ε = 0; Python ${output(path.join(root, 'build', 'peer-venv', 'bin', 'python'), ['-c', 'import sys, numpy, scipy; print(sys.version.split()[0] + ", numpy " + numpy.__version__ + ", scipy " + scipy.__version__)'])}) on the very same arrays, written to a
+file by the bench and read by \`bench/lambdacrawl_peer.py\` (median of 3 calls, one at 10⁶ pages); the two agree to 1e-9
+(\`tests/peer_lambdacrawl.rs\`).` : 'The peer (../shared/peers/optimal-freshness) was absent, so only Freshlab is timed.'}
+
+| pages | harmonic: native | wasm | ${lambdaPeer ? 'peer | peer / native | ' : ''}binary: native | wasm | ${lambdaPeer ? 'peer | peer / native |' : ''}
+|---|---|---|${lambdaPeer ? '---|---|' : ''}---|---|${lambdaPeer ? '---|---|' : ''}
+${lambdaNative
+  .map((n, k) => {
+    const m = n.median;
+    const w = lambdaWasm[k];
+    const p = lambdaPeer?.[k];
+    const ms = (s) => `${(1000 * s).toFixed(s < 0.01 ? 2 : 1)} ms`;
+    const harmonic = [ms(m.harmonic_seconds), ms(w.harmonic_seconds), ...(p ? [ms(p.harmonic_seconds), `${fmt(p.harmonic_seconds / m.harmonic_seconds, 0)}×`] : [])];
+    const binary = [ms(m.binary_seconds), ms(w.binary_seconds), ...(p ? [ms(p.binary_seconds), `${fmt(p.binary_seconds / m.binary_seconds, 0)}×`] : [])];
+    return `| ${m.config.pages.toLocaleString('en')} | ${harmonic.join(' | ')} | ${binary.join(' | ')} |`;
+  })
+  .join('\n')}
+
 ## The page's weight (issue 15)
 
 \`scripts/load.mjs\` loads the built page in headless Chromium over \`npm start\`'s server on
@@ -405,7 +461,7 @@ ${distFiles.map((f) => `| \`${f.file}\` | ${f.bytes.toLocaleString('en')} | ${f.
 ## Raw data
 
 \`\`\`json
-${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, metis, webbase, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
+${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
 \`\`\`
 `;
 fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), text);

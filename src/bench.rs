@@ -275,3 +275,47 @@ mod tests {
         }
     }
 }
+
+/// The LambdaCrawl comparison (issue 17): `pages` synthetic pages — importances uniform
+/// in [0.1, 10) (stored as f32, as Freshlab stores weights), change rates log-uniform
+/// over [0.01, 100) a day, the bandwidth half of Σλ — the same arrays the peer is given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LambdaCrawlConfig {
+    pub pages: usize,
+    pub seed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LambdaCrawlResult {
+    pub config: LambdaCrawlConfig,
+    pub bandwidth: f64,
+    /// Seconds of the harmonic-staleness optimum and of the binary-freshness one
+    /// (without politeness: the peer has none).
+    pub harmonic_seconds: f64,
+    pub binary_seconds: f64,
+}
+
+/// The pages of [`LambdaCrawlConfig`]: (importances, change rates, bandwidth).
+pub fn lambdacrawl_pages(config: &LambdaCrawlConfig) -> (Vec<f32>, Vec<f64>, f64) {
+    let mut s = Stream::of(config.seed, Purpose::Test, 17);
+    let importances: Vec<f32> = (0..config.pages).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
+    let rates: Vec<f64> = (0..config.pages).map(|_| crate::core::math::elementary::pow(10.0, s.uniform_in(-2.0, 2.0))).collect();
+    let bandwidth = 0.5 * rates.iter().sum::<f64>();
+    (importances, rates, bandwidth)
+}
+
+/// Times Freshlab's harmonic and binary optima on the pages of `config`.
+pub fn lambdacrawl(config: &LambdaCrawlConfig, now: impl Fn() -> f64) -> LambdaCrawlResult {
+    use crate::core::alloc::objective::Objective;
+    use crate::core::alloc::opt::optimal_for;
+    use crate::core::model::repository::Repository;
+    let (importances, rates, bandwidth) = lambdacrawl_pages(config);
+    let repo = Repository { server_start: vec![0, rates.len()], lambda: rates, weight: Some(importances) };
+    let start = now();
+    let (h, _) = optimal_for(Objective::Harmonic, &repo, bandwidth, None);
+    let middle = now();
+    let (b, _) = optimal_for(Objective::Binary, &repo, bandwidth, None);
+    let end = now();
+    assert!(h.len() == b.len(), "both optima cover every page");
+    LambdaCrawlResult { config: config.clone(), bandwidth, harmonic_seconds: middle - start, binary_seconds: end - middle }
+}

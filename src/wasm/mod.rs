@@ -271,6 +271,15 @@ pub fn bench_selection(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&crate::bench::selection(&config, || js_sys::Date::now() / 1000.0))
 }
 
+/// Times Freshlab's harmonic and binary optima on the LambdaCrawl peer's pages:
+/// `config` is a `LambdaCrawlConfig`, the result a `LambdaCrawlResult`.
+#[cfg(feature = "bench")]
+#[wasm_bindgen]
+pub fn bench_lambdacrawl(config: JsValue) -> Result<JsValue, JsValue> {
+    let config: crate::bench::LambdaCrawlConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
+    to_js(&crate::bench::lambdacrawl(&config, || js_sys::Date::now() / 1000.0))
+}
+
 /// Times the distributed pipeline phase by phase (web, graph, partition, download
 /// simulation): `config` is a `PartitioningConfig`, the result a `PartitioningResult`.
 #[cfg(feature = "bench")]
