@@ -421,7 +421,7 @@ not that one is better.
 problem, Kolobov et al. 2019) and binary-freshness optimum (Azar et al. 2018), without
 politeness, on synthetic pages (importances uniform in [0.1, 10), change rates
 log-uniform over [0.01, 100) a day, bandwidth half of Σλ), natively and as wasm in
-Chromium (medians of 3). ${lambdaPeer ? `The peer is Microsoft's public code (\`LambdaCrawl_IncomplObs\` with bisection to 1e-10 and
+Chromium (medians of 3 timings, each the mean of as many calls as fill 0.2 s). ${lambdaPeer ? `The peer is Microsoft's public code (\`LambdaCrawl_IncomplObs\` with bisection to 1e-10 and
 \`LambdaCrawlBinary_Epsilon\` with ε = 0; Python ${output(path.join(root, 'build', 'peer-venv', 'bin', 'python'), ['-c', 'import sys, numpy, scipy; print(sys.version.split()[0] + ", numpy " + numpy.__version__ + ", scipy " + scipy.__version__)'])}) on the very same arrays, written to a
 file by the bench and read by \`bench/lambdacrawl_peer.py\` (median of 3 calls, one at 10⁶ pages); the two agree to 1e-9
 (\`tests/peer_lambdacrawl.rs\`).` : 'The peer (../shared/peers/optimal-freshness) was absent, so only Freshlab is timed.'}

@@ -104,6 +104,28 @@ function partition(out) {
   return table(['reduction 100·(1 − A/B), A against B', 'thesis', 'Freshlab'], rows);
 }
 
+// Learning to crawl on its defaults, for each objective: every policy's freshness,
+// harmonic staleness, requests sooner than P and bandwidth misplaced at the end.
+const LEARNING_LABELS = {
+  oracle: 'oracle (knows the rates)',
+  learn_and_crawl: 'LambdaLearnAndCrawl',
+  explore_then_commit: 'explore-then-commit',
+  uniform: 'uniform (no learning)',
+  oracle_merge: 'MERGE knowing the rates',
+  merge_learned: 'MERGE (learned rates)',
+  nutch: 'Nutch adaptive',
+  stormcrawler: 'StormCrawler adaptive',
+};
+function learning(runs) {
+  const rows = [];
+  for (const [objective, out] of runs) {
+    for (const c of out.policies) {
+      rows.push([objective, LEARNING_LABELS[c.policy], f(c.mean_freshness, 4), f(c.mean_harmonic, 4), int(c.requests / out.config.horizon_days), pct(c.violations / Math.max(1, c.requests)), f(c.rate_errors.at(-1), 3), c.interval_scale == null ? '—' : `× ${f(c.interval_scale, 3)}`]);
+    }
+  }
+  return table(['objective', 'policy', 'freshness', 'harmonic staleness', 'requests a day', 'requests sooner than P', 'bandwidth misplaced at the end', 'intervals'], rows);
+}
+
 function replace(text, name, body) {
   const start = `<!-- figures:${name} -->`;
   const end = `<!-- /figures:${name} -->`;
@@ -123,6 +145,7 @@ const webbase = freshlab('policies', '--webbase', '--policies', '[]', '--crawler
 const stated = freshlab('sensors');
 const other = freshlab('sensors', '--unchanged-never-changes', 'true');
 const allocations = freshlab('allocate', '--repository', five, '--capacity', '5', '--politeness-seconds', '0');
+const learned = ['harmonic', 'binary', 'freshness'].map((objective) => [objective, freshlab('learning', '--objective', objective)]);
 const crawl = freshlab('partition', '--schemes', 'hash_host,hash_url,hash_ip,graph_rtt,graph_geo,graph_rtt_ip', '--politeness', 'fixed,density,dynamic,fixed_mean');
 fs.rmSync(dir, { recursive: true, force: true });
 
@@ -132,5 +155,6 @@ text = replace(text, 'repository', ratios(classroom));
 text = replace(text, 'sensors', sensors(stated, other));
 text = replace(text, 'textbook', textbook(allocations));
 text = replace(text, 'partition', partition(crawl));
+text = replace(text, 'learning', learning(learned));
 fs.writeFileSync(path.join(root, 'README.md'), text);
-say('README.md: calibration, repository, sensors, textbook and partition tables rewritten from the CLI');
+say('README.md: calibration, repository, sensors, textbook, partition and learning tables rewritten from the CLI');

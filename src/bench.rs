@@ -304,18 +304,31 @@ pub fn lambdacrawl_pages(config: &LambdaCrawlConfig) -> (Vec<f32>, Vec<f64>, f64
     (importances, rates, bandwidth)
 }
 
-/// Times Freshlab's harmonic and binary optima on the pages of `config`.
+/// Times Freshlab's harmonic and binary optima on the pages of `config`: each the mean
+/// of as many calls as fill [`LAMBDACRAWL_SECONDS`] (a page's clock ticks in milliseconds).
 pub fn lambdacrawl(config: &LambdaCrawlConfig, now: impl Fn() -> f64) -> LambdaCrawlResult {
     use crate::core::alloc::objective::Objective;
     use crate::core::alloc::opt::optimal_for;
     use crate::core::model::repository::Repository;
     let (importances, rates, bandwidth) = lambdacrawl_pages(config);
     let repo = Repository { server_start: vec![0, rates.len()], lambda: rates, weight: Some(importances) };
-    let start = now();
-    let (h, _) = optimal_for(Objective::Harmonic, &repo, bandwidth, None);
-    let middle = now();
-    let (b, _) = optimal_for(Objective::Binary, &repo, bandwidth, None);
-    let end = now();
-    assert!(h.len() == b.len(), "both optima cover every page");
-    LambdaCrawlResult { config: config.clone(), bandwidth, harmonic_seconds: middle - start, binary_seconds: end - middle }
+    let per_call = |objective: Objective| {
+        let start = now();
+        let mut calls = 0u32;
+        loop {
+            let (f, _) = optimal_for(objective, &repo, bandwidth, None);
+            assert!(f.len() == repo.lambda.len(), "the optimum covers every page");
+            calls += 1;
+            let elapsed = now() - start;
+            if elapsed >= LAMBDACRAWL_SECONDS {
+                return elapsed / calls as f64;
+            }
+        }
+    };
+    let harmonic_seconds = per_call(Objective::Harmonic);
+    let binary_seconds = per_call(Objective::Binary);
+    LambdaCrawlResult { config: config.clone(), bandwidth, harmonic_seconds, binary_seconds }
 }
+
+/// The least time each LambdaCrawl timing spends, in seconds.
+pub const LAMBDACRAWL_SECONDS: f64 = 0.2;

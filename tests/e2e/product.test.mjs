@@ -27,13 +27,11 @@ const VIEWS = ['home', 'level-sets', 'factor-curves', 'bursts', 'certify', 'per-
 const QUICK = { sensors: '&sensors.pages=20000', 'sensors-beyond': '&sensors-beyond.pages=5000', bursty: '&bursty.generator.articles=60' };
 const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
 
-test('the start opens on a live chart, on the first screen, within a second', async () => {
+test('the start opens on a live chart, on the first screen', async () => {
   const browser = await session({ viewport: { width: 1280, height: 720 } });
   const page = await browser.context.newPage();
-  const started = Date.now();
   await page.goto(browser.url);
   await page.waitForFunction(() => Number(document.querySelector('#home canvas')?.dataset.drawn ?? 0) > 0, null, { timeout: 20_000 });
-  const ms = Date.now() - started;
   const box = await page.locator('#home canvas').boundingBox();
   assert.ok(box.y + box.height / 2 < 720 && box.height > 300, `the chart on the first screen: ${JSON.stringify(box)}`);
   assert.ok((await inkOf(page, '#home canvas')) > 0.02);
@@ -42,8 +40,7 @@ test('the start opens on a live chart, on the first screen, within a second', as
   assert.equal(await page.locator('header.site .menu-group').count(), 5);
   assert.equal(await page.locator('.cards-by-source a[data-view]').count(), VIEWS.length - 1);
   await page.screenshot({ path: path.join(shots, 'start-1280x720.png') });
-  // the load itself is measured by npm run bench (load time, bytes); a second is the bar
-  assert.ok(ms < 1000 || process.env.FRESHLAB_SLOW_MACHINE, `first chart after ${ms} ms (set FRESHLAB_SLOW_MACHINE=1 on a slower machine)`);
+  // how fast it comes is measured by npm run bench (first chart drawn, bytes), not by a timed test
   // a student changes P and the chart follows
   const drawn = Number(await page.locator('#home canvas').getAttribute('data-drawn'));
   await setField(page, 'home', 'politeness P (seconds between two requests to a server)', 86400);

@@ -53,11 +53,20 @@ pub struct Adaptive {
     fetched: Vec<bool>,
     politeness: f64,
     last: f64,
+    /// Every time constant of the rule multiplied by this (1: the shipped rule).
+    scale: f64,
 }
 
 impl Adaptive {
     /// Cold start: every page due at time 0, initial interval.
     pub fn new(rule: Rule, pages: Range<usize>, politeness: f64) -> Self {
+        Self::scaled(rule, pages, politeness, 1.0)
+    }
+
+    /// The rule with every time constant (initial, shortest and longest interval,
+    /// StormCrawler's minutes) multiplied by `scale`: the rule run on a clock `scale`
+    /// times slower, as an operator tunes a crawler to spend its bandwidth.
+    pub fn scaled(rule: Rule, pages: Range<usize>, politeness: f64, scale: f64) -> Self {
         let n = pages.len();
         let entries = pages.clone().map(|i| (0.0, i as u32)).collect();
         Adaptive {
@@ -69,6 +78,7 @@ impl Adaptive {
             fetched: vec![false; n],
             politeness,
             last: f64::NEG_INFINITY,
+            scale,
         }
     }
 
@@ -130,7 +140,8 @@ impl Schedule for Adaptive {
     fn observe(&mut self, page: usize, time: f64, fetch: Option<Fetch>) {
         let k = page - self.first;
         let changed = fetch.expect("adaptive schedules need the exact estimator").changed;
-        let due = self.reschedule(k, time, changed);
+        // the rule runs on its own clock (exact for scale 1)
+        let due = self.scale * self.reschedule(k, time / self.scale, changed);
         self.fetched[k] = true;
         let (_, top) = self.heap.replace_top(due, page as u32);
         debug_assert_eq!(top as usize, page);
@@ -203,5 +214,28 @@ mod tests {
             .collect();
         assert_eq!(times, vec![0.0, 0.5, 1.0, 1.5, 2.0]);
         assert_eq!(a.next_time(), 30.0);
+    }
+
+    #[test]
+    fn a_scaled_rule_runs_on_a_slower_clock() {
+        // Nutch at scale 2: 30 days × 0.8 × 2 = 48 days; then unchanged at 48: in rule
+        // time t = 24, delta = 24, interval 24 × 1.4 = 33.6, next = 24 − 7.2 + 33.6, × 2
+        let mut a = Adaptive::scaled(Rule::Nutch, 0..1, 0.0, 2.0);
+        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let (t, p) = a.take(&[], &mut rng);
+        a.observe(p, t, fetch(true));
+        assert_eq!(a.next_time(), 48.0);
+        let (t, p) = a.take(&[], &mut rng);
+        a.observe(p, t, fetch(false));
+        assert!((a.next_time() - 2.0 * (24.0 - 7.2 + 33.6)).abs() < 1e-12);
+        // StormCrawler at scale 0.5: the first interval is half a day, then (1440 + 60)/2
+        // = 750 minutes of the rule's clock, 375 real minutes
+        let mut b = Adaptive::scaled(Rule::Stormcrawler, 0..1, 0.0, 0.5);
+        let (t, p) = b.take(&[], &mut rng);
+        b.observe(p, t, fetch(true));
+        assert_eq!(b.next_time(), 0.5);
+        let (t, p) = b.take(&[], &mut rng);
+        b.observe(p, t, fetch(true));
+        assert!((b.next_time() - (0.5 + 0.5 * 750.0 * MINUTE)).abs() < 1e-12);
     }
 }

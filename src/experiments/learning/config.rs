@@ -31,16 +31,23 @@ pub enum LearningPolicy {
     MergeLearned,
     /// Every page alike within the caps: what not learning at all gives.
     Uniform,
+    /// Apache Nutch's AdaptiveFetchSchedule, its time constants scaled until it spends
+    /// `capacity` (the job's `retry`).
+    Nutch,
+    /// StormCrawler's AdaptiveScheduler, scaled likewise.
+    Stormcrawler,
 }
 
 impl LearningPolicy {
-    pub const ALL: [LearningPolicy; 6] = [
+    pub const ALL: [LearningPolicy; 8] = [
         LearningPolicy::Oracle,
         LearningPolicy::LearnAndCrawl,
         LearningPolicy::ExploreThenCommit,
         LearningPolicy::Uniform,
         LearningPolicy::OracleMerge,
         LearningPolicy::MergeLearned,
+        LearningPolicy::Nutch,
+        LearningPolicy::Stormcrawler,
     ];
 
     pub fn label(self) -> &'static str {
@@ -51,6 +58,8 @@ impl LearningPolicy {
             LearningPolicy::ExploreThenCommit => "explore-then-commit",
             LearningPolicy::MergeLearned => "MERGE (learned rates)",
             LearningPolicy::Uniform => "uniform (no learning)",
+            LearningPolicy::Nutch => "Nutch adaptive",
+            LearningPolicy::Stormcrawler => "StormCrawler adaptive",
         }
     }
 
@@ -69,9 +78,24 @@ impl LearningPolicy {
         matches!(self, LearningPolicy::Oracle | LearningPolicy::OracleMerge)
     }
 
-    /// The oracle a learner is measured against: the one that crawls the same way.
-    pub fn reference(self) -> LearningPolicy {
-        if self.is_merge() { LearningPolicy::OracleMerge } else { LearningPolicy::Oracle }
+    /// A deployed crawler's schedule, driven by its own rules.
+    pub fn is_adaptive(self) -> bool {
+        matches!(self, LearningPolicy::Nutch | LearningPolicy::Stormcrawler)
+    }
+
+    /// The oracle a learner is measured against: the one that crawls the same way at
+    /// the same bandwidth (none for the oracles and the deployed crawlers).
+    pub fn reference(self) -> Option<LearningPolicy> {
+        match self {
+            LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Nutch | LearningPolicy::Stormcrawler => None,
+            LearningPolicy::MergeLearned => Some(LearningPolicy::OracleMerge),
+            LearningPolicy::LearnAndCrawl | LearningPolicy::ExploreThenCommit | LearningPolicy::Uniform => Some(LearningPolicy::Oracle),
+        }
+    }
+
+    /// Keeps what it sees to estimate rates from.
+    pub fn learns(self) -> bool {
+        matches!(self, LearningPolicy::LearnAndCrawl | LearningPolicy::ExploreThenCommit | LearningPolicy::MergeLearned)
     }
 }
 
@@ -176,17 +200,30 @@ impl LearningConfig {
         self.capacity * self.horizon_days
     }
 
+    /// Requests of a deployed crawler's runs at most: a run makes at most one request a
+    /// minute a page (Nutch's shortest interval, at the smallest scale) and one every P
+    /// a server; each tuning run but the last stops at its first epoch's end past
+    /// OVERSPEND × the bandwidth.
+    fn adaptive_requests(&self, pages: f64, servers: f64) -> f64 {
+        use super::job::{ADAPTIVE_TRIALS, MIN_SCALE, OVERSPEND};
+        let per_day = pages * 1440.0 / MIN_SCALE;
+        let polite = if self.politeness_seconds > 0.0 { servers * 86_400.0 / self.politeness_seconds } else { f64::INFINITY };
+        let whole = per_day.min(polite) * self.horizon_days;
+        let stopped = whole.min(OVERSPEND * self.requests_per_run() + per_day.min(polite) * self.epoch_days);
+        whole + stopped * (ADAPTIVE_TRIALS - 1) as f64
+    }
+
     /// Work of one run of `policy` on `pages` pages: its requests, the changes it
     /// simulates (at most the generator's fastest rate on every page), and the history
     /// items its re-estimations read (each epoch, every observation so far).
-    pub fn run_work(&self, policy: LearningPolicy, pages: f64) -> f64 {
-        let requests = self.requests_per_run();
+    pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64) -> f64 {
+        let requests = if policy.is_adaptive() { self.adaptive_requests(pages, servers) } else { self.requests_per_run() };
         let changes = pages * self.repository.rate_max.max(1.0) * self.horizon_days;
         let epochs = self.epoch_count() as f64;
         let scans = match policy {
             LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => requests * epochs / 2.0 + pages * epochs,
             LearningPolicy::ExploreThenCommit => requests + pages,
-            LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform => 0.0,
+            LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform | LearningPolicy::Nutch | LearningPolicy::Stormcrawler => 0.0,
         };
         requests + changes + scans
     }
@@ -195,9 +232,9 @@ impl LearningConfig {
         ESTIMATOR_POINTS as f64 * self.estimator_runs as f64 * self.estimator_visits as f64 * 2.0
     }
 
-    pub fn cost_for(&self, pages: u64) -> Cost {
+    pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
         let n = pages as f64;
-        let work = self.policies.iter().map(|&p| self.run_work(p, n)).sum::<f64>() + self.estimator_work();
+        let work = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64)).sum::<f64>() + self.estimator_work();
         Cost {
             work,
             unit: "events".into(),
@@ -223,7 +260,10 @@ impl Settings for LearningConfig {
         check("prior_days", self.prior_days)?.positive()?.at_most(3650.0)?;
         count("bins", self.bins, 1, 2000, "")?;
         if self.policies.is_empty() {
-            return Err(InputError::new("policies", "choose at least one policy (oracle, learn_and_crawl, explore_then_commit, uniform, oracle_merge, merge_learned)"));
+            return Err(InputError::new(
+                "policies",
+                "choose at least one policy (oracle, learn_and_crawl, explore_then_commit, uniform, oracle_merge, merge_learned, nutch, stormcrawler)",
+            ));
         }
         distinct("policies", &self.policies)?;
         count("estimator_visits", self.estimator_visits, 2, 10_000, "")?;
@@ -232,7 +272,7 @@ impl Settings for LearningConfig {
     }
 
     fn cost(&self) -> Cost {
-        let (pages, _) = self.pages().shape();
-        self.cost_for(pages)
+        let (pages, servers) = self.pages().shape();
+        self.cost_for(pages, servers)
     }
 }

@@ -111,8 +111,8 @@ fn gap_to_oracle(o: &LearningOutput) -> Figure {
     let mut layers = vec![Layer::HLine { label: "no loss".into(), y: 0.0, pen: Pen::new(Paint::Foreground, Dash::Dotted) }];
     let (mut lo, mut hi) = (0.0f64, 0.0f64);
     let mut words = Vec::new();
-    for c in o.policies.iter().filter(|c| !c.policy.is_oracle()) {
-        let Some(oracle) = o.curve(c.policy.reference()) else { continue };
+    for c in &o.policies {
+        let Some(oracle) = c.policy.reference().and_then(|r| o.curve(r)) else { continue };
         let gaps: Vec<f64> = oracle.freshness.iter().zip(&c.freshness).map(|(a, b)| a - b).collect();
         for &g in &gaps {
             lo = lo.min(g);

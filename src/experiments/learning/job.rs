@@ -11,10 +11,12 @@ use crate::core::alloc::opt::optimal_for;
 use crate::core::alloc::{AllocationKind, allocate};
 use crate::core::input::InputError;
 use crate::core::limits;
+use crate::core::math::elementary::{exp, ln, pow};
 use crate::core::model::change_rate::{Seen, bias_reduced_seen, last_modified, maximum_likelihood, naive, observe};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolitenessCheck;
+use crate::core::policy::adaptive::{Adaptive, Rule};
 use crate::core::policy::merge::Merge;
 use crate::core::policy::poisson::PoissonCrawls;
 use crate::core::policy::server::drive;
@@ -23,6 +25,15 @@ use crate::experiments::Plan;
 
 /// Requests per slice (whole servers are taken until a slice holds this many).
 const SLICE_REQUESTS: f64 = 100_000.0;
+
+/// A deployed crawler is tuned to spend the bandwidth to within this share, in at most
+/// [`ADAPTIVE_TRIALS`] runs, its intervals scaled within [`MIN_SCALE`, `MAX_SCALE`].
+const BANDWIDTH_TOLERANCE: f64 = 0.01;
+pub const ADAPTIVE_TRIALS: usize = 12;
+/// A tuning run is stopped at an epoch's end once it has spent this × the bandwidth.
+pub const OVERSPEND: f64 = 2.0;
+pub const MIN_SCALE: f64 = 0.05;
+const MAX_SCALE: f64 = 1000.0;
 
 /// A run of one policy in progress.
 pub struct Run {
@@ -38,6 +49,12 @@ pub struct Run {
     rate_errors: Vec<f64>,
     /// Requests that came less than P after the previous one to their server.
     violations: u64,
+    /// A deployed crawler's schedule of each server, kept from epoch to epoch.
+    adaptive: Vec<Adaptive>,
+    /// A deployed crawler's intervals × this (1 for the shipped rule and the others),
+    /// and its runs so far: (1/scale, requests).
+    scale: f64,
+    trials: Vec<(f64, f64)>,
 }
 
 /// Which run the plan starts next: the policies in order, then the estimators.
@@ -63,15 +80,71 @@ impl LearningJob {
         if repo.lambda.iter().all(|&l| l == 0.0) {
             return Err(InputError::new(config.pages().size_field(), "has no page that changes (every change rate is 0): there is nothing to learn or to crawl"));
         }
-        config.cost_for(repo.pages() as u64).check(&limits::here())?;
+        config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
         let p = config.politeness_days();
         let cap = (p > 0.0).then_some(p);
         let (oracle, _) = optimal_for(config.objective, &repo, config.capacity, cap);
         let (oracle_merge, _) = optimal_for(Objective::Freshness, &repo, config.capacity, cap);
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
-        let total_work = config.cost_for(repo.pages() as u64).work;
+        let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64).work;
         let politeness = politeness_prices(&repo, p);
         Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work })
+    }
+
+    fn watch(&self, policy: LearningPolicy) -> Watch {
+        Watch::new(&self.repo, self.config.seed, self.config.horizon_days, self.config.bins as usize, policy.learns())
+    }
+
+    /// A deployed crawler's schedule of every server, its intervals × `scale` (none for
+    /// the other policies).
+    fn adaptive(&self, policy: LearningPolicy, scale: f64) -> Vec<Adaptive> {
+        let rule = match policy {
+            LearningPolicy::Nutch => Rule::Nutch,
+            LearningPolicy::Stormcrawler => Rule::Stormcrawler,
+            _ => return Vec::new(),
+        };
+        (0..self.repo.servers()).map(|s| Adaptive::scaled(rule, self.repo.server_pages(s), self.config.politeness_days(), scale)).collect()
+    }
+
+    /// After a deployed crawler's run: if its requests missed the bandwidth C × horizon
+    /// by more than [`BANDWIDTH_TOLERANCE`], start it again (same changes) with its
+    /// intervals scaled so that it spends the bandwidth, as an operator would tune it.
+    /// Requests grow with 1/scale, steeply where pages reach the shortest interval: the
+    /// scale is bracketed (proportional steps), then narrowed by interpolation in
+    /// log-scale, falling back to the bracket's middle when that lands near an end.
+    /// At most [`ADAPTIVE_TRIALS`] runs, each stopped once past [`OVERSPEND`] × the
+    /// bandwidth (then known to be above it); the last one is kept, matched or not.
+    fn retry(&self, run: &mut Run) -> bool {
+        let target = self.config.requests_per_run();
+        let (u, requests) = (1.0 / run.scale, run.watch.requests as f64);
+        run.trials.push((u, requests));
+        if (requests / target - 1.0).abs() <= BANDWIDTH_TOLERANCE || run.trials.len() >= ADAPTIVE_TRIALS {
+            return false;
+        }
+        let below = run.trials.iter().filter(|t| t.1 < target).max_by(|a, b| a.0.total_cmp(&b.0));
+        let above = run.trials.iter().filter(|t| t.1 > target).min_by(|a, b| a.0.total_cmp(&b.0));
+        let next = match (below, above) {
+            (Some(&(u0, r0)), Some(&(u1, r1))) => {
+                let (l0, l1) = (ln(u0), ln(u1));
+                let at = l0 + (target - r0) / (r1 - r0) * (l1 - l0);
+                let inner = (at - l0) / (l1 - l0);
+                exp(if (0.1..=0.9).contains(&inner) { at } else { 0.5 * (l0 + l1) })
+            }
+            (Some(&(u0, r0)), None) => u0 * (target / r0).max(1.5),
+            (None, Some(&(u1, r1))) => u1 * (target / r1).min(1.0 / 1.5),
+            (None, None) => unreachable!("the run just pushed is above or below the target"),
+        };
+        let next = next.clamp(1.0 / MAX_SCALE, 1.0 / MIN_SCALE);
+        if run.trials.iter().any(|t| t.0 == next) {
+            return false;
+        }
+        run.scale = 1.0 / next;
+        run.watch = self.watch(run.policy);
+        run.adaptive = self.adaptive(run.policy, run.scale);
+        run.epoch = 0;
+        run.server = 0;
+        run.violations = 0;
+        true
     }
 
     /// The rates `policy` crawls by in epoch `k`, from the estimates of its history.
@@ -89,6 +162,7 @@ impl LearningJob {
             LearningPolicy::Oracle => self.oracle.clone(),
             LearningPolicy::OracleMerge => self.oracle_merge.clone(),
             LearningPolicy::Uniform => self.uniform.clone(),
+            LearningPolicy::Nutch | LearningPolicy::Stormcrawler => Vec::new(),
             LearningPolicy::LearnAndCrawl => learned(run, self.config.objective),
             LearningPolicy::MergeLearned => learned(run, Objective::Freshness),
             LearningPolicy::ExploreThenCommit => {
@@ -126,15 +200,20 @@ impl LearningJob {
             requests: run.watch.requests,
             violations: run.violations,
             rate_errors: run.rate_errors.clone(),
+            interval_scale: run.policy.is_adaptive().then_some(run.scale),
         }
     }
 
     /// The share of the bandwidth `policy` places elsewhere than its oracle would:
-    /// Σ|f − f*| / (Σf + Σf*), from 0 (the oracle's rates) to 1.
-    fn rate_error(&self, policy: LearningPolicy, rates: &[f64]) -> f64 {
+    /// Σ|f − f*| / (Σf + Σf*), from 0 (the oracle's rates) to 1 (none for the deployed
+    /// crawlers, which have no rates).
+    fn rate_error(&self, policy: LearningPolicy, rates: &[f64]) -> Option<f64> {
+        if policy.is_adaptive() {
+            return None;
+        }
         let oracle = if policy.is_merge() { &self.oracle_merge } else { &self.oracle };
         let (apart, total) = rates.iter().zip(oracle).fold((0.0, 0.0), |(d, t), (a, b)| (d + (a - b).abs(), t + a + b));
-        if total > 0.0 { apart / total } else { 0.0 }
+        Some(if total > 0.0 { apart / total } else { 0.0 })
     }
 }
 
@@ -165,7 +244,7 @@ fn estimator_points(config: &LearningConfig) -> Vec<EstimatorPoint> {
     let visits: Vec<f64> = (0..=n).map(|k| k as f64).collect();
     (0..ESTIMATOR_POINTS)
         .map(|k| {
-            let lambda = 0.05 * 100f64.powf(k as f64 / (ESTIMATOR_POINTS - 1) as f64);
+            let lambda = 0.05 * pow(100.0, k as f64 / (ESTIMATOR_POINTS - 1) as f64);
             let mut rng = Stream::of(config.seed, Purpose::Replication { policy: 0, point: k as u32 }, 0);
             let runs: Vec<Vec<Seen>> = (0..config.estimator_runs).map(|_| observe(lambda, &visits, &mut rng)).collect();
             let spread = |estimator: fn(&[Seen]) -> f64| Spread::of(runs.iter().map(|r| estimator(r) / lambda));
@@ -194,10 +273,13 @@ impl Plan for LearningJob {
             return Some((None, 0.0));
         };
         let pages = self.repo.pages();
-        let watch = Watch::new(&self.repo, self.config.seed, self.config.horizon_days, self.config.bins as usize);
-        let mut run = Run { policy, epoch: 0, server: 0, f: Vec::new(), estimates: vec![f64::NAN; pages], watch, work: 0.0, rate_errors: Vec::new(), violations: 0 };
+        let watch = self.watch(policy);
+        let adaptive = self.adaptive(policy, 1.0);
+        let estimates = if policy.learns() { vec![f64::NAN; pages] } else { Vec::new() };
+        let mut run =
+            Run { policy, epoch: 0, server: 0, f: Vec::new(), estimates, watch, work: 0.0, rate_errors: Vec::new(), violations: 0, adaptive, scale: 1.0, trials: Vec::new() };
         run.f = self.rates(&mut run);
-        run.rate_errors.push(self.rate_error(run.policy, &run.f));
+        run.rate_errors.extend(self.rate_error(run.policy, &run.f));
         let setup = run.work;
         run.work = 0.0;
         Some((Some(run), setup))
@@ -211,7 +293,9 @@ impl Plan for LearningJob {
         };
         let (start, end) = (self.edges[run.epoch], self.edges[run.epoch + 1]);
         let before = run.watch.events as f64 + run.work;
-        run.watch.origin = start;
+        // a deployed crawler's schedules run in absolute time, kept across epochs;
+        // the others start afresh each epoch, in its own time from 0
+        run.watch.origin = if run.policy.is_adaptive() { 0.0 } else { start };
         let servers = self.repo.servers();
         let mut requests = 0.0;
         while run.server < servers && requests < SLICE_REQUESTS {
@@ -220,7 +304,9 @@ impl Plan for LearningJob {
             let series = (run.epoch as u32) << 8 | run.policy.index() as u32;
             let mut rng = Stream::of(self.config.seed, Purpose::ServerSchedule { run: 0x4C, series }, s as u64);
             let mut check = PolitenessCheck::new(self.config.politeness_days());
-            let n = if self.spaced(run.policy) {
+            let n = if let Some(schedule) = run.adaptive.get_mut(s) {
+                drive(schedule, end, &[], &mut run.watch, &mut check, &mut rng)
+            } else if self.spaced(run.policy) {
                 drive(&mut Merge::new(&run.f, pages.clone(), &mut rng), end - start, &run.f, &mut run.watch, &mut check, &mut rng)
             } else {
                 drive(&mut PoissonCrawls::new(&run.f, pages.clone(), &mut rng), end - start, &run.f, &mut run.watch, &mut check, &mut rng)
@@ -234,9 +320,15 @@ impl Plan for LearningJob {
         }
         run.server = 0;
         run.epoch += 1;
-        if run.epoch + 1 < self.edges.len() {
+        let finished = run.epoch + 1 >= self.edges.len();
+        // a tuning run that has already spent OVERSPEND × the bandwidth is above it: stop it
+        let overspent = run.watch.requests as f64 > OVERSPEND * self.config.requests_per_run();
+        if run.policy.is_adaptive() && (finished || overspent) && self.retry(run) {
+            return (run.watch.events as f64 + run.work - before, false);
+        }
+        if !finished {
             run.f = self.rates(run);
-            run.rate_errors.push(self.rate_error(run.policy, &run.f));
+            run.rate_errors.extend(self.rate_error(run.policy, &run.f));
             return (run.watch.events as f64 + run.work - before, false);
         }
         run.watch.close();

@@ -22,6 +22,10 @@ pub struct PolicyCurve {
     /// At each epoch's start, the share of the bandwidth placed elsewhere than the
     /// oracle that crawls the same way would place it: Σ|f − f*| / (Σf + Σf*).
     pub rate_errors: Vec<f64>,
+    /// A deployed crawler's intervals × this to spend the bandwidth (its rule as shipped
+    /// at 1); none for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_scale: Option<f64>,
 }
 
 /// Mean and spread (standard deviation) of an estimator's ratio to the true rate, over

@@ -29,6 +29,7 @@ pub struct Watch {
     changes: Vec<Stream>,
     next_change: Vec<f64>,
     last_fetch: Vec<f64>,
+    /// Empty for runs that never estimate (they keep no history).
     pub history: Vec<History>,
     fresh: TimeBins,
     harmonic: TimeBins,
@@ -38,7 +39,8 @@ pub struct Watch {
 }
 
 impl Watch {
-    pub fn new(repo: &Repository, seed: u64, horizon: f64, bins: usize) -> Self {
+    /// `record`: keep what the crawler sees (for runs that estimate rates).
+    pub fn new(repo: &Repository, seed: u64, horizon: f64, bins: usize, record: bool) -> Self {
         let pages = repo.pages();
         let mut changes: Vec<Stream> = (0..pages as u64).map(|i| Stream::of(seed, Purpose::PageChanges, i)).collect();
         let next_change = (0..pages).map(|i| if repo.lambda[i] > 0.0 { changes[i].exponential(repo.lambda[i]) } else { f64::INFINITY }).collect();
@@ -50,7 +52,7 @@ impl Watch {
             changes,
             next_change,
             last_fetch: vec![0.0; pages],
-            history: vec![History::default(); pages],
+            history: if record { vec![History::default(); pages] } else { Vec::new() },
             fresh: TimeBins::new(horizon, bins),
             harmonic: TimeBins::new(horizon, bins),
             events: 0,
@@ -117,11 +119,12 @@ impl Freshness for Watch {
         let t = self.origin + time;
         let interval = t - self.last_fetch[page];
         let (changed, first, last) = self.account(page, t);
-        let h = &mut self.history[page];
-        if changed {
-            h.changed.push(interval as f32);
-        } else {
-            h.unchanged += interval;
+        if let Some(h) = self.history.get_mut(page) {
+            if changed {
+                h.changed.push(interval as f32);
+            } else {
+                h.unchanged += interval;
+            }
         }
         self.last_fetch[page] = t;
         self.events += 1;
@@ -145,7 +148,7 @@ mod tests {
         let lambda = 0.5;
         let repo = Repository::from_servers(&[vec![lambda]]);
         let days = 4000.0;
-        let mut watch = Watch::new(&repo, 5, days, 1);
+        let mut watch = Watch::new(&repo, 5, days, 1, true);
         let mut rng = Stream::of(0, Purpose::Test, 0);
         for d in 1..=4000 {
             watch.visit(0, d as f64, &mut rng);
