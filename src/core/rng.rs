@@ -69,6 +69,8 @@ pub enum Purpose {
     WebPlaces,
     WebLinks,
     WebRttRow,
+    /// The servers drawn to estimate a repository's freshness from a sample of them.
+    ServerSample,
     /// Tests and benchmarks: the index is the stream id.
     Test,
 }
@@ -94,6 +96,7 @@ impl Purpose {
             Purpose::WebPlaces => WEB + 1 + index,
             Purpose::WebLinks => WEB + 2 + index,
             Purpose::WebRttRow => WEB + 1024 + index,
+            Purpose::ServerSample => 0x5341_4D50_4C45 ^ (1 << 60) ^ index,
         }
     }
 }

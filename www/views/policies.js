@@ -126,6 +126,12 @@ export default {
         { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
         { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices', options: CRAWLERS },
         { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },
+        {
+          key: 'sample_servers',
+          label: 'estimate from a sample of servers (draws)',
+          kind: 'optional',
+          help: 'empty: simulate every server. At least 16; the heaviest servers are taken whole, the rest drawn by weight; curves come with 95 % intervals; no deployed crawlers',
+        },
         { key: 'seed', label: 'seed', kind: 'integer' },
       ],
       ...PAGE_LIST,

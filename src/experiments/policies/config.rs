@@ -43,6 +43,10 @@ pub struct PoliciesConfig {
     /// a page list's in order of first appearance). None: the largest capped server.
     pub microscope_server: Option<u64>,
     pub seed: u64,
+    /// Estimate freshness from this many servers drawn with probability ∝ their weight
+    /// (with a 95 % interval) instead of simulating every server; absent: every server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample_servers: Option<u64>,
     /// The runs this part of a split run does (the page's pool of workers), numbered
     /// capacity by capacity and policy by policy, then crawler by crawler; absent: all.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -66,6 +70,7 @@ impl Default for PoliciesConfig {
             bins: 100,
             microscope_server: None,
             seed: 1,
+            sample_servers: None,
             only_runs: None,
         }
     }
@@ -148,7 +153,13 @@ impl PoliciesConfig {
         let import = self.pages().import_bytes(pages) as f64;
         let bytes = allocating.max(simulating).max(import) as u64;
         let slots = self.max_rate_for(servers) * self.horizon_days;
-        let allocated_requests: f64 = self.capacities.iter().map(|c| c * slots).sum::<f64>() * self.policies.len() as f64;
+        // a sample of n servers: each makes at most one request every P, except UNPOLITE
+        // on an allocation that may give a server more than 1/P
+        let run_requests = |c: f64, policy: PolicyKind| match self.sample_servers {
+            Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n as f64 * self.horizon_days / self.politeness_days()),
+            _ => c * slots,
+        };
+        let allocated_requests: f64 = self.capacities.iter().map(|&c| self.policies.iter().map(|&p| run_requests(c, p)).sum::<f64>()).sum();
         let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
         Estimate { bytes, bytes_per_page: per_page, requests }
     }
@@ -196,6 +207,17 @@ impl Settings for PoliciesConfig {
         distinct("policies", &self.policies)?;
         distinct("crawlers", &self.crawlers)?;
         count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
+        if let Some(n) = self.sample_servers {
+            // at least one draw for each group of the interval
+            let groups = super::sample::GROUPS as u64;
+            count("sample_servers", n, groups, 100_000_000, "")?;
+            if !self.crawlers.is_empty() {
+                return Err(InputError::new(
+                    "crawlers",
+                    "a sample of servers estimates the allocated policies' freshness only: set crawlers to none, or leave sample_servers out to run them",
+                ));
+            }
+        }
         if let Some(runs) = &self.only_runs {
             let total = self.runs() as u64;
             if let Some((k, &r)) = runs.iter().enumerate().find(|(_, r)| **r >= total) {

@@ -42,6 +42,22 @@ impl Figures for PoliciesOutput {
     }
 }
 
+/// " Estimated from a sample of servers …" when the curves are estimates.
+fn sampled_note(o: &PoliciesOutput) -> String {
+    o.sample.as_ref().map_or(String::new(), |s| {
+        format!(
+            " Curves estimated from {} of {} servers ({} taken whole, holding {} % of the weight, and {} draws from the rest in {} groups; {} % of the pages), with 95 % intervals (±).",
+            thousands(s.servers as f64),
+            thousands(o.repository.servers as f64),
+            thousands(s.servers_taken_whole as f64),
+            sig(100.0 * s.weight_taken_whole, 3),
+            thousands(s.draws as f64),
+            s.groups,
+            sig(100.0 * s.page_share, 3),
+        )
+    })
+}
+
 fn policies(o: &PoliciesOutput) -> Vec<Figure> {
     let (unit, unit_name) = time_unit(o.config.horizon_days);
     let mut figures = Vec::new();
@@ -70,7 +86,8 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
                 k.ratio_end.map(|r| {
                     let published = k.published_ratio.map(|p| format!(" (thesis {}, difference {:+.3})", sig(p, 3), r - p)).unwrap_or_default();
                     let mean = k.ratio_mean.map(|m| format!(", over the whole run {}", sig(m, 3))).unwrap_or_default();
-                    format!("{} {}{published}{mean}", k.policy.label(), sig(r, 3))
+                    let interval = k.sampled.as_ref().map(|s| format!(" ± {}", sig(s.end_half_width / c.polite_bound, 2))).unwrap_or_default();
+                    format!("{} {}{interval}{published}{mean}", k.policy.label(), sig(r, 3))
                 })
             })
             .collect();
@@ -82,7 +99,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             legend: Corner::LowerRight,
             y_categories: Vec::new(),
             summary: format!(
-                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.",
+                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}",
                 sig(o.config.horizon_days / unit, 3),
                 sig(100.0 * c.share, 3),
                 thousands(c.capacity),
@@ -92,6 +109,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
                 thousands(c.capped.servers as f64),
                 sig(100.0 * c.capped.page_share, 3),
                 if ratios.is_empty() { "none yet".into() } else { ratios.join("; ") },
+                sampled_note(o),
             ),
         });
     }

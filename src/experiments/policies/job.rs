@@ -4,10 +4,12 @@
 
 use super::config::PoliciesConfig;
 use super::microscope::microscope;
-use super::output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, published_ratio};
+use super::output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, SampleSummary, SampledInterval, published_ratio};
+use super::sample::{GROUPS, ServerSample};
 use crate::core::alloc::{Allocation, AllocationKind, allocate, capped, given};
 use crate::core::input::InputError;
 use crate::core::limits;
+use crate::core::math::stats::mean_and_half_width;
 use crate::core::model::repository::Repository;
 use crate::core::parallel::{self, balanced_ranges};
 use crate::core::policy::server::ServerSchedule;
@@ -46,7 +48,10 @@ pub const SHARDS: usize = 16;
 /// The state of the run in progress.
 pub struct Running {
     run: Run,
+    /// The allocation over the whole repository (handed back to the job when done), and
+    /// the sample's share of it when the servers are sampled.
     f: Vec<f64>,
+    sampled_f: Option<Vec<f64>>,
     shards: Vec<Shard>,
     time: f64,
     requests: u64,
@@ -61,12 +66,12 @@ pub struct Running {
 /// and the freshness of their pages: advanced on its own (on any thread), combined with
 /// the others in shard order.
 struct Shard {
-    /// The first page of the shard (its account counts pages from there).
-    first_page: usize,
+    /// Where the freshness is counted: one account for the whole shard, or one per
+    /// server (a sample needs each server's own), each with its first page.
+    accounts: Vec<(usize, Account)>,
     schedules: Vec<ServerSchedule>,
     streams: Vec<Stream>,
     checks: Vec<PolitenessCheck>,
-    account: Account,
     requests: u64,
 }
 
@@ -75,7 +80,9 @@ impl Shard {
     fn advance(&mut self, ends: &[f64], f: &[f64], repo: &Repository) {
         for &until in ends {
             for k in 0..self.schedules.len() {
-                let mut visitor = RepoVisitor { account: &mut self.account, repo, first_page: self.first_page };
+                let own = if self.accounts.len() > 1 { k } else { 0 };
+                let (first_page, account) = &mut self.accounts[own];
+                let mut visitor = RepoVisitor { account, repo, first_page: *first_page };
                 self.requests += self.schedules[k].advance(until, f, &mut visitor, &mut self.checks[k], &mut self.streams[k]);
             }
         }
@@ -106,6 +113,8 @@ pub struct PoliciesJob {
     partial: RefCell<Option<(f64, PoliciesOutput)>>,
     /// The allocation of the capacity being run (one kept at a time).
     allocation: Option<(usize, Vec<f64>)>,
+    /// The servers simulated when `sample_servers` is set (all of them otherwise).
+    sample: Option<ServerSample>,
 }
 
 impl PoliciesJob {
@@ -170,9 +179,13 @@ impl PoliciesJob {
             capacities: Vec::new(),
             crawlers: Vec::new(),
             done: false,
+            sample: None,
             config: config.clone(),
         };
-        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None })
+        let sample = config.sample_servers.map(|n| ServerSample::draw(&repo, n as usize, config.seed));
+        let mut output = output;
+        output.sample = sample.as_ref().map(|s| SampleSummary::of(s, &repo));
+        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample })
     }
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
@@ -197,6 +210,11 @@ impl PoliciesJob {
 
     fn max_rate(&self) -> f64 {
         self.output.max_rate
+    }
+
+    /// The repository the runs simulate: the sample's servers, or all of them.
+    fn simulated(&self) -> &Repository {
+        self.sample.as_ref().map_or(&self.repo, |s| &s.repo)
     }
 
     /// The configured allocation at `capacity` (a page list's own frequencies if given).
@@ -227,48 +245,88 @@ impl PoliciesJob {
         };
         let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
         let purpose = Purpose::ServerSchedule { run: kind, series: index as u32 };
-        let repo = &self.repo;
+        let repo = self.simulated();
         let horizon = self.config.horizon_days;
+        // a sampled server keeps its streams of the whole run; the sample's groups are its shards
+        let sampled_f = self.sample.as_ref().filter(|_| !f.is_empty()).map(|s| s.pages.iter().map(|&i| f[i]).collect::<Vec<f64>>());
+        let ids: Vec<usize> = match &self.sample {
+            Some(sample) => sample.servers.clone(),
+            None => (0..repo.servers()).collect(),
+        };
         let sizes: Vec<usize> = (0..repo.servers()).map(|s| repo.server_pages(s).len()).collect();
+        let account = |pages: std::ops::Range<usize>| {
+            (pages.start, Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize))
+        };
+        let sim_f = sampled_f.as_ref().unwrap_or(&f);
         let shards = balanced_ranges(&sizes, SHARDS)
             .into_iter()
             .map(|servers| {
-                let mut streams: Vec<Stream> = servers.clone().map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
-                let schedules = servers.clone().zip(&mut streams).map(|(s, rng)| ServerSchedule::new(policy, &f, repo.server_pages(s), p, rng)).collect();
+                let mut streams: Vec<Stream> = servers.clone().map(|s| Stream::of(self.config.seed, purpose, ids[s] as u64)).collect();
+                let schedules = servers.clone().zip(&mut streams).map(|(s, rng)| ServerSchedule::new(policy, sim_f, repo.server_pages(s), p, rng)).collect();
                 let pages = if servers.is_empty() { 0..0 } else { repo.server_pages(servers.start).start..repo.server_pages(servers.end - 1).end };
-                let account = Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize);
-                Shard { checks: vec![PolitenessCheck::new(p); servers.len()], first_page: pages.start, schedules, streams, account, requests: 0 }
+                let accounts = if self.sample.is_some() { servers.clone().map(|s| account(repo.server_pages(s))).collect() } else { vec![account(pages)] };
+                Shard { checks: vec![PolitenessCheck::new(p); servers.len()], schedules, streams, accounts, requests: 0 }
             })
             .collect();
         // crawlers' rates are not known in advance: their upper bound sets the slices
-        let rate = if f.is_empty() { self.max_rate() } else { f.iter().sum() };
+        let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
         let count = (rate * horizon / SLICE_REQUESTS).ceil().clamp(1.0, 1e7);
-        Running { run, f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
+        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
     }
 
-    /// The freshness bins of every shard, open intervals closed at `until`, in shard order.
-    fn closed_bins(&self, running: &Running, until: f64) -> TimeBins {
-        let repo = &self.repo;
+    /// Each account's freshness bins (a shard's, or a sampled server's), open intervals
+    /// closed at `until`, in order.
+    fn account_bins(&self, running: &Running, until: f64) -> Vec<TimeBins> {
+        let repo = self.simulated();
+        running
+            .shards
+            .iter()
+            .flat_map(|shard| &shard.accounts)
+            .map(|(first, account)| {
+                let pages = *first..first + account.pages();
+                account.closed_bins(until, &repo.lambda[pages], |i| repo.weight(first + i))
+            })
+            .collect()
+    }
+
+    /// The freshness bins of every account added in order.
+    fn closed_bins(&self, shards: &[TimeBins]) -> TimeBins {
         let mut all: Option<TimeBins> = None;
-        for shard in &running.shards {
-            let first = shard.first_page;
-            let pages = first..first + shard.account.pages();
-            let bins = shard.account.closed_bins(until, &repo.lambda[pages], |i| repo.weight(first + i));
+        for bins in shards {
             match all.as_mut() {
-                None => all = Some(bins),
-                Some(total) => total.merge(&bins),
+                None => all = Some(bins.clone()),
+                Some(total) => total.merge(bins),
             }
         }
         all.unwrap_or_else(|| TimeBins::new(self.config.horizon_days, self.config.bins as usize))
     }
 
+    /// A sample's estimate from each simulated server's bins: each bin's freshness as the
+    /// mean of its groups' estimates, with the 95 % half-widths of each bin, of the mean
+    /// over the bins and of the last bin.
+    fn sampled_curve(&self, sample: &ServerSample, servers: &[TimeBins], filled: usize) -> (Vec<f64>, SampledInterval) {
+        let width = servers.first().map_or(1.0, |b| b.width());
+        let totals: Vec<Vec<f64>> = servers.iter().map(|b| b.totals()).collect();
+        // per bin: each group's estimate of the fresh weight-time, over the bin's width
+        let groups: Vec<Vec<f64>> = (0..filled).map(|b| sample.group_estimates(&totals.iter().map(|t| t[b] / width).collect::<Vec<f64>>())).collect();
+        let (freshness, half): (Vec<f64>, Vec<f64>) = groups.iter().map(|g| mean_and_half_width(g)).unzip();
+        let means: Vec<f64> = (0..GROUPS).map(|g| if filled == 0 { 0.0 } else { groups.iter().map(|b| b[g]).sum::<f64>() / filled as f64 }).collect();
+        let interval = SampledInterval { mean_half_width: mean_and_half_width(&means).1, end_half_width: half.last().copied().unwrap_or(0.0), freshness_half_width: half };
+        (freshness, interval)
+    }
+
     fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
-        let repo = &self.repo;
-        let bins = self.closed_bins(running, until);
+        let accounts = self.account_bins(running, until);
+        let bins = self.closed_bins(&accounts);
         let width = bins.width();
-        let total_weight = repo.total_weight();
         let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
-        let freshness: Vec<f64> = bins.totals().into_iter().take(filled).map(|t| t / (width * total_weight)).collect();
+        let (freshness, sampled) = match &self.sample {
+            Some(sample) => {
+                let (freshness, interval) = self.sampled_curve(sample, &accounts, filled);
+                (freshness, Some(interval))
+            }
+            None => (bins.totals().into_iter().take(filled).map(|t| t / (width * self.repo.total_weight())).collect(), None),
+        };
         let quarter = (freshness.len() / 4).max(1);
         let converged = if freshness.is_empty() { 0.0 } else { freshness[freshness.len() - quarter..].iter().sum::<f64>() / quarter as f64 };
         let policy = match running.run {
@@ -295,10 +353,11 @@ impl PoliciesJob {
             requests: running.requests,
             bandwidth: if until > 0.0 { running.requests as f64 / until } else { 0.0 },
             violations: running.shards.iter().flat_map(|s| &s.checks).map(|c| c.violations).sum(),
-            estimator: running.shards[0].account.estimator(),
+            estimator: running.shards[0].accounts[0].1.estimator(),
             ratio_end,
             ratio_mean,
             published_ratio: published,
+            sampled,
         }
     }
 }
@@ -330,7 +389,7 @@ impl Plan for PoliciesJob {
         running.slices += ends.len() as u64;
         let until = *ends.last().expect("at least one slice");
         let before: u64 = running.shards.iter().map(|s| s.requests).sum();
-        let (f, repo) = (&running.f, &self.repo);
+        let (f, repo) = (running.sampled_f.as_ref().unwrap_or(&running.f), self.simulated());
         parallel::for_each(&mut running.shards, |shard| shard.advance(&ends, f, repo));
         let made = running.shards.iter().map(|s| s.requests).sum::<u64>() - before;
         running.time = until;

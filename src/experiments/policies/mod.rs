@@ -8,6 +8,7 @@ pub mod figures;
 pub mod job;
 pub mod microscope;
 pub mod output;
+pub mod sample;
 pub mod table;
 #[cfg(test)]
 mod tests;

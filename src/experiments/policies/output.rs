@@ -4,6 +4,7 @@
 
 use super::config::{Estimate, PoliciesConfig};
 use super::microscope::ServerMicroscope;
+use super::sample::ServerSample;
 use crate::core::alloc::{AllocationReport, Capped};
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolicyKind;
@@ -42,6 +43,45 @@ pub struct PolicyCurve {
     pub ratio_mean: Option<f64>,
     /// The thesis's figure for the same policy and capacity, if it has one.
     pub published_ratio: Option<f64>,
+    /// When the servers were sampled: the curve is an estimate, with these intervals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<SampledInterval>,
+}
+
+/// 95 % half-widths of a sampled curve (Student's t over the groups of draws).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampledInterval {
+    pub freshness_half_width: Vec<f64>,
+    pub mean_half_width: f64,
+    pub end_half_width: f64,
+}
+
+/// What a sampled run simulated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleSummary {
+    pub draws: u64,
+    /// Servers simulated: those taken whole, and those drawn at least once.
+    pub servers: u64,
+    pub servers_taken_whole: u64,
+    /// Groups of draws (the interval has one fewer degrees of freedom).
+    pub groups: u64,
+    /// The simulated servers' pages as a share of the repository's.
+    pub page_share: f64,
+    /// The weight of the servers taken whole, as a share of the repository's.
+    pub weight_taken_whole: f64,
+}
+
+impl SampleSummary {
+    pub fn of(sample: &ServerSample, whole: &crate::core::model::repository::Repository) -> Self {
+        SampleSummary {
+            draws: sample.groups.iter().map(|g| g.len() as u64).sum(),
+            servers: sample.servers.len() as u64,
+            servers_taken_whole: sample.certain.iter().filter(|&&c| c).count() as u64,
+            groups: sample.groups.len() as u64,
+            page_share: sample.repo.pages() as f64 / whole.pages() as f64,
+            weight_taken_whole: 1.0 - sample.rest_weight / sample.total_weight,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -87,4 +127,7 @@ pub struct PoliciesOutput {
     pub capacities: Vec<CapacityResult>,
     pub crawlers: Vec<CrawlerResult>,
     pub done: bool,
+    /// Present when the freshness curves are estimated from a sample of servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleSummary>,
 }

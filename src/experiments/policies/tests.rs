@@ -313,3 +313,48 @@ fn bad_lists_are_refused() {
     assert_eq!(bad(PoliciesConfig { allocation: AllocationKind::Given, ..small() }), "allocation");
     assert_eq!(bad(PoliciesConfig { politeness_seconds: -1.0, ..small() }), "politeness_seconds");
 }
+
+#[test]
+fn a_sample_of_servers_estimates_the_whole_run_within_its_interval() {
+    // 200 servers; samples of 48 to 67 draws (each size its own independent draws)
+    let config = PoliciesConfig {
+        repository: RepositoryConfig { pages: 6000, servers: 200, top_share: 0.1, ..Default::default() },
+        politeness_seconds: 3600.0,
+        horizon_days: 60.0,
+        bins: 12,
+        capacities: vec![0.1, 0.9],
+        policies: vec![PolicyKind::Merge, PolicyKind::Random],
+        crawlers: vec![],
+        ..Default::default()
+    };
+    let whole = run(config.clone());
+    assert!(whole.sample.is_none());
+    let (mut covered, mut tried) = (0, 0);
+    for n in 48..68u64 {
+        let out = run(PoliciesConfig { sample_servers: Some(n), ..config.clone() });
+        let summary = out.sample.as_ref().expect("a sample summary");
+        assert_eq!((summary.draws, summary.groups), (n, 16));
+        assert!(summary.page_share > 0.0 && summary.page_share < 1.0, "{summary:?}");
+        for (c, exact) in out.capacities.iter().zip(&whole.capacities) {
+            // the bounds and allocations are the whole repository's, not estimated
+            assert_eq!(c.polite_bound, exact.polite_bound);
+            for (k, e) in c.curves.iter().zip(&exact.curves) {
+                let interval = k.sampled.as_ref().expect("an interval");
+                assert_eq!(interval.freshness_half_width.len(), k.freshness.len());
+                assert!(interval.mean_half_width > 0.0 && interval.mean_half_width < 0.05, "{interval:?}");
+                tried += 1;
+                covered += usize::from((k.mean - e.mean).abs() <= interval.mean_half_width);
+            }
+        }
+    }
+    // 95 % intervals: 80 tries cover at least 68 times but with probability 1e-4
+    assert!(covered >= 68, "the whole run's mean is inside {covered} of {tried} intervals");
+}
+
+#[test]
+fn a_sample_needs_a_draw_per_group_and_no_crawlers() {
+    let base = PoliciesConfig { crawlers: vec![], ..small() };
+    assert_eq!(PoliciesConfig { sample_servers: Some(15), ..base.clone() }.validate().unwrap_err().field, "sample_servers");
+    assert_eq!(PoliciesConfig { sample_servers: Some(16), crawlers: vec![PolicyKind::Nutch], ..base.clone() }.validate().unwrap_err().field, "crawlers");
+    assert!(PoliciesConfig { sample_servers: Some(16), ..base }.validate().is_ok());
+}
