@@ -45,9 +45,11 @@ impl Pen {
     }
 }
 
-/// The k-th series' pen: palette colour k with pattern k mod 3.
+/// The k-th series' pen: palette colour k with pattern k mod 3, shifted by one for the
+/// last colour (an olive close to colour 4's amber, which has the same k mod 3).
 pub fn series_pen(k: usize) -> Pen {
-    Pen::new(Paint::Series(k), [Dash::Solid, Dash::Dashed, Dash::Dotted][k % 3])
+    let shift = usize::from(k % 8 == 7);
+    Pen::new(Paint::Series(k), [Dash::Solid, Dash::Dashed, Dash::Dotted][(k + shift) % 3])
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -89,4 +91,24 @@ pub struct Figure {
     pub y_categories: Vec<String>,
     /// A plain-text account of the key numbers, for screen readers and captions.
     pub summary: String,
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn the_first_24_series_pens_differ_and_the_two_amber_ones_by_pattern() {
+        let key = |k: usize| (k % 8, format!("{:?}", series_pen(k).dash));
+        let keys: Vec<_> = (0..24).map(key).collect();
+        for i in 0..24 {
+            for j in i + 1..24 {
+                assert_ne!(keys[i], keys[j], "series {i} and {j}");
+            }
+        }
+        assert_ne!(series_pen(4).dash, series_pen(7).dash);
+    }
 }
