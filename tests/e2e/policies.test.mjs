@@ -111,15 +111,18 @@ test('allocations page by page: the sample list exports every page’s frequency
 
 test('a repository run streams partial curves, shows progress and cancels without blocking the page', async () => {
   const noLongTask = await watchLongTasks(page, page.locator('#policies').getByRole('button', { name: 'Simulate' }));
+  // ten times the classroom's pages over ten years: long enough on any number of workers
+  // that Cancel is still there when the first partial curve has been drawn
+  await setField(page, 'policies', 'pages', 100000);
   await setField(page, 'policies', 'simulated days', 3650);
   await page.locator('#policies').getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => Number(document.querySelector('#policies progress').value) > 0.02, null, { timeout: 30_000 });
   await page.waitForFunction(() => /\(running\)/.test(document.querySelector('#policies .details').textContent), null, { timeout: 30_000 });
-  await page.waitForTimeout(1500);
   await page.locator('#policies').getByRole('button', { name: 'Cancel' }).click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#policies .status').textContent), null, { timeout: 10_000 });
   await noLongTask();
   await setField(page, 'policies', 'simulated days', 2191.5);
+  await setField(page, 'policies', 'pages', 10000);
 });
 
 test('exports download the data and the charts', async () => {
