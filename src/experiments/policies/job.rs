@@ -20,8 +20,14 @@ use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
 use crate::experiments::Plan;
 use std::cell::RefCell;
 
-/// Requests per slice of a run (the granularity of progress and cancellation).
-const SLICE_REQUESTS: f64 = 100_000.0;
+/// Requests per slice of a run (the granularity of progress and cancellation): at
+/// least 100,000, and about 1,500 per server, so that each server, advanced through a
+/// slice at a time, keeps its heap and pages in the cache for many requests (at the
+/// WEBBASE scale, 8 M requests a slice cost 40 ns each on 2 threads, 100,000 cost 140;
+/// BENCHMARKS.md). Fixed by the configuration: the result never depends on the caller.
+fn slice_requests(servers: usize) -> f64 {
+    (1_500.0 * servers as f64).max(1e5)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Run {
@@ -270,7 +276,7 @@ impl PoliciesJob {
             .collect();
         // crawlers' rates are not known in advance: their upper bound sets the slices
         let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
-        let count = (rate * horizon / SLICE_REQUESTS).ceil().clamp(1.0, 1e7);
+        let count = (rate * horizon / slice_requests(repo.servers())).ceil().clamp(1.0, 1e7);
         Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
     }
 
@@ -382,7 +388,7 @@ impl Plan for PoliciesJob {
     fn step_within(&mut self, running: &mut Running, budget: f64) -> (f64, bool) {
         let horizon = self.config.horizon_days;
         let total = (horizon / running.slice).round() as u64;
-        let wanted = (budget / SLICE_REQUESTS).floor().clamp(1.0, 1e6) as u64;
+        let wanted = (budget / slice_requests(self.simulated().servers())).floor().clamp(1.0, 1e6) as u64;
         let ends: Vec<f64> = (running.slices + 1..=(running.slices + wanted).min(total.max(running.slices + 1)))
             .map(|k| if running.slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * running.slice).min(horizon) })
             .collect();
