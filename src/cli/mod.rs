@@ -274,7 +274,7 @@ fn execute(config: Config, outputs: &Outputs) -> Result<Output, InputError> {
     let mut job = start(config)?;
     let mut progress = Progress::new(outputs.quiet, &unit);
     while !job.done() {
-        let fraction = job.advance(10_000_000);
+        let fraction = job.advance(2_000_000);
         progress.update(fraction, job.work());
     }
     progress.finish();

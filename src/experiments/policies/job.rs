@@ -23,8 +23,8 @@ use std::cell::RefCell;
 /// Requests per slice of a run (the granularity of progress and cancellation): at
 /// least 100,000, and about 1,500 per server, so that each server, advanced through a
 /// slice at a time, keeps its heap and pages in the cache for many requests (at the
-/// WEBBASE scale, 8 M requests a slice cost 40 ns each on 2 threads, 100,000 cost 140;
-/// BENCHMARKS.md). Fixed by the configuration: the result never depends on the caller.
+/// WEBBASE scale, 8 M requests a slice cost 40 ns each on 2 threads, 100,000 cost 140,
+/// timed by hand: README). Fixed by the configuration: the result never depends on the caller.
 fn slice_requests(servers: usize) -> f64 {
     (1_500.0 * servers as f64).max(1e5)
 }
@@ -66,6 +66,8 @@ pub struct Running {
     /// bit — is the same however the run is advanced.
     slices: u64,
     slice: f64,
+    /// Requests a slice is sized for (`slice_requests`).
+    slice_requests: f64,
 }
 
 /// A contiguous range of servers: their their schedules, streams and politeness checks,
@@ -276,8 +278,9 @@ impl PoliciesJob {
             .collect();
         // crawlers' rates are not known in advance: their upper bound sets the slices
         let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
-        let count = (rate * horizon / slice_requests(repo.servers())).ceil().clamp(1.0, 1e7);
-        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count }
+        let per_slice = slice_requests(repo.servers());
+        let count = (rate * horizon / per_slice).ceil().clamp(1.0, 1e7);
+        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice }
     }
 
     /// Each account's freshness bins (a shard's, or a sampled server's), open intervals
@@ -388,7 +391,7 @@ impl Plan for PoliciesJob {
     fn step_within(&mut self, running: &mut Running, budget: f64) -> (f64, bool) {
         let horizon = self.config.horizon_days;
         let total = (horizon / running.slice).round() as u64;
-        let wanted = (budget / slice_requests(self.simulated().servers())).floor().clamp(1.0, 1e6) as u64;
+        let wanted = (budget / running.slice_requests).floor().clamp(1.0, 1e6) as u64;
         let ends: Vec<f64> = (running.slices + 1..=(running.slices + wanted).min(total.max(running.slices + 1)))
             .map(|k| if running.slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * running.slice).min(horizon) })
             .collect();
