@@ -30,6 +30,21 @@ impl Merge {
     pub fn period(&self) -> f64 {
         self.clock.period()
     }
+
+    /// The same server going on at new frequencies `to` from time `now` (a learner's
+    /// new epoch): each page keeps its place in its own spacing
+    /// ([`VirtualVisits::retarget`]) and the server's next request comes 1/f_s′ after its
+    /// last one (so P still holds across the change when f_s′ ≤ 1/P), but not before
+    /// `now`; a server not yet requested starts at a uniform offset after `now`.
+    pub fn retarget(&mut self, from: &[f64], to: &[f64], pages: Range<usize>, now: f64, rng: &mut Stream) {
+        let fs: f64 = pages.clone().map(|i| to[i]).filter(|&x| x > 0.0).sum();
+        self.visits.retarget(from, to, pages, now, rng);
+        self.clock = match (fs > 0.0, self.clock.last_time()) {
+            (false, _) => Clock::never(),
+            (true, Some(last)) => Clock::new((last + 1.0 / fs).max(now), 1.0 / fs),
+            (true, None) => Clock::new(now + offset(rng, 1.0 / fs), 1.0 / fs),
+        };
+    }
 }
 
 impl Schedule for Merge {
@@ -66,6 +81,57 @@ mod tests {
         let times: Vec<f64> = visits.iter().map(|v| v.0).collect();
         for (k, t) in times.iter().enumerate() {
             assert!((t - 24.0 * k as f64).abs() < 1e-12, "request {k} at {t}");
+        }
+    }
+
+    /// A learner's new epoch at unchanged rates changes nothing: the requests after
+    /// `retarget` are the ones the server would have made anyway, to the bit.
+    #[test]
+    fn retargeting_to_the_same_rates_goes_on_unchanged() {
+        let f = [0.5, 0.25, 0.125, 0.0625, 0.0625];
+        let mut rng = Stream::of(5, Purpose::Test, 0);
+        let mut kept = Merge::new(&f, 0..5, &mut rng);
+        let mut moved = Merge::new(&f, 0..5, &mut Stream::of(5, Purpose::Test, 0));
+        let before: Vec<(f64, usize)> = std::iter::from_fn(|| (kept.next_time() < 40.0).then(|| kept.take(&f, &mut rng))).collect();
+        let same: Vec<(f64, usize)> = std::iter::from_fn(|| (moved.next_time() < 40.0).then(|| moved.take(&f, &mut rng))).collect();
+        assert_eq!(before, same);
+        moved.retarget(&f, &f, 0..5, 40.0, &mut rng);
+        let after: Vec<(f64, usize)> = (0..100).map(|_| moved.take(&f, &mut rng)).collect();
+        let expected: Vec<(f64, usize)> = (0..100).map(|_| kept.take(&f, &mut rng)).collect();
+        assert_eq!(after, expected);
+    }
+
+    /// New rates: the server's next request is 1/f_s′ after its last (P holds across the
+    /// change), each kept page is next due 1/f′ after its last virtual visit, a page
+    /// whose rate falls to 0 is never fetched again and a new page joins; then every
+    /// page is fetched at its new frequency.
+    #[test]
+    fn retargeting_keeps_spacing_across_new_rates() {
+        let from = [0.5, 0.25, 0.25, 0.0];
+        let to = [0.125, 0.25, 0.0, 0.125];
+        let mut rng = Stream::of(9, Purpose::Test, 0);
+        let mut m = Merge::new(&from, 0..4, &mut rng);
+        let mut last = f64::NAN;
+        while m.next_time() < 30.0 {
+            last = m.take(&from, &mut rng).0;
+        }
+        let due: Vec<(f64, u32)> = m.visits.heap.entries().collect();
+        m.retarget(&from, &to, 0..4, 30.0, &mut rng);
+        assert_eq!(m.next_time(), (last + 2.0).max(30.0), "f_s′ = 0.5: two days after the last request");
+        for (v, page) in m.visits.heap.entries() {
+            let i = page as usize;
+            match due.iter().find(|e| e.1 == page) {
+                Some(&(old, _)) => assert!((v - (old - 1.0 / from[i] + 1.0 / to[i])).abs() < 1e-12, "page {i}"),
+                None => assert!(i == 3 && (30.0..38.0).contains(&v), "the new page starts within one interval: {v}"),
+            }
+        }
+        let mut counts = [0u32; 4];
+        for _ in 0..4000 {
+            counts[m.take(&to, &mut rng).1] += 1;
+        }
+        assert_eq!(counts[2], 0, "a page whose rate fell to 0 is not fetched");
+        for i in [0, 1, 3] {
+            assert!((counts[i] as f64 - 4000.0 * to[i] / 0.5).abs() <= 1.0, "page {i}: {}", counts[i]);
         }
     }
 

@@ -126,6 +126,11 @@ impl Clock {
         self.start + self.taken as f64 * self.period
     }
 
+    /// The last request's time, if any was taken.
+    pub fn last_time(&self) -> Option<f64> {
+        (self.taken > 0).then(|| self.start + (self.taken - 1) as f64 * self.period)
+    }
+
     /// Takes the next request time.
     #[inline]
     pub fn tick(&mut self) -> f64 {
@@ -151,6 +156,26 @@ impl VirtualVisits {
     /// The pages of `pages` with f > 0, first visits uniform in [0, 1/f) from `rng`.
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
         Self::from_entries(pages.filter(|&i| f[i] > 0.0).map(|i| (offset(rng, 1.0 / f[i]), i as u32)).collect())
+    }
+
+    /// The same pages' visits at new frequencies `to` (from `from`), after `now`: a page
+    /// kept keeps its last virtual visit v − 1/from_i and is next due 1/to_i after it; a
+    /// page that was not visited starts at a uniform offset in [now, now + 1/to_i); a
+    /// page whose new frequency is 0 leaves. The heap is rebuilt in O(n).
+    pub fn retarget(&mut self, from: &[f64], to: &[f64], pages: Range<usize>, now: f64, rng: &mut Stream) {
+        let mut entries: Vec<(f64, u32)> = Vec::with_capacity(pages.len());
+        let mut kept = vec![false; pages.len()];
+        for (v, page) in self.heap.entries() {
+            let i = page as usize;
+            kept[i - pages.start] = true;
+            if to[i] > 0.0 {
+                entries.push((v - 1.0 / from[i] + 1.0 / to[i], page));
+            }
+        }
+        for i in pages.clone().filter(|&i| !kept[i - pages.start] && to[i] > 0.0) {
+            entries.push((now + offset(rng, 1.0 / to[i]), i as u32));
+        }
+        self.heap = EventQueue::from_entries(entries);
     }
 
     /// The earliest virtual visit: (time, page).

@@ -17,7 +17,9 @@ pub struct PoissonCrawls {
 }
 
 impl PoissonCrawls {
-    pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
+    /// The server's crawls from time `start` on (by memorylessness, starting afresh at
+    /// any time is the same process).
+    pub fn new(f: &[f64], pages: Range<usize>, start: f64, rng: &mut Stream) -> Self {
         let chosen: Vec<usize> = pages.filter(|&i| f[i] > 0.0).collect();
         if chosen.is_empty() {
             return PoissonCrawls { table: None, rate: 0.0, next: f64::INFINITY };
@@ -25,7 +27,7 @@ impl PoissonCrawls {
         let weights: Vec<f64> = chosen.iter().map(|&i| f[i]).collect();
         let rate: f64 = weights.iter().sum();
         let table = AliasTable::new(chosen.iter().map(|&i| i as u32).collect(), &weights);
-        PoissonCrawls { table: Some(table), rate, next: rng.exponential(rate) }
+        PoissonCrawls { table: Some(table), rate, next: start + rng.exponential(rate) }
     }
 }
 
@@ -57,7 +59,7 @@ mod tests {
     fn each_page_is_crawled_as_a_poisson_process() {
         let f = [0.5, 2.0, 0.0, 1.5];
         let mut rng = Stream::of(3, Purpose::Test, 0);
-        let mut s = PoissonCrawls::new(&f, 0..4, &mut rng);
+        let mut s = PoissonCrawls::new(&f, 0..4, 0.0, &mut rng);
         let mut last = [f64::NAN; 4];
         let mut gaps: [Vec<f64>; 4] = Default::default();
         while s.next_time() < 100_000.0 {
@@ -76,7 +78,7 @@ mod tests {
             assert!((mean * f[i] - 1.0).abs() < 4.0 / n.sqrt(), "page {i}: mean gap {mean}");
             assert!((sd / mean - 1.0).abs() < 0.03, "page {i}: coefficient of variation {}", sd / mean);
         }
-        let nothing = PoissonCrawls::new(&[0.0], 0..1, &mut rng);
+        let nothing = PoissonCrawls::new(&[0.0], 0..1, 0.0, &mut rng);
         assert_eq!(nothing.next_time(), f64::INFINITY);
     }
 }

@@ -54,6 +54,11 @@ impl<T: Ord + Copy, K: Time> EventQueue<T, K> {
         self.times.len()
     }
 
+    /// Every entry, in heap (not time) order.
+    pub fn entries(&self) -> impl Iterator<Item = (K, T)> + '_ {
+        self.times.iter().copied().zip(self.items.iter().copied())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.times.is_empty()
     }

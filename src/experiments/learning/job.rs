@@ -23,6 +23,10 @@ use crate::core::policy::server::drive;
 use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Plan;
 
+/// The tags of the servers' streams: crawling, and moving a MERGE to new rates.
+const CRAWL: u8 = 0x4C;
+const RETARGET: u8 = 0x52;
+
 /// Requests per slice (whole servers are taken until a slice holds this many).
 const SLICE_REQUESTS: f64 = 100_000.0;
 
@@ -51,6 +55,12 @@ pub struct Run {
     violations: u64,
     /// A deployed crawler's schedule of each server, kept from epoch to epoch.
     adaptive: Vec<Adaptive>,
+    /// An equally spaced policy's MERGE of each server, kept from epoch to epoch and
+    /// moved to the new rates at each epoch's start (so a page's spacing and the
+    /// server's gaps hold across the change).
+    merges: Vec<Merge>,
+    /// Each server's politeness check, kept from epoch to epoch.
+    checks: Vec<PolitenessCheck>,
     /// A deployed crawler's intervals × this (1 for the shipped rule and the others),
     /// and its runs so far: (1/scale, requests).
     scale: f64,
@@ -106,6 +116,10 @@ impl LearningJob {
         (0..self.repo.servers()).map(|s| Adaptive::scaled(rule, self.repo.server_pages(s), self.config.politeness_days(), scale)).collect()
     }
 
+    fn checks(&self) -> Vec<PolitenessCheck> {
+        vec![PolitenessCheck::new(self.config.politeness_days()); self.repo.servers()]
+    }
+
     /// After a deployed crawler's run: if its requests missed the bandwidth C × horizon
     /// by more than [`BANDWIDTH_TOLERANCE`], start it again (same changes) with its
     /// intervals scaled so that it spends the bandwidth, as an operator would tune it.
@@ -141,6 +155,7 @@ impl LearningJob {
         run.scale = 1.0 / next;
         run.watch = self.watch(run.policy);
         run.adaptive = self.adaptive(run.policy, run.scale);
+        run.checks = self.checks();
         run.epoch = 0;
         run.server = 0;
         run.violations = 0;
@@ -176,6 +191,12 @@ impl LearningJob {
                 }
             }
         }
+    }
+
+    /// Server `s`'s stream for crawling in `epoch` ([`CRAWL`]) or for moving its MERGE
+    /// to that epoch's rates ([`RETARGET`]): its own for every epoch and policy.
+    fn stream(&self, use_: u8, epoch: usize, policy: LearningPolicy, s: usize) -> Stream {
+        Stream::of(self.config.seed, Purpose::ServerSchedule { run: use_, series: (epoch as u32) << 8 | policy.index() as u32 }, s as u64)
     }
 
     /// Poisson crawls for binary and harmonic objectives, equally spaced (MERGE) for
@@ -277,7 +298,22 @@ impl Plan for LearningJob {
         let adaptive = self.adaptive(policy, 1.0);
         let estimates = if policy.learns() { vec![f64::NAN; pages] } else { Vec::new() };
         let mut run =
-            Run { policy, epoch: 0, server: 0, f: Vec::new(), estimates, watch, work: 0.0, rate_errors: Vec::new(), violations: 0, adaptive, scale: 1.0, trials: Vec::new() };
+            Run {
+            policy,
+            epoch: 0,
+            server: 0,
+            f: Vec::new(),
+            estimates,
+            watch,
+            work: 0.0,
+            rate_errors: Vec::new(),
+            violations: 0,
+            adaptive,
+            merges: Vec::new(),
+            checks: self.checks(),
+            scale: 1.0,
+            trials: Vec::new(),
+        };
         run.f = self.rates(&mut run);
         run.rate_errors.extend(self.rate_error(run.policy, &run.f));
         let setup = run.work;
@@ -293,26 +329,28 @@ impl Plan for LearningJob {
         };
         let (start, end) = (self.edges[run.epoch], self.edges[run.epoch + 1]);
         let before = run.watch.events as f64 + run.work;
-        // a deployed crawler's schedules run in absolute time, kept across epochs;
-        // the others start afresh each epoch, in its own time from 0
-        run.watch.origin = if run.policy.is_adaptive() { 0.0 } else { start };
         let servers = self.repo.servers();
         let mut requests = 0.0;
+        // every schedule runs in the run's time; the deployed crawlers' and MERGE's are
+        // kept across epochs, Poisson crawls start afresh (memoryless) at each epoch
         while run.server < servers && requests < SLICE_REQUESTS {
             let s = run.server;
             let pages = self.repo.server_pages(s);
-            let series = (run.epoch as u32) << 8 | run.policy.index() as u32;
-            let mut rng = Stream::of(self.config.seed, Purpose::ServerSchedule { run: 0x4C, series }, s as u64);
-            let mut check = PolitenessCheck::new(self.config.politeness_days());
+            let mut rng = self.stream(CRAWL, run.epoch, run.policy, s);
+            let check = &mut run.checks[s];
+            let violations = check.violations;
             let n = if let Some(schedule) = run.adaptive.get_mut(s) {
-                drive(schedule, end, &[], &mut run.watch, &mut check, &mut rng)
+                drive(schedule, end, &[], &mut run.watch, check, &mut rng)
             } else if self.spaced(run.policy) {
-                drive(&mut Merge::new(&run.f, pages.clone(), &mut rng), end - start, &run.f, &mut run.watch, &mut check, &mut rng)
+                if run.epoch == 0 {
+                    run.merges.push(Merge::new(&run.f, pages.clone(), &mut rng));
+                }
+                drive(&mut run.merges[s], end, &run.f, &mut run.watch, check, &mut rng)
             } else {
-                drive(&mut PoissonCrawls::new(&run.f, pages.clone(), &mut rng), end - start, &run.f, &mut run.watch, &mut check, &mut rng)
+                drive(&mut PoissonCrawls::new(&run.f, pages.clone(), start, &mut rng), end, &run.f, &mut run.watch, check, &mut rng)
             };
             requests += n as f64;
-            run.violations += check.violations;
+            run.violations += check.violations - violations;
             run.server += 1;
         }
         if run.server < servers {
@@ -327,7 +365,14 @@ impl Plan for LearningJob {
             return (run.watch.events as f64 + run.work - before, false);
         }
         if !finished {
-            run.f = self.rates(run);
+            let f = self.rates(run);
+            if !run.merges.is_empty() {
+                for (s, merge) in run.merges.iter_mut().enumerate() {
+                    let mut rng = self.stream(RETARGET, run.epoch, run.policy, s);
+                    merge.retarget(&run.f, &f, self.repo.server_pages(s), end, &mut rng);
+                }
+            }
+            run.f = f;
             run.rate_errors.extend(self.rate_error(run.policy, &run.f));
             return (run.watch.events as f64 + run.work - before, false);
         }

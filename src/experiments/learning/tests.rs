@@ -107,6 +107,23 @@ fn merge_is_polite_and_slicing_changes_nothing() {
     }
 }
 
+/// A MERGE run keeps its servers' schedules across epochs: with rates that never
+/// change (MERGE knowing the rates), cutting the run into epochs changes no request —
+/// a page's spacing and the server's gaps run on through every boundary — and the
+/// curves only by the order in which the bins add (1e-12).
+#[test]
+fn merge_runs_on_through_epoch_boundaries() {
+    let config = LearningConfig { policies: vec![LearningPolicy::OracleMerge], estimator_runs: 10, ..small() };
+    let epochs = learn(config.clone());
+    let one = learn(LearningConfig { epoch_days: config.horizon_days, ..config });
+    let (a, b) = (epochs.curve(LearningPolicy::OracleMerge).unwrap(), one.curve(LearningPolicy::OracleMerge).unwrap());
+    assert_eq!((a.requests, a.violations), (b.requests, b.violations));
+    assert_eq!(a.violations, 0);
+    for (x, y) in a.freshness.iter().zip(&b.freshness).chain(a.harmonic.iter().zip(&b.harmonic)) {
+        assert!((x - y).abs() < 1e-12, "{x} vs {y}");
+    }
+}
+
 #[test]
 fn bad_input_is_refused() {
     let base = small;

@@ -21,8 +21,6 @@ pub struct History {
 }
 
 pub struct Watch {
-    /// Added to the schedules' times: they run in each epoch's own time from 0.
-    pub origin: f64,
     horizon: f64,
     lambda: Vec<f64>,
     weight: Vec<f64>,
@@ -45,7 +43,6 @@ impl Watch {
         let mut changes: Vec<Stream> = (0..pages as u64).map(|i| Stream::of(seed, Purpose::PageChanges, i)).collect();
         let next_change = (0..pages).map(|i| if repo.lambda[i] > 0.0 { changes[i].exponential(repo.lambda[i]) } else { f64::INFINITY }).collect();
         Watch {
-            origin: 0.0,
             horizon,
             lambda: repo.lambda.clone(),
             weight: (0..pages).map(|i| repo.weight(i)).collect(),
@@ -115,8 +112,7 @@ impl Watch {
 }
 
 impl Freshness for Watch {
-    fn visit(&mut self, page: usize, time: f64, _rng: &mut Stream) -> Option<Fetch> {
-        let t = self.origin + time;
+    fn visit(&mut self, page: usize, t: f64, _rng: &mut Stream) -> Option<Fetch> {
         let interval = t - self.last_fetch[page];
         let (changed, first, last) = self.account(page, t);
         if let Some(h) = self.history.get_mut(page) {
