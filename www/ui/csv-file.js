@@ -63,13 +63,16 @@ export function csvDropBox(panel, controls, options) {
     }
   };
   box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
-  box.querySelector('.trace-sample').addEventListener('click', async () => {
+  const loadShipped = async () => {
     try {
       use(await loadSample(options.sample), options.sampleName);
     } catch (error) {
       status.textContent = `Not loaded: ${error.message}.`;
     }
-  });
+  };
+  box.querySelector('.trace-sample').addEventListener('click', loadShipped);
+  // a preset may load the shipped sample (see the panel's presets' `then`)
+  (panel.samples ??= {})[options.key] = loadShipped;
   box.addEventListener('dragover', (e) => {
     e.preventDefault();
     box.classList.add('dragging');

@@ -50,7 +50,7 @@ function button(text, className, onClick, label) {
  * when not auto), runOnLoad, display (fields that only change what a finished result
  * shows), initial(core) (the configuration the form edits; the defaults otherwise),
  * figures (how many of the result's charts to show), more {view, text} (a link to the
- * full experiment), presets, note(core, config), hover(core, x, y),
+ * full experiment), presets ([{label, values(core), then(panel)?}]), note(core, config), hover(core, x, y),
  * details(result, element, phase), setup(panel, controls), augment(config, panel)}
  */
 export class ExperimentPanel {
@@ -86,6 +86,7 @@ export class ExperimentPanel {
             if (v !== undefined) this.form.set(field.key, v);
           }
           this.changed();
+          preset.then?.(this);
         }),
       );
     }

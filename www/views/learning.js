@@ -64,6 +64,16 @@ export default {
       auto: false,
       runOnLoad: true,
       action: 'Simulate',
+      presets: [
+        { label: 'Classroom pages', values: (core) => core.defaults('learning') },
+        {
+          label: 'The sample page list',
+          // 3,000 pages on 600 hosts changing 148 times a day in all: a bandwidth about
+          // that total makes the allocation matter
+          values: (core) => ({ ...core.defaults('learning'), source: 'page_list', capacity: 150 }),
+          then: (panel) => panel.samples.pageList(),
+        },
+      ],
       fields: [
         SOURCE_FIELD,
         { key: 'capacity', label: 'bandwidth (requests a day)', kind: 'number' },

@@ -1,0 +1,45 @@
+// Learning to crawl in a real browser: the eight policies run in the worker when the view
+// opens, the two presets (classroom pages, the sample page list) set the form and load the
+// list, and a long run shows progress and cancels.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sharedPage, inkOf, setField, chartsFitTheirFrames } from './browser.mjs';
+
+const { page } = await sharedPage({ view: 'learning' });
+const panel = page.locator('#learning');
+const computed = () => page.waitForFunction(() => /Computed in/.test(document.querySelector('#learning .status').textContent), null, { timeout: 120_000 });
+
+test('the view opens on a run of every policy, four charts and the table', async () => {
+  await computed();
+  const rows = await panel.locator('table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 8);
+  assert.equal(rows[0][0], 'oracle (knows the rates)');
+  for (const r of rows) assert.match(r[1], /^0\.\d+$/, `freshness of ${r[0]}`);
+  for (const k of [0, 1, 2, 3]) assert.ok((await inkOf(page, `#learning .chart-${k} canvas`)) > 0.005, `figure ${k + 1} drawn`);
+  assert.match(await panel.locator('.details').textContent(), /synthetic pages \(the WEBBASE-like generator\): 2,000 on 40 servers/);
+  assert.deepEqual(await chartsFitTheirFrames(page), []);
+});
+
+test('the sample page list preset loads the list and runs on its 3,000 pages', async () => {
+  await panel.getByRole('button', { name: 'The sample page list', exact: true }).click();
+  // the sample is a script of its own, fetched on demand
+  await page.waitForFunction(() => /Loaded sample-pages\.csv/.test(document.querySelector('#learning .trace-status').textContent), null, { timeout: 20_000 });
+  assert.equal(await panel.getByLabel('pages from').inputValue(), 'page_list');
+  assert.equal(await panel.getByLabel('bandwidth (requests a day)', { exact: true }).inputValue(), '150');
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await computed();
+  assert.match(await panel.locator('.details').textContent(), /your page list: 3,000 pages on 600 servers/);
+  await panel.getByRole('button', { name: 'Classroom pages', exact: true }).click();
+  assert.equal(await panel.getByLabel('pages from').inputValue(), 'generator');
+  assert.equal(await panel.getByLabel('bandwidth (requests a day)', { exact: true }).inputValue(), '300');
+});
+
+test('a long run shows progress and partial curves, and cancels', async () => {
+  await setField(page, 'learning', 'pages (generator)', 50000);
+  await setField(page, 'learning', 'horizon (days)', 3000);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => Number(document.querySelector('#learning progress').value) > 0.01, null, { timeout: 60_000 });
+  await page.waitForFunction(() => /\(so far\)/.test(document.querySelector('#learning .details').textContent), null, { timeout: 60_000 });
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#learning .status').textContent), null, { timeout: 10_000 });
+});
