@@ -137,24 +137,12 @@ fn help_lists_every_field_as_a_flag() {
     assert!(json(&out)["min"].as_f64().unwrap() > 0.927);
 }
 
+/// A classroom repository small enough for a test run.
+const SMALL_REPOSITORY: &[&str] = &["--repository.pages", "600", "--repository.servers", "10", "--repository.top-share", "0.3"];
+
 #[test]
 fn policies_runs_from_flags_and_prints_the_page_result() {
-    let (code, out, err) = freshlab(&[
-        "policies",
-        "--repository.pages",
-        "600",
-        "--repository.servers",
-        "10",
-        "--repository.top-share",
-        "0.3",
-        "--horizon-days",
-        "30",
-        "--capacities",
-        "0.5",
-        "--crawlers",
-        "[]",
-        "--json",
-    ]);
+    let (code, out, err) = freshlab(&[&["policies"], SMALL_REPOSITORY, &["--horizon-days", "30", "--capacities", "0.5", "--crawlers", "[]", "--json"]].concat());
     assert_eq!(code, 0, "{err}");
     let v = json(&out);
     assert_eq!(v["experiment"], "policies");
@@ -178,21 +166,7 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
     assert_eq!(json(&again), v);
     // every figure is written
     let svg = dir.join("rep.svg");
-    let (code, _, err) = freshlab(&[
-        "policies",
-        "--repository.pages",
-        "600",
-        "--repository.servers",
-        "10",
-        "--repository.top-share",
-        "0.3",
-        "--horizon-days",
-        "30",
-        "--crawlers",
-        "nutch",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
+    let (code, _, err) = freshlab(&[&["policies"], SMALL_REPOSITORY, &["--horizon-days", "30", "--crawlers", "nutch", "--svg", svg.to_str().unwrap()]].concat());
     assert_eq!(code, 0, "{err}");
     for name in ["rep.svg", "rep-2.svg", "rep-3.svg", "rep-4.svg"] {
         assert!(dir.join(name).exists(), "{name} missing: {err}");

@@ -5,58 +5,24 @@
 //! converges — must not be exceeded). Native only: the allocator is this binary's.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/counting.rs"]
+mod counting;
+
 use freshlab::experiments::{Config, parse_config, start};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size >= layout.size() {
-                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
-                PEAK.fetch_max(now, Ordering::Relaxed);
-            } else {
-                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 /// Runs `json` to the end: (estimated bytes, measured peak bytes, estimated work, work done).
 fn measure(json: &str) -> (f64, f64, f64, f64) {
     let config: Config = parse_config(json).expect("a valid config");
     let cost = config.cost();
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = counting::mark();
     let mut job = start(config).expect("within the limits");
     while !job.done() {
         job.advance(1 << 20);
     }
     let work = job.work();
     let output = job.finish();
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let peak = counting::peak_since(base);
     drop(output);
     (cost.bytes, peak as f64, cost.work, work)
 }

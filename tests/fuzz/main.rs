@@ -12,39 +12,20 @@
 
 mod cases;
 
+#[path = "../common/counting.rs"]
+mod counting;
+
 use cases::{case, describe};
 use freshlab::chart::draw::figure_svg;
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::limits;
 use freshlab::experiments::{Config, config_from_value, start};
 use serde_json::json;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-struct Counting;
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            PEAK.fetch_max(CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
 
 fn setting(name: &str, default: f64) -> f64 {
     std::env::var(format!("FRESHLAB_FUZZ_{name}")).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -72,8 +53,7 @@ fn outcome(seed: u64, k: u64, run_seconds: f64) -> serde_json::Value {
     if cost.seconds > run_seconds || cost.bytes > 512e6 {
         return json!({"k": k, "outcome": "skipped", "seconds": cost.seconds, "bytes": cost.bytes});
     }
-    let base = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = counting::mark();
     let started = Instant::now();
     let mut job = match start(config) {
         Ok(job) => job,
@@ -85,7 +65,7 @@ fn outcome(seed: u64, k: u64, run_seconds: f64) -> serde_json::Value {
     }
     let work = job.work();
     let output = job.finish();
-    let peak = (PEAK.load(Ordering::Relaxed) - base) as f64;
+    let peak = counting::peak_since(base) as f64;
     // every figure is drawn (plotters hung on axes it cannot mark): it must finish or
     // say in its frame why it cannot be drawn
     for figure in output.figures() {
