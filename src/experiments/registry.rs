@@ -5,7 +5,6 @@
 
 use super::job::Job;
 use super::{Experiment, Figures, FileInput, Settings, Tabular};
-use super::{allocate, bursts, bursty, certify, channel, factor_curves, learning, level_sets, partition, per_page, policies, sensors};
 use crate::chart::figure::Figure;
 use crate::core::input::InputError;
 use crate::core::limits::{self, Cost, Limits};
@@ -141,18 +140,18 @@ macro_rules! registry {
 }
 
 registry! {
-    "level_sets" => LevelSets(level_sets::LevelSets),
-    "factor_curves" => FactorCurves(factor_curves::FactorCurves),
-    "bursts" => Bursts(bursts::Bursts),
-    "certify" => Certify(certify::Certify),
-    "per_page" => PerPage(per_page::PerPage),
-    "policies" => Policies(policies::Policies),
-    "allocate" => Allocate(allocate::Allocate),
-    "learning" => Learning(learning::Learning),
-    "channel" => Channel(channel::Channel),
-    "sensors" => Sensors(sensors::Sensors),
-    "bursty" => Bursty(bursty::Bursty),
-    "partition" => Partition(partition::Partition),
+    "level_sets" => LevelSets(super::level_sets::LevelSets),
+    "factor_curves" => FactorCurves(super::factor_curves::FactorCurves),
+    "bursts" => Bursts(super::bursts::Bursts),
+    "certify" => Certify(super::certify::Certify),
+    "per_page" => PerPage(super::per_page::PerPage),
+    "policies" => Policies(super::policies::Policies),
+    "allocate" => Allocate(super::allocate::Allocate),
+    "learning" => Learning(super::learning::Learning),
+    "channel" => Channel(super::channel::Channel),
+    "sensors" => Sensors(super::sensors::Sensors),
+    "bursty" => Bursty(super::bursty::Bursty),
+    "partition" => Partition(super::partition::Partition),
 }
 
 /// Names the experiments answered to before they were renamed (in JSON files, links
