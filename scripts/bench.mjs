@@ -488,5 +488,8 @@ ${distFiles.map((f) => `| \`${f.file}\` | ${f.bytes.toLocaleString('en')} | ${f.
 ${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, sampledWebbase: { seconds: sampled.seconds, peak_bytes: sampled.peak_bytes, sample: sampled.result.sample }, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
 \`\`\`
 `;
-fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), text);
+// the side-by-side table of `npm run bench:compare` is kept as it was
+const previous = fs.existsSync(path.join(root, 'BENCHMARKS.md')) ? fs.readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8') : '';
+const kept = /<!-- compare -->[\s\S]*<!-- \/compare -->/.exec(previous)?.[0];
+fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), kept ? text.replace('## Raw data', `${kept}\n\n## Raw data`) : text);
 say('wrote BENCHMARKS.md');

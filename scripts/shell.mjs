@@ -9,9 +9,9 @@ export function say(message) {
   console.log(`\x1b[1mfreshlab:\x1b[0m ${message}`);
 }
 
-/** Runs a command in the project root, streaming its output; throws if it fails. */
+/** Runs a command in the project root (or `options.cwd`), streaming its output; throws if it fails. */
 export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...options.env }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync(command, args, { cwd: options.cwd ?? root, stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...options.env }, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
   if (result.status !== 0 && !options.allowFailure) {
     const tail = options.capture ? `\n${result.stdout}\n${result.stderr}` : '';
