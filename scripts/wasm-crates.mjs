@@ -100,20 +100,20 @@ if (!names.size) {
   process.exit(2);
 }
 
-/** The crate of a Rust symbol (legacy mangling), or a group for the others. */
-function crateOf(symbol) {
-  if (!symbol.startsWith('_ZN')) return /^__wbg|__wbindgen/.test(symbol) ? 'wasm-bindgen, js-sys, web-sys' : /^[a-z][a-z_0-9]*$/.test(symbol) && !/^(mem|str|malloc|free|calloc|realloc|abort)/.test(symbol) ? 'freshlab' : 'std, core, alloc (runtime)';
-  const m = /^_ZN(\d+)/.exec(symbol);
-  let first = symbol.slice(3 + m[1].length, 3 + m[1].length + Number(m[1]));
-  first = first.replace(/\$LT\$/g, '<').replace(/\$GT\$/g, '>').replace(/\$u20\$/g, ' ').replace(/\$RF\$/g, '&').replace(/\$BP\$/g, '*').replace(/\$C\$/g, ',').replace(/\.\./g, '::').replace(/\$u5b\$/g, '[').replace(/\$u5d\$/g, ']').replace(/\$u7b\$/g, '{').replace(/\$u7d\$/g, '}');
-  // `<Type as Trait>`: the crate of the type (or of the trait, for a primitive type)
-  const impl = /^_?<(.*?)( as (.*))?>$/.exec(first);
-  let head = impl ? impl[1].replace(/^[&*\[(]+(mut |const )?/, '').replace(/^dyn /, '') : first;
-  if (impl && !head.includes('::') && impl[3]) head = impl[3];
-  const crate = head.split('::')[0].replace(/<.*/, '');
-  if (!crate) return 'std, core, alloc (runtime)';
-  if (['core', 'alloc', 'std', 'dlmalloc', 'compiler_builtins', 'hashbrown', 'rustc_demangle', 'panic_abort'].includes(crate)) return 'std, core, alloc (runtime)';
-  if (crate === 'wasm_bindgen' || crate === 'js_sys' || crate === 'web_sys') return 'wasm-bindgen, js-sys, web-sys';
+/** The crate of a function's name: a Rust path as wasm-bindgen writes it (demangled,
+ * `<csv::Reader<R> as core::ops::Drop>::drop::h…`), or a group for the others. */
+function crateOf(name) {
+  const RUNTIME = 'std, core, alloc (runtime)';
+  if (!name.includes('::')) return /^__wbg|__wbindgen/.test(name) ? 'wasm-bindgen, js-sys, web-sys' : /^[a-z][a-z_0-9]*$/.test(name) && !/^(mem|str|malloc|free|calloc|realloc|abort)/.test(name) ? 'freshlab' : RUNTIME;
+  const lead = /^[<&*\[( ]*(?:(?:mut|const|dyn) )*/;
+  let path = name.replace(lead, '');
+  let m = /^([A-Za-z_][A-Za-z0-9_]*)::/.exec(path);
+  // `<f64 as Trait>` or `<[T] as Trait>`: the trait's crate
+  if (!m && path.includes(' as ')) m = /^([A-Za-z_][A-Za-z0-9_]*)::/.exec(path.slice(path.indexOf(' as ') + 4).replace(lead, ''));
+  if (!m) return RUNTIME;
+  const crate = m[1];
+  if (['core', 'alloc', 'std', 'dlmalloc', 'compiler_builtins', 'hashbrown', 'rustc_demangle', 'panic_abort'].includes(crate)) return RUNTIME;
+  if (['wasm_bindgen', 'js_sys', 'web_sys'].includes(crate)) return 'wasm-bindgen, js-sys, web-sys';
   return crate.replace(/_/g, '-');
 }
 
