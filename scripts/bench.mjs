@@ -470,7 +470,7 @@ ${lambdaNative
 this machine (no network latency) and counts the bytes on the wire (devtools protocol)
 from navigation until the first chart is drawn; then, in the same browser, a second
 embed (\`?embed=level-sets\`), as the next slide of a deck would load it. Medians of
-3 runs.${loadBefore ? ` "Before" is \`${path.relative(root, beforeDist) || beforeDist}\`, the page built from an earlier commit (the module inlined in the script as base64; served uncompressed, as that commit's server did); its first chart was the level sets, today's is the landing view's simulated policies.` : ''}
+3 runs.${loadBefore ? ` "Before" is the page built from commit ${output('git', ['-C', path.dirname(beforeDist), 'log', '-1', '--format=%h']) ?? 'at ' + beforeDist} (the module inlined in the script as base64; served uncompressed, as that commit's server did); its first chart was the level sets, today's is the landing view's simulated policies.` : ''}
 
 | | first visit: bytes | first chart drawn | second embed: bytes | its chart drawn |
 |---|---|---|---|---|

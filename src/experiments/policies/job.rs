@@ -23,8 +23,8 @@ use std::cell::RefCell;
 /// Requests per slice of a run (the granularity of progress and cancellation): at
 /// least 100,000, and about 1,500 per server, so that each server, advanced through a
 /// slice at a time, keeps its heap and pages in the cache for many requests (at the
-/// WEBBASE scale, 8 M requests a slice cost 40 ns each on 2 threads, 100,000 cost 140,
-/// timed by hand: README). Fixed by the configuration: the result never depends on the caller.
+/// WEBBASE scale a request costs 46 ns on 2 threads, against 162 ns with slices of
+/// 100,000: BENCHMARKS.md). Fixed by the configuration: the result never depends on the caller.
 fn slice_requests(servers: usize) -> f64 {
     (1_500.0 * servers as f64).max(1e5)
 }
