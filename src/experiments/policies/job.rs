@@ -198,6 +198,8 @@ impl PoliciesJob {
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
         while self.output.capacities.len() <= k {
+            // the last capacity's allocation is not needed again: free it before the next
+            self.allocation = None;
             let j = self.output.capacities.len();
             let share = self.config.capacities[j];
             let capacity = share * self.max_rate();
