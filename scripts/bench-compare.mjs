@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, run, say, output } from './shell.mjs';
+import { root, run, say, output, writeSection } from './shell.mjs';
 
 const at = process.argv.indexOf('--before');
 if (at < 0 || !process.argv[at + 1]) {
@@ -110,13 +110,5 @@ with the computed expectation moves by up to 60 % between repetitions of one bin
 ${rows.join('\n')}
 <!-- /compare -->`;
 
-const file = path.join(root, 'BENCHMARKS.md');
-let text = fs.readFileSync(file, 'utf8');
-const [a, b] = [text.indexOf('<!-- compare -->'), text.indexOf('<!-- /compare -->')];
-if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + '<!-- /compare -->'.length);
-else {
-  const raw = text.indexOf('## Raw data');
-  text = raw >= 0 ? `${text.slice(0, raw)}${section}\n\n${text.slice(raw)}` : `${text.trimEnd()}\n\n${section}\n`;
-}
-fs.writeFileSync(file, text);
+writeSection(path.join(root, 'BENCHMARKS.md'), 'compare', section);
 say('BENCHMARKS.md: the side-by-side table rewritten');

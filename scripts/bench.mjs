@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { root, run, say, output } from './shell.mjs';
+import { root, run, say, output, writeSection, sectionsOf } from './shell.mjs';
 import { ensureNodeModules, ensureBuildTools, ensureChromium, ensurePeerPython } from './setup.mjs';
 
 ensureNodeModules();
@@ -488,8 +488,8 @@ ${distFiles.map((f) => `| \`${f.file}\` | ${f.bytes.toLocaleString('en')} | ${f.
 ${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, sampledWebbase: { seconds: sampled.seconds, peak_bytes: sampled.peak_bytes, sample: sampled.result.sample }, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
 \`\`\`
 `;
-// the side-by-side table of `npm run bench:compare` is kept as it was
+// the sections other scripts write (npm run bench:compare, npm run wasm:crates) are kept
 const previous = fs.existsSync(path.join(root, 'BENCHMARKS.md')) ? fs.readFileSync(path.join(root, 'BENCHMARKS.md'), 'utf8') : '';
-const kept = /<!-- compare -->[\s\S]*<!-- \/compare -->/.exec(previous)?.[0];
-fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), kept ? text.replace('## Raw data', `${kept}\n\n## Raw data`) : text);
+fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), text);
+for (const kept of sectionsOf(previous)) writeSection(path.join(root, 'BENCHMARKS.md'), /<!-- ([a-z]+) -->/.exec(kept)[1], kept);
 say('wrote BENCHMARKS.md');

@@ -1,6 +1,7 @@
 // Running commands with a visible account of what is being done.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,4 +31,24 @@ export function works(command, args = ['--version']) {
 export function output(command, args) {
   const result = spawnSync(command, args, { encoding: 'utf8' });
   return result.error || result.status !== 0 ? null : result.stdout.trim();
+}
+
+/** Writes `section` (which starts with `<!-- name -->` and ends with `<!-- /name -->`)
+ * into the Markdown file `file`: in place of the block of that name, or before its
+ * "## Raw data" heading (else at its end) the first time. */
+export function writeSection(file, name, section) {
+  const [open, close] = [`<!-- ${name} -->`, `<!-- /${name} -->`];
+  let text = fs.readFileSync(file, 'utf8');
+  const [a, b] = [text.indexOf(open), text.indexOf(close)];
+  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + close.length);
+  else {
+    const raw = text.indexOf('## Raw data');
+    text = raw >= 0 ? `${text.slice(0, raw)}${section}\n\n${text.slice(raw)}` : `${text.trimEnd()}\n\n${section}\n`;
+  }
+  fs.writeFileSync(file, text);
+}
+
+/** The named blocks (`<!-- name -->` … `<!-- /name -->`) of a Markdown text, in order. */
+export function sectionsOf(text) {
+  return [...text.matchAll(/<!-- ([a-z]+) -->[\s\S]*?<!-- \/\1 -->/g)].map((m) => m[0]);
 }

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { root, run, say } from './shell.mjs';
+import { root, run, say, writeSection } from './shell.mjs';
 
 const raw = path.join(root, 'target', 'wasm32-unknown-unknown', 'release', 'freshlab.wasm');
 if (!fs.existsSync(raw)) {
@@ -144,14 +144,6 @@ the table.
 ${table}
 <!-- /crates -->`;
 if (process.argv.includes('--write')) {
-  const target = path.join(root, 'BENCHMARKS.md');
-  let text = fs.readFileSync(target, 'utf8');
-  const [a, b] = [text.indexOf('<!-- crates -->'), text.indexOf('<!-- /crates -->')];
-  if (a >= 0 && b > a) text = text.slice(0, a) + section + text.slice(b + '<!-- /crates -->'.length);
-  else {
-    const raw = text.indexOf('## Raw data');
-    text = raw >= 0 ? `${text.slice(0, raw)}${section}\n\n${text.slice(raw)}` : `${text.trimEnd()}\n\n${section}\n`;
-  }
-  fs.writeFileSync(target, text);
+  writeSection(path.join(root, 'BENCHMARKS.md'), 'crates', section);
   say('BENCHMARKS.md: the table of crates rewritten');
 } else console.log(table);
