@@ -10,7 +10,6 @@ mod counting;
 
 use freshlab::experiments::{Config, parse_config, start};
 
-
 /// Runs `json` to the end: (estimated bytes, measured peak bytes, estimated work, work done).
 fn measure(json: &str) -> (f64, f64, f64, f64) {
     let config: Config = parse_config(json).expect("a valid config");

@@ -26,7 +26,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-
 fn setting(name: &str, default: f64) -> f64 {
     std::env::var(format!("FRESHLAB_FUZZ_{name}")).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }

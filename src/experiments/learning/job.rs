@@ -195,8 +195,8 @@ impl LearningJob {
 
     /// Server `s`'s stream for crawling in `epoch` ([`CRAWL`]) or for moving its MERGE
     /// to that epoch's rates ([`RETARGET`]): its own for every epoch and policy.
-    fn stream(&self, use_: u8, epoch: usize, policy: LearningPolicy, s: usize) -> Stream {
-        Stream::of(self.config.seed, Purpose::ServerSchedule { run: use_, series: (epoch as u32) << 8 | policy.index() as u32 }, s as u64)
+    fn stream(&self, tag: u8, epoch: usize, policy: LearningPolicy, s: usize) -> Stream {
+        Stream::of(self.config.seed, Purpose::ServerSchedule { run: tag, series: (epoch as u32) << 8 | policy.index() as u32 }, s as u64)
     }
 
     /// Poisson crawls for binary and harmonic objectives, equally spaced (MERGE) for
@@ -297,8 +297,7 @@ impl Plan for LearningJob {
         let watch = self.watch(policy);
         let adaptive = self.adaptive(policy, 1.0);
         let estimates = if policy.learns() { vec![f64::NAN; pages] } else { Vec::new() };
-        let mut run =
-            Run {
+        let mut run = Run {
             policy,
             epoch: 0,
             server: 0,
@@ -366,11 +365,9 @@ impl Plan for LearningJob {
         }
         if !finished {
             let f = self.rates(run);
-            if !run.merges.is_empty() {
-                for (s, merge) in run.merges.iter_mut().enumerate() {
-                    let mut rng = self.stream(RETARGET, run.epoch, run.policy, s);
-                    merge.retarget(&run.f, &f, self.repo.server_pages(s), end, &mut rng);
-                }
+            for (s, merge) in run.merges.iter_mut().enumerate() {
+                let mut rng = self.stream(RETARGET, run.epoch, run.policy, s);
+                merge.retarget(&run.f, &f, self.repo.server_pages(s), end, &mut rng);
             }
             run.f = f;
             run.rate_errors.extend(self.rate_error(run.policy, &run.f));

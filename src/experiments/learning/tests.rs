@@ -91,13 +91,8 @@ fn learning_approaches_the_oracle() {
 #[test]
 fn learned_allocations_converge_to_the_oracles() {
     let run = |days: f64| {
-        let config = LearningConfig {
-            horizon_days: days,
-            epoch_days: 30.0,
-            policies: vec![LearningPolicy::LearnAndCrawl, LearningPolicy::MergeLearned],
-            estimator_runs: 10,
-            ..small()
-        };
+        let config =
+            LearningConfig { horizon_days: days, epoch_days: 30.0, policies: vec![LearningPolicy::LearnAndCrawl, LearningPolicy::MergeLearned], estimator_runs: 10, ..small() };
         learn(config).policies.iter().map(|c| (c.rate_errors[1], *c.rate_errors.last().unwrap())).collect::<Vec<_>>()
     };
     let (short, long) = (run(300.0), run(3000.0));
