@@ -1,7 +1,10 @@
 //! How every experiment runs: a [`Job`] advanced in slices, so that a caller (the
 //! page's worker, the CLI, a test) can report progress, show partial results and cancel
 //! between slices. [`Sliced`] is the one run / step / progress / partial loop that
-//! experiments made of several runs share; [`Ready`] is a result computed at once.
+//! experiments made of several runs share; [`ready`] starts a result computed at once.
+
+use super::Settings;
+use crate::core::input::InputError;
 
 /// A run that advances in slices.
 pub trait Job<O> {
@@ -25,11 +28,11 @@ pub struct Ready<O> {
     work: f64,
 }
 
-impl<O> Ready<O> {
-    /// `work`: what computing it cost, in the cost model's units.
-    pub fn new(output: O, work: f64) -> Self {
-        Ready { output, work }
-    }
+/// Starts an experiment whose result is computed at once: `compute`'s result, with the
+/// work the configuration's cost model gives.
+pub fn ready<C: Settings, O: 'static>(config: C, compute: fn(C) -> Result<O, InputError>) -> Result<Box<dyn Job<O>>, InputError> {
+    let work = config.cost().work;
+    Ok(Box::new(Ready { output: compute(config)?, work }))
 }
 
 impl<O> Job<O> for Ready<O> {

@@ -24,7 +24,7 @@ pub mod per_page;
 pub mod policies;
 pub mod sensors;
 
-pub use job::{Job, Plan, Ready, Sliced};
+pub use job::{Job, Plan, Sliced, ready};
 pub use registry::{Config, NAMES, Output, config_from_value, parse_config, run, start};
 
 use crate::chart::figure::Figure;

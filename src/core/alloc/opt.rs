@@ -17,6 +17,7 @@ use crate::core::math::elementary::{exp, ln_1p};
 use crate::core::math::freshness::marginal_gain;
 use crate::core::math::roots::newton_root_decreasing;
 use crate::core::model::repository::Repository;
+use crate::core::parallel;
 
 /// x > 0 with g(x) = 1 − e^{−x}(1 + x) = y, for 0 < y < 1 (safeguarded Newton).
 pub fn inverse_gain(y: f64) -> f64 {
@@ -63,11 +64,37 @@ pub(super) fn inverse_gain_from(y: f64, guess: f64) -> f64 {
     x
 }
 
-/// Σ_{i∈s} f_i(m) and its slope in m, remembering each page's Newton root in `x`.
+/// Repositories from this many pages on spread their servers over every core (below,
+/// starting threads costs more than it saves: the learners allocate at every epoch).
+const PARALLEL_PAGES: usize = 200_000;
+
+/// `work(s, x_s)` for every server s, with its pages' part of `x`, in server order.
+/// Servers are independent, so on a large repository they are spread over every core
+/// (`core::parallel`); each result is computed alike whichever thread runs it, and the
+/// caller adds them in server order, so the bits never depend on the thread count.
+fn per_server<R: Send + Default>(repo: &Repository, x: &mut [f64], work: impl Fn(usize, &mut [f64]) -> R + Sync) -> Vec<R> {
+    let mut parts: Vec<(usize, &mut [f64], R)> = Vec::with_capacity(repo.servers());
+    let mut rest = x;
+    for s in 0..repo.servers() {
+        let (part, tail) = rest.split_at_mut(repo.server_pages(s).len());
+        parts.push((s, part, R::default()));
+        rest = tail;
+    }
+    let run = |(s, part, out): &mut (usize, &mut [f64], R)| *out = work(*s, part);
+    if repo.pages() >= PARALLEL_PAGES {
+        parallel::for_each(&mut parts, run);
+    } else {
+        parts.iter_mut().for_each(run);
+    }
+    parts.into_iter().map(|(_, _, out)| out).collect()
+}
+
+/// Σ_{i∈s} f_i(m) and its slope in m, remembering each page's Newton root in `x`
+/// (server s's part).
 fn server_rate(objective: Objective, repo: &Repository, s: usize, m: f64, x: &mut [f64]) -> (f64, f64) {
     let (mut total, mut slope) = (0.0, 0.0);
-    for i in repo.server_pages(s) {
-        let (f, df) = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut x[i]);
+    for (i, root) in repo.server_pages(s).zip(x) {
+        let (f, df) = objective.rate_at(repo.lambda[i], repo.weight(i), m, root);
         if f > 0.0 {
             total += f;
             slope += df;
@@ -109,18 +136,12 @@ pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, polit
     // each page's λ/f at the last multiplier tried: Newton's starting point
     let mut x = vec![f64::NAN; repo.pages()];
     let saturations: Vec<f64> = match politeness {
-        Some(_) => (0..servers).map(|s| saturation(objective, repo, s, cap, &mut x)).collect(),
+        Some(_) => per_server(repo, &mut x, |s, xs| saturation(objective, repo, s, cap, xs)),
         None => vec![0.0; servers],
     };
     let mut spend = |mu: f64| -> (f64, f64) {
-        (0..servers).fold((0.0, 0.0), |(v, d), s| {
-            if mu < saturations[s] {
-                (v + cap, d)
-            } else {
-                let (vs, ds) = server_rate(objective, repo, s, mu, &mut x);
-                (v + vs, d + ds)
-            }
-        })
+        let rates = per_server(repo, &mut x, |s, xs| if mu < saturations[s] { (cap, 0.0) } else { server_rate(objective, repo, s, mu, xs) });
+        rates.into_iter().fold((0.0, 0.0), |(v, d), (vs, ds)| (v + vs, d + ds))
     };
     // Only servers with changing pages can absorb frequency.
     let usable = match politeness {
@@ -136,13 +157,13 @@ pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, polit
     };
     drop(spend);
     // x becomes f in place
-    for s in 0..servers {
+    per_server(repo, &mut x, |s, xs| {
         let m = mu.max(saturations[s]);
-        for i in repo.server_pages(s) {
-            let mut root = x[i];
-            x[i] = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut root).0;
+        for (i, x) in repo.server_pages(s).zip(xs) {
+            let mut root = *x;
+            *x = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut root).0;
         }
-    }
+    });
     let mut f = x;
     if objective.is_freshness() {
         settle_remainder(repo, &mut f, mu, &saturations, target, cap);
@@ -416,5 +437,24 @@ mod tests {
         assert_eq!(f[2] + f[3], 0.0, "never-changing pages get nothing");
         assert!((f[4] - 1.0).abs() < 1e-12);
         assert!(kkt.slackness < 1e-12 && kkt.total < 1e-12);
+    }
+
+    /// A repository large enough to spread its servers over threads gives the same
+    /// allocation to the bit on one thread and on several (politeness on and off).
+    #[test]
+    fn threads_never_change_the_allocation() {
+        let config = RepositoryConfig { pages: PARALLEL_PAGES as u64, servers: 300, ..Default::default() };
+        let repo = generate(&config, 3);
+        let p = 1.0 / 200.0;
+        let c = 0.5 * repo.servers() as f64 / p;
+        let on = |threads| {
+            crate::core::parallel::set_threads(threads);
+            let out = (optimal(&repo, c, Some(p)), optimal(&repo, c, None));
+            crate::core::parallel::set_threads(0);
+            out
+        };
+        let (one, two) = (on(1), on(2));
+        assert!(one.0.1.worst() < 1e-12, "{:?}", one.0.1);
+        assert_eq!(one, two);
     }
 }

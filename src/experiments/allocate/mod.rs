@@ -9,7 +9,7 @@
 pub mod figures;
 pub mod table;
 
-use super::{Experiment, FileInput, Job, Ready, inputs};
+use super::{Experiment, FileInput, Job, inputs, ready};
 use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
 use crate::core::input::{InputError, check};
@@ -178,8 +178,7 @@ impl Experiment for Allocate {
     type Output = AllocateOutput;
 
     fn start(config: AllocateConfig) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {
-        let work = config.cost().work;
-        Ok(Box::new(Ready::new(allocations(config)?, work)))
+        ready(config, allocations)
     }
 
     fn files() -> &'static [FileInput] {

@@ -4,7 +4,7 @@
 pub mod figures;
 pub mod table;
 
-use super::{Experiment, Job, Ready};
+use super::{Experiment, Job, ready};
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -123,8 +123,7 @@ impl Experiment for Bursts {
     type Output = BurstsOutput;
 
     fn start(config: BurstsConfig) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {
-        let work = config.cost().work;
-        Ok(Box::new(Ready::new(bursts(config)?, work)))
+        ready(config, bursts)
     }
 }
 

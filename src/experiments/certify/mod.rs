@@ -238,8 +238,41 @@ impl CertifyJob {
         self.history.push(Step { boxes: self.split, lower: self.lower(), upper: self.upper });
     }
 
+    fn progress(&self) -> f64 {
+        if self.status != Status::Running {
+            return 1.0;
+        }
+        let gap = (self.upper - self.lower()).max(self.config.tolerance);
+        let by_gap = (self.initial_gap / gap).ln() / (self.initial_gap / self.config.tolerance).ln().max(1e-9);
+        let by_budget = self.split as f64 / self.config.max_boxes as f64;
+        by_gap.max(by_budget).clamp(0.0, 0.999)
+    }
+
+    /// The result so far; final once done.
+    pub fn output(&self) -> CertifyOutput {
+        let cfg = &self.config;
+        let tails = vec![small_r(cfg.r_min), large_r(cfg.r_max), large_c(cfg.r_max, cfg.c_max)];
+        let lower_bound = self.lower();
+        let global_bound = (cfg.c_min == 1.0).then(|| tails.iter().map(|t| t.bound).fold(lower_bound, f64::min));
+        CertifyOutput {
+            config: cfg.clone(),
+            status: self.status,
+            lower_bound,
+            upper_bound: self.upper,
+            best_r: self.best.0,
+            best_c: self.best.1,
+            boxes_split: self.split,
+            boxes_open: self.heap.len() as u64,
+            tails,
+            global_bound,
+            history: self.history.clone(),
+        }
+    }
+}
+
+impl Job<CertifyOutput> for CertifyJob {
     /// Splits up to `budget` boxes; returns the fraction of the work believed done.
-    pub fn advance(&mut self, budget: u64) -> f64 {
+    fn advance(&mut self, budget: u64) -> f64 {
         let tol = self.config.tolerance;
         for _ in 0..budget {
             if self.status != Status::Running {
@@ -290,39 +323,20 @@ impl CertifyJob {
         self.progress()
     }
 
-    fn progress(&self) -> f64 {
-        if self.status != Status::Running {
-            return 1.0;
-        }
-        let gap = (self.upper - self.lower()).max(self.config.tolerance);
-        let by_gap = (self.initial_gap / gap).ln() / (self.initial_gap / self.config.tolerance).ln().max(1e-9);
-        let by_budget = self.split as f64 / self.config.max_boxes as f64;
-        by_gap.max(by_budget).clamp(0.0, 0.999)
-    }
-
-    pub fn done(&self) -> bool {
+    fn done(&self) -> bool {
         self.status != Status::Running
     }
-
-    /// The result so far; final once `done()`.
-    pub fn output(&self) -> CertifyOutput {
-        let cfg = &self.config;
-        let tails = vec![small_r(cfg.r_min), large_r(cfg.r_max), large_c(cfg.r_max, cfg.c_max)];
-        let lower_bound = self.lower();
-        let global_bound = (cfg.c_min == 1.0).then(|| tails.iter().map(|t| t.bound).fold(lower_bound, f64::min));
-        CertifyOutput {
-            config: cfg.clone(),
-            status: self.status,
-            lower_bound,
-            upper_bound: self.upper,
-            best_r: self.best.0,
-            best_c: self.best.1,
-            boxes_split: self.split,
-            boxes_open: self.heap.len() as u64,
-            tails,
-            global_bound,
-            history: self.history.clone(),
+    fn partial(&self) -> Option<CertifyOutput> {
+        Some(self.output())
+    }
+    fn finish(mut self: Box<Self>) -> CertifyOutput {
+        while !self.done() {
+            self.advance(u64::MAX);
         }
+        self.output()
+    }
+    fn work(&self) -> f64 {
+        self.split as f64
     }
 }
 
@@ -340,27 +354,6 @@ impl Experiment for Certify {
 
     fn start(config: CertifyConfig) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {
         Ok(Box::new(CertifyJob::new(config)?))
-    }
-}
-
-impl Job<CertifyOutput> for CertifyJob {
-    fn advance(&mut self, budget: u64) -> f64 {
-        CertifyJob::advance(self, budget)
-    }
-    fn done(&self) -> bool {
-        CertifyJob::done(self)
-    }
-    fn partial(&self) -> Option<CertifyOutput> {
-        Some(self.output())
-    }
-    fn finish(mut self: Box<Self>) -> CertifyOutput {
-        while !CertifyJob::done(&self) {
-            CertifyJob::advance(&mut self, 100_000);
-        }
-        self.output()
-    }
-    fn work(&self) -> f64 {
-        self.split as f64
     }
 }
 

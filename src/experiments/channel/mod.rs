@@ -11,7 +11,7 @@ use crate::experiments::Settings;
 pub mod figures;
 pub mod table;
 
-use super::{Experiment, Job, Ready};
+use super::{Experiment, Job, ready};
 use crate::core::limits::{Cost, Fix};
 use serde::{Deserialize, Serialize};
 
@@ -156,8 +156,7 @@ impl Experiment for Channel {
     type Output = ChannelOutput;
 
     fn start(config: ChannelConfig) -> Result<Box<dyn Job<ChannelOutput>>, InputError> {
-        let work = config.cost().work;
-        Ok(Box::new(Ready::new(channel(config)?, work)))
+        ready(config, channel)
     }
 }
 

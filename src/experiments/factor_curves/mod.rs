@@ -4,7 +4,7 @@
 pub mod figures;
 pub mod table;
 
-use super::{Experiment, Job, Ready};
+use super::{Experiment, Job, ready};
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -104,8 +104,7 @@ impl Experiment for FactorCurves {
     type Output = FactorCurvesOutput;
 
     fn start(config: FactorCurvesConfig) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {
-        let work = config.cost().work;
-        Ok(Box::new(Ready::new(factor_curves(config)?, work)))
+        ready(config, factor_curves)
     }
 }
 

@@ -161,29 +161,8 @@ impl LevelSetsJob {
         Ok(LevelSetsJob { config, r, c, r_nodes: r.nodes(), c_nodes: c.nodes(), values })
     }
 
-    /// Evaluates about `budget` grid nodes; returns the fraction done.
-    pub fn advance(&mut self, budget: u64) -> f64 {
-        let total = self.r.n * self.c.n;
-        let rows = (budget as usize / self.r.n).max(1);
-        for _ in 0..rows {
-            let j = self.values.len() / self.r.n;
-            if j == self.c.n {
-                break;
-            }
-            let c = self.c_nodes[j];
-            self.values.extend(self.r_nodes.iter().map(|&r| merge_factor(r, c)));
-        }
-        self.values.len() as f64 / total as f64
-    }
-
-    pub fn done(&self) -> bool {
-        self.values.len() == self.r.n * self.c.n
-    }
-
-    pub fn finish(mut self) -> LevelSetsOutput {
-        while !self.done() {
-            self.advance(u64::MAX);
-        }
+    /// The contours, once every node is evaluated.
+    fn output(self) -> LevelSetsOutput {
         let grid = Grid { nx: self.r.n, ny: self.c.n, z: &self.values };
         let to_coords = |(i, j): (f64, f64)| [self.r.at(i), self.c.at(j)];
         let contours =
@@ -248,14 +227,30 @@ impl Experiment for LevelSets {
 }
 
 impl Job<LevelSetsOutput> for LevelSetsJob {
+    /// Evaluates about `budget` grid nodes; returns the fraction done.
     fn advance(&mut self, budget: u64) -> f64 {
-        LevelSetsJob::advance(self, budget)
+        let total = self.r.n * self.c.n;
+        let rows = (budget as usize / self.r.n).max(1);
+        for _ in 0..rows {
+            let j = self.values.len() / self.r.n;
+            if j == self.c.n {
+                break;
+            }
+            let c = self.c_nodes[j];
+            self.values.extend(self.r_nodes.iter().map(|&r| merge_factor(r, c)));
+        }
+        self.values.len() as f64 / total as f64
     }
+
     fn done(&self) -> bool {
-        LevelSetsJob::done(self)
+        self.values.len() == self.r.n * self.c.n
     }
-    fn finish(self: Box<Self>) -> LevelSetsOutput {
-        LevelSetsJob::finish(*self)
+
+    fn finish(mut self: Box<Self>) -> LevelSetsOutput {
+        while !self.done() {
+            self.advance(u64::MAX);
+        }
+        self.output()
     }
     fn work(&self) -> f64 {
         self.values.len() as f64
@@ -270,7 +265,7 @@ mod tests {
     use super::*;
 
     fn run(config: LevelSetsConfig) -> LevelSetsOutput {
-        LevelSetsJob::new(config).unwrap().finish()
+        Box::new(LevelSetsJob::new(config).unwrap()).finish()
     }
 
     #[test]

@@ -197,8 +197,14 @@ impl PerPageJob {
         self.grid.len() * self.config.policies.len()
     }
 
+    pub fn output(&self) -> PerPageOutput {
+        self.output.clone()
+    }
+}
+
+impl Job<PerPageOutput> for PerPageJob {
     /// Computes points until about `budget` requests are spent; returns progress.
-    pub fn advance(&mut self, budget: u64) -> f64 {
+    fn advance(&mut self, budget: u64) -> f64 {
         let per_point = self.config.per_point();
         let mut spent = 0.0;
         while self.next < self.total() && (spent == 0.0 || spent + per_point <= budget as f64) {
@@ -216,17 +222,23 @@ impl PerPageJob {
         self.next as f64 / self.total() as f64
     }
 
-    pub fn done(&self) -> bool {
+    fn done(&self) -> bool {
         self.next >= self.total()
     }
 
     /// Requests simulated so far.
-    pub fn work(&self) -> f64 {
+    fn work(&self) -> f64 {
         self.next as f64 * self.config.per_point()
     }
 
-    pub fn output(&self) -> PerPageOutput {
-        self.output.clone()
+    fn partial(&self) -> Option<PerPageOutput> {
+        Some(self.output())
+    }
+    fn finish(mut self: Box<Self>) -> PerPageOutput {
+        while !self.done() {
+            self.advance(u64::MAX);
+        }
+        self.output()
     }
 }
 
@@ -244,27 +256,6 @@ impl Experiment for PerPage {
 
     fn start(config: PerPageConfig) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {
         Ok(Box::new(PerPageJob::new(config)?))
-    }
-}
-
-impl Job<PerPageOutput> for PerPageJob {
-    fn advance(&mut self, budget: u64) -> f64 {
-        PerPageJob::advance(self, budget)
-    }
-    fn done(&self) -> bool {
-        PerPageJob::done(self)
-    }
-    fn partial(&self) -> Option<PerPageOutput> {
-        Some(self.output())
-    }
-    fn finish(mut self: Box<Self>) -> PerPageOutput {
-        while !PerPageJob::done(&self) {
-            PerPageJob::advance(&mut self, u64::MAX);
-        }
-        self.output()
-    }
-    fn work(&self) -> f64 {
-        PerPageJob::work(self)
     }
 }
 
