@@ -16,17 +16,23 @@ const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '
 /** The site in `out` (dist/ by default). `features`: cargo features of the module — the
  * page's own build has none; the end-to-end tests' hooks (`test-hooks`, into dist-test/)
  * and the browser benchmark's kernels (`bench`, into dist-bench/) get their own builds,
- * so the page's module carries neither. */
-export async function build({ features = [], out = 'dist' } = {}) {
+ * so the page's module carries neither. `optimise: false` compiles in cargo's dev profile
+ * and skips wasm-opt (about a minute less; for the tests' hooks build, whose two tests
+ * only need the hooks). */
+export async function build({ features = [], out = 'dist', optimise = true } = {}) {
   ensureBuildTools();
   const variant = features.length ? `-${features.join('-')}` : '';
   const pkg = `build/pkg${variant}`;
-  say(`compiling the core to WebAssembly (cargo build --release --target wasm32-unknown-unknown${features.length ? ` --features ${features.join(',')}` : ''})…`);
-  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...(features.length ? ['--features', features.join(',')] : [])]);
+  const profile = optimise ? ['--release'] : [];
+  const cargoArgs = ['build', ...profile, '--lib', '--target', 'wasm32-unknown-unknown', ...(features.length ? ['--features', features.join(',')] : [])];
+  say(`compiling the core to WebAssembly (cargo ${cargoArgs.join(' ')})…`);
+  run('cargo', cargoArgs);
   say('generating the JavaScript bindings (wasm-bindgen --target web)…');
-  run('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, 'target/wasm32-unknown-unknown/release/freshlab.wasm']);
-  say('optimising the module (wasm-opt -O3)…');
-  run('wasm-opt', ['-O3', ...FEATURES, `${pkg}/freshlab_bg.wasm`, '-o', `${pkg}/freshlab_bg.wasm`]);
+  run('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, `target/wasm32-unknown-unknown/${optimise ? 'release' : 'debug'}/freshlab.wasm`]);
+  if (optimise) {
+    say('optimising the module (wasm-opt -O3)…');
+    run('wasm-opt', ['-O3', ...FEATURES, `${pkg}/freshlab_bg.wasm`, '-o', `${pkg}/freshlab_bg.wasm`]);
+  }
   if (variant) {
     // the page and worker import build/pkg: this variant's bindings and module
     fs.rmSync(path.join(root, 'build/pkg'), { recursive: true, force: true });
