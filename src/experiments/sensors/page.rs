@@ -68,8 +68,10 @@ pub struct PageLife {
     stream: Stream,
     /// Change events per time unit.
     rate: f64,
-    /// Continuous time of the next change event (its unit is the ceiling).
+    /// Continuous time of the next change event…
     next_event: f64,
+    /// …and its unit, the ceiling (kept: every observation asks for it).
+    next_unit: u64,
     pub state: StateNumber,
     pub size: u32,
     /// Counts the effective changes.
@@ -82,12 +84,12 @@ impl PageLife {
         let mut stream = stream;
         let size = uniform_int(&mut stream, rules.size_min as u64, rules.size_max as u64) as u32;
         let first = if rate > 0.0 { stream.exponential(rate) } else { f64::INFINITY };
-        PageLife { stream, rate, next_event: first, state: 6, size, version: 0 }
+        PageLife { stream, rate, next_event: first, next_unit: ceil_unit(first), state: 6, size, version: 0 }
     }
 
     /// The time unit of the next change event.
     pub fn next_change(&self) -> u64 {
-        ceil_unit(self.next_event)
+        self.next_unit
     }
 
     /// Applies the change events up to `t` — including those in unit `t` when
@@ -113,6 +115,7 @@ impl PageLife {
             }
             self.state = new;
             self.next_event += self.stream.exponential(self.rate);
+            self.next_unit = ceil_unit(self.next_event);
         }
     }
 }

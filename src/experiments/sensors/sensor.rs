@@ -59,14 +59,10 @@ impl SensedPage {
     /// event; one figure on every target, so that results do not depend on it.
     pub const BYTES: u64 = 216;
 
-    fn request_unit(&self) -> u64 {
-        ceil_unit(self.next_request)
-    }
-
     /// Runs this page's events before unit `until`.
     pub fn advance(&mut self, until: u64, life_rules: &LifeRules, rules: &SensorRules, record: &mut Record, totals: &mut SensorTotals) {
         loop {
-            let request = self.request_unit();
+            let request = ceil_unit(self.next_request);
             let pending = self.pending.iter().enumerate().min_by_key(|(_, p)| **p).map(|(k, p)| (k, *p));
             // a request and a pending event in the same unit: the pending one first
             let take_pending = pending.is_some_and(|(_, (t, _))| t <= request);

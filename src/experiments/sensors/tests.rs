@@ -130,6 +130,15 @@ fn slicing_and_partials_do_not_change_a_bit() {
     assert_eq!(job.finish(), run(config));
 }
 
+/// Slices of 10,000 events (16 here) or one slice for the whole run: the same bits.
+#[test]
+fn the_slice_length_does_not_change_a_bit() {
+    let config = small();
+    let sliced = Sliced::new(SensorsJob::new(config.clone()).with_slice_events(10_000.0));
+    let whole = Sliced::new(SensorsJob::new(config).with_slice_events(1e12));
+    assert_eq!(sliced.finish(), whole.finish());
+}
+
 #[cfg(target_pointer_width = "64")]
 #[test]
 fn the_stated_size_covers_the_layout() {
