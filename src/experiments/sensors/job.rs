@@ -7,7 +7,7 @@
 use super::config::{Concept, RobotOrder, SensorsConfig};
 use super::output::{ConceptResult, SensorsOutput, SweepPoint, published};
 use super::page::{LifeRules, PageLife};
-use super::record::{Record, Replica, max_overlap};
+use super::record::{Overlap, Record, Replica};
 use super::robot::{Order, RobotRun, Watched};
 use super::sensor::{SensedPage, SensorRules, SensorTotals};
 use crate::core::alloc::{AllocationKind, allocate};
@@ -39,6 +39,8 @@ struct Group {
     run: Run,
     robots: u64,
     parts: Vec<Part>,
+    /// The sensors' downloads at once, swept slice by slice.
+    overlap: Overlap,
 }
 
 /// Pages advanced together on one thread, with what they measured.
@@ -169,7 +171,7 @@ impl SensorsJob {
                 .collect();
             parts.push(Part::new(None, sensed, record()));
         }
-        Group { run, robots, parts }
+        Group { run, robots, parts, overlap: Overlap::default() }
     }
 
     /// Slices for runs of `pages` pages: about `SLICE_EVENTS` events each (results do
@@ -221,7 +223,7 @@ impl SensorsJob {
             bytes: record.bytes,
             waits: record.waits.spread(),
             changes_between_downloads: record.changes_between.spread(),
-            max_concurrent: if sensed == 0 { group.robots } else { max_overlap(group.parts.iter().flat_map(|p| p.totals.busy.iter())) },
+            max_concurrent: if sensed == 0 { group.robots } else { group.overlap.most() },
             cycle_ends: robot.map(|r| r.cycle_ends.clone()).unwrap_or_default(),
             notifications: totals.notifications,
             lost_notifications: totals.lost,
@@ -264,6 +266,10 @@ impl Plan for SensorsJob {
         let mut parts: Vec<&mut Part> = running.groups.iter_mut().flat_map(|g| g.parts.iter_mut()).collect();
         let (rules, sensor_rules) = (&self.rules, &self.sensor_rules);
         parallel::for_each(&mut parts, |part| part.advance(until, rules, sensor_rules));
+        for group in running.groups.iter_mut() {
+            let started: Vec<(u64, u64)> = group.parts.iter_mut().flat_map(|p| p.totals.busy.drain(..)).collect();
+            group.overlap.sweep(started, until);
+        }
         ((events(running) - before) as f64, running.slices * running.slice > horizon)
     }
 

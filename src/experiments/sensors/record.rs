@@ -2,6 +2,8 @@
 //! the run is sliced: freshness sampled every Δt, downloads, bytes, waits, changes.
 
 use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// Count, minimum, mean and maximum of a non-negative integer quantity.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -183,17 +185,39 @@ impl Default for Replica {
     }
 }
 
-/// The largest number of intervals [a, b) that overlap at some time.
-pub fn max_overlap<'a>(intervals: impl IntoIterator<Item = &'a (u64, u64)>) -> u64 {
-    let mut edges: Vec<(u64, i32)> = intervals.into_iter().filter(|(a, b)| b > a).flat_map(|&(a, b)| [(a, 1), (b, -1)]).collect();
-    // at equal times, ends before starts: [a, b) and [b, c) do not overlap
-    edges.sort_unstable();
-    let (mut now, mut most) = (0i64, 0i64);
-    for (_, d) in edges {
-        now += d as i64;
-        most = most.max(now);
+/// The largest number of intervals [a, b) that overlap at some time, swept as the run
+/// goes: each slice hands over the intervals that start in it (all before the slice's
+/// end, and after every earlier slice's), so the maximum so far is always known and no
+/// list of every download is kept or sorted again for a partial result.
+#[derive(Clone, Debug, Default)]
+pub struct Overlap {
+    /// Ends of the intervals begun but not yet swept past, soonest first.
+    ends: BinaryHeap<Reverse<u64>>,
+    most: u64,
+}
+
+impl Overlap {
+    /// Sweeps the intervals that start before `until` (and after every earlier call's
+    /// `until`), ending any earlier one that ends by then; at equal times, ends before
+    /// starts: [a, b) and [b, c) do not overlap.
+    pub fn sweep(&mut self, mut intervals: Vec<(u64, u64)>, until: u64) {
+        intervals.retain(|(a, b)| b > a);
+        intervals.sort_unstable();
+        for (a, b) in intervals {
+            while self.ends.peek().is_some_and(|&Reverse(end)| end <= a) {
+                self.ends.pop();
+            }
+            self.ends.push(Reverse(b));
+            self.most = self.most.max(self.ends.len() as u64);
+        }
+        while self.ends.peek().is_some_and(|&Reverse(end)| end <= until) {
+            self.ends.pop();
+        }
     }
-    most as u64
+
+    pub fn most(&self) -> u64 {
+        self.most
+    }
 }
 
 #[cfg(test)]
@@ -236,11 +260,47 @@ mod tests {
         assert_eq!(r.waits.spread().min, 30, "sensors: until the download starts");
     }
 
+    fn swept(slices: &[(Vec<(u64, u64)>, u64)]) -> u64 {
+        let mut overlap = Overlap::default();
+        for (intervals, until) in slices {
+            overlap.sweep(intervals.clone(), *until);
+        }
+        overlap.most()
+    }
+
     #[test]
-    fn overlap_of_intervals() {
-        assert_eq!(max_overlap(&[(0, 10), (5, 15), (10, 20), (12, 13)]), 3);
-        assert_eq!(max_overlap(&[(0, 5), (5, 10)]), 1);
-        assert_eq!(max_overlap(&[]), 0);
+    fn overlap_of_intervals_by_hand() {
+        assert_eq!(swept(&[(vec![(0, 10), (5, 15), (10, 20), (12, 13)], 13)]), 3);
+        assert_eq!(swept(&[(vec![(0, 5)], 5), (vec![(5, 10)], 10)]), 1, "[0, 5) and [5, 10) do not overlap");
+        assert_eq!(swept(&[(vec![(0, 10), (3, 3)], 5), (vec![(6, 7), (8, 30)], 9), (vec![(20, 21)], 25)]), 2);
+        assert_eq!(swept(&[]), 0);
+    }
+
+    /// Random downloads cut into slices by their start, against one sort of every edge.
+    #[test]
+    fn overlap_swept_by_slices_is_that_of_all_intervals() {
+        let mut s = crate::core::rng::Stream::of(4, crate::core::rng::Purpose::Test, 0);
+        for case in 0..50 {
+            let intervals: Vec<(u64, u64)> = (0..200)
+                .map(|_| {
+                    let a = s.below(1000);
+                    (a, a + s.below(40))
+                })
+                .collect();
+            // at equal times, ends (-1) sort before starts (+1)
+            let mut edges: Vec<(u64, i32)> = intervals.iter().filter(|(a, b)| b > a).flat_map(|&(a, b)| [(a, 1), (b, -1)]).collect();
+            edges.sort_unstable();
+            let (mut now, mut want) = (0i64, 0i64);
+            for (_, d) in edges {
+                now += d as i64;
+                want = want.max(now);
+            }
+            let want = want as u64;
+            let slice = 1 + case * 20;
+            let slices: Vec<(Vec<(u64, u64)>, u64)> =
+                (0..1000u64.div_ceil(slice)).map(|k| (intervals.iter().copied().filter(|&(a, _)| a / slice == k).collect(), (k + 1) * slice)).collect();
+            assert_eq!(swept(&slices), want, "slices of {slice}");
+        }
     }
 
     #[test]

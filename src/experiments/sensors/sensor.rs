@@ -44,7 +44,8 @@ pub struct SensorRules {
 pub struct SensorTotals {
     pub notifications: u64,
     pub lost: u64,
-    /// [arrival, completion) of every download, for the largest number at once.
+    /// [arrival, completion) of the downloads begun since the job last swept them (for
+    /// the largest number at once).
     pub busy: Vec<(u64, u64)>,
 }
 
