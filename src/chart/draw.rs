@@ -161,14 +161,10 @@ pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &F
     }
     let top = (margin * 0.6 + line * title.len() as f64 + margin * 0.4) as u32;
     let legend = Legend::new(entries(figure), &theme, &measure);
-    // a first layout: is there room for the legend inside the plot?
-    let inside = layout(root, figure, &theme, top, None, Some(&legend), false)?;
-    let placement = match inside {
+    // is there room for the legend inside the plot? if not, beside or below it
+    let placement = match layout(root, figure, &theme, top, &legend)? {
         Some(p) => p,
-        None => {
-            let outside = legend.outside(w as f64 - 2.0 * margin, h as f64 - top as f64, w as f64, &theme);
-            layout(root, figure, &theme, top, Some(outside), Some(&legend), false)?.unwrap_or(outside)
-        }
+        None => legend.outside(w as f64 - 2.0 * margin, h as f64 - top as f64, w as f64, &theme),
     };
     let reserve = if matches!(placement, Placement::Right { .. } | Placement::Below { .. }) { Some(placement) } else { None };
     root.fill(&theme.background).map_err(fail)?;
@@ -222,21 +218,11 @@ fn margins(theme: &Theme) -> (u32, u32) {
     (margin as u32, margin.max(theme.font_px(13.0) * 2.2) as u32)
 }
 
-/// Builds the coordinates (drawing nothing) and, if `legend` is given and no reserve is,
-/// returns the inside placement with no data under it, if any; with a reserve, the
-/// placement in it.
-fn layout<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    figure: &Figure,
-    theme: &Theme,
-    top: u32,
-    reserve: Option<Placement>,
-    legend: Option<&Legend>,
-    _: bool,
-) -> Result<Option<Placement>, String> {
-    let Some(legend) = legend.filter(|l| !l.is_empty()) else { return Ok(Some(Placement::None)) };
-    if let Some(r) = reserve {
-        return Ok(Some(r));
+/// Builds the coordinates (drawing nothing) and returns the legend's placement inside
+/// the plot with no data under it, if there is one (`Placement::None` for no legend).
+fn layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, theme: &Theme, top: u32, legend: &Legend) -> Result<Option<Placement>, String> {
+    if legend.is_empty() {
+        return Ok(Some(Placement::None));
     }
     let a = areas(theme, None);
     let (margin, right) = margins(theme);
