@@ -16,8 +16,14 @@ pub trait Job<O> {
     fn partial(&self) -> Option<O> {
         None
     }
-    /// The final result (runs to the end first if needed).
-    fn finish(self: Box<Self>) -> O;
+    /// The final result: runs to the end, then takes the result so far; a job with no
+    /// partial result gives its own.
+    fn finish(mut self: Box<Self>) -> O {
+        while !self.done() {
+            self.advance(u64::MAX);
+        }
+        self.partial().expect("a job without partial results has its own finish")
+    }
     /// Work done so far, in the units of the experiment's cost model.
     fn work(&self) -> f64;
 }

@@ -329,12 +329,6 @@ impl Job<CertifyOutput> for CertifyJob {
     fn partial(&self) -> Option<CertifyOutput> {
         Some(self.output())
     }
-    fn finish(mut self: Box<Self>) -> CertifyOutput {
-        while !self.done() {
-            self.advance(u64::MAX);
-        }
-        self.output()
-    }
     fn work(&self) -> f64 {
         self.split as f64
     }

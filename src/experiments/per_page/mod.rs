@@ -234,12 +234,6 @@ impl Job<PerPageOutput> for PerPageJob {
     fn partial(&self) -> Option<PerPageOutput> {
         Some(self.output())
     }
-    fn finish(mut self: Box<Self>) -> PerPageOutput {
-        while !self.done() {
-            self.advance(u64::MAX);
-        }
-        self.output()
-    }
 }
 
 /// One page's simulated factor against Eq 5-2 and Eq 5-8 (thesis Thm 5.4, Thm 5.7).

@@ -1,7 +1,7 @@
 //! The robots-vs-sensors experiment's configuration: the article's model and its
 //! readings, the concepts to run and the settings beyond the article; validation and cost.
 
-use super::job::SENSED_SHARDS;
+use super::job::{SENSED_SHARDS, SLICE_EVENTS};
 use super::page::{LifeRules, Ties};
 use super::robot::Watched;
 use super::sensor::SensedPage;
@@ -115,17 +115,26 @@ impl SensorsConfig {
         self.peak_bytes() as u64
     }
 
+    /// Slices of a run of about `slice_events` events each (at least one, at most one a
+    /// time unit).
+    pub fn slices(&self, slice_events: f64) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        let events = self.pages as f64 * weeks * (self.changes_per_week + self.requests_per_week) + 1.0;
+        (events / slice_events).ceil().clamp(1.0, self.horizon as f64)
+    }
+
     /// Peak memory, in floating point so that no configuration wraps it to a small
     /// number: the concepts run side by side — the run with sensors (a sensed page holds
-    /// its life, streams and pending events; every download's interval is kept, in a
-    /// vector that may double) beside the robots' run —, then the sweep's runs one at a
-    /// time; every part of a run keeps its own samples, and every result its samples
-    /// (measured, tests/cost_model.rs).
+    /// its life, streams and pending events; the intervals of the downloads begun in a
+    /// slice are kept until the slice's end, in vectors that may double) beside the
+    /// robots' run —, then the sweep's runs one at a time; every part of a run keeps its
+    /// own samples, and every result its samples (measured, tests/cost_model.rs).
     fn peak_bytes(&self) -> f64 {
         let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
         let sensed = if self.concepts.contains(&Concept::Sensors) { self.sensed_pages() as f64 } else { 0.0 };
         let downloads = sensed * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks);
-        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + downloads * 32.0;
+        let per_slice = downloads / self.slices(SLICE_EVENTS);
+        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + per_slice * 32.0;
         let robot_only = pages * ROBOT_PAGE_BYTES;
         let concepts: f64 = self.concepts.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
         let sweep = if self.robot_sweep.is_empty() { 0.0 } else { robot_only };

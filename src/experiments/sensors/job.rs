@@ -86,7 +86,7 @@ pub struct SensorsJob {
 /// cost more than their events: at the article's scale 51 slices of 300,000 events
 /// took 0.92 s on one thread and 6 slices of 3 M take 0.62 s (`cargo bench --bench
 /// sensors`, same result to the bit), a slice lasting about 0.1 s natively.
-const SLICE_EVENTS: f64 = 3_000_000.0;
+pub const SLICE_EVENTS: f64 = 3_000_000.0;
 
 impl SensorsJob {
     pub fn new(config: SensorsConfig) -> Self {
@@ -177,10 +177,7 @@ impl SensorsJob {
     /// Slices for runs of `pages` pages: about `SLICE_EVENTS` events each (results do
     /// not depend on the slices: every measure is an integer).
     fn slice(&self) -> u64 {
-        let weeks = self.config.horizon as f64 / self.config.week as f64;
-        let events = self.config.pages as f64 * weeks * (self.config.changes_per_week + self.config.requests_per_week) + 1.0;
-        let count = (events / self.slice_events).ceil().clamp(1.0, self.config.horizon as f64);
-        (self.config.horizon as f64 / count).ceil() as u64
+        (self.config.horizon as f64 / self.config.slices(self.slice_events)).ceil() as u64
     }
 
     /// The result of a run in progress up to unit `now`: its parts added up.
