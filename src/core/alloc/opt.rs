@@ -159,9 +159,9 @@ pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, polit
     // x becomes f in place
     per_server(repo, &mut x, |s, xs| {
         let m = mu.max(saturations[s]);
-        for (i, x) in repo.server_pages(s).zip(xs) {
-            let mut root = *x;
-            *x = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut root).0;
+        for (i, slot) in repo.server_pages(s).zip(xs) {
+            let mut root = *slot;
+            *slot = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut root).0;
         }
     });
     let mut f = x;
