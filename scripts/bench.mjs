@@ -75,10 +75,21 @@ const sampledArgs = ['policies', '--webbase', '--crawlers', '[]', '--sample-serv
 const sampledStarted = process.hrtime.bigint();
 const timed = fs.existsSync('/usr/bin/time');
 const sampledRun = timed ? run('/usr/bin/time', ['-f', 'peak-kb %M', freshlabBin, ...sampledArgs], { capture: true }) : run(freshlabBin, sampledArgs, { capture: true });
+const peakOf = (stderr) => (timed ? 1024 * Number(/peak-kb (\d+)/.exec(stderr)?.[1] ?? NaN) : null);
 const sampled = {
   seconds: Number(process.hrtime.bigint() - sampledStarted) / 1e9,
-  peak_bytes: timed ? 1024 * Number(/peak-kb (\d+)/.exec(sampledRun.stderr)?.[1] ?? NaN) : null,
+  peak_bytes: peakOf(sampledRun.stderr),
   result: JSON.parse(sampledRun.stdout),
+  // what the run was estimated to cost before it started (one thread's cost model)
+  estimate: JSON.parse(run(freshlabBin, [...sampledArgs.filter((a) => a !== '--quiet' && a !== '--json'), '--estimate'], { capture: true }).stdout).cost,
+};
+// the memory estimate against the peak resident memory with every capacity (1 day)
+say('native: the WEBBASE preset, 1 day at three capacities, peak memory against its estimate…');
+const capacitiesArgs = ['policies', '--webbase', '--capacities', '0.01,0.1,0.9', '--policies', 'merge', '--crawlers', '[]', '--horizon-days', '1'];
+const capacitiesRun = timed ? run('/usr/bin/time', ['-f', 'peak-kb %M', freshlabBin, ...capacitiesArgs, '--quiet', '--json'], { capture: true }) : null;
+const threeCapacities = {
+  peak_bytes: capacitiesRun ? peakOf(capacitiesRun.stderr) : null,
+  estimate: JSON.parse(run(freshlabBin, [...capacitiesArgs, '--estimate'], { capture: true }).stdout).cost,
 };
 say('native: cargo bench --bench selection (GREEDY and MERGE at 10,000 articles, median of 3 runs)…');
 const selectionNative = run('cargo', ['bench', '--bench', 'selection'], { capture: true })
@@ -139,7 +150,7 @@ const wasm = [];
 for (const n of native) {
   const config = n.median.config;
   const runs = [];
-  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench_scheduling(c), config));
+  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench('scheduling', c), config));
   wasm.push({ config, ns: median(runs.map((r) => r.ns_per_request)), all: runs.map((r) => r.ns_per_request), requests: runs[0].requests });
 }
 say('browser: GREEDY and MERGE selection as wasm in Chromium (median of 3 runs per case)…');
@@ -147,14 +158,14 @@ const selectionWasm = [];
 for (const n of selectionNative) {
   const config = n.median.config;
   const runs = [];
-  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench_selection(c), config));
+  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench('selection', c), config));
   selectionWasm.push({ config, ns: median(runs.map((r) => r.ns_per_selection)), all: runs.map((r) => r.ns_per_selection) });
 }
 say('browser: the harmonic and binary optima as wasm in Chromium (median of 3 runs per size)…');
 const lambdaWasm = [];
 for (const n of lambdaNative) {
   const runs = [];
-  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench_lambdacrawl(c), n.median.config));
+  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench('lambdacrawl', c), n.median.config));
   const m = runs.sort((a, b) => a.harmonic_seconds + a.binary_seconds - b.harmonic_seconds - b.binary_seconds)[1];
   lambdaWasm.push({ pages: n.median.config.pages, harmonic_seconds: m.harmonic_seconds, binary_seconds: m.binary_seconds, all: runs });
 }
@@ -162,7 +173,7 @@ say('browser: the distributed pipeline as wasm in Chromium (median of 3 runs per
 const partitioningWasm = [];
 for (const n of pipeline) {
   const runs = [];
-  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench_partitioning(c), n.median.config));
+  for (let k = 0; k < 3; k++) runs.push(await page.evaluate((c) => globalThis.freshlab.core.bench('partitioning', c), n.median.config));
   const total = (r) => r.generate_s + r.topology_s + r.partition_s + r.simulate_s;
   partitioningWasm.push({ median: runs.sort((a, b) => total(a) - total(b))[1], all_total_s: runs.map(total) });
 }
@@ -298,7 +309,12 @@ ${sampled.result.sample.servers.toLocaleString('en')} of the ${sampled.result.re
 weight) and ${sampleDraws} draws from the rest by weight, dealt to ${sampled.result.sample.groups} groups whose spread gives each
 figure's 95 % interval (README, "Sampling servers"; a test checks that the whole run's value
 falls inside the intervals). It took **${fmt(sampled.seconds / 60, 1)} minutes** wall-clock on this machine${sampled.peak_bytes ? `, ${fmt(sampled.peak_bytes / 1e9, 2)} GB at its peak` : ''}
-(the setup — repository, allocations, bounds at 14.5 M pages — included). Each ratio to the POLITE bound at the end of the six years, beside the thesis's:
+(the setup — repository, allocations, bounds at 14.5 M pages — included); its estimate
+before it ran (\`--estimate\`, a cost per request that grows with the server's size, on one
+thread) was ${fmt(sampled.estimate.seconds / 60, 1)} minutes, ${fmt(sampled.estimate.bytes / 1e9, 2)} GB. The whole preset is estimated at
+${fmt(full.cost.seconds / 3600, 1)} hours on one thread (against the extrapolations above), ${fmt(full.cost.bytes / 1e9, 2)} GB;
+one day of it at its three capacities peaked at ${threeCapacities.peak_bytes ? `${fmt(threeCapacities.peak_bytes / 1e9, 2)} GB` : '— (no /usr/bin/time)'}
+resident against an estimate of ${fmt(threeCapacities.estimate.bytes / 1e9, 2)} GB. Each ratio to the POLITE bound at the end of the six years, beside the thesis's:
 
 | C | policy | ratio at the end | 95 % interval | thesis | difference |
 |---|---|---:|---:|---:|---:|
@@ -485,7 +501,7 @@ ${distFiles.map((f) => `| \`${f.file}\` | ${f.bytes.toLocaleString('en')} | ${f.
 ## Raw data
 
 \`\`\`json
-${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, sampledWebbase: { seconds: sampled.seconds, peak_bytes: sampled.peak_bytes, sample: sampled.result.sample }, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
+${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, sampledWebbase: { seconds: sampled.seconds, peak_bytes: sampled.peak_bytes, estimate: sampled.estimate, sample: sampled.result.sample }, threeCapacities, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
 \`\`\`
 `;
 // the sections other scripts write (npm run bench:compare, npm run wasm:crates) are kept

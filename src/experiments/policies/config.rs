@@ -83,8 +83,38 @@ pub const SIX_YEARS: f64 = 6.0 * 365.25;
 pub const CLASSROOM_POLITENESS_SECONDS: f64 = 6.0 * 3600.0;
 /// WEBBASE's P (thesis §5.5).
 pub const WEBBASE_POLITENESS_SECONDS: f64 = 15.0;
-/// Native time per simulated request, accounting included (BENCHMARKS.md).
-const SECONDS_PER_REQUEST: f64 = 30e-9;
+/// Native time of a request on one thread, accounting included, on a server of 10^k
+/// pages (k = 2 … 6): the slowest of MERGE, DELAYED, RANDOM and UNPOLITE, measured
+/// on 2 M pages at 90 % of the maximum rate by `scripts/calibrate-requests.sh` (the
+/// 10-day less the 1-day run, `--threads 1`). A larger server's pages fall out of the
+/// cache: from 10² to 10⁶ pages a request costs 11 times as much.
+const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
+/// Native setup time on one thread per page: generating the repository, and at each
+/// capacity the allocations and bounds (OPT_POLITE, OPT_UNPOLITE, the capped servers
+/// and the microscope): 1.5–2.2 µs a page with one capacity, measured at 2 M pages and
+/// at the WEBBASE scale (BENCHMARKS.md's setup column).
+const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
+const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 1.4e-6;
+
+/// How many of the servers of `sizes` (largest first) a sample of `draws` takes whole:
+/// each weighing at least the rest's weight over `draws`.
+fn whole_servers(sizes: &[f64], draws: f64) -> usize {
+    let mut rest: f64 = sizes.iter().sum();
+    let mut whole = 0;
+    while whole < sizes.len() && sizes[whole] >= rest / draws {
+        rest -= sizes[whole];
+        whole += 1;
+    }
+    whole
+}
+
+/// The cost of a request on a server of `pages` pages, interpolated in log₁₀(pages).
+fn seconds_per_request(pages: f64) -> f64 {
+    let k = pages.max(1.0).log10().clamp(2.0, 6.0) - 2.0;
+    let i = (k.floor() as usize).min(NS_PER_REQUEST.len() - 2);
+    let t = k - i as f64;
+    1e-9 * (NS_PER_REQUEST[i] + t * (NS_PER_REQUEST[i + 1] - NS_PER_REQUEST[i]))
+}
 
 /// What a configuration will cost, computed before it runs (reported with the result).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,19 +165,16 @@ impl PoliciesConfig {
     /// by page under the microscope (about 65 bytes a page of that server, at most the
     /// largest); then the simulation (change rates, frequencies, schedules, accounting).
     pub fn estimate_for(&self, pages: u64, servers: u64) -> Estimate {
+        self.estimate_with(pages, servers, self.law_sizes(pages).as_deref())
+    }
+
+    /// [`Self::estimate_for`] with the generator's server sizes when known (`law_sizes`).
+    fn estimate_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>) -> Estimate {
         let n = pages as f64;
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
         let crawling = 8 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
         let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) };
-        let r = &self.repository;
-        let largest = match self.source {
-            // the law is a pass over the servers per bisection step: under 15 ms natively
-            // up to 20,000 (the page checks every edit on its main thread)
-            RepositorySource::Generator if r.servers <= 20_000 && r.servers <= r.pages => rank_size_law(r).size(1).min(n),
-            // beyond, a bound: the largest server holds at most the top 1 %'s share
-            RepositorySource::Generator => (r.top_share.clamp(0.0, 1.0) * n).max(n / r.servers.max(1) as f64),
-            RepositorySource::PageList => n,
-        };
+        let largest = self.largest_server(n, sizes);
         let allocating = 16.4 * n + 64.6 * largest + 1.4e6;
         let simulating = n * per_page as f64 + servers as f64 * 200.0 + self.bins as f64 * 64.0;
         let import = self.pages().import_bytes(pages) as f64;
@@ -155,8 +182,9 @@ impl PoliciesConfig {
         let slots = self.max_rate_for(servers) * self.horizon_days;
         // a sample of n servers: each makes at most one request every P, except UNPOLITE
         // on an allocation that may give a server more than 1/P
-        let run_requests = |c: f64, policy: PolicyKind| match self.sample_servers {
-            Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n as f64 * self.horizon_days / self.politeness_days()),
+        let sampled = self.sample_servers.map(|n| n as f64 + sizes.map_or(0.0, |sizes| whole_servers(sizes, n as f64) as f64));
+        let run_requests = |c: f64, policy: PolicyKind| match sampled {
+            Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n * self.horizon_days / self.politeness_days()),
             _ => c * slots,
         };
         let allocated_requests: f64 = self.capacities.iter().map(|&c| self.policies.iter().map(|&p| run_requests(c, p)).sum::<f64>()).sum();
@@ -164,16 +192,61 @@ impl PoliciesConfig {
         Estimate { bytes, bytes_per_page: per_page, requests }
     }
 
+    /// The pages of the largest server of `n` pages: the law's, else a bound.
+    fn largest_server(&self, n: f64, sizes: Option<&[f64]>) -> f64 {
+        let r = &self.repository;
+        match (self.source, sizes) {
+            (_, Some(sizes)) => sizes.first().map_or(n, |&s| s.min(n)),
+            // beyond the law's reach, a bound: the largest server holds at most the top 1 %'s share
+            (RepositorySource::Generator, None) => (r.top_share.clamp(0.0, 1.0) * n).max(n / r.servers.max(1) as f64),
+            (RepositorySource::PageList, None) => n,
+        }
+    }
+
+    /// The generator's server sizes, largest first, by its rank-size law; None for a page
+    /// list, or beyond 20,000 servers: the law is a pass over the servers per bisection
+    /// step, under 15 ms natively up to 20,000 (the page checks every edit on its main
+    /// thread, and computes the law once per check).
+    fn law_sizes(&self, pages: u64) -> Option<Vec<f64>> {
+        let r = &self.repository;
+        (self.source == RepositorySource::Generator && r.servers <= 20_000 && r.servers <= r.pages && r.pages == pages).then(|| {
+            let law = rank_size_law(r);
+            (1..=r.servers).map(|k| law.size(k)).collect()
+        })
+    }
+
+    /// The mean native cost of a request on one thread. Every server makes about as many
+    /// requests (at most one every P), so the mean is over the servers simulated: all of
+    /// them, or a sample's — those taken whole and `draws` drawn by weight (sizes standing
+    /// for weights, as [`super::sample::ServerSample::draw`] chooses them). Without the
+    /// generator's law, the mean size stands for every server's (a sample: the largest's).
+    fn seconds_per_request(&self, pages: u64, servers: u64, sizes: Option<&[f64]>) -> f64 {
+        let Some(sizes) = sizes else {
+            let mean = pages as f64 / servers.max(1) as f64;
+            return seconds_per_request(if self.sample_servers.is_some() { self.largest_server(pages as f64, None) } else { mean });
+        };
+        let Some(draws) = self.sample_servers.map(|d| d as f64) else {
+            return sizes.iter().map(|&n| seconds_per_request(n)).sum::<f64>() / sizes.len().max(1) as f64;
+        };
+        let whole = whole_servers(sizes, draws);
+        let rest: f64 = sizes[whole..].iter().sum();
+        let taken: f64 = sizes[..whole].iter().map(|&n| seconds_per_request(n)).sum();
+        let drawn = sizes[whole..].iter().map(|&n| n * seconds_per_request(n)).sum::<f64>() / rest.max(1.0);
+        (taken + draws * drawn) / (whole as f64 + draws)
+    }
+
     /// The run's cost on `pages` pages and `servers` servers: its requests, and each
     /// run's setup (a pass over the pages).
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
-        let e = self.estimate_for(pages, servers);
+        let sizes = self.law_sizes(pages);
+        let e = self.estimate_with(pages, servers, sizes.as_deref());
         let runs = self.capacities.len() * self.policies.len() + 2 * self.crawlers.len();
+        let setup = pages as f64 * (SETUP_SECONDS_PER_PAGE + self.capacities.len() as f64 * SETUP_SECONDS_PER_PAGE_AND_CAPACITY);
         Cost {
             work: e.requests + runs as f64 * pages as f64,
             unit: "requests".into(),
             bytes: e.bytes as f64,
-            seconds: e.requests * SECONDS_PER_REQUEST,
+            seconds: setup + e.requests * self.seconds_per_request(pages, servers, sizes.as_deref()),
             memory_fix: Fix::new(self.pages().size_field(), format!("use fewer pages ({} bytes each)", e.bytes_per_page)),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lengthen politeness_seconds or run fewer policies"),
         }
