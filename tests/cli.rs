@@ -8,6 +8,20 @@ fn freshlab(args: &[&str]) -> (i32, String, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
+/// Runs a command that must be refused as a usage error (exit 2); returns its message.
+fn refusal(args: &[&str]) -> String {
+    let (code, out, err) = freshlab(args);
+    assert_eq!(code, 2, "{args:?} was not refused: {out}{err}");
+    err
+}
+
+/// A fresh directory of this test process's own, named after the test that uses it.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("freshlab-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
@@ -49,8 +63,7 @@ fn bursts_prints_the_bound_at_one_excess() {
 
 #[test]
 fn every_command_writes_its_chart_and_data() {
-    let dir = std::env::temp_dir().join(format!("freshlab-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("cli");
     for command in ["level-sets", "factor-curves", "bursts", "certify"] {
         let svg = dir.join(format!("{command}.svg"));
         let csv = dir.join(format!("{command}.csv"));
@@ -69,8 +82,7 @@ fn every_command_writes_its_chart_and_data() {
 
 #[test]
 fn run_reads_the_page_config_and_prints_the_page_result() {
-    let dir = std::env::temp_dir().join(format!("freshlab-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("run");
     let config = dir.join("c.json");
     std::fs::write(&config, r#"{"experiment": "factor_curves", "c": 2, "points": 20}"#).unwrap();
     let (code, out, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--json"]);
@@ -82,12 +94,10 @@ fn run_reads_the_page_config_and_prints_the_page_result() {
     let (_, out, _) = freshlab(&["run", "--config", config.to_str().unwrap(), "--points", "30", "--json"]);
     assert_eq!(json(&out)["x"].as_array().unwrap().len(), 30);
     std::fs::write(&config, r#"{"experiment": "factor_curves", "c": "two"}"#).unwrap();
-    let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
-    assert_eq!(code, 2);
+    let err = refusal(&["run", "--config", config.to_str().unwrap()]);
     assert!(err.contains("c (--c): must be a number"), "{err}");
     std::fs::write(&config, "{ not json").unwrap();
-    let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap()]);
-    assert_eq!(code, 2);
+    let err = refusal(&["run", "--config", config.to_str().unwrap()]);
     assert!(err.contains("not valid JSON"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -150,8 +160,7 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
     assert_eq!(v["capacities"][0]["curves"].as_array().unwrap().len(), 4);
     assert!(v["done"].as_bool().unwrap());
     // the same config through run --config gives the same object
-    let dir = std::env::temp_dir().join(format!("freshlab-pol-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("pol");
     let config = dir.join("p.json");
     std::fs::write(
         &config,
@@ -176,14 +185,11 @@ fn policies_runs_from_flags_and_prints_the_page_result() {
 
 #[test]
 fn policies_refuses_what_would_not_fit() {
-    let (code, _, err) = freshlab(&["policies", "--repository.pages", "300000000"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["policies", "--repository.pages", "300000000"]);
     assert!(err.contains("--repository.pages: must be a whole number from 1 to 100000000 (got 300000000)"), "{err}");
-    let (code, _, err) = freshlab(&["policies", "--policies", "nutch"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["policies", "--policies", "nutch"]);
     assert!(err.contains("list it under crawlers"), "{err}");
-    let (code, _, err) = freshlab(&["policies", "--estimator", "psychic"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["policies", "--estimator", "psychic"]);
     assert!(err.contains("--estimator") && err.contains("must be one of expected, exact (got \"psychic\")"), "{err}");
 }
 
@@ -206,15 +212,13 @@ fn sensors_runs_from_flags() {
     assert_eq!(v["results"].as_array().unwrap().len(), 2);
     assert_eq!(v["config"]["seed"], 7);
     assert_eq!(v["published"]["max_notifications"], 12);
-    let (code, _, err) = freshlab(&["sensors", "--ties", "whenever"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["sensors", "--ties", "whenever"]);
     assert!(err.contains("--ties"), "{err}");
 }
 
 #[test]
 fn png_and_json_files_like_the_page_exports() {
-    let dir = std::env::temp_dir().join(format!("freshlab-png-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("png");
     let (png, out) = (dir.join("f.png"), dir.join("f.json"));
     let (code, _, err) = freshlab(&["factor-curves", "--png", png.to_str().unwrap(), "--out", out.to_str().unwrap(), "--width", "500", "--height", "300", "--quiet"]);
     assert_eq!(code, 0, "{err}");
@@ -225,8 +229,7 @@ fn png_and_json_files_like_the_page_exports() {
     let v = json(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(v["config"]["experiment"], "factor_curves");
     assert_eq!(v["result"]["experiment"], "factor_curves");
-    let (code, _, err) = freshlab(&["factor-curves", "--png", png.to_str().unwrap(), "--scale", "9"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["factor-curves", "--png", png.to_str().unwrap(), "--scale", "9"]);
     assert!(err.contains("--scale"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -242,12 +245,10 @@ fn bursty_replays_a_trace_and_refuses_a_bad_one() {
     assert_eq!(v["trace"]["changes"], 6707);
     assert_eq!(v["points"].as_array().unwrap().len(), 12, "six policies at two rates");
     assert!(v["config"]["trace"].is_null(), "the result does not repeat the trace");
-    let dir = std::env::temp_dir().join(format!("freshlab-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("trace");
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "page,timestamp\nA,2007-01-01T00:00Z\nA,2006-01-01T00:00Z\n").unwrap();
-    let (code, _, err) = freshlab(&["bursty", "--trace", bad.to_str().unwrap()]);
-    assert_eq!(code, 2);
+    let err = refusal(&["bursty", "--trace", bad.to_str().unwrap()]);
     assert!(err.contains("line 3: is earlier than line 2 for page “A”; sort each page's rows by time"), "{err}");
     let (code, out, _) = freshlab(&["trace", "--generator.articles", "2", "--generator.days", "30", "--generator.min-changes-per-year", "300"]);
     assert_eq!(code, 0);
@@ -263,11 +264,9 @@ fn partition_runs_from_flags_and_refuses_bad_robot_counts() {
     assert_eq!(v["points"].as_array().unwrap().len(), 2 * 2 * 2, "two robot counts, two schemes, two politeness policies");
     assert!(v["points"].as_array().unwrap().iter().all(|p| p["violations"] == 0));
     assert_eq!(v["comparisons"].as_array().unwrap().len(), 16);
-    let (code, _, err) = freshlab(&["partition", "--robots", "2,500"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["partition", "--robots", "2,500"]);
     assert!(err.contains("--robots (item 2): must be a whole number from 1 to 100 (got 500)"), "{err}");
-    let (code, _, err) = freshlab(&["partition", "--schemes", "hash_everything"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["partition", "--schemes", "hash_everything"]);
     assert!(err.contains("hash_everything"), "{err}");
     let (code, out, _) = freshlab(&["partition", "--help"]);
     assert_eq!(code, 0);
@@ -278,8 +277,7 @@ fn partition_runs_from_flags_and_refuses_bad_robot_counts() {
 /// `allocate` and `policies`; a bad list is refused with its line.
 #[test]
 fn allocate_reads_a_page_list_and_policies_runs_on_it() {
-    let dir = std::env::temp_dir().join(format!("freshlab-alloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("alloc");
     let five = dir.join("five.csv");
     std::fs::write(&five, "page,server,change_rate\ne1,s,1\ne2,s,2\ne3,s,3\ne4,s,4\ne5,s,5\n").unwrap();
     let (code, out, err) = freshlab(&["allocate", "--repository", five.to_str().unwrap(), "--capacity", "5", "--politeness-seconds", "0", "--json"]);
@@ -300,8 +298,7 @@ fn allocate_reads_a_page_list_and_policies_runs_on_it() {
     assert_eq!(v["page_names"].as_array().unwrap().len() as u64, v["repository"]["pages"].as_u64().unwrap());
     let bad = dir.join("bad.csv");
     std::fs::write(&bad, "page,server,change_rate\na,s,-2\n").unwrap();
-    let (code, _, err) = freshlab(&["allocate", "--repository", bad.to_str().unwrap(), "--capacity", "5"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["allocate", "--repository", bad.to_str().unwrap(), "--capacity", "5"]);
     assert!(err.contains("line 2: change_rate must be a finite number ≥ 0"), "{err}");
 }
 
@@ -310,8 +307,7 @@ fn allocate_reads_a_page_list_and_policies_runs_on_it() {
 /// under each objective is best under that objective; an unknown objective is named.
 #[test]
 fn allocate_takes_the_objective() {
-    let dir = std::env::temp_dir().join(format!("freshlab-objective-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("objective");
     let list = dir.join("pages.csv");
     std::fs::write(&list, "page,server,change_rate,weight\nz,s2,10,1\na,s1,1,1\nb,s1,2,1\nc,s1,0.5,2\nd,s2,1,1\n").unwrap();
     let run = |objective: &str| {
@@ -338,8 +334,7 @@ fn allocate_takes_the_objective() {
     assert!(f[0].as_f64().unwrap() > f[4].as_f64().unwrap(), "file order: z (λ = 10) is first and crawled more than d (λ = 1)");
     let freshness = run("freshness");
     assert!(freshness["opt_polite"].get("cost").is_none() && freshness["config"].get("objective").is_none(), "the default output is unchanged");
-    let (code, _, err) = freshlab(&["allocate", "--objective", "cheapest"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["allocate", "--objective", "cheapest"]);
     assert!(err.contains("--objective") && err.contains("freshness, binary, harmonic"), "{err}");
 }
 
@@ -361,8 +356,7 @@ fn inputs_that_passed_validation_no_longer_panic_or_hang() {
     let (code, _, err) = freshlab(&["trace", "--generator.rate-min", "1e-306"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("rate-min") || err.contains("rate_min"), "{err}");
-    let dir = std::env::temp_dir().join(format!("freshlab-13-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("13");
     let trace = dir.join("t.csv");
     std::fs::write(&trace, "A,1167609600\nA,1167609700\n").unwrap();
     let (code, _, err) = freshlab(&["bursty", "--trace", trace.to_str().unwrap(), "--policies", "merge,merge2,random", "--json"]);
@@ -374,8 +368,7 @@ fn inputs_that_passed_validation_no_longer_panic_or_hang() {
 /// runaway allocation.
 #[test]
 fn every_reproducer_of_issue_13_exits_cleanly_within_limits() {
-    let dir = std::env::temp_dir().join(format!("freshlab-repro-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("repro");
     let trace = dir.join("t.csv");
     std::fs::write(&trace, "A,1167609600\nA,1167609700\n").unwrap();
     let yesterday = dir.join("y.csv");
@@ -474,8 +467,7 @@ fn threads_give_the_same_result_and_a_bad_count_is_named() {
         })
         .collect();
     assert!(runs.iter().all(|r| *r == runs[0]));
-    let (code, _, err) = freshlab(&[&args[..], &["--threads", "0"]].concat());
-    assert_eq!(code, 2);
+    let err = refusal(&[&args[..], &["--threads", "0"]].concat());
     assert!(err.contains("--threads must be a whole number from 1 to 1024 (got 0)"), "{err}");
 }
 
@@ -530,8 +522,7 @@ fn a_sweep_and_its_merged_shards_agree() {
         assert_eq!(run(&["--shard", k], &sharded).0, 0);
     }
     let dir = sharded.display().to_string();
-    let (code, _, err) = freshlab(&["sweep", "--merge", &dir]);
-    assert_eq!(code, 2);
+    let err = refusal(&["sweep", "--merge", &dir]);
     assert!(err.contains("2 of 6 points have no result") && err.contains("missing: 2, 5"), "{err}");
     assert_eq!(run(&["--shard", "2/3"], &sharded).0, 0);
     let (code, _, err) = freshlab(&["sweep", "--merge", &dir]);
@@ -541,8 +532,7 @@ fn a_sweep_and_its_merged_shards_agree() {
     let (code, _, err) = run(&["--shard", "4/3"], &base.join("bad"));
     assert_eq!(code, 2);
     assert!(err.contains("--shard must be K/N"), "{err}");
-    let (code, _, err) = freshlab(&["sweep", "policies", "--vary", "seed=1,2", "--dir", &base.join("bad2").display().to_string(), "--horizon-days", "-1"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["sweep", "policies", "--vary", "seed=1,2", "--dir", &base.join("bad2").display().to_string(), "--horizon-days", "-1"]);
     assert!(err.contains("point 1 (seed = 1): --horizon-days"), "{err}");
     let _ = std::fs::remove_dir_all(&base);
 }
@@ -551,8 +541,7 @@ fn a_sweep_and_its_merged_shards_agree() {
 /// field as a flag, and names a bad field.
 #[test]
 fn learning_runs_on_a_page_list() {
-    let dir = std::env::temp_dir().join(format!("freshlab-learning-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("learning");
     let list = dir.join("pages.csv");
     let mut text = String::from("page,server,change_rate,weight\n");
     for k in 0..60 {
@@ -588,7 +577,6 @@ fn learning_runs_on_a_page_list() {
         let f = p["mean_freshness"].as_f64().unwrap();
         assert!(f > 0.0 && f < 1.0, "{p}");
     }
-    let (code, _, err) = freshlab(&["learning", "--epoch-days", "0"]);
-    assert_eq!(code, 2);
+    let err = refusal(&["learning", "--epoch-days", "0"]);
     assert!(err.contains("--epoch-days"), "{err}");
 }

@@ -70,6 +70,13 @@ pub enum Layer {
     Intervals { label: String, points: Vec<[f64; 4]>, paint: Paint },
 }
 
+impl Layer {
+    /// Polylines drawn with `pen`, untagged.
+    pub fn lines(label: impl Into<String>, lines: Vec<Vec<[f64; 2]>>, pen: Pen) -> Layer {
+        Layer::Lines { label: label.into(), lines, pen, tag: None }
+    }
+}
+
 /// Which corner the legend sits in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Corner {

@@ -29,28 +29,15 @@ impl DrawOptions {
     }
 }
 
+/// A colour from its 0xRRGGBB code, as palettes are published.
+const fn hex(code: u32) -> RGBColor {
+    RGBColor((code >> 16) as u8, (code >> 8) as u8, code as u8)
+}
+
 /// Okabe & Ito's colour-blind-safe palette, ordered for contrast on white.
-const LIGHT: [RGBColor; 8] = [
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0xE6, 0x9F, 0x00),
-    RGBColor(0x56, 0xB4, 0xE9),
-    RGBColor(0x33, 0x33, 0x33),
-    RGBColor(0xB8, 0xA9, 0x00),
-];
+const LIGHT: [RGBColor; 8] = [hex(0x0072B2), hex(0xD55E00), hex(0x009E73), hex(0xCC79A7), hex(0xE69F00), hex(0x56B4E9), hex(0x333333), hex(0xB8A900)];
 /// The same hues, lightened for a dark background.
-const DARK: [RGBColor; 8] = [
-    RGBColor(0x5A, 0xA9, 0xE6),
-    RGBColor(0xF0, 0x80, 0x3C),
-    RGBColor(0x2F, 0xBF, 0x8F),
-    RGBColor(0xE0, 0x8D, 0xBF),
-    RGBColor(0xF2, 0xB1, 0x34),
-    RGBColor(0x8F, 0xD0, 0xF5),
-    RGBColor(0xE5, 0xE7, 0xEB),
-    RGBColor(0xF0, 0xE4, 0x42),
-];
+const DARK: [RGBColor; 8] = [hex(0x5AA9E6), hex(0xF0803C), hex(0x2FBF8F), hex(0xE08DBF), hex(0xF2B134), hex(0x8FD0F5), hex(0xE5E7EB), hex(0xF0E442)];
 /// Viridis at five stops.
 const RAMP: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
 
@@ -67,11 +54,7 @@ pub struct Theme {
 
 impl Theme {
     pub fn new(options: &DrawOptions) -> Self {
-        let (background, foreground, grid) = if options.dark {
-            (RGBColor(0x11, 0x18, 0x27), RGBColor(0xE5, 0xE7, 0xEB), RGBColor(0x9C, 0xA3, 0xAF))
-        } else {
-            (RGBColor(0xFF, 0xFF, 0xFF), RGBColor(0x1F, 0x29, 0x37), RGBColor(0x6B, 0x72, 0x80))
-        };
+        let (background, foreground, grid) = if options.dark { (hex(0x111827), hex(0xE5E7EB), hex(0x9CA3AF)) } else { (hex(0xFFFFFF), hex(0x1F2937), hex(0x6B7280)) };
         Theme { dark: options.dark, background, foreground, grid, scale: options.pixel_ratio, font: options.pixel_ratio * options.font_scale }
     }
 

@@ -252,40 +252,29 @@ pub fn hang_for_test() -> f64 {
     }
 }
 
-/// Times the scheduling kernel (the browser half of `npm run bench`; the benchmark's
-/// own build only): `config` is a
-/// `BenchConfig`, the result a `BenchResult`.
+/// Times one benchmark kernel with the page's clock (the browser half of `npm run bench`;
+/// the benchmark's own build only): `kernel` is `scheduling` (`config` a `BenchConfig`),
+/// `selection` (GREEDY or MERGE page selection, a `SelectionConfig`), `lambdacrawl` (the
+/// harmonic and binary optima on the LambdaCrawl peer's pages, a `LambdaCrawlConfig`) or
+/// `partitioning` (the distributed pipeline phase by phase, a `PartitioningConfig`); the
+/// result is the kernel's own (`BenchResult`, …).
 #[cfg(feature = "bench")]
 #[wasm_bindgen]
-pub fn bench_scheduling(config: JsValue) -> Result<JsValue, JsValue> {
-    let config: crate::bench::BenchConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
-    to_js(&crate::bench::scheduling(&config, || js_sys::Date::now() / 1000.0))
-}
-
-/// Times page selection in the thesis's ch. 6 setting (GREEDY or MERGE): `config` is a
-/// `SelectionConfig`, the result a `SelectionResult`.
-#[cfg(feature = "bench")]
-#[wasm_bindgen]
-pub fn bench_selection(config: JsValue) -> Result<JsValue, JsValue> {
-    let config: crate::bench::SelectionConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
-    to_js(&crate::bench::selection(&config, || js_sys::Date::now() / 1000.0))
-}
-
-/// Times Freshlab's harmonic and binary optima on the LambdaCrawl peer's pages:
-/// `config` is a `LambdaCrawlConfig`, the result a `LambdaCrawlResult`.
-#[cfg(feature = "bench")]
-#[wasm_bindgen]
-pub fn bench_lambdacrawl(config: JsValue) -> Result<JsValue, JsValue> {
-    let config: crate::bench::LambdaCrawlConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
-    to_js(&crate::bench::lambdacrawl(&config, || js_sys::Date::now() / 1000.0))
-}
-
-/// Times the distributed pipeline phase by phase (web, graph, partition, download
-/// simulation): `config` is a `PartitioningConfig`, the result a `PartitioningResult`.
-#[cfg(feature = "bench")]
-#[wasm_bindgen]
-pub fn bench_partitioning(config: JsValue) -> Result<JsValue, JsValue> {
-    let config: crate::bench::PartitioningConfig = serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))?;
-    config.web.validate().map_err(|e| error_js(&e))?;
-    to_js(&crate::bench::partitioning(&config, || js_sys::Date::now() / 1000.0))
+pub fn bench(kernel: &str, config: JsValue) -> Result<JsValue, JsValue> {
+    use crate::bench;
+    fn read<C: serde::de::DeserializeOwned>(config: JsValue) -> Result<C, JsValue> {
+        serde_wasm_bindgen::from_value(config).map_err(|e| error_js(&InputError::new("", e.to_string())))
+    }
+    let now = || js_sys::Date::now() / 1000.0;
+    match kernel {
+        "scheduling" => to_js(&bench::scheduling(&read(config)?, now)),
+        "selection" => to_js(&bench::selection(&read(config)?, now)),
+        "lambdacrawl" => to_js(&bench::lambdacrawl(&read(config)?, now)),
+        "partitioning" => {
+            let config: bench::PartitioningConfig = read(config)?;
+            config.web.validate().map_err(|e| error_js(&e))?;
+            to_js(&bench::partitioning(&config, now))
+        }
+        other => Err(error_js(&InputError::new("kernel", format!("unknown benchmark kernel \"{other}\"; use scheduling, selection, lambdacrawl or partitioning")))),
+    }
 }

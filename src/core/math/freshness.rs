@@ -82,12 +82,18 @@ pub fn random_freshness_ratio(x: f64, c: f64) -> f64 {
 
 /// Eq 5-2 (RANDOM, exact), rate form.
 pub fn random_freshness(lambda: f64, f: f64, fs: f64) -> f64 {
+    rate_form(lambda, f, fs, random_freshness_ratio)
+}
+
+/// A ratio form A(x = λ/f, c = f_s/f) at rates: a page that never changes is always
+/// fresh, one never revisited (but changing) never is.
+fn rate_form(lambda: f64, f: f64, fs: f64, ratio: fn(f64, f64) -> f64) -> f64 {
     if lambda == 0.0 {
         1.0
     } else if f == 0.0 {
         0.0
     } else {
-        random_freshness_ratio(lambda / f, fs / f)
+        ratio(lambda / f, fs / f)
     }
 }
 
@@ -123,13 +129,7 @@ pub fn merge_freshness_bound_ratio(x: f64, c: f64) -> f64 {
 
 /// Eq 5-4 (MERGE, lower bound), rate form.
 pub fn merge_freshness_bound(lambda: f64, f: f64, fs: f64) -> f64 {
-    if lambda == 0.0 {
-        1.0
-    } else if f == 0.0 {
-        0.0
-    } else {
-        merge_freshness_bound_ratio(lambda / f, fs / f)
-    }
+    rate_form(lambda, f, fs, merge_freshness_bound_ratio)
 }
 
 /// Eq 5-8 / Eq 5-9: MERGE's approximation factor

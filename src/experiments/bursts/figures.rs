@@ -26,8 +26,7 @@ impl Figures for BurstsOutput {
 fn figure(o: &BurstsOutput) -> Figure {
     let cfg = &o.config;
     let p = cfg.probability;
-    let mut layers: Vec<Layer> =
-        o.curves.iter().enumerate().map(|(k, c)| Layer::Lines { label: format!("n = {}", thousands(c.n)), lines: curve(&o.x, &c.bound), pen: series_pen(k), tag: None }).collect();
+    let mut layers: Vec<Layer> = o.curves.iter().enumerate().map(|(k, c)| Layer::lines(format!("n = {}", thousands(c.n)), curve(&o.x, &c.bound), series_pen(k))).collect();
     layers.push(Layer::HLine { label: format!("probability {}", sig(p, 3)), y: p, pen: Pen::new(Paint::Foreground, Dash::Dotted) });
     for (k, c) in o.curves.iter().enumerate() {
         if c.excess_at_probability <= cfg.x_max {

@@ -32,7 +32,7 @@ fn fig_6_3(o: &BurstyOutput) -> Figure {
             hi = hi.max(q[1]);
         }
         let label = if points.len() < o.config.fractions.len() && !o.complete { format!("{} (running)", p.label()) } else { p.label().to_string() };
-        layers.push(Layer::Lines { label, lines: vec![points], pen: series_pen(policy_index(p)), tag: None });
+        layers.push(Layer::lines(label, vec![points], series_pen(policy_index(p))));
     }
     let (lo, hi) = if hi < lo { (0.0, 1.0) } else { (((lo - 0.05).max(0.0) * 20.0).floor() / 20.0, ((hi + 0.05).min(1.0) * 20.0).ceil() / 20.0) };
     let gaps: Vec<String> = o
@@ -77,7 +77,7 @@ fn intervals(o: &BurstyOutput) -> Figure {
     }
     if let Some(h) = &a.training_histogram {
         let lines: Vec<Vec<[f64; 2]>> = bars(h).iter().map(|r| vec![[r[0], r[3]], [r[1], r[3]]]).collect();
-        layers.push(Layer::Lines { label: format!("first {} days (MERGE2)", sig(o.config.training_days, 3)), lines, pen: series_pen(1), tag: None });
+        layers.push(Layer::lines(format!("first {} days (MERGE2)", sig(o.config.training_days, 3)), lines, series_pen(1)));
     }
     let (lo, hi) = match &a.histogram {
         Some(h) => (h.edges[0].max(1e-3), h.edges[h.edges.len() - 1].max(h.edges[0] * 10.0)),
@@ -109,12 +109,7 @@ fn fetches(o: &BurstyOutput) -> Figure {
     let days = o.trace.days;
     let mut layers = Vec::new();
     let tick = |t: f64, row: f64| vec![[t / 1440.0, row - 0.35], [t / 1440.0, row + 0.35]];
-    layers.push(Layer::Lines {
-        label: "changes".into(),
-        lines: a.changes.iter().map(|&t| tick(t, 0.0)).collect(),
-        pen: crate::chart::figure::Pen { width: 1.0, ..series_pen(6) },
-        tag: None,
-    });
+    layers.push(Layer::lines("changes", a.changes.iter().map(|&t| tick(t, 0.0)).collect(), crate::chart::figure::Pen { width: 1.0, ..series_pen(6) }));
     let fractions = &o.config.fractions;
     let rate = fractions.get(o.config.article_rate as usize).or(fractions.first()).copied().unwrap_or(1.0);
     let shown: Vec<_> = a.fetches.iter().filter(|f| f.fraction == rate).collect();
@@ -122,12 +117,7 @@ fn fetches(o: &BurstyOutput) -> Figure {
     for (row, f) in shown.iter().enumerate() {
         let y = row as f64 + 1.0;
         names.push(format!("row {}: {} ({} fetches)", row + 1, f.policy.label(), f.times.len()));
-        layers.push(Layer::Lines {
-            label: f.policy.label().into(),
-            lines: f.times.iter().map(|&t| tick(t, y)).collect(),
-            pen: crate::chart::figure::Pen { width: 1.0, ..series_pen(policy_index(f.policy)) },
-            tag: None,
-        });
+        layers.push(Layer::lines(f.policy.label(), f.times.iter().map(|&t| tick(t, y)).collect(), crate::chart::figure::Pen { width: 1.0, ..series_pen(policy_index(f.policy)) }));
     }
     Figure {
         title: format!("{}: changes (row 0) and fetches at {} % of the maximum rate", a.name, sig(100.0 * rate, 3)),

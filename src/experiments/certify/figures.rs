@@ -47,7 +47,7 @@ fn figure(o: &CertifyOutput) -> Figure {
         x: Axis { label: "boxes split".into(), min: 1.0, max: right, log: true },
         y: Axis { label: "gap: best value − proved bound".into(), min: bottom, max: top, log: true },
         layers: vec![
-            Layer::Lines { label: "gap".into(), lines: vec![gaps], pen: series_pen(0), tag: None },
+            Layer::lines("gap", vec![gaps], series_pen(0)),
             Layer::HLine { label: format!("tolerance {}", sig(tol, 2)), y: tol, pen: Pen::new(Paint::Foreground, Dash::Dotted) },
         ],
         legend: Corner::UpperRight,

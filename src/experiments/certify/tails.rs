@@ -91,39 +91,37 @@ mod tests {
         (a.ln() + (b.ln() - a.ln()) * s.uniform()).exp()
     }
 
+    /// Eq 5-9 at 50,000 log-uniform points of the tail's region [r0, r1] × [c0, c1] is at
+    /// least the tail's bound; `also` checks more at each point.
+    fn holds_on_samples(t: &TailBound, seed: u64, (r0, r1): (f64, f64), (c0, c1): (f64, f64), also: impl Fn(f64, f64)) {
+        let mut s = Stream::of(seed, Purpose::Test, 0);
+        for _ in 0..50_000 {
+            let (r, c) = (log_uniform(&mut s, r0, r1), log_uniform(&mut s, c0, c1));
+            assert!(merge_factor(r, c) >= t.bound, "r={r} c={c}");
+            also(r, c);
+        }
+    }
+
     #[test]
     fn small_r_bound_holds_on_samples() {
         let t = small_r(0.25);
         assert!(t.bound > 0.968 && t.bound < 0.969, "{}", t.bound);
-        let mut s = Stream::of(21, Purpose::Test, 0);
-        for _ in 0..50_000 {
-            let (r, c) = (log_uniform(&mut s, 1e-9, 0.25), log_uniform(&mut s, 1.0, 1e9));
-            assert!(merge_factor(r, c) >= t.bound, "r={r} c={c}");
-            // the intermediate step: g ≥ 1 − (r/8)e^{r²/8}
-            assert!(merge_factor(r, c) >= 1.0 - r / 8.0 * (r * r / 8.0).exp() - 1e-15);
-        }
+        // and the intermediate step: g ≥ 1 − (r/8)e^{r²/8}
+        holds_on_samples(&t, 21, (1e-9, 0.25), (1.0, 1e9), |r, c| assert!(merge_factor(r, c) >= 1.0 - r / 8.0 * (r * r / 8.0).exp() - 1e-15));
     }
 
     #[test]
     fn large_r_bound_holds_on_samples() {
         let t = large_r(9.0);
         assert!(t.bound > 0.98 && t.bound < 0.99, "{}", t.bound);
-        let mut s = Stream::of(22, Purpose::Test, 0);
-        for _ in 0..50_000 {
-            let (r, c) = (log_uniform(&mut s, 9.0, 1e9), log_uniform(&mut s, 1.0, 1e9));
-            assert!(merge_factor(r, c) >= t.bound, "r={r} c={c}");
-        }
+        holds_on_samples(&t, 22, (9.0, 1e9), (1.0, 1e9), |_, _| ());
     }
 
     #[test]
     fn large_c_bound_holds_on_samples() {
         let t = large_c(9.0, 1000.0);
         assert!(t.bound > 0.995 && t.bound < 0.996, "{}", t.bound);
-        let mut s = Stream::of(23, Purpose::Test, 0);
-        for _ in 0..50_000 {
-            let (r, c) = (log_uniform(&mut s, 1e-9, 9.0), log_uniform(&mut s, 1000.0, 1e12));
-            assert!(merge_factor(r, c) >= t.bound, "r={r} c={c}");
-        }
+        holds_on_samples(&t, 23, (1e-9, 9.0), (1000.0, 1e12), |_, _| ());
     }
 
     #[test]

@@ -23,9 +23,9 @@ fn figure(o: &FactorCurvesOutput) -> Figure {
         x: Axis { label: "x = λ/f  (change rate ÷ revisit frequency)".into(), min: o.config.x_min, max: o.config.x_max, log: o.config.log_x },
         y: Axis { label: "A / A*  (freshness ÷ best possible)".into(), min: y_min, max: 1.005, log: false },
         layers: vec![
-            Layer::Lines { label: "RANDOM bound, Cor 5.5 (any c)".into(), lines: curve(&o.x, &o.random_bound), pen: series_pen(0), tag: None },
-            Layer::Lines { label: format!("RANDOM exact, Eq 5-2 / A* (c = {c})"), lines: curve(&o.x, &o.random_exact), pen: series_pen(1), tag: None },
-            Layer::Lines { label: format!("MERGE bound, Eq 5-8 (c = {c})"), lines: curve(&o.x, &o.merge_bound), pen: series_pen(2), tag: None },
+            Layer::lines("RANDOM bound, Cor 5.5 (any c)", curve(&o.x, &o.random_bound), series_pen(0)),
+            Layer::lines(format!("RANDOM exact, Eq 5-2 / A* (c = {c})"), curve(&o.x, &o.random_exact), series_pen(1)),
+            Layer::lines(format!("MERGE bound, Eq 5-8 (c = {c})"), curve(&o.x, &o.merge_bound), series_pen(2)),
             Layer::Marker { label: String::new(), at: [b.x, b.value], paint: Paint::Series(0), note: format!("{} at x = {}", sig(b.value, 4), sig(b.x, 4)) },
             Layer::Marker { label: String::new(), at: [m.x, m.value], paint: Paint::Series(2), note: format!("{} at x = {}", sig(m.value, 4), sig(m.x, 4)) },
         ],

@@ -53,12 +53,7 @@ fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
             Metric::Freshness => c.mean_freshness,
             Metric::Harmonic => c.mean_harmonic,
         };
-        layers.push(Layer::Lines {
-            label: format!("{}: {}", c.policy.label(), sig(mean, 3)),
-            lines: vec![points(o, v.iter().copied())],
-            pen: series_pen(c.policy.index()),
-            tag: None,
-        });
+        layers.push(Layer::lines(format!("{}: {}", c.policy.label(), sig(mean, 3)), vec![points(o, v.iter().copied())], series_pen(c.policy.index())));
     }
     let (title, label, max) = match metric {
         Metric::Freshness => ("Freshness while learning the change rates", "freshness (weighted share of fresh time)", 1.0),
@@ -121,7 +116,7 @@ fn gap_to_oracle(o: &LearningOutput) -> Figure {
         let late = &gaps[gaps.len() / 2..];
         let mean = if late.is_empty() { f64::NAN } else { late.iter().sum::<f64>() / late.len() as f64 };
         words.push(format!("{} {} below {} over the second half", c.policy.label(), sig(mean, 3), oracle.policy.label()));
-        layers.push(Layer::Lines { label: c.policy.label().into(), lines: vec![points(o, gaps.into_iter())], pen: series_pen(c.policy.index()), tag: None });
+        layers.push(Layer::lines(c.policy.label(), vec![points(o, gaps.into_iter())], series_pen(c.policy.index())));
     }
     let pad = 0.1 * (hi - lo).max(0.01);
     let summary = if words.is_empty() {
@@ -202,7 +197,7 @@ fn politeness(o: &LearningOutput) -> Figure {
         if let Some(worst) = pts.iter().map(|p| p[1]).reduce(f64::min) {
             words.push(format!("{} keeps at worst {}", objective.label(), sig(worst, 3)));
         }
-        layers.push(Layer::Lines { label: objective.label().into(), lines: vec![pts], pen: series_pen(k), tag: None });
+        layers.push(Layer::lines(objective.label(), vec![pts], series_pen(k)));
     }
     Figure {
         title: "The price of politeness for each objective".into(),

@@ -81,7 +81,7 @@ fn download(o: &PartitionOutput, shown: &[Politeness]) -> Figure {
         for &q in shown {
             let line: Vec<[f64; 2]> = o.points.iter().filter(|p| p.scheme == s && p.politeness == q).map(|p| [p.robots as f64, p.total_s / HOUR]).collect();
             if !line.is_empty() {
-                layers.push(Layer::Lines { label: format!("{}, {}", s.label(), q.label()), lines: vec![line], pen: politeness_pen(o, s, q), tag: None });
+                layers.push(Layer::lines(format!("{}, {}", s.label(), q.label()), vec![line], politeness_pen(o, s, q)));
             }
         }
     }
@@ -121,7 +121,7 @@ fn exchanges(o: &PartitionOutput) -> Figure {
         let line: Vec<[f64; 2]> = o.algebraic.iter().filter(|a| a.scheme == s).map(|a| [a.robots as f64, a.crossing_pct]).collect();
         top = line.iter().fold(top, |m, p| m.max(p[1]));
         if !line.is_empty() {
-            layers.push(Layer::Lines { label: s.label().into(), lines: vec![line], pen: Pen::new(scheme_paint(o, s), Dash::Solid), tag: None });
+            layers.push(Layer::lines(s.label(), vec![line], Pen::new(scheme_paint(o, s), Dash::Solid)));
         }
     }
     let most = most_robots(&o.algebraic, |a| a.robots);
@@ -151,20 +151,18 @@ fn algebraic(o: &PartitionOutput, download: bool, exchange: bool) -> Figure {
         }
         let paint = scheme_paint(o, s);
         if download {
-            layers.push(Layer::Lines {
-                label: format!("{}: download (Eq 5.1–5.2)", s.label()),
-                lines: vec![points.iter().map(|a| [a.robots as f64, a.download_s / HOUR]).collect()],
-                pen: Pen::new(paint, Dash::Solid),
-                tag: None,
-            });
+            layers.push(Layer::lines(
+                format!("{}: download (Eq 5.1–5.2)", s.label()),
+                vec![points.iter().map(|a| [a.robots as f64, a.download_s / HOUR]).collect()],
+                Pen::new(paint, Dash::Solid),
+            ));
         }
         if exchange {
-            layers.push(Layer::Lines {
-                label: format!("{}: exchange (Eq 5.3)", s.label()),
-                lines: vec![points.iter().map(|a| [a.robots as f64, a.exchange_s / HOUR]).collect()],
-                pen: Pen::new(paint, Dash::Dashed),
-                tag: None,
-            });
+            layers.push(Layer::lines(
+                format!("{}: exchange (Eq 5.3)", s.label()),
+                vec![points.iter().map(|a| [a.robots as f64, a.exchange_s / HOUR]).collect()],
+                Pen::new(paint, Dash::Dashed),
+            ));
         }
     }
     layers.push(Layer::HLine {

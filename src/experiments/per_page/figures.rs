@@ -16,9 +16,9 @@ impl Figures for PerPageOutput {
 fn figure(o: &PerPageOutput) -> Figure {
     let c = sig(o.config.c, 4);
     let mut layers = vec![
-        Layer::Lines { label: format!("RANDOM exact, Eq 5-2 (c = {c})"), lines: curve(&o.x, &o.random_exact), pen: Pen::new(Paint::Series(1), Dash::Dashed), tag: None },
-        Layer::Lines { label: format!("MERGE bound, Eq 5-8 (c = {c})"), lines: curve(&o.x, &o.merge_bound), pen: Pen::new(Paint::Series(0), Dash::Dashed), tag: None },
-        Layer::Lines { label: "RANDOM bound, Cor 5.5".into(), lines: curve(&o.x, &o.random_bound), pen: Pen { width: 1.2, ..Pen::new(Paint::Series(6), Dash::Dotted) }, tag: None },
+        Layer::lines(format!("RANDOM exact, Eq 5-2 (c = {c})"), curve(&o.x, &o.random_exact), Pen::new(Paint::Series(1), Dash::Dashed)),
+        Layer::lines(format!("MERGE bound, Eq 5-8 (c = {c})"), curve(&o.x, &o.merge_bound), Pen::new(Paint::Series(0), Dash::Dashed)),
+        Layer::lines("RANDOM bound, Cor 5.5", curve(&o.x, &o.random_bound), Pen { width: 1.2, ..Pen::new(Paint::Series(6), Dash::Dotted) }),
         Layer::HLine { label: String::new(), y: 1.0, pen: Pen { width: 1.0, ..Pen::new(Paint::Foreground, Dash::Dotted) } },
     ];
     let mut notes = Vec::new();

@@ -65,11 +65,12 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
         let mut layers: Vec<Layer> = c
             .curves
             .iter()
-            .map(|curve| Layer::Lines {
-                label: format!("{}{}", curve.policy.label(), if curve.complete { String::new() } else { " (running)".into() }),
-                lines: curve_line(curve, o.bin_days, unit),
-                pen: policy_pen(curve.policy),
-                tag: None,
+            .map(|curve| {
+                Layer::lines(
+                    format!("{}{}", curve.policy.label(), if curve.complete { String::new() } else { " (running)".into() }),
+                    curve_line(curve, o.bin_days, unit),
+                    policy_pen(curve.policy),
+                )
             })
             .collect();
         layers.push(Layer::HLine { label: format!("POLITE bound {}", sig(c.polite_bound, 4)), y: c.polite_bound, pen: Pen::new(Paint::Foreground, Dash::Dashed) });
@@ -142,7 +143,7 @@ fn ratios(o: &PoliciesOutput) -> Option<Figure> {
         let pen = policy_pen(policy);
         let Paint::Series(colour) = pen.paint else { unreachable!("policies have palette colours") };
         if points.len() > 1 {
-            layers.push(Layer::Lines { label: String::new(), lines: vec![points.clone()], pen, tag: None });
+            layers.push(Layer::lines(String::new(), vec![points.clone()], pen));
         }
         layers.push(Layer::Dots { label: policy.label().into(), points, paint: pen.paint, radius: 4.5, shape: (k % 4) as u8 });
         let published: Vec<[f64; 2]> = done.iter().filter_map(|c| published_ratio(policy, c.share).map(|p| [100.0 * c.share, p])).collect();
@@ -235,7 +236,7 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
         .filter_map(|c| c.curves.iter().find(|k| k.policy == PolicyKind::Merge && k.complete).map(|k| [c.capacity, k.converged]))
         .chain(o.crawlers.iter().filter_map(|c| c.merge_same_bandwidth.as_ref().filter(|m| m.complete).map(|m| [c.curve.bandwidth, m.converged])))
         .collect();
-    let mut layers = vec![Layer::Lines { label: "POLITE bound".into(), lines: vec![bound.clone()], pen: Pen::new(Paint::Foreground, Dash::Dashed), tag: None }];
+    let mut layers = vec![Layer::lines("POLITE bound", vec![bound.clone()], Pen::new(Paint::Foreground, Dash::Dashed))];
     layers.push(Layer::Intervals { label: "MERGE (last quarter)".into(), points: merge.iter().map(|p| [p[0], p[1], p[1], p[1]]).collect(), paint: Paint::Series(0) });
     let mut notes = Vec::new();
     for c in &o.crawlers {

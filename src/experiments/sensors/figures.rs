@@ -27,7 +27,7 @@ fn sensors(o: &SensorsOutput) -> Vec<Figure> {
     let mut layers = Vec::new();
     for (k, r) in o.results.iter().enumerate() {
         let points: Vec<[f64; 2]> = r.freshness.iter().enumerate().map(|(j, &v)| [j as f64 * every, v]).collect();
-        layers.push(Layer::Lines { label: label(r), lines: vec![points], pen: series_pen(k), tag: None });
+        layers.push(Layer::lines(label(r), vec![points], series_pen(k)));
     }
     let p = &o.published;
     layers.push(Layer::HLine {
@@ -81,7 +81,7 @@ fn sensors(o: &SensorsOutput) -> Vec<Figure> {
 fn sweep(o: &SensorsOutput) -> Figure {
     let weeks = o.config.horizon as f64 / o.config.week as f64;
     let points: Vec<[f64; 2]> = o.sweep.iter().filter_map(|s| s.stationary_mean.map(|m| [s.bytes_per_week, m])).collect();
-    let mut layers = vec![Layer::Lines { label: "robots (1, 2, 4, …)".into(), lines: vec![points.clone()], pen: series_pen(0), tag: None }];
+    let mut layers = vec![Layer::lines("robots (1, 2, 4, …)", vec![points.clone()], series_pen(0))];
     for s in &o.sweep {
         if let Some(m) = s.stationary_mean {
             layers.push(Layer::Marker { label: String::new(), at: [s.bytes_per_week, m], paint: Paint::Series(0), note: format!("{}", s.robots) });
