@@ -268,7 +268,11 @@ impl PoliciesJob {
             (pages.start, Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize))
         };
         let sim_f = sampled_f.as_ref().unwrap_or(&f);
-        let shards = balanced_ranges(&sizes, SHARDS)
+        // a sample counts each server on its own account, so its cut cannot change a bit:
+        // one server a shard, which the threads share out evenly whatever the servers' costs
+        // (a few heavy servers, whose requests cost most); the whole repository's cut is fixed
+        let cut = if self.sample.is_some() { (0..repo.servers()).map(|s| s..s + 1).collect() } else { balanced_ranges(&sizes, SHARDS) };
+        let shards = cut
             .into_iter()
             .map(|servers| {
                 let mut streams: Vec<Stream> = servers.clone().map(|s| Stream::of(self.config.seed, purpose, ids[s] as u64)).collect();

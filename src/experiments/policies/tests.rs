@@ -117,19 +117,24 @@ fn partial_results_grow_and_the_run_is_reproducible() {
 }
 
 /// Issue 16: shards fixed by the configuration, combined in order, so 1, 2, 4 or 16
-/// threads — and budgets that run one slice or many at a time — give the same bits.
+/// threads — and budgets that run one slice or many at a time — give the same bits;
+/// likewise for a sample of servers, whose every server is a shard.
 #[test]
 fn the_result_does_not_depend_on_threads_or_budgets() {
     use crate::core::parallel::set_threads;
-    let config = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
-    let reference = run(config.clone());
-    for (threads, budget) in [(1, 1), (2, 250_000), (4, 3_000_000), (16, u64::MAX / 8)] {
-        set_threads(threads);
-        let mut job = start(config.clone()).unwrap();
-        while !job.done() {
-            job.advance(budget);
+    let whole = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
+    let sampled = PoliciesConfig { crawlers: vec![], sample_servers: Some(24), ..whole.clone() };
+    for config in [whole, sampled] {
+        set_threads(1);
+        let reference = run(config.clone());
+        for (threads, budget) in [(1, 1), (2, 250_000), (4, 3_000_000), (16, u64::MAX / 8)] {
+            set_threads(threads);
+            let mut job = start(config.clone()).unwrap();
+            while !job.done() {
+                job.advance(budget);
+            }
+            assert_eq!(job.finish(), reference, "{threads} threads, budget {budget}, sample {:?}", config.sample_servers);
         }
-        assert_eq!(job.finish(), reference, "{threads} threads, budget {budget}");
     }
     set_threads(0);
 }
