@@ -211,6 +211,30 @@ for (const pooled of [false, true]) {
   const m = runs.sort((a, b) => a.seconds - b.seconds)[1];
   poolBrowser.push({ pooled, seconds: m.seconds, workers: m.workers, all_seconds: runs.map((r) => r.seconds) });
 }
+// a stated share of the sampled Fig 5.8 (its first 200 of 2,191.5 days) on one worker and on
+// the pool, one run each (minutes), and natively on 1 and 2 threads
+const shareDays = 200;
+const sampledShare = { ...JSON.parse(run(freshlabBin, ['policies', '--webbase', '--crawlers', '[]', '--sample-servers', String(sampleDraws), '--estimate'], { capture: true }).stdout).config, horizon_days: shareDays };
+say(`browser: the sampled Fig 5.8's first ${shareDays} days on one worker and on the pool (minutes)…`);
+const sampledBrowser = [];
+for (const pooled of [false, true]) {
+  sampledBrowser.push(
+    await page.evaluate(
+      ([config, pooled]) => {
+        const pool = globalThis.freshlab.client;
+        const run = pooled ? pool.run(config) : pool.clients[0].run(config);
+        return run.promise.then(({ elapsedMs, workers }) => ({ pooled, seconds: elapsedMs / 1000, workers: workers ?? 1 }));
+      },
+      [sampledShare, pooled],
+    ),
+  );
+}
+say(`native: the same ${shareDays} days on 1 and 2 threads…`);
+const sampledNative = [1, 2].map((threads) => {
+  const started = process.hrtime.bigint();
+  run(freshlabBin, ['policies', '--webbase', '--crawlers', '[]', '--sample-servers', String(sampleDraws), '--horizon-days', String(shareDays), '--threads', String(threads), '--quiet', '--json'], { capture: true });
+  return { threads, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+});
 const chromium = await browser.context.browser()?.version?.() ?? output('chromium', ['--version']);
 await browser.close();
 
@@ -319,6 +343,14 @@ resident against an estimate of ${fmt(threeCapacities.estimate.bytes / 1e9, 2)} 
 | C | policy | ratio at the end | 95 % interval | thesis | difference |
 |---|---|---:|---:|---:|---:|
 ${sampled.result.capacities.flatMap((c) => c.curves.map((k) => `| ${100 * c.share} % | ${k.policy} | ${k.ratio_end.toFixed(3)} | ± ${(k.sampled.end_half_width / c.polite_bound).toFixed(3)} | ${k.published_ratio?.toFixed(3) ?? '—'} | ${k.published_ratio == null ? '—' : (k.ratio_end - k.published_ratio >= 0 ? '+' : '−') + Math.abs(k.ratio_end - k.published_ratio).toFixed(3)} |`)).join('\n')}
+
+The same sampled run's first ${shareDays} days (${fmt((100 * shareDays) / full.config.horizon_days, 1)} % of the six years, the setup whole), in the page and natively
+(one run each):
+
+| where | workers or threads | seconds |
+|---|---:|---:|
+${sampledBrowser.map((b) => `| the page, ${b.pooled ? 'the pool' : 'one worker'} | ${b.workers} | ${fmt(b.seconds)} |`).join('\n')}
+${sampledNative.map((n) => `| native | ${n.threads} | ${fmt(n.seconds)} |`).join('\n')}
 
 In the browser, a policies run (${pooledConfig.repository.pages.toLocaleString('en')} pages on ${pooledConfig.repository.servers.toLocaleString('en')} servers, ${pooledConfig.horizon_days} days, the
 default three capacities and four policies) on the page's pool of workers against one
@@ -501,7 +533,7 @@ ${distFiles.map((f) => `| \`${f.file}\` | ${f.bytes.toLocaleString('en')} | ${f.
 ## Raw data
 
 \`\`\`json
-${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, sampledWebbase: { seconds: sampled.seconds, peak_bytes: sampled.peak_bytes, estimate: sampled.estimate, sample: sampled.result.sample }, threeCapacities, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
+${JSON.stringify({ native, wasm, peer, selectionNative, selectionWasm, sensorsNative, sensorsBrowser, simpy, partitioningNative, partitioningWasm, sweepBrowser, lambdaNative, lambdaWasm, lambdaPeer, metis, webbase, sampledWebbase: { seconds: sampled.seconds, peak_bytes: sampled.peak_bytes, estimate: sampled.estimate, sample: sampled.result.sample }, threeCapacities, sampledBrowser, sampledNative, poolBrowser, fullEstimate: full.cost, loadNow, loadBefore, distFiles }, null, 1)}
 \`\`\`
 `;
 // the sections other scripts write (npm run bench:compare, npm run wasm:crates) are kept
