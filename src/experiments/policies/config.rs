@@ -182,7 +182,7 @@ impl PoliciesConfig {
         let slots = self.max_rate_for(servers) * self.horizon_days;
         // a sample of n servers: each makes at most one request every P, except UNPOLITE
         // on an allocation that may give a server more than 1/P
-        let sampled = self.sample_servers.map(|n| n as f64 + sizes.map_or(0.0, |sizes| whole_servers(sizes, n as f64) as f64));
+        let sampled = self.sample_servers.map(|n| n as f64 + sizes.map_or(0.0, |sizes| whole_servers(sizes, n.max(1) as f64) as f64));
         let run_requests = |c: f64, policy: PolicyKind| match sampled {
             Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n * self.horizon_days / self.politeness_days()),
             _ => c * slots,
@@ -225,7 +225,7 @@ impl PoliciesConfig {
             let mean = pages as f64 / servers.max(1) as f64;
             return seconds_per_request(if self.sample_servers.is_some() { self.largest_server(pages as f64, None) } else { mean });
         };
-        let Some(draws) = self.sample_servers.map(|d| d as f64) else {
+        let Some(draws) = self.sample_servers.map(|d| d.max(1) as f64) else {
             return sizes.iter().map(|&n| seconds_per_request(n)).sum::<f64>() / sizes.len().max(1) as f64;
         };
         let whole = whole_servers(sizes, draws);
