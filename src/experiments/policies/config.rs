@@ -306,3 +306,40 @@ impl Settings for PoliciesConfig {
         self.cost_for(pages, servers)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::experiments::policies::sample::ServerSample;
+
+    /// A request costs the measured table at each power of ten, the line between two of
+    /// them in between, and the ends beyond the table.
+    #[test]
+    fn a_request_costs_the_measured_table_at_powers_of_ten() {
+        for (k, &ns) in NS_PER_REQUEST.iter().enumerate() {
+            let at = seconds_per_request(10f64.powi(k as i32 + 2)) * 1e9;
+            assert!((at - ns).abs() < 1e-9 * ns, "10^{}: {at} ns", k + 2);
+        }
+        let midway = seconds_per_request(10f64.powf(4.5)) * 1e9;
+        assert!((midway - (NS_PER_REQUEST[2] + NS_PER_REQUEST[3]) / 2.0).abs() < 1e-6, "{midway}");
+        assert_eq!(seconds_per_request(3.0), seconds_per_request(100.0));
+        assert_eq!(seconds_per_request(1e9), seconds_per_request(1e6));
+    }
+
+    /// The estimate takes whole, from the generator's law, the servers that a sample of
+    /// the generated repository takes whole.
+    #[test]
+    fn the_estimate_takes_whole_the_servers_a_sample_takes_whole() {
+        let config = PoliciesConfig { repository: RepositoryConfig { pages: 200_000, servers: 2000, ..Default::default() }, ..Default::default() };
+        let sizes = config.law_sizes(200_000).expect("the generator's law");
+        let (repo, _, _) = config.pages().load().unwrap();
+        for draws in [16, 64, 256, 1024] {
+            let taken = ServerSample::draw(&repo, draws, 1).certain.iter().filter(|&&c| c).count();
+            assert!(taken > 0, "{draws} draws take a server whole");
+            assert_eq!(whole_servers(&sizes, draws as f64), taken, "{draws} draws");
+        }
+    }
+}
