@@ -225,8 +225,6 @@ pub fn server_sizes(config: &RepositoryConfig) -> Vec<u64> {
     sizes
 }
 
-/// Stream id of the change rates.
-
 /// Generates the repository for `seed`.
 pub fn generate(config: &RepositoryConfig, seed: u64) -> Repository {
     let sizes = server_sizes(config);
