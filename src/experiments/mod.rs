@@ -1,7 +1,7 @@
 //! Every experiment of Freshlab, one folder each, behind one interface: [`Experiment`].
 //!
-//! An experiment names its configuration (with defaults and validation), its cost
-//! model, its job, its output, its figures, its table and its presets. The one list of
+//! An experiment is its configuration (with defaults and validation), its cost model,
+//! its job, its output, its figures, its table and its presets. The one list of
 //! experiments is in [`registry`]: the configuration and result enums, the CLI's
 //! commands and help, and the page's entry points all follow from it. Adding an
 //! experiment takes a folder here, a line in the registry and a view in `www/views/`
@@ -35,21 +35,17 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
 
-/// One experiment: everything the page, the worker, the CLI and the tests need of it.
-pub trait Experiment {
-    /// The name: the JSON `experiment` field; with '-' for '_', the CLI command, the
-    /// page's view and embed id.
-    const NAME: &'static str;
-    /// One line: what it shows and which source it reproduces.
-    const SUMMARY: &'static str;
-    type Config: Settings + Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + 'static;
+/// One experiment, known by its configuration: everything the page, the worker, the CLI
+/// and the tests need of it, but its name and summary, which are its entry in
+/// [`registry`].
+pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone + Debug + PartialEq + 'static {
     type Output: Figures + Tabular + Serialize + DeserializeOwned + Clone + Debug + PartialEq + 'static;
 
-    /// Prepares the run of a valid configuration that is within the limits.
-    fn start(config: Self::Config) -> Result<Box<dyn Job<Self::Output>>, InputError>;
+    /// Prepares the run of this configuration, valid and within the limits.
+    fn start(self) -> Result<Box<dyn Job<Self::Output>>, InputError>;
     /// Named starting points besides the defaults (the CLI's `--<name>`, the page's
     /// preset buttons).
-    fn presets() -> Vec<Preset<Self::Config>> {
+    fn presets() -> Vec<Preset<Self>> {
         Vec::new()
     }
     /// Fields the CLI fills from a file (`--trace FILE`).
@@ -59,11 +55,11 @@ pub trait Experiment {
     /// The configuration cut into at most `parts` independent parts whose results
     /// [`Experiment::merge`] joins into the whole run's, to the last bit (the page's pool
     /// of workers). Experiments that cannot be cut return the configuration alone.
-    fn split(config: &Self::Config, _parts: usize) -> Vec<Self::Config> {
-        vec![config.clone()]
+    fn split(&self, _parts: usize) -> Vec<Self> {
+        vec![self.clone()]
     }
     /// Joins the results (final or partial) of [`Experiment::split`]'s parts, in order.
-    fn merge(_config: &Self::Config, outputs: Vec<Self::Output>) -> Self::Output {
+    fn merge(&self, outputs: Vec<Self::Output>) -> Self::Output {
         outputs.into_iter().next().expect("a part's result")
     }
 }

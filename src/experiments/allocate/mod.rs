@@ -168,17 +168,11 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
     Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, uniform, proportional, opt_unpolite, opt_polite, config })
 }
 
-/// The four allocations of a repository, page by page (spec §1.3).
-pub struct Allocate;
-
-impl Experiment for Allocate {
-    const NAME: &'static str = "allocate";
-    const SUMMARY: &'static str = "the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a page list or the generator's pages: --repository pages.csv --capacity C (requests a day) --politeness-seconds P [--objective freshness|binary|harmonic]";
-    type Config = AllocateConfig;
+impl Experiment for AllocateConfig {
     type Output = AllocateOutput;
 
-    fn start(config: AllocateConfig) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {
-        ready(config, allocations)
+    fn start(self) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {
+        ready(self, allocations)
     }
 
     fn files() -> &'static [FileInput] {

@@ -113,17 +113,11 @@ pub fn bursts(config: BurstsConfig) -> Result<BurstsOutput, InputError> {
     Ok(BurstsOutput { config, x, curves, at_x })
 }
 
-/// Eq 5-11's bound on bursts of requests: the thesis's Fig 5.7.
-pub struct Bursts;
-
-impl Experiment for Bursts {
-    const NAME: &'static str = "bursts";
-    const SUMMARY: &'static str = "Eq 5-11's bound on channel bursts for n equally spaced elements (thesis Fig 5.7); --x X gives the bound at one excess";
-    type Config = BurstsConfig;
+impl Experiment for BurstsConfig {
     type Output = BurstsOutput;
 
-    fn start(config: BurstsConfig) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {
-        ready(config, bursts)
+    fn start(self) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {
+        ready(self, bursts)
     }
 }
 

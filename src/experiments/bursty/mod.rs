@@ -21,24 +21,17 @@ use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
 use crate::core::limits::{self};
 
-/// Non-Poisson changes: MERGE, MERGE2, UNPOLITE, RANDOM and GREEDY (thesis ch. 6).
-pub struct Bursty;
-
-impl Experiment for Bursty {
-    const NAME: &'static str = "bursty";
-    const SUMMARY: &'static str =
-        "MERGE, MERGE2, UNPOLITE, RANDOM and GREEDY on bursty, non-Poisson changes (thesis Fig 6.3): --trace FILE.csv replays your trace, otherwise the bursty generator runs";
-    type Config = BurstyConfig;
+impl Experiment for BurstyConfig {
     type Output = BurstyOutput;
 
     /// A trace's real span and size are checked against the limits once it is read.
-    fn start(config: BurstyConfig) -> Result<Box<dyn Job<BurstyOutput>>, InputError> {
-        let job = BurstyJob::new(config)?;
+    fn start(self) -> Result<Box<dyn Job<BurstyOutput>>, InputError> {
+        let job = BurstyJob::new(self)?;
         job.cost().check(&limits::here())?;
         Ok(Box::new(Sliced::new(job)))
     }
 
-    fn presets() -> Vec<Preset<BurstyConfig>> {
+    fn presets() -> Vec<Preset<Self>> {
         vec![Preset { name: "thesis", label: "the thesis's scale: 10,000 articles over a year at P = 15 s (GREEDY takes hours)", config: thesis_scale() }]
     }
 

@@ -334,20 +334,14 @@ impl Job<CertifyOutput> for CertifyJob {
     }
 }
 
-/// A certified lower bound for Eq 5-9 (Conjecture 5.9), beyond the thesis.
-pub struct Certify;
-
 /// Native time per box split (two children bounded by the chosen enclosure).
 const SECONDS_PER_BOX: f64 = 2e-6;
 
-impl Experiment for Certify {
-    const NAME: &'static str = "certify";
-    const SUMMARY: &'static str = "a certified lower bound for Eq 5-9 by interval branch and bound (Conjecture 5.9, beyond the thesis)";
-    type Config = CertifyConfig;
+impl Experiment for CertifyConfig {
     type Output = CertifyOutput;
 
-    fn start(config: CertifyConfig) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {
-        Ok(Box::new(CertifyJob::new(config)?))
+    fn start(self) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {
+        Ok(Box::new(CertifyJob::new(self)?))
     }
 }
 
@@ -359,11 +353,7 @@ mod tests {
     use super::*;
 
     fn run(config: CertifyConfig) -> CertifyOutput {
-        let mut job = CertifyJob::new(config).unwrap();
-        while !job.done() {
-            job.advance(10_000);
-        }
-        job.output()
+        config.start().unwrap().finish()
     }
 
     #[test]

@@ -146,17 +146,11 @@ pub fn channel(config: ChannelConfig) -> Result<ChannelOutput, InputError> {
     Ok(ChannelOutput { per_page: spacing(&pages, t, windows, mean, &x), per_server: spacing(&servers, t, windows, mean, &x), capacity: total, window_days: t, mean, x, config })
 }
 
-/// Requests per window, per-page against per-server spacing, and Eq 5-11 (Lemma 5.10).
-pub struct Channel;
-
-impl Experiment for Channel {
-    const NAME: &'static str = "channel";
-    const SUMMARY: &'static str = "requests per window, per-page against per-server spacing, against Eq 5-11's bound (thesis Lemma 5.10)";
-    type Config = ChannelConfig;
+impl Experiment for ChannelConfig {
     type Output = ChannelOutput;
 
-    fn start(config: ChannelConfig) -> Result<Box<dyn Job<ChannelOutput>>, InputError> {
-        ready(config, channel)
+    fn start(self) -> Result<Box<dyn Job<ChannelOutput>>, InputError> {
+        ready(self, channel)
     }
 }
 

@@ -94,17 +94,11 @@ pub fn factor_curves(config: FactorCurvesConfig) -> Result<FactorCurvesOutput, I
     })
 }
 
-/// RANDOM's and MERGE's factors against x = λ/f: the thesis's Fig 5.2.
-pub struct FactorCurves;
-
-impl Experiment for FactorCurves {
-    const NAME: &'static str = "factor_curves";
-    const SUMMARY: &'static str = "RANDOM's and MERGE's approximation factors against x = λ/f (thesis Fig 5.2, Eq 5-2, Eq 5-8)";
-    type Config = FactorCurvesConfig;
+impl Experiment for FactorCurvesConfig {
     type Output = FactorCurvesOutput;
 
-    fn start(config: FactorCurvesConfig) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {
-        ready(config, factor_curves)
+    fn start(self) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {
+        ready(self, factor_curves)
     }
 }
 

@@ -22,16 +22,11 @@ use super::{Experiment, FileInput, Job, Sliced, inputs};
 use crate::core::input::InputError;
 use job::LearningJob;
 
-pub struct Learning;
-
-impl Experiment for Learning {
-    const NAME: &'static str = "learning";
-    const SUMMARY: &'static str = "learning to crawl without knowing the change rates: LambdaLearnAndCrawl, explore-then-commit and MERGE on estimated rates against the oracle, for binary, harmonic or Lemma 4.2 freshness under politeness (--repository pages.csv --capacity C --objective harmonic)";
-    type Config = LearningConfig;
+impl Experiment for LearningConfig {
     type Output = LearningOutput;
 
-    fn start(config: LearningConfig) -> Result<Box<dyn Job<LearningOutput>>, InputError> {
-        let job = LearningJob::new(config)?;
+    fn start(self) -> Result<Box<dyn Job<LearningOutput>>, InputError> {
+        let job = LearningJob::new(self)?;
         Ok(Box::new(Sliced::new(job)))
     }
 

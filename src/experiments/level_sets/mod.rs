@@ -209,20 +209,14 @@ impl LevelSetsJob {
     }
 }
 
-/// MERGE's approximation factor over (r, c): the thesis's Fig 5.6.
-pub struct LevelSets;
-
 /// Native time per evaluation of Eq 5-9 with the contouring that follows.
 const SECONDS_PER_NODE: f64 = 80e-9;
 
-impl Experiment for LevelSets {
-    const NAME: &'static str = "level_sets";
-    const SUMMARY: &'static str = "level sets of Eq 5-9, MERGE's approximation factor over r = λ/f and c = f_s/f (thesis Fig 5.6)";
-    type Config = LevelSetsConfig;
+impl Experiment for LevelSetsConfig {
     type Output = LevelSetsOutput;
 
-    fn start(config: LevelSetsConfig) -> Result<Box<dyn Job<LevelSetsOutput>>, InputError> {
-        Ok(Box::new(LevelSetsJob::new(config)?))
+    fn start(self) -> Result<Box<dyn Job<LevelSetsOutput>>, InputError> {
+        Ok(Box::new(LevelSetsJob::new(self)?))
     }
 }
 
@@ -265,7 +259,7 @@ mod tests {
     use super::*;
 
     fn run(config: LevelSetsConfig) -> LevelSetsOutput {
-        Box::new(LevelSetsJob::new(config).unwrap()).finish()
+        config.start().unwrap().finish()
     }
 
     #[test]

@@ -162,20 +162,14 @@ impl Settings for PartitionConfig {
 /// downloads a second, three events each).
 const SECONDS_PER_EVENT: f64 = 300e-9;
 
-/// Distributed crawling: hash vs graph partitioning under politeness (Exposto 2008).
-pub struct Partition;
-
-impl Experiment for Partition {
-    const NAME: &'static str = "partition";
-    const SUMMARY: &'static str = "distributed crawling (Exposto 2008): hash vs graph partitioning of a synthetic web among 2–30 robots under fixed, Eq 5.4 and dynamic politeness, simulated and by Eq 5.1–5.3";
-    type Config = PartitionConfig;
+impl Experiment for PartitionConfig {
     type Output = PartitionOutput;
 
-    fn start(config: PartitionConfig) -> Result<Box<dyn Job<PartitionOutput>>, InputError> {
-        Ok(Box::new(Sliced::new(PartitionJob::new(config)?)))
+    fn start(self) -> Result<Box<dyn Job<PartitionOutput>>, InputError> {
+        Ok(Box::new(Sliced::new(PartitionJob::new(self)?)))
     }
 
-    fn presets() -> Vec<Preset<PartitionConfig>> {
+    fn presets() -> Vec<Preset<Self>> {
         vec![Preset { name: "thesis", label: "the sample's scale: 10,039 hosts, 1.25 M URLs, every scheme and politeness", config: thesis_scale() }]
     }
 }

@@ -236,20 +236,14 @@ impl Job<PerPageOutput> for PerPageJob {
     }
 }
 
-/// One page's simulated factor against Eq 5-2 and Eq 5-8 (thesis Thm 5.4, Thm 5.7).
-pub struct PerPage;
-
 /// Native time per simulated request of the per-page experiment.
 const SECONDS_PER_REQUEST: f64 = 25e-9;
 
-impl Experiment for PerPage {
-    const NAME: &'static str = "per_page";
-    const SUMMARY: &'static str = "one page's simulated factor with confidence intervals against Eq 5-2 (RANDOM) and Eq 5-8 (MERGE)";
-    type Config = PerPageConfig;
+impl Experiment for PerPageConfig {
     type Output = PerPageOutput;
 
-    fn start(config: PerPageConfig) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {
-        Ok(Box::new(PerPageJob::new(config)?))
+    fn start(self) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {
+        Ok(Box::new(PerPageJob::new(self)?))
     }
 }
 
@@ -261,11 +255,7 @@ mod tests {
     use super::*;
 
     fn run(config: PerPageConfig) -> PerPageOutput {
-        let mut job = PerPageJob::new(config).unwrap();
-        while !job.done() {
-            job.advance(1_000_000);
-        }
-        job.output()
+        config.start().unwrap().finish()
     }
 
     /// RANDOM matches Eq 5-2 within its interval; MERGE is at or above Eq 5-8 within its

@@ -20,21 +20,14 @@ pub use output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, pub
 use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
 
-/// MERGE, DELAYED, RANDOM and UNPOLITE against the POLITE bound (Fig 5.8).
-pub struct Policies;
-
-impl Experiment for Policies {
-    const NAME: &'static str = "policies";
-    const SUMMARY: &'static str =
-        "MERGE, RANDOM, DELAYED, UNPOLITE and deployed crawlers on a WEBBASE-like repository or your page list, against the POLITE bound (thesis Fig 5.8)";
-    type Config = PoliciesConfig;
+impl Experiment for PoliciesConfig {
     type Output = PoliciesOutput;
 
-    fn start(config: PoliciesConfig) -> Result<Box<dyn Job<PoliciesOutput>>, InputError> {
-        Ok(Box::new(Sliced::new(PoliciesJob::new(config)?)))
+    fn start(self) -> Result<Box<dyn Job<PoliciesOutput>>, InputError> {
+        Ok(Box::new(Sliced::new(PoliciesJob::new(self)?)))
     }
 
-    fn presets() -> Vec<Preset<PoliciesConfig>> {
+    fn presets() -> Vec<Preset<Self>> {
         vec![Preset { name: "webbase", label: "WEBBASE scale: 14.5 M pages on 5,462 servers, P = 15 s, six years", config: PoliciesConfig::webbase() }]
     }
 
@@ -45,17 +38,17 @@ impl Experiment for Policies {
     /// The runs dealt to at most `parts` parts, the longest first to the least loaded
     /// (a run's requests grow with its capacity; a crawler's run is followed by MERGE at
     /// its bandwidth). Each part computes the repository, allocations and bounds itself.
-    fn split(config: &PoliciesConfig, parts: usize) -> Vec<PoliciesConfig> {
-        let all: Vec<u64> = match &config.only_runs {
+    fn split(&self, parts: usize) -> Vec<Self> {
+        let all: Vec<u64> = match &self.only_runs {
             Some(only) => only.clone(),
-            None => (0..config.runs() as u64).collect(),
+            None => (0..self.runs() as u64).collect(),
         };
         let parts = parts.clamp(1, all.len().max(1));
         if parts == 1 {
-            return vec![config.clone()];
+            return vec![self.clone()];
         }
-        let allocated = (config.capacities.len() * config.policies.len()) as u64;
-        let weight = |r: u64| if r < allocated { config.capacities[(r / config.policies.len() as u64) as usize] } else { 2.0 };
+        let allocated = (self.capacities.len() * self.policies.len()) as u64;
+        let weight = |r: u64| if r < allocated { self.capacities[(r / self.policies.len() as u64) as usize] } else { 2.0 };
         let mut order = all.clone();
         order.sort_by(|a, b| weight(*b).total_cmp(&weight(*a)).then(a.cmp(b)));
         let mut load: Vec<(f64, Vec<u64>)> = vec![(0.0, Vec::new()); parts];
@@ -68,25 +61,25 @@ impl Experiment for Policies {
             .filter(|(_, runs)| !runs.is_empty())
             .map(|(_, mut runs)| {
                 runs.sort_unstable();
-                PoliciesConfig { only_runs: Some(runs), ..config.clone() }
+                PoliciesConfig { only_runs: Some(runs), ..self.clone() }
             })
             .collect()
     }
 
     /// The parts' curves in the order of the whole run (policies at each capacity in the
     /// configuration's order, then crawlers), beside the bounds every part computed alike.
-    fn merge(config: &PoliciesConfig, outputs: Vec<PoliciesOutput>) -> PoliciesOutput {
+    fn merge(&self, outputs: Vec<PoliciesOutput>) -> PoliciesOutput {
         let mut merged = outputs.iter().max_by_key(|o| o.capacities.len()).expect("a part's result").clone();
-        merged.config = PoliciesConfig { only_runs: None, ..config.clone() };
+        merged.config = PoliciesConfig { only_runs: None, ..self.clone() };
         merged.done = outputs.iter().all(|o| o.done);
         let place = |list: &[crate::core::policy::PolicyKind], p| list.iter().position(|x| *x == p).unwrap_or(usize::MAX);
         for (k, capacity) in merged.capacities.iter_mut().enumerate() {
             let mut curves: Vec<PolicyCurve> = outputs.iter().filter_map(|o| o.capacities.get(k)).flat_map(|c| c.curves.iter().cloned()).collect();
-            curves.sort_by_key(|c| place(&config.policies, c.policy));
+            curves.sort_by_key(|c| place(&self.policies, c.policy));
             capacity.curves = curves;
         }
         let mut crawlers: Vec<CrawlerResult> = outputs.iter().flat_map(|o| o.crawlers.iter().cloned()).collect();
-        crawlers.sort_by_key(|c| place(&config.crawlers, c.curve.policy));
+        crawlers.sort_by_key(|c| place(&self.crawlers, c.curve.policy));
         merged.crawlers = crawlers;
         merged
     }

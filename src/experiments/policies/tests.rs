@@ -12,7 +12,6 @@ use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::Estimator;
 use crate::experiments::Settings;
-use crate::experiments::policies::Policies;
 
 /// Validates, checks the cost and plans, as the registry does.
 fn start(config: PoliciesConfig) -> Result<Sliced<PoliciesJob>, InputError> {
@@ -147,15 +146,15 @@ fn parts_of_a_split_run_join_into_the_whole() {
     let config = PoliciesConfig { capacities: vec![0.1, 0.5, 0.9], crawlers: vec![PolicyKind::Nutch, PolicyKind::Fixed], horizon_days: 300.0, ..small() };
     let whole = run(config.clone());
     for parts in [2, 3, 5, 64] {
-        let split = Policies::split(&config, parts);
+        let split = config.split(parts);
         assert_eq!(split.len(), parts.min(config.runs()), "{parts} parts");
         let mut dealt: Vec<u64> = split.iter().flat_map(|c| c.only_runs.clone().unwrap()).collect();
         dealt.sort_unstable();
         assert_eq!(dealt, (0..config.runs() as u64).collect::<Vec<_>>(), "every run once");
         let outputs: Vec<PoliciesOutput> = split.into_iter().map(run).collect();
-        assert_eq!(Policies::merge(&config, outputs), whole, "{parts} parts");
+        assert_eq!(config.merge(outputs), whole, "{parts} parts");
     }
-    assert_eq!(Policies::split(&config, 1), vec![config.clone()]);
+    assert_eq!(config.split(1), vec![config.clone()]);
     let bad = PoliciesConfig { only_runs: Some(vec![0, 99]), ..config };
     assert_eq!(bad.validate().unwrap_err().field, "only_runs[1]");
 }

@@ -21,16 +21,10 @@ pub use output::{ConceptResult, Published, SensorsOutput, SweepPoint, published}
 use super::{Experiment, Job, Sliced};
 use crate::core::input::InputError;
 
-/// A robot walking its list against sensors on the servers (Zemskov 2002).
-pub struct Sensors;
-
-impl Experiment for Sensors {
-    const NAME: &'static str = "sensors";
-    const SUMMARY: &'static str = "robots vs sensors on the same page histories (Zemskov 2002), at the article's full scale";
-    type Config = SensorsConfig;
+impl Experiment for SensorsConfig {
     type Output = SensorsOutput;
 
-    fn start(config: SensorsConfig) -> Result<Box<dyn Job<SensorsOutput>>, InputError> {
-        Ok(Box::new(Sliced::new(SensorsJob::new(config))))
+    fn start(self) -> Result<Box<dyn Job<SensorsOutput>>, InputError> {
+        Ok(Box::new(Sliced::new(SensorsJob::new(self))))
     }
 }
