@@ -74,6 +74,7 @@ function chromiumLeftovers() {
 }
 
 async function main() {
+  const started = Date.now();
   ensureNodeModules();
   ensureBuildTools();
   ensureChromium();
@@ -82,6 +83,7 @@ async function main() {
   const results = [];
   for (const layer of layers) {
     say(`test layer: ${layer.name}`);
+    const began = Date.now();
     if (layer.build) {
       const { build } = await import('./build.mjs');
       await build({ features: ['test-hooks'], out: 'dist-test', optimise: false });
@@ -90,18 +92,19 @@ async function main() {
     const { code, text } = await tee(layer.command, layer.args, layer.env);
     const { passed, failed } = layer.counts(text);
     const ok = code === 0 && failed === 0 && passed > 0;
-    results.push({ name: layer.name, passed, failed, ok, why: code !== 0 && failed === 0 ? `exit code ${code}` : passed === 0 ? 'no test ran' : '' });
+    const seconds = Math.round((Date.now() - began) / 1000);
+    results.push({ name: layer.name, passed, failed, ok, seconds, why: code !== 0 && failed === 0 ? `exit code ${code}` : passed === 0 ? 'no test ran' : '' });
   }
   for (const dir of chromiumLeftovers()) if (!before.has(dir)) fs.rmSync(path.join(os.tmpdir(), dir), { recursive: true, force: true });
   say('test layers:');
   for (const r of results) {
-    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(48)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.why ? ` (${r.why})` : ''}`);
+    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(48)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed, ${String(r.seconds).padStart(4)} s (builds included)${r.why ? ` (${r.why})` : ''}`);
   }
   if (results.some((r) => !r.ok)) {
     say('some test layer failed');
     process.exit(1);
   }
-  say(`all ${results.length} layers passed`);
+  say(`all ${results.length} layers passed in ${((Date.now() - started) / 60000).toFixed(1)} min, installs and builds included`);
 }
 
 main().catch((error) => {
