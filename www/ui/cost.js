@@ -3,9 +3,9 @@
 import { bytes, duration, number } from './format.js';
 
 /** "Needs about 40 MB and 8.8 × 10^7 requests: roughly 10 s here." — or the reason it cannot run. */
-export function costNote(core, experiment, config) {
+export function costNote(core, config) {
   try {
-    const cost = core.estimate({ ...config, experiment });
+    const cost = core.estimate(config);
     // WebAssembly in a browser runs at about half the native speed (BENCHMARKS.md)
     return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(2 * cost.seconds)} here.`;
   } catch (error) {

@@ -6,7 +6,8 @@ import { Progress } from './progress.js';
 import { Cancelled } from '../worker-client.js';
 import { downloadText } from './download.js';
 import { encodeValue, decodeValue } from './state.js';
-import { elapsed } from './format.js';
+import { elapsed, number } from './format.js';
+import { costNote } from './cost.js';
 
 /** Reads `a.b` from nested objects. */
 export function getPath(object, path) {
@@ -46,22 +47,25 @@ function button(text, className, onClick, label) {
 }
 
 /**
- * spec: {id, experiment, heading, fields, auto (run on every change), action (button text
- * when not auto), runOnLoad, display (fields that only change what a finished result
- * shows), initial(core) (the configuration the form edits; the defaults otherwise),
- * figures (how many of the result's charts to show), more {view, text} (a link to the
- * full experiment), presets ([{label, values(core), then(panel)?}]), note(core, config), hover(core, x, y),
- * details(result, element, phase), setup(panel, controls), augment(config, panel)}
+ * spec: {id, experiment (the id, with '_' for '-', unless given), heading, fields, auto
+ * (run on every change), action (button text when not auto), runOnLoad, display (fields
+ * that only change what a finished result shows), initial(core) (the configuration the
+ * form edits; the defaults otherwise), figures (how many of the result's charts to
+ * show), more {view, text} (a link to the full experiment), presets ([{label,
+ * values(core), then(panel)?}]), estimate (show the run's cost under the form),
+ * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
+ * phase), setup(panel, controls), augment(config, panel)}
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
   constructor(section, spec, core, client, state) {
     Object.assign(this, { spec, core, client, state, section });
+    this.experiment = spec.experiment ?? spec.id.replaceAll('-', '_');
     this.running = null;
     this.result = null;
     this.shown = null; // the configuration the charts show (JSON), once a run started
     this.lastEdited = null;
-    this.base = spec.initial ? spec.initial(core) : core.defaults(spec.experiment);
+    this.base = spec.initial ? spec.initial(core) : core.defaults(this.experiment);
     this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(this.base, f.key)]));
 
     const body = document.createElement('div');
@@ -231,7 +235,7 @@ export class ExperimentPanel {
   /** The configuration as the form has it (base values for what it does not hold). */
   configOf(read) {
     const config = structuredClone(this.base);
-    config.experiment = this.spec.experiment;
+    config.experiment = this.experiment;
     for (const [key, value] of Object.entries(read)) setPath(config, key, value);
     this.spec.augment?.(config, this);
     return config;
@@ -262,7 +266,7 @@ export class ExperimentPanel {
       this.markStale(null);
       return null;
     }
-    this.note.textContent = this.spec.note?.(this.core, config) ?? '';
+    this.note.textContent = this.spec.estimate ? costNote(this.core, config) : '';
     this.setStatus('');
     // a chart that follows the form keeps the link with it; one that waits for its
     // button updates the link when it runs, so that a link always shows its chart
@@ -299,7 +303,7 @@ export class ExperimentPanel {
     const count = Math.min(this.plots.count(), this.spec.figures ?? Infinity);
     while (this.chartViews.length < count) {
       const index = this.chartViews.length;
-      this.chartViews.push(new ChartView(this.charts, this.core, { name: this.spec.id, label: this.spec.heading, index, hover: this.spec.hover && ((x, y) => this.spec.hover(this.core, x, y)) }));
+      this.chartViews.push(new ChartView(this.charts, this.core, { name: this.spec.id, label: this.spec.heading, index, hover: (x, y) => (this.spec.hover ? this.spec.hover(this.core, x, y) : `${number(x, 3)}: ${number(y, 4)}`) }));
     }
     while (this.chartViews.length > count) this.chartViews.pop().remove();
     for (const view of this.chartViews) view.show(this.plots, phase, fraction);

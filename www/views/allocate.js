@@ -22,7 +22,6 @@ export default {
       id: 'allocate',
       heading: 'The four allocations, page by page',
       keyFields: ['capacity', 'politeness_seconds'],
-      experiment: 'allocate',
       auto: true,
       fields: [
         SOURCE_FIELD,

@@ -15,7 +15,6 @@ export default {
       id: 'bursts',
       heading: 'Bound on channel bursts, Eq 5-11',
       keyFields: ['n', 'probability'],
-      experiment: 'bursts',
       auto: true,
       fields: [
         { key: 'n', label: 'n (elements)', kind: 'list', help: 'pages or servers, e.g. 5462' },

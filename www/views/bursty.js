@@ -1,7 +1,6 @@
 // Non-Poisson changes (thesis ch. 6; spec §2): MERGE with Wolf et al.'s allocation,
 // MERGE2, UNPOLITE, RANDOM and GREEDY on an imported trace or the bursty generator.
 import { number as fmt } from '../ui/format.js';
-import { costNote } from '../ui/cost.js';
 import { csvDropBox } from '../ui/csv-file.js';
 
 const POLICIES = [
@@ -58,7 +57,6 @@ const panel = {
   intro: `<p>One server, requests every P/rate; every article starts stale. The default keeps the thesis's requests per article (10,000 articles at
     15 s) with 200 articles at 750 s over a quarter, so that GREEDY answers in seconds.</p>`,
   keyFields: ['politeness_seconds', 'policies', 'generator.articles'],
-  experiment: 'bursty',
   auto: false,
   runOnLoad: false,
   action: 'Simulate',
@@ -108,8 +106,7 @@ const panel = {
   augment(config, panel) {
     if (config.source === 'trace' && panel.trace) config.trace = panel.trace.text;
   },
-  note: (core, config) => costNote(core, 'bursty', config),
-  hover: (_core, x, y) => `${fmt(x, 3)}: ${fmt(y, 4)}`,
+  estimate: true,
   details: (result, element, phase) => (element.innerHTML = gapsTable(result, phase === 'final')),
 };
 

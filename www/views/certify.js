@@ -21,7 +21,6 @@ export default {
       id: 'certify',
       heading: 'A certified lower bound for Eq 5-9',
       keyFields: ['tolerance', 'enclosure'],
-      experiment: 'certify',
       auto: false,
       action: 'Prove',
       fields: [

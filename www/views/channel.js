@@ -15,7 +15,6 @@ export default {
       id: 'channel',
       heading: 'Requests per window against Eq 5-11',
       keyFields: ['capacity', 'window_requests'],
-      experiment: 'channel',
       auto: true,
       fields: [
         { key: 'capacity', label: 'C as a share of the maximum', kind: 'number' },

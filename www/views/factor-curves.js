@@ -16,7 +16,6 @@ export default {
       id: 'factor-curves',
       heading: 'Approximation factors against x = λ/f',
       keyFields: ['c', 'x_max'],
-      experiment: 'factor_curves',
       auto: true,
       fields: [
         { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },

@@ -2,7 +2,6 @@
 // 2003; Azar et al. 2018; Kolobov et al. 2019; Upadhyay et al. 2020) beside the
 // thesis's MERGE and the oracle, under politeness.
 import { number, integer } from '../ui/format.js';
-import { costNote } from '../ui/cost.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
 const POLICIES = [
@@ -60,7 +59,6 @@ export default {
       id: 'learning',
       heading: 'Freshness while learning the rates',
       keyFields: ['capacity', 'politeness_seconds', 'objective'],
-      experiment: 'learning',
       auto: false,
       runOnLoad: true,
       action: 'Simulate',
@@ -101,7 +99,7 @@ export default {
         { key: 'seed', label: 'seed', kind: 'integer' },
       ],
       ...PAGE_LIST,
-      note: (core, config) => costNote(core, 'learning', config),
+      estimate: true,
       hover: (_core, x, y) => `${number(x, 3)}: ${number(y, 4)}`,
       details: (result, element, phase) => (element.innerHTML = runsTable(result, phase === 'final')),
     },

@@ -17,7 +17,6 @@ export default {
       id: 'level-sets',
       heading: 'Level sets of Eq 5-9',
       keyFields: ['r_max', 'c_max', 'highlight_below'],
-      experiment: 'level_sets',
       auto: true,
       fields: [
         { key: 'r_min', label: 'r from', kind: 'number', help: 'r = λ/f > 0' },

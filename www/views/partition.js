@@ -1,7 +1,6 @@
 // Distributed crawling (Exposto 2008, ch. 5–6; spec §4): hash vs graph partitioning of a
 // synthetic web among robots, under fixed, density-adjusted and dynamic politeness.
 import { number as fmt, integer as int } from '../ui/format.js';
-import { costNote } from '../ui/cost.js';
 
 const SCHEMES = [
   ['hash_host', 'hash of host name'],
@@ -49,7 +48,6 @@ const panel = {
   id: 'partition',
   heading: 'Download time and URL exchanges against the number of robots',
   keyFields: ['robots', 'schemes', 'politeness'],
-  experiment: 'partition',
   auto: false,
   action: 'Simulate',
   fields: [
@@ -86,8 +84,7 @@ const panel = {
     },
     { label: 'Thesis scale (1.25 M URLs; minutes)', values: (core) => core.preset('partition', 'thesis') },
   ],
-  note: (core, config) => costNote(core, 'partition', config),
-  hover: (_core, x, y) => `${fmt(x, 3)}: ${fmt(y, 4)}`,
+  estimate: true,
   details: (result, element, phase) => (element.innerHTML = comparisonsTable(result, phase === 'final')),
 };
 

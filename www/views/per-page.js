@@ -15,7 +15,6 @@ export default {
       id: 'per-page',
       heading: 'One page: simulated factor against Eq 5-2 and Eq 5-8',
       keyFields: ['c', 'other_pages'],
-      experiment: 'per_page',
       auto: true,
       fields: [
         { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },

@@ -2,7 +2,6 @@
 // with an allocation, deployed crawlers' schedules beside them, against the POLITE bound.
 import { ESTIMATOR_FIELD } from '../ui/fields.js';
 import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
-import { costNote } from '../ui/cost.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
 const POLICIES = [
@@ -91,7 +90,6 @@ export default {
       id: 'policies',
       heading: 'Repository freshness over time',
       keyFields: ['capacities', 'politeness_seconds', 'horizon_days'],
-      experiment: 'policies',
       auto: false,
       action: 'Simulate',
       presets: [
@@ -135,7 +133,7 @@ export default {
         { key: 'seed', label: 'seed', kind: 'integer' },
       ],
       ...PAGE_LIST,
-      note: (core, config) => costNote(core, 'policies', config),
+      estimate: true,
       hover: (_core, x, y) => `${fmt(x)}, ${fmt(y, 4)}`,
   details(result, element, phase) {
         const final = phase === 'final';

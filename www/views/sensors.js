@@ -73,7 +73,6 @@ const article = {
   id: 'sensors',
   heading: 'The article\'s experiment: robot against sensors over one week',
   keyFields: ['pages', 'changes_per_week', 'requests_per_week'],
-  experiment: 'sensors',
   auto: false,
   action: 'Simulate',
   initial: (core) => core.defaults('sensors'),
