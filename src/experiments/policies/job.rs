@@ -70,7 +70,7 @@ pub struct Running {
     slice_requests: f64,
 }
 
-/// A contiguous range of servers: their their schedules, streams and politeness checks,
+/// A contiguous range of servers: their schedules, streams and politeness checks,
 /// and the freshness of their pages: advanced on its own (on any thread), combined with
 /// the others in shard order.
 struct Shard {
