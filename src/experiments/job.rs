@@ -28,6 +28,16 @@ pub trait Job<O> {
     fn work(&self) -> f64;
 }
 
+/// Runs `job` to its end in slices of `budget`, as the page's worker does (the tests: a
+/// result must not depend on how its job is advanced).
+#[cfg(test)]
+pub fn in_slices<O>(mut job: Box<dyn Job<O>>, budget: u64) -> O {
+    while !job.done() {
+        job.advance(budget);
+    }
+    job.finish()
+}
+
 /// A result computed at once (closed-form curves take microseconds).
 pub struct Ready<O> {
     output: O,

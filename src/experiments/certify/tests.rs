@@ -4,7 +4,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use super::*;
 
 fn run(config: CertifyConfig) -> CertifyOutput {
-    config.start().unwrap().finish()
+    crate::experiments::job::in_slices(config.start().unwrap(), 10_000)
 }
 
 #[test]

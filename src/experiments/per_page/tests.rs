@@ -4,7 +4,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use super::*;
 
 fn run(config: PerPageConfig) -> PerPageOutput {
-    config.start().unwrap().finish()
+    crate::experiments::job::in_slices(config.start().unwrap(), 1_000_000)
 }
 
 /// RANDOM matches Eq 5-2 within its interval; MERGE is at or above Eq 5-8 within its
