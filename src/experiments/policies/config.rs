@@ -2,6 +2,7 @@
 //! politeness, horizon, capacities, allocation, policies and crawlers; its validation
 //! and its cost.
 
+use super::sample::take_whole;
 use crate::core::alloc::AllocationKind;
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
@@ -96,18 +97,6 @@ const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
 const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
 const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 1.4e-6;
 
-/// How many of the servers of `sizes` (largest first) a sample of `draws` takes whole:
-/// each weighing at least the rest's weight over `draws`.
-fn whole_servers(sizes: &[f64], draws: f64) -> usize {
-    let mut rest: f64 = sizes.iter().sum();
-    let mut whole = 0;
-    while whole < sizes.len() && sizes[whole] >= rest / draws {
-        rest -= sizes[whole];
-        whole += 1;
-    }
-    whole
-}
-
 /// The cost of a request on a server of `pages` pages, interpolated in log₁₀(pages).
 fn seconds_per_request(pages: f64) -> f64 {
     let k = pages.max(1.0).log10().clamp(2.0, 6.0) - 2.0;
@@ -182,7 +171,7 @@ impl PoliciesConfig {
         let slots = self.max_rate_for(servers) * self.horizon_days;
         // a sample of n servers: each makes at most one request every P, except UNPOLITE
         // on an allocation that may give a server more than 1/P
-        let sampled = self.sample_servers.map(|n| n as f64 + sizes.map_or(0.0, |sizes| whole_servers(sizes, n.max(1) as f64) as f64));
+        let sampled = self.sample_servers.map(|n| n as f64 + sizes.map_or(0.0, |sizes| take_whole(sizes, n.max(1) as f64).0.iter().filter(|&&w| w).count() as f64));
         let run_requests = |c: f64, policy: PolicyKind| match sampled {
             Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n * self.horizon_days / self.politeness_days()),
             _ => c * slots,
@@ -228,11 +217,17 @@ impl PoliciesConfig {
         let Some(draws) = self.sample_servers.map(|d| d.max(1) as f64) else {
             return sizes.iter().map(|&n| seconds_per_request(n)).sum::<f64>() / sizes.len().max(1) as f64;
         };
-        let whole = whole_servers(sizes, draws);
-        let rest: f64 = sizes[whole..].iter().sum();
-        let taken: f64 = sizes[..whole].iter().map(|&n| seconds_per_request(n)).sum();
-        let drawn = sizes[whole..].iter().map(|&n| n * seconds_per_request(n)).sum::<f64>() / rest.max(1.0);
-        (taken + draws * drawn) / (whole as f64 + draws)
+        let (whole, rest) = take_whole(sizes, draws);
+        let (mut taken, mut count, mut drawn) = (0.0, 0.0, 0.0);
+        for (&n, whole) in sizes.iter().zip(whole) {
+            if whole {
+                taken += seconds_per_request(n);
+                count += 1.0;
+            } else {
+                drawn += n * seconds_per_request(n);
+            }
+        }
+        (taken + draws * drawn / rest.max(1.0)) / (count + draws)
     }
 
     /// The run's cost on `pages` pages and `servers` servers: its requests, and each
@@ -339,7 +334,7 @@ mod tests {
         for draws in [16, 64, 256, 1024] {
             let taken = ServerSample::draw(&repo, draws, 1).certain.iter().filter(|&&c| c).count();
             assert!(taken > 0, "{draws} draws take a server whole");
-            assert_eq!(whole_servers(&sizes, draws as f64), taken, "{draws} draws");
+            assert_eq!(take_whole(&sizes, draws as f64).0.iter().filter(|&&w| w).count(), taken, "{draws} draws");
         }
     }
 }

@@ -38,6 +38,35 @@ pub struct ServerSample {
     pub repo: Repository,
 }
 
+/// The servers a sample of `draws` draws takes whole (take-all: until no server left
+/// weighs W_rest / draws or more; servers of weight 0 never), and the weight of the
+/// others, W_rest. Each round takes every server over the threshold and subtracts their
+/// weights in server order. The cost model applies it to the generator's law of sizes,
+/// which comes sorted, largest first, as generated repositories do: no sort then.
+pub(super) fn take_whole(weight: &[f64], draws: f64) -> (Vec<bool>, f64) {
+    let mut order: Vec<usize> = (0..weight.len()).collect();
+    if !weight.is_sorted_by(|a, b| a >= b) {
+        order.sort_by(|&a, &b| weight[b].total_cmp(&weight[a]));
+    }
+    let mut certain = vec![false; weight.len()];
+    let mut rest_weight: f64 = weight.iter().sum();
+    let mut taken = 0;
+    loop {
+        let threshold = rest_weight / draws;
+        let end = taken + order[taken..].partition_point(|&s| weight[s] > 0.0 && weight[s] >= threshold);
+        if end == taken {
+            return (certain, rest_weight);
+        }
+        let mut round = order[taken..end].to_vec();
+        round.sort_unstable();
+        for s in round {
+            certain[s] = true;
+            rest_weight -= weight[s];
+        }
+        taken = end;
+    }
+}
+
 impl ServerSample {
     /// The servers heavy enough for `draws` draws taken whole, and `draws` servers drawn
     /// from the others with probability ∝ their weight, from the stream of `seed`
@@ -46,20 +75,7 @@ impl ServerSample {
     pub fn draw(whole: &Repository, draws: usize, seed: u64) -> Self {
         let weight: Vec<f64> = (0..whole.servers()).map(|s| whole.server_pages(s).map(|i| whole.weight(i)).sum()).collect();
         let total_weight: f64 = weight.iter().sum();
-        // take-all: until no server left weighs W_rest / n or more
-        let mut certain = vec![false; weight.len()];
-        let mut rest_weight = total_weight;
-        loop {
-            let threshold = rest_weight / draws as f64;
-            let heavy: Vec<usize> = (0..weight.len()).filter(|&s| !certain[s] && weight[s] > 0.0 && weight[s] >= threshold).collect();
-            if heavy.is_empty() {
-                break;
-            }
-            for s in heavy {
-                certain[s] = true;
-                rest_weight -= weight[s];
-            }
-        }
+        let (certain, rest_weight) = take_whole(&weight, draws as f64);
         let rest: Vec<usize> = (0..weight.len()).filter(|&s| !certain[s] && weight[s] > 0.0).collect();
         let mut cumulative = Vec::with_capacity(rest.len());
         let mut sum = 0.0;
