@@ -164,7 +164,7 @@ test('the WEBBASE preset shows what the full scale needs, and too big is refused
   await page.waitForFunction(() => document.querySelector('#policies .status').textContent === '', null, { timeout: 5000 });
 });
 
-test('a pool of workers runs the policies side by side, to the same bits as one worker, and cancels them all', async () => {
+test('a pool of workers runs the policies side by side (runs or servers shared out), to the same bits as one worker, and cancels them all', async () => {
   const config = { experiment: 'policies', repository: { pages: 3000, servers: 40 }, horizon_days: 200, capacities: [0.1, 0.9], crawlers: ['nutch'] };
   const outcome = await page.evaluate(async (config) => {
     const pool = globalThis.freshlab.client;
@@ -184,6 +184,26 @@ test('a pool of workers runs the policies side by side, to the same bits as one 
   assert.ok(outcome.same, 'the joined result is the single worker’s, to the last bit');
   assert.ok(outcome.done);
   assert.deepEqual(outcome.curves, [4, 4]);
+  // without crawlers the workers share out the servers instead, every server or a sample
+  for (const extra of [{}, { sample_servers: 16 }]) {
+    const shared = await page.evaluate(async (config) => {
+      const pool = globalThis.freshlab.client;
+      const [size, minSeconds] = [pool.size, pool.minSeconds];
+      Object.assign(pool, { size: 3, minSeconds: 0 });
+      try {
+        const parts = pool.parts(config).map((c) => c.server_part);
+        const pooled = await pool.run(config).promise;
+        const single = await pool.clients[0].run(config).promise;
+        return { parts, workers: pooled.workers, same: JSON.stringify(pooled.result) === JSON.stringify(single.result), curves: pooled.result.capacities.map((c) => c.curves.length) };
+      } finally {
+        Object.assign(pool, { size, minSeconds });
+      }
+    }, { ...config, crawlers: [], ...extra });
+    assert.deepEqual(shared.parts, [0, 1, 2].map((index) => ({ index, of: 3 })), JSON.stringify(extra));
+    assert.equal(shared.workers, 3);
+    assert.ok(shared.same, `servers shared out ${JSON.stringify(extra)}: the single worker’s result, to the last bit`);
+    assert.deepEqual(shared.curves, [4, 4]);
+  }
   // a cancelled pooled run leaves no worker computing
   const cancelled = await page.evaluate(async () => {
     const pool = globalThis.freshlab.client;

@@ -1,9 +1,12 @@
 //! Freshness over time: weighted fresh time accumulated in equal time bins.
 
 use crate::core::math::elementary::{exp, expm1};
+use serde::{Deserialize, Serialize};
 
 /// `n` bins covering [0, horizon). Each bin holds Σ w × (fresh time inside the bin).
-#[derive(Clone, Debug)]
+/// Serialised as they are (a part of a split run hands its servers' bins over whole, so
+/// that joining them adds the same numbers in the same order as one run does).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimeBins {
     width: f64,
     horizon: f64,

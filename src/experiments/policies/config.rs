@@ -52,6 +52,26 @@ pub struct PoliciesConfig {
     /// capacity by capacity and policy by policy, then crawler by crawler; absent: all.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub only_runs: Option<Vec<u64>>,
+    /// The servers this part of a split run simulates (the page's pool of workers): of
+    /// the run's fixed shards of servers, those numbered `index`, `index + of`, …;
+    /// absent: every server. Its curves carry their shards' bins, for the join.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_part: Option<ServerPart>,
+}
+
+/// One of `of` parts of a run split by servers: the shards k with k mod `of` = `index`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerPart {
+    pub index: u64,
+    pub of: u64,
+}
+
+impl ServerPart {
+    /// Whether shard `k` is this part's.
+    pub fn has(&self, k: usize) -> bool {
+        k as u64 % self.of == self.index
+    }
 }
 
 impl Default for PoliciesConfig {
@@ -73,6 +93,7 @@ impl Default for PoliciesConfig {
             seed: 1,
             sample_servers: None,
             only_runs: None,
+            server_part: None,
         }
     }
 }
@@ -293,6 +314,21 @@ impl Settings for PoliciesConfig {
             }
             distinct("only_runs", runs)?;
         }
+        if let Some(part) = self.server_part {
+            count("server_part.of", part.of, 1, 4096, "")?;
+            if part.index >= part.of {
+                return Err(InputError::new("server_part.index", format!("must be below server_part.of, {} (got {}); parts are numbered from 0", part.of, part.index)));
+            }
+            if !self.crawlers.is_empty() {
+                return Err(InputError::new(
+                    "crawlers",
+                    "a run split by servers runs the allocated policies only (MERGE at a crawler's bandwidth needs every server's requests): set crawlers to none, or leave server_part out",
+                ));
+            }
+            if self.only_runs.is_some() {
+                return Err(InputError::new("server_part", "a part does either some runs (only_runs) or some servers (server_part): leave one out"));
+            }
+        }
         Ok(())
     }
 
@@ -332,7 +368,7 @@ mod tests {
         let sizes = config.law_sizes(200_000).expect("the generator's law");
         let (repo, _, _) = config.pages().load().unwrap();
         for draws in [16, 64, 256, 1024] {
-            let taken = ServerSample::draw(&repo, draws, 1).certain.iter().filter(|&&c| c).count();
+            let taken = ServerSample::draw(&repo, draws, 1).design.certain.iter().filter(|&&c| c).count();
             assert!(taken > 0, "{draws} draws take a server whole");
             assert_eq!(take_whole(&sizes, draws as f64).0.iter().filter(|&&w| w).count(), taken, "{draws} draws");
         }

@@ -4,12 +4,11 @@
 
 use super::config::PoliciesConfig;
 use super::microscope::microscope;
-use super::output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, SampleSummary, SampledInterval, published_ratio};
-use super::sample::{GROUPS, ServerSample};
+use super::output::{CapacityResult, CrawlerResult, CurvePart, FreshnessScale, PoliciesOutput, PolicyCurve, RunTally, SampleSummary};
+use super::sample::ServerSample;
 use crate::core::alloc::{Allocation, AllocationKind, allocate, capped, given};
 use crate::core::input::InputError;
 use crate::core::limits;
-use crate::core::math::stats::mean_and_half_width;
 use crate::core::model::repository::Repository;
 use crate::core::parallel::{self, balanced_ranges};
 use crate::core::policy::server::ServerSchedule;
@@ -68,12 +67,16 @@ pub struct Running {
     slice: f64,
     /// Requests a slice is sized for (`slice_requests`).
     slice_requests: f64,
+    /// How the freshness is estimated (the exact one for adaptive crawlers).
+    estimator: Estimator,
 }
 
 /// A contiguous range of servers: their schedules, streams and politeness checks,
 /// and the freshness of their pages: advanced on its own (on any thread), combined with
 /// the others in shard order.
 struct Shard {
+    /// Its place in the run's cut (a part of a run split by servers has some of them).
+    id: usize,
     /// Where the freshness is counted: one account for the whole shard, or one per
     /// server (a sample needs each server's own), each with its first page.
     accounts: Vec<(usize, Account)>,
@@ -123,6 +126,8 @@ pub struct PoliciesJob {
     allocation: Option<(usize, Vec<f64>)>,
     /// The servers simulated when `sample_servers` is set (all of them otherwise).
     sample: Option<ServerSample>,
+    /// How the accounts' bins become freshness.
+    scale: FreshnessScale,
 }
 
 impl PoliciesJob {
@@ -188,12 +193,15 @@ impl PoliciesJob {
             crawlers: Vec::new(),
             done: false,
             sample: None,
+            part: None,
             config: config.clone(),
         };
         let sample = config.sample_servers.map(|n| ServerSample::draw(&repo, n as usize, config.seed));
         let mut output = output;
         output.sample = sample.as_ref().map(|s| SampleSummary::of(s, &repo));
-        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample })
+        let scale = FreshnessScale { total_weight: repo.total_weight(), sample: sample.as_ref().map(|s| s.design.clone()) };
+        output.part = config.server_part.map(|_| scale.clone());
+        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample, scale })
     }
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
@@ -272,21 +280,24 @@ impl PoliciesJob {
         // one server a shard, which the threads share out evenly whatever the servers' costs
         // (a few heavy servers, whose requests cost most); the whole repository's cut is fixed
         let cut = if self.sample.is_some() { (0..repo.servers()).map(|s| s..s + 1).collect() } else { balanced_ranges(&sizes, SHARDS) };
+        let part = self.config.server_part;
         let shards = cut
             .into_iter()
-            .map(|servers| {
+            .enumerate()
+            .filter(|&(id, _)| part.is_none_or(|p| p.has(id)))
+            .map(|(id, servers)| {
                 let mut streams: Vec<Stream> = servers.clone().map(|s| Stream::of(self.config.seed, purpose, ids[s] as u64)).collect();
                 let schedules = servers.clone().zip(&mut streams).map(|(s, rng)| ServerSchedule::new(policy, sim_f, repo.server_pages(s), p, rng)).collect();
                 let pages = if servers.is_empty() { 0..0 } else { repo.server_pages(servers.start).start..repo.server_pages(servers.end - 1).end };
                 let accounts = if self.sample.is_some() { servers.clone().map(|s| account(repo.server_pages(s))).collect() } else { vec![account(pages)] };
-                Shard { checks: vec![PolitenessCheck::new(p); servers.len()], schedules, streams, accounts, requests: 0 }
+                Shard { id, checks: vec![PolitenessCheck::new(p); servers.len()], schedules, streams, accounts, requests: 0 }
             })
             .collect();
         // crawlers' rates are not known in advance: their upper bound sets the slices
         let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
         let per_slice = slice_requests(repo.servers());
         let count = (rate * horizon / per_slice).ceil().clamp(1.0, 1e7);
-        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice }
+        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice, estimator }
     }
 
     /// Each account's freshness bins (a shard's, or a sampled server's), open intervals
@@ -304,76 +315,26 @@ impl PoliciesJob {
             .collect()
     }
 
-    /// The freshness bins of every account added in order.
-    fn closed_bins(&self, shards: &[TimeBins]) -> TimeBins {
-        let mut all: Option<TimeBins> = None;
-        for bins in shards {
-            match all.as_mut() {
-                None => all = Some(bins.clone()),
-                Some(total) => total.merge(bins),
-            }
-        }
-        all.unwrap_or_else(|| TimeBins::new(self.config.horizon_days, self.config.bins as usize))
-    }
-
-    /// A sample's estimate from each simulated server's bins: each bin's freshness as the
-    /// mean of its groups' estimates, with the 95 % half-widths of each bin, of the mean
-    /// over the bins and of the last bin.
-    fn sampled_curve(&self, sample: &ServerSample, servers: &[TimeBins], filled: usize) -> (Vec<f64>, SampledInterval) {
-        let width = servers.first().map_or(1.0, |b| b.width());
-        let totals: Vec<Vec<f64>> = servers.iter().map(|b| b.totals()).collect();
-        // per bin: each group's estimate of the fresh weight-time, over the bin's width
-        let groups: Vec<Vec<f64>> = (0..filled).map(|b| sample.group_estimates(&totals.iter().map(|t| t[b] / width).collect::<Vec<f64>>())).collect();
-        let (freshness, half): (Vec<f64>, Vec<f64>) = groups.iter().map(|g| mean_and_half_width(g)).unzip();
-        let means: Vec<f64> = (0..GROUPS).map(|g| if filled == 0 { 0.0 } else { groups.iter().map(|b| b[g]).sum::<f64>() / filled as f64 }).collect();
-        let interval = SampledInterval { mean_half_width: mean_and_half_width(&means).1, end_half_width: half.last().copied().unwrap_or(0.0), freshness_half_width: half };
-        (freshness, interval)
-    }
-
     fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
         let accounts = self.account_bins(running, until);
-        let bins = self.closed_bins(&accounts);
-        let width = bins.width();
-        let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
-        let (freshness, sampled) = match &self.sample {
-            Some(sample) => {
-                let (freshness, interval) = self.sampled_curve(sample, &accounts, filled);
-                (freshness, Some(interval))
-            }
-            None => (bins.totals().into_iter().take(filled).map(|t| t / (width * self.repo.total_weight())).collect(), None),
-        };
-        let quarter = (freshness.len() / 4).max(1);
-        let converged = if freshness.is_empty() { 0.0 } else { freshness[freshness.len() - quarter..].iter().sum::<f64>() / quarter as f64 };
         let policy = match running.run {
             Run::Allocated { policy, .. } | Run::Crawler { policy, .. } => policy,
             Run::SameBandwidth { .. } => PolicyKind::Merge,
         };
-        let mean = if freshness.is_empty() { 0.0 } else { freshness.iter().sum::<f64>() / freshness.len() as f64 };
-        let end = freshness.last().copied().unwrap_or(0.0);
-        let (ratio_end, ratio_mean, published) = match running.run {
-            Run::Allocated { capacity, policy } => {
-                let c = &self.output.capacities[capacity];
-                let ratio = |v: f64| (!freshness.is_empty() && c.polite_bound > 0.0).then(|| v / c.polite_bound);
-                (ratio(end), ratio(mean), published_ratio(policy, c.share))
-            }
-            _ => (None, None, None),
+        let capacity = match running.run {
+            Run::Allocated { capacity, .. } => Some(&self.output.capacities[capacity]),
+            _ => None,
         };
-        PolicyCurve {
-            policy,
-            mean,
-            end,
-            converged,
-            freshness,
-            complete,
-            requests: running.requests,
-            bandwidth: if until > 0.0 { running.requests as f64 / until } else { 0.0 },
-            violations: running.shards.iter().flat_map(|s| &s.checks).map(|c| c.violations).sum(),
-            estimator: running.shards[0].accounts[0].1.estimator(),
-            ratio_end,
-            ratio_mean,
-            published_ratio: published,
-            sampled,
+        let violations = running.shards.iter().flat_map(|s| &s.checks).map(|c| c.violations).sum();
+        let tally = RunTally { policy, estimator: running.estimator, requests: running.requests, violations, until, capacity };
+        if self.config.server_part.is_some() {
+            // a part's own figures would be its servers' alone: it hands on their bins
+            let mut curve = PolicyCurve::of(tally, Vec::new(), None, complete);
+            curve.part = Some(CurvePart { until, shards: running.shards.iter().map(|s| s.id as u64).zip(accounts).collect() });
+            return curve;
         }
+        let (freshness, sampled) = self.scale.freshness(&accounts, until, complete, || TimeBins::new(self.config.horizon_days, self.config.bins as usize));
+        PolicyCurve::of(tally, freshness, sampled, complete)
     }
 }
 
@@ -384,7 +345,9 @@ impl Plan for PoliciesJob {
     fn begin(&mut self) -> Option<(Running, f64)> {
         let run = *self.runs.get(self.next)?;
         self.next += 1;
-        Some((self.start(run), self.repo.pages() as f64))
+        // a run's setup counts a pass over the pages, shared among the parts that each make it
+        let parts = self.config.server_part.map_or(1, |p| p.of);
+        Some((self.start(run), self.repo.pages() as f64 / parts as f64))
     }
 
     /// Runs one slice of `running`: every server's requests up to the slice's end.

@@ -4,10 +4,12 @@
 
 use super::config::{Estimate, PoliciesConfig};
 use super::microscope::ServerMicroscope;
-use super::sample::ServerSample;
+use super::sample::{GROUPS, SampleDesign, ServerSample};
 use crate::core::alloc::{AllocationReport, Capped};
+use crate::core::math::stats::mean_and_half_width;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolicyKind;
+use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::Estimator;
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +48,112 @@ pub struct PolicyCurve {
     /// When the servers were sampled: the curve is an estimate, with these intervals.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampled: Option<SampledInterval>,
+    /// In a part of a run split by servers: its shards' bins, for the join (the curve's
+    /// own figures are then left empty). Never in a whole run's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<CurvePart>,
+}
+
+/// What a part of a run split by servers simulated of one curve: each of its shards'
+/// freshness bins, closed at `until` (the part's time; the horizon once complete).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePart {
+    pub until: f64,
+    pub shards: Vec<(u64, TimeBins)>,
+}
+
+/// How freshness bins become a curve: over the repository's weight W, or, when the
+/// servers are sampled, as the estimate of the sample's design. A part of a run split by
+/// servers hands it on with its bins: all the join needs besides them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FreshnessScale {
+    pub total_weight: f64,
+    pub sample: Option<SampleDesign>,
+}
+
+impl FreshnessScale {
+    /// The freshness of each bin filled by `until` (every bin once `complete`), from the
+    /// accounts' bins in order (a shard's each, or a sampled server's each): their sum
+    /// over W, or the sample's estimate with its 95 % intervals.
+    pub fn freshness(&self, accounts: &[TimeBins], until: f64, complete: bool, empty: impl FnOnce() -> TimeBins) -> (Vec<f64>, Option<SampledInterval>) {
+        let mut all: Option<TimeBins> = None;
+        for bins in accounts {
+            match all.as_mut() {
+                None => all = Some(bins.clone()),
+                Some(total) => total.merge(bins),
+            }
+        }
+        let bins = all.unwrap_or_else(empty);
+        let width = bins.width();
+        let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
+        match &self.sample {
+            Some(design) => {
+                let (freshness, interval) = sampled_curve(design, accounts, filled);
+                (freshness, Some(interval))
+            }
+            None => (bins.totals().into_iter().take(filled).map(|t| t / (width * self.total_weight)).collect(), None),
+        }
+    }
+}
+
+/// A sample's estimate from each simulated server's bins: each bin's freshness as the
+/// mean of its groups' estimates, with the 95 % half-widths of each bin, of the mean
+/// over the bins and of the last bin.
+fn sampled_curve(design: &SampleDesign, servers: &[TimeBins], filled: usize) -> (Vec<f64>, SampledInterval) {
+    let width = servers.first().map_or(1.0, |b| b.width());
+    let totals: Vec<Vec<f64>> = servers.iter().map(|b| b.totals()).collect();
+    // per bin: each group's estimate of the fresh weight-time, over the bin's width
+    let groups: Vec<Vec<f64>> = (0..filled).map(|b| design.group_estimates(&totals.iter().map(|t| t[b] / width).collect::<Vec<f64>>())).collect();
+    let (freshness, half): (Vec<f64>, Vec<f64>) = groups.iter().map(|g| mean_and_half_width(g)).unzip();
+    let means: Vec<f64> = (0..GROUPS).map(|g| if filled == 0 { 0.0 } else { groups.iter().map(|b| b[g]).sum::<f64>() / filled as f64 }).collect();
+    let interval = SampledInterval { mean_half_width: mean_and_half_width(&means).1, end_half_width: half.last().copied().unwrap_or(0.0), freshness_half_width: half };
+    (freshness, interval)
+}
+
+/// What a run made, besides its freshness: its policy and estimator, its requests and
+/// politeness violations by `until`, and the capacity it ran at (its bounds), if any.
+pub struct RunTally<'a> {
+    pub policy: PolicyKind,
+    pub estimator: Estimator,
+    pub requests: u64,
+    pub violations: u64,
+    pub until: f64,
+    pub capacity: Option<&'a CapacityResult>,
+}
+
+impl PolicyCurve {
+    /// The curve of a run from its freshness per bin: its means, and its ratios to the
+    /// POLITE bound beside the thesis's where it has them.
+    pub fn of(run: RunTally, freshness: Vec<f64>, sampled: Option<SampledInterval>, complete: bool) -> Self {
+        let quarter = (freshness.len() / 4).max(1);
+        let converged = if freshness.is_empty() { 0.0 } else { freshness[freshness.len() - quarter..].iter().sum::<f64>() / quarter as f64 };
+        let mean = if freshness.is_empty() { 0.0 } else { freshness.iter().sum::<f64>() / freshness.len() as f64 };
+        let end = freshness.last().copied().unwrap_or(0.0);
+        let (ratio_end, ratio_mean, published) = match run.capacity {
+            Some(c) => {
+                let ratio = |v: f64| (!freshness.is_empty() && c.polite_bound > 0.0).then(|| v / c.polite_bound);
+                (ratio(end), ratio(mean), published_ratio(run.policy, c.share))
+            }
+            None => (None, None, None),
+        };
+        PolicyCurve {
+            policy: run.policy,
+            mean,
+            end,
+            converged,
+            freshness,
+            complete,
+            requests: run.requests,
+            bandwidth: if run.until > 0.0 { run.requests as f64 / run.until } else { 0.0 },
+            violations: run.violations,
+            estimator: run.estimator,
+            ratio_end,
+            ratio_mean,
+            published_ratio: published,
+            sampled,
+            part: None,
+        }
+    }
 }
 
 /// 95 % half-widths of a sampled curve (Student's t over the groups of draws).
@@ -74,12 +182,12 @@ pub struct SampleSummary {
 impl SampleSummary {
     pub fn of(sample: &ServerSample, whole: &crate::core::model::repository::Repository) -> Self {
         SampleSummary {
-            draws: sample.groups.iter().map(|g| g.len() as u64).sum(),
+            draws: sample.design.groups.iter().map(|g| g.len() as u64).sum(),
             servers: sample.servers.len() as u64,
-            servers_taken_whole: sample.certain.iter().filter(|&&c| c).count() as u64,
-            groups: sample.groups.len() as u64,
+            servers_taken_whole: sample.design.certain.iter().filter(|&&c| c).count() as u64,
+            groups: sample.design.groups.len() as u64,
             page_share: sample.repo.pages() as f64 / whole.pages() as f64,
-            weight_taken_whole: 1.0 - sample.rest_weight / sample.total_weight,
+            weight_taken_whole: 1.0 - sample.design.rest_weight / sample.design.total_weight,
         }
     }
 }
@@ -130,4 +238,7 @@ pub struct PoliciesOutput {
     /// Present when the freshness curves are estimated from a sample of servers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<SampleSummary>,
+    /// In a part of a run split by servers: what the join needs to scale its curves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<FreshnessScale>,
 }

@@ -15,6 +15,7 @@
 
 use crate::core::model::repository::Repository;
 use crate::core::rng::{Purpose, Stream};
+use serde::{Deserialize, Serialize};
 
 /// Independent groups of draws (the interval's degrees of freedom + 1).
 pub const GROUPS: usize = 16;
@@ -23,19 +24,28 @@ pub const GROUPS: usize = 16;
 pub struct ServerSample {
     /// The whole repository's index of each simulated server, in increasing order.
     pub servers: Vec<usize>,
-    /// Each simulated server's weight W_s.
-    pub weights: Vec<f64>,
-    /// Whether a simulated server is taken whole (else it was drawn).
-    pub certain: Vec<bool>,
-    /// Each group's draws, as indices into `servers` (a server drawn twice appears twice).
-    pub groups: Vec<Vec<usize>>,
-    /// W, and the weight of the servers not taken whole.
-    pub total_weight: f64,
-    pub rest_weight: f64,
+    /// How the simulated servers' results make the estimate.
+    pub design: SampleDesign,
     /// The whole repository's index of each page of `repo`.
     pub pages: Vec<usize>,
     /// The simulated servers' pages, with their own weights.
     pub repo: Repository,
+}
+
+/// How a sample's simulated servers are counted: all a part of a split run needs to
+/// join its servers' results with the other parts' (it travels with the part's output).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleDesign {
+    /// Each simulated server's weight W_s.
+    pub weights: Vec<f64>,
+    /// Whether a simulated server is taken whole (else it was drawn).
+    pub certain: Vec<bool>,
+    /// Each group's draws, as indices into the simulated servers (a server drawn twice
+    /// appears twice).
+    pub groups: Vec<Vec<usize>>,
+    /// W, and the weight of the servers not taken whole.
+    pub total_weight: f64,
+    pub rest_weight: f64,
 }
 
 /// The servers a sample of `draws` draws takes whole (take-all: until no server left
@@ -111,22 +121,26 @@ impl ServerSample {
             server_start.push(pages.len());
         }
         ServerSample {
-            weights: servers.iter().map(|&s| weight[s]).collect(),
-            certain: servers.iter().map(|&s| certain[s]).collect(),
+            design: SampleDesign {
+                weights: servers.iter().map(|&s| weight[s]).collect(),
+                certain: servers.iter().map(|&s| certain[s]).collect(),
+                groups,
+                total_weight,
+                rest_weight,
+            },
             servers,
-            groups,
-            total_weight,
-            rest_weight,
             pages,
             repo: Repository { server_start, lambda, weight: Some(weights) },
         }
     }
+}
 
+impl SampleDesign {
     /// Each group's estimate of a quantity given per simulated server as its total
     /// Σ_i w_i x_i (so that x̄_s = total_s / W_s): (Σ_taken-whole total_s + W_rest ×
     /// mean of the group's x̄_s over its draws) / W.
     pub fn group_estimates(&self, totals: &[f64]) -> Vec<f64> {
-        let certain: f64 = (0..self.servers.len()).filter(|&k| self.certain[k]).map(|k| totals[k]).sum();
+        let certain: f64 = (0..self.weights.len()).filter(|&k| self.certain[k]).map(|k| totals[k]).sum();
         self.groups
             .iter()
             .map(|draws| {
@@ -153,9 +167,9 @@ mod tests {
         // 256 draws: W_rest / n = 800/256 > 3, so only server 0 is taken whole
         let (n, mut heavy, mut all) = (256, 0, 0);
         for seed in 1..=20 {
-            let sample = ServerSample::draw(&repo, n, seed);
-            assert_eq!((sample.servers[0], sample.certain[0]), (0, true));
-            assert!(!sample.servers.contains(&1), "a server of weight 0 is never drawn");
+            let ServerSample { servers, design: sample, pages, .. } = ServerSample::draw(&repo, n, seed);
+            assert_eq!((servers[0], sample.certain[0]), (0, true));
+            assert!(!servers.contains(&1), "a server of weight 0 is never drawn");
             assert!(sample.certain[1..].iter().all(|&c| !c));
             assert_eq!((sample.total_weight, sample.rest_weight), (1800.0, 800.0));
             assert!(sample.groups.iter().all(|g| g.len() == n / GROUPS));
@@ -163,13 +177,13 @@ mod tests {
                 all += 1;
                 heavy += usize::from(sample.weights[k] == 3.0);
             }
-            assert_eq!(sample.pages, sample.servers, "one page a server");
+            assert_eq!(pages, servers, "one page a server");
         }
         // binomial(5,120, 0.75): within 4 sd
         let share = heavy as f64 / all as f64;
         assert!((share - 0.75).abs() < 4.0 * (0.75f64 * 0.25 / all as f64).sqrt(), "{share}");
         // each group's estimate: server 0's total, plus W_rest × its draws' mean
-        let sample = ServerSample::draw(&repo, n, 1);
+        let sample = ServerSample::draw(&repo, n, 1).design;
         let totals: Vec<f64> = sample.weights.iter().map(|&w| if w == 3.0 { 3.0 } else { 0.5 * w }).collect();
         for (g, e) in sample.groups.iter().zip(sample.group_estimates(&totals)) {
             let mean = g.iter().map(|&k| totals[k] / sample.weights[k]).sum::<f64>() / g.len() as f64;
@@ -180,7 +194,7 @@ mod tests {
     #[test]
     fn with_enough_draws_every_server_is_taken_whole() {
         let repo = Repository { server_start: vec![0, 2, 3, 6], lambda: vec![1.0; 6], weight: None };
-        let sample = ServerSample::draw(&repo, 16, 1);
+        let sample = ServerSample::draw(&repo, 16, 1).design;
         assert!(sample.certain.iter().all(|&c| c) && sample.groups.iter().all(|g| g.is_empty()));
         assert_eq!(sample.group_estimates(&[1.0, 0.5, 3.0]), vec![4.5 / 6.0; GROUPS]);
     }

@@ -159,6 +159,62 @@ fn parts_of_a_split_run_join_into_the_whole() {
     assert_eq!(bad.validate().unwrap_err().field, "only_runs[1]");
 }
 
+/// Issue 16: without crawlers the pool's parts share out the servers — every run on each
+/// part's shards, their bins joined in shard order — and give the whole run's result to
+/// the last bit, for the whole repository and for a sample of servers; the joined partial
+/// results show only the curves every part has begun, and never claim to be done.
+#[test]
+fn parts_sharing_the_servers_join_into_the_whole() {
+    use crate::experiments::Experiment;
+    let whole = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![], horizon_days: 300.0, ..small() };
+    let sampled = PoliciesConfig { sample_servers: Some(24), ..whole.clone() };
+    for config in [whole, sampled] {
+        let reference = run(config.clone());
+        for parts in [2, 3, 16, 64] {
+            let split = config.split(parts);
+            let of = split.len() as u64;
+            assert_eq!(of, if config.sample_servers.is_some() { parts as u64 } else { parts.min(job::SHARDS) as u64 });
+            assert!(split.iter().enumerate().all(|(k, c)| c.server_part == Some(ServerPart { index: k as u64, of })));
+            let outputs: Vec<PoliciesOutput> = split.iter().cloned().map(run).collect();
+            assert!(outputs.iter().all(|o| o.part.is_some() && o.capacities.iter().flat_map(|c| &c.curves).all(|c| c.part.is_some() && c.freshness.is_empty())));
+            let joined = config.merge(outputs.clone());
+            assert_eq!(joined, reference, "{parts} parts, sample {:?}", config.sample_servers);
+            assert!(joined.capacities.iter().flat_map(|c| &c.curves).all(|c| c.part.is_none()));
+            // one part missing: the bounds, no curve, not done
+            let short = config.merge(outputs[1..].to_vec());
+            assert!(!short.done && short.capacities.iter().all(|c| c.curves.is_empty()));
+        }
+        // every part, like the whole run, as many slices in as take the whole run into its
+        // second curve: the joined partial is the whole run's, the run in progress incomplete
+        let long = PoliciesConfig { horizon_days: 3000.0, ..config.clone() };
+        let showing = |o: &PoliciesOutput| o.capacities.iter().flat_map(|c| &c.curves).any(|c| !c.complete && !c.freshness.is_empty());
+        let mut job = start(long.clone()).unwrap();
+        let mut slices = 0;
+        while !showing(&job.partial()) || job.partial().capacities[0].curves.len() < 2 {
+            job.advance(1);
+            slices += 1;
+        }
+        let whole = job.partial();
+        let sliced = |config: PoliciesConfig| {
+            let mut job = start(config).unwrap();
+            for _ in 0..slices {
+                job.advance(1);
+            }
+            job.partial()
+        };
+        let joined = long.merge(long.split(3).into_iter().map(sliced).collect());
+        assert_eq!(joined, whole);
+        let curves: Vec<&PolicyCurve> = joined.capacities.iter().flat_map(|c| &c.curves).collect();
+        let (done, running) = curves.split_at(curves.len() - 1);
+        assert!(done.iter().all(|c| c.complete), "the runs before, complete");
+        assert!(!joined.done && !running[0].complete && !running[0].freshness.is_empty() && running[0].freshness.len() < 40, "{:?}", running[0].freshness.len());
+    }
+    let part = PoliciesConfig { server_part: Some(ServerPart { index: 2, of: 2 }), crawlers: vec![], ..small() };
+    assert_eq!(part.validate().unwrap_err().field, "server_part.index");
+    let crawling = PoliciesConfig { server_part: Some(ServerPart { index: 0, of: 2 }), ..small() };
+    assert_eq!(crawling.validate().unwrap_err().field, "crawlers");
+}
+
 #[test]
 fn published_ratios_are_attached_where_the_thesis_has_them() {
     assert_eq!(published_ratio(PolicyKind::Merge, 0.1), Some(0.975));
