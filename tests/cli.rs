@@ -537,6 +537,55 @@ fn a_sweep_and_its_merged_shards_agree() {
     let _ = std::fs::remove_dir_all(&base);
 }
 
+/// Issue 16: one run spread over machines — each part run with `--part K/N --out`, then
+/// `freshlab join` — gives the whole run's file and printout to the last bit, by servers
+/// (no crawlers) and by runs (crawlers); a missing, repeated or foreign part is named.
+#[test]
+fn parts_run_apart_join_into_the_whole_run() {
+    let dir = scratch("parts");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let small = ["policies", "--repository.pages", "3000", "--repository.servers", "40", "--horizon-days", "100", "--quiet"];
+    for (crawlers, n) in [("[]", 3), ("nutch", 5)] {
+        let run = |extra: &[&str]| {
+            let args: Vec<&str> = small.iter().copied().chain(["--crawlers", crawlers]).chain(extra.iter().copied()).collect();
+            let (code, out, err) = freshlab(&args);
+            assert_eq!(code, 0, "{args:?}: {err}");
+            out
+        };
+        let whole = run(&["--out", &path("whole.json")]);
+        let mut parts = Vec::new();
+        for k in 1..=n {
+            let file = path(&format!("part{k}.json"));
+            assert_eq!(run(&["--part", &format!("{k}/{n}"), "--out", &file]), "", "a part prints nothing on stdout");
+            parts.push(file);
+        }
+        let mut join = vec!["join"];
+        join.extend(parts.iter().rev().map(String::as_str));
+        let joined = path("joined.json");
+        join.extend(["--out", &joined]);
+        let (code, out, err) = freshlab(&join);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, whole, "crawlers {crawlers}: the joined printout");
+        assert_eq!(std::fs::read_to_string(&joined).unwrap(), std::fs::read_to_string(path("whole.json")).unwrap(), "crawlers {crawlers}: the joined file");
+        let err = refusal(&["join", &parts[0], &parts[1]]);
+        assert!(err.contains(&format!("cut into {n} parts; missing: --part 3/{n}")), "{err}");
+        let err = refusal(&["join", &parts[0], &parts[0]]);
+        assert!(err.contains("are the same part"), "{err}");
+    }
+    let other = path("other.json");
+    let args: Vec<&str> = small.iter().copied().chain(["--crawlers", "nutch", "--capacities", "0.5", "--part", "2/5", "--out", &other]).collect();
+    assert_eq!(freshlab(&args).0, 0);
+    assert!(refusal(&["join", &path("part1.json"), &other]).contains("a part of another run"));
+    assert!(refusal(&["policies", "--part", "1/3"]).contains("--part 1/3 needs --out"));
+    assert!(refusal(&["policies", "--crawlers", "[]", "--part", "2/20", "--out", &other]).contains("cuts into 16 parts at most; use --part K/16"));
+    assert!(refusal(&["sensors", "--part", "1/2", "--out", &other]).contains("sensors cannot be cut into parts"));
+    assert!(refusal(&["policies", "--part", "4/3", "--out", &other]).contains("--part must be K/N"));
+    std::fs::write(path("empty.json"), "{}").unwrap();
+    assert!(refusal(&["join", &path("empty.json")]).contains("not a part's result; write each part with --out"));
+    assert!(refusal(&["join", &path("whole.json"), "--capacities", "0.5"]).contains("output flags only"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Issue 17: `freshlab learning` runs from flags and a page list, with every config
 /// field as a flag, and names a bad field.
 #[test]

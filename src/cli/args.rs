@@ -24,6 +24,17 @@ pub struct Outputs {
     pub threads: usize,
     /// Prints the config and its cost estimate instead of running.
     pub estimate: bool,
+    /// Runs only part K of N of the run (`--part K/N`, K from 1), for `freshlab join`.
+    pub part: Option<(usize, usize)>,
+}
+
+/// "2/8" → (2, 8): `--shard` and `--part` K/N, with 1 ≤ K ≤ N.
+pub fn k_of_n(flag: &str, text: &str) -> Result<(usize, usize), String> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
+    match parsed {
+        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(format!("--{flag} must be K/N with whole numbers 1 ≤ K ≤ N, e.g. --{flag} 2/8 (got {text})")),
+    }
 }
 
 /// The flag's spelling for a config field: r_min → --r-min.
@@ -99,6 +110,7 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
                     .ok_or_else(|| format!("--threads must be a whole number from 1 to 1024 (got {v}); leave it out to use every core"))?;
             }
             "config" => outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?),
+            "part" => outputs.part = Some(k_of_n("part", &need(value(), "K/N, e.g. --part 2/8")?)?),
             "width" | "height" => {
                 let v = need(value(), "a size in pixels")?;
                 let px: u32 = v.parse().ok().filter(|p| (200..=8000).contains(p)).ok_or_else(|| format!("--{name} must be a whole number of pixels from 200 to 8000 (got {v})"))?;
@@ -148,6 +160,10 @@ mod tests {
         assert!(parse(&strings(&["--svg"])).unwrap_err().contains("--svg needs"));
         assert!(parse(&strings(&["--width", "12"])).unwrap_err().contains("200 to 8000"));
         assert!(parse(&strings(&["--grid", "5", "--grid", "6"])).unwrap_err().contains("twice"));
+        assert_eq!(parse(&strings(&["--part", "2/8"])).unwrap().0.part, Some((2, 8)));
+        for bad in ["0/8", "9/8", "2", "a/b", "2/0"] {
+            assert!(parse(&strings(&["--part", bad])).unwrap_err().contains("--part must be K/N"), "{bad}");
+        }
         let (_, fields) = parse(&strings(&["--r-min", "abc"])).unwrap();
         assert_eq!(fields["r_min"], serde_json::json!("abc"));
     }

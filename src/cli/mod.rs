@@ -1,6 +1,7 @@
 //! The `freshlab` command: every experiment of the page, from flags or a JSON config.
 
 mod args;
+mod parts;
 mod progress;
 mod sweep;
 
@@ -32,6 +33,8 @@ fn usage() -> String {
          \x20               JSON export or an --out file; --json prints the same result object the page receives\n\
          \x20 sweep         one experiment over a grid of values on every core, or shards of it on many\n\
          \x20               machines: 'freshlab sweep --help'\n\
+         \x20 join          joins the parts of one run (each run with --part K/N --out FILE.json, on one\n\
+         \x20               machine or many) into the whole run's result: 'freshlab join --help'\n\
          \x20 trace         writes the bursty generator's trace as CSV (page,timestamp) to standard output\n\
          \x20 help          this text; 'freshlab <command> --help' lists a command's fields and presets\n\n\
          Every field of an experiment's JSON config is also a flag: r_min is --r-min, and a\n\
@@ -40,7 +43,8 @@ fn usage() -> String {
          Data: --csv FILE; config and result: --out FILE.json (the page's JSON export).\n\
          Runs: --threads N (default: every core; the result is the same with any number),\n\
          --quiet (no progress bar on standard error), --estimate (print the config and what it\n\
-         would cost — work, memory, time — without running it).\n",
+         would cost — work, memory, time — without running it), --part K/N (only part K of N,\n\
+         for 'freshlab join').\n",
     );
     text
 }
@@ -98,6 +102,9 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     if command == "sweep" {
         return sweep::main(rest);
     }
+    if command == "join" {
+        return parts::join(rest);
+    }
     let experiment = match command.as_str() {
         "run" => None,
         "trace" => Some("bursty"),
@@ -111,7 +118,10 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     let (outputs, fields) = parse(rest).map_err(usage_error)?;
     let from_file = outputs.config.is_some();
     let object = config_object(experiment, &outputs, fields)?;
-    let config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
+    let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
+    if let Some((k, n)) = outputs.part {
+        config = parts::part_of(config, k, n, outputs.out.as_deref())?;
+    }
     if command == "trace" {
         return write_trace(&config).map_err(|e| explain(&e, from_file));
     }
@@ -127,7 +137,15 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise");
         std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
     }
-    print_result(&output, &outputs);
+    match outputs.part {
+        // a part's figures would show its servers' share alone: say where it went instead
+        Some((k, n)) if !outputs.json => {
+            if !outputs.quiet {
+                eprintln!("freshlab: part {k}/{n} done; when every part is, join their --out files with: freshlab join PART.json …");
+            }
+        }
+        _ => print_result(&output, &outputs),
+    }
     Ok(())
 }
 
@@ -263,7 +281,7 @@ fn command_help(command: &str, name: &str) -> String {
     for (preset, label, _) in presets(name) {
         text.push_str(&format!("  {:<34} {label}\n", flag_for(preset)));
     }
-    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet  --threads N (default: every core)  --estimate (the cost, without running)\n");
+    text.push_str("outputs: --json  --svg FILE  --png FILE  --scale 2  --csv FILE  --out FILE.json  --width PX  --height PX  --dark  --font-scale F  --quiet  --threads N (default: every core)  --estimate (the cost, without running)  --part K/N (for freshlab join)\n");
     text
 }
 

@@ -7,7 +7,7 @@
 //! writes), `point-0001.csv` (the point's table, its grid values first) and, once every
 //! point is there, `sweep.csv`.
 
-use super::args::{Outputs, parse};
+use super::args::{Outputs, k_of_n, parse};
 use super::{Failure, config_object, explain, set_field, usage_error};
 use freshlab::core::{limits, parallel};
 use freshlab::experiments::registry::canonical;
@@ -134,7 +134,7 @@ pub fn main(args: &[String]) -> Result<(), Failure> {
     let base = config_object(Some(experiment), &outputs, fields)?;
     let grid = Grid { experiment: experiment.to_string(), base, vary: vary.iter().map(|v| parse_vary(v)).collect::<Result<_, _>>()? };
     let (index, count) = match &shard {
-        Some(text) => parse_shard(text)?,
+        Some(text) => k_of_n("shard", text).map_err(usage_error)?,
         None => (1, 1),
     };
     let points = grid.points();
@@ -178,15 +178,6 @@ fn parse_vary(text: &str) -> Result<(String, Vec<Value>), Failure> {
         return Err(usage_error(format!("--vary {text}: a field name and non-empty values are needed, e.g. --vary seed=1,2,3")));
     }
     Ok((field, values))
-}
-
-/// "2/8" → (2, 8).
-fn parse_shard(text: &str) -> Result<(usize, usize), Failure> {
-    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
-    match parsed {
-        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
-        _ => Err(usage_error(format!("--shard must be K/N with whole numbers 1 ≤ K ≤ N, e.g. --shard 2/8 (got {text})"))),
-    }
 }
 
 /// Runs the points on every core allowed (each point on one thread when there are more

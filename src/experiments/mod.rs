@@ -62,6 +62,10 @@ pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone 
     fn merge(&self, outputs: Vec<Self::Output>) -> Self::Output {
         outputs.into_iter().next().expect("a part's result")
     }
+    /// The configuration a part of [`Experiment::split`] was cut from (itself when whole).
+    fn whole(&self) -> Self {
+        self.clone()
+    }
 }
 
 /// An experiment's configuration: its checks and its cost.

@@ -88,6 +88,11 @@ macro_rules! registry {
                 match self { $( Config::$variant(c) => c.split(parts).into_iter().map(Config::$variant).collect(), )* }
             }
 
+            /// The configuration a part of [`Config::split`] was cut from.
+            pub fn whole(&self) -> Config {
+                match self { $( Config::$variant(c) => Config::$variant(c.whole()), )* }
+            }
+
             /// Joins the parts' results (of [`Config::split`]) into the whole run's.
             pub fn merge(&self, outputs: Vec<Output>) -> Result<Output, InputError> {
                 match self {

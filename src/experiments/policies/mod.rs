@@ -90,7 +90,7 @@ impl Experiment for PoliciesConfig {
     /// in the configuration's order, then crawlers).
     fn merge(&self, outputs: Vec<PoliciesOutput>) -> PoliciesOutput {
         let mut merged = outputs.iter().max_by_key(|o| o.capacities.len()).expect("a part's result").clone();
-        merged.config = PoliciesConfig { only_runs: None, server_part: None, ..self.clone() };
+        merged.config = self.whole();
         merged.done = outputs.iter().all(|o| o.done);
         merged.part = None;
         if let Some(scale) = outputs.iter().find_map(|o| o.part.clone()) {
@@ -121,6 +121,10 @@ impl Experiment for PoliciesConfig {
         crawlers.sort_by_key(|c| place(&self.crawlers, c.curve.policy));
         merged.crawlers = crawlers;
         merged
+    }
+
+    fn whole(&self) -> Self {
+        PoliciesConfig { only_runs: None, server_part: None, ..self.clone() }
     }
 }
 
