@@ -577,7 +577,7 @@ fn parts_run_apart_join_into_the_whole_run() {
     assert_eq!(freshlab(&args).0, 0);
     assert!(refusal(&["join", &path("part1.json"), &other]).contains("a part of another run"));
     assert!(refusal(&["policies", "--part", "1/3"]).contains("--part 1/3 needs --out"));
-    assert!(refusal(&["policies", "--crawlers", "[]", "--part", "2/20", "--out", &other]).contains("cuts into 16 parts at most; use --part K/16"));
+    assert!(refusal(&["policies", "--crawlers", "[]", "--part", "2/80", "--out", &other]).contains("cuts into 64 parts at most; use --part K/64"));
     assert!(refusal(&["sensors", "--part", "1/2", "--out", &other]).contains("sensors cannot be cut into parts"));
     assert!(refusal(&["policies", "--part", "4/3", "--out", &other]).contains("--part must be K/N"));
     std::fs::write(path("empty.json"), "{}").unwrap();

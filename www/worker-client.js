@@ -176,6 +176,7 @@ export class WorkerPool {
       this.clients.push(client);
     }
     const started = performance.now();
+    const byServers = parts.some((p) => p.server_part);
     const fractions = parts.map(() => 0);
     const partials = parts.map(() => null);
     let joined = 0;
@@ -192,8 +193,10 @@ export class WorkerPool {
       } catch {
         merged = undefined;
       }
-      // each part's fraction is of the whole run's work
-      onProgress?.(Math.min(0.999, fractions.reduce((a, b) => a + b, 0)), merged, now - started);
+      // a part of the servers reports its own share done (the shards cost about the same);
+      // a part of the runs, its share of the whole run's work
+      const done = fractions.reduce((a, b) => a + b, 0) / (byServers ? parts.length : 1);
+      onProgress?.(Math.min(0.999, done), merged, now - started);
     };
     const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial) }));
     const cancel = () => runs.forEach((r) => r.cancel());

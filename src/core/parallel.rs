@@ -58,16 +58,16 @@ fn spread<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync, threads: usize
     });
 }
 
-/// Cuts `0..sizes.len()` into at most `parts` contiguous ranges of about equal total
-/// size, each non-empty; the cut depends on `sizes` and `parts` only.
-pub fn balanced_ranges(sizes: &[usize], parts: usize) -> Vec<std::ops::Range<usize>> {
-    let n = sizes.len();
+/// Cuts `0..weights.len()` into at most `parts` contiguous ranges of about equal total
+/// weight, each non-empty; the cut depends on `weights` and `parts` only.
+pub fn balanced_ranges(weights: &[f64], parts: usize) -> Vec<std::ops::Range<usize>> {
+    let n = weights.len();
     let parts = parts.clamp(1, n.max(1));
-    let total: f64 = sizes.iter().map(|&s| s as f64).sum();
+    let total: f64 = weights.iter().sum();
     let mut ranges = Vec::with_capacity(parts);
     let (mut start, mut sum) = (0, 0.0);
-    for (k, &size) in sizes.iter().enumerate() {
-        sum += size as f64;
+    for (k, &weight) in weights.iter().enumerate() {
+        sum += weight;
         let left = n - k - 1;
         let wanted = ranges.len() + 1;
         // close the range once it reaches its share, keeping an item for each range left
@@ -91,7 +91,9 @@ mod tests {
 
     #[test]
     fn ranges_cover_everything_in_order_and_balance() {
-        for (sizes, parts) in [(vec![1; 10], 3), (vec![100, 1, 1, 1, 1, 1], 4), (vec![5], 16), (vec![1, 2, 3, 4, 5, 6, 7, 8], 8), (vec![0, 0, 9, 0], 2)] {
+        for (sizes, parts) in
+            [(vec![1.0; 10], 3), (vec![100.0, 1.0, 1.0, 1.0, 1.0, 1.0], 4), (vec![5.0], 16), (vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], 8), (vec![0.0, 0.0, 9.0, 0.0], 2)]
+        {
             let ranges = balanced_ranges(&sizes, parts);
             assert!(ranges.len() <= parts && !ranges.is_empty());
             assert_eq!(ranges[0].start, 0);
@@ -99,7 +101,7 @@ mod tests {
             assert!(ranges.windows(2).all(|w| w[0].end == w[1].start), "{ranges:?}");
             assert!(ranges.iter().all(|r| !r.is_empty()), "{ranges:?}");
         }
-        let ranges = balanced_ranges(&[1; 100], 4);
+        let ranges = balanced_ranges(&[1.0; 100], 4);
         assert!(ranges.iter().all(|r| r.len() == 25), "{ranges:?}");
         assert!(balanced_ranges(&[], 4).len() == 1);
     }

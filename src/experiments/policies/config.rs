@@ -118,6 +118,13 @@ const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
 const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
 const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 1.4e-6;
 
+/// The measured cost of a request on a server of `pages` pages, in ns, at its power of
+/// ten (integer arithmetic alone: the same natively and in WebAssembly, where the cut of
+/// a run into shards uses it).
+pub(super) fn request_ns_at_decade(pages: usize) -> f64 {
+    NS_PER_REQUEST[(pages.max(1).ilog10() as usize).clamp(2, 6) - 2]
+}
+
 /// The cost of a request on a server of `pages` pages, interpolated in log₁₀(pages).
 fn seconds_per_request(pages: f64) -> f64 {
     let k = pages.max(1.0).log10().clamp(2.0, 6.0) - 2.0;

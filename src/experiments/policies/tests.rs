@@ -195,6 +195,16 @@ fn parts_sharing_the_servers_join_into_the_whole() {
             slices += 1;
         }
         let whole = job.partial();
+        // a part's progress is its own: near the end of its work, near 1
+        let mut part = start(long.split(3).remove(1)).unwrap();
+        let mut last = 0.0;
+        while !part.done() {
+            let fraction = part.advance(100_000);
+            if !part.done() {
+                last = fraction;
+            }
+        }
+        assert!(last > 0.8 && last < 1.0, "{last}");
         let sliced = |config: PoliciesConfig| {
             let mut job = start(config).unwrap();
             for _ in 0..slices {
