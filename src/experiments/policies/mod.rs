@@ -41,8 +41,8 @@ impl Experiment for PoliciesConfig {
 
     /// At most `parts` parts, each computing the repository, allocations and bounds
     /// itself. Without crawlers, each part simulates every run on a share of the servers
-    /// (the run's fixed shards, dealt round-robin: they hold about as many pages each, or
-    /// a sample's servers largest first). With crawlers (MERGE at a crawler's bandwidth
+    /// (the run's fixed shards, dealt round-robin: they cost about the same each, or a
+    /// sample's servers largest first). With crawlers (MERGE at a crawler's bandwidth
     /// needs every server's requests), the runs are dealt instead, the longest first to
     /// the least loaded (a run's requests grow with its capacity; a crawler's run is
     /// followed by MERGE at its bandwidth).
