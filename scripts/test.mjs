@@ -63,7 +63,10 @@ const layers = [
     name: 'wasm in headless Chromium (wasm-bindgen-test)',
     command: 'cargo',
     args: WASM_TESTS,
-    env: { ...WASM_RUNNER, WASM_BINDGEN_USE_BROWSER: '1', CHROMEDRIVER: '/usr/bin/chromedriver' },
+    // the runner's poll of the page waits while the library's synchronous tests run in one
+    // go (17 s on this machine at this commit); its default of 20 s failed a fresh clone
+    // once they grew past it, so a hang is given 5 minutes instead
+    env: { ...WASM_RUNNER, WASM_BINDGEN_USE_BROWSER: '1', CHROMEDRIVER: '/usr/bin/chromedriver', WASM_BINDGEN_TEST_TIMEOUT: '300' },
     counts: cargoCounts,
   },
   { name: 'end-to-end in headless Chromium (playwright)', build: true, command: process.execPath, args: ['--test', '--test-reporter=tap', 'tests/e2e/'], counts: nodeCounts },
