@@ -389,8 +389,9 @@ export class ExperimentPanel {
         this.finish();
         this.lastConfig = config;
         this.show(result, 'final');
-        this.check(); // edits made while it ran leave the chart out of date
-        this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}.`);
+        // edits made while it ran leave the chart out of date; an invalid one keeps its
+        // message in the status, which the run's time would otherwise replace
+        if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}.`);
       },
       (error) => {
         if (this.running !== run) return;
