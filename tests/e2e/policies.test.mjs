@@ -113,7 +113,7 @@ test('a repository run streams partial curves, shows progress and cancels withou
   const noLongTask = await watchLongTasks(page, page.locator('#policies').getByRole('button', { name: 'Simulate' }));
   // ten times the classroom's pages over ten years: long enough on any number of workers
   // that Cancel is still there when the first partial curve has been drawn
-  await setField(page, 'policies', 'pages', 100000);
+  await setField(page, 'policies', 'pages (generator)', 100000);
   await setField(page, 'policies', 'simulated days', 3650);
   await page.locator('#policies').getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => Number(document.querySelector('#policies progress').value) > 0.02, null, { timeout: 30_000 });
@@ -122,7 +122,7 @@ test('a repository run streams partial curves, shows progress and cancels withou
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#policies .status').textContent), null, { timeout: 10_000 });
   await noLongTask();
   await setField(page, 'policies', 'simulated days', 2191.5);
-  await setField(page, 'policies', 'pages', 10000);
+  await setField(page, 'policies', 'pages (generator)', 10000);
 });
 
 test('exports download the data and the charts', async () => {
@@ -155,8 +155,8 @@ test('the WEBBASE preset shows what the full scale needs, and too big is refused
   // six years of every policy and crawler at full scale is more than a tab should take on
   await page.waitForFunction(() => /hours/.test(document.querySelector('#policies .status').textContent), null, { timeout: 5000 });
   assert.match(await page.locator('#policies .status').textContent(), /would take about [\d.]+ hours \([\d.e]+ requests\), more than the 2.0 hours a browser tab allows/);
-  assert.equal(await page.locator('#policies').getByLabel('pages', { exact: true }).inputValue(), '14500000');
-  const input = await setField(page, 'policies', 'pages', 50000000);
+  assert.equal(await page.locator('#policies').getByLabel('pages (generator)', { exact: true }).inputValue(), '14500000');
+  const input = await setField(page, 'policies', 'pages (generator)', 50000000);
   await page.waitForFunction(() => /GB/.test(document.querySelector('#policies .status').textContent), null, { timeout: 5000 });
   assert.match(await page.locator('#policies .status').textContent(), /needs about [\d.]+ GB, more than the 2.1 GB a browser tab allows/);
   assert.equal(await input.getAttribute('aria-invalid'), 'true');

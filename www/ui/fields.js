@@ -11,3 +11,23 @@ export const ESTIMATOR_FIELD = {
     ['exact', 'exact Poisson changes'],
   ],
 };
+
+/** The seed of every random stream of a run (same seed, same numbers). */
+export const SEED_FIELD = { key: 'seed', label: 'seed', kind: 'integer' };
+
+/** P where 0 turns politeness off. */
+export const POLITENESS_OR_NONE_FIELD = { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' };
+
+/** The size of the synthetic repository (used when the pages come from the generator). */
+export const REPOSITORY_SIZE_FIELDS = [
+  { key: 'repository.pages', label: 'pages (generator)', kind: 'integer', help: 'WEBBASE: 14,500,000' },
+  { key: 'repository.servers', label: 'servers (generator)', kind: 'integer', help: 'WEBBASE: 5,462' },
+];
+
+/** c = f_s/f and the range of x = λ/f of the factor charts (ch. 5). */
+export const FACTOR_RANGE_FIELDS = [
+  { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },
+  { key: 'x_min', label: 'x from', kind: 'number', help: 'x = λ/f > 0' },
+  { key: 'x_max', label: 'x to', kind: 'number' },
+  { key: 'log_x', label: 'log scale for x', kind: 'bool' },
+];

@@ -1,5 +1,6 @@
 // The four allocations of a page list or the generator's pages (thesis §4.3–4.4; Cho &
 // Garcia-Molina 2000).
+import { POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number, integer } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
@@ -26,11 +27,10 @@ export default {
       fields: [
         SOURCE_FIELD,
         { key: 'capacity', label: 'C (requests a day)', kind: 'number' },
-        { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' },
-        { key: 'repository.pages', label: 'pages', kind: 'integer' },
-        { key: 'repository.servers', label: 'servers', kind: 'integer' },
+        POLITENESS_OR_NONE_FIELD,
+        ...REPOSITORY_SIZE_FIELDS,
         { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number' },
-        { key: 'seed', label: 'seed', kind: 'integer' },
+        SEED_FIELD,
       ],
       ...PAGE_LIST,
       hover: (_core, x, y) => `λ = ${number(x)}, f = ${number(y, 4)}`,

@@ -1,5 +1,6 @@
 // Non-Poisson changes (thesis ch. 6; spec §2): MERGE with Wolf et al.'s allocation,
 // MERGE2, UNPOLITE, RANDOM and GREEDY on an imported trace or the bursty generator.
+import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 
@@ -94,7 +95,7 @@ const panel = {
     { key: 'training_days', label: 'MERGE2 learns from the first (days)', kind: 'number', help: 'the thesis: January' },
     { key: 'article', label: 'article shown below (from 0)', kind: 'integer' },
     { key: 'article_rate', label: 'its fetches at request rate (from 0, in the list’s order)', kind: 'integer', help: 'every rate is recorded: changing this redraws, no rerun' },
-    { key: 'seed', label: 'seed', kind: 'integer' },
+    SEED_FIELD,
   ],
   presets: [
     {

@@ -1,5 +1,6 @@
 // Requests per window, per-page against per-server spacing, against Eq 5-11's bound
 // (thesis Lemma 5.10).
+import { SEED_FIELD } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -23,7 +24,7 @@ export default {
         { key: 'repository.pages', label: 'pages', kind: 'integer' },
         { key: 'repository.servers', label: 'servers', kind: 'integer' },
         { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number' },
-        { key: 'seed', label: 'seed', kind: 'integer' },
+        SEED_FIELD,
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, share ${number(y, 3)}`,
     },

@@ -1,5 +1,6 @@
 // RANDOM's and MERGE's approximation factors against x = λ/f (thesis Fig 5.2, Eq 5-2,
 // Eq 5-8; spec §1.1).
+import { FACTOR_RANGE_FIELDS } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -18,10 +19,7 @@ export default {
       keyFields: ['c', 'x_max'],
       auto: true,
       fields: [
-        { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },
-        { key: 'x_min', label: 'x from', kind: 'number', help: 'x = λ/f > 0' },
-        { key: 'x_max', label: 'x to', kind: 'number' },
-        { key: 'log_x', label: 'log scale for x', kind: 'bool' },
+        ...FACTOR_RANGE_FIELDS,
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, A/A* = ${number(y, 4)}`,
     },

@@ -1,6 +1,7 @@
 // Learning to crawl: crawlers that do not know the change rates (Cho & Garcia-Molina
 // 2003; Azar et al. 2018; Kolobov et al. 2019; Upadhyay et al. 2020) beside the
 // thesis's MERGE and the oracle, under politeness.
+import { POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number, integer } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
@@ -75,7 +76,7 @@ export default {
       fields: [
         SOURCE_FIELD,
         { key: 'capacity', label: 'bandwidth (requests a day)', kind: 'number' },
-        { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' },
+        POLITENESS_OR_NONE_FIELD,
         {
           key: 'objective',
           label: 'objective',
@@ -91,12 +92,11 @@ export default {
         { key: 'epoch_days', label: 'learners re-estimate every (days)', kind: 'number' },
         { key: 'explore_days', label: 'explore-then-commit explores for (days)', kind: 'number' },
         { key: 'prior_days', label: 'prior interval (days)', kind: 'number', help: 'each page starts with one changed and one unchanged interval this long' },
-        { key: 'repository.pages', label: 'pages (generator)', kind: 'integer' },
-        { key: 'repository.servers', label: 'servers (generator)', kind: 'integer' },
+        ...REPOSITORY_SIZE_FIELDS,
         { key: 'estimator_visits', label: 'visits per page in the estimators chart', kind: 'integer' },
         { key: 'estimator_runs', label: 'pages per point in the estimators chart', kind: 'integer' },
         { key: 'bins', label: 'time bins', kind: 'integer' },
-        { key: 'seed', label: 'seed', kind: 'integer' },
+        SEED_FIELD,
       ],
       ...PAGE_LIST,
       estimate: true,

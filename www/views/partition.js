@@ -1,5 +1,6 @@
 // Distributed crawling (Exposto 2008, ch. 5–6; spec §4): hash vs graph partitioning of a
 // synthetic web among robots, under fixed, density-adjusted and dynamic politeness.
+import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, integer as int } from '../ui/format.js';
 
 const SCHEMES = [
@@ -75,7 +76,7 @@ const panel = {
     { key: 'algebraic.bandwidth_kbit_s', label: 'Eq 5.1–5.3 bandwidth (kbit/s)', kind: 'number', help: 'the thesis: 16' },
     { key: 'algebraic.page_kb', label: 'Eq 5.1 page size (KB)', kind: 'number', help: 'the thesis: 10' },
     { key: 'map_robots', label: 'robots on the map (0: the most)', kind: 'integer' },
-    { key: 'seed', label: 'seed', kind: 'integer' },
+    SEED_FIELD,
   ],
   presets: [
     {

@@ -1,5 +1,5 @@
 // One page's simulated factor against Eq 5-2 and Eq 5-8 (thesis Thm 5.4, Thm 5.7).
-import { ESTIMATOR_FIELD } from '../ui/fields.js';
+import { ESTIMATOR_FIELD, FACTOR_RANGE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -17,15 +17,12 @@ export default {
       keyFields: ['c', 'other_pages'],
       auto: true,
       fields: [
-        { key: 'c', label: 'c = f_s/f', kind: 'number', help: 'server ÷ page frequency, ≥ 1' },
+        ...FACTOR_RANGE_FIELDS,
         { key: 'other_pages', label: 'other pages on the server', kind: 'integer', help: 'their frequencies are drawn at random' },
-        { key: 'x_min', label: 'x from', kind: 'number', help: 'x = λ/f > 0' },
-        { key: 'x_max', label: 'x to', kind: 'number' },
-        { key: 'log_x', label: 'log scale for x', kind: 'bool' },
         { key: 'revisits', label: 'revisits per replication', kind: 'integer' },
         { key: 'replications', label: 'replications', kind: 'integer', help: 'for the 95 % intervals' },
         ESTIMATOR_FIELD,
-        { key: 'seed', label: 'seed', kind: 'integer' },
+        SEED_FIELD,
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, A/A* = ${number(y, 4)}`,
     },

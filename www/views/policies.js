@@ -1,6 +1,6 @@
 // The repository over time (thesis §5.5, Fig 5.8): MERGE, RANDOM, DELAYED and UNPOLITE
 // with an allocation, deployed crawlers' schedules beside them, against the POLITE bound.
-import { ESTIMATOR_FIELD } from '../ui/fields.js';
+import { ESTIMATOR_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
@@ -98,8 +98,7 @@ export default {
       ],
       fields: [
         SOURCE_FIELD,
-        { key: 'repository.pages', label: 'pages', kind: 'integer', help: 'WEBBASE: 14,500,000' },
-        { key: 'repository.servers', label: 'servers', kind: 'integer', help: 'WEBBASE: 5,462' },
+        ...REPOSITORY_SIZE_FIELDS,
         { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number', help: 'calibrated: 0.6 here, 0.55 at WEBBASE scale' },
         { key: 'repository.rate_min', label: 'slowest change rate (per day)', kind: 'number' },
         { key: 'repository.rate_max', label: 'fastest change rate (per day)', kind: 'number' },
@@ -130,7 +129,7 @@ export default {
           kind: 'optional',
           help: 'empty: simulate every server. At least 16; the heaviest servers are taken whole, the rest drawn by weight; curves come with 95 % intervals; no deployed crawlers',
         },
-        { key: 'seed', label: 'seed', kind: 'integer' },
+        SEED_FIELD,
       ],
       ...PAGE_LIST,
       estimate: true,

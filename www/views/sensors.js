@@ -1,5 +1,6 @@
 // Robots vs sensors (Zemskov 2002; spec §3): the article's experiment at full scale, its
 // figures beside Freshlab's, and what lies beyond it.
+import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, percent, percent as pct, integer as int, integer, relative as diff } from '../ui/format.js';
 
 const MODEL_FIELDS = [
@@ -28,7 +29,7 @@ const MODEL_FIELDS = [
   },
   { key: 'sample_every', label: 'sample freshness every (units)', kind: 'integer' },
   { key: 'stationary_from', label: 'stationary from (unit)', kind: 'integer' },
-  { key: 'seed', label: 'seed', kind: 'integer' },
+  SEED_FIELD,
 ];
 
 function metricsTable(result, final) {
@@ -107,7 +108,7 @@ const beyond = {
     { key: 'sensor_share', label: 'share of pages with a sensor', kind: 'number', help: 'the robots cover the rest' },
     { key: 'notification_loss', label: 'share of notifications lost', kind: 'number' },
     { key: 'robot_sweep', label: 'robot counts to try', kind: 'list', help: 'for the bandwidth chart' },
-    { key: 'seed', label: 'seed', kind: 'integer' },
+    SEED_FIELD,
   ],
   hover: (_core, x, y) => `${fmt(x, 3)}: ${percent(y)}`,
   details(result, element) {

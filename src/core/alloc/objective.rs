@@ -7,7 +7,7 @@
 //! caps Σ_{i∈s} f_i ≤ 1/P. Page weights w are the importances μ of the papers.
 
 use super::opt::inverse_gain_from;
-use crate::core::math::elementary::{exp, ln_1p, sqrt};
+use crate::core::math::elementary::{ln_1p, sqrt};
 use crate::core::math::freshness::{a_star, a_star_marginal};
 use serde::{Deserialize, Serialize};
 
@@ -107,9 +107,9 @@ impl Objective {
         }
         match self {
             Objective::Freshness => {
-                *x = inverse_gain_from(m * lambda / w, *x);
-                let xi = *x;
-                (lambda / xi, -lambda * lambda * exp(xi) / (w * xi * xi * xi))
+                let (xi, e) = inverse_gain_from(m * lambda / w, *x);
+                *x = xi;
+                (lambda / xi, -lambda * lambda / (e * w * xi * xi * xi))
             }
             Objective::Binary => {
                 let root = sqrt(w * lambda / m);

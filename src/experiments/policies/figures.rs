@@ -197,7 +197,12 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
     let (r_lo, r_hi) = m.pages.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| (a.min(p.r), b.max(p.r)));
     let log = r_hi > 20.0 * r_lo;
     let (x_min, x_max) = if log { (r_lo / 1.5, r_hi * 1.5) } else { ((r_lo - 0.1 * (r_hi - r_lo)).max(0.0), r_hi + 0.1 * (r_hi - r_lo).max(0.1)) };
-    let mean = |v: &[[f64; 2]]| if v.is_empty() { f64::NAN } else { v.iter().map(|p| p[1]).sum::<f64>() / v.len() as f64 };
+    // a page's factor is measured from 20 visits on: none may reach it on a server of
+    // millions of pages within the microscope's requests
+    let mean = |v: &[[f64; 2]]| match v.len() {
+        0 => format!("none measured (under 20 visits each in {} days)", sig(m.days, 3)),
+        n => format!("{} ({n} pages)", sig(v.iter().map(|p| p[1]).sum::<f64>() / n as f64, 3)),
+    };
     Figure {
         title: format!("One server page by page: {name}, C = {} %", sig(100.0 * c.share, 3)),
         x: Axis { label: "r = λ/f (changes per revisit)".into(), min: x_min, max: x_max, log },
@@ -218,8 +223,8 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
             sig(m.server_rate, 4),
             if m.capped { " (capped at 1/P)" } else { "" },
             m.pages.len(),
-            sig(mean(&merge), 3),
-            sig(mean(&random), 3),
+            mean(&merge),
+            mean(&random),
         ),
     }
 }
