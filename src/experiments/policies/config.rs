@@ -113,10 +113,10 @@ pub const WEBBASE_POLITENESS_SECONDS: f64 = 15.0;
 const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
 /// Native setup time on one thread per page: generating the repository, and at each
 /// capacity the allocations and bounds (OPT_POLITE, OPT_UNPOLITE, the capped servers
-/// and the microscope): 1.5–2.2 µs a page with one capacity, measured at 2 M pages and
-/// at the WEBBASE scale (BENCHMARKS.md's setup column).
+/// and the microscope): 0.9–1.0 µs a page with one capacity, measured at 2 M pages
+/// (1.90 s) and at the WEBBASE scale (12.9 s; BENCHMARKS.md's setup column).
 const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
-const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 1.4e-6;
+const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 0.7e-6;
 
 /// The measured cost of a request on a server of `pages` pages, in ns, at its power of
 /// ten (integer arithmetic alone: the same natively and in WebAssembly, where the cut of

@@ -5,6 +5,7 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{sig, thousands};
 use crate::core::policy::PolicyKind;
 use crate::experiments::Figures;
+use crate::experiments::policies::microscope::{MAX_REQUESTS, MIN_VISITS};
 use crate::experiments::policies::{PoliciesOutput, PolicyCurve, published_ratio};
 
 /// A fixed colour and pattern per policy, the same on every chart.
@@ -200,8 +201,16 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
     // a page's factor is measured from 20 visits on: none may reach it on a server of
     // millions of pages within the microscope's requests
     let mean = |v: &[[f64; 2]]| match v.len() {
-        0 => format!("none measured (under 20 visits each in {} days)", sig(m.days, 3)),
+        0 => format!("none measured (under {MIN_VISITS} visits each in {} days)", sig(m.days, 3)),
         n => format!("{} ({n} pages)", sig(v.iter().map(|p| p[1]).sum::<f64>() / n as f64, 3)),
+    };
+    let measured = match m.pages.first() {
+        Some(top) if m.days == 0.0 => format!(
+            "Not simulated: its most revisited page would get {} visits in {} requests, and a factor needs {MIN_VISITS}.",
+            sig(top.f * MAX_REQUESTS / m.server_rate, 2),
+            thousands(MAX_REQUESTS)
+        ),
+        _ => format!("Mean factor of the shown pages: MERGE {}, RANDOM {}.", mean(&merge), mean(&random)),
     };
     Figure {
         title: format!("One server page by page: {name}, C = {} %", sig(100.0 * c.share, 3)),
@@ -218,13 +227,11 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
         legend: Corner::LowerLeft,
         y_categories: Vec::new(),
         summary: format!(
-            "{name}: {} pages, {} requests a day{}; {} pages shown. Mean factor of the shown pages: MERGE {}, RANDOM {}. RANDOM's factor is lowest near r = 1.79 (Cor 5.5's 0.77 when c = f_s/f is large); MERGE's stays at or above Eq 5-8, which falls below 1 only where c is small.",
+            "{name}: {} pages, {} requests a day{}; {} pages shown. {measured} RANDOM's factor is lowest near r = 1.79 (Cor 5.5's 0.77 when c = f_s/f is large); MERGE's stays at or above Eq 5-8, which falls below 1 only where c is small.",
             thousands(m.pages_on_server as f64),
             sig(m.server_rate, 4),
             if m.capped { " (capped at 1/P)" } else { "" },
             m.pages.len(),
-            mean(&merge),
-            mean(&random),
         ),
     }
 }
