@@ -60,7 +60,7 @@ function timeRun(bin, args) {
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, requests: result.capacities[0].curves[0].requests, estimate: result.estimate };
 }
 const webbase = [];
-for (const [name, bin, extra] of [['today, 1 thread', freshlabBin, ['--threads', '1']], ['today, 2 threads', freshlabBin, ['--threads', '2']], ...(beforeBin ? [['earlier commit', beforeBin, []]] : [])]) {
+for (const [name, bin, extra] of [['today, 1 thread', freshlabBin, ['--threads', '1']], ['today, 2 threads', freshlabBin, ['--threads', '2']], ...(beforeBin ? [['earlier commit, every core', beforeBin, []]] : [])]) {
   const short = timeRun(bin, [...webbaseArgs(1), ...extra]);
   const long = timeRun(bin, [...webbaseArgs(4), ...extra]);
   webbase.push({ name, short, long, ns_per_request: (1e9 * (long.seconds - short.seconds)) / (long.requests - short.requests), setup_seconds: short.seconds - (short.requests * (long.seconds - short.seconds)) / (long.requests - short.requests) });
