@@ -9,6 +9,7 @@ use crate::core::math::freshness::a_star;
 use crate::core::model::repository::Repository;
 use objective::Objective;
 use serde::{Deserialize, Serialize};
+use std::cell::OnceCell;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -100,6 +101,23 @@ pub fn bound(repo: &Repository, f: &[f64]) -> f64 {
 /// `Given` has nothing to compute: use [`given`].
 pub fn allocate(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64) -> Allocation {
     allocate_for(Objective::Freshness, repo, kind, capacity, politeness)
+}
+
+/// OPT_POLITE's saturation multipliers ([`opt::saturations`]) for one repository and
+/// one P, computed at the first OPT_POLITE allocation and reused at every other capacity.
+/// Keep one per repository and P: it does not check that it is given the same ones.
+#[derive(Default)]
+pub struct Saturations(OnceCell<Vec<f64>>);
+
+/// [`allocate`], sharing OPT_POLITE's saturation multipliers with the other allocations
+/// of `repo` at P = `politeness` (the same result as without).
+pub fn allocate_sharing(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64, shared: &Saturations) -> Allocation {
+    if kind == AllocationKind::OptPolite && politeness > 0.0 {
+        let m = shared.0.get_or_init(|| opt::saturations(Objective::Freshness, repo, politeness));
+        let (f, kkt) = opt::optimal_capped(Objective::Freshness, repo, capacity, Some((politeness, m)));
+        return report(repo, kind, capacity, politeness, f, Some(kkt));
+    }
+    allocate(repo, kind, capacity, politeness)
 }
 
 /// The same, with the optimal allocations optimal for `objective`.
@@ -216,6 +234,23 @@ mod tests {
 
     fn small() -> Repository {
         Repository::from_servers(&[vec![0.5, 1.0, 2.0, 0.0], vec![0.1], vec![3.0, 0.2]])
+    }
+
+    /// The saturation multipliers computed at one capacity and reused at the others give
+    /// every allocation to the last bit, whichever capacity came first.
+    #[test]
+    fn shared_saturations_change_no_allocation() {
+        let config = crate::core::model::webbase::RepositoryConfig { pages: 3000, servers: 40, top_share: 0.2, ..Default::default() };
+        let repo = crate::core::model::webbase::generate(&config, 17);
+        let p = 1.0 / 30.0;
+        let shared = Saturations::default();
+        for share in [0.9, 0.01, 0.1] {
+            let c = share * repo.servers() as f64 / p;
+            let (sharing, alone) = (allocate_sharing(&repo, AllocationKind::OptPolite, c, p, &shared), allocate(&repo, AllocationKind::OptPolite, c, p));
+            assert_eq!(sharing.f, alone.f, "C = {share}");
+            assert_eq!(sharing.report, alone.report, "C = {share}");
+        }
+        assert!(shared.0.get().is_some_and(|m| m.len() == repo.servers()));
     }
 
     #[test]

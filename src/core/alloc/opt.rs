@@ -143,24 +143,42 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
     optimal_for(Objective::Freshness, repo, capacity, politeness)
 }
 
+/// Each server's saturation multiplier m_s at the cap 1/P (`politeness` in days; 0 for a
+/// server without changing pages). It depends on the servers' pages and P, not on the
+/// capacity, so allocations of one repository at several capacities can share it
+/// ([`super::Saturations`]); at the WEBBASE preset it is about 40 % of an OPT_POLITE
+/// allocation's time.
+pub fn saturations(objective: Objective, repo: &Repository, politeness: f64) -> Vec<f64> {
+    let mut x = vec![f64::NAN; repo.pages()];
+    per_server(repo, &mut x, |s, xs| saturation(objective, repo, s, 1.0 / politeness, xs))
+}
+
 /// The allocation of `capacity` (per day) best for `objective`; `politeness` is P in
 /// days, or `None` for no caps. With caps this is the problem of Kolobov et al. (SIGIR
 /// 2019) for the binary and harmonic objectives.
 pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Vec<f64>, Kkt) {
+    match politeness {
+        Some(p) => optimal_capped(objective, repo, capacity, Some((p, &saturations(objective, repo, p)))),
+        None => optimal_capped(objective, repo, capacity, None),
+    }
+}
+
+/// [`optimal_for`] with the caps given as P (days) and the servers' [`saturations`] at P
+/// (`None`: no caps). Each page's root starts afresh whether the saturations were just
+/// computed or shared, so the result does not depend on which.
+pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, caps: Option<(f64, &[f64])>) -> (Vec<f64>, Kkt) {
     let servers = repo.servers();
-    let cap = politeness.map_or(f64::INFINITY, |p| 1.0 / p);
+    let cap = caps.map_or(f64::INFINITY, |(p, _)| 1.0 / p);
+    let uncapped = vec![0.0; if caps.is_some() { 0 } else { servers }];
+    let saturations = caps.map_or(&uncapped[..], |(_, m)| m);
     // each page's λ/f at the last multiplier tried: Newton's starting point
     let mut x = vec![f64::NAN; repo.pages()];
-    let saturations: Vec<f64> = match politeness {
-        Some(_) => per_server(repo, &mut x, |s, xs| saturation(objective, repo, s, cap, xs)),
-        None => vec![0.0; servers],
-    };
     let mut spend = |mu: f64| -> (f64, f64) {
         let rates = per_server(repo, &mut x, |s, xs| if mu < saturations[s] { (cap, 0.0) } else { server_rate(objective, repo, s, mu, xs) });
         rates.into_iter().fold((0.0, 0.0), |(v, d), (vs, ds)| (v + vs, d + ds))
     };
     // Only servers with changing pages can absorb frequency.
-    let usable = match politeness {
+    let usable = match caps {
         Some(_) => saturations.iter().filter(|&&m| m > 0.0).count() as f64 * cap,
         None => f64::INFINITY,
     };
@@ -182,9 +200,9 @@ pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, polit
     });
     let mut f = x;
     if objective.is_freshness() {
-        settle_remainder(repo, &mut f, mu, &saturations, target, cap);
+        settle_remainder(repo, &mut f, mu, saturations, target, cap);
     }
-    let kkt = conditions(objective, repo, &f, mu, &saturations, cap, (target, capacity));
+    let kkt = conditions(objective, repo, &f, mu, saturations, cap, (target, capacity));
     (f, kkt)
 }
 

@@ -114,7 +114,8 @@ const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
 /// Native setup time on one thread per page: generating the repository, and at each
 /// capacity the allocations and bounds (OPT_POLITE, OPT_UNPOLITE, the capped servers
 /// and the microscope): 0.9–1.0 µs a page with one capacity, measured at 2 M pages
-/// (1.90 s) and at the WEBBASE scale (12.9 s; BENCHMARKS.md's setup column).
+/// (1.90 s) and at the WEBBASE scale (12.9 s; BENCHMARKS.md's setup column); 32.6 s
+/// with three capacities at the WEBBASE scale (this estimate: 34.8 s).
 const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
 const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 0.7e-6;
 

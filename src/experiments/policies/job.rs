@@ -6,7 +6,7 @@ use super::config::{PoliciesConfig, request_ns_at_decade};
 use super::microscope::microscope;
 use super::output::{CapacityResult, CrawlerResult, CurvePart, FreshnessScale, PoliciesOutput, PolicyCurve, RunTally, SampleSummary};
 use super::sample::ServerSample;
-use crate::core::alloc::{Allocation, AllocationKind, allocate, capped, given};
+use crate::core::alloc::{Allocation, AllocationKind, Saturations, allocate, allocate_sharing, capped, given};
 use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::model::repository::Repository;
@@ -139,6 +139,8 @@ pub struct PoliciesJob {
     sample: Option<ServerSample>,
     /// How the accounts' bins become freshness.
     scale: FreshnessScale,
+    /// OPT_POLITE's saturation multipliers, shared by its allocations at every capacity.
+    saturations: Saturations,
 }
 
 impl PoliciesJob {
@@ -212,7 +214,7 @@ impl PoliciesJob {
         output.sample = sample.as_ref().map(|s| SampleSummary::of(s, &repo));
         let scale = FreshnessScale { total_weight: repo.total_weight(), sample: sample.as_ref().map(|s| s.design.clone()) };
         output.part = config.server_part.map(|_| scale.clone());
-        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample, scale })
+        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample, scale, saturations: Saturations::default() })
     }
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
@@ -224,7 +226,8 @@ impl PoliciesJob {
             let capacity = share * self.max_rate();
             let p = self.config.politeness_days();
             let chosen = self.allocation_at(capacity);
-            let polite = if chosen.report.kind == AllocationKind::OptPolite { None } else { Some(allocate(&self.repo, AllocationKind::OptPolite, capacity, p)) };
+            let polite =
+                if chosen.report.kind == AllocationKind::OptPolite { None } else { Some(allocate_sharing(&self.repo, AllocationKind::OptPolite, capacity, p, &self.saturations)) };
             let polite = polite.as_ref().unwrap_or(&chosen);
             let (polite_bound, capped) = (polite.report.bound, capped(&self.repo, &polite.f, p));
             let unpolite_bound = allocate(&self.repo, AllocationKind::OptUnpolite, capacity, p).report.bound;
@@ -250,7 +253,7 @@ impl PoliciesJob {
     fn allocation_at(&self, capacity: f64) -> Allocation {
         match &self.given {
             Some(f) => given(&self.repo, f.clone(), self.config.politeness_days()),
-            None => allocate(&self.repo, self.config.allocation, capacity, self.config.politeness_days()),
+            None => allocate_sharing(&self.repo, self.config.allocation, capacity, self.config.politeness_days(), &self.saturations),
         }
     }
 
@@ -269,7 +272,7 @@ impl PoliciesJob {
             Run::Crawler { index, policy } => (Vec::new(), policy, 2, index),
             Run::SameBandwidth { crawler, index } => {
                 let c = self.output.crawlers[crawler].curve.bandwidth;
-                (allocate(&self.repo, AllocationKind::OptPolite, c, p).f, PolicyKind::Merge, 3, index)
+                (allocate_sharing(&self.repo, AllocationKind::OptPolite, c, p, &self.saturations).f, PolicyKind::Merge, 3, index)
             }
         };
         let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
@@ -399,8 +402,9 @@ impl Plan for PoliciesJob {
                 self.allocation = Some((capacity, running.f));
             }
             Run::Crawler { index: configured, .. } => {
-                let bound = (curve.bandwidth > 0.0)
-                    .then(|| allocate(&self.repo, AllocationKind::OptPolite, curve.bandwidth.min(self.max_rate()), self.config.politeness_days()).report.bound);
+                let bound = (curve.bandwidth > 0.0).then(|| {
+                    allocate_sharing(&self.repo, AllocationKind::OptPolite, curve.bandwidth.min(self.max_rate()), self.config.politeness_days(), &self.saturations).report.bound
+                });
                 let index = self.output.crawlers.len();
                 let merge = curve.bandwidth > 0.0 && curve.bandwidth <= self.max_rate();
                 self.output.crawlers.push(CrawlerResult { curve, polite_bound_same_bandwidth: bound, merge_same_bandwidth: None });
