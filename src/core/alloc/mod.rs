@@ -112,26 +112,25 @@ pub struct Saturations(OnceCell<Vec<f64>>);
 /// [`allocate`], sharing OPT_POLITE's saturation multipliers with the other allocations
 /// of `repo` at P = `politeness` (the same result as without).
 pub fn allocate_sharing(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64, shared: &Saturations) -> Allocation {
-    if kind == AllocationKind::OptPolite && politeness > 0.0 {
-        let m = shared.0.get_or_init(|| opt::saturations(Objective::Freshness, repo, politeness));
-        let (f, kkt) = opt::optimal_capped(Objective::Freshness, repo, capacity, Some((politeness, m)));
-        return report(repo, kind, capacity, politeness, f, Some(kkt));
-    }
-    allocate(repo, kind, capacity, politeness)
+    allocate_with(Objective::Freshness, repo, kind, capacity, politeness, shared)
 }
 
 /// The same, with the optimal allocations optimal for `objective`.
 pub fn allocate_for(objective: Objective, repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64) -> Allocation {
-    let limit = (politeness > 0.0).then_some(politeness);
+    allocate_with(objective, repo, kind, capacity, politeness, &Saturations::default())
+}
+
+fn allocate_with(objective: Objective, repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64, shared: &Saturations) -> Allocation {
     let (f, kkt) = match kind {
         AllocationKind::Uniform => (waterfill(repo, capacity, politeness, |_| 1.0), None),
         AllocationKind::Proportional => (waterfill(repo, capacity, politeness, |i| repo.lambda[i]), None),
-        AllocationKind::OptUnpolite => {
-            let (f, kkt) = opt::optimal_for(objective, repo, capacity, None);
+        AllocationKind::OptPolite if politeness > 0.0 => {
+            let m = shared.0.get_or_init(|| opt::saturations(objective, repo, politeness));
+            let (f, kkt) = opt::optimal_capped(objective, repo, capacity, Some((politeness, m)));
             (f, Some(kkt))
         }
-        AllocationKind::OptPolite => {
-            let (f, kkt) = opt::optimal_for(objective, repo, capacity, limit);
+        AllocationKind::OptUnpolite | AllocationKind::OptPolite => {
+            let (f, kkt) = opt::optimal_capped(objective, repo, capacity, None);
             (f, Some(kkt))
         }
         AllocationKind::Given => unreachable!("given frequencies are not allocated: use alloc::given"),
