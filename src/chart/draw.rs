@@ -380,26 +380,17 @@ where
     // axis labels: their explanation in parentheses goes first when they would not fit
     let (x_label, x_size) = fit(&measure, &figure.x.label, theme.font_px(15.0), (xr.end - xr.start) as f64, false, &["  (", " ("]);
     let (y_label, y_size) = fit(&measure, &figure.y.label, theme.font_px(15.0), (yr.end - yr.start) as f64, false, &["  (", " ("]);
-    let categories = &figure.y_categories;
-    let y_formatter = |v: &f64| {
-        if categories.is_empty() {
-            return tick(*v);
-        }
-        let k = v.round();
-        if (v - k).abs() < 1e-9 && k >= 0.0 { categories.get(k as usize).cloned().unwrap_or_default() } else { String::new() }
-    };
-    let x_formatter = |v: &f64| tick(*v);
-    let y_labels = if categories.is_empty() { 8 } else { categories.len() * 2 + 1 };
+    let formatter = |v: &f64| tick(*v);
     chart
         .configure_mesh()
         .x_desc(x_label.join(" "))
         .y_desc(y_label.join(" "))
         .axis_desc_style(theme.sized_text(x_size.min(y_size)))
         .label_style(theme.text(13.0))
-        .x_label_formatter(&x_formatter)
-        .y_label_formatter(&y_formatter)
+        .x_label_formatter(&formatter)
+        .y_label_formatter(&formatter)
         .x_labels(9)
-        .y_labels(y_labels)
+        .y_labels(8)
         .bold_line_style(theme.grid.mix(0.30))
         .light_line_style(theme.grid.mix(0.10))
         .axis_style(theme.foreground)
@@ -632,15 +623,7 @@ mod axis_tests {
     use crate::chart::figure::{Axis, Corner};
 
     fn figure(x: Axis) -> Figure {
-        Figure {
-            title: "t".into(),
-            x,
-            y: Axis { label: "y".into(), min: 0.0, max: 1.0, log: false },
-            layers: vec![],
-            legend: Corner::UpperRight,
-            y_categories: Vec::new(),
-            summary: String::new(),
-        }
+        Figure { title: "t".into(), x, y: Axis::linear("y", 0.0, 1.0), layers: vec![], legend: Corner::UpperRight, summary: String::new() }
     }
 
     /// Issue 13: bounds that hung plotters' tick search (subnormal, infinite, inverted)

@@ -10,6 +10,18 @@ pub struct Axis {
     pub log: bool,
 }
 
+impl Axis {
+    /// A linear axis from `min` to `max`.
+    pub fn linear(label: impl Into<String>, min: f64, max: f64) -> Axis {
+        Axis { label: label.into(), min, max, log: false }
+    }
+
+    /// A logarithmic axis from `min` to `max` (both > 0).
+    pub fn log(label: impl Into<String>, min: f64, max: f64) -> Axis {
+        Axis { label: label.into(), min, max, log: true }
+    }
+}
+
 /// Where a colour comes from; the theme turns it into pixels (light or dark).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Paint {
@@ -94,8 +106,6 @@ pub struct Figure {
     pub layers: Vec<Layer>,
     /// Where the legend would best go; it goes elsewhere if data lie there.
     pub legend: Corner,
-    /// Names of the y axis's whole values 0, 1, 2… (timeline rows), when it has them.
-    pub y_categories: Vec<String>,
     /// A plain-text account of the key numbers, for screen readers and captions.
     pub summary: String,
 }

@@ -29,12 +29,11 @@ fn figure(o: &AllocateOutput) -> Figure {
     let limit = if o.config.politeness_seconds > 0.0 { format!("P = {} s", sig(o.config.politeness_seconds, 4)) } else { "no politeness limit".into() };
     Figure {
         title: format!("Revisit frequency against change rate, C = {} a day", sig(o.config.capacity, 4)),
-        x: Axis { label: "change rate λ (per day)".into(), min: 0.0, max: if x_max > 0.0 { x_max * 1.05 } else { 1.0 }, log: false },
-        y: Axis { label: "revisit frequency f (per day)".into(), min: 0.0, max: if y_max > 0.0 { y_max * 1.05 } else { 1.0 }, log: false },
+        x: Axis::linear("change rate λ (per day)", 0.0, if x_max > 0.0 { x_max * 1.05 } else { 1.0 }),
+        y: Axis::linear("revisit frequency f (per day)", 0.0, if y_max > 0.0 { y_max * 1.05 } else { 1.0 }),
         layers,
         // frequencies grow with λ from the origin or fall to 0: the upper left stays empty
         legend: Corner::UpperLeft,
-        y_categories: Vec::new(),
         summary: format!(
             "Allocations of {} requests a day over {} pages ({limit}): freshness uniform {}, proportional {}, OPT_UNPOLITE {}, OPT_POLITE {}; OPT_POLITE caps {} servers.",
             sig(o.config.capacity, 4),

@@ -36,10 +36,9 @@ fn figure(o: &BurstsOutput) -> Figure {
     Figure {
         title: "Bursts on the download channel: Eq 5-11 bound (Fig 5.7)".into(),
         x: Axis { label: "x  (requests above the expected count in a window)".into(), min: o.x[0], max: cfg.x_max, log: cfg.log_x },
-        y: Axis { label: "bound on Pr[X_t > E[X_t] + x]".into(), min: cfg.probability_floor, max: 1.0, log: true },
+        y: Axis::log("bound on Pr[X_t > E[X_t] + x]", cfg.probability_floor, 1.0),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "Upper bound of Eq 5-11 on the probability that a window holds more than x requests above its mean, for n equally spaced \
              elements. The bound falls to {} at x = {}.",

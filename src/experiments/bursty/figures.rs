@@ -46,11 +46,10 @@ fn fig_6_3(o: &BurstyOutput) -> Figure {
     let xs: Vec<f64> = o.config.fractions.iter().map(|f| 100.0 * f).collect();
     Figure {
         title: "Freshness against request rate, non-Poisson changes (thesis Fig 6.3)".into(),
-        x: Axis { label: "request rate (% of the maximum 1/P)".into(), min: xs.iter().copied().fold(100.0, f64::min).min(20.0) - 5.0, max: 105.0, log: false },
-        y: Axis { label: "time-average share of current articles".into(), min: lo, max: hi.max(lo + 0.05), log: false },
+        x: Axis::linear("request rate (% of the maximum 1/P)", xs.iter().copied().fold(100.0, f64::min).min(20.0) - 5.0, 105.0),
+        y: Axis::linear("time-average share of current articles", lo, hi.max(lo + 0.05)),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{} articles, {} changes over {} days, politeness {} s. Freshness per policy and rate: {}. Gaps in percentage points: {}.",
             thousands(o.trace.articles as f64),
@@ -86,11 +85,10 @@ fn intervals(o: &BurstyOutput) -> Figure {
     let mean = a.histogram.as_ref().map(|h| h.mean()).unwrap_or(f64::NAN);
     Figure {
         title: format!("{}: time between changes (share of intervals per bin)", a.name),
-        x: Axis { label: "interval (minutes, log scale)".into(), min: lo, max: hi, log: true },
-        y: Axis { label: "share of intervals".into(), min: 0.0, max: 1.0, log: false },
+        x: Axis::log("interval (minutes, log scale)", lo, hi),
+        y: Axis::linear("share of intervals", 0.0, 1.0),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{}: {} changes, {} intervals from {} to {} minutes, mean {} minutes; 10 bins with exponentially growing widths.",
             a.name,
@@ -121,11 +119,10 @@ fn fetches(o: &BurstyOutput) -> Figure {
     }
     Figure {
         title: format!("{}: changes (row 0) and fetches at {} % of the maximum rate", a.name, sig(100.0 * rate, 3)),
-        x: Axis { label: "day".into(), min: 0.0, max: days, log: false },
-        y: Axis { label: "row".into(), min: -0.6, max: shown.len() as f64 + 0.6, log: false },
+        x: Axis::linear("day", 0.0, days),
+        y: Axis::linear("row", -0.6, shown.len() as f64 + 0.6),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!("At {} % of the maximum rate. Row 0: {} changes of {}. {}.", sig(100.0 * rate, 3), thousands(a.changes.len() as f64), a.name, names.join("; ")),
     }
 }

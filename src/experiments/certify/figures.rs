@@ -44,14 +44,13 @@ fn figure(o: &CertifyOutput) -> Figure {
     };
     Figure {
         title: "Certifying Conjecture 5.9: branch and bound on Eq 5-9".into(),
-        x: Axis { label: "boxes split".into(), min: 1.0, max: right, log: true },
-        y: Axis { label: "gap: best value − proved bound".into(), min: bottom, max: top, log: true },
+        x: Axis::log("boxes split", 1.0, right),
+        y: Axis::log("gap: best value − proved bound", bottom, top),
         layers: vec![
             Layer::lines("gap", vec![gaps], series_pen(0)),
             Layer::HLine { label: format!("tolerance {}", sig(tol, 2)), y: tol, pen: Pen::new(Paint::Foreground, Dash::Dotted) },
         ],
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "Search {state} after {} boxes. Proved: Eq 5-9 ≥ {} on r ∈ [{}, {}], c ∈ [{}, {}]; the factor equals at most {} at r = {}, c = {}.{global}",
             thousands(o.boxes_split as f64),

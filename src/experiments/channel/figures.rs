@@ -19,8 +19,8 @@ fn figure(o: &ChannelOutput) -> Figure {
     let servers = thousands(o.per_server.elements as f64);
     Figure {
         title: "Requests per window: per-page against per-server spacing (Lemma 5.10)".into(),
-        x: Axis { label: format!("x  (requests above the mean of {} per window)", sig(o.mean, 4)), min: 0.0, max: *o.x.last().unwrap_or(&1.0), log: false },
-        y: Axis { label: "share of windows above mean + x".into(), min: floor, max: 1.0, log: true },
+        x: Axis::linear(format!("x  (requests above the mean of {} per window)", sig(o.mean, 4)), 0.0, *o.x.last().unwrap_or(&1.0)),
+        y: Axis::log("share of windows above mean + x", floor, 1.0),
         layers: vec![
             Layer::lines(format!("per page, n = {pages} (measured)"), curve(&o.x, &clip(&o.per_page.tail)), Pen::new(Paint::Series(3), Dash::Solid)),
             Layer::lines(format!("Eq 5-11, n = {pages}"), curve(&o.x, &o.per_page.bound), Pen::new(Paint::Series(3), Dash::Dotted)),
@@ -28,7 +28,6 @@ fn figure(o: &ChannelOutput) -> Figure {
             Layer::lines(format!("Eq 5-11, n = {servers}"), curve(&o.x, &o.per_server.bound), Pen::new(Paint::Series(0), Dash::Dotted)),
         ],
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{} windows of {} days each ({} requests expected). Per-page spacing: standard deviation {}, largest excess {}. Per-server spacing: standard deviation {}, largest excess {}.",
             thousands(o.config.windows as f64),

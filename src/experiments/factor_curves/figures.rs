@@ -21,7 +21,7 @@ fn figure(o: &FactorCurvesOutput) -> Figure {
     Figure {
         title: "Approximation factors of RANDOM and MERGE (Fig 5.2, Eq 5-8)".into(),
         x: Axis { label: "x = λ/f  (change rate ÷ revisit frequency)".into(), min: o.config.x_min, max: o.config.x_max, log: o.config.log_x },
-        y: Axis { label: "A / A*  (freshness ÷ best possible)".into(), min: y_min, max: 1.005, log: false },
+        y: Axis::linear("A / A*  (freshness ÷ best possible)", y_min, 1.005),
         layers: vec![
             Layer::lines("RANDOM bound, Cor 5.5 (any c)", curve(&o.x, &o.random_bound), series_pen(0)),
             Layer::lines(format!("RANDOM exact, Eq 5-2 / A* (c = {c})"), curve(&o.x, &o.random_exact), series_pen(1)),
@@ -30,7 +30,6 @@ fn figure(o: &FactorCurvesOutput) -> Figure {
             Layer::Marker { label: String::new(), at: [m.x, m.value], paint: Paint::Series(2), note: format!("{} at x = {}", sig(m.value, 4), sig(m.x, 4)) },
         ],
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: format!(
             "Approximation factor against x = λ/f from {} to {}. Corollary 5.5's bound for RANDOM has its minimum {} at x = {}. \
              For c = {c}, RANDOM's exact factor has minimum {} at x = {} and MERGE's bound (Eq 5-8) has minimum {} at x = {}.",

@@ -40,7 +40,7 @@ fn points(o: &LearningOutput, y: impl Iterator<Item = f64>) -> Vec<[f64; 2]> {
 }
 
 fn time_axis(o: &LearningOutput) -> Axis {
-    Axis { label: "time (days)".into(), min: 0.0, max: o.config.horizon_days, log: false }
+    Axis::linear("time (days)", 0.0, o.config.horizon_days)
 }
 
 fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
@@ -85,10 +85,9 @@ fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
     Figure {
         title: title.into(),
         x: time_axis(o),
-        y: Axis { label: label.into(), min: 0.0, max, log: false },
+        y: Axis::linear(label, 0.0, max),
         layers,
         legend: if metric == Metric::Freshness { Corner::LowerRight } else { Corner::UpperRight },
-        y_categories: Vec::new(),
         summary,
     }
 }
@@ -127,10 +126,9 @@ fn gap_to_oracle(o: &LearningOutput) -> Figure {
     Figure {
         title: "The price of not knowing the rates".into(),
         x: time_axis(o),
-        y: Axis { label: "freshness below its oracle's".into(), min: lo - pad, max: hi + pad, log: false },
+        y: Axis::linear("freshness below its oracle's", lo - pad, hi + pad),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary,
     }
 }
@@ -176,11 +174,10 @@ fn estimators(o: &LearningOutput) -> Figure {
     };
     Figure {
         title: "Change-rate estimators: bias and spread".into(),
-        x: Axis { label: "λ·I (changes per visit interval)".into(), min: 0.04, max: 6.0, log: true },
-        y: Axis { label: "estimate / true rate".into(), min: 0.0, max: top, log: false },
+        x: Axis::log("λ·I (changes per visit interval)", 0.04, 6.0),
+        y: Axis::linear("estimate / true rate", 0.0, top),
         layers,
         legend: Corner::LowerLeft,
-        y_categories: Vec::new(),
         summary,
     }
 }
@@ -201,11 +198,10 @@ fn politeness(o: &LearningOutput) -> Figure {
     }
     Figure {
         title: "The price of politeness for each objective".into(),
-        x: Axis { label: "bandwidth (share of the most the caps allow, #servers/P)".into(), min: 0.008, max: 1.0, log: true },
-        y: Axis { label: "share of the unpolite optimum kept".into(), min: (low - 0.1 * (1.0 - low).max(0.02)).max(0.0), max: 1.0 + 0.02, log: false },
+        x: Axis::log("bandwidth (share of the most the caps allow, #servers/P)", 0.008, 1.0),
+        y: Axis::linear("share of the unpolite optimum kept", (low - 0.1 * (1.0 - low).max(0.02)).max(0.0), 1.0 + 0.02),
         layers,
         legend: Corner::LowerLeft,
-        y_categories: Vec::new(),
         summary: format!(
             "With P = {} s, the optimum under the per-server caps over the optimum without them (for harmonic staleness, the inverse ratio of costs): {}.",
             sig(o.config.politeness_seconds, 4),

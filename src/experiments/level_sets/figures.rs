@@ -53,7 +53,6 @@ fn figure(o: &LevelSetsOutput) -> Figure {
         y: Axis { label: "c = f_s/f  (server ÷ page frequency)".into(), min: cfg.c_min, max: cfg.c_max, log: cfg.log_c },
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "Contour lines of MERGE's approximation factor (Eq 5-9) for r from {} to {} and c from {} to {}, at levels {}. \
              The smallest factor is {} at r = {}, c = {}, {place}.{below} Sampled values range from {} to {}.",

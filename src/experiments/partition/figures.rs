@@ -58,7 +58,7 @@ fn politeness_pen(o: &PartitionOutput, s: Scheme, q: Politeness) -> Pen {
 fn log_axis(label: &str, values: impl Iterator<Item = f64>) -> Axis {
     let (lo, hi) = values.filter(|v| *v > 0.0).fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
     let (min, max) = if hi > 0.0 { (pow(10.0, log10(lo).floor()), pow(10.0, log10(hi).ceil()).max(pow(10.0, log10(lo).floor() + 1.0))) } else { (0.1, 10.0) };
-    Axis { label: label.into(), min, max, log: true }
+    Axis::log(label, min, max)
 }
 
 /// The largest number of robots run so far (captions report it).
@@ -68,7 +68,7 @@ fn most_robots<T>(items: &[T], robots: impl Fn(&T) -> u64) -> u64 {
 
 fn robots_axis(o: &PartitionOutput) -> Axis {
     let max = o.config.robots.iter().copied().max().unwrap_or(2) as f64;
-    Axis { label: "robots (partitions)".into(), min: 0.0, max: max + 1.0, log: false }
+    Axis::linear("robots (partitions)", 0.0, max + 1.0)
 }
 
 const HOUR: f64 = 3600.0;
@@ -97,7 +97,6 @@ fn download(o: &PartitionOutput, shown: &[Politeness]) -> Figure {
         y: log_axis("hours until every page is downloaded", o.points.iter().map(|p| p.total_s / HOUR)),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{} simulations of {} pages on {} hosts; politeness violations: {violations}. With {most} robots: {}.",
             o.points.len(),
@@ -128,10 +127,9 @@ fn exchanges(o: &PartitionOutput) -> Figure {
     Figure {
         title: "URLs exchanged between robots (thesis Figs 5.13, 5.15, 5.17)".into(),
         x: robots_axis(o),
-        y: Axis { label: "routed URLs sent to another robot (%)".into(), min: 0.0, max: (top * 1.15).min(100.0), log: false },
+        y: Axis::linear("routed URLs sent to another robot (%)", 0.0, (top * 1.15).min(100.0)),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{} % of links stay in their host, {} % in their community. URLs sent to another robot with {most} robots: {}.",
             sig(o.web.intra_host_pct, 3),
@@ -183,7 +181,6 @@ fn algebraic(o: &PartitionOutput, download: bool, exchange: bool) -> Figure {
         y: log_axis("hours", values),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "One central robot: {} h. With {most} robots: {}.",
             sig(o.central_s / HOUR, 3),
@@ -203,11 +200,10 @@ fn map(o: &PartitionOutput) -> Figure {
     let Some(m) = &o.map else {
         return Figure {
             title: "Hosts by robot: the map appears once its partition has run".into(),
-            x: Axis { label: "km".into(), min: 0.0, max: km, log: false },
-            y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
+            x: Axis::linear("km", 0.0, km),
+            y: Axis::linear("km", 0.0, km),
             layers: Vec::new(),
             legend: Corner::UpperRight,
-            y_categories: Vec::new(),
             summary: "The map appears when its partition has run.".into(),
         };
     };
@@ -226,11 +222,10 @@ fn map(o: &PartitionOutput) -> Figure {
     let pages_of = |r: usize| m.hosts.iter().filter(|h| h[2] as usize == r).map(|h| h[3]).sum::<f64>();
     Figure {
         title: format!("Hosts by robot: {}, {} robots (synthetic map)", m.scheme.label(), robots),
-        x: Axis { label: "km".into(), min: 0.0, max: km, log: false },
-        y: Axis { label: "km".into(), min: 0.0, max: km, log: false },
+        x: Axis::linear("km", 0.0, km),
+        y: Axis::linear("km", 0.0, km),
         layers,
         legend: Corner::UpperRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{} hosts split among {robots} robots by {}; colours repeat after 8 robots. Pages per robot: {}",
             thousands(m.hosts.len() as f64),

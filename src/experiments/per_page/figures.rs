@@ -40,10 +40,9 @@ fn figure(o: &PerPageOutput) -> Figure {
     Figure {
         title: "One page's approximation factor: simulation against Eq 5-2 and Eq 5-8".into(),
         x: Axis { label: "x = λ/f  (change rate ÷ revisit frequency)".into(), min: o.config.x_min, max: o.config.x_max, log: o.config.log_x },
-        y: Axis { label: "A / A*".into(), min: ((low - 0.02) * 20.0).floor() / 20.0, max: 1.01, log: false },
+        y: Axis::linear("A / A*", ((low - 0.02) * 20.0).floor() / 20.0, 1.01),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: format!(
             "A page sharing its server with {} others (c = {c}), {} revisits × {} replications per point, {:?} estimator. {}.",
             o.config.other_pages,

@@ -95,12 +95,11 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             .collect();
         figures.push(Figure {
             title: format!("Repository freshness, C = {} % of the maximum (Fig 5.8)", sig(100.0 * c.share, 3)),
-            x: Axis { label: format!("time ({unit_name})"), min: 0.0, max: o.config.horizon_days / unit, log: false },
-            y: Axis { label: "freshness (share of pages up to date)".into(), min: lowest(&curves, c.polite_bound), max: 1.0, log: false },
+            x: Axis::linear(format!("time ({unit_name})"), 0.0, o.config.horizon_days / unit),
+            y: Axis::linear("freshness (share of pages up to date)", lowest(&curves, c.polite_bound), 1.0),
             layers,
             legend: Corner::LowerRight,
-            y_categories: Vec::new(),
-            summary: format!(
+                summary: format!(
                 "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}",
                 sig(o.config.horizon_days / unit, 3),
                 sig(100.0 * c.share, 3),
@@ -170,11 +169,10 @@ fn ratios(o: &PoliciesOutput) -> Option<Figure> {
         .collect();
     Some(Figure {
         title: "Freshness at the end over the POLITE bound (§5.5)".into(),
-        x: Axis { label: "C (% of the maximum #servers / P, log scale)".into(), min: lo / 2.0, max: hi * 2.0, log: true },
-        y: Axis { label: "freshness ÷ POLITE bound".into(), min: ((low - 0.03) * 50.0).floor().max(0.0) / 50.0, max: high + 0.01, log: false },
+        x: Axis::log("C (% of the maximum #servers / P, log scale)", lo / 2.0, hi * 2.0),
+        y: Axis::linear("freshness ÷ POLITE bound", ((low - 0.03) * 50.0).floor().max(0.0) / 50.0, high + 0.01),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: format!(
             "Each policy's freshness in the last bin divided by the POLITE bound at the same capacity; the thesis's ratios (MERGE 0.970, 0.975, 0.977; RANDOM 0.812, 0.875, 0.886 at C = 1, 10, 90 %) drawn as rings, on WEBBASE's data, ours on a synthetic repository. {}.",
             measured.join("; ")
@@ -217,7 +215,7 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
         x: Axis { label: "r = λ/f (changes per revisit)".into(), min: x_min, max: x_max, log },
         // the data keep the upper half of the plot, the legend the lower left (at font 2
         // it is half the plot's height)
-        y: Axis { label: "factor A/A*".into(), min: ((low - 1.2 * (1.01 - low)).max(0.0) * 50.0).floor() / 50.0, max: 1.01, log: false },
+        y: Axis::linear("factor A/A*", ((low - 1.2 * (1.01 - low)).max(0.0) * 50.0).floor() / 50.0, 1.01),
         layers: vec![
             Layer::Intervals { label: "RANDOM exact (Eq 5-2)".into(), points: exact, paint: Paint::Series(4) },
             Layer::Intervals { label: "MERGE guarantee (Eq 5-8)".into(), points: bound, paint: Paint::Series(5) },
@@ -225,7 +223,6 @@ fn microscope(o: &PoliciesOutput, c: &crate::experiments::policies::CapacityResu
             Layer::Dots { label: "RANDOM simulated".into(), points: random.clone(), paint: Paint::Series(1), radius: 3.0, shape: 1 },
         ],
         legend: Corner::LowerLeft,
-        y_categories: Vec::new(),
         summary: format!(
             "{name}: {} pages, {} requests a day{}; {} pages shown. {measured} RANDOM's factor is lowest near r = 1.79 (Cor 5.5's 0.77 when c = f_s/f is large); MERGE's stays at or above Eq 5-8, which falls below 1 only where c is small.",
             thousands(m.pages_on_server as f64),
@@ -278,11 +275,10 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
     let y_min = ((ys.iter().copied().fold(1.0, f64::min) - 0.05) * 10.0).floor().max(0.0) / 10.0;
     Figure {
         title: "Deployed crawlers' schedules against MERGE and the POLITE bound".into(),
-        x: Axis { label: "bandwidth (requests per day, log scale)".into(), min: (lo / 2.0).max(1e-9), max: (hi * 2.0).max(lo * 4.0), log: true },
-        y: Axis { label: "freshness after convergence".into(), min: y_min, max: 1.0, log: false },
+        x: Axis::log("bandwidth (requests per day, log scale)", (lo / 2.0).max(1e-9), (hi * 2.0).max(lo * 4.0)),
+        y: Axis::linear("freshness after convergence", y_min, 1.0),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
     }
 }

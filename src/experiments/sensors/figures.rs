@@ -59,11 +59,10 @@ fn sensors(o: &SensorsOutput) -> Vec<Figure> {
         .collect();
     let mut figures = vec![Figure {
         title: "Repository freshness: robot against sensors (Zemskov 2002, Fig 3)".into(),
-        x: Axis { label: "model time (units)".into(), min: 0.0, max: o.config.horizon as f64, log: false },
-        y: Axis { label: "share of pages whose copy is current".into(), min: 0.0, max: 1.0, log: false },
+        x: Axis::linear("model time (units)", 0.0, o.config.horizon as f64),
+        y: Axis::linear("share of pages whose copy is current", 0.0, 1.0),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: format!(
             "{} pages over {} units. {}. The article reports robot 40.7 %, sensors 93.6 %.",
             thousands(o.config.pages as f64),
@@ -107,11 +106,10 @@ fn sweep(o: &SensorsOutput) -> Figure {
     });
     Figure {
         title: "What a robot needs to match the sensors".into(),
-        x: Axis { label: "bytes downloaded per week (log scale)".into(), min: (lo / 1.5).max(1.0), max: (hi * 1.5).max(lo * 3.0).max(2.0), log: true },
-        y: Axis { label: "stationary freshness".into(), min: 0.0, max: 1.0, log: false },
+        x: Axis::log("bytes downloaded per week (log scale)", (lo / 1.5).max(1.0), (hi * 1.5).max(lo * 3.0).max(2.0)),
+        y: Axis::linear("stationary freshness", 0.0, 1.0),
         layers,
         legend: Corner::LowerRight,
-        y_categories: Vec::new(),
         summary: match matching {
             Some((k, robot, sensor)) => format!(
                 "{k} robots reach the sensors' freshness, downloading {} bytes a week against the sensors' {} ({}×).",
