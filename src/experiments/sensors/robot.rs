@@ -36,7 +36,13 @@ impl Watched {
 
     /// Brings the page to unit `t` — changes in unit t included or not by the tie rule —
     /// updating the copy's freshness; counts a tie when a change falls in unit t.
+    /// Most observations find no change due (the page's next one is later): they return
+    /// at once, inlined in the caller.
+    #[inline]
     pub fn observe(&mut self, t: u64, ties: Ties, rules: &LifeRules, record: &mut Record) {
+        if self.life.next_change() > t {
+            return;
+        }
         if self.life.next_change() == t {
             record.ties += 1;
         }
@@ -45,8 +51,9 @@ impl Watched {
     }
 
     /// Applies every change before unit `until` (between slices; ties are not at stake).
+    #[inline]
     pub fn catch_up(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
-        if until == 0 {
+        if self.life.next_change() >= until {
             return;
         }
         let copy = &mut self.copy;
@@ -140,8 +147,9 @@ impl Order {
         match self {
             Order::Cycle { next } => {
                 let slot = *next;
-                *next = (slot + 1) % n;
-                Some((slot, slot + 1 == n))
+                let ends_cycle = slot + 1 >= n;
+                *next = if ends_cycle { 0 } else { slot + 1 };
+                Some((slot, ends_cycle))
             }
             Order::Merge { visits, f } => Some((visits.advance(f)?.1, false)),
         }

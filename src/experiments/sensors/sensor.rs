@@ -60,6 +60,23 @@ impl SensedPage {
     /// event; one figure on every target, so that results do not depend on it.
     pub const BYTES: u64 = 216;
 
+    /// Counts and draws the requests that can only find nothing new: the sensor has seen
+    /// the current version, and they fall before the page's next change, the next
+    /// pending event and `until`. Each does exactly what the general step would (one
+    /// event, one draw of the same stream), without its bookkeeping.
+    #[inline]
+    fn skip_quiet_requests(&mut self, until: u64, request_rate: f64, record: &mut Record) {
+        if self.watched.life.version != self.known {
+            return;
+        }
+        let pending = self.pending.iter().map(|p| p.0).min().unwrap_or(u64::MAX);
+        let quiet_until = until.min(self.watched.life.next_change()).min(pending);
+        while ceil_unit(self.next_request) < quiet_until {
+            record.events += 1;
+            self.next_request += self.requests.exponential(request_rate);
+        }
+    }
+
     /// Runs this page's events before unit `until`.
     pub fn advance(&mut self, until: u64, life_rules: &LifeRules, rules: &SensorRules, record: &mut Record, totals: &mut SensorTotals) {
         loop {
@@ -104,25 +121,6 @@ impl SensedPage {
                     }
                 }
             }
-        }
-    }
-}
-
-impl SensedPage {
-    /// Counts and draws the requests that can only find nothing new: the sensor has seen
-    /// the current version, and they fall before the page's next change, the next
-    /// pending event and `until`. Each does exactly what the general step would (one
-    /// event, one draw of the same stream), without its bookkeeping.
-    #[inline]
-    fn skip_quiet_requests(&mut self, until: u64, request_rate: f64, record: &mut Record) {
-        if self.watched.life.version != self.known {
-            return;
-        }
-        let pending = self.pending.iter().map(|p| p.0).min().unwrap_or(u64::MAX);
-        let quiet_until = until.min(self.watched.life.next_change()).min(pending);
-        while ceil_unit(self.next_request) < quiet_until {
-            record.events += 1;
-            self.next_request += self.requests.exponential(request_rate);
         }
     }
 }
