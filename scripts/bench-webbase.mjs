@@ -6,7 +6,8 @@
 // process, where the page's workers live), how often the page reported progress, and
 // whether the page's numbers are the CLI's to the last bit. Writes the section between
 // <!-- webbase --> and <!-- /webbase --> in BENCHMARKS.md (which `npm run bench` keeps).
-// Takes about 45 minutes on this 2-core machine: it is kept out of `npm run bench`.
+// Takes about 30 minutes on this 2-core machine (7 natively, 18 in the page, the builds): it
+// is kept out of `npm run bench`.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
