@@ -71,7 +71,7 @@ export class WorkerClient {
         break;
       case 'result':
         this.pending.delete(data.id);
-        run.resolve({ result: data.result, elapsedMs: data.elapsedMs });
+        run.resolve({ result: data.result, elapsedMs: data.elapsedMs, memoryBytes: data.memoryBytes });
         break;
       case 'cancelled':
         this.pending.delete(data.id);
@@ -204,6 +204,7 @@ export class WorkerPool {
       result: this.core.merge(config, done.map((d) => d.result)),
       elapsedMs: performance.now() - started,
       workers: parts.length,
+      memoryBytes: done.reduce((sum, d) => sum + d.memoryBytes, 0),
     }));
     // one part failing (or cancelled) stops the others
     promise.catch(cancel);

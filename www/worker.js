@@ -67,7 +67,9 @@ async function execute(id, config) {
     }
     const result = run.finish();
     run.free();
-    postMessage({ type: 'result', id, result, elapsedMs: performance.now() - started });
+    // the module's memory only grows: its size now is the most this worker has held
+    const memoryBytes = (await ready).memory.buffer.byteLength;
+    postMessage({ type: 'result', id, result, elapsedMs: performance.now() - started, memoryBytes });
   } catch (error) {
     report(id, error);
   }

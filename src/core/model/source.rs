@@ -15,7 +15,45 @@ pub enum RepositorySource {
     PageList,
 }
 
-/// The fields of a configuration that name its pages (they sit flat in each config).
+/// A configuration that takes pages: the struct, with the four fields that name its
+/// pages written here once — `source`, `repository`, `page_list`, `page_rows`, flat in
+/// its JSON — and `pages()`, their [`Pages`] view (the struct needs a `seed`). Not serde's
+/// `flatten`: through it an error inside `repository` loses its path (`repository.pages`
+/// is reported at the root) and an unknown field loses the list of the known ones.
+macro_rules! takes_pages {
+    ($(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        $(#[$meta])*
+        pub struct $name {
+            /// Where the pages come from: the WEBBASE-like generator (`repository`) or a
+            /// page list (`page_list` as CSV text, or `page_rows` inline).
+            pub source: $crate::core::model::source::RepositorySource,
+            pub repository: $crate::core::model::webbase::RepositoryConfig,
+            /// A page list's CSV text: `page,server,change_rate[,weight][,frequency]`, rates
+            /// and frequencies per day.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub page_list: Option<String>,
+            /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?}.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub page_rows: Option<Vec<$crate::core::model::page_list::PageRow>>,
+            $($fields)*
+        }
+
+        impl $name {
+            pub fn pages(&self) -> $crate::core::model::source::Pages<'_> {
+                $crate::core::model::source::Pages {
+                    source: self.source,
+                    repository: &self.repository,
+                    page_list: &self.page_list,
+                    page_rows: &self.page_rows,
+                    seed: self.seed,
+                }
+            }
+        }
+    };
+}
+pub(crate) use takes_pages;
+
+/// The fields of a configuration that name its pages, borrowed ([`takes_pages`]).
 pub struct Pages<'a> {
     pub source: RepositorySource,
     pub repository: &'a RepositoryConfig,

@@ -16,22 +16,15 @@ use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
 use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
-use crate::core::model::page_list::PageRow;
-use crate::core::model::source::{Pages, RepositorySource};
+use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+takes_pages! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AllocateConfig {
-    /// The pages: the generator's (`repository`) or a page list's.
-    pub source: RepositorySource,
-    pub repository: RepositoryConfig,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_list: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_rows: Option<Vec<PageRow>>,
     /// Total revisit frequency C, in requests per day.
     pub capacity: f64,
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
@@ -40,6 +33,7 @@ pub struct AllocateConfig {
     #[serde(skip_serializing_if = "Objective::is_freshness")]
     pub objective: Objective,
     pub seed: u64,
+}
 }
 
 impl Default for AllocateConfig {
@@ -64,10 +58,6 @@ const BYTES_PER_SERVER: f64 = 1000.0;
 const BYTES_BESIDES: f64 = 600_000.0;
 
 impl AllocateConfig {
-    pub fn pages(&self) -> Pages<'_> {
-        Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
-    }
-
     fn cost_for(&self, pages: u64, servers: u64) -> Cost {
         let n = pages as f64;
         // four allocations of about 60 Newton steps over the pages

@@ -4,8 +4,7 @@
 use crate::core::alloc::objective::Objective;
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
-use crate::core::model::page_list::PageRow;
-use crate::core::model::source::{Pages, RepositorySource};
+use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::RepositoryConfig;
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -99,17 +98,11 @@ impl LearningPolicy {
     }
 }
 
+takes_pages! {
+/// A page list's `weight` column is the importance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LearningConfig {
-    /// The pages: the generator's (`repository`) or a page list's (its `weight` column
-    /// is the importance).
-    pub source: RepositorySource,
-    pub repository: RepositoryConfig,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_list: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_rows: Option<Vec<PageRow>>,
     /// Total crawl rate (bandwidth), requests per day.
     pub capacity: f64,
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
@@ -135,6 +128,7 @@ pub struct LearningConfig {
     /// Simulated pages per point of the estimators' chart.
     pub estimator_runs: u64,
     pub seed: u64,
+}
 }
 
 impl Default for LearningConfig {
@@ -172,10 +166,6 @@ const BYTES_BESIDES: f64 = 1_000_000.0;
 const SECONDS_PER_UNIT: f64 = 150e-9;
 
 impl LearningConfig {
-    pub fn pages(&self) -> Pages<'_> {
-        Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
-    }
-
     pub fn politeness_days(&self) -> f64 {
         self.politeness_seconds / 86_400.0
     }

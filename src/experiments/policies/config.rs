@@ -6,28 +6,17 @@ use super::sample::take_whole;
 use crate::core::alloc::AllocationKind;
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
-use crate::core::model::page_list::PageRow;
-use crate::core::model::source::{Pages, RepositorySource};
+use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, rank_size_law};
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+takes_pages! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PoliciesConfig {
-    /// Where the pages come from: the WEBBASE-like generator (`repository`) or a page
-    /// list (`page_list` as CSV text, or `page_rows` inline).
-    pub source: RepositorySource,
-    pub repository: RepositoryConfig,
-    /// A page list's CSV text: `page,server,change_rate[,weight][,frequency]`, rates
-    /// and frequencies per day.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_list: Option<String>,
-    /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?}.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub page_rows: Option<Vec<PageRow>>,
     /// Minimum time between two requests to one server, in seconds.
     pub politeness_seconds: f64,
     pub horizon_days: f64,
@@ -57,6 +46,7 @@ pub struct PoliciesConfig {
     /// absent: every server. Its curves carry their shards' bins, for the join.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_part: Option<ServerPart>,
+}
 }
 
 /// One of `of` parts of a run split by servers: the shards k with k mod `of` = `index`.
@@ -158,10 +148,6 @@ impl PoliciesConfig {
         let shape = RepositoryConfig::webbase_scaled(1.0);
         let scale = per_page(&shape, WEBBASE_POLITENESS_SECONDS) / per_page(&classroom.repository, classroom.politeness_seconds);
         PoliciesConfig { repository: RepositoryConfig::webbase_scaled(scale), politeness_seconds: WEBBASE_POLITENESS_SECONDS, horizon_days: SIX_YEARS, ..classroom }
-    }
-
-    pub fn pages(&self) -> Pages<'_> {
-        Pages { source: self.source, repository: &self.repository, page_list: &self.page_list, page_rows: &self.page_rows, seed: self.seed }
     }
 
     pub fn politeness_days(&self) -> f64 {
