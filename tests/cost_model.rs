@@ -1,6 +1,8 @@
 //! Issue 13: every experiment's cost model against measurement. Each experiment runs at
-//! a few sizes under a counting allocator; its estimated peak memory must be within
-//! 20 % of the measured peak, and its estimated work within 20 % of the work its job
+//! a few sizes under a counting allocator; its estimated peak memory must be at least
+//! 90 % of the measured peak (runs are refused by it: it must not fall short) and at
+//! most 130 % (a simple model of what each page holds, which the allocation decides,
+//! errs on the safe side), and its estimated work within 20 % of the work its job
 //! counted (experiments whose work is an upper bound — the certificate stops when it
 //! converges — must not be exceeded). Native only: the allocator is this binary's.
 #![cfg(not(target_arch = "wasm32"))]
@@ -46,6 +48,9 @@ const CASES: &[(&str, bool)] = &[
     (r#"{"experiment":"policies","repository":{"pages":400000,"servers":800},"horizon_days":20,"crawlers":[],"capacities":[0.1]}"#, true),
     (r#"{"experiment":"policies","repository":{"pages":400000,"servers":2000},"horizon_days":20,"crawlers":[],"capacities":[0.9]}"#, true),
     (r#"{"experiment":"policies","repository":{"pages":200000,"servers":400},"horizon_days":20,"policies":[],"crawlers":["nutch"],"capacities":[0.1]}"#, false),
+    (r#"{"experiment":"policies","repository":{"pages":1000000,"servers":1000},"horizon_days":0.5,"policies":["merge"],"capacities":[0.9]}"#, false),
+    (r#"{"experiment":"policies","repository":{"pages":2000000,"servers":2000},"sample_servers":16,"horizon_days":1,"crawlers":[]}"#, true),
+    (r#"{"experiment":"policies","repository":{"pages":2000000,"servers":2000},"sample_servers":64,"horizon_days":1,"crawlers":[],"capacities":[0.9]}"#, true),
     (r#"{"experiment":"sensors","pages":40000,"horizon":600000,"week":600000,"sample_every":1000,"stationary_from":300000}"#, true),
     (r#"{"experiment":"sensors","pages":120000,"horizon":300000,"week":600000,"sample_every":1000,"stationary_from":100000}"#, true),
     (r#"{"experiment":"sensors","pages":60000,"horizon":600000,"week":600000,"sample_every":1000,"stationary_from":300000,"sensor_share":0.5,"robots":3,"robot_sweep":[2]}"#, true),
@@ -56,7 +61,7 @@ const CASES: &[(&str, bool)] = &[
 ];
 
 #[test]
-fn estimates_are_within_20_percent_of_measured_memory_and_work() {
+fn estimates_cover_the_measured_memory_and_are_within_20_percent_of_the_work() {
     let mut failures = Vec::new();
     println!("{:<70} {:>12} {:>12} {:>7} {:>14} {:>14} {:>7}", "config", "est. bytes", "peak bytes", "ratio", "est. work", "work", "ratio");
     // FRESHLAB_COST_CASES: more configs, one JSON per line (for calibrating a model)
@@ -68,7 +73,7 @@ fn estimates_are_within_20_percent_of_measured_memory_and_work() {
         let (memory, work) = (estimated / peak, planned / done);
         let name: String = json.chars().take(70).collect();
         println!("{name:<70} {estimated:>12.0} {peak:>12.0} {memory:>7.3} {planned:>14.0} {done:>14.0} {work:>7.3}");
-        let memory_ok = if exact_work { (0.8..=1.2).contains(&memory) } else { memory >= 0.8 };
+        let memory_ok = if exact_work { (0.9..=1.3).contains(&memory) } else { memory >= 0.9 };
         if !memory_ok {
             failures.push(format!("{json}: memory estimated {estimated:.0}, measured {peak:.0} (ratio {memory:.3})"));
         }

@@ -114,13 +114,19 @@ export class WorkerClient {
   }
 }
 
+/** What a worker holds beside its run's estimate: its JavaScript heap, with the partial
+ * results it sends, and the compiled module. Measured by `npm run bench:webbase` (the
+ * whole sampled Fig 5.8 on two workers): about 0.96 GB of renderer memory per worker,
+ * of which 0.79 GB was the module's own memory. */
+const WORKER_BYTES = 0.2e9;
+
 /** How often, at most, the parts' partial results are joined for the page (ms). */
 const JOIN_MS = 200;
 
 /** Workers for the page: one runs everything, and a run the core can cut into parts
  * (the policies: each part a share of the servers, or of the runs when crawlers are
  * compared) takes as many as the browser reports cores and the tab's memory allows —
- * each part holds the whole repository. The core joins the parts' results, to the same
+ * each part holds the whole repository (the run's estimate, and WORKER_BYTES). The core joins the parts' results, to the same
  * bits as one worker's. Same interface as a WorkerClient. */
 export class WorkerPool {
   constructor(source, module, core) {
@@ -158,7 +164,7 @@ export class WorkerPool {
     try {
       const cost = this.core.estimate(config);
       if (!(cost.seconds >= this.minSeconds)) return [config];
-      const fit = Math.floor(this.core.limits().browser.bytes / Math.max(cost.bytes, 1));
+      const fit = Math.floor(this.core.limits().browser.bytes / (cost.bytes + WORKER_BYTES));
       const workers = Math.max(1, Math.min(this.size, fit));
       return workers > 1 ? this.core.split(config, workers) : [config];
     } catch {

@@ -164,6 +164,25 @@ test('the WEBBASE preset shows what the full scale needs, and too big is refused
   await page.waitForFunction(() => document.querySelector('#policies .status').textContent === '', null, { timeout: 5000 });
 });
 
+test('a worker’s memory stays within the estimate the page checks before a run (a million pages)', async () => {
+  const config = { experiment: 'policies', repository: { pages: 1000000, servers: 1000 }, horizon_days: 0.5, capacities: [0.9], crawlers: [] };
+  const measured = await page.evaluate(async (config) => {
+    const pool = globalThis.freshlab.client;
+    // a worker of its own: its module's memory only grows, so it must not have run before
+    const worker = new pool.clients[0].constructor(pool.source, pool.module);
+    try {
+      const tiny = await worker.run({ experiment: 'level_sets', grid: 11 }).promise;
+      const run = await worker.run(config).promise;
+      return { estimate: pool.core.estimate(config).bytes, before: tiny.memoryBytes, after: run.memoryBytes };
+    } finally {
+      worker.worker.terminate();
+    }
+  }, config);
+  const held = measured.after - measured.before;
+  assert.ok(held > 0.5 * measured.estimate, `the run grew the module's memory by ${held} bytes: the measure is wrong`);
+  assert.ok(held <= 1.1 * measured.estimate, `the run took ${held} bytes, over its estimate ${measured.estimate} by more than 10 %`);
+});
+
 test('a pool of workers runs the policies side by side (runs or servers shared out), to the same bits as one worker, and cancels them all', async () => {
   const config = { experiment: 'policies', repository: { pages: 3000, servers: 40 }, horizon_days: 200, capacities: [0.1, 0.9], crawlers: ['nutch'] };
   const outcome = await page.evaluate(async (config) => {

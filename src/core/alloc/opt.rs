@@ -222,7 +222,11 @@ fn settle_remainder(repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f6
     if mu == 0.0 {
         return;
     }
-    let uncapped: Vec<usize> = (0..repo.servers()).filter(|&s| mu >= saturations[s]).flat_map(|s| repo.server_pages(s)).collect();
+    // sized before it is filled: in WebAssembly a vector grown by doubling leaves holes
+    // its allocator cannot give back (the page's memory would outgrow the estimate)
+    let servers = || (0..repo.servers()).filter(|&s| mu >= saturations[s]);
+    let mut uncapped = Vec::with_capacity(servers().map(|s| repo.server_pages(s).len()).sum());
+    uncapped.extend(servers().flat_map(|s| repo.server_pages(s)));
     settle(repo, f, uncapped, mu, remainder, target);
 }
 

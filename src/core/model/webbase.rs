@@ -263,7 +263,7 @@ pub fn summarise(repo: &Repository, law: Option<RankSize>) -> RepositorySummary 
     let mut sizes: Vec<u64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as u64).collect();
     sizes.sort_unstable_by(|a, b| b.cmp(a));
     let top = (sizes.len() / 100).max(1);
-    let changing: Vec<f64> = repo.lambda.iter().copied().filter(|&l| l > 0.0).collect();
+    let (changing, rate_sum) = repo.lambda.iter().filter(|&&l| l > 0.0).fold((0usize, 0.0), |(n, sum), &l| (n + 1, sum + l));
     RepositorySummary {
         pages: repo.pages() as u64,
         servers: repo.servers() as u64,
@@ -271,8 +271,8 @@ pub fn summarise(repo: &Repository, law: Option<RankSize>) -> RepositorySummary 
         median_server: sizes[sizes.len() / 2],
         top_percent_share: sizes[..top].iter().sum::<u64>() as f64 / repo.pages() as f64,
         rank_size_exponent: law.map(|l| l.alpha),
-        never_changing_share: 1.0 - changing.len() as f64 / repo.pages() as f64,
-        mean_rate: if changing.is_empty() { 0.0 } else { changing.iter().sum::<f64>() / changing.len() as f64 },
+        never_changing_share: 1.0 - changing as f64 / repo.pages() as f64,
+        mean_rate: if changing == 0 { 0.0 } else { rate_sum / changing as f64 },
     }
 }
 

@@ -108,6 +108,13 @@ const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
 /// with three capacities at the WEBBASE scale (this estimate: 34.8 s).
 const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
 const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 0.7e-6;
+/// A sample of servers (bytes, tests/cost_model.rs): per page of the whole repository, its
+/// rate, weight and allocation (8 + 4 + 8); per simulated page, the sample's copy (the
+/// whole repository's index, rate, weight: 8 + 8 + 4) and, as it runs, the sample's
+/// share of the allocation, the schedules and the account (8 + 16 + 8).
+const BYTES_PER_PAGE_BESIDE_A_SAMPLE: f64 = 20.0;
+const BYTES_PER_SAMPLE_COPY: f64 = 20.0;
+const BYTES_PER_SAMPLED_PAGE: f64 = BYTES_PER_SAMPLE_COPY + 32.0;
 
 /// The measured cost of a request on a server of `pages` pages, in ns, at its power of
 /// ten (integer arithmetic alone: the same natively and in WebAssembly, where the cut of
@@ -176,11 +183,20 @@ impl PoliciesConfig {
     fn estimate_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>) -> Estimate {
         let n = pages as f64;
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
-        let crawling = 8 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
+        // a crawler's pages: rate and weight, its schedule's state, the exact account
+        let crawling = 8 + 4 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
         let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) };
         let largest = self.largest_server(n, sizes);
-        let allocating = 16.4 * n + 64.6 * largest + 1.4e6;
-        let simulating = n * per_page as f64 + servers as f64 * 200.0 + self.bins as f64 * 64.0;
+        let (allocating, simulating) = match self.sample_servers {
+            None => (16.4 * n + 64.6 * largest + 1.4e6, n * per_page as f64 + servers as f64 * 200.0 + self.bins as f64 * 64.0),
+            // the sample's copy of its pages lives through the allocations; each of its
+            // servers has an account of its own
+            Some(draws) => {
+                let (sampled, accounts) = self.sampled_pages(n, servers as f64, draws, sizes);
+                let allocating = 16.4 * n + 64.6 * largest + 1.4e6 + BYTES_PER_SAMPLE_COPY * sampled;
+                (allocating, BYTES_PER_PAGE_BESIDE_A_SAMPLE * n + BYTES_PER_SAMPLED_PAGE * sampled + accounts * self.bins as f64 * 64.0 + servers as f64 * 200.0)
+            }
+        };
         let import = self.pages().import_bytes(pages) as f64;
         let bytes = allocating.max(simulating).max(import) as u64;
         let slots = self.max_rate_for(servers) * self.horizon_days;
@@ -194,6 +210,29 @@ impl PoliciesConfig {
         let allocated_requests: f64 = self.capacities.iter().map(|&c| self.policies.iter().map(|&p| run_requests(c, p)).sum::<f64>()).sum();
         let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
         Estimate { bytes, bytes_per_page: per_page, requests }
+    }
+
+    /// The pages a sample of `draws` draws simulates, in expectation (repeated draws of one
+    /// server make it fewer), and its servers at most: those taken whole and, per draw, a
+    /// server's mean size when drawn by size (sizes standing for weights, as
+    /// [`super::sample::ServerSample::draw`] chooses them). Without the generator's law,
+    /// every page and server.
+    fn sampled_pages(&self, n: f64, servers: f64, draws: u64, sizes: Option<&[f64]>) -> (f64, f64) {
+        let Some(sizes) = sizes else { return (n, servers) };
+        let draws = draws.max(1) as f64;
+        let (whole, _) = take_whole(sizes, draws);
+        let (mut taken, mut servers, mut rest, mut squares) = (0.0, 0.0, 0.0, 0.0);
+        for (&size, whole) in sizes.iter().zip(whole) {
+            if whole {
+                taken += size;
+                servers += 1.0;
+            } else {
+                rest += size;
+                squares += size * size;
+            }
+        }
+        let drawn = if rest > 0.0 { draws * squares / rest } else { 0.0 };
+        ((taken + drawn).min(n), servers + draws)
     }
 
     /// The pages of the largest server of `n` pages: the law's, else a bound.

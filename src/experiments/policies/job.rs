@@ -269,7 +269,11 @@ impl PoliciesJob {
                 };
                 (f, policy, 1u8, capacity)
             }
-            Run::Crawler { index, policy } => (Vec::new(), policy, 2, index),
+            Run::Crawler { index, policy } => {
+                // the crawlers come after every allocated run: the last allocation is done with
+                self.allocation = None;
+                (Vec::new(), policy, 2, index)
+            }
             Run::SameBandwidth { crawler, index } => {
                 let c = self.output.crawlers[crawler].curve.bandwidth;
                 (allocate_sharing(&self.repo, AllocationKind::OptPolite, c, p, &self.saturations).f, PolicyKind::Merge, 3, index)

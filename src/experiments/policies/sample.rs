@@ -110,8 +110,10 @@ impl ServerSample {
         servers.dedup();
         let place = |s: usize| servers.binary_search(&s).expect("a simulated server");
         let groups = (0..GROUPS).map(|g| drawn.iter().skip(g).step_by(GROUPS).map(|&s| place(s)).collect()).collect();
-        let mut pages = Vec::new();
-        let (mut lambda, mut weights, mut server_start) = (Vec::new(), Vec::new(), vec![0]);
+        let held: usize = servers.iter().map(|&s| whole.server_pages(s).len()).sum();
+        let mut pages = Vec::with_capacity(held);
+        let (mut lambda, mut weights, mut server_start) = (Vec::with_capacity(held), Vec::with_capacity(held), Vec::with_capacity(servers.len() + 1));
+        server_start.push(0);
         for &s in &servers {
             for i in whole.server_pages(s) {
                 pages.push(i);
