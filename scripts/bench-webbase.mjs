@@ -66,6 +66,8 @@ say('browser: the same run from the page, on its pool of workers (tens of minute
 const browser = await open();
 const page = await browser.newPage(`${browser.url}?view=policies`);
 await page.waitForFunction(() => globalThis.freshlab?.client);
+await new Promise((resolve) => setTimeout(resolve, 2000));
+const rendererBefore = rendererBytes();
 let peakRenderer = 0;
 const sampler = setInterval(() => (peakRenderer = Math.max(peakRenderer, rendererBytes())), 2000);
 await page.exposeFunction('benchProgress', (line) => say(line));
@@ -84,7 +86,7 @@ const inPage = await page.evaluate((config) => {
       }
     },
   });
-  return run.promise.then(({ result, elapsedMs, workers }) => ({ result, seconds: elapsedMs / 1000, workers: workers ?? 1, reports, firstPartialMs }));
+  return run.promise.then(({ result, elapsedMs, workers, memoryBytes }) => ({ result, seconds: elapsedMs / 1000, workers: workers ?? 1, memoryBytes, reports, firstPartialMs }));
 }, config);
 clearInterval(sampler);
 const chromium = (await browser.context.browser()?.version?.()) ?? output('chromium', ['--version']);
@@ -118,12 +120,13 @@ ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; load
 \`freshlab ${args.join(' ')}\` (the preset's 14,500,000 pages on 5,462 servers, ${days ? `**${days} day${days === '1' ? '' : 's'} only**` : 'six years'},
 three capacities, four policies; ${native.result.sample?.servers ?? '—'} servers simulated), and the same
 configuration started from the page (\`freshlab.client.run\`, the page's pool), one run each.
-Its estimate before it ran: ${minutes(estimate.cost.seconds)} minutes on one thread, ${gb(estimate.cost.bytes)}.
+Its estimate before it ran: ${minutes(estimate.cost.seconds)} minutes on one thread, ${gb(estimate.cost.bytes)} (each of the page's workers holds the whole repository:
+${gb(inPage.memoryBytes / inPage.workers)} of module memory each, ${(inPage.memoryBytes / inPage.workers / estimate.cost.bytes).toFixed(2)} times the estimate).
 
 | where | workers or threads | minutes | peak memory | progress reports | numbers equal to the CLI's |
 |---|---:|---:|---:|---:|---|
 | native (CLI) | ${native.threads} | ${minutes(native.seconds)} | ${gb(native.peak_bytes)} resident | — | — |
-| the page | ${inPage.workers} | ${minutes(inPage.seconds)} | ${gb(peakRenderer)} (renderer processes) | ${inPage.reports.toLocaleString('en')}, the first partial curves after ${inPage.firstPartialMs === null ? '—' : `${(inPage.firstPartialMs / 1000).toFixed(0)} s`} | ${same.differ === 0 ? `all ${same.numbers.toLocaleString('en')}, to the last bit` : `${same.differ} of ${same.numbers.toLocaleString('en')} differ (largest relative difference ${same.largest.toExponential(2)}, first at \`${same.first}\`)`} |
+| the page | ${inPage.workers} | ${minutes(inPage.seconds)} | ${gb(peakRenderer)} (renderer processes; ${gb(rendererBefore)} before the run), of which the workers' modules ${gb(inPage.memoryBytes)} | ${inPage.reports.toLocaleString('en')}, the first partial curves after ${inPage.firstPartialMs === null ? '—' : `${(inPage.firstPartialMs / 1000).toFixed(0)} s`} | ${same.differ === 0 ? `all ${same.numbers.toLocaleString('en')}, to the last bit` : `${same.differ} of ${same.numbers.toLocaleString('en')} differ (largest relative difference ${same.largest.toExponential(2)}, first at \`${same.first}\`)`} |
 <!-- /webbase -->`;
 writeSection(path.join(root, 'BENCHMARKS.md'), 'webbase', section);
 say('wrote the webbase section of BENCHMARKS.md');
