@@ -116,7 +116,7 @@ export class WorkerClient {
 
 /** What a worker holds beside its run's estimate: its JavaScript heap, with the partial
  * results it sends, and the compiled module. Measured by `npm run bench:webbase` (the
- * whole sampled Fig 5.8 on two workers): about 0.89 GB of renderer memory per worker,
+ * whole sampled Fig 5.8 on two workers): 0.81–0.89 GB of renderer memory per worker,
  * of which 0.69 GB was the module's own memory (its estimate: 0.66 GB). */
 const WORKER_BYTES = 0.2e9;
 
