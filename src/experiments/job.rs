@@ -89,6 +89,10 @@ pub trait Plan {
     fn output(&self, running: Option<&Self::Run>) -> Self::Output;
     /// The expected total work, for the progress fraction.
     fn total_work(&self) -> f64;
+    /// The fraction done, when the plan knows it better than work over total work.
+    fn progress(&self, _running: Option<&Self::Run>) -> Option<f64> {
+        None
+    }
     /// Called once when every run has ended.
     fn complete(&mut self) {}
 }
@@ -142,7 +146,11 @@ impl<P: Plan> Sliced<P> {
     }
 
     fn fraction(&self) -> f64 {
-        if self.exhausted { 1.0 } else { (self.work / self.plan.total_work().max(1.0)).clamp(0.0, 0.999) }
+        if self.exhausted {
+            return 1.0;
+        }
+        let fraction = self.plan.progress(self.running.as_ref()).unwrap_or_else(|| self.work / self.plan.total_work().max(1.0));
+        fraction.clamp(0.0, 0.999)
     }
 
     pub fn partial(&self) -> P::Output {

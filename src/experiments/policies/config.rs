@@ -139,6 +139,10 @@ pub struct Estimate {
     pub bytes_per_page: u64,
     /// Requests to simulate (the crawlers' count is an upper bound).
     pub requests: f64,
+    /// The same, run by run: every policy at every capacity, then every crawler with
+    /// MERGE at its bandwidth (the job's progress weighs its runs by them).
+    #[serde(skip)]
+    pub runs: Vec<f64>,
 }
 
 impl PoliciesConfig {
@@ -209,7 +213,12 @@ impl PoliciesConfig {
         };
         let allocated_requests: f64 = self.capacities.iter().map(|&c| self.policies.iter().map(|&p| run_requests(c, p)).sum::<f64>()).sum();
         let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
-        Estimate { bytes, bytes_per_page: per_page, requests }
+        let mut runs: Vec<f64> = Vec::with_capacity(self.runs());
+        for &c in &self.capacities {
+            runs.extend(self.policies.iter().map(|&p| run_requests(c, p)));
+        }
+        runs.extend(self.crawlers.iter().map(|_| 2.0 * slots));
+        Estimate { bytes, bytes_per_page: per_page, requests, runs }
     }
 
     /// The pages a sample of `draws` draws simulates, in expectation (repeated draws of one

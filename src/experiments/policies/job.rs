@@ -141,6 +141,9 @@ pub struct PoliciesJob {
     scale: FreshnessScale,
     /// OPT_POLITE's saturation multipliers, shared by its allocations at every capacity.
     saturations: Saturations,
+    /// Each run's weight in the progress, in the order they run (MERGE at each crawler's
+    /// bandwidth last; a weight whose run is never added is passed over when all end).
+    weights: Vec<f64>,
 }
 
 impl PoliciesJob {
@@ -191,13 +194,23 @@ impl PoliciesJob {
         for (index, &policy) in config.crawlers.iter().enumerate() {
             runs.push(Run::Crawler { index, policy });
         }
+        let estimate = estimate_config.estimate_for(repo.pages() as u64, servers);
+        // each run's weight in the progress: its estimated requests and its setup's pass (a
+        // crawler's estimate is for it and for MERGE at its bandwidth, which runs at the end)
+        let allocated = config.capacities.len() * config.policies.len();
+        let share = |k: usize, r: f64| if k < allocated { r } else { r / 2.0 };
+        let mut weights: Vec<f64> = estimate.runs.iter().enumerate().map(|(k, &r)| share(k, r) + repo.pages() as f64).collect();
         // a part of a split run does only its own runs (the same streams as in the whole)
         if let Some(only) = &config.only_runs {
-            runs = runs.into_iter().enumerate().filter(|(k, _)| only.contains(&(*k as u64))).map(|(_, r)| r).collect();
+            let kept = |k: usize| only.contains(&(k as u64));
+            runs = runs.into_iter().enumerate().filter(|&(k, _)| kept(k)).map(|(_, r)| r).collect();
+            weights = weights.into_iter().enumerate().filter(|&(k, _)| kept(k)).map(|(_, w)| w).collect();
         }
+        let crawlers: Vec<f64> = runs.iter().zip(&weights).filter(|(r, _)| matches!(r, Run::Crawler { .. })).map(|(_, &w)| w).collect();
+        weights.extend(crawlers);
         let output = PoliciesOutput {
             repository: summary,
-            estimate: estimate_config.estimate_for(repo.pages() as u64, servers),
+            estimate,
             max_rate: config.max_rate_for(servers),
             page_names: list.as_ref().map(|l| l.names.clone()).unwrap_or_default(),
             server_names: list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default(),
@@ -214,7 +227,7 @@ impl PoliciesJob {
         output.sample = sample.as_ref().map(|s| SampleSummary::of(s, &repo));
         let scale = FreshnessScale { total_weight: repo.total_weight(), sample: sample.as_ref().map(|s| s.design.clone()) };
         output.part = config.server_part.map(|_| scale.clone());
-        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample, scale, saturations: Saturations::default() })
+        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample, scale, saturations: Saturations::default(), weights })
     }
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
@@ -441,6 +454,18 @@ impl Plan for PoliciesJob {
         }
         *cache = Some((running.time, out.clone()));
         out
+    }
+
+    /// The runs before the one in progress, and that one's share of its simulated time,
+    /// each weighted by its estimate: exact within a run, and at 1 when the last ends
+    /// however far the estimate of requests is off (a sample's often is, by 1.6 times).
+    fn progress(&self, running: Option<&Running>) -> Option<f64> {
+        let current = self.next.saturating_sub(usize::from(running.is_some()));
+        let weight = |k: usize| self.weights.get(k).copied().unwrap_or(0.0);
+        let done: f64 = (0..current).map(weight).sum();
+        let now = running.map_or(0.0, |r| weight(current) * r.time / self.config.horizon_days);
+        let total: f64 = self.weights.iter().sum();
+        (total > 0.0).then(|| (done + now) / total)
     }
 
     /// The whole run's work; a part of a run split by servers, its share (the shards
