@@ -279,8 +279,10 @@ export class ExperimentPanel {
    * no longer says what they show. */
   markStale(config) {
     if (!this.result || this.running) {
+      // a run in progress draws the form's inputs: no chart of it is out of date
       this.charts.classList.remove('stale', 'invalid');
       this.staleNote.hidden = true;
+      for (const view of this.chartViews) view.setStale('');
       return;
     }
     const invalid = config === null;

@@ -144,6 +144,8 @@ pub struct PoliciesJob {
     /// Each run's weight in the progress, in the order they run (MERGE at each crawler's
     /// bandwidth last; a weight whose run is never added is passed over when all end).
     weights: Vec<f64>,
+    /// The whole run's weights, this part's or not.
+    weight_total: f64,
 }
 
 impl PoliciesJob {
@@ -200,6 +202,9 @@ impl PoliciesJob {
         let allocated = config.capacities.len() * config.policies.len();
         let share = |k: usize, r: f64| if k < allocated { r } else { r / 2.0 };
         let mut weights: Vec<f64> = estimate.runs.iter().enumerate().map(|(k, &r)| share(k, r) + repo.pages() as f64).collect();
+        // a part of the runs reports its share of the whole run's progress (the pool adds them)
+        let crawler_weights: f64 = weights[allocated..].iter().sum();
+        let weight_total = weights.iter().sum::<f64>() + crawler_weights;
         // a part of a split run does only its own runs (the same streams as in the whole)
         if let Some(only) = &config.only_runs {
             let kept = |k: usize| only.contains(&(k as u64));
@@ -227,7 +232,21 @@ impl PoliciesJob {
         output.sample = sample.as_ref().map(|s| SampleSummary::of(s, &repo));
         let scale = FreshnessScale { total_weight: repo.total_weight(), sample: sample.as_ref().map(|s| s.design.clone()) };
         output.part = config.server_part.map(|_| scale.clone());
-        Ok(PoliciesJob { config, repo, given, output, runs, next: 0, partial: RefCell::new(None), allocation: None, sample, scale, saturations: Saturations::default(), weights })
+        Ok(PoliciesJob {
+            config,
+            repo,
+            given,
+            output,
+            runs,
+            next: 0,
+            partial: RefCell::new(None),
+            allocation: None,
+            sample,
+            scale,
+            saturations: Saturations::default(),
+            weights,
+            weight_total,
+        })
     }
 
     fn capacity_result(&mut self, k: usize) -> &mut CapacityResult {
@@ -464,8 +483,7 @@ impl Plan for PoliciesJob {
         let weight = |k: usize| self.weights.get(k).copied().unwrap_or(0.0);
         let done: f64 = (0..current).map(weight).sum();
         let now = running.map_or(0.0, |r| weight(current) * r.time / self.config.horizon_days);
-        let total: f64 = self.weights.iter().sum();
-        (total > 0.0).then(|| (done + now) / total)
+        (self.weight_total > 0.0).then(|| (done + now) / self.weight_total)
     }
 
     /// The whole run's work; a part of a run split by servers, its share (the shards

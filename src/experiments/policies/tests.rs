@@ -461,3 +461,28 @@ fn progress_follows_the_runs_when_the_request_estimate_is_off() {
     assert!(estimated > 1.3 * made, "the estimate is close ({estimated} for {made}): the test shows nothing");
     assert!(last > 0.97 && steps >= 10, "{last} after {steps} steps");
 }
+
+/// Parts of a run split by runs (crawlers compared) each report their share of the whole
+/// run's progress, which the page's pool adds up: together near 1 at their ends, never over.
+#[test]
+fn parts_of_the_runs_report_shares_of_the_whole_progress() {
+    let config = PoliciesConfig { horizon_days: 60.0, ..small() };
+    let parts = config.split(3);
+    assert!(parts.iter().all(|p| p.only_runs.is_some()), "split by runs");
+    let lasts: Vec<f64> = parts
+        .into_iter()
+        .map(|part| {
+            let mut job = start(part).unwrap();
+            let mut last = 0.0;
+            while !job.done() {
+                let fraction = job.advance(5_000);
+                if !job.done() {
+                    last = fraction;
+                }
+            }
+            last
+        })
+        .collect();
+    let sum: f64 = lasts.iter().sum();
+    assert!(sum > 0.8 && sum <= 1.0, "{lasts:?}");
+}
