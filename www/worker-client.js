@@ -126,8 +126,9 @@ const JOIN_MS = 200;
 /** Workers for the page: one runs everything, and a run the core can cut into parts
  * (the policies: each part a share of the servers, or of the runs when crawlers are
  * compared) takes as many as the browser reports cores and the tab's memory allows —
- * each part holds the whole repository (the run's estimate, and WORKER_BYTES). The core joins the parts' results, to the same
- * bits as one worker's. Same interface as a WorkerClient. */
+ * each part holds the whole repository (the run's estimate, and WORKER_BYTES). The core
+ * joins the parts' results, to the same bits as one worker's. Same interface as a
+ * WorkerClient. */
 export class WorkerPool {
   constructor(source, module, core) {
     Object.assign(this, { source, module, core });

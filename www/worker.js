@@ -34,7 +34,7 @@ function report(id, error) {
 
 const SLICE_MS = 8;
 // progress four times a second; a partial result costs a pass over the run's pages (both
-// concepts of the sensors; a sample's 6 M pages at the WEBBASE scale, about 0.1 s), so one
+// concepts of the sensors; a sample's 6 M pages at the WEBBASE scale, about 0.14 s), so one
 // comes with a report only when the last took at most 1/PARTIAL_SHARE of the time since:
 // the chart stays live and partial results take at most about 5 % of the run
 const REPORT_MS = 250;

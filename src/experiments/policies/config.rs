@@ -139,8 +139,8 @@ pub struct Estimate {
     pub bytes_per_page: u64,
     /// Requests to simulate (the crawlers' count is an upper bound).
     pub requests: f64,
-    /// The same, run by run: every policy at every capacity, then every crawler with
-    /// MERGE at its bandwidth (the job's progress weighs its runs by them).
+    /// The same, run by run: every policy at every capacity, every crawler, then MERGE at
+    /// each crawler's bandwidth (the job's progress weighs its runs by them).
     #[serde(skip)]
     pub runs: Vec<f64>,
 }
@@ -217,7 +217,7 @@ impl PoliciesConfig {
         for &c in &self.capacities {
             runs.extend(self.policies.iter().map(|&p| run_requests(c, p)));
         }
-        runs.extend(self.crawlers.iter().map(|_| 2.0 * slots));
+        runs.extend(self.crawlers.iter().chain(&self.crawlers).map(|_| slots));
         Estimate { bytes, bytes_per_page: per_page, requests, runs }
     }
 

@@ -197,22 +197,19 @@ impl PoliciesJob {
             runs.push(Run::Crawler { index, policy });
         }
         let estimate = estimate_config.estimate_for(repo.pages() as u64, servers);
-        // each run's weight in the progress: its estimated requests and its setup's pass (a
-        // crawler's estimate is for it and for MERGE at its bandwidth, which runs at the end)
-        let allocated = config.capacities.len() * config.policies.len();
-        let share = |k: usize, r: f64| if k < allocated { r } else { r / 2.0 };
-        let mut weights: Vec<f64> = estimate.runs.iter().enumerate().map(|(k, &r)| share(k, r) + repo.pages() as f64).collect();
-        // a part of the runs reports its share of the whole run's progress (the pool adds them)
-        let crawler_weights: f64 = weights[allocated..].iter().sum();
-        let weight_total = weights.iter().sum::<f64>() + crawler_weights;
+        // each run's weight in the progress: its estimated requests and its setup's pass; a
+        // part of the runs reports its share of the whole run's progress (the pool adds them)
+        let mut weights: Vec<f64> = estimate.runs.iter().map(|r| r + repo.pages() as f64).collect();
+        let weight_total = weights.iter().sum();
+        let merges = weights.split_off(runs.len());
         // a part of a split run does only its own runs (the same streams as in the whole)
         if let Some(only) = &config.only_runs {
             let kept = |k: usize| only.contains(&(k as u64));
             runs = runs.into_iter().enumerate().filter(|&(k, _)| kept(k)).map(|(_, r)| r).collect();
             weights = weights.into_iter().enumerate().filter(|&(k, _)| kept(k)).map(|(_, w)| w).collect();
         }
-        let crawlers: Vec<f64> = runs.iter().zip(&weights).filter(|(r, _)| matches!(r, Run::Crawler { .. })).map(|(_, &w)| w).collect();
-        weights.extend(crawlers);
+        // MERGE at a crawler's bandwidth runs after every crawler of the part
+        weights.extend(runs.iter().filter_map(|r| if let Run::Crawler { index, .. } = r { Some(merges[*index]) } else { None }));
         let output = PoliciesOutput {
             repository: summary,
             estimate,
