@@ -74,12 +74,18 @@ pub struct RobotRun {
     pub watched: Vec<Watched>,
     /// Each robot's next event, in whole time units.
     engine: Engine<u32, u64>,
+    /// Each robot's download in progress and its stream of download times.
     fetching: Vec<Option<Fetching>>,
-    order: Order,
     downloads: Vec<Stream>,
+    walk: Walk,
+    pub cycle_ends: Vec<u64>,
+}
+
+/// What every robot's visit follows: the order of pages, the tie rule, the download times.
+struct Walk {
+    order: Order,
     ties: Ties,
     download: (u64, u64),
-    pub cycle_ends: Vec<u64>,
 }
 
 impl RobotRun {
@@ -88,56 +94,88 @@ impl RobotRun {
         for r in 0..robots {
             engine.schedule(0, r as u32);
         }
-        RobotRun {
-            pages,
-            watched,
-            engine,
-            fetching: vec![None; robots],
-            order,
-            downloads: (0..robots).map(|r| Stream::of(seed, Purpose::RobotDownloads, r as u64)).collect(),
-            ties,
-            download,
-            cycle_ends: Vec::new(),
-        }
+        let downloads = (0..robots).map(|r| Stream::of(seed, Purpose::RobotDownloads, r as u64)).collect();
+        RobotRun { pages, watched, engine, fetching: vec![None; robots], downloads, walk: Walk { order, ties, download }, cycle_ends: Vec::new() }
     }
 
     /// Runs the robots' events before unit `until`.
     pub fn advance(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
-        let RobotRun { pages, watched, engine, fetching, order, downloads, ties, download, cycle_ends } = self;
-        let n = pages.len();
-        engine.run_until(until, |engine, t, robot| {
-            let r = robot as usize;
-            if let Some(job) = fetching[r].take() {
-                let w = &mut watched[job.slot];
-                w.observe(t, *ties, rules, record);
-                w.complete(job.start, t, WaitEnds::Completion, record);
-                if job.ends_cycle {
-                    cycle_ends.push(t);
+        let RobotRun { watched, engine, fetching, downloads, walk, cycle_ends, .. } = self;
+        if fetching.len() > 1 {
+            engine.run_until(until, |engine, t, robot| {
+                let r = robot as usize;
+                if let Some(next) = walk.act(t, &mut fetching[r], &mut downloads[r], watched, rules, record, cycle_ends) {
+                    engine.schedule(next, robot);
                 }
+            });
+            return;
+        }
+        // One robot (the article's): its events follow one another, so the engine would
+        // hold a single event at a time; they are taken in a plain loop, with the robot's
+        // download and stream in local variables, and the engine keeps the next event
+        // between slices. The same events in the same order, the same draws.
+        let Some(mut t) = engine.next_time().filter(|&t| t < until) else { return };
+        engine.next();
+        let (mut job, mut stream) = (fetching[0].take(), downloads[0].clone());
+        let rests = loop {
+            let Some(next) = walk.act(t, &mut job, &mut stream, watched, rules, record, cycle_ends) else { break true };
+            t = next;
+            if t >= until {
+                break false;
             }
-            // take pages until one needs a download: error pages answer at once
-            let mut instant = 0;
-            while let Some((slot, ends_cycle)) = order.next_slot(n) {
-                let w = &mut watched[slot];
-                w.observe(t, *ties, rules, record);
-                if !is_error(w.life.state) {
-                    let d = uniform_int(&mut downloads[r], download.0, download.1);
-                    fetching[r] = Some(Fetching { slot, start: t, ends_cycle });
-                    engine.schedule(t + d, robot);
-                    break;
-                }
-                w.complete(t, t, WaitEnds::Completion, record);
-                if ends_cycle {
-                    cycle_ends.push(t);
-                }
-                instant += 1;
-                if instant >= n {
-                    // every page answers with an error: look again in the next unit
-                    engine.schedule(t + 1, robot);
-                    break;
-                }
+        };
+        (fetching[0], downloads[0]) = (job, stream);
+        if !rests {
+            engine.schedule(t, 0);
+        }
+    }
+}
+
+impl Walk {
+    /// A robot's event at `t`: its download `job` completes, then it takes pages until
+    /// one needs a download (error pages answer at once), drawn from `stream`. Returns
+    /// the time of its next event (none when MERGE's order has no page to visit).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn act(
+        &mut self,
+        t: u64,
+        job: &mut Option<Fetching>,
+        stream: &mut Stream,
+        watched: &mut [Watched],
+        rules: &LifeRules,
+        record: &mut Record,
+        cycle_ends: &mut Vec<u64>,
+    ) -> Option<u64> {
+        let n = watched.len();
+        if let Some(done) = job.take() {
+            let w = &mut watched[done.slot];
+            w.observe(t, self.ties, rules, record);
+            w.complete(done.start, t, WaitEnds::Completion, record);
+            if done.ends_cycle {
+                cycle_ends.push(t);
             }
-        });
+        }
+        let mut instant = 0;
+        while let Some((slot, ends_cycle)) = self.order.next_slot(n) {
+            let w = &mut watched[slot];
+            w.observe(t, self.ties, rules, record);
+            if !is_error(w.life.state) {
+                let d = uniform_int(stream, self.download.0, self.download.1);
+                *job = Some(Fetching { slot, start: t, ends_cycle });
+                return Some(t + d);
+            }
+            w.complete(t, t, WaitEnds::Completion, record);
+            if ends_cycle {
+                cycle_ends.push(t);
+            }
+            instant += 1;
+            if instant >= n {
+                // every page answers with an error: look again in the next unit
+                return Some(t + 1);
+            }
+        }
+        None
     }
 }
 

@@ -71,7 +71,11 @@ impl SensedPage {
         }
         let pending = self.pending.iter().map(|p| p.0).min().unwrap_or(u64::MAX);
         let quiet_until = until.min(self.watched.life.next_change()).min(pending);
-        while ceil_unit(self.next_request) < quiet_until {
+        // ⌈x⌉ < q exactly when x ≤ q − 1, for a whole q below 2⁵³ (until is at most the
+        // horizon + 1): one comparison a request instead of a ceiling
+        let Some(last_quiet) = quiet_until.checked_sub(1) else { return };
+        let last_quiet = last_quiet as f64;
+        while self.next_request <= last_quiet {
             record.events += 1;
             self.next_request += self.requests.exponential(request_rate);
         }
