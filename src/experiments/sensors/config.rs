@@ -102,7 +102,8 @@ impl Default for SensorsConfig {
 
 /// A sensed page's bytes: its layout, its slot in the list and its pending events (a
 /// vector of four, allocated at the first notification); a robot's page's: its layout
-/// and its index in the robots' list (checked against measurement, tests/cost_model.rs).
+/// and its index in the list of the robots' pages, held while the run is set up
+/// (checked against measurement, tests/cost_model.rs).
 const SENSED_PAGE_BYTES: f64 = (SensedPage::BYTES + 8 + 4 * 24) as f64;
 const ROBOT_PAGE_BYTES: f64 = (Watched::BYTES + 8) as f64;
 /// Native time per event (BENCHMARKS.md: the article's experiment).

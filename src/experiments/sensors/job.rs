@@ -154,7 +154,7 @@ impl SensorsJob {
         if !robot_pages.is_empty() {
             let watched = robot_pages.iter().map(|&i| self.watched(i)).collect();
             let order = self.order(&robot_pages, robots);
-            let robot = RobotRun::new(robot_pages, watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max));
+            let robot = RobotRun::new(watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max));
             parts.push(Part::new(Some(robot), Vec::new(), record()));
         }
         let shard = sensed_count.div_ceil(SENSED_SHARDS).max(1);

@@ -69,8 +69,7 @@ impl Watched {
 }
 
 pub struct RobotRun {
-    /// The global indices of the pages this run covers, in list order.
-    pub pages: Vec<usize>,
+    /// The pages this run covers, in list order.
     pub watched: Vec<Watched>,
     /// Each robot's next event, in whole time units.
     engine: Engine<u32, u64>,
@@ -89,18 +88,18 @@ struct Walk {
 }
 
 impl RobotRun {
-    pub fn new(pages: Vec<usize>, watched: Vec<Watched>, robots: usize, order: Order, seed: u64, ties: Ties, download: (u64, u64)) -> Self {
+    pub fn new(watched: Vec<Watched>, robots: usize, order: Order, seed: u64, ties: Ties, download: (u64, u64)) -> Self {
         let mut engine = Engine::new();
         for r in 0..robots {
             engine.schedule(0, r as u32);
         }
         let downloads = (0..robots).map(|r| Stream::of(seed, Purpose::RobotDownloads, r as u64)).collect();
-        RobotRun { pages, watched, engine, fetching: vec![None; robots], downloads, walk: Walk { order, ties, download }, cycle_ends: Vec::new() }
+        RobotRun { watched, engine, fetching: vec![None; robots], downloads, walk: Walk { order, ties, download }, cycle_ends: Vec::new() }
     }
 
     /// Runs the robots' events before unit `until`.
     pub fn advance(&mut self, until: u64, rules: &LifeRules, record: &mut Record) {
-        let RobotRun { watched, engine, fetching, downloads, walk, cycle_ends, .. } = self;
+        let RobotRun { watched, engine, fetching, downloads, walk, cycle_ends } = self;
         if fetching.len() > 1 {
             engine.run_until(until, |engine, t, robot| {
                 let r = robot as usize;
