@@ -539,7 +539,8 @@ fn a_sweep_and_its_merged_shards_agree() {
 
 /// Issue 16: one run spread over machines — each part run with `--part K/N --out`, then
 /// `freshlab join` — gives the whole run's file and printout to the last bit, by servers
-/// (no crawlers) and by runs (crawlers); a missing, repeated or foreign part is named.
+/// (no crawlers) and by runs (crawlers, and the sensors experiment); a missing, repeated
+/// or foreign part is named.
 #[test]
 fn parts_run_apart_join_into_the_whole_run() {
     let dir = scratch("parts");
@@ -578,7 +579,26 @@ fn parts_run_apart_join_into_the_whole_run() {
     assert!(refusal(&["join", &path("part1.json"), &other]).contains("a part of another run"));
     assert!(refusal(&["policies", "--part", "1/3"]).contains("--part 1/3 needs --out"));
     assert!(refusal(&["policies", "--crawlers", "[]", "--part", "2/80", "--out", &other]).contains("cuts into 64 parts at most; use --part K/64"));
-    assert!(refusal(&["sensors", "--part", "1/2", "--out", &other]).contains("sensors cannot be cut into parts"));
+    assert!(refusal(&["bursts", "--part", "1/2", "--out", &other]).contains("bursts cannot be cut into parts"));
+    assert!(refusal(&["sensors", "--part", "1/3", "--out", &other]).contains("cuts into 2 parts at most; use --part K/2"));
+    // the sensors experiment deals out its runs: the two concepts and the sweep's robot counts
+    let sensors = ["sensors", "--pages", "300", "--horizon", "100000", "--week", "100000", "--stationary-from", "50000", "--robot-sweep", "[2,3]", "--quiet"];
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = sensors.iter().copied().chain(extra.iter().copied()).collect();
+        let (code, out, err) = freshlab(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out
+    };
+    let whole = run(&["--out", &path("sensors.json")]);
+    let parts: Vec<String> = (1..=3).map(|k| path(&format!("sensors{k}.json"))).collect();
+    for (k, file) in parts.iter().enumerate() {
+        run(&["--part", &format!("{}/3", k + 1), "--out", file]);
+    }
+    let joined = path("sensors-joined.json");
+    let (code, out, err) = freshlab(&["join", &parts[2], &parts[0], &parts[1], "--out", &joined]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, whole, "sensors: the joined printout");
+    assert_eq!(std::fs::read_to_string(&joined).unwrap(), std::fs::read_to_string(path("sensors.json")).unwrap(), "sensors: the joined file");
     assert!(refusal(&["policies", "--part", "4/3", "--out", &other]).contains("--part must be K/N"));
     std::fs::write(path("empty.json"), "{}").unwrap();
     assert!(refusal(&["join", &path("empty.json")]).contains("not a part's result; write each part with --out"));

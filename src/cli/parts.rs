@@ -15,7 +15,8 @@ Joins the parts of one run, each written by 'freshlab <experiment> … --part K/
 PART.json' (on one machine or many: a Slurm array, Kubernetes indexed Jobs, GNU
 parallel), into the whole run's result, the same to the last bit as one run's. Give
 every part's file, once each. Without crawlers, the policies experiment cuts its servers
-into at most 64 parts; with crawlers, its runs.
+into at most 64 parts; with crawlers, its runs. The sensors experiment deals out its runs
+(each concept, each robot count of the sweep).
 ";
 
 /// Part `k` (from 1) of the `n` parts of `config`; a part's result is read only by

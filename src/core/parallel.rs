@@ -82,6 +82,28 @@ pub fn balanced_ranges(weights: &[f64], parts: usize) -> Vec<std::ops::Range<usi
     ranges
 }
 
+/// Deals `items` to at most `parts` parts, the heaviest first to the least loaded part
+/// (ties: the lower index), each part's items in increasing order, empty parts left out;
+/// the deal depends on the items, their weights and `parts` only.
+pub fn deal(items: &[u64], weight: impl Fn(u64) -> f64, parts: usize) -> Vec<Vec<u64>> {
+    let parts = parts.clamp(1, items.len().max(1));
+    let mut order = items.to_vec();
+    order.sort_by(|a, b| weight(*b).total_cmp(&weight(*a)).then(a.cmp(b)));
+    let mut load: Vec<(f64, Vec<u64>)> = vec![(0.0, Vec::new()); parts];
+    for item in order {
+        let least = (0..parts).min_by(|&i, &j| load[i].0.total_cmp(&load[j].0).then(i.cmp(&j))).expect("a part");
+        load[least].0 += weight(item);
+        load[least].1.push(item);
+    }
+    load.into_iter()
+        .filter(|(_, dealt)| !dealt.is_empty())
+        .map(|(_, mut dealt)| {
+            dealt.sort_unstable();
+            dealt
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -115,5 +137,17 @@ mod tests {
             assert!(items.iter().all(|(k, n)| *n == *k as u32 + 1));
         }
         set_threads(0);
+    }
+
+    #[test]
+    fn dealing_balances_the_weights_and_keeps_every_item_once() {
+        // 9, 5, 4, 3, 1 onto two parts: 9 | 5; 4 to the lighter (9 | 9); 3 to the first
+        // on the tie (12 | 9); 1 to the lighter (12 | 10)
+        let weights = [5.0, 9.0, 1.0, 4.0, 3.0];
+        let dealt = deal(&[0, 1, 2, 3, 4], |k| weights[k as usize], 2);
+        assert_eq!(dealt, vec![vec![1, 4], vec![0, 2, 3]]);
+        assert_eq!(deal(&[7, 8], |_| 1.0, 5), vec![vec![7], vec![8]], "no more parts than items");
+        assert_eq!(deal(&[3, 1, 2], |_| 1.0, 1), vec![vec![1, 2, 3]]);
+        assert!(deal(&[], |_| 1.0, 3).is_empty());
     }
 }

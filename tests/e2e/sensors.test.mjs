@@ -49,6 +49,29 @@ test('beyond the article: more robots cost bandwidth, and the chart says how man
   assert.match(await page.locator('#sensors-beyond figcaption').nth(1).textContent(), /robots reach the sensors' freshness|No number of robots/);
 });
 
+test('a pool of workers deals out the concepts and the sweep’s robot counts, to the same bits as one worker', async () => {
+  const outcome = await page.evaluate(async () => {
+    const pool = globalThis.freshlab.client;
+    const [size, minSeconds] = [pool.size, pool.minSeconds];
+    // three workers whatever the cores, and even for a short run
+    Object.assign(pool, { size: 3, minSeconds: 0 });
+    try {
+      const config = { experiment: 'sensors', pages: 2000, sensor_share: 0.5, robot_sweep: [2, 4] };
+      const parts = pool.parts(config).map((c) => c.only_runs);
+      const pooled = await pool.run(config).promise;
+      const single = await pool.clients[0].run(config).promise;
+      return { parts, workers: pooled.workers, same: JSON.stringify(pooled.result) === JSON.stringify(single.result), done: pooled.result.done, busy: pool.busy };
+    } finally {
+      Object.assign(pool, { size, minSeconds });
+    }
+  });
+  assert.equal(outcome.workers, 3, JSON.stringify(outcome.parts));
+  assert.deepEqual(outcome.parts.flat().sort(), [0, 1, 2, 3], 'every run once');
+  assert.ok(outcome.same, 'the joined result is the single worker’s, to the last bit');
+  assert.ok(outcome.done);
+  assert.equal(outcome.busy, 0, 'no worker left running');
+});
+
 test('a bad state table is refused next to its field', async () => {
   const input = await setField(page, 'sensors', 'state frequencies 1–6', '0.1, 0.2, -1, 0.2, 0.2, 0.2');
   const errorId = (await input.getAttribute('aria-describedby')).split(' ')[1];

@@ -23,6 +23,7 @@ use output::{CurvePart, FreshnessScale, RunTally};
 
 use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
+use crate::core::parallel;
 
 impl Experiment for PoliciesConfig {
     type Output = PoliciesOutput;
@@ -66,21 +67,7 @@ impl Experiment for PoliciesConfig {
         }
         let allocated = (self.capacities.len() * self.policies.len()) as u64;
         let weight = |r: u64| if r < allocated { self.capacities[(r / self.policies.len() as u64) as usize] } else { 2.0 };
-        let mut order = all.clone();
-        order.sort_by(|a, b| weight(*b).total_cmp(&weight(*a)).then(a.cmp(b)));
-        let mut load: Vec<(f64, Vec<u64>)> = vec![(0.0, Vec::new()); parts];
-        for r in order {
-            let least = (0..parts).min_by(|&i, &j| load[i].0.total_cmp(&load[j].0).then(i.cmp(&j))).expect("a part");
-            load[least].0 += weight(r);
-            load[least].1.push(r);
-        }
-        load.into_iter()
-            .filter(|(_, runs)| !runs.is_empty())
-            .map(|(_, mut runs)| {
-                runs.sort_unstable();
-                PoliciesConfig { only_runs: Some(runs), ..self.clone() }
-            })
-            .collect()
+        parallel::deal(&all, weight, parts).into_iter().map(|runs| PoliciesConfig { only_runs: Some(runs), ..self.clone() }).collect()
     }
 
     /// The parts' results joined, to the whole run's bits: beside the bounds every part

@@ -66,6 +66,11 @@ pub struct SensorsConfig {
     /// sensors' freshness [beyond].
     pub robot_sweep: Vec<u64>,
     pub seed: u64,
+    /// The runs this part of a split run does (the page's pool of workers, the CLI's
+    /// `--part`), numbered concept by concept, then robot count by robot count of the
+    /// sweep; absent: all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only_runs: Option<Vec<u64>>,
 }
 
 impl Default for SensorsConfig {
@@ -96,6 +101,7 @@ impl Default for SensorsConfig {
             notification_loss: 0.0,
             robot_sweep: Vec::new(),
             seed: 1,
+            only_runs: None,
         }
     }
 }
@@ -110,6 +116,27 @@ const ROBOT_PAGE_BYTES: f64 = (Watched::BYTES + 8) as f64;
 const SECONDS_PER_EVENT: f64 = 70e-9;
 
 impl SensorsConfig {
+    /// The whole experiment's runs: the concepts, then the sweep's robot counts.
+    pub fn runs(&self) -> usize {
+        self.concepts.len() + self.robot_sweep.len()
+    }
+
+    /// Whether this configuration (the whole, or a part of a split run) does run `k`.
+    pub fn does(&self, k: usize) -> bool {
+        self.only_runs.as_ref().is_none_or(|only| only.contains(&(k as u64)))
+    }
+
+    /// The concepts this configuration runs.
+    pub fn own_concepts(&self) -> Vec<Concept> {
+        self.concepts.iter().enumerate().filter(|&(k, _)| self.does(k)).map(|(_, &c)| c).collect()
+    }
+
+    /// The sweep's robot counts this configuration runs.
+    pub fn own_sweep(&self) -> Vec<u64> {
+        let first = self.concepts.len();
+        self.robot_sweep.iter().enumerate().filter(|&(k, _)| self.does(first + k)).map(|(_, &r)| r).collect()
+    }
+
     /// Peak memory: the pages of one run (sensed pages are the larger), and the
     /// sensors' download intervals.
     pub fn estimate_bytes(&self) -> u64 {
@@ -132,16 +159,17 @@ impl SensorsConfig {
     /// own samples, and every result its samples (measured, tests/cost_model.rs).
     fn peak_bytes(&self) -> f64 {
         let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
-        let sensed = if self.concepts.contains(&Concept::Sensors) { self.sensed_pages() as f64 } else { 0.0 };
+        let (own, sweep_runs) = (self.own_concepts(), self.own_sweep());
+        let sensed = if own.contains(&Concept::Sensors) { self.sensed_pages() as f64 } else { 0.0 };
         let downloads = sensed * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks);
         let per_slice = downloads / self.slices(SLICE_EVENTS);
         let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + per_slice * 32.0;
         let robot_only = pages * ROBOT_PAGE_BYTES;
-        let concepts: f64 = self.concepts.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
-        let sweep = if self.robot_sweep.is_empty() { 0.0 } else { robot_only };
+        let concepts: f64 = own.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
+        let sweep = if sweep_runs.is_empty() { 0.0 } else { robot_only };
         let samples = (self.horizon as f64 / self.sample_every as f64).floor() * 8.0;
-        let parts = self.concepts.iter().map(|c| if *c == Concept::Sensors { 1.0 + SENSED_SHARDS as f64 } else { 1.0 }).sum::<f64>();
-        let runs = (self.concepts.len() + self.robot_sweep.len()) as f64;
+        let parts = own.iter().map(|c| if *c == Concept::Sensors { 1.0 + SENSED_SHARDS as f64 } else { 1.0 }).sum::<f64>();
+        let runs = (own.len() + sweep_runs.len()) as f64;
         concepts.max(sweep) + (runs + parts) * samples + 16_384.0
     }
 
@@ -250,14 +278,25 @@ impl Settings for SensorsConfig {
         if self.robot_sweep.len() > 16 {
             return Err(InputError::new("robot_sweep", "at most 16 values"));
         }
+        if let Some(only) = &self.only_runs {
+            let total = self.runs() as u64;
+            if let Some((k, &r)) = only.iter().enumerate().find(|(_, r)| **r >= total) {
+                return Err(InputError::new(format!("only_runs[{k}]"), format!("must be below the number of runs, {total} (got {r}); leave only_runs out to do them all")));
+            }
+            distinct("only_runs", only)?;
+            if only.is_empty() {
+                return Err(InputError::new("only_runs", "name at least one run, or leave only_runs out to do them all"));
+            }
+        }
         Ok(())
     }
 
-    /// Work (events), peak memory and time of the whole experiment.
+    /// Work (events), peak memory and time of the experiment (of its own runs, for a
+    /// part of a split run).
     fn cost(&self) -> Cost {
         let sensed = self.sensed_pages() as f64;
-        let concepts = self.concepts.iter().map(|c| self.events_per_run(self.robots, if *c == Concept::Sensors { sensed } else { 0.0 }));
-        let work: f64 = concepts.chain(self.robot_sweep.iter().map(|&robots| self.events_per_run(robots, 0.0))).sum();
+        let concepts = self.own_concepts().into_iter().map(|c| self.events_per_run(self.robots, if c == Concept::Sensors { sensed } else { 0.0 }));
+        let work: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| self.events_per_run(robots, 0.0))).sum();
         Cost {
             work,
             unit: "events".into(),

@@ -16,8 +16,7 @@ use crate::core::model::repository::Repository;
 use crate::core::parallel;
 use crate::core::policy::VirtualVisits;
 use crate::core::rng::{Purpose, Stream};
-use crate::experiments::Plan;
-use crate::experiments::Settings;
+use crate::experiments::{Experiment, Plan, Settings};
 
 enum Run {
     Concept(Concept),
@@ -90,8 +89,9 @@ pub const SLICE_EVENTS: f64 = 3_000_000.0;
 
 impl SensorsJob {
     pub fn new(config: SensorsConfig) -> Self {
-        let mut runs: Vec<Run> = config.concepts.iter().map(|&c| Run::Concept(c)).collect();
-        runs.extend(config.robot_sweep.iter().map(|&k| Run::Sweep(k)));
+        // a part of a split run does its own runs only (the same streams as in the whole)
+        let mut runs: Vec<Run> = config.own_concepts().into_iter().map(Run::Concept).collect();
+        runs.extend(config.own_sweep().into_iter().map(Run::Sweep));
         let week = config.week as f64;
         let sensor_rules = SensorRules {
             request_rate: config.requests_per_week / week,
@@ -295,8 +295,10 @@ impl Plan for SensorsJob {
         out
     }
 
+    /// The whole run's work, also for a part of a split run: the parts' fractions add up
+    /// to the whole's (the page's pool sums them).
     fn total_work(&self) -> f64 {
-        self.config.cost().work
+        self.config.whole().cost().work
     }
 
     fn complete(&mut self) {

@@ -158,3 +158,33 @@ fn bad_input_is_refused() {
     assert_eq!(bad(SensorsConfig { notification_loss: 2.0, ..d() }), "notification_loss");
     assert_eq!(bad(SensorsConfig { concepts: vec![], ..d() }), "concepts");
 }
+
+/// Issue 16: the page's pool of workers — the concepts and the sweep's robot counts
+/// dealt to parts, each part run on its own, the results joined — gives the whole run's
+/// result to the last bit; a join that lacks a part is not done, and a part names only
+/// runs that exist.
+#[test]
+fn parts_of_a_split_run_join_into_the_whole() {
+    let config = SensorsConfig { pages: 300, horizon: 100_000, week: 100_000, sample_every: 2000, stationary_from: 50_000, sensor_share: 0.5, robot_sweep: vec![2, 3], ..small() };
+    let whole = run(config.clone());
+    for parts in [2, 3, 4, 9] {
+        let split = config.split(parts);
+        assert_eq!(split.len(), parts.min(config.runs()), "{parts} parts");
+        let mut dealt: Vec<u64> = split.iter().flat_map(|c| c.only_runs.clone().unwrap()).collect();
+        dealt.sort_unstable();
+        assert_eq!(dealt, (0..config.runs() as u64).collect::<Vec<_>>(), "every run once");
+        assert!(split.iter().all(|c| c.whole() == config && c.cost().work <= config.cost().work));
+        let outputs: Vec<SensorsOutput> = split.into_iter().map(run).collect();
+        assert_eq!(config.merge(outputs.clone()), whole, "{parts} parts");
+        let short = config.merge(outputs[1..].to_vec());
+        assert!(!short.done, "{parts} parts, one missing");
+    }
+    // the article's experiment on two workers: the sensors' run, the costlier, first
+    let article: Vec<Option<Vec<u64>>> = SensorsConfig::default().split(2).into_iter().map(|c| c.only_runs).collect();
+    assert_eq!(article, vec![Some(vec![1]), Some(vec![0])]);
+    assert_eq!(config.split(1), vec![config.clone()]);
+    let bad = SensorsConfig { only_runs: Some(vec![0, 4]), ..config.clone() };
+    assert_eq!(bad.validate().unwrap_err().field, "only_runs[1]");
+    let none = SensorsConfig { only_runs: Some(vec![]), ..config };
+    assert_eq!(none.validate().unwrap_err().field, "only_runs");
+}
