@@ -580,8 +580,8 @@ fn parts_run_apart_join_into_the_whole_run() {
     assert!(refusal(&["policies", "--part", "1/3"]).contains("--part 1/3 needs --out"));
     assert!(refusal(&["policies", "--crawlers", "[]", "--part", "2/80", "--out", &other]).contains("cuts into 64 parts at most; use --part K/64"));
     assert!(refusal(&["bursts", "--part", "1/2", "--out", &other]).contains("bursts cannot be cut into parts"));
-    assert!(refusal(&["sensors", "--part", "1/3", "--out", &other]).contains("cuts into 2 parts at most; use --part K/2"));
-    // the sensors experiment deals out its runs: the two concepts and the sweep's robot counts
+    assert!(refusal(&["sensors", "--part", "1/40", "--out", &other]).contains("cuts into 17 parts at most; use --part K/17"), "the robots' run and 16 shards of the sensed pages");
+    // the sensors experiment deals out its runs and the sensed pages' shards
     let sensors = ["sensors", "--pages", "300", "--horizon", "100000", "--week", "100000", "--stationary-from", "50000", "--robot-sweep", "[2,3]", "--quiet"];
     let run = |extra: &[&str]| {
         let args: Vec<&str> = sensors.iter().copied().chain(extra.iter().copied()).collect();

@@ -103,6 +103,17 @@ export class WorkerClient {
     return { promise, cancel: () => this.pending.has(id) && this.worker.postMessage({ type: 'cancel', id }) };
   }
 
+  /** Joins the results of a split run's parts in the worker (a join decodes every part's
+   * measures: the sensors' downloads, a million at the article's scale, take about
+   * 20–60 ms, too long for the page's main thread); resolves to {result}. */
+  merge(config, results) {
+    const id = this.nextId++;
+    const promise = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    if (this.pending.size === 1) this.lastHeard = performance.now();
+    this.worker.postMessage({ type: 'merge', id, config, results });
+    return promise;
+  }
+
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
    * with the tests' own build: the page's module has neither entry point). */
   hookForTest(type, message = '') {
@@ -114,8 +125,8 @@ export class WorkerClient {
   }
 }
 
-/** What a worker holds beside its run's estimate: its JavaScript heap, with the partial
- * results it sends, and the compiled module. Measured by `npm run bench:webbase` (the
+/** What a worker holds beside its run's estimate (and what the pool's joining worker
+ * holds): its JavaScript heap, with the partial results it sends, and the compiled module. Measured by `npm run bench:webbase` (the
  * whole sampled Fig 5.8 on two workers): 0.81–0.89 GB of renderer memory per worker,
  * of which 0.69 GB was the module's own memory (its estimate: 0.66 GB). */
 const WORKER_BYTES = 0.2e9;
@@ -127,7 +138,8 @@ const JOIN_MS = 200;
  * (the policies: each part a share of the servers, or of the runs when crawlers are
  * compared) takes as many as the browser reports cores and the tab's memory allows —
  * each part holds the whole repository (the run's estimate, and WORKER_BYTES). The core
- * joins the parts' results, to the same bits as one worker's. Same interface as a
+ * joins the parts' results, to the same bits as one worker's, in a worker of its own (off
+ * the main thread, and off the parts' workers, which would stall). Same interface as a
  * WorkerClient. */
 export class WorkerPool {
   constructor(source, module, core) {
@@ -150,9 +162,9 @@ export class WorkerPool {
     for (const c of this.clients) c.watchdogMs = ms;
   }
 
-  /** Workers busy with a run now (a cancelled run leaves none). */
+  /** Workers busy with a run or a join now (a cancelled run leaves none). */
   get busy() {
-    return this.clients.filter((c) => c.pending.size > 0).length;
+    return [...this.clients, this.joiner].filter((c) => c && c.pending.size > 0).length;
   }
 
   hookForTest(type, message) {
@@ -165,7 +177,8 @@ export class WorkerPool {
     try {
       const cost = this.core.estimate(config);
       if (!(cost.seconds >= this.minSeconds)) return [config];
-      const fit = Math.floor(this.core.limits().browser.bytes / (cost.bytes + WORKER_BYTES));
+      // the joining worker beside the parts'
+      const fit = Math.floor((this.core.limits().browser.bytes - WORKER_BYTES) / (cost.bytes + WORKER_BYTES));
       const workers = Math.max(1, Math.min(this.size, fit));
       return workers > 1 ? this.core.split(config, workers) : [config];
     } catch {
@@ -182,37 +195,53 @@ export class WorkerPool {
       client.watchdogMs = this.clients[0].watchdogMs;
       this.clients.push(client);
     }
+    this.joiner ??= new WorkerClient(this.source, this.module);
+    this.joiner.watchdogMs = this.clients[0].watchdogMs;
     const started = performance.now();
     const byServers = parts.some((p) => p.server_part);
     const fractions = parts.map(() => 0);
     const partials = parts.map(() => null);
     let joined = 0;
+    let joining = false;
+    let finished = false;
     const progress = (k, fraction, partial) => {
       fractions[k] = fraction;
       if (partial) partials[k] = partial;
       const now = performance.now();
-      if (now - joined < JOIN_MS) return;
+      if (joining || now - joined < JOIN_MS) return;
       joined = now;
-      const have = partials.filter(Boolean);
-      let merged;
-      try {
-        merged = have.length > 0 ? this.core.merge(config, have) : undefined;
-      } catch {
-        merged = undefined;
-      }
       // a part of the servers reports its own share done (the shards cost about the same);
       // a part of the runs, its share of the whole run's work
-      const done = fractions.reduce((a, b) => a + b, 0) / (byServers ? parts.length : 1);
-      onProgress?.(Math.min(0.999, done), merged, now - started);
+      const done = Math.min(0.999, fractions.reduce((a, b) => a + b, 0) / (byServers ? parts.length : 1));
+      const have = partials.filter(Boolean);
+      if (have.length === 0) {
+        onProgress?.(done, undefined, now - started);
+        return;
+      }
+      joining = true;
+      this.joiner.merge(config, have).then(
+        ({ result }) => {
+          joining = false;
+          if (!finished) onProgress?.(done, result, performance.now() - started);
+        },
+        () => (joining = false),
+      );
     };
     const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial) }));
-    const cancel = () => runs.forEach((r) => r.cancel());
-    const promise = Promise.all(runs.map((r) => r.promise)).then((done) => ({
-      result: this.core.merge(config, done.map((d) => d.result)),
-      elapsedMs: performance.now() - started,
-      workers: parts.length,
-      memoryBytes: done.reduce((sum, d) => sum + d.memoryBytes, 0),
-    }));
+    const cancel = () => {
+      finished = true;
+      runs.forEach((r) => r.cancel());
+    };
+    const promise = Promise.all(runs.map((r) => r.promise)).then(async (done) => {
+      finished = true;
+      const { result } = await this.joiner.merge(config, done.map((d) => d.result));
+      return {
+        result,
+        elapsedMs: performance.now() - started,
+        workers: parts.length,
+        memoryBytes: done.reduce((sum, d) => sum + d.memoryBytes, 0),
+      };
+    });
     // one part failing (or cancelled) stops the others
     promise.catch(cancel);
     return { promise, cancel };

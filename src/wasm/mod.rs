@@ -32,7 +32,7 @@ pub fn on_start() {
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| error_js(&InputError::new("", e.to_string())))
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible().serialize_bytes_as_arrays(false)).map_err(|e| error_js(&InputError::new("", e.to_string())))
 }
 
 fn error_js(e: &InputError) -> JsValue {

@@ -49,7 +49,7 @@ test('beyond the article: more robots cost bandwidth, and the chart says how man
   assert.match(await page.locator('#sensors-beyond figcaption').nth(1).textContent(), /robots reach the sensors' freshness|No number of robots/);
 });
 
-test('a pool of workers deals out the concepts and the sweep’s robot counts, to the same bits as one worker', async () => {
+test('a pool of workers shares out the sensed pages and deals out the other runs, to the same bits as one worker', async () => {
   const outcome = await page.evaluate(async () => {
     const pool = globalThis.freshlab.client;
     const [size, minSeconds] = [pool.size, pool.minSeconds];
@@ -57,7 +57,7 @@ test('a pool of workers deals out the concepts and the sweep’s robot counts, t
     Object.assign(pool, { size: 3, minSeconds: 0 });
     try {
       const config = { experiment: 'sensors', pages: 2000, sensor_share: 0.5, robot_sweep: [2, 4] };
-      const parts = pool.parts(config).map((c) => c.only_runs);
+      const parts = pool.parts(config).map((c) => ({ runs: c.only_runs, pieces: c.sensed_parts ?? [] }));
       const pooled = await pool.run(config).promise;
       const single = await pool.clients[0].run(config).promise;
       return { parts, workers: pooled.workers, same: JSON.stringify(pooled.result) === JSON.stringify(single.result), done: pooled.result.done, busy: pool.busy };
@@ -66,7 +66,11 @@ test('a pool of workers deals out the concepts and the sweep’s robot counts, t
     }
   });
   assert.equal(outcome.workers, 3, JSON.stringify(outcome.parts));
-  assert.deepEqual(outcome.parts.flat().sort(), [0, 1, 2, 3], 'every run once');
+  // the sensors' run (1) cut into its 17 parts of pages (the robots' list of the unsensed
+  // pages, 16 shards of the sensed), dealt out with the robots' concept and the sweep's counts
+  assert.deepEqual(outcome.parts.flatMap((p) => p.pieces).sort((a, b) => a - b), [...Array(17).keys()], 'every part of the sensors’ run once');
+  assert.ok(outcome.parts.every((p) => p.runs.includes(1) === p.pieces.length > 0));
+  assert.deepEqual(outcome.parts.flatMap((p) => p.runs.filter((k) => k !== 1)).sort(), [0, 2, 3], 'every other run once');
   assert.ok(outcome.same, 'the joined result is the single worker’s, to the last bit');
   assert.ok(outcome.done);
   assert.equal(outcome.busy, 0, 'no worker left running');

@@ -3,6 +3,7 @@
 
 use super::job::{SENSED_SHARDS, SLICE_EVENTS};
 use super::page::{LifeRules, Ties};
+use super::record::IntervalLog;
 use super::robot::Watched;
 use super::sensor::SensedPage;
 use crate::core::input::{InputError, check, count, distinct, not_below};
@@ -71,6 +72,11 @@ pub struct SensorsConfig {
     /// sweep; absent: all.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub only_runs: Option<Vec<u64>>,
+    /// The parts of the sensors' run this part of a split run does, numbered from 0: the
+    /// robots' list of the pages without a sensor (when some have none), then the shards
+    /// of the sensed pages; absent: all of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensed_parts: Option<Vec<u64>>,
 }
 
 impl Default for SensorsConfig {
@@ -102,6 +108,7 @@ impl Default for SensorsConfig {
             robot_sweep: Vec::new(),
             seed: 1,
             only_runs: None,
+            sensed_parts: None,
         }
     }
 }
@@ -137,6 +144,35 @@ impl SensorsConfig {
         self.robot_sweep.iter().enumerate().filter(|&(k, _)| self.does(first + k)).map(|(_, &r)| r).collect()
     }
 
+    /// Parts of the sensors' run: the robots' list (when some pages have no sensor), then
+    /// the shards of the sensed pages, each with its work (events).
+    pub fn sensed_pieces(&self) -> Vec<f64> {
+        let sensed = self.sensed_pages();
+        let shard = sensed.div_ceil(SENSED_SHARDS as u64).max(1);
+        let robots = (sensed < self.pages).then(|| self.robot_events(self.robots, sensed as f64));
+        let shards = (0..sensed).step_by(shard as usize).map(|first| self.sensed_events((sensed - first).min(shard) as f64));
+        robots.into_iter().chain(shards).collect()
+    }
+
+    /// The share of the sensors' run's work this configuration does (1: all of it).
+    fn sensed_share(&self) -> f64 {
+        match &self.sensed_parts {
+            None => 1.0,
+            Some(own) => {
+                let pieces = self.sensed_pieces();
+                let total: f64 = pieces.iter().sum();
+                own.iter().filter_map(|&k| pieces.get(k as usize)).sum::<f64>() / total.max(1.0)
+            }
+        }
+    }
+
+    /// The sensors' downloads over the run (each a notification that is not lost, at most
+    /// one a change that changes the page or a request).
+    pub fn sensed_downloads(&self) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        self.sensed_pages() as f64 * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks)
+    }
+
     /// Peak memory: the pages of one run (sensed pages are the larger), and the
     /// sensors' download intervals.
     pub fn estimate_bytes(&self) -> u64 {
@@ -158,12 +194,16 @@ impl SensorsConfig {
     /// robots' run —, then the sweep's runs one at a time; every part of a run keeps its
     /// own samples, and every result its samples (measured, tests/cost_model.rs).
     fn peak_bytes(&self) -> f64 {
-        let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
+        let pages = self.pages as f64;
         let (own, sweep_runs) = (self.own_concepts(), self.own_sweep());
-        let sensed = if own.contains(&Concept::Sensors) { self.sensed_pages() as f64 } else { 0.0 };
-        let downloads = sensed * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks);
+        // a share of the sensors' run holds its share of the sensed pages and keeps a log
+        // of their downloads, copied into each result it hands on
+        let share = self.sensed_share();
+        let sensed = if own.contains(&Concept::Sensors) { (self.sensed_pages() as f64 * share).ceil() } else { 0.0 };
+        let downloads = if own.contains(&Concept::Sensors) { self.sensed_downloads() * share } else { 0.0 };
         let per_slice = downloads / self.slices(SLICE_EVENTS);
-        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - sensed) * ROBOT_PAGE_BYTES + per_slice * 32.0;
+        let log = if self.sensed_parts.is_some() { 2.0 * IntervalLog::bound(downloads, self.horizon as f64, self.download_max) } else { 0.0 };
+        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - self.sensed_pages() as f64) * ROBOT_PAGE_BYTES + per_slice * 32.0 + log;
         let robot_only = pages * ROBOT_PAGE_BYTES;
         let concepts: f64 = own.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
         let sweep = if sweep_runs.is_empty() { 0.0 } else { robot_only };
@@ -179,16 +219,27 @@ impl SensorsConfig {
     /// (a visit to a page in an error state takes no time: when every state is an
     /// error, a robot walks the whole list each unit).
     pub fn events_per_run(&self, robots: u64, sensed: f64) -> f64 {
+        self.robot_events(robots, sensed) + self.sensed_events(sensed)
+    }
+
+    /// The work of the robots' pages (all but the `sensed` ones): setup, changes, visits.
+    fn robot_events(&self, robots: u64, sensed: f64) -> f64 {
         let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
-        let changes = self.changes_per_week * weeks;
-        let notifications = (changes * self.effective_share()).min(self.requests_per_week * weeks);
-        let sensing = sensed * (self.requests_per_week * weeks + notifications * (2.0 - self.notification_loss));
         let total: f64 = self.states.iter().sum();
         let errors = self.states[..3].iter().sum::<f64>() / total;
         let mean_download = (self.download_min as f64 + self.download_max as f64) / 2.0;
         let per_visit = (mean_download * (1.0 - errors)).max(1.0 / (pages - sensed).max(1.0));
         let visits = if pages > sensed { robots as f64 * self.horizon as f64 / per_visit } else { 0.0 };
-        pages + pages * changes + sensing + visits
+        (pages - sensed) * (1.0 + self.changes_per_week * weeks) + visits
+    }
+
+    /// The work of `sensed` sensed pages: setup, changes, requests, notifications and
+    /// their downloads.
+    fn sensed_events(&self, sensed: f64) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        let changes = self.changes_per_week * weeks;
+        let notifications = (changes * self.effective_share()).min(self.requests_per_week * weeks);
+        sensed * (1.0 + changes + self.requests_per_week * weeks + notifications * (2.0 - self.notification_loss))
     }
 
     pub fn rules(&self) -> LifeRules {
@@ -288,6 +339,22 @@ impl Settings for SensorsConfig {
                 return Err(InputError::new("only_runs", "name at least one run, or leave only_runs out to do them all"));
             }
         }
+        if let Some(own) = &self.sensed_parts {
+            let total = self.sensed_pieces().len() as u64;
+            if let Some((k, &p)) = own.iter().enumerate().find(|(_, p)| **p >= total) {
+                return Err(InputError::new(
+                    format!("sensed_parts[{k}]"),
+                    format!("must be below the sensors' run's number of parts, {total} (got {p}); leave sensed_parts out to do them all"),
+                ));
+            }
+            distinct("sensed_parts", own)?;
+            if own.is_empty() || !self.own_concepts().contains(&Concept::Sensors) {
+                return Err(InputError::new(
+                    "sensed_parts",
+                    "parts of the sensors' run need the sensors concept among this part's runs and at least one part; leave sensed_parts out",
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -295,7 +362,9 @@ impl Settings for SensorsConfig {
     /// part of a split run).
     fn cost(&self) -> Cost {
         let sensed = self.sensed_pages() as f64;
-        let concepts = self.own_concepts().into_iter().map(|c| self.events_per_run(self.robots, if c == Concept::Sensors { sensed } else { 0.0 }));
+        let share = self.sensed_share();
+        let concepts =
+            self.own_concepts().into_iter().map(|c| if c == Concept::Sensors { self.events_per_run(self.robots, sensed) * share } else { self.events_per_run(self.robots, 0.0) });
         let work: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| self.events_per_run(robots, 0.0))).sum();
         Cost {
             work,

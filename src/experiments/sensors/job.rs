@@ -5,9 +5,9 @@
 //! integers, so the parts add up to the same result whatever the split or the threads.
 
 use super::config::{Concept, RobotOrder, SensorsConfig};
-use super::output::{ConceptResult, SensorsOutput, SweepPoint, published};
+use super::output::{ConceptResult, Piece, SensorsOutput, SweepPoint, published};
 use super::page::{LifeRules, PageLife};
-use super::record::{Overlap, Record, Replica};
+use super::record::{IntervalLog, Overlap, Record, Replica};
 use super::robot::{Order, RobotRun, Watched};
 use super::sensor::{SensedPage, SensorRules, SensorTotals};
 use crate::core::alloc::{AllocationKind, allocate};
@@ -40,6 +40,9 @@ struct Group {
     parts: Vec<Part>,
     /// The sensors' downloads at once, swept slice by slice.
     overlap: Overlap,
+    /// The sensors' downloads, kept for the join when this is a share of the run's parts
+    /// (a part of a run split by its sensed pages).
+    log: Option<IntervalLog>,
 }
 
 /// Pages advanced together on one thread, with what they measured.
@@ -141,6 +144,8 @@ impl SensorsJob {
         }
     }
 
+    /// The run's pages in parts: the robots' list (if any pages are not sensed), then the
+    /// shards of the sensed pages; a share of a split run builds only its own parts.
     fn start(&self, run: Run) -> Group {
         let n = self.config.pages as usize;
         let (robots, sensed_count) = match run {
@@ -148,17 +153,26 @@ impl SensorsJob {
             Run::Concept(Concept::Sensors) => (self.config.robots, self.config.sensed_pages() as usize),
             Run::Sweep(k) => (k, 0),
         };
+        let share = match run {
+            Run::Concept(Concept::Sensors) => self.config.sensed_parts.as_ref(),
+            _ => None,
+        };
+        let mine = |k: usize| share.is_none_or(|own| own.contains(&(k as u64)));
         let record = || Record::new(self.config.horizon, self.config.sample_every);
         let mut parts = Vec::new();
         let robot_pages: Vec<usize> = (sensed_count..n).collect();
-        if !robot_pages.is_empty() {
+        let first_shard = usize::from(!robot_pages.is_empty());
+        if !robot_pages.is_empty() && mine(0) {
             let watched = robot_pages.iter().map(|&i| self.watched(i)).collect();
             let order = self.order(&robot_pages, robots);
             let robot = RobotRun::new(watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max));
             parts.push(Part::new(Some(robot), Vec::new(), record()));
         }
         let shard = sensed_count.div_ceil(SENSED_SHARDS).max(1);
-        for first in (0..sensed_count).step_by(shard) {
+        for (k, first) in (0..sensed_count).step_by(shard).enumerate() {
+            if !mine(first_shard + k) {
+                continue;
+            }
             let sensed = (first..(first + shard).min(sensed_count))
                 .map(|i| {
                     SensedPage::new(
@@ -171,7 +185,7 @@ impl SensorsJob {
                 .collect();
             parts.push(Part::new(None, sensed, record()));
         }
-        Group { run, robots, parts, overlap: Overlap::default() }
+        Group { run, robots, parts, overlap: Overlap::default(), log: share.map(|_| IntervalLog::default()) }
     }
 
     /// Slices for runs of `pages` pages: about `SLICE_EVENTS` events each (results do
@@ -180,55 +194,110 @@ impl SensorsJob {
         (self.config.horizon as f64 / self.config.slices(self.slice_events)).ceil() as u64
     }
 
-    /// The result of a run in progress up to unit `now`: its parts added up.
+    /// The result of a run in progress up to unit `now`: its parts added up; a share of a
+    /// split run carries what it measured, for the join.
     fn result(&self, group: &Group, now: u64, complete: bool) -> ConceptResult {
+        let mut piece = self.measured(group, now);
+        let concept = match group.run {
+            Run::Concept(c) => c,
+            Run::Sweep(_) => Concept::Robot,
+        };
+        let most = if piece.sensed_pages == 0 { group.robots } else { group.overlap.most() };
+        let mut result = conclude(&self.config, concept, group.robots, &piece, most, complete);
+        if let Some(log) = &group.log {
+            piece.downloads = log.bytes().to_vec();
+            result.piece = Some(piece);
+        }
+        result
+    }
+
+    /// What the run's pages measured up to unit `now`, open fresh copies counted to it.
+    fn measured(&self, group: &Group, now: u64) -> Piece {
         let mut record = Record::new(self.config.horizon, self.config.sample_every);
-        let mut totals = SensorTotals::default();
+        let (mut notifications, mut lost) = (0, 0);
         for part in &group.parts {
             record.absorb(&part.record);
-            totals.notifications += part.totals.notifications;
-            totals.lost += part.totals.lost;
+            notifications += part.totals.notifications;
+            lost += part.totals.lost;
         }
         let watched = group.parts.iter().flat_map(|p| p.robot.iter().flat_map(|r| r.watched.iter()).chain(p.sensed.iter().map(|s| &s.watched)));
         for w in watched {
             w.copy.close(w.life.version, now + 1, &mut record);
         }
-        let sensed: usize = group.parts.iter().map(|p| p.sensed.len()).sum();
         let robot = group.parts.iter().find_map(|p| p.robot.as_ref());
-        let pages = self.config.pages as f64;
-        let samples = (now / self.config.sample_every + 1) as usize;
-        let freshness: Vec<f64> = record.counts().into_iter().take(samples).map(|c| c as f64 / pages).collect();
-        let first = (self.config.stationary_from.div_ceil(self.config.sample_every) as usize).min(freshness.len());
-        let stationary = &freshness[first..];
-        // ten batch means: neighbouring samples are correlated
-        let batches: Vec<f64> =
-            if stationary.len() >= 10 { stationary.chunks(stationary.len().div_ceil(10)).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect() } else { stationary.to_vec() };
-        let stationary_half_width = (batches.len() >= 2).then(|| mean_and_half_width(&batches).1);
-        let stationary_mean = (!stationary.is_empty()).then(|| stationary.iter().sum::<f64>() / stationary.len() as f64);
-        ConceptResult {
-            concept: match group.run {
-                Run::Concept(c) => c,
-                Run::Sweep(_) => Concept::Robot,
-            },
-            robots: group.robots,
-            freshness,
-            complete,
-            stationary_mean,
-            stationary_half_width,
-            downloads: record.downloads,
-            useful_downloads: record.useful,
-            bytes: record.bytes,
-            waits: record.waits.spread(),
-            changes_between_downloads: record.changes_between.spread(),
-            max_concurrent: if sensed == 0 { group.robots } else { group.overlap.most() },
+        Piece {
+            now,
+            record,
+            notifications,
+            lost_notifications: lost,
+            sensed_pages: group.parts.iter().map(|p| p.sensed.len() as u64).sum(),
             cycle_ends: robot.map(|r| r.cycle_ends.clone()).unwrap_or_default(),
-            notifications: totals.notifications,
-            lost_notifications: totals.lost,
-            ties: record.ties,
-            events: record.events,
-            sensed_pages: sensed as u64,
+            downloads: Vec::new(),
         }
     }
+}
+
+/// A run's result from what its pages measured up to `piece.now`, and the most
+/// downloads at once (`most`).
+pub fn conclude(config: &SensorsConfig, concept: Concept, robots: u64, piece: &Piece, most: u64, complete: bool) -> ConceptResult {
+    let record = &piece.record;
+    let pages = config.pages as f64;
+    let samples = (piece.now / config.sample_every + 1) as usize;
+    let freshness: Vec<f64> = record.counts().into_iter().take(samples).map(|c| c as f64 / pages).collect();
+    let first = (config.stationary_from.div_ceil(config.sample_every) as usize).min(freshness.len());
+    let stationary = &freshness[first..];
+    // ten batch means: neighbouring samples are correlated
+    let batches: Vec<f64> =
+        if stationary.len() >= 10 { stationary.chunks(stationary.len().div_ceil(10)).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect() } else { stationary.to_vec() };
+    let stationary_half_width = (batches.len() >= 2).then(|| mean_and_half_width(&batches).1);
+    let stationary_mean = (!stationary.is_empty()).then(|| stationary.iter().sum::<f64>() / stationary.len() as f64);
+    ConceptResult {
+        concept,
+        robots,
+        freshness,
+        complete,
+        stationary_mean,
+        stationary_half_width,
+        downloads: record.downloads,
+        useful_downloads: record.useful,
+        bytes: record.bytes,
+        waits: record.waits.spread(),
+        changes_between_downloads: record.changes_between.spread(),
+        max_concurrent: most,
+        cycle_ends: piece.cycle_ends.clone(),
+        notifications: piece.notifications,
+        lost_notifications: piece.lost_notifications,
+        ties: record.ties,
+        events: record.events,
+        sensed_pages: piece.sensed_pages,
+        piece: None,
+    }
+}
+
+/// The pieces of one run, from the parts of a run split by its sensed pages, joined:
+/// their measures added up to the earliest part's unit, the downloads at once swept over
+/// all of theirs up to it.
+pub fn join_pieces(config: &SensorsConfig, pieces: &[&Piece], complete: bool) -> ConceptResult {
+    let now = pieces.iter().map(|p| p.now).min().unwrap_or(0);
+    let mut joined = Piece {
+        now,
+        record: Record::new(config.horizon, config.sample_every),
+        notifications: 0,
+        lost_notifications: 0,
+        sensed_pages: 0,
+        cycle_ends: Vec::new(),
+        downloads: Vec::new(),
+    };
+    for piece in pieces {
+        joined.record.absorb(&piece.record);
+        joined.notifications += piece.notifications;
+        joined.lost_notifications += piece.lost_notifications;
+        joined.sensed_pages += piece.sensed_pages;
+        joined.cycle_ends.extend(piece.cycle_ends.iter().copied().filter(|&end| end <= now));
+    }
+    let logs: Vec<&[u8]> = pieces.iter().map(|p| p.downloads.as_slice()).collect();
+    let most = if joined.sensed_pages == 0 { config.robots } else { Overlap::of_logs(&logs, now) };
+    conclude(config, Concept::Sensors, config.robots, &joined, most, complete)
 }
 
 impl Plan for SensorsJob {
@@ -264,7 +333,12 @@ impl Plan for SensorsJob {
         let (rules, sensor_rules) = (&self.rules, &self.sensor_rules);
         parallel::for_each(&mut parts, |part| part.advance(until, rules, sensor_rules));
         for group in running.groups.iter_mut() {
-            let started: Vec<(u64, u64)> = group.parts.iter_mut().flat_map(|p| p.totals.busy.drain(..)).collect();
+            let mut started: Vec<(u64, u64)> = group.parts.iter_mut().flat_map(|p| p.totals.busy.drain(..)).collect();
+            if let Some(log) = group.log.as_mut() {
+                started.retain(|(a, b)| b > a);
+                started.sort_unstable();
+                log.extend(&started);
+            }
             group.overlap.sweep(started, until);
         }
         ((events(running) - before) as f64, running.slices * running.slice > horizon)

@@ -2,7 +2,7 @@
 
 use super::config::Concept;
 use super::config::SensorsConfig;
-use super::record::Spread;
+use super::record::{Record, Spread};
 use serde::{Deserialize, Serialize};
 
 /// The article's figures (§6.2), shown beside Freshlab's.
@@ -64,6 +64,26 @@ pub struct ConceptResult {
     /// Events processed: changes, requests, notifications, downloads.
     pub events: u64,
     pub sensed_pages: u64,
+    /// What a share of the run's pages measured, for the join (a part of a run split by
+    /// its sensed pages; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub piece: Option<Piece>,
+}
+
+/// What some of a run's pages measured up to a unit, in integers: the pages of a run
+/// are counted apart and added up, in one run or across the parts of a split one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Piece {
+    /// The last unit counted.
+    pub now: u64,
+    pub record: Record,
+    pub notifications: u64,
+    pub lost_notifications: u64,
+    pub sensed_pages: u64,
+    pub cycle_ends: Vec<u64>,
+    /// The sensors' downloads [arrival, completion), in order (an [`super::record::IntervalLog`]).
+    #[serde(with = "serde_bytes")]
+    pub downloads: Vec<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -159,32 +159,74 @@ fn bad_input_is_refused() {
     assert_eq!(bad(SensorsConfig { concepts: vec![], ..d() }), "concepts");
 }
 
-/// Issue 16: the page's pool of workers — the concepts and the sweep's robot counts
-/// dealt to parts, each part run on its own, the results joined — gives the whole run's
-/// result to the last bit; a join that lacks a part is not done, and a part names only
-/// runs that exist.
+/// Issue 16: the page's pool of workers — the sensors' pages shared out, the robots'
+/// concept and the sweep's robot counts dealt out, each part run on its own, the results
+/// joined — gives the whole run's result to the last bit, and so do partial results
+/// joined mid-run; a join that lacks a part is not done; a part names only runs and
+/// shares that exist.
 #[test]
 fn parts_of_a_split_run_join_into_the_whole() {
     let config = SensorsConfig { pages: 300, horizon: 100_000, week: 100_000, sample_every: 2000, stationary_from: 50_000, sensor_share: 0.5, robot_sweep: vec![2, 3], ..small() };
     let whole = run(config.clone());
-    for parts in [2, 3, 4, 9] {
+    // 150 sensed pages in shards of 10
+    let pieces = config.sensed_pieces();
+    assert_eq!(pieces.len(), 16, "the robots' list and 15 shards");
+    for parts in [2, 3, 4, 16, 19, 40] {
         let split = config.split(parts);
-        assert_eq!(split.len(), parts.min(config.runs()), "{parts} parts");
-        let mut dealt: Vec<u64> = split.iter().flat_map(|c| c.only_runs.clone().unwrap()).collect();
+        assert_eq!(split.len(), parts.min(19), "{parts} parts: three runs and 16 parts of the sensors' run");
+        let mut own: Vec<u64> = split.iter().flat_map(|c| c.sensed_parts.clone().unwrap_or_default()).collect();
+        own.sort_unstable();
+        assert_eq!(own, (0..16).collect::<Vec<_>>(), "every part of the sensors' run once");
+        let mut dealt: Vec<u64> = split.iter().flat_map(|c| c.only_runs.clone().unwrap()).filter(|&k| k != 1).collect();
         dealt.sort_unstable();
-        assert_eq!(dealt, (0..config.runs() as u64).collect::<Vec<_>>(), "every run once");
-        assert!(split.iter().all(|c| c.whole() == config && c.cost().work <= config.cost().work));
-        let outputs: Vec<SensorsOutput> = split.into_iter().map(run).collect();
+        assert_eq!(dealt, vec![0, 2, 3], "every other run once");
+        assert!(split.iter().all(|c| c.only_runs.as_ref().unwrap().contains(&1) == c.sensed_parts.is_some() && c.whole() == config && c.validate().is_ok()));
+        let work: f64 = split.iter().map(|c| c.cost().work).sum();
+        assert!((work / config.cost().work - 1.0).abs() < 1e-9, "{parts} parts: the parts' work adds up to the whole's");
+        let outputs: Vec<SensorsOutput> = split.iter().cloned().map(run).collect();
         assert_eq!(config.merge(outputs.clone()), whole, "{parts} parts");
-        let short = config.merge(outputs[1..].to_vec());
-        assert!(!short.done, "{parts} parts, one missing");
+        let missing = outputs.iter().position(|o| o.config.sensed_parts.is_some()).unwrap();
+        let short = config.merge(outputs.iter().enumerate().filter(|&(k, _)| k != missing).map(|(_, o)| o.clone()).collect());
+        assert!(!short.done && short.results.iter().all(|r| r.concept != Concept::Sensors), "{parts} parts, one missing");
     }
-    // the article's experiment on two workers: the sensors' run, the costlier, first
-    let article: Vec<Option<Vec<u64>>> = SensorsConfig::default().split(2).into_iter().map(|c| c.only_runs).collect();
-    assert_eq!(article, vec![Some(vec![1]), Some(vec![0])]);
+    // two workers on the article's experiment: the robots' concept beside seven of the 16
+    // shards, nine on the other
+    let article: Vec<(Vec<u64>, usize)> = SensorsConfig::default().split(2).into_iter().map(|c| (c.only_runs.unwrap(), c.sensed_parts.map_or(0, |p| p.len()))).collect();
+    assert_eq!(article, vec![(vec![0, 1], 7), (vec![1], 9)]);
+    // runs alone dealt out when the sensors' run is not split
+    let robots_only = SensorsConfig { concepts: vec![Concept::Robot], ..config.clone() };
+    let split = robots_only.split(2);
+    assert!(split.iter().all(|c| c.sensed_parts.is_none()) && split.len() == 2);
+    assert_eq!(robots_only.merge(split.into_iter().map(run).collect()), run(robots_only));
+    // too many downloads for the page's join: the runs alone are dealt out
+    let large: Vec<Option<Vec<u64>>> = SensorsConfig { pages: 5_000_000, ..Default::default() }.split(2).into_iter().map(|c| c.only_runs).collect();
+    assert_eq!(large, vec![Some(vec![1]), Some(vec![0])]);
     assert_eq!(config.split(1), vec![config.clone()]);
     let bad = SensorsConfig { only_runs: Some(vec![0, 4]), ..config.clone() };
     assert_eq!(bad.validate().unwrap_err().field, "only_runs[1]");
-    let none = SensorsConfig { only_runs: Some(vec![]), ..config };
+    let none = SensorsConfig { only_runs: Some(vec![]), ..config.clone() };
     assert_eq!(none.validate().unwrap_err().field, "only_runs");
+    let share = SensorsConfig { sensed_parts: Some(vec![3, 16]), ..config.clone() };
+    assert_eq!(share.validate().unwrap_err().field, "sensed_parts[1]");
+    let robots = SensorsConfig { only_runs: Some(vec![0]), sensed_parts: Some(vec![0]), ..config };
+    assert_eq!(robots.validate().unwrap_err().field, "sensed_parts");
+}
+
+/// Partial results of the parts, joined as the page does while they run, equal the
+/// whole run's partial result at the same slice (every part sliced alike).
+#[test]
+fn partial_results_of_the_parts_join_into_the_whole_runs() {
+    let config = SensorsConfig { pages: 400, horizon: 200_000, week: 100_000, sample_every: 2000, stationary_from: 50_000, ..small() };
+    let slice_events = 20_000.0;
+    let sliced = |c: SensorsConfig| Sliced::new(SensorsJob::new(c).with_slice_events(slice_events));
+    let mut whole = sliced(config.clone());
+    let mut parts: Vec<_> = config.split(3).into_iter().map(sliced).collect();
+    for step in 0..6 {
+        whole.advance(1);
+        for p in parts.iter_mut() {
+            p.advance(1);
+        }
+        let joined = config.merge(parts.iter().map(|p| p.partial()).collect());
+        assert_eq!(joined.results, whole.partial().results, "step {step}");
+    }
 }
