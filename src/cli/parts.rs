@@ -16,7 +16,7 @@ PART.json' (on one machine or many: a Slurm array, Kubernetes indexed Jobs, GNU
 parallel), into the whole run's result, the same to the last bit as one run's. Give
 every part's file, once each. Without crawlers, the policies experiment cuts its servers
 into at most 64 parts; with crawlers, its runs. The sensors experiment deals out its runs
-(each concept, each robot count of the sweep).
+(each concept, each robot count of the sweep) and the shards of its sensed pages.
 ";
 
 /// Part `k` (from 1) of the `n` parts of `config`; a part's result is read only by
