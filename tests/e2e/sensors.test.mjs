@@ -74,6 +74,35 @@ test('a pool of workers shares out the sensed pages and deals out the other runs
   assert.ok(outcome.same, 'the joined result is the single worker’s, to the last bit');
   assert.ok(outcome.done);
   assert.equal(outcome.busy, 0, 'no worker left running');
+  // the article's experiment on two workers: partial results joined off the main thread
+  // (a concept once every part doing it has reported) grow live, and a cancel leaves no worker (nor the joining one) computing
+  const cancelled = await page.evaluate(async () => {
+    const pool = globalThis.freshlab.client;
+    const size = pool.size;
+    pool.size = 2;
+    try {
+      let cancel;
+      const partial = new Promise((resolve) => {
+        const run = pool.run({ experiment: 'sensors', pages: 200000, horizon: 60480000 }, { onProgress: (fraction, result) => result?.results.length === 2 && resolve(result) });
+        cancel = run.cancel;
+        run.promise.catch(() => {});
+        globalThis.pooledSensors = run;
+      });
+      const result = await partial;
+      const busyWhileRunning = pool.busy;
+      cancel();
+      const error = await globalThis.pooledSensors.promise.then(() => 'finished', (e) => e.name);
+      for (let i = 0; i < 50 && pool.busy > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      return { busyWhileRunning, error, busyAfter: pool.busy, concepts: result.results.map((r) => r.concept), done: result.done };
+    } finally {
+      pool.size = size;
+    }
+  });
+  assert.ok(cancelled.busyWhileRunning >= 2, `workers busy: ${cancelled.busyWhileRunning}`);
+  assert.deepEqual(cancelled.concepts, ['robot', 'sensors'], 'a joined partial result shows both concepts');
+  assert.equal(cancelled.done, false);
+  assert.equal(cancelled.error, 'Cancelled');
+  assert.equal(cancelled.busyAfter, 0, 'no worker left computing');
 });
 
 test('a bad state table is refused next to its field', async () => {
