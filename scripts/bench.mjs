@@ -181,26 +181,31 @@ say('browser: the partition view\'s default run in the page\'s worker (median of
 const sweepRuns = [];
 for (let k = 0; k < 3; k++) sweepRuns.push(await page.evaluate(() => globalThis.freshlab.client.run({ experiment: 'partition' }).promise.then(({ elapsedMs }) => elapsedMs / 1000)));
 const sweepBrowser = { seconds: median(sweepRuns), all_seconds: sweepRuns };
+/** One run of `config` in the page, on its pool of workers or on one of them: the seconds
+ * the page measured, the workers that ran it, and the events of its results (sensors). */
+function timeInPage(config, pooled) {
+  return page.evaluate(
+    ([config, pooled]) => {
+      const pool = globalThis.freshlab.client;
+      const run = pooled ? pool.run(config) : pool.clients[0].run(config);
+      return run.promise.then(({ result, elapsedMs, workers }) => ({ seconds: elapsedMs / 1000, workers: workers ?? 1, events: (result.results ?? []).reduce((sum, r) => sum + (r.events ?? 0), 0) }));
+    },
+    [config, pooled],
+  );
+}
+/** The median of three such runs, with every run's seconds. */
+async function medianInPage(config, pooled) {
+  const runs = [];
+  for (let k = 0; k < 3; k++) runs.push(await timeInPage(config, pooled));
+  const m = [...runs].sort((a, b) => a.seconds - b.seconds)[1];
+  return { ...m, all_seconds: runs.map((r) => r.seconds) };
+}
 say('browser: the article\'s experiment on one of the page\'s workers and on its pool (median of 3 runs each)…');
 const sensorsBrowser = [];
 for (const pages of [200000, simpyPages]) {
   for (const pooled of [false, true]) {
-    const runs = [];
-    for (let k = 0; k < 3; k++) {
-      runs.push(
-        await page.evaluate(
-          ([n, pooled]) => {
-            const pool = globalThis.freshlab.client;
-            const config = { experiment: 'sensors', pages: n };
-            const run = pooled ? pool.run(config) : pool.clients[0].run(config);
-            return run.promise.then(({ result, elapsedMs, workers }) => ({ seconds: elapsedMs / 1000, workers: workers ?? 1, events: result.results.reduce((s, r) => s + r.events, 0) }));
-          },
-          [pages, pooled],
-        ),
-      );
-    }
-    const m = runs.sort((a, b) => a.seconds - b.seconds)[1];
-    sensorsBrowser.push({ pages, pooled, workers: m.workers, seconds: m.seconds, events: m.events, all_seconds: runs.map((r) => r.seconds) });
+    const m = await medianInPage({ experiment: 'sensors', pages }, pooled);
+    sensorsBrowser.push({ pages, pooled, workers: m.workers, seconds: m.seconds, events: m.events, all_seconds: m.all_seconds });
   }
 }
 // the page's own choice: the pool (which keeps a run estimated under 0.5 s on one worker)
@@ -214,22 +219,9 @@ const pooledConfigs = [pooledConfig, singleRun];
 const poolBrowser = [];
 for (const config of pooledConfigs) {
   for (const pooled of [false, true]) {
-    const runs = [];
-    for (let k = 0; k < 3; k++) {
-      runs.push(
-        await page.evaluate(
-          ([config, pooled]) => {
-            const pool = globalThis.freshlab.client;
-            const run = pooled ? pool.run(config) : pool.clients[0].run(config);
-            return run.promise.then(({ elapsedMs, workers }) => ({ seconds: elapsedMs / 1000, workers: workers ?? 1 }));
-          },
-          [config, pooled],
-        ),
-      );
-    }
-    const m = runs.sort((a, b) => a.seconds - b.seconds)[1];
+    const m = await medianInPage(config, pooled);
     const count = (config.capacities?.length ?? 3) * (config.policies?.length ?? 4);
-    poolBrowser.push({ runs: count, pooled, seconds: m.seconds, workers: m.workers, all_seconds: runs.map((r) => r.seconds) });
+    poolBrowser.push({ runs: count, pooled, seconds: m.seconds, workers: m.workers, all_seconds: m.all_seconds });
   }
 }
 // a stated share of the sampled Fig 5.8 (its first 200 of 2,191.5 days) on one worker and on
@@ -239,16 +231,8 @@ const sampledShare = { ...JSON.parse(run(freshlabBin, ['policies', '--webbase', 
 say(`browser: the sampled Fig 5.8's first ${shareDays} days on one worker and on the pool (minutes)…`);
 const sampledBrowser = [];
 for (const pooled of [false, true]) {
-  sampledBrowser.push(
-    await page.evaluate(
-      ([config, pooled]) => {
-        const pool = globalThis.freshlab.client;
-        const run = pooled ? pool.run(config) : pool.clients[0].run(config);
-        return run.promise.then(({ elapsedMs, workers }) => ({ pooled, seconds: elapsedMs / 1000, workers: workers ?? 1 }));
-      },
-      [sampledShare, pooled],
-    ),
-  );
+  const { seconds, workers } = await timeInPage(sampledShare, pooled);
+  sampledBrowser.push({ pooled, seconds, workers });
 }
 say(`native: the same ${shareDays} days on 1 and 2 threads…`);
 const sampledNative = [1, 2].map((threads) => {
