@@ -334,12 +334,16 @@ impl Plan for SensorsJob {
         parallel::for_each(&mut parts, |part| part.advance(until, rules, sensor_rules));
         for group in running.groups.iter_mut() {
             let mut started: Vec<(u64, u64)> = group.parts.iter_mut().flat_map(|p| p.totals.busy.drain(..)).collect();
-            if let Some(log) = group.log.as_mut() {
-                started.retain(|(a, b)| b > a);
-                started.sort_unstable();
-                log.extend(&started);
+            match group.log.as_mut() {
+                // sorted once, for the log and the sweep
+                Some(log) => {
+                    started.retain(|(a, b)| b > a);
+                    started.sort_unstable();
+                    log.extend(&started);
+                    group.overlap.sweep_sorted(&started, until);
+                }
+                None => group.overlap.sweep(started, until),
             }
-            group.overlap.sweep(started, until);
         }
         ((events(running) - before) as f64, running.slices * running.slice > horizon)
     }

@@ -203,7 +203,12 @@ impl Overlap {
     pub fn sweep(&mut self, mut intervals: Vec<(u64, u64)>, until: u64) {
         intervals.retain(|(a, b)| b > a);
         intervals.sort_unstable();
-        for (a, b) in intervals {
+        self.sweep_sorted(&intervals, until);
+    }
+
+    /// [`Overlap::sweep`] of intervals already non-empty and in order.
+    pub fn sweep_sorted(&mut self, intervals: &[(u64, u64)], until: u64) {
+        for &(a, b) in intervals {
             self.start(a, b);
         }
         while self.ends.peek().is_some_and(|&Reverse(end)| end <= until) {
