@@ -63,7 +63,10 @@ impl LifeRules {
 #[inline]
 pub fn uniform_int(stream: &mut Stream, lo: u64, hi: u64) -> u64 {
     debug_assert!(hi - lo < 1 << 62, "a span of {} is too wide", hi - lo);
-    lo + (((hi - lo + 1) as i64) as f64 * stream.uniform()) as i64 as u64
+    let scaled = ((hi - lo + 1) as i64) as f64 * stream.uniform();
+    // SAFETY: uniform() is in [0, 1), so `scaled` is finite, non-negative and below the
+    // span (< 2⁶²): in range of i64, which `as` would otherwise check on every call
+    lo + unsafe { scaled.to_int_unchecked::<i64>() } as u64
 }
 
 /// A page, generated lazily from its own stream: the same page on every run with the
