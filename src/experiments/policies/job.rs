@@ -5,7 +5,7 @@
 use super::config::{PoliciesConfig, request_ns_at_decade};
 use super::microscope::microscope;
 use super::output::{CapacityResult, CrawlerResult, CurvePart, FreshnessScale, PoliciesOutput, PolicyCurve, RunTally, SampleSummary};
-use super::sample::ServerSample;
+use super::sample::{Auxiliary, ServerSample};
 use crate::core::alloc::{Allocation, AllocationKind, Saturations, allocate, allocate_sharing, capped, given};
 use crate::core::input::InputError;
 use crate::core::limits;
@@ -80,6 +80,8 @@ pub struct Running {
     slice_requests: f64,
     /// How the freshness is estimated (the exact one for adaptive crawlers).
     estimator: Estimator,
+    /// A sampled run's auxiliary for its ratio estimator.
+    auxiliary: Option<Auxiliary>,
 }
 
 /// A contiguous range of servers: their schedules, streams and politeness checks,
@@ -322,6 +324,10 @@ impl PoliciesJob {
             (pages.start, Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize))
         };
         let sim_f = sampled_f.as_ref().unwrap_or(&f);
+        let auxiliary = match (&self.sample, run) {
+            (Some(sample), Run::Allocated { capacity, .. }) => Some(Auxiliary::of(&sample.repo, sim_f, self.output.capacities[capacity].allocation.bound)),
+            _ => None,
+        };
         // a sample counts each server on its own account, so its cut cannot change a bit:
         // one server a shard, which the threads share out evenly whatever the servers' costs
         // (a few heavy servers, whose requests cost most); the whole repository's cut, by
@@ -349,7 +355,7 @@ impl PoliciesJob {
         let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
         let per_slice = slice_requests(repo.servers());
         let count = (rate * horizon / per_slice).ceil().clamp(1.0, 1e7);
-        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice, estimator }
+        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice, estimator, auxiliary }
     }
 
     /// Each account's freshness bins (a shard's, or a sampled server's), open intervals
@@ -382,10 +388,10 @@ impl PoliciesJob {
         if self.config.server_part.is_some() {
             // a part's own figures would be its servers' alone: it hands on their bins
             let mut curve = PolicyCurve::of(tally, Vec::new(), None, complete);
-            curve.part = Some(CurvePart { until, shards: running.shards.iter().map(|s| s.id as u64).zip(accounts).collect() });
+            curve.part = Some(CurvePart { until, shards: running.shards.iter().map(|s| s.id as u64).zip(accounts).collect(), auxiliary: running.auxiliary.clone() });
             return curve;
         }
-        let (freshness, sampled) = self.scale.freshness(&accounts, until, complete, || TimeBins::new(self.config.horizon_days, self.config.bins as usize));
+        let (freshness, sampled) = self.scale.freshness(&accounts, until, complete, running.auxiliary.as_ref(), || TimeBins::new(self.config.horizon_days, self.config.bins as usize));
         PolicyCurve::of(tally, freshness, sampled, complete)
     }
 }

@@ -124,7 +124,8 @@ fn join_curve(scale: &FreshnessScale, pieces: Vec<&PolicyCurve>, capacity: &Capa
     let mut shards: Vec<&(u64, TimeBins)> = parts.iter().flat_map(|p| &p.shards).collect();
     shards.sort_by_key(|(id, _)| *id);
     let bins: Vec<TimeBins> = shards.into_iter().map(|(_, b)| b.clone()).collect();
-    let (freshness, sampled) = scale.freshness(&bins, until, complete, empty);
+    let auxiliary = parts.iter().find_map(|p| p.auxiliary.as_ref());
+    let (freshness, sampled) = scale.freshness(&bins, until, complete, auxiliary, empty);
     let tally = RunTally {
         policy: pieces[0].policy,
         estimator: pieces[0].estimator,

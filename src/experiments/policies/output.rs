@@ -4,9 +4,9 @@
 
 use super::config::{Estimate, PoliciesConfig};
 use super::microscope::ServerMicroscope;
-use super::sample::{GROUPS, SampleDesign, ServerSample};
+use super::sample::{Auxiliary, GROUPS, SampleDesign, ServerSample};
 use crate::core::alloc::{AllocationReport, Capped};
-use crate::core::math::stats::mean_and_half_width;
+use crate::core::math::stats::ratio_estimate;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::bins::TimeBins;
@@ -60,6 +60,9 @@ pub struct PolicyCurve {
 pub struct CurvePart {
     pub until: f64,
     pub shards: Vec<(u64, TimeBins)>,
+    /// A sampled run's auxiliary (every part computes the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auxiliary: Option<Auxiliary>,
 }
 
 /// How freshness bins become a curve: over the repository's weight W, or, when the
@@ -74,8 +77,9 @@ pub struct FreshnessScale {
 impl FreshnessScale {
     /// The freshness of each bin filled by `until` (every bin once `complete`), from the
     /// accounts' bins in order (a shard's each, or a sampled server's each): their sum
-    /// over W, or the sample's estimate with its 95 % intervals.
-    pub fn freshness(&self, accounts: &[TimeBins], until: f64, complete: bool, empty: impl FnOnce() -> TimeBins) -> (Vec<f64>, Option<SampledInterval>) {
+    /// over W, or the sample's estimate with its 95 % intervals (a ratio estimate leaning
+    /// on the run's `auxiliary`; the plain mean of the groups without one).
+    pub fn freshness(&self, accounts: &[TimeBins], until: f64, complete: bool, auxiliary: Option<&Auxiliary>, empty: impl FnOnce() -> TimeBins) -> (Vec<f64>, Option<SampledInterval>) {
         let mut all: Option<TimeBins> = None;
         for bins in accounts {
             match all.as_mut() {
@@ -88,7 +92,7 @@ impl FreshnessScale {
         let filled = if complete { bins.len() } else { ((until / width).floor() as usize).min(bins.len()) };
         match &self.sample {
             Some(design) => {
-                let (freshness, interval) = sampled_curve(design, accounts, filled);
+                let (freshness, interval) = sampled_curve(design, accounts, filled, auxiliary);
                 (freshness, Some(interval))
             }
             None => (bins.totals().into_iter().take(filled).map(|t| t / (width * self.total_weight)).collect(), None),
@@ -97,16 +101,19 @@ impl FreshnessScale {
 }
 
 /// A sample's estimate from each simulated server's bins: each bin's freshness as the
-/// mean of its groups' estimates, with the 95 % half-widths of each bin, of the mean
-/// over the bins and of the last bin.
-fn sampled_curve(design: &SampleDesign, servers: &[TimeBins], filled: usize) -> (Vec<f64>, SampledInterval) {
+/// ratio estimate from its groups' estimates (the plain mean of them without an
+/// auxiliary), with the 95 % half-widths of each bin, of the mean over the bins and of
+/// the last bin.
+fn sampled_curve(design: &SampleDesign, servers: &[TimeBins], filled: usize, auxiliary: Option<&Auxiliary>) -> (Vec<f64>, SampledInterval) {
     let width = servers.first().map_or(1.0, |b| b.width());
     let totals: Vec<Vec<f64>> = servers.iter().map(|b| b.totals()).collect();
     // per bin: each group's estimate of the fresh weight-time, over the bin's width
     let groups: Vec<Vec<f64>> = (0..filled).map(|b| design.group_estimates(&totals.iter().map(|t| t[b] / width).collect::<Vec<f64>>())).collect();
-    let (freshness, half): (Vec<f64>, Vec<f64>) = groups.iter().map(|g| mean_and_half_width(g)).unzip();
+    let (known, whole) = auxiliary.map_or((vec![0.0; GROUPS], 0.0), |a| (design.group_estimates(&a.servers), a.whole));
+    let estimate = |g: &[f64]| ratio_estimate(g, &known, whole);
+    let (freshness, half): (Vec<f64>, Vec<f64>) = groups.iter().map(|g| estimate(g)).unzip();
     let means: Vec<f64> = (0..GROUPS).map(|g| if filled == 0 { 0.0 } else { groups.iter().map(|b| b[g]).sum::<f64>() / filled as f64 }).collect();
-    let interval = SampledInterval { mean_half_width: mean_and_half_width(&means).1, end_half_width: half.last().copied().unwrap_or(0.0), freshness_half_width: half };
+    let interval = SampledInterval { mean_half_width: estimate(&means).1, end_half_width: half.last().copied().unwrap_or(0.0), freshness_half_width: half };
     (freshness, interval)
 }
 
