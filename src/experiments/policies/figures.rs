@@ -47,7 +47,7 @@ impl Figures for PoliciesOutput {
 fn sampled_note(o: &PoliciesOutput) -> String {
     o.sample.as_ref().map_or(String::new(), |s| {
         format!(
-            " Curves estimated from {} of {} servers ({} taken whole, holding {} % of the weight, and {} draws from the rest in {} groups; {} % of the pages), as ratio estimates leaning on each server's bound under equally spaced visits, with 95 % intervals (±).",
+            " Curves estimated from {} of {} servers ({} taken whole, holding {} % of the weight, and {} draws from the rest in {} groups; {} % of the pages), as ratio estimates leaning on each server's closed form (Eq 5-2 for RANDOM, Lemma 4.2 for the others), with 95 % intervals (±).",
             thousands(s.servers as f64),
             thousands(o.repository.servers as f64),
             thousands(s.servers_taken_whole as f64),

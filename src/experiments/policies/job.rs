@@ -325,7 +325,7 @@ impl PoliciesJob {
         };
         let sim_f = sampled_f.as_ref().unwrap_or(&f);
         let auxiliary = match (&self.sample, run) {
-            (Some(sample), Run::Allocated { capacity, .. }) => Some(Auxiliary::of(&sample.repo, sim_f, self.output.capacities[capacity].allocation.bound)),
+            (Some(sample), Run::Allocated { .. }) => Some(Auxiliary::of(policy, &sample.repo, sim_f, &self.repo, &f)),
             _ => None,
         };
         // a sample counts each server on its own account, so its cut cannot change a bit:
@@ -391,7 +391,8 @@ impl PoliciesJob {
             curve.part = Some(CurvePart { until, shards: running.shards.iter().map(|s| s.id as u64).zip(accounts).collect(), auxiliary: running.auxiliary.clone() });
             return curve;
         }
-        let (freshness, sampled) = self.scale.freshness(&accounts, until, complete, running.auxiliary.as_ref(), || TimeBins::new(self.config.horizon_days, self.config.bins as usize));
+        let (freshness, sampled) =
+            self.scale.freshness(&accounts, until, complete, running.auxiliary.as_ref(), || TimeBins::new(self.config.horizon_days, self.config.bins as usize));
         PolicyCurve::of(tally, freshness, sampled, complete)
     }
 }

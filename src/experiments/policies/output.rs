@@ -79,7 +79,14 @@ impl FreshnessScale {
     /// accounts' bins in order (a shard's each, or a sampled server's each): their sum
     /// over W, or the sample's estimate with its 95 % intervals (a ratio estimate leaning
     /// on the run's `auxiliary`; the plain mean of the groups without one).
-    pub fn freshness(&self, accounts: &[TimeBins], until: f64, complete: bool, auxiliary: Option<&Auxiliary>, empty: impl FnOnce() -> TimeBins) -> (Vec<f64>, Option<SampledInterval>) {
+    pub fn freshness(
+        &self,
+        accounts: &[TimeBins],
+        until: f64,
+        complete: bool,
+        auxiliary: Option<&Auxiliary>,
+        empty: impl FnOnce() -> TimeBins,
+    ) -> (Vec<f64>, Option<SampledInterval>) {
         let mut all: Option<TimeBins> = None;
         for bins in accounts {
             match all.as_mut() {

@@ -14,13 +14,14 @@
 //! curve is the one the whole run gives it.
 //!
 //! The groups' estimates are combined by a ratio estimator leaning on an auxiliary known
-//! for every server ([`Auxiliary`]): the stationary fresh weight of equally spaced visits
-//! at the run's allocation (Lemma 4.2), whose whole-repository value is the allocation's
-//! bound. A server's simulated freshness follows it closely, so the interval is far
+//! for every server ([`Auxiliary`]): the policy's expected stationary freshness in closed
+//! form (Eq 5-2 for RANDOM, Lemma 4.2 for the others), computed for the whole repository
+//! too. A server's simulated freshness follows it closely, so the interval is far
 //! narrower than the plain Hansen–Hurwitz mean's on the same draws.
 
-use crate::core::math::freshness::a_star;
+use crate::core::math::freshness::{a_star, random_freshness};
 use crate::core::model::repository::Repository;
+use crate::core::policy::PolicyKind;
 use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
 
@@ -160,9 +161,11 @@ impl SampleDesign {
     }
 }
 
-/// What a sample's ratio estimator leans on: Σ_i w_i A*(λ_i, f_i) at the run's
-/// allocation f (Lemma 4.2: the fresh weight of equally spaced visits), each simulated
-/// server's, and the whole repository's over W (the allocation's bound), known exactly.
+/// What a sample's ratio estimator leans on: each simulated server's expected
+/// stationary fresh weight under the run's policy at its allocation f, where a closed
+/// form gives it, and the whole repository's over W, known exactly. RANDOM: Eq 5-2;
+/// MERGE, DELAYED and UNPOLITE: Lemma 4.2's Σ_i w_i A*(λ_i, f_i), which equally spaced
+/// visits reach and they approach.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Auxiliary {
     pub servers: Vec<f64>,
@@ -170,12 +173,28 @@ pub struct Auxiliary {
 }
 
 impl Auxiliary {
-    /// For the sample's repository `sampled` at its share `f` of the allocation whose
-    /// bound over the whole repository is `whole`.
-    pub fn of(sampled: &Repository, f: &[f64], whole: f64) -> Self {
-        let servers = (0..sampled.servers()).map(|s| sampled.server_pages(s).map(|i| sampled.weight(i) * a_star(sampled.lambda[i], f[i])).sum()).collect();
-        Auxiliary { servers, whole }
+    /// For the sample's repository `sampled` at its share `sampled_f` of the allocation
+    /// `f` of the whole repository `whole`.
+    pub fn of(policy: PolicyKind, sampled: &Repository, sampled_f: &[f64], whole: &Repository, f: &[f64]) -> Self {
+        let total: f64 = expected_fresh_weight(policy, whole, f).iter().sum();
+        Auxiliary { servers: expected_fresh_weight(policy, sampled, sampled_f), whole: total / whole.total_weight() }
     }
+}
+
+/// Each server's Σ_i w_i A_i in stationarity under `policy` at allocation `f` (see
+/// [`Auxiliary`]); the server is requested at f_s = Σ f_i over its pages.
+fn expected_fresh_weight(policy: PolicyKind, repo: &Repository, f: &[f64]) -> Vec<f64> {
+    (0..repo.servers())
+        .map(|s| {
+            let pages = repo.server_pages(s);
+            let fs: f64 = f[pages.clone()].iter().sum();
+            let fresh = |i: usize| match policy {
+                PolicyKind::Random => random_freshness(repo.lambda[i], f[i], fs),
+                _ => a_star(repo.lambda[i], f[i]),
+            };
+            pages.map(|i| repo.weight(i) * fresh(i)).sum()
+        })
+        .collect()
 }
 
 #[cfg(test)]
