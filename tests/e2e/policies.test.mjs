@@ -151,7 +151,7 @@ test('exports download the data and the charts', async () => {
 });
 
 test('the WEBBASE preset shows what the full scale needs, and too big is refused with the estimate', async () => {
-  await page.locator('#policies').getByRole('button', { name: 'WEBBASE scale' }).click();
+  await page.locator('#policies').getByRole('button', { name: 'WEBBASE scale', exact: true }).click();
   // six years of every policy and crawler at full scale is more than a tab should take on
   await page.waitForFunction(() => /hours/.test(document.querySelector('#policies .status').textContent), null, { timeout: 5000 });
   assert.match(await page.locator('#policies .status').textContent(), /would take about [\d.]+ hours \([\d.e]+ requests\), more than the 2.0 hours a browser tab allows/);
@@ -162,6 +162,24 @@ test('the WEBBASE preset shows what the full scale needs, and too big is refused
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
   await page.locator('#policies').getByRole('button', { name: 'Classroom size' }).click();
   await page.waitForFunction(() => document.querySelector('#policies .status').textContent === '', null, { timeout: 5000 });
+});
+
+test('the sampled WEBBASE preset starts the whole Fig 5.8 at full scale, shows partial curves and cancels', async () => {
+  await page.locator('#policies').getByRole('button', { name: 'WEBBASE scale, sampled (minutes)' }).click();
+  assert.equal(await page.locator('#policies').getByLabel('estimate from a sample of servers (draws)').inputValue(), '64');
+  assert.equal(await page.locator('#policies').getByLabel('pages (generator)', { exact: true }).inputValue(), '14500000');
+  await page.locator('#policies').getByRole('button', { name: 'Simulate' }).click();
+  // every worker builds the 14.5 M pages and their allocation first (about 20 s here)
+  const partial = () => {
+    const text = document.querySelector('#policies .details').textContent;
+    return /14,500,000 pages/.test(text) && /\(running\)/.test(text);
+  };
+  await page.waitForFunction(partial, null, { timeout: 120_000 });
+  await page.locator('#policies').getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#policies .status').textContent), null, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => globalThis.freshlab.client.busy), 0, 'no worker computes after the cancel');
+  await page.locator('#policies').getByRole('button', { name: 'Classroom size' }).click();
+  assert.equal(await page.locator('#policies').getByLabel('estimate from a sample of servers (draws)').inputValue(), '');
 });
 
 test('a worker’s memory stays within the estimate the page checks before a run (a million pages)', async () => {

@@ -84,10 +84,13 @@ export class ExperimentPanel {
     for (const preset of spec.presets ?? []) {
       buttons.append(
         button(preset.label, 'secondary preset', () => {
+          // a preset is a whole configuration: an optional field it leaves out is none
+          // (the sampled WEBBASE preset's draws must not outlive it)
           const values = preset.values(core);
           for (const field of spec.fields) {
             const v = getPath(values, field.key);
             if (v !== undefined) this.form.set(field.key, v);
+            else if (field.kind === 'optional') this.form.set(field.key, null);
           }
           this.changed();
           preset.then?.(this);

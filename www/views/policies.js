@@ -95,6 +95,7 @@ export default {
       presets: [
         { label: 'Classroom size', values: (core) => core.defaults('policies') },
         { label: 'WEBBASE scale', values: (core) => core.preset('policies', 'webbase') },
+        { label: 'WEBBASE scale, sampled (minutes)', values: (core) => core.preset('policies', 'webbase_sampled') },
       ],
       fields: [
         SOURCE_FIELD,
