@@ -69,7 +69,7 @@ for (const [name, bin, extra] of [['today, 1 thread', freshlabBin, ['--threads',
 // its requests, from the preset's own settings and the 1-day run's maximum rate
 const full = JSON.parse(run(freshlabBin, ['policies', '--webbase', '--policies', 'merge,delayed,random,unpolite', '--crawlers', '[]', '--estimate'], { capture: true }).stdout);
 // the full Fig 5.8 estimated from a sample of servers (every core), timed with its peak memory
-const sampleDraws = 64;
+const sampleDraws = 32;
 say(`native: the full Fig 5.8 at WEBBASE scale, estimated from ${sampleDraws} draws of servers (minutes)…`);
 const sampledArgs = ['policies', '--webbase', '--crawlers', '[]', '--sample-servers', String(sampleDraws), '--quiet', '--json'];
 const sampledStarted = process.hrtime.bigint();

@@ -100,7 +100,7 @@ fn defaults_come_from_the_core() {
     assert_eq!(get(&get(&webbase, "repository"), "pages").as_f64(), Some(14_500_000.0));
     let sampled = preset("policies", "webbase_sampled").unwrap();
     assert_eq!(get(&get(&sampled, "repository"), "pages").as_f64(), Some(14_500_000.0));
-    assert_eq!(get(&sampled, "sample_servers").as_f64(), Some(64.0));
+    assert_eq!(get(&sampled, "sample_servers").as_f64(), Some(32.0));
     assert_eq!(field_of(preset("policies", "nope").err().unwrap()), "preset");
     let d = defaults("level_sets").unwrap();
     assert_eq!(get(&d, "r_max").as_f64(), Some(9.0));

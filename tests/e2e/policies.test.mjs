@@ -166,7 +166,7 @@ test('the WEBBASE preset shows what the full scale needs, and too big is refused
 
 test('the sampled WEBBASE preset starts the whole Fig 5.8 at full scale, shows partial curves and cancels', async () => {
   await page.locator('#policies').getByRole('button', { name: 'WEBBASE scale, sampled (minutes)' }).click();
-  assert.equal(await page.locator('#policies').getByLabel('estimate from a sample of servers (draws)').inputValue(), '64');
+  assert.equal(await page.locator('#policies').getByLabel('estimate from a sample of servers (draws)').inputValue(), '32');
   assert.equal(await page.locator('#policies').getByLabel('pages (generator)', { exact: true }).inputValue(), '14500000');
   await page.locator('#policies').getByRole('button', { name: 'Simulate' }).click();
   // every worker builds the 14.5 M pages and their allocation first (about 20 s here)

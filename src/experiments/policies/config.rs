@@ -161,10 +161,10 @@ impl PoliciesConfig {
         PoliciesConfig { repository: RepositoryConfig::webbase_scaled(scale), politeness_seconds: WEBBASE_POLITENESS_SECONDS, horizon_days: SIX_YEARS, ..classroom }
     }
 
-    /// The WEBBASE scale's whole Fig 5.8 estimated from 64 draws of servers, in minutes
+    /// The WEBBASE scale's whole Fig 5.8 estimated from 32 draws of servers, in minutes
     /// (a sample leaves deployed crawlers out).
     pub fn webbase_sampled() -> Self {
-        PoliciesConfig { crawlers: vec![], sample_servers: Some(64), ..PoliciesConfig::webbase() }
+        PoliciesConfig { crawlers: vec![], sample_servers: Some(32), ..PoliciesConfig::webbase() }
     }
 
     pub fn politeness_days(&self) -> f64 {

@@ -37,7 +37,7 @@ impl Experiment for PoliciesConfig {
             Preset { name: "webbase", label: "WEBBASE scale: 14.5 M pages on 5,462 servers, P = 15 s, six years", config: PoliciesConfig::webbase() },
             Preset {
                 name: "webbase_sampled",
-                label: "WEBBASE scale estimated from 64 draws of servers, with 95 % intervals: the whole Fig 5.8 in minutes",
+                label: "WEBBASE scale estimated from 32 draws of servers, with 95 % intervals: the whole Fig 5.8 in minutes",
                 config: PoliciesConfig::webbase_sampled(),
             },
         ]

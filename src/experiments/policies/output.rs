@@ -116,7 +116,7 @@ fn sampled_curve(design: &SampleDesign, servers: &[TimeBins], filled: usize, aux
     let totals: Vec<Vec<f64>> = servers.iter().map(|b| b.totals()).collect();
     // per bin: each group's estimate of the fresh weight-time, over the bin's width
     let groups: Vec<Vec<f64>> = (0..filled).map(|b| design.group_estimates(&totals.iter().map(|t| t[b] / width).collect::<Vec<f64>>())).collect();
-    let (known, whole) = auxiliary.map_or((vec![0.0; GROUPS], 0.0), |a| (design.group_estimates(&a.servers), a.whole));
+    let (known, whole) = auxiliary.map_or((vec![0.0; design.groups.len()], 0.0), |a| (design.group_estimates(&a.servers), a.whole));
     let estimate = |g: &[f64]| ratio_estimate(g, &known, whole);
     let (freshness, half): (Vec<f64>, Vec<f64>) = groups.iter().map(|g| estimate(g)).unzip();
     let means: Vec<f64> = (0..GROUPS).map(|g| if filled == 0 { 0.0 } else { groups.iter().map(|b| b[g]).sum::<f64>() / filled as f64 }).collect();
