@@ -22,7 +22,7 @@ const { open } = await import('../tests/e2e/browser.mjs');
 
 const loadAtStart = os.loadavg()[0];
 if (loadAtStart > 0.5) say(`the machine is busy (load average ${loadAtStart.toFixed(2)}): other work running now slows every figure`);
-const draws = 64;
+const draws = 32; // the webbase_sampled preset
 const bin = path.join(root, 'target', 'release', 'freshlab');
 say('building the CLI (cargo build --release) and the page (dist/)…');
 run('cargo', ['build', '--release', '--quiet', '--bin', 'freshlab']);
