@@ -42,19 +42,22 @@ pub fn for_each<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync) {
     spread(items, work, threads);
 }
 
-/// `for_each` on `threads` threads (not in WebAssembly, which has none here).
+/// `for_each` on `threads` threads, the calling one among them (not in WebAssembly,
+/// which has none here).
 #[cfg(not(target_arch = "wasm32"))]
 fn spread<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync, threads: usize) {
     let queue = Mutex::new(items.iter_mut());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                loop {
-                    let Some(item) = queue.lock().expect("no thread panicked holding the queue").next() else { break };
-                    work(item);
-                }
-            });
+    let take = || {
+        loop {
+            let Some(item) = queue.lock().expect("no thread panicked holding the queue").next() else { break };
+            work(item);
         }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(take);
+        }
+        take();
     });
 }
 

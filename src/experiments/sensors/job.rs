@@ -31,6 +31,8 @@ pub struct Running {
     groups: Vec<Group>,
     slices: u64,
     slice: u64,
+    /// The work of setting up the pages, counted with the first slice.
+    setup: f64,
 }
 
 /// One run: a concept (or a sweep's robot count) and the parts its pages are split into.
@@ -47,15 +49,39 @@ struct Group {
 
 /// Pages advanced together on one thread, with what they measured.
 struct Part {
+    /// The pages to set up, on the thread that advances the part first (set-up writes
+    /// fresh memory: on two threads it took a tenth of a 2,000-page run when done first,
+    /// on one).
+    pages: Option<PartPages>,
     robot: Option<RobotRun>,
     sensed: Vec<SensedPage>,
     totals: SensorTotals,
     record: Record,
 }
 
+/// A part's pages: the robots' list (with the robots' number), or a shard of sensed pages.
+enum PartPages {
+    Robot { pages: Vec<usize>, robots: u64 },
+    Sensed(std::ops::Range<usize>),
+}
+
 impl Part {
-    fn new(robot: Option<RobotRun>, sensed: Vec<SensedPage>, record: Record) -> Self {
-        Part { robot, sensed, totals: SensorTotals::default(), record }
+    fn new(pages: PartPages, record: Record) -> Self {
+        Part { pages: Some(pages), robot: None, sensed: Vec::new(), totals: SensorTotals::default(), record }
+    }
+
+    /// Sets up the part's pages, if not done yet.
+    fn set_up(&mut self, job: &SensorsJob) {
+        match self.pages.take() {
+            Some(PartPages::Robot { pages, robots }) => {
+                let watched = pages.iter().map(|&i| job.watched(i)).collect();
+                let order = job.order(&pages, robots);
+                let config = &job.config;
+                self.robot = Some(RobotRun::new(watched, robots as usize, order, config.seed, config.ties, (config.download_min, config.download_max)));
+            }
+            Some(PartPages::Sensed(pages)) => self.sensed = pages.map(|i| job.sensed(i)).collect(),
+            None => {}
+        }
     }
 
     /// Every page of the part to the end of the slice, unit `until` excluded.
@@ -125,6 +151,11 @@ impl SensorsJob {
         Watched { life: PageLife::new(Stream::of(self.config.seed, Purpose::PageChanges, i as u64), &self.rules, self.config.change_rate(i)), copy: Replica::new() }
     }
 
+    fn sensed(&self, i: usize) -> SensedPage {
+        let seed = self.config.seed;
+        SensedPage::new(self.watched(i), Stream::of(seed, Purpose::PageRequests, i as u64), Stream::of(seed, Purpose::SensorDraws, i as u64), &self.sensor_rules)
+    }
+
     /// The robots' order over `pages`.
     fn order(&self, pages: &[usize], robots: u64) -> Order {
         match self.config.robot_order {
@@ -145,7 +176,8 @@ impl SensorsJob {
     }
 
     /// The run's pages in parts: the robots' list (if any pages are not sensed), then the
-    /// shards of the sensed pages; a share of a split run builds only its own parts.
+    /// shards of the sensed pages; a share of a split run has only its own parts. The
+    /// parts are set up at the first slice, each on its thread.
     fn start(&self, run: Run) -> Group {
         let n = self.config.pages as usize;
         let (robots, sensed_count) = match run {
@@ -163,35 +195,21 @@ impl SensorsJob {
         let robot_pages: Vec<usize> = (sensed_count..n).collect();
         let first_shard = usize::from(!robot_pages.is_empty());
         if !robot_pages.is_empty() && mine(0) {
-            let watched = robot_pages.iter().map(|&i| self.watched(i)).collect();
-            let order = self.order(&robot_pages, robots);
-            let robot = RobotRun::new(watched, robots as usize, order, self.config.seed, self.config.ties, (self.config.download_min, self.config.download_max));
-            parts.push(Part::new(Some(robot), Vec::new(), record()));
+            parts.push(Part::new(PartPages::Robot { pages: robot_pages, robots }, record()));
         }
         let shard = sensed_count.div_ceil(SENSED_SHARDS).max(1);
         for (k, first) in (0..sensed_count).step_by(shard).enumerate() {
-            if !mine(first_shard + k) {
-                continue;
+            if mine(first_shard + k) {
+                parts.push(Part::new(PartPages::Sensed(first..(first + shard).min(sensed_count)), record()));
             }
-            let sensed = (first..(first + shard).min(sensed_count))
-                .map(|i| {
-                    SensedPage::new(
-                        self.watched(i),
-                        Stream::of(self.config.seed, Purpose::PageRequests, i as u64),
-                        Stream::of(self.config.seed, Purpose::SensorDraws, i as u64),
-                        &self.sensor_rules,
-                    )
-                })
-                .collect();
-            parts.push(Part::new(None, sensed, record()));
         }
         Group { run, robots, parts, overlap: Overlap::default(), log: share.map(|_| IntervalLog::default()) }
     }
 
-    /// Slices for runs of `pages` pages: about `SLICE_EVENTS` events each (results do
-    /// not depend on the slices: every measure is an integer).
+    /// Units per slice: about `SLICE_EVENTS` events each (results do not depend on the
+    /// slices: every measure is an integer), the units 0..=horizon in `slices` steps.
     fn slice(&self) -> u64 {
-        (self.config.horizon as f64 / self.config.slices(self.slice_events)).ceil() as u64
+        (self.config.horizon + 1).div_ceil(self.config.slices(self.slice_events) as u64)
     }
 
     /// The result of a run in progress up to unit `now`: its parts added up; a share of a
@@ -317,9 +335,10 @@ impl Plan for SensorsJob {
         if runs.is_empty() {
             return None;
         }
+        // the pages are set up in the first slice, which counts their work
         let setup = runs.len() as f64 * self.config.pages as f64;
         let groups = runs.into_iter().map(|run| self.start(run)).collect();
-        Some((Running { groups, slices: 0, slice: self.slice() }, setup))
+        Some((Running { groups, slices: 0, slice: self.slice(), setup }, 0.0))
     }
 
     /// One slice: every part of every run to the slice's end, on every thread allowed.
@@ -330,8 +349,11 @@ impl Plan for SensorsJob {
         let events = |r: &Running| r.groups.iter().flat_map(|g| &g.parts).map(|p| p.record.events).sum::<u64>();
         let before = events(running);
         let mut parts: Vec<&mut Part> = running.groups.iter_mut().flat_map(|g| g.parts.iter_mut()).collect();
-        let (rules, sensor_rules) = (&self.rules, &self.sensor_rules);
-        parallel::for_each(&mut parts, |part| part.advance(until, rules, sensor_rules));
+        let job = &*self;
+        parallel::for_each(&mut parts, |part| {
+            part.set_up(job);
+            part.advance(until, &job.rules, &job.sensor_rules)
+        });
         for group in running.groups.iter_mut() {
             let mut started: Vec<(u64, u64)> = group.parts.iter_mut().flat_map(|p| p.totals.busy.drain(..)).collect();
             match group.log.as_mut() {
@@ -345,7 +367,8 @@ impl Plan for SensorsJob {
                 None => group.overlap.sweep(started, until),
             }
         }
-        ((events(running) - before) as f64, running.slices * running.slice > horizon)
+        let setup = std::mem::take(&mut running.setup);
+        ((events(running) - before) as f64 + setup, running.slices * running.slice > horizon)
     }
 
     fn end(&mut self, running: Running) {
@@ -366,7 +389,8 @@ impl Plan for SensorsJob {
         let mut out = self.output.clone();
         if let Some(running) = running {
             let now = (running.slices * running.slice).min(self.config.horizon).saturating_sub(1);
-            for group in running.groups.iter().filter(|g| matches!(g.run, Run::Concept(_))) {
+            // a run shows once its pages are set up, in its first slice (begun with it)
+            for group in running.groups.iter().filter(|g| matches!(g.run, Run::Concept(_)) && running.slices > 0) {
                 out.results.push(self.result(group, now, false));
             }
         }

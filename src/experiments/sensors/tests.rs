@@ -118,7 +118,8 @@ fn more_robots_are_fresher_and_the_sweep_reports_them() {
 #[test]
 fn slicing_and_partials_do_not_change_a_bit() {
     let config = small();
-    let mut job = start(config.clone()).unwrap();
+    // slices of 10,000 events (the whole run is one slice of the default length)
+    let mut job = Sliced::new(SensorsJob::new(config.clone()).with_slice_events(10_000.0));
     job.advance(1);
     let partial = job.partial();
     assert!(!partial.done && !partial.results.is_empty() && !partial.results[0].complete);
