@@ -352,7 +352,7 @@ resident against an estimate of ${fmt(threeCapacities.estimate.bytes / 1e9, 2)} 
 
 | C | policy | ratio at the end | 95 % interval | thesis | difference |
 |---|---|---:|---:|---:|---:|
-${sampled.result.capacities.flatMap((c) => c.curves.map((k) => `| ${100 * c.share} % | ${k.policy} | ${k.ratio_end.toFixed(3)} | ± ${(k.sampled.end_half_width / c.polite_bound).toFixed(3)} | ${k.published_ratio?.toFixed(3) ?? '—'} | ${k.published_ratio == null ? '—' : (k.ratio_end - k.published_ratio >= 0 ? '+' : '−') + Math.abs(k.ratio_end - k.published_ratio).toFixed(3)} |`)).join('\n')}
+${sampled.result.capacities.flatMap((c) => c.curves.map((k) => `| ${100 * c.share} % | ${k.policy} | ${k.ratio_end.toFixed(3)} | ± ${(k.sampled.end_half_width / c.polite_bound).toPrecision(2)} | ${k.published_ratio?.toFixed(3) ?? '—'} | ${k.published_ratio == null ? '—' : (k.ratio_end - k.published_ratio >= 0 ? '+' : '−') + Math.abs(k.ratio_end - k.published_ratio).toFixed(3)} |`)).join('\n')}
 
 The same sampled run's first ${shareDays} days (${fmt((100 * shareDays) / full.config.horizon_days, 1)} % of the six years, the setup whole), in the page and natively
 (one run each):
