@@ -17,6 +17,20 @@ pub fn sig(v: f64, digits: usize) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
+/// A proved bound with `digits` significant digits (for 10⁻⁴ ≤ |v| < 10¹²), rounded the
+/// safe way so that the digits shown stay proved: a lower bound down, an upper bound up
+/// (a lower bound of 0.92723043627 reads 0.9272304362, where `sig` gives 0.9272304363).
+pub fn sig_bound(v: f64, digits: usize, lower: bool) -> String {
+    if v == 0.0 || !v.is_finite() || v.abs() < 1e-4 || v.abs() >= 1e12 {
+        return sig(v, digits);
+    }
+    let decimals = (digits as i32 - 1 - v.abs().log10().floor() as i32).max(0);
+    let scale = 10f64.powi(decimals);
+    let rounded = if lower { (v * scale).floor() } else { (v * scale).ceil() } / scale;
+    let s = format!("{rounded:.*}", decimals as usize);
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+}
+
 /// A count with thousands separators: 5,000,000.
 pub fn thousands(v: f64) -> String {
     let digits = format!("{:.0}", v.abs());
@@ -53,5 +67,17 @@ mod tests {
         assert_eq!(sig(1e-9, 2), "1e-9");
         assert_eq!(sig(2.5e-7, 2), "2.5e-7");
         assert_eq!(sig(1e-9, 4), "1e-9");
+    }
+
+    #[test]
+    fn bounds_round_away_from_what_they_bound() {
+        // the certified bounds of Eq 5-9 (README): rounding to nearest would claim more
+        assert_eq!(sig(0.9272304362680087, 10), "0.9272304363");
+        assert_eq!(sig_bound(0.9272304362680087, 10, true), "0.9272304362");
+        assert_eq!(sig_bound(0.9272304372535692, 10, false), "0.9272304373");
+        assert_eq!(sig_bound(0.9685049032122983, 4, true), "0.9685");
+        assert_eq!(sig_bound(0.96851, 4, false), "0.9686");
+        assert_eq!(sig_bound(159.36404, 5, true), "159.36");
+        assert_eq!(sig_bound(0.5, 3, true), "0.5");
     }
 }

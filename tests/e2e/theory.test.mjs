@@ -110,6 +110,10 @@ test('a long run shows progress and partial results, cancels, and never blocks t
   await page.locator('#certify').getByLabel('enclosure').selectOption('mean_value');
   await page.locator('#certify').getByRole('button', { name: 'Prove' }).click();
   await page.waitForFunction(() => /Conjecture 5\.9 holds/.test(document.querySelector('#certify .details').textContent), null, { timeout: 20_000 });
+  // the proved bound 0.92723043627… is shown rounded down, the best value rounded up
+  const proof = await page.locator('#certify .details').textContent();
+  assert.match(proof, /Eq 5-9 ≥ 0\.9272304362 > 0\.927/);
+  assert.match(proof, /at most 0\.9272304373 /);
 });
 
 test('a panic in the core is reported and the worker restarted (the tests\' own build)', async () => {

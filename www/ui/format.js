@@ -17,6 +17,14 @@ export function number(v, digits = 3) {
   return v.toLocaleString('en', { maximumSignificantDigits: digits });
 }
 
+/** A proved bound to `digits` decimals, rounded the safe way: a lower bound down, an
+ * upper bound up, so the digits shown stay proved (0.92723043627 ≥ "0.9272304362"). */
+export function bound(v, side, digits = 10) {
+  if (missing(v)) return '—';
+  const scale = 10 ** digits;
+  return ((side === 'lower' ? Math.floor(v * scale) : Math.ceil(v * scale)) / scale).toFixed(digits);
+}
+
 /** A whole number with thousands separated. */
 export function integer(v) {
   return missing(v) ? '—' : Math.round(v).toLocaleString('en');

@@ -1,9 +1,9 @@
 // A certified lower bound for Eq 5-9 by interval branch and bound (Conjecture 5.9,
 // beyond the thesis; spec §1.2).
-import { number, integer } from '../ui/format.js';
+import { bound, number, integer } from '../ui/format.js';
 
 const proofRows = (result) =>
-  result.tails.map((t) => `<tr><td>${t.part}</td><td class="num">≥ ${t.bound.toFixed(10)}</td><td>${t.argument}</td></tr>`).join('');
+  result.tails.map((t) => `<tr><td>${t.part}</td><td class="num">≥ ${bound(t.bound, 'lower')}</td><td>${t.argument}</td></tr>`).join('');
 
 const STATE = { running: 'running', converged: 'converged', budget_exhausted: 'stopped at the box budget' };
 
@@ -48,7 +48,7 @@ export default {
         const theorem =
           result.global_bound === null
             ? `<p class="warning">The region starts at c = ${c.c_min} &gt; 1, so nothing is proved for 1 ≤ c &lt; ${c.c_min}: no statement about the whole domain follows.</p>`
-            : `<p class="theorem"><strong>Theorem.</strong> For every r &gt; 0 and c ≥ 1, Eq 5-9 ≥ <strong>${result.global_bound.toFixed(10)}</strong>${
+            : `<p class="theorem"><strong>Theorem.</strong> For every r &gt; 0 and c ≥ 1, Eq 5-9 ≥ <strong>${bound(result.global_bound, 'lower')}</strong>${
                 result.global_bound > 0.927 ? ' &gt; 0.927: Conjecture 5.9 holds.' : ' (below 0.927: this run does not prove the conjecture; tighten the tolerance or raise the budget).'
               }</p>`;
         const loose = result.status === 'budget_exhausted' ? '<p class="warning">The gap did not close within the box budget: the bound is proved but not tight.</p>' : '';
@@ -56,9 +56,9 @@ export default {
         element.innerHTML = `
           <h3>What was proved${final ? '' : phase === 'cancelled' ? ' before you cancelled' : ' so far'}</h3>
           ${stopped}
-          <p>On the compact region ${region}: Eq 5-9 ≥ <strong>${result.lower_bound.toFixed(10)}</strong>
+          <p>On the compact region ${region}: Eq 5-9 ≥ <strong>${bound(result.lower_bound, 'lower')}</strong>
              (${state} after ${integer(result.boxes_split)} boxes, ${integer(result.boxes_open)} open).
-             The factor is at most ${result.upper_bound.toFixed(10)} at r = ${number(result.best_r, 7)}, c = ${number(result.best_c, 7)},
+             The factor is at most ${bound(result.upper_bound, 'upper')} at r = ${number(result.best_r, 7)}, c = ${number(result.best_c, 7)},
              so the region's minimum lies between the two.</p>
           ${loose}
           <table class="proof"><caption>Outside the region: the written argument, evaluated with outward rounding</caption>

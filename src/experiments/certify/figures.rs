@@ -2,7 +2,7 @@
 
 use super::{CertifyOutput, Status};
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
-use crate::chart::format::{sig, thousands};
+use crate::chart::format::{sig, sig_bound, thousands};
 use crate::experiments::{Brief, Figures};
 
 impl Figures for CertifyOutput {
@@ -39,7 +39,7 @@ fn figure(o: &CertifyOutput) -> Figure {
         Status::BudgetExhausted => "stopped at the box budget",
     };
     let global = match o.global_bound {
-        Some(g) => format!(" With the written argument for the rest of the domain, Eq 5-9 ≥ {} for every r > 0 and c ≥ 1.", sig(g, 10)),
+        Some(g) => format!(" With the written argument for the rest of the domain, Eq 5-9 ≥ {} for every r > 0 and c ≥ 1.", sig_bound(g, 10, true)),
         None => " The region starts above c = 1, so no statement about the whole domain follows.".into(),
     };
     Figure {
@@ -54,12 +54,12 @@ fn figure(o: &CertifyOutput) -> Figure {
         summary: format!(
             "Search {state} after {} boxes. Proved: Eq 5-9 ≥ {} on r ∈ [{}, {}], c ∈ [{}, {}]; the factor equals at most {} at r = {}, c = {}.{global}",
             thousands(o.boxes_split as f64),
-            sig(o.lower_bound, 10),
+            sig_bound(o.lower_bound, 10, true),
             sig(o.config.r_min, 4),
             sig(o.config.r_max, 4),
             sig(o.config.c_min, 4),
             sig(o.config.c_max, 4),
-            sig(o.upper_bound, 10),
+            sig_bound(o.upper_bound, 10, false),
             sig(o.best_r, 6),
             sig(o.best_c, 6),
         ),
