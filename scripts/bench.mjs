@@ -22,6 +22,9 @@ const beforeDist = beforeAt > 0 ? path.resolve(process.argv[beforeAt + 1]) : nul
 // `--before-bin FILE`: the freshlab binary of an earlier commit, timed on the WEBBASE run beside today's
 const beforeBinAt = process.argv.indexOf('--before-bin');
 const beforeBin = beforeBinAt > 0 ? path.resolve(process.argv[beforeBinAt + 1]) : null;
+// `--before-name TEXT`: what that binary was built from (a commit), named in the table
+const beforeNameAt = process.argv.indexOf('--before-name');
+const beforeName = beforeNameAt > 0 ? process.argv[beforeNameAt + 1] : 'an earlier commit';
 
 // what else is running shows in every figure: on 2 cores a test run beside the benchmark
 // slows it, so the load average at the start is recorded with the figures
@@ -60,7 +63,7 @@ function timeRun(bin, args) {
   return { seconds: Number(process.hrtime.bigint() - started) / 1e9, requests: result.capacities[0].curves[0].requests, estimate: result.estimate };
 }
 const webbase = [];
-for (const [name, bin, extra] of [['today, 1 thread', freshlabBin, ['--threads', '1']], ['today, 2 threads', freshlabBin, ['--threads', '2']], ...(beforeBin ? [['earlier commit, every core', beforeBin, []]] : [])]) {
+for (const [name, bin, extra] of [['today, 1 thread', freshlabBin, ['--threads', '1']], ['today, 2 threads', freshlabBin, ['--threads', '2']], ...(beforeBin ? [[`${beforeName}, every core`, beforeBin, []]] : [])]) {
   const short = timeRun(bin, [...webbaseArgs(1), ...extra]);
   const long = timeRun(bin, [...webbaseArgs(4), ...extra]);
   webbase.push({ name, short, long, ns_per_request: (1e9 * (long.seconds - short.seconds)) / (long.requests - short.requests), setup_seconds: short.seconds - (short.requests * (long.seconds - short.seconds)) / (long.requests - short.requests) });
@@ -333,7 +336,16 @@ The issue's goal — the whole figure in 10 minutes on this machine — would ne
 ${fmt((600 * 1e9) / full.cost.work, 1)} ns per request with both cores busy; it is **not reached**: threads
 shard the servers (the result is bit-identical for any thread count), but each request
 still costs a step of its server's heap and an update of its page's freshness, and no
-exact shortcut for MERGE's schedule is implemented.
+exact shortcut for MERGE's schedule is implemented.${
+  beforeBin
+    ? (() => {
+        const before = webbase.at(-1);
+        const today = webbase.find((w) => w.name === 'today, 2 threads');
+        const hours = (w) => (3 * w.setup_seconds + (full.cost.work * w.ns_per_request) / 1e9) / 3600;
+        return `\nSide by side with ${beforeName}, on the same machine in the same sitting with the same command: a request costs ${fmt(before.ns_per_request / today.ns_per_request, 2)}× as much there as today on two threads, its 4 days take ${fmt(before.long.seconds / today.long.seconds, 2)}× as long, and its full figure, extrapolated the same way (${fmt(hours(before), 1)} h), takes ${fmt((3600 * hours(before)) / sampled.seconds, 0)}× as long as today's estimate from a sample of servers below (${fmt(sampled.seconds / 60, 1)} minutes, with its intervals).\n`;
+      })()
+    : ''
+}
 
 **Estimated from a sample of servers.** \`freshlab policies --webbase --crawlers []
 --sample-servers ${sampleDraws}\` runs the whole figure — six years, every capacity and policy — on
