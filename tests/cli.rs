@@ -138,6 +138,12 @@ fn help_lists_every_field_as_a_flag() {
     for flag in ["--r-min", "--c-max", "--tolerance", "--max-boxes", "--enclosure"] {
         assert!(out.contains(flag), "{flag} missing from {out}");
     }
+    // the values of the fields the core names, with their labels, under their flags
+    let (code, out, _) = freshlab(&["learning", "--help"]);
+    assert_eq!(code, 0);
+    let after = |flag: &str| out.lines().skip_while(|l| !l.trim_start().starts_with(flag)).skip(1).take(2).map(str::trim).collect::<Vec<_>>();
+    assert_eq!(after("--policies"), ["oracle: oracle (knows the rates)", "learn_and_crawl: LambdaLearnAndCrawl"], "{out}");
+    assert_eq!(after("--objective"), ["harmonic: harmonic staleness (Poisson crawls)", "binary: binary freshness (Poisson crawls)"], "{out}");
     let (code, out, _) = freshlab(&["help"]);
     assert_eq!(code, 0);
     assert!(out.contains("level-sets") && out.contains("certify") && out.contains("bursty"));
@@ -333,7 +339,10 @@ fn allocate_takes_the_objective() {
     assert_eq!(f.len(), 5);
     assert!(f[0].as_f64().unwrap() > f[4].as_f64().unwrap(), "file order: z (λ = 10) is first and crawled more than d (λ = 1)");
     let freshness = run("freshness");
-    assert!(freshness["opt_polite"].get("cost").is_none() && freshness["config"].get("objective").is_none(), "the default output is unchanged");
+    assert!(freshness["opt_polite"].get("cost").is_none(), "no cost under freshness");
+    // the configuration names its objective, so the page's form starts from it (an
+    // export from before, without it, still reads as freshness)
+    assert_eq!(freshness["config"]["objective"], "freshness");
     let err = refusal(&["allocate", "--objective", "cheapest"]);
     assert!(err.contains("--objective") && err.contains("freshness, binary, harmonic"), "{err}");
 }

@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, defaults, eq59, estimate, experiments, limits, preset, validate};
+use freshlab::wasm::{Plots, Run, choices, defaults, eq59, estimate, experiments, limits, preset, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -82,6 +82,20 @@ fn bad_input_comes_back_as_field_and_message() {
 fn whole_numbers_from_javascript_fill_integer_fields() {
     let result = run_to_end(r#"{"experiment": "factor_curves", "points": 25}"#);
     assert_eq!(js_sys::Array::from(&get(&result, "x")).length(), 25);
+}
+
+#[test]
+fn the_values_of_a_field_and_their_labels_come_from_the_core() {
+    let learning = choices("learning").unwrap();
+    let policies = js_sys::Array::from(&get(&learning, "policies"));
+    assert_eq!(policies.length(), 8);
+    let first = js_sys::Array::from(&policies.get(0));
+    assert_eq!((first.get(0).as_string().unwrap(), first.get(1).as_string().unwrap()), ("oracle".into(), "oracle (knows the rates)".into()));
+    let objective = js_sys::Array::from(&get(&learning, "objective"));
+    assert_eq!(js_sys::Array::from(&objective.get(0)).get(0).as_string().unwrap(), "harmonic", "the default first");
+    // an experiment without such fields, or no experiment: an empty object
+    assert_eq!(js_sys::Object::keys(&js_sys::Object::from(choices("level_sets").unwrap())).length(), 0);
+    assert_eq!(js_sys::Object::keys(&js_sys::Object::from(choices("nonsense").unwrap())).length(), 0);
 }
 
 #[test]

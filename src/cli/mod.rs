@@ -12,7 +12,7 @@ use progress::Progress;
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::input::InputError;
 use freshlab::core::limits;
-use freshlab::experiments::registry::{canonical, defaults, files, presets, summaries};
+use freshlab::experiments::registry::{canonical, choices, defaults, files, presets, summaries};
 use freshlab::experiments::{Config, FileInput, Output, config_from_value, start};
 use serde_json::{Map, Value, json};
 use std::io::{Read, Write};
@@ -263,15 +263,24 @@ fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
 
 fn command_help(command: &str, name: &str) -> String {
     let Value::Object(map) = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise") else { unreachable!("a config is an object") };
+    let choices = choices(name);
     let mut text = format!("freshlab {command}: fields and their defaults\n");
+    let mut field = |key: &str, value: &Value| {
+        text.push_str(&format!("  {:<34} {value}\n", flag_for(key)));
+        // the values it takes, one a line: "value: label" where the label says more
+        for (v, label) in choices.iter().filter(|c| c.field == key).flat_map(|c| &c.options) {
+            let line = if v.eq_ignore_ascii_case(label) { v.clone() } else { format!("{v}: {label}") };
+            text.push_str(&format!("{:37}{line}\n", ""));
+        }
+    };
     for (k, v) in map.iter().filter(|(k, _)| *k != "experiment") {
         match v {
             Value::Object(inner) => {
                 for (ik, iv) in inner {
-                    text.push_str(&format!("  {:<34} {iv}\n", flag_for(&format!("{k}.{ik}"))));
+                    field(&format!("{k}.{ik}"), iv);
                 }
             }
-            _ => text.push_str(&format!("  {:<34} {v}\n", flag_for(k))),
+            _ => field(k, v),
         }
     }
     for input in files(name) {

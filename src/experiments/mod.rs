@@ -52,6 +52,12 @@ pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone 
     fn files() -> &'static [FileInput] {
         &[]
     }
+    /// The fields whose values the core names, with each value's label: the page's
+    /// forms and tables and the CLI's help take them from here, so a label is written
+    /// once.
+    fn choices() -> Vec<Choice> {
+        Vec::new()
+    }
     /// The configuration cut into at most `parts` independent parts whose results
     /// [`Experiment::merge`] joins into the whole run's, to the last bit (the page's pool
     /// of workers). Experiments that cannot be cut return the configuration alone.
@@ -103,6 +109,26 @@ pub struct Preset<C> {
     pub name: &'static str,
     pub label: &'static str,
     pub config: C,
+}
+
+/// The values a field takes: each one's JSON name and its label (the one the charts use).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Choice {
+    /// The field's path in the configuration (`repository.pages` for a nested one).
+    pub field: &'static str,
+    pub options: Vec<(String, &'static str)>,
+}
+
+impl Choice {
+    /// `values`, each named as the configuration names it (their unit variants'
+    /// serde names) and labelled by `label`.
+    pub fn of<T: Serialize + Copy>(field: &'static str, values: &[T], label: fn(T) -> &'static str) -> Self {
+        let name = |v: &T| match serde_json::to_value(v) {
+            Ok(serde_json::Value::String(name)) => name,
+            other => unreachable!("a choice is a unit variant, not {other:?}"),
+        };
+        Choice { field, options: values.iter().map(|v| (name(v), label(*v))).collect() }
+    }
 }
 
 /// A configuration field read from a file by the CLI.

@@ -4,7 +4,7 @@
 //! page's entry points — follows from the `registry!` line of each.
 
 use super::job::Job;
-use super::{Experiment, Figures, FileInput, Settings, Tabular};
+use super::{Choice, Experiment, Figures, FileInput, Settings, Tabular};
 use crate::chart::figure::Figure;
 use crate::core::input::InputError;
 use crate::core::limits::{self, Cost, Limits};
@@ -49,6 +49,14 @@ macro_rules! registry {
         pub fn presets(name: &str) -> Vec<(&'static str, &'static str, Config)> {
             match name {
                 $( $name => <$($config)::+>::presets().into_iter().map(|p| (p.name, p.label, Config::$variant(p.config))).collect(), )*
+                _ => Vec::new(),
+            }
+        }
+
+        /// The named values of experiment `name`'s fields, with their labels.
+        pub fn choices(name: &str) -> Vec<Choice> {
+            match name {
+                $( $name => <$($config)::+>::choices(), )*
                 _ => Vec::new(),
             }
         }
@@ -312,6 +320,35 @@ mod tests {
             let cost = config.cost();
             assert!(cost.work > 0.0 && cost.bytes > 0.0 && cost.seconds >= 0.0, "{name}: {cost:?}");
         }
+    }
+
+    #[test]
+    fn every_choice_is_a_value_its_field_accepts() {
+        let mut fields = 0;
+        for name in NAMES {
+            let base = serde_json::to_value(defaults(name).unwrap()).unwrap();
+            for choice in choices(name) {
+                fields += 1;
+                let pointer = format!("/{}", choice.field.replace('.', "/"));
+                // the page's form starts from the default it finds there
+                let default = base.pointer(&pointer).unwrap_or_else(|| panic!("{name}'s defaults leave out {}", choice.field)).clone();
+                assert!(!choice.options.is_empty(), "{name}.{}", choice.field);
+                let mut seen = std::collections::HashSet::new();
+                for (value, label) in &choice.options {
+                    assert!(seen.insert(value), "{name}.{}: {value} twice", choice.field);
+                    assert!(!label.is_empty());
+                    let mut json = base.clone();
+                    let one = serde_json::Value::String(value.clone());
+                    *json.pointer_mut(&pointer).unwrap() = if default.is_array() { serde_json::json!([one]) } else { one };
+                    let config = config_from_value(json).unwrap_or_else(|e| panic!("{name}.{} = {value}: {e}", choice.field));
+                    // a page list's own frequencies need a page list; every other value runs as it is
+                    if value != "given" {
+                        config.validate_fields().unwrap_or_else(|e| panic!("{name}.{} = {value}: {e}", choice.field));
+                    }
+                }
+            }
+        }
+        assert_eq!(fields, 10, "the fields whose values the core names");
     }
 
     #[test]

@@ -116,6 +116,14 @@ pub fn experiments() -> Result<JsValue, JsValue> {
     to_js(&list)
 }
 
+/// The named values of an experiment's fields, with their labels (the ones its charts
+/// use): `{field: [[value, label], …]}`, from which the page's forms and tables take them.
+#[wasm_bindgen]
+pub fn choices(experiment: &str) -> Result<JsValue, JsValue> {
+    let map: serde_json::Map<String, serde_json::Value> = registry::choices(experiment).into_iter().map(|c| (c.field.to_owned(), serde_json::json!(c.options))).collect();
+    to_js(&map)
+}
+
 /// The configuration of an experiment's named preset (`webbase`, `thesis`…).
 #[wasm_bindgen]
 pub fn preset(experiment: &str, name: &str) -> Result<JsValue, JsValue> {

@@ -25,6 +25,9 @@ test('the default sweep runs at load: four figures and the thesis beside Freshla
   assert.match(details, /this web is synthetic/);
   assert.match(await page.locator('#partition .chart-0 figcaption').textContent(), /politeness violations: 0\. With 30 robots: hash of host, fixed: [\d.]+ h/);
   assert.match(await page.locator('#partition .chart-3 figcaption').textContent(), /^600 hosts split among 30 robots by graph \(RTT \+ links\), hosts/);
+  // the form offers the values the core names, with the labels of its charts
+  const partitioners = await page.locator('#partition fieldset.field-choices').first().locator('label').allTextContents();
+  assert.deepEqual(partitioners, ['hash of host', 'hash of URL', 'hash of IP', 'graph (RTT + links), hosts', 'graph (distance + links), hosts', 'graph (RTT + links), IPs']);
 });
 
 test('every partitioner and politeness runs in the worker without blocking the page', async () => {

@@ -92,12 +92,16 @@ export class Form {
       set.append(row);
       boxes.push(box);
     }
+    const help = document.createElement('small');
+    help.id = `${id}-help`;
+    help.className = 'help';
+    help.textContent = field.help ?? '';
     const error = document.createElement('span');
     error.id = `${id}-error`;
     error.className = 'error';
     error.setAttribute('role', 'alert');
-    set.setAttribute('aria-describedby', error.id);
-    set.append(error);
+    set.setAttribute('aria-describedby', `${help.id} ${error.id}`);
+    set.append(help, error);
     this.inputs.set(field.key, set);
     this.errors.set(field.key, error);
     set.boxes = boxes;

@@ -54,7 +54,10 @@ function button(text, className, onClick, label) {
  * show), more {view, text} (a link to the full experiment), presets ([{label,
  * values(core), then(panel)?}]), estimate (show the run's cost under the form),
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
- * phase), setup(panel, controls), augment(config, panel)}
+ * phase, label) (label(field, value): a value’s label, if the core names it), setup(panel, controls),
+ * augment(config, panel)}
+ * A 'select' or 'choices' field without options offers the values the core names for
+ * it, with the labels the charts use (core.choices).
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
@@ -67,6 +70,9 @@ export class ExperimentPanel {
     this.lastEdited = null;
     this.base = spec.initial ? spec.initial(core) : core.defaults(this.experiment);
     this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(this.base, f.key)]));
+    const choices = core.choices(this.experiment);
+    this.label = (field, value) => choices[field]?.find((option) => option[0] === value)?.[1];
+    const fields = spec.fields.map((f) => (f.options || !choices[f.key] ? f : { ...f, options: choices[f.key] }));
 
     const body = document.createElement('div');
     body.className = 'panel-body';
@@ -75,7 +81,7 @@ export class ExperimentPanel {
     controls.className = 'controls';
     controls.open = !window.matchMedia(PHONE).matches || state?.globals.controls === '1';
     controls.innerHTML = '<summary>Parameters</summary>';
-    this.form = new Form(controls, spec.fields, this.defaults, (key) => this.changed(key));
+    this.form = new Form(controls, fields, this.defaults, (key) => this.changed(key));
     const keys = spec.keyFields ?? spec.fields.slice(0, 3).map((k) => k.key);
     for (const key of keys) this.form.inputs.get(key)?.closest('.field')?.classList.add('key-field');
 
@@ -313,7 +319,7 @@ export class ExperimentPanel {
     while (this.chartViews.length > count) this.chartViews.pop().remove();
     for (const view of this.chartViews) view.show(this.plots, phase, fraction);
     previous?.free();
-    this.spec.details?.(result, this.details, phase);
+    this.spec.details?.(result, this.details, phase, this.label);
     labelCells(this.details);
     for (const table of this.details.querySelectorAll('table')) this.detailsObserver.observe(table);
   }

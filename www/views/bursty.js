@@ -4,14 +4,6 @@ import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 
-const POLICIES = [
-  ['merge', 'MERGE'],
-  ['merge2', 'MERGE2'],
-  ['unpolite', 'UNPOLITE'],
-  ['random', 'RANDOM'],
-  ['greedy', 'GREEDY (sampled, as the thesis)'],
-  ['greedy_exact', 'GREEDY (renewal equation)'],
-];
 function traceControls(panel, controls) {
   csvDropBox(panel, controls, {
     key: 'trace',
@@ -80,7 +72,7 @@ const panel = {
     { key: 'generator.burstiness', label: 'burstiness σ', kind: 'number', help: '0: periodic; 2: edits minutes apart, then quiet weeks' },
     { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number', help: 'the thesis: 15 s for 10,000 articles' },
     { key: 'fractions', label: 'request rates (share of 1/P)', kind: 'list' },
-    { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
+    { key: 'policies', label: 'policies', kind: 'choices', help: 'GREEDY (sampled) estimates as the thesis did; GREEDY (renewal eq.) solves the renewal equation' },
     { key: 'greedy_samples', label: 'GREEDY samples per article', kind: 'integer', help: 'the thesis: 3' },
     { key: 'renewal_steps', label: 'renewal equation grid steps', kind: 'integer' },
     {

@@ -5,23 +5,13 @@ import { POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '..
 import { number, integer } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
-const POLICIES = [
-  ['oracle', 'oracle (knows the rates)'],
-  ['learn_and_crawl', 'LambdaLearnAndCrawl'],
-  ['explore_then_commit', 'explore-then-commit'],
-  ['uniform', 'uniform (no learning)'],
-  ['oracle_merge', 'MERGE knowing the rates'],
-  ['merge_learned', 'MERGE (learned rates)'],
-  ['nutch', 'Nutch adaptive (tuned to the bandwidth)'],
-  ['stormcrawler', 'StormCrawler adaptive (tuned to the bandwidth)'],
-];
-
-function runsTable(result, final) {
+/** `label(field, value)`: the labels the core gives the policies (core.choices). */
+function runsTable(result, final, label) {
   const rows = result.policies
     .map((c) => {
       const last = c.rate_errors.length ? number(c.rate_errors[c.rate_errors.length - 1], 3) : '—';
       const share = c.requests ? (100 * c.violations) / c.requests : 0;
-      return `<tr><th scope="row">${POLICIES.find((p) => p[0] === c.policy)?.[1] ?? c.policy}</th><td class="num">${number(c.mean_freshness, 4)}</td>
+      return `<tr><th scope="row">${label('policies', c.policy) ?? c.policy}</th><td class="num">${number(c.mean_freshness, 4)}</td>
         <td class="num">${number(c.mean_harmonic, 4)}</td><td class="num">${integer(c.requests)}</td><td class="num">${number(c.requests / result.config.horizon_days, 3)}</td><td class="num">${number(share, 3)} %</td>
         <td class="num">${last}</td><td class="num">${c.interval_scale == null ? '—' : `× ${number(c.interval_scale, 3)}${Math.abs(c.requests / (result.config.capacity * result.config.horizon_days) - 1) > 0.01 ? ' (cannot spend the bandwidth)' : ''}`}</td></tr>`;
     })
@@ -77,17 +67,8 @@ export default {
         SOURCE_FIELD,
         { key: 'capacity', label: 'bandwidth (requests a day)', kind: 'number' },
         POLITENESS_OR_NONE_FIELD,
-        {
-          key: 'objective',
-          label: 'objective',
-          kind: 'select',
-          options: [
-            ['harmonic', 'harmonic staleness (Poisson crawls)'],
-            ['binary', 'binary freshness (Poisson crawls)'],
-            ['freshness', 'freshness, Lemma 4.2 (equally spaced crawls)'],
-          ],
-        },
-        { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
+        { key: 'objective', label: 'objective', kind: 'select' },
+        { key: 'policies', label: 'policies', kind: 'choices', help: 'Nutch and StormCrawler have their intervals scaled until they spend the bandwidth' },
         { key: 'horizon_days', label: 'horizon (days)', kind: 'number' },
         { key: 'epoch_days', label: 'learners re-estimate every (days)', kind: 'number' },
         { key: 'explore_days', label: 'explore-then-commit explores for (days)', kind: 'number' },
@@ -101,7 +82,7 @@ export default {
       ...PAGE_LIST,
       estimate: true,
       hover: (_core, x, y) => `${number(x, 3)}: ${number(y, 4)}`,
-      details: (result, element, phase) => (element.innerHTML = runsTable(result, phase === 'final')),
+      details: (result, element, phase, label) => (element.innerHTML = runsTable(result, phase === 'final', label)),
     },
   ],
 };

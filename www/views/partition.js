@@ -3,21 +3,6 @@
 import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, integer as int } from '../ui/format.js';
 
-const SCHEMES = [
-  ['hash_host', 'hash of host name'],
-  ['hash_url', 'hash of URL'],
-  ['hash_ip', 'hash of IP'],
-  ['graph_rtt', 'graph: RTT + links, hosts'],
-  ['graph_geo', 'graph: map distance + links, hosts'],
-  ['graph_rtt_ip', 'graph: RTT + links, IPs'],
-];
-const POLITENESS = [
-  ['fixed', 'fixed (td)'],
-  ['density', 'by density, Eq 5.4'],
-  ['dynamic', 'dynamic: 10 × last download'],
-  ['fixed_mean', 'fixed at Eq 5.4’s mean'],
-];
-
 /** The published reductions beside the measured ones. */
 function comparisonsTable(result, final) {
   const rows = result.comparisons
@@ -53,8 +38,8 @@ const panel = {
   action: 'Simulate',
   fields: [
     { key: 'robots', label: 'numbers of robots', kind: 'list', help: 'the thesis: 2 to 30' },
-    { key: 'schemes', label: 'partitioners', kind: 'choices', options: SCHEMES },
-    { key: 'politeness', label: 'politeness', kind: 'choices', options: POLITENESS },
+    { key: 'schemes', label: 'partitioners', kind: 'choices' },
+    { key: 'politeness', label: 'politeness', kind: 'choices', help: 'fixed: td after each download; dynamic: 10 × the last download' },
     { key: 'web.hosts', label: 'hosts', kind: 'integer', help: 'the thesis: 10,039' },
     { key: 'web.ips', label: 'IPs', kind: 'integer', help: 'the thesis: 2,440' },
     { key: 'web.mean_pages', label: 'mean pages per host', kind: 'number', help: 'the thesis: 122.48' },
@@ -81,7 +66,10 @@ const panel = {
   presets: [
     {
       label: 'Every partitioner and politeness',
-      values: (core) => ({ ...core.defaults('partition'), schemes: SCHEMES.map((s) => s[0]), politeness: POLITENESS.map((p) => p[0]) }),
+      values: (core) => {
+        const { schemes, politeness } = core.choices('partition');
+        return { ...core.defaults('partition'), schemes: schemes.map((s) => s[0]), politeness: politeness.map((p) => p[0]) };
+      },
     },
     { label: 'Thesis scale (1.25 M URLs; minutes)', values: (core) => core.preset('partition', 'thesis') },
   ],

@@ -21,6 +21,7 @@ export default {
         { key: 'other_pages', label: 'other pages on the server', kind: 'integer', help: 'their frequencies are drawn at random' },
         { key: 'revisits', label: 'revisits per replication', kind: 'integer' },
         { key: 'replications', label: 'replications', kind: 'integer', help: 'for the 95 % intervals' },
+        { key: 'policies', label: 'policies simulated', kind: 'choices' },
         ESTIMATOR_FIELD,
         SEED_FIELD,
       ],

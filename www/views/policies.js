@@ -4,26 +4,14 @@ import { ESTIMATOR_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/field
 import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
-const POLICIES = [
-  ['merge', 'MERGE'],
-  ['delayed', 'DELAYED'],
-  ['random', 'RANDOM'],
-  ['unpolite', 'UNPOLITE'],
-];
-const CRAWLERS = [
-  ['nutch', 'Nutch adaptive'],
-  ['stormcrawler', 'StormCrawler adaptive'],
-  ['fixed', 'fixed 30 days'],
-];
-const LABEL = Object.fromEntries([...POLICIES, ...CRAWLERS]);
-
-function ratioRows(result) {
+/** `label(field, value)`: the labels the core gives the policies (core.choices). */
+function ratioRows(result, label) {
   const rows = [];
   for (const c of result.capacities) {
     for (const k of c.curves) {
       const thesis = k.published_ratio;
       const diff = (r) => (r === null || thesis === null ? '—' : signed(r - thesis));
-      rows.push(`<tr><td>${pct(c.share)}</td><td>${LABEL[k.policy]}${k.complete ? '' : ' (running)'}</td><td class="num">${fmt(k.end, 4)}</td>
+      rows.push(`<tr><td>${pct(c.share)}</td><td>${label('policies', k.policy)}${k.complete ? '' : ' (running)'}</td><td class="num">${fmt(k.end, 4)}</td>
         <td class="num">${fmt(k.ratio_end, 4)}</td><td class="num">${fmt(k.ratio_mean, 4)}</td><td class="num">${fmt(thesis, 3)}</td>
         <td class="num">${diff(k.ratio_end)}</td><td class="num">${diff(k.ratio_mean)}</td><td class="num">${integer(k.violations)}</td></tr>`);
     }
@@ -61,11 +49,11 @@ function microscopeRows(result) {
     .join('');
 }
 
-function crawlerRows(result) {
+function crawlerRows(result, label) {
   return result.crawlers
     .map((c) => {
       const k = c.curve;
-      return `<tr><td>${LABEL[k.policy]}${k.complete ? '' : ' (running)'}</td><td class="num">${fmt(k.bandwidth)} (${pct(k.bandwidth / result.max_rate)})</td>
+      return `<tr><td>${label('crawlers', k.policy)}${k.complete ? '' : ' (running)'}</td><td class="num">${fmt(k.bandwidth)} (${pct(k.bandwidth / result.max_rate)})</td>
         <td class="num">${fmt(k.mean, 3)}</td><td class="num">${fmt(k.converged, 3)}</td><td class="num">${fmt(c.merge_same_bandwidth?.converged, 3)}</td>
         <td class="num">${fmt(c.polite_bound_same_bandwidth, 3)}</td></tr>`;
     })
@@ -112,17 +100,11 @@ export default {
           key: 'allocation',
           label: 'allocation',
           kind: 'select',
-          options: [
-            ['opt_polite', 'OPT_POLITE'],
-            ['opt_unpolite', 'OPT_UNPOLITE (ignores caps)'],
-            ['uniform', 'uniform'],
-            ['proportional', 'proportional to λ'],
-            ['given', 'given by the page list (frequency column)'],
-          ],
+          help: 'OPT_UNPOLITE ignores the caps; proportional: to λ; given: the page list’s frequency column',
         },
         ESTIMATOR_FIELD,
-        { key: 'policies', label: 'policies', kind: 'choices', options: POLICIES },
-        { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices', options: CRAWLERS },
+        { key: 'policies', label: 'policies', kind: 'choices' },
+        { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices' },
         { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },
         {
           key: 'sample_servers',
@@ -135,7 +117,7 @@ export default {
       ...PAGE_LIST,
       estimate: true,
       hover: (_core, x, y) => `${fmt(x)}, ${fmt(y, 4)}`,
-  details(result, element, phase) {
+  details(result, element, phase, label) {
         const final = phase === 'final';
     const s = result.repository;
     const imported = result.config.source === 'page_list';
@@ -158,7 +140,7 @@ export default {
       <table class="proof"><caption>Each policy's ratio to the POLITE bound, at the end of the horizon and over the whole of it (cold start included)${final ? '' : ' (so far)'}</caption>
         <thead><tr><th scope="col">C</th><th scope="col">policy</th><th scope="col">freshness at the end</th><th scope="col">ratio, end</th><th scope="col">ratio, whole run</th><th scope="col">thesis</th>
         <th scope="col">difference, end</th><th scope="col">difference, whole run</th><th scope="col">politeness violations</th></tr></thead>
-        <tbody>${ratioRows(result)}</tbody></table>
+        <tbody>${ratioRows(result, label)}</tbody></table>
       <p class="fineprint"><strong>Which reading.</strong> The thesis (§5.5) says RANDOM “loses 8.3 %, 6.5 % and 6.2 % of freshness” against MERGE/DELAYED at the end
         of six years, and gives the ratios to POLITE as 0.970/0.975/0.977 (MERGE) and 0.812/0.875/0.886 (RANDOM). Read as relative losses these disagree
         (1 − 0.812/0.970 = 16.3 %, not 8.3 %); read as points of freshness they agree with a POLITE bound B = loss / (ratio difference) of 0.53, 0.65 and 0.68.
@@ -179,7 +161,7 @@ export default {
         result.crawlers.length
           ? `<table class="proof"><caption>Deployed crawlers from a cold start (every page stale and due), against MERGE with OPT_POLITE at the same bandwidth</caption>
         <thead><tr><th scope="col">schedule</th><th scope="col">requests per day</th><th scope="col">whole run</th><th scope="col">converged</th><th scope="col">MERGE, same bandwidth</th><th scope="col">POLITE bound</th></tr></thead>
-        <tbody>${crawlerRows(result)}</tbody></table>
+        <tbody>${crawlerRows(result, label)}</tbody></table>
         <p class="fineprint">The crawlers learn from what each fetch reveals (changed or not) and keep politeness with a per-server queue. Readings of their
         rules are stated in the source (src/policy/adaptive.rs); their freshness is measured with the exact estimator.</p>`
           : ''

@@ -35,9 +35,9 @@ impl Objective {
 
     pub fn label(self) -> &'static str {
         match self {
-            Objective::Freshness => "freshness (equally spaced crawls)",
+            Objective::Freshness => "freshness, Lemma 4.2 (equally spaced crawls)",
             Objective::Binary => "binary freshness (Poisson crawls)",
-            Objective::Harmonic => "harmonic staleness",
+            Objective::Harmonic => "harmonic staleness (Poisson crawls)",
         }
     }
 

@@ -36,6 +36,11 @@ pub enum PolicyKind {
 }
 
 impl PolicyKind {
+    /// The policies that follow an allocation, in the order the page lists them.
+    pub const ALLOCATED: [PolicyKind; 4] = [PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random, PolicyKind::Unpolite];
+    /// The deployed crawlers' schedules, which learn from fetches.
+    pub const ADAPTIVE: [PolicyKind; 3] = [PolicyKind::Nutch, PolicyKind::Stormcrawler, PolicyKind::Fixed];
+
     /// Policies that learn from fetches instead of using an allocation.
     pub fn is_adaptive(self) -> bool {
         matches!(self, PolicyKind::Nutch | PolicyKind::Stormcrawler | PolicyKind::Fixed)

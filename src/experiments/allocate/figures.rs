@@ -35,9 +35,10 @@ fn figure(o: &AllocateOutput) -> Figure {
         // frequencies grow with λ from the origin or fall to 0: the upper left stays empty
         legend: Corner::UpperLeft,
         summary: format!(
-            "Allocations of {} requests a day over {} pages ({limit}): freshness uniform {}, proportional {}, OPT_UNPOLITE {}, OPT_POLITE {}; OPT_POLITE caps {} servers.",
+            "Allocations of {} requests a day over {} pages ({limit}; the optima of {}): freshness uniform {}, proportional {}, OPT_UNPOLITE {}, OPT_POLITE {}; OPT_POLITE caps {} servers.",
             sig(o.config.capacity, 4),
             thousands(o.change_rates.len() as f64),
+            o.config.objective.label(),
             sig(o.uniform.freshness, 4),
             sig(o.proportional.freshness, 4),
             sig(o.opt_unpolite.freshness, 4),

@@ -11,7 +11,7 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 
-use super::{Experiment, FileInput, Job, inputs, ready};
+use super::{Choice, Experiment, FileInput, Job, inputs, ready};
 use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
 use crate::core::input::{InputError, check};
@@ -30,7 +30,6 @@ pub struct AllocateConfig {
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
     pub politeness_seconds: f64,
     /// What the optimal allocations optimise (freshness: the thesis's Lemma 4.2).
-    #[serde(skip_serializing_if = "Objective::is_freshness")]
     pub objective: Objective,
     pub seed: u64,
 }
@@ -169,5 +168,9 @@ impl Experiment for AllocateConfig {
 
     fn files() -> &'static [FileInput] {
         &[inputs::PAGE_LIST]
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("objective", &Objective::ALL, Objective::label)]
     }
 }

@@ -31,6 +31,8 @@ pub enum BurstyPolicy {
 }
 
 impl BurstyPolicy {
+    pub const ALL: [BurstyPolicy; 6] = [BurstyPolicy::Merge, BurstyPolicy::Merge2, BurstyPolicy::Unpolite, BurstyPolicy::Random, BurstyPolicy::Greedy, BurstyPolicy::GreedyExact];
+
     pub fn is_greedy(self) -> bool {
         matches!(self, BurstyPolicy::Greedy | BurstyPolicy::GreedyExact)
     }

@@ -17,7 +17,7 @@ pub use config::{BurstyConfig, BurstyPolicy, Estimate, Source, thesis_scale};
 pub use job::BurstyJob;
 pub use output::{ArticleDetail, ArticleFetches, BurstyOutput, Gap, PUBLISHED, PolicyPoint, TraceSummary};
 
-use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
+use super::{Choice, Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
 use crate::core::limits::{self};
 
@@ -37,5 +37,9 @@ impl Experiment for BurstyConfig {
 
     fn files() -> &'static [FileInput] {
         &[inputs::TRACE]
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("policies", &BurstyPolicy::ALL, BurstyPolicy::label)]
     }
 }

@@ -18,7 +18,8 @@ pub mod watch;
 pub use config::{LearningConfig, LearningPolicy};
 pub use output::LearningOutput;
 
-use super::{Experiment, FileInput, Job, Sliced, inputs};
+use super::{Choice, Experiment, FileInput, Job, Sliced, inputs};
+use crate::core::alloc::objective::Objective;
 use crate::core::input::InputError;
 use job::LearningJob;
 
@@ -32,5 +33,12 @@ impl Experiment for LearningConfig {
 
     fn files() -> &'static [FileInput] {
         &[inputs::PAGE_LIST]
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![
+            Choice::of("policies", &LearningPolicy::ALL, LearningPolicy::label),
+            Choice::of("objective", &[Objective::Harmonic, Objective::Binary, Objective::Freshness], Objective::label),
+        ]
     }
 }

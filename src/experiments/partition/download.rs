@@ -28,6 +28,8 @@ pub enum Politeness {
 }
 
 impl Politeness {
+    pub const ALL: [Politeness; 4] = [Politeness::Fixed, Politeness::Density, Politeness::Dynamic, Politeness::FixedMean];
+
     pub fn label(self) -> &'static str {
         match self {
             Politeness::Fixed => "fixed",

@@ -15,7 +15,7 @@ pub mod table;
 mod tests;
 pub mod web;
 
-use super::{Experiment, Job, Plan, Preset, Sliced};
+use super::{Choice, Experiment, Job, Plan, Preset, Sliced};
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::experiments::Settings;
@@ -173,6 +173,10 @@ impl Experiment for PartitionConfig {
 
     fn presets() -> Vec<Preset<Self>> {
         vec![Preset { name: "thesis", label: "the sample's scale: 10,039 hosts, 1.25 M URLs, every scheme and politeness", config: thesis_scale() }]
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("schemes", &Scheme::ALL, Scheme::label), Choice::of("politeness", &Politeness::ALL, Politeness::label)]
     }
 }
 

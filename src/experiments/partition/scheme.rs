@@ -26,6 +26,8 @@ pub enum Scheme {
 }
 
 impl Scheme {
+    pub const ALL: [Scheme; 6] = [Scheme::HashHost, Scheme::HashUrl, Scheme::HashIp, Scheme::GraphRtt, Scheme::GraphGeo, Scheme::GraphRttIp];
+
     pub fn label(self) -> &'static str {
         match self {
             Scheme::HashHost => "hash of host",

@@ -7,7 +7,7 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 
-use super::{Experiment, Job};
+use super::{Choice, Experiment, Job};
 use crate::core::input::{InputError, check, count, distinct, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -246,5 +246,9 @@ impl Experiment for PerPageConfig {
 
     fn start(self) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {
         Ok(Box::new(PerPageJob::new(self)?))
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("policies", &[PolicyKind::Merge, PolicyKind::Random], PolicyKind::label)]
     }
 }

@@ -17,11 +17,13 @@ pub use config::{CLASSROOM_POLITENESS_SECONDS, Estimate, PoliciesConfig, SIX_YEA
 pub use job::PoliciesJob;
 pub use output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, published_ratio};
 
+use crate::core::alloc::AllocationKind;
+use crate::core::policy::PolicyKind;
 use crate::core::sim::bins::TimeBins;
 use job::SHARDS;
 use output::{CurvePart, FreshnessScale, RunTally};
 
-use super::{Experiment, FileInput, Job, Preset, Sliced, inputs};
+use super::{Choice, Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
 use crate::core::parallel;
 
@@ -45,6 +47,15 @@ impl Experiment for PoliciesConfig {
 
     fn files() -> &'static [FileInput] {
         &[inputs::PAGE_LIST]
+    }
+
+    fn choices() -> Vec<Choice> {
+        use crate::core::alloc::AllocationKind::{Given, OptPolite, OptUnpolite, Proportional, Uniform};
+        vec![
+            Choice::of("policies", &PolicyKind::ALLOCATED, PolicyKind::label),
+            Choice::of("crawlers", &PolicyKind::ADAPTIVE, PolicyKind::label),
+            Choice::of("allocation", &[OptPolite, OptUnpolite, Uniform, Proportional, Given], AllocationKind::label),
+        ]
     }
 
     /// At most `parts` parts, each computing the repository, allocations and bounds
