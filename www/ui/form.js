@@ -8,6 +8,20 @@ let serial = 0;
  * check boxes whose value is the list of the options ticked)
  * Errors are shown next to the field they concern.
  */
+/** The field's help and its error message, which describe `control` to assistive technology. */
+function described(control, id, field) {
+  const help = document.createElement('small');
+  help.id = `${id}-help`;
+  help.className = 'help';
+  help.textContent = field.help ?? '';
+  const error = document.createElement('span');
+  error.id = `${id}-error`;
+  error.className = 'error';
+  error.setAttribute('role', 'alert');
+  control.setAttribute('aria-describedby', `${help.id} ${error.id}`);
+  return [help, error];
+}
+
 export class Form {
   constructor(container, fields, values, onChange) {
     this.fields = fields;
@@ -47,15 +61,7 @@ export class Form {
     }
     input.id = id;
     input.name = field.key;
-    const help = document.createElement('small');
-    help.id = `${id}-help`;
-    help.className = 'help';
-    help.textContent = field.help ?? '';
-    const error = document.createElement('span');
-    error.id = `${id}-error`;
-    error.className = 'error';
-    error.setAttribute('role', 'alert');
-    input.setAttribute('aria-describedby', `${help.id} ${error.id}`);
+    const [help, error] = described(input, id, field);
     input.addEventListener(field.kind === 'bool' || field.kind === 'select' ? 'change' : 'input', () => onChange(field.key));
     this.inputs.set(field.key, input);
     this.errors.set(field.key, error);
@@ -92,15 +98,7 @@ export class Form {
       set.append(row);
       boxes.push(box);
     }
-    const help = document.createElement('small');
-    help.id = `${id}-help`;
-    help.className = 'help';
-    help.textContent = field.help ?? '';
-    const error = document.createElement('span');
-    error.id = `${id}-error`;
-    error.className = 'error';
-    error.setAttribute('role', 'alert');
-    set.setAttribute('aria-describedby', `${help.id} ${error.id}`);
+    const [help, error] = described(set, id, field);
     set.append(help, error);
     this.inputs.set(field.key, set);
     this.errors.set(field.key, error);
