@@ -6,6 +6,7 @@
 
 use super::clip::clip_polyline;
 use super::figure::{Dash, Figure, Layer, Pen};
+use super::format::trim_zeros;
 use super::labels::{Placer, Request, around};
 use super::legend::{Entry, Glyph, Legend, Placement};
 use super::measure::{HelveticaWidths, Measured, TextBox, TextMeasure};
@@ -348,18 +349,14 @@ pub fn tick(v: f64) -> String {
     } else if a < 1e-3 || a >= 1e12 {
         format!("{v:.0e}")
     } else if a >= 1e9 {
-        trim(format!("{:.2}", v / 1e9)) + "G"
+        format!("{}G", trim_zeros(&format!("{:.2}", v / 1e9)))
     } else if a >= 1e6 {
-        trim(format!("{:.2}", v / 1e6)) + "M"
+        format!("{}M", trim_zeros(&format!("{:.2}", v / 1e6)))
     } else if a >= 1e4 {
-        trim(format!("{:.1}", v / 1e3)) + "k"
+        format!("{}k", trim_zeros(&format!("{:.1}", v / 1e3)))
     } else {
-        trim(format!("{v:.4}"))
+        trim_zeros(&format!("{v:.4}")).to_string()
     }
-}
-
-fn trim(s: String) -> String {
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
 fn plot<'a, DB, X, Y>(

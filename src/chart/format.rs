@@ -8,13 +8,10 @@ pub fn sig(v: f64, digits: usize) -> String {
     if v.abs() < 1e-4 || v.abs() >= 1e12 {
         let text = format!("{:.*e}", digits.saturating_sub(1), v);
         let (mantissa, exponent) = text.split_once('e').expect("exponent form");
-        let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
-        return format!("{mantissa}e{exponent}");
+        return format!("{}e{exponent}", trim_zeros(mantissa));
     }
-    let magnitude = v.abs().log10().floor() as i32;
-    let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
-    let s = format!("{v:.decimals$}");
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    let decimals = decimals(v, digits);
+    trim_zeros(&format!("{v:.decimals$}")).to_string()
 }
 
 /// A proved bound with `digits` significant digits (for 10⁻⁴ ≤ |v| < 10¹²), rounded the
@@ -24,11 +21,20 @@ pub fn sig_bound(v: f64, digits: usize, lower: bool) -> String {
     if v == 0.0 || !v.is_finite() || v.abs() < 1e-4 || v.abs() >= 1e12 {
         return sig(v, digits);
     }
-    let decimals = (digits as i32 - 1 - v.abs().log10().floor() as i32).max(0);
-    let scale = 10f64.powi(decimals);
+    let decimals = decimals(v, digits);
+    let scale = 10f64.powi(decimals as i32);
     let rounded = if lower { (v * scale).floor() } else { (v * scale).ceil() } / scale;
-    let s = format!("{rounded:.*}", decimals as usize);
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    trim_zeros(&format!("{rounded:.decimals$}")).to_string()
+}
+
+/// Decimals that give finite, non-zero `v` `digits` significant digits (none for a large v).
+fn decimals(v: f64, digits: usize) -> usize {
+    (digits as i32 - 1 - v.abs().log10().floor() as i32).max(0) as usize
+}
+
+/// A decimal number without its trailing zeros, nor a point left bare: 1.50 → 1.5, 2.0 → 2.
+pub fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
 }
 
 /// A count with thousands separators: 5,000,000.
@@ -67,6 +73,18 @@ mod tests {
         assert_eq!(sig(1e-9, 2), "1e-9");
         assert_eq!(sig(2.5e-7, 2), "2.5e-7");
         assert_eq!(sig(1e-9, 4), "1e-9");
+        assert_eq!(sig(2.0e13, 3), "2e13");
+        assert_eq!(sig(-0.5, 3), "-0.5");
+        assert_eq!(sig(12345.6, 2), "12346", "no decimals, and no rounding to tens");
+    }
+
+    #[test]
+    fn tick_labels_are_short() {
+        use crate::chart::draw::tick;
+        let labels: Vec<String> = [0.0, 0.25, 3.0, 1500.0, 15_000.0, 2.5e6, 3.0e9, 1e-6].into_iter().map(tick).collect();
+        assert_eq!(labels, ["0", "0.25", "3", "1500", "15k", "2.5M", "3G", "1e-6"]);
+        assert_eq!(trim_zeros("2.50"), "2.5");
+        assert_eq!(trim_zeros("200"), "200", "an integer keeps its zeros");
     }
 
     #[test]
