@@ -352,6 +352,14 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_choice_asks_for_one() {
+        let e = parse_config(r#"{"experiment": "per_page", "policies": []}"#).unwrap().validate_fields().unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("policies", "choose at least one policy: merge, random or both"));
+        let e = parse_config(r#"{"experiment": "per_page", "policies": ["delayed"]}"#).unwrap().validate_fields().unwrap_err();
+        assert!(e.message.starts_with("choose among merge and random"), "{e}");
+    }
+
+    #[test]
     fn a_negative_or_fractional_whole_number_is_told_its_range() {
         let e = parse_config(r#"{"experiment": "per_page", "replications": -5}"#).unwrap_err();
         assert_eq!((e.field.as_str(), e.message.as_str()), ("replications", "must be a whole number from 2 to 1000 (got -5)"));

@@ -81,7 +81,10 @@ impl Settings for PerPageConfig {
         count("revisits", self.revisits, 10, 1_000_000, "more revisits make no visible difference")?;
         count("replications", self.replications, 2, 1000, "more replications narrow the 95 % interval little and cost time")?;
         distinct("policies", &self.policies)?;
-        if self.policies.is_empty() || self.policies.iter().any(|p| !matches!(p, PolicyKind::Merge | PolicyKind::Random)) {
+        if self.policies.is_empty() {
+            return Err(InputError::new("policies", "choose at least one policy: merge, random or both"));
+        }
+        if self.policies.iter().any(|p| !matches!(p, PolicyKind::Merge | PolicyKind::Random)) {
             return Err(InputError::new("policies", "choose among merge and random (the policies with closed forms)"));
         }
         Ok(())
