@@ -141,6 +141,7 @@ impl BurstyConfig {
             };
         }
         Cost {
+            worst_case: false,
             work: plain + sampled + exact,
             unit: "requests and GREEDY evaluations".into(),
             bytes: e.bytes.max(generating.bytes),

@@ -230,6 +230,8 @@ impl LearningConfig {
             unit: "events".into(),
             bytes: (n * BYTES_PER_PAGE + self.requests_per_run() * BYTES_PER_REQUEST + BYTES_BESIDES).max(self.pages().import_bytes(pages) as f64),
             seconds: work * SECONDS_PER_UNIT,
+            // a deployed crawler's tuning runs are counted at their most (adaptive_requests)
+            worst_case: self.policies.iter().any(|p| p.is_adaptive()),
             memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each request keeps 4 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }

@@ -367,6 +367,7 @@ impl Settings for SensorsConfig {
             self.own_concepts().into_iter().map(|c| if c == Concept::Sensors { self.events_per_run(self.robots, sensed) * share } else { self.events_per_run(self.robots, 0.0) });
         let work: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| self.events_per_run(robots, 0.0))).sum();
         Cost {
+            worst_case: false,
             work,
             unit: "events".into(),
             bytes: self.peak_bytes(),
