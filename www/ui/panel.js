@@ -54,8 +54,8 @@ function button(text, className, onClick, label) {
  * show), more {view, text} (a link to the full experiment), presets ([{label,
  * values(core), then(panel)?}]), estimate (show the run's cost under the form),
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
- * phase, label) (label(field, value): a value’s label, if the core names it), setup(panel, controls),
- * augment(config, panel)}
+ * phase, label) (label(field, value): a value’s label, if the core names it),
+ * setup(panel, controls), augment(config, panel)}
  * A 'select' or 'choices' field without options offers the values the core names for
  * it, with the labels the charts use (core.choices).
  */
