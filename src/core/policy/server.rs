@@ -56,8 +56,15 @@ impl ServerSchedule {
 /// accounted, and what it revealed is shown to the schedule. Returns the request count.
 #[inline]
 pub fn drive<S: Schedule>(schedule: &mut S, until: f64, f: &[f64], visitor: &mut impl Freshness, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
+    drive_at_most(schedule, until, u64::MAX, f, visitor, check, rng)
+}
+
+/// [`drive`], stopping after `budget` requests even before `until` (for a run that is
+/// discarded once it has made that many).
+#[inline]
+pub fn drive_at_most<S: Schedule>(schedule: &mut S, until: f64, budget: u64, f: &[f64], visitor: &mut impl Freshness, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
     let mut requests = 0;
-    while schedule.next_time() < until {
+    while requests < budget && schedule.next_time() < until {
         let (t, page) = schedule.take(f, rng);
         check.request(t);
         let fetch = visitor.visit(page, t, rng);

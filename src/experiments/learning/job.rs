@@ -19,7 +19,7 @@ use crate::core::policy::PolitenessCheck;
 use crate::core::policy::adaptive::{Adaptive, Rule};
 use crate::core::policy::merge::Merge;
 use crate::core::policy::poisson::PoissonCrawls;
-use crate::core::policy::server::drive;
+use crate::core::policy::server::{drive, drive_at_most};
 use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Plan;
 
@@ -36,6 +36,11 @@ const BANDWIDTH_TOLERANCE: f64 = 0.01;
 pub const ADAPTIVE_TRIALS: usize = 12;
 /// A tuning run is stopped at an epoch's end once it has spent this × the bandwidth.
 pub const OVERSPEND: f64 = 2.0;
+/// …and at once, inside its epoch, past this × the bandwidth: with politeness off, a
+/// trial whose intervals are too short would otherwise run to its epoch's end, up to a
+/// request every few seconds a page. Far above what an epoch at the polite maximum
+/// reaches on the sources' settings, so their runs are the same as with OVERSPEND alone.
+pub const TRIAL_CAP: f64 = 20.0;
 pub const MIN_SCALE: f64 = 0.05;
 const MAX_SCALE: f64 = 1000.0;
 
@@ -65,6 +70,9 @@ pub struct Run {
     /// and its runs so far: (1/scale, requests).
     scale: f64,
     trials: Vec<(f64, f64)>,
+    /// The run is kept whatever it spends (the last trial, or one whose cut left no
+    /// other to try): [`TRIAL_CAP`] does not cut it.
+    uncapped: bool,
 }
 
 /// Which run the plan starts next: the policies in order, then the estimators.
@@ -152,14 +160,21 @@ impl LearningJob {
         if run.trials.iter().any(|t| t.0 == next) {
             return false;
         }
-        run.scale = 1.0 / next;
+        self.restart(run, 1.0 / next);
+        true
+    }
+
+    /// Starts the deployed crawler's run again from the beginning, its intervals × `scale`
+    /// (the same changes); the last trial allowed is not cut.
+    fn restart(&self, run: &mut Run, scale: f64) {
+        run.scale = scale;
         run.watch = self.watch(run.policy);
         run.adaptive = self.adaptive(run.policy, run.scale);
         run.checks = self.checks();
         run.epoch = 0;
         run.server = 0;
         run.violations = 0;
-        true
+        run.uncapped = run.trials.len() + 1 >= ADAPTIVE_TRIALS;
     }
 
     /// The rates `policy` crawls by in epoch `k`, from the estimates of its history.
@@ -312,6 +327,7 @@ impl Plan for LearningJob {
             checks: self.checks(),
             scale: 1.0,
             trials: Vec::new(),
+            uncapped: false,
         };
         run.f = self.rates(&mut run);
         run.rate_errors.extend(self.rate_error(run.policy, &run.f));
@@ -330,6 +346,8 @@ impl Plan for LearningJob {
         let before = run.watch.events as f64 + run.work;
         let servers = self.repo.servers();
         let mut requests = 0.0;
+        let cap = TRIAL_CAP * self.config.requests_per_run();
+        let mut cut = false;
         // every schedule runs in the run's time; the deployed crawlers' and MERGE's are
         // kept across epochs, Poisson crawls start afresh (memoryless) at each epoch
         while run.server < servers && requests < SLICE_REQUESTS {
@@ -339,7 +357,10 @@ impl Plan for LearningJob {
             let check = &mut run.checks[s];
             let violations = check.violations;
             let n = if let Some(schedule) = run.adaptive.get_mut(s) {
-                drive(schedule, end, &[], &mut run.watch, check, &mut rng)
+                let budget = if run.uncapped { u64::MAX } else { (cap - run.watch.requests as f64).max(0.0) as u64 + 1 };
+                let n = drive_at_most(schedule, end, budget, &[], &mut run.watch, check, &mut rng);
+                cut = n == budget;
+                n
             } else if self.spaced(run.policy) {
                 if run.epoch == 0 {
                     run.merges.push(Merge::new(&run.f, pages.clone(), &mut rng));
@@ -351,6 +372,20 @@ impl Plan for LearningJob {
             requests += n as f64;
             run.violations += check.violations - violations;
             run.server += 1;
+            if cut {
+                break;
+            }
+        }
+        // a trial cut past TRIAL_CAP is above the bandwidth: the next one starts, or, if
+        // none is left to try, this one again, uncut
+        // (the work done is counted before a new trial clears the run's watch)
+        let done = run.watch.events as f64 + run.work - before;
+        if cut {
+            if !self.retry(run) {
+                self.restart(run, run.scale);
+                run.uncapped = true;
+            }
+            return (done, false);
         }
         if run.server < servers {
             return (run.watch.events as f64 + run.work - before, false);
@@ -361,7 +396,7 @@ impl Plan for LearningJob {
         // a tuning run that has already spent OVERSPEND × the bandwidth is above it: stop it
         let overspent = run.watch.requests as f64 > OVERSPEND * self.config.requests_per_run();
         if run.policy.is_adaptive() && (finished || overspent) && self.retry(run) {
-            return (run.watch.events as f64 + run.work - before, false);
+            return (done, false);
         }
         if !finished {
             let f = self.rates(run);

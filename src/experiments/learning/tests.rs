@@ -158,3 +158,32 @@ fn bad_input_is_refused() {
         LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() };
     assert!(run(Config::Learning(weightless), |_, _| {}).unwrap_err().message.contains("weight 0"));
 }
+
+/// With politeness off, a deployed crawler's trial whose intervals are too short would
+/// make a request every few seconds a page until its epoch's end (a trial of the
+/// classroom pages took more than 88 s natively); it is cut once past TRIAL_CAP × the
+/// bandwidth, and a run cut into slices is the same as a whole one.
+#[test]
+fn an_overshooting_tuning_trial_is_cut_inside_its_epoch() {
+    use super::job::{ADAPTIVE_TRIALS, TRIAL_CAP};
+    let config = LearningConfig { politeness_seconds: 0.0, policies: vec![LearningPolicy::Nutch, LearningPolicy::Stormcrawler], estimator_runs: 200, ..LearningConfig::default() };
+    let whole = learn(config.clone());
+    let mut job = crate::experiments::start(Config::Learning(config.clone())).unwrap();
+    while !job.done() {
+        job.advance(2_000_000);
+    }
+    let work = job.work();
+    match job.finish() {
+        Output::Learning(sliced) => assert_eq!(sliced, whole),
+        other => panic!("{}", other.name()),
+    }
+    // every trial stops within TRIAL_CAP × the bandwidth, the kept ones below the
+    // bandwidth here (events: requests, changes and the history's reads)
+    let target = config.requests_per_run();
+    for curve in &whole.policies {
+        assert!(curve.requests as f64 <= 1.01 * target, "{:?} kept {} requests", curve.policy, curve.requests);
+    }
+    let changes = config.repository.pages as f64 * config.repository.rate_max * config.horizon_days;
+    let most = 2.0 * ADAPTIVE_TRIALS as f64 * (TRIAL_CAP * target + changes);
+    assert!(work < most, "{work} events, at most {most}");
+}
