@@ -376,10 +376,10 @@ impl Plan for LearningJob {
                 break;
             }
         }
+        // counted before a new trial clears the run's watch
+        let done = run.watch.events as f64 + run.work - before;
         // a trial cut past TRIAL_CAP is above the bandwidth: the next one starts, or, if
         // none is left to try, this one again, uncut
-        // (the work done is counted before a new trial clears the run's watch)
-        let done = run.watch.events as f64 + run.work - before;
         if cut {
             if !self.retry(run) {
                 self.restart(run, run.scale);
@@ -388,7 +388,7 @@ impl Plan for LearningJob {
             return (done, false);
         }
         if run.server < servers {
-            return (run.watch.events as f64 + run.work - before, false);
+            return (done, false);
         }
         run.server = 0;
         run.epoch += 1;
