@@ -4,7 +4,12 @@ argument (or from stdin) and prints its rates.
 
 Input: {"importances": [...], "change_rates": [...], "bandwidth": B, "epsilon": e,
 "repeat": k}. Output: {"harmonic": [...], "binary": [...], "harmonic_seconds": t,
-"binary_seconds": t} (the median time of k calls of each solver). Nothing of the
+"binary_seconds": t} (the median time of k calls of each solver). With "observed":
+[true/false per page], it instead runs the solvers for pages whose every change is
+observed and prints {"observed_probs": LambdaCrawl_ComplObs's crawl probabilities of the
+observed pages alone at the whole bandwidth, "mixed_rates": [...], "mixed_probs": [...]}:
+LambdaCrawl (Algorithm 3) on both kinds, rates of the others and probabilities of the
+observed, each in page order within its kind. Nothing of the
 peer is changed or copied: it is imported from where it lies.
 """
 import json
@@ -39,6 +44,12 @@ def main():
     imp = np.array(job["importances"], dtype=float)
     ch = np.array(job["change_rates"], dtype=float)
     bandwidth, epsilon, repeat = job["bandwidth"], job["epsilon"], job.get("repeat", 1)
+    if "observed" in job:
+        seen = np.array(job["observed"], dtype=bool)
+        alone = peer.LambdaCrawl_ComplObs(imp[seen], ch[seen], bandwidth)
+        rates, probs = peer.LambdaCrawl(imp[~seen], ch[~seen], epsilon, imp[seen], ch[seen], bandwidth)
+        json.dump({"observed_probs": list(map(float, alone)), "mixed_rates": list(map(float, rates)), "mixed_probs": list(map(float, probs))}, sys.stdout)
+        return
     harmonic, th = timed(lambda: peer.LambdaCrawl_IncomplObs(imp, ch, bandwidth, epsilon), repeat)
     (binary, _), tb = timed(lambda: peer.LambdaCrawlBinary_Epsilon(imp, ch, 0.0, np.array([]), np.array([]), bandwidth), repeat)
     json.dump({"harmonic": list(map(float, harmonic)), "binary": list(map(float, binary)), "harmonic_seconds": th, "binary_seconds": tb}, sys.stdout)

@@ -311,7 +311,7 @@ pub fn lambdacrawl(config: &LambdaCrawlConfig, now: impl Fn() -> f64) -> LambdaC
     use crate::core::alloc::opt::optimal_for;
     use crate::core::model::repository::Repository;
     let (importances, rates, bandwidth) = lambdacrawl_pages(config);
-    let repo = Repository { server_start: vec![0, rates.len()], lambda: rates, weight: Some(importances) };
+    let repo = Repository { server_start: vec![0, rates.len()], lambda: rates, weight: Some(importances), observed: None };
     let per_call = |objective: Objective| {
         let start = now();
         let mut calls = 0u32;

@@ -21,11 +21,11 @@ fn python() -> PathBuf {
     std::env::var_os("FRESHLAB_PEER_PYTHON").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("build/peer-venv/bin/python"))
 }
 
-#[test]
-fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
+/// The peer's Python, or `None` (saying so) where ../shared is absent.
+fn peer_python() -> Option<PathBuf> {
     if !peer_dir().join("LambdaCrawlExps.py").exists() {
         eprintln!("skipped: {} is absent, so there is no peer to compare with", peer_dir().display());
-        return;
+        return None;
     }
     let python = python();
     assert!(
@@ -33,15 +33,12 @@ fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
         "the peer needs Python with numpy and scipy at {}: run `npm test` (it makes that virtual environment with pip) or set FRESHLAB_PEER_PYTHON",
         python.display()
     );
-    // 3,000 pages: importances in f32 (as Freshlab stores them), change rates log-uniform
-    // over four decades, bandwidth half of Σλ
-    let mut s = Stream::of(2019, Purpose::Test, 0);
-    let n = 3000;
-    let importances: Vec<f32> = (0..n).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
-    let rates: Vec<f64> = (0..n).map(|_| 10f64.powf(s.uniform_in(-2.0, 2.0))).collect();
-    let bandwidth = 0.5 * rates.iter().sum::<f64>();
-    let job = serde_json::json!({"importances": importances.iter().map(|&w| w as f64).collect::<Vec<_>>(), "change_rates": rates, "bandwidth": bandwidth, "epsilon": 1e-13});
-    let mut child = Command::new(&python)
+    Some(python)
+}
+
+/// Runs bench/lambdacrawl_peer.py on `job` and reads its JSON answer.
+fn run_peer(python: &Path, job: &serde_json::Value) -> serde_json::Value {
+    let mut child = Command::new(python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/lambdacrawl_peer.py"))
         .env("FRESHLAB_PEER_DIR", peer_dir())
         .stdin(Stdio::piped())
@@ -52,8 +49,26 @@ fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
     child.stdin.take().unwrap().write_all(job.to_string().as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "the peer failed: {}", String::from_utf8_lossy(&out.stderr));
-    let peer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let repo = Repository { lambda: rates.clone(), weight: Some(importances), server_start: vec![0, n] };
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn numbers(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
+}
+
+#[test]
+fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
+    let Some(python) = peer_python() else { return };
+    // 3,000 pages: importances in f32 (as Freshlab stores them), change rates log-uniform
+    // over four decades, bandwidth half of Σλ
+    let mut s = Stream::of(2019, Purpose::Test, 0);
+    let n = 3000;
+    let importances: Vec<f32> = (0..n).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
+    let rates: Vec<f64> = (0..n).map(|_| 10f64.powf(s.uniform_in(-2.0, 2.0))).collect();
+    let bandwidth = 0.5 * rates.iter().sum::<f64>();
+    let job = serde_json::json!({"importances": importances.iter().map(|&w| w as f64).collect::<Vec<_>>(), "change_rates": rates, "bandwidth": bandwidth, "epsilon": 1e-13});
+    let peer = run_peer(&python, &job);
+    let repo = Repository { lambda: rates.clone(), weight: Some(importances), server_start: vec![0, n], observed: None };
     for (objective, key, tolerance) in [(Objective::Harmonic, "harmonic", 1e-9), (Objective::Binary, "binary", 1e-9)] {
         let theirs: Vec<f64> = peer[key].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
         let (ours, kkt) = optimal_for(objective, &repo, bandwidth, None);
@@ -71,4 +86,61 @@ fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
         let (sum_ours, sum_theirs) = (ours.iter().sum::<f64>(), theirs.iter().sum::<f64>());
         assert!((sum_ours - bandwidth).abs() < 1e-9 * bandwidth && (sum_theirs - bandwidth).abs() < 1e-6 * bandwidth, "{key}: Σ {sum_ours} vs {sum_theirs} (B = {bandwidth})");
     }
+}
+
+/// Pages whose every change is observed (the peer's complete-observation sources): on
+/// observed pages alone Freshlab's crawl probabilities f/λ equal the peer's
+/// `LambdaCrawl_ComplObs` (Algorithm 2, exact on both sides); beside other pages, the
+/// peer's LambdaCrawl (Algorithm 3) searches the split of the bandwidth between the two
+/// kinds to 0.5 % of it, where Freshlab solves both kinds with one multiplier, so its
+/// harmonic staleness is at most the peer's, and close to it.
+#[test]
+fn observed_pages_agree_with_lambdacrawl() {
+    let Some(python) = peer_python() else { return };
+    let mut s = Stream::of(2019, Purpose::Test, 1);
+    let n = 3000;
+    let importances: Vec<f32> = (0..n).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
+    let rates: Vec<f64> = (0..n).map(|_| 10f64.powf(s.uniform_in(-2.0, 2.0))).collect();
+    let observed: Vec<bool> = (0..n).map(|_| s.uniform() < 0.3).collect();
+    let seen = |i: &usize| observed[*i];
+    let (obs, other): (Vec<usize>, Vec<usize>) = (0..n).partition(seen);
+    let bandwidth = 0.5 * obs.iter().map(|&i| rates[i]).sum::<f64>();
+    let job = serde_json::json!({"importances": importances.iter().map(|&w| w as f64).collect::<Vec<_>>(), "change_rates": rates, "observed": observed, "bandwidth": bandwidth, "epsilon": 1e-13});
+    let peer = run_peer(&python, &job);
+
+    // observed pages alone
+    let alone = Repository {
+        lambda: obs.iter().map(|&i| rates[i]).collect(),
+        weight: Some(obs.iter().map(|&i| importances[i]).collect()),
+        server_start: vec![0, obs.len()],
+        observed: Some(vec![true; obs.len()]),
+    };
+    let (f, kkt) = optimal_for(Objective::Harmonic, &alone, bandwidth, None);
+    assert!(kkt.worst() < 1e-10, "{kkt:?}");
+    let theirs = numbers(&peer["observed_probs"]);
+    assert!(theirs.contains(&1.0) && theirs.iter().any(|&p| p < 1.0), "the case has pages crawled at every change and pages not");
+    for (k, (&fk, &p)) in f.iter().zip(&theirs).enumerate() {
+        let ours = fk / alone.lambda[k];
+        assert!((ours - p).abs() <= 1e-9 * p, "observed page {k}: Freshlab p = {ours}, peer {p}");
+    }
+
+    // both kinds: compare the harmonic staleness Σ w ln(1 + λ/ρ) + Σ −w ln p
+    let repo = Repository { lambda: rates.clone(), weight: Some(importances.clone()), server_start: vec![0, n], observed: Some(observed.clone()) };
+    let (f, kkt) = optimal_for(Objective::Harmonic, &repo, bandwidth, None);
+    assert!(kkt.worst() < 1e-10, "{kkt:?}");
+    let cost = |rate_of: &dyn Fn(usize) -> f64| (0..n).map(|i| repo.weight(i) * Objective::Harmonic.page_value(&repo, i, rate_of(i))).sum::<f64>();
+    let (peer_rates, peer_probs) = (numbers(&peer["mixed_rates"]), numbers(&peer["mixed_probs"]));
+    let mut peer_f = vec![0.0; n];
+    for (k, &i) in other.iter().enumerate() {
+        peer_f[i] = peer_rates[k];
+    }
+    for (k, &i) in obs.iter().enumerate() {
+        peer_f[i] = peer_probs[k] * rates[i];
+    }
+    let (ours, theirs) = (cost(&|i| f[i]), cost(&|i| peer_f[i]));
+    let split = |g: &[f64]| obs.iter().map(|&i| g[i]).sum::<f64>() / bandwidth;
+    eprintln!("harmonic staleness: Freshlab {ours}, peer {theirs}; bandwidth to observed pages: Freshlab {:.4}, peer {:.4}", split(&f), split(&peer_f));
+    assert!(ours <= theirs * (1.0 + 1e-12), "one multiplier for both kinds is the optimum: {ours} > peer {theirs}");
+    assert!(theirs - ours <= 1e-3 * ours, "the peer's split search is close: {ours} vs {theirs}");
+    assert!((peer_f.iter().sum::<f64>() / bandwidth - 1.0).abs() < 1e-6, "the peer spends the bandwidth");
 }

@@ -71,6 +71,8 @@ pub enum Purpose {
     WebRttRow,
     /// The servers drawn to estimate a repository's freshness from a sample of them.
     ServerSample,
+    /// Which generated pages have every change observed (the allocate experiment).
+    ObservedPages,
     /// Tests and benchmarks: the index is the stream id.
     Test,
 }
@@ -97,6 +99,7 @@ impl Purpose {
             Purpose::WebLinks => WEB + 2 + index,
             Purpose::WebRttRow => WEB + 1024 + index,
             Purpose::ServerSample => 0x5341_4D50_4C45 ^ (1 << 60) ^ index,
+            Purpose::ObservedPages => 0x4F42_5345_5256_4544 ^ index,
         }
     }
 }

@@ -5,14 +5,14 @@ use super::FileInput;
 use crate::core::model::{page_list, trace};
 
 /// `--repository FILE` (or `--page-list FILE`): a page list,
-/// `page,server,change_rate[,weight][,frequency]`.
+/// `page,server,change_rate[,weight][,frequency][,observed]`.
 pub const PAGE_LIST: FileInput = FileInput {
     flags: &["repository", "page_list"],
     field: "page_list",
     sets: Some(("source", "page_list")),
     check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
     max_bytes: page_list::MAX_BYTES,
-    help: "your own pages: page,server,change_rate[,weight][,frequency] (per day)",
+    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed] (rates per day)",
 };
 
 /// `--trace FILE`: a change trace, `page,timestamp` rows.

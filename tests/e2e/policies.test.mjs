@@ -106,6 +106,20 @@ test('allocations page by page: the sample list exports every page’s frequency
   assert.equal(lines[0], 'page,change_rate,f_uniform,f_proportional,f_opt_unpolite,f_opt_polite');
   assert.equal(lines.length, 3001, 'one row per page of the list');
   assert.match(lines[1], /^https:\/\/site1\.example\//);
+  // pages whose every change is observed, under harmonic staleness (LambdaCrawl)
+  await panel.getByLabel('pages from').selectOption('generator');
+  await panel.getByLabel('objective of the optima').selectOption('harmonic');
+  await setField(page, 'allocate', 'share of pages with every change observed', 0.3);
+  await page.waitForFunction(() => /have every change observed/.test(document.querySelector('#allocate .details').textContent), null, { timeout: 30_000 });
+  assert.match(await panel.locator('.details thead').textContent(), /observed changes crawled/);
+  assert.match(await panel.locator('.details tbody tr').last().textContent(), /\d %/);
+  // another objective cannot model them: refused, next to the objective
+  await panel.getByLabel('objective of the optima').selectOption('freshness');
+  await page.waitForFunction(() => document.querySelector('#allocate select[aria-invalid="true"]'), null, { timeout: 10_000 });
+  assert.match(await panel.textContent(), /models under harmonic staleness only/);
+  await setField(page, 'allocate', 'share of pages with every change observed', 0);
+  await page.waitForFunction(() => !document.querySelector('#allocate [aria-invalid="true"]') && /Computed in/.test(document.querySelector('#allocate .status').textContent), null, { timeout: 30_000 });
+  assert.deepEqual(browser.errors, []);
   await showView(page, 'policies');
 });
 

@@ -29,6 +29,12 @@ export default {
         { key: 'capacity', label: 'C (requests a day)', kind: 'number' },
         POLITENESS_OR_NONE_FIELD,
         { key: 'objective', label: 'objective of the optima', kind: 'select', help: 'Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s' },
+        {
+          key: 'observed_share',
+          label: 'share of pages with every change observed',
+          kind: 'number',
+          help: 'generated pages whose changes a sitemap or feed announces (harmonic staleness only): each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column',
+        },
         ...REPOSITORY_SIZE_FIELDS,
         { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number' },
         SEED_FIELD,
@@ -39,18 +45,22 @@ export default {
         const objective = result.config.objective;
         const poisson = objective !== 'freshness';
         const harmonic = objective === 'harmonic';
+        const observed = result.observed?.filter(Boolean).length ?? 0;
         const row = (name, a) =>
-          `<tr><td>${name}</td><td class="num">${number(a.freshness, 4)}</td>${harmonic ? `<td class="num">${number(a.cost, 4)}</td>` : ''}${poisson ? `<td class="num">${integer(a.starved)}</td>` : ''}<td class="num">${number(a.report.total, 4)}</td><td class="num">${integer(a.capped.servers)}</td>
+          `<tr><td>${name}</td><td class="num">${number(a.freshness, 4)}</td>${harmonic ? `<td class="num">${number(a.cost, 4)}</td>` : ''}${poisson ? `<td class="num">${integer(a.starved)}</td>` : ''}${observed ? `<td class="num">${number(100 * a.observed_crawled, 3)} %</td>` : ''}<td class="num">${number(a.report.total, 4)}</td><td class="num">${integer(a.capped.servers)}</td>
             <td class="num">${integer(a.report.servers_over_cap)}</td><td class="num">${a.report.kkt ? a.report.kkt.multiplier.toExponential(3) : '—'}</td>
             <td class="num">${worst(a.report.kkt)}</td></tr>`;
         const n = integer(result.change_rates.length);
         const source = result.pages?.length
           ? `Your page list: ${n} pages on ${integer(result.repository.servers)} servers.`
           : `Generated (synthetic): ${n} pages on ${integer(result.repository.servers)} servers.`;
-        element.innerHTML = `<p>${source}</p><table class="proof"><caption>${
+        const seen = observed
+          ? ` ${integer(observed)} of them have every change observed: the optima crawl each on a change with probability f/λ (Kolobov et al. 2019, Algorithm 2), with the same multipliers as the others.`
+          : '';
+        element.innerHTML = `<p>${source}${seen}</p><table class="proof"><caption>${
           poisson ? `Freshness Σ w f/(λ + f) / Σ w of each allocation (Poisson crawls); the optima are those of ${label('objective', objective)}` : "Freshness bound Σ w A*(f) / Σ w of each allocation (Lemma 4.2 page by page)"
         }; the CSV export has every page's frequency</caption>
-          <thead><tr><th scope="col">allocation</th><th scope="col">freshness</th>${harmonic ? '<th scope="col">harmonic staleness a day</th>' : ''}${poisson ? '<th scope="col">changing pages never crawled</th>' : ''}<th scope="col">requests a day</th><th scope="col">capped servers</th><th scope="col">servers over the cap</th><th scope="col">multiplier μ</th><th scope="col">worst KKT residual</th></tr></thead>
+          <thead><tr><th scope="col">allocation</th><th scope="col">freshness</th>${harmonic ? '<th scope="col">harmonic staleness a day</th>' : ''}${poisson ? '<th scope="col">changing pages never crawled</th>' : ''}${observed ? '<th scope="col">observed changes crawled</th>' : ''}<th scope="col">requests a day</th><th scope="col">capped servers</th><th scope="col">servers over the cap</th><th scope="col">multiplier μ</th><th scope="col">worst KKT residual</th></tr></thead>
           <tbody>${row('uniform', result.uniform)}${row('proportional to λ', result.proportional)}${row('OPT_UNPOLITE', result.opt_unpolite)}${row('OPT_POLITE', result.opt_polite)}</tbody></table>`;
       },
     },

@@ -9,6 +9,7 @@
 use super::opt::inverse_gain_from;
 use crate::core::math::elementary::{ln_1p, sqrt};
 use crate::core::math::freshness::{a_star, a_star_marginal};
+use crate::core::model::repository::Repository;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +125,55 @@ impl Objective {
     }
 }
 
+/// Pages whose every change is observed (a sitemap or feed announces it: the
+/// complete-observation sources of Kolobov et al., NeurIPS 2019, §5). Such a page is
+/// crawled on a change with probability p, so its crawl rate is f = pλ ≤ λ; it is fresh
+/// with probability p (the last change was crawled) and pays −ln p in harmonic
+/// staleness per unit of weight (their Prop. 4). The allocation of Freshlab's solver
+/// spends f on it at the marginal saving w/f: f = min(λ, w/m), the rate of their
+/// Algorithm 2, and with per-server caps the same multipliers as every other page —
+/// so pages of both kinds share one root-find instead of their Algorithm 3's search
+/// over how to split the bandwidth. Modelled under harmonic staleness only (binary
+/// freshness is linear in p: its optimum is a knapsack, not a root).
+impl Objective {
+    /// An observed page's value at crawl rate f: p = min(1, f/λ) for both freshness
+    /// objectives, −ln p for harmonic staleness (+∞ for a changing page never crawled;
+    /// rates above λ are wasted).
+    pub fn observed_value(self, lambda: f64, f: f64) -> f64 {
+        if lambda == 0.0 {
+            return if self.is_cost() { 0.0 } else { 1.0 };
+        }
+        let p = (f / lambda).min(1.0);
+        match self {
+            Objective::Harmonic if f == 0.0 => f64::INFINITY,
+            // −ln p = −ln(1 + (f − λ)/λ): exact near p = 1
+            Objective::Harmonic => -ln_1p((f.min(lambda) - lambda) / lambda),
+            Objective::Freshness | Objective::Binary => p,
+        }
+    }
+
+    /// An observed page's marginal saving of harmonic staleness, w/f, for f < λ.
+    pub fn observed_marginal(w: f64, f: f64) -> f64 {
+        w / f
+    }
+
+    /// An observed page's rate at marginal value m ≥ 0 under harmonic staleness and
+    /// its slope: f = min(λ, w/m), df/dm = −w/m² below λ, 0 at λ (m = 0: every change
+    /// crawled).
+    #[inline]
+    pub fn observed_rate_at(lambda: f64, w: f64, m: f64) -> (f64, f64) {
+        if lambda == 0.0 || w == 0.0 {
+            return (0.0, 0.0);
+        }
+        if m * lambda <= w { (lambda, 0.0) } else { (w / m, -w / (m * m)) }
+    }
+
+    /// Page i's value at rate f, observed or not.
+    pub fn page_value(self, repo: &Repository, i: usize, f: f64) -> f64 {
+        if repo.observed(i) { self.observed_value(repo.lambda[i], f) } else { self.value(repo.lambda[i], f) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -164,6 +214,31 @@ mod tests {
         assert!((Objective::Harmonic.value(1.0, 1.0) - 2f64.ln()).abs() < 1e-16);
         assert_eq!(Objective::Harmonic.value(1.0, 0.0), f64::INFINITY);
         assert_eq!(Objective::Harmonic.value(0.0, 0.0), 0.0);
+    }
+
+    /// By hand: an observed page (λ = 2, w = 1) crawled at f = 1 catches half its
+    /// changes: freshness 1/2, harmonic staleness ln 2; its rate at m = 1 is w/m = 1,
+    /// at m = 1/4 all of λ; and w/f is the derivative of −w ln(f/λ).
+    #[test]
+    fn observed_pages_by_hand() {
+        assert_eq!(Objective::Binary.observed_value(2.0, 1.0), 0.5);
+        assert!((Objective::Harmonic.observed_value(2.0, 1.0) - 2f64.ln()).abs() < 1e-16);
+        assert_eq!(Objective::Harmonic.observed_value(2.0, 2.0), 0.0);
+        assert_eq!(Objective::Harmonic.observed_value(2.0, 5.0), 0.0, "rates above λ are wasted");
+        assert_eq!(Objective::Harmonic.observed_value(2.0, 0.0), f64::INFINITY);
+        assert_eq!(Objective::Harmonic.observed_value(0.0, 0.0), 0.0);
+        assert_eq!(Objective::observed_rate_at(2.0, 1.0, 1.0), (1.0, -1.0));
+        assert_eq!(Objective::observed_rate_at(2.0, 1.0, 0.25), (2.0, 0.0));
+        assert_eq!(Objective::observed_rate_at(2.0, 1.0, 0.0), (2.0, 0.0));
+        assert_eq!(Objective::observed_rate_at(2.0, 0.0, 1.0), (0.0, 0.0));
+        for (lambda, w, f) in [(2.0, 1.0, 1.0), (10.0, 3.0, 0.01), (0.5, 0.2, 0.499)] {
+            let h = 1e-6 * f;
+            let numeric = -(Objective::Harmonic.observed_value(lambda, f + h) - Objective::Harmonic.observed_value(lambda, f - h)) * w / (2.0 * h);
+            assert!((numeric / Objective::observed_marginal(w, f) - 1.0).abs() < 1e-6, "{lambda} {w} {f}: {numeric}");
+        }
+        // near p = 1 the value keeps its digits: −ln(1 − 10⁻¹²) = 10⁻¹² + …
+        let v = Objective::Harmonic.observed_value(1.0, 1.0 - 1e-12);
+        assert!((v / 1e-12 - 1.0).abs() < 1e-3, "{v}");
     }
 
     /// A tiny q = 4wλ/m against λ²: the stable form keeps every digit where the

@@ -105,32 +105,61 @@ fn per_server<R: Send + Default>(repo: &Repository, x: &mut [f64], work: impl Fn
     parts.into_iter().map(|(_, _, out)| out).collect()
 }
 
+/// Page i's optimal rate at marginal value m and its slope ([`Objective::rate_at`], or
+/// [`Objective::observed_rate_at`] for a page whose every change is observed).
+#[inline]
+fn page_rate(objective: Objective, repo: &Repository, i: usize, m: f64, root: &mut f64) -> (f64, f64) {
+    if repo.observed(i) { Objective::observed_rate_at(repo.lambda[i], repo.weight(i), m) } else { objective.rate_at(repo.lambda[i], repo.weight(i), m, root) }
+}
+
+/// Page i's marginal value at rate f.
+fn page_marginal(objective: Objective, repo: &Repository, i: usize, f: f64) -> f64 {
+    if repo.observed(i) { Objective::observed_marginal(repo.weight(i), f) } else { objective.marginal(repo.lambda[i], repo.weight(i), f) }
+}
+
 /// Σ_{i∈s} f_i(m) and its slope in m, remembering each page's Newton root in `x`
 /// (server s's part).
 fn server_rate(objective: Objective, repo: &Repository, s: usize, m: f64, x: &mut [f64]) -> (f64, f64) {
     let (mut total, mut slope) = (0.0, 0.0);
-    for (i, root) in repo.server_pages(s).zip(x) {
-        let (f, df) = objective.rate_at(repo.lambda[i], repo.weight(i), m, root);
+    let mut add = |(f, df): (f64, f64)| {
         if f > 0.0 {
             total += f;
             slope += df;
         }
+    };
+    // the test for observed pages once a server, not once a page, when there are none
+    if repo.observed.is_some() {
+        for (i, root) in repo.server_pages(s).zip(x) {
+            add(page_rate(objective, repo, i, m, root));
+        }
+    } else {
+        for (i, root) in repo.server_pages(s).zip(x) {
+            add(objective.rate_at(repo.lambda[i], repo.weight(i), m, root));
+        }
     }
     (total, slope)
+}
+
+/// The most rate server s's pages can take: unbounded with a changing page that is not
+/// observed, else its observed pages' Σλ (an observed page is never crawled more often
+/// than it changes).
+fn absorbable(repo: &Repository, s: usize) -> f64 {
+    repo.server_pages(s).filter(|&i| repo.lambda[i] > 0.0).map(|i| if repo.observed(i) { repo.lambda[i] } else { f64::INFINITY }).sum()
 }
 
 /// The marginal value of an even spread of `rate` over the pages: a starting guess.
 fn typical_marginal(objective: Objective, repo: &Repository, pages: impl Iterator<Item = usize> + Clone, rate: f64) -> f64 {
     let changing = pages.clone().filter(|&i| repo.lambda[i] > 0.0).count().max(1);
     let share = rate / changing as f64;
-    let (sum, n) = pages.filter(|&i| repo.lambda[i] > 0.0).fold((0.0, 0usize), |(s, n), i| (s + objective.marginal(repo.lambda[i], repo.weight(i), share), n + 1));
+    let (sum, n) = pages.filter(|&i| repo.lambda[i] > 0.0).fold((0.0, 0usize), |(s, n), i| (s + page_marginal(objective, repo, i, share), n + 1));
     if n == 0 { 1.0 } else { sum / n as f64 }
 }
 
-/// m_s: the marginal value at which server s alone spends exactly `cap` (0 when it has
-/// no changing page and so never reaches it).
+/// m_s: the marginal value at which server s alone spends exactly `cap` (0 when its
+/// pages cannot take that much — none changes, or all are observed and change less — and
+/// so it never reaches it).
 fn saturation(objective: Objective, repo: &Repository, s: usize, cap: f64, x: &mut [f64]) -> f64 {
-    if repo.server_pages(s).all(|i| repo.lambda[i] == 0.0) {
+    if absorbable(repo, s) <= cap {
         return 0.0;
     }
     let guess = typical_marginal(objective, repo, repo.server_pages(s), cap);
@@ -177,11 +206,9 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
         let rates = per_server(repo, &mut x, |s, xs| if mu < saturations[s] { (cap, 0.0) } else { server_rate(objective, repo, s, mu, xs) });
         rates.into_iter().fold((0.0, 0.0), |(v, d), (vs, ds)| (v + vs, d + ds))
     };
-    // Only servers with changing pages can absorb frequency.
-    let usable = match caps {
-        Some(_) => saturations.iter().filter(|&&m| m > 0.0).count() as f64 * cap,
-        None => f64::INFINITY,
-    };
+    // What the servers can absorb: a capped one its cap, another its pages' most (a
+    // changing page not observed takes any rate; an observed one at most its λ).
+    let usable: f64 = (0..servers).map(|s| if caps.is_some() && saturations[s] > 0.0 { cap } else { absorbable(repo, s) }).sum();
     let target = capacity.min(usable);
     let mu = if target >= usable {
         0.0
@@ -195,7 +222,7 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
         let m = mu.max(saturations[s]);
         for (i, slot) in repo.server_pages(s).zip(xs) {
             let mut root = *slot;
-            *slot = objective.rate_at(repo.lambda[i], repo.weight(i), m, &mut root).0;
+            *slot = page_rate(objective, repo, i, m, &mut root).0;
         }
     });
     let mut f = x;
@@ -269,6 +296,12 @@ fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, satur
             let (lambda, w) = (repo.lambda[i], repo.weight(i));
             fs += f[i];
             if lambda == 0.0 {
+                continue;
+            }
+            if repo.observed(i) {
+                // below λ its marginal w/f is m; at λ (every change crawled) w/λ ≥ m
+                let residual = if f[i] < lambda { (Objective::observed_marginal(w, f[i]) - m).abs() / m } else { ((m - w / lambda) / m).max(0.0) };
+                kkt.stationarity = kkt.stationarity.max(if m > 0.0 { residual } else { 0.0 });
                 continue;
             }
             if f[i] > 0.0 {
@@ -467,6 +500,81 @@ mod tests {
                         better(objective, old, new - 1e-12 * old.abs()) || better(objective, old, new + 1e-12 * old.abs()),
                         "{objective:?}: moving rate from {i} to {j} helped: {old} → {new}"
                     );
+                }
+            }
+        }
+    }
+
+    /// By hand, harmonic staleness with pages whose every change is observed (rate
+    /// min(λ, w/m) at marginal value m) beside pages that are not (λ/(f(f + λ)) = m):
+    /// - no caps, an observed page (λ = 2) and another (λ = 1), C = 1.25: f = 1/2 gives
+    ///   m = 1/(½·3/2) = 4/3, so the observed page takes 1/m = 3/4 (3/4 + 1/2 = C);
+    /// - C = 10: the observed page is crawled at every change (2, its w/λ = 1/2 ≥ m) and
+    ///   the other takes 8 (m = 1/72);
+    /// - only observed pages (λ = 1, 2) and C = 5: each change is crawled, 3 a day is
+    ///   all they can take;
+    /// - caps 1/P = 2: server A holds an observed page (λ = 3) and another (λ = 1), B one
+    ///   (λ = 1), C = 3. Uncapped, A would take 2.21; capped, its other page solves
+    ///   f² + 2f = 2 (f = √3 − 1) and its observed page f(f + 1) = 2 − f; B takes 1 at
+    ///   μ = 1/2.
+    #[test]
+    fn observed_pages_by_hand() {
+        let with = |servers: &[Vec<f64>], observed: Vec<bool>| Repository { observed: Some(observed), ..Repository::from_servers(servers) };
+        let pair = with(&[vec![2.0, 1.0]], vec![true, false]);
+        let (f, kkt) = optimal_for(Objective::Harmonic, &pair, 1.25, None);
+        assert!((f[0] - 0.75).abs() < 1e-12 && (f[1] - 0.5).abs() < 1e-12, "{f:?}");
+        assert!((kkt.multiplier - 4.0 / 3.0).abs() < 1e-12 && kkt.worst() < 1e-12, "{kkt:?}");
+        let (f, kkt) = optimal_for(Objective::Harmonic, &pair, 10.0, None);
+        assert!((f[0] - 2.0).abs() < 1e-12 && (f[1] - 8.0).abs() < 1e-11, "{f:?}");
+        assert!((kkt.multiplier - 1.0 / 72.0).abs() < 1e-13 && kkt.worst() < 1e-12, "{kkt:?}");
+        let only = with(&[vec![1.0, 2.0]], vec![true, true]);
+        let (f, kkt) = optimal_for(Objective::Harmonic, &only, 5.0, None);
+        assert_eq!(f, vec![1.0, 2.0]);
+        assert!(kkt.worst() < 1e-12, "{kkt:?}");
+        let capped = with(&[vec![3.0, 1.0], vec![1.0]], vec![true, false, false]);
+        let (f, kkt) = optimal_for(Objective::Harmonic, &capped, 3.0, Some(0.5));
+        let other = 3f64.sqrt() - 1.0;
+        for (got, want) in f.iter().zip([2.0 - other, other, 1.0]) {
+            assert!((got - want).abs() < 1e-12, "{f:?}");
+        }
+        assert!((kkt.multiplier - 0.5).abs() < 1e-12 && kkt.worst() < 1e-12, "{kkt:?}");
+        // the same server capped 3 a day holds only its observed page's λ and one more
+        let (f, kkt) = optimal_for(Objective::Harmonic, &with(&[vec![1.0, 1.0]], vec![true, true]), 3.0, Some(0.5));
+        assert_eq!(f, vec![1.0, 1.0], "two observed pages changing once a day take 2 a day: the cap");
+        assert!(kkt.worst() < 1e-12, "{kkt:?}");
+    }
+
+    /// Harmonic staleness with a third of a generated repository's pages observed, with
+    /// and without caps: the KKT conditions hold, no observed page is crawled more often
+    /// than it changes, and moving a little rate between two pages of one server (of
+    /// either kind) never lowers the cost.
+    #[test]
+    fn observed_pages_meet_kkt_on_a_generated_repository() {
+        let mut repo = repo();
+        let mut s = Stream::of(12, Purpose::Test, 0);
+        repo.observed = Some((0..repo.pages()).map(|_| s.uniform() < 1.0 / 3.0).collect());
+        let p = 1.0 / 30.0;
+        let total = |f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * Objective::Harmonic.page_value(&repo, i, f[i])).sum::<f64>();
+        for share in [0.01, 0.1, 0.9] {
+            let c = share * repo.servers() as f64 / p;
+            for caps in [Some(p), None] {
+                let (f, kkt) = optimal_for(Objective::Harmonic, &repo, c, caps);
+                assert!(kkt.worst() < 1e-10, "C = {share}, caps {caps:?}: {kkt:?}");
+                assert!((0..repo.pages()).all(|i| !repo.observed(i) || f[i] <= repo.lambda[i]));
+                let best = total(&f);
+                for _ in 0..100 {
+                    let i = (s.uniform() * repo.pages() as f64) as usize;
+                    let server = repo.server_start.partition_point(|&st| st <= i) - 1;
+                    let range = repo.server_pages(server);
+                    let j = range.start + (s.uniform() * range.len() as f64) as usize;
+                    if i == j || f[i] == 0.0 || repo.observed(j) && f[j] >= repo.lambda[j] {
+                        continue;
+                    }
+                    let delta = 1e-3 * f[i].min(if repo.observed(j) { repo.lambda[j] - f[j] } else { f64::INFINITY });
+                    let mut g = f.clone();
+                    g[i] -= delta;
+                    g[j] += delta;
+                    assert!(total(&g) >= best * (1.0 - 1e-12), "moving rate from {i} to {j} helped: {best} → {}", total(&g));
                 }
             }
         }

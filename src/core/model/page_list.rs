@@ -1,6 +1,7 @@
 //! A researcher's own repository: a CSV page list with a header naming its columns,
-//! `page,server,change_rate` and optionally `weight` (importance, default 1) and
-//! `frequency` (revisits per day, which skips allocation). Change rates and
+//! `page,server,change_rate` and optionally `weight` (importance, default 1),
+//! `frequency` (revisits per day, which skips allocation) and `observed` (1 when every
+//! change of the page is announced, by a sitemap or a feed; default 0). Change rates and
 //! frequencies are per day. Import is strict, as for traces: every bad row is named
 //! with its line and reason, and nothing is dropped or reordered.
 
@@ -15,7 +16,7 @@ pub const MAX_ROWS: usize = 20_000_000;
 /// At most this many bytes of CSV (as for traces).
 pub const MAX_BYTES: u64 = super::trace::MAX_BYTES as u64;
 const MAX_NAME: usize = 1000;
-const COLUMNS: [&str; 5] = ["page", "server", "change_rate", "weight", "frequency"];
+const COLUMNS: [&str; 6] = ["page", "server", "change_rate", "weight", "frequency", "observed"];
 
 /// One page as given inline in a JSON config (the same fields as the CSV columns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,6 +29,9 @@ pub struct PageRow {
     pub weight: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frequency: Option<f64>,
+    /// True when every change of the page is observed (complete observation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed: Option<bool>,
 }
 
 /// An imported repository, with the way back to the file's order.
@@ -94,7 +98,7 @@ pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
         }
     }
     if header.is_none() {
-        return Err(InputError::new(field, "is empty: it needs a header line page,server,change_rate (and optionally weight, frequency) and one row per page"));
+        return Err(InputError::new(field, "is empty: it needs a header line page,server,change_rate (and optionally weight, frequency, observed) and one row per page"));
     }
     if let Some(message) = report.message() {
         return Err(InputError::new(field, message));
@@ -138,14 +142,14 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
             None => {
                 return Err(InputError::new(
                     field,
-                    format!("line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional) and frequency (optional)"),
+                    format!("line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional) and observed (optional)"),
                 ));
             }
         }
     }
     for (c, name) in COLUMNS.iter().enumerate().take(3) {
         if !columns.contains(&c) {
-            return Err(InputError::new(field, format!("line {line} has no column {name}; the header must name page, server and change_rate (weight and frequency are optional)")));
+            return Err(InputError::new(field, format!("line {line} has no column {name}; the header must name page, server and change_rate (weight, frequency and observed are optional)")));
         }
     }
     Ok(columns)
@@ -168,7 +172,7 @@ fn number(name: &str, text: &str, unit: &str) -> Result<f64, String> {
 }
 
 fn read_row(columns: &[usize], fields: &[String]) -> Result<PageRow, String> {
-    let mut row = PageRow { page: String::new(), server: String::new(), change_rate: f64::NAN, weight: None, frequency: None };
+    let mut row = PageRow { page: String::new(), server: String::new(), change_rate: f64::NAN, weight: None, frequency: None, observed: None };
     for (&c, text) in columns.iter().zip(fields) {
         match c {
             0 => row.page = text.trim().to_string(),
@@ -176,11 +180,21 @@ fn read_row(columns: &[usize], fields: &[String]) -> Result<PageRow, String> {
             2 => row.change_rate = number("change_rate", text, "changes per day, e.g. 0.1")?,
             3 if text.trim().is_empty() => {}
             3 => row.weight = Some(number("weight", text, "a number ≥ 0, e.g. 1")?),
-            _ => row.frequency = Some(number("frequency", text, "revisits per day, e.g. 0.5")?),
+            4 => row.frequency = Some(number("frequency", text, "revisits per day, e.g. 0.5")?),
+            _ => row.observed = yes_or_no(text)?,
         }
     }
     check_row(&row)?;
     Ok(row)
+}
+
+/// The `observed` column: 1, true or yes; 0, false, no or empty.
+fn yes_or_no(text: &str) -> Result<Option<bool>, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" => Ok(Some(true)),
+        "" | "0" | "false" | "no" => Ok(Some(false)),
+        other => Err(format!("observed “{other}” is neither 1 nor 0; write 1 when every change of the page is announced (a sitemap, a feed), else 0")),
+    }
 }
 
 fn check_row(row: &PageRow) -> Result<(), String> {
@@ -261,8 +275,15 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
         frequency[i] = row.frequency.unwrap_or(0.0);
     }
     let weighted = rows.iter().any(|r| r.weight.is_some_and(|w| w != 1.0));
+    let observed = rows.iter().any(|r| r.observed == Some(true)).then(|| {
+        let mut observed = vec![false; n];
+        for (k, row) in rows.iter().enumerate() {
+            observed[position[k]] = row.observed == Some(true);
+        }
+        observed
+    });
     Ok(PageList {
-        repo: Repository { lambda, weight: weighted.then_some(weight), server_start },
+        repo: Repository { lambda, weight: weighted.then_some(weight), server_start, observed },
         names: rows.iter().map(|r| r.page.clone()).collect(),
         server_names,
         position,
@@ -300,10 +321,26 @@ mod tests {
     fn the_same_pages_inline_give_the_same_list() {
         let csv = parse(b"page,server,change_rate,weight,frequency\na,s1,1,2,0.5\nb,s2,0.5,1,1\n", "page_list").unwrap();
         let rows = vec![
-            PageRow { page: "a".into(), server: "s1".into(), change_rate: 1.0, weight: Some(2.0), frequency: Some(0.5) },
-            PageRow { page: "b".into(), server: "s2".into(), change_rate: 0.5, weight: Some(1.0), frequency: Some(1.0) },
+            PageRow { page: "a".into(), server: "s1".into(), change_rate: 1.0, weight: Some(2.0), frequency: Some(0.5), observed: None },
+            PageRow { page: "b".into(), server: "s2".into(), change_rate: 0.5, weight: Some(1.0), frequency: Some(1.0), observed: None },
         ];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap(), csv);
+    }
+
+    /// The observed column: 1/true/yes and 0/false/no/empty, kept with its page when the
+    /// pages are grouped by server; a list with no page observed has no flags.
+    #[test]
+    fn the_observed_column() {
+        let list = parse(b"page,server,change_rate,observed\na,s1,1,1\nb,s2,1,no\nc,s1,1,\nd,s2,1,TRUE\n", "page_list").unwrap();
+        assert_eq!(list.repo.observed, Some(vec![true, false, false, true]));
+        assert_eq!(list.in_file_order(&[1.0, 2.0, 3.0, 4.0]), vec![1.0, 3.0, 2.0, 4.0]);
+        assert!(list.repo.observed(0) && !list.repo.observed(1) && list.repo.observed(3));
+        let none = parse(b"page,server,change_rate,observed\na,s1,1,0\n", "page_list").unwrap();
+        assert_eq!(none.repo.observed, None);
+        let m = bad("page,server,change_rate,observed\na,s1,1,maybe\n");
+        assert!(m.contains("line 2: observed “maybe” is neither 1 nor 0"), "{m}");
+        let rows = vec![PageRow { page: "a".into(), server: "s".into(), change_rate: 1.0, weight: None, frequency: None, observed: Some(true) }];
+        assert_eq!(from_page_rows(&rows, "page_rows").unwrap().repo.observed, Some(vec![true]));
     }
 
     #[test]

@@ -11,6 +11,9 @@ pub struct Repository {
     pub weight: Option<Vec<f32>>,
     /// Pages of server s are `server_start[s]..server_start[s + 1]`.
     pub server_start: Vec<usize>,
+    /// Which pages have every change observed (a sitemap or feed announces each one:
+    /// Kolobov et al. 2019's complete-observation sources); `None`: none has.
+    pub observed: Option<Vec<bool>>,
 }
 
 impl Repository {
@@ -22,7 +25,7 @@ impl Repository {
             lambda.extend_from_slice(pages);
             server_start.push(lambda.len());
         }
-        Repository { lambda, weight: None, server_start }
+        Repository { lambda, weight: None, server_start, observed: None }
     }
 
     pub fn pages(&self) -> usize {
@@ -42,12 +45,18 @@ impl Repository {
         self.weight.as_ref().map_or(1.0, |w| w[i] as f64)
     }
 
+    /// True when page i has every change observed.
+    #[inline]
+    pub fn observed(&self, i: usize) -> bool {
+        self.observed.as_ref().is_some_and(|o| o[i])
+    }
+
     pub fn total_weight(&self) -> f64 {
         self.weight.as_ref().map_or(self.pages() as f64, |w| w.iter().map(|&x| x as f64).sum())
     }
 
     /// Bytes per page held by the repository itself.
     pub fn bytes_per_page(&self) -> u64 {
-        8 + if self.weight.is_some() { 4 } else { 0 }
+        8 + if self.weight.is_some() { 4 } else { 0 } + if self.observed.is_some() { 1 } else { 0 }
     }
 }

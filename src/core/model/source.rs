@@ -28,11 +28,11 @@ macro_rules! takes_pages {
             /// page list (`page_list` as CSV text, or `page_rows` inline).
             pub source: $crate::core::model::source::RepositorySource,
             pub repository: $crate::core::model::webbase::RepositoryConfig,
-            /// A page list's CSV text: `page,server,change_rate[,weight][,frequency]`, rates
+            /// A page list's CSV text: `page,server,change_rate[,weight][,frequency][,observed]`, rates
             /// and frequencies per day.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub page_list: Option<String>,
-            /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?}.
+            /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?, observed?}.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub page_rows: Option<Vec<$crate::core::model::page_list::PageRow>>,
             $($fields)*
@@ -57,7 +57,7 @@ pub(crate) use takes_pages;
 pub struct Pages<'a> {
     pub source: RepositorySource,
     pub repository: &'a RepositoryConfig,
-    /// A page list's CSV text: `page,server,change_rate[,weight][,frequency]`.
+    /// A page list's CSV text: `page,server,change_rate[,weight][,frequency][,observed]`.
     pub page_list: &'a Option<String>,
     /// The same pages as JSON objects.
     pub page_rows: &'a Option<Vec<PageRow>>,
@@ -76,7 +76,7 @@ impl Pages<'_> {
                 }
             }
             RepositorySource::PageList => match (self.page_list, self.page_rows) {
-                (None, None) => return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency])")),
+                (None, None) => return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency][,observed])")),
                 (Some(_), Some(_)) => return Err(InputError::new("page_rows", "is given beside page_list; give the pages once, as CSV text or as rows")),
                 (Some(text), None) if text.len() as u64 > page_list::MAX_BYTES => {
                     return Err(InputError::new("page_list", format!("is {} MB, over the {} MB limit; keep fewer pages", text.len() >> 20, page_list::MAX_BYTES >> 20)));
@@ -110,8 +110,23 @@ impl Pages<'_> {
         if self.source == RepositorySource::PageList { "page_list" } else { "repository.pages" }
     }
 
-    /// The repository: generated, or read from the page list.
+    /// The repository: generated, or read from the page list. A list that marks pages
+    /// observed is refused: only the allocations under harmonic staleness model them
+    /// ([`Pages::load_observed`]), and a simulation must not drop the column silently.
     pub fn load(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
+        let loaded = self.load_observed()?;
+        if loaded.0.observed.is_some() {
+            let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
+            return Err(InputError::new(
+                field,
+                "marks pages observed (every change announced); only the allocate experiment's harmonic objective models them (LambdaCrawl, Kolobov et al. 2019), so drop the observed column to simulate these pages",
+            ));
+        }
+        Ok(loaded)
+    }
+
+    /// [`Pages::load`], keeping the pages a list marks observed.
+    pub fn load_observed(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
         match self.source {
             RepositorySource::Generator => {
                 let repo = generate(self.repository, self.seed);

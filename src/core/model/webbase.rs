@@ -240,7 +240,7 @@ pub fn generate(config: &RepositoryConfig, seed: u64) -> Repository {
             if u < config.never_changing { 0.0 } else { power_law_quantile(config.rate_min, config.rate_max, config.rate_exponent, v) }
         })
         .collect();
-    Repository { lambda, weight: None, server_start }
+    Repository { lambda, weight: None, server_start, observed: None }
 }
 
 /// Numbers that describe a generated repository.

@@ -44,6 +44,15 @@ fn figure(o: &AllocateOutput) -> Figure {
             sig(o.opt_unpolite.freshness, 4),
             sig(o.opt_polite.freshness, 4),
             thousands(o.opt_polite.capped.servers as f64),
-        ),
+        ) + &observed_summary(o),
+    }
+}
+
+/// With observed pages: how many, and the share of their changes OPT_POLITE crawls.
+fn observed_summary(o: &AllocateOutput) -> String {
+    let n = o.observed.iter().filter(|&&x| x).count();
+    match o.opt_polite.observed_crawled {
+        Some(share) if n > 0 => format!(" {} pages have every change observed; OPT_POLITE crawls {} % of their changes.", thousands(n as f64), sig(100.0 * share, 3)),
+        _ => String::new(),
     }
 }

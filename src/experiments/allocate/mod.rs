@@ -4,7 +4,11 @@
 //! the optimality report. Politeness 0 means no per-server limit. The objective may
 //! instead be binary freshness under Poisson crawls or harmonic staleness
 //! ([`Objective`]): the two optima are then that objective's, and every allocation
-//! reports its value under it.
+//! reports its value under it. Under harmonic staleness some pages may have every
+//! change observed (a sitemap or feed announces it: `observed_share` of the generated
+//! pages, or a page list's `observed` column); the optima then crawl each of them on a
+//! change with probability p = f/λ (Kolobov et al. 2019, Algorithm 2), sharing the
+//! multipliers with the other pages ([`Objective::observed_value`]).
 
 pub mod figures;
 pub mod table;
@@ -16,7 +20,9 @@ use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
 use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
+use crate::core::model::repository::Repository;
 use crate::core::model::source::{RepositorySource, takes_pages};
+use crate::core::rng::{Purpose, Stream};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -31,6 +37,9 @@ pub struct AllocateConfig {
     pub politeness_seconds: f64,
     /// What the optimal allocations optimise (freshness: the thesis's Lemma 4.2).
     pub objective: Objective,
+    /// The share of generated pages whose every change is observed, drawn with the seed
+    /// (harmonic staleness only; a page list marks them in its `observed` column).
+    pub observed_share: f64,
     pub seed: u64,
 }
 }
@@ -45,9 +54,35 @@ impl Default for AllocateConfig {
             capacity: 400.0,
             politeness_seconds: 0.0,
             objective: Objective::Freshness,
+            observed_share: 0.0,
             seed: 1,
         }
     }
+}
+
+/// Observed pages are modelled under harmonic staleness only: `field` names where they
+/// come from.
+fn observed_objective(objective: Objective, field: &str) -> Result<(), InputError> {
+    if objective == Objective::Harmonic {
+        return Ok(());
+    }
+    Err(InputError::new(
+        "objective",
+        format!(
+            "is {}, but {field} marks pages whose every change is observed, which Freshlab models under harmonic staleness only (LambdaCrawl, Kolobov et al. 2019); choose harmonic, or leave those pages out",
+            objective.label()
+        ),
+    ))
+}
+
+/// Marks each generated page observed with probability `share` (its own draw, in page
+/// order, from the seed's [`Purpose::ObservedPages`] stream); `None` when none is.
+fn draw_observed(repo: &Repository, share: f64, seed: u64) -> Option<Vec<bool>> {
+    if share == 0.0 {
+        return None;
+    }
+    let mut stream = Stream::of(seed, Purpose::ObservedPages, 0);
+    Some((0..repo.pages()).map(|_| stream.uniform() < share).collect())
 }
 
 /// Bytes per page while the four allocations are computed and reported, and per server,
@@ -78,6 +113,13 @@ impl Settings for AllocateConfig {
         self.pages().validate()?;
         check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
         check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
+        check("observed_share", self.observed_share)?.at_least(0.0)?.at_most(1.0)?;
+        if self.observed_share > 0.0 {
+            if self.source == RepositorySource::PageList {
+                return Err(InputError::new("observed_share", "applies to generated pages; a page list marks its observed pages in an observed column (1 or 0), so set this to 0"));
+            }
+            observed_objective(self.objective, "observed_share")?;
+        }
         Ok(())
     }
 
@@ -101,6 +143,10 @@ pub struct AllocationResult {
     /// Under the binary or harmonic objective: changing pages the allocation never crawls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starved: Option<u64>,
+    /// With observed pages: the share of their changes the allocation crawls,
+    /// Σ min(f, λ) / Σ λ over them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_crawled: Option<f64>,
     pub frequencies: Vec<f64>,
     pub report: AllocationReport,
     pub capped: Capped,
@@ -116,6 +162,9 @@ pub struct AllocateOutput {
     pub pages: Vec<String>,
     /// Each page's change rate per day, in the same order as the frequencies.
     pub change_rates: Vec<f64>,
+    /// Whether each page has every change observed, in the same order (empty: none has).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observed: Vec<bool>,
     pub uniform: AllocationResult,
     pub proportional: AllocationResult,
     pub opt_unpolite: AllocationResult,
@@ -131,7 +180,12 @@ impl AllocateOutput {
 /// Computes the four allocations.
 pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputError> {
     config.validate()?;
-    let (repo, list, summary) = config.pages().load()?;
+    let (mut repo, list, summary) = config.pages().load_observed()?;
+    if list.is_none() {
+        repo.observed = draw_observed(&repo, config.observed_share, config.seed);
+    } else if repo.observed.is_some() {
+        observed_objective(config.objective, if config.page_list.is_some() { "the page list's observed column" } else { "page_rows' observed" })?;
+    }
     config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
     config.page_list = None;
     config.page_rows = None;
@@ -144,7 +198,7 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
     let one = |kind: AllocationKind| {
         let a = allocate_for(objective, &repo, kind, config.capacity, p);
         let capped = capped(&repo, &a.f, p);
-        let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.value(repo.lambda[i], a.f[i])).sum::<f64>() / repo.total_weight();
+        let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(&repo, i, a.f[i])).sum::<f64>() / repo.total_weight();
         let (freshness, cost, starved) = match objective {
             Objective::Freshness => (a.report.bound, None, None),
             Objective::Binary | Objective::Harmonic => {
@@ -152,12 +206,21 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
                 (mean(Objective::Binary), (objective == Objective::Harmonic).then(|| mean(Objective::Harmonic)), Some(starved))
             }
         };
-        AllocationResult { freshness, cost, starved, frequencies: order(a.f), report: a.report, capped }
+        let observed_crawled = repo.observed.is_some().then(|| {
+            let observed = || (0..repo.pages()).filter(|&i| repo.observed(i));
+            observed().map(|i| a.f[i].min(repo.lambda[i])).sum::<f64>() / observed().map(|i| repo.lambda[i]).sum::<f64>().max(f64::MIN_POSITIVE)
+        });
+        AllocationResult { freshness, cost, starved, observed_crawled, frequencies: order(a.f), report: a.report, capped }
     };
     let (uniform, proportional, opt_unpolite, opt_polite) =
         (one(AllocationKind::Uniform), one(AllocationKind::Proportional), one(AllocationKind::OptUnpolite), one(AllocationKind::OptPolite));
     let change_rates = order(repo.lambda.clone());
-    Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, uniform, proportional, opt_unpolite, opt_polite, config })
+    let observed = match (&repo.observed, &list) {
+        (Some(o), Some(l)) => l.position.iter().map(|&i| o[i]).collect(),
+        (Some(o), None) => o.clone(),
+        (None, _) => Vec::new(),
+    };
+    Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, observed, uniform, proportional, opt_unpolite, opt_polite, config })
 }
 
 impl Experiment for AllocateConfig {

@@ -12,11 +12,16 @@ impl Tabular for AllocateOutput {
             let rows = (0..o.change_rates.len())
                 .map(|k| {
                     let mut row = vec![name(k), Cell::Number(o.change_rates[k])];
+                    if !o.observed.is_empty() {
+                        row.push(Cell::Number(if o.observed[k] { 1.0 } else { 0.0 }));
+                    }
                     row.extend(o.allocations().iter().map(|a| Cell::Number(a.frequencies[k])));
                     row
                 })
                 .collect();
-            Table { columns: columns(&["page", "change_rate", "f_uniform", "f_proportional", "f_opt_unpolite", "f_opt_polite"]), rows }
+            let observed: &[&str] = if o.observed.is_empty() { &[] } else { &["observed"] };
+            let names: Vec<&str> = ["page", "change_rate"].iter().chain(observed).chain(&["f_uniform", "f_proportional", "f_opt_unpolite", "f_opt_polite"]).copied().collect();
+            Table { columns: columns(&names), rows }
         }
     }
 }

@@ -67,3 +67,58 @@ fn bad_input_is_refused() {
     let e = allocations(AllocateConfig { page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() }).unwrap_err();
     assert!(e.message.contains("weight 0"), "{e}");
 }
+
+/// A page list's observed column under harmonic staleness: the observed page is crawled
+/// on a change with probability f/λ, by hand as in `observed_pages_by_hand` (C = 1.25:
+/// 3/4 of a = 2 and 1/2 of b = 1); the output marks it and the CSV export has the column.
+#[test]
+fn observed_pages_from_a_page_list() {
+    let text = "page,server,change_rate,observed\na,s,2,1\nb,s,1,0\n";
+    let out = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity: 1.25, objective: Objective::Harmonic, ..Default::default() }).unwrap();
+    assert_eq!(out.observed, vec![true, false]);
+    let f = &out.opt_unpolite.frequencies;
+    assert!((f[0] - 0.75).abs() < 1e-12 && (f[1] - 0.5).abs() < 1e-12, "{f:?}");
+    // freshness: a is fresh with probability 3/8, b with 1/2 / (1 + 1/2) = 1/3
+    assert!((out.opt_unpolite.freshness - (3.0 / 8.0 + 1.0 / 3.0) / 2.0).abs() < 1e-12);
+    // staleness: −ln(3/8) for a, ln(1 + 1/(1/2)) = ln 3 for b
+    assert!((out.opt_unpolite.cost.unwrap() - (-(3.0f64 / 8.0).ln() + 3f64.ln()) / 2.0).abs() < 1e-12);
+    assert!((out.opt_unpolite.observed_crawled.unwrap() - 0.375).abs() < 1e-12);
+    let table = crate::experiments::Tabular::table(&out);
+    assert_eq!(table.columns[..3], ["page", "change_rate", "observed"]);
+    assert_eq!(table.rows.len(), 2);
+    // without the column the same pages are solved as any others
+    let plain = list("page,server,change_rate\na,s,2\nb,s,1\n", 1.25, 0.0);
+    assert!(plain.observed.is_empty() && plain.opt_unpolite.observed_crawled.is_none());
+}
+
+/// `observed_share` marks a share of the generated pages, with the seed; the optima
+/// never crawl one of them more often than it changes, and they pay less than the
+/// same pages unobserved (a change seen is a change that need not be guessed).
+#[test]
+fn observed_share_of_generated_pages() {
+    let base = AllocateConfig { objective: Objective::Harmonic, repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() }, politeness_seconds: 600.0, ..Default::default() };
+    let out = allocations(AllocateConfig { observed_share: 0.5, ..base.clone() }).unwrap();
+    let n = out.observed.iter().filter(|&&o| o).count();
+    assert!((800..1200).contains(&n), "about half of 2,000 pages: {n}");
+    for a in [&out.opt_unpolite, &out.opt_polite] {
+        assert!(a.report.kkt.as_ref().unwrap().worst() < 1e-10);
+        assert!(out.observed.iter().zip(&a.frequencies).zip(&out.change_rates).all(|((&o, &f), &l)| !o || f <= l));
+    }
+    assert_eq!(allocations(AllocateConfig { observed_share: 0.5, ..base.clone() }).unwrap(), out, "the seed decides");
+    let unobserved = allocations(base).unwrap();
+    assert!(out.opt_polite.cost.unwrap() < unobserved.opt_polite.cost.unwrap());
+}
+
+#[test]
+fn observed_pages_need_the_harmonic_objective() {
+    let e = allocations(AllocateConfig { observed_share: 0.2, ..Default::default() }).unwrap_err();
+    assert_eq!(e.field, "objective");
+    assert!(e.message.contains("observed_share") && e.message.contains("choose harmonic"), "{e}");
+    let text = "page,server,change_rate,observed\na,s,2,yes\nb,s,1,no\n";
+    let e = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), objective: Objective::Binary, ..Default::default() }).unwrap_err();
+    assert_eq!(e.field, "objective");
+    assert!(e.message.contains("observed column"), "{e}");
+    let e = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), observed_share: 0.1, objective: Objective::Harmonic, ..Default::default() }).unwrap_err();
+    assert_eq!(e.field, "observed_share");
+    assert_eq!(allocations(AllocateConfig { observed_share: 1.5, ..Default::default() }).unwrap_err().field, "observed_share");
+}

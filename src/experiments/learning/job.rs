@@ -185,7 +185,7 @@ impl LearningJob {
         let learned = |run: &mut Run, objective: Objective| {
             let read = run.watch.estimate(self.config.prior_days, &mut run.estimates);
             run.work += read as f64;
-            let estimated = Repository { lambda: run.estimates.clone(), weight: self.repo.weight.clone(), server_start: self.repo.server_start.clone() };
+            let estimated = Repository { lambda: run.estimates.clone(), weight: self.repo.weight.clone(), server_start: self.repo.server_start.clone(), observed: None };
             optimal_for(objective, &estimated, self.config.capacity, cap).0
         };
         match run.policy {

@@ -140,7 +140,7 @@ impl ServerSample {
             },
             servers,
             pages,
-            repo: Repository { server_start, lambda, weight: Some(weights) },
+            repo: Repository { server_start, lambda, weight: Some(weights), observed: None },
         }
     }
 }
@@ -209,7 +209,7 @@ mod tests {
         // server 0 weighs 1,000, server 1 nothing, then 200 servers of weight 1 and 200 of 3
         let mut weight = vec![1000.0, 0.0];
         weight.extend((0..400).map(|k| if k % 2 == 0 { 1.0 } else { 3.0 }));
-        let repo = Repository { server_start: (0..=weight.len()).collect(), lambda: vec![1.0; weight.len()], weight: Some(weight.clone()) };
+        let repo = Repository { server_start: (0..=weight.len()).collect(), lambda: vec![1.0; weight.len()], weight: Some(weight.clone()), observed: None };
         // 256 draws: W_rest / n = 800/256 > 3, so only server 0 is taken whole
         let (n, mut heavy, mut all) = (256, 0, 0);
         for seed in 1..=20 {
@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn with_enough_draws_every_server_is_taken_whole() {
-        let repo = Repository { server_start: vec![0, 2, 3, 6], lambda: vec![1.0; 6], weight: None };
+        let repo = Repository { server_start: vec![0, 2, 3, 6], lambda: vec![1.0; 6], weight: None, observed: None };
         let sample = ServerSample::draw(&repo, 16, 1).design;
         assert!(sample.certain.iter().all(|&c| c) && sample.groups.iter().all(|g| g.is_empty()));
         assert_eq!(sample.group_estimates(&[1.0, 0.5, 3.0]), vec![4.5 / 6.0; GROUPS]);

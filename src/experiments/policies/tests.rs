@@ -303,6 +303,7 @@ fn a_page_list_as_csv_or_inline_rows_gives_the_same_run() {
             change_rate: [0.5, 0.1, 0.02, 0.0][k],
             weight: Some([2.0, 1.0, 1.0, 1.0][k]),
             frequency: None,
+            observed: None,
         })
         .collect();
     let from_rows = run(PoliciesConfig { page_rows: Some(inline), ..base });
