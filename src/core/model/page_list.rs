@@ -142,14 +142,19 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
             None => {
                 return Err(InputError::new(
                     field,
-                    format!("line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional) and observed (optional)"),
+                    format!(
+                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional) and observed (optional)"
+                    ),
                 ));
             }
         }
     }
     for (c, name) in COLUMNS.iter().enumerate().take(3) {
         if !columns.contains(&c) {
-            return Err(InputError::new(field, format!("line {line} has no column {name}; the header must name page, server and change_rate (weight, frequency and observed are optional)")));
+            return Err(InputError::new(
+                field,
+                format!("line {line} has no column {name}; the header must name page, server and change_rate (weight, frequency and observed are optional)"),
+            ));
         }
     }
     Ok(columns)

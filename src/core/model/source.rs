@@ -76,7 +76,9 @@ impl Pages<'_> {
                 }
             }
             RepositorySource::PageList => match (self.page_list, self.page_rows) {
-                (None, None) => return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency][,observed])")),
+                (None, None) => {
+                    return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency][,observed])"));
+                }
                 (Some(_), Some(_)) => return Err(InputError::new("page_rows", "is given beside page_list; give the pages once, as CSV text or as rows")),
                 (Some(text), None) if text.len() as u64 > page_list::MAX_BYTES => {
                     return Err(InputError::new("page_list", format!("is {} MB, over the {} MB limit; keep fewer pages", text.len() >> 20, page_list::MAX_BYTES >> 20)));

@@ -22,8 +22,8 @@ use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
 use crate::core::model::repository::Repository;
 use crate::core::model::source::{RepositorySource, takes_pages};
-use crate::core::rng::{Purpose, Stream};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
+use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 

@@ -74,7 +74,9 @@ fn bad_input_is_refused() {
 #[test]
 fn observed_pages_from_a_page_list() {
     let text = "page,server,change_rate,observed\na,s,2,1\nb,s,1,0\n";
-    let out = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity: 1.25, objective: Objective::Harmonic, ..Default::default() }).unwrap();
+    let out =
+        allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity: 1.25, objective: Objective::Harmonic, ..Default::default() })
+            .unwrap();
     assert_eq!(out.observed, vec![true, false]);
     let f = &out.opt_unpolite.frequencies;
     assert!((f[0] - 0.75).abs() < 1e-12 && (f[1] - 0.5).abs() < 1e-12, "{f:?}");
@@ -96,7 +98,12 @@ fn observed_pages_from_a_page_list() {
 /// same pages unobserved (a change seen is a change that need not be guessed).
 #[test]
 fn observed_share_of_generated_pages() {
-    let base = AllocateConfig { objective: Objective::Harmonic, repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() }, politeness_seconds: 600.0, ..Default::default() };
+    let base = AllocateConfig {
+        objective: Objective::Harmonic,
+        repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() },
+        politeness_seconds: 600.0,
+        ..Default::default()
+    };
     let out = allocations(AllocateConfig { observed_share: 0.5, ..base.clone() }).unwrap();
     let n = out.observed.iter().filter(|&&o| o).count();
     assert!((800..1200).contains(&n), "about half of 2,000 pages: {n}");
@@ -118,7 +125,9 @@ fn observed_pages_need_the_harmonic_objective() {
     let e = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), objective: Objective::Binary, ..Default::default() }).unwrap_err();
     assert_eq!(e.field, "objective");
     assert!(e.message.contains("observed column"), "{e}");
-    let e = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), observed_share: 0.1, objective: Objective::Harmonic, ..Default::default() }).unwrap_err();
+    let e =
+        allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), observed_share: 0.1, objective: Objective::Harmonic, ..Default::default() })
+            .unwrap_err();
     assert_eq!(e.field, "observed_share");
     assert_eq!(allocations(AllocateConfig { observed_share: 1.5, ..Default::default() }).unwrap_err().field, "observed_share");
 }

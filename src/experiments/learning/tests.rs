@@ -158,11 +158,8 @@ fn bad_input_is_refused() {
         LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() };
     assert!(run(Config::Learning(weightless), |_, _| {}).unwrap_err().message.contains("weight 0"));
     // pages whose every change is observed are not simulated: refused, not dropped
-    let observed = LearningConfig {
-        source: crate::core::model::source::RepositorySource::PageList,
-        page_list: Some("page,server,change_rate,observed\na,s,1,1\nb,s,1,0\n".into()),
-        ..base()
-    };
+    let observed =
+        LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,observed\na,s,1,1\nb,s,1,0\n".into()), ..base() };
     let e = run(Config::Learning(observed), |_, _| {}).unwrap_err();
     assert_eq!(e.field, "page_list");
     assert!(e.message.contains("marks pages observed") && e.message.contains("drop the observed column"), "{e}");
