@@ -52,6 +52,15 @@ fn run_peer(python: &Path, job: &serde_json::Value) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// 3,000 pages from test stream `k`: importances in f32 (as Freshlab stores them),
+/// change rates log-uniform over four decades.
+fn pages(k: u64) -> (Stream, Vec<f32>, Vec<f64>) {
+    let mut s = Stream::of(2019, Purpose::Test, k);
+    let importances: Vec<f32> = (0..3000).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
+    let rates: Vec<f64> = (0..3000).map(|_| 10f64.powf(s.uniform_in(-2.0, 2.0))).collect();
+    (s, importances, rates)
+}
+
 fn numbers(v: &serde_json::Value) -> Vec<f64> {
     v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
 }
@@ -59,12 +68,9 @@ fn numbers(v: &serde_json::Value) -> Vec<f64> {
 #[test]
 fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
     let Some(python) = peer_python() else { return };
-    // 3,000 pages: importances in f32 (as Freshlab stores them), change rates log-uniform
-    // over four decades, bandwidth half of Σλ
-    let mut s = Stream::of(2019, Purpose::Test, 0);
-    let n = 3000;
-    let importances: Vec<f32> = (0..n).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
-    let rates: Vec<f64> = (0..n).map(|_| 10f64.powf(s.uniform_in(-2.0, 2.0))).collect();
+    // bandwidth half of Σλ
+    let (_, importances, rates) = pages(0);
+    let n = rates.len();
     let bandwidth = 0.5 * rates.iter().sum::<f64>();
     let job = serde_json::json!({"importances": importances.iter().map(|&w| w as f64).collect::<Vec<_>>(), "change_rates": rates, "bandwidth": bandwidth, "epsilon": 1e-13});
     let peer = run_peer(&python, &job);
@@ -97,10 +103,8 @@ fn binary_and_harmonic_rates_agree_with_lambdacrawl() {
 #[test]
 fn observed_pages_agree_with_lambdacrawl() {
     let Some(python) = peer_python() else { return };
-    let mut s = Stream::of(2019, Purpose::Test, 1);
-    let n = 3000;
-    let importances: Vec<f32> = (0..n).map(|_| s.uniform_in(0.1, 10.0) as f32).collect();
-    let rates: Vec<f64> = (0..n).map(|_| 10f64.powf(s.uniform_in(-2.0, 2.0))).collect();
+    let (mut s, importances, rates) = pages(1);
+    let n = rates.len();
     let observed: Vec<bool> = (0..n).map(|_| s.uniform() < 0.3).collect();
     let seen = |i: &usize| observed[*i];
     let (obs, other): (Vec<usize>, Vec<usize>) = (0..n).partition(seen);

@@ -1,6 +1,7 @@
 // Learning to crawl in a real browser: the eight policies run in the worker when the view
 // opens, the two presets (classroom pages, the sample page list) set the form and load the
-// list, and a long run shows progress and cancels.
+// list, pages that announce their changes are heard, and a long run shows progress and
+// cancels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sharedPage, inkOf, setField, chartsFitTheirFrames } from './browser.mjs';
@@ -34,6 +35,20 @@ test('the sample page list preset loads the list and runs on its 3,000 pages', a
   await panel.getByRole('button', { name: 'Classroom pages', exact: true }).click();
   assert.equal(await panel.getByLabel('pages from').inputValue(), 'generator');
   assert.equal(await panel.getByLabel('bandwidth (requests a day)', { exact: true }).inputValue(), '300');
+});
+
+test('pages that announce their changes are crawled on them by the oracle and the learners', async () => {
+  await setField(page, 'learning', 'share of pages with every change observed', 0.5);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await computed();
+  assert.match(await panel.locator('.details').textContent(), /[\d,]+ pages announce every change/);
+  const rows = await panel.locator('table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 8);
+  // another objective cannot model them: refused next to the objective
+  await panel.getByLabel('objective', { exact: true }).selectOption('binary');
+  await page.waitForFunction(() => document.querySelector('#learning select[aria-invalid="true"]'), null, { timeout: 10_000 });
+  await setField(page, 'learning', 'share of pages with every change observed', 0);
+  await panel.getByLabel('objective', { exact: true }).selectOption('harmonic');
 });
 
 test('a long run shows progress and partial curves, and cancels', async () => {

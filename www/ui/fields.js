@@ -18,6 +18,14 @@ export const SEED_FIELD = { key: 'seed', label: 'seed', kind: 'integer' };
 /** P where 0 turns politeness off. */
 export const POLITENESS_OR_NONE_FIELD = { key: 'politeness_seconds', label: 'politeness P (seconds; 0: none)', kind: 'number' };
 
+/** The share of generated pages whose every change is announced (harmonic staleness). */
+export const OBSERVED_SHARE_FIELD = {
+  key: 'observed_share',
+  label: 'share of pages with every change observed',
+  kind: 'number',
+  help: 'generated pages whose changes a sitemap or feed announces (harmonic staleness only): each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column',
+};
+
 /** The size of the synthetic repository (used when the pages come from the generator). */
 export const REPOSITORY_SIZE_FIELDS = [
   { key: 'repository.pages', label: 'pages (generator)', kind: 'integer', help: 'WEBBASE: 14,500,000' },

@@ -25,7 +25,7 @@ export const PAGE_LIST = {
       loaded: 'The source is now your page list. Rows are checked when the run starts.',
       help: `A header naming the columns, then one row per page: page, server, change_rate (changes per day), weight (optional, default 1), frequency
         (optional, revisits per day: choose the allocation “given” to use it), observed (optional, 1 when every change of the page is announced,
-        by a sitemap or a feed; the allocations under harmonic staleness use it, and the simulations refuse such a list). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
+        by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
       onLoad: (p) => p.form.set('source', 'page_list'),
     }),
   augment(config, panel) {

@@ -1,6 +1,6 @@
 // The four allocations of a page list or the generator's pages (thesis §4.3–4.4; Cho &
 // Garcia-Molina 2000).
-import { POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
+import { OBSERVED_SHARE_FIELD, POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number, integer } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
@@ -29,12 +29,7 @@ export default {
         { key: 'capacity', label: 'C (requests a day)', kind: 'number' },
         POLITENESS_OR_NONE_FIELD,
         { key: 'objective', label: 'objective of the optima', kind: 'select', help: 'Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s' },
-        {
-          key: 'observed_share',
-          label: 'share of pages with every change observed',
-          kind: 'number',
-          help: 'generated pages whose changes a sitemap or feed announces (harmonic staleness only): each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column',
-        },
+        OBSERVED_SHARE_FIELD,
         ...REPOSITORY_SIZE_FIELDS,
         { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number' },
         SEED_FIELD,

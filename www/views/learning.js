@@ -1,7 +1,7 @@
 // Learning to crawl: crawlers that do not know the change rates (Cho & Garcia-Molina
 // 2003; Azar et al. 2018; Kolobov et al. 2019; Upadhyay et al. 2020) beside the
 // thesis's MERGE and the oracle, under politeness.
-import { POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
+import { OBSERVED_SHARE_FIELD, POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number, integer } from '../ui/format.js';
 import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
 
@@ -18,6 +18,11 @@ function runsTable(result, final, label) {
     .join('');
   const pages = result.repository.pages;
   const source = result.config.source === 'page_list' ? `your page list: ${integer(pages)} pages` : `synthetic pages (the WEBBASE-like generator): ${integer(pages)}`;
+  const heard = result.observed_pages
+    ? ` ${integer(result.observed_pages)} pages announce every change (a sitemap, a feed): the oracle, LambdaLearnAndCrawl and explore-then-commit crawl each
+      on a change with probability f/λ̂ from the rate they believe (the learners' from the changes announced so far, (N + 1)/(t + prior)), as in
+      LambdaCrawl; uniform, MERGE and the deployed crawlers do not listen.`
+    : '';
   return `<table class="proof"><caption>Each policy over the whole run${final ? '' : ' (so far)'}, on ${source} on ${integer(result.repository.servers)} servers</caption>
     <thead><tr><th scope="col">policy</th><th scope="col">freshness</th><th scope="col">harmonic staleness</th><th scope="col">requests</th><th scope="col">a day</th>
     <th scope="col">requests sooner than P</th><th scope="col">bandwidth misplaced at the last epoch</th><th scope="col">intervals</th></tr></thead><tbody>${rows}</tbody></table>
@@ -28,7 +33,7 @@ function runsTable(result, final, label) {
     found by re-running them on the same changes until they spend the others' ${number(result.config.capacity)} requests a day to within 1 %, as an
     operator would tune them (at most 16 runs, scales from 0.05 to 1,000; where none spends it, their requests a day say what they spent).
     Nutch settles each page where about 60 % of its fetches find a change, whatever the scale: the scale moves its start and its bounds. Every page is fetched at time 0; the changes are the same for
-    every policy (one random stream per page). Learners start from a prior of one changed and one unchanged interval of ${number(result.config.prior_days)} days.</p>`;
+    every policy (one random stream per page). Learners start from a prior of one changed and one unchanged interval of ${number(result.config.prior_days)} days.${heard}</p>`;
 }
 
 export default {
@@ -74,6 +79,7 @@ export default {
         { key: 'explore_days', label: 'explore-then-commit explores for (days)', kind: 'number' },
         { key: 'prior_days', label: 'prior interval (days)', kind: 'number', help: 'each page starts with one changed and one unchanged interval this long' },
         ...REPOSITORY_SIZE_FIELDS,
+        OBSERVED_SHARE_FIELD,
         { key: 'estimator_visits', label: 'visits per page in the estimators chart', kind: 'integer' },
         { key: 'estimator_runs', label: 'pages per point in the estimators chart', kind: 'integer' },
         { key: 'bins', label: 'time bins', kind: 'integer' },

@@ -7,9 +7,11 @@
 //! caps Σ_{i∈s} f_i ≤ 1/P. Page weights w are the importances μ of the papers.
 
 use super::opt::inverse_gain_from;
+use crate::core::input::{InputError, check};
 use crate::core::math::elementary::{ln_1p, sqrt};
 use crate::core::math::freshness::{a_star, a_star_marginal};
 use crate::core::model::repository::Repository;
+use crate::core::model::source::RepositorySource;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,6 +168,35 @@ impl Objective {
             return (0.0, 0.0);
         }
         if m * lambda <= w { (lambda, 0.0) } else { (w / m, -w / (m * m)) }
+    }
+
+    /// Ok when the objective models pages whose every change is observed (harmonic
+    /// staleness); else the error, on `objective`, naming `field` that marks them.
+    pub fn check_observed(self, field: &str) -> Result<(), InputError> {
+        if self == Objective::Harmonic {
+            return Ok(());
+        }
+        Err(InputError::new(
+            "objective",
+            format!(
+                "is {}, but {field} marks pages whose every change is observed, which Freshlab models under harmonic staleness only (LambdaCrawl, Kolobov et al. 2019); choose harmonic, or leave those pages out",
+                self.label()
+            ),
+        ))
+    }
+
+    /// Checks `observed_share`, the share of generated pages whose every change is
+    /// observed: a share in [0, 1], with generated pages, under an objective that models
+    /// them.
+    pub fn check_observed_share(self, share: f64, source: RepositorySource) -> Result<(), InputError> {
+        check("observed_share", share)?.at_least(0.0)?.at_most(1.0)?;
+        if share > 0.0 {
+            if source == RepositorySource::PageList {
+                return Err(InputError::new("observed_share", "applies to generated pages; a page list marks its observed pages in an observed column (1 or 0), so set this to 0"));
+            }
+            self.check_observed("observed_share")?;
+        }
+        Ok(())
     }
 
     /// Page i's value at rate f, observed or not.

@@ -2,6 +2,7 @@
 
 pub mod bursty;
 pub mod change_rate;
+pub mod changes;
 pub mod csv_rows;
 pub mod histogram;
 pub mod page_list;

@@ -5,6 +5,7 @@ use super::page_list::{self, PageList, PageRow};
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
 use crate::core::input::InputError;
+use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,22 +114,45 @@ impl Pages<'_> {
     }
 
     /// The repository: generated, or read from the page list. A list that marks pages
-    /// observed is refused: only the allocations under harmonic staleness model them
-    /// ([`Pages::load_observed`]), and a simulation must not drop the column silently.
+    /// observed is refused: only harmonic staleness (allocate, learning) models them
+    /// ([`Pages::load_observing`]), and an experiment that does not must not drop the
+    /// column silently.
     pub fn load(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
         let loaded = self.load_observed()?;
         if loaded.0.observed.is_some() {
             let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
             return Err(InputError::new(
                 field,
-                "marks pages observed (every change announced); only the allocate experiment's harmonic objective models them (LambdaCrawl, Kolobov et al. 2019), so drop the observed column to simulate these pages",
+                "marks pages observed (every change announced); only harmonic staleness in the allocate and learning experiments models them (LambdaCrawl, Kolobov et al. 2019), so drop the observed column to run these pages here",
             ));
         }
         Ok(loaded)
     }
 
+    /// [`Pages::load`], keeping the pages a list marks observed, and marking each
+    /// generated page observed with probability `share` (its own draw, in page order,
+    /// from the seed's [`Purpose::ObservedPages`] stream).
+    pub fn load_observing(&self, share: f64) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
+        let (mut repo, list, summary) = self.load_observed()?;
+        if list.is_none() && share > 0.0 {
+            let mut stream = Stream::of(self.seed, Purpose::ObservedPages, 0);
+            repo.observed = Some((0..repo.pages()).map(|_| stream.uniform() < share).collect());
+        }
+        Ok((repo, list, summary))
+    }
+
+    /// The field that marks pages observed: `share_field` for generated pages, else the
+    /// page list's column.
+    pub fn observed_field<'a>(&self, share_field: &'a str) -> &'a str {
+        match (self.page_list, self.page_rows) {
+            (Some(_), _) => "the page list's observed column",
+            (None, Some(_)) => "page_rows' observed",
+            (None, None) => share_field,
+        }
+    }
+
     /// [`Pages::load`], keeping the pages a list marks observed.
-    pub fn load_observed(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
+    fn load_observed(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
         match self.source {
             RepositorySource::Generator => {
                 let repo = generate(self.repository, self.seed);

@@ -5,6 +5,7 @@
 pub mod adaptive;
 pub mod greedy;
 pub mod merge;
+pub mod on_change;
 pub mod poisson;
 pub mod random;
 pub mod server;

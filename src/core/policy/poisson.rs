@@ -8,7 +8,6 @@
 use super::Schedule;
 use super::random::AliasTable;
 use crate::core::rng::Stream;
-use std::ops::Range;
 
 pub struct PoissonCrawls {
     table: Option<AliasTable>,
@@ -19,7 +18,7 @@ pub struct PoissonCrawls {
 impl PoissonCrawls {
     /// The server's crawls from time `start` on (by memorylessness, starting afresh at
     /// any time is the same process).
-    pub fn new(f: &[f64], pages: Range<usize>, start: f64, rng: &mut Stream) -> Self {
+    pub fn new(f: &[f64], pages: impl Iterator<Item = usize>, start: f64, rng: &mut Stream) -> Self {
         let chosen: Vec<usize> = pages.filter(|&i| f[i] > 0.0).collect();
         if chosen.is_empty() {
             return PoissonCrawls { table: None, rate: 0.0, next: f64::INFINITY };

@@ -20,10 +20,8 @@ use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
 use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
-use crate::core::model::repository::Repository;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
-use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -60,31 +58,6 @@ impl Default for AllocateConfig {
     }
 }
 
-/// Observed pages are modelled under harmonic staleness only: `field` names where they
-/// come from.
-fn observed_objective(objective: Objective, field: &str) -> Result<(), InputError> {
-    if objective == Objective::Harmonic {
-        return Ok(());
-    }
-    Err(InputError::new(
-        "objective",
-        format!(
-            "is {}, but {field} marks pages whose every change is observed, which Freshlab models under harmonic staleness only (LambdaCrawl, Kolobov et al. 2019); choose harmonic, or leave those pages out",
-            objective.label()
-        ),
-    ))
-}
-
-/// Marks each generated page observed with probability `share` (its own draw, in page
-/// order, from the seed's [`Purpose::ObservedPages`] stream); `None` when none is.
-fn draw_observed(repo: &Repository, share: f64, seed: u64) -> Option<Vec<bool>> {
-    if share == 0.0 {
-        return None;
-    }
-    let mut stream = Stream::of(seed, Purpose::ObservedPages, 0);
-    Some((0..repo.pages()).map(|_| stream.uniform() < share).collect())
-}
-
 /// Bytes per page while the four allocations are computed and reported, and per server,
 /// and what the generator holds besides (measured, tests/cost_model.rs).
 const BYTES_PER_PAGE: f64 = 47.0;
@@ -113,14 +86,7 @@ impl Settings for AllocateConfig {
         self.pages().validate()?;
         check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
         check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
-        check("observed_share", self.observed_share)?.at_least(0.0)?.at_most(1.0)?;
-        if self.observed_share > 0.0 {
-            if self.source == RepositorySource::PageList {
-                return Err(InputError::new("observed_share", "applies to generated pages; a page list marks its observed pages in an observed column (1 or 0), so set this to 0"));
-            }
-            observed_objective(self.objective, "observed_share")?;
-        }
-        Ok(())
+        self.objective.check_observed_share(self.observed_share, self.source)
     }
 
     fn cost(&self) -> Cost {
@@ -180,11 +146,9 @@ impl AllocateOutput {
 /// Computes the four allocations.
 pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputError> {
     config.validate()?;
-    let (mut repo, list, summary) = config.pages().load_observed()?;
-    if list.is_none() {
-        repo.observed = draw_observed(&repo, config.observed_share, config.seed);
-    } else if repo.observed.is_some() {
-        observed_objective(config.objective, if config.page_list.is_some() { "the page list's observed column" } else { "page_rows' observed" })?;
+    let (repo, list, summary) = config.pages().load_observing(config.observed_share)?;
+    if repo.observed.is_some() {
+        config.objective.check_observed(config.pages().observed_field("observed_share"))?;
     }
     config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
     config.page_list = None;

@@ -92,6 +92,14 @@ impl LearningPolicy {
         }
     }
 
+    /// Crawls a page whose every change is announced on its changes, with probability
+    /// f/λ from the rates it believes: the oracle and the learners that crawl as the
+    /// objective assumes (uniform, which believes no rate, MERGE and the deployed
+    /// crawlers do not listen).
+    pub fn listens(self) -> bool {
+        matches!(self, LearningPolicy::Oracle | LearningPolicy::LearnAndCrawl | LearningPolicy::ExploreThenCommit)
+    }
+
     /// Keeps what it sees to estimate rates from.
     pub fn learns(self) -> bool {
         matches!(self, LearningPolicy::LearnAndCrawl | LearningPolicy::ExploreThenCommit | LearningPolicy::MergeLearned)
@@ -127,6 +135,10 @@ pub struct LearningConfig {
     pub estimator_visits: u64,
     /// Simulated pages per point of the estimators' chart.
     pub estimator_runs: u64,
+    /// The share of generated pages whose every change is announced (a sitemap, a
+    /// feed), drawn with the seed; harmonic staleness only. A page list marks them in
+    /// its `observed` column.
+    pub observed_share: f64,
     pub seed: u64,
 }
 }
@@ -149,6 +161,7 @@ impl Default for LearningConfig {
             policies: LearningPolicy::ALL.to_vec(),
             estimator_visits: 30,
             estimator_runs: 2000,
+            observed_share: 0.0,
             seed: 1,
         }
     }
@@ -260,7 +273,7 @@ impl Settings for LearningConfig {
         distinct("policies", &self.policies)?;
         count("estimator_visits", self.estimator_visits, 2, 10_000, "")?;
         count("estimator_runs", self.estimator_runs, 10, 100_000, "")?;
-        Ok(())
+        self.objective.check_observed_share(self.observed_share, self.source)
     }
 
     fn cost(&self) -> Cost {

@@ -18,6 +18,7 @@ use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolitenessCheck;
 use crate::core::policy::adaptive::{Adaptive, Rule};
 use crate::core::policy::merge::Merge;
+use crate::core::policy::on_change::{Listening, OnChange};
 use crate::core::policy::poisson::PoissonCrawls;
 use crate::core::policy::server::{drive, drive_at_most};
 use crate::core::rng::{Purpose, Stream};
@@ -66,6 +67,9 @@ pub struct Run {
     merges: Vec<Merge>,
     /// Each server's politeness check, kept from epoch to epoch.
     checks: Vec<PolitenessCheck>,
+    /// A listening policy's crawls on the announced changes of each server's observed
+    /// pages, kept from epoch to epoch (empty: no page is observed, or it does not listen).
+    listening: Vec<OnChange>,
     /// A deployed crawler's intervals × this (1 for the shipped rule and the others),
     /// and its runs so far: (1/scale, requests).
     scale: f64,
@@ -78,6 +82,7 @@ pub struct Run {
 /// Which run the plan starts next: the policies in order, then the estimators.
 pub struct LearningJob {
     config: LearningConfig,
+    /// The pages, those whose every change is announced marked observed.
     repo: Repository,
     summary: RepositorySummary,
     edges: Vec<f64>,
@@ -94,18 +99,24 @@ pub struct LearningJob {
 
 impl LearningJob {
     pub fn new(config: LearningConfig) -> Result<Self, InputError> {
-        let (repo, _, summary) = config.pages().load()?;
+        let (repo, _, summary) = config.pages().load_observing(config.observed_share)?;
+        if repo.observed.is_some() {
+            config.objective.check_observed(config.pages().observed_field("observed_share"))?;
+        }
         if repo.lambda.iter().all(|&l| l == 0.0) {
             return Err(InputError::new(config.pages().size_field(), "has no page that changes (every change rate is 0): there is nothing to learn or to crawl"));
         }
         config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
         let p = config.politeness_days();
         let cap = (p > 0.0).then_some(p);
+        let blind = repo.observed.is_some().then(|| Repository { observed: None, ..repo.clone() });
+        // the same pages as a crawler that does not listen sees them (none observed)
+        let unobserved = blind.as_ref().unwrap_or(&repo);
         let (oracle, _) = optimal_for(config.objective, &repo, config.capacity, cap);
-        let (oracle_merge, _) = optimal_for(Objective::Freshness, &repo, config.capacity, cap);
+        let (oracle_merge, _) = optimal_for(Objective::Freshness, unobserved, config.capacity, cap);
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
         let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64).work;
-        let politeness = politeness_prices(&repo, p);
+        let politeness = politeness_prices(&repo, unobserved, p);
         Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work })
     }
 
@@ -122,6 +133,16 @@ impl LearningJob {
             _ => return Vec::new(),
         };
         (0..self.repo.servers()).map(|s| Adaptive::scaled(rule, self.repo.server_pages(s), self.config.politeness_days(), scale)).collect()
+    }
+
+    /// A listening policy's crawls on the observed pages' announced changes, server by
+    /// server, from the run's change streams (none for the others).
+    fn listening(&self, policy: LearningPolicy, watch: &Watch) -> Vec<OnChange> {
+        if self.repo.observed.is_none() || !policy.listens() {
+            return Vec::new();
+        }
+        let observed = |s: usize| self.repo.server_pages(s).filter(|&i| self.repo.observed(i) && self.repo.lambda[i] > 0.0).map(|i| (i, watch.changes(i))).collect();
+        (0..self.repo.servers()).map(|s| OnChange::new(observed(s))).collect()
     }
 
     fn checks(&self) -> Vec<PolitenessCheck> {
@@ -182,10 +203,19 @@ impl LearningJob {
         let start = self.edges[run.epoch];
         let p = self.config.politeness_days();
         let cap = (p > 0.0).then_some(p);
+        // the rates a listening learner believes, by which it crawls its announced pages
+        // with probability f/λ̂, are new at every epoch, exploring or not (explore-then-
+        // commit keeps those it committed with)
+        let committed = run.policy == LearningPolicy::ExploreThenCommit && run.epoch > 0 && self.edges[run.epoch - 1] >= self.config.explore_days;
+        if !committed {
+            self.hear(run, start);
+        }
         let learned = |run: &mut Run, objective: Objective| {
             let read = run.watch.estimate(self.config.prior_days, &mut run.estimates);
             run.work += read as f64;
-            let estimated = Repository { lambda: run.estimates.clone(), weight: self.repo.weight.clone(), server_start: self.repo.server_start.clone(), observed: None };
+            self.hear(run, start);
+            let observed = if run.listening.is_empty() { None } else { self.repo.observed.clone() };
+            let estimated = Repository { lambda: run.estimates.clone(), weight: self.repo.weight.clone(), server_start: self.repo.server_start.clone(), observed };
             optimal_for(objective, &estimated, self.config.capacity, cap).0
         };
         match run.policy {
@@ -196,7 +226,6 @@ impl LearningJob {
             LearningPolicy::LearnAndCrawl => learned(run, self.config.objective),
             LearningPolicy::MergeLearned => learned(run, Objective::Freshness),
             LearningPolicy::ExploreThenCommit => {
-                let committed = run.epoch > 0 && self.edges[run.epoch - 1] >= self.config.explore_days;
                 if committed {
                     run.f.clone()
                 } else if start >= self.config.explore_days {
@@ -205,6 +234,18 @@ impl LearningJob {
                     self.uniform.clone()
                 }
             }
+        }
+    }
+
+    /// A listening learner's estimate of each announced page's rate from the changes
+    /// announced before `t` (every one of them): the mean (N + 1)/(t + prior_days) of
+    /// the Gamma posterior from a prior of one change in prior_days.
+    fn hear(&self, run: &mut Run, t: f64) {
+        if !run.policy.learns() {
+            return;
+        }
+        for (i, n) in run.listening.iter().flat_map(OnChange::announced) {
+            run.estimates[i] = (n as f64 + 1.0) / (t + self.config.prior_days);
         }
     }
 
@@ -254,15 +295,18 @@ impl LearningJob {
 }
 
 /// Each objective's optimum with and without the caps, at shares of the maximum
-/// polite rate #servers/P (none without politeness).
-fn politeness_prices(repo: &Repository, p: f64) -> Vec<PolitenessPrice> {
+/// polite rate #servers/P (none without politeness). Harmonic staleness listens to the
+/// pages that announce their changes (`repo`); the freshness objectives do not
+/// (`blind`: the same pages, none observed).
+fn politeness_prices(repo: &Repository, blind: &Repository, p: f64) -> Vec<PolitenessPrice> {
     if p <= 0.0 {
         return Vec::new();
     }
     let max = repo.servers() as f64 / p;
-    let value = |o: Objective, f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * o.value(repo.lambda[i], f[i])).sum::<f64>() / repo.total_weight();
     let mut out = Vec::new();
     for objective in Objective::ALL {
+        let repo = if objective == Objective::Harmonic { repo } else { blind };
+        let value = |o: Objective, f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(repo, i, f[i])).sum::<f64>() / repo.total_weight();
         for share in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.9] {
             let c = share * max;
             let (free, _) = optimal_for(objective, repo, c, None);
@@ -310,6 +354,7 @@ impl Plan for LearningJob {
         };
         let pages = self.repo.pages();
         let watch = self.watch(policy);
+        let listening = self.listening(policy, &watch);
         let adaptive = self.adaptive(policy, 1.0);
         let estimates = if policy.learns() { vec![f64::NAN; pages] } else { Vec::new() };
         let mut run = Run {
@@ -325,6 +370,7 @@ impl Plan for LearningJob {
             adaptive,
             merges: Vec::new(),
             checks: self.checks(),
+            listening,
             scale: 1.0,
             trials: Vec::new(),
             uncapped: false,
@@ -366,6 +412,12 @@ impl Plan for LearningJob {
                     run.merges.push(Merge::new(&run.f, pages.clone(), &mut rng));
                 }
                 drive(&mut run.merges[s], end, &run.f, &mut run.watch, check, &mut rng)
+            } else if let Some(announced) = run.listening.get_mut(s) {
+                let observed = self.repo.observed.as_deref().expect("listening runs have observed pages");
+                let blind = PoissonCrawls::new(&run.f, pages.clone().filter(|&i| !observed[i]), start, &mut rng);
+                let believed = if run.policy.is_oracle() { &self.repo.lambda } else { &run.estimates };
+                announced.retarget(&run.f, believed, end, &mut rng);
+                drive(&mut Listening { blind, announced }, end, &run.f, &mut run.watch, check, &mut rng)
             } else {
                 drive(&mut PoissonCrawls::new(&run.f, pages.clone(), start, &mut rng), end, &run.f, &mut run.watch, check, &mut rng)
             };
@@ -431,6 +483,7 @@ impl Plan for LearningJob {
             policies,
             estimators: self.estimators.clone(),
             politeness: self.politeness.clone(),
+            observed_pages: self.repo.observed.as_ref().map(|o| o.iter().filter(|&&x| x).count() as u64),
         }
     }
 

@@ -95,6 +95,9 @@ pub struct LearningOutput {
     pub estimators: Vec<EstimatorPoint>,
     /// Empty without politeness.
     pub politeness: Vec<PolitenessPrice>,
+    /// Pages whose every change is announced (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_pages: Option<u64>,
 }
 
 impl LearningOutput {

@@ -45,6 +45,58 @@ fn the_oracle_measures_its_closed_forms() {
     assert!(curve.violations > 0, "Poisson crawls keep politeness on average only");
 }
 
+/// Pages that announce their changes (half of them): the oracle crawls each on a
+/// change with probability f/λ and measures the closed forms of both kinds of pages —
+/// freshness p and harmonic staleness −ln p for an announced page — over the second
+/// half of a long run.
+#[test]
+fn the_oracle_measures_its_closed_forms_with_announced_pages() {
+    let config = LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, observed_share: 0.5, ..small() };
+    let out = learn(config.clone());
+    let (repo, _, _) = config.pages().load_observing(0.5).unwrap();
+    let observed = repo.observed.as_ref().unwrap().iter().filter(|&&o| o).count() as u64;
+    assert!((120..180).contains(&observed), "about half of the 300 pages: {observed}");
+    assert_eq!(out.observed_pages, Some(observed));
+    let (f, _) = crate::core::alloc::opt::optimal_for(Objective::Harmonic, &repo, config.capacity, Some(config.politeness_days()));
+    let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(&repo, i, f[i])).sum::<f64>() / repo.total_weight();
+    let curve = &out.policies[0];
+    let late = |v: &[f64]| v[10..].iter().sum::<f64>() / 10.0;
+    let (fresh, stale) = (late(&curve.freshness), late(&curve.harmonic));
+    assert!((fresh / mean(Objective::Binary) - 1.0).abs() < 0.02, "freshness {fresh} vs {}", mean(Objective::Binary));
+    assert!((stale / mean(Objective::Harmonic) - 1.0).abs() < 0.03, "harmonic {stale} vs {}", mean(Objective::Harmonic));
+    let requests = curve.requests as f64 / config.horizon_days;
+    assert!((requests / config.capacity - 1.0).abs() < 0.02, "the bandwidth is spent: {requests} a day");
+}
+
+/// Announced changes: with every page announcing them and more bandwidth than Σλ, the
+/// oracle and LambdaLearnAndCrawl (whose estimates then give p = f/λ̂ = 1) crawl every
+/// change — freshness 1, no staleness; announcements help both; and MERGE and the
+/// deployed crawlers, which do not listen, run exactly as without them.
+#[test]
+fn announced_changes_are_heard_by_the_listeners_only() {
+    let base = LearningConfig { horizon_days: 300.0, estimator_runs: 10, ..small() };
+    let blind = learn(base.clone());
+    let heard = learn(LearningConfig { observed_share: 1.0, ..base });
+    for policy in [LearningPolicy::OracleMerge, LearningPolicy::MergeLearned, LearningPolicy::Nutch, LearningPolicy::Stormcrawler] {
+        assert_eq!(heard.curve(policy), blind.curve(policy), "{policy:?} does not listen");
+    }
+    // uniform neither: the same crawls (its distance to an oracle that listens differs)
+    let uniform = |o: &LearningOutput| {
+        let c = o.curve(LearningPolicy::Uniform).unwrap();
+        (c.freshness.clone(), c.harmonic.clone(), c.requests)
+    };
+    assert_eq!(uniform(&heard), uniform(&blind));
+    let changes: f64 = heard.repository.mean_rate * heard.repository.pages as f64;
+    assert!(changes < base.capacity, "the case: Σλ = {changes} below C");
+    for policy in [LearningPolicy::Oracle, LearningPolicy::LearnAndCrawl] {
+        let c = heard.curve(policy).unwrap();
+        assert_eq!((c.mean_freshness, c.mean_harmonic), (1.0, 0.0), "{policy:?} crawls every change");
+        assert!(c.requests < blind.curve(policy).unwrap().requests, "{policy:?} spends only what the changes need");
+    }
+    let stale = |o: &LearningOutput, p| o.curve(p).unwrap().mean_harmonic;
+    assert!(stale(&heard, LearningPolicy::ExploreThenCommit) < stale(&blind, LearningPolicy::ExploreThenCommit));
+}
+
 /// Learning pays: LambdaLearnAndCrawl's rates approach the oracle's epoch after epoch,
 /// learning at all beats not learning, and no learner beats the oracle on its own
 /// objective.
@@ -157,12 +209,20 @@ fn bad_input_is_refused() {
     let weightless =
         LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() };
     assert!(run(Config::Learning(weightless), |_, _| {}).unwrap_err().message.contains("weight 0"));
-    // pages whose every change is observed are not simulated: refused, not dropped
-    let observed =
-        LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,observed\na,s,1,1\nb,s,1,0\n".into()), ..base() };
-    let e = run(Config::Learning(observed), |_, _| {}).unwrap_err();
-    assert_eq!(e.field, "page_list");
-    assert!(e.message.contains("marks pages observed") && e.message.contains("drop the observed column"), "{e}");
+    // pages whose every change is observed: modelled under harmonic staleness only
+    let listed = || LearningConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some("page,server,change_rate,observed\na,s,1,1\nb,s,1,0\n".into()),
+        capacity: 1.0,
+        ..base()
+    };
+    let e = run(Config::Learning(LearningConfig { objective: Objective::Freshness, ..listed() }), |_, _| {}).unwrap_err();
+    assert_eq!(e.field, "objective", "{e}");
+    assert!(e.message.contains("the page list's observed column"), "{e}");
+    // under harmonic staleness the list's announced pages are crawled on their changes
+    assert_eq!(learn(listed()).observed_pages, Some(1));
+    assert_eq!(field(LearningConfig { observed_share: 0.5, objective: Objective::Binary, ..base() }), "objective");
+    assert_eq!(field(LearningConfig { observed_share: -0.1, ..base() }), "observed_share");
 }
 
 /// With politeness off, a deployed crawler's trial whose intervals are too short would

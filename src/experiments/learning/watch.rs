@@ -7,8 +7,9 @@
 //! 2019) — and recorded as the crawler sees it: changed or not, and the interval.
 
 use crate::core::model::change_rate::maximum_likelihood_from;
+use crate::core::model::changes::ChangeTimes;
 use crate::core::model::repository::Repository;
-use crate::core::rng::{Purpose, Stream};
+use crate::core::rng::Stream;
 use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::{Fetch, Freshness};
 
@@ -22,10 +23,8 @@ pub struct History {
 
 pub struct Watch {
     horizon: f64,
-    lambda: Vec<f64>,
     weight: Vec<f64>,
-    changes: Vec<Stream>,
-    next_change: Vec<f64>,
+    changes: Vec<ChangeTimes>,
     last_fetch: Vec<f64>,
     /// Empty for runs that never estimate (they keep no history).
     pub history: Vec<History>,
@@ -40,14 +39,10 @@ impl Watch {
     /// `record`: keep what the crawler sees (for runs that estimate rates).
     pub fn new(repo: &Repository, seed: u64, horizon: f64, bins: usize, record: bool) -> Self {
         let pages = repo.pages();
-        let mut changes: Vec<Stream> = (0..pages as u64).map(|i| Stream::of(seed, Purpose::PageChanges, i)).collect();
-        let next_change = (0..pages).map(|i| if repo.lambda[i] > 0.0 { changes[i].exponential(repo.lambda[i]) } else { f64::INFINITY }).collect();
         Watch {
             horizon,
-            lambda: repo.lambda.clone(),
             weight: (0..pages).map(|i| repo.weight(i)).collect(),
-            changes,
-            next_change,
+            changes: (0..pages).map(|i| ChangeTimes::of(seed, i as u64, repo.lambda[i])).collect(),
             last_fetch: vec![0.0; pages],
             history: if record { vec![History::default(); pages] } else { Vec::new() },
             fresh: TimeBins::new(horizon, bins),
@@ -61,7 +56,8 @@ impl Watch {
     /// H(k) after the k-th. Returns (changed, first change, last change).
     fn account(&mut self, i: usize, t: f64) -> (bool, f64, f64) {
         let (a, w) = (self.last_fetch[i], self.weight[i]);
-        let mut c = self.next_change[i];
+        let changes = &mut self.changes[i];
+        let mut c = changes.next();
         if c > t {
             self.fresh.add_interval(a, t, w);
             return (false, f64::INFINITY, f64::NEG_INFINITY);
@@ -72,20 +68,26 @@ impl Watch {
             k += 1;
             h += 1.0 / k as f64;
             last = c;
-            c += self.changes[i].exponential(self.lambda[i]);
+            changes.advance();
+            c = changes.next();
             self.harmonic.add_interval(last, c.min(t), w * h);
             self.events += 1;
         }
-        self.next_change[i] = c;
         (true, first, last)
     }
 
     /// Accounts every page up to the horizon (no fetch at its end).
     pub fn close(&mut self) {
-        for i in 0..self.lambda.len() {
+        for i in 0..self.changes.len() {
             self.account(i, self.horizon);
             self.last_fetch[i] = self.horizon;
         }
+    }
+
+    /// Page i's changes from where the account stands (at the start of a run: all of
+    /// them), for a schedule that crawls on each announced change.
+    pub fn changes(&self, i: usize) -> ChangeTimes {
+        self.changes[i].clone()
     }
 
     /// Each page's change rate as estimated by maximum likelihood from its history and
@@ -145,7 +147,7 @@ mod tests {
         let repo = Repository::from_servers(&[vec![lambda]]);
         let days = 4000.0;
         let mut watch = Watch::new(&repo, 5, days, 1, true);
-        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let mut rng = Stream::of(0, crate::core::rng::Purpose::Test, 0);
         for d in 1..=4000 {
             watch.visit(0, d as f64, &mut rng);
         }

@@ -490,3 +490,13 @@ fn parts_of_the_runs_report_shares_of_the_whole_progress() {
     let sum: f64 = lasts.iter().sum();
     assert!(sum > 0.8 && sum <= 1.0, "{lasts:?}");
 }
+
+/// A page list that marks pages whose every change is announced is refused, naming the
+/// list, rather than run with the column dropped (the policies do not listen).
+#[test]
+fn a_page_list_with_announced_pages_is_refused_not_dropped() {
+    let config = PoliciesConfig { source: RepositorySource::PageList, page_list: Some("page,server,change_rate,observed\na,s,1,1\nb,s,1,0\n".into()), ..small() };
+    let e = start(config).err().expect("refused");
+    assert_eq!(e.field, "page_list");
+    assert!(e.message.contains("drop the observed column"), "{e}");
+}
