@@ -58,6 +58,16 @@ const CASES: &[(&str, bool)] = &[
     (r#"{"experiment":"bursty","generator":{"articles":100,"days":40},"politeness_seconds":20000,"fractions":[0.5,1]}"#, true),
     (r#"{"experiment":"partition","web":{"hosts":2000,"ips":500,"mean_pages":60,"max_pages":5000},"robots":[2,10]}"#, true),
     (r#"{"experiment":"partition","web":{"hosts":4000,"ips":900,"mean_pages":90,"max_pages":9000},"robots":[5]}"#, true),
+    // learning: requests and history items bounded above (fetches finding a change, at
+    // most one a change), so upper bounds
+    (
+        r#"{"experiment":"learning","repository":{"pages":50000,"servers":500},"capacity":5000,"horizon_days":60,"policies":["oracle","learn_and_crawl","uniform","merge_learned"]}"#,
+        false,
+    ),
+    (
+        r#"{"experiment":"learning","repository":{"pages":50000,"servers":500},"capacity":5000,"horizon_days":60,"observed_share":1,"policies":["oracle","learn_and_crawl","uniform","merge_learned"]}"#,
+        false,
+    ),
 ];
 
 #[test]

@@ -171,9 +171,14 @@ impl Default for LearningConfig {
 pub const ESTIMATOR_POINTS: usize = 13;
 
 /// Bytes per page of a run: rates, estimates, the accountant's state (a change stream,
-/// times, the history's header) and the repository; per request, one f32 of history.
+/// times, the history's header) and the repository.
 const BYTES_PER_PAGE: f64 = 200.0;
-const BYTES_PER_REQUEST: f64 = 4.0;
+/// …and per page that announces its changes, during a listening run: its copy of the
+/// change times, its probability and count, its place in the server's queue (measured:
+/// 34 bytes more a page for 200,000 pages all announcing; counted with room to spare).
+const BYTES_PER_ANNOUNCED_PAGE: f64 = 60.0;
+/// Per history item (a fetch that found a change): an f32, in vectors grown by doubling.
+const BYTES_PER_HISTORY_ITEM: f64 = 8.0;
 const BYTES_BESIDES: f64 = 1_000_000.0;
 /// Native seconds per unit of work (a request or a change), measured on the defaults.
 const SECONDS_PER_UNIT: f64 = 150e-9;
@@ -217,22 +222,45 @@ impl LearningConfig {
     }
 
     /// Work of one run of `policy` on `pages` pages: its requests, the changes it
-    /// simulates (at most the generator's fastest rate on every page), and the history
-    /// items its re-estimations read (each epoch, every observation so far).
+    /// simulates, and the history items its re-estimations read (each epoch, every page
+    /// and the history so far).
     pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64) -> f64 {
-        let requests = if policy.is_adaptive() { self.adaptive_requests(pages, servers) } else { self.requests_per_run() };
-        let changes = pages * self.repository.rate_max.max(1.0) * self.horizon_days;
+        // an allocation spends at most 1/P a server
+        let polite = if self.politeness_seconds > 0.0 { servers * 86_400.0 / self.politeness_seconds * self.horizon_days } else { f64::INFINITY };
+        let requests = if policy.is_adaptive() { self.adaptive_requests(pages, servers) } else { self.requests_per_run().min(polite) };
+        let changes = self.changes(pages);
         let epochs = self.epoch_count() as f64;
         let scans = match policy {
-            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => requests * epochs / 2.0 + pages * epochs,
-            LearningPolicy::ExploreThenCommit => requests + pages,
+            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => self.history_items(pages) * epochs / 2.0 + pages * epochs,
+            LearningPolicy::ExploreThenCommit => self.history_items(pages) + pages,
             LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform | LearningPolicy::Nutch | LearningPolicy::Stormcrawler => 0.0,
         };
         requests + changes + scans
     }
 
+    /// The changes a run on `pages` pages simulates: the generator's mean rate on every
+    /// page (a page list's rates are unknown until it is read: one a day).
+    fn changes(&self, pages: f64) -> f64 {
+        let rate = if self.source == RepositorySource::Generator { self.repository.mean_rate() } else { 1.0 };
+        pages * rate * self.horizon_days
+    }
+
+    /// A learner's history at the end of a run: an interval for each fetch that found a
+    /// change, so at most one for each request and for each change.
+    fn history_items(&self, pages: f64) -> f64 {
+        self.requests_per_run().min(self.changes(pages))
+    }
+
     fn estimator_work(&self) -> f64 {
         ESTIMATOR_POINTS as f64 * self.estimator_runs as f64 * self.estimator_visits as f64 * 2.0
+    }
+
+    /// The share of pages that may announce their changes: `observed_share` of the
+    /// generated pages, or all of a page list with an observed column (before it is read).
+    fn announced_share(&self) -> f64 {
+        let header = |text: &String| text.lines().next().is_some_and(|h| h.to_ascii_lowercase().contains("observed"));
+        let listed = self.page_list.as_ref().is_some_and(header) || self.page_rows.as_ref().is_some_and(|rows| rows.iter().any(|r| r.observed == Some(true)));
+        if listed { 1.0 } else { self.observed_share }
     }
 
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
@@ -241,11 +269,12 @@ impl LearningConfig {
         Cost {
             work,
             unit: "events".into(),
-            bytes: (n * BYTES_PER_PAGE + self.requests_per_run() * BYTES_PER_REQUEST + BYTES_BESIDES).max(self.pages().import_bytes(pages) as f64),
+            bytes: (n * BYTES_PER_PAGE + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE + self.history_items(n) * BYTES_PER_HISTORY_ITEM + BYTES_BESIDES)
+                .max(self.pages().import_bytes(pages) as f64),
             seconds: work * SECONDS_PER_UNIT,
             // a deployed crawler's tuning runs are counted at their most (adaptive_requests)
             worst_case: self.policies.iter().any(|p| p.is_adaptive()),
-            memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each request keeps 4 bytes of history), or use fewer pages"),
+            memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each fetch that finds a change keeps 4 to 8 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }
     }
