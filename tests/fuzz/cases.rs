@@ -138,12 +138,14 @@ fn mutant(old: &Value, rng: &mut Stream) -> Value {
     }
 }
 
-/// A small page list, mutated.
+/// A small page list, a third of them with an observed column, mutated.
 fn page_list(rng: &mut Stream) -> String {
-    let mut text = String::from("page,server,change_rate,weight\n");
+    let observed = rng.below(3) == 0;
+    let mut text = String::from(if observed { "page,server,change_rate,weight,observed\n" } else { "page,server,change_rate,weight\n" });
     let servers = 1 + rng.below(6);
     for k in 0..(2 + rng.below(40)) {
-        text.push_str(&format!("p{k},s{},{},{}\n", rng.below(servers), rng.uniform_in(0.0, 3.0), 1.0 + rng.below(3) as f64));
+        text.push_str(&format!("p{k},s{},{},{}", rng.below(servers), rng.uniform_in(0.0, 3.0), 1.0 + rng.below(3) as f64));
+        text.push_str(if !observed { "\n" } else if rng.below(2) == 0 { ",1\n" } else { ",0\n" });
     }
     mutate_text(text, rng)
 }
