@@ -53,7 +53,9 @@ export default {
           ? ` ${integer(observed)} of them have every change observed: the optima crawl each on a change with probability f/λ (Kolobov et al. 2019, Algorithm 2), with the same multipliers as the others.`
           : '';
         element.innerHTML = `<p>${source}${seen}</p><table class="proof"><caption>${
-          poisson ? `Freshness Σ w f/(λ + f) / Σ w of each allocation (Poisson crawls); the optima are those of ${label('objective', objective)}` : "Freshness bound Σ w A*(f) / Σ w of each allocation (Lemma 4.2 page by page)"
+          poisson
+            ? `Freshness Σ w f/(λ + f) / Σ w of each allocation (Poisson crawls${observed ? '; a page whose changes are observed is fresh with probability min(1, f/λ)' : ''}); the optima are those of ${label('objective', objective)}`
+            : 'Freshness bound Σ w A*(f) / Σ w of each allocation (Lemma 4.2 page by page)'
         }; the CSV export has every page's frequency</caption>
           <thead><tr><th scope="col">allocation</th><th scope="col">freshness</th>${harmonic ? '<th scope="col">harmonic staleness a day</th>' : ''}${poisson ? '<th scope="col">changing pages never crawled</th>' : ''}${observed ? '<th scope="col">observed changes crawled</th>' : ''}<th scope="col">requests a day</th><th scope="col">capped servers</th><th scope="col">servers over the cap</th><th scope="col">multiplier μ</th><th scope="col">worst KKT residual</th></tr></thead>
           <tbody>${row('uniform', result.uniform)}${row('proportional to λ', result.proportional)}${row('OPT_UNPOLITE', result.opt_unpolite)}${row('OPT_POLITE', result.opt_polite)}</tbody></table>`;

@@ -100,7 +100,8 @@ impl Settings for AllocateConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AllocationResult {
     /// Σ w A*(f) / Σ w, each page's A* from Lemma 4.2 at its frequency; under the
-    /// binary or harmonic objective (Poisson crawls), Σ w f/(λ + f) / Σ w.
+    /// binary or harmonic objective (Poisson crawls), Σ w f/(λ + f) / Σ w (a page whose
+    /// every change is observed counts min(1, f/λ)).
     pub freshness: f64,
     /// Under the harmonic objective: the expected harmonic staleness per unit of
     /// weight and day, Σ w ln(1 + λ/f) / Σ w (Kolobov et al. 2019).
