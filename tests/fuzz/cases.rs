@@ -145,7 +145,13 @@ fn page_list(rng: &mut Stream) -> String {
     let servers = 1 + rng.below(6);
     for k in 0..(2 + rng.below(40)) {
         text.push_str(&format!("p{k},s{},{},{}", rng.below(servers), rng.uniform_in(0.0, 3.0), 1.0 + rng.below(3) as f64));
-        text.push_str(if !observed { "\n" } else if rng.below(2) == 0 { ",1\n" } else { ",0\n" });
+        text.push_str(if !observed {
+            "\n"
+        } else if rng.below(2) == 0 {
+            ",1\n"
+        } else {
+            ",0\n"
+        });
     }
     mutate_text(text, rng)
 }

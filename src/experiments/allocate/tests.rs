@@ -87,7 +87,11 @@ fn observed_pages_from_a_page_list() {
     assert!((out.opt_unpolite.observed_crawled.unwrap() - 0.375).abs() < 1e-12);
     let table = crate::experiments::Tabular::table(&out);
     assert_eq!(table.columns[..3], ["page", "change_rate", "observed"]);
+    assert_eq!(table.columns.last().unwrap(), "p_opt_polite");
     assert_eq!(table.rows.len(), 2);
+    // a crawls 3/4 a day of its 2 changes: each announced change with probability 3/8
+    assert!(matches!(table.rows[0].last(), Some(crate::table::Cell::Number(p)) if (p - 0.375).abs() < 1e-12));
+    assert!(matches!(table.rows[1].last(), Some(crate::table::Cell::Text(t)) if t.is_empty()));
     // without the column the same pages are solved as any others
     let plain = list("page,server,change_rate\na,s,2\nb,s,1\n", 1.25, 0.0);
     assert!(plain.observed.is_empty() && plain.opt_unpolite.observed_crawled.is_none());
