@@ -53,8 +53,8 @@ fn observed_summary(o: &AllocateOutput) -> String {
     let n = o.observed.iter().filter(|&&x| x).count();
     match o.opt_polite.observed_crawled {
         Some(share) if n > 0 => {
-            let pages = if n == 1 { "1 page has".to_string() } else { format!("{} pages have", thousands(n as f64)) };
-            format!(" {pages} every change observed; OPT_POLITE crawls {} % of their changes.", sig(100.0 * share, 3))
+            let (pages, their) = if n == 1 { ("1 page has".to_string(), "its") } else { (format!("{} pages have", thousands(n as f64)), "their") };
+            format!(" {pages} every change observed; OPT_POLITE crawls {} % of {their} changes.", sig(100.0 * share, 3))
         }
         _ => String::new(),
     }
