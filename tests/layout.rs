@@ -44,10 +44,10 @@ fn no_text_leaves_the_frame_and_no_legend_covers_data_at_any_size_or_font() {
                     if frame.legend_covers > 0 {
                         problems.push(format!("{:?} at {width}×{height}, font {font_scale}: the legend covers {} points", figure.title, frame.legend_covers));
                     }
-                    if let Some(l) = frame.legend {
-                        if l[0] < 0 || l[1] < 0 || l[2] > width as i32 || l[3] > height as i32 {
-                            problems.push(format!("{:?} at {width}×{height}, font {font_scale}: the legend leaves the frame {l:?}", figure.title));
-                        }
+                    if let Some(l) = frame.legend
+                        && (l[0] < 0 || l[1] < 0 || l[2] > width as i32 || l[3] > height as i32)
+                    {
+                        problems.push(format!("{:?} at {width}×{height}, font {font_scale}: the legend leaves the frame {l:?}", figure.title));
                     }
                 }
             }

@@ -84,12 +84,11 @@ pub fn fit(measure: &dyn Fn(&str, f64) -> f64, text: &str, size: f64, width: f64
         if measure(candidate, size * k) <= width {
             return (vec![candidate.clone()], size * k);
         }
-        if wrap {
-            if let Some(lines) = split_in_two(candidate) {
-                if lines.iter().all(|l| measure(l, size * k) <= width) {
-                    return (lines, size * k);
-                }
-            }
+        if wrap
+            && let Some(lines) = split_in_two(candidate)
+            && lines.iter().all(|l| measure(l, size * k) <= width)
+        {
+            return (lines, size * k);
         }
     }
     // nothing fits at 60 %: shrink the last candidate until it does
@@ -465,14 +464,14 @@ where
                     Some((on, off)) => chart.draw_series(DashedLineSeries::new(piece.iter().copied(), on, off, style)).map_err(fail)?,
                 };
             }
-            if let Some(tag) = tag {
-                if let Some(longest) = pieces.iter().max_by_key(|p| p.len()) {
-                    // along the longest piece, from its middle outwards
-                    let n = longest.len() - 1;
-                    let fractions = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.12, 0.88];
-                    let on = fractions.iter().map(|f| chart.backend_coord(&longest[(f * n as f64).round() as usize])).collect();
-                    texts.push(Pending::Tag { text: tag, paint: pen.paint, on, layer });
-                }
+            if let Some(tag) = tag
+                && let Some(longest) = pieces.iter().max_by_key(|p| p.len())
+            {
+                // along the longest piece, from its middle outwards
+                let n = longest.len() - 1;
+                let fractions = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.12, 0.88];
+                let on = fractions.iter().map(|f| chart.backend_coord(&longest[(f * n as f64).round() as usize])).collect();
+                texts.push(Pending::Tag { text: tag, paint: pen.paint, on, layer });
             }
         }
         Layer::Rects { rects, paint, .. } => {

@@ -204,7 +204,7 @@ fn run_points(grid: &Grid, configs: Vec<(usize, freshlab::experiments::Config)>,
             eprintln!("freshlab: point {} ({}) done, {n} of {total} after {:.1} s", *p + 1, at.join(" "), started.elapsed().as_secs_f64());
         }
     });
-    work.into_iter().map(|(_, _, r)| r).collect()
+    work.into_iter().try_for_each(|(_, _, r)| r)
 }
 
 fn run_point(grid: &Grid, p: usize, config: freshlab::experiments::Config, dir: &Path) -> Result<(), Failure> {

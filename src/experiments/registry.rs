@@ -250,13 +250,12 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
     let serde_json::Value::Object(mut map) = value else {
         return Err(InputError::new("", r#"the configuration must be an object such as {"experiment": "level_sets"}"#));
     };
-    if !map.contains_key("experiment") {
-        if let Some(serde_json::Value::Object(inner)) = map.get("config") {
-            if inner.contains_key("experiment") {
-                let Some(serde_json::Value::Object(inner)) = map.remove("config") else { unreachable!("checked above") };
-                map = inner;
-            }
-        }
+    if !map.contains_key("experiment")
+        && let Some(serde_json::Value::Object(inner)) = map.get("config")
+        && inner.contains_key("experiment")
+    {
+        let Some(serde_json::Value::Object(inner)) = map.remove("config") else { unreachable!("checked above") };
+        map = inner;
     }
     let known = NAMES.join(", ");
     let name = match map.remove("experiment") {

@@ -216,7 +216,6 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
         let guess = typical_marginal(objective, repo, 0..repo.pages(), capacity);
         newton_root_decreasing(&mut spend, target, guess)
     };
-    drop(spend);
     // x becomes f in place
     per_server(repo, &mut x, |s, xs| {
         let m = mu.max(saturations[s]);

@@ -97,7 +97,7 @@ mod tests {
             }
             // pages left out are those that change fastest, when capacity is short
             if capacity == 0.5 {
-                assert!(f.iter().any(|&x| x == 0.0));
+                assert!(f.contains(&0.0));
             }
         }
     }

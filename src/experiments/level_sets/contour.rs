@@ -35,7 +35,7 @@ impl Grid<'_> {
         let node = id / 2;
         let (i, j) = (node % self.nx, node / self.nx);
         let a = self.at(i, j);
-        if id % 2 == 0 {
+        if id.is_multiple_of(2) {
             let b = self.at(i + 1, j);
             (i as f64 + fraction(a, b, level), j as f64)
         } else {

@@ -463,10 +463,12 @@ impl Plan for PoliciesJob {
             return self.output.clone();
         };
         let mut cache = self.partial.borrow_mut();
-        if let Some((time, out)) = cache.as_ref() {
-            if running.time - time < 0.02 * self.config.horizon_days && running.time >= *time && out.capacities.len() == self.output.capacities.len() {
-                return out.clone();
-            }
+        if let Some((time, out)) = cache.as_ref()
+            && running.time - time < 0.02 * self.config.horizon_days
+            && running.time >= *time
+            && out.capacities.len() == self.output.capacities.len()
+        {
+            return out.clone();
         }
         let mut out = self.output.clone();
         let curve = self.curve(running, running.time, false);

@@ -87,10 +87,10 @@ fn sweep(o: &SensorsOutput) -> Figure {
         }
     }
     let sensors = o.results.iter().find(|r| r.concept == Concept::Sensors && r.complete);
-    if let Some(s) = sensors {
-        if let Some(m) = s.stationary_mean {
-            layers.push(Layer::Marker { label: "sensors".into(), at: [s.bytes as f64 / weeks, m], paint: Paint::Series(1), note: "sensors".into() });
-        }
+    if let Some(s) = sensors
+        && let Some(m) = s.stationary_mean
+    {
+        layers.push(Layer::Marker { label: "sensors".into(), at: [s.bytes as f64 / weeks, m], paint: Paint::Series(1), note: "sensors".into() });
     }
     let xs: Vec<f64> = layers
         .iter()
