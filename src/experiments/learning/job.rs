@@ -204,12 +204,8 @@ impl LearningJob {
         let p = self.config.politeness_days();
         let cap = (p > 0.0).then_some(p);
         // the rates a listening learner believes, by which it crawls its announced pages
-        // with probability f/λ̂, are new at every epoch, exploring or not (explore-then-
-        // commit keeps those it committed with)
-        let committed = run.policy == LearningPolicy::ExploreThenCommit && run.epoch > 0 && self.edges[run.epoch - 1] >= self.config.explore_days;
-        if !committed {
-            self.hear(run, start);
-        }
+        // with probability f/λ̂, are heard anew at every epoch, exploring or not
+        // (explore-then-commit keeps those it committed with)
         let learned = |run: &mut Run, objective: Objective| {
             let read = run.watch.estimate(self.config.prior_days, &mut run.estimates);
             run.work += read as f64;
@@ -226,11 +222,13 @@ impl LearningJob {
             LearningPolicy::LearnAndCrawl => learned(run, self.config.objective),
             LearningPolicy::MergeLearned => learned(run, Objective::Freshness),
             LearningPolicy::ExploreThenCommit => {
+                let committed = run.epoch > 0 && self.edges[run.epoch - 1] >= self.config.explore_days;
                 if committed {
                     run.f.clone()
                 } else if start >= self.config.explore_days {
                     learned(run, self.config.objective)
                 } else {
+                    self.hear(run, start);
                     self.uniform.clone()
                 }
             }
