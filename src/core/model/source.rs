@@ -146,7 +146,7 @@ impl Pages<'_> {
     pub fn observed_field<'a>(&self, share_field: &'a str) -> &'a str {
         match (self.page_list, self.page_rows) {
             (Some(_), _) => "the page list's observed column",
-            (None, Some(_)) => "page_rows' observed",
+            (None, Some(_)) => "page_rows' observed field",
             (None, None) => share_field,
         }
     }
