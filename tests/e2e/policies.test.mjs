@@ -113,10 +113,15 @@ test('allocations page by page: the sample list exports every page’s frequency
   await page.waitForFunction(() => /have every change observed/.test(document.querySelector('#allocate .details').textContent), null, { timeout: 30_000 });
   assert.match(await panel.locator('.details thead').textContent(), /observed changes crawled/);
   assert.match(await panel.locator('.details tbody tr').last().textContent(), /\d %/);
-  // another objective cannot model them: refused, next to the objective
+  // under the thesis's freshness too: every change of the pages worth most per change
   await panel.getByLabel('objective of the optima').selectOption('freshness');
-  await page.waitForFunction(() => document.querySelector('#allocate select[aria-invalid="true"]'), null, { timeout: 10_000 });
-  assert.match(await panel.textContent(), /models under harmonic staleness only/);
+  await page.waitForFunction(() => /worth most per change/.test(document.querySelector('#allocate .details').textContent), null, { timeout: 30_000 });
+  assert.match(await panel.locator('.details caption').textContent(), /observed: min\(1, f\/λ\)/);
+  assert.match(await panel.locator('.details tbody tr').last().textContent(), /\d %/);
+  // beside a page list, the share is refused on its field
+  await panel.getByLabel('pages from').selectOption('page_list');
+  await page.waitForFunction(() => document.querySelector('#allocate [aria-invalid="true"]'), null, { timeout: 10_000 });
+  assert.match(await panel.textContent(), /observed column \(1 or 0\), so set this to 0/);
   await setField(page, 'allocate', 'share of pages with every change observed', 0);
   await page.waitForFunction(() => !document.querySelector('#allocate [aria-invalid="true"]') && /Computed in/.test(document.querySelector('#allocate .status').textContent), null, { timeout: 30_000 });
   assert.deepEqual(browser.errors, []);

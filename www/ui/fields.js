@@ -23,7 +23,7 @@ export const OBSERVED_SHARE_FIELD = {
   key: 'observed_share',
   label: 'share of pages with every change observed',
   kind: 'number',
-  help: 'generated pages whose changes a sitemap or feed announces (harmonic staleness only): each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column',
+  help: 'generated pages whose changes a sitemap or feed announces: each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column',
 };
 
 /** The size of the synthetic repository (used when the pages come from the generator). */

@@ -50,12 +50,16 @@ export default {
           ? `Your page list: ${n} pages on ${integer(result.repository.servers)} servers.`
           : `Generated (synthetic): ${n} pages on ${integer(result.repository.servers)} servers.`;
         const seen = observed
-          ? ` ${integer(observed)} of them have every change observed: the optima crawl each on a change with probability f/λ (Kolobov et al. 2019, Algorithm 2), with the same multipliers as the others.`
+          ? ` ${integer(observed)} of them have every change observed: the optima crawl each on a change with probability f/λ, with the same multipliers as the others (${
+              harmonic
+                ? 'Kolobov et al. 2019, Algorithm 2'
+                : 'such a page is fresh with probability f/λ, linear in f: the optima crawl every change of the pages worth most per change, w/λ, and none of the least'
+            }).`
           : '';
         element.innerHTML = `<p>${source}${seen}</p><table class="proof"><caption>${
           poisson
             ? `Freshness Σ w f/(λ + f) / Σ w of each allocation (Poisson crawls${observed ? '; a page whose changes are observed is fresh with probability min(1, f/λ)' : ''}); the optima are those of ${label('objective', objective)}`
-            : 'Freshness bound Σ w A*(f) / Σ w of each allocation (Lemma 4.2 page by page)'
+            : `Freshness bound Σ w A*(f) / Σ w of each allocation (Lemma 4.2 page by page${observed ? '; a page whose changes are observed: min(1, f/λ)' : ''})`
         }; the CSV export has every page's frequency</caption>
           <thead><tr><th scope="col">allocation</th><th scope="col">freshness</th>${harmonic ? '<th scope="col">harmonic staleness a day</th>' : ''}${poisson ? '<th scope="col">changing pages never crawled</th>' : ''}${observed ? '<th scope="col">observed changes crawled</th>' : ''}<th scope="col">requests a day</th><th scope="col">capped servers</th><th scope="col">servers over the cap</th><th scope="col">multiplier μ</th><th scope="col">worst KKT residual</th></tr></thead>
           <tbody>${row('uniform', result.uniform)}${row('proportional to λ', result.proportional)}${row('OPT_UNPOLITE', result.opt_unpolite)}${row('OPT_POLITE', result.opt_polite)}</tbody></table>`;

@@ -50,7 +50,7 @@ export default {
     f/(λ + f), Azar et al.) or harmonic staleness (a page pays H(k) = 1 + ½ + … + 1/k after k missed changes, at the rate ln(1 + λ/f),
     Kolobov et al.); with caps, the optimum is solved exactly with one multiplier per server inside the global one (the problem of Kolobov et al.,
     SIGIR 2019). Pages whose every change a sitemap or feed announces (<em>share of pages with every change observed</em>, or a page
-    list's <code>observed</code> column; harmonic staleness) are crawled on a change by the oracle and the LambdaCrawl learners, as in
+    list's <code>observed</code> column) are crawled on a change by the oracle and the LambdaCrawl learners, as in
     Kolobov et al. The default pages are synthetic; load your own page list to see your crawler's loss.</p>`,
   panels: [
     {

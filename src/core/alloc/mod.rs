@@ -80,7 +80,8 @@ pub struct AllocationReport {
     pub capped_servers: u64,
     /// Servers above their cap (only OPT_UNPOLITE may have any).
     pub servers_over_cap: u64,
-    /// Σ w A*(f) / Σ w: the best freshness any policy reaches with these frequencies.
+    /// Σ w A*(f) / Σ w: the best freshness any policy reaches with these frequencies
+    /// (an observed page: min(1, f/λ)).
     pub bound: f64,
     pub kkt: Option<Kkt>,
 }
@@ -91,9 +92,10 @@ pub struct Allocation {
     pub report: AllocationReport,
 }
 
-/// The freshness bound Σ w A*(λ, f) / Σ w of an allocation.
+/// The freshness bound Σ w A*(λ, f) / Σ w of an allocation (a page whose every change
+/// is observed counts its share of changes crawled, min(1, f/λ)).
 pub fn bound(repo: &Repository, f: &[f64]) -> f64 {
-    let total: f64 = (0..repo.pages()).map(|i| repo.weight(i) * a_star(repo.lambda[i], f[i])).sum();
+    let total: f64 = (0..repo.pages()).map(|i| repo.weight(i) * Objective::Freshness.page_value(repo, i, f[i])).sum();
     total / repo.total_weight()
 }
 

@@ -7,11 +7,9 @@
 //! caps Σ_{i∈s} f_i ≤ 1/P. Page weights w are the importances μ of the papers.
 
 use super::opt::inverse_gain_from;
-use crate::core::input::{InputError, check};
 use crate::core::math::elementary::{ln_1p, sqrt};
 use crate::core::math::freshness::{a_star, a_star_marginal};
 use crate::core::model::repository::Repository;
-use crate::core::model::source::RepositorySource;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,8 +133,10 @@ impl Objective {
 /// spends f on it at the marginal saving w/f: f = min(λ, w/m), the rate of their
 /// Algorithm 2, and with per-server caps the same multipliers as every other page —
 /// so pages of both kinds share one root-find instead of their Algorithm 3's search
-/// over how to split the bandwidth. Modelled under harmonic staleness only (binary
-/// freshness is linear in p: its optimum is a knapsack, not a root).
+/// over how to split the bandwidth. Under both freshness objectives its value w·f/λ is
+/// linear in f: at m it takes all of λ when w/λ > m and nothing when w/λ < m (the
+/// fractional knapsack's greedy rule), and the solver splits what is left among the
+/// pages with w/λ = m, whose every rate in [0, λ] is optimal.
 impl Objective {
     /// An observed page's value at crawl rate f: p = min(1, f/λ) for both freshness
     /// objectives, −ln p for harmonic staleness (+∞ for a changing page never crawled;
@@ -154,49 +154,25 @@ impl Objective {
         }
     }
 
-    /// An observed page's marginal saving of harmonic staleness, w/f, for f < λ.
-    pub fn observed_marginal(w: f64, f: f64) -> f64 {
-        w / f
+    /// An observed page's marginal benefit at rate f < λ: w/λ for both freshness
+    /// objectives (its value w·f/λ is linear), the saving w/f for harmonic staleness.
+    pub fn observed_marginal(self, lambda: f64, w: f64, f: f64) -> f64 {
+        if self.is_cost() { w / f } else { w / lambda }
     }
 
-    /// An observed page's rate at marginal value m ≥ 0 under harmonic staleness and
-    /// its slope: f = min(λ, w/m), df/dm = −w/m² below λ, 0 at λ (m = 0: every change
-    /// crawled).
+    /// An observed page's rate at marginal value m ≥ 0 and its slope: under harmonic
+    /// staleness f = min(λ, w/m), df/dm = −w/m² below λ, 0 at λ (m = 0: every change
+    /// crawled); under both freshness objectives λ when w/λ > m, else 0 (at w/λ = m any
+    /// rate in [0, λ] is optimal: the solver fills such pages to spend the rest).
     #[inline]
-    pub fn observed_rate_at(lambda: f64, w: f64, m: f64) -> (f64, f64) {
+    pub fn observed_rate_at(self, lambda: f64, w: f64, m: f64) -> (f64, f64) {
         if lambda == 0.0 || w == 0.0 {
             return (0.0, 0.0);
         }
+        if !self.is_cost() {
+            return (if m * lambda < w { lambda } else { 0.0 }, 0.0);
+        }
         if m * lambda <= w { (lambda, 0.0) } else { (w / m, -w / (m * m)) }
-    }
-
-    /// Ok when the objective models pages whose every change is observed (harmonic
-    /// staleness); else the error, on `objective`, naming `field` that marks them.
-    pub fn check_observed(self, field: &str) -> Result<(), InputError> {
-        if self == Objective::Harmonic {
-            return Ok(());
-        }
-        Err(InputError::new(
-            "objective",
-            format!(
-                "is {}, but {field} marks pages whose every change is observed, which Freshlab models under harmonic staleness only (LambdaCrawl, Kolobov et al. 2019); choose harmonic, or leave those pages out",
-                self.label()
-            ),
-        ))
-    }
-
-    /// Checks `observed_share`, the share of generated pages whose every change is
-    /// observed: a share in [0, 1], with generated pages, under an objective that models
-    /// them.
-    pub fn check_observed_share(self, share: f64, source: RepositorySource) -> Result<(), InputError> {
-        check("observed_share", share)?.at_least(0.0)?.at_most(1.0)?;
-        if share > 0.0 {
-            if source == RepositorySource::PageList {
-                return Err(InputError::new("observed_share", "applies to generated pages; a page list marks its observed pages in an observed column (1 or 0), so set this to 0"));
-            }
-            self.check_observed("observed_share")?;
-        }
-        Ok(())
     }
 
     /// Page i's value at rate f, observed or not.
@@ -248,8 +224,10 @@ mod tests {
     }
 
     /// By hand: an observed page (λ = 2, w = 1) crawled at f = 1 catches half its
-    /// changes: freshness 1/2, harmonic staleness ln 2; its rate at m = 1 is w/m = 1,
-    /// at m = 1/4 all of λ; and w/f is the derivative of −w ln(f/λ).
+    /// changes: freshness 1/2, harmonic staleness ln 2; under harmonic staleness its
+    /// rate at m = 1 is w/m = 1, at m = 1/4 all of λ, and w/f is the derivative of
+    /// −w ln(f/λ); under both freshness objectives its value w·f/λ has the constant
+    /// marginal w/λ = 1/2, so it takes all of λ below m = 1/2 and nothing from there on.
     #[test]
     fn observed_pages_by_hand() {
         assert_eq!(Objective::Binary.observed_value(2.0, 1.0), 0.5);
@@ -258,14 +236,26 @@ mod tests {
         assert_eq!(Objective::Harmonic.observed_value(2.0, 5.0), 0.0, "rates above λ are wasted");
         assert_eq!(Objective::Harmonic.observed_value(2.0, 0.0), f64::INFINITY);
         assert_eq!(Objective::Harmonic.observed_value(0.0, 0.0), 0.0);
-        assert_eq!(Objective::observed_rate_at(2.0, 1.0, 1.0), (1.0, -1.0));
-        assert_eq!(Objective::observed_rate_at(2.0, 1.0, 0.25), (2.0, 0.0));
-        assert_eq!(Objective::observed_rate_at(2.0, 1.0, 0.0), (2.0, 0.0));
-        assert_eq!(Objective::observed_rate_at(2.0, 0.0, 1.0), (0.0, 0.0));
+        let harmonic = Objective::Harmonic;
+        assert_eq!(harmonic.observed_rate_at(2.0, 1.0, 1.0), (1.0, -1.0));
+        assert_eq!(harmonic.observed_rate_at(2.0, 1.0, 0.25), (2.0, 0.0));
+        assert_eq!(harmonic.observed_rate_at(2.0, 1.0, 0.0), (2.0, 0.0));
+        assert_eq!(harmonic.observed_rate_at(2.0, 0.0, 1.0), (0.0, 0.0));
         for (lambda, w, f) in [(2.0, 1.0, 1.0), (10.0, 3.0, 0.01), (0.5, 0.2, 0.499)] {
-            let h = 1e-6 * f;
-            let numeric = -(Objective::Harmonic.observed_value(lambda, f + h) - Objective::Harmonic.observed_value(lambda, f - h)) * w / (2.0 * h);
-            assert!((numeric / Objective::observed_marginal(w, f) - 1.0).abs() < 1e-6, "{lambda} {w} {f}: {numeric}");
+            for objective in Objective::ALL {
+                let h = 1e-6 * f;
+                let sign = if objective.is_cost() { -1.0 } else { 1.0 };
+                let numeric = sign * (objective.observed_value(lambda, f + h) - objective.observed_value(lambda, f - h)) * w / (2.0 * h);
+                let marginal = objective.observed_marginal(lambda, w, f);
+                assert!((numeric / marginal - 1.0).abs() < 1e-6, "{objective:?} {lambda} {w} {f}: {numeric} vs {marginal}");
+            }
+        }
+        for objective in [Objective::Freshness, Objective::Binary] {
+            assert_eq!(objective.observed_marginal(2.0, 1.0, 0.3), 0.5);
+            assert_eq!(objective.observed_rate_at(2.0, 1.0, 0.49), (2.0, 0.0));
+            assert_eq!(objective.observed_rate_at(2.0, 1.0, 0.0), (2.0, 0.0));
+            assert_eq!(objective.observed_rate_at(2.0, 1.0, 0.5), (0.0, 0.0), "the edge: the solver fills it");
+            assert_eq!(objective.observed_rate_at(2.0, 1.0, 3.0), (0.0, 0.0));
         }
         // near p = 1 the value keeps its digits: −ln(1 − 10⁻¹²) = 10⁻¹² + …
         let v = Objective::Harmonic.observed_value(1.0, 1.0 - 1e-12);

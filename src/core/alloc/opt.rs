@@ -109,12 +109,12 @@ fn per_server<R: Send + Default>(repo: &Repository, x: &mut [f64], work: impl Fn
 /// [`Objective::observed_rate_at`] for a page whose every change is observed).
 #[inline]
 fn page_rate(objective: Objective, repo: &Repository, i: usize, m: f64, root: &mut f64) -> (f64, f64) {
-    if repo.observed(i) { Objective::observed_rate_at(repo.lambda[i], repo.weight(i), m) } else { objective.rate_at(repo.lambda[i], repo.weight(i), m, root) }
+    if repo.observed(i) { objective.observed_rate_at(repo.lambda[i], repo.weight(i), m) } else { objective.rate_at(repo.lambda[i], repo.weight(i), m, root) }
 }
 
 /// Page i's marginal value at rate f.
 fn page_marginal(objective: Objective, repo: &Repository, i: usize, f: f64) -> f64 {
-    if repo.observed(i) { Objective::observed_marginal(repo.weight(i), f) } else { objective.marginal(repo.lambda[i], repo.weight(i), f) }
+    if repo.observed(i) { objective.observed_marginal(repo.lambda[i], repo.weight(i), f) } else { objective.marginal(repo.lambda[i], repo.weight(i), f) }
 }
 
 /// Σ_{i∈s} f_i(m) and its slope in m, remembering each page's Newton root in `x`
@@ -225,24 +225,30 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
         }
     });
     let mut f = x;
-    if objective.is_freshness() {
-        settle_remainder(repo, &mut f, mu, saturations, target, cap);
+    if objective.is_freshness() || !objective.is_cost() && repo.observed.is_some() {
+        settle_remainder(objective, repo, &mut f, mu, saturations, target, cap);
     }
     let kkt = conditions(objective, repo, &f, mu, saturations, cap, (target, capacity));
     (f, kkt)
 }
 
-/// In floating point a page's rate does not fall continuously to 0 where y = μλ/w
-/// reaches 1: y rounds to 1 while x = g⁻¹(y) is still about 38, so the rate jumps
-/// from λ/38 to 0, and Σf can miss C by up to that. A page at that edge has marginal
-/// value μ to within rounding for any rate below λ/38, so the remainder goes to it.
-/// The same holds inside a capped server at its saturation multiplier m_s: its pages
-/// at m_s can miss the cap 1/P by up to λ/38, so each capped server is settled to its
-/// cap first, then the uncapped pages to the total.
-fn settle_remainder(repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64, cap: f64) {
+/// Spends what the rates at the multipliers leave unspent on the pages at the edge,
+/// whose rate is not continuous in the multiplier there:
+/// - under a freshness objective an observed page takes all of λ above w/λ = m and
+///   nothing below; at m itself any rate in [0, λ] is optimal (the fractional knapsack's
+///   split item), so the remainder goes to it;
+/// - under the thesis's freshness, in floating point, a page's rate does not fall
+///   continuously to 0 where y = μλ/w reaches 1: y rounds to 1 while x = g⁻¹(y) is still
+///   about 38, so the rate jumps from λ/38 to 0, and Σf can miss C by up to that. A page
+///   at that edge has marginal value μ to within rounding for any rate below λ/38, so the
+///   remainder goes to it.
+///
+/// The same holds inside a capped server at its saturation multiplier m_s, so each
+/// capped server is settled to its cap first, then the uncapped pages to the total.
+fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64, cap: f64) {
     for s in (0..repo.servers()).filter(|&s| mu < saturations[s]) {
         let remainder = cap - f[repo.server_pages(s)].iter().sum::<f64>();
-        settle(repo, f, repo.server_pages(s), saturations[s], remainder, cap);
+        settle(objective, repo, f, repo.server_pages(s), saturations[s], remainder, cap);
     }
     let remainder = target - f.iter().sum::<f64>();
     if mu == 0.0 {
@@ -253,28 +259,41 @@ fn settle_remainder(repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f6
     let servers = || (0..repo.servers()).filter(|&s| mu >= saturations[s]);
     let mut uncapped = Vec::with_capacity(servers().map(|s| repo.server_pages(s).len()).sum());
     uncapped.extend(servers().flat_map(|s| repo.server_pages(s)));
-    settle(repo, f, uncapped, mu, remainder, target);
+    settle(objective, repo, f, uncapped, mu, remainder, target);
 }
 
-/// Moves `remainder` onto the pages at the edge: those with w/λ equal to the multiplier
-/// m to within 1e-9 (any rate below λ/30 leaves their marginal value at m to within
-/// rounding), nearest first. Pages away from the edge are never touched — moving a
-/// rounding-level remainder onto one of them would break its stationarity (measured:
-/// 5.5e-5 at the WEBBASE scale before this rule) — so what no edge page can take stays
-/// as it is, at the level of the sums' rounding.
-fn settle(repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64) {
+/// How far page i, at the edge w/λ = m, may be moved from rate f: an observed page
+/// anywhere in [0, λ]; under the thesis's freshness another page below λ/30, where
+/// its marginal value stays m to within rounding; else not at all.
+fn edge_room(objective: Objective, repo: &Repository, i: usize, f: f64) -> Option<f64> {
+    let lambda = repo.lambda[i];
+    if repo.observed(i) {
+        Some(lambda)
+    } else if objective.is_freshness() && f <= lambda / 30.0 {
+        Some(lambda / 30.0)
+    } else {
+        None
+    }
+}
+
+/// Moves `remainder` onto the pages at the edge, those with w/λ equal to the multiplier
+/// m to within 1e-9 ([`edge_room`]), nearest first. Pages away from the edge are never
+/// touched — moving a rounding-level remainder onto one of them would break its
+/// stationarity (measured: 5.5e-5 at the WEBBASE scale before this rule) — so what no
+/// edge page can take stays as it is, at the level of the sums' rounding.
+fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64) {
     if remainder.abs() <= 1e-14 * scale {
         return;
     }
-    let mut edge: Vec<(f64, usize)> = pages
+    let mut edge: Vec<(f64, usize, f64)> = pages
         .into_iter()
         .filter(|&i| repo.lambda[i] > 0.0)
         .map(|i| ((repo.weight(i) / repo.lambda[i] / m - 1.0).abs(), i))
-        .filter(|&(distance, i)| distance <= 1e-9 && f[i] <= repo.lambda[i] / 30.0)
+        .filter(|&(distance, _)| distance <= 1e-9)
+        .filter_map(|(distance, i)| edge_room(objective, repo, i, f[i]).map(|room| (distance, i, room)))
         .collect();
     edge.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (_, i) in edge {
-        let room = repo.lambda[i] / 30.0;
+    for (_, i, room) in edge {
         let change = remainder.clamp(-f[i], room - f[i]);
         f[i] += change;
         remainder -= change;
@@ -298,8 +317,15 @@ fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, satur
                 continue;
             }
             if repo.observed(i) {
-                // below λ its marginal w/f is m; at λ (every change crawled) w/λ ≥ m
-                let residual = if f[i] < lambda { (Objective::observed_marginal(w, f[i]) - m).abs() / m } else { ((m - w / lambda) / m).max(0.0) };
+                // at λ (every change crawled) w/λ ≥ m; at 0 under a freshness objective
+                // (never crawled) w/λ ≤ m; between, its marginal is m
+                let residual = if f[i] >= lambda {
+                    ((m - w / lambda) / m).max(0.0)
+                } else if f[i] == 0.0 && !objective.is_cost() {
+                    ((w / lambda - m) / m).max(0.0)
+                } else {
+                    (objective.observed_marginal(lambda, w, f[i]) - m).abs() / m
+                };
                 kkt.stationarity = kkt.stationarity.max(if m > 0.0 { residual } else { 0.0 });
                 continue;
             }
@@ -543,37 +569,114 @@ mod tests {
         assert!(kkt.worst() < 1e-12, "{kkt:?}");
     }
 
-    /// Harmonic staleness with a third of a generated repository's pages observed, with
+    /// Every objective with a third of a generated repository's pages observed, with
     /// and without caps: the KKT conditions hold, no observed page is crawled more often
     /// than it changes, and moving a little rate between two pages of one server (of
-    /// either kind) never lowers the cost.
+    /// either kind) never makes the objective worse.
     #[test]
     fn observed_pages_meet_kkt_on_a_generated_repository() {
         let mut repo = repo();
         let mut s = Stream::of(12, Purpose::Test, 0);
         repo.observed = Some((0..repo.pages()).map(|_| s.uniform() < 1.0 / 3.0).collect());
         let p = 1.0 / 30.0;
-        let total = |f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * Objective::Harmonic.page_value(&repo, i, f[i])).sum::<f64>();
-        for share in [0.01, 0.1, 0.9] {
-            let c = share * repo.servers() as f64 / p;
-            for caps in [Some(p), None] {
-                let (f, kkt) = optimal_for(Objective::Harmonic, &repo, c, caps);
-                assert!(kkt.worst() < 1e-10, "C = {share}, caps {caps:?}: {kkt:?}");
-                assert!((0..repo.pages()).all(|i| !repo.observed(i) || f[i] <= repo.lambda[i]));
-                let best = total(&f);
-                for _ in 0..100 {
-                    let i = (s.uniform() * repo.pages() as f64) as usize;
-                    let server = repo.server_start.partition_point(|&st| st <= i) - 1;
-                    let range = repo.server_pages(server);
-                    let j = range.start + (s.uniform() * range.len() as f64) as usize;
-                    if i == j || f[i] == 0.0 || repo.observed(j) && f[j] >= repo.lambda[j] {
-                        continue;
+        for objective in Objective::ALL {
+            // the objective as a cost: lower is better
+            let sign = if objective.is_cost() { 1.0 } else { -1.0 };
+            let total = |f: &[f64]| sign * (0..repo.pages()).map(|i| repo.weight(i) * objective.page_value(&repo, i, f[i])).sum::<f64>();
+            for share in [0.01, 0.1, 0.9] {
+                let c = share * repo.servers() as f64 / p;
+                for caps in [Some(p), None] {
+                    let (f, kkt) = optimal_for(objective, &repo, c, caps);
+                    assert!(kkt.worst() < 1e-10, "{objective:?}, C = {share}, caps {caps:?}: {kkt:?}");
+                    assert!((0..repo.pages()).all(|i| !repo.observed(i) || f[i] <= repo.lambda[i]));
+                    let best = total(&f);
+                    for _ in 0..100 {
+                        let i = (s.uniform() * repo.pages() as f64) as usize;
+                        let server = repo.server_start.partition_point(|&st| st <= i) - 1;
+                        let range = repo.server_pages(server);
+                        let j = range.start + (s.uniform() * range.len() as f64) as usize;
+                        if i == j || f[i] == 0.0 || repo.observed(j) && f[j] >= repo.lambda[j] {
+                            continue;
+                        }
+                        let delta = 1e-3 * f[i].min(if repo.observed(j) { repo.lambda[j] - f[j] } else { f64::INFINITY });
+                        let mut g = f.clone();
+                        g[i] -= delta;
+                        g[j] += delta;
+                        assert!(total(&g) >= best - 1e-12 * best.abs(), "{objective:?}: moving rate from {i} to {j} helped: {best} → {}", total(&g));
                     }
-                    let delta = 1e-3 * f[i].min(if repo.observed(j) { repo.lambda[j] - f[j] } else { f64::INFINITY });
-                    let mut g = f.clone();
-                    g[i] -= delta;
-                    g[j] += delta;
-                    assert!(total(&g) >= best * (1.0 - 1e-12), "moving rate from {i} to {j} helped: {best} → {}", total(&g));
+                }
+            }
+        }
+    }
+
+    /// By hand, binary freshness with observed pages, whose value w·f/λ is linear:
+    /// - only observed pages, w/λ = 1 and 1/2, C = 2: the first takes all its λ = 1, the
+    ///   second the rest, 1 of its λ = 2 (the knapsack's split item; m = 1/2);
+    /// - an observed page (λ = 2, w/λ = 1/2) beside one that is not (λ = w = 1, rate
+    ///   1/√m − 1): below C = √2 − 1 the other page takes everything (m = 1/(1 + C)²),
+    ///   up to C = √2 + 1 the observed page takes what exceeds √2 − 1 at m = 1/2, beyond
+    ///   it every change is crawled and the other page takes C − 2;
+    /// - caps 1/P = 3/2: server X holds observed pages with w/λ = 1 and 1/2 (λ = 1), Y a
+    ///   page that is not (λ = w = 1); C = 5/2: X fills its cap (1 and 1/2 at m_X = 1/2),
+    ///   Y takes 1 at μ = 1/(1 + 1)² = 1/4.
+    #[test]
+    fn observed_pages_under_binary_freshness_by_hand() {
+        let with = |servers: &[Vec<f64>], observed: Vec<bool>, weight: Vec<f32>| Repository { observed: Some(observed), weight: Some(weight), ..Repository::from_servers(servers) };
+        let close = |f: &[f64], want: &[f64]| f.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12);
+        for objective in [Objective::Binary, Objective::Freshness] {
+            let only = with(&[vec![1.0, 2.0]], vec![true, true], vec![1.0, 1.0]);
+            let (f, kkt) = optimal_for(objective, &only, 2.0, None);
+            assert!(close(&f, &[1.0, 1.0]), "{objective:?}: {f:?}");
+            assert!((kkt.multiplier - 0.5).abs() < 1e-12 && kkt.worst() < 1e-12, "{kkt:?}");
+            let (f, _) = optimal_for(objective, &only, 0.25, None);
+            assert!(close(&f, &[0.25, 0.0]), "{objective:?}: {f:?}");
+        }
+        let pair = with(&[vec![2.0, 1.0]], vec![true, false], vec![1.0, 1.0]);
+        let edge = 2f64.sqrt() - 1.0;
+        for (c, want, m) in [(0.3, [0.0, 0.3], 1.0 / 1.69), (1.0, [1.0 - edge, edge], 0.5), (2.0, [2.0 - edge, edge], 0.5), (5.0, [2.0, 3.0], 1.0 / 16.0)] {
+            let (f, kkt) = optimal_for(Objective::Binary, &pair, c, None);
+            assert!(close(&f, &want), "C = {c}: {f:?}, want {want:?}");
+            assert!((kkt.multiplier / m - 1.0).abs() < 1e-12 && kkt.worst() < 1e-12, "C = {c}: {kkt:?}");
+        }
+        let capped = with(&[vec![1.0, 1.0], vec![1.0]], vec![true, true, false], vec![1.0, 0.5, 1.0]);
+        let (f, kkt) = optimal_for(Objective::Binary, &capped, 2.5, Some(2.0 / 3.0));
+        assert!(close(&f, &[1.0, 0.5, 1.0]), "{f:?}");
+        assert!((kkt.multiplier - 0.25).abs() < 1e-12 && kkt.worst() < 1e-12, "{kkt:?}");
+    }
+
+    /// With every page observed, both freshness objectives are linear programs over a
+    /// polymatroid (f_i ≤ λ_i, Σ_{i∈s} f_i ≤ 1/P, Σ f ≤ C), which the greedy solves
+    /// exactly: pages by w/λ, best first, each given what its bounds leave. The solver's
+    /// value equals the greedy's on a generated repository with random weights, with and
+    /// without caps.
+    #[test]
+    fn observed_pages_match_the_greedy_knapsack() {
+        let mut repo = repo();
+        let mut s = Stream::of(13, Purpose::Test, 0);
+        repo.observed = Some(vec![true; repo.pages()]);
+        repo.weight = Some((0..repo.pages()).map(|_| s.uniform_in(0.1, 2.0) as f32).collect());
+        let value = |f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * Objective::Binary.page_value(&repo, i, f[i])).sum::<f64>();
+        let server_of = |i: usize| repo.server_start.partition_point(|&st| st <= i) - 1;
+        let mut order: Vec<usize> = (0..repo.pages()).filter(|&i| repo.lambda[i] > 0.0).collect();
+        order.sort_by(|&a, &b| (repo.weight(b) / repo.lambda[b]).total_cmp(&(repo.weight(a) / repo.lambda[a])));
+        let p = 1.0 / 30.0;
+        let sum_lambda: f64 = repo.lambda.iter().sum();
+        for c in [0.05 * sum_lambda, 0.5 * sum_lambda, 2.0 * sum_lambda] {
+            for caps in [Some(p), None] {
+                let mut left = c;
+                let mut server_left = vec![caps.map_or(f64::INFINITY, |p| 1.0 / p); repo.servers()];
+                let mut greedy = vec![0.0; repo.pages()];
+                for &i in &order {
+                    let take = repo.lambda[i].min(left).min(server_left[server_of(i)]);
+                    greedy[i] = take;
+                    left -= take;
+                    server_left[server_of(i)] -= take;
+                }
+                for objective in [Objective::Binary, Objective::Freshness] {
+                    let (f, kkt) = optimal_for(objective, &repo, c, caps);
+                    assert!(kkt.worst() < 1e-10, "{objective:?}, C = {c}, caps {caps:?}: {kkt:?}");
+                    let (got, want) = (value(&f), value(&greedy));
+                    assert!((got / want - 1.0).abs() < 1e-12, "{objective:?}, C = {c}, caps {caps:?}: {got} against the greedy's {want}");
                 }
             }
         }

@@ -4,7 +4,7 @@
 use super::page_list::{self, PageList, PageRow};
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
-use crate::core::input::InputError;
+use crate::core::input::{InputError, check};
 use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
 
@@ -114,7 +114,7 @@ impl Pages<'_> {
     }
 
     /// The repository: generated, or read from the page list. A list that marks pages
-    /// observed is refused: only harmonic staleness (allocate, learning) models them
+    /// observed is refused: only the allocate and learning experiments model them
     /// ([`Pages::load_observing`]), and an experiment that does not must not drop the
     /// column silently.
     pub fn load(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
@@ -123,7 +123,7 @@ impl Pages<'_> {
             let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
             return Err(InputError::new(
                 field,
-                "marks pages observed (every change announced); only harmonic staleness in the allocate and learning experiments models them (LambdaCrawl, Kolobov et al. 2019), so drop the observed column to run these pages here",
+                "marks pages observed (every change announced); only the allocate and learning experiments model them (LambdaCrawl, Kolobov et al. 2019), so drop the observed column to run these pages here",
             ));
         }
         Ok(loaded)
@@ -141,14 +141,14 @@ impl Pages<'_> {
         Ok((repo, list, summary))
     }
 
-    /// The field that marks pages observed: `share_field` for generated pages, else the
-    /// page list's column.
-    pub fn observed_field<'a>(&self, share_field: &'a str) -> &'a str {
-        match (self.page_list, self.page_rows) {
-            (Some(_), _) => "the page list's observed column",
-            (None, Some(_)) => "page_rows' observed field",
-            (None, None) => share_field,
+    /// Checks `observed_share`, the share of generated pages whose every change is
+    /// observed: a share in [0, 1], and 0 beside a page list (which marks its own).
+    pub fn check_observed_share(&self, share: f64) -> Result<(), InputError> {
+        check("observed_share", share)?.at_least(0.0)?.at_most(1.0)?;
+        if share > 0.0 && self.source == RepositorySource::PageList {
+            return Err(InputError::new("observed_share", "applies to generated pages; a page list marks its observed pages in an observed column (1 or 0), so set this to 0"));
         }
+        Ok(())
     }
 
     /// [`Pages::load`], keeping the pages a list marks observed.

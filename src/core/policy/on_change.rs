@@ -7,7 +7,6 @@
 //! not at the probability of its epoch, one after waits for the next epoch's.
 
 use super::Schedule;
-use super::poisson::PoissonCrawls;
 use crate::core::model::changes::ChangeTimes;
 use crate::core::rng::Stream;
 use crate::core::sim::queue::EventQueue;
@@ -91,15 +90,15 @@ impl Schedule for OnChange {
     }
 }
 
-/// A server some of whose pages announce their changes: Poisson crawls of the others
-/// (`blind`) and crawls on the announced changes, in time order (the blind first at a
-/// tie). Neither learns from a fetch.
-pub struct Listening<'a> {
-    pub blind: PoissonCrawls,
+/// A server some of whose pages announce their changes: the others' schedule (`blind`:
+/// Poisson crawls, or MERGE's equally spaced ones) and crawls on the announced changes,
+/// in time order (the blind first at a tie). Neither learns from a fetch.
+pub struct Listening<'a, B: Schedule> {
+    pub blind: &'a mut B,
     pub announced: &'a mut OnChange,
 }
 
-impl Schedule for Listening<'_> {
+impl<B: Schedule> Schedule for Listening<'_, B> {
     #[inline]
     fn next_time(&self) -> f64 {
         self.blind.next_time().min(self.announced.next_time())

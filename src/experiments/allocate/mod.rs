@@ -4,11 +4,12 @@
 //! the optimality report. Politeness 0 means no per-server limit. The objective may
 //! instead be binary freshness under Poisson crawls or harmonic staleness
 //! ([`Objective`]): the two optima are then that objective's, and every allocation
-//! reports its value under it. Under harmonic staleness some pages may have every
-//! change observed (a sitemap or feed announces it: `observed_share` of the generated
-//! pages, or a page list's `observed` column); the optima then crawl each of them on a
-//! change with probability p = f/λ (Kolobov et al. 2019, Algorithm 2), sharing the
-//! multipliers with the other pages ([`Objective::observed_value`]).
+//! reports its value under it. Some pages may have every change observed (a sitemap or
+//! feed announces it: `observed_share` of the generated pages, or a page list's
+//! `observed` column); the optima then crawl each of them on a change with probability
+//! p = f/λ (under harmonic staleness Kolobov et al. 2019, Algorithm 2; under the
+//! freshness objectives a fractional knapsack), sharing the multipliers with the other
+//! pages ([`Objective::observed_value`]).
 
 pub mod figures;
 pub mod table;
@@ -36,7 +37,7 @@ pub struct AllocateConfig {
     /// What the optimal allocations optimise (freshness: the thesis's Lemma 4.2).
     pub objective: Objective,
     /// The share of generated pages whose every change is observed, drawn with the seed
-    /// (harmonic staleness only; a page list marks them in its `observed` column).
+    /// (a page list marks them in its `observed` column).
     pub observed_share: f64,
     pub seed: u64,
 }
@@ -86,7 +87,7 @@ impl Settings for AllocateConfig {
         self.pages().validate()?;
         check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
         check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
-        self.objective.check_observed_share(self.observed_share, self.source)
+        self.pages().check_observed_share(self.observed_share)
     }
 
     fn cost(&self) -> Cost {
@@ -148,9 +149,6 @@ impl AllocateOutput {
 pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputError> {
     config.validate()?;
     let (repo, list, summary) = config.pages().load_observing(config.observed_share)?;
-    if repo.observed.is_some() {
-        config.objective.check_observed(config.pages().observed_field("observed_share"))?;
-    }
     config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
     config.page_list = None;
     config.page_rows = None;

@@ -120,18 +120,30 @@ fn observed_share_of_generated_pages() {
     assert!(out.opt_polite.cost.unwrap() < unobserved.opt_polite.cost.unwrap());
 }
 
+/// Observed pages under both freshness objectives, whose value w·f/λ is linear: by
+/// hand as in `observed_pages_under_binary_freshness_by_hand` (binary, C = 1: b takes
+/// √2 − 1 at m = 1/2 and a the rest of C); under the thesis's freshness the generated
+/// pages meet the KKT conditions and are never crawled more often than they change,
+/// and so they are fresher than the same pages unobserved. `observed_share` beside a
+/// page list, or outside [0, 1], is refused on its field.
 #[test]
-fn observed_pages_need_the_harmonic_objective() {
-    let e = allocations(AllocateConfig { observed_share: 0.2, ..Default::default() }).unwrap_err();
-    assert_eq!(e.field, "objective");
-    assert!(e.message.contains("observed_share") && e.message.contains("choose harmonic"), "{e}");
+fn observed_pages_under_the_freshness_objectives() {
     let text = "page,server,change_rate,observed\na,s,2,yes\nb,s,1,no\n";
-    let e = allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), objective: Objective::Binary, ..Default::default() }).unwrap_err();
-    assert_eq!(e.field, "objective");
-    assert!(e.message.contains("observed column"), "{e}");
-    let e =
-        allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), observed_share: 0.1, objective: Objective::Harmonic, ..Default::default() })
-            .unwrap_err();
-    assert_eq!(e.field, "observed_share");
+    let listed = |objective, observed_share| AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity: 1.0, objective, observed_share, ..Default::default() };
+    let out = allocations(listed(Objective::Binary, 0.0)).unwrap();
+    let f = &out.opt_unpolite.frequencies;
+    let edge = 2f64.sqrt() - 1.0;
+    assert!((f[0] - (1.0 - edge)).abs() < 1e-12 && (f[1] - edge).abs() < 1e-12, "{f:?}");
+    // binary freshness: a is fresh with probability f/λ, b with f/(1 + f)
+    assert!((out.opt_unpolite.freshness - ((1.0 - edge) / 2.0 + edge / (1.0 + edge)) / 2.0).abs() < 1e-12);
+    assert!((out.opt_unpolite.observed_crawled.unwrap() - (1.0 - edge) / 2.0).abs() < 1e-12);
+    let base = AllocateConfig { repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() }, politeness_seconds: 600.0, ..Default::default() };
+    let out = allocations(AllocateConfig { observed_share: 0.3, ..base.clone() }).unwrap();
+    for a in [&out.opt_unpolite, &out.opt_polite] {
+        assert!(a.report.kkt.as_ref().unwrap().worst() < 1e-10, "{:?}", a.report.kkt);
+        assert!(out.observed.iter().zip(&a.frequencies).zip(&out.change_rates).all(|((&o, &f), &l)| !o || f <= l));
+    }
+    assert!(out.opt_polite.freshness > allocations(base).unwrap().opt_polite.freshness);
+    assert_eq!(allocations(listed(Objective::Harmonic, 0.1)).unwrap_err().field, "observed_share");
     assert_eq!(allocations(AllocateConfig { observed_share: 1.5, ..Default::default() }).unwrap_err().field, "observed_share");
 }

@@ -136,8 +136,7 @@ pub struct LearningConfig {
     /// Simulated pages per point of the estimators' chart.
     pub estimator_runs: u64,
     /// The share of generated pages whose every change is announced (a sitemap, a
-    /// feed), drawn with the seed; harmonic staleness only. A page list marks them in
-    /// its `observed` column.
+    /// feed), drawn with the seed. A page list marks them in its `observed` column.
     pub observed_share: f64,
     pub seed: u64,
 }
@@ -302,7 +301,7 @@ impl Settings for LearningConfig {
         distinct("policies", &self.policies)?;
         count("estimator_visits", self.estimator_visits, 2, 10_000, "")?;
         count("estimator_runs", self.estimator_runs, 10, 100_000, "")?;
-        self.objective.check_observed_share(self.observed_share, self.source)
+        self.pages().check_observed_share(self.observed_share)
     }
 
     fn cost(&self) -> Cost {

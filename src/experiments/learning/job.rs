@@ -65,6 +65,9 @@ pub struct Run {
     /// moved to the new rates at each epoch's start (so a page's spacing and the
     /// server's gaps hold across the change).
     merges: Vec<Merge>,
+    /// The rates MERGE spaces when the run listens: `f` with the announced pages at 0,
+    /// as they are crawled on their changes instead (empty: MERGE spaces `f`).
+    merge_f: Vec<f64>,
     /// Each server's politeness check, kept from epoch to epoch.
     checks: Vec<PolitenessCheck>,
     /// A listening policy's crawls on the announced changes of each server's observed
@@ -100,23 +103,20 @@ pub struct LearningJob {
 impl LearningJob {
     pub fn new(config: LearningConfig) -> Result<Self, InputError> {
         let (repo, _, summary) = config.pages().load_observing(config.observed_share)?;
-        if repo.observed.is_some() {
-            config.objective.check_observed(config.pages().observed_field("observed_share"))?;
-        }
         if repo.lambda.iter().all(|&l| l == 0.0) {
             return Err(InputError::new(config.pages().size_field(), "has no page that changes (every change rate is 0): there is nothing to learn or to crawl"));
         }
         config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
         let p = config.politeness_days();
         let cap = (p > 0.0).then_some(p);
-        let blind = repo.observed.is_some().then(|| Repository { observed: None, ..repo.clone() });
-        // the same pages as a crawler that does not listen sees them (none observed)
-        let unobserved = blind.as_ref().unwrap_or(&repo);
         let (oracle, _) = optimal_for(config.objective, &repo, config.capacity, cap);
-        let (oracle_merge, _) = optimal_for(Objective::Freshness, unobserved, config.capacity, cap);
+        // MERGE's oracle does not listen: it sees the same pages, none observed
+        let blind = repo.observed.is_some().then(|| Repository { observed: None, ..repo.clone() });
+        let (oracle_merge, _) = optimal_for(Objective::Freshness, blind.as_ref().unwrap_or(&repo), config.capacity, cap);
+        drop(blind);
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
         let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64).work;
-        let politeness = politeness_prices(&repo, unobserved, p);
+        let politeness = politeness_prices(&repo, p);
         Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work })
     }
 
@@ -253,6 +253,15 @@ impl LearningJob {
         Stream::of(self.config.seed, Purpose::ServerSchedule { run: tag, series: (epoch as u32) << 8 | policy.index() as u32 }, s as u64)
     }
 
+    /// The rates MERGE spaces for `run` at rates `f`: empty (`f` itself) unless the run
+    /// is spaced and listens, else `f` with its announced pages at 0.
+    fn merge_rates(&self, run: &Run, f: &[f64]) -> Vec<f64> {
+        match &self.repo.observed {
+            Some(observed) if !run.listening.is_empty() && self.spaced(run.policy) => f.iter().zip(observed).map(|(&x, &o)| if o { 0.0 } else { x }).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Poisson crawls for binary and harmonic objectives, equally spaced (MERGE) for
     /// freshness and for the thesis's MERGE.
     fn spaced(&self, policy: LearningPolicy) -> bool {
@@ -293,17 +302,15 @@ impl LearningJob {
 }
 
 /// Each objective's optimum with and without the caps, at shares of the maximum
-/// polite rate #servers/P (none without politeness). Harmonic staleness listens to the
-/// pages that announce their changes (`repo`); the freshness objectives do not
-/// (`blind`: the same pages, none observed).
-fn politeness_prices(repo: &Repository, blind: &Repository, p: f64) -> Vec<PolitenessPrice> {
+/// polite rate #servers/P (none without politeness), the pages that announce their
+/// changes crawled on them.
+fn politeness_prices(repo: &Repository, p: f64) -> Vec<PolitenessPrice> {
     if p <= 0.0 {
         return Vec::new();
     }
     let max = repo.servers() as f64 / p;
     let mut out = Vec::new();
     for objective in Objective::ALL {
-        let repo = if objective == Objective::Harmonic { repo } else { blind };
         let value = |o: Objective, f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(repo, i, f[i])).sum::<f64>() / repo.total_weight();
         for share in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.9] {
             let c = share * max;
@@ -367,6 +374,7 @@ impl Plan for LearningJob {
             violations: 0,
             adaptive,
             merges: Vec::new(),
+            merge_f: Vec::new(),
             checks: self.checks(),
             listening,
             scale: 1.0,
@@ -374,6 +382,7 @@ impl Plan for LearningJob {
             uncapped: false,
         };
         run.f = self.rates(&mut run);
+        run.merge_f = self.merge_rates(&run, &run.f);
         run.rate_errors.extend(self.rate_error(run.policy, &run.f));
         let setup = run.work;
         run.work = 0.0;
@@ -406,13 +415,22 @@ impl Plan for LearningJob {
                 cut = n == budget;
                 n
             } else if self.spaced(run.policy) {
+                let f = if run.merge_f.is_empty() { &run.f } else { &run.merge_f };
                 if run.epoch == 0 {
-                    run.merges.push(Merge::new(&run.f, pages.clone(), &mut rng));
+                    run.merges.push(Merge::new(f, pages.clone(), &mut rng));
                 }
-                drive(&mut run.merges[s], end, &run.f, &mut run.watch, check, &mut rng)
+                let merge = &mut run.merges[s];
+                match run.listening.get_mut(s) {
+                    Some(announced) => {
+                        let believed = if run.policy.is_oracle() { &self.repo.lambda } else { &run.estimates };
+                        announced.retarget(&run.f, believed, end, &mut rng);
+                        drive(&mut Listening { blind: merge, announced }, end, f, &mut run.watch, check, &mut rng)
+                    }
+                    None => drive(merge, end, f, &mut run.watch, check, &mut rng),
+                }
             } else if let Some(announced) = run.listening.get_mut(s) {
                 let observed = self.repo.observed.as_deref().expect("listening runs have observed pages");
-                let blind = PoissonCrawls::new(&run.f, pages.clone().filter(|&i| !observed[i]), start, &mut rng);
+                let blind = &mut PoissonCrawls::new(&run.f, pages.clone().filter(|&i| !observed[i]), start, &mut rng);
                 let believed = if run.policy.is_oracle() { &self.repo.lambda } else { &run.estimates };
                 announced.retarget(&run.f, believed, end, &mut rng);
                 drive(&mut Listening { blind, announced }, end, &run.f, &mut run.watch, check, &mut rng)
@@ -450,11 +468,14 @@ impl Plan for LearningJob {
         }
         if !finished {
             let f = self.rates(run);
+            let merge_f = self.merge_rates(run, &f);
+            let (from, to) = if merge_f.is_empty() { (&run.f, &f) } else { (&run.merge_f, &merge_f) };
             for (s, merge) in run.merges.iter_mut().enumerate() {
                 let mut rng = self.stream(RETARGET, run.epoch, run.policy, s);
-                merge.retarget(&run.f, &f, self.repo.server_pages(s), end, &mut rng);
+                merge.retarget(from, to, self.repo.server_pages(s), end, &mut rng);
             }
             run.f = f;
+            run.merge_f = merge_f;
             run.rate_errors.extend(self.rate_error(run.policy, &run.f));
             return (run.watch.events as f64 + run.work - before, false);
         }

@@ -45,27 +45,40 @@ fn the_oracle_measures_its_closed_forms() {
     assert!(curve.violations > 0, "Poisson crawls keep politeness on average only");
 }
 
-/// Pages that announce their changes (half of them): the oracle crawls each on a
-/// change with probability f/λ and measures the closed forms of both kinds of pages —
-/// freshness p and harmonic staleness −ln p for an announced page — over the second
-/// half of a long run.
+/// Pages that announce their changes (half of them), under each objective: the oracle
+/// crawls each on a change with probability f/λ and measures the closed forms of both
+/// kinds of pages — freshness p and harmonic staleness −ln p for an announced page —
+/// over the second half of a long run (harmonic staleness only where every changing
+/// page is crawled). Under the thesis's freshness the other pages are crawled equally
+/// spaced by MERGE, whose freshness lies below their Lemma 4.2 bound A*, and within
+/// 5 % of it.
 #[test]
 fn the_oracle_measures_its_closed_forms_with_announced_pages() {
-    let config = LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, observed_share: 0.5, ..small() };
-    let out = learn(config.clone());
-    let (repo, _, _) = config.pages().load_observing(0.5).unwrap();
-    let observed = repo.observed.as_ref().unwrap().iter().filter(|&&o| o).count() as u64;
-    assert!((120..180).contains(&observed), "about half of the 300 pages: {observed}");
-    assert_eq!(out.observed_pages, Some(observed));
-    let (f, _) = crate::core::alloc::opt::optimal_for(Objective::Harmonic, &repo, config.capacity, Some(config.politeness_days()));
-    let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(&repo, i, f[i])).sum::<f64>() / repo.total_weight();
-    let curve = &out.policies[0];
-    let late = |v: &[f64]| v[10..].iter().sum::<f64>() / 10.0;
-    let (fresh, stale) = (late(&curve.freshness), late(&curve.harmonic));
-    assert!((fresh / mean(Objective::Binary) - 1.0).abs() < 0.02, "freshness {fresh} vs {}", mean(Objective::Binary));
-    assert!((stale / mean(Objective::Harmonic) - 1.0).abs() < 0.03, "harmonic {stale} vs {}", mean(Objective::Harmonic));
-    let requests = curve.requests as f64 / config.horizon_days;
-    assert!((requests / config.capacity - 1.0).abs() < 0.02, "the bandwidth is spent: {requests} a day");
+    for objective in Objective::ALL {
+        let config = LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, observed_share: 0.5, objective, capacity: 8.0, ..small() };
+        let out = learn(config.clone());
+        let (repo, _, _) = config.pages().load_observing(0.5).unwrap();
+        let observed = repo.observed.as_ref().unwrap().iter().filter(|&&o| o).count() as u64;
+        assert!((120..180).contains(&observed), "about half of the 300 pages: {observed}");
+        assert_eq!(out.observed_pages, Some(observed));
+        let (f, _) = crate::core::alloc::opt::optimal_for(objective, &repo, config.capacity, Some(config.politeness_days()));
+        let mean = |o: Objective| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(&repo, i, f[i])).sum::<f64>() / repo.total_weight();
+        let curve = &out.policies[0];
+        let late = |v: &[f64]| v[10..].iter().sum::<f64>() / 10.0;
+        let (fresh, stale) = (late(&curve.freshness), late(&curve.harmonic));
+        if objective == Objective::Freshness {
+            let bound = mean(Objective::Freshness);
+            assert!(fresh <= bound * 1.01 && fresh >= bound * 0.95, "{objective:?}: freshness {fresh} vs the bound {bound}");
+        } else {
+            assert!((fresh / mean(Objective::Binary) - 1.0).abs() < 0.02, "{objective:?}: freshness {fresh} vs {}", mean(Objective::Binary));
+        }
+        // binary freshness leaves some pages uncrawled: their staleness grows without end
+        if objective == Objective::Harmonic {
+            assert!((stale / mean(Objective::Harmonic) - 1.0).abs() < 0.03, "{objective:?}: harmonic {stale} vs {}", mean(Objective::Harmonic));
+        }
+        let requests = curve.requests as f64 / config.horizon_days;
+        assert!((requests / config.capacity - 1.0).abs() < 0.02, "{objective:?}: the bandwidth is spent: {requests} a day");
+    }
 }
 
 /// Announced changes: with every page announcing them and more bandwidth than Σλ, the
@@ -209,19 +222,15 @@ fn bad_input_is_refused() {
     let weightless =
         LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() };
     assert!(run(Config::Learning(weightless), |_, _| {}).unwrap_err().message.contains("weight 0"));
-    // pages whose every change is observed: modelled under harmonic staleness only
+    // pages whose every change is observed, from a page list: crawled on their changes
     let listed = || LearningConfig {
         source: crate::core::model::source::RepositorySource::PageList,
         page_list: Some("page,server,change_rate,observed\na,s,1,1\nb,s,1,0\n".into()),
         capacity: 1.0,
         ..base()
     };
-    let e = run(Config::Learning(LearningConfig { objective: Objective::Freshness, ..listed() }), |_, _| {}).unwrap_err();
-    assert_eq!(e.field, "objective", "{e}");
-    assert!(e.message.contains("the page list's observed column"), "{e}");
-    // under harmonic staleness the list's announced pages are crawled on their changes
     assert_eq!(learn(listed()).observed_pages, Some(1));
-    assert_eq!(field(LearningConfig { observed_share: 0.5, objective: Objective::Binary, ..base() }), "objective");
+    assert_eq!(field(LearningConfig { observed_share: 0.5, ..listed() }), "observed_share");
     assert_eq!(field(LearningConfig { observed_share: -0.1, ..base() }), "observed_share");
 }
 
