@@ -109,6 +109,7 @@ export class Router {
     notice.hidden = !unknown;
     if (unknown) notice.textContent = `Nothing here is called “${unknown}”: this is the start. The views are ${VIEWS.map((v) => v.id).join(', ')}.`;
     document.documentElement.dataset.view = id;
+    revealCurrentTab(this.sections.get(id));
   }
 
   /** A view's section: title, explanation, its source's other views, its panels. */
@@ -134,6 +135,14 @@ export class Router {
     this.main.append(section);
     return section;
   }
+}
+
+/** On a phone the sibling views scroll in one row: bring the current one into it. */
+function revealCurrentTab(section) {
+  const tabs = section.querySelector('.tabs');
+  const current = tabs?.querySelector('[aria-current="page"]');
+  if (!current || tabs.scrollWidth <= tabs.clientWidth) return;
+  tabs.scrollLeft = current.offsetLeft - tabs.offsetLeft - (tabs.clientWidth - current.offsetWidth) / 2;
 }
 
 /** The start's map of every view, by source. */
