@@ -176,7 +176,9 @@ const certified = freshlab('certify');
 const curves = freshlab('factor-curves');
 const servers = freshlab('bursts', '--n', '[5462]', '--x-max', '160', '--points', '17');
 const learned = ['harmonic', 'binary', 'freshness'].map((objective) => [objective, freshlab('learning', '--objective', objective)]);
-learned.push(['harmonic, half the pages announcing their changes', freshlab('learning', '--objective', 'harmonic', '--observed-share', '0.5')]);
+for (const objective of ['harmonic', 'binary']) {
+  learned.push([`${objective}, half the pages announcing their changes`, freshlab('learning', '--objective', objective, '--observed-share', '0.5')]);
+}
 const crawl = freshlab('partition', '--schemes', 'hash_host,hash_url,hash_ip,graph_rtt,graph_geo,graph_rtt_ip', '--politeness', 'fixed,density,dynamic,fixed_mean');
 fs.rmSync(dir, { recursive: true, force: true });
 
