@@ -28,7 +28,9 @@ function runsTable(result, final, label) {
     <th scope="col">requests sooner than P</th><th scope="col">bandwidth misplaced at the last epoch</th><th scope="col">intervals</th></tr></thead><tbody>${rows}</tbody></table>
     <p class="fineprint">Freshness and staleness are weighted by importance (the page list's <code>weight</code>). “Bandwidth misplaced” is
     Σ|f − f*| / (Σf + Σf*) against the oracle that crawls the same way. Poisson crawls keep politeness on average only (Σ f ≤ 1/P per
-    server), so some requests come sooner than P; MERGE keeps it exactly. Nutch and StormCrawler run their shipped adaptive
+    server), so some requests come sooner than P; MERGE keeps it exactly${
+      result.observed_pages ? ', but a crawl on an announced change comes when the change does: beside MERGE too, it keeps politeness on average only' : ''
+    }. Nutch and StormCrawler run their shipped adaptive
     rules from a cold start, every time constant of the rule (first, shortest and longest interval) multiplied by the scale in the last column,
     found by re-running them on the same changes until they spend the others' ${number(result.config.capacity)} requests a day to within 1 %, as an
     operator would tune them (at most 16 runs, scales from 0.05 to 1,000; where none spends it, their requests a day say what they spent).
