@@ -268,7 +268,7 @@ impl LearningConfig {
         Cost {
             work,
             unit: "events".into(),
-            bytes: (n * BYTES_PER_PAGE + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE + self.history_items(n) * BYTES_PER_HISTORY_ITEM + BYTES_BESIDES)
+            bytes: (n * BYTES_PER_PAGE + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE + self.merge_rates_bytes(n) + self.history_items(n) * BYTES_PER_HISTORY_ITEM + BYTES_BESIDES)
                 .max(self.pages().import_bytes(pages) as f64),
             seconds: work * SECONDS_PER_UNIT,
             // a deployed crawler's tuning runs are counted at their most (adaptive_requests)
@@ -276,6 +276,14 @@ impl LearningConfig {
             memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each fetch that finds a change keeps 4 to 8 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }
+    }
+}
+
+impl LearningConfig {
+    /// Under the thesis's freshness a listening run keeps the rates MERGE spaces beside
+    /// its crawls on announced changes: one f64 a page.
+    fn merge_rates_bytes(&self, n: f64) -> f64 {
+        if self.objective == Objective::Freshness && self.announced_share() > 0.0 { 8.0 * n } else { 0.0 }
     }
 }
 

@@ -253,6 +253,14 @@ impl LearningJob {
         Stream::of(self.config.seed, Purpose::ServerSchedule { run: tag, series: (epoch as u32) << 8 | policy.index() as u32 }, s as u64)
     }
 
+    /// A server's crawls on the changes announced before `end`, each with probability
+    /// f/λ̂ at the rate `policy` believes (the oracle the true one, a learner its
+    /// `estimates`).
+    fn announce(&self, policy: LearningPolicy, estimates: &[f64], f: &[f64], announced: &mut OnChange, end: f64, rng: &mut Stream) {
+        let believed = if policy.is_oracle() { &self.repo.lambda } else { estimates };
+        announced.retarget(f, believed, end, rng);
+    }
+
     /// The rates MERGE spaces for `run` at rates `f`: empty (`f` itself) unless the run
     /// is spaced and listens, else `f` with its announced pages at 0.
     fn merge_rates(&self, run: &Run, f: &[f64]) -> Vec<f64> {
@@ -422,8 +430,7 @@ impl Plan for LearningJob {
                 let merge = &mut run.merges[s];
                 match run.listening.get_mut(s) {
                     Some(announced) => {
-                        let believed = if run.policy.is_oracle() { &self.repo.lambda } else { &run.estimates };
-                        announced.retarget(&run.f, believed, end, &mut rng);
+                        self.announce(run.policy, &run.estimates, &run.f, announced, end, &mut rng);
                         drive(&mut Listening { blind: merge, announced }, end, f, &mut run.watch, check, &mut rng)
                     }
                     None => drive(merge, end, f, &mut run.watch, check, &mut rng),
@@ -431,8 +438,7 @@ impl Plan for LearningJob {
             } else if let Some(announced) = run.listening.get_mut(s) {
                 let observed = self.repo.observed.as_deref().expect("listening runs have observed pages");
                 let blind = &mut PoissonCrawls::new(&run.f, pages.clone().filter(|&i| !observed[i]), start, &mut rng);
-                let believed = if run.policy.is_oracle() { &self.repo.lambda } else { &run.estimates };
-                announced.retarget(&run.f, believed, end, &mut rng);
+                self.announce(run.policy, &run.estimates, &run.f, announced, end, &mut rng);
                 drive(&mut Listening { blind, announced }, end, &run.f, &mut run.watch, check, &mut rng)
             } else {
                 drive(&mut PoissonCrawls::new(&run.f, pages.clone(), start, &mut rng), end, &run.f, &mut run.watch, check, &mut rng)
