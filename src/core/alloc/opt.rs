@@ -18,6 +18,7 @@ use crate::core::math::freshness::marginal_gain;
 use crate::core::math::roots::newton_root_decreasing;
 use crate::core::model::repository::Repository;
 use crate::core::parallel;
+use std::collections::HashMap;
 
 /// x > 0 with g(x) = 1 − e^{−x}(1 + x) = y, for 0 < y < 1 (safeguarded Newton, then
 /// Halley near the root).
@@ -244,22 +245,49 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
 ///   remainder goes to it.
 ///
 /// The same holds inside a capped server at its saturation multiplier m_s, so each
-/// capped server is settled to its cap first, then the uncapped pages to the total.
+/// capped server is settled to its cap first, then the uncapped pages to the total,
+/// none of their servers past its cap. A server whose m_s is μ to within [`EDGE`] may
+/// or may not be at its cap (observed pages tied at w/λ = μ fill it or not), so it is
+/// counted with the uncapped ones, its observed pages at the edge starting from 0.
 fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64, cap: f64) {
-    for s in (0..repo.servers()).filter(|&s| mu < saturations[s]) {
+    for s in (0..repo.servers()).filter(|&s| capped_at(mu, saturations[s])) {
         let remainder = cap - f[repo.server_pages(s)].iter().sum::<f64>();
-        settle(objective, repo, f, repo.server_pages(s), saturations[s], remainder, cap);
+        settle(objective, repo, f, repo.server_pages(s), saturations[s], remainder, cap, None);
     }
-    let remainder = target - f.iter().sum::<f64>();
     if mu == 0.0 {
         return;
     }
+    let servers = || (0..repo.servers()).filter(|&s| !capped_at(mu, saturations[s]));
+    if repo.observed.is_some() {
+        for s in servers() {
+            let m = mu.max(saturations[s]);
+            for i in repo.server_pages(s).filter(|&i| repo.observed(i) && at_edge(repo, i, m).is_some()) {
+                f[i] = 0.0;
+            }
+        }
+    }
+    let remainder = target - f.iter().sum::<f64>();
     // sized before it is filled: in WebAssembly a vector grown by doubling leaves holes
     // its allocator cannot give back (the page's memory would outgrow the estimate)
-    let servers = || (0..repo.servers()).filter(|&s| mu >= saturations[s]);
     let mut uncapped = Vec::with_capacity(servers().map(|s| repo.server_pages(s).len()).sum());
     uncapped.extend(servers().flat_map(|s| repo.server_pages(s)));
-    settle(objective, repo, f, uncapped, mu, remainder, target);
+    settle(objective, repo, f, uncapped, mu, remainder, target, cap.is_finite().then_some(cap));
+}
+
+/// How close, relatively, a page's w/λ must be to a multiplier to be at its edge.
+const EDGE: f64 = 1e-9;
+
+/// A server is held at its cap by its own multiplier m_s when m_s exceeds the global μ
+/// by more than [`EDGE`].
+fn capped_at(mu: f64, saturation: f64) -> bool {
+    saturation > mu * (1.0 + EDGE)
+}
+
+/// Page i's relative distance from the edge w/λ = m, if it is within [`EDGE`].
+fn at_edge(repo: &Repository, i: usize, m: f64) -> Option<f64> {
+    let lambda = repo.lambda[i];
+    let distance = (repo.weight(i) / lambda / m - 1.0).abs();
+    (lambda > 0.0 && distance <= EDGE).then_some(distance)
 }
 
 /// How far page i, at the edge w/λ = m, may be moved from rate f: an observed page
@@ -277,26 +305,36 @@ fn edge_room(objective: Objective, repo: &Repository, i: usize, f: f64) -> Optio
 }
 
 /// Moves `remainder` onto the pages at the edge, those with w/λ equal to the multiplier
-/// m to within 1e-9 ([`edge_room`]), nearest first. Pages away from the edge are never
-/// touched — moving a rounding-level remainder onto one of them would break its
-/// stationarity (measured: 5.5e-5 at the WEBBASE scale before this rule) — so what no
-/// edge page can take stays as it is, at the level of the sums' rounding.
-fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64) {
+/// m to within [`EDGE`] ([`edge_room`]), nearest first, none of their servers past `cap`
+/// (1/P; `None`: no cap, or pages of one server whose remainder is what its cap
+/// leaves). Pages away from the edge are never touched — moving a rounding-level
+/// remainder onto one of them would break its stationarity (measured: 5.5e-5 at the
+/// WEBBASE scale before this rule) — so what no edge page can take stays as it is, at
+/// the level of the sums' rounding.
+#[allow(clippy::too_many_arguments)]
+fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64, cap: Option<f64>) {
     if remainder.abs() <= 1e-14 * scale {
         return;
     }
-    let mut edge: Vec<(f64, usize, f64)> = pages
-        .into_iter()
-        .filter(|&i| repo.lambda[i] > 0.0)
-        .map(|i| ((repo.weight(i) / repo.lambda[i] / m - 1.0).abs(), i))
-        .filter(|&(distance, _)| distance <= 1e-9)
-        .filter_map(|(distance, i)| edge_room(objective, repo, i, f[i]).map(|room| (distance, i, room)))
-        .collect();
+    let mut edge: Vec<(f64, usize, f64)> =
+        pages.into_iter().filter_map(|i| at_edge(repo, i, m).and_then(|distance| edge_room(objective, repo, i, f[i]).map(|room| (distance, i, room)))).collect();
     edge.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // what each edge page's server may still take under the cap (observed pages tied at
+    // one w/λ can hold more than a cap: measured 1.39 × the cap before this rule)
+    let mut server_room: HashMap<usize, f64> = HashMap::new();
     for (_, i, room) in edge {
-        let change = remainder.clamp(-f[i], room - f[i]);
+        let mut up = room - f[i];
+        if let Some(cap) = cap {
+            let s = repo.server_of(i);
+            let left = server_room.entry(s).or_insert_with(|| cap - f[repo.server_pages(s)].iter().sum::<f64>());
+            up = up.min(left.max(0.0));
+        }
+        let change = remainder.clamp(-f[i], up.max(-f[i]));
         f[i] += change;
         remainder -= change;
+        if let Some(left) = cap.and_then(|_| server_room.get_mut(&repo.server_of(i))) {
+            *left -= change;
+        }
         if remainder.abs() <= 1e-14 * scale {
             break;
         }
@@ -337,7 +375,7 @@ fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, satur
         }
         if cap.is_finite() {
             kkt.cap_excess = kkt.cap_excess.max(fs / cap - 1.0);
-            if saturations[s] > mu {
+            if capped_at(mu, saturations[s]) {
                 kkt.slackness = kkt.slackness.max((fs / cap - 1.0).abs());
             }
         }
@@ -679,6 +717,39 @@ mod tests {
                     assert!((got / want - 1.0).abs() < 1e-12, "{objective:?}, C = {c}, caps {caps:?}: {got} against the greedy's {want}");
                 }
             }
+        }
+    }
+
+    /// Observed pages tied at one w/λ (a page list whose pages change alike), under
+    /// caps: any split of the tie is optimal, but no server may pass its cap — 4 servers
+    /// of 50 pages changing once a day, capped at 30 a day: C = 100 spends 100 with no
+    /// server past 30 (before the servers at the tie were counted as capped or not by a
+    /// few ulps, and one took 50, 1.67 × its cap); C = 500 holds every server at 30.
+    /// With pages of two kinds tied in twos (w/λ = 1 and 1/2) the value is the greedy's.
+    #[test]
+    fn tied_observed_pages_keep_their_servers_under_the_caps() {
+        let servers = vec![vec![1.0; 50]; 4];
+        let tied = Repository { observed: Some(vec![true; 200]), ..Repository::from_servers(&servers) };
+        for objective in [Objective::Binary, Objective::Freshness] {
+            for (c, total) in [(100.0, 100.0), (500.0, 120.0)] {
+                let (f, kkt) = optimal_for(objective, &tied, c, Some(1.0 / 30.0));
+                assert!(kkt.worst() < 1e-12, "{objective:?}, C = {c}: {kkt:?}");
+                assert!((f.iter().sum::<f64>() - total).abs() < 1e-9, "{objective:?}, C = {c}: {}", f.iter().sum::<f64>());
+                for s in 0..4 {
+                    let fs: f64 = f[tied.server_pages(s)].iter().sum();
+                    assert!(fs <= 30.0 + 1e-9, "{objective:?}, C = {c}: server {s} takes {fs}");
+                }
+            }
+        }
+        let two = Repository { weight: Some((0..200).map(|i| if i % 2 == 0 { 1.0 } else { 0.5 }).collect()), ..tied };
+        // the greedy: the pages worth 1 first (25 a server, 100 in all), then those worth
+        // 1/2 up to the caps (5 a server): C = 70 is worth 70, 110 worth 105, 200 (beyond
+        // the caps' 120) worth 110
+        for (c, want) in [(70.0, 70.0), (110.0, 105.0), (200.0, 110.0)] {
+            let (f, kkt) = optimal_for(Objective::Binary, &two, c, Some(1.0 / 30.0));
+            assert!(kkt.worst() < 1e-12, "C = {c}: {kkt:?}");
+            let value: f64 = (0..200).map(|i| two.weight(i) * f[i]).sum();
+            assert!((value - want).abs() < 1e-9, "C = {c}: {value}, want {want}");
         }
     }
 

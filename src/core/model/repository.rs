@@ -40,6 +40,11 @@ impl Repository {
         self.server_start[s]..self.server_start[s + 1]
     }
 
+    /// The server of page i.
+    pub fn server_of(&self, i: usize) -> usize {
+        self.server_start.partition_point(|&start| start <= i) - 1
+    }
+
     #[inline]
     pub fn weight(&self, i: usize) -> f64 {
         self.weight.as_ref().map_or(1.0, |w| w[i] as f64)

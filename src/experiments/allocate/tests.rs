@@ -129,7 +129,14 @@ fn observed_share_of_generated_pages() {
 #[test]
 fn observed_pages_under_the_freshness_objectives() {
     let text = "page,server,change_rate,observed\na,s,2,yes\nb,s,1,no\n";
-    let listed = |objective, observed_share| AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity: 1.0, objective, observed_share, ..Default::default() };
+    let listed = |objective, observed_share| AllocateConfig {
+        source: RepositorySource::PageList,
+        page_list: Some(text.into()),
+        capacity: 1.0,
+        objective,
+        observed_share,
+        ..Default::default()
+    };
     let out = allocations(listed(Objective::Binary, 0.0)).unwrap();
     let f = &out.opt_unpolite.frequencies;
     let edge = 2f64.sqrt() - 1.0;

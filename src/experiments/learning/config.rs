@@ -268,7 +268,11 @@ impl LearningConfig {
         Cost {
             work,
             unit: "events".into(),
-            bytes: (n * BYTES_PER_PAGE + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE + self.merge_rates_bytes(n) + self.history_items(n) * BYTES_PER_HISTORY_ITEM + BYTES_BESIDES)
+            bytes: (n * BYTES_PER_PAGE
+                + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE
+                + self.merge_rates_bytes(n)
+                + self.history_items(n) * BYTES_PER_HISTORY_ITEM
+                + BYTES_BESIDES)
                 .max(self.pages().import_bytes(pages) as f64),
             seconds: work * SECONDS_PER_UNIT,
             // a deployed crawler's tuning runs are counted at their most (adaptive_requests)

@@ -55,7 +55,8 @@ fn the_oracle_measures_its_closed_forms() {
 #[test]
 fn the_oracle_measures_its_closed_forms_with_announced_pages() {
     for objective in Objective::ALL {
-        let config = LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, observed_share: 0.5, objective, capacity: 8.0, ..small() };
+        let config =
+            LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, observed_share: 0.5, objective, capacity: 8.0, ..small() };
         let out = learn(config.clone());
         let (repo, _, _) = config.pages().load_observing(0.5).unwrap();
         let observed = repo.observed.as_ref().unwrap().iter().filter(|&&o| o).count() as u64;
