@@ -266,7 +266,7 @@ fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: 
             }
         }
         // a server at the edge may still pass its cap by a step of its rates there
-        let over = f[repo.server_pages(s)].iter().sum::<f64>() - cap;
+        let over = if cap.is_finite() { f[repo.server_pages(s)].iter().sum::<f64>() - cap } else { 0.0 };
         if over > 0.0 {
             settle(objective, repo, f, repo.server_pages(s), m, -over, cap, None);
         }
@@ -335,16 +335,15 @@ fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl In
     // one w/λ can hold more than a cap: measured 1.39 × the cap before this rule)
     let mut server_room: HashMap<usize, f64> = HashMap::new();
     for (_, i, room) in edge {
-        let mut up = room - f[i];
-        if let Some(cap) = cap {
+        let left = cap.map(|cap| {
             let s = repo.server_of(i);
-            let left = server_room.entry(s).or_insert_with(|| cap - f[repo.server_pages(s)].iter().sum::<f64>());
-            up = up.min(left.max(0.0));
-        }
+            server_room.entry(s).or_insert_with(|| cap - f[repo.server_pages(s)].iter().sum::<f64>())
+        });
+        let up = left.as_deref().map_or(room - f[i], |&left| (room - f[i]).min(left.max(0.0)));
         let change = remainder.clamp(-f[i], up.max(-f[i]));
         f[i] += change;
         remainder -= change;
-        if let Some(left) = cap.and_then(|_| server_room.get_mut(&repo.server_of(i))) {
+        if let Some(left) = left {
             *left -= change;
         }
         if remainder.abs() <= 1e-14 * scale {
