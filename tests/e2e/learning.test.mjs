@@ -44,14 +44,18 @@ test('pages that announce their changes are crawled on them by the oracle and th
   assert.match(await panel.locator('.details').textContent(), /[\d,]+ pages announce every change/);
   const rows = await panel.locator('table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
   assert.equal(rows.length, 8);
-  // under the thesis's freshness too: MERGE spaces the other pages, and the note says
-  // the crawls on announced changes keep politeness on average only
+  assert.match(await panel.locator('.details').textContent(), /like the Poisson crawls, keeps politeness on average only/);
+  // under the thesis's freshness too: the crawls on announced changes wait for their
+  // server's next request, so no request of the oracle comes sooner than P
   await panel.getByLabel('objective', { exact: true }).selectOption('freshness');
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await computed();
   const details = await panel.locator('.details').textContent();
   assert.match(details, /[\d,]+ pages announce every change/);
-  assert.match(details, /beside MERGE too, it keeps politeness on average only/);
+  assert.match(details, /waits for its server’s next request \(every 1\/f_s\), so P holds on every gap/);
+  const oracle = await panel.locator('table.proof tbody tr').first().evaluate((r) => [...r.cells].map((c) => c.textContent));
+  assert.match(oracle[0], /oracle/);
+  assert.equal(oracle[5], '0 %', `the oracle's requests sooner than P: ${oracle[5]}`);
   await setField(page, 'learning', 'share of pages with every change observed', 0);
   await panel.getByLabel('objective', { exact: true }).selectOption('harmonic');
 });

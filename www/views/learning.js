@@ -29,7 +29,11 @@ function runsTable(result, final, label) {
     <p class="fineprint">Freshness and staleness are weighted by importance (the page list's <code>weight</code>). “Bandwidth misplaced” is
     Σ|f − f*| / (Σf + Σf*) against the oracle that crawls the same way. Poisson crawls keep politeness on average only (Σ f ≤ 1/P per
     server), so some requests come sooner than P; MERGE keeps it exactly${
-      result.observed_pages ? ', but a crawl on an announced change comes when the change does: beside MERGE too, it keeps politeness on average only' : ''
+      result.observed_pages
+        ? result.config.objective === 'freshness'
+          ? '; under the thesis’s freshness a crawl on an announced change waits for its server’s next request (every 1/f_s), so P holds on every gap'
+          : '; a crawl on an announced change comes when the change does, and, like the Poisson crawls, keeps politeness on average only'
+        : ''
     }. Nutch and StormCrawler run their shipped adaptive
     rules from a cold start, every time constant of the rule (first, shortest and longest interval) multiplied by the scale in the last column,
     found by re-running them on the same changes until they spend the others' ${number(result.config.capacity)} requests a day to within 1 %, as an

@@ -13,7 +13,13 @@ pub struct Merge {
 impl Merge {
     /// Server of `pages` with frequencies `f` (global indices); offsets from `rng`.
     pub fn new(f: &[f64], pages: Range<usize>, rng: &mut Stream) -> Self {
-        let fs: f64 = pages.clone().map(|i| f[i]).filter(|&x| x > 0.0).sum();
+        Self::with_slots(f, server_rate(f, pages.clone()), pages, rng)
+    }
+
+    /// MERGE's order over `pages` at frequencies `f`, on a server requested every 1/`fs`
+    /// (`fs` ≥ Σf: the requests over Σf are lent to crawls of announced changes,
+    /// [`super::on_change::PoliteListening`]).
+    pub fn with_slots(f: &[f64], fs: f64, pages: Range<usize>, rng: &mut Stream) -> Self {
         let visits = VirtualVisits::new(f, pages, rng);
         // a server with no page to revisit is never requested
         let clock = if fs > 0.0 { Clock::new(offset(rng, 1.0 / fs), 1.0 / fs) } else { Clock::never() };
@@ -37,7 +43,11 @@ impl Merge {
     /// last one (so P still holds across the change when f_s′ ≤ 1/P), but not before
     /// `now`; a server not yet requested starts at a uniform offset after `now`.
     pub fn retarget(&mut self, from: &[f64], to: &[f64], pages: Range<usize>, now: f64, rng: &mut Stream) {
-        let fs: f64 = pages.clone().map(|i| to[i]).filter(|&x| x > 0.0).sum();
+        self.retarget_slots(from, to, server_rate(to, pages.clone()), pages, now, rng);
+    }
+
+    /// [`Merge::retarget`] on a server requested every 1/`fs` ([`Merge::with_slots`]).
+    pub fn retarget_slots(&mut self, from: &[f64], to: &[f64], fs: f64, pages: Range<usize>, now: f64, rng: &mut Stream) {
         self.visits.retarget(from, to, pages, now, rng);
         self.clock = match (fs > 0.0, self.clock.last_time()) {
             (false, _) => Clock::never(),
@@ -45,6 +55,27 @@ impl Merge {
             (true, None) => Clock::new(now + offset(rng, 1.0 / fs), 1.0 / fs),
         };
     }
+
+    /// Whether any page has a virtual visit (else the server's requests are all lent).
+    pub fn has_pages(&self) -> bool {
+        !self.visits.is_empty()
+    }
+
+    /// The server's first request at or after `t`.
+    pub fn slot_from(&self, t: f64) -> f64 {
+        self.clock.first_from(t)
+    }
+
+    /// Lends the server's first request at or after `t` to another schedule: the
+    /// server's clock moves on, its pages' order does not. Returns the request's time.
+    pub fn lend(&mut self, t: f64) -> f64 {
+        self.clock.tick_from(t)
+    }
+}
+
+/// f_s: the sum of the positive frequencies of a server's pages.
+pub fn server_rate(f: &[f64], pages: Range<usize>) -> f64 {
+    pages.map(|i| f[i]).filter(|&x| x > 0.0).sum()
 }
 
 impl Schedule for Merge {

@@ -144,6 +144,34 @@ impl Clock {
         self.taken += 1;
         t
     }
+
+    /// The first request time at or after `t` (the next one if `t` is earlier; ∞ for
+    /// `t` = ∞).
+    pub fn first_from(&self, t: f64) -> f64 {
+        if t == f64::INFINITY { t } else { self.start + self.count_before(t) as f64 * self.period }
+    }
+
+    /// Takes the first request time at or after `t`, passing over those before it.
+    pub fn tick_from(&mut self, t: f64) -> f64 {
+        self.taken = self.count_before(t);
+        self.tick()
+    }
+
+    /// How many requests, this clock's taken ones included, come before `t`.
+    fn count_before(&self, t: f64) -> u64 {
+        if !(t > self.next_time() && t.is_finite()) {
+            return self.taken;
+        }
+        // the ceiling of a rounded quotient can fall one short or over: step to the first
+        let mut k = ((t - self.start) / self.period).ceil().max(self.taken as f64) as u64;
+        while k > self.taken && self.start + (k - 1) as f64 * self.period >= t {
+            k -= 1;
+        }
+        while self.start + k as f64 * self.period < t {
+            k += 1;
+        }
+        k
+    }
 }
 
 /// Per-page equally spaced virtual visits d_i + k/f_i, earliest first (ties by page):
@@ -205,5 +233,34 @@ impl VirtualVisits {
 
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::Clock;
+
+    /// The first request at or after t: on the grid start + k·period, k ≥ the requests
+    /// taken, including t itself when it is a request time (0.1·k is not exact in
+    /// binary, so the quotient's ceiling is checked against the grid).
+    #[test]
+    fn a_clock_finds_its_first_request_from_a_time() {
+        let mut clock = Clock::new(0.3, 0.1);
+        assert_eq!(clock.first_from(0.0), 0.3, "before the next request: the next request");
+        assert_eq!(clock.first_from(f64::INFINITY), f64::INFINITY);
+        for k in 0..2000u64 {
+            let grid = 0.3 + k as f64 * 0.1;
+            assert_eq!(clock.first_from(grid), grid, "a request time is its own first, k = {k}");
+            let just_after = grid + 1e-9;
+            assert_eq!(clock.first_from(just_after), 0.3 + (k + 1) as f64 * 0.1, "k = {k}");
+        }
+        assert_eq!(clock.tick_from(1.25), 0.3 + 10.0 * 0.1);
+        assert_eq!(clock.last_time(), Some(0.3 + 10.0 * 0.1));
+        assert_eq!(clock.tick(), 0.3 + 11.0 * 0.1, "then on the grid");
+        assert_eq!(clock.tick_from(0.0), 0.3 + 12.0 * 0.1, "a time passed: the next request");
+        assert_eq!(Clock::never().first_from(5.0), f64::INFINITY);
     }
 }

@@ -17,8 +17,8 @@ use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolitenessCheck;
 use crate::core::policy::adaptive::{Adaptive, Rule};
-use crate::core::policy::merge::Merge;
-use crate::core::policy::on_change::{Listening, OnChange};
+use crate::core::policy::merge::{Merge, server_rate};
+use crate::core::policy::on_change::{Listening, OnChange, PoliteListening};
 use crate::core::policy::poisson::PoissonCrawls;
 use crate::core::policy::server::{drive, drive_at_most};
 use crate::core::rng::{Purpose, Stream};
@@ -425,13 +425,14 @@ impl Plan for LearningJob {
             } else if self.spaced(run.policy) {
                 let f = if run.merge_f.is_empty() { &run.f } else { &run.merge_f };
                 if run.epoch == 0 {
-                    run.merges.push(Merge::new(f, pages.clone(), &mut rng));
+                    // a listening server's requests come at the rate of all its pages
+                    run.merges.push(Merge::with_slots(f, server_rate(&run.f, pages.clone()), pages.clone(), &mut rng));
                 }
                 let merge = &mut run.merges[s];
                 match run.listening.get_mut(s) {
                     Some(announced) => {
                         self.announce(run.policy, &run.estimates, &run.f, announced, end, &mut rng);
-                        drive(&mut Listening { blind: merge, announced }, end, f, &mut run.watch, check, &mut rng)
+                        drive(&mut PoliteListening { merge, announced }, end, f, &mut run.watch, check, &mut rng)
                     }
                     None => drive(merge, end, f, &mut run.watch, check, &mut rng),
                 }
@@ -478,7 +479,8 @@ impl Plan for LearningJob {
             let (from, to) = if merge_f.is_empty() { (&run.f, &f) } else { (&run.merge_f, &merge_f) };
             for (s, merge) in run.merges.iter_mut().enumerate() {
                 let mut rng = self.stream(RETARGET, run.epoch, run.policy, s);
-                merge.retarget(from, to, self.repo.server_pages(s), end, &mut rng);
+                let pages = self.repo.server_pages(s);
+                merge.retarget_slots(from, to, server_rate(&f, pages.clone()), pages, end, &mut rng);
             }
             run.f = f;
             run.merge_f = merge_f;

@@ -16,8 +16,9 @@ pub struct PolicyCurve {
     pub mean_freshness: f64,
     pub mean_harmonic: f64,
     pub requests: u64,
-    /// Requests sooner than P after the previous one to their server (Poisson crawls
-    /// keep politeness on average only; MERGE keeps it exactly).
+    /// Requests sooner than P after the previous one to their server (Poisson crawls,
+    /// and crawls at announced changes beside them, keep politeness on average only;
+    /// equally spaced servers keep it exactly).
     pub violations: u64,
     /// At each epoch's start, the share of the bandwidth placed elsewhere than the
     /// oracle that crawls the same way would place it: Σ|f − f*| / (Σf + Σf*).
