@@ -104,8 +104,8 @@ function partition(out) {
   return table(['reduction 100·(1 − A/B), A against B', 'thesis', 'Freshlab'], rows);
 }
 
-// Learning to crawl on its defaults, for each objective (and again with half the pages
-// announcing their changes): every policy's freshness, harmonic staleness,
+// Learning to crawl on its defaults, for each objective (and again crawled equally
+// spaced, and with half the pages announcing their changes): every policy's freshness, harmonic staleness,
 // requests sooner than P and bandwidth misplaced at the end.
 const LEARNING_LABELS = {
   oracle: 'oracle (knows the rates)',
@@ -176,6 +176,9 @@ const certified = freshlab('certify');
 const curves = freshlab('factor-curves');
 const servers = freshlab('bursts', '--n', '[5462]', '--x-max', '160', '--points', '17');
 const learned = ['harmonic', 'binary', 'freshness'].map((objective) => [objective, freshlab('learning', '--objective', objective)]);
+for (const objective of ['harmonic', 'binary']) {
+  learned.push([`${objective}, crawled equally spaced`, freshlab('learning', '--objective', objective, '--spacing', 'equal')]);
+}
 for (const objective of ['harmonic', 'binary', 'freshness']) {
   learned.push([`${objective}, half the pages announcing their changes`, freshlab('learning', '--objective', objective, '--observed-share', '0.5')]);
 }

@@ -60,6 +60,18 @@ test('pages that announce their changes are crawled on them by the oracle and th
   await panel.getByLabel('objective', { exact: true }).selectOption('harmonic');
 });
 
+test('the oracle and the learners can crawl equally spaced under the papers\' objectives, keeping P on every gap', async () => {
+  await panel.getByLabel('objective', { exact: true }).selectOption('binary');
+  await panel.getByLabel('the oracle’s and learners’ crawls', { exact: true }).selectOption('equal');
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await computed();
+  assert.match(await panel.locator('.details').textContent(), /Every policy but Nutch and StormCrawler crawls equally spaced by MERGE/);
+  const rows = await panel.locator('table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+  for (const row of rows) assert.equal(row[5], '0 %', `${row[0]}: requests sooner than P`);
+  await panel.getByLabel('the oracle’s and learners’ crawls', { exact: true }).selectOption('objective');
+  await panel.getByLabel('objective', { exact: true }).selectOption('harmonic');
+});
+
 test('a long run shows progress and partial curves, and cancels', async () => {
   await setField(page, 'learning', 'pages (generator)', 50000);
   await setField(page, 'learning', 'horizon (days)', 3000);

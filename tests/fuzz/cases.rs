@@ -1,12 +1,13 @@
 //! The fuzzer's cases (issue 13), the same natively and in WebAssembly: case k of seed s
-//! takes experiment k mod 11, starts from its defaults or a preset, and mutates one to
-//! three of its fields — boundary values, subnormals, ±∞ and NaN (null: what a page's
+//! takes experiment k mod 11, starts from its defaults or a preset, in half the cases
+//! sets its named fields (objective, policies, schemes…) to values drawn from their
+//! choices, and mutates one to three of its fields — boundary values, subnormals, ±∞ and NaN (null: what a page's
 //! NaN becomes), huge and tiny numbers, wrong types, repeated and enormous lists, extremes
 //! of two fields at once — or, for experiments that read files, mutates a page list or a
 //! trace. Deterministic: the same (seed, k) is the same case on every target.
 
 use freshlab::core::rng::{Purpose, Stream};
-use freshlab::experiments::registry::{NAMES, defaults, presets};
+use freshlab::experiments::registry::{NAMES, choices, defaults, presets};
 use serde_json::{Map, Value, json};
 
 /// One case: the configuration as the page or a file would give it.
@@ -247,6 +248,27 @@ pub fn case(seed: u64, k: u64) -> Case {
         let (name, _, preset) = &named[rng.below(named.len() as u64) as usize];
         config = serde_json::to_value(preset).expect("serialises");
         mutations.push(format!("preset {name}"));
+    }
+    // half the cases: each named field at one of its values (a list of them: a few, in
+    // any order), so that every objective, policy and scheme meets the mutations
+    if rng.below(2) == 0 {
+        for choice in choices(experiment) {
+            let path: Vec<String> = choice.field.split('.').map(String::from).collect();
+            let names: Vec<&String> = choice.options.iter().map(|(name, _)| name).collect();
+            let Some(slot) = get_mut(&mut config, &path) else { continue };
+            let value = match slot {
+                Value::Array(_) => {
+                    let mut some: Vec<&String> = names.iter().copied().filter(|_| rng.below(2) == 0).collect();
+                    if some.is_empty() {
+                        some.push(*pick(&mut rng, &names));
+                    }
+                    json!(some)
+                }
+                _ => json!(pick(&mut rng, &names)),
+            };
+            mutations.push(format!("{} = {value}", choice.field));
+            *slot = value;
+        }
     }
     // experiments that read files: sometimes a mutated file instead of a field
     match (experiment, rng.below(3)) {

@@ -17,6 +17,7 @@ function runsTable(result, final, label) {
     })
     .join('');
   const pages = result.repository.pages;
+  const spaced = result.spaced;
   const source = result.config.source === 'page_list' ? `your page list: ${integer(pages)} pages` : `synthetic pages (the WEBBASE-like generator): ${integer(pages)}`;
   const heard = result.observed_pages
     ? ` ${integer(result.observed_pages)} pages announce every change (a sitemap, a feed): the oracle, LambdaLearnAndCrawl and explore-then-commit crawl each
@@ -27,11 +28,14 @@ function runsTable(result, final, label) {
     <thead><tr><th scope="col">policy</th><th scope="col">freshness</th><th scope="col">harmonic staleness</th><th scope="col">requests</th><th scope="col">a day</th>
     <th scope="col">requests sooner than P</th><th scope="col">bandwidth misplaced at the last epoch</th><th scope="col">intervals</th></tr></thead><tbody>${rows}</tbody></table>
     <p class="fineprint">Freshness and staleness are weighted by importance (the page list's <code>weight</code>). “Bandwidth misplaced” is
-    Σ|f − f*| / (Σf + Σf*) against the oracle that crawls the same way. Poisson crawls keep politeness on average only (Σ f ≤ 1/P per
-    server), so some requests come sooner than P; MERGE keeps it exactly${
+    Σ|f − f*| / (Σf + Σf*) against the oracle that crawls the same way. ${
+      spaced
+        ? 'Every policy but Nutch and StormCrawler crawls equally spaced by MERGE'
+        : 'Poisson crawls keep politeness on average only (Σ f ≤ 1/P per server), so some requests come sooner than P; MERGE keeps it exactly'
+    }${
       result.observed_pages
-        ? result.config.objective === 'freshness'
-          ? '; under the thesis’s freshness a crawl on an announced change waits for its server’s next request (every 1/f_s), so P holds on every gap'
+        ? spaced
+          ? '; a crawl on an announced change waits for its server’s next request (every 1/f_s), so P holds on every gap'
           : '; a crawl on an announced change comes when the change does, and, like the Poisson crawls, keeps politeness on average only'
         : ''
     }. Nutch and StormCrawler run their shipped adaptive
@@ -81,6 +85,7 @@ export default {
         { key: 'capacity', label: 'bandwidth (requests a day)', kind: 'number' },
         POLITENESS_OR_NONE_FIELD,
         { key: 'objective', label: 'objective', kind: 'select' },
+        { key: 'spacing', label: 'the oracle’s and learners’ crawls', kind: 'select', help: 'Poisson crawls keep P on average only' },
         { key: 'policies', label: 'policies', kind: 'choices', help: 'Nutch and StormCrawler have their intervals scaled until they spend the bandwidth' },
         { key: 'horizon_days', label: 'horizon (days)', kind: 'number' },
         { key: 'epoch_days', label: 'learners re-estimate every (days)', kind: 'number' },

@@ -303,9 +303,9 @@ mod tests {
             let gaps = (w[1].0 - w[0].0) / g;
             assert!(gaps >= 1.0 - 1e-9, "a gap of {gaps} requests at {}", w[0].0);
         }
-        for i in 0..2 {
+        for (i, &rate) in lambda.iter().enumerate() {
             let crawls: Vec<f64> = requests.iter().filter(|r| r.1 == i).map(|r| r.0).collect();
-            for c in changes_of(6, i, lambda[i], days - 3.0 * g) {
+            for c in changes_of(6, i, rate, days - 3.0 * g) {
                 let k = crawls.partition_point(|&t| t < c);
                 assert!(k < crawls.len() && crawls[k] <= c + 3.0 * g, "page {i}'s change at {c} waits until {:?}", crawls.get(k));
             }

@@ -106,6 +106,29 @@ impl LearningPolicy {
     }
 }
 
+/// How the oracle and the learners space their crawls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spacing {
+    /// As the objective assumes: Poisson crawls for binary freshness and harmonic
+    /// staleness (the papers' model, which keeps P on average only), equally spaced for
+    /// the thesis's freshness.
+    #[default]
+    Objective,
+    /// Equally spaced by MERGE at the objective's rates, whatever the objective: P on
+    /// every gap, crawls on announced changes at their server's next request.
+    Equal,
+}
+
+impl Spacing {
+    pub fn label(self) -> &'static str {
+        match self {
+            Spacing::Objective => "as the objective assumes (Poisson for binary and harmonic)",
+            Spacing::Equal => "equally spaced by MERGE (P on every gap)",
+        }
+    }
+}
+
 takes_pages! {
 /// A page list's `weight` column is the importance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -115,9 +138,11 @@ pub struct LearningConfig {
     pub capacity: f64,
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
     pub politeness_seconds: f64,
-    /// What the oracle and the learners optimise; it also sets how they crawl: Poisson
-    /// crawls for binary and harmonic (the papers' model), equally spaced for freshness.
+    /// What the oracle and the learners optimise; with `spacing` at `objective`, it also
+    /// sets how they crawl: Poisson crawls for binary and harmonic (the papers' model),
+    /// equally spaced for freshness.
     pub objective: Objective,
+    pub spacing: Spacing,
     pub horizon_days: f64,
     /// Learners re-estimate the rates and re-solve at the start of every epoch.
     pub epoch_days: f64,
@@ -152,6 +177,7 @@ impl Default for LearningConfig {
             capacity: 300.0,
             politeness_seconds: 900.0,
             objective: Objective::Harmonic,
+            spacing: Spacing::Objective,
             horizon_days: 240.0,
             epoch_days: 15.0,
             explore_days: 45.0,
@@ -200,6 +226,12 @@ impl LearningConfig {
         let mut edges: Vec<f64> = (0..n).map(|k| k as f64 * self.epoch_days).collect();
         edges.push(self.horizon_days);
         edges
+    }
+
+    /// Whether `policy` crawls equally spaced (MERGE): the thesis's MERGE always, the
+    /// others under the thesis's freshness or when asked to; else Poisson crawls.
+    pub fn spaced(&self, policy: LearningPolicy) -> bool {
+        policy.is_merge() || self.objective == Objective::Freshness || self.spacing == Spacing::Equal
     }
 
     /// Requests of one run (the bandwidth over the horizon, at most).
@@ -284,10 +316,10 @@ impl LearningConfig {
 }
 
 impl LearningConfig {
-    /// Under the thesis's freshness a listening run keeps the rates MERGE spaces beside
-    /// its crawls on announced changes: one f64 a page.
+    /// An equally spaced listening run keeps the rates MERGE spaces beside its crawls on
+    /// announced changes: one f64 a page.
     fn merge_rates_bytes(&self, n: f64) -> f64 {
-        if self.objective == Objective::Freshness && self.announced_share() > 0.0 { 8.0 * n } else { 0.0 }
+        if self.spaced(LearningPolicy::Oracle) && self.announced_share() > 0.0 { 8.0 * n } else { 0.0 }
     }
 }
 

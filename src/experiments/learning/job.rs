@@ -265,15 +265,9 @@ impl LearningJob {
     /// is spaced and listens, else `f` with its announced pages at 0.
     fn merge_rates(&self, run: &Run, f: &[f64]) -> Vec<f64> {
         match &self.repo.observed {
-            Some(observed) if !run.listening.is_empty() && self.spaced(run.policy) => f.iter().zip(observed).map(|(&x, &o)| if o { 0.0 } else { x }).collect(),
+            Some(observed) if !run.listening.is_empty() && self.config.spaced(run.policy) => f.iter().zip(observed).map(|(&x, &o)| if o { 0.0 } else { x }).collect(),
             _ => Vec::new(),
         }
-    }
-
-    /// Poisson crawls for binary and harmonic objectives, equally spaced (MERGE) for
-    /// freshness and for the thesis's MERGE.
-    fn spaced(&self, policy: LearningPolicy) -> bool {
-        policy.is_merge() || self.config.objective == Objective::Freshness
     }
 
     fn curve(&self, run: &Run, until: f64) -> PolicyCurve {
@@ -422,7 +416,7 @@ impl Plan for LearningJob {
                 let n = drive_at_most(schedule, end, budget, &[], &mut run.watch, check, &mut rng);
                 cut = n == budget;
                 n
-            } else if self.spaced(run.policy) {
+            } else if self.config.spaced(run.policy) {
                 let f = if run.merge_f.is_empty() { &run.f } else { &run.merge_f };
                 if run.epoch == 0 {
                     // a listening server's requests come at the rate of all its pages
@@ -510,6 +504,7 @@ impl Plan for LearningJob {
             policies,
             estimators: self.estimators.clone(),
             politeness: self.politeness.clone(),
+            spaced: self.config.spaced(LearningPolicy::Oracle),
             observed_pages: self.repo.observed.as_ref().map(|o| o.iter().filter(|&&x| x).count() as u64),
         }
     }

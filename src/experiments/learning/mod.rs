@@ -15,7 +15,7 @@ pub mod table;
 mod tests;
 pub mod watch;
 
-pub use config::{LearningConfig, LearningPolicy};
+pub use config::{LearningConfig, LearningPolicy, Spacing};
 pub use output::LearningOutput;
 
 use super::{Choice, Experiment, FileInput, Job, Sliced, inputs};
@@ -39,6 +39,7 @@ impl Experiment for LearningConfig {
         vec![
             Choice::of("policies", &LearningPolicy::ALL, LearningPolicy::label),
             Choice::of("objective", &[Objective::Harmonic, Objective::Binary, Objective::Freshness], Objective::label),
+            Choice::of("spacing", &[Spacing::Objective, Spacing::Equal], Spacing::label),
         ]
     }
 }

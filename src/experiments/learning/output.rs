@@ -92,6 +92,8 @@ pub struct LearningOutput {
     pub bin_days: f64,
     /// The policies run so far, in the configuration's order.
     pub policies: Vec<PolicyCurve>,
+    /// The oracle and the learners crawl equally spaced by MERGE (else Poisson crawls).
+    pub spaced: bool,
     /// Empty until the policies have run.
     pub estimators: Vec<EstimatorPoint>,
     /// Empty without politeness.
