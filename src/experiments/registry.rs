@@ -347,7 +347,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(fields, 10, "the fields whose values the core names");
+        assert_eq!(fields, 11, "the fields whose values the core names");
     }
 
     #[test]
