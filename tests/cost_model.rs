@@ -72,6 +72,10 @@ const CASES: &[(&str, bool)] = &[
         r#"{"experiment":"learning","repository":{"pages":50000,"servers":500},"capacity":5000,"horizon_days":60,"observed_share":1,"objective":"freshness","policies":["oracle","learn_and_crawl","uniform","merge_learned"]}"#,
         false,
     ),
+    (
+        r#"{"experiment":"learning","repository":{"pages":50000,"servers":500},"capacity":5000,"horizon_days":60,"observed_share":0.5,"objective":"binary","spacing":"equal","policies":["oracle","learn_and_crawl","uniform","merge_learned"]}"#,
+        false,
+    ),
 ];
 
 #[test]
