@@ -405,6 +405,29 @@ mod tests {
     use crate::core::model::webbase::{RepositoryConfig, generate};
     use crate::core::rng::{Purpose, Stream};
 
+    /// The fuzzer's case: rates drawn down to 1e-300 a day made the thesis's marginals
+    /// underflow (Σf missed C entirely, KKT residual 1). Rates are now refused below
+    /// MIN_CHANGE_RATE; at that floor every objective meets its KKT conditions, with and
+    /// without caps.
+    #[test]
+    fn rates_down_to_the_floor_are_allocated() {
+        use crate::core::model::repository::MIN_CHANGE_RATE;
+        let config =
+            RepositoryConfig { pages: 10_000, servers: 10, rate_min: MIN_CHANGE_RATE, rate_max: 1.0, rate_exponent: 1.5, never_changing: 0.1, ..RepositoryConfig::default() };
+        let below = RepositoryConfig { rate_min: 1e-300, ..config.clone() }.validate("repository.").unwrap_err();
+        assert_eq!(below.field, "repository.rate_min", "{below}");
+        let listed = crate::core::model::page_list::parse(b"page,server,change_rate\na,s,1e-300\n", "page_list").unwrap_err();
+        assert!(listed.message.contains("write 0 for a page that never changes"), "{listed}");
+        let repo = generate(&config, 1);
+        for objective in Objective::ALL {
+            for (capacity, politeness) in [(0.4, None), (20.0, Some(0.25)), (39.0, Some(0.25))] {
+                let (f, kkt) = optimal_for(objective, &repo, capacity, politeness);
+                assert!(kkt.total < 1e-9, "{objective:?} at C = {capacity}, P = {politeness:?}: {kkt:?}");
+                assert!((f.iter().sum::<f64>() / capacity - 1.0).abs() < 1e-9, "{objective:?} at C = {capacity}: the bandwidth is spent");
+            }
+        }
+    }
+
     #[test]
     fn inverse_gain_inverts_g() {
         let mut s = Stream::of(9, Purpose::Test, 0);

@@ -216,6 +216,13 @@ fn check_row(row: &PageRow) -> Result<(), String> {
         if !v.is_finite() || v < 0.0 { Err(format!("{name} must be a finite number ≥ 0 ({what}; got {v})")) } else { Ok(()) }
     };
     check("change_rate", row.change_rate, "changes per day")?;
+    if row.change_rate > 0.0 && row.change_rate < super::repository::MIN_CHANGE_RATE {
+        return Err(format!(
+            "change_rate {} is below {} a day (once in 2.7 billion years): write 0 for a page that never changes",
+            row.change_rate,
+            super::repository::MIN_CHANGE_RATE
+        ));
+    }
     if let Some(w) = row.weight {
         check("weight", w, "the page's importance")?;
         if w > f32::MAX as f64 {

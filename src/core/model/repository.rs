@@ -3,6 +3,11 @@
 
 use std::ops::Range;
 
+/// The smallest positive change rate taken, per day (once in 2.7 billion years): below
+/// it the allocation's marginals (≈ λ/2f² for the thesis's freshness) underflow, and a
+/// page that changes so seldom is one that never changes (rate 0).
+pub const MIN_CHANGE_RATE: f64 = 1e-12;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Repository {
     /// Change rate λ of each page, in changes per day (0: never changes).

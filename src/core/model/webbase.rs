@@ -92,7 +92,7 @@ impl RepositoryConfig {
                 ),
             ));
         }
-        check(&f("rate_min"), self.rate_min)?.positive()?;
+        check(&f("rate_min"), self.rate_min)?.at_least(super::repository::MIN_CHANGE_RATE)?;
         check(&f("rate_max"), self.rate_max)?.positive()?.at_most(1e6)?;
         crate::core::input::ordered(&f("rate_min"), self.rate_min, &f("rate_max"), self.rate_max)?;
         check(&f("rate_exponent"), self.rate_exponent)?.at_least(-5.0)?.at_most(5.0)?;

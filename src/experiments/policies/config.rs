@@ -145,6 +145,9 @@ pub struct Estimate {
     pub runs: Vec<f64>,
 }
 
+/// Capacities compared in one run, at most.
+const MAX_CAPACITIES: usize = 8;
+
 impl PoliciesConfig {
     /// The runs of the experiment: every policy at every capacity, then every crawler
     /// (with MERGE at the bandwidth it used).
@@ -217,13 +220,26 @@ impl PoliciesConfig {
             Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n * self.horizon_days / self.politeness_days()),
             _ => c * slots,
         };
-        let allocated_requests: f64 = self.capacities.iter().map(|&c| self.policies.iter().map(|&p| run_requests(c, p)).sum::<f64>()).sum();
-        let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
-        let mut runs: Vec<f64> = Vec::with_capacity(self.runs());
-        for &c in &self.capacities {
-            runs.extend(self.policies.iter().map(|&p| run_requests(c, p)));
+        // the page asks the cost of every edit, valid or not (a list of 10,000 policies
+        // too): each policy kind once, times how often it is listed
+        let mut kinds: Vec<(PolicyKind, f64)> = Vec::new();
+        for &p in &self.policies {
+            match kinds.iter_mut().find(|(k, _)| *k == p) {
+                Some((_, n)) => *n += 1.0,
+                None => kinds.push((p, 1.0)),
+            }
         }
-        runs.extend(self.crawlers.iter().chain(&self.crawlers).map(|_| slots));
+        let allocated_requests: f64 = self.capacities.iter().map(|&c| kinds.iter().map(|&(p, n)| n * run_requests(c, p)).sum::<f64>()).sum();
+        let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
+        // each run's requests, for the progress of a run; lists longer than validation
+        // allows are refused before they run and get none
+        let mut runs: Vec<f64> = Vec::new();
+        if self.capacities.len() <= MAX_CAPACITIES && self.policies.len() <= PolicyKind::ALLOCATED.len() && self.crawlers.len() <= PolicyKind::ADAPTIVE.len() {
+            for &c in &self.capacities {
+                runs.extend(self.policies.iter().map(|&p| run_requests(c, p)));
+            }
+            runs.extend(self.crawlers.iter().chain(&self.crawlers).map(|_| slots));
+        }
         Estimate { bytes, bytes_per_page: per_page, requests, runs }
     }
 
@@ -329,8 +345,8 @@ impl Settings for PoliciesConfig {
         if self.capacities.is_empty() {
             return Err(InputError::new("capacities", "needs at least one share of the maximum, e.g. 0.01, 0.1, 0.9"));
         }
-        if self.capacities.len() > 8 {
-            return Err(InputError::new("capacities", "has more than 8 values; compare at most 8 at once"));
+        if self.capacities.len() > MAX_CAPACITIES {
+            return Err(InputError::new("capacities", format!("has more than {MAX_CAPACITIES} values; compare at most {MAX_CAPACITIES} at once")));
         }
         for (k, &c) in self.capacities.iter().enumerate() {
             check(&format!("capacities[{k}]"), c)?.positive()?.at_most(1.0)?;
