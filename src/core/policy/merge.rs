@@ -38,16 +38,12 @@ impl Merge {
     }
 
     /// The same server going on at new frequencies `to` from time `now` (a learner's
-    /// new epoch): each page keeps its place in its own spacing
-    /// ([`VirtualVisits::retarget`]) and the server's next request comes 1/f_s′ after its
-    /// last one (so P still holds across the change when f_s′ ≤ 1/P), but not before
-    /// `now`; a server not yet requested starts at a uniform offset after `now`.
-    pub fn retarget(&mut self, from: &[f64], to: &[f64], pages: Range<usize>, now: f64, rng: &mut Stream) {
-        self.retarget_slots(from, to, server_rate(to, pages.clone()), pages, now, rng);
-    }
-
-    /// [`Merge::retarget`] on a server requested every 1/`fs` ([`Merge::with_slots`]).
-    pub fn retarget_slots(&mut self, from: &[f64], to: &[f64], fs: f64, pages: Range<usize>, now: f64, rng: &mut Stream) {
+    /// new epoch), requested every 1/`fs` (Σ`to` over its pages, or more beside
+    /// announced pages: [`Merge::with_slots`]): each page keeps its place in its own
+    /// spacing ([`VirtualVisits::retarget`]) and the server's next request comes 1/fs
+    /// after its last one (so P still holds across the change when fs ≤ 1/P), but not
+    /// before `now`; a server not yet requested starts at a uniform offset after `now`.
+    pub fn retarget(&mut self, from: &[f64], to: &[f64], fs: f64, pages: Range<usize>, now: f64, rng: &mut Stream) {
         self.visits.retarget(from, to, pages, now, rng);
         self.clock = match (fs > 0.0, self.clock.last_time()) {
             (false, _) => Clock::never(),
@@ -126,7 +122,7 @@ mod tests {
         let before: Vec<(f64, usize)> = std::iter::from_fn(|| (kept.next_time() < 40.0).then(|| kept.take(&f, &mut rng))).collect();
         let same: Vec<(f64, usize)> = std::iter::from_fn(|| (moved.next_time() < 40.0).then(|| moved.take(&f, &mut rng))).collect();
         assert_eq!(before, same);
-        moved.retarget(&f, &f, 0..5, 40.0, &mut rng);
+        moved.retarget(&f, &f, server_rate(&f, 0..5), 0..5, 40.0, &mut rng);
         let after: Vec<(f64, usize)> = (0..100).map(|_| moved.take(&f, &mut rng)).collect();
         let expected: Vec<(f64, usize)> = (0..100).map(|_| kept.take(&f, &mut rng)).collect();
         assert_eq!(after, expected);
@@ -147,7 +143,7 @@ mod tests {
             last = m.take(&from, &mut rng).0;
         }
         let due: Vec<(f64, u32)> = m.visits.heap.entries().collect();
-        m.retarget(&from, &to, 0..4, 30.0, &mut rng);
+        m.retarget(&from, &to, server_rate(&to, 0..4), 0..4, 30.0, &mut rng);
         assert_eq!(m.next_time(), (last + 2.0).max(30.0), "f_s′ = 0.5: two days after the last request");
         for (v, page) in m.visits.heap.entries() {
             let i = page as usize;

@@ -294,7 +294,7 @@ mod tests {
         for (start, end) in [(0.0, 17.3), (17.3, 400.05), (400.05, 1234.567), (1234.567, days)] {
             announced.retarget(&f, &lambda, end, &mut rng);
             if start > 0.0 {
-                merge.retarget_slots(&[0.0, 0.0], &[0.0, 0.0], 1.0 / g, 0..2, start, &mut rng);
+                merge.retarget(&[0.0, 0.0], &[0.0, 0.0], 1.0 / g, 0..2, start, &mut rng);
             }
             let mut server = PoliteListening { merge: &mut merge, announced: &mut announced };
             requests.extend(std::iter::from_fn(|| (server.next_time() < end).then(|| server.take(&[0.0, 0.0], &mut rng))));

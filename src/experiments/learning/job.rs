@@ -474,7 +474,7 @@ impl Plan for LearningJob {
             for (s, merge) in run.merges.iter_mut().enumerate() {
                 let mut rng = self.stream(RETARGET, run.epoch, run.policy, s);
                 let pages = self.repo.server_pages(s);
-                merge.retarget_slots(from, to, server_rate(&f, pages.clone()), pages, end, &mut rng);
+                merge.retarget(from, to, server_rate(&f, pages.clone()), pages, end, &mut rng);
             }
             run.f = f;
             run.merge_f = merge_f;
