@@ -4,6 +4,7 @@ mod cli;
 
 fn main() {
     return_large_buffers_to_the_system();
+    end_quietly_when_the_reader_leaves();
     let argv: Vec<String> = std::env::args().skip(1).collect();
     if let Err(failure) = cli::main_with(&argv) {
         eprintln!("freshlab: {}", failure.message);
@@ -28,3 +29,17 @@ fn return_large_buffers_to_the_system() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn return_large_buffers_to_the_system() {}
+
+/// A reader that stops reading (`freshlab trace | head`) ends the command as it ends
+/// other Unix tools, by SIGPIPE: Rust ignores the signal, so that every print after it
+/// panicked ("failed printing to stdout: Broken pipe").
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn end_quietly_when_the_reader_leaves() {
+    // SAFETY: restores the signal's default action; called before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn end_quietly_when_the_reader_leaves() {}

@@ -658,3 +658,17 @@ fn learning_runs_on_a_page_list() {
     let err = refusal(&["learning", "--epoch-days", "0"]);
     assert!(err.contains("--epoch-days"), "{err}");
 }
+
+/// `freshlab trace | head`: the reader leaves after a few lines; the command ends without
+/// a panic's message (it panicked on the broken pipe before). The CSV (2 MB) is larger than
+/// the pipe's buffer, so the command is still writing when the reader closes it.
+#[test]
+fn a_reader_that_leaves_early_ends_the_command_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_freshlab")).arg("trace").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("ends");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+}

@@ -1,13 +1,10 @@
 //! The robots-vs-sensors experiment's configuration: the article's model and its
 //! readings, the concepts to run and the settings beyond the article; validation and cost.
 
-use super::job::{SENSED_SHARDS, SLICE_EVENTS};
 use super::page::{LifeRules, Ties};
-use super::record::IntervalLog;
-use super::robot::Watched;
-use super::sensor::SensedPage;
 use crate::core::input::{InputError, check, count, distinct, not_below};
-use crate::core::limits::{Cost, Fix};
+use crate::core::limits::Cost;
+use crate::core::math::elementary::{exp, ln};
 use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -113,15 +110,6 @@ impl Default for SensorsConfig {
     }
 }
 
-/// A sensed page's bytes: its layout, its slot in the list and its pending events (a
-/// vector of four, allocated at the first notification); a robot's page's: its layout
-/// and its index in the list of the robots' pages, held while the run is set up
-/// (checked against measurement, tests/cost_model.rs).
-const SENSED_PAGE_BYTES: f64 = (SensedPage::BYTES + 8 + 4 * 24) as f64;
-const ROBOT_PAGE_BYTES: f64 = (Watched::BYTES + 8) as f64;
-/// Native time per event (BENCHMARKS.md: the article's experiment).
-const SECONDS_PER_EVENT: f64 = 70e-9;
-
 impl SensorsConfig {
     /// The whole experiment's runs: the concepts, then the sweep's robot counts.
     pub fn runs(&self) -> usize {
@@ -142,104 +130,6 @@ impl SensorsConfig {
     pub fn own_sweep(&self) -> Vec<u64> {
         let first = self.concepts.len();
         self.robot_sweep.iter().enumerate().filter(|&(k, _)| self.does(first + k)).map(|(_, &r)| r).collect()
-    }
-
-    /// Parts of the sensors' run: the robots' list (when some pages have no sensor), then
-    /// the shards of the sensed pages, each with its work (events).
-    pub fn sensed_pieces(&self) -> Vec<f64> {
-        let sensed = self.sensed_pages();
-        let shard = sensed.div_ceil(SENSED_SHARDS as u64).max(1);
-        let robots = (sensed < self.pages).then(|| self.robot_events(self.robots, sensed as f64));
-        let shards = (0..sensed).step_by(shard as usize).map(|first| self.sensed_events((sensed - first).min(shard) as f64));
-        robots.into_iter().chain(shards).collect()
-    }
-
-    /// The share of the sensors' run's work this configuration does (1: all of it).
-    fn sensed_share(&self) -> f64 {
-        match &self.sensed_parts {
-            None => 1.0,
-            Some(own) => {
-                let pieces = self.sensed_pieces();
-                let total: f64 = pieces.iter().sum();
-                own.iter().filter_map(|&k| pieces.get(k as usize)).sum::<f64>() / total.max(1.0)
-            }
-        }
-    }
-
-    /// The sensors' downloads over the run (each a notification that is not lost, at most
-    /// one a change that changes the page or a request).
-    pub fn sensed_downloads(&self) -> f64 {
-        let weeks = self.horizon as f64 / self.week as f64;
-        self.sensed_pages() as f64 * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks)
-    }
-
-    /// Peak memory: the pages of one run (sensed pages are the larger), and the
-    /// sensors' download intervals.
-    pub fn estimate_bytes(&self) -> u64 {
-        self.peak_bytes() as u64
-    }
-
-    /// Slices of a run of about `slice_events` events each (at least one, at most one a
-    /// time unit).
-    pub fn slices(&self, slice_events: f64) -> f64 {
-        let weeks = self.horizon as f64 / self.week as f64;
-        let events = self.pages as f64 * weeks * (self.changes_per_week + self.requests_per_week) + 1.0;
-        (events / slice_events).ceil().clamp(1.0, self.horizon as f64)
-    }
-
-    /// Peak memory, in floating point so that no configuration wraps it to a small
-    /// number: the concepts run side by side — the run with sensors (a sensed page holds
-    /// its life, streams and pending events; the intervals of the downloads begun in a
-    /// slice are kept until the slice's end, in vectors that may double) beside the
-    /// robots' run —, then the sweep's runs one at a time; every part of a run keeps its
-    /// own samples, and every result its samples (measured, tests/cost_model.rs).
-    fn peak_bytes(&self) -> f64 {
-        let pages = self.pages as f64;
-        let (own, sweep_runs) = (self.own_concepts(), self.own_sweep());
-        // a share of the sensors' run holds its share of the sensed pages and keeps a log
-        // of their downloads, copied into each result it hands on
-        let share = self.sensed_share();
-        let sensed = if own.contains(&Concept::Sensors) { (self.sensed_pages() as f64 * share).ceil() } else { 0.0 };
-        let downloads = if own.contains(&Concept::Sensors) { self.sensed_downloads() * share } else { 0.0 };
-        let per_slice = downloads / self.slices(SLICE_EVENTS);
-        let log = if self.sensed_parts.is_some() { 2.0 * IntervalLog::bound(downloads, self.horizon as f64, self.download_max) } else { 0.0 };
-        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - self.sensed_pages() as f64) * ROBOT_PAGE_BYTES + per_slice * 32.0 + log;
-        let robot_only = pages * ROBOT_PAGE_BYTES;
-        let concepts: f64 = own.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
-        let sweep = if sweep_runs.is_empty() { 0.0 } else { robot_only };
-        let samples = (self.horizon as f64 / self.sample_every as f64).floor() * 8.0;
-        let parts = own.iter().map(|c| if *c == Concept::Sensors { 1.0 + SENSED_SHARDS as f64 } else { 1.0 }).sum::<f64>();
-        let runs = (own.len() + sweep_runs.len()) as f64;
-        concepts.max(sweep) + (runs + parts) * samples + 16_384.0
-    }
-
-    /// Work of one run: a pass over the pages to set it up, then its events — every
-    /// change of every page, the sensed pages' external requests and their
-    /// notifications (each followed by a download, unless lost), and the robots' visits
-    /// (a visit to a page in an error state takes no time: when every state is an
-    /// error, a robot walks the whole list each unit).
-    pub fn events_per_run(&self, robots: u64, sensed: f64) -> f64 {
-        self.robot_events(robots, sensed) + self.sensed_events(sensed)
-    }
-
-    /// The work of the robots' pages (all but the `sensed` ones): setup, changes, visits.
-    fn robot_events(&self, robots: u64, sensed: f64) -> f64 {
-        let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
-        let total: f64 = self.states.iter().sum();
-        let errors = self.states[..3].iter().sum::<f64>() / total;
-        let mean_download = (self.download_min as f64 + self.download_max as f64) / 2.0;
-        let per_visit = (mean_download * (1.0 - errors)).max(1.0 / (pages - sensed).max(1.0));
-        let visits = if pages > sensed { robots as f64 * self.horizon as f64 / per_visit } else { 0.0 };
-        (pages - sensed) * (1.0 + self.changes_per_week * weeks) + visits
-    }
-
-    /// The work of `sensed` sensed pages: setup, changes, requests, notifications and
-    /// their downloads.
-    fn sensed_events(&self, sensed: f64) -> f64 {
-        let weeks = self.horizon as f64 / self.week as f64;
-        let changes = self.changes_per_week * weeks;
-        let notifications = (changes * self.effective_share()).min(self.requests_per_week * weeks);
-        sensed * (1.0 + changes + self.requests_per_week * weeks + notifications * (2.0 - self.notification_loss))
     }
 
     pub fn rules(&self) -> LifeRules {
@@ -275,16 +165,23 @@ impl SensorsConfig {
 
     /// Change events per unit of page `i` (log-uniform spread around the mean).
     pub fn change_rate(&self, i: usize) -> f64 {
+        if self.rate_spread == 1.0 {
+            return self.rate_at(0.5);
+        }
+        self.rate_at(Stream::of(self.seed, Purpose::RateSpread, i as u64).uniform())
+    }
+
+    /// The change rate at quantile `u` of the log-uniform spread, normalised so that the
+    /// mean over pages is the configured one.
+    pub(super) fn rate_at(&self, u: f64) -> f64 {
         let mean = self.changes_per_week / self.week as f64;
         if self.rate_spread == 1.0 {
             return mean;
         }
         let s = self.rate_spread;
-        let log_span = 2.0 * crate::core::math::elementary::ln(s);
-        let u = Stream::of(self.seed, Purpose::RateSpread, i as u64).uniform();
-        // normalised so that the mean over pages is `mean`
+        let log_span = 2.0 * ln(s);
         let factor_mean = (s - 1.0 / s) / log_span;
-        mean * crate::core::math::elementary::exp(-log_span / 2.0 + u * log_span) / factor_mean
+        mean * exp(-log_span / 2.0 + u * log_span) / factor_mean
     }
 
     pub fn sensed_pages(&self) -> u64 {
@@ -358,22 +255,8 @@ impl Settings for SensorsConfig {
         Ok(())
     }
 
-    /// Work (events), peak memory and time of the experiment (of its own runs, for a
-    /// part of a split run).
+    /// Work (events), peak memory and time of the experiment (cost.rs).
     fn cost(&self) -> Cost {
-        let sensed = self.sensed_pages() as f64;
-        let share = self.sensed_share();
-        let concepts =
-            self.own_concepts().into_iter().map(|c| if c == Concept::Sensors { self.events_per_run(self.robots, sensed) * share } else { self.events_per_run(self.robots, 0.0) });
-        let work: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| self.events_per_run(robots, 0.0))).sum();
-        Cost {
-            worst_case: false,
-            work,
-            unit: "events".into(),
-            bytes: self.peak_bytes(),
-            seconds: work * SECONDS_PER_EVENT,
-            memory_fix: Fix::new("pages", "use fewer pages"),
-            time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),
-        }
+        self.estimate()
     }
 }

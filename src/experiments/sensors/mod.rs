@@ -3,6 +3,7 @@
 //! seeded stream, so both concepts see the same events without storing the log.
 
 pub mod config;
+mod cost;
 pub mod figures;
 pub mod job;
 pub mod output;

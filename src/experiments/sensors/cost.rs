@@ -1,0 +1,280 @@
+//! What a robots-vs-sensors run costs: its events (the work its progress counts) and its
+//! peak memory, from the configuration alone (checked against measurement in
+//! tests/cost_model.rs).
+
+use super::config::{Concept, RobotOrder, SensorsConfig};
+use super::job::{SENSED_SHARDS, SLICE_EVENTS};
+use super::record::IntervalLog;
+use super::robot::Watched;
+use super::sensor::SensedPage;
+use crate::core::limits::{Cost, Fix};
+use crate::core::math::elementary::{exp, ln, ln_1p};
+
+/// A sensed page's bytes: its layout, its slot in the list and its pending events (a
+/// vector of four, allocated at the first notification); a robot's page's: its layout
+/// and its index in the list of the robots' pages, held while the run is set up
+/// (checked against measurement, tests/cost_model.rs).
+const SENSED_PAGE_BYTES: f64 = (SensedPage::BYTES + 8 + 4 * 24) as f64;
+const ROBOT_PAGE_BYTES: f64 = (Watched::BYTES + 8) as f64;
+/// The MERGE order's bytes a robot's page (measured: 37–46, and 61 with a sweep run).
+const MERGE_ORDER_BYTES: f64 = 64.0;
+/// Native time per event (BENCHMARKS.md: the article's experiment).
+const SECONDS_PER_EVENT: f64 = 70e-9;
+
+impl SensorsConfig {
+    /// Work (events), peak memory and time of the experiment (of its own runs, for a
+    /// part of a split run).
+    pub(super) fn estimate(&self) -> Cost {
+        let sensed = self.sensed_pages() as f64;
+        let share = self.sensed_share();
+        let concepts =
+            self.own_concepts().into_iter().map(|c| if c == Concept::Sensors { self.events_per_run(self.robots, sensed) * share } else { self.events_per_run(self.robots, 0.0) });
+        let work: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| self.events_per_run(robots, 0.0))).sum();
+        Cost {
+            worst_case: false,
+            work,
+            unit: "events".into(),
+            bytes: self.peak_bytes(),
+            seconds: work * SECONDS_PER_EVENT,
+            memory_fix: Fix::new("pages", "use fewer pages"),
+            time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),
+        }
+    }
+
+    /// Parts of the sensors' run: the robots' list (when some pages have no sensor), then
+    /// the shards of the sensed pages, each with its work (events).
+    pub fn sensed_pieces(&self) -> Vec<f64> {
+        let sensed = self.sensed_pages();
+        let shard = sensed.div_ceil(SENSED_SHARDS as u64).max(1);
+        let robots = (sensed < self.pages).then(|| self.robot_events(self.robots, sensed as f64));
+        let shards = (0..sensed).step_by(shard as usize).map(|first| self.sensed_events((sensed - first).min(shard) as f64));
+        robots.into_iter().chain(shards).collect()
+    }
+
+    /// The share of the sensors' run's work this configuration does (1: all of it).
+    pub(super) fn sensed_share(&self) -> f64 {
+        match &self.sensed_parts {
+            None => 1.0,
+            Some(own) => {
+                let pieces = self.sensed_pieces();
+                let total: f64 = pieces.iter().sum();
+                own.iter().filter_map(|&k| pieces.get(k as usize)).sum::<f64>() / total.max(1.0)
+            }
+        }
+    }
+
+    /// The sensors' downloads over the run (each a notification that is not lost, at most
+    /// one a change that changes the page or a request).
+    pub fn sensed_downloads(&self) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        self.sensed_pages() as f64 * (self.changes_per_week * weeks * self.effective_share()).min(self.requests_per_week * weeks)
+    }
+
+    /// Peak memory: the pages of one run (sensed pages are the larger), and the
+    /// sensors' download intervals.
+    pub fn estimate_bytes(&self) -> u64 {
+        self.peak_bytes() as u64
+    }
+
+    /// Slices of a run of about `slice_events` events each (at least one, at most one a
+    /// time unit).
+    pub fn slices(&self, slice_events: f64) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        let events = self.pages as f64 * weeks * (self.changes_per_week + self.requests_per_week) + 1.0;
+        (events / slice_events).ceil().clamp(1.0, self.horizon as f64)
+    }
+
+    /// Peak memory, in floating point so that no configuration wraps it to a small
+    /// number: the concepts run side by side — the run with sensors (a sensed page holds
+    /// its life, streams and pending events; the intervals of the downloads begun in a
+    /// slice are kept until the slice's end, in vectors that may double) beside the
+    /// robots' run —, then the sweep's runs one at a time; every part of a run keeps its
+    /// own samples, and every result its samples and its robots' cycle ends (measured,
+    /// tests/cost_model.rs).
+    fn peak_bytes(&self) -> f64 {
+        let pages = self.pages as f64;
+        let (own, sweep_runs) = (self.own_concepts(), self.own_sweep());
+        // a share of the sensors' run holds its share of the sensed pages and keeps a log
+        // of their downloads, copied into each result it hands on
+        let share = self.sensed_share();
+        let sensed = if own.contains(&Concept::Sensors) { (self.sensed_pages() as f64 * share).ceil() } else { 0.0 };
+        let downloads = if own.contains(&Concept::Sensors) { self.sensed_downloads() * share } else { 0.0 };
+        let per_slice = downloads / self.slices(SLICE_EVENTS);
+        let log = if self.sensed_parts.is_some() { 2.0 * IntervalLog::bound(downloads, self.horizon as f64, self.download_max) } else { 0.0 };
+        // MERGE's order holds the rates, their allocation and its heap of virtual visits
+        let robot_page = ROBOT_PAGE_BYTES + if self.robot_order == RobotOrder::Merge { MERGE_ORDER_BYTES } else { 0.0 };
+        let with_sensors = sensed * SENSED_PAGE_BYTES + (pages - self.sensed_pages() as f64) * robot_page + per_slice * 32.0 + log;
+        let robot_only = pages * robot_page;
+        let concepts: f64 = own.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
+        let sweep = if sweep_runs.is_empty() { 0.0 } else { robot_only };
+        let samples = (self.horizon as f64 / self.sample_every as f64).floor() * 8.0;
+        let parts = own.iter().map(|c| if *c == Concept::Sensors { 1.0 + SENSED_SHARDS as f64 } else { 1.0 }).sum::<f64>();
+        let runs = (own.len() + sweep_runs.len()) as f64;
+        concepts.max(sweep) + (runs + parts) * samples + self.cycle_end_bytes() + 16_384.0
+    }
+
+    /// A robot following the list ends a cycle each pass over it, and its run keeps every
+    /// end (in a vector that may double, copied into its partial results): 32 bytes a
+    /// pass, over every robots' run of this configuration.
+    fn cycle_end_bytes(&self) -> f64 {
+        if self.robot_order != RobotOrder::Cycle {
+            return 0.0;
+        }
+        let (pages, sensed) = (self.pages as f64, self.sensed_pages() as f64);
+        let concepts = self.own_concepts().into_iter().map(|c| if c == Concept::Sensors { (self.robots, pages - sensed) } else { (self.robots, pages) });
+        let passes: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| (robots, pages))).map(|(robots, n)| self.robot_visits(robots, n) / n.max(1.0)).sum();
+        32.0 * passes
+    }
+
+    /// Work of one run: a pass over the pages to set it up, then its events — every
+    /// change of every page, the sensed pages' external requests and their
+    /// notifications (each followed by a download, unless lost), and the robots' visits.
+    pub fn events_per_run(&self, robots: u64, sensed: f64) -> f64 {
+        self.robot_events(robots, sensed) + self.sensed_events(sensed)
+    }
+
+    /// The work of the robots' pages (all but the `sensed` ones): setup, changes, visits.
+    fn robot_events(&self, robots: u64, sensed: f64) -> f64 {
+        let (pages, weeks) = (self.pages as f64, self.horizon as f64 / self.week as f64);
+        (pages - sensed) * (1.0 + self.changes_per_week * weeks) + self.robot_visits(robots, pages - sensed)
+    }
+
+    /// Visits `robots` make to a list of `n` pages over the horizon. A visit to a page in
+    /// an error state takes no time, so a robot passes over the whole list while it
+    /// downloads the m pages that are not in error, m·E[d] units: n/(m·E[d]) visits a
+    /// unit, n when m = 0 (it looks again the next unit). m is binomial with the chance
+    /// q(t) that a page is not in error: the last state drawn, or state 6 until its first
+    /// change event. The time average of n/m exceeds n/E[m] (Jensen), by far when the
+    /// pages not in error are few; a Poisson-binomial m (rates spread) has less spread
+    /// than the binomial, so the estimate errs high.
+    fn robot_visits(&self, robots: u64, n: f64) -> f64 {
+        if n < 1.0 {
+            return 0.0;
+        }
+        let total: f64 = self.states.iter().sum();
+        let error = self.states[..3].iter().sum::<f64>() / total;
+        let download = (self.download_min as f64 + self.download_max as f64) / 2.0;
+        let horizon = self.horizon as f64;
+        // midpoint rule over the horizon: q(t) moves from 1 to 1 − error as pages change
+        // (once it is there, one sum serves every later cell)
+        let stationary = mean_pass_rate(n, 1.0 - error, download);
+        let cells = 128;
+        let step = horizon / cells as f64;
+        let rate: f64 = (0..cells)
+            .map(|k| {
+                let moving = error * self.unchanged_share((k as f64 + 0.5) * step);
+                if moving < 1e-12 { stationary } else { mean_pass_rate(n, (1.0 - error) + moving, download) }
+            })
+            .sum::<f64>()
+            / cells as f64;
+        robots as f64 * n * rate * horizon
+    }
+
+    /// The share of pages with no change event by unit `t`: the mean of e^{−λt} over the
+    /// pages' rates (spread log-uniformly, `change_rate`).
+    fn unchanged_share(&self, t: f64) -> f64 {
+        if self.rate_spread == 1.0 {
+            return exp(-self.rate_at(0.5) * t);
+        }
+        let points = 32;
+        (0..points).map(|j| exp(-self.rate_at((j as f64 + 0.5) / points as f64) * t)).sum::<f64>() / points as f64
+    }
+
+    /// The work of `sensed` sensed pages: setup, changes, requests, notifications and
+    /// their downloads.
+    fn sensed_events(&self, sensed: f64) -> f64 {
+        let weeks = self.horizon as f64 / self.week as f64;
+        let changes = self.changes_per_week * weeks;
+        let notifications = (changes * self.effective_share()).min(self.requests_per_week * weeks);
+        sensed * (1.0 + changes + self.requests_per_week * weeks + notifications * (2.0 - self.notification_loss))
+    }
+}
+
+/// E[g(m)] for m binomial with `n` (whole) trials and chance `q`: g(0) = 1,
+/// g(m) = 1/(m·d).
+fn mean_pass_rate(n: f64, q: f64, d: f64) -> f64 {
+    if q <= 0.0 {
+        return 1.0;
+    }
+    if q >= 1.0 {
+        return 1.0 / (n * d);
+    }
+    let (mean, p) = (n * q, 1.0 - q);
+    if mean > 100.0 {
+        // E[1/m] = (1/μ)(1 + μ₂/μ² − μ₃/μ³ + μ₄/μ⁴ − …) with the binomial's central moments
+        // μ₂ = μp, μ₃ = μp(1 − 2q), μ₄ = 3μ₂² + μp(1 − 6qp); P(m = 0) < e^{−100}
+        let (m2, m3) = (mean * p, mean * p * (1.0 - 2.0 * q));
+        let m4 = 3.0 * m2 * m2 + mean * p * (1.0 - 6.0 * q * p);
+        let mean2 = mean * mean;
+        return (1.0 + m2 / mean2 - m3 / (mean2 * mean) + m4 / (mean2 * mean2)) / (mean * d);
+    }
+    // the terms within 12σ + 30 of μ (beyond, below 1e-30 of the sum), from the end whose
+    // chance is at least e^{−139} (μ ≤ 100): m = 0 when q ≤ ½, else m = n; each term
+    // from its neighbour by their ratio
+    let g = |m: f64| if m == 0.0 { 1.0 } else { 1.0 / (m * d) };
+    let reach = 12.0 * (mean * p).sqrt() + 30.0;
+    if q <= 0.5 {
+        let (odds, last) = (q / p, (mean + reach).min(n).floor());
+        let mut term = exp(n * ln_1p(-q));
+        let mut sum = term;
+        let mut m = 1.0;
+        while m <= last {
+            term *= (n - m + 1.0) / m * odds;
+            sum += term * g(m);
+            m += 1.0;
+        }
+        sum
+    } else {
+        let (odds, first) = (p / q, (mean - reach).max(0.0).ceil());
+        let mut term = exp(n * ln(q));
+        let mut sum = term * g(n);
+        let mut m = n - 1.0;
+        while m >= first {
+            term *= (m + 1.0) / (n - m) * odds;
+            sum += term * g(m);
+            m -= 1.0;
+        }
+        sum
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    /// E[g(m)] by the binomial's terms written out, each from log-factorials (std's ln).
+    fn by_terms(n: u64, q: f64, d: f64) -> f64 {
+        let log_factorial: Vec<f64> = std::iter::once(0.0)
+            .chain((1..=n).scan(0.0, |acc, k| {
+                *acc += (k as f64).ln();
+                Some(*acc)
+            }))
+            .collect();
+        let nu = n as usize;
+        (0..=nu)
+            .map(|m| {
+                let log_choose = log_factorial[nu] - log_factorial[m] - log_factorial[nu - m];
+                let p = (log_choose + m as f64 * q.ln() + (nu - m) as f64 * (1.0 - q).ln()).exp();
+                p * if m == 0 { 1.0 } else { 1.0 / (m as f64 * d) }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn the_mean_pass_rate_by_hand_and_by_terms() {
+        // m ~ Binomial(3, ½), d = 2: 1/8·1 + 3/8·½ + 3/8·¼ + 1/8·⅙ = 41/96
+        assert!((mean_pass_rate(3.0, 0.5, 2.0) - 41.0 / 96.0).abs() < 1e-15);
+        assert_eq!(mean_pass_rate(10.0, 0.0, 2.0), 1.0, "every page in error: the list once a unit");
+        assert_eq!(mean_pass_rate(10.0, 1.0, 2.0), 1.0 / 20.0);
+        // the terms (μ ≤ 100, from either end) and the expansion (μ > 100) against the terms
+        for (n, q) in [(40, 0.01), (400, 0.2), (1000, 0.099), (1000, 0.101), (400, 0.26), (150, 0.66), (101, 0.99), (12000, 0.5), (3000, 0.995)] {
+            let (got, want) = (mean_pass_rate(n as f64, q, 20.5), by_terms(n, q, 20.5));
+            assert!((got / want - 1.0).abs() < 1e-5, "n {n}, q {q}: {got} vs {want}");
+        }
+        // Jensen: few pages out of error make the walk far longer than n/E[m] says
+        assert!(mean_pass_rate(2000.0, 0.005, 20.5) > 1.1 / (10.0 * 20.5));
+    }
+}
