@@ -58,9 +58,25 @@ const CASES: &[(&str, bool)] = &[
     // found one run at 2.3x the old estimate): walks between downloads far longer than
     // the mean share out of error says, and a cycle end kept at every pass; while the
     // pages keep state 6 until their first change, and when they have all changed
-    (r#"{"experiment":"sensors","concepts":["robot"],"pages":2000,"horizon":200000,"week":600000,"sample_every":1000,"stationary_from":100000,"robots":4,"states":[0.33,0.33,0.335,0,0,0.005]}"#, true),
-    (r#"{"experiment":"sensors","concepts":["robot"],"pages":2000,"horizon":200000,"week":2000,"sample_every":1000,"stationary_from":100000,"robots":4,"states":[0.33,0.33,0.335,0,0,0.005]}"#, true),
-    (r#"{"experiment":"sensors","concepts":["robot"],"pages":50000,"horizon":100000,"week":100000,"sample_every":1000,"stationary_from":50000,"robot_order":"merge","robot_sweep":[3]}"#, true),
+    (
+        r#"{"experiment":"sensors","concepts":["robot"],"pages":2000,"horizon":200000,"week":600000,"sample_every":1000,"stationary_from":100000,"robots":4,"states":[0.33,0.33,0.335,0,0,0.005]}"#,
+        true,
+    ),
+    (
+        r#"{"experiment":"sensors","concepts":["robot"],"pages":2000,"horizon":200000,"week":2000,"sample_every":1000,"stationary_from":100000,"robots":4,"states":[0.33,0.33,0.335,0,0,0.005]}"#,
+        true,
+    ),
+    (
+        r#"{"experiment":"sensors","concepts":["robot"],"pages":50000,"horizon":100000,"week":100000,"sample_every":1000,"stationary_from":50000,"robot_order":"merge","robot_sweep":[3]}"#,
+        true,
+    ),
+    // 200 pages changing 6 times over the horizon, all into errors: one run's time with
+    // every page in error strays far from its mean (the fuzzer, seed 1, case 40,257:
+    // 2.5x the mean's work), so the estimate takes the share out of error low: an upper bound
+    (
+        r#"{"experiment":"sensors","seed":1,"concepts":["robot","sensors"],"horizon":20000,"week":20000,"pages":200,"rate_spread":1.1552839105090897,"requests_per_week":0.007,"sample_every":1000,"stationary_from":10000,"states":[0.083,0.125,9223372036854775808,0.25,0.25,0.166]}"#,
+        false,
+    ),
     (r#"{"experiment":"bursty","generator":{"articles":400,"days":60},"politeness_seconds":2000,"policies":["merge","merge2","random","unpolite"]}"#, true),
     (r#"{"experiment":"bursty","generator":{"articles":100,"days":40},"politeness_seconds":20000,"fractions":[0.5,1]}"#, true),
     (r#"{"experiment":"partition","web":{"hosts":2000,"ips":500,"mean_pages":60,"max_pages":5000},"robots":[2,10]}"#, true),
