@@ -1,5 +1,6 @@
 //! The robots-vs-sensors experiment's configuration: the article's model and its
-//! readings, the concepts to run and the settings beyond the article; validation and cost.
+//! readings, the concepts to run and the settings beyond the article; validation (its
+//! cost: cost.rs).
 
 use super::page::{LifeRules, Ties};
 use crate::core::input::{InputError, check, count, distinct, not_below};

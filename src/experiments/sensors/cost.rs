@@ -8,7 +8,7 @@ use super::record::IntervalLog;
 use super::robot::Watched;
 use super::sensor::SensedPage;
 use crate::core::limits::{Cost, Fix};
-use crate::core::math::elementary::{exp, ln, ln_1p};
+use crate::core::math::elementary::{exp, ln_1p};
 
 /// A sensed page's bytes: its layout, its slot in the list and its pending events (a
 /// vector of four, allocated at the first notification); a robot's page's: its layout
@@ -21,14 +21,22 @@ const MERGE_ORDER_BYTES: f64 = 64.0;
 /// Native time per event (BENCHMARKS.md: the article's experiment).
 const SECONDS_PER_EVENT: f64 = 70e-9;
 
+/// The visits a robot makes over the horizon to the list of every page, and to the list
+/// of the pages without a sensor.
+#[derive(Clone, Copy)]
+struct Visits {
+    all: f64,
+    unsensed: f64,
+}
+
 impl SensorsConfig {
     /// Work (events), peak memory and time of the experiment (of its own runs, for a
     /// part of a split run).
     pub(super) fn estimate(&self) -> Cost {
-        let (pages, sensed) = (self.pages as f64, self.sensed_pages() as f64);
+        let sensed = self.sensed_pages() as f64;
         let share = self.sensed_share();
-        // a robot's visits to each list, once: every run's are a multiple of them
-        let (all, unsensed) = (self.visits_per_robot(pages), self.visits_per_robot(pages - sensed));
+        let visits = self.visits();
+        let Visits { all, unsensed } = visits;
         let concepts = self.own_concepts().into_iter().map(|c| match c {
             Concept::Sensors => self.run_events(self.robots, sensed, unsensed) * share,
             Concept::Robot => self.run_events(self.robots, 0.0, all),
@@ -38,7 +46,7 @@ impl SensorsConfig {
             worst_case: false,
             work,
             unit: "events".into(),
-            bytes: self.peak_bytes(),
+            bytes: self.peak_bytes(&visits),
             seconds: work * SECONDS_PER_EVENT,
             memory_fix: Fix::new("pages", "use fewer pages"),
             time_fix: Fix::new("horizon", "shorten the horizon, or lower the rates of changes and requests"),
@@ -77,7 +85,7 @@ impl SensorsConfig {
     /// Peak memory: the pages of one run (sensed pages are the larger), and the
     /// sensors' download intervals.
     pub fn estimate_bytes(&self) -> u64 {
-        self.peak_bytes() as u64
+        self.peak_bytes(&self.visits()) as u64
     }
 
     /// Slices of a run of about `slice_events` events each (at least one, at most one a
@@ -95,7 +103,7 @@ impl SensorsConfig {
     /// robots' run —, then the sweep's runs one at a time; every part of a run keeps its
     /// own samples, and every result its samples and its robots' cycle ends (measured,
     /// tests/cost_model.rs).
-    fn peak_bytes(&self) -> f64 {
+    fn peak_bytes(&self, visits: &Visits) -> f64 {
         let pages = self.pages as f64;
         let (own, sweep_runs) = (self.own_concepts(), self.own_sweep());
         // a share of the sensors' run holds its share of the sensed pages and keeps a log
@@ -114,18 +122,18 @@ impl SensorsConfig {
         let samples = (self.horizon as f64 / self.sample_every as f64).floor() * 8.0;
         let parts = own.iter().map(|c| if *c == Concept::Sensors { 1.0 + SENSED_SHARDS as f64 } else { 1.0 }).sum::<f64>();
         let runs = (own.len() + sweep_runs.len()) as f64;
-        concepts.max(sweep) + (runs + parts) * samples + self.cycle_end_bytes() + 16_384.0
+        concepts.max(sweep) + (runs + parts) * samples + self.cycle_end_bytes(visits) + 16_384.0
     }
 
     /// A robot following the list ends a cycle each pass over it, and its run keeps every
     /// end (in a vector that may double, copied into its partial results): 32 bytes a
     /// pass, over every robots' run of this configuration.
-    fn cycle_end_bytes(&self) -> f64 {
+    fn cycle_end_bytes(&self, visits: &Visits) -> f64 {
         if self.robot_order != RobotOrder::Cycle {
             return 0.0;
         }
         let (pages, sensed) = (self.pages as f64, self.sensed_pages() as f64);
-        let (all, unsensed) = (self.visits_per_robot(pages) / pages.max(1.0), self.visits_per_robot(pages - sensed) / (pages - sensed).max(1.0));
+        let (all, unsensed) = (visits.all / pages.max(1.0), visits.unsensed / (pages - sensed).max(1.0));
         let concepts = self.own_concepts().into_iter().map(|c| self.robots as f64 * if c == Concept::Sensors { unsensed } else { all });
         let passes: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| robots as f64 * all)).sum();
         32.0 * passes
@@ -136,6 +144,12 @@ impl SensorsConfig {
     /// notifications (each followed by a download, unless lost), and the robots' visits.
     pub fn events_per_run(&self, robots: u64, sensed: f64) -> f64 {
         self.run_events(robots, sensed, self.visits_per_robot(self.pages as f64 - sensed))
+    }
+
+    /// A robot's visits to each list, computed once: every run's are a multiple of them.
+    fn visits(&self) -> Visits {
+        let (pages, sensed) = (self.pages as f64, self.sensed_pages() as f64);
+        Visits { all: self.visits_per_robot(pages), unsensed: self.visits_per_robot(pages - sensed) }
     }
 
     /// `events_per_run`, given the visits a robot makes to the list of the pages without
@@ -169,7 +183,7 @@ impl SensorsConfig {
         let error = self.states[..3].iter().sum::<f64>() / total;
         let download = (self.download_min as f64 + self.download_max as f64) / 2.0;
         let horizon = self.horizon as f64;
-        let stretches = 1.0 + self.rate_at(0.5) * horizon / 2.0;
+        let stretches = 1.0 + self.changes_per_week / self.week as f64 * horizon / 2.0;
         let pessimistic = |q: f64| q - 2.0 * (q * (1.0 - q) / (n * stretches)).sqrt();
         // midpoint rule over the horizon: q(t) moves from 1 to 1 − error as pages change
         // (once it is there, one sum serves every later cell)
@@ -216,7 +230,7 @@ fn mean_pass_rate(n: f64, q: f64, d: f64) -> f64 {
         return 1.0 / (n * d);
     }
     let (mean, p) = (n * q, 1.0 - q);
-    if !(mean <= 100.0) {
+    if mean.is_nan() || mean > 100.0 {
         // (a configuration not yet valid may give NaN: no sum then)
         // E[1/m] = (1/μ)(1 + μ₂/μ² − μ₃/μ³ + μ₄/μ⁴ − …) with the binomial's central moments
         // μ₂ = μp, μ₃ = μp(1 − 2q), μ₄ = 3μ₂² + μp(1 − 6qp); P(m = 0) < e^{−100}
@@ -226,33 +240,23 @@ fn mean_pass_rate(n: f64, q: f64, d: f64) -> f64 {
         return (1.0 + m2 / mean2 - m3 / (mean2 * mean) + m4 / (mean2 * mean2)) / (mean * d);
     }
     // the terms within 12σ + 30 of μ (beyond, below 1e-30 of the sum), from the end whose
-    // chance is at least e^{−139} (μ ≤ 100): m = 0 when q ≤ ½, else m = n; each term
-    // from its neighbour by their ratio
-    let g = |m: f64| if m == 0.0 { 1.0 } else { 1.0 / (m * d) };
-    let reach = 12.0 * (mean * p).sqrt() + 30.0;
-    if q <= 0.5 {
-        let (odds, last) = (q / p, (mean + reach).min(n).floor());
-        let mut term = exp(n * ln_1p(-q));
-        let mut sum = term;
-        let mut m = 1.0;
-        while m <= last {
-            term *= (n - m + 1.0) / m * odds;
-            sum += term * g(m);
-            m += 1.0;
-        }
-        sum
-    } else {
-        let (odds, first) = (p / q, (mean - reach).max(0.0).ceil());
-        let mut term = exp(n * ln(q));
-        let mut sum = term * g(n);
-        let mut m = n - 1.0;
-        while m >= first {
-            term *= (m + 1.0) / (n - m) * odds;
-            sum += term * g(m);
-            m -= 1.0;
-        }
-        sum
+    // chance is at least e^{−139} (μ ≤ 100): k counts the outcomes of the rarer kind (pages
+    // out of error when q ≤ ½, in error otherwise), each term from the last by their ratio
+    let (rare, flip) = if q <= 0.5 { (q, false) } else { (p, true) };
+    let (odds, last) = (rare / (1.0 - rare), (n * rare + 12.0 * (mean * p).sqrt() + 30.0).min(n).floor());
+    let g = |k: f64| {
+        let m = if flip { n - k } else { k };
+        if m == 0.0 { 1.0 } else { 1.0 / (m * d) }
+    };
+    let mut term = exp(n * ln_1p(-rare));
+    let mut sum = term * g(0.0);
+    let mut k = 1.0;
+    while k <= last {
+        term *= (n - k + 1.0) / k * odds;
+        sum += term * g(k);
+        k += 1.0;
     }
+    sum
 }
 
 #[cfg(test)]
