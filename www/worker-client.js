@@ -24,11 +24,18 @@ export class RunError extends Error {
  * 14.5-million-page repository's allocations) takes seconds, far from a minute. */
 const WATCHDOG_MS = 60_000;
 
+/** How long a cancelled run may take to stop by itself. A slice takes about 8 ms, but a
+ * run's set-up (seconds for 14.5 million pages) or a partial result cannot stop midway;
+ * past this the worker is terminated (its memory freed at once) and replaced, and its
+ * other runs start again on the new one. */
+const CANCEL_GRACE_MS = 250;
+
 export class WorkerClient {
   constructor(source, module) {
     this.url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
     this.module = module;
     this.pending = new Map();
+    this.cancelling = new Set();
     this.nextId = 1;
     this.restarts = 0;
     this.watchdogMs = WATCHDOG_MS;
@@ -46,14 +53,16 @@ export class WorkerClient {
   }
 
   spawn() {
-    this.worker = new Worker(this.url, { name: 'freshlab-core' });
+    const worker = new Worker(this.url, { name: 'freshlab-core' });
+    this.worker = worker;
     this.ready = new Promise((resolve) => (this.onReady = resolve));
-    this.worker.onmessage = ({ data }) => this.receive(data);
-    this.worker.onerror = (event) => {
+    // a replaced worker's last messages, already on their way, are not for the new one
+    worker.onmessage = ({ data }) => worker === this.worker && this.receive(data);
+    worker.onerror = (event) => {
       event.preventDefault();
-      this.crash(`the worker failed: ${event.message ?? 'unknown error'}`);
+      if (worker === this.worker) this.crash(`the worker failed: ${event.message ?? 'unknown error'}`);
     };
-    this.worker.postMessage({ type: 'init', module: this.module });
+    worker.postMessage({ type: 'init', module: this.module });
   }
 
   receive(data) {
@@ -65,20 +74,21 @@ export class WorkerClient {
       return;
     }
     if (!run) return;
+    if (data.type !== 'progress') {
+      this.pending.delete(data.id);
+      this.cancelling.delete(data.id);
+    }
     switch (data.type) {
       case 'progress':
         run.onProgress?.(data.fraction, data.partial, data.elapsedMs);
         break;
       case 'result':
-        this.pending.delete(data.id);
         run.resolve({ result: data.result, elapsedMs: data.elapsedMs, memoryBytes: data.memoryBytes });
         break;
       case 'cancelled':
-        this.pending.delete(data.id);
         run.reject(new Cancelled());
         break;
       case 'error':
-        this.pending.delete(data.id);
         run.reject(new RunError(data.message, data.field, false, data.pair));
         break;
     }
@@ -90,38 +100,65 @@ export class WorkerClient {
     this.lastHeard = performance.now();
     for (const run of this.pending.values()) run.reject(new RunError(`${message} — the worker was restarted; try again or change the input`, '', true));
     this.pending.clear();
+    this.cancelling.clear();
     this.restarts += 1;
     this.spawn();
+  }
+
+  /** Posts `message` (its id a new one) and keeps it, to be posted again should the
+   * worker be replaced; resolves with the worker's answer. */
+  post(message, onProgress) {
+    const promise = new Promise((resolve, reject) => this.pending.set(message.id, { resolve, reject, onProgress, message }));
+    if (this.pending.size === 1) this.lastHeard = performance.now();
+    this.worker.postMessage(message);
+    return promise;
   }
 
   /** Starts a run; returns {promise, cancel}. */
   run(config, { onProgress } = {}) {
     const id = this.nextId++;
-    const promise = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
-    if (this.pending.size === 1) this.lastHeard = performance.now();
-    this.worker.postMessage({ type: 'run', id, config });
-    return { promise, cancel: () => this.pending.has(id) && this.worker.postMessage({ type: 'cancel', id }) };
+    const promise = this.post({ type: 'run', id, config }, onProgress);
+    return { promise, cancel: () => this.cancel(id) };
+  }
+
+  /** Asks the worker to stop run `id`; a worker that has not stopped it within
+   * CANCEL_GRACE_MS is replaced. Either way the run's promise rejects with Cancelled. */
+  cancel(id) {
+    if (!this.pending.has(id) || this.cancelling.has(id)) return;
+    this.cancelling.add(id);
+    this.worker.postMessage({ type: 'cancel', id });
+    setTimeout(() => this.pending.has(id) && this.replace(), CANCEL_GRACE_MS);
+  }
+
+  /** A new worker in place of one that did not stop a cancelled run in time: the runs
+   * being cancelled end, the others start again from the beginning. */
+  replace() {
+    this.worker.terminate();
+    this.lastHeard = performance.now();
+    this.spawn();
+    for (const [id, run] of this.pending) {
+      if (!this.cancelling.has(id)) {
+        this.worker.postMessage(run.message);
+        continue;
+      }
+      this.pending.delete(id);
+      run.reject(new Cancelled());
+    }
+    this.cancelling.clear();
   }
 
   /** Joins the results of a split run's parts in the worker (a join decodes every part's
    * measures: the sensors' downloads, a million at the article's scale, take about
    * 20–60 ms, too long for the page's main thread); resolves to {result}. */
   merge(config, results) {
-    const id = this.nextId++;
-    const promise = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    if (this.pending.size === 1) this.lastHeard = performance.now();
-    this.worker.postMessage({ type: 'merge', id, config, results });
-    return promise;
+    return this.post({ type: 'merge', id: this.nextId++, config, results });
   }
 
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
    * with the tests' own build: the page's module has neither entry point). */
   hookForTest(type, message = '') {
-    const id = this.nextId++;
-    const promise = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
     this.lastHeard = performance.now();
-    this.worker.postMessage({ type, id, message });
-    return promise;
+    return this.post({ type, id: this.nextId++, message });
   }
 }
 
@@ -202,7 +239,7 @@ export class WorkerPool {
     const fractions = parts.map(() => 0);
     const partials = parts.map(() => null);
     let joined = 0;
-    let joining = false;
+    let joining = null;
     let finished = false;
     const progress = (k, fraction, partial) => {
       fractions[k] = fraction;
@@ -218,13 +255,12 @@ export class WorkerPool {
         onProgress?.(done, undefined, now - started);
         return;
       }
-      joining = true;
-      this.joiner.merge(config, have).then(
+      joining = this.joiner.merge(config, have).then(
         ({ result }) => {
-          joining = false;
+          joining = null;
           if (!finished) onProgress?.(done, result, performance.now() - started);
         },
-        () => (joining = false),
+        () => (joining = null),
       );
     };
     const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial) }));
@@ -232,8 +268,15 @@ export class WorkerPool {
       finished = true;
       runs.forEach((r) => r.cancel());
     };
-    const promise = Promise.all(runs.map((r) => r.promise)).then(async (done) => {
+    // one part failing (or cancelled) stops the others; the run ends when every part (and
+    // a join under way) has, so that a cancelled run leaves no worker computing
+    runs.forEach((r) => r.promise.catch(cancel));
+    const promise = Promise.allSettled(runs.map((r) => r.promise)).then(async (outcomes) => {
       finished = true;
+      await joining;
+      const failed = outcomes.filter((o) => o.status === 'rejected').map((o) => o.reason);
+      if (failed.length > 0) throw failed.find((e) => !(e instanceof Cancelled)) ?? failed[0];
+      const done = outcomes.map((o) => o.value);
       const { result } = await this.joiner.merge(config, done.map((d) => d.result));
       return {
         result,
@@ -242,8 +285,6 @@ export class WorkerPool {
         memoryBytes: done.reduce((sum, d) => sum + d.memoryBytes, 0),
       };
     });
-    // one part failing (or cancelled) stops the others
-    promise.catch(cancel);
     return { promise, cancel };
   }
 }

@@ -287,3 +287,35 @@ test('a pool of workers runs the policies side by side (runs or servers shared o
   assert.equal(cancelled.error, 'Cancelled');
   assert.equal(cancelled.busyAfter, 0, 'no worker left computing');
 });
+
+test('a cancel stops a run still building its pages at once; the worker is replaced and its other run starts again, to the same result', async () => {
+  const outcome = await page.evaluate(async () => {
+    const client = globalThis.freshlab.client.clients[0];
+    const small = { experiment: 'level_sets', grid: 21 };
+    const alone = await client.run(small).promise;
+    // three million pages take the core seconds to build, and it cannot stop midway
+    const big = client.run({ experiment: 'policies', repository: { pages: 3000000, servers: 3000 }, horizon_days: 1, crawlers: [] });
+    const queued = client.run(small);
+    const worker = client.worker;
+    await new Promise((r) => setTimeout(r, 300));
+    const asked = performance.now();
+    big.cancel();
+    const error = await big.promise.then(() => 'finished', (e) => e.name);
+    const stoppedMs = performance.now() - asked;
+    const again = await queued.promise;
+    return {
+      error,
+      stoppedMs,
+      replaced: client.worker !== worker,
+      same: JSON.stringify(again.result) === JSON.stringify(alone.result),
+      busy: client.pending.size,
+      restarts: client.restarts,
+    };
+  });
+  assert.equal(outcome.error, 'Cancelled');
+  assert.ok(outcome.stoppedMs < 2000, `the cancel took ${Math.round(outcome.stoppedMs)} ms`);
+  assert.ok(outcome.replaced, 'the worker building the pages was replaced');
+  assert.ok(outcome.same, 'the run queued behind it ran again on the new worker, to the same result');
+  assert.equal(outcome.busy, 0);
+  assert.equal(outcome.restarts, 0, 'a cancel is not counted as a crash');
+});
