@@ -8,7 +8,7 @@
 
 use freshlab::bench::{PartitioningConfig, PartitioningResult, partitioning};
 use freshlab::experiments::partition::graph::{Graph, Unit, Units};
-use freshlab::experiments::partition::partition::{loads, partition};
+use freshlab::experiments::partition::graph_partition::{loads, partition};
 use freshlab::experiments::partition::{PartitionConfig, download::Politeness, scheme::Scheme, web::WebConfig};
 use freshlab::experiments::{Config, run};
 use std::time::Instant;

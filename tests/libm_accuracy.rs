@@ -37,7 +37,7 @@ fn exp_and_expm1_are_within_one_ulp_of_the_correctly_rounded_value() {
     // within one ulp of the correctly rounded value means an error below 1.5 ulps,
     // inside the 2-ulp widening
     assert!(worst_exp <= 1 && worst_expm1 <= 1, "exp {worst_exp} ulps, expm1 {worst_expm1} ulps");
-    assert!(TRANSCENDENTAL_ULPS >= 2);
+    const { assert!(TRANSCENDENTAL_ULPS >= 2, "the widening must exceed the measured 1.5 ulps") };
 }
 
 #[test]

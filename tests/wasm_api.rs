@@ -36,7 +36,7 @@ fn a_run_returns_a_plain_result_object() {
     assert!(value > 0.927 && value < 0.9275);
     let plots = Plots::new(result).expect("a result");
     assert!(plots.svg(640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
-    assert_eq!(field_of(plots.svg(640, 400, JsValue::UNDEFINED, 1).err().expect("one figure only")), "index");
+    assert_eq!(field_of(plots.svg(640, 400, JsValue::UNDEFINED, 1).expect_err("one figure only")), "index");
     assert!(plots.csv().starts_with("level,line,r,c\n"));
     assert!(plots.summary(0).unwrap().contains("smallest factor"));
     assert_eq!(plots.count(), 1);

@@ -345,7 +345,7 @@ pub fn tick(v: f64) -> String {
     let a = v.abs();
     if v == 0.0 {
         "0".into()
-    } else if a < 1e-3 || a >= 1e12 {
+    } else if !(1e-3..1e12).contains(&a) {
         format!("{v:.0e}")
     } else if a >= 1e9 {
         format!("{}G", trim_zeros(&format!("{:.2}", v / 1e9)))

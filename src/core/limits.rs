@@ -72,14 +72,14 @@ impl Cost {
     /// A NaN estimate is refused too: it can only come from an unchecked input.
     pub fn check(&self, limits: &Limits) -> Result<(), InputError> {
         let place = if *limits == BROWSER { "a browser tab" } else { "this program" };
-        if !(self.bytes <= limits.bytes) {
+        if self.bytes.is_nan() || self.bytes > limits.bytes {
             let more = if *limits == BROWSER { " (the command-line freshlab allows more)" } else { "" };
             return Err(InputError::new(
                 &self.memory_fix.field,
                 format!("needs about {}, more than the {} {place} allows{more}; {}", bytes(self.bytes), bytes(limits.bytes), self.memory_fix.advice),
             ));
         }
-        if !(self.seconds <= limits.seconds) {
+        if self.seconds.is_nan() || self.seconds > limits.seconds {
             return Err(InputError::new(
                 &self.time_fix.field,
                 format!(

@@ -36,10 +36,10 @@ pub fn for_each<T: Send>(items: &mut [T], work: impl Fn(&mut T) + Sync) {
     let threads = threads().min(items.len());
     if threads <= 1 || cfg!(target_arch = "wasm32") {
         items.iter_mut().for_each(work);
-        return;
+    } else {
+        #[cfg(not(target_arch = "wasm32"))]
+        spread(items, work, threads);
     }
-    #[cfg(not(target_arch = "wasm32"))]
-    spread(items, work, threads);
 }
 
 /// `for_each` on `threads` threads, the calling one among them (not in WebAssembly,

@@ -25,6 +25,8 @@ macro_rules! registry {
         /// A run's result, tagged like its configuration.
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "experiment")]
+        // one per run, moved a handful of times: boxing the large variants saves nothing
+        #[allow(clippy::large_enum_variant)]
         pub enum Output {
             $( #[serde(rename = $name)] $variant(<$($config)::+ as Experiment>::Output), )*
         }

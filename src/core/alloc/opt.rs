@@ -356,8 +356,8 @@ fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl In
 /// capacity)` are the usable and the asked total.
 fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], cap: f64, (target, capacity): (f64, f64)) -> Kkt {
     let mut kkt = Kkt { multiplier: mu, stationarity: 0.0, excluded: 0.0, cap_excess: 0.0, slackness: 0.0, total: 0.0 };
-    for s in 0..repo.servers() {
-        let m = mu.max(saturations[s]);
+    for (s, &saturation) in saturations.iter().enumerate().take(repo.servers()) {
+        let m = mu.max(saturation);
         let mut fs = 0.0;
         for i in repo.server_pages(s) {
             let (lambda, w) = (repo.lambda[i], repo.weight(i));
@@ -386,7 +386,7 @@ fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, satur
         }
         if cap.is_finite() {
             kkt.cap_excess = kkt.cap_excess.max(fs / cap - 1.0);
-            if capped_at(mu, saturations[s]) {
+            if capped_at(mu, saturation) {
                 kkt.slackness = kkt.slackness.max((fs / cap - 1.0).abs());
             }
         }

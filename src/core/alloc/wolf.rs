@@ -90,7 +90,7 @@ mod tests {
         for capacity in [0.5, 5.0, 50.0] {
             let (f, kkt) = allocate(&laws, capacity);
             assert!(kkt.worst() < 1e-9, "{kkt:?}");
-            let repo = Repository::from_servers(&[rates.clone()]);
+            let repo = Repository::from_servers(std::slice::from_ref(&rates));
             let (g, _) = crate::core::alloc::opt::optimal(&repo, capacity, None);
             for (a, b) in f.iter().zip(&g) {
                 assert!((a - b).abs() <= 1e-7 * capacity / 300.0, "capacity {capacity}: {a} vs {b}");

@@ -64,7 +64,7 @@ pub fn ceil_unit(x: f64) -> u64 {
         let t = x as i64;
         return if (t as f64) < x { t as u64 + 1 } else { t as u64 };
     }
-    if !(x < 18_446_744_073_709_551_616.0) {
+    if x.is_nan() || x >= 18_446_744_073_709_551_616.0 {
         return u64::MAX;
     }
     let t = x as u64;

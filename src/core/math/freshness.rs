@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn large_arguments_stay_finite() {
-        assert_eq!(random_factor(1e4, 1.5), 1.0 / (1.0 + 1.0 / (1.5 * f64::INFINITY)));
+        assert_eq!(random_factor(1e4, 1.5), 1.0, "e^r overflows: the factor is its limit");
         assert!(merge_factor(1e4, 1e4).is_finite());
         assert!(random_freshness_ratio(800.0, 1.0).is_finite());
     }

@@ -185,6 +185,8 @@ impl std::ops::Neg for Graded {
 
 impl std::ops::Mul for Graded {
     type Output = Graded;
+    /// The product rule: (uv)' = u'v + uv'.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     fn mul(self, o: Graded) -> Graded {
         let d = |k: usize| self.d[k] * o.value + self.value * o.d[k];
         Graded { value: self.value * o.value, d: [d(0), d(1)] }
@@ -193,6 +195,8 @@ impl std::ops::Mul for Graded {
 
 impl std::ops::Div for Graded {
     type Output = Graded;
+    /// The quotient rule.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     fn div(self, o: Graded) -> Graded {
         let value = self.value / o.value;
         // (u/v)' = (u' − (u/v)·v') / v

@@ -13,9 +13,12 @@ pub struct Row {
     pub fields: Vec<String>,
 }
 
+/// A row, or the line it starts on and what is wrong with it.
+pub type RowOrError = Result<Row, (usize, String)>;
+
 /// The rows of `text`, in order, and the number of blank lines met. A row that spans
 /// lines (an opening quote never closed) comes back as an error on its first line.
-pub fn rows(text: &str) -> (Vec<Result<Row, (usize, String)>>, usize) {
+pub fn rows(text: &str) -> (Vec<RowOrError>, usize) {
     let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
     let mut out = Vec::new();
     let mut record = csv::StringRecord::new();
@@ -134,20 +137,16 @@ mod tests {
 
     #[test]
     fn rows_know_their_lines_and_blank_lines_are_counted() {
-        let (rows, blank) = rows("a,1\r\n\n\"b, c\",2\n  \nd\n");
-        let rows: Vec<Row> = rows.into_iter().map(|r| r.ok().unwrap()).collect();
-        assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), vec![1, 3, 5]);
-        assert_eq!(rows[0].fields, vec!["a", "1"]);
-        assert_eq!(rows[1].fields, vec!["b, c", "2"]);
-        assert_eq!(rows[2].fields, vec!["d"]);
+        let (read, blank) = rows("a,1\r\n\n\"b, c\",2\n  \nd\n");
+        let read: Vec<Row> = read.into_iter().map(|r| r.ok().unwrap()).collect();
+        assert_eq!(read.iter().map(|r| r.line).collect::<Vec<_>>(), vec![1, 3, 5]);
+        assert_eq!(read[0].fields, vec!["a", "1"]);
+        assert_eq!(read[1].fields, vec!["b, c", "2"]);
+        assert_eq!(read[2].fields, vec!["d"]);
         assert_eq!(blank, 2, "a line of spaces is blank too");
-        let (rows, _) = rows_of("a,1\nb,\"x\nc,3\n");
-        assert_eq!(rows.len(), 2);
-        assert!(rows[1].as_ref().err().unwrap().1.contains("never closed"));
+        let (read, _) = rows("a,1\nb,\"x\nc,3\n");
+        assert_eq!(read.len(), 2);
+        assert!(read[1].as_ref().err().unwrap().1.contains("never closed"));
         assert_eq!(ranges(&[3, 4, 5, 9]), "3–5, 9");
-    }
-
-    fn rows_of(text: &str) -> (Vec<Result<Row, (usize, String)>>, usize) {
-        rows(text)
     }
 }

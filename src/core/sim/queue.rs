@@ -185,6 +185,18 @@ pub struct Engine<E, K: Time = f64> {
     now: Option<K>,
 }
 
+/// The events in time order: each taken advances the clock to it (events the caller
+/// schedules meanwhile join the order).
+impl<E: Ord + Copy, K: Time> Iterator for Engine<E, K> {
+    type Item = (K, E);
+
+    fn next(&mut self) -> Option<(K, E)> {
+        let (time, (_, event)) = self.queue.pop()?;
+        self.now = Some(time);
+        Some((time, event))
+    }
+}
+
 impl<E: Ord + Copy, K: Time> Default for Engine<E, K> {
     fn default() -> Self {
         Engine { queue: EventQueue::default(), inserted: 0, now: None }
@@ -211,13 +223,6 @@ impl<E: Ord + Copy, K: Time> Engine<E, K> {
     /// The time of the next event, if any.
     pub fn next_time(&self) -> Option<K> {
         self.queue.peek().map(|(t, _)| t)
-    }
-
-    /// Takes the next event and advances the clock to it.
-    pub fn next(&mut self) -> Option<(K, E)> {
-        let (time, (_, event)) = self.queue.pop()?;
-        self.now = Some(time);
-        Some((time, event))
     }
 
     /// Handles every event before `until`, in order; `handle` may schedule more.
@@ -291,7 +296,7 @@ mod tests {
         e.schedule(1.0, 'z');
         e.schedule(2.0, 'a');
         e.schedule(1.0, 'y');
-        let order: Vec<char> = std::iter::from_fn(|| e.next().map(|(_, ev)| ev)).collect();
+        let order: Vec<char> = e.by_ref().map(|(_, ev)| ev).collect();
         assert_eq!(order, vec!['z', 'y', 'c', 'a']);
         assert_eq!(e.now(), Some(2.0));
     }

@@ -8,7 +8,7 @@ pub mod compare;
 pub mod download;
 pub mod figures;
 pub mod graph;
-pub mod partition;
+pub mod graph_partition;
 pub mod scheme;
 pub mod table;
 #[cfg(test)]

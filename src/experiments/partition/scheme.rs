@@ -3,7 +3,7 @@
 //! host or the IP as unit.
 
 use super::graph::{Graph, Unit, Units};
-use super::partition::{loads, partition};
+use super::graph_partition::{loads, partition};
 use super::web::Web;
 use crate::core::rng::hash;
 use serde::{Deserialize, Serialize};

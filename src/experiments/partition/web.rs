@@ -224,8 +224,8 @@ impl WebConfig {
             }
         }
         let mut host_of = Vec::with_capacity(pages);
-        for h in 0..hosts {
-            host_of.extend(std::iter::repeat_n(h as u32, sizes[h] as usize));
+        for (h, &size) in sizes.iter().enumerate().take(hosts) {
+            host_of.extend(std::iter::repeat_n(h as u32, size as usize));
         }
         let mut rng = Stream::of(seed, Purpose::WebLinks, 0);
         let leave_community = (1.0 - self.intra_host_share) * (1.0 - self.community_share);

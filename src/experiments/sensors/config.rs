@@ -137,9 +137,9 @@ impl SensorsConfig {
         let total: f64 = self.states.iter().sum();
         let mut cumulative = [0.0; 6];
         let mut acc = 0.0;
-        for k in 0..6 {
-            acc += self.states[k] / total;
-            cumulative[k] = acc;
+        for (c, &state) in cumulative.iter_mut().zip(&self.states) {
+            acc += state / total;
+            *c = acc;
         }
         cumulative[5] = 1.0;
         LifeRules {
