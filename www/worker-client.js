@@ -245,7 +245,8 @@ export class WorkerPool {
       fractions[k] = fraction;
       if (partial) partials[k] = partial;
       const now = performance.now();
-      if (joining || now - joined < JOIN_MS) return;
+      // no join once the run is cancelled or done: nobody would see it
+      if (finished || joining || now - joined < JOIN_MS) return;
       joined = now;
       // a part of the servers reports its own share done (the shards cost about the same);
       // a part of the runs, its share of the whole run's work
