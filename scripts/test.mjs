@@ -102,7 +102,7 @@ async function main() {
   for (const dir of chromiumLeftovers()) if (!before.has(dir)) fs.rmSync(path.join(os.tmpdir(), dir), { recursive: true, force: true });
   say('test layers:');
   for (const r of results) {
-    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(48)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed, ${String(r.seconds).padStart(4)} s (builds included)${r.why ? ` (${r.why})` : ''}`);
+    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.name.padEnd(56)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed, ${String(r.seconds).padStart(4)} s (builds included)${r.why ? ` (${r.why})` : ''}`);
   }
   if (results.some((r) => !r.ok)) {
     say('some test layer failed');
