@@ -24,9 +24,9 @@ const SECONDS_PER_EVENT: f64 = 70e-9;
 /// The visits a robot makes over the horizon to the list of every page, and to the list
 /// of the pages without a sensor.
 #[derive(Clone, Copy)]
-struct Visits {
-    all: f64,
-    unsensed: f64,
+pub(super) struct Visits {
+    pub all: f64,
+    pub unsensed: f64,
 }
 
 impl SensorsConfig {
@@ -34,8 +34,8 @@ impl SensorsConfig {
     /// part of a split run).
     pub(super) fn estimate(&self) -> Cost {
         let sensed = self.sensed_pages() as f64;
-        let share = self.sensed_share();
         let visits = self.visits();
+        let share = self.sensed_share(&visits);
         let Visits { all, unsensed } = visits;
         let concepts = self.own_concepts().into_iter().map(|c| match c {
             Concept::Sensors => self.run_events(self.robots, sensed, unsensed) * share,
@@ -56,19 +56,25 @@ impl SensorsConfig {
     /// Parts of the sensors' run: the robots' list (when some pages have no sensor), then
     /// the shards of the sensed pages, each with its work (events).
     pub fn sensed_pieces(&self) -> Vec<f64> {
+        let unsensed = (self.pages - self.sensed_pages()) as f64;
+        self.pieces(self.visits_per_robot(unsensed))
+    }
+
+    /// `sensed_pieces`, given a robot's visits to the list of the pages without a sensor.
+    pub(super) fn pieces(&self, unsensed_visits: f64) -> Vec<f64> {
         let sensed = self.sensed_pages();
         let shard = sensed.div_ceil(SENSED_SHARDS as u64).max(1);
-        let robots = (sensed < self.pages).then(|| self.robot_events(self.robots, sensed as f64, self.visits_per_robot((self.pages - sensed) as f64)));
+        let robots = (sensed < self.pages).then(|| self.robot_events(self.robots, sensed as f64, unsensed_visits));
         let shards = (0..sensed).step_by(shard as usize).map(|first| self.sensed_events((sensed - first).min(shard) as f64));
         robots.into_iter().chain(shards).collect()
     }
 
     /// The share of the sensors' run's work this configuration does (1: all of it).
-    pub(super) fn sensed_share(&self) -> f64 {
+    fn sensed_share(&self, visits: &Visits) -> f64 {
         match &self.sensed_parts {
             None => 1.0,
             Some(own) => {
-                let pieces = self.sensed_pieces();
+                let pieces = self.pieces(visits.unsensed);
                 let total: f64 = pieces.iter().sum();
                 own.iter().filter_map(|&k| pieces.get(k as usize)).sum::<f64>() / total.max(1.0)
             }
@@ -108,7 +114,7 @@ impl SensorsConfig {
         let (own, sweep_runs) = (self.own_concepts(), self.own_sweep());
         // a share of the sensors' run holds its share of the sensed pages and keeps a log
         // of their downloads, copied into each result it hands on
-        let share = self.sensed_share();
+        let share = self.sensed_share(visits);
         let sensed = if own.contains(&Concept::Sensors) { (self.sensed_pages() as f64 * share).ceil() } else { 0.0 };
         let downloads = if own.contains(&Concept::Sensors) { self.sensed_downloads() * share } else { 0.0 };
         let per_slice = downloads / self.slices(SLICE_EVENTS);
@@ -139,22 +145,17 @@ impl SensorsConfig {
         32.0 * passes
     }
 
-    /// Work of one run: a pass over the pages to set it up, then its events — every
-    /// change of every page, the sensed pages' external requests and their
-    /// notifications (each followed by a download, unless lost), and the robots' visits.
-    pub fn events_per_run(&self, robots: u64, sensed: f64) -> f64 {
-        self.run_events(robots, sensed, self.visits_per_robot(self.pages as f64 - sensed))
-    }
-
     /// A robot's visits to each list, computed once: every run's are a multiple of them.
-    fn visits(&self) -> Visits {
+    pub(super) fn visits(&self) -> Visits {
         let (pages, sensed) = (self.pages as f64, self.sensed_pages() as f64);
         Visits { all: self.visits_per_robot(pages), unsensed: self.visits_per_robot(pages - sensed) }
     }
 
-    /// `events_per_run`, given the visits a robot makes to the list of the pages without
-    /// a sensor.
-    fn run_events(&self, robots: u64, sensed: f64, visits_per_robot: f64) -> f64 {
+    /// Work of one run: a pass over the pages to set it up, then its events — every
+    /// change of every page, the sensed pages' external requests and their
+    /// notifications (each followed by a download, unless lost), and the robots' visits
+    /// (`visits_per_robot` each, to the list of the pages without a sensor).
+    pub(super) fn run_events(&self, robots: u64, sensed: f64, visits_per_robot: f64) -> f64 {
         self.robot_events(robots, sensed, visits_per_robot) + self.sensed_events(sensed)
     }
 

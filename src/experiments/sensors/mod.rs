@@ -53,16 +53,17 @@ impl Experiment for SensorsConfig {
         let sensed = self.sensed_pages() as f64;
         let sensors = self.concepts.iter().position(|&c| c == Concept::Sensors).map(|k| k as u64).filter(|k| all.contains(k));
         let cut = sensors.filter(|_| parts >= 2 && self.sensed_parts.is_none() && self.sensed_downloads() <= JOIN_DOWNLOADS);
-        let pieces = if cut.is_some() { self.sensed_pieces() } else { Vec::new() };
+        let visits = self.visits();
+        let pieces = if cut.is_some() { self.pieces(visits.unsensed) } else { Vec::new() };
         // the runs, then the sensors' parts of pages numbered from `runs` on
         let items: Vec<u64> = all.iter().copied().filter(|&k| Some(k) != cut).chain((0..pieces.len() as u64).map(|j| runs + j)).collect();
         if parts.clamp(1, items.len().max(1)) == 1 {
             return vec![self.clone()];
         }
         let weight = |k: u64| match self.concepts.get(k as usize) {
-            Some(Concept::Sensors) => self.events_per_run(self.robots, sensed),
-            Some(Concept::Robot) => self.events_per_run(self.robots, 0.0),
-            None if k < runs => self.events_per_run(self.robot_sweep[(k - concepts) as usize], 0.0),
+            Some(Concept::Sensors) => self.run_events(self.robots, sensed, visits.unsensed),
+            Some(Concept::Robot) => self.run_events(self.robots, 0.0, visits.all),
+            None if k < runs => self.run_events(self.robot_sweep[(k - concepts) as usize], 0.0, visits.all),
             None => pieces[(k - runs) as usize],
         };
         parallel::deal(&items, weight, parts)
