@@ -18,33 +18,32 @@ const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '
  * and the browser benchmark's kernels (`bench`, into dist-bench/) get their own builds,
  * so the page's module carries neither. `optimise: false` compiles in cargo's dev profile
  * and skips wasm-opt (about a minute less; for the tests' hooks build, whose two tests
- * only need the hooks). */
-export async function build({ features = [], out = 'dist', optimise = true } = {}) {
+ * only need the hooks). `targetDir`: cargo's target directory. `exec(command, args, env)`
+ * and `tell(message)` run and report each step (by default in the foreground; `npm test`
+ * runs builds beside its test layers with its own). Every variant keeps its bindings in
+ * build/pkg-<features> and bundles the worker in memory, so two builds may run at once. */
+export async function build({ features = [], out = 'dist', optimise = true, targetDir = 'target', exec = (command, args, env) => run(command, args, { env }), tell = say } = {}) {
   ensureBuildTools();
   const variant = features.length ? `-${features.join('-')}` : '';
   const pkg = `build/pkg${variant}`;
   const profile = optimise ? ['--release'] : [];
   const cargoArgs = ['build', ...profile, '--lib', '--target', 'wasm32-unknown-unknown', ...(features.length ? ['--features', features.join(',')] : [])];
-  say(`compiling the core to WebAssembly (cargo ${cargoArgs.join(' ')})…`);
-  run('cargo', cargoArgs);
-  say('generating the JavaScript bindings (wasm-bindgen --target web)…');
-  run('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, `target/wasm32-unknown-unknown/${optimise ? 'release' : 'debug'}/freshlab.wasm`]);
+  tell(`compiling the core to WebAssembly (cargo ${cargoArgs.join(' ')})…`);
+  await exec('cargo', cargoArgs, { CARGO_TARGET_DIR: targetDir });
+  tell('generating the JavaScript bindings (wasm-bindgen --target web)…');
+  await exec('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, `${targetDir}/wasm32-unknown-unknown/${optimise ? 'release' : 'debug'}/freshlab.wasm`]);
   if (optimise) {
-    say('optimising the module (wasm-opt -O3)…');
-    run('wasm-opt', ['-O3', ...FEATURES, `${pkg}/freshlab_bg.wasm`, '-o', `${pkg}/freshlab_bg.wasm`]);
-  }
-  if (variant) {
-    // the page and worker import build/pkg: this variant's bindings and module
-    fs.rmSync(path.join(root, 'build/pkg'), { recursive: true, force: true });
-    fs.cpSync(path.join(root, pkg), path.join(root, 'build/pkg'), { recursive: true });
+    tell('optimising the module (wasm-opt -O3)…');
+    await exec('wasm-opt', ['-O3', ...FEATURES, `${pkg}/freshlab_bg.wasm`, '-o', `${pkg}/freshlab_bg.wasm`]);
   }
 
   const esbuild = await import('esbuild');
-  say('bundling the worker and the page (esbuild)…');
-  await esbuild.build({ absWorkingDir: root, entryPoints: ['www/worker.js'], bundle: true, format: 'iife', target: 'es2022', outfile: 'build/worker.bundle', minify: true, logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' } });
+  tell('bundling the worker and the page (esbuild)…');
+  const bindings = bindingsOf(pkg);
+  const worker = await esbuild.build({ absWorkingDir: root, entryPoints: ['www/worker.js'], bundle: true, format: 'iife', target: 'es2022', write: false, outfile: 'worker.js', minify: true, plugins: [bindings], logLevel: 'warning', logOverride: { 'empty-import-meta': 'silent' } });
   fs.rmSync(path.join(root, out), { recursive: true, force: true });
   fs.mkdirSync(path.join(root, out), { recursive: true });
-  const wasm = fs.readFileSync(path.join(root, 'build/pkg/freshlab_bg.wasm'));
+  const wasm = fs.readFileSync(path.join(root, pkg, 'freshlab_bg.wasm'));
   const wasmName = `freshlab.${crypto.createHash('sha256').update(wasm).digest('hex').slice(0, 12)}.wasm`;
   fs.writeFileSync(path.join(root, out, wasmName), wasm);
   fs.writeFileSync(path.join(root, out, 'freshlab-wasm.js'), `globalThis.__freshlabWasm="${wasm.toString('base64')}";\n`);
@@ -56,7 +55,8 @@ export async function build({ features = [], out = 'dist', optimise = true } = {
     target: 'es2022',
     outfile: `${out}/app.js`,
     minify: true,
-    loader: { '.bundle': 'text', '.csv': 'text' },
+    loader: { '.csv': 'text' },
+    plugins: [bindings, workerSource(worker.outputFiles[0].text)],
     define: { FRESHLAB_WASM: JSON.stringify(wasmName) },
     // the bindings' default module URL uses import.meta; the page always passes the module
     logOverride: { 'empty-import-meta': 'silent' },
@@ -72,7 +72,29 @@ export async function build({ features = [], out = 'dist', optimise = true } = {
   }
   for (const asset of ['style.css', 'favicon.svg']) fs.copyFileSync(path.join(root, 'www', asset), path.join(root, out, asset));
   const size = (f) => `${(fs.statSync(path.join(root, f)).size / 1024).toFixed(0)} KB`;
-  say(`${out}/ is ready: app.js ${size(`${out}/app.js`)}, ${wasmName} ${size(`${out}/${wasmName}`)}, freshlab-wasm.js (for file:// only), index.html, style.css`);
+  tell(`${out}/ is ready: app.js ${size(`${out}/app.js`)}, ${wasmName} ${size(`${out}/${wasmName}`)}, freshlab-wasm.js (for file:// only), index.html, style.css`);
+}
+
+/** esbuild: the page's and the worker's import of build/pkg/freshlab.js, from this
+ * variant's bindings. */
+function bindingsOf(pkg) {
+  return {
+    name: 'freshlab-bindings',
+    setup(b) {
+      b.onResolve({ filter: /\/build\/pkg\/freshlab\.js$/ }, () => ({ path: path.join(root, pkg, 'freshlab.js') }));
+    },
+  };
+}
+
+/** esbuild: the page's import of build/worker.bundle, as the worker's bundled text. */
+function workerSource(text) {
+  return {
+    name: 'freshlab-worker-source',
+    setup(b) {
+      b.onResolve({ filter: /\/build\/worker\.bundle$/ }, () => ({ path: 'worker.bundle', namespace: 'freshlab-worker' }));
+      b.onLoad({ filter: /.*/, namespace: 'freshlab-worker' }, () => ({ contents: text, loader: 'text' }));
+    },
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

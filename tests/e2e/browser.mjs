@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
+import { after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 import { root } from '../../scripts/shell.mjs';
@@ -51,6 +52,31 @@ export async function open({ viewport = { width: 1280, height: 900 }, colorSchem
   return { url, context, newPage, close, errors, requests };
 }
 
+/** A test file's browsers: `session(options)` opens a fresh one for a test, closing the
+ * previous test's first (a file's tests run in turn); the last closes after the file. */
+export function sessions() {
+  const opened = [];
+  after(async () => {
+    for (const b of opened) await b.close();
+  });
+  return async (options) => {
+    while (opened.length) await opened.pop().close();
+    const browser = await open(options);
+    opened.push(browser);
+    return browser;
+  };
+}
+
+/** Resolves once `panel` says its run is computed. */
+export const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
+
+// the page's own list of views, groups and panels: a new experiment's view is tested
+// without editing the tests
+const views = await import('../../www/views/index.js');
+export const GROUPS = views.GROUPS;
+export const VIEWS = views.VIEWS.map((v) => v.id);
+export const PANELS = views.VIEWS.flatMap((v) => v.panels.map((p) => p.id));
+
 /** Share of a canvas's pixels that differ from its top-left pixel (the background). */
 export function inkOf(page, selector) {
   return page.$eval(selector, (canvas) => {
@@ -64,7 +90,6 @@ export function inkOf(page, selector) {
   });
 }
 
-/** A fingerprint of the canvas's pixels, to tell whether a redraw changed them. */
 /** Runs axe-core on the page; returns the serious and critical violations. */
 export async function auditAccessibility(page) {
   const source = fs.readFileSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -73,6 +98,7 @@ export async function auditAccessibility(page) {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
+/** A fingerprint of the canvas's pixels, to tell whether a redraw changed them. */
 export function pixelsOf(page, selector) {
   return page.$eval(selector, (canvas) => {
     const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;

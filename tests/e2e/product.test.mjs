@@ -1,35 +1,16 @@
 // The page as a lab (issues 5 and 15): a live chart on the first screen, one view at a
-// time with links, back and forward; charts whose texts stay in their frames and whose
-// legends cover no data at every size; honest state (out of date, invalid, cancelled);
+// time with links, back and forward; honest state (out of date, invalid, cancelled);
 // messages in the user's words; embeds for slides; exports; the keyboard; the
-// accessibility audit; phones; hosting under a sub-path; the weight of a first load.
-import { test, after } from 'node:test';
+// accessibility audit; hosting under a sub-path; the weight of a first load. (Charts and
+// embeds at every size: layout.test.mjs.)
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { open, showView, inkOf, pixelsOf, drawnAtLeast, setField, auditAccessibility, shots, settled, chartsFitTheirFrames, dist } from './browser.mjs';
+import { showView, inkOf, pixelsOf, drawnAtLeast, setField, auditAccessibility, shots, settled, dist, sessions, done, VIEWS, GROUPS } from './browser.mjs';
 
-const opened = [];
-/** A fresh browser for a test; the previous test's is closed first (tests run in turn). */
-async function session(options) {
-  while (opened.length) await opened.pop().close();
-  const browser = await open(options);
-  opened.push(browser);
-  return browser;
-}
-after(async () => {
-  for (const b of opened) await b.close();
-});
-
+const session = sessions();
 const fieldValue = (page, panel, label) => page.locator(`#${panel}`).getByLabel(label, { exact: true }).inputValue();
-// the page's own list of views, groups and panels: a new experiment's view is tested
-// without editing this file
-const { VIEWS: VIEW_MODULES, GROUPS } = await import('../../www/views/index.js');
-const VIEWS = VIEW_MODULES.map((v) => v.id);
-const PANELS = VIEW_MODULES.flatMap((v) => v.panels.map((p) => p.id));
-// the embeds of slow panels at a size that answers in seconds
-const QUICK = { sensors: '&sensors.pages=20000', 'sensors-beyond': '&sensors-beyond.pages=5000', bursty: '&bursty.generator.articles=60' };
-const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
 
 test('the start opens on a live chart, on the first screen', async () => {
   const browser = await session({ viewport: { width: 1280, height: 720 } });
@@ -199,74 +180,6 @@ test('messages in the user’s words, under the field being edited', async () =>
   await setField(page, 'level-sets', 'r to', '9');
   await page.close();
 });
-
-test('every chart of every view keeps its texts in its frame and its legend off the data: 1280×720 and a phone', async () => {
-  for (const viewport of [
-    { width: 1280, height: 720 },
-    { width: 390, height: 844 },
-  ]) {
-    const browser = await session({ viewport });
-    const page = await browser.newPage();
-    for (const view of VIEWS) {
-      await showView(page, view);
-      const panels = await page.locator('.view:not([hidden]) .panel').evaluateAll((s) => s.map((p) => p.id));
-      for (const panel of panels) {
-        // a panel that waits for its button (on a phone, inside the folded form)
-        if (/Press/.test(await page.locator(`#${panel} .placeholder`).textContent())) {
-          const folded = !(await page.locator(`#${panel} .controls`).evaluate((d) => d.open));
-          if (folded) await page.locator(`#${panel} .controls > summary`).click();
-          await page.locator(`#${panel} .buttons .primary`).click();
-          if (folded) await page.locator(`#${panel} .controls > summary`).click();
-        }
-        await page.waitForFunction((p) => Number(document.querySelector(`#${p} canvas`)?.dataset.drawn ?? 0) > 0, panel, { timeout: 120_000 });
-        await done(page, panel, 120_000);
-      }
-      await page.waitForTimeout(400);
-      assert.deepEqual(await chartsFitTheirFrames(page), [], `${view} at ${viewport.width}×${viewport.height}`);
-      if (viewport.width < 500) {
-        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${view}: no horizontal scroll on the phone`);
-        // the chart comes before the form, which is folded away
-        const chart = await page.locator('.view:not([hidden]) .panel canvas').first().boundingBox();
-        const form = await page.locator('.view:not([hidden]) .panel .controls').first().boundingBox();
-        assert.ok(chart.y < form.y, `${view}: the chart comes first`);
-        assert.equal(await page.locator('.view:not([hidden]) .panel .controls[open]').count(), 0, `${view}: the form is folded`);
-        await page.screenshot({ path: path.join(shots, `phone-${view}.png`), fullPage: true });
-      }
-    }
-    assert.deepEqual(browser.errors, []);
-    await page.close();
-  }
-});
-
-for (const [width, height, fonts] of [
-  [960, 540, ['1', '1.5', '2']],
-  [1024, 768, ['1.5']],
-  [1280, 720, ['1']],
-]) {
-  test(`every embed fills a ${width}×${height} slide at font ${fonts.join(', ')}: no scrollbars, texts in the frame, legends off the data`, async () => {
-    const browser = await session({ viewport: { width, height } });
-    const page = await browser.context.newPage();
-    for (const font of fonts) {
-      for (const panel of PANELS) {
-        const figure = panel === 'policies' ? '&figure=4' : panel === 'partition' ? '&figure=4' : '';
-        await page.goto(`${browser.url}?embed=${panel}&font=${font}${figure}${QUICK[panel] ?? ''}`);
-        const shown = Number(figure.match(/figure=(\d)/)?.[1] ?? 1) - 1;
-        await page.waitForFunction(([p, k]) => Number(document.querySelector(`#${p} .chart-${k} canvas`)?.dataset.drawn ?? 0) > 0, [panel, shown], { timeout: 120_000 });
-        await done(page, panel, 120_000);
-        await page.waitForTimeout(300);
-        const box = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, sh: document.documentElement.scrollHeight, w: innerWidth, h: innerHeight }));
-        assert.ok(box.sw <= box.w && box.sh <= box.h, `${panel} at font ${font}: scrolls (${JSON.stringify(box)})`);
-        const canvas = await page.locator(`#${panel} .chart-${shown} canvas`).boundingBox();
-        assert.ok(canvas.width > 0.9 * width && canvas.height > 0.6 * height, `${panel}: chart ${canvas.width}×${canvas.height}`);
-        assert.deepEqual(await chartsFitTheirFrames(page, `#${panel} .chart-${shown}`), [], `${panel} at ${width}×${height}, font ${font}`);
-        if (font === fonts.at(-1)) await page.screenshot({ path: path.join(shots, `embed-${panel}-${width}x${height}-font${font}.png`) });
-      }
-    }
-    assert.deepEqual(await auditAccessibility(page), []);
-    assert.deepEqual(browser.errors, []);
-    await page.close();
-  });
-}
 
 test('the embed button gives an iframe of this chart in its current state', async () => {
   const browser = await session();
