@@ -27,16 +27,17 @@ function journal(tag) {
   fs.mkdirSync(LOGS, { recursive: true });
   const file = path.join(LOGS, `${tag}.log`);
   fs.writeFileSync(file, '');
-  let partial = '';
-  const write = (chunk) => {
+  // a line begun on one stream (stdout, stderr) is finished on that stream
+  const partials = {};
+  const write = (chunk, stream = 'out') => {
     fs.appendFileSync(file, chunk);
-    const lines = (partial + chunk).split('\n');
-    partial = lines.pop();
+    const lines = ((partials[stream] ?? '') + chunk).split('\n');
+    partials[stream] = lines.pop();
     for (const line of lines) process.stdout.write(`[${tag}] ${line}\n`);
   };
   const flush = () => {
-    if (partial) process.stdout.write(`[${tag}] ${partial}\n`);
-    partial = '';
+    for (const partial of Object.values(partials)) if (partial) process.stdout.write(`[${tag}] ${partial}\n`);
+    for (const stream of Object.keys(partials)) partials[stream] = '';
   };
   return { file, write, flush, tell: (message) => write(`\x1b[1mfreshlab:\x1b[0m ${message}\n`) };
 }
@@ -46,12 +47,13 @@ function runLogged(log, command, args, env = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } });
     let text = '';
-    const pass = (chunk) => {
+    // decoded per stream, so that a character split between two chunks stays whole
+    const pass = (stream) => (chunk) => {
       text += chunk;
-      log.write(chunk.toString());
+      log.write(chunk, stream);
     };
-    child.stdout.on('data', pass);
-    child.stderr.on('data', pass);
+    child.stdout.setEncoding('utf8').on('data', pass('out'));
+    child.stderr.setEncoding('utf8').on('data', pass('err'));
     child.on('error', (error) => resolve({ code: -1, text: `${command} could not start: ${error.message}` }));
     child.on('close', (code) => {
       log.flush();
