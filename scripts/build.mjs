@@ -20,18 +20,22 @@ const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '
  * and skips wasm-opt (about a minute less; for the tests' hooks build, whose two tests
  * only need the hooks). `targetDir`: cargo's target directory. `exec(command, args, env)`
  * and `tell(message)` run and report each step (by default in the foreground; `npm test`
- * runs builds beside its test layers with its own). Every variant keeps its bindings in
- * build/pkg-<features> and bundles the worker in memory, so two builds may run at once. */
-export async function build({ features = [], out = 'dist', optimise = true, targetDir = 'target', exec = (command, args, env) => run(command, args, { env }), tell = say } = {}) {
+ * runs builds beside its test layers with its own). `core`: a module cargo has already
+ * compiled with these features (`npm test` takes the one its wasm test build links), in
+ * place of compiling one. Every variant keeps its bindings in build/pkg-<features> and
+ * bundles the worker in memory, so two builds may run at once. */
+export async function build({ features = [], out = 'dist', optimise = true, targetDir = 'target', core = null, exec = (command, args, env) => run(command, args, { env }), tell = say } = {}) {
   ensureBuildTools();
   const variant = features.length ? `-${features.join('-')}` : '';
   const pkg = `build/pkg${variant}`;
-  const profile = optimise ? ['--release'] : [];
-  const cargoArgs = ['build', ...profile, '--lib', '--target', 'wasm32-unknown-unknown', ...(features.length ? ['--features', features.join(',')] : [])];
-  tell(`compiling the core to WebAssembly (cargo ${cargoArgs.join(' ')})…`);
-  await exec('cargo', cargoArgs, { CARGO_TARGET_DIR: targetDir });
+  if (!core) {
+    const profile = optimise ? ['--release'] : [];
+    const cargoArgs = ['build', ...profile, '--lib', '--target', 'wasm32-unknown-unknown', ...(features.length ? ['--features', features.join(',')] : [])];
+    tell(`compiling the core to WebAssembly (cargo ${cargoArgs.join(' ')})…`);
+    await exec('cargo', cargoArgs, { CARGO_TARGET_DIR: targetDir });
+  }
   tell('generating the JavaScript bindings (wasm-bindgen --target web)…');
-  await exec('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, `${targetDir}/wasm32-unknown-unknown/${optimise ? 'release' : 'debug'}/freshlab.wasm`]);
+  await exec('wasm-bindgen', ['--target', 'web', '--out-dir', pkg, core ?? `${targetDir}/wasm32-unknown-unknown/${optimise ? 'release' : 'debug'}/freshlab.wasm`]);
   if (optimise) {
     tell('optimising the module (wasm-opt -O3)…');
     await exec('wasm-opt', ['-O3', ...FEATURES, `${pkg}/freshlab_bg.wasm`, '-o', `${pkg}/freshlab_bg.wasm`]);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { root, run, say, works, output } from './shell.mjs';
 
 const cargoBin = path.join(os.homedir(), '.cargo', 'bin');
@@ -76,4 +77,22 @@ export function ensureBuildTools() {
   ensureNodeModules();
   ensureWasmTarget();
   ensureWasmBindgen();
+}
+
+/** Everything the test layers need. */
+export function ensureTestTools() {
+  ensureBuildTools();
+  ensureChromium();
+  ensurePeerPython();
+}
+
+// `node scripts/setup.mjs`: the test layers' tools, in a process of its own (npm test runs
+// it beside its first compilation, which needs none of them)
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    ensureTestTools();
+  } catch (error) {
+    console.error(`freshlab: ${error.message}`);
+    process.exit(1);
+  }
 }

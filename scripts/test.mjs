@@ -2,8 +2,9 @@
 // the whole command.
 //
 // Most steps keep both cores busy, but some hold one and leave the other idle (a test
-// run in node, the release build's link-time optimisation). So the four compilations
-// (native tests, wasm tests, the page, the end-to-end tests' hooks) run one after another
+// run in node, the release build's link-time optimisation). So the compilations (native
+// tests, wasm tests with the end-to-end tests' hooks, which the hooks build then reuses,
+// and the page) run one after another
 // while each finished build's tests run beside the next compilation; the end-to-end
 // tests run last, two files at a time, with nothing else running (they time the page's
 // main thread by its CPU, not by the clock). Three compilations at once were measured
@@ -17,10 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { root, say } from './shell.mjs';
-import { ensureNodeModules, ensureBuildTools, ensureChromium, ensurePeerPython } from './setup.mjs';
 
 const LOGS = path.join(root, 'build', 'test-logs');
 const WASM_TARGET_DIR = 'target/wasm-tests';
+const HOOKS = ['test-hooks'];
 
 /** One step's account: a tagged line on the terminal, and its own log file. */
 function journal(tag) {
@@ -98,20 +99,28 @@ function wasmTestTargets() {
   return ['--lib', ...targets.flatMap(([name]) => ['--test', name])];
 }
 
-/** Compiles the wasm test modules; resolves their paths (cargo's test executables). */
+/** Compiles the wasm test modules; resolves their paths (cargo's test executables) and
+ * the core's own module, which cargo links beside them. Compiled with the end-to-end
+ * tests' hooks (`test-hooks`: two exports, a panic and an endless loop, that no test here
+ * calls), so that this module is the one the hooks build needs: one compilation of the
+ * core in the dev profile instead of two (about 50 s here). A `cargo build` of the same
+ * features would not find it fresh: wasm-bindgen-test, a dev-dependency, turns on
+ * features of shared crates (num-traits' `libm`, serde_json's `alloc`). */
 async function buildWasmTests(log) {
-  const args = ['test', '--target', 'wasm32-unknown-unknown', ...wasmTestTargets(), '--no-run', '--message-format=json-render-diagnostics'];
+  const args = ['test', '--target', 'wasm32-unknown-unknown', '--features', HOOKS.join(','), ...wasmTestTargets(), '--no-run', '--message-format=json-render-diagnostics'];
   log.tell(`compiling the tests to WebAssembly (cargo ${args.join(' ')})…`);
   const { code, text } = await runLogged(log, 'cargo', args, { CARGO_TARGET_DIR: WASM_TARGET_DIR });
   if (code !== 0) throw new Error(`the wasm test build failed with exit code ${code} (see ${path.relative(root, log.file)})`);
-  const modules = text
+  const artifacts = text
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line))
-    .filter((m) => m.reason === 'compiler-artifact' && m.profile?.test && m.executable)
-    .map((m) => m.executable);
+    .filter((m) => m.reason === 'compiler-artifact');
+  const modules = artifacts.filter((m) => m.profile?.test && m.executable).map((m) => m.executable);
   if (modules.length === 0) throw new Error('the wasm test build made no test module');
-  return modules;
+  const core = artifacts.find((m) => m.target?.name === 'freshlab' && m.target.kind.includes('cdylib') && !m.profile?.test)?.filenames.find((f) => f.endsWith('.wasm'));
+  if (!core) throw new Error('the wasm test build made no module of the core');
+  return { modules, core };
 }
 
 /** Runs every wasm test module with wasm-bindgen-test-runner, one after another, as
@@ -180,10 +189,6 @@ async function step(steps, { name, tag, after = [], work }) {
 
 async function main() {
   const started = Date.now();
-  ensureNodeModules();
-  ensureBuildTools();
-  ensureChromium();
-  ensurePeerPython();
   const before = chromiumLeftovers();
   const { build } = await import('./build.mjs');
   const site = (log, options) => build({ ...options, exec: (command, args, env) => mustRun(log, command, args, env), tell: log.tell });
@@ -191,21 +196,25 @@ async function main() {
   const results = [];
   const steps = [];
   const quiet = (promise) => promise.catch(() => {});
+  // the tools (npm ci, the wasm target and wasm-bindgen, Chromium, the peer's Python),
+  // installed where missing, beside the native compilation, which needs none of them
+  const tools = step(steps, { name: 'the tools (npm ci, wasm-bindgen, Chromium, Python)', tag: 'setup', work: (log) => mustRun(log, process.execPath, ['scripts/setup.mjs']) });
   // the compilations, in turn
   const nativeTests = step(steps, { name: 'the native test build', tag: 'native-build', work: (log) => mustRun(log, 'cargo', ['test', '--all-targets', '--no-run']) });
-  const wasmTests = step(steps, { name: 'the wasm test build', tag: 'wasm-build', after: [quiet(nativeTests)], work: buildWasmTests });
-  const page = step(steps, { name: 'the page (dist/, release)', tag: 'page-build', after: [quiet(wasmTests)], work: (log) => site(log) });
+  const wasmTests = step(steps, { name: 'the wasm test build', tag: 'wasm-build', after: [quiet(nativeTests), tools], work: buildWasmTests });
+  // the hooks build takes the module the wasm test build linked: seconds
   const hooks = step(steps, {
     name: 'the end-to-end tests’ hooks build (dist-test/)',
     tag: 'hooks-build',
-    after: [quiet(page)],
-    work: (log) => site(log, { features: ['test-hooks'], out: 'dist-test', optimise: false, targetDir: WASM_TARGET_DIR }),
+    after: [quiet(wasmTests)],
+    work: async (log) => site(log, { features: HOOKS, out: 'dist-test', optimise: false, core: (await wasmTests).core }),
   });
+  const page = step(steps, { name: 'the page (dist/, release)', tag: 'page-build', after: [quiet(hooks)], work: (log) => site(log) });
   // the tests of each build, beside the next compilation
   const native = layer(results, {
     name: 'native (cargo test)',
     tag: 'native',
-    after: [nativeTests],
+    after: [nativeTests, tools],
     work: (log) => runLogged(log, 'cargo', ['test', '--all-targets']),
     counts: cargoCounts,
   });
@@ -213,14 +222,14 @@ async function main() {
     name: 'wasm in node (wasm-bindgen-test)',
     tag: 'wasm-node',
     after: [wasmTests],
-    work: async (log) => runWasmTests(log, await wasmTests, {}),
+    work: async (log) => runWasmTests(log, (await wasmTests).modules, {}),
     counts: cargoCounts,
   });
   const wasmChromium = layer(results, {
     name: 'wasm in a headless Chromium worker (wasm-bindgen-test)',
     tag: 'wasm-chromium',
     after: [wasmTests, wasmNode],
-    work: async (log) => runWasmTests(log, await wasmTests, CHROMIUM_WORKER),
+    work: async (log) => runWasmTests(log, (await wasmTests).modules, CHROMIUM_WORKER),
     counts: cargoCounts,
   });
   await layer(results, {
