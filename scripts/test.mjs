@@ -3,12 +3,14 @@
 //
 // Most steps keep both cores busy, but some hold one and leave the other idle (a test
 // run in node, the release build's link-time optimisation). So the compilations (native
-// tests, wasm tests with the end-to-end tests' hooks, which the hooks build then reuses,
-// and the page) run one after another
-// while each finished build's tests run beside the next compilation; the end-to-end
+// tests, wasm tests with the end-to-end tests' hooks, whose module the hooks' site then
+// takes, and the page) run one after another while each finished build's tests run
+// beside the next compilation; the end-to-end
 // tests run last, two files at a time, with nothing else running (they time the page's
 // main thread by its CPU, not by the clock). Three compilations at once were measured
 // slower than in turn: 9 min 14 s for the three, against 7 min 31 s one after another.
+// What is missing (npm packages, wasm-bindgen, Chromium, the peer's Python) is installed
+// by scripts/setup.mjs, beside the native compilation, which needs none of it.
 // The wasm builds use their own target directory (target/wasm-tests), so that cargo does
 // not make them wait for the native layer's lock on target/debug. Each step's output goes
 // to the terminal, every line tagged with the step, and whole to
