@@ -2,7 +2,7 @@
 // time with links, back and forward; honest state (out of date, invalid, cancelled);
 // messages in the user's words; embeds for slides; exports; the keyboard; the
 // accessibility audit; hosting under a sub-path; the weight of a first load. (Charts and
-// embeds at every size: layout.test.mjs.)
+// embeds at every size: layout-views.test.mjs and layout-embeds.test.mjs.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,53 +1,14 @@
-// Charts a lecturer can project (issue 15): every chart of every view keeps its texts in
-// its frame and its legend off the data, at 1280×720 and on a phone; every embed fills a
-// slide at every font size with no scrollbar. In a file of its own, so that node --test
-// runs it beside the other files.
+// Charts a lecturer can project (issue 15): every embed fills a slide at every text size
+// and slide shape with no scrollbar, its texts in the frame and its legend off the data.
+// The views' charts are in layout-views.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { showView, auditAccessibility, shots, chartsFitTheirFrames, sessions, done, VIEWS, PANELS } from './browser.mjs';
+import { auditAccessibility, shots, chartsFitTheirFrames, sessions, done, PANELS } from './browser.mjs';
 
 const session = sessions();
 // the embeds of slow panels at a size that answers in seconds
 const QUICK = { sensors: '&sensors.pages=20000', 'sensors-beyond': '&sensors-beyond.pages=5000', bursty: '&bursty.generator.articles=60' };
-
-test('every chart of every view keeps its texts in its frame and its legend off the data: 1280×720 and a phone', async () => {
-  for (const viewport of [
-    { width: 1280, height: 720 },
-    { width: 390, height: 844 },
-  ]) {
-    const browser = await session({ viewport });
-    const page = await browser.newPage();
-    for (const view of VIEWS) {
-      await showView(page, view);
-      const panels = await page.locator('.view:not([hidden]) .panel').evaluateAll((s) => s.map((p) => p.id));
-      for (const panel of panels) {
-        // a panel that waits for its button (on a phone, inside the folded form)
-        if (/Press/.test(await page.locator(`#${panel} .placeholder`).textContent())) {
-          const folded = !(await page.locator(`#${panel} .controls`).evaluate((d) => d.open));
-          if (folded) await page.locator(`#${panel} .controls > summary`).click();
-          await page.locator(`#${panel} .buttons .primary`).click();
-          if (folded) await page.locator(`#${panel} .controls > summary`).click();
-        }
-        await page.waitForFunction((p) => Number(document.querySelector(`#${p} canvas`)?.dataset.drawn ?? 0) > 0, panel, { timeout: 120_000 });
-        await done(page, panel, 120_000);
-      }
-      await page.waitForTimeout(400);
-      assert.deepEqual(await chartsFitTheirFrames(page), [], `${view} at ${viewport.width}×${viewport.height}`);
-      if (viewport.width < 500) {
-        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${view}: no horizontal scroll on the phone`);
-        // the chart comes before the form, which is folded away
-        const chart = await page.locator('.view:not([hidden]) .panel canvas').first().boundingBox();
-        const form = await page.locator('.view:not([hidden]) .panel .controls').first().boundingBox();
-        assert.ok(chart.y < form.y, `${view}: the chart comes first`);
-        assert.equal(await page.locator('.view:not([hidden]) .panel .controls[open]').count(), 0, `${view}: the form is folded`);
-        await page.screenshot({ path: path.join(shots, `phone-${view}.png`), fullPage: true });
-      }
-    }
-    assert.deepEqual(browser.errors, []);
-    await page.close();
-  }
-});
 
 // The slides an embed is checked on: loaded once at the first (its font from the URL),
 // then the font switched from the toolbar's control and the window resized, as a lecturer
