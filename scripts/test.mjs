@@ -211,7 +211,7 @@ async function main() {
     after: [quiet(wasmTests)],
     work: async (log) => site(log, { features: HOOKS, out: 'dist-test', optimise: false, core: (await wasmTests).core }),
   });
-  const page = step(steps, { name: 'the page (dist/, release)', tag: 'page-build', after: [quiet(hooks)], work: (log) => site(log) });
+  const page = step(steps, { name: 'the page (dist/, release)', tag: 'page-build', after: [quiet(hooks), tools], work: (log) => site(log) });
   // the tests of each build, beside the next compilation
   const native = layer(results, {
     name: 'native (cargo test)',

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sharedPage, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, setField, settled, shots, watchLongTasks, done } from './browser.mjs';
 
 const { page } = await sharedPage({ view: 'bursty' });
 const status = () => page.locator('#bursty .status').textContent();
@@ -23,12 +23,12 @@ test('five policies run in the worker and sit beside the thesis gaps', async () 
   // on first use, a one-time cost the README states); the measured run comes next
   await setField(page, 'bursty', 'articles (generator)', 5);
   await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 60_000 });
+  await done(page, 'bursty', 60_000);
   const noLongTask = await watchLongTasks(page, page.locator('#bursty').getByRole('button', { name: 'Simulate' }));
   await setField(page, 'bursty', 'articles (generator)', 60);
   await setField(page, 'bursty', 'politeness P (seconds)', 2500);
   await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 120_000 });
+  await done(page, 'bursty', 120_000);
   const rows = await page.locator('#bursty table.proof tbody tr').evaluateAll((trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
   assert.equal(rows.length, 5);
   assert.equal(rows[0][0], 'MERGE − UNPOLITE');
@@ -65,7 +65,7 @@ test('the sample trace loads and replays', async () => {
   assert.equal(await source.inputValue(), 'trace');
   await setField(page, 'bursty', 'politeness P (seconds)', 7200);
   await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 120_000 });
+  await done(page, 'bursty', 120_000);
   assert.match(await page.locator('#bursty .details').textContent(), /20 articles, 6,707 changes over 91 days from 2007-01-01/);
   assert.match(await page.locator('#bursty .chart-1 figcaption').textContent(), /^Global warming: /);
 });

@@ -4,11 +4,11 @@
 // cancels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedPage, inkOf, setField, chartsFitTheirFrames } from './browser.mjs';
+import { sharedPage, inkOf, setField, chartsFitTheirFrames, done } from './browser.mjs';
 
 const { page } = await sharedPage({ view: 'learning' });
 const panel = page.locator('#learning');
-const computed = () => page.waitForFunction(() => /Computed in/.test(document.querySelector('#learning .status').textContent), null, { timeout: 120_000 });
+const computed = () => done(page, 'learning', 120_000);
 
 test('the view opens on a run of every policy, four charts and the table', async () => {
   await computed();

@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { sharedPage, inkOf, setField, settled, shots, auditAccessibility, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, setField, settled, shots, auditAccessibility, watchLongTasks, done } from './browser.mjs';
 
 const { browser, page } = await sharedPage({ view: 'partition' });
 const status = () => page.locator('#partition .status').textContent();
-const computed = (p = page) => p.waitForFunction(() => /Computed in/.test(document.querySelector('#partition .status').textContent), null, { timeout: 120_000 });
+const computed = (p = page) => done(p, 'partition', 120_000);
 
 test('the default sweep runs at load: four figures and the thesis beside Freshlab', async () => {
   await settled(page);

@@ -5,18 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sharedPage, showView, inkOf, drawnAtLeast, setField, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, showView, inkOf, drawnAtLeast, setField, shots, watchLongTasks, done } from './browser.mjs';
 
 const { browser, page } = await sharedPage({ view: 'policies' });
 
-const done = (panel) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`).textContent), panel, { timeout: 60_000 });
-
 test('the four experiments draw, the repository with one chart per capacity, the ratios, the crawlers and one server per capacity', async () => {
-  await done('policies');
+  await done(page, 'policies');
   assert.equal(await page.locator('#policies canvas').count(), 8);
   for (const panel of ['per-page', 'channel', 'allocate']) {
     await showView(page, panel);
-    await done(panel);
+    await done(page, panel);
   }
   await showView(page, 'policies');
   for (const canvas of await page.locator('.panel canvas').all()) {
@@ -89,7 +87,7 @@ test('the sample page list imports, runs and reports its capped servers; a bad l
   await panel.getByLabel('pages from').selectOption('generator');
   await setField(page, 'policies', 'simulated days', 2191.5);
   await panel.getByRole('button', { name: 'Simulate' }).click();
-  await done('policies');
+  await done(page, 'policies');
   assert.deepEqual(browser.errors, []);
 });
 

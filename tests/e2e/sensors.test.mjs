@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { sharedPage, inkOf, setField, settled, shots, watchLongTasks } from './browser.mjs';
+import { sharedPage, inkOf, setField, settled, shots, watchLongTasks, done } from './browser.mjs';
 
 const { page } = await sharedPage({ view: 'sensors' });
 
@@ -14,7 +14,7 @@ test('the full published experiment runs in the worker, growing live, without bl
   await page.locator('#sensors').getByRole('button', { name: 'Simulate' }).click();
   // a partial curve appears while the run is in progress
   await page.waitForFunction(() => /\(so far\)/.test(document.querySelector('#sensors .details').textContent), null, { timeout: 60_000 });
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#sensors .status').textContent), null, { timeout: 120_000 });
+  await done(page, 'sensors', 120_000);
   const status = await page.locator('#sensors .status').textContent();
   // "Computed in 927 ms." or "Computed in 1.2 s."
   const [, amount] = status.match(/Computed in ([\d.,]+) (ms|s)\b/) ?? [null, '0'];
@@ -40,7 +40,7 @@ test('the metrics sit beside the article with the difference', async () => {
 test('beyond the article: more robots cost bandwidth, and the chart says how many match the sensors', async () => {
   await setField(page, 'sensors-beyond', 'robot counts to try', '1, 4, 16, 64');
   await page.locator('#sensors-beyond').getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#sensors-beyond .status').textContent), null, { timeout: 120_000 });
+  await done(page, 'sensors-beyond', 120_000);
   assert.equal(await page.locator('#sensors-beyond canvas').count(), 2);
   const rows = await page.locator('#sensors-beyond table.proof').evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)));
   assert.equal(rows.length, 4);
