@@ -55,15 +55,7 @@ const panel = {
   action: 'Simulate',
   display: ['article_rate'],
   fields: [
-    {
-      key: 'source',
-      label: 'changes from',
-      kind: 'select',
-      options: [
-        ['generator', 'the synthetic bursty generator'],
-        ['trace', 'an imported trace'],
-      ],
-    },
+    { key: 'source', label: 'changes from', kind: 'select' },
     { key: 'generator.articles', label: 'articles (generator)', kind: 'integer', help: 'the thesis: 10,000' },
     { key: 'generator.days', label: 'days (generator)', kind: 'number', help: 'the thesis: 365 (2007)' },
     { key: 'generator.rate_min', label: 'mean changes a year, from', kind: 'number' },
@@ -75,15 +67,7 @@ const panel = {
     { key: 'policies', label: 'policies', kind: 'choices', help: 'GREEDY (sampled) estimates as the thesis did; GREEDY (renewal eq.) solves the renewal equation' },
     { key: 'greedy_samples', label: 'GREEDY samples per article', kind: 'integer', help: 'the thesis: 3' },
     { key: 'renewal_steps', label: 'renewal equation grid steps', kind: 'integer' },
-    {
-      key: 'overdue',
-      label: 'overdue article (older than its histogram allows)',
-      kind: 'select',
-      options: [
-        ['memoryless', 'memoryless since its last fetch'],
-        ['stale', 'surely stale (refetched until it changes)'],
-      ],
-    },
+    { key: 'overdue', label: 'overdue article (older than its histogram allows)', kind: 'select' },
     { key: 'training_days', label: 'MERGE2 learns from the first (days)', kind: 'number', help: 'the thesis: January' },
     { key: 'article', label: 'article shown below (from 0)', kind: 'integer' },
     { key: 'article_rate', label: 'its fetches at request rate (from 0, in the list’s order)', kind: 'integer', help: 'every rate is recorded: changing this redraws, no rerun' },

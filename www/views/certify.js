@@ -30,15 +30,7 @@ export default {
         { key: 'c_max', label: 'c to (C)', kind: 'number', help: 'large c: argument (C)' },
         { key: 'tolerance', label: 'tolerance', kind: 'number', help: 'stop when the gap is below' },
         { key: 'max_boxes', label: 'box budget', kind: 'integer', help: 'at most 10,000,000' },
-        {
-          key: 'enclosure',
-          label: 'enclosure',
-          kind: 'select',
-          options: [
-            ['mean_value', 'mean-value form (fast)'],
-            ['natural', 'natural interval extension (slow)'],
-          ],
-        },
+        { key: 'enclosure', label: 'enclosure', kind: 'select' },
       ],
       details(result, element, phase) {
         const c = result.config;

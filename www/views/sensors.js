@@ -18,15 +18,7 @@ const MODEL_FIELDS = [
   { key: 'states', label: 'state frequencies 1–6', kind: 'list', help: '403, 404, 500, smaller, larger, unchanged' },
   { key: 'no_change_rules', label: 'apply the no-change rules', kind: 'bool' },
   { key: 'unchanged_never_changes', label: 'state 6 (unchanged) never counts as a change', kind: 'bool', help: 'the other reading: not even after an error state' },
-  {
-    key: 'ties',
-    label: 'a change and an observation in one unit',
-    kind: 'select',
-    options: [
-      ['change_first', 'the change comes first'],
-      ['observation_first', 'the observation comes first'],
-    ],
-  },
+  { key: 'ties', label: 'a change and an observation in one unit', kind: 'select' },
   { key: 'sample_every', label: 'sample freshness every (units)', kind: 'integer' },
   { key: 'stationary_from', label: 'stationary from (unit)', kind: 'integer' },
   SEED_FIELD,
@@ -95,15 +87,7 @@ const beyond = {
   fields: [
     { key: 'pages', label: 'pages', kind: 'integer' },
     { key: 'robots', label: 'robots', kind: 'integer' },
-    {
-      key: 'robot_order',
-      label: 'robots’ order',
-      kind: 'select',
-      options: [
-        ['cycle', 'the list, over and over'],
-        ['merge', 'MERGE with an optimal allocation'],
-      ],
-    },
+    { key: 'robot_order', label: 'robots’ order', kind: 'select' },
     { key: 'rate_spread', label: 'spread of change rates', kind: 'number', help: '1: all pages alike; 10: rates within ×/÷10' },
     { key: 'sensor_share', label: 'share of pages with a sensor', kind: 'number', help: 'the robots cover the rest' },
     { key: 'notification_loss', label: 'share of notifications lost', kind: 'number' },

@@ -48,6 +48,17 @@ pub enum Overdue {
     Stale,
 }
 
+impl Overdue {
+    pub const ALL: [Overdue; 2] = [Overdue::Memoryless, Overdue::Stale];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Overdue::Memoryless => "memoryless since its last fetch",
+            Overdue::Stale => "surely stale (refetched until it changes)",
+        }
+    }
+}
+
 /// What is known of an article's value at t before any draw.
 enum Prospect {
     /// The value itself: never fetched, or overdue.

@@ -18,6 +18,17 @@ pub enum Estimator {
     Exact,
 }
 
+impl Estimator {
+    pub const ALL: [Estimator; 2] = [Estimator::Expected, Estimator::Exact];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Estimator::Expected => "expected value (low variance)",
+            Estimator::Exact => "exact Poisson changes",
+        }
+    }
+}
+
 /// What a fetch revealed to the crawler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fetch {

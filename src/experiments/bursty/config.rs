@@ -19,6 +19,17 @@ pub enum Source {
     Trace,
 }
 
+impl Source {
+    pub const ALL: [Source; 2] = [Source::Generator, Source::Trace];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Generator => "the synthetic bursty generator",
+            Source::Trace => "an imported trace",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BurstyPolicy {

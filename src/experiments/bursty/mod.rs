@@ -20,6 +20,7 @@ pub use output::{ArticleDetail, ArticleFetches, BurstyOutput, Gap, PUBLISHED, Po
 use super::{Choice, Experiment, FileInput, Job, Preset, Sliced, inputs};
 use crate::core::input::InputError;
 use crate::core::limits::{self};
+use crate::core::policy::greedy::Overdue;
 
 impl Experiment for BurstyConfig {
     type Output = BurstyOutput;
@@ -40,6 +41,10 @@ impl Experiment for BurstyConfig {
     }
 
     fn choices() -> Vec<Choice> {
-        vec![Choice::of("policies", &BurstyPolicy::ALL, BurstyPolicy::label)]
+        vec![
+            Choice::of("source", &Source::ALL, Source::label),
+            Choice::of("policies", &BurstyPolicy::ALL, BurstyPolicy::label),
+            Choice::of("overdue", &Overdue::ALL, Overdue::label),
+        ]
     }
 }

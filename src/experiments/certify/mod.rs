@@ -14,7 +14,7 @@ pub mod tails;
 #[cfg(test)]
 mod tests;
 
-use super::{Experiment, Job};
+use super::{Choice, Experiment, Job};
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::freshness::merge_factor;
@@ -51,6 +51,17 @@ pub enum Enclosure {
     /// Interval arithmetic on the formula alone: its excess shrinks only linearly,
     /// which shows why the mean-value form matters (it needs vastly more boxes).
     Natural,
+}
+
+impl Enclosure {
+    pub const ALL: [Enclosure; 2] = [Enclosure::MeanValue, Enclosure::Natural];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Enclosure::MeanValue => "mean-value form (fast)",
+            Enclosure::Natural => "natural interval extension (slow)",
+        }
+    }
 }
 
 impl Default for CertifyConfig {
@@ -344,5 +355,9 @@ impl Experiment for CertifyConfig {
 
     fn start(self) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {
         Ok(Box::new(CertifyJob::new(self)?))
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("enclosure", &Enclosure::ALL, Enclosure::label)]
     }
 }

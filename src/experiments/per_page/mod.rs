@@ -253,6 +253,6 @@ impl Experiment for PerPageConfig {
     }
 
     fn choices() -> Vec<Choice> {
-        vec![Choice::of("policies", &[PolicyKind::Merge, PolicyKind::Random], PolicyKind::label)]
+        vec![Choice::of("policies", &[PolicyKind::Merge, PolicyKind::Random], PolicyKind::label), Choice::of("estimator", &Estimator::ALL, Estimator::label)]
     }
 }

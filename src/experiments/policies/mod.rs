@@ -20,6 +20,7 @@ pub use output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, pub
 use crate::core::alloc::AllocationKind;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::bins::TimeBins;
+use crate::core::sim::freshness::Estimator;
 use job::SHARDS;
 use output::{CurvePart, FreshnessScale, RunTally};
 
@@ -55,6 +56,7 @@ impl Experiment for PoliciesConfig {
             Choice::of("policies", &PolicyKind::ALLOCATED, PolicyKind::label),
             Choice::of("crawlers", &PolicyKind::ADAPTIVE, PolicyKind::label),
             Choice::of("allocation", &[OptPolite, OptUnpolite, Uniform, Proportional, Given], AllocationKind::label),
+            Choice::of("estimator", &Estimator::ALL, Estimator::label),
         ]
     }
 

@@ -27,6 +27,17 @@ pub enum RobotOrder {
     Merge,
 }
 
+impl RobotOrder {
+    pub const ALL: [RobotOrder; 2] = [RobotOrder::Cycle, RobotOrder::Merge];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            RobotOrder::Cycle => "the list, over and over",
+            RobotOrder::Merge => "MERGE with an optimal allocation",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SensorsConfig {

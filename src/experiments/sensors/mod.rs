@@ -20,7 +20,8 @@ pub use job::SensorsJob;
 use job::join_pieces;
 pub use output::{ConceptResult, Published, SensorsOutput, SweepPoint, published};
 
-use super::{Experiment, Job, Sliced};
+use super::{Choice, Experiment, Job, Sliced};
+use page::Ties;
 
 /// The most sensors' downloads (over the whole run) for which a run is shared out by its
 /// sensed pages: the join decodes and sweeps every part's log of downloads, in the page's
@@ -35,6 +36,10 @@ impl Experiment for SensorsConfig {
 
     fn start(self) -> Result<Box<dyn Job<SensorsOutput>>, InputError> {
         Ok(Box::new(Sliced::new(SensorsJob::new(self))))
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("ties", &Ties::ALL, Ties::label), Choice::of("robot_order", &RobotOrder::ALL, RobotOrder::label)]
     }
 
     /// At most `parts` parts. When its downloads are few enough for the join to stay

@@ -23,6 +23,17 @@ pub enum Ties {
     ObservationFirst,
 }
 
+impl Ties {
+    pub const ALL: [Ties; 2] = [Ties::ChangeFirst, Ties::ObservationFirst];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Ties::ChangeFirst => "the change comes first",
+            Ties::ObservationFirst => "the observation comes first",
+        }
+    }
+}
+
 /// The parameters every page shares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LifeRules {
