@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod input;
+pub mod labels;
 pub mod limits;
 pub mod math;
 pub mod model;

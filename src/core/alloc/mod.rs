@@ -5,38 +5,31 @@ pub mod objective;
 pub mod opt;
 pub mod wolf;
 
+use crate::core::labels::labelled;
 use crate::core::math::freshness::a_star;
 use crate::core::model::repository::Repository;
 use objective::Objective;
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AllocationKind {
     /// Every page alike, within the per-server caps.
-    Uniform,
+    Uniform => "uniform",
     /// Proportional to the change rate, within the caps.
-    Proportional,
+    Proportional => "proportional",
     /// Best freshness ignoring politeness (may exceed 1/P on a server).
-    OptUnpolite,
+    OptUnpolite => "OPT_UNPOLITE",
     /// Best freshness with Σ_{i∈s} f_i ≤ 1/P on every server (Eq 4-4).
-    OptPolite,
+    OptPolite => "OPT_POLITE",
     /// The frequencies a page list gives (its `frequency` column): no allocation.
-    Given,
+    Given => "given",
+}
 }
 
 impl AllocationKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            AllocationKind::Uniform => "uniform",
-            AllocationKind::Proportional => "proportional",
-            AllocationKind::OptUnpolite => "OPT_UNPOLITE",
-            AllocationKind::OptPolite => "OPT_POLITE",
-            AllocationKind::Given => "given",
-        }
-    }
-
     /// The four allocations Freshlab computes.
     pub const COMPUTED: [AllocationKind; 4] = [AllocationKind::Uniform, AllocationKind::Proportional, AllocationKind::OptUnpolite, AllocationKind::OptPolite];
 }

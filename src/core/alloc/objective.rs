@@ -7,39 +7,32 @@
 //! caps Σ_{i∈s} f_i ≤ 1/P. Page weights w are the importances μ of the papers.
 
 use super::opt::inverse_gain_from;
+use crate::core::labels::labelled;
 use crate::core::math::elementary::{ln_1p, sqrt};
 use crate::core::math::freshness::{a_star, a_star_marginal};
 use crate::core::model::repository::Repository;
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Objective {
     /// Binary freshness with equally spaced crawls: Σ w A*(λ, f), Lemma 4.2 (the thesis).
     #[default]
-    Freshness,
+    Freshness => "freshness, Lemma 4.2 (equally spaced crawls)",
     /// Binary freshness with Poisson crawls: a page crawled at rate f is fresh with
     /// probability f/(λ + f) (Azar et al., PNAS 2018).
-    Binary,
+    Binary => "binary freshness (Poisson crawls)",
     /// Harmonic staleness: a page pays the harmonic number of the changes missed since
     /// its last crawl, at the expected rate w·ln(1 + λ/f) (Kolobov et al., NeurIPS 2019).
     /// A cost: the allocation minimises it.
-    Harmonic,
+    Harmonic => "harmonic staleness (Poisson crawls)",
+}
 }
 
 impl Objective {
-    pub const ALL: [Objective; 3] = [Objective::Freshness, Objective::Binary, Objective::Harmonic];
-
     pub fn is_freshness(&self) -> bool {
         *self == Objective::Freshness
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Objective::Freshness => "freshness, Lemma 4.2 (equally spaced crawls)",
-            Objective::Binary => "binary freshness (Poisson crawls)",
-            Objective::Harmonic => "harmonic staleness (Poisson crawls)",
-        }
     }
 
     /// True when the objective is a cost to minimise (its value per page grows as

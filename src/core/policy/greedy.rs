@@ -25,6 +25,7 @@
 //! at a fraction of the cost.
 
 use super::{Clock, Schedule};
+use crate::core::labels::labelled;
 use crate::core::math::elementary::expm1;
 use crate::core::model::histogram::{Histogram, IntervalLaw, Survival};
 use crate::core::model::renewal::RenewalTable;
@@ -40,23 +41,14 @@ pub enum Gain {
     Renewal(Rc<[RenewalTable]>),
 }
 
+labelled! {
 /// What an article older than its histogram allows is worth (a reading; see above).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Overdue {
-    Memoryless,
-    Stale,
+    Memoryless => "memoryless since its last fetch",
+    Stale => "surely stale (refetched until it changes)",
 }
-
-impl Overdue {
-    pub const ALL: [Overdue; 2] = [Overdue::Memoryless, Overdue::Stale];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Overdue::Memoryless => "memoryless since its last fetch",
-            Overdue::Stale => "surely stale (refetched until it changes)",
-        }
-    }
 }
 
 /// What is known of an article's value at t before any draw.

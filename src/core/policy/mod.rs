@@ -11,29 +11,32 @@ pub mod random;
 pub mod server;
 pub mod spaced;
 
+use crate::core::labels::labelled;
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Fetch;
 use crate::core::sim::queue::EventQueue;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PolicyKind {
     /// Per-server equally spaced requests, pages in per-page equally spaced order (§5.3).
-    Merge,
+    Merge => "MERGE",
     /// Per-server equally spaced requests, pages drawn with probability f_i/f_s (§5.2).
-    Random,
+    Random => "RANDOM",
     /// Per-page equally spaced targets, delayed to keep P between requests (ch. 4).
-    Delayed,
+    Delayed => "DELAYED",
     /// Per-page equally spaced revisits, politeness ignored (violations counted).
-    Unpolite,
+    Unpolite => "UNPOLITE",
     /// Apache Nutch's AdaptiveFetchSchedule with its shipped defaults.
-    Nutch,
+    Nutch => "Nutch adaptive",
     /// StormCrawler's AdaptiveScheduler with its defaults.
-    Stormcrawler,
+    Stormcrawler => "StormCrawler adaptive",
     /// A fixed interval for every page (Nutch's DefaultFetchSchedule, 30 days).
-    Fixed,
+    Fixed => "fixed 30 days",
+}
 }
 
 impl PolicyKind {
@@ -45,18 +48,6 @@ impl PolicyKind {
     /// Policies that learn from fetches instead of using an allocation.
     pub fn is_adaptive(self) -> bool {
         matches!(self, PolicyKind::Nutch | PolicyKind::Stormcrawler | PolicyKind::Fixed)
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            PolicyKind::Merge => "MERGE",
-            PolicyKind::Random => "RANDOM",
-            PolicyKind::Delayed => "DELAYED",
-            PolicyKind::Unpolite => "UNPOLITE",
-            PolicyKind::Nutch => "Nutch adaptive",
-            PolicyKind::Stormcrawler => "StormCrawler adaptive",
-            PolicyKind::Fixed => "fixed 30 days",
-        }
     }
 }
 

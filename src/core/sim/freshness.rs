@@ -6,27 +6,19 @@
 //! variance). [`super::replay`] does the same for changes replayed from a trace.
 
 use super::bins::TimeBins;
+use crate::core::labels::labelled;
 use crate::core::rng::Stream;
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Estimator {
     /// Fresh time of an interval U after a visit: its expectation (1 − e^{−λU})/λ.
-    Expected,
+    Expected => "expected value (low variance)",
     /// Fresh time of an interval after a visit: until the first simulated change.
-    Exact,
+    Exact => "exact Poisson changes",
 }
-
-impl Estimator {
-    pub const ALL: [Estimator; 2] = [Estimator::Expected, Estimator::Exact];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Estimator::Expected => "expected value (low variance)",
-            Estimator::Exact => "exact Poisson changes",
-        }
-    }
 }
 
 /// What a fetch revealed to the crawler.

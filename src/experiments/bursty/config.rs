@@ -2,6 +2,7 @@
 //! or the generator), politeness, request rates and policies; validation and cost.
 
 use crate::core::input::{InputError, check, count, distinct};
+use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::bursty::BurstyGenerator;
 use crate::core::model::renewal::RenewalTable;
@@ -10,53 +11,33 @@ use crate::core::policy::greedy::Overdue;
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The synthetic bursty generator.
-    Generator,
+    Generator => "the synthetic bursty generator",
     /// An imported trace (`trace`).
-    Trace,
+    Trace => "an imported trace",
+}
 }
 
-impl Source {
-    pub const ALL: [Source; 2] = [Source::Generator, Source::Trace];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Source::Generator => "the synthetic bursty generator",
-            Source::Trace => "an imported trace",
-        }
-    }
-}
-
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BurstyPolicy {
-    Merge,
-    Merge2,
-    Unpolite,
-    Random,
-    Greedy,
-    GreedyExact,
+    Merge => "MERGE",
+    Merge2 => "MERGE2",
+    Unpolite => "UNPOLITE",
+    Random => "RANDOM",
+    Greedy => "GREEDY (sampled)",
+    GreedyExact => "GREEDY (renewal eq.)",
+}
 }
 
 impl BurstyPolicy {
-    pub const ALL: [BurstyPolicy; 6] = [BurstyPolicy::Merge, BurstyPolicy::Merge2, BurstyPolicy::Unpolite, BurstyPolicy::Random, BurstyPolicy::Greedy, BurstyPolicy::GreedyExact];
-
     pub fn is_greedy(self) -> bool {
         matches!(self, BurstyPolicy::Greedy | BurstyPolicy::GreedyExact)
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            BurstyPolicy::Merge => "MERGE",
-            BurstyPolicy::Merge2 => "MERGE2",
-            BurstyPolicy::Unpolite => "UNPOLITE",
-            BurstyPolicy::Random => "RANDOM",
-            BurstyPolicy::Greedy => "GREEDY (sampled)",
-            BurstyPolicy::GreedyExact => "GREEDY (renewal eq.)",
-        }
     }
 }
 

@@ -16,6 +16,7 @@ mod tests;
 
 use super::{Choice, Experiment, Job};
 use crate::core::input::{InputError, check, count, ordered};
+use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::freshness::merge_factor;
 use crate::core::math::interval::{Arith, Graded, Interval};
@@ -41,27 +42,18 @@ pub struct CertifyConfig {
     pub enclosure: Enclosure,
 }
 
+labelled! {
 /// The enclosure of the factor on a box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Enclosure {
     /// The better of the natural extension and the mean-value form: its excess shrinks
     /// with the square of the box near the minimum, so few boxes suffice.
-    MeanValue,
+    MeanValue => "mean-value form (fast)",
     /// Interval arithmetic on the formula alone: its excess shrinks only linearly,
     /// which shows why the mean-value form matters (it needs vastly more boxes).
-    Natural,
+    Natural => "natural interval extension (slow)",
 }
-
-impl Enclosure {
-    pub const ALL: [Enclosure; 2] = [Enclosure::MeanValue, Enclosure::Natural];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Enclosure::MeanValue => "mean-value form (fast)",
-            Enclosure::Natural => "natural interval extension (slow)",
-        }
-    }
 }
 
 impl Default for CertifyConfig {

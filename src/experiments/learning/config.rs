@@ -3,65 +3,44 @@
 
 use crate::core::alloc::objective::Objective;
 use crate::core::input::{InputError, check, count, distinct};
+use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::RepositoryConfig;
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LearningPolicy {
     /// Knows every change rate: the objective's optimum under the caps, crawled as the
     /// objective assumes (the reference of the learners that crawl the same way).
-    Oracle,
-    /// Knows every change rate: OPT_POLITE crawled by MERGE (the reference of MERGE on
-    /// learned rates; equally spaced crawls are fresher than Poisson ones at equal rates).
-    OracleMerge,
+    Oracle => "oracle (knows the rates)",
     /// LambdaLearnAndCrawl (Kolobov et al. 2019, Alg. 4): at each epoch's start every
     /// page's rate is re-estimated by maximum likelihood from its history and the
     /// objective's optimum re-solved.
-    LearnAndCrawl,
+    LearnAndCrawl => "LambdaLearnAndCrawl",
     /// Explore-then-commit (Upadhyay et al., AAAI 2020): uniform crawls while exploring,
     /// then the optimum of the rates estimated once, kept to the end.
-    ExploreThenCommit,
+    ExploreThenCommit => "explore-then-commit",
+    /// Every page alike within the caps: what not learning at all gives.
+    Uniform => "uniform (no learning)",
+    /// Knows every change rate: OPT_POLITE crawled by MERGE (the reference of MERGE on
+    /// learned rates; equally spaced crawls are fresher than Poisson ones at equal rates).
+    OracleMerge => "MERGE knowing the rates",
     /// The thesis's MERGE: OPT_POLITE (Lemma 4.2 freshness) from the estimated rates,
     /// re-estimated each epoch, equally spaced per server (politeness kept exactly).
-    MergeLearned,
-    /// Every page alike within the caps: what not learning at all gives.
-    Uniform,
+    MergeLearned => "MERGE (learned rates)",
     /// Apache Nutch's AdaptiveFetchSchedule, its time constants scaled until it spends
     /// `capacity` (the job's `retry`).
-    Nutch,
+    Nutch => "Nutch adaptive",
     /// StormCrawler's AdaptiveScheduler, scaled likewise.
-    Stormcrawler,
+    Stormcrawler => "StormCrawler adaptive",
+}
 }
 
 impl LearningPolicy {
-    pub const ALL: [LearningPolicy; 8] = [
-        LearningPolicy::Oracle,
-        LearningPolicy::LearnAndCrawl,
-        LearningPolicy::ExploreThenCommit,
-        LearningPolicy::Uniform,
-        LearningPolicy::OracleMerge,
-        LearningPolicy::MergeLearned,
-        LearningPolicy::Nutch,
-        LearningPolicy::Stormcrawler,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            LearningPolicy::Oracle => "oracle (knows the rates)",
-            LearningPolicy::OracleMerge => "MERGE knowing the rates",
-            LearningPolicy::LearnAndCrawl => "LambdaLearnAndCrawl",
-            LearningPolicy::ExploreThenCommit => "explore-then-commit",
-            LearningPolicy::MergeLearned => "MERGE (learned rates)",
-            LearningPolicy::Uniform => "uniform (no learning)",
-            LearningPolicy::Nutch => "Nutch adaptive",
-            LearningPolicy::Stormcrawler => "StormCrawler adaptive",
-        }
-    }
-
     /// The run's place in the palette and its stream ids.
     pub fn index(self) -> usize {
         LearningPolicy::ALL.iter().position(|&p| p == self).expect("listed")
@@ -106,6 +85,7 @@ impl LearningPolicy {
     }
 }
 
+labelled! {
 /// How the oracle and the learners space their crawls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -114,19 +94,11 @@ pub enum Spacing {
     /// staleness (the papers' model, which keeps P on average only), equally spaced for
     /// the thesis's freshness.
     #[default]
-    Objective,
+    Objective => "as the objective assumes (Poisson for binary and harmonic)",
     /// Equally spaced by MERGE at the objective's rates, whatever the objective: P on
     /// every gap, crawls on announced changes at their server's next request.
-    Equal,
+    Equal => "equally spaced by MERGE (P on every gap)",
 }
-
-impl Spacing {
-    pub fn label(self) -> &'static str {
-        match self {
-            Spacing::Objective => "as the objective assumes (Poisson for binary and harmonic)",
-            Spacing::Equal => "equally spaced by MERGE (P on every gap)",
-        }
-    }
 }
 
 takes_pages! {

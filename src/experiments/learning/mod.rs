@@ -39,7 +39,7 @@ impl Experiment for LearningConfig {
         vec![
             Choice::of("policies", &LearningPolicy::ALL, LearningPolicy::label),
             Choice::of("objective", &[Objective::Harmonic, Objective::Binary, Objective::Freshness], Objective::label),
-            Choice::of("spacing", &[Spacing::Objective, Spacing::Equal], Spacing::label),
+            Choice::of("spacing", &Spacing::ALL, Spacing::label),
         ]
     }
 }

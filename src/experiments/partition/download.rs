@@ -6,38 +6,28 @@
 
 use super::scheme::Assignment;
 use super::web::{Web, distance};
+use crate::core::labels::labelled;
 use crate::core::math::elementary::ln;
 use crate::core::sim::queue::{Engine, EventQueue};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
+labelled! {
 /// The wait between two downloads from one server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Politeness {
     /// td seconds after each download ends (the thesis: 15 s).
-    Fixed,
+    Fixed => "fixed",
     /// Eq 5.4: td_max − (ln pages / ln pages_max)(td_max − 1), by the server's pages.
-    Density,
+    Density => "by density (Eq 5.4)",
     /// Heydon & Najork: a multiple (10) of the previous download's duration.
-    Dynamic,
+    Dynamic => "dynamic (10 × last download)",
     /// Fixed at the mean wait Eq 5.4 gives per download (the thesis: 4.45 s), for the
     /// fair comparison of §5.2.5.
-    FixedMean,
+    FixedMean => "fixed at Eq 5.4's mean",
 }
-
-impl Politeness {
-    pub const ALL: [Politeness; 4] = [Politeness::Fixed, Politeness::Density, Politeness::Dynamic, Politeness::FixedMean];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Politeness::Fixed => "fixed",
-            Politeness::Density => "by density (Eq 5.4)",
-            Politeness::Dynamic => "dynamic (10 × last download)",
-            Politeness::FixedMean => "fixed at Eq 5.4's mean",
-        }
-    }
 }
 
 /// The simulated robots (thesis §5.2.4).

@@ -5,40 +5,30 @@
 use super::graph::{Graph, Unit, Units};
 use super::graph_partition::{loads, partition};
 use super::web::Web;
+use crate::core::labels::labelled;
 use crate::core::rng::hash;
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scheme {
     /// Hash of the host name (the thesis's baseline).
-    HashHost,
+    HashHost => "hash of host",
     /// Hash of the whole URL: best balance, most exchanges, politeness shared by robots.
-    HashUrl,
+    HashUrl => "hash of URL",
     /// Hash of the server's IP.
-    HashIp,
+    HashIp => "hash of IP",
     /// Graph partitioning of hosts: RTT and hyperlinks combined.
-    GraphRtt,
+    GraphRtt => "graph (RTT + links), hosts",
     /// Graph partitioning of hosts: map distance and hyperlinks combined.
-    GraphGeo,
+    GraphGeo => "graph (distance + links), hosts",
     /// Graph partitioning of IPs: RTT and hyperlinks combined.
-    GraphRttIp,
+    GraphRttIp => "graph (RTT + links), IPs",
+}
 }
 
 impl Scheme {
-    pub const ALL: [Scheme; 6] = [Scheme::HashHost, Scheme::HashUrl, Scheme::HashIp, Scheme::GraphRtt, Scheme::GraphGeo, Scheme::GraphRttIp];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Scheme::HashHost => "hash of host",
-            Scheme::HashUrl => "hash of URL",
-            Scheme::HashIp => "hash of IP",
-            Scheme::GraphRtt => "graph (RTT + links), hosts",
-            Scheme::GraphGeo => "graph (distance + links), hosts",
-            Scheme::GraphRttIp => "graph (RTT + links), IPs",
-        }
-    }
-
     /// The unit kept whole (and the server politeness is kept for).
     pub fn unit(self) -> Unit {
         match self {

@@ -4,6 +4,7 @@
 
 use super::page::{LifeRules, Ties};
 use crate::core::input::{InputError, check, count, distinct, not_below};
+use crate::core::labels::labelled;
 use crate::core::limits::Cost;
 use crate::core::math::elementary::{exp, ln};
 use crate::core::rng::{Purpose, Stream};
@@ -17,25 +18,16 @@ pub enum Concept {
     Sensors,
 }
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RobotOrder {
     /// The list in a fixed order (the article).
-    Cycle,
+    Cycle => "the list, over and over",
     /// MERGE's order for the optimal allocation of the robots' throughput to the pages'
     /// change rates [beyond].
-    Merge,
+    Merge => "MERGE with an optimal allocation",
 }
-
-impl RobotOrder {
-    pub const ALL: [RobotOrder; 2] = [RobotOrder::Cycle, RobotOrder::Merge];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            RobotOrder::Cycle => "the list, over and over",
-            RobotOrder::Merge => "MERGE with an optimal allocation",
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

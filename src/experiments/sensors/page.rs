@@ -1,6 +1,7 @@
 //! The life of one page (Zemskov 2002, §4; spec §3): exponential change events, each
 //! drawing a state number from the state table; some draws change nothing.
 
+use crate::core::labels::labelled;
 use crate::core::math::elementary::ceil_unit;
 use crate::core::rng::Stream;
 use serde::{Deserialize, Serialize};
@@ -12,26 +13,17 @@ pub fn is_error(state: StateNumber) -> bool {
     (1..=3).contains(&state)
 }
 
+labelled! {
 /// Which of two events in the same time unit comes first (the article's open question).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ties {
     /// A change in the unit of an observation (request, download start or end) happens
     /// before it: the observation sees the new state.
-    ChangeFirst,
+    ChangeFirst => "the change comes first",
     /// The observation sees the state before the change.
-    ObservationFirst,
+    ObservationFirst => "the observation comes first",
 }
-
-impl Ties {
-    pub const ALL: [Ties; 2] = [Ties::ChangeFirst, Ties::ObservationFirst];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Ties::ChangeFirst => "the change comes first",
-            Ties::ObservationFirst => "the observation comes first",
-        }
-    }
 }
 
 /// The parameters every page shares.
