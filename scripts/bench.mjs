@@ -33,12 +33,15 @@ if (loadAtStart > 0.5) say(`the machine is busy (load average ${loadAtStart.toFi
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (v, d = 1) => v.toFixed(d);
+/** The JSON lines a `cargo bench` target prints, one object each. */
+const cargoBench = (name) =>
+  run('cargo', ['bench', '--bench', name], { capture: true })
+    .stdout.split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 
 say('native: cargo bench --bench scheduling (median of 5 runs per case)…');
-const native = run('cargo', ['bench', '--bench', 'scheduling'], { capture: true })
-  .stdout.split('\n')
-  .filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l));
+const native = cargoBench('scheduling');
 
 say('peer: the same MERGE workload in Python heapq…');
 const bench = output('bash', ['-c', `ls -t ${root}/target/release/deps/scheduling-* | grep -v '\\.d$' | head -1`]);
@@ -48,10 +51,7 @@ run(bench, ['--dump', workload]);
 const peer = JSON.parse(run('python3', ['bench/merge_peer.py', workload, '2000000', '5'], { capture: true }).stdout);
 
 say('native: cargo bench --bench sensors (the article\'s experiment, median of 3 runs; of 21 at 2,000 pages)…');
-const sensorsNative = run('cargo', ['bench', '--bench', 'sensors'], { capture: true })
-  .stdout.split('\n')
-  .filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l));
+const sensorsNative = cargoBench('sensors');
 
 say('native: the WEBBASE preset at 90 % with MERGE, 1 and 4 days, on 1 and 2 threads (and the earlier binary)…');
 const freshlabBin = path.join(root, 'target', 'release', 'freshlab');
@@ -95,16 +95,10 @@ const threeCapacities = {
   estimate: JSON.parse(run(freshlabBin, [...capacitiesArgs, '--estimate'], { capture: true }).stdout).cost,
 };
 say('native: cargo bench --bench selection (GREEDY and MERGE at 10,000 articles, median of 3 runs)…');
-const selectionNative = run('cargo', ['bench', '--bench', 'selection'], { capture: true })
-  .stdout.split('\n')
-  .filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l));
+const selectionNative = cargoBench('selection');
 
 say('native: cargo bench --bench partitioning (the full-scale synthetic web, phase by phase, median of 3 runs)…');
-const partitioningNative = run('cargo', ['bench', '--bench', 'partitioning'], { capture: true })
-  .stdout.split('\n')
-  .filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l));
+const partitioningNative = cargoBench('partitioning');
 const pipeline = partitioningNative.filter((l) => l.median);
 const sweepNative = partitioningNative.find((l) => l.sweep);
 const linksOnly = partitioningNative.filter((l) => l.links_only).map((l) => l.links_only);
@@ -126,10 +120,7 @@ const simpyRuns = [0, 1, 2].map(() => JSON.parse(run(path.join(venv, 'bin', 'pyt
 const simpy = { ...[...simpyRuns].sort((a, b) => a.seconds - b.seconds)[1], all_seconds: simpyRuns.map((r) => r.seconds) };
 
 say('native: cargo bench --bench lambdacrawl (harmonic and binary optima on 10^4, 10^5, 10^6 pages, median of 3 runs)…');
-const lambdaNative = run('cargo', ['bench', '--bench', 'lambdacrawl'], { capture: true })
-  .stdout.split('\n')
-  .filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l));
+const lambdaNative = cargoBench('lambdacrawl');
 // the peer: Microsoft's LambdaCrawl code, where ../shared holds it, on the very same arrays
 const lambdaPeerDir = path.join(root, '..', 'shared', 'peers', 'optimal-freshness');
 let lambdaPeer = null;

@@ -65,27 +65,25 @@ function ratios(out) {
 
 function sensors(stated, other) {
   const p = stated.published;
-  const get = (out, concept) => out.results.find((r) => r.concept === concept);
-  const column = (out) => {
-    const robot = get(out, 'robot');
-    const sensor = get(out, 'sensors');
-    return [
-      `${pct(robot.stationary_mean)} / ${pct(sensor.stationary_mean)}`,
-      robot.cycle_ends.map(int).join(' and '),
-      `${int(robot.waits.min)} / ${int(robot.waits.mean)} / ${int(robot.waits.max)}`,
-      `${int(sensor.waits.min)} / ${int(sensor.waits.mean)} / ${int(sensor.waits.max)}`,
-      int(sensor.max_concurrent),
-      `${(robot.bytes / 1e9).toFixed(1)} × 10⁹ / ${(sensor.bytes / 1e9).toFixed(1)} × 10⁹`,
-    ];
-  };
-  const article = [
-    `${pct(p.robot_freshness)} / ${pct(p.sensor_freshness)}`,
-    p.robot_cycle_ends.map(int).join(' and '),
-    `${int(p.robot_wait.min)} / ${int(p.robot_wait.mean)} / ${int(p.robot_wait.max)}`,
-    `${int(p.sensor_wait.min)} / ${int(p.sensor_wait.mean)} / ${int(p.sensor_wait.max)}`,
-    int(p.max_notifications),
-    `${(p.robot_bytes / 1e9).toFixed(1)} × 10⁹ / ${(p.sensor_bytes / 1e9).toFixed(1)} × 10⁹`,
+  const spread = (w) => `${int(w.min)} / ${int(w.mean)} / ${int(w.max)}`;
+  const bytes = (b) => `${(b / 1e9).toFixed(1)} × 10⁹`;
+  // one column: the robot's and the sensors' readings, as the article gives them
+  const cells = (robot, sensors) => [
+    `${pct(robot.freshness)} / ${pct(sensors.freshness)}`,
+    robot.cycle_ends.map(int).join(' and '),
+    spread(robot.waits),
+    spread(sensors.waits),
+    int(sensors.at_once),
+    `${bytes(robot.bytes)} / ${bytes(sensors.bytes)}`,
   ];
+  const column = (out) => {
+    const [robot, sensor] = ['robot', 'sensors'].map((concept) => out.results.find((r) => r.concept === concept));
+    return cells({ ...robot, freshness: robot.stationary_mean }, { ...sensor, freshness: sensor.stationary_mean, at_once: sensor.max_concurrent });
+  };
+  const article = cells(
+    { freshness: p.robot_freshness, cycle_ends: p.robot_cycle_ends, waits: p.robot_wait, bytes: p.robot_bytes },
+    { freshness: p.sensor_freshness, waits: p.sensor_wait, bytes: p.sensor_bytes, at_once: p.max_notifications },
+  );
   const names = ['stationary freshness, robot / sensors', "robot's cycles end at", 'wait, robot: min / mean / max', 'wait, sensors: min / mean / max', 'notifications handled at once, at most', 'bytes, robot / sensors'];
   const a = column(stated);
   const b = column(other);

@@ -79,7 +79,7 @@ impl Default for BurstyConfig {
             // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
             politeness_seconds: 750.0,
             fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
-            policies: vec![BurstyPolicy::Merge, BurstyPolicy::Merge2, BurstyPolicy::Unpolite, BurstyPolicy::Random, BurstyPolicy::Greedy, BurstyPolicy::GreedyExact],
+            policies: BurstyPolicy::ALL.to_vec(),
             greedy_samples: 3,
             overdue: Overdue::Memoryless,
             renewal_steps: 2048,

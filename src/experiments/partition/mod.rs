@@ -67,7 +67,7 @@ pub fn thesis_scale() -> PartitionConfig {
         web: WebConfig::thesis(),
         robots: (2..=30).step_by(2).collect(),
         schemes: vec![Scheme::HashHost, Scheme::GraphRtt, Scheme::GraphGeo, Scheme::GraphRttIp],
-        politeness: vec![Politeness::Fixed, Politeness::Density, Politeness::Dynamic, Politeness::FixedMean],
+        politeness: Politeness::ALL.to_vec(),
         ..PartitionConfig::default()
     }
 }

@@ -8,7 +8,7 @@ fn small() -> PartitionConfig {
         web: WebConfig { hosts: 150, ips: 40, mean_pages: 15.0, max_pages: 600, ..WebConfig::default() },
         robots: vec![2, 6],
         schemes: vec![Scheme::HashHost, Scheme::HashUrl, Scheme::GraphRtt, Scheme::GraphRttIp],
-        politeness: vec![Politeness::Fixed, Politeness::Density, Politeness::Dynamic, Politeness::FixedMean],
+        politeness: Politeness::ALL.to_vec(),
         ..PartitionConfig::default()
     }
 }
