@@ -2,15 +2,7 @@
 // list — for every panel that takes pages (policies, allocate).
 import { csvDropBox } from './csv-file.js';
 
-export const SOURCE_FIELD = {
-  key: 'source',
-  label: 'pages from',
-  kind: 'select',
-  options: [
-    ['generator', 'the WEBBASE-like generator'],
-    ['page_list', 'your page list (CSV below)'],
-  ],
-};
+export const SOURCE_FIELD = { key: 'source', label: 'pages from', kind: 'select' };
 
 /** A panel spec's hooks: the drop box, and the list's text sent with the run. */
 export const PAGE_LIST = {

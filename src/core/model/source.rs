@@ -5,15 +5,18 @@ use super::page_list::{self, PageList, PageRow};
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
 use crate::core::input::{InputError, check};
+use crate::core::labels::labelled;
 use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RepositorySource {
     #[default]
-    Generator,
-    PageList,
+    Generator => "the WEBBASE-like generator",
+    PageList => "your page list (CSV below)",
+}
 }
 
 /// A configuration that takes pages: the struct, with the four fields that name its

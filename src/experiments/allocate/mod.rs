@@ -198,6 +198,6 @@ impl Experiment for AllocateConfig {
     }
 
     fn choices() -> Vec<Choice> {
-        vec![Choice::of("objective", &Objective::ALL, Objective::label)]
+        vec![Choice::of("source", &RepositorySource::ALL, RepositorySource::label), Choice::of("objective", &Objective::ALL, Objective::label)]
     }
 }

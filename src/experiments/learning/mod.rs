@@ -21,6 +21,7 @@ pub use output::LearningOutput;
 use super::{Choice, Experiment, FileInput, Job, Sliced, inputs};
 use crate::core::alloc::objective::Objective;
 use crate::core::input::InputError;
+use crate::core::model::source::RepositorySource;
 use job::LearningJob;
 
 impl Experiment for LearningConfig {
@@ -37,6 +38,7 @@ impl Experiment for LearningConfig {
 
     fn choices() -> Vec<Choice> {
         vec![
+            Choice::of("source", &RepositorySource::ALL, RepositorySource::label),
             Choice::of("policies", &LearningPolicy::ALL, LearningPolicy::label),
             Choice::of("objective", &[Objective::Harmonic, Objective::Binary, Objective::Freshness], Objective::label),
             Choice::of("spacing", &Spacing::ALL, Spacing::label),

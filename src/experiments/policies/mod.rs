@@ -18,6 +18,7 @@ pub use job::PoliciesJob;
 pub use output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, published_ratio};
 
 use crate::core::alloc::AllocationKind;
+use crate::core::model::source::RepositorySource;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::Estimator;
@@ -53,6 +54,7 @@ impl Experiment for PoliciesConfig {
     fn choices() -> Vec<Choice> {
         use crate::core::alloc::AllocationKind::{Given, OptPolite, OptUnpolite, Proportional, Uniform};
         vec![
+            Choice::of("source", &RepositorySource::ALL, RepositorySource::label),
             Choice::of("policies", &PolicyKind::ALLOCATED, PolicyKind::label),
             Choice::of("crawlers", &PolicyKind::ADAPTIVE, PolicyKind::label),
             Choice::of("allocation", &[OptPolite, OptUnpolite, Uniform, Proportional, Given], AllocationKind::label),
