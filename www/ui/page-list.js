@@ -1,5 +1,5 @@
 // Where a repository's pages come from — the generator or the researcher's own page
-// list — for every panel that takes pages (policies, allocate).
+// list — for every panel that takes pages (policies, allocate, learning).
 import { csvDropBox } from './csv-file.js';
 
 export const SOURCE_FIELD = { key: 'source', label: 'pages from', kind: 'select' };

@@ -56,8 +56,8 @@ function button(text, className, onClick, label) {
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
  * phase, label) (label(field, value): a value’s label, if the core names it),
  * setup(panel, controls), augment(config, panel)}
- * A 'select' or 'choices' field without options offers the values the core names for
- * it, with the labels the charts use (core.choices).
+ * A 'select' or 'choices' field offers the values the core names for it, with the
+ * labels the charts use (core.choices): a view writes no options.
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
@@ -72,7 +72,11 @@ export class ExperimentPanel {
     this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(this.base, f.key)]));
     const choices = core.choices(this.experiment);
     this.label = (field, value) => choices[field]?.find((option) => option[0] === value)?.[1];
-    const fields = spec.fields.map((f) => (f.options || !choices[f.key] ? f : { ...f, options: choices[f.key] }));
+    const fields = spec.fields.map((f) => {
+      if (f.kind !== 'select' && f.kind !== 'choices') return f;
+      if (!choices[f.key]) throw new Error(`${spec.id}: the core names no values for the field ${f.key} (its experiment's choices())`);
+      return { ...f, options: choices[f.key] };
+    });
 
     const body = document.createElement('div');
     body.className = 'panel-body';

@@ -47,7 +47,7 @@ impl PolicyKind {
 
     /// Policies that learn from fetches instead of using an allocation.
     pub fn is_adaptive(self) -> bool {
-        matches!(self, PolicyKind::Nutch | PolicyKind::Stormcrawler | PolicyKind::Fixed)
+        PolicyKind::ADAPTIVE.contains(&self)
     }
 }
 
