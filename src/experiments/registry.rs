@@ -320,6 +320,9 @@ mod tests {
             assert!(config.validate_fields().is_ok(), "{name}: defaults are valid");
             let cost = config.cost();
             assert!(cost.work > 0.0 && cost.bytes > 0.0 && cost.seconds >= 0.0, "{name}: {cost:?}");
+            // the page runs every view's defaults as it opens (www/ui/panel.js), in the
+            // worker: by the cost model they take seconds, not minutes
+            assert!(cost.seconds <= 10.0, "{name}'s defaults are estimated at {} s: too long to run on opening the page", cost.seconds);
         }
     }
 

@@ -156,7 +156,7 @@ export async function setField(page, panel, label, value) {
 /** Waits until the panels that run at load have finished (and the engine has drawn its
  * first charts), so that a test's long-task window covers its own work only. */
 export function settled(page, except = []) {
-  const skip = ['bursty', ...except].map((id) => `:not(#${id})`).join('');
+  const skip = except.map((id) => `:not(#${id})`).join('');
   return page.waitForFunction((selector) => [...document.querySelectorAll(selector)].every((s) => /Computed in/.test(s.textContent)), `.view:not([hidden]) .panel${skip} .status`, { timeout: 120_000 });
 }
 

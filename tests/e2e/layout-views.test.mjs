@@ -20,13 +20,6 @@ test('every chart of every view keeps its texts in its frame and its legend off 
       await showView(page, view);
       const panels = await page.locator('.view:not([hidden]) .panel').evaluateAll((s) => s.map((p) => p.id));
       for (const panel of panels) {
-        // a panel that waits for its button (on a phone, inside the folded form)
-        if (/Press/.test(await page.locator(`#${panel} .placeholder`).textContent())) {
-          const folded = !(await page.locator(`#${panel} .controls`).evaluate((d) => d.open));
-          if (folded) await page.locator(`#${panel} .controls > summary`).click();
-          await page.locator(`#${panel} .buttons .primary`).click();
-          if (folded) await page.locator(`#${panel} .controls > summary`).click();
-        }
         await page.waitForFunction((p) => Number(document.querySelector(`#${p} canvas`)?.dataset.drawn ?? 0) > 0, panel, { timeout: 120_000 });
         await done(page, panel, 120_000);
       }

@@ -48,7 +48,7 @@ function button(text, className, onClick, label) {
 
 /**
  * spec: {id, experiment (the id, with '_' for '-', unless given), heading, fields, auto
- * (run on every change), action (button text when not auto), runOnLoad, display (fields
+ * (run on every change), action (button text when not auto), display (fields
  * that only change what a finished result shows), initial(core) (the configuration the
  * form edits; the defaults otherwise), figures (how many of the result's charts to
  * show), more {view, text} (a link to the full experiment), presets ([{label,
@@ -167,23 +167,16 @@ export class ExperimentPanel {
     body.append(output, controls);
     section.append(body);
 
-    let linked = false;
     if (state) {
-      const params = state.paramsOf(spec.id);
-      linked = [...params].length > 0 || state.globals.embed === spec.id;
-      this.applyParams(params);
+      this.applyParams(state.paramsOf(spec.id));
       state.register(spec.id, (restored) => {
         for (const field of spec.fields) this.form.set(field.key, this.defaults[field.key]);
         this.applyParams(restored);
         this.start();
       });
     }
-    // long runs wait for the button unless a link asks for them
-    if (spec.runOnLoad === false && !linked) {
-      if (this.check()) this.placeholder.textContent = `Press “${spec.action}” to run. ${this.note.textContent}`;
-    } else {
-      this.start();
-    }
+    // every view opens on its chart: the defaults' runs take seconds, in the worker
+    this.start();
   }
 
   /** Sets fields from URL text. */

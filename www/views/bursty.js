@@ -51,7 +51,6 @@ const panel = {
     15 s) with 200 articles at 750 s over a quarter, so that GREEDY answers in seconds.</p>`,
   keyFields: ['politeness_seconds', 'policies', 'generator.articles'],
   auto: false,
-  runOnLoad: false,
   action: 'Simulate',
   display: ['article_rate'],
   fields: [

@@ -68,7 +68,6 @@ export default {
       heading: 'Freshness while learning the rates',
       keyFields: ['capacity', 'politeness_seconds', 'objective'],
       auto: false,
-      runOnLoad: true,
       action: 'Simulate',
       presets: [
         { label: 'Classroom pages', values: (core) => core.defaults('learning') },
