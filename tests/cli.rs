@@ -141,9 +141,19 @@ fn help_lists_every_field_as_a_flag() {
     // the values of the fields the core names, with their labels, under their flags
     let (code, out, _) = freshlab(&["learning", "--help"]);
     assert_eq!(code, 0);
-    let after = |flag: &str| out.lines().skip_while(|l| !l.trim_start().starts_with(flag)).skip(1).take(2).map(str::trim).collect::<Vec<_>>();
-    assert_eq!(after("--policies"), ["oracle: oracle (knows the rates)", "learn_and_crawl: LambdaLearnAndCrawl"], "{out}");
-    assert_eq!(after("--objective"), ["harmonic: harmonic staleness (Poisson crawls)", "binary: binary freshness (Poisson crawls)"], "{out}");
+    // each flag's label and help (the page's form's), then the values of a select
+    let after = |flag: &str| out.lines().skip_while(|l| !l.trim_start().starts_with(flag)).skip(1).take(3).map(str::trim).collect::<Vec<_>>();
+    assert_eq!(
+        after("--policies"),
+        [
+            "policies — Nutch and StormCrawler have their intervals scaled until they spend the bandwidth",
+            "oracle: oracle (knows the rates)",
+            "learn_and_crawl: LambdaLearnAndCrawl"
+        ],
+        "{out}"
+    );
+    assert_eq!(after("--objective"), ["objective", "harmonic: harmonic staleness (Poisson crawls)", "binary: binary freshness (Poisson crawls)"], "{out}");
+    assert_eq!(after("--repository.pages")[0], "pages (generator) — WEBBASE: 14,500,000", "{out}");
     let (code, out, _) = freshlab(&["help"]);
     assert_eq!(code, 0);
     assert!(out.contains("level-sets") && out.contains("certify") && out.contains("bursty"));

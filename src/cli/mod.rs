@@ -12,7 +12,7 @@ use progress::Progress;
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::input::InputError;
 use freshlab::core::limits;
-use freshlab::experiments::registry::{canonical, choices, defaults, files, presets, summaries};
+use freshlab::experiments::registry::{canonical, choices, defaults, fields, files, presets, summaries};
 use freshlab::experiments::{Config, FileInput, Output, config_from_value, start};
 use serde_json::{Map, Value, json};
 use std::io::{Read, Write};
@@ -264,9 +264,15 @@ fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
 fn command_help(command: &str, name: &str) -> String {
     let Value::Object(map) = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise") else { unreachable!("a config is an object") };
     let choices = choices(name);
-    let mut text = format!("freshlab {command}: fields and their defaults\n");
+    let described = fields(name);
+    let mut text = format!("freshlab {command}: fields, their defaults and what they are\n");
     let mut field = |key: &str, value: &Value| {
         text.push_str(&format!("  {:<34} {value}\n", flag_for(key)));
+        // what it is: the label and help the page's form shows
+        if let Some(f) = described.iter().find(|f| f.key == key) {
+            let help = if f.help.is_empty() { String::new() } else { format!(" — {}", f.help) };
+            text.push_str(&format!("{:37}{}{help}\n", "", f.label));
+        }
         // the values it takes, one a line: "value: label" where the label says more
         for (v, label) in choices.iter().filter(|c| c.field == key).flat_map(|c| &c.options) {
             let line = if v.eq_ignore_ascii_case(label) { v.clone() } else { format!("{v}: {label}") };

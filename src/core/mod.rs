@@ -3,6 +3,7 @@
 //! knows an experiment by name.
 
 pub mod alloc;
+pub mod field;
 pub mod input;
 pub mod labels;
 pub mod limits;

@@ -28,6 +28,7 @@ pub use job::{Job, Plan, Sliced, ready};
 pub use registry::{Config, NAMES, Output, config_from_value, parse_config, run, start};
 
 use crate::chart::figure::Figure;
+use crate::core::field::Field;
 use crate::core::input::InputError;
 use crate::core::limits::Cost;
 use crate::table::Table;
@@ -52,6 +53,9 @@ pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone 
     fn files() -> &'static [FileInput] {
         &[]
     }
+    /// Every field of the configuration, described: the page's forms and the CLI's help
+    /// take each one's label, help and kind from here.
+    fn fields() -> Vec<Field>;
     /// The fields whose values the core names, with each value's label: the page's
     /// forms and tables and the CLI's help take them from here, so a label is written
     /// once.

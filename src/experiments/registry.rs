@@ -6,6 +6,7 @@
 use super::job::Job;
 use super::{Choice, Experiment, Figures, FileInput, Settings, Tabular};
 use crate::chart::figure::Figure;
+use crate::core::field::Field;
 use crate::core::input::InputError;
 use crate::core::limits::{self, Cost, Limits};
 use crate::table::Table;
@@ -63,6 +64,14 @@ macro_rules! registry {
             }
         }
 
+        /// Every field of experiment `name`, described.
+        pub fn fields(name: &str) -> Vec<Field> {
+            match name {
+                $( $name => <$($config)::+>::fields(), )*
+                _ => Vec::new(),
+            }
+        }
+
         /// The file inputs of experiment `name`.
         pub fn files(name: &str) -> &'static [FileInput] {
             match name {
@@ -73,7 +82,7 @@ macro_rules! registry {
 
         fn config_of(name: &str, map: serde_json::Map<String, serde_json::Value>) -> Option<Result<Config, InputError>> {
             Some(match name {
-                $( $name => fields(map).map(Config::$variant), )*
+                $( $name => from_fields(map).map(Config::$variant), )*
                 _ => return None,
             })
         }
@@ -238,7 +247,7 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job<Output>)) -
 }
 
 /// Deserialises one experiment's fields, naming the field at fault on error.
-fn fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
+fn from_fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serde_json::Value>) -> Result<T, InputError> {
     serde_path_to_error::deserialize(serde_json::Value::Object(map)).map_err(|error| {
         let field = error.path().to_string();
         InputError::new(field, crate::core::input::serde_message(&error.inner().to_string()))
@@ -353,7 +362,52 @@ mod tests {
                 }
             }
         }
-        assert_eq!(fields, 21, "the fields whose values the core names");
+        assert_eq!(fields, 22, "the fields whose values the core names");
+    }
+
+    #[test]
+    fn every_field_is_described_once_with_the_kind_of_its_default() {
+        use crate::core::field::FieldKind;
+        for name in NAMES {
+            let base = serde_json::to_value(defaults(name).unwrap()).unwrap();
+            let described = fields(name);
+            let keys: Vec<&str> = described.iter().map(|f| f.key).collect();
+            let mut seen = std::collections::HashSet::new();
+            for field in &described {
+                assert!(seen.insert(field.key), "{name}.{} described twice", field.key);
+                assert!(!field.label.is_empty(), "{name}.{}", field.key);
+                let value = base.pointer(&format!("/{}", field.key.replace('.', "/")));
+                let numbers = |v: &serde_json::Value| v.as_array().is_some_and(|a| a.iter().all(|x| x.is_number()));
+                let strings = |v: &serde_json::Value| v.as_array().is_some_and(|a| a.iter().all(|x| x.is_string()));
+                let fits = match (field.kind, value) {
+                    (FieldKind::Optional, None) => true,
+                    (_, None) => false,
+                    (FieldKind::Number, Some(v)) => v.is_number(),
+                    (FieldKind::Integer, Some(v)) => v.is_u64(),
+                    (FieldKind::Optional, Some(v)) => v.is_null() || v.is_number(),
+                    (FieldKind::List, Some(v)) => numbers(v),
+                    (FieldKind::Bool, Some(v)) => v.is_boolean(),
+                    (FieldKind::Select, Some(v)) => v.is_string(),
+                    (FieldKind::Choices, Some(v)) => strings(v),
+                };
+                assert!(fits, "{name}.{}: a {:?} field, its default is {value:?}", field.key, field.kind);
+                let named = choices(name).iter().any(|c| c.field == field.key);
+                assert_eq!(named, matches!(field.kind, FieldKind::Select | FieldKind::Choices), "{name}.{}: values named by choices() if and only if a select", field.key);
+            }
+            // every field of the defaults (one level down, as the CLI's flags go) is
+            // described, but those read from a file
+            let Some(map) = base.as_object() else { panic!("{name}: a config is an object") };
+            for (key, value) in map.iter().filter(|(k, _)| *k != "experiment") {
+                let leaves: Vec<String> = match value.as_object() {
+                    Some(inner) => inner.keys().map(|k| format!("{key}.{k}")).collect(),
+                    None => vec![key.clone()],
+                };
+                for leaf in leaves {
+                    let from_file = files(name).iter().any(|f| f.field == leaf);
+                    assert!(from_file || keys.contains(&leaf.as_str()), "{name}.{leaf} is not described in fields()");
+                }
+            }
+        }
     }
 
     #[test]

@@ -124,6 +124,13 @@ pub fn choices(experiment: &str) -> Result<JsValue, JsValue> {
     to_js(&map)
 }
 
+/// Every field of an experiment, described: `[{key, label, kind, help?}, …]`, from which
+/// the page's forms take each field's label, help and input.
+#[wasm_bindgen]
+pub fn fields(experiment: &str) -> Result<JsValue, JsValue> {
+    to_js(&registry::fields(experiment))
+}
+
 /// The configuration of an experiment's named preset (`webbase`, `thesis`…).
 #[wasm_bindgen]
 pub fn preset(experiment: &str, name: &str) -> Result<JsValue, JsValue> {

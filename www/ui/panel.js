@@ -46,6 +46,20 @@ function button(text, className, onClick, label) {
   return b;
 }
 
+/** The form's fields: each key of `spec.fields` as the core describes it, with the
+ * panel's own words where it gives them, and a select's values. */
+function describe(spec, described, choices) {
+  return spec.fields.map((entry) => {
+    const own = typeof entry === 'string' ? { key: entry } : entry;
+    const field = described.find((f) => f.key === own.key);
+    if (!field) throw new Error(`${spec.id}: the core describes no field ${own.key} (its experiment's fields())`);
+    const merged = { ...field, ...own };
+    if (merged.kind !== 'select' && merged.kind !== 'choices') return merged;
+    if (!choices[merged.key]) throw new Error(`${spec.id}: the core names no values for the field ${merged.key} (its experiment's choices())`);
+    return { ...merged, options: choices[merged.key] };
+  });
+}
+
 /**
  * spec: {id, experiment (the id, with '_' for '-', unless given), heading, fields, auto
  * (run on every change), action (button text when not auto), display (fields
@@ -56,8 +70,11 @@ function button(text, className, onClick, label) {
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
  * phase, label) (label(field, value): a value’s label, if the core names it),
  * setup(panel, controls), augment(config, panel)}
- * A 'select' or 'choices' field offers the values the core names for it, with the
- * labels the charts use (core.choices): a view writes no options.
+ * `fields` lists the keys of the configuration the form shows, in order; the core
+ * describes each one (core.fields: its label, help and kind), and an entry may be
+ * {key, label?, help?} to say it otherwise in this panel. A 'select' or 'choices'
+ * field offers the values the core names for it, with the labels the charts use
+ * (core.choices): a view writes no options.
  */
 export class ExperimentPanel {
   /** `state` (a UrlState) keeps the panel's parameters in the page's URL. */
@@ -69,14 +86,10 @@ export class ExperimentPanel {
     this.shown = null; // the configuration the charts show (JSON), once a run started
     this.lastEdited = null;
     this.base = spec.initial ? spec.initial(core) : core.defaults(this.experiment);
-    this.defaults = Object.fromEntries(spec.fields.map((f) => [f.key, getPath(this.base, f.key)]));
     const choices = core.choices(this.experiment);
     this.label = (field, value) => choices[field]?.find((option) => option[0] === value)?.[1];
-    const fields = spec.fields.map((f) => {
-      if (f.kind !== 'select' && f.kind !== 'choices') return f;
-      if (!choices[f.key]) throw new Error(`${spec.id}: the core names no values for the field ${f.key} (its experiment's choices())`);
-      return { ...f, options: choices[f.key] };
-    });
+    this.fields = describe(spec, core.fields(this.experiment), choices);
+    this.defaults = Object.fromEntries(this.fields.map((f) => [f.key, getPath(this.base, f.key)]));
 
     const body = document.createElement('div');
     body.className = 'panel-body';
@@ -85,8 +98,8 @@ export class ExperimentPanel {
     controls.className = 'controls';
     controls.open = !window.matchMedia(PHONE).matches || state?.globals.controls === '1';
     controls.innerHTML = '<summary>Parameters</summary>';
-    this.form = new Form(controls, fields, this.defaults, (key) => this.changed(key));
-    const keys = spec.keyFields ?? spec.fields.slice(0, 3).map((k) => k.key);
+    this.form = new Form(controls, this.fields, this.defaults, (key) => this.changed(key));
+    const keys = spec.keyFields ?? this.fields.slice(0, 3).map((k) => k.key);
     for (const key of keys) this.form.inputs.get(key)?.closest('.field')?.classList.add('key-field');
 
     const buttons = document.createElement('div');
@@ -97,7 +110,7 @@ export class ExperimentPanel {
           // a preset is a whole configuration: an optional field it leaves out is none
           // (the sampled WEBBASE preset's draws must not outlive it)
           const values = preset.values(core);
-          for (const field of spec.fields) {
+          for (const field of this.fields) {
             const v = getPath(values, field.key);
             if (v !== undefined) this.form.set(field.key, v);
             else if (field.kind === 'optional') this.form.set(field.key, null);
@@ -170,7 +183,7 @@ export class ExperimentPanel {
     if (state) {
       this.applyParams(state.paramsOf(spec.id));
       state.register(spec.id, (restored) => {
-        for (const field of spec.fields) this.form.set(field.key, this.defaults[field.key]);
+        for (const field of this.fields) this.form.set(field.key, this.defaults[field.key]);
         this.applyParams(restored);
         this.start();
       });
@@ -182,7 +195,7 @@ export class ExperimentPanel {
   /** Sets fields from URL text. */
   applyParams(params) {
     for (const [key, text] of params) {
-      const field = this.spec.fields.find((f) => f.key === key);
+      const field = this.fields.find((f) => f.key === key);
       if (field) this.form.set(key, decodeValue(field, text));
     }
   }
@@ -190,7 +203,7 @@ export class ExperimentPanel {
   /** The parameters that differ from the defaults, as URL text. */
   params(config) {
     const params = new Map();
-    for (const field of this.spec.fields) {
+    for (const field of this.fields) {
       const value = getPath(config, field.key);
       if (JSON.stringify(value) !== JSON.stringify(this.defaults[field.key])) params.set(field.key, encodeValue(field, value));
     }
@@ -228,7 +241,7 @@ export class ExperimentPanel {
   redisplay(config) {
     const shown = this.result?.config;
     if (!shown || this.running || !this.spec.display) return;
-    const differs = this.spec.fields.map((f) => f.key).filter((key) => JSON.stringify(getPath(config, key)) !== JSON.stringify(getPath(shown, key)));
+    const differs = this.fields.map((f) => f.key).filter((key) => JSON.stringify(getPath(config, key)) !== JSON.stringify(getPath(shown, key)));
     if (!differs.length || !differs.every((key) => this.spec.display.includes(key))) return;
     const next = structuredClone(shown);
     for (const key of differs) setPath(next, key, getPath(config, key));
@@ -356,7 +369,7 @@ export class ExperimentPanel {
     let { field, message } = problem;
     if (problem.pair && problem.pair.field === this.lastEdited) ({ field, message } = problem.pair);
     const shown = field && this.form.showError(field, message);
-    const name = field ? (this.spec.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field) : '';
+    const name = field ? (this.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field) : '';
     this.note.textContent = '';
     this.setStatus(shown ? `Check “${name}”: ${message}.` : message, true);
   }

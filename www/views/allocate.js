@@ -1,8 +1,7 @@
 // The four allocations of a page list or the generator's pages (thesis §4.3–4.4; Cho &
 // Garcia-Molina 2000).
-import { OBSERVED_SHARE_FIELD, POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number, integer } from '../ui/format.js';
-import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
+import { PAGE_LIST } from '../ui/page-list.js';
 
 function worst(kkt) {
   return kkt ? Math.max(kkt.stationarity, kkt.excluded, kkt.total, kkt.cap_excess, kkt.slackness).toExponential(1) : '—';
@@ -25,14 +24,8 @@ export default {
       keyFields: ['capacity', 'politeness_seconds'],
       auto: true,
       fields: [
-        SOURCE_FIELD,
-        { key: 'capacity', label: 'C (requests a day)', kind: 'number' },
-        POLITENESS_OR_NONE_FIELD,
-        { key: 'objective', label: 'objective of the optima', kind: 'select', help: 'Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s' },
-        OBSERVED_SHARE_FIELD,
-        ...REPOSITORY_SIZE_FIELDS,
-        { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number' },
-        SEED_FIELD,
+        'source', 'capacity', 'politeness_seconds', 'objective', 'observed_share', 'repository.pages', 'repository.servers',
+        'repository.top_share', 'seed',
       ],
       ...PAGE_LIST,
       hover: (_core, x, y) => `λ = ${number(x)}, f = ${number(y, 4)}`,

@@ -17,11 +17,7 @@ export default {
       keyFields: ['n', 'probability'],
       auto: true,
       fields: [
-        { key: 'n', label: 'n (elements)', kind: 'list', help: 'pages or servers, e.g. 5462' },
-        { key: 'probability', label: 'mark probability', kind: 'number', help: 'in (0, 1)' },
-        { key: 'x_max', label: 'x up to', kind: 'number' },
-        { key: 'log_x', label: 'log scale for x', kind: 'bool' },
-        { key: 'probability_floor', label: 'lowest probability shown', kind: 'number' },
+        'n', 'probability', 'x_max', 'log_x', 'probability_floor',
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, probability ${number(y, 3)}`,
     },

@@ -1,6 +1,5 @@
 // Non-Poisson changes (thesis ch. 6; spec §2): MERGE with Wolf et al.'s allocation,
 // MERGE2, UNPOLITE, RANDOM and GREEDY on an imported trace or the bursty generator.
-import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 
@@ -54,23 +53,9 @@ const panel = {
   action: 'Simulate',
   display: ['article_rate'],
   fields: [
-    { key: 'source', label: 'changes from', kind: 'select' },
-    { key: 'generator.articles', label: 'articles (generator)', kind: 'integer', help: 'the thesis: 10,000' },
-    { key: 'generator.days', label: 'days (generator)', kind: 'number', help: 'the thesis: 365 (2007)' },
-    { key: 'generator.rate_min', label: 'mean changes a year, from', kind: 'number' },
-    { key: 'generator.rate_max', label: 'mean changes a year, to', kind: 'number' },
-    { key: 'generator.min_changes_per_year', label: 'keep articles with at least (changes a year)', kind: 'number', help: 'the thesis: 300' },
-    { key: 'generator.burstiness', label: 'burstiness σ', kind: 'number', help: '0: periodic; 2: edits minutes apart, then quiet weeks' },
-    { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number', help: 'the thesis: 15 s for 10,000 articles' },
-    { key: 'fractions', label: 'request rates (share of 1/P)', kind: 'list' },
-    { key: 'policies', label: 'policies', kind: 'choices', help: 'GREEDY (sampled) estimates as the thesis did; GREEDY (renewal eq.) solves the renewal equation' },
-    { key: 'greedy_samples', label: 'GREEDY samples per article', kind: 'integer', help: 'the thesis: 3' },
-    { key: 'renewal_steps', label: 'renewal equation grid steps', kind: 'integer' },
-    { key: 'overdue', label: 'overdue article (older than its histogram allows)', kind: 'select' },
-    { key: 'training_days', label: 'MERGE2 learns from the first (days)', kind: 'number', help: 'the thesis: January' },
-    { key: 'article', label: 'article shown below (from 0)', kind: 'integer' },
-    { key: 'article_rate', label: 'its fetches at request rate (from 0, in the list’s order)', kind: 'integer', help: 'every rate is recorded: changing this redraws, no rerun' },
-    SEED_FIELD,
+    'source', 'generator.articles', 'generator.days', 'generator.rate_min', 'generator.rate_max',
+    'generator.min_changes_per_year', 'generator.burstiness', 'politeness_seconds', 'fractions', 'policies', 'greedy_samples',
+    'renewal_steps', 'overdue', 'training_days', 'article', 'article_rate', 'seed',
   ],
   presets: [
     {

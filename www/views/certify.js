@@ -24,13 +24,7 @@ export default {
       auto: false,
       action: 'Prove',
       fields: [
-        { key: 'r_min', label: 'r from (r₀)', kind: 'number', help: 'small r is covered by argument (A)' },
-        { key: 'r_max', label: 'r to (R)', kind: 'number', help: 'large r: argument (B)' },
-        { key: 'c_min', label: 'c from', kind: 'number', help: '1 to cover the whole domain' },
-        { key: 'c_max', label: 'c to (C)', kind: 'number', help: 'large c: argument (C)' },
-        { key: 'tolerance', label: 'tolerance', kind: 'number', help: 'stop when the gap is below' },
-        { key: 'max_boxes', label: 'box budget', kind: 'integer', help: 'at most 10,000,000' },
-        { key: 'enclosure', label: 'enclosure', kind: 'select' },
+        'r_min', 'r_max', 'c_min', 'c_max', 'tolerance', 'max_boxes', 'enclosure',
       ],
       details(result, element, phase) {
         const c = result.config;

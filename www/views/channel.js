@@ -1,6 +1,5 @@
 // Requests per window, per-page against per-server spacing, against Eq 5-11's bound
 // (thesis Lemma 5.10).
-import { SEED_FIELD } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -18,13 +17,10 @@ export default {
       keyFields: ['capacity', 'window_requests'],
       auto: true,
       fields: [
-        { key: 'capacity', label: 'C as a share of the maximum', kind: 'number' },
-        { key: 'window_requests', label: 'expected requests per window', kind: 'number' },
-        { key: 'windows', label: 'windows', kind: 'integer' },
-        { key: 'repository.pages', label: 'pages', kind: 'integer' },
-        { key: 'repository.servers', label: 'servers', kind: 'integer' },
-        { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number' },
-        SEED_FIELD,
+        'capacity', 'window_requests', 'windows',
+        { key: 'repository.pages', label: 'pages', help: '' },
+        { key: 'repository.servers', label: 'servers', help: '' },
+        'politeness_seconds', 'seed',
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, share ${number(y, 3)}`,
     },

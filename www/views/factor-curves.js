@@ -1,6 +1,5 @@
 // RANDOM's and MERGE's approximation factors against x = λ/f (thesis Fig 5.2, Eq 5-2,
 // Eq 5-8; spec §1.1).
-import { FACTOR_RANGE_FIELDS } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -19,7 +18,7 @@ export default {
       keyFields: ['c', 'x_max'],
       auto: true,
       fields: [
-        ...FACTOR_RANGE_FIELDS,
+        'c', 'x_min', 'x_max', 'log_x',
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, A/A* = ${number(y, 4)}`,
     },

@@ -27,9 +27,9 @@ export default {
         bins: 60,
       }),
       fields: [
-        { key: 'politeness_seconds', label: 'politeness P (seconds between two requests to a server)', kind: 'number' },
-        { key: 'capacities', label: 'bandwidth C (share of the most politeness allows)', kind: 'list', help: 'e.g. 0.1; several: 0.01, 0.1, 0.9' },
-        { key: 'horizon_days', label: 'days simulated', kind: 'number' },
+        { key: 'politeness_seconds', label: 'politeness P (seconds between two requests to a server)' },
+        { key: 'capacities', label: 'bandwidth C (share of the most politeness allows)', help: 'e.g. 0.1; several: 0.01, 0.1, 0.9' },
+        { key: 'horizon_days', label: 'days simulated' },
       ],
       more: { view: 'policies', text: 'The full experiment: six years, DELAYED, UNPOLITE, Nutch and StormCrawler, the thesis’s ratios' },
       hover: (_core, x, y) => `day ${number(x, 3)}: ${number(y, 4)} of the pages up to date`,

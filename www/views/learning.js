@@ -1,9 +1,8 @@
 // Learning to crawl: crawlers that do not know the change rates (Cho & Garcia-Molina
 // 2003; Azar et al. 2018; Kolobov et al. 2019; Upadhyay et al. 2020) beside the
 // thesis's MERGE and the oracle, under politeness.
-import { OBSERVED_SHARE_FIELD, POLITENESS_OR_NONE_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number, integer } from '../ui/format.js';
-import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
+import { PAGE_LIST } from '../ui/page-list.js';
 
 /** `label(field, value)`: the labels the core gives the policies (core.choices). */
 function runsTable(result, final, label) {
@@ -80,22 +79,9 @@ export default {
         },
       ],
       fields: [
-        SOURCE_FIELD,
-        { key: 'capacity', label: 'bandwidth (requests a day)', kind: 'number' },
-        POLITENESS_OR_NONE_FIELD,
-        { key: 'objective', label: 'objective', kind: 'select' },
-        { key: 'spacing', label: 'the oracle’s and learners’ crawls', kind: 'select', help: 'Poisson crawls keep P on average only' },
-        { key: 'policies', label: 'policies', kind: 'choices', help: 'Nutch and StormCrawler have their intervals scaled until they spend the bandwidth' },
-        { key: 'horizon_days', label: 'horizon (days)', kind: 'number' },
-        { key: 'epoch_days', label: 'learners re-estimate every (days)', kind: 'number' },
-        { key: 'explore_days', label: 'explore-then-commit explores for (days)', kind: 'number' },
-        { key: 'prior_days', label: 'prior interval (days)', kind: 'number', help: 'each page starts with one changed and one unchanged interval this long' },
-        ...REPOSITORY_SIZE_FIELDS,
-        OBSERVED_SHARE_FIELD,
-        { key: 'estimator_visits', label: 'visits per page in the estimators chart', kind: 'integer' },
-        { key: 'estimator_runs', label: 'pages per point in the estimators chart', kind: 'integer' },
-        { key: 'bins', label: 'time bins', kind: 'integer' },
-        SEED_FIELD,
+        'source', 'capacity', 'politeness_seconds', 'objective', 'spacing', 'policies', 'horizon_days', 'epoch_days',
+        'explore_days', 'prior_days', 'repository.pages', 'repository.servers', 'observed_share', 'estimator_visits',
+        'estimator_runs', 'bins', 'seed',
       ],
       ...PAGE_LIST,
       estimate: true,

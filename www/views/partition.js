@@ -1,6 +1,5 @@
 // Distributed crawling (Exposto 2008, ch. 5–6; spec §4): hash vs graph partitioning of a
 // synthetic web among robots, under fixed, density-adjusted and dynamic politeness.
-import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, integer as int } from '../ui/format.js';
 
 /** The published reductions beside the measured ones. */
@@ -37,31 +36,11 @@ const panel = {
   auto: false,
   action: 'Simulate',
   fields: [
-    { key: 'robots', label: 'numbers of robots', kind: 'list', help: 'the thesis: 2 to 30' },
-    { key: 'schemes', label: 'partitioners', kind: 'choices' },
-    { key: 'politeness', label: 'politeness', kind: 'choices', help: 'fixed: td after each download; dynamic: 10 × the last download' },
-    { key: 'web.hosts', label: 'hosts', kind: 'integer', help: 'the thesis: 10,039' },
-    { key: 'web.ips', label: 'IPs', kind: 'integer', help: 'the thesis: 2,440' },
-    { key: 'web.mean_pages', label: 'mean pages per host', kind: 'number', help: 'the thesis: 122.48' },
-    { key: 'web.max_pages', label: 'pages of the densest host', kind: 'integer', help: 'the thesis: 78,523' },
-    { key: 'web.links_per_page', label: 'links per page', kind: 'number', help: 'the thesis: 4.54' },
-    { key: 'web.intra_host_share', label: 'extra links within their host (share)', kind: 'number' },
-    { key: 'web.community_size', label: 'hosts per community', kind: 'integer' },
-    { key: 'web.community_share', label: 'links leaving a host that stay in its community (share)', kind: 'number' },
-    { key: 'web.cities', label: 'cities on the map', kind: 'integer' },
-    { key: 'web.robot_sites', label: 'candidate robot sites', kind: 'integer', help: 'the thesis: about 100' },
-    { key: 'download.politeness_s', label: 'politeness td, and td_max of Eq 5.4 (s)', kind: 'number', help: 'the thesis: 15' },
-    { key: 'download.bandwidth_kb_s', label: 'robot bandwidth (KB/s)', kind: 'number', help: 'the thesis: 250' },
-    { key: 'download.connections', label: 'connections per robot', kind: 'integer', help: 'the thesis: 50' },
-    { key: 'download.page_kb', label: 'page size (KB)', kind: 'number', help: 'the thesis: 25' },
-    { key: 'download.dynamic_factor', label: 'dynamic politeness: multiple of the last download', kind: 'number', help: 'Heydon & Najork: 10' },
-    { key: 'graph.imbalance', label: 'balance tolerance ε', kind: 'number' },
-    { key: 'graph.proximity_preference', label: 'preference: proximity (RTT or distance)', kind: 'number' },
-    { key: 'graph.links_preference', label: 'preference: hyperlinks', kind: 'number' },
-    { key: 'algebraic.bandwidth_kbit_s', label: 'Eq 5.1–5.3 bandwidth (kbit/s)', kind: 'number', help: 'the thesis: 16' },
-    { key: 'algebraic.page_kb', label: 'Eq 5.1 page size (KB)', kind: 'number', help: 'the thesis: 10' },
-    { key: 'map_robots', label: 'robots on the map (0: the most)', kind: 'integer' },
-    SEED_FIELD,
+    'robots', 'schemes', 'politeness', 'web.hosts', 'web.ips', 'web.mean_pages', 'web.max_pages', 'web.links_per_page',
+    'web.intra_host_share', 'web.community_size', 'web.community_share', 'web.cities', 'web.robot_sites', 'download.politeness_s',
+    'download.bandwidth_kb_s', 'download.connections', 'download.page_kb', 'download.dynamic_factor', 'graph.imbalance',
+    'graph.proximity_preference', 'graph.links_preference', 'algebraic.bandwidth_kbit_s', 'algebraic.page_kb', 'map_robots',
+    'seed',
   ],
   presets: [
     {

@@ -1,5 +1,4 @@
 // One page's simulated factor against Eq 5-2 and Eq 5-8 (thesis Thm 5.4, Thm 5.7).
-import { ESTIMATOR_FIELD, FACTOR_RANGE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number } from '../ui/format.js';
 
 export default {
@@ -17,13 +16,7 @@ export default {
       keyFields: ['c', 'other_pages'],
       auto: true,
       fields: [
-        ...FACTOR_RANGE_FIELDS,
-        { key: 'other_pages', label: 'other pages on the server', kind: 'integer', help: 'their frequencies are drawn at random' },
-        { key: 'revisits', label: 'revisits per replication', kind: 'integer' },
-        { key: 'replications', label: 'replications', kind: 'integer', help: 'for the 95 % intervals' },
-        { key: 'policies', label: 'policies simulated', kind: 'choices' },
-        ESTIMATOR_FIELD,
-        SEED_FIELD,
+        'c', 'x_min', 'x_max', 'log_x', 'other_pages', 'revisits', 'replications', 'policies', 'estimator', 'seed',
       ],
       hover: (_core, x, y) => `x = ${number(x, 4)}, A/A* = ${number(y, 4)}`,
     },

@@ -1,8 +1,7 @@
 // The repository over time (thesis §5.5, Fig 5.8): MERGE, RANDOM, DELAYED and UNPOLITE
 // with an allocation, deployed crawlers' schedules beside them, against the POLITE bound.
-import { ESTIMATOR_FIELD, REPOSITORY_SIZE_FIELDS, SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
-import { SOURCE_FIELD, PAGE_LIST } from '../ui/page-list.js';
+import { PAGE_LIST } from '../ui/page-list.js';
 
 /** `label(field, value)`: the labels the core gives the policies (core.choices). */
 function ratioRows(result, label) {
@@ -86,33 +85,9 @@ export default {
         { label: 'WEBBASE scale, sampled (minutes)', values: (core) => core.preset('policies', 'webbase_sampled') },
       ],
       fields: [
-        SOURCE_FIELD,
-        ...REPOSITORY_SIZE_FIELDS,
-        { key: 'repository.top_share', label: 'share of pages on the largest 1 % of servers', kind: 'number', help: 'calibrated: 0.6 here, 0.55 at WEBBASE scale' },
-        { key: 'repository.rate_min', label: 'slowest change rate (per day)', kind: 'number' },
-        { key: 'repository.rate_max', label: 'fastest change rate (per day)', kind: 'number' },
-        { key: 'repository.rate_exponent', label: 'power-law exponent of rates', kind: 'number', help: 'density ∝ λ^−exponent' },
-        { key: 'repository.never_changing', label: 'share of pages that never change', kind: 'number' },
-        { key: 'politeness_seconds', label: 'politeness P (seconds)', kind: 'number' },
-        { key: 'horizon_days', label: 'simulated days', kind: 'number' },
-        { key: 'capacities', label: 'C as shares of the maximum', kind: 'list', help: 'the thesis: 0.01, 0.1, 0.9' },
-        {
-          key: 'allocation',
-          label: 'allocation',
-          kind: 'select',
-          help: 'OPT_UNPOLITE ignores the caps; proportional: to λ; given: the page list’s frequency column',
-        },
-        ESTIMATOR_FIELD,
-        { key: 'policies', label: 'policies', kind: 'choices' },
-        { key: 'crawlers', label: 'deployed crawlers (learn from fetches)', kind: 'choices' },
-        { key: 'microscope_server', label: 'server shown page by page', kind: 'optional', help: 'empty: the largest capped server' },
-        {
-          key: 'sample_servers',
-          label: 'estimate from a sample of servers (draws)',
-          kind: 'optional',
-          help: 'empty: simulate every server. At least 16; the heaviest servers are taken whole, the rest drawn by weight; curves come with 95 % intervals; no deployed crawlers',
-        },
-        SEED_FIELD,
+        'source', 'repository.pages', 'repository.servers', 'repository.top_share', 'repository.rate_min', 'repository.rate_max',
+        'repository.rate_exponent', 'repository.never_changing', 'politeness_seconds', 'horizon_days', 'capacities', 'allocation',
+        'estimator', 'policies', 'crawlers', 'microscope_server', 'sample_servers', 'seed',
       ],
       ...PAGE_LIST,
       estimate: true,

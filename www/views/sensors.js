@@ -1,27 +1,11 @@
 // Robots vs sensors (Zemskov 2002; spec §3): the article's experiment at full scale, its
 // figures beside Freshlab's, and what lies beyond it.
-import { SEED_FIELD } from '../ui/fields.js';
 import { number as fmt, percent, percent as pct, integer as int, integer, relative as diff } from '../ui/format.js';
 
 const MODEL_FIELDS = [
-  { key: 'pages', label: 'pages', kind: 'integer', help: 'the article: 200,000' },
-  { key: 'horizon', label: 'time units simulated', kind: 'integer', help: 'the article: 6,048,000 (one week)' },
-  { key: 'week', label: 'units per week', kind: 'integer' },
-  { key: 'changes_per_week', label: 'changes per page per week', kind: 'number' },
-  { key: 'requests_per_week', label: 'requests per page per week', kind: 'number' },
-  { key: 'download_min', label: 'download time from (units)', kind: 'integer' },
-  { key: 'download_max', label: 'download time to (units)', kind: 'integer' },
-  { key: 'notify_min', label: 'notification delay from', kind: 'integer' },
-  { key: 'notify_max', label: 'notification delay to', kind: 'integer' },
-  { key: 'size_min', label: 'page size from (bytes)', kind: 'integer' },
-  { key: 'size_max', label: 'page size to (bytes)', kind: 'integer' },
-  { key: 'states', label: 'state frequencies 1–6', kind: 'list', help: '403, 404, 500, smaller, larger, unchanged' },
-  { key: 'no_change_rules', label: 'apply the no-change rules', kind: 'bool' },
-  { key: 'unchanged_never_changes', label: 'state 6 (unchanged) never counts as a change', kind: 'bool', help: 'the other reading: not even after an error state' },
-  { key: 'ties', label: 'a change and an observation in one unit', kind: 'select' },
-  { key: 'sample_every', label: 'sample freshness every (units)', kind: 'integer' },
-  { key: 'stationary_from', label: 'stationary from (unit)', kind: 'integer' },
-  SEED_FIELD,
+  'pages', 'horizon', 'week', 'changes_per_week', 'requests_per_week', 'download_min', 'download_max', 'notify_min', 'notify_max',
+  'size_min', 'size_max', 'states', 'no_change_rules', 'unchanged_never_changes', 'ties', 'sample_every', 'stationary_from',
+  'seed',
 ];
 
 function metricsTable(result, final) {
@@ -85,14 +69,8 @@ const beyond = {
   action: 'Simulate',
   initial: (core) => ({ ...core.defaults('sensors'), pages: 20000, robot_sweep: [1, 2, 4, 8, 16, 32] }),
   fields: [
-    { key: 'pages', label: 'pages', kind: 'integer' },
-    { key: 'robots', label: 'robots', kind: 'integer' },
-    { key: 'robot_order', label: 'robots’ order', kind: 'select' },
-    { key: 'rate_spread', label: 'spread of change rates', kind: 'number', help: '1: all pages alike; 10: rates within ×/÷10' },
-    { key: 'sensor_share', label: 'share of pages with a sensor', kind: 'number', help: 'the robots cover the rest' },
-    { key: 'notification_loss', label: 'share of notifications lost', kind: 'number' },
-    { key: 'robot_sweep', label: 'robot counts to try', kind: 'list', help: 'for the bandwidth chart' },
-    SEED_FIELD,
+    { key: 'pages', help: '' },
+    'robots', 'robot_order', 'rate_spread', 'sensor_share', 'notification_loss', 'robot_sweep', 'seed',
   ],
   hover: (_core, x, y) => `${fmt(x, 3)}: ${percent(y)}`,
   details(result, element) {

@@ -4,6 +4,7 @@
 use super::page_list::{self, PageList, PageRow};
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check};
 use crate::core::labels::labelled;
 use crate::core::rng::{Purpose, Stream};
@@ -69,6 +70,20 @@ pub struct Pages<'a> {
 }
 
 impl Pages<'_> {
+    /// `source` and the generator's fields, described for forms and `--help`.
+    pub fn fields() -> Vec<Field> {
+        let mut fields = vec![Field::select("source", "pages from")];
+        fields.extend(RepositoryConfig::fields());
+        fields
+    }
+
+    /// The `observed_share` field ([`Pages::check_observed_share`]), described.
+    pub fn observed_share_field() -> Field {
+        Field::number("observed_share", "share of pages with every change observed").help(
+            "generated pages whose changes a sitemap or feed announces: each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column",
+        )
+    }
+
     /// The source and its fields, before anything is read.
     pub fn validate(&self) -> Result<(), InputError> {
         match self.source {

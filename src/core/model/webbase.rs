@@ -3,6 +3,7 @@
 //! public; these are synthetic, generated from the parameters below.
 
 use super::repository::Repository;
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count};
 use crate::core::math::elementary::{exp, expm1, ln, ln_1p};
 use crate::core::rng::{Purpose, Stream};
@@ -28,6 +29,21 @@ pub struct RepositoryConfig {
     /// thesis's RANDOM ratio of 0.812 impossible if never-changing pages held more than
     /// about 18 % of the POLITE freshness.
     pub never_changing: f64,
+}
+
+impl RepositoryConfig {
+    /// Its fields as a configuration's `repository.*`, described for forms and `--help`.
+    pub fn fields() -> Vec<Field> {
+        vec![
+            Field::integer("repository.pages", "pages (generator)").help("WEBBASE: 14,500,000"),
+            Field::integer("repository.servers", "servers (generator)").help("WEBBASE: 5,462"),
+            Field::number("repository.top_share", "share of pages on the largest 1 % of servers").help("calibrated: 0.6 here, 0.55 at WEBBASE scale"),
+            Field::number("repository.rate_min", "slowest change rate (per day)"),
+            Field::number("repository.rate_max", "fastest change rate (per day)"),
+            Field::number("repository.rate_exponent", "power-law exponent of rates").help("density ∝ λ^−exponent"),
+            Field::number("repository.never_changing", "share of pages that never change"),
+        ]
+    }
 }
 
 impl Default for RepositoryConfig {

@@ -6,6 +6,7 @@
 //! variance). [`super::replay`] does the same for changes replayed from a trace.
 
 use super::bins::TimeBins;
+use crate::core::field::Field;
 use crate::core::labels::labelled;
 use crate::core::rng::Stream;
 use serde::{Deserialize, Serialize};
@@ -19,6 +20,13 @@ pub enum Estimator {
     /// Fresh time of an interval after a visit: until the first simulated change.
     Exact => "exact Poisson changes",
 }
+}
+
+impl Estimator {
+    /// The `estimator` field, described for forms and `--help`.
+    pub fn field() -> Field {
+        Field::select("estimator", "freshness estimator")
+    }
 }
 
 /// What a fetch revealed to the crawler.

@@ -19,8 +19,10 @@ mod tests;
 use super::{Choice, Experiment, FileInput, Job, inputs, ready};
 use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check};
 use crate::core::limits::{self, Cost, Fix};
+use crate::core::model::source::Pages;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
 use crate::experiments::Settings;
@@ -187,6 +189,18 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
 }
 
 impl Experiment for AllocateConfig {
+    fn fields() -> Vec<Field> {
+        let mut fields = Pages::fields();
+        fields.extend([
+            Field::number("capacity", "C (requests a day)"),
+            Field::number("politeness_seconds", "politeness P (seconds; 0: none)"),
+            Field::select("objective", "objective of the optima").help("Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s"),
+            Pages::observed_share_field(),
+            Field::seed(),
+        ]);
+        fields
+    }
+
     type Output = AllocateOutput;
 
     fn start(self) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {

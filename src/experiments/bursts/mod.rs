@@ -7,6 +7,7 @@ pub mod table;
 mod tests;
 
 use super::{Experiment, Job, ready};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -117,6 +118,17 @@ pub fn bursts(config: BurstsConfig) -> Result<BurstsOutput, InputError> {
 }
 
 impl Experiment for BurstsConfig {
+    fn fields() -> Vec<Field> {
+        vec![
+            Field::list("n", "n (elements)").help("pages or servers, e.g. 5462"),
+            Field::number("probability", "mark probability").help("in (0, 1)"),
+            Field::number("x_max", "x up to"),
+            Field::bool("log_x", "log scale for x"),
+            Field::number("probability_floor", "lowest probability shown"),
+            Field::integer("points", "points per curve"),
+        ]
+    }
+
     type Output = BurstsOutput;
 
     fn start(self) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {

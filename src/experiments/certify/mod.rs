@@ -15,6 +15,7 @@ pub mod tails;
 mod tests;
 
 use super::{Choice, Experiment, Job};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
@@ -343,6 +344,18 @@ impl Job<CertifyOutput> for CertifyJob {
 const SECONDS_PER_BOX: f64 = 2e-6;
 
 impl Experiment for CertifyConfig {
+    fn fields() -> Vec<Field> {
+        vec![
+            Field::number("r_min", "r from (r₀)").help("small r is covered by argument (A)"),
+            Field::number("r_max", "r to (R)").help("large r: argument (B)"),
+            Field::number("c_min", "c from").help("1 to cover the whole domain"),
+            Field::number("c_max", "c to (C)").help("large c: argument (C)"),
+            Field::number("tolerance", "tolerance").help("stop when the gap is below"),
+            Field::integer("max_boxes", "box budget").help("at most 10,000,000"),
+            Field::select("enclosure", "enclosure"),
+        ]
+    }
+
     type Output = CertifyOutput;
 
     fn start(self) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {

@@ -3,6 +3,7 @@
 //! equally spaced requests (n = servers), against the Eq 5-11 bound for each n.
 
 use crate::core::alloc::{AllocationKind, allocate};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count};
 use crate::core::math::bursts::{burst_bound, expected_requests};
 use crate::core::model::webbase::{RepositoryConfig, generate};
@@ -150,6 +151,18 @@ pub fn channel(config: ChannelConfig) -> Result<ChannelOutput, InputError> {
 }
 
 impl Experiment for ChannelConfig {
+    fn fields() -> Vec<Field> {
+        let mut fields = vec![
+            Field::number("capacity", "C as a share of the maximum"),
+            Field::number("window_requests", "expected requests per window"),
+            Field::integer("windows", "windows"),
+            Field::number("politeness_seconds", "politeness P (seconds)"),
+            Field::seed(),
+        ];
+        fields.extend(RepositoryConfig::fields());
+        fields
+    }
+
     type Output = ChannelOutput;
 
     fn start(self) -> Result<Box<dyn Job<ChannelOutput>>, InputError> {

@@ -7,6 +7,7 @@ pub mod table;
 mod tests;
 
 use super::{Experiment, Job, ready};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -96,7 +97,23 @@ pub fn factor_curves(config: FactorCurvesConfig) -> Result<FactorCurvesOutput, I
     })
 }
 
+/// The factor charts' range (ch. 5): c = f_s/f and x = λ/f, described for forms and
+/// `--help` (per_page shares them).
+pub fn range_fields() -> Vec<Field> {
+    vec![
+        Field::number("c", "c = f_s/f").help("server ÷ page frequency, ≥ 1"),
+        Field::number("x_min", "x from").help("x = λ/f > 0"),
+        Field::number("x_max", "x to"),
+        Field::bool("log_x", "log scale for x"),
+        Field::integer("points", "points per curve"),
+    ]
+}
+
 impl Experiment for FactorCurvesConfig {
+    fn fields() -> Vec<Field> {
+        range_fields()
+    }
+
     type Output = FactorCurvesOutput;
 
     fn start(self) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {

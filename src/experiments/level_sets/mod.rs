@@ -1,5 +1,6 @@
 //! Level sets of Eq 5-9, MERGE's approximation factor over (r, c) — the thesis's Fig 5.6.
 
+use crate::core::field::Field;
 use crate::core::math::axis::GridAxis;
 use crate::experiments::Settings;
 pub mod contour;
@@ -215,6 +216,20 @@ impl LevelSetsJob {
 const SECONDS_PER_NODE: f64 = 80e-9;
 
 impl Experiment for LevelSetsConfig {
+    fn fields() -> Vec<Field> {
+        vec![
+            Field::number("r_min", "r from").help("r = λ/f > 0"),
+            Field::number("r_max", "r to").help("up to 10⁴"),
+            Field::bool("log_r", "log scale for r"),
+            Field::number("c_min", "c from").help("c = f_s/f ≥ 1"),
+            Field::number("c_max", "c to").help("up to 10⁴"),
+            Field::bool("log_c", "log scale for c").help("spreads the band c < 5 where the factor is lowest"),
+            Field::list("levels", "contour levels").help("increasing, in (0, 1]"),
+            Field::optional("highlight_below", "shade where factor <").help("empty: no shading"),
+            Field::integer("grid", "grid points per axis").help("11 to 1001"),
+        ]
+    }
+
     type Output = LevelSetsOutput;
 
     fn start(self) -> Result<Box<dyn Job<LevelSetsOutput>>, InputError> {

@@ -16,6 +16,7 @@ mod tests;
 pub mod web;
 
 use super::{Choice, Experiment, Job, Plan, Preset, Sliced};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::experiments::Settings;
@@ -166,6 +167,45 @@ impl Settings for PartitionConfig {
 const SECONDS_PER_EVENT: f64 = 300e-9;
 
 impl Experiment for PartitionConfig {
+    fn fields() -> Vec<Field> {
+        vec![
+            Field::list("robots", "numbers of robots").help("the thesis: 2 to 30"),
+            Field::choices("schemes", "partitioners"),
+            Field::choices("politeness", "politeness").help("fixed: td after each download; dynamic: 10 × the last download"),
+            Field::integer("web.hosts", "hosts").help("the thesis: 10,039"),
+            Field::integer("web.ips", "IPs").help("the thesis: 2,440"),
+            Field::number("web.mean_pages", "mean pages per host").help("the thesis: 122.48"),
+            Field::integer("web.max_pages", "pages of the densest host").help("the thesis: 78,523"),
+            Field::number("web.links_per_page", "links per page").help("the thesis: 4.54"),
+            Field::number("web.intra_host_share", "extra links within their host (share)"),
+            Field::integer("web.community_size", "hosts per community"),
+            Field::number("web.community_share", "links leaving a host that stay in its community (share)"),
+            Field::integer("web.cities", "cities on the map"),
+            Field::integer("web.robot_sites", "candidate robot sites").help("the thesis: about 100"),
+            Field::number("web.map_km", "map size (km, a square)"),
+            Field::number("web.rtt_base_ms", "RTT at distance 0 (ms)").help("RTT = (base + per km × distance) × e^(noise × N(0,1))"),
+            Field::number("web.rtt_ms_per_km", "RTT per km (ms)"),
+            Field::number("web.rtt_noise", "RTT noise (σ of its logarithm)"),
+            Field::number("download.politeness_s", "politeness td, and td_max of Eq 5.4 (s)").help("the thesis: 15"),
+            Field::number("download.bandwidth_kb_s", "robot bandwidth (KB/s)").help("the thesis: 250"),
+            Field::integer("download.connections", "connections per robot").help("the thesis: 50"),
+            Field::number("download.page_kb", "page size (KB)").help("the thesis: 25"),
+            Field::number("download.dynamic_factor", "dynamic politeness: multiple of the last download").help("Heydon & Najork: 10"),
+            Field::number("graph.imbalance", "balance tolerance ε"),
+            Field::number("graph.proximity_preference", "preference: proximity (RTT or distance)"),
+            Field::number("graph.links_preference", "preference: hyperlinks"),
+            Field::number("graph.near_km", "added to map distances (km)").help("so that a robot on a server's spot is not infinitely near"),
+            Field::number("algebraic.bandwidth_kbit_s", "Eq 5.1–5.3 bandwidth (kbit/s)").help("the thesis: 16"),
+            Field::number("algebraic.page_kb", "Eq 5.1 page size (KB)").help("the thesis: 10"),
+            Field::number("algebraic.url_bytes", "Eq 5.3 mean URL size (bytes)"),
+            Field::number("algebraic.per_server", "Eq 5.1–5.2 pages fetched in parallel from one server (L)"),
+            Field::number("algebraic.connections", "Eq 5.1–5.3 connections to different servers (N)"),
+            Field::number("algebraic.politeness_s", "Eq 5.1–5.2 politeness interval PT (s)"),
+            Field::integer("map_robots", "robots on the map (0: the most)"),
+            Field::seed(),
+        ]
+    }
+
     type Output = PartitionOutput;
 
     fn start(self) -> Result<Box<dyn Job<PartitionOutput>>, InputError> {

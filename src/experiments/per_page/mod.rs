@@ -8,6 +8,7 @@ pub mod table;
 mod tests;
 
 use super::{Choice, Experiment, Job};
+use crate::core::field::Field;
 use crate::core::input::{InputError, check, count, distinct, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
@@ -19,6 +20,7 @@ use crate::core::policy::{PolicyKind, PolitenessCheck};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::freshness::{Estimator, Fetch, Freshness};
 use crate::experiments::Settings;
+use crate::experiments::factor_curves::range_fields;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -246,6 +248,19 @@ impl Job<PerPageOutput> for PerPageJob {
 const SECONDS_PER_REQUEST: f64 = 25e-9;
 
 impl Experiment for PerPageConfig {
+    fn fields() -> Vec<Field> {
+        let mut fields = range_fields();
+        fields.extend([
+            Field::integer("other_pages", "other pages on the server").help("their frequencies are drawn at random"),
+            Field::integer("revisits", "revisits per replication"),
+            Field::integer("replications", "replications").help("for the 95 % intervals"),
+            Field::choices("policies", "policies simulated"),
+            Estimator::field(),
+            Field::seed(),
+        ]);
+        fields
+    }
+
     type Output = PerPageOutput;
 
     fn start(self) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {

@@ -11,11 +11,13 @@ use crate::core::rng::{Purpose, Stream};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Concept {
-    Robot,
-    Sensors,
+    Robot => "robot",
+    Sensors => "sensors",
+}
 }
 
 labelled! {
