@@ -262,31 +262,19 @@ fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {
 }
 
 fn command_help(command: &str, name: &str) -> String {
-    let Value::Object(map) = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise") else { unreachable!("a config is an object") };
+    let config = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise");
     let choices = choices(name);
-    let described = fields(name);
     let mut text = format!("freshlab {command}: fields, their defaults and what they are\n");
-    let mut field = |key: &str, value: &Value| {
-        text.push_str(&format!("  {:<34} {value}\n", flag_for(key)));
-        // what it is: the label and help the page's form shows
-        if let Some(f) = described.iter().find(|f| f.key == key) {
-            let help = if f.help.is_empty() { String::new() } else { format!(" — {}", f.help) };
-            text.push_str(&format!("{:37}{}{help}\n", "", f.label));
-        }
+    // in the order of the page's forms (every field of the defaults is described: a
+    // registry test), with the label and help the forms show
+    for f in fields(name) {
+        let value = config.pointer(&format!("/{}", f.key.replace('.', "/"))).unwrap_or(&Value::Null);
+        let help = if f.help.is_empty() { String::new() } else { format!(" — {}", f.help) };
+        text.push_str(&format!("  {:<34} {value}\n{:37}{}{help}\n", flag_for(f.key), "", f.label));
         // the values it takes, one a line: "value: label" where the label says more
-        for (v, label) in choices.iter().filter(|c| c.field == key).flat_map(|c| &c.options) {
+        for (v, label) in choices.iter().filter(|c| c.field == f.key).flat_map(|c| &c.options) {
             let line = if v.eq_ignore_ascii_case(label) { v.clone() } else { format!("{v}: {label}") };
             text.push_str(&format!("{:37}{line}\n", ""));
-        }
-    };
-    for (k, v) in map.iter().filter(|(k, _)| *k != "experiment") {
-        match v {
-            Value::Object(inner) => {
-                for (ik, iv) in inner {
-                    field(&format!("{k}.{ik}"), iv);
-                }
-            }
-            _ => field(k, v),
         }
     }
     for input in files(name) {
