@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, choices, defaults, eq59, estimate, experiments, limits, preset, validate};
+use freshlab::wasm::{Plots, Run, choices, defaults, eq59, estimate, experiments, fields, limits, preset, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -93,9 +93,29 @@ fn the_values_of_a_field_and_their_labels_come_from_the_core() {
     assert_eq!((first.get(0).as_string().unwrap(), first.get(1).as_string().unwrap()), ("oracle".into(), "oracle (knows the rates)".into()));
     let objective = js_sys::Array::from(&get(&learning, "objective"));
     assert_eq!(js_sys::Array::from(&objective.get(0)).get(0).as_string().unwrap(), "harmonic", "the default first");
-    // an experiment without such fields, or no experiment: an empty object
+    // an experiment without such fields: an empty object; no experiment: an error
     assert_eq!(js_sys::Object::keys(&js_sys::Object::from(choices("level_sets").unwrap())).length(), 0);
-    assert_eq!(js_sys::Object::keys(&js_sys::Object::from(choices("nonsense").unwrap())).length(), 0);
+    let e = choices("nonsense").unwrap_err();
+    assert_eq!(get(&e, "field").as_string().unwrap(), "experiment");
+    assert!(get(&e, "message").as_string().unwrap().starts_with("unknown experiment \"nonsense\"; use one of level_sets, "));
+}
+
+#[test]
+fn every_field_is_described_by_the_core() {
+    // the words the page's form shows, by former names too
+    let described = js_sys::Array::from(&fields("eq59").unwrap());
+    let first = described.get(0);
+    assert_eq!(get(&first, "key").as_string().unwrap(), "r_min");
+    assert_eq!(get(&first, "label").as_string().unwrap(), "r from");
+    assert_eq!(get(&first, "kind").as_string().unwrap(), "number");
+    assert_eq!(get(&first, "help").as_string().unwrap(), "r = λ/f > 0");
+    let pages = js_sys::Array::from(&fields("policies").unwrap()).find(&mut |f, _, _| get(&f, "key").as_string().as_deref() == Some("repository.pages"));
+    assert_eq!(get(&pages, "label").as_string().unwrap(), "pages (generator)");
+    // a field with nothing more to say has no help at all
+    let seed = js_sys::Array::from(&fields("policies").unwrap()).find(&mut |f, _, _| get(&f, "key").as_string().as_deref() == Some("seed"));
+    assert!(get(&seed, "help").is_undefined());
+    let e = fields("nonsense").unwrap_err();
+    assert!(get(&e, "message").as_string().unwrap().contains("unknown experiment"));
 }
 
 #[test]
