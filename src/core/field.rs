@@ -62,6 +62,14 @@ impl Field {
     pub fn help(self, help: &'static str) -> Self {
         Field { help, ..self }
     }
+    /// P, the least time between two requests to one server (spec §1.1).
+    pub fn politeness() -> Self {
+        Field::number("politeness_seconds", "politeness P (seconds)")
+    }
+    /// P where 0 turns politeness off.
+    pub fn politeness_or_none() -> Self {
+        Field::number("politeness_seconds", "politeness P (seconds; 0: none)")
+    }
     /// The seed of every random stream of a run (same seed, same numbers).
     pub fn seed() -> Self {
         Field::integer("seed", "seed")

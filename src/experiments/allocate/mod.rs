@@ -193,7 +193,7 @@ impl Experiment for AllocateConfig {
         let mut fields = Pages::fields();
         fields.extend([
             Field::number("capacity", "C (requests a day)"),
-            Field::number("politeness_seconds", "politeness P (seconds; 0: none)"),
+            Field::politeness_or_none(),
             Field::select("objective", "objective of the optima").help("Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s"),
             Pages::observed_share_field(),
             Field::seed(),

@@ -33,7 +33,7 @@ impl Experiment for BurstyConfig {
             Field::number("generator.rate_max", "mean changes a year, to"),
             Field::number("generator.min_changes_per_year", "keep articles with at least (changes a year)").help("the thesis: 300"),
             Field::number("generator.burstiness", "burstiness σ").help("0: periodic; 2: edits minutes apart, then quiet weeks"),
-            Field::number("politeness_seconds", "politeness P (seconds)").help("the thesis: 15 s for 10,000 articles"),
+            Field::politeness().help("the thesis: 15 s for 10,000 articles"),
             Field::list("fractions", "request rates (share of 1/P)"),
             Field::choices("policies", "policies").help("GREEDY (sampled) estimates as the thesis did; GREEDY (renewal eq.) solves the renewal equation"),
             Field::integer("greedy_samples", "GREEDY samples per article").help("the thesis: 3"),

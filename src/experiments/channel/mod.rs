@@ -156,7 +156,7 @@ impl Experiment for ChannelConfig {
             Field::number("capacity", "C as a share of the maximum"),
             Field::number("window_requests", "expected requests per window"),
             Field::integer("windows", "windows"),
-            Field::number("politeness_seconds", "politeness P (seconds)"),
+            Field::politeness(),
             Field::seed(),
         ];
         fields.extend(RepositoryConfig::fields());

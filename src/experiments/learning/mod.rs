@@ -31,7 +31,7 @@ impl Experiment for LearningConfig {
         let mut fields = Pages::fields();
         fields.extend([
             Field::number("capacity", "bandwidth (requests a day)"),
-            Field::number("politeness_seconds", "politeness P (seconds; 0: none)"),
+            Field::politeness_or_none(),
             Field::select("objective", "objective"),
             Field::select("spacing", "the oracle’s and learners’ crawls").help("Poisson crawls keep P on average only"),
             Field::choices("policies", "policies").help("Nutch and StormCrawler have their intervals scaled until they spend the bandwidth"),

@@ -35,7 +35,7 @@ impl Experiment for PoliciesConfig {
     fn fields() -> Vec<Field> {
         let mut fields = Pages::fields();
         fields.extend([
-            Field::number("politeness_seconds", "politeness P (seconds)"),
+            Field::politeness(),
             Field::number("horizon_days", "simulated days"),
             Field::list("capacities", "C as shares of the maximum").help("the thesis: 0.01, 0.1, 0.9"),
             Field::select("allocation", "allocation").help("OPT_UNPOLITE ignores the caps; proportional: to λ; given: the page list’s frequency column"),
