@@ -411,6 +411,36 @@ mod tests {
     }
 
     #[test]
+    fn a_size_stands_for_a_file_in_the_checks_but_not_in_a_run() {
+        // the page checks its form with the size of the file it holds, not the file
+        let list = format!("page,server,change_rate\n{}", (0..500).map(|i| format!("p{i},s{},0.5\n", i % 7)).collect::<String>());
+        let trace = (0..400).map(|i| format!("a{},{}\n", i % 3, 1_600_000_000 + 3600 * i)).collect::<String>();
+        for (experiment, source, file, size) in
+            [("learning", "page_list", "page_list", "page_list_bytes"), ("policies", "page_list", "page_list", "page_list_bytes"), ("bursty", "trace", "trace", "trace_bytes")]
+        {
+            let text = if source == "trace" { &trace } else { &list };
+            let with = |extra: serde_json::Value| {
+                let mut config = serde_json::json!({ "experiment": experiment, "source": source });
+                config.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+                config_from_value(config).unwrap()
+            };
+            let sent = with(serde_json::json!({ file: text }));
+            let sized = with(serde_json::json!({ size: text.len() }));
+            assert!(sized.validate_fields().is_ok(), "{experiment}");
+            assert_eq!(sized.cost(), sent.cost(), "{experiment}: the same estimate");
+            // never both; over the limit like the text; and a run needs the file itself
+            let both = with(serde_json::json!({ file: text, size: text.len() })).validate_fields().unwrap_err();
+            assert_eq!(both.field, size, "{experiment}: {both}");
+            let huge = with(serde_json::json!({ size: 600u64 << 20 })).validate_fields().unwrap_err();
+            assert!(huge.field == file && huge.message.contains("over the 512 MB limit"), "{experiment}: {huge}");
+            let Err(e) = start(sized) else { panic!("{experiment}: ran without its file") };
+            assert!(e.field == file && e.message.contains("a run needs"), "{experiment}: {e}");
+            let generator = config_from_value(serde_json::json!({ "experiment": experiment, size: 10 })).unwrap().validate_fields().unwrap_err();
+            assert_eq!(generator.field, size, "{experiment}: {generator}");
+        }
+    }
+
+    #[test]
     fn an_empty_choice_asks_for_one() {
         let e = parse_config(r#"{"experiment": "per_page", "policies": []}"#).unwrap().validate_fields().unwrap_err();
         assert_eq!((e.field.as_str(), e.message.as_str()), ("policies", "choose at least one policy: merge, random or both"));

@@ -1,6 +1,6 @@
 // A CSV file for an experiment: chosen, dropped on its box, or a shipped sample. The
-// text is kept by the panel and sent with the configuration when the run starts; the
-// core checks every row and names the bad ones.
+// text is kept by the panel and sent with the configuration when the run starts (the
+// form's checks send its size); the core checks every row and names the bad ones.
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
@@ -33,8 +33,11 @@ export function loadSample(name) {
   });
 }
 
+let loads = 0;
+
 /**
- * Adds a drop box to `controls`. options: {key (the panel property holding {text, name}),
+ * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
+ * bytes (its UTF-8 size), serial (one per load)}),
  * label, empty (status with nothing loaded), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel) (e.g. switch the source field)}.
  */
@@ -47,15 +50,16 @@ export function csvDropBox(panel, controls, options) {
     <p class="trace-status" role="status">${options.empty}</p>
     <p class="help">${options.help}</p>`;
   const status = box.querySelector('.trace-status');
-  const use = (text, name) => {
-    panel[options.key] = { text, name };
-    status.textContent = `Loaded ${name} (${(text.length / 1024).toFixed(0)} KB). ${options.loaded}`;
+  const use = (text, name, bytes) => {
+    panel[options.key] = { text, name, bytes, serial: ++loads };
+    status.textContent = `Loaded ${name} (${(bytes / 1024).toFixed(0)} KB). ${options.loaded}`;
     options.onLoad(panel);
     panel.changed();
   };
   const load = async (file) => {
     try {
-      use(await readCsvFile(file), file.name);
+      // the file's size is its UTF-8 text's: readCsvFile takes valid UTF-8 only
+      use(await readCsvFile(file), file.name, file.size);
     } catch (error) {
       panel[options.key] = null;
       status.textContent = `Not loaded: ${error.message}.`;
@@ -65,7 +69,8 @@ export function csvDropBox(panel, controls, options) {
   box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
   const loadShipped = async () => {
     try {
-      use(await loadSample(options.sample), options.sampleName);
+      const text = await loadSample(options.sample);
+      use(text, options.sampleName, new TextEncoder().encode(text).length);
     } catch (error) {
       status.textContent = `Not loaded: ${error.message}.`;
     }

@@ -4,7 +4,8 @@ import { csvDropBox } from './csv-file.js';
 
 export const SOURCE_FIELD = { key: 'source', label: 'pages from', kind: 'select' };
 
-/** A panel spec's hooks: the drop box, and the list's text sent with the run. */
+/** A panel spec's hooks: the drop box, and the list it holds (its size in the form's
+ * checks, its text in the run). */
 export const PAGE_LIST = {
   setup: (panel, controls) =>
     csvDropBox(panel, controls, {
@@ -20,7 +21,5 @@ export const PAGE_LIST = {
         by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
       onLoad: (p) => p.form.set('source', 'page_list'),
     }),
-  augment(config, panel) {
-    if (config.source === 'page_list' && panel.pageList) config.page_list = panel.pageList.text;
-  },
+  file: { key: 'pageList', field: 'page_list', size: 'page_list_bytes', when: (config) => config.source === 'page_list' },
 };

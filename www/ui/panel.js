@@ -69,7 +69,11 @@ function describe(spec, described, choices) {
  * values(core), then(panel)?}]), estimate (show the run's cost under the form),
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
  * phase, label) (label(field, value): a value’s label, if the core names it),
- * setup(panel, controls), augment(config, panel)}
+ * setup(panel, controls), file {key (the panel property a csvDropBox fills), field (the
+ * configuration's text field), size (its size field), when(config)}}
+ * A file the panel holds goes to the core as its size while the form is checked (copying
+ * a list of hundreds of MB on every edit would hold the main thread for seconds) and
+ * as its text only in the run.
  * `fields` lists the keys of the configuration the form shows, in order; the core
  * describes each one (core.fields: its label, help and kind), and an entry may be
  * {key, label?, help?} to say it otherwise in this panel. A 'select' or 'choices'
@@ -256,14 +260,32 @@ export class ExperimentPanel {
     const config = structuredClone(this.base);
     config.experiment = this.experiment;
     for (const [key, value] of Object.entries(read)) setPath(config, key, value);
-    this.spec.augment?.(config, this);
+    const file = this.heldFile(config);
+    if (file) config[this.spec.file.size] = file.bytes;
     return config;
+  }
+
+  /** The file the panel holds for this configuration, if it takes one. */
+  heldFile(config) {
+    const spec = this.spec.file;
+    return spec && spec.when(config) ? (this[spec.key] ?? null) : null;
+  }
+
+  /** The configuration a run needs: the held file's text in place of its size. */
+  forRun(config) {
+    const file = this.heldFile(config);
+    if (!file) return config;
+    const { [this.spec.file.size]: _size, ...rest } = config;
+    return { ...rest, [this.spec.file.field]: file.text };
   }
 
   /** What decides the charts: the configuration without display-only fields. */
   comparable(config) {
     const copy = structuredClone(config);
     for (const key of this.spec.display ?? []) setPath(copy, key, null);
+    // another file of the same size is another run
+    const file = this.heldFile(config);
+    if (file) copy.file = file.serial;
     return copy;
   }
 
@@ -392,7 +414,8 @@ export class ExperimentPanel {
     if (!this.spec.auto) this.state?.update(this.spec.id, this.params(config));
     this.shown = JSON.stringify(this.comparable(config));
     this.lastPartial = null;
-    const run = this.client.run(config, {
+    const runConfig = this.forRun(config);
+    const run = this.client.run(runConfig, {
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
@@ -408,7 +431,7 @@ export class ExperimentPanel {
       ({ result, elapsedMs, workers }) => {
         if (this.running !== run) return;
         this.finish();
-        this.lastConfig = config;
+        this.lastConfig = runConfig;
         this.show(result, 'final');
         // edits made while it ran leave the chart out of date; an invalid one keeps its
         // message in the status, which the run's time would otherwise replace
@@ -421,7 +444,7 @@ export class ExperimentPanel {
           const last = this.pendingPartial ?? this.lastPartial;
           this.pendingPartial = null;
           if (last) {
-            this.lastConfig = config;
+            this.lastConfig = runConfig;
             this.show(last.partial, 'cancelled', last.fraction);
             this.check();
             this.setStatus(`Cancelled at ${Math.round(100 * last.fraction)} %: the chart and the tables show the partial result.`);

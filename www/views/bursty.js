@@ -64,9 +64,7 @@ const panel = {
     },
   ],
   setup: traceControls,
-  augment(config, panel) {
-    if (config.source === 'trace' && panel.trace) config.trace = panel.trace.text;
-  },
+  file: { key: 'trace', field: 'trace', size: 'trace_bytes', when: (config) => config.source === 'trace' },
   estimate: true,
   details: (result, element, phase) => (element.innerHTML = gapsTable(result, phase === 'final')),
 };

@@ -40,6 +40,11 @@ macro_rules! takes_pages {
             /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?, observed?}.
             #[serde(skip_serializing_if = "Option::is_none")]
             pub page_rows: Option<Vec<$crate::core::model::page_list::PageRow>>,
+            /// The size in bytes of a page list the page holds but leaves out of its checks
+            /// (checking a form must not copy hundreds of MB on the page's main thread); it
+            /// stands for `page_list` in validation and the cost, and a run needs the list.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub page_list_bytes: Option<u64>,
             $($fields)*
         }
 
@@ -50,6 +55,7 @@ macro_rules! takes_pages {
                     repository: &self.repository,
                     page_list: &self.page_list,
                     page_rows: &self.page_rows,
+                    page_list_bytes: self.page_list_bytes,
                     seed: self.seed,
                 }
             }
@@ -66,6 +72,8 @@ pub struct Pages<'a> {
     pub page_list: &'a Option<String>,
     /// The same pages as JSON objects.
     pub page_rows: &'a Option<Vec<PageRow>>,
+    /// The size of a page list left out of the page's checks (not sent).
+    pub page_list_bytes: Option<u64>,
     pub seed: u64,
 }
 
@@ -89,23 +97,33 @@ impl Pages<'_> {
         match self.source {
             RepositorySource::Generator => {
                 self.repository.validate("repository.")?;
-                if self.page_list.is_some() || self.page_rows.is_some() {
-                    let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
-                    return Err(InputError::new(field, "is given but source is generator; set source to page_list to use it, or remove it"));
+                let given = [("page_list", self.page_list.is_some()), ("page_rows", self.page_rows.is_some()), ("page_list_bytes", self.page_list_bytes.is_some())];
+                if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
+                    return Err(InputError::new(*field, "is given but source is generator; set source to page_list to use it, or remove it"));
                 }
             }
-            RepositorySource::PageList => match (self.page_list, self.page_rows) {
-                (None, None) => {
-                    return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency][,observed])"));
+            RepositorySource::PageList => {
+                if self.page_list_bytes.is_some() && (self.page_list.is_some() || self.page_rows.is_some()) {
+                    return Err(InputError::new("page_list_bytes", "is given beside the pages; it stands for a page list left out of the page's checks, so remove it"));
                 }
-                (Some(_), Some(_)) => return Err(InputError::new("page_rows", "is given beside page_list; give the pages once, as CSV text or as rows")),
-                (Some(text), None) if text.len() as u64 > page_list::MAX_BYTES => {
-                    return Err(InputError::new("page_list", format!("is {} MB, over the {} MB limit; keep fewer pages", text.len() >> 20, page_list::MAX_BYTES >> 20)));
+                match (self.page_list, self.page_rows) {
+                    (None, None) if self.page_list_bytes.is_none() => {
+                        return Err(InputError::new("page_list", "is missing: source page_list needs a CSV page list (page,server,change_rate[,weight][,frequency][,observed])"));
+                    }
+                    (Some(_), Some(_)) => return Err(InputError::new("page_rows", "is given beside page_list; give the pages once, as CSV text or as rows")),
+                    _ if self.list_bytes() > page_list::MAX_BYTES => {
+                        return Err(InputError::new("page_list", format!("is {} MB, over the {} MB limit; keep fewer pages", self.list_bytes() >> 20, page_list::MAX_BYTES >> 20)));
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
         }
         Ok(())
+    }
+
+    /// The page list's size in bytes: its text's, or the size that stands for it.
+    fn list_bytes(&self) -> u64 {
+        self.page_list.as_ref().map_or(self.page_list_bytes.unwrap_or(0), |t| t.len() as u64)
     }
 
     /// Pages and servers: the generator's, or at most those a page list can hold (a row
@@ -114,7 +132,7 @@ impl Pages<'_> {
         match self.source {
             RepositorySource::Generator => (self.repository.pages, self.repository.servers),
             RepositorySource::PageList => {
-                let rows = self.page_list.as_ref().map_or(0, |t| t.len() as u64 / 6) + self.page_rows.as_ref().map_or(0, |r| r.len() as u64);
+                let rows = self.list_bytes() / 6 + self.page_rows.as_ref().map_or(0, |r| r.len() as u64);
                 (rows.max(1), rows.max(1))
             }
         }
@@ -122,7 +140,7 @@ impl Pages<'_> {
 
     /// Bytes the import holds at most while it reads the list (0 for the generator).
     pub fn import_bytes(&self, pages: u64) -> u64 {
-        let text = self.page_list.as_ref().map_or(0, |t| t.len() as u64) + self.page_rows.as_ref().map_or(0, |r| 80 * r.len() as u64);
+        let text = self.list_bytes() + self.page_rows.as_ref().map_or(0, |r| 80 * r.len() as u64);
         if text > 0 { page_list::import_bytes(text, pages) } else { 0 }
     }
 
@@ -181,6 +199,9 @@ impl Pages<'_> {
                 let list = match (self.page_list, self.page_rows) {
                     (Some(text), _) => page_list::parse(text.as_bytes(), "page_list")?,
                     (None, Some(rows)) => page_list::from_page_rows(rows, "page_rows")?,
+                    (None, None) if self.page_list_bytes.is_some() => {
+                        return Err(InputError::new("page_list", "is not given: page_list_bytes stands for it in the page's checks only; a run needs the list's text"));
+                    }
                     (None, None) => return Err(InputError::new("page_list", "is missing")),
                 };
                 let summary = summarise(&list.repo, None);

@@ -52,6 +52,7 @@ impl Default for AllocateConfig {
             repository: RepositoryConfig::default(),
             page_list: None,
             page_rows: None,
+            page_list_bytes: None,
             capacity: 400.0,
             politeness_seconds: 0.0,
             objective: Objective::Freshness,

@@ -48,6 +48,11 @@ pub struct BurstyConfig {
     pub generator: BurstyGenerator,
     /// The CSV text of a trace (`page,timestamp` rows), when `source` is `trace`.
     pub trace: Option<String>,
+    /// The size in bytes of a trace the page holds but leaves out of its checks (checking
+    /// a form must not copy hundreds of MB on the page's main thread); it stands for
+    /// `trace` in validation and the cost, and a run needs the trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_bytes: Option<u64>,
     /// Minimum time between two requests to the server (the thesis: 15 s).
     pub politeness_seconds: f64,
     /// Shares of the maximum request rate 1/P.
@@ -76,6 +81,7 @@ impl Default for BurstyConfig {
             // a quarter keeps GREEDY's runs to seconds; the thesis replays a year
             generator: BurstyGenerator { articles: 200, days: 91.0, ..BurstyGenerator::default() },
             trace: None,
+            trace_bytes: None,
             // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
             politeness_seconds: 750.0,
             fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
@@ -147,6 +153,11 @@ impl BurstyConfig {
         self.policies.contains(&p)
     }
 
+    /// The trace's size in bytes: its text's, or the size that stands for it.
+    fn trace_len(&self) -> u64 {
+        self.trace.as_ref().map_or(self.trace_bytes.unwrap_or(0), |t| t.len() as u64)
+    }
+
     /// The period in minutes, the articles and changes (a trace's from its text size).
     pub fn estimate(&self) -> Estimate {
         let (articles, changes, minutes) = match self.source {
@@ -156,7 +167,7 @@ impl BurstyConfig {
             }
             // about 25 bytes a row; a year by default
             Source::Trace => {
-                let rows = self.trace.as_ref().map_or(0, |t| t.len() / 25) as u64;
+                let rows = self.trace_len() / 25;
                 ((rows / 300).max(1), rows, 525_600.0)
             }
         };
@@ -179,7 +190,7 @@ impl BurstyConfig {
             bytes: changes as f64 * 8.0
                 + articles as f64 * 400.0
                 + tables
-                + self.trace.as_ref().map_or(0.0, |t| 2.0 * t.len() as f64)
+                + 2.0 * self.trace_len() as f64
                 + 8.0 * per_fraction * self.policies.len() as f64 / articles.max(1) as f64,
         }
     }
@@ -189,17 +200,20 @@ impl Settings for BurstyConfig {
     fn validate(&self) -> Result<(), InputError> {
         match self.source {
             Source::Generator => {
-                if self.trace.is_some() {
-                    return Err(InputError::new("trace", "is given but source is generator; set source to trace to replay it, or remove it"));
+                if let Some(field) = [("trace", self.trace.is_some()), ("trace_bytes", self.trace_bytes.is_some())].iter().find(|(_, given)| *given).map(|(f, _)| *f) {
+                    return Err(InputError::new(field, "is given but source is generator; set source to trace to replay it, or remove it"));
                 }
                 self.generator.validate()?
             }
             Source::Trace => {
-                let Some(text) = &self.trace else {
+                if self.trace.is_some() && self.trace_bytes.is_some() {
+                    return Err(InputError::new("trace_bytes", "is given beside trace; it stands for a trace left out of the page's checks, so remove it"));
+                }
+                if self.trace.is_none() && self.trace_bytes.is_none() {
                     return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
-                };
-                if text.len() > trace::MAX_BYTES {
-                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", text.len() >> 20, trace::MAX_BYTES >> 20)));
+                }
+                if self.trace_len() > trace::MAX_BYTES as u64 {
+                    return Err(InputError::new("trace", format!("is {} MB, over the {} MB limit", self.trace_len() >> 20, trace::MAX_BYTES >> 20)));
                 }
             }
         }

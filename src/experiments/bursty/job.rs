@@ -105,7 +105,10 @@ impl BurstyJob {
     pub fn new(mut config: BurstyConfig) -> Result<Self, InputError> {
         let trace = match config.source {
             Source::Generator => config.generator.generate(config.seed)?,
-            Source::Trace => trace::parse(config.trace.as_deref().unwrap_or("").as_bytes())?,
+            Source::Trace => match &config.trace {
+                Some(text) => trace::parse(text.as_bytes())?,
+                None => return Err(InputError::new("trace", "is not given: trace_bytes stands for it in the page's checks only; a run needs the trace's text")),
+            },
         };
         config.trace = None;
         if config.article as usize >= trace.pages() {

@@ -146,6 +146,7 @@ impl Default for LearningConfig {
             repository: RepositoryConfig { pages: 2000, servers: 40, ..RepositoryConfig::default() },
             page_list: None,
             page_rows: None,
+            page_list_bytes: None,
             capacity: 300.0,
             politeness_seconds: 900.0,
             objective: Objective::Harmonic,

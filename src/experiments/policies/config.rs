@@ -71,6 +71,7 @@ impl Default for PoliciesConfig {
             repository: RepositoryConfig::default(),
             page_list: None,
             page_rows: None,
+            page_list_bytes: None,
             politeness_seconds: CLASSROOM_POLITENESS_SECONDS,
             horizon_days: SIX_YEARS,
             capacities: vec![0.01, 0.1, 0.9],
