@@ -274,9 +274,14 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         Some(other) => return Err(InputError::new("experiment", format!("must be a name (one of {known}), not {other}"))),
         None => return Err(InputError::new("experiment", format!("is missing; add \"experiment\": one of {known}"))),
     };
-    let name = canonical(&name).unwrap_or(name.as_str());
-    let parsed = config_of(name, map.clone()).unwrap_or_else(|| Err(InputError::new("experiment", format!("unknown experiment \"{name}\"; use one of {known}"))));
+    let name = named(&name)?;
+    let parsed = config_of(name, map.clone()).expect("a registered name has a configuration");
     parsed.map_err(|e| with_range(name, map, e))
+}
+
+/// The experiment `name` means ([`canonical`]), or the error that lists the names.
+pub fn named(name: &str) -> Result<&'static str, InputError> {
+    canonical(name).ok_or_else(|| InputError::new("experiment", format!("unknown experiment \"{name}\"; use one of {}", NAMES.join(", "))))
 }
 
 /// A whole-number field given a negative or fractional value: serde knows only that it

@@ -120,7 +120,8 @@ pub fn experiments() -> Result<JsValue, JsValue> {
 /// use): `{field: [[value, label], …]}`, from which the page's forms and tables take them.
 #[wasm_bindgen]
 pub fn choices(experiment: &str) -> Result<JsValue, JsValue> {
-    let map: serde_json::Map<String, serde_json::Value> = registry::choices(named(experiment)?).into_iter().map(|c| (c.field.to_owned(), serde_json::json!(c.options))).collect();
+    let map: serde_json::Map<String, serde_json::Value> =
+        registry::choices(registry::named(experiment).map_err(|e| error_js(&e))?).into_iter().map(|c| (c.field.to_owned(), serde_json::json!(c.options))).collect();
     to_js(&map)
 }
 
@@ -128,13 +129,7 @@ pub fn choices(experiment: &str) -> Result<JsValue, JsValue> {
 /// the page's forms take each field's label, help and input.
 #[wasm_bindgen]
 pub fn fields(experiment: &str) -> Result<JsValue, JsValue> {
-    to_js(&registry::fields(named(experiment)?))
-}
-
-/// The experiment `name` means (its own name, with '-' or '_', or a former one), or the
-/// error that lists the names.
-fn named(name: &str) -> Result<&'static str, JsValue> {
-    registry::canonical(name).ok_or_else(|| error_js(&InputError::new("experiment", format!("unknown experiment \"{name}\"; use one of {}", registry::NAMES.join(", ")))))
+    to_js(&registry::fields(registry::named(experiment).map_err(|e| error_js(&e))?))
 }
 
 /// The configuration of an experiment's named preset (`webbase`, `thesis`…).
