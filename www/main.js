@@ -7,6 +7,7 @@ import { WorkerPool } from './worker-client.js';
 import { UrlState } from './ui/state.js';
 import { Router, requestedView } from './ui/router.js';
 import { FORMER_PANELS } from './views/index.js';
+import { forwardDeckKeys } from './ui/slides.js';
 
 // the build names the module by its content, so that a browser keeps it until it changes
 /* global FRESHLAB_WASM */
@@ -59,7 +60,9 @@ function applyAppearance(globals) {
 }
 
 /** `?embed=<panel>` shows that panel's chart alone, filling the frame (for slides);
- * `figure=k` picks one of several charts, `controls=1` keeps its key fields. */
+ * `figure=k` picks one of several charts, `controls=1` adds its key fields (or
+ * `controls=p,capacity` the fields named) with its Run button; the deck's keys pressed
+ * inside it go on to the deck. */
 function applyEmbed(globals) {
   const id = globals.embed;
   if (!id) return;
@@ -70,12 +73,15 @@ function applyEmbed(globals) {
   }
   const root = document.documentElement;
   root.classList.add('embed');
-  if (globals.controls === '1') root.classList.add('embed-controls');
-  root.dataset.figure = String(Math.max(0, Number(globals.figure ?? 1) - 1) || 0);
-  section.classList.add('embedded', `show-figure-${root.dataset.figure}`);
+  if (globals.controls && globals.controls !== '0') root.classList.add('embed-controls');
+  forwardDeckKeys();
+  section.classList.add('embedded');
   // alone in its frame, the panel's title is the page's heading
   section.querySelector('h2')?.setAttribute('aria-level', '1');
 }
+
+// an embed is an embed from its first paint (the page's header never flashes on a slide)
+if (new URLSearchParams(location.search).has('embed')) document.documentElement.classList.add('embed');
 
 async function boot() {
   const state = new UrlState(FORMER_PANELS);

@@ -160,11 +160,22 @@ pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &F
         root.draw(&Text::new(text.clone(), at, theme.sized_text(title_size).pos(Pos::new(HPos::Center, VPos::Top)))).map_err(fail)?;
     }
     let top = (margin * 0.6 + line * title.len() as f64 + margin * 0.4) as u32;
-    let legend = Legend::new(entries(figure), &theme, &measure);
-    // is there room for the legend inside the plot? if not, beside or below it
+    let mut legend = Legend::new(entries(figure, true), &theme, &measure);
+    // is there room for the legend inside the plot? if not, beside or below it; if not
+    // even there, without its notes on lines drawn on others
+    let (room_w, room_h) = (w as f64 - 2.0 * margin, h as f64 - top as f64);
     let placement = match layout(root, figure, &theme, top, &legend)? {
         Some(p) => p,
-        None => legend.outside(w as f64 - 2.0 * margin, h as f64 - top as f64, w as f64, &theme),
+        None => match legend.fitting_outside(room_w, room_h, w as f64, &theme) {
+            Some(p) => p,
+            None => {
+                legend = Legend::new(entries(figure, false), &theme, &measure);
+                match layout(root, figure, &theme, top, &legend)? {
+                    Some(p) => p,
+                    None => legend.outside(room_w, room_h, w as f64, &theme),
+                }
+            }
+        },
     };
     let reserve = if matches!(placement, Placement::Right { .. } | Placement::Below { .. }) { Some(placement) } else { None };
     root.fill(&theme.background).map_err(fail)?;
@@ -178,21 +189,51 @@ pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &F
     Ok(frame)
 }
 
-/// The labelled layers, in order, as legend entries.
-fn entries(figure: &Figure) -> Vec<Entry> {
+/// The labelled layers, in order, as legend entries; with `notes`, a line drawn on an
+/// earlier one says so, since it cannot be told apart.
+fn entries(figure: &Figure, notes: bool) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
-    for layer in &figure.layers {
+    for (k, layer) in figure.layers.iter().enumerate() {
         let (label, glyph) = match layer {
             Layer::Lines { label, pen, .. } | Layer::HLine { label, pen, .. } => (label, Glyph::Line(*pen)),
             Layer::Rects { label, paint, .. } => (label, Glyph::Swatch(*paint)),
             Layer::Marker { label, paint, .. } | Layer::Intervals { label, paint, .. } => (label, Glyph::Dot(*paint, 0)),
             Layer::Dots { label, paint, shape, .. } => (label, Glyph::Dot(*paint, *shape)),
         };
-        if !label.is_empty() {
-            out.push(Entry { label: label.clone(), glyph });
+        if label.is_empty() {
+            continue;
         }
+        let hidden_by = figure.layers[..k].iter().find_map(|earlier| match earlier {
+            Layer::Lines { label: other, .. } if notes && !other.is_empty() => apart(figure, earlier, layer).filter(|&d| d <= NEARLY).map(|d| (other, d)),
+            _ => None,
+        });
+        let label = match hidden_by {
+            Some((other, d)) => format!("{label} ({} {})", if d <= SAME { "the same as" } else { "within 2 % of" }, other.split(':').next().unwrap_or(other)),
+            None => label.clone(),
+        };
+        out.push(Entry { label, glyph });
     }
     out
+}
+
+/// Lines this close (a share of the y axis) are drawn on each other: the same values.
+const SAME: f64 = 0.0025;
+/// Lines this close cannot be told apart on a projected slide.
+const NEARLY: f64 = 0.02;
+
+/// How far apart two line layers with the same x values are at most, as a share of the
+/// y axis (of its decades on a log axis); None when their x values differ.
+pub fn apart(figure: &Figure, a: &Layer, b: &Layer) -> Option<f64> {
+    let (Layer::Lines { lines: la, .. }, Layer::Lines { lines: lb, .. }) = (a, b) else { return None };
+    let y = &figure.y;
+    let scale = |v: f64| if y.log { v.max(f64::MIN_POSITIVE).log10() } else { v };
+    let span = (scale(y.max) - scale(y.min)).abs().max(f64::MIN_POSITIVE);
+    let points = la.iter().map(Vec::len).sum::<usize>();
+    let same_x = la.len() == lb.len() && la.iter().zip(lb).all(|(p, q)| p.len() == q.len() && p.iter().zip(q).all(|(p, q)| p[0] == q[0]));
+    if points < 2 || !same_x {
+        return None;
+    }
+    Some(la.iter().flatten().zip(lb.iter().flatten()).map(|(p, q)| (scale(p[1]) - scale(q[1])).abs() / span).fold(0.0, f64::max))
 }
 
 /// The plot's geometry for a given reserve: the label areas and the chart's margins.
@@ -646,5 +687,24 @@ mod axis_tests {
         assert!(lines.iter().all(|l| measure(l, size) <= 100.0));
         let (lines, _) = fit(&measure, "r = λ/f  (change rate ÷ revisit frequency)", 10.0, 60.0, false, &["  ("]);
         assert_eq!(lines, vec!["r = λ/f".to_string()]);
+    }
+
+    /// Issue 44: a line drawn on another says so in the legend; lines apart do not.
+    #[test]
+    fn a_line_under_another_says_so_in_the_legend() {
+        use crate::chart::figure::{Layer, series_pen};
+        let line = |label: &str, ys: &[f64]| Layer::lines(label, vec![ys.iter().enumerate().map(|(k, &y)| [k as f64, y]).collect()], series_pen(0));
+        let mut f = figure(Axis::linear("x", 0.0, 3.0));
+        f.layers = vec![line("graph: 3 h", &[0.5, 0.6, 0.7]), line("hash", &[0.5, 0.601, 0.7]), line("apart", &[0.5, 0.615, 0.7])];
+        let labels: Vec<String> = entries(&f, true).into_iter().map(|e| e.label).collect();
+        assert_eq!(labels, ["graph: 3 h", "hash (the same as graph)", "apart (within 2 % of graph)"]);
+        f.layers.push(line("far", &[0.5, 0.7, 0.7]));
+        assert_eq!(entries(&f, true).last().unwrap().label, "far");
+        assert_eq!(entries(&f, false)[1].label, "hash", "without notes where even half-size text would not fit");
+        // on a log axis, by decades
+        f.y = Axis::log("y", 1e-3, 1e3);
+        f.layers = vec![line("a", &[1.0, 10.0]), line("b", &[1.01, 10.1]), line("c", &[1.1, 11.0]), line("d", &[2.0, 20.0])];
+        let labels: Vec<String> = entries(&f, true).into_iter().map(|e| e.label).collect();
+        assert_eq!(labels, ["a", "b (the same as a)", "c (within 2 % of a)", "d"]);
     }
 }

@@ -93,28 +93,43 @@ impl Legend {
             Corner::LowerRight => (right, bottom),
         };
         let order = [corner(preferred), (right, top), (left, top), (right, bottom), (left, bottom), (middle_x, top), (middle_x, bottom), (left, middle_y), (right, middle_y)];
-        order.into_iter().find(|&(x, y)| covered(points, (x, y, x + w, y + h), theme) == 0).map(|(x, y)| Placement::Inside { x: x as i32, y: y as i32 })
+        // checked where it will be drawn: at whole pixels
+        order
+            .into_iter()
+            .map(|(x, y)| (x.floor(), y.floor()))
+            .find(|&(x, y)| covered(points, (x, y, x + w, y + h), theme) == 0)
+            .map(|(x, y)| Placement::Inside { x: x as i32, y: y as i32 })
     }
 
-    /// Outside the plot: a strip to the right when the frame is wide enough and the
-    /// legend fits its height, else rows below in columns; the text shrinks (to half at
-    /// most) until the box fits.
+    /// Outside the plot: a strip to the right or rows below in columns, whichever leaves
+    /// the plot the larger area (the right when both leave as much); the text shrinks (to
+    /// half at most) until one fits.
     pub fn outside(&self, available_width: f64, available_height: f64, frame_width: f64, theme: &Theme) -> Placement {
+        self.fitting_outside(available_width, available_height, frame_width, theme).unwrap_or_else(|| {
+            let columns = ((available_width / self.size(theme, 0.5, 1).0).floor() as usize).clamp(1, self.entries.len().max(1));
+            Placement::Below { height: self.size(theme, 0.5, columns).1 + theme.px(8.0), columns, scale: 0.5 }
+        })
+    }
+
+    /// [`Legend::outside`]'s placement when one fits, at half the text size at least.
+    pub fn fitting_outside(&self, available_width: f64, available_height: f64, frame_width: f64, theme: &Theme) -> Option<Placement> {
         for scale in [1.0, 0.85, 0.7, 0.6, 0.5] {
             let (w, h) = self.size(theme, scale, 1);
             // the plot keeps at least 55 % of the width
-            if w <= 0.45 * frame_width && h <= available_height * 0.95 {
-                return Placement::Right { width: w + theme.px(8.0), scale };
-            }
-            let (one_w, _) = self.size(theme, scale, 1);
-            let columns = ((available_width / one_w).floor() as usize).clamp(1, self.entries.len().max(1));
+            let right =
+                (w <= 0.45 * frame_width && h <= available_height * 0.95).then(|| (Placement::Right { width: w + theme.px(8.0), scale }, (available_width - w) * available_height));
+            let columns = ((available_width / w).floor() as usize).clamp(1, self.entries.len().max(1));
             let (w, h) = self.size(theme, scale, columns);
-            if w <= available_width && h <= 0.4 * available_height {
-                return Placement::Below { height: h + theme.px(8.0), columns, scale };
+            let below = (w <= available_width && h <= 0.4 * available_height)
+                .then(|| (Placement::Below { height: h + theme.px(8.0), columns, scale }, available_width * (available_height - h)));
+            match (right, below) {
+                (Some((r, area_r)), Some((b, area_b))) => return Some(if area_b > area_r { b } else { r }),
+                (Some((r, _)), None) => return Some(r),
+                (None, Some((b, _))) => return Some(b),
+                (None, None) => {}
             }
         }
-        let columns = ((available_width / self.size(theme, 0.5, 1).0).floor() as usize).clamp(1, self.entries.len().max(1));
-        Placement::Below { height: self.size(theme, 0.5, columns).1 + theme.px(8.0), columns, scale: 0.5 }
+        None
     }
 
     /// Draws the legend; returns its box and how many points it covers.

@@ -98,6 +98,15 @@ export async function auditAccessibility(page) {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
+/** Runs axe-core with the WCAG 2.2 A and AA rules (2.0, 2.1 and 2.2's target size among
+ * them) on the page; returns every violation, whatever its impact. */
+export async function auditWcag22(page) {
+  const source = fs.readFileSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => Boolean(globalThis.axe)))) await page.evaluate(source);
+  const result = await page.evaluate(() => globalThis.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }));
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
 /** A fingerprint of the canvas's pixels, to tell whether a redraw changed them. */
 export function pixelsOf(page, selector) {
   return page.$eval(selector, (canvas) => {

@@ -181,19 +181,33 @@ test('messages in the user’s words, under the field being edited', async () =>
   await page.close();
 });
 
-test('the embed button gives an iframe of this chart in its current state', async () => {
+test('the embed dialog gives an iframe of this chart in its current state, and previews it', async () => {
   const browser = await session();
   const page = await browser.newPage(`${browser.url}?view=level-sets`);
   await drawnAtLeast(page, 'level-sets', 1);
   await setField(page, 'level-sets', 'r to', 4);
   await page.waitForFunction(() => /r_max=4/.test(location.search), null, { timeout: 5000 });
   await page.locator('#level-sets').getByRole('button', { name: /^Embed/ }).click();
-  const snippet = await page.locator('#level-sets .embed-code').inputValue();
+  const dialog = page.locator('dialog.embed-dialog[open]');
+  const snippet = await dialog.locator('.embed-code').inputValue();
   const src = snippet.match(/<iframe src="([^"]+)" width="960" height="540"/)?.[1].replace(/&amp;/g, '&');
   assert.ok(src, snippet);
   assert.match(src, /embed=level-sets/);
   assert.match(src, /level-sets\.r_max=4/);
+  assert.match(src, /font=1\.5/, 'for a room by default');
   assert.doesNotMatch(src, /view=/, 'the embed names its panel');
+  // the preview shows exactly that address, at the slide's size
+  assert.equal(await dialog.locator('.embed-preview iframe').getAttribute('src'), src);
+  assert.equal(await dialog.locator('.embed-preview iframe').getAttribute('width'), '960');
+  // 4:3, dark, its key values, as a reveal.js slide
+  await dialog.getByLabel('Slide size').selectOption({ label: '4:3, 1024 × 768' });
+  await dialog.getByLabel('Theme').selectOption('dark');
+  await dialog.getByLabel('Controls on the slide').selectOption('key');
+  await dialog.getByLabel('Code for').selectOption('reveal');
+  const slide = await dialog.locator('.embed-code').inputValue();
+  assert.match(slide, /^<section>\n {2}<iframe data-src="[^"]*theme=dark[^"]*controls=1[^"]*" width="1024" height="768"/);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  assert.equal(await page.locator('dialog.embed-dialog[open]').count(), 0);
   const embedded = await browser.newPage(src);
   await drawnAtLeast(embedded, 'level-sets', 1);
   assert.match(await embedded.locator('#level-sets figcaption').textContent(), /r from 0\.05 to 4 /);

@@ -50,6 +50,24 @@ function scheduleRedraw(view) {
   if (!draining) drain();
 }
 
+/** A view's first chart ends on the first screen (axes and legend included): it is no
+ * taller than the window leaves below the header, the title and the panel's heading. */
+const firstCharts = new Set();
+function fitFirstScreen() {
+  for (const canvas of firstCharts) {
+    if (!canvas.isConnected) {
+      firstCharts.delete(canvas);
+      continue;
+    }
+    if (canvas.offsetParent === null) continue; // in a hidden view
+    const top = canvas.getBoundingClientRect().top + window.scrollY;
+    canvas.style.maxHeight = `max(15rem, ${Math.floor(innerHeight - top - 8)}px)`;
+  }
+}
+window.addEventListener('resize', fitFirstScreen);
+document.addEventListener('freshlab:appearance', fitFirstScreen);
+document.addEventListener('freshlab:view', fitFirstScreen);
+
 export class ChartView {
   /** Figure `index` of a result; hover(x, y) returns the read-out text for a point. */
   constructor(container, core, { name, label, hover, index = 0 }) {
@@ -93,6 +111,10 @@ export class ChartView {
     this.frameBox.append(this.canvas, this.readout, this.stamp);
     this.figure.append(this.frameBox, this.caption, exports);
     container.append(this.figure);
+    if (index === 0 && container.closest('.panel') === container.closest('.view')?.querySelector('.panel') && !document.documentElement.classList.contains('embed')) {
+      firstCharts.add(this.canvas);
+      fitFirstScreen();
+    }
     this.canvas.addEventListener('pointermove', (e) => this.onPointer(e));
     this.canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
     new ResizeObserver(() => scheduleRedraw(this)).observe(this.canvas);

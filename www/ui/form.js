@@ -40,7 +40,11 @@ export class Form {
     wrap.className = `field field-${field.kind}`;
     const label = document.createElement('label');
     label.htmlFor = id;
-    label.textContent = field.label;
+    // its words before a parenthesis name it on a slide's strip (ui/slides.js)
+    const cut = field.label.indexOf(' (');
+    label.innerHTML = '<span class="label-main"></span><span class="label-more"></span>';
+    label.firstChild.textContent = cut > 0 ? field.label.slice(0, cut) : field.label;
+    label.lastChild.textContent = cut > 0 ? field.label.slice(cut) : '';
     let input;
     if (field.kind === 'select') {
       input = document.createElement('select');

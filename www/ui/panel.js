@@ -8,6 +8,8 @@ import { downloadText } from './download.js';
 import { encodeValue, decodeValue } from './state.js';
 import { elapsed, number } from './format.js';
 import { costNote } from './cost.js';
+import { EmbedDialog } from './embed-dialog.js';
+import { controlsOf } from './slides.js';
 
 /** Reads `a.b` from nested objects. */
 export function getPath(object, path) {
@@ -64,7 +66,9 @@ function describe(spec, described, choices) {
  * spec: {id, experiment (the id, with '_' for '-', unless given), heading, fields, auto
  * (run on every change), action (button text when not auto), display (fields
  * that only change what a finished result shows), initial(core) (the configuration the
- * form edits; the defaults otherwise), figures (how many of the result's charts to
+ * form edits; the defaults otherwise), slideFigure(result) (the chart an embed shows
+ * unless its address names one), keyFields (the fields `controls=1` puts on a slide),
+ * figures (how many of the result's charts to
  * show), more {view, text} (a link to the full experiment), presets ([{label,
  * values(core), then(panel)?}]), estimate (show the run's cost under the form),
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
@@ -98,13 +102,24 @@ export class ExperimentPanel {
     const body = document.createElement('div');
     body.className = 'panel-body';
     // the form folds away on a phone, where the chart comes first
-    const controls = document.createElement('details');
+    // (on a slide, a strip under the chart)
+    this.embedded = state?.globals.embed === spec.id;
+    const controls = document.createElement(this.embedded ? 'div' : 'details');
     controls.className = 'controls';
-    controls.open = !window.matchMedia(PHONE).matches || state?.globals.controls === '1';
-    controls.innerHTML = '<summary>Parameters</summary>';
+    if (!this.embedded) {
+      controls.open = !window.matchMedia(PHONE).matches;
+      controls.innerHTML = '<summary>Parameters</summary>';
+    }
+    this.controls = controls;
     this.form = new Form(controls, this.fields, this.defaults, (key) => this.changed(key));
-    const keys = spec.keyFields ?? this.fields.slice(0, 3).map((k) => k.key);
-    for (const key of keys) this.form.inputs.get(key)?.closest('.field')?.classList.add('key-field');
+    this.keyFields = spec.keyFields ?? this.fields.slice(0, 3).map((k) => k.key);
+    // Enter in a field runs (a lecturer's slide: change a value, press Enter)
+    controls.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || !e.target.matches('.form input[type="text"], .form select')) return;
+      e.preventDefault();
+      this.start();
+      if (this.embedded) this.closeDrawer(true);
+    });
 
     const buttons = document.createElement('div');
     buttons.className = 'buttons';
@@ -125,7 +140,7 @@ export class ExperimentPanel {
       );
     }
     if (!spec.auto) {
-      this.runButton = button(spec.action, 'primary', () => this.start());
+      this.runButton = button(spec.action, 'primary run', () => this.start());
       buttons.append(this.runButton);
     }
     const exports = document.createElement('div');
@@ -133,9 +148,9 @@ export class ExperimentPanel {
     for (const [text, act] of [
       ['CSV', () => downloadText(`freshlab-${spec.id}.csv`, this.plots.csv(), 'text/csv')],
       ['JSON', () => this.exportJson()],
-      ['Embed', () => this.copyEmbed()],
+      ['Embed', () => (this.embedDialog ??= new EmbedDialog(this)).open()],
     ]) {
-      const label = text === 'Embed' ? `Embed: copy the code that shows ${spec.heading} alone, for slides` : `Download the data of ${spec.heading} as ${text}`;
+      const label = text === 'Embed' ? `Embed ${spec.heading} in a slide: size, text size, controls, and the code` : `Download the data of ${spec.heading} as ${text}`;
       exports.append(button(text, 'secondary export', () => this.result && act(), label));
     }
     spec.setup?.(this, controls);
@@ -146,12 +161,8 @@ export class ExperimentPanel {
     this.status = document.createElement('p');
     this.status.className = 'status';
     this.status.setAttribute('role', 'status');
-    this.embedCode = document.createElement('textarea');
-    this.embedCode.className = 'embed-code';
-    this.embedCode.readOnly = true;
-    this.embedCode.hidden = true;
-    this.embedCode.setAttribute('aria-label', `Embed code for ${spec.heading}`);
-    controls.append(this.note, this.status, exports, this.embedCode);
+    controls.append(this.note, this.status, exports);
+    if (this.embedded) this.fitSlide(state.globals.controls);
 
     const output = document.createElement('div');
     output.className = 'output';
@@ -209,25 +220,67 @@ export class ExperimentPanel {
     const params = new Map();
     for (const field of this.fields) {
       const value = getPath(config, field.key);
-      if (JSON.stringify(value) !== JSON.stringify(this.defaults[field.key])) params.set(field.key, encodeValue(field, value));
+      // an optional field the defaults leave out is none
+      if (JSON.stringify(value ?? null) !== JSON.stringify(this.defaults[field.key] ?? null)) params.set(field.key, encodeValue(field, value));
     }
     return params;
   }
 
-  /** An iframe showing this panel's chart alone, as the chart shows it now. */
-  async copyEmbed() {
-    const base = `${location.origin === 'null' ? location.href.split('?')[0] : location.origin + location.pathname}`;
-    const url = `${base}${this.state ? this.state.query(this.spec.id, { embed: this.spec.id, view: null }) : `?embed=${this.spec.id}`}`;
-    const snippet = `<iframe src="${url.replace(/"/g, '&quot;')}" width="960" height="540" style="border:0" title="${this.spec.heading} (Freshlab)" loading="lazy"></iframe>`;
-    this.embedCode.value = snippet;
-    this.embedCode.hidden = false;
-    this.embedCode.select();
-    try {
-      await navigator.clipboard.writeText(snippet);
-      this.setStatus('Embed code copied: paste it into a slide or page that accepts HTML.');
-    } catch {
-      this.setStatus('Embed code selected below: copy it with Ctrl+C (or ⌘C).');
+  /** The chart a slide shows: the address's `figure` (from 1), else the one the view
+   * chooses for a slide (`slideFigure(result)`: where its phenomenon shows best), else
+   * the first; one the result does not draw falls back to the last it does. */
+  showOnSlide(result, count) {
+    const asked = Number(this.state.globals.figure);
+    const chosen = Number.isInteger(asked) && asked >= 1 ? asked - 1 : (this.spec.slideFigure?.(result) ?? 0);
+    const shown = Math.min(chosen, Math.max(0, count - 1));
+    for (const name of [...this.section.classList]) if (name.startsWith('show-figure-')) this.section.classList.remove(name);
+    this.section.classList.add(`show-figure-${shown}`);
+  }
+
+  /** On a slide (`?embed=`): the fields `controls` names in a strip under the chart,
+   * with the Run button and the progress; when they do not fit beside each other, a
+   * button opens them as a drawer over the chart, which Enter (a run) or Escape closes. */
+  fitSlide(controlsText) {
+    const { keys, unknown } = controlsOf(controlsText, this.fields, this.keyFields);
+    for (const key of keys) this.form.inputs.get(key)?.closest('.field')?.classList.add('strip-field');
+    this.controls.classList.toggle('with-fields', keys.length > 0);
+    if (unknown.length) {
+      const notice = document.createElement('p');
+      notice.className = 'slide-notice';
+      notice.setAttribute('role', 'alert');
+      notice.textContent = `The address's controls: nothing here is called ${unknown.map((n) => `“${n}”`).join(', ')}; this chart's values are ${this.fields.map((f) => f.key).join(', ')}.`;
+      this.controls.prepend(notice);
     }
+    if (!keys.length) return;
+    this.drawerButton = button('Values', 'secondary drawer-toggle', () => (this.controls.classList.contains('drawer-open') ? this.closeDrawer(false) : this.openDrawer()));
+    this.drawerButton.setAttribute('aria-expanded', 'false');
+    this.controls.querySelector('.buttons').prepend(this.drawerButton);
+    this.controls.addEventListener('keydown', (e) => e.key === 'Escape' && this.closeDrawer(false));
+    const fit = () => {
+      this.controls.classList.remove('drawer');
+      const crowded = this.form.element.scrollWidth > this.form.element.clientWidth + 1;
+      this.controls.classList.toggle('drawer', crowded);
+    };
+    new ResizeObserver(fit).observe(this.controls);
+    document.addEventListener('freshlab:appearance', fit);
+    requestAnimationFrame(fit);
+  }
+
+  openDrawer() {
+    this.controls.classList.add('drawer-open');
+    this.drawerButton.setAttribute('aria-expanded', 'true');
+    this.form.element.querySelector('.strip-field input, .strip-field select')?.focus();
+  }
+
+  /** Closes the drawer; after a run the focus leaves the field, so that the deck's keys
+   * (arrows, a clicker) move the slides again. */
+  closeDrawer(ran) {
+    if (!this.drawerButton) return;
+    const open = this.controls.classList.contains('drawer-open');
+    this.controls.classList.remove('drawer-open');
+    this.drawerButton.setAttribute('aria-expanded', 'false');
+    if (ran) document.activeElement?.blur();
+    else if (open) this.drawerButton.focus();
   }
 
   changed(key) {
@@ -350,6 +403,7 @@ export class ExperimentPanel {
     }
     while (this.chartViews.length > count) this.chartViews.pop().remove();
     for (const view of this.chartViews) view.show(this.plots, phase, fraction);
+    if (this.embedded) this.showOnSlide(result, count);
     previous?.free();
     this.spec.details?.(result, this.details, phase, this.label);
     labelCells(this.details);

@@ -61,13 +61,33 @@ function buildNav(nav) {
     allList.append(h, ...views.map((v) => link(v)));
   }
   nav.prepend(all);
-  // one menu of the header open at a time; a click elsewhere, Escape or a choice closes it
+  // one menu of the header open at a time; a click elsewhere, Escape, a choice or the
+  // keyboard's focus leaving it closes it
   const header = nav.closest('header') ?? nav;
   const menus = [...header.querySelectorAll('details')];
-  for (const m of menus) m.addEventListener('toggle', () => m.open && menus.forEach((o) => o !== m && (o.open = false)));
+  for (const m of menus) {
+    m.addEventListener('toggle', () => m.open && menus.forEach((o) => o !== m && (o.open = false)));
+    m.addEventListener('focusout', (e) => e.relatedTarget && !m.contains(e.relatedTarget) && (m.open = false));
+  }
   document.addEventListener('click', (e) => menus.forEach((m) => !m.contains(e.target) && (m.open = false)));
   document.addEventListener('keydown', (e) => e.key === 'Escape' && menus.forEach((m) => (m.open = false)));
+  foldWhenCrowded(header);
   return menus;
+}
+
+/** The header's menus, one per source, fold into one "Views" menu whenever they do not
+ * fit beside the name and the display menu (a narrow window, a large text size): the
+ * header never scrolls sideways and nothing is drawn over anything. */
+function foldWhenCrowded(header) {
+  const bar = header.querySelector('.bar');
+  const fit = () => {
+    header.classList.remove('folded');
+    const crowded = bar.scrollWidth > bar.clientWidth + 1;
+    header.classList.toggle('folded', crowded);
+  };
+  new ResizeObserver(fit).observe(bar);
+  document.addEventListener('freshlab:appearance', fit);
+  fit();
 }
 
 export class Router {
@@ -110,9 +130,10 @@ export class Router {
     if (unknown) notice.textContent = `Nothing here is called “${unknown}”: this is the start. The views are ${VIEWS.map((v) => v.id).join(', ')}.`;
     document.documentElement.dataset.view = id;
     revealCurrentTab(this.sections.get(id));
+    document.dispatchEvent(new Event('freshlab:view'));
   }
 
-  /** A view's section: title, explanation, its source's other views, its panels. */
+  /** A view's section: title, its source's other views, its panels, its explanation. */
   build(view) {
     const section = document.createElement('section');
     section.className = `view view-${view.id}`;
@@ -121,7 +142,10 @@ export class Router {
     const siblings = VIEWS.filter((v) => v.group && v.group === view.group);
     const tabs = siblings.length > 1 ? `<nav class="tabs" aria-label="${group.label}">${siblings.map((v) => `<a href="?view=${v.id}" data-view="${v.id}"${v.id === view.id ? ' aria-current="page"' : ''}>${v.title}</a>`).join('')}</nav>` : '';
     const source = group ? `<p class="crumb">${group.label} · <span class="source">${view.source}</span></p>` : '';
-    section.innerHTML = `${source}<h1 id="${view.id}-title">${view.id === 'home' ? 'How much freshness does politeness cost?' : view.title}</h1>${tabs}<div class="lede">${view.lede}</div>`;
+    // the chart comes first: a view's explanation follows its panels (the start's short
+    // question stays above its chart)
+    const home = view.id === 'home';
+    section.innerHTML = `${source}<h1 id="${view.id}-title">${home ? 'How much freshness does politeness cost?' : view.title}</h1>${tabs}${home ? `<div class="lede">${view.lede}</div>` : ''}`;
     for (const spec of view.panels) {
       const panel = document.createElement('section');
       panel.className = 'panel';
@@ -131,7 +155,8 @@ export class Router {
       section.append(panel);
       this.panels.set(spec.id, new ExperimentPanel(panel, { ...spec, label: spec.heading, name: spec.id }, this.core, this.client, this.state));
     }
-    if (view.id === 'home') section.append(cards());
+    if (home) section.append(cards());
+    else section.insertAdjacentHTML('beforeend', `<div class="lede">${view.lede}</div>`);
     this.main.append(section);
     return section;
   }
