@@ -343,7 +343,7 @@ exact shortcut for MERGE's schedule is implemented.${
 ${sampled.result.sample.servers.toLocaleString('en')} of the ${sampled.result.repository.servers.toLocaleString('en')} servers: the ${sampled.result.sample.servers_taken_whole} heaviest taken whole (${fmt(100 * sampled.result.sample.weight_taken_whole)} % of the pages'
 weight) and ${sampleDraws} draws from the rest by weight, dealt to ${sampled.result.sample.groups} groups; each figure is a
 ratio estimate leaning on each server's closed form (Eq 5-2 for RANDOM, Lemma 4.2 for the
-others), its 95 % interval from the groups' residuals (README, "Sampling servers"; a test
+others), its 95 % interval from the groups' residuals (docs/researchers.md, "Estimating from a sample of servers"; a test
 checks that the whole run's value falls inside the intervals; the same preset:
 \`--webbase-sampled\`). It took **${fmt(sampled.seconds / 60, 1)} minutes** wall-clock on this machine${sampled.peak_bytes ? `, ${fmt(sampled.peak_bytes / 1e9, 2)} GB at its peak` : ''}
 (the setup — repository, allocations, bounds at 14.5 M pages — included); its estimate

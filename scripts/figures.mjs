@@ -1,6 +1,6 @@
-// `npm run figures`: README's tables of measured figures, written from the CLI's JSON so
-// they cannot go stale. Each table sits between <!-- figures:NAME --> and
-// <!-- /figures:NAME --> in README.md and is replaced whole. Takes about two minutes
+// `npm run figures`: the researcher's guide's tables of measured figures, written from
+// the CLI's JSON so they cannot go stale. Each table sits between <!-- figures:NAME -->
+// and <!-- /figures:NAME --> in docs/researchers.md and is replaced whole. Takes about two minutes
 // (the WEBBASE preset's allocations at 14.5 M pages take most of it).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -156,7 +156,7 @@ function replace(text, name, body) {
   const end = `<!-- /figures:${name} -->`;
   const a = text.indexOf(start);
   const b = text.indexOf(end);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${start} … ${end} block`);
+  if (a < 0 || b < a) throw new Error(`docs/researchers.md has no ${start} … ${end} block`);
   return `${text.slice(0, a + start.length)}\n${body}\n${text.slice(b)}`;
 }
 
@@ -183,7 +183,8 @@ for (const objective of ['harmonic', 'binary', 'freshness']) {
 const crawl = freshlab('partition', '--schemes', 'hash_host,hash_url,hash_ip,graph_rtt,graph_geo,graph_rtt_ip', '--politeness', 'fixed,density,dynamic,fixed_mean');
 fs.rmSync(dir, { recursive: true, force: true });
 
-let text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const guide = path.join(root, 'docs', 'researchers.md');
+let text = fs.readFileSync(guide, 'utf8');
 text = replace(text, 'calibration', calibration(classroom, webbase));
 text = replace(text, 'repository', ratios(classroom));
 text = replace(text, 'sensors', sensors(stated, other));
@@ -191,5 +192,5 @@ text = replace(text, 'textbook', textbook(allocations));
 text = replace(text, 'partition', partition(crawl));
 text = replace(text, 'learning', learning(learned));
 text = replace(text, 'theory', theory(certified, curves, servers));
-fs.writeFileSync(path.join(root, 'README.md'), text);
-say('README.md: calibration, repository, sensors, textbook, partition, learning and theory tables rewritten from the CLI');
+fs.writeFileSync(guide, text);
+say('docs/researchers.md: calibration, repository, sensors, textbook, partition, learning and theory tables rewritten from the CLI');

@@ -1,8 +1,8 @@
-// `npm run fuzz -- --cases 1000000 [--seed 1] [--jobs 2] [--readme]`: the long fuzz
+// `npm run fuzz -- --cases 1000000 [--seed 1] [--jobs 2] [--write]`: the long fuzz
 // campaign (issue 13). Every experiment's configuration is mutated and run through
 // parsing, validation and the cost model; the small cases are run to the end and drawn,
 // each in a worker process limited in time and memory, and checked against their
-// estimate (tests/fuzz/). Prints the counts; --readme writes them into README.md.
+// estimate (tests/fuzz/). Prints the counts; --write writes them into docs/researchers.md.
 // The CI's test layers run a 3,000-case campaign natively and 1,500 cases in wasm.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,16 +69,16 @@ const rows = [
 ];
 const table = [`Seed ${s.seed}, ${Math.round(s.seconds / 60)} minutes on this machine (\`npm run fuzz -- --cases ${cases}\`):`, '', '| outcome | cases |', '|---|---|', ...rows.map((r) => `| ${r[0]} | ${r[1]} |`)].join('\n');
 console.log(`\n${table}`);
-if (args.includes('--readme')) {
-  const readme = path.join(root, 'README.md');
-  const text = fs.readFileSync(readme, 'utf8');
+if (args.includes('--write')) {
+  const guide = path.join(root, 'docs', 'researchers.md');
+  const text = fs.readFileSync(guide, 'utf8');
   const re = /(<!-- figures:fuzz -->\n)[\s\S]*?(<!-- \/figures:fuzz -->)/;
   if (!re.test(text)) {
-    console.error('freshlab fuzz: README.md has no <!-- figures:fuzz --> block to write into');
+    console.error('freshlab fuzz: docs/researchers.md has no <!-- figures:fuzz --> block to write into');
     process.exit(1);
   }
-  fs.writeFileSync(readme, text.replace(re, `$1${table}\n$2`));
-  say('README.md: the fuzz table is written');
+  fs.writeFileSync(guide, text.replace(re, `$1${table}\n$2`));
+  say('docs/researchers.md: the fuzz table is written');
 }
 if (result.status !== 0) {
   say(`the campaign found failing cases: see ${path.relative(root, summaryFile)}`);

@@ -289,7 +289,7 @@ fn partition_runs_from_flags_and_refuses_bad_robot_counts() {
     assert!(out.contains("--thesis") && out.contains("--web.max-pages"), "{out}");
 }
 
-/// Issue 12: the textbook case from README runs in one line, and a page list feeds both
+/// Issue 12: the textbook case from the researcher's guide runs in one line, and a page list feeds both
 /// `allocate` and `policies`; a bad list is refused with its line.
 #[test]
 fn allocate_reads_a_page_list_and_policies_runs_on_it() {

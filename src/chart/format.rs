@@ -89,7 +89,7 @@ mod tests {
 
     #[test]
     fn bounds_round_away_from_what_they_bound() {
-        // the certified bounds of Eq 5-9 (README): rounding to nearest would claim more
+        // the certified bounds of Eq 5-9 (docs/researchers.md): rounding to nearest would claim more
         assert_eq!(sig(0.9272304362680087, 10), "0.9272304363");
         assert_eq!(sig_bound(0.9272304362680087, 10, true), "0.9272304362");
         assert_eq!(sig_bound(0.9272304372535692, 10, false), "0.9272304373");

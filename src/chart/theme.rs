@@ -13,11 +13,14 @@ pub struct DrawOptions {
     pub dark: bool,
     pub pixel_ratio: f64,
     pub font_scale: f64,
+    /// The frame (CSS pixels) whose size sets the texts' size, when not the chart's own:
+    /// a slide's chart beside its controls keeps the texts of the chart alone.
+    pub text_frame: Option<[f64; 2]>,
 }
 
 impl Default for DrawOptions {
     fn default() -> Self {
-        DrawOptions { dark: false, pixel_ratio: 1.0, font_scale: 1.0 }
+        DrawOptions { dark: false, pixel_ratio: 1.0, font_scale: 1.0, text_frame: None }
     }
 }
 
@@ -25,6 +28,10 @@ impl DrawOptions {
     pub fn validate(&self) -> Result<(), InputError> {
         check("pixel_ratio", self.pixel_ratio)?.at_least(0.25)?.at_most(8.0)?;
         check("font_scale", self.font_scale)?.at_least(0.5)?.at_most(4.0)?;
+        if let Some([w, h]) = self.text_frame {
+            check("text_frame[0]", w)?.at_least(1.0)?.at_most(100_000.0)?;
+            check("text_frame[1]", h)?.at_least(1.0)?.at_most(100_000.0)?;
+        }
         Ok(())
     }
 }
@@ -80,7 +87,7 @@ impl Theme {
     /// pixels, so that a phone's chart keeps room for its data.
     pub fn sized(options: &DrawOptions, width: f64, height: f64) -> Self {
         let mut theme = Theme::new(options);
-        let (css_w, css_h) = (width / options.pixel_ratio, height / options.pixel_ratio);
+        let [css_w, css_h] = options.text_frame.unwrap_or([width / options.pixel_ratio, height / options.pixel_ratio]);
         theme.font *= (css_w / 900.0).min(css_h / 560.0).clamp(0.7, 1.0);
         theme
     }

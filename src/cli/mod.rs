@@ -318,11 +318,11 @@ fn write_files(output: &Output, outputs: &Outputs) -> Result<(), Failure> {
         Ok(())
     };
     if let Some(path) = &outputs.svg {
-        let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale };
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: 1.0, font_scale: outputs.font_scale, text_frame: None };
         each(path, &|fig| figure_svg(fig, outputs.width, outputs.height, &options).map(String::into_bytes))?;
     }
     if let Some(path) = &outputs.png {
-        let options = DrawOptions { dark: outputs.dark, pixel_ratio: outputs.scale, font_scale: outputs.font_scale };
+        let options = DrawOptions { dark: outputs.dark, pixel_ratio: outputs.scale, font_scale: outputs.font_scale, text_frame: None };
         each(path, &|fig| png(fig, outputs.width, outputs.height, &options))?;
     }
     if let Some(path) = &outputs.csv {

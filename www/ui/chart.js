@@ -123,7 +123,15 @@ export class ChartView {
   }
 
   options(pixelRatio) {
-    return { dark: currentTheme(), pixel_ratio: pixelRatio, font_scale: fontScale() };
+    const options = { dark: currentTheme(), pixel_ratio: pixelRatio, font_scale: fontScale() };
+    // on a slide with controls, the texts are sized for the chart and its strip together:
+    // the size they have on the same slide without controls
+    const strip = document.documentElement.classList.contains('embed-controls') && this.canvas.closest('.panel-body')?.querySelector('.controls');
+    if (strip) {
+      const box = this.canvas.getBoundingClientRect();
+      options.text_frame = [box.width, box.height + strip.getBoundingClientRect().height];
+    }
+    return options;
   }
 
   /** Draws `plots` (a result read by the core). `phase`: 'final', 'partial' (with the

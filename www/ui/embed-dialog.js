@@ -52,6 +52,7 @@ export class EmbedDialog {
     this.dialog.innerHTML = `
       <form method="dialog" class="embed-form">
         <h2 id="${id}-title">Embed “${panel.spec.heading}” in a slide</h2>
+        <div class="embed-choose">
         <div class="embed-settings">
           ${select(`${id}-size`, 'Slide size', SLIDE_SIZES.map((s, k) => [String(k), s.label]), '0')}
           ${select(`${id}-font`, 'Text size', FONTS, FONTS.some(([v]) => v === font) ? font : '1.5')}
@@ -68,8 +69,11 @@ export class EmbedDialog {
         <p class="embed-hint fineprint"></p>
         <div class="buttons"><button type="button" class="primary embed-copy">Copy</button><button type="submit" class="secondary">Close</button></div>
         <p class="status" role="status"></p>
-        <h3>Preview: exactly what the slide will show</h3>
-        <div class="embed-preview"><iframe title="Preview of the embedded chart" tabindex="-1"></iframe></div>
+        </div>
+        <div class="embed-look">
+          <h3>Preview: exactly what the slide will show</h3>
+          <div class="embed-preview"><iframe title="Preview of the embedded chart" tabindex="-1"></iframe></div>
+        </div>
       </form>`;
     document.body.append(this.dialog);
     this.inputs = Object.fromEntries(['size', 'font', 'theme', 'figure', 'controls', 'format', 'code'].map((k) => [k, this.dialog.querySelector(`#${id}-${k}`)]));

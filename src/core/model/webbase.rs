@@ -48,7 +48,7 @@ impl RepositoryConfig {
 
 impl Default for RepositoryConfig {
     /// The classroom repository: small enough for a few seconds in the page, with the
-    /// calibrated concentration (README, "Calibration"), so that politeness binds at
+    /// calibrated concentration (docs/researchers.md, "Politeness that binds"), so that politeness binds at
     /// 1 %, 10 % and 90 % of the maximum total frequency.
     fn default() -> Self {
         RepositoryConfig {
@@ -63,7 +63,7 @@ impl Default for RepositoryConfig {
     }
 }
 
-/// The calibrated concentrations (README, "Calibration"): chosen so that the POLITE
+/// The calibrated concentrations (docs/researchers.md, "Politeness that binds"): chosen so that the POLITE
 /// bound at C = 1 %, 10 %, 90 % lands near the 0.53, 0.65, 0.68 implied by the
 /// thesis's ratios and losses (§5.5); nothing else was fitted.
 pub const CLASSROOM_TOP_SHARE: f64 = 0.6;

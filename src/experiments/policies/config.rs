@@ -92,7 +92,7 @@ impl Default for PoliciesConfig {
 /// The thesis's horizon: six years of crawling (§5.5).
 pub const SIX_YEARS: f64 = 6.0 * 365.25;
 /// The classroom repository's P: with 500 servers it keeps six years of every policy
-/// within a few seconds in the page (README, "Calibration").
+/// within a few seconds in the page (docs/researchers.md, "Politeness that binds").
 pub const CLASSROOM_POLITENESS_SECONDS: f64 = 6.0 * 3600.0;
 /// WEBBASE's P (thesis §5.5).
 pub const WEBBASE_POLITENESS_SECONDS: f64 = 15.0;

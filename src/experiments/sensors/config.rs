@@ -52,8 +52,8 @@ pub struct SensorsConfig {
     pub states: [f64; 6],
     pub no_change_rules: bool,
     /// Zemskov's state 6 read the other way: drawing "available, unchanged" never counts
-    /// as a change (the stated rule counts it after an error state). SPEC §3 asks for
-    /// each plausible reading as an option.
+    /// as a change (the stated rule counts it after an error state): each plausible
+    /// reading is an option (docs/model.md, robots and sensors).
     pub unchanged_never_changes: bool,
     pub ties: Ties,
     pub sample_every: u64,
