@@ -131,3 +131,17 @@ test('every view shows its whole first chart on the first screen at 1280×720, a
   await page.screenshot({ path: path.join(shots, 'embed-dialog.png') });
   assert.deepEqual(browser.errors, []);
 });
+
+test('a run on a slide shows its progress and cancels like the full page', async () => {
+  const browser = await session({ viewport: { width: 960, height: 540 } });
+  // a repository large enough to take many seconds: the run at load is still going
+  const page = await browser.newPage(`${browser.url}?embed=policies&controls=1&font=2&policies.repository.pages=200000&policies.repository.servers=5000`);
+  const progress = page.locator('#policies .progress');
+  await progress.waitFor({ state: 'visible', timeout: 20_000 });
+  assert.match(await progress.locator('.eta').textContent(), /%|starting/);
+  await progress.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('#policies .status').textContent), null, { timeout: 20_000 });
+  assert.equal(await progress.isVisible(), false, 'the progress strip goes away');
+  assert.ok(await page.locator('#policies button.run').isEnabled(), 'the Run button is back');
+  assert.deepEqual(browser.errors, []);
+});
