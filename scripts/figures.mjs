@@ -128,6 +128,15 @@ function learning(runs) {
 /** The theory views' published claims beside what Freshlab computes: the certified bound
  * of Eq 5-9 (its lower ends rounded down, its upper ends up, so the digits stay proved),
  * Corollary 5.5's minimum and the §5.4 example of Eq 5-11. */
+/** The bursty experiment's gaps, in points of freshness, at each request rate. */
+function bursty(out) {
+  const rates = [...new Set(out.points.map((p) => p.fraction))];
+  const head = `| gap, points of freshness | ${rates.map((r) => `${Math.round(100 * r)} %`).join(' | ')} | thesis |`;
+  const rule = `|---|${rates.map(() => '---').join('|')}|---|`;
+  const rows = out.gaps.map((g) => `| ${g.name} | ${g.measured.map((v) => f(v, 2)).join(' | ')} | ${g.published.replace(/\|/g, '\\|')} |`);
+  return [head, rule, ...rows].join('\n');
+}
+
 function theory(certify, curves, bursts) {
   const down = (v, digits) => (Math.floor(v * 10 ** digits) / 10 ** digits).toFixed(digits);
   const up = (v, digits) => (Math.ceil(v * 10 ** digits) / 10 ** digits).toFixed(digits);
@@ -180,6 +189,7 @@ for (const objective of ['harmonic', 'binary']) {
 for (const objective of ['harmonic', 'binary', 'freshness']) {
   learned.push([`${objective}, half the pages announcing their changes`, freshlab('learning', '--objective', objective, '--observed-share', '0.5')]);
 }
+const changes = freshlab('bursty');
 const crawl = freshlab('partition', '--schemes', 'hash_host,hash_url,hash_ip,graph_rtt,graph_geo,graph_rtt_ip', '--politeness', 'fixed,density,dynamic,fixed_mean');
 fs.rmSync(dir, { recursive: true, force: true });
 
@@ -190,7 +200,8 @@ text = replace(text, 'repository', ratios(classroom));
 text = replace(text, 'sensors', sensors(stated, other));
 text = replace(text, 'textbook', textbook(allocations));
 text = replace(text, 'partition', partition(crawl));
+text = replace(text, 'bursty', bursty(changes));
 text = replace(text, 'learning', learning(learned));
 text = replace(text, 'theory', theory(certified, curves, servers));
 fs.writeFileSync(guide, text);
-say('docs/researchers.md: calibration, repository, sensors, textbook, partition, learning and theory tables rewritten from the CLI');
+say('docs/researchers.md: calibration, repository, sensors, textbook, bursty, partition, learning and theory tables rewritten from the CLI');

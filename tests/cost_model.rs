@@ -48,7 +48,7 @@ const CASES: &[(&str, bool)] = &[
     (r#"{"experiment":"policies","repository":{"pages":400000,"servers":800},"horizon_days":20,"crawlers":[],"capacities":[0.1]}"#, true),
     (r#"{"experiment":"policies","repository":{"pages":400000,"servers":2000},"horizon_days":20,"crawlers":[],"capacities":[0.9]}"#, true),
     (r#"{"experiment":"policies","repository":{"pages":200000,"servers":400},"horizon_days":20,"policies":[],"crawlers":["nutch"],"capacities":[0.1]}"#, false),
-    (r#"{"experiment":"policies","repository":{"pages":1000000,"servers":1000},"horizon_days":0.5,"policies":["merge"],"capacities":[0.9]}"#, false),
+    (r#"{"experiment":"policies","repository":{"pages":1000000,"servers":1000},"horizon_days":0.5,"policies":["merge"],"capacities":[0.9]}"#, true),
     (r#"{"experiment":"policies","repository":{"pages":2000000,"servers":2000},"sample_servers":16,"horizon_days":1,"crawlers":[]}"#, true),
     (r#"{"experiment":"policies","repository":{"pages":2000000,"servers":2000},"sample_servers":64,"horizon_days":1,"crawlers":[],"capacities":[0.9]}"#, true),
     (r#"{"experiment":"sensors","pages":40000,"horizon":600000,"week":600000,"sample_every":1000,"stationary_from":300000}"#, true),

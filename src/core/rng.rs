@@ -25,8 +25,9 @@ pub fn hash(seed: u64, key: u64) -> u64 {
     mix(seed ^ mix(key))
 }
 
-/// What a stream is for. Each purpose maps (with its index) to a 64-bit stream id; the
-/// ids are those the streams have always had, so saved runs stay reproducible.
+/// What a stream is for. A stream is named by the run's seed, its purpose (with the
+/// purpose's own fields) and an index, each in a word of its own (see [`Stream::of`]):
+/// two different names cannot give the same stream, whatever the indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
     /// A server's schedule (its offsets, RANDOM's draws) in run `run` of an experiment:
@@ -78,29 +79,61 @@ pub enum Purpose {
 }
 
 impl Purpose {
-    /// The stream id of this purpose's `index`-th stream.
-    fn id(self, index: u64) -> u64 {
-        const WEB: u64 = 3 << 40;
-        match self {
-            Purpose::ServerSchedule { run, series } => ((run as u64) << 56) ^ ((series as u64) << 32) ^ index,
-            Purpose::RepositoryRates => 0x5241_5445 ^ index,
-            Purpose::BurstyArticle => (1 << 40) + index,
-            Purpose::BurstyRun | Purpose::GreedySample | Purpose::Test => index,
-            Purpose::ChannelOffsets => 0x4348_414E ^ index,
-            Purpose::Replication { policy, point } => ((policy as u64) << 40) ^ ((point as u64) << 20) ^ index,
-            Purpose::PageChanges => 0x4348_0000_0000_0000 ^ index,
-            Purpose::PageRequests => 0x5245_0000_0000_0000 ^ index,
-            Purpose::SensorDraws => 0x4452_0000_0000_0000 ^ index,
-            Purpose::RobotOffsets => 0x4F46_0000_0000_0000 ^ index,
-            Purpose::RateSpread => 0x5350_5245_4144_0000 ^ index,
-            Purpose::RobotDownloads => 0x524F_424F_0000 + index,
-            Purpose::WebSizes => WEB + index,
-            Purpose::WebPlaces => WEB + 1 + index,
-            Purpose::WebLinks => WEB + 2 + index,
-            Purpose::WebRttRow => WEB + 1024 + index,
-            Purpose::ServerSample => 0x5341_4D50_4C45 ^ (1 << 60) ^ index,
-            Purpose::ObservedPages => 0x4F42_5345_5256_4544 ^ index,
-        }
+    /// Every purpose, each with sample values of its fields (for the tests).
+    #[cfg(test)]
+    const SAMPLES: [Purpose; 24] = [
+        Purpose::ServerSchedule { run: 0, series: 0 },
+        Purpose::ServerSchedule { run: 1, series: 0 },
+        Purpose::ServerSchedule { run: 0, series: 1 },
+        Purpose::ServerSchedule { run: 255, series: u32::MAX },
+        Purpose::RepositoryRates,
+        Purpose::BurstyArticle,
+        Purpose::BurstyRun,
+        Purpose::GreedySample,
+        Purpose::ChannelOffsets,
+        Purpose::Replication { policy: 0, point: 0 },
+        Purpose::Replication { policy: 1, point: 0 },
+        Purpose::Replication { policy: 0, point: 1 },
+        Purpose::PageChanges,
+        Purpose::PageRequests,
+        Purpose::SensorDraws,
+        Purpose::RobotOffsets,
+        Purpose::RateSpread,
+        Purpose::RobotDownloads,
+        Purpose::WebSizes,
+        Purpose::WebPlaces,
+        Purpose::WebLinks,
+        Purpose::WebRttRow,
+        Purpose::ServerSample,
+        Purpose::ObservedPages,
+    ];
+
+    /// The purpose and its fields in one word: the kind in the top byte, its fields
+    /// below (a byte and 32 bits at most), so that no two purposes share a word.
+    fn word(self) -> u64 {
+        let (kind, a, b): (u64, u64, u64) = match self {
+            Purpose::ServerSchedule { run, series } => (1, run as u64, series as u64),
+            Purpose::RepositoryRates => (2, 0, 0),
+            Purpose::BurstyArticle => (3, 0, 0),
+            Purpose::BurstyRun => (4, 0, 0),
+            Purpose::GreedySample => (5, 0, 0),
+            Purpose::ChannelOffsets => (6, 0, 0),
+            Purpose::Replication { policy, point } => (7, policy as u64, point as u64),
+            Purpose::PageChanges => (8, 0, 0),
+            Purpose::PageRequests => (9, 0, 0),
+            Purpose::SensorDraws => (10, 0, 0),
+            Purpose::RobotOffsets => (11, 0, 0),
+            Purpose::RateSpread => (12, 0, 0),
+            Purpose::RobotDownloads => (13, 0, 0),
+            Purpose::WebSizes => (14, 0, 0),
+            Purpose::WebPlaces => (15, 0, 0),
+            Purpose::WebLinks => (16, 0, 0),
+            Purpose::WebRttRow => (17, 0, 0),
+            Purpose::ServerSample => (18, 0, 0),
+            Purpose::ObservedPages => (19, 0, 0),
+            Purpose::Test => (20, 0, 0),
+        };
+        (kind << 56) | (a << 40) | b
     }
 }
 
@@ -109,10 +142,19 @@ impl Purpose {
 pub struct Stream(Xoshiro256PlusPlus);
 
 impl Stream {
-    /// The `index`-th stream of `purpose` in the run seeded with `seed`.
+    /// The `index`-th stream of `purpose` in the run seeded with `seed`. The generator's
+    /// 256-bit state holds the seed, the purpose's word and the index each in a word of
+    /// its own, each through a bijective mixer, and a fourth word hashing all three: two
+    /// different (seed, purpose, index) never start from the same state.
     pub fn of(seed: u64, purpose: Purpose, index: u64) -> Self {
-        let id = purpose.id(index);
-        Stream(Xoshiro256PlusPlus::seed_from_u64(mix(seed ^ mix(id))))
+        let word = purpose.word();
+        let (a, b, c) = (mix(seed), mix(word), mix(index));
+        let words = [a, b, c, mix(a ^ b.rotate_left(21) ^ c.rotate_left(42))];
+        let mut state = [0u8; 32];
+        for (k, w) in words.iter().enumerate() {
+            state[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        Stream(Xoshiro256PlusPlus::from_seed(state))
     }
 
     /// Uniform in [0, 1), with 53 random bits.
@@ -209,33 +251,25 @@ mod tests {
         assert_eq!(got, GOLDEN_42_0);
     }
 
+    /// Issue 45: every purpose (with its fields' values) at many indices names a stream
+    /// of its own: no two of 25 × 4,994 streams, nor the same ones under another seed,
+    /// start with the same two draws. (By construction: the purpose's word and the index are
+    /// each in a word of the state.)
     #[test]
-    fn purposes_keep_their_historical_ids_and_do_not_collide() {
-        assert_eq!(Purpose::ServerSchedule { run: 1, series: 2 }.id(7), (1 << 56) ^ (2 << 32) ^ 7);
-        assert_eq!(Purpose::PageChanges.id(5), 0x4348_0000_0000_0005);
-        let firsts: Vec<u64> = [
-            Purpose::ServerSchedule { run: 1, series: 0 },
-            Purpose::RepositoryRates,
-            Purpose::BurstyArticle,
-            Purpose::ChannelOffsets,
-            Purpose::PageChanges,
-            Purpose::PageRequests,
-            Purpose::SensorDraws,
-            Purpose::RobotOffsets,
-            Purpose::RateSpread,
-            Purpose::RobotDownloads,
-            Purpose::WebSizes,
-            Purpose::WebPlaces,
-            Purpose::WebLinks,
-            Purpose::WebRttRow,
-        ]
-        .iter()
-        .map(|p| p.id(3))
-        .collect();
-        let mut unique = firsts.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), firsts.len(), "{firsts:x?}");
+    fn no_two_purposes_or_indices_share_a_stream() {
+        let mut firsts = std::collections::HashSet::new();
+        let mut words = std::collections::HashSet::new();
+        for purpose in Purpose::SAMPLES.into_iter().chain([Purpose::Test]) {
+            assert!(words.insert(purpose.word()), "{purpose:?} shares its word");
+            for seed in [1, 2] {
+                for index in (0..4_000).chain([1 << 20, 1 << 32, u64::MAX - 1, u64::MAX]).chain((1..991).map(|k| k << 40)) {
+                    let mut stream = Stream::of(seed, purpose, index);
+                    let first = (stream.bits(), stream.bits());
+                    assert!(firsts.insert(first), "{purpose:?} at index {index}, seed {seed}: its first draws repeat another stream's");
+                }
+            }
+        }
+        assert_eq!(firsts.len(), 25 * 2 * 4_994);
     }
 
     #[test]
@@ -258,7 +292,7 @@ mod tests {
         // each count is Binomial(70,000, 1/7): sd ≈ 92.6; 5 sd is far outside chance
         assert!(counts.iter().all(|&c| (c as f64 - 10_000.0).abs() < 463.0), "{counts:?}");
     }
-    const GOLDEN_42_0: [u64; 3] = [16022262741338017731, 11992476375684980331, 13921952619901832074];
+    const GOLDEN_42_0: [u64; 3] = [9822092088746171890, 4707706058760330636, 14032814061120662408];
 
     #[test]
     fn exponential_mean_is_within_its_confidence_interval() {

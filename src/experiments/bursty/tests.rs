@@ -27,7 +27,7 @@ fn the_article_is_followed_at_every_rate_and_shown_at_the_chosen_one() {
     }
     // Wolf et al.'s allocation gives no article less when the budget grows
     let (half, full) = (fetched(&output, BurstyPolicy::Merge, 0.5).unwrap(), fetched(&output, BurstyPolicy::Merge, 1.0).unwrap());
-    assert!(half > 0 && full >= half, "{half} then {full}");
+    assert!(full > 0 && full >= half, "{half} then {full}");
     for (rate, percent) in [(0, "50 %"), (1, "100 %")] {
         output.config.article_rate = rate;
         let figure = &output.figures()[2];

@@ -196,8 +196,9 @@ fn learning_approaches_the_oracle() {
 
 /// Learning converges to the oracle's allocation: the learners' rates approach the
 /// oracle's as the history grows, with the error of an estimate from n observations,
-/// 1/√n — ten times the history, about √10 less bandwidth misplaced (from a third of it
-/// at the first re-estimation to a few hundredths after 3,000 days).
+/// 1/√n — ten times the history, about √10 less bandwidth misplaced (from a fifth to a
+/// third of it at the first re-estimation, by the seed, to a few hundredths after 3,000
+/// days).
 #[test]
 fn learned_allocations_converge_to_the_oracles() {
     let run = |days: f64| {
@@ -207,7 +208,7 @@ fn learned_allocations_converge_to_the_oracles() {
     };
     let (short, long) = (run(300.0), run(3000.0));
     for ((first, at_300), (_, at_3000)) in short.iter().zip(&long) {
-        assert!(*first > 0.25 && at_3000 < &0.05, "{first} at the first epoch, {at_3000} after 3,000 days");
+        assert!(*first > 0.15 && at_3000 < &0.05, "{first} at the first epoch, {at_3000} after 3,000 days");
         let ratio = at_300 / at_3000;
         assert!((2.2..4.5).contains(&ratio), "error after 300 days over after 3,000: {ratio} (√10 = 3.16)");
     }

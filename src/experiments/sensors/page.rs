@@ -191,9 +191,28 @@ mod tests {
     fn effective_change_rate_matches_the_state_table() {
         // P(no change) = p1² + p2² + p3² + p6² + (p4 + p5)·p6 for independent draws; in
         // the other reading of state 6, p1² + p2² + p3² + p6
-        let p = [0.083, 0.125, 0.125, 0.25, 0.25, 0.166];
+        // the article's shares sum to 0.999: `rules()` draws state 6 for the last 0.167
+        // of [0, 1)
+        let p = [0.083, 0.125, 0.125, 0.25, 0.25, 0.167];
         let stated = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5] * p[5] + (p[3] + p[4]) * p[5];
         let other = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[5];
+        // "no change" at one event and at the next share a draw: the indicators are
+        // 1-dependent, so the mean's variance is (q(1 − q) + 2·(P[both] − q²))/n, with
+        // P[both] summed over three consecutive draws (states 1–6 as 0–5)
+        let rule = |never: bool, a: usize, b: usize| if never { (b == a && a < 3) || b == 5 } else { (b == a && (a < 3 || a == 5)) || (b == 5 && (a == 3 || a == 4)) };
+        let both = |never: bool| {
+            let mut sum = 0.0;
+            for a in 0..6 {
+                for b in 0..6 {
+                    for c in 0..6 {
+                        if rule(never, a, b) && rule(never, b, c) {
+                            sum += p[a] * p[b] * p[c];
+                        }
+                    }
+                }
+            }
+            sum
+        };
         for (unchanged_never_changes, no_change) in [(false, stated), (true, other)] {
             let r = LifeRules { unchanged_never_changes, ..rules() };
             let (mut events, mut changes) = (0u64, 0u64);
@@ -202,7 +221,8 @@ mod tests {
                 events += life.advance(10_000_000, true, &r, |_, _| changes += 1);
             }
             let share = changes as f64 / events as f64;
-            let sd = (no_change * (1.0 - no_change) / events as f64).sqrt();
+            let covariance = both(unchanged_never_changes) - no_change * no_change;
+            let sd = ((no_change * (1.0 - no_change) + 2.0 * covariance) / events as f64).sqrt();
             assert!((share - (1.0 - no_change)).abs() < 4.0 * sd, "{share} vs {}", 1.0 - no_change);
             let rate = events as f64 / (400.0 * 1e7);
             assert!((rate / 1e-3 - 1.0).abs() < 4.0 / (events as f64).sqrt());
