@@ -275,8 +275,30 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         None => return Err(InputError::new("experiment", format!("is missing; add \"experiment\": one of {known}"))),
     };
     let name = named(&name)?;
+    let map = over_defaults(name, map);
     let parsed = config_of(name, map.clone()).expect("a registered name has a configuration");
     parsed.map_err(|e| with_range(name, map, e))
+}
+
+/// The fields `given` sets, over experiment `name`'s defaults, object by object: a nested
+/// object given in part (`{"repository": {"top_share": 0.6}}`, `--repository.top-share
+/// 0.6`, a form's one field) keeps this experiment's defaults for the rest, never its
+/// type's. Lists and values replace the default whole.
+fn over_defaults(name: &str, given: serde_json::Map<String, serde_json::Value>) -> serde_json::Map<String, serde_json::Value> {
+    fn merge(base: &mut serde_json::Map<String, serde_json::Value>, given: serde_json::Map<String, serde_json::Value>) {
+        for (key, value) in given {
+            match (base.get_mut(&key), value) {
+                (Some(serde_json::Value::Object(inner)), serde_json::Value::Object(value)) => merge(inner, value),
+                (_, value) => {
+                    base.insert(key, value);
+                }
+            }
+        }
+    }
+    let Ok(serde_json::Value::Object(mut base)) = serde_json::to_value(defaults(name).expect("a registered name")) else { unreachable!("a config is an object") };
+    base.remove("experiment");
+    merge(&mut base, given);
+    base
 }
 
 /// The experiment `name` means ([`canonical`]), or the error that lists the names.
@@ -443,6 +465,48 @@ mod tests {
             let generator = config_from_value(serde_json::json!({ "experiment": experiment, size: 10 })).unwrap().validate_fields().unwrap_err();
             assert_eq!(generator.field, size, "{experiment}: {generator}");
         }
+    }
+
+    /// Issue 45: a nested field set alone — even to its default — leaves the object's
+    /// other fields at this experiment's defaults: every leaf of every experiment's
+    /// defaults, set alone to its default, gives the defaults.
+    #[test]
+    fn a_nested_field_set_alone_keeps_the_experiments_other_defaults() {
+        fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, serde_json::Value)>) {
+            match value.as_object() {
+                Some(map) => {
+                    for (k, v) in map {
+                        path.push(k.clone());
+                        leaves(v, path, out);
+                        path.pop();
+                    }
+                }
+                None => out.push((path.clone(), value.clone())),
+            }
+        }
+        let mut nested = 0;
+        for name in NAMES {
+            let config = defaults(name).unwrap();
+            let json = serde_json::to_value(&config).unwrap();
+            let mut all = Vec::new();
+            leaves(&json, &mut Vec::new(), &mut all);
+            for (path, value) in all.into_iter().filter(|(p, _)| p[0] != "experiment") {
+                nested += usize::from(path.len() > 1);
+                let mut given = value;
+                for key in path.iter().rev() {
+                    given = serde_json::json!({ key.as_str(): given });
+                }
+                given["experiment"] = serde_json::json!(name);
+                let parsed = config_from_value(given.clone()).unwrap_or_else(|e| panic!("{name}: {given}: {e}"));
+                assert_eq!(parsed, config, "{name}: {} set alone changed other fields", path.join("."));
+            }
+        }
+        assert!(nested >= 20, "{nested} nested fields");
+        // and a value other than the default changes that field only
+        let c = parse_config(r#"{"experiment": "learning", "repository": {"top_share": 0.7}}"#).unwrap();
+        let Config::Learning(l) = c else { panic!() };
+        let Config::Learning(d) = defaults("learning").unwrap() else { panic!() };
+        assert_eq!((l.repository.pages, l.repository.servers, l.repository.top_share), (d.repository.pages, d.repository.servers, 0.7));
     }
 
     #[test]
