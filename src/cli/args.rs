@@ -26,7 +26,13 @@ pub struct Outputs {
     pub estimate: bool,
     /// Runs only part K of N of the run (`--part K/N`, K from 1), for `freshlab join`.
     pub part: Option<(usize, usize)>,
+    /// The fields given as a flag with no value (`--log-r`): true for a yes-or-no field,
+    /// a mistake for any other.
+    pub bare: Vec<String>,
 }
+
+/// The flags that steer the CLI itself, as `parse` knows them.
+pub const OUTPUT_FLAGS: &[&str] = &["json", "dark", "quiet", "estimate", "svg", "csv", "png", "out", "scale", "threads", "config", "part", "width", "height", "font-scale"];
 
 /// "2/8" → (2, 8): `--shard` and `--part` K/N, with 1 ≤ K ≤ N.
 pub fn k_of_n(flag: &str, text: &str) -> Result<(usize, usize), String> {
@@ -122,7 +128,10 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
             }
             _ => {
                 let field = name.replace('-', "_"); // dots (nested fields) stay
-                let v = value().map(|t| value_of(&t)).unwrap_or(Value::Bool(true));
+                let v = value().map(|t| value_of(&t)).unwrap_or_else(|| {
+                    outputs.bare.push(field.clone());
+                    Value::Bool(true)
+                });
                 if fields.insert(field, v).is_some() {
                     return Err(format!("--{name} is given twice; keep one"));
                 }

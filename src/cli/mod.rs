@@ -5,14 +5,15 @@ mod parts;
 mod progress;
 mod sweep;
 
-use args::{Outputs, flag_for, list_of, parse};
+use args::{OUTPUT_FLAGS, Outputs, flag_for, list_of, parse};
 use freshlab::chart::draw::figure_svg;
 use progress::Progress;
 
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::input::InputError;
+use freshlab::core::input::nearest;
 use freshlab::core::limits;
-use freshlab::experiments::registry::{canonical, choices, defaults, fields, files, presets, summaries};
+use freshlab::experiments::registry::{canonical, choices, defaults, fields, files, presets, summaries, visible_fields};
 use freshlab::experiments::{Config, FileInput, Output, config_from_value, start};
 use serde_json::{Map, Value, json};
 use std::io::{Read, Write};
@@ -186,7 +187,33 @@ fn config_object(experiment: Option<&'static str>, outputs: &Outputs, mut fields
             }
         }
     }
+    let defaults = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise");
+    let visible = visible_fields(name);
     for (k, v) in fields {
+        // every flag names a setting a user sees, and takes a value unless it is yes or no
+        let known = visible.iter().any(|f| f == &k) || defaults.pointer(&format!("/{}", k.replace('.', "/"))).is_some_and(|d| d.is_object() && v.is_object());
+        if !known {
+            let candidates: Vec<String> =
+                visible.iter().cloned().chain(presets(name).into_iter().map(|(p, _, _)| p.to_string())).chain(OUTPUT_FLAGS.iter().map(|f| f.replace('-', "_"))).collect();
+            let hint = match nearest(&k, candidates.iter().map(String::as_str)) {
+                Some(near) => format!("did you mean {}?", flag_for(near)),
+                None => format!("'freshlab {} --help' lists every option", name.replace('_', "-")),
+            };
+            return Err(usage_error(format!("{} is not an option of {}; {hint}", flag_for(&k), name.replace('_', "-"))));
+        }
+        if outputs.bare.contains(&k) {
+            let default = defaults.pointer(&format!("/{}", k.replace('.', "/"))).cloned().unwrap_or(Value::Null);
+            if !default.is_boolean() {
+                let example = match &default {
+                    Value::Array(items) => items.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)).collect::<Vec<_>>().join(","),
+                    Value::String(text) => text.clone(),
+                    Value::Null => "…".into(),
+                    Value::Number(n) if n.as_f64().is_some_and(|x| x.fract() == 0.0 && x.abs() < 1e15) => format!("{}", n.as_f64().unwrap_or_default() as i64),
+                    other => other.to_string(),
+                };
+                return Err(usage_error(format!("{} needs a value, e.g. {} {example}", flag_for(&k), flag_for(&k))));
+            }
+        }
         set_field(&mut object, name, &k, v);
     }
     Ok(object)

@@ -82,7 +82,7 @@ macro_rules! registry {
 
         fn config_of(name: &str, map: serde_json::Map<String, serde_json::Value>) -> Option<Result<Config, InputError>> {
             Some(match name {
-                $( $name => from_fields(map).map(Config::$variant), )*
+                $( $name => from_fields(map).map(Config::$variant).map_err(|e| in_users_words(name, e)), )*
                 _ => return None,
             })
         }
@@ -252,6 +252,56 @@ fn from_fields<T: serde::de::DeserializeOwned>(map: serde_json::Map<String, serd
         let field = error.path().to_string();
         InputError::new(field, crate::core::input::serde_message(&error.inner().to_string()))
     })
+}
+
+/// The fields a user of experiment `name` can set, by their full paths: the form's and
+/// the flags' (`fields()`), the files the CLI reads, and the sizes that stand for a file
+/// the page holds. Internal fields (a worker's share of a run) are not among them.
+pub fn visible_fields(name: &str) -> Vec<String> {
+    let mut keys: Vec<String> = fields(name).iter().map(|f| f.key.to_string()).collect();
+    for input in files(name) {
+        if !keys.iter().any(|k| k == input.field) {
+            keys.push(input.field.to_string());
+        }
+        // a page list may come as JSON rows instead of CSV text
+        if input.field == "page_list" {
+            keys.push("page_rows".into());
+        }
+    }
+    keys
+}
+
+/// serde's refusal of a field or a value, in the words of what the user can set: an
+/// unknown field gets the nearest visible one (not serde's list, which holds internal
+/// fields), a value not among a field's choices gets that field's values (not every
+/// value of its type: `crawlers` is not offered MERGE).
+fn in_users_words(name: &str, error: InputError) -> InputError {
+    let quoted = |text: &str| text.split('`').nth(1).map(str::to_string);
+    if error.message.starts_with("unknown field") {
+        let Some(given) = quoted(&error.message) else { return error };
+        let parent = error.field.rsplit_once('.').map_or(String::new(), |(p, _)| format!("{p}."));
+        let shown = if error.field.ends_with(&given) { error.field.clone() } else { format!("{parent}{given}") };
+        let siblings: Vec<String> =
+            visible_fields(name).into_iter().filter_map(|k| k.strip_prefix(parent.as_str()).map(|rest| rest.split('.').next().unwrap_or(rest).to_string())).collect();
+        let mut unique: Vec<&str> = siblings.iter().map(String::as_str).collect();
+        unique.dedup();
+        let hint = match crate::core::input::nearest(&given, unique.iter().copied()) {
+            Some(near) => format!("did you mean {parent}{near}?"),
+            None => format!("the fields{} are {}", if parent.is_empty() { String::new() } else { format!(" of {}", parent.trim_end_matches('.')) }, unique.join(", ")),
+        };
+        return InputError::new(shown, format!("is not a setting of {name}; {hint}"));
+    }
+    if let Some(value) =
+        error.message.strip_prefix("must be one of ").and_then(|rest| rest.split("(got \"").nth(1)).map(|v| v.trim_end_matches(')').trim_end_matches('"').to_string())
+    {
+        let base = error.field.split('[').next().unwrap_or_default().to_string();
+        if let Some(choice) = choices(name).into_iter().find(|c| c.field == base) {
+            let values: Vec<&str> = choice.options.iter().map(|(v, _)| v.as_str()).collect();
+            let near = crate::core::input::nearest(&value, values.iter().copied()).map_or(String::new(), |n| format!("; did you mean {n}?"));
+            return InputError::new(error.field, format!("must be one of {} (got \"{value}\"){near}", values.join(", ")));
+        }
+    }
+    error
 }
 
 /// Reads a configuration from a JSON value: the page's object, a configuration file, or
@@ -509,6 +559,85 @@ mod tests {
         assert_eq!((l.repository.pages, l.repository.servers, l.repository.top_share), (d.repository.pages, d.repository.servers, 0.7));
     }
 
+    /// Issue 45: every refusal names a field the user can see — a field of the page's
+    /// form or the CLI's flags by its full path, a file the CLI reads, or none — never
+    /// an internal key: each leaf of every experiment's defaults is set to values out of
+    /// any range, alone.
+    #[test]
+    fn every_refusal_names_a_field_the_user_sees() {
+        fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, serde_json::Value)>) {
+            match value.as_object() {
+                Some(map) => {
+                    for (k, v) in map {
+                        path.push(k.clone());
+                        leaves(v, path, out);
+                        path.pop();
+                    }
+                }
+                None => out.push((path.clone(), value.clone())),
+            }
+        }
+        let mut refused = 0;
+        for name in NAMES {
+            let mut visible: Vec<String> = fields(name).iter().map(|f| f.key.to_string()).collect();
+            visible.extend(files(name).iter().map(|f| f.field.to_string()));
+            // the sizes that stand for a held file in the page's checks
+            visible.extend(["page_list_bytes", "trace_bytes", "experiment", ""].map(String::from));
+            let json = serde_json::to_value(defaults(name).unwrap()).unwrap();
+            let mut all = Vec::new();
+            leaves(&json, &mut Vec::new(), &mut all);
+            for (path, default) in all.into_iter().filter(|(p, _)| p[0] != "experiment") {
+                let bad: Vec<serde_json::Value> = match &default {
+                    serde_json::Value::Number(_) => [-1.0, 0.0, 1e300, -1e300, 1e-300, 0.5].map(|v| serde_json::json!(v)).to_vec(),
+                    serde_json::Value::Array(_) => vec![serde_json::json!([]), serde_json::json!([-1]), serde_json::json!([1e300]), serde_json::json!(["x"])],
+                    serde_json::Value::String(_) => vec![serde_json::json!("nonsense")],
+                    serde_json::Value::Bool(_) => vec![serde_json::json!(2)],
+                    serde_json::Value::Null => vec![serde_json::json!(-1), serde_json::json!("x")],
+                    serde_json::Value::Object(_) => unreachable!("leaves"),
+                };
+                for value in bad {
+                    let mut given = value.clone();
+                    for key in path.iter().rev() {
+                        given = serde_json::json!({ key.as_str(): given });
+                    }
+                    given["experiment"] = serde_json::json!(name);
+                    let error = match config_from_value(given.clone()) {
+                        Err(e) => e,
+                        Ok(config) => match config.validate_fields() {
+                            Err(e) => e,
+                            Ok(()) => continue,
+                        },
+                    };
+                    refused += 1;
+                    for field in std::iter::once(&error.field).chain(error.pair.as_ref().map(|p| &p.field)) {
+                        let base = field.split('[').next().unwrap_or_default();
+                        assert!(visible.iter().any(|v| v == base), "{name}: {} = {value}: refused naming “{field}”, which no form field or flag shows ({error})", path.join("."));
+                    }
+                }
+            }
+        }
+        assert!(refused > 300, "{refused} refusals");
+    }
+
+    /// Issue 45: an unknown field gets the nearest one a user can set, not serde's list of
+    /// every field (internal ones included); a value gets its field's own choices.
+    #[test]
+    fn unknown_fields_and_values_are_answered_in_the_users_words() {
+        let e = parse_config(r#"{"experiment": "learning", "politeness_secs": 60}"#).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("politeness_secs", "is not a setting of learning; did you mean politeness_seconds?"));
+        let e = parse_config(r#"{"experiment": "learning", "repository": {"pagez": 60}}"#).unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("repository.pagez", "is not a setting of learning; did you mean repository.pages?"));
+        let e = parse_config(r#"{"experiment": "learning", "zebra": 60}"#).unwrap_err();
+        assert!(e.message.starts_with("is not a setting of learning; the fields are source, repository, capacity,"), "{e}");
+        assert!(!e.message.contains("page_list_bytes") || visible_fields("learning").contains(&"page_list_bytes".to_string()), "{e}");
+        assert!(!e.message.contains("only_runs") && !e.message.contains("server_part"), "{e}");
+        let e = parse_config(r#"{"experiment": "policies", "crawlers": ["heritrix"]}"#).unwrap_err();
+        assert_eq!(e.field, "crawlers[0]");
+        assert!(e.message.starts_with("must be one of nutch, stormcrawler, fixed (got \"heritrix\")"), "{e}");
+        let e = parse_config(r#"{"experiment": "policies", "policies": ["mrege"]}"#).unwrap_err();
+        assert!(e.message.ends_with("did you mean merge?"), "{e}");
+    }
+
     #[test]
     fn an_empty_choice_asks_for_one() {
         let e = parse_config(r#"{"experiment": "per_page", "policies": []}"#).unwrap().validate_fields().unwrap_err();
@@ -556,7 +685,7 @@ mod tests {
         assert_eq!(e.field, "r_min");
         assert!(e.message.contains("must be a number"), "{}", e.message);
         let e = parse_config(r#"{"experiment": "level_sets", "r_mni": 1}"#).unwrap_err();
-        assert!(e.message.contains("unknown field `r_mni`"), "{e}");
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("r_mni", "is not a setting of level_sets; did you mean r_min?"));
         let e = parse_config(r#"{"experiment": "sorcery"}"#).unwrap_err();
         assert!(e.message.contains("unknown experiment") && e.message.contains("level_sets"), "{e}");
         let e = parse_config(r#"{"experiment": "certify", "tolerance": null}"#).unwrap_err();

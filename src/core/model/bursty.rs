@@ -40,29 +40,31 @@ impl Default for BurstyGenerator {
 }
 
 impl BurstyGenerator {
+    /// Checks every field; a message names each by its path in the configuration
+    /// (`generator.rate_min`), as the page's form and the CLI's flags know it.
     pub fn validate(&self) -> Result<(), InputError> {
-        count("articles", self.articles, 1, super::trace::MAX_PAGES as u64, "the trace limit")?;
-        check("days", self.days)?.at_least(1.0)?.at_most(3660.0)?;
+        count("generator.articles", self.articles, 1, super::trace::MAX_PAGES as u64, "the trace limit")?;
+        check("generator.days", self.days)?.at_least(1.0)?.at_most(3660.0)?;
         // below one change in a million years a rate means nothing, and rate_max/rate_min
         // must stay finite (1e-306 made it overflow and every interval 0: an endless loop)
-        check("rate_min", self.rate_min)?.positive()?.at_least(1e-6)?;
-        check("rate_max", self.rate_max)?.positive()?.at_most(525_600.0)?;
+        check("generator.rate_min", self.rate_min)?.positive()?.at_least(1e-6)?;
+        check("generator.rate_max", self.rate_max)?.positive()?.at_most(525_600.0)?;
         if self.rate_max < self.rate_min {
-            ordered("rate_min", self.rate_min, "rate_max", self.rate_max)?;
+            ordered("generator.rate_min", self.rate_min, "generator.rate_max", self.rate_max)?;
         }
-        check("min_changes_per_year", self.min_changes_per_year)?.at_least(0.0)?;
+        check("generator.min_changes_per_year", self.min_changes_per_year)?.at_least(0.0)?;
         if self.min_changes_per_year > 2.0 * self.rate_max {
             return Err(InputError::new(
-                "min_changes_per_year",
-                format!("is more than twice the highest mean rate ({}): few articles would pass; raise rate_max or lower this", self.rate_max),
+                "generator.min_changes_per_year",
+                format!("is more than twice the highest mean rate ({}): few articles would pass; raise generator.rate_max or lower this", self.rate_max),
             ));
         }
-        check("burstiness", self.burstiness)?.at_least(0.0)?.at_most(3.0)?;
+        check("generator.burstiness", self.burstiness)?.at_least(0.0)?.at_most(3.0)?;
         let changes = self.articles as f64 * self.rate_max * self.days / 365.0;
         if changes > super::trace::MAX_ROWS as f64 {
             return Err(InputError::new(
-                "articles",
-                format!("could make up to {changes:.2e} changes, over the {} a trace may hold; use fewer articles, days or a lower rate_max", super::trace::MAX_ROWS),
+                "generator.articles",
+                format!("could make up to {changes:.2e} changes, over the {} a trace may hold; use fewer articles, days or a lower generator.rate_max", super::trace::MAX_ROWS),
             ));
         }
         Ok(())
@@ -83,7 +85,7 @@ impl BurstyGenerator {
             // is the bound, and validation keeps it under an hour
             seconds: expected * SECONDS_PER_DRAW,
             memory_fix: Fix::new("generator.articles", "use fewer articles or days"),
-            time_fix: Fix::new("generator.min_changes_per_year", "lower it or raise rate_min, or use fewer articles"),
+            time_fix: Fix::new("generator.min_changes_per_year", "lower it or raise generator.rate_min, or use fewer articles"),
         }
     }
 
@@ -123,8 +125,8 @@ impl BurstyGenerator {
             }
             let Some(changes) = accepted else {
                 return Err(InputError::new(
-                    "min_changes_per_year",
-                    format!("no article among {TRIES} drawn reached {needed} changes in {} days; lower it or raise rate_min", self.days),
+                    "generator.min_changes_per_year",
+                    format!("no article among {TRIES} drawn reached {needed} changes in {} days; lower it or raise generator.rate_min", self.days),
                 ));
             };
             pages.push(changes);
@@ -167,12 +169,12 @@ mod tests {
     fn impossible_thresholds_are_refused() {
         let c = BurstyGenerator { articles: 2, rate_min: 10.0, rate_max: 12.0, min_changes_per_year: 24.0, burstiness: 0.0, ..BurstyGenerator::default() };
         let e = c.generate(1).unwrap_err();
-        assert_eq!(e.field, "min_changes_per_year");
+        assert_eq!(e.field, "generator.min_changes_per_year");
         let e = BurstyGenerator { rate_min: 0.0, ..BurstyGenerator::default() }.validate().unwrap_err();
-        assert_eq!(e.field, "rate_min");
+        assert_eq!(e.field, "generator.rate_min");
         // issue 13: a subnormal rate made rate_max/rate_min overflow and the generator loop forever
         let e = BurstyGenerator { rate_min: 1e-306, ..BurstyGenerator::default() }.validate().unwrap_err();
-        assert_eq!(e.field, "rate_min");
+        assert_eq!(e.field, "generator.rate_min");
         assert!(e.message.contains("at least"), "{}", e.message);
     }
 }

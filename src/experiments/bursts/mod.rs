@@ -126,6 +126,7 @@ impl Experiment for BurstsConfig {
             Field::bool("log_x", "log scale for x"),
             Field::number("probability_floor", "lowest probability shown"),
             Field::integer("points", "points per curve"),
+            Field::optional("x", "the bound at this excess").help("reported for each n (the CLI's --x)"),
         ]
     }
 
