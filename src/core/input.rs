@@ -149,8 +149,8 @@ pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         for (i, row) in d.iter_mut().enumerate() {
             row[0] = i;
         }
-        for j in 0..=b.len() {
-            d[0][j] = j;
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
         }
         for i in 1..=a.len() {
             for j in 1..=b.len() {
