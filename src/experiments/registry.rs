@@ -562,7 +562,9 @@ mod tests {
     /// Issue 45: every refusal names a field the user can see — a field of the page's
     /// form or the CLI's flags by its full path, a file the CLI reads, or none — never
     /// an internal key: each leaf of every experiment's defaults is set to values out of
-    /// any range, alone.
+    /// any range, alone (and each such configuration's cost is computed, as the page's
+    /// form asks it: without a panic; issue 45 found one for 0 servers, one for a horizon
+    /// of 0).
     #[test]
     fn every_refusal_names_a_field_the_user_sees() {
         fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, serde_json::Value)>) {
@@ -588,6 +590,9 @@ mod tests {
             leaves(&json, &mut Vec::new(), &mut all);
             for (path, default) in all.into_iter().filter(|(p, _)| p[0] != "experiment") {
                 let bad: Vec<serde_json::Value> = match &default {
+                    serde_json::Value::Number(n) if n.is_u64() => {
+                        vec![serde_json::json!(0), serde_json::json!(1), serde_json::json!(u64::MAX), serde_json::json!(-1), serde_json::json!(0.5)]
+                    }
                     serde_json::Value::Number(_) => [-1.0, 0.0, 1e300, -1e300, 1e-300, 0.5].map(|v| serde_json::json!(v)).to_vec(),
                     serde_json::Value::Array(_) => vec![serde_json::json!([]), serde_json::json!([-1]), serde_json::json!([1e300]), serde_json::json!(["x"])],
                     serde_json::Value::String(_) => vec![serde_json::json!("nonsense")],
@@ -603,10 +608,14 @@ mod tests {
                     given["experiment"] = serde_json::json!(name);
                     let error = match config_from_value(given.clone()) {
                         Err(e) => e,
-                        Ok(config) => match config.validate_fields() {
-                            Err(e) => e,
-                            Ok(()) => continue,
-                        },
+                        Ok(config) => {
+                            // the page asks the cost of every edit, valid or not: never a panic
+                            let _ = config.cost();
+                            match config.validate_fields() {
+                                Err(e) => e,
+                                Ok(()) => continue,
+                            }
+                        }
                     };
                     refused += 1;
                     for field in std::iter::once(&error.field).chain(error.pair.as_ref().map(|p| &p.field)) {

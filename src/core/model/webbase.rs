@@ -202,7 +202,9 @@ fn rank_scale(prefix: &[f64], powers: &[f64], pages: f64) -> f64 {
 /// α and A so that the top `top` of `s` servers hold `share` of `n` pages.
 pub fn rank_size_law(config: &RepositoryConfig) -> RankSize {
     let (n, s, top) = (config.pages as f64, config.servers as usize, config.top_count() as usize);
-    if s == 1 {
+    // one server holds every page; none (a configuration being refused, whose cost is
+    // still asked) has no law to speak of
+    if s <= 1 {
         return RankSize { alpha: 0.0, scale: n };
     }
     let logs: Vec<f64> = (1..=s).map(|k| ln(k as f64)).collect();

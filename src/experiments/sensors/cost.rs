@@ -99,7 +99,7 @@ impl SensorsConfig {
     pub fn slices(&self, slice_events: f64) -> f64 {
         let weeks = self.horizon as f64 / self.week as f64;
         let events = self.pages as f64 * weeks * (self.changes_per_week + self.requests_per_week) + 1.0;
-        (events / slice_events).ceil().clamp(1.0, self.horizon as f64)
+        (events / slice_events).ceil().min(self.horizon as f64).max(1.0)
     }
 
     /// Peak memory, in floating point so that no configuration wraps it to a small
