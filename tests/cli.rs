@@ -688,3 +688,17 @@ fn a_reader_that_leaves_early_ends_the_command_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(out.status.code(), Some(101), "{err}");
 }
+
+/// Issue 45: `--estimate` names a file it read (its bytes and rows), not its text.
+#[test]
+fn estimate_prints_a_file_as_its_name_bytes_and_rows() {
+    let dir = scratch("estimate-file");
+    let list = dir.join("pages.csv");
+    let rows: String = (0..500).map(|i| format!("p{i},s{},0.5\n", i % 7)).collect();
+    std::fs::write(&list, format!("page,server,change_rate\n{rows}")).unwrap();
+    let (code, out, _) = freshlab(&["allocate", "--repository", list.to_str().unwrap(), "--estimate"]);
+    assert_eq!(code, 0, "{out}");
+    let printed = json(&out);
+    assert_eq!(printed["config"]["page_list"], serde_json::json!({ "file": list.to_str().unwrap(), "bytes": 24 + rows.len(), "rows": 501 }));
+    assert!(out.len() < 2000 && !out.contains("p499"), "{out}");
+}

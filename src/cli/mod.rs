@@ -129,7 +129,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     if outputs.estimate {
         // what the run would cost, and whether it may run here, without running it
         let refused = config.validate(&limits::here()).err().map(|e| explain(&e, from_file).message);
-        println!("{}", json!({ "config": config, "cost": config.cost(), "refused": refused }));
+        println!("{}", json!({ "config": without_file_texts(&config, rest), "cost": config.cost(), "refused": refused }));
         return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
@@ -148,6 +148,19 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         _ => print_result(&output, &outputs),
     }
     Ok(())
+}
+
+/// The configuration as `--estimate` prints it: a file's text (a page list of 50 MB)
+/// replaced by what it is — the file named on the command line, its bytes and rows.
+fn without_file_texts(config: &Config, args: &[String]) -> Value {
+    let mut shown = serde_json::to_value(config).expect("configs serialise");
+    for input in files(config.name()) {
+        let Some(Value::String(text)) = shown.get(input.field) else { continue };
+        let file = args.windows(2).find(|w| input.flags.iter().any(|f| w[0] == flag_for(f))).map(|w| w[1].clone());
+        let summary = json!({ "file": file, "bytes": text.len(), "rows": text.lines().count() });
+        shown[input.field] = summary;
+    }
+    shown
 }
 
 /// The JSON config of a command: `--config FILE` (if given), then the presets, files and
