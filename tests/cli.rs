@@ -559,6 +559,30 @@ fn a_sweep_and_its_merged_shards_agree() {
     assert!(err.contains("--shard must be K/N"), "{err}");
     let err = refusal(&["sweep", "policies", "--vary", "seed=1,2", "--dir", &base.join("bad2").display().to_string(), "--horizon-days", "-1"]);
     assert!(err.contains("point 1 (seed = 1): --horizon-days"), "{err}");
+    // issue 45: a merge checks every point against the grid: a point cut to its header,
+    // another sweep's point, a manifest claiming more points than its grid has
+    let point = sharded.join("point-0004.csv");
+    let whole_point = std::fs::read_to_string(&point).unwrap();
+    std::fs::write(&point, whole_point.lines().next().unwrap().to_string() + "\n").unwrap();
+    let err = refusal(&["sweep", "--merge", &dir]);
+    assert!(err.contains("point-0004.csv: holds 0 rows of the") && err.contains("cut short"), "{err}");
+    // --resume runs only that point again, and the merge is whole
+    let (code, _, err) = run(&["--resume"], &sharded);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(sharded.join("sweep.csv")).unwrap(), csv, "resumed = the whole sweep");
+    std::fs::copy(sharded.join("point-0002.json"), sharded.join("point-0003.json")).unwrap();
+    let err = refusal(&["sweep", "--merge", &dir]);
+    assert!(err.contains("point-0003.json: its configuration is not the grid's"), "{err}");
+    let manifest = sharded.join("sweep.json");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("\"points\": 6", "\"points\": 10000000000");
+    std::fs::write(&manifest, text).unwrap();
+    let err = refusal(&["sweep", "--merge", &dir]);
+    assert!(err.contains("claims 10000000000 points but its grid has 6"), "{err}");
+    // a field varied twice, or one the experiment does not have
+    let err = refusal(&["sweep", "policies", "--vary", "seed=1,2", "--vary", "seed=3", "--dir", &base.join("bad3").display().to_string()]);
+    assert!(err.contains("--vary seed: given twice"), "{err}");
+    let err = refusal(&["sweep", "policies", "--vary", "politeness_secs=1,2", "--dir", &base.join("bad3").display().to_string()]);
+    assert!(err.contains("did you mean politeness_seconds?"), "{err}");
     let _ = std::fs::remove_dir_all(&base);
 }
 

@@ -34,13 +34,44 @@ pub struct Outputs {
 /// The flags that steer the CLI itself, as `parse` knows them.
 pub const OUTPUT_FLAGS: &[&str] = &["json", "dark", "quiet", "estimate", "svg", "csv", "png", "out", "scale", "threads", "config", "part", "width", "height", "font-scale"];
 
-/// "2/8" → (2, 8): `--shard` and `--part` K/N, with 1 ≤ K ≤ N.
+/// "2/8" → (2, 8): `--shard` and `--part` K/N, with 1 ≤ K ≤ N. `auto/8` takes K from
+/// the batch scheduler that started the process ([`scheduler_index`]).
 pub fn k_of_n(flag: &str, text: &str) -> Result<(usize, usize), String> {
-    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)));
+    k_of_n_in(flag, text, &|name| std::env::var(name).ok())
+}
+
+/// [`k_of_n`] with the environment given (for the tests).
+pub fn k_of_n_in(flag: &str, text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(usize, usize), String> {
+    let auto = text.split_once('/').is_some_and(|(k, _)| k.trim() == "auto");
+    let parsed = text.split_once('/').and_then(|(k, n)| {
+        let n = n.trim().parse::<usize>().ok()?;
+        let k = if auto { scheduler_index(env).ok()? } else { k.trim().parse::<usize>().ok()? };
+        Some((k, n))
+    });
     match parsed {
         Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
-        _ => Err(format!("--{flag} must be K/N with whole numbers 1 ≤ K ≤ N, e.g. --{flag} 2/8 (got {text})")),
+        Some((k, n)) if auto => {
+            Err(format!("--{flag} auto/{n}: the scheduler's task is number {k} of its array, outside 1–{n}; make the array as long as N (sbatch --array=1-{n}, completions: {n})"))
+        }
+        None if auto => Err(format!("--{flag} auto/N: {}", scheduler_index(env).err().unwrap_or_else(|| format!("N must be a whole number (got {text})")))),
+        _ => Err(format!("--{flag} must be K/N with whole numbers 1 ≤ K ≤ N, or auto/N under a batch scheduler, e.g. --{flag} 2/8 (got {text})")),
     }
+}
+
+/// This process's place (from 1) in its batch scheduler's array: Slurm's
+/// SLURM_ARRAY_TASK_ID counted from SLURM_ARRAY_TASK_MIN (so `--array=0-7` and
+/// `--array=1-8` both give 1–8), or a Kubernetes Indexed Job's JOB_COMPLETION_INDEX
+/// (from 0).
+pub fn scheduler_index(env: &dyn Fn(&str) -> Option<String>) -> Result<usize, String> {
+    let number = |name: &str| env(name).map(|v| v.trim().parse::<usize>().map_err(|_| format!("{name} is \"{v}\", not a whole number")));
+    if let Some(id) = number("SLURM_ARRAY_TASK_ID") {
+        let (id, min) = (id?, number("SLURM_ARRAY_TASK_MIN").transpose()?.unwrap_or(1));
+        return id.checked_sub(min).map(|k| k + 1).ok_or_else(|| format!("SLURM_ARRAY_TASK_ID {id} is below SLURM_ARRAY_TASK_MIN {min}"));
+    }
+    if let Some(index) = number("JOB_COMPLETION_INDEX") {
+        return Ok(index? + 1);
+    }
+    Err("neither SLURM_ARRAY_TASK_ID (a Slurm array job) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set: give K/N yourself".into())
 }
 
 /// The flag's spelling for a config field: r_min → --r-min.
@@ -173,6 +204,20 @@ mod tests {
         for bad in ["0/8", "9/8", "2", "a/b", "2/0"] {
             assert!(parse(&strings(&["--part", bad])).unwrap_err().contains("--part must be K/N"), "{bad}");
         }
+    }
+
+    /// Issue 45: `auto/N` takes K from Slurm's array or a Kubernetes Indexed Job.
+    #[test]
+    fn auto_takes_the_schedulers_index() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string());
+        assert_eq!(k_of_n_in("shard", "auto/8", &env(&[("SLURM_ARRAY_TASK_ID", "3")])), Ok((3, 8)));
+        assert_eq!(k_of_n_in("shard", "auto/8", &env(&[("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_MIN", "0")])), Ok((1, 8)));
+        assert_eq!(k_of_n_in("shard", "auto/8", &env(&[("SLURM_ARRAY_TASK_ID", "8"), ("SLURM_ARRAY_TASK_MIN", "1")])), Ok((8, 8)));
+        assert_eq!(k_of_n_in("shard", "auto/8", &env(&[("SLURM_ARRAY_TASK_ID", "12"), ("SLURM_ARRAY_TASK_MIN", "5")])), Ok((8, 8)));
+        assert_eq!(k_of_n_in("part", "auto/4", &env(&[("JOB_COMPLETION_INDEX", "3")])), Ok((4, 4)));
+        assert!(k_of_n_in("shard", "auto/4", &env(&[("JOB_COMPLETION_INDEX", "4")])).unwrap_err().contains("outside 1–4"));
+        assert!(k_of_n_in("shard", "auto/4", &env(&[])).unwrap_err().contains("neither SLURM_ARRAY_TASK_ID"));
+        assert!(k_of_n_in("shard", "auto/4", &env(&[("SLURM_ARRAY_TASK_ID", "x")])).unwrap_err().contains("not a whole number"));
         let (_, fields) = parse(&strings(&["--r-min", "abc"])).unwrap();
         assert_eq!(fields["r_min"], serde_json::json!("abc"));
     }

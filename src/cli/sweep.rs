@@ -9,9 +9,10 @@
 
 use super::args::{Outputs, k_of_n, parse};
 use super::{Failure, config_object, explain, set_field, usage_error};
+use freshlab::core::input::nearest;
 use freshlab::core::{limits, parallel};
-use freshlab::experiments::registry::canonical;
-use freshlab::experiments::{config_from_value, start};
+use freshlab::experiments::registry::{canonical, visible_fields};
+use freshlab::experiments::{Output, config_from_value, start};
 use freshlab::table::{Cell, Table};
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -28,10 +29,13 @@ result per point (point-0001.json, point-0001.csv) and the combined sweep.csv.
 A list field varies by single values: --vary capacities=0.01,0.1 runs [0.01], then [0.1].
 
 --shard K/N runs only points K, K+N, K+2N, … (K from 1 to N), for a batch scheduler
-spreading the grid over machines: a Slurm array (--shard $SLURM_ARRAY_TASK_ID/N),
-Kubernetes indexed Jobs, GNU parallel. Each shard writes its points into DIR (a shared
-or copied directory); --merge DIR then checks that every point is there and writes
-sweep.csv, the same file an unsharded sweep writes.
+spreading the grid over machines; --shard auto/N takes K from the scheduler: Slurm's
+array (SLURM_ARRAY_TASK_ID, from SLURM_ARRAY_TASK_MIN) or a Kubernetes Indexed Job
+(JOB_COMPLETION_INDEX). GNU parallel: --shard {}/N. Each shard writes its points into
+DIR (a shared or copied directory); --merge DIR then checks every point against the grid
+(its configuration, its result, its CSV row for row) and writes sweep.csv, the same file
+an unsharded sweep writes. --resume reruns only the points whose files are missing,
+damaged or cut short. A grid has at most 100,000 points; each field is varied once.
 ";
 
 /// The grid, as written to `sweep.json`: what every shard must agree on.
@@ -41,9 +45,24 @@ struct Grid {
     vary: Vec<(String, Vec<Value>)>,
 }
 
+/// The most points a sweep runs.
+const MAX_POINTS: usize = 100_000;
+
 impl Grid {
-    fn points(&self) -> usize {
-        self.vary.iter().map(|(_, v)| v.len()).product()
+    /// The number of points: the product of the values' counts, checked against
+    /// [`MAX_POINTS`] as it is formed (64 fields of two values each no longer wrap to 0).
+    fn points(&self) -> Result<usize, Failure> {
+        let mut points: usize = 1;
+        for (field, values) in &self.vary {
+            if values.is_empty() {
+                return Err(usage_error(format!("--vary {field}: has no values; give at least one, e.g. --vary {field}=1,2")));
+            }
+            points = points.checked_mul(values.len()).filter(|&p| p <= MAX_POINTS).ok_or_else(|| {
+                let counts: Vec<String> = self.vary.iter().map(|(f, v)| format!("{} of {f}", v.len())).collect();
+                usage_error(format!("--vary: the grid ({}) has over 100,000 points, the most a sweep runs; vary fewer fields or values", counts.join(" × ")))
+            })?;
+        }
+        Ok(points)
     }
 
     /// The varied values of point `p` (0-based), the first field changing slowest.
@@ -66,8 +85,8 @@ impl Grid {
         object
     }
 
-    fn to_json(&self) -> Value {
-        json!({ "experiment": self.experiment, "base": self.base, "vary": self.vary.iter().map(|(f, v)| json!([f, v])).collect::<Vec<_>>(), "points": self.points() })
+    fn to_json(&self, points: usize) -> Value {
+        json!({ "experiment": self.experiment, "base": self.base, "vary": self.vary.iter().map(|(f, v)| json!([f, v])).collect::<Vec<_>>(), "points": points })
     }
 
     fn from_json(value: &Value, path: &Path) -> Result<Grid, Failure> {
@@ -81,8 +100,33 @@ impl Grid {
             .map(|pair| Some((pair.get(0)?.as_str()?.to_string(), pair.get(1)?.as_array()?.clone())))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(bad)?;
-        Ok(Grid { experiment, base, vary })
+        let grid = Grid { experiment, base, vary };
+        // the manifest is checked as a new sweep's grid is: a point count it claims must
+        // be the grid's (a tampered or truncated manifest is named, not trusted)
+        let points = grid.points().map_err(|e| usage_error(format!("{}: {}", path.display(), e.message)))?;
+        if value["points"].as_u64() != Some(points as u64) {
+            return Err(usage_error(format!("{}: claims {} points but its grid has {points}; it was changed or cut: run the sweep again", path.display(), value["points"])));
+        }
+        check_vary(&grid.experiment, &grid.vary).map_err(|e| usage_error(format!("{}: {}", path.display(), e.message)))?;
+        Ok(grid)
     }
+}
+
+/// Every varied field is a setting of the experiment, varied once (a field in two
+/// --vary would be run with the later values and labelled with the earlier).
+fn check_vary(experiment: &str, vary: &[(String, Vec<Value>)]) -> Result<(), Failure> {
+    let visible = visible_fields(experiment);
+    for (k, (field, _)) in vary.iter().enumerate() {
+        if !visible.iter().any(|v| v == field) {
+            let near = nearest(field, visible.iter().map(String::as_str))
+                .map_or_else(|| format!("'freshlab {} --help' lists them", experiment.replace('_', "-")), |n| format!("did you mean {n}?"));
+            return Err(usage_error(format!("--vary {field}: not a setting of {experiment}; {near}")));
+        }
+        if vary[..k].iter().any(|(f, _)| f == field) {
+            return Err(usage_error(format!("--vary {field}: given twice; give its values once, e.g. --vary {field}=1,2,3")));
+        }
+    }
+    Ok(())
 }
 
 fn io(path: &Path, e: std::io::Error) -> Failure {
@@ -108,7 +152,7 @@ pub fn main(args: &[String]) -> Result<(), Failure> {
     }
     let experiment = canonical(&args[0]).ok_or_else(|| usage_error(format!("freshlab sweep needs an experiment first, such as policies (got '{}')\n\n{HELP}", args[0])))?;
     // the sweep's own flags, then the experiment's fields as any command takes them
-    let (mut vary, mut dir, mut shard, mut rest) = (Vec::new(), None, None, Vec::new());
+    let (mut vary, mut dir, mut shard, mut resume, mut rest) = (Vec::new(), None, None, false, Vec::new());
     let mut k = 1;
     while k < args.len() {
         let value = |k: usize| args.get(k + 1).cloned().ok_or_else(|| usage_error(format!("{} needs a value", args[k])));
@@ -117,6 +161,11 @@ pub fn main(args: &[String]) -> Result<(), Failure> {
             "--dir" => dir = Some(value(k)?),
             "--shard" => shard = Some(value(k)?),
             "--merge" => return Err(usage_error("--merge takes only the directory: freshlab sweep --merge DIR")),
+            "--resume" => {
+                resume = true;
+                k += 1;
+                continue;
+            }
             other => {
                 rest.push(other.to_string());
                 k += 1;
@@ -133,17 +182,21 @@ pub fn main(args: &[String]) -> Result<(), Failure> {
     let from_file = outputs.config.is_some();
     let base = config_object(Some(experiment), &outputs, fields)?;
     let grid = Grid { experiment: experiment.to_string(), base, vary: vary.iter().map(|v| parse_vary(v)).collect::<Result<_, _>>()? };
+    check_vary(experiment, &grid.vary)?;
     let (index, count) = match &shard {
         Some(text) => k_of_n("shard", text).map_err(usage_error)?,
         None => (1, 1),
     };
-    let points = grid.points();
-    if points > 100_000 {
-        return Err(usage_error(format!("--vary: the grid has {points} points, over the 100,000 a sweep runs; vary fewer fields or values")));
-    }
-    // every point's config is checked before any runs
+    let points = grid.points()?;
+    // every point's config is checked before any runs; with --resume, the points whose
+    // files are there and whole are kept
     let mut configs = Vec::new();
+    let mut kept = 0;
     for p in (index - 1..points).step_by(count) {
+        if resume && check_point(&grid, p, &dir).is_ok() {
+            kept += 1;
+            continue;
+        }
         let config = config_from_value(Value::Object(grid.config(p))).and_then(|c| c.validate(&limits::here()).map(|_| c)).map_err(|e| {
             let at: Vec<String> = grid.values(p).iter().map(|(f, v)| format!("{f} = {v}")).collect();
             let failure = explain(&e, from_file);
@@ -153,12 +206,15 @@ pub fn main(args: &[String]) -> Result<(), Failure> {
     }
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
     let manifest = dir.join("sweep.json");
-    let text = serde_json::to_string_pretty(&grid.to_json()).expect("a grid serialises") + "\n";
+    let text = serde_json::to_string_pretty(&grid.to_json(points)).expect("a grid serialises") + "\n";
     match std::fs::read_to_string(&manifest) {
         Ok(existing) if existing != text => {
             return Err(usage_error(format!("{} holds another sweep's grid; use another --dir or remove it", dir.display())));
         }
         _ => std::fs::write(&manifest, &text).map_err(|e| io(&manifest, e))?,
+    }
+    if resume && !outputs.quiet {
+        eprintln!("freshlab: --resume: {kept} points already done and whole, {} to run", configs.len());
     }
     run_points(&grid, configs, &dir, &outputs)?;
     if count == 1 {
@@ -229,6 +285,36 @@ fn run_point(grid: &Grid, p: usize, config: freshlab::experiments::Config, dir: 
     std::fs::write(&csv_path, Table { columns, rows }.to_csv()).map_err(|e| io(&csv_path, e))
 }
 
+/// Whether point `p`'s files in `dir` are its whole result: its JSON holds the grid's
+/// configuration for `p` and a result, and its CSV holds that result's table, row for
+/// row, after the point's grid values. Says what is wrong, naming the file.
+fn check_point(grid: &Grid, p: usize, dir: &Path) -> Result<(), String> {
+    let json_path = point_file(dir, p, "json");
+    let text = std::fs::read_to_string(&json_path).map_err(|e| format!("{}: {e}", json_path.display()))?;
+    let saved: Value = serde_json::from_str(&text).map_err(|e| format!("{}: not valid JSON ({e}): cut or damaged", json_path.display()))?;
+    let want = config_from_value(Value::Object(grid.config(p))).map_err(|e| format!("the grid's point is not a valid configuration ({e})"))?;
+    let config = config_from_value(saved["config"].clone()).map_err(|e| format!("{}: its configuration does not read ({e})", json_path.display()))?;
+    if config != want {
+        return Err(format!("{}: its configuration is not the grid's for this point (another sweep's, or changed)", json_path.display()));
+    }
+    let output: Output = serde_json::from_value(saved["result"].clone()).map_err(|e| format!("{}: its result does not read ({e})", json_path.display()))?;
+    let rows = output.table().rows.len();
+    let csv_path = point_file(dir, p, "csv");
+    let mut reader = csv::Reader::from_path(&csv_path).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+    let mut count = 0;
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("{}: {e}", csv_path.display()))?;
+        if record.get(0) != Some((p + 1).to_string().as_str()) {
+            return Err(format!("{}: row {} names point {}, not {}", csv_path.display(), count + 2, record.get(0).unwrap_or(""), p + 1));
+        }
+        count += 1;
+    }
+    if count != rows {
+        return Err(format!("{}: holds {count} rows of the {rows} its result has: cut short", csv_path.display()));
+    }
+    Ok(())
+}
+
 /// Joins every point's CSV into `sweep.csv`, in point order; names the missing points
 /// (and the shards that should have written them) if any is absent.
 fn merge(dir: &Path, quiet: bool) -> Result<PathBuf, Failure> {
@@ -236,8 +322,8 @@ fn merge(dir: &Path, quiet: bool) -> Result<PathBuf, Failure> {
     let text = std::fs::read_to_string(&manifest).map_err(|e| usage_error(format!("{}: {e}; is {} a sweep's directory?", manifest.display(), dir.display())))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| usage_error(format!("{}: not valid JSON ({e})", manifest.display())))?;
     let grid = Grid::from_json(&value, &manifest)?;
-    let points = grid.points();
-    let missing: Vec<usize> = (0..points).filter(|&p| !point_file(dir, p, "csv").exists()).collect();
+    let points = grid.points()?;
+    let missing: Vec<usize> = (0..points).filter(|&p| !point_file(dir, p, "csv").exists() || !point_file(dir, p, "json").exists()).collect();
     if !missing.is_empty() {
         let shown: Vec<String> = missing.iter().take(10).map(|p| (p + 1).to_string()).collect();
         let more = if missing.len() > 10 { format!(" and {} more", missing.len() - 10) } else { String::new() };
@@ -247,6 +333,11 @@ fn merge(dir: &Path, quiet: bool) -> Result<PathBuf, Failure> {
             dir.display(),
             shown.join(", ")
         )));
+    }
+    // every point is checked against the grid before any is joined
+    for p in 0..points {
+        check_point(&grid, p, dir)
+            .map_err(|why| usage_error(format!("point {} of {}: {why}; run it again (freshlab sweep … --resume reruns only such points)", p + 1, dir.display())))?;
     }
     let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
     let mut header: Option<csv::StringRecord> = None;
@@ -273,4 +364,27 @@ fn merge(dir: &Path, quiet: bool) -> Result<PathBuf, Failure> {
         eprintln!("freshlab: wrote {} ({points} points)", out.display());
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(vary: Vec<(String, Vec<Value>)>) -> Grid {
+        Grid { experiment: "policies".into(), base: Map::new(), vary }
+    }
+
+    /// Issue 45: 64 fields of two values each made 2⁶⁴ points, which wrapped to 0 and
+    /// wrote an empty sweep; the count is checked as it is formed.
+    #[test]
+    fn a_grid_too_large_is_refused_before_it_wraps() {
+        let wide = grid((0..64).map(|k| (format!("f{k}"), vec![json!(1), json!(2)])).collect());
+        assert!(wide.points().unwrap_err().message.contains("over 100,000 points"), "{}", wide.points().err().unwrap().message);
+        let ok = grid(vec![("seed".into(), vec![json!(1), json!(2), json!(3)]), ("capacities".into(), vec![json!(0.1), json!(0.9)])]);
+        assert_eq!(ok.points().ok(), Some(6));
+        let empty = grid(vec![("seed".into(), vec![])]);
+        assert!(empty.points().unwrap_err().message.contains("has no values"));
+        assert!(check_vary("policies", &[("seed".into(), vec![json!(1)]), ("seed".into(), vec![json!(2)])]).unwrap_err().message.contains("given twice"));
+        assert!(check_vary("policies", &[("politeness_secs".into(), vec![json!(1)])]).unwrap_err().message.contains("did you mean politeness_seconds?"));
+    }
 }
