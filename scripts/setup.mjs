@@ -58,6 +58,17 @@ export function ensureChromium() {
   run('apt-get', ['install', '-y', '-q', 'chromium', 'chromium-driver'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
 }
 
+/** Debian's slurm-wlm and munge, for the test that runs the researcher's guide's Slurm
+ * recipes on a one-node cluster (tests/slurm.rs starts and stops its daemons). */
+export function ensureSlurm() {
+  if (['/usr/bin/sbatch', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/sbin/munged'].every((f) => fs.existsSync(f))) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) throw new Error('the Slurm test needs Slurm and munge: run as root once, or install the Debian packages slurm-wlm and munge');
+  say("installing Debian's slurm-wlm and munge for the one-node Slurm test (apt-get)…");
+  run('apt-get', ['update', '-q']);
+  run('apt-get', ['install', '-y', '-q', 'slurm-wlm', 'munge'], { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
 /**
  * Python with numpy and scipy for the LambdaCrawl peer (../shared/peers/optimal-freshness),
  * in build/peer-venv; nothing to do where ../shared is absent (the test then says it skips).
@@ -83,6 +94,7 @@ export function ensureBuildTools() {
 export function ensureTestTools() {
   ensureBuildTools();
   ensureChromium();
+  ensureSlurm();
   ensurePeerPython();
 }
 
