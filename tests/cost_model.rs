@@ -105,8 +105,10 @@ const CASES: &[(&str, bool)] = &[
 fn estimates_cover_the_measured_memory_and_are_within_20_percent_of_the_work() {
     let mut failures = Vec::new();
     println!("{:<70} {:>12} {:>12} {:>7} {:>14} {:>14} {:>7}", "config", "est. bytes", "peak bytes", "ratio", "est. work", "work", "ratio");
-    // FRESHLAB_COST_CASES: more configs, one JSON per line (for calibrating a model)
-    let extra: Vec<String> = std::env::var("FRESHLAB_COST_CASES").map(|t| t.lines().map(String::from).collect()).unwrap_or_default();
+    // FRESHLAB_COST_CASES (or the file FRESHLAB_COST_CASES_FILE, for configs with a page
+    // list's text): more configs, one JSON per line (for calibrating a model)
+    let listed = std::env::var("FRESHLAB_COST_CASES").ok().or_else(|| std::env::var("FRESHLAB_COST_CASES_FILE").ok().and_then(|f| std::fs::read_to_string(f).ok()));
+    let extra: Vec<String> = listed.map(|t| t.lines().map(String::from).collect()).unwrap_or_default();
     let cases = CASES.iter().map(|&(j, e)| (j.to_string(), e)).chain(extra.into_iter().map(|j| (j, true)));
     for (json, exact_work) in cases {
         let json = json.as_str();
@@ -114,7 +116,9 @@ fn estimates_cover_the_measured_memory_and_are_within_20_percent_of_the_work() {
         let (memory, work) = (estimated / peak, planned / done);
         let name: String = json.chars().take(70).collect();
         println!("{name:<70} {estimated:>12.0} {peak:>12.0} {memory:>7.3} {planned:>14.0} {done:>14.0} {work:>7.3}");
-        let memory_ok = if exact_work { (0.9..=1.3).contains(&memory) } else { memory >= 0.9 };
+        // issue 45: never below the peak; at most 1.5× above it where the run holds 20 MB
+        // or more (below, the model's fixed allowances dominate)
+        let memory_ok = memory >= 1.0 && (memory <= 1.5 || peak < 20e6 || !exact_work);
         if !memory_ok {
             failures.push(format!("{json}: memory estimated {estimated:.0}, measured {peak:.0} (ratio {memory:.3})"));
         }

@@ -154,6 +154,13 @@ export class WorkerClient {
     return this.post({ type: 'merge', id: this.nextId++, config, results });
   }
 
+  /** A page list's shape (its pages, servers, their sizes, its rates), read in the
+   * worker: a pass over a list of hundreds of MB would hold the page's main thread for
+   * seconds. Resolves to {result}. */
+  shape(text) {
+    return this.post({ type: 'shape', id: this.nextId++, text });
+  }
+
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
    * with the tests' own build: the page's module has neither entry point). */
   hookForTest(type, message = '') {
@@ -206,6 +213,11 @@ export class WorkerPool {
 
   hookForTest(type, message) {
     return this.clients[0].hookForTest(type, message);
+  }
+
+  /** A page list's shape, from the first worker (WorkerClient.shape). */
+  shape(text) {
+    return this.clients[0].shape(text);
   }
 
   /** The parts of `config` for the workers it may take; the config alone if it cannot

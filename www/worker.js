@@ -101,6 +101,14 @@ self.onmessage = async ({ data }) => {
     case 'cancel':
       cancelled.add(data.id);
       break;
+    case 'shape':
+      await ready;
+      try {
+        postMessage({ type: 'result', id: data.id, result: core.list_shape(data.text), elapsedMs: 0, memoryBytes: 0 });
+      } catch (error) {
+        report(data.id, error);
+      }
+      break;
     case 'merge':
       await ready;
       try {

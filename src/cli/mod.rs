@@ -135,8 +135,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
     write_files(&output, &outputs)?;
     if let Some(path) = &outputs.out {
-        let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise");
-        std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
+        write_export(path, &config, &output)?;
     }
     match outputs.part {
         // a part's figures would show its servers' share alone: say where it went instead
@@ -148,6 +147,21 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         _ => print_result(&output, &outputs),
     }
     Ok(())
+}
+
+/// `{config, result}` as the page's JSON export writes it, streamed to `path` (a result
+/// with a frequency for each of millions of pages is never held as one string).
+pub fn write_export(path: &str, config: &Config, output: &Output) -> Result<(), Failure> {
+    #[derive(serde::Serialize)]
+    struct Export<'a> {
+        config: &'a Config,
+        result: &'a Output,
+    }
+    let fail = |e: &dyn std::fmt::Display| Failure { message: format!("cannot write {path}: {e}"), code: 1 };
+    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
+    let mut writer = std::io::BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut writer, &Export { config, result: output }).map_err(|e| fail(&e))?;
+    writer.write_all(b"\n").and_then(|()| writer.flush()).map_err(|e| fail(&e))
 }
 
 /// The configuration as `--estimate` prints it: a file's text (a page list of 50 MB)
@@ -392,11 +406,18 @@ fn numbered(path: &str, k: usize) -> String {
 }
 
 fn print_result(output: &Output, outputs: &Outputs) {
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let brief = output.brief();
+    if outputs.json && brief.is_none() {
+        // streamed, as --out is: the whole result is never one string
+        if serde_json::to_writer(&mut out, output).is_ok() {
+            let _ = writeln!(out);
+        }
+        return;
+    }
     let text = match (outputs.json, brief) {
         (true, Some(b)) => b.json.to_string(),
-        (true, None) => serde_json::to_string(output).expect("results serialise"),
+        (true, None) => unreachable!("streamed above"),
         (false, Some(freshlab::experiments::Brief { text: Some(text), .. })) => text,
         (false, _) => output.figures().into_iter().map(|f| f.summary).collect::<Vec<_>>().join("\n"),
     };

@@ -4,9 +4,9 @@
 //! run's result, the same to the last bit as one machine's.
 
 use super::args::parse;
-use super::{Failure, explain, print_result, usage_error, write_files};
+use super::{Failure, explain, print_result, usage_error, write_export, write_files};
 use freshlab::experiments::{Config, Output, config_from_value};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pub const HELP: &str = "\
 freshlab join PART.json PART.json … [--json] [--svg FILE] [--csv FILE] [--out FILE.json]
@@ -83,8 +83,7 @@ pub fn join(args: &[String]) -> Result<(), Failure> {
     let merged = whole.merge(parts.into_iter().map(|(_, o)| o).collect()).map_err(|e| explain(&e, true))?;
     write_files(&merged, &outputs)?;
     if let Some(path) = &outputs.out {
-        let text = serde_json::to_string_pretty(&json!({ "config": whole, "result": merged })).expect("results serialise");
-        std::fs::write(path, text + "\n").map_err(|e| Failure { message: format!("cannot write {path}: {e}"), code: 1 })?;
+        write_export(path, &whole, &merged)?;
     }
     print_result(&merged, &outputs);
     Ok(())

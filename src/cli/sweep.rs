@@ -8,7 +8,7 @@
 //! point is there, `sweep.csv`.
 
 use super::args::{Outputs, k_of_n, parse};
-use super::{Failure, config_object, explain, set_field, usage_error};
+use super::{Failure, config_object, explain, set_field, usage_error, write_export};
 use freshlab::core::input::nearest;
 use freshlab::core::{limits, parallel};
 use freshlab::experiments::registry::{canonical, visible_fields};
@@ -270,8 +270,7 @@ fn run_point(grid: &Grid, p: usize, config: freshlab::experiments::Config, dir: 
     }
     let output = job.finish();
     let json_path = point_file(dir, p, "json");
-    let text = serde_json::to_string_pretty(&json!({ "config": config, "result": output })).expect("results serialise") + "\n";
-    std::fs::write(&json_path, text).map_err(|e| io(&json_path, e))?;
+    write_export(&json_path.display().to_string(), &config, &output)?;
     let table = output.table();
     let values = grid.values(p);
     let mut columns: Vec<String> = vec!["point".into()];

@@ -167,6 +167,14 @@ pub fn estimate(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&config.cost())
 }
 
+/// A page list's shape — pages, servers and their sizes, rates: what a run's cost
+/// depends on — read in one pass (the page's worker computes it once when a list is
+/// loaded, and the form's checks send it in place of the text).
+#[wasm_bindgen]
+pub fn list_shape(text: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::core::model::page_list::ListShape::of(text))
+}
+
 /// The configuration cut into at most `parts` parts for a pool of workers (an array of
 /// configurations; one when the experiment cannot be cut).
 #[wasm_bindgen]

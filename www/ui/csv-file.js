@@ -39,7 +39,8 @@ let loads = 0;
  * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
  * bytes (its UTF-8 size), serial (one per load)}),
  * label, empty (status with nothing loaded), help (HTML), sample (its file name in samples/), sampleName,
- * sampleLabel, onLoad(panel) (e.g. switch the source field)}.
+ * sampleLabel, onLoad(panel) (e.g. switch the source field), shape (read the list's
+ * shape in the worker: its servers and rates, for the cost)}.
  */
 export function csvDropBox(panel, controls, options) {
   const box = document.createElement('div');
@@ -51,10 +52,24 @@ export function csvDropBox(panel, controls, options) {
     <p class="help">${options.help}</p>`;
   const status = box.querySelector('.trace-status');
   const use = (text, name, bytes) => {
-    panel[options.key] = { text, name, bytes, serial: ++loads };
+    const held = { text, name, bytes, serial: ++loads, shape: null };
+    panel[options.key] = held;
     status.textContent = `Loaded ${name} (${(bytes / 1024).toFixed(0)} KB). ${options.loaded}`;
     options.onLoad(panel);
     panel.changed();
+    // a page list's shape (its servers, their sizes, its rates), read in the worker,
+    // makes the cost note as close as the text would
+    if (options.shape) {
+      panel.client.shape(text).then(
+        ({ result }) => {
+          if (panel[options.key] !== held) return;
+          held.shape = result;
+          status.textContent = `Loaded ${name} (${(bytes / 1024).toFixed(0)} KB): ${result.pages.toLocaleString('en')} rows on ${result.servers.toLocaleString('en')} servers. ${options.loaded}`;
+          panel.changed();
+        },
+        () => {},
+      );
+    }
   };
   const load = async (file) => {
     try {

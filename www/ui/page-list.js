@@ -20,6 +20,7 @@ export const PAGE_LIST = {
         (optional, revisits per day: choose the allocation “given” to use it), observed (optional, 1 when every change of the page is announced,
         by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
       onLoad: (p) => p.form.set('source', 'page_list'),
+      shape: true,
     }),
-  file: { key: 'pageList', field: 'page_list', size: 'page_list_bytes', when: (config) => config.source === 'page_list' },
+  file: { key: 'pageList', field: 'page_list', size: 'page_list_bytes', shape: 'page_list_shape', when: (config) => config.source === 'page_list' },
 };

@@ -74,10 +74,11 @@ function describe(spec, described, choices) {
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
  * phase, label) (label(field, value): a value’s label, if the core names it),
  * setup(panel, controls), file {key (the panel property a csvDropBox fills), field (the
- * configuration's text field), size (its size field), when(config)}}
- * A file the panel holds goes to the core as its size while the form is checked (copying
- * a list of hundreds of MB on every edit would hold the main thread for seconds) and
- * as its text only in the run.
+ * configuration's text field), size (its size field), shape (its shape field, when
+ * the worker reads one), when(config)}}
+ * A file the panel holds goes to the core as its shape (or, until the worker has read
+ * it, its size) while the form is checked (copying a list of hundreds of MB on every
+ * edit would hold the main thread for seconds) and as its text only in the run.
  * `fields` lists the keys of the configuration the form shows, in order; the core
  * describes each one (core.fields: its label, help and kind), and an entry may be
  * {key, label?, help?} to say it otherwise in this panel. A 'select' or 'choices'
@@ -313,8 +314,11 @@ export class ExperimentPanel {
     const config = structuredClone(this.base);
     config.experiment = this.experiment;
     for (const [key, value] of Object.entries(read)) setPath(config, key, value);
+    // a held file stands in the checks as its shape once the worker has read it, else
+    // as its size
     const file = this.heldFile(config);
-    if (file) config[this.spec.file.size] = file.bytes;
+    if (file && file.shape && this.spec.file.shape) config[this.spec.file.shape] = file.shape;
+    else if (file) config[this.spec.file.size] = file.bytes;
     return config;
   }
 
@@ -328,7 +332,7 @@ export class ExperimentPanel {
   forRun(config) {
     const file = this.heldFile(config);
     if (!file) return config;
-    const { [this.spec.file.size]: _size, ...rest } = config;
+    const { [this.spec.file.size]: _size, [this.spec.file.shape ?? '']: _shape, ...rest } = config;
     return { ...rest, [this.spec.file.field]: file.text };
   }
 

@@ -19,8 +19,16 @@ pub type RowOrError = Result<Row, (usize, String)>;
 /// The rows of `text`, in order, and the number of blank lines met. A row that spans
 /// lines (an opening quote never closed) comes back as an error on its first line.
 pub fn rows(text: &str) -> (Vec<RowOrError>, usize) {
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
     let mut out = Vec::new();
+    let blank = each_row(text, |row| out.push(row));
+    (out, blank)
+}
+
+/// [`rows`] one at a time, handed to `each` as it is read (a list of millions of pages
+/// is never held as rows of strings all at once); returns the blank lines met.
+pub fn each_row(text: &str, mut each: impl FnMut(RowOrError)) -> usize {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    let mut out = |row: RowOrError| each(row);
     let mut record = csv::StringRecord::new();
     // lines are counted from the records' byte offsets: (offset, line) of the last one
     let (mut at, mut line_at) = (0usize, 1usize);
@@ -45,21 +53,21 @@ pub fn rows(text: &str) -> (Vec<RowOrError>, usize) {
                 let spanned = record.iter().map(|f| f.matches('\n').count()).sum::<usize>();
                 lines_with_rows += 1 + spanned;
                 if spanned > 0 {
-                    out.push(Err((line, "has a quote that is never closed (or a line break inside quotes); close it, or quote names that contain commas".to_string())));
+                    out(Err((line, "has a quote that is never closed (or a line break inside quotes); close it, or quote names that contain commas".to_string())));
                 } else {
-                    out.push(Ok(Row { line, fields: record.iter().map(|f| f.strip_suffix('\r').unwrap_or(f).to_string()).collect() }));
+                    out(Ok(Row { line, fields: record.iter().map(|f| f.strip_suffix('\r').unwrap_or(f).to_string()).collect() }));
                 }
             }
             Err(e) => {
                 let line = line_of(e.position().map_or(start, |p| p.byte() as usize));
                 lines_with_rows += 1;
-                out.push(Err((line, format!("cannot be read as CSV ({e})"))));
+                out(Err((line, format!("cannot be read as CSV ({e})"))));
             }
         }
     }
     // a final newline ends the last line; it does not start an empty one
     let lines = if text.is_empty() { 0 } else { text.strip_suffix('\n').unwrap_or(text).split('\n').count() };
-    (out, lines.saturating_sub(lines_with_rows))
+    lines.saturating_sub(lines_with_rows)
 }
 
 /// UTF-8 text (a BOM is allowed); other encodings are refused with the fix.

@@ -56,11 +56,81 @@ impl PageList {
     }
 }
 
-/// Bytes an import holds at most while it runs, from the text's size and its rows.
+/// At most this many servers' sizes are kept in a [`ListShape`] (the page sends the shape
+/// with every check of its form); beyond, the mean size stands for each.
+pub const SHAPE_SIZES: u64 = 20_000;
+
+/// What a page list's cost depends on, read in one pass over its text without checking
+/// it (the run checks every row): its pages, its servers and their sizes, its change
+/// rates. The page computes it in its worker when a list is loaded and sends it with
+/// every check of its form in place of the text (`page_list_shape`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListShape {
+    /// The text's size in bytes.
+    pub bytes: u64,
+    pub pages: u64,
+    pub servers: u64,
+    /// Pages per server, largest first (empty beyond [`SHAPE_SIZES`] servers).
+    #[serde(default)]
+    pub sizes: Vec<f64>,
+    /// Σ of the change rates (changes per day), and the largest.
+    pub rate_sum: f64,
+    pub rate_max: f64,
+}
+
+impl ListShape {
+    /// The shape of a list's CSV text. Rows it cannot read count as pages on servers of
+    /// their own (an upper bound; the run refuses them, naming each).
+    pub fn of(text: &str) -> ListShape {
+        let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+        let mut record = csv::ByteRecord::new();
+        let mut columns: Option<(Option<usize>, Option<usize>)> = None;
+        let mut counts: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
+        let (mut pages, mut unread, mut rate_sum, mut rate_max) = (0u64, 0u64, 0.0f64, 0.0f64);
+        while reader.read_byte_record(&mut record).unwrap_or(false) {
+            let Some((server, rate)) = columns else {
+                let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
+                columns = Some((index("server"), index("change_rate")));
+                continue;
+            };
+            if record.iter().all(|f| f.iter().all(u8::is_ascii_whitespace)) {
+                continue;
+            }
+            pages += 1;
+            match server.and_then(|k| record.get(k)) {
+                Some(name) => match counts.get_mut(name) {
+                    Some(n) => *n += 1,
+                    None => {
+                        counts.insert(name.to_vec(), 1);
+                    }
+                },
+                None => unread += 1,
+            }
+            if let Some(r) =
+                rate.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).and_then(|f| f.trim().parse::<f64>().ok()).filter(|r| r.is_finite() && *r > 0.0)
+            {
+                rate_sum += r;
+                rate_max = rate_max.max(r);
+            }
+        }
+        let servers = counts.len() as u64 + unread;
+        let mut sizes: Vec<f64> = Vec::new();
+        if servers <= SHAPE_SIZES {
+            sizes = counts.into_values().map(|n| n as f64).chain(std::iter::repeat_n(1.0, unread as usize)).collect();
+            sizes.sort_by(|a, b| b.total_cmp(a));
+        }
+        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max }
+    }
+}
+
+/// Bytes an import holds at most while it runs, from the text's size and its rows: the
+/// configuration's copy of the text, then a row of strings per page beside the list it
+/// becomes (names, servers, the index), measured at 350–420 bytes a page on lists of
+/// 5,000 to 535,000 pages (tests/cost_model.rs, npm run estimates); saturating, as the cost is asked of
+/// configurations not yet validated.
 pub fn import_bytes(text_bytes: u64, rows: u64) -> u64 {
-    // names and hash index (~3× the text), plus the per-page arrays; saturating, as the
-    // cost is asked of configurations not yet validated
-    text_bytes.saturating_mul(3).saturating_add(rows.saturating_mul(64))
+    text_bytes.saturating_mul(2).saturating_add(rows.saturating_mul(420))
 }
 
 /// Reads a page list from the bytes of a CSV file. `field` names it in messages.
@@ -70,24 +140,33 @@ pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
     let mut header: Option<Vec<usize>> = None;
     let mut rows: Vec<PageRow> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
-    for row in csv_rows::rows(text).0 {
+    let mut stop: Option<InputError> = None;
+    // row by row, as the file is read: the rows of strings are never all held at once
+    csv_rows::each_row(text, |row| {
+        if stop.is_some() {
+            return;
+        }
         let Row { line, fields } = match row {
             Ok(row) => row,
             Err((line, reason)) => {
                 report.bad(line, reason);
-                continue;
+                return;
             }
         };
         let Some(columns) = &header else {
-            header = Some(read_header(&fields, line, field)?);
-            continue;
+            match read_header(&fields, line, field) {
+                Ok(columns) => header = Some(columns),
+                Err(e) => stop = Some(e),
+            }
+            return;
         };
         if fields.len() != columns.len() {
             report.bad(line, format!("expected {} fields ({}), found {}; quote names that contain commas", columns.len(), names_of(columns), fields.len()));
-            continue;
+            return;
         }
         if rows.len() == MAX_ROWS {
-            return Err(InputError::new(field, format!("has more than {MAX_ROWS} pages (the limit; line {line} adds one more); keep fewer pages")));
+            stop = Some(InputError::new(field, format!("has more than {MAX_ROWS} pages (the limit; line {line} adds one more); keep fewer pages")));
+            return;
         }
         match read_row(columns, &fields) {
             Ok(row) => {
@@ -96,6 +175,9 @@ pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
             }
             Err(reason) => report.bad(line, reason),
         }
+    });
+    if let Some(error) = stop {
+        return Err(error);
     }
     if header.is_none() {
         return Err(InputError::new(field, "is empty: it needs a header line page,server,change_rate (and optionally weight, frequency, observed) and one row per page"));
@@ -309,6 +391,21 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+
+    /// Issue 45: a list's shape — pages, servers and their sizes, rates — in one pass.
+    #[test]
+    fn a_lists_shape_counts_its_pages_servers_and_rates() {
+        let text = "page,server,change_rate,weight\na,s1,1.5,1\nb,s2,0.5,1\nc,s1,2,1\n\n\"d,x\",s3,0,1\ne,s1,bad,1\n";
+        let shape = ListShape::of(text);
+        assert_eq!((shape.pages, shape.servers, shape.bytes), (5, 3, text.len() as u64));
+        assert_eq!(shape.sizes, vec![3.0, 1.0, 1.0]);
+        assert_eq!((shape.rate_sum, shape.rate_max), (4.0, 2.0));
+        // the columns in another order, a list without its server column
+        let shape = ListShape::of("server,change_rate,page\ns,1,a\ns,1,b\n");
+        assert_eq!((shape.pages, shape.servers, shape.sizes.clone()), (2, 1, vec![2.0]));
+        let shape = ListShape::of("page,change_rate\na,1\nb,1\n");
+        assert_eq!((shape.pages, shape.servers), (2, 2), "unread servers count one a page");
+    }
 
     fn bad(text: &str) -> String {
         parse(text.as_bytes(), "page_list").unwrap_err().message

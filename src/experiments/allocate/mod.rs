@@ -53,6 +53,7 @@ impl Default for AllocateConfig {
             page_list: None,
             page_rows: None,
             page_list_bytes: None,
+            page_list_shape: None,
             capacity: 400.0,
             politeness_seconds: 0.0,
             objective: Objective::Freshness,
@@ -78,7 +79,7 @@ impl AllocateConfig {
             work,
             unit: "page evaluations".into(),
             bytes: (n * BYTES_PER_PAGE + servers as f64 * BYTES_PER_SERVER + BYTES_BESIDES).max(self.pages().import_bytes(pages) as f64),
-            seconds: work * 15e-9,
+            seconds: work * 5e-9 + self.pages().import_seconds(),
             memory_fix: Fix::new(self.pages().size_field(), "use fewer pages (about 50 bytes each)"),
             time_fix: Fix::new(self.pages().size_field(), "use fewer pages"),
         }

@@ -117,9 +117,9 @@ pub struct Estimate {
 
 /// Native time per request of the allocation-driven policies, and per article that
 /// GREEDY evaluates at a request, sampled and computed (BENCHMARKS.md, selection).
-const SECONDS_PER_REQUEST: f64 = 60e-9;
-const SECONDS_PER_SAMPLED_EVALUATION: f64 = 60e-9;
-const SECONDS_PER_EXACT_EVALUATION: f64 = 160e-9;
+const SECONDS_PER_REQUEST: f64 = 36e-9;
+const SECONDS_PER_SAMPLED_EVALUATION: f64 = 36e-9;
+const SECONDS_PER_EXACT_EVALUATION: f64 = 100e-9;
 
 impl BurstyConfig {
     pub fn cost_of(&self, e: &Estimate) -> Cost {

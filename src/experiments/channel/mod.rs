@@ -67,7 +67,7 @@ impl Settings for ChannelConfig {
             work,
             unit: "requests counted".into(),
             bytes,
-            seconds: work * 10e-9,
+            seconds: work * 3e-9,
             memory_fix: Fix::new("repository.pages", "use fewer pages"),
             time_fix: Fix::new("windows", "lower windows or window_requests"),
         }

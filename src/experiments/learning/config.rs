@@ -147,6 +147,7 @@ impl Default for LearningConfig {
             page_list: None,
             page_rows: None,
             page_list_bytes: None,
+            page_list_shape: None,
             capacity: 300.0,
             politeness_seconds: 900.0,
             objective: Objective::Harmonic,
@@ -178,8 +179,10 @@ const BYTES_PER_ANNOUNCED_PAGE: f64 = 60.0;
 /// Per history item (a fetch that found a change): an f32, in vectors grown by doubling.
 const BYTES_PER_HISTORY_ITEM: f64 = 8.0;
 const BYTES_BESIDES: f64 = 1_000_000.0;
-/// Native seconds per unit of work (a request or a change), measured on the defaults.
+/// Native seconds per request or history item read, and per change simulated (a change
+/// is a draw and a comparison), as `npm run estimates` measures them.
 const SECONDS_PER_UNIT: f64 = 150e-9;
+const SECONDS_PER_CHANGE: f64 = 25e-9;
 
 impl LearningConfig {
     pub fn politeness_days(&self) -> f64 {
@@ -212,47 +215,61 @@ impl LearningConfig {
         self.capacity * self.horizon_days
     }
 
-    /// Requests of a deployed crawler's runs at most: a run makes at most one request a
-    /// minute a page (Nutch's shortest interval, at the smallest scale) and one every P
-    /// a server; each tuning run but the last stops at its first epoch's end past
-    /// OVERSPEND × the bandwidth.
-    fn adaptive_requests(&self, pages: f64, servers: f64) -> f64 {
-        use super::job::{ADAPTIVE_TRIALS, MIN_SCALE, OVERSPEND};
-        let per_day = pages * 1440.0 / MIN_SCALE;
-        let polite = if self.politeness_seconds > 0.0 { servers * 86_400.0 / self.politeness_seconds } else { f64::INFINITY };
-        let whole = per_day.min(polite) * self.horizon_days;
-        let stopped = whole.min(OVERSPEND * self.requests_per_run() + per_day.min(polite) * self.epoch_days);
-        whole + stopped * (ADAPTIVE_TRIALS - 1) as f64
+    /// Tuning runs a deployed crawler makes, as measured on the classroom pages, the
+    /// sample page list and 300,000 generated pages (`npm run estimates`): the scale is
+    /// bracketed in a few proportional steps, then interpolated to within 1 %; at most
+    /// [`super::job::ADAPTIVE_TRIALS`].
+    const EXPECTED_TRIALS: f64 = 6.0;
+
+    /// A deployed crawler's requests over its tuning runs: each spends about the
+    /// bandwidth (a run past twice it is stopped), at most one request every P a server.
+    fn adaptive_requests(&self, polite: f64) -> f64 {
+        Self::EXPECTED_TRIALS * (1.3 * self.requests_per_run()).min(polite)
     }
 
     /// Work of one run of `policy` on `pages` pages: its requests, the changes it
     /// simulates, and the history items its re-estimations read (each epoch, every page
     /// and the history so far).
-    pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64) -> f64 {
+    pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64, rate_sum: f64) -> f64 {
         // an allocation spends at most 1/P a server
         let polite = if self.politeness_seconds > 0.0 { servers * 86_400.0 / self.politeness_seconds * self.horizon_days } else { f64::INFINITY };
-        let requests = if policy.is_adaptive() { self.adaptive_requests(pages, servers) } else { self.requests_per_run().min(polite) };
-        let changes = self.changes(pages);
+        let requests = if policy.is_adaptive() { self.adaptive_requests(polite) } else { self.requests_per_run().min(polite) };
+        // a tuning run simulates every change again
+        let changes = self.changes(rate_sum) * if policy.is_adaptive() { Self::EXPECTED_TRIALS } else { 1.0 };
         let epochs = self.epoch_count() as f64;
         let scans = match policy {
-            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => self.history_items(pages) * epochs / 2.0 + pages * epochs,
-            LearningPolicy::ExploreThenCommit => self.history_items(pages) + pages,
+            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => self.history_items(rate_sum) * epochs / 2.0 + pages * epochs,
+            LearningPolicy::ExploreThenCommit => self.history_items(rate_sum) + pages,
             LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform | LearningPolicy::Nutch | LearningPolicy::Stormcrawler => 0.0,
         };
         requests + changes + scans
     }
 
-    /// The changes a run on `pages` pages simulates: the generator's mean rate on every
-    /// page (a page list's rates are unknown until it is read: one a day).
-    fn changes(&self, pages: f64) -> f64 {
-        let rate = if self.source == RepositorySource::Generator { self.repository.mean_rate() } else { 1.0 };
-        pages * rate * self.horizon_days
+    /// The changes a run simulates over the horizon, from the pages' rates in all
+    /// (`rate_sum`, changes a day: the generator's mean rate on every page, or a page
+    /// list's rates, read from its shape).
+    fn changes(&self, rate_sum: f64) -> f64 {
+        rate_sum * self.horizon_days
+    }
+
+    /// Σλ of the configured pages, and their number and servers: the generator's, or a
+    /// page list's shape (one pass over it); a list known only by its size, one change a
+    /// day a page.
+    pub fn sized(&self) -> (u64, u64, f64) {
+        match self.pages().list_shape() {
+            Some(shape) => (shape.pages.max(1), shape.servers.max(1), shape.rate_sum),
+            None => {
+                let (pages, servers) = self.pages().shape();
+                let rate = if self.source == RepositorySource::Generator { self.repository.mean_rate() } else { 1.0 };
+                (pages, servers, pages as f64 * rate)
+            }
+        }
     }
 
     /// A learner's history at the end of a run: an interval for each fetch that found a
     /// change, so at most one for each request and for each change.
-    fn history_items(&self, pages: f64) -> f64 {
-        self.requests_per_run().min(self.changes(pages))
+    fn history_items(&self, rate_sum: f64) -> f64 {
+        self.requests_per_run().min(self.changes(rate_sum))
     }
 
     fn estimator_work(&self) -> f64 {
@@ -267,21 +284,22 @@ impl LearningConfig {
         if listed { 1.0 } else { self.observed_share }
     }
 
-    pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
+    pub fn cost_for(&self, pages: u64, servers: u64, rate_sum: f64) -> Cost {
         let n = pages as f64;
-        let work = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64)).sum::<f64>() + self.estimator_work();
+        let work = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64, rate_sum)).sum::<f64>() + self.estimator_work();
+        let trials = |p: &LearningPolicy| if p.is_adaptive() { Self::EXPECTED_TRIALS } else { 1.0 };
+        let changes = self.changes(rate_sum) * self.policies.iter().map(trials).sum::<f64>();
         Cost {
             work,
             unit: "events".into(),
             bytes: (n * BYTES_PER_PAGE
                 + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE
                 + self.merge_rates_bytes(n)
-                + self.history_items(n) * BYTES_PER_HISTORY_ITEM
+                + self.history_items(rate_sum) * BYTES_PER_HISTORY_ITEM
                 + BYTES_BESIDES)
                 .max(self.pages().import_bytes(pages) as f64),
-            seconds: work * SECONDS_PER_UNIT,
-            // a deployed crawler's tuning runs are counted at their most (adaptive_requests)
-            worst_case: self.policies.iter().any(|p| p.is_adaptive()),
+            seconds: (work - changes) * SECONDS_PER_UNIT + changes * SECONDS_PER_CHANGE + self.pages().import_seconds(),
+            worst_case: false,
             memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each fetch that finds a change keeps 4 to 8 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }
@@ -322,7 +340,7 @@ impl Settings for LearningConfig {
     }
 
     fn cost(&self) -> Cost {
-        let (pages, servers) = self.pages().shape();
-        self.cost_for(pages, servers)
+        let (pages, servers, rate_sum) = self.sized();
+        self.cost_for(pages, servers, rate_sum)
     }
 }

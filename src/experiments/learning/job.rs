@@ -106,7 +106,8 @@ impl LearningJob {
         if repo.lambda.iter().all(|&l| l == 0.0) {
             return Err(InputError::new(config.pages().size_field(), "has no page that changes (every change rate is 0): there is nothing to learn or to crawl"));
         }
-        config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
+        let rate_sum: f64 = repo.lambda.iter().sum();
+        config.cost_for(repo.pages() as u64, repo.servers() as u64, rate_sum).check(&limits::here())?;
         let p = config.politeness_days();
         let cap = (p > 0.0).then_some(p);
         let (oracle, _) = optimal_for(config.objective, &repo, config.capacity, cap);
@@ -115,7 +116,7 @@ impl LearningJob {
         let (oracle_merge, _) = optimal_for(Objective::Freshness, blind.as_ref().unwrap_or(&repo), config.capacity, cap);
         drop(blind);
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
-        let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64).work;
+        let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64, rate_sum).work;
         let politeness = politeness_prices(&repo, p);
         Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work })
     }

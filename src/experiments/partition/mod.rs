@@ -164,7 +164,7 @@ impl Settings for PartitionConfig {
 
 /// Native time per event of the download simulation (BENCHMARKS.md: about a million
 /// downloads a second, three events each).
-const SECONDS_PER_EVENT: f64 = 300e-9;
+const SECONDS_PER_EVENT: f64 = 150e-9;
 
 impl Experiment for PartitionConfig {
     fn fields() -> Vec<Field> {

@@ -72,6 +72,7 @@ impl Default for PoliciesConfig {
             page_list: None,
             page_rows: None,
             page_list_bytes: None,
+            page_list_shape: None,
             politeness_seconds: CLASSROOM_POLITENESS_SECONDS,
             horizon_days: SIX_YEARS,
             capacities: vec![0.01, 0.1, 0.9],
@@ -190,11 +191,28 @@ impl PoliciesConfig {
     /// by page under the microscope (about 65 bytes a page of that server, at most the
     /// largest); then the simulation (change rates, frequencies, schedules, accounting).
     pub fn estimate_for(&self, pages: u64, servers: u64) -> Estimate {
-        self.estimate_with(pages, servers, self.law_sizes(pages).as_deref())
+        self.estimate_with(pages, servers, self.law_sizes(pages).as_deref(), self.rate_sum_for(pages))
     }
 
-    /// [`Self::estimate_for`] with the generator's server sizes when known (`law_sizes`).
-    fn estimate_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>) -> Estimate {
+    /// Σλ of `pages` generated pages (changes a day); a page list's is read from its
+    /// shape, and one a day a page stands for a list known only by its size.
+    fn rate_sum_for(&self, pages: u64) -> f64 {
+        let rate = if self.source == RepositorySource::Generator { self.repository.mean_rate() } else { 1.0 };
+        pages as f64 * rate
+    }
+
+    /// A deployed crawler's requests over the horizon, from a cold start: every page
+    /// once, then each page where about 60 % of its fetches find a change (Nutch's
+    /// ×0.8 and ×1.4 balance there; StormCrawler's rule comes near it), about λ/0.92 a
+    /// day, and a page that never changes about once a year; the fixed schedule every
+    /// 30 days. At most `slots`, one request every P a server.
+    fn crawler_requests(&self, policy: PolicyKind, pages: f64, rate_sum: f64, slots: f64) -> f64 {
+        let per_day = if policy == PolicyKind::Fixed { pages / 30.0 } else { rate_sum / 0.916 + pages / 365.0 };
+        (pages + per_day * self.horizon_days).min(slots)
+    }
+
+    /// [`Self::estimate_for`] with the servers' sizes when known and the pages' Σλ.
+    fn estimate_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>, rate_sum: f64) -> Estimate {
         let n = pages as f64;
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
         // a crawler's pages: rate and weight, its schedule's state, the exact account
@@ -231,7 +249,9 @@ impl PoliciesConfig {
             }
         }
         let allocated_requests: f64 = self.capacities.iter().map(|&c| kinds.iter().map(|&(p, n)| n * run_requests(c, p)).sum::<f64>()).sum();
-        let requests = allocated_requests + 2.0 * slots * self.crawlers.len() as f64;
+        // a crawler's run and MERGE's at the bandwidth it spent
+        let crawling: Vec<f64> = self.crawlers.iter().map(|&p| self.crawler_requests(p, n, rate_sum, slots)).collect();
+        let requests = allocated_requests + 2.0 * crawling.iter().sum::<f64>();
         // each run's requests, for the progress of a run; lists longer than validation
         // allows are refused before they run and get none
         let mut runs: Vec<f64> = Vec::new();
@@ -239,7 +259,7 @@ impl PoliciesConfig {
             for &c in &self.capacities {
                 runs.extend(self.policies.iter().map(|&p| run_requests(c, p)));
             }
-            runs.extend(self.crawlers.iter().chain(&self.crawlers).map(|_| slots));
+            runs.extend(crawling.iter().chain(&crawling).copied());
         }
         Estimate { bytes, bytes_per_page: per_page, requests, runs }
     }
@@ -319,16 +339,21 @@ impl PoliciesConfig {
     /// The run's cost on `pages` pages and `servers` servers: its requests, and each
     /// run's setup (a pass over the pages).
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
-        let sizes = self.law_sizes(pages);
-        let e = self.estimate_with(pages, servers, sizes.as_deref());
+        self.cost_with(pages, servers, self.law_sizes(pages).as_deref(), self.rate_sum_for(pages))
+    }
+
+    /// [`Self::cost_for`] with the servers' sizes, largest first, when known: the
+    /// generator's law, a page list's shape, a repository read.
+    pub fn cost_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>, rate_sum: f64) -> Cost {
+        let e = self.estimate_with(pages, servers, sizes, rate_sum);
         let runs = self.capacities.len() * self.policies.len() + 2 * self.crawlers.len();
-        let setup = pages as f64 * (SETUP_SECONDS_PER_PAGE + self.capacities.len() as f64 * SETUP_SECONDS_PER_PAGE_AND_CAPACITY);
+        let setup = pages as f64 * (SETUP_SECONDS_PER_PAGE + self.capacities.len() as f64 * SETUP_SECONDS_PER_PAGE_AND_CAPACITY) + self.pages().import_seconds();
         Cost {
             worst_case: false,
             work: e.requests + runs as f64 * pages as f64,
             unit: "requests".into(),
             bytes: e.bytes as f64,
-            seconds: setup + e.requests * self.seconds_per_request(pages, servers, sizes.as_deref()),
+            seconds: setup + e.requests * self.seconds_per_request(pages, servers, sizes),
             memory_fix: Fix::new(self.pages().size_field(), format!("use fewer pages ({} bytes each)", e.bytes_per_page)),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lengthen politeness_seconds or run fewer policies"),
         }
@@ -399,8 +424,14 @@ impl Settings for PoliciesConfig {
     }
 
     fn cost(&self) -> Cost {
-        let (pages, servers) = self.pages().shape();
-        self.cost_for(pages, servers)
+        // a page list: its servers and their sizes, read once
+        match self.pages().list_shape() {
+            Some(shape) => self.cost_with(shape.pages.max(1), shape.servers.max(1), (!shape.sizes.is_empty()).then_some(&shape.sizes[..]), shape.rate_sum),
+            None => {
+                let (pages, servers) = self.pages().shape();
+                self.cost_for(pages, servers)
+            }
+        }
     }
 }
 

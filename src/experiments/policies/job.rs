@@ -158,7 +158,10 @@ impl PoliciesJob {
         let (repo, list, summary) = config.pages().load()?;
         config.page_list = None;
         config.page_rows = None;
-        estimate_config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
+        // the real repository's cost: its servers' sizes, as read
+        let mut sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
+        sizes.sort_by(|a, b| b.total_cmp(a));
+        estimate_config.cost_with(repo.pages() as u64, repo.servers() as u64, Some(&sizes), repo.lambda.iter().sum()).check(&limits::here())?;
         if let Some(s) = config.microscope_server.filter(|&s| s >= repo.servers() as u64) {
             return Err(InputError::new("microscope_server", format!("must be below the number of servers, {} (got {s}); servers are numbered from 0", repo.servers())));
         }

@@ -19,7 +19,7 @@ const ROBOT_PAGE_BYTES: f64 = (Watched::BYTES + 8) as f64;
 /// The MERGE order's bytes a robot's page (measured: 37–46, and 61 with a sweep run).
 const MERGE_ORDER_BYTES: f64 = 64.0;
 /// Native time per event (BENCHMARKS.md: the article's experiment).
-const SECONDS_PER_EVENT: f64 = 70e-9;
+const SECONDS_PER_EVENT: f64 = 24e-9;
 
 /// The visits a robot makes over the horizon to the list of every page, and to the list
 /// of the pages without a sensor.

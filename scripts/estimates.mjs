@@ -1,0 +1,131 @@
+// `npm run estimates`: every experiment's estimate (`--estimate`) against what its run
+// measures, on generated repositories and on page lists: wall time (one thread, as the
+// estimate is made) and peak memory (the process's peak resident size less that of a run
+// that computes nothing). Writes, per experiment, the median and worst ratio of
+// estimate to measurement into docs/researchers.md (<!-- figures:estimates -->), and the
+// runs one by one into test-results/estimates.json. The time bound (within 2× both ways)
+// is judged on runs of a second or more, the memory bound (never below, at most 1.5×
+// above) on runs of 20 MB or more, as issue 45 asks; smaller runs are listed, not judged.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { root, run, say } from './shell.mjs';
+
+const cli = path.join(root, 'target', 'release', 'freshlab');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-estimates-'));
+
+/** A page list of `pages` pages on about `servers` servers (most pages on few of them),
+ * change rates log-uniform over 10⁻³–10 a day, or `rate` for every page. */
+function pageList(name, pages, servers, rate = null) {
+  const file = path.join(dir, `${name}.csv`);
+  let seed = 1;
+  const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+  const rows = ['page,server,change_rate,weight'];
+  for (let i = 0; i < pages; i++) {
+    const s = Math.floor(servers * random() ** 2);
+    rows.push(`https://host${s}.example/p${i},host${s}.example,${(rate ?? 10 ** (-3 + 4 * random())).toPrecision(5)},1`);
+  }
+  fs.writeFileSync(file, `${rows.join('\n')}\n`);
+  return file;
+}
+
+/** Runs the CLI under GNU time: {seconds, bytes (peak resident), code}. */
+function measure(args) {
+  const out = spawnSync('/usr/bin/time', ['-f', '%e %M', cli, ...args, '--quiet', '--threads', '1'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const [seconds, kb] = out.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { seconds, bytes: kb * 1024, code: out.status, stderr: out.stderr };
+}
+
+function estimate(args) {
+  const out = spawnSync(cli, [...args, '--estimate'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (out.status !== 0) throw new Error(`${args.join(' ')} --estimate: ${out.stderr}`);
+  const { cost, refused } = JSON.parse(out.stdout);
+  return { ...cost, refused };
+}
+
+say('building the release CLI (cargo build --release)…');
+run('cargo', ['build', '--release', '--bin', 'freshlab']);
+say(`writing page lists into ${dir}…`);
+const lists = {
+  small: pageList('5k', 5000, 300),
+  medium: pageList('100k', 100_000, 2000),
+  large: pageList('535k', 535_000, 5000),
+  fast: pageList('fast', 2, 1, 1e6),
+  sample: path.join(root, 'www', 'samples', 'sample-pages.csv'),
+};
+const baseline = measure(['factor-curves', '--points', '10']).bytes;
+
+// [experiment, what it is, arguments]
+const CASES = [
+  ['level_sets', 'defaults, fine grid', ['level-sets', '--grid', '1001']],
+  ['certify', 'defaults', ['certify']],
+  ['per_page', 'many replications', ['per-page', '--replications', '200', '--revisits', '20000']],
+  ['policies', 'classroom defaults', ['policies']],
+  ['policies', 'generated, 200,000 pages', ['policies', '--repository.pages', '200000', '--repository.servers', '2000', '--horizon-days', '365', '--crawlers', '[]']],
+  ['policies', 'page list, 5,000 pages on 300 servers', ['policies', '--repository', lists.small]],
+  ['policies', 'page list, 100,000 pages', ['policies', '--repository', lists.medium, '--horizon-days', '365']],
+  ['policies', 'page list, 535,000 pages (31 MB)', ['policies', '--repository', lists.large, '--crawlers', '[]']],
+  ['allocate', 'generated, 1,500,000 pages, --out', ['allocate', '--repository.pages', '1500000', '--repository.servers', '5000', '--out', path.join(dir, 'allocate.json')]],
+  ['allocate', 'page list, 535,000 pages', ['allocate', '--repository', lists.large, '--capacity', '50000']],
+  ['learning', 'classroom defaults', ['learning']],
+  ['learning', 'generated, 300,000 pages', ['learning', '--repository.pages', '300000', '--repository.servers', '3000', '--capacity', '30000']],
+  ['learning', 'page list, 5,000 pages', ['learning', '--repository', lists.small, '--capacity', '1000']],
+  ['learning', 'two pages changing 10⁶ times a day', ['learning', '--repository', lists.fast, '--capacity', '100', '--horizon-days', '30', '--epoch-days', '5', '--explore-days', '10', '--policies', 'oracle,uniform,merge_learned']],
+  ['learning', 'the sample page list', ['learning', '--repository', lists.sample, '--capacity', '150']],
+  ['channel', 'many windows', ['channel', '--windows', '200000']],
+  ['sensors', 'the article (200,000 pages)', ['sensors']],
+  ['sensors', 'robots sweep', ['sensors', '--pages', '50000', '--robot-sweep', '1,2,4,8']],
+  ['bursty', 'defaults', ['bursty']],
+  ['bursty', 'short P (120 s)', ['bursty', '--politeness-seconds', '120']],
+  ['partition', 'defaults', ['partition']],
+  ['partition', 'thesis scale, 2 robot counts', ['partition', '--thesis', '--robots', '2,10']],
+];
+
+const runs = [];
+for (const [experiment, what, args] of CASES) {
+  const e = estimate(args);
+  if (e.refused) {
+    runs.push({ experiment, what, refused: e.refused });
+    say(`${experiment}, ${what}: refused (${e.refused})`);
+    continue;
+  }
+  const m = measure(args);
+  if (m.code !== 0) throw new Error(`${args.join(' ')}: exit ${m.code}\n${m.stderr}`);
+  const bytes = Math.max(1, m.bytes - baseline);
+  const r = { experiment, what, estimated_seconds: e.seconds, seconds: m.seconds, time_ratio: e.seconds / Math.max(m.seconds, 0.01), estimated_bytes: e.bytes, bytes, memory_ratio: e.bytes / bytes, worst_case: Boolean(e.worst_case) };
+  runs.push(r);
+  say(`${experiment}, ${what}: ${m.seconds.toFixed(2)} s (estimated ${e.seconds.toFixed(2)}: ×${r.time_ratio.toFixed(2)}), ${(bytes / 1e6).toFixed(1)} MB (estimated ${(e.bytes / 1e6).toFixed(1)}: ×${r.memory_ratio.toFixed(2)})`);
+}
+fs.rmSync(dir, { recursive: true, force: true });
+fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
+fs.writeFileSync(path.join(root, 'test-results', 'estimates.json'), `${JSON.stringify(runs, null, 1)}\n`);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null;
+};
+const worst = (xs, bad) => (xs.length ? xs.reduce((w, x) => (bad(x) > bad(w) ? x : w)) : null);
+const f = (x) => (x === null ? '—' : x.toFixed(2));
+const rows = [];
+let outside = 0;
+for (const experiment of [...new Set(runs.map((r) => r.experiment))]) {
+  const mine = runs.filter((r) => r.experiment === experiment && !r.refused);
+  const timed = mine.filter((r) => r.seconds >= 1).map((r) => r.time_ratio);
+  const sized = mine.filter((r) => r.bytes >= 20e6).map((r) => r.memory_ratio);
+  const timeBad = (x) => Math.abs(Math.log(x));
+  const memoryBad = (x) => (x < 1 ? 10 + (1 - x) : x);
+  outside += timed.filter((x) => x > 2 || x < 0.5).length + sized.filter((x) => x < 1 || x > 1.5).length;
+  rows.push(`| ${experiment} | ${mine.length} | ${timed.length} | ${f(median(timed))} | ${f(worst(timed, timeBad))} | ${sized.length} | ${f(median(sized))} | ${f(worst(sized, memoryBad))} |`);
+}
+const table = `Estimate ÷ measured on ${runs.length} runs (\`npm run estimates\`, ${new Date().toISOString().slice(0, 10)}, one thread; memory as the peak resident size less a run that computes nothing): ${outside} outside the bounds.
+
+| experiment | runs | timed (≥ 1 s) | time, median | time, worst | sized (≥ 20 MB) | memory, median | memory, worst |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`;
+const guide = path.join(root, 'docs', 'researchers.md');
+const text = fs.readFileSync(guide, 'utf8');
+const re = /(<!-- figures:estimates -->\n)[\s\S]*?(<!-- \/figures:estimates -->)/;
+if (!re.test(text)) throw new Error('docs/researchers.md has no <!-- figures:estimates --> block');
+fs.writeFileSync(guide, text.replace(re, `$1${table}\n$2`));
+say(`docs/researchers.md: the estimates table (${outside} runs outside the bounds); every run in test-results/estimates.json`);
