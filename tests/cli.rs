@@ -723,6 +723,6 @@ fn estimate_prints_a_file_as_its_name_bytes_and_rows() {
     let (code, out, _) = freshlab(&["allocate", "--repository", list.to_str().unwrap(), "--estimate"]);
     assert_eq!(code, 0, "{out}");
     let printed = json(&out);
-    assert_eq!(printed["config"]["page_list"], serde_json::json!({ "file": list.to_str().unwrap(), "bytes": 24 + rows.len(), "rows": 501 }));
+    assert_eq!(printed["config"]["page_list"], serde_json::json!({ "file": list.to_str().unwrap(), "bytes": 24 + rows.len(), "rows": 501, "separator": "comma-separated" }));
     assert!(out.len() < 2000 && !out.contains("p499"), "{out}");
 }

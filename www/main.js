@@ -5,7 +5,7 @@ import init, * as core from '../build/pkg/freshlab.js';
 import workerSource from '../build/worker.bundle';
 import { WorkerPool } from './worker-client.js';
 import { UrlState } from './ui/state.js';
-import { Router, requestedView } from './ui/router.js';
+import { Router, requestedView, useRegistry } from './ui/router.js';
 import { FORMER_PANELS } from './views/index.js';
 import { forwardDeckKeys } from './ui/slides.js';
 
@@ -96,6 +96,7 @@ async function boot() {
   const module = await compileCore();
   await init({ module_or_path: module });
   const client = new WorkerPool(workerSource, module, core);
+  useRegistry(core);
   const router = new Router({ main: document.querySelector('#main'), nav: document.querySelector('#views'), core, client, state });
   globalThis.freshlab = { core, client, state, router };
   router.show(requestedView(state));

@@ -26,7 +26,7 @@ fn usage() -> String {
          experiments:\n",
     );
     for (name, summary) in summaries() {
-        text.push_str(&format!("  {:<14}{}\n", name.replace('_', "-"), wrap(summary, 16)));
+        text.push_str(&format!("  {:<14}{}\n", freshlab::experiments::registry::command(name), wrap(summary, 16)));
     }
     text.push_str(
         "\ntools:\n\
@@ -165,13 +165,15 @@ pub fn write_export(path: &str, config: &Config, output: &Output) -> Result<(), 
 }
 
 /// The configuration as `--estimate` prints it: a file's text (a page list of 50 MB)
-/// replaced by what it is — the file named on the command line, its bytes and rows.
+/// replaced by what it is — the file named on the command line, its bytes, rows and
+/// how its fields are separated.
 fn without_file_texts(config: &Config, args: &[String]) -> Value {
     let mut shown = serde_json::to_value(config).expect("configs serialise");
     for input in files(config.name()) {
         let Some(Value::String(text)) = shown.get(input.field) else { continue };
         let file = args.windows(2).find(|w| input.flags.iter().any(|f| w[0] == flag_for(f))).map(|w| w[1].clone());
-        let summary = json!({ "file": file, "bytes": text.len(), "rows": text.lines().count() });
+        let separator = freshlab::core::model::csv_rows::Separator::of(text).name();
+        let summary = json!({ "file": file, "bytes": text.len(), "rows": text.lines().count(), "separator": separator });
         shown[input.field] = summary;
     }
     shown
@@ -224,9 +226,9 @@ fn config_object(experiment: Option<&'static str>, outputs: &Outputs, mut fields
                 visible.iter().cloned().chain(presets(name).into_iter().map(|(p, _, _)| p.to_string())).chain(OUTPUT_FLAGS.iter().map(|f| f.replace('-', "_"))).collect();
             let hint = match nearest(&k, candidates.iter().map(String::as_str)) {
                 Some(near) => format!("did you mean {}?", flag_for(near)),
-                None => format!("'freshlab {} --help' lists every option", name.replace('_', "-")),
+                None => format!("'freshlab {} --help' lists every option", freshlab::experiments::registry::command(name)),
             };
-            return Err(usage_error(format!("{} is not an option of {}; {hint}", flag_for(&k), name.replace('_', "-"))));
+            return Err(usage_error(format!("{} is not an option of {}; {hint}", flag_for(&k), freshlab::experiments::registry::command(name))));
         }
         if outputs.bare.contains(&k) {
             let default = defaults.pointer(&format!("/{}", k.replace('.', "/"))).cloned().unwrap_or(Value::Null);

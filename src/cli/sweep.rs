@@ -119,7 +119,7 @@ fn check_vary(experiment: &str, vary: &[(String, Vec<Value>)]) -> Result<(), Fai
     for (k, (field, _)) in vary.iter().enumerate() {
         if !visible.iter().any(|v| v == field) {
             let near = nearest(field, visible.iter().map(String::as_str))
-                .map_or_else(|| format!("'freshlab {} --help' lists them", experiment.replace('_', "-")), |n| format!("did you mean {n}?"));
+                .map_or_else(|| format!("'freshlab {} --help' lists them", freshlab::experiments::registry::command(experiment)), |n| format!("did you mean {n}?"));
             return Err(usage_error(format!("--vary {field}: not a setting of {experiment}; {near}")));
         }
         if vary[..k].iter().any(|(f, _)| f == field) {

@@ -58,10 +58,6 @@ pub struct Cost {
     pub bytes: f64,
     /// Estimated native run time, from a measured cost per unit.
     pub seconds: f64,
-    /// The work and time are a worst case that runs usually stay far below (a deployed
-    /// crawler's tuning runs, each assumed to reach its most requests), not an estimate.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub worst_case: bool,
     /// What to change when the memory is over the limit.
     pub memory_fix: Fix,
     /// What to change when the time is over the limit.
@@ -84,8 +80,7 @@ impl Cost {
             return Err(InputError::new(
                 &self.time_fix.field,
                 format!(
-                    "{} {} ({:.2e} {}), more than the {} {place} allows; {}",
-                    if self.worst_case { "could take up to" } else { "would take about" },
+                    "would take about {} ({:.2e} {}), more than the {} {place} allows; {}",
                     duration(self.seconds),
                     self.work,
                     self.unit,
@@ -135,7 +130,6 @@ mod tests {
 
     fn cost(bytes: f64, seconds: f64) -> Cost {
         Cost {
-            worst_case: false,
             work: seconds * 1e8,
             unit: "requests".into(),
             bytes,
@@ -154,9 +148,6 @@ mod tests {
         let e = cost(1e6, 1e9).check(&NATIVE).unwrap_err();
         assert_eq!(e.field, "horizon");
         assert!(e.message.contains("would take about 31.7 years") && e.message.contains("2.0 days"), "{e}");
-        // a worst case is refused as one
-        let e = Cost { worst_case: true, ..cost(1e6, 1e9) }.check(&NATIVE).unwrap_err();
-        assert!(e.message.starts_with("could take up to 31.7 years"), "{e}");
         assert!(cost(f64::NAN, 1.0).check(&NATIVE).is_err(), "NaN is refused, not let through");
         assert!(cost(f64::INFINITY, 1.0).check(&NATIVE).unwrap_err().message.contains("more memory than any machine"));
     }

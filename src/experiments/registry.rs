@@ -254,6 +254,13 @@ pub fn run(config: Config, mut on_progress: impl FnMut(f64, &dyn Job<Output>)) -
     Ok(job.finish())
 }
 
+/// The name users type and see for experiment `name`: its CLI command, embed id and view
+/// (`level_sets` → `level-sets`; the configuration's `experiment` field and the folder
+/// keep the underscore Rust needs).
+pub fn command(name: &str) -> String {
+    name.replace('_', "-")
+}
+
 /// Deserialises one experiment's fields, naming the field at fault on error.
 /// (From a borrowed value: a page list's text is copied once, into the configuration.)
 fn from_fields<T: serde::de::DeserializeOwned>(map: &serde_json::Value) -> Result<T, InputError> {

@@ -103,14 +103,15 @@ pub fn defaults(experiment: &str) -> Result<JsValue, JsValue> {
     to_js(&config)
 }
 
-/// The experiments: `[{name, summary, presets: [{name, label}]}]`, in the registry's order.
+/// The experiments: `[{name, command (its view and embed id), summary, presets: [{name,
+/// label}]}]`, in the registry's order.
 #[wasm_bindgen]
 pub fn experiments() -> Result<JsValue, JsValue> {
     let list: Vec<serde_json::Value> = registry::summaries()
         .into_iter()
         .map(|(name, summary)| {
             let presets: Vec<serde_json::Value> = registry::presets(name).into_iter().map(|(p, label, _)| serde_json::json!({"name": p, "label": label})).collect();
-            serde_json::json!({"name": name, "summary": summary, "presets": presets})
+            serde_json::json!({"name": name, "command": registry::command(name), "summary": summary, "presets": presets})
         })
         .collect();
     to_js(&list)

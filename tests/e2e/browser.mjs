@@ -70,12 +70,17 @@ export function sessions() {
 /** Resolves once `panel` says its run is computed. */
 export const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
 
-// the page's own list of views, groups and panels: a new experiment's view is tested
-// without editing the tests
+// the page's own list of views, groups and panels, from the core's registry as the page
+// builds it: a new experiment's view is tested without editing the tests
 const views = await import('../../www/views/index.js');
+const pkg = await import('../../build/pkg/freshlab.js');
+await pkg.default({ module_or_path: fs.readFileSync(new URL('../../build/pkg/freshlab_bg.wasm', import.meta.url)) });
+/** The core's experiments by their command names, in the registry's order. */
+export const EXPERIMENTS = pkg.experiments().map((e) => e.command);
+const pageViews = views.viewsOf(pkg.experiments());
 export const GROUPS = views.GROUPS;
-export const VIEWS = views.VIEWS.map((v) => v.id);
-export const PANELS = views.VIEWS.flatMap((v) => v.panels.map((p) => p.id));
+export const VIEWS = pageViews.map((v) => v.id);
+export const PANELS = pageViews.flatMap((v) => v.panels.map((p) => p.id));
 
 /** Share of a canvas's pixels that differ from its top-left pixel (the background). */
 export function inkOf(page, selector) {

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { showView, inkOf, pixelsOf, drawnAtLeast, setField, auditAccessibility, shots, settled, dist, sessions, done, VIEWS, GROUPS } from './browser.mjs';
+import { showView, inkOf, pixelsOf, drawnAtLeast, setField, auditAccessibility, shots, settled, dist, sessions, done, VIEWS, GROUPS, EXPERIMENTS } from './browser.mjs';
+import { viewsOf } from '../../www/views/index.js';
 
 const session = sessions();
 const fieldValue = (page, panel, label) => page.locator(`#${panel}`).getByLabel(label, { exact: true }).inputValue();
@@ -24,6 +25,11 @@ test('the start opens on a live chart, on the first screen', async () => {
   assert.match(await page.locator('.view-home .lede').textContent(), /politeness cost/);
   assert.equal(await page.locator('header.site .menu-group').count(), GROUPS.length);
   assert.equal(await page.locator('.cards-by-source a[data-view]').count(), VIEWS.length - 1);
+  // the views are the registry's experiments, one each, under their names and in order
+  assert.deepEqual(await page.evaluate(() => globalThis.freshlab.core.experiments().map((e) => e.command)), EXPERIMENTS);
+  assert.deepEqual((await page.locator('.menu-all a[data-view]').evaluateAll((as) => as.map((a) => a.dataset.view))).sort(), ['home', ...EXPERIMENTS].sort());
+  assert.throws(() => viewsOf([...EXPERIMENTS, 'crawlers'].map((command) => ({ command }))), /no view for crawlers/);
+  assert.throws(() => viewsOf(EXPERIMENTS.slice(1).map((command) => ({ command }))), new RegExp(`no experiment ${EXPERIMENTS[0]}`));
   await page.screenshot({ path: path.join(shots, 'start-1280x720.png') });
   // how fast it comes is measured by npm run bench (first chart drawn, bytes), not by a timed test
   // a student changes P and the chart follows

@@ -38,10 +38,27 @@ let loads = 0;
 /**
  * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
  * bytes (its UTF-8 size), serial (one per load)}),
- * label, empty (status with nothing loaded), help (HTML), sample (its file name in samples/), sampleName,
+ * label, empty (status with nothing loaded and another source), waiting (nothing loaded
+ * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel) (e.g. switch the source field), shape (read the list's
  * shape in the worker: its servers and rates, for the cost)}.
  */
+const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
+
+/** What a link's run was given: “This link's run is on your page list x.csv (52 KB,
+ * 3,001 rows)”. */
+export function awaitedText(noun, { name, bytes, rows }) {
+  const count = rows ? `, ${rows.toLocaleString('en')} rows` : '';
+  return `This link's run is on your ${noun} ${name} (${kb(bytes)}${count})`;
+}
+
+/** A held file as a link's parameter (“bytes:rows:name”), and back. */
+export const fileParam = (file) => `${file.bytes}:${file.shape?.pages ?? ''}:${file.name}`;
+export function parseFileParam(text) {
+  const match = /^(\d+):(\d*):(.+)$/.exec(text);
+  return match ? { bytes: Number(match[1]), rows: match[2] ? Number(match[2]) : null, name: match[3] } : null;
+}
+
 export function csvDropBox(panel, controls, options) {
   const box = document.createElement('div');
   box.className = 'trace-drop';
@@ -51,12 +68,26 @@ export function csvDropBox(panel, controls, options) {
     <p class="trace-status" role="status">${options.empty}</p>
     <p class="help">${options.help}</p>`;
   const status = box.querySelector('.trace-status');
+  // with nothing loaded, the status says what runs, or which file a link's run needs
+  panel.fileBox = {
+    refresh(config) {
+      if (panel[options.key]) return;
+      const awaited = panel.awaitedFile;
+      if (awaited) status.textContent = `${awaitedText(panel.spec.file.noun, awaited)}: choose or drop it here and it runs.`;
+      else status.textContent = panel.spec.file.when(config) ? options.waiting : options.empty;
+    },
+  };
   const use = (text, name, bytes) => {
     const held = { text, name, bytes, serial: ++loads, shape: null };
     panel[options.key] = held;
-    status.textContent = `Loaded ${name} (${(bytes / 1024).toFixed(0)} KB). ${options.loaded}`;
+    const awaited = panel.awaitedFile;
+    panel.awaitedFile = null;
+    // a link's run needed a file: given one, it runs, saying if it is not the same size
+    const other = awaited && (awaited.bytes !== bytes || awaited.name !== name) ? ` (the link's run was on ${awaited.name}, ${kb(awaited.bytes)})` : '';
+    status.textContent = `Loaded ${name} (${kb(bytes)})${other}. ${options.loaded}`;
     options.onLoad(panel);
     panel.changed();
+    if (awaited) panel.start();
     // a page list's shape (its servers, their sizes, its rates), read in the worker,
     // makes the cost note as close as the text would
     if (options.shape) {
@@ -64,7 +95,9 @@ export function csvDropBox(panel, controls, options) {
         ({ result }) => {
           if (panel[options.key] !== held) return;
           held.shape = result;
-          status.textContent = `Loaded ${name} (${(bytes / 1024).toFixed(0)} KB): ${result.pages.toLocaleString('en')} rows on ${result.servers.toLocaleString('en')} servers. ${options.loaded}`;
+          // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
+          const read = result.separator && result.separator !== 'comma-separated' ? `, read as ${result.separator} with decimal commas` : '';
+          status.textContent = `Loaded ${name} (${kb(bytes)}): ${result.pages.toLocaleString('en')} rows on ${result.servers.toLocaleString('en')} servers${read}${other}. ${options.loaded}`;
           panel.changed();
         },
         () => {},

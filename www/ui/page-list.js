@@ -15,6 +15,7 @@ export const PAGE_LIST = {
       sample: 'sample-pages.csv',
       sampleName: 'sample-pages.csv (synthetic, 3,000 pages on 600 hosts)',
       empty: 'No page list loaded: the generator runs. Drop a CSV file here or choose one.',
+      waiting: 'No page list loaded: “pages from” says your page list. Drop a CSV file here or choose one.',
       loaded: 'The source is now your page list. Rows are checked when the run starts.',
       help: `A header naming the columns, then one row per page: page, server, change_rate (changes per day), weight (optional, default 1), frequency
         (optional, revisits per day: choose the allocation “given” to use it), observed (optional, 1 when every change of the page is announced,
@@ -22,5 +23,13 @@ export const PAGE_LIST = {
       onLoad: (p) => p.form.set('source', 'page_list'),
       shape: true,
     }),
-  file: { key: 'pageList', field: 'page_list', size: 'page_list_bytes', shape: 'page_list_shape', when: (config) => config.source === 'page_list' },
+  file: {
+    key: 'pageList',
+    field: 'page_list',
+    size: 'page_list_bytes',
+    shape: 'page_list_shape',
+    noun: 'page list',
+    otherwise: 'the generated pages',
+    when: (config) => config.source === 'page_list',
+  },
 };

@@ -10,6 +10,14 @@ import { elapsed, number } from './format.js';
 import { costNote } from './cost.js';
 import { EmbedDialog } from './embed-dialog.js';
 import { controlsOf } from './slides.js';
+import { awaitedText, fileParam, parseFileParam } from './csv-file.js';
+
+/** “Your page list x.csv” + “has 3 bad rows…” → one sentence; a message that is not a
+ * predicate follows a colon. */
+function withSubject(subject, message) {
+  const text = !subject ? message : /^(has|is|are|looks|needs|must|gives|names|repeats|holds|takes) /.test(message) ? `${subject} ${message}` : `${subject}: ${message}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
 
 /** Reads `a.b` from nested objects. */
 export function getPath(object, path) {
@@ -208,9 +216,11 @@ export class ExperimentPanel {
     this.start();
   }
 
-  /** Sets fields from URL text. */
+  /** Sets fields from URL text; `file` names the file a link's run was on. */
   applyParams(params) {
+    this.awaitedFile = null;
     for (const [key, text] of params) {
+      if (key === 'file' && this.spec.file && !this[this.spec.file.key]) this.awaitedFile = parseFileParam(text);
       const field = this.fields.find((f) => f.key === key);
       if (field) this.form.set(key, decodeValue(field, text));
     }
@@ -224,6 +234,9 @@ export class ExperimentPanel {
       // an optional field the defaults leave out is none
       if (JSON.stringify(value ?? null) !== JSON.stringify(this.defaults[field.key] ?? null)) params.set(field.key, encodeValue(field, value));
     }
+    // a run on a file names it, so that the link can ask for it again
+    const file = this.heldFile(config) ?? (this.spec.file?.when(config) ? this.awaitedFile : null);
+    if (file) params.set('file', this[this.spec.file.key] ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
     return params;
   }
 
@@ -358,6 +371,7 @@ export class ExperimentPanel {
       config = this.configOf(read.config);
       problem = this.core.validate(config);
     }
+    if (config) this.fileBox?.refresh(config);
     if (problem) {
       this.showProblem(problem);
       if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
@@ -388,7 +402,9 @@ export class ExperimentPanel {
     this.charts.classList.toggle('stale', stale);
     this.charts.classList.toggle('invalid', invalid);
     this.staleNote.hidden = !stale;
-    if (invalid) this.staleNote.textContent = `Not redrawn: ${this.status.textContent} The chart still shows the last valid input.`;
+    const failed = !invalid && this.failed?.key === JSON.stringify(this.comparable(config));
+    if (failed) this.staleNote.textContent = this.failed.text;
+    else if (invalid) this.staleNote.textContent = `Not redrawn: ${this.status.textContent} The chart still shows the last valid input.`;
     else if (stale) this.staleNote.textContent = `Out of date: the chart shows the last run, not your changes. Press “${this.spec.action}”.`;
     for (const view of this.chartViews) view.setStale(stale ? this.staleNote.textContent : '');
   }
@@ -451,7 +467,33 @@ export class ExperimentPanel {
     const shown = field && this.form.showError(field, message);
     const name = field ? (this.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field) : '';
     this.note.textContent = '';
-    this.setStatus(shown ? `Check “${name}”: ${message}.` : message, true);
+    const awaited = this.awaitedFile && this.spec.file?.field === field && !this[this.spec.file.key];
+    if (awaited) message = 'choose or drop it in the box beside the chart and it runs';
+    this.setStatus(shown ? `Check “${name}”: ${message}.` : withSubject(this.subjectOf(field), message), true);
+  }
+
+  /** What a run on `config` is made from, where a view takes a file: “your page list
+   * x.csv” or “the generated pages” (else empty). */
+  inputsOf(config) {
+    const file = this.spec.file;
+    if (!file) return '';
+    if (!file.when(config)) return file.otherwise;
+    const held = this.heldFile(config);
+    return held ? `your ${file.noun} ${held.name}` : `your ${file.noun}`;
+  }
+
+  /** Who a message is about when no field of the form shows it: the file (“Your page
+   * list x.csv”), else the setting's name. */
+  subjectOf(field) {
+    const file = this.spec.file;
+    const root = (field ?? '').split(/[.[]/)[0];
+    if (file && [file.field, file.size, file.shape].includes(root)) {
+      const held = this[file.key];
+      if (held) return `Your ${file.noun} ${held.name}`;
+      if (this.awaitedFile) return awaitedText(file.noun, this.awaitedFile);
+      return `Your ${file.noun}`;
+    }
+    return field ? `“${field}”` : '';
   }
 
   setStatus(text, isError = false) {
@@ -470,6 +512,9 @@ export class ExperimentPanel {
       return;
     }
     if (!this.spec.auto) this.state?.update(this.spec.id, this.params(config));
+    const before = this.shown;
+    const inputs = this.inputsOf(config);
+    this.failed = null;
     this.shown = JSON.stringify(this.comparable(config));
     this.lastPartial = null;
     const runConfig = this.forRun(config);
@@ -490,6 +535,7 @@ export class ExperimentPanel {
         if (this.running !== run) return;
         this.finish();
         this.lastConfig = runConfig;
+        this.shownInputs = inputs;
         this.show(result, 'final');
         // edits made while it ran leave the chart out of date; an invalid one keeps its
         // message in the status, which the run's time would otherwise replace
@@ -503,13 +549,26 @@ export class ExperimentPanel {
           this.pendingPartial = null;
           if (last) {
             this.lastConfig = runConfig;
+            this.shownInputs = inputs;
             this.show(last.partial, 'cancelled', last.fraction);
             this.check();
             this.setStatus(`Cancelled at ${Math.round(100 * last.fraction)} %: the chart and the tables show the partial result.`);
           } else {
             this.setStatus('Cancelled before a first partial result.');
           }
-        } else this.showProblem(error);
+        } else {
+          this.showProblem(error);
+          // the charts of the last run stay, greyed, saying what they were made from
+          if (this.result) {
+            this.shown = before;
+            const on = (what) => (what ? ` on ${what}` : '');
+            this.failed = {
+              key: JSON.stringify(this.comparable(config)),
+              text: `Not redrawn: the run${on(inputs)} failed (see the message under the form). The chart shows the last run${on(this.shownInputs)}.`,
+            };
+            this.markStale(config);
+          }
+        }
         if (!this.result) this.placeholder.textContent = `No chart: the run ${error instanceof Cancelled ? 'was cancelled' : 'failed'}. ${this.status.textContent}`;
       },
     );

@@ -1,10 +1,22 @@
 // One view at a time: `?view=<name>` in the address (links, back and forward work), the
 // header's menus to every view, and each view built the first time it is shown.
 import { ExperimentPanel } from './panel.js';
-import { GROUPS, VIEWS, FORMER_PANELS, FORMER_VIEWS } from '../views/index.js';
+import { GROUPS, FORMER_PANELS, FORMER_VIEWS, viewsOf } from '../views/index.js';
 
-const byId = new Map(VIEWS.map((v) => [v.id, v]));
-const viewOfPanel = new Map(VIEWS.flatMap((v) => v.panels.map((p) => [p.id, v.id])));
+// the views, from the core's registry (`useRegistry`, before anything is shown)
+let VIEWS = [];
+let byId = new Map();
+let viewOfPanel = new Map();
+
+/** Takes the page's views from the core's registry of experiments. */
+export function useRegistry(core) {
+  VIEWS = viewsOf(core.experiments());
+  byId = new Map(VIEWS.map((v) => [v.id, v]));
+  viewOfPanel = new Map(VIEWS.flatMap((v) => v.panels.map((p) => [p.id, v.id])));
+}
+
+/** The views shown, in their order. */
+export const views = () => VIEWS;
 
 /** A panel's current name for one it once had (embed ids, URL prefixes). */
 export function currentPanel(id) {

@@ -23,7 +23,22 @@ export const GROUPS = [
   { id: 'learning', label: 'Learning to crawl', source: 'Kolobov et al. 2019' },
 ];
 
-export const VIEWS = [home, levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning];
+/** One view per experiment, under the experiment's name (issue 45: one name per
+ * experiment, the same in its folder, CLI command, embed id and view). */
+const BY_EXPERIMENT = new Map([levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning].map((v) => [v.id, v]));
+
+/** The page's views: the start, then one per experiment of the core's registry
+ * (`core.experiments()`, under their command names), in its order. An experiment without a view, or a view without
+ * an experiment, is an error the page shows at once (and its tests catch). */
+export function viewsOf(experiments) {
+  const names = experiments.map((e) => e.command);
+  const missing = names.filter((n) => !BY_EXPERIMENT.has(n));
+  const extra = [...BY_EXPERIMENT.keys()].filter((id) => !names.includes(id));
+  if (missing.length || extra.length) {
+    throw new Error(`the page's views and the core's experiments disagree: ${[...missing.map((n) => `no view for ${n}`), ...extra.map((n) => `no experiment ${n}`)].join('; ')}`);
+  }
+  return [home, ...names.map((n) => BY_EXPERIMENT.get(n))];
+}
 
 /** Names the page once answered to: old links keep working. */
 export const FORMER_PANELS = { repository: 'policies', factors: 'factor-curves', wikipedia: 'bursty' };

@@ -26,7 +26,8 @@ function cappedRows(result) {
   return result.capacities
     .map((c) => {
       const k = c.capped;
-      const implied = IMPLIED[c.share];
+      // the thesis's bounds are for its WEBBASE pages, not for the user's own list
+      const implied = result.config.source === 'page_list' ? undefined : IMPLIED[c.share];
       return `<tr><td>${pct(c.share)}</td><td class="num">${fmt(c.capacity, 4)}</td><td class="num">${integer(k.servers)}</td>
         <td class="num">${pct(k.page_share)}</td><td class="num">${pct(k.weight_share)}</td><td class="num">${pct(k.freshness_share)}</td>
         <td class="num">${fmt(c.polite_bound, 4)}</td><td class="num">${fmt(c.unpolite_bound, 4)}</td><td class="num">${signed(c.polite_bound - c.unpolite_bound)}</td>

@@ -77,7 +77,6 @@ impl BurstyGenerator {
         let draws_per_try = self.rate_max * self.days / 365.0 * 2.0 + 2.0;
         let expected = self.articles as f64 * draws_per_try;
         Cost {
-            worst_case: false,
             work: expected,
             unit: "interval draws".into(),
             bytes: self.articles as f64 * (self.rate_max * self.days / 365.0 * 8.0 + 64.0),

@@ -5,7 +5,7 @@
 //! frequencies are per day. Import is strict, as for traces: every bad row is named
 //! with its line and reason, and nothing is dropped or reordered.
 
-use super::csv_rows::{self, Report, Row, decode};
+use super::csv_rows::{self, Report, Row, Separator, decode};
 use super::repository::Repository;
 use crate::core::input::InputError;
 use serde::{Deserialize, Serialize};
@@ -77,13 +77,17 @@ pub struct ListShape {
     /// Σ of the change rates (changes per day), and the largest.
     pub rate_sum: f64,
     pub rate_max: f64,
+    /// How its fields are separated ("comma-separated", "semicolon-separated", …).
+    #[serde(default)]
+    pub separator: String,
 }
 
 impl ListShape {
     /// The shape of a list's CSV text. Rows it cannot read count as pages on servers of
     /// their own (an upper bound; the run refuses them, naming each).
     pub fn of(text: &str) -> ListShape {
-        let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+        let mut reader = csv_rows::reader(text);
+        let separator = Separator::of(text);
         let mut record = csv::ByteRecord::new();
         let mut columns: Option<(Option<usize>, Option<usize>)> = None;
         let mut counts: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
@@ -107,8 +111,11 @@ impl ListShape {
                 },
                 None => unread += 1,
             }
-            if let Some(r) =
-                rate.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).and_then(|f| f.trim().parse::<f64>().ok()).filter(|r| r.is_finite() && *r > 0.0)
+            if let Some(r) = rate
+                .and_then(|k| record.get(k))
+                .and_then(|f| std::str::from_utf8(f).ok())
+                .and_then(|f| parse_number(f.trim(), separator).ok())
+                .filter(|r| r.is_finite() && *r > 0.0)
             {
                 rate_sum += r;
                 rate_max = rate_max.max(r);
@@ -120,7 +127,7 @@ impl ListShape {
             sizes = counts.into_values().map(|n| n as f64).chain(std::iter::repeat_n(1.0, unread as usize)).collect();
             sizes.sort_by(|a, b| b.total_cmp(a));
         }
-        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max }
+        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into() }
     }
 }
 
@@ -141,6 +148,7 @@ pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
     let mut rows: Vec<PageRow> = Vec::new();
     let mut lines: Vec<usize> = Vec::new();
     let mut stop: Option<InputError> = None;
+    let separator = Separator::of(text);
     // row by row, as the file is read: the rows of strings are never all held at once
     csv_rows::each_row(text, |row| {
         if stop.is_some() {
@@ -168,7 +176,7 @@ pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
             stop = Some(InputError::new(field, format!("has more than {MAX_ROWS} pages (the limit; line {line} adds one more); keep fewer pages")));
             return;
         }
-        match read_row(columns, &fields) {
+        match read_row(columns, &fields, separator) {
             Ok(row) => {
                 rows.push(row);
                 lines.push(line);
@@ -246,9 +254,14 @@ fn names_of(columns: &[usize]) -> String {
     columns.iter().map(|&c| COLUMNS[c]).collect::<Vec<_>>().join(",")
 }
 
-fn number(name: &str, text: &str, unit: &str) -> Result<f64, String> {
+/// A number, with a decimal comma where the file's separator is not a comma.
+fn parse_number(t: &str, separator: Separator) -> Result<f64, std::num::ParseFloatError> {
+    if separator.decimal_comma() && t.matches(',').count() == 1 && !t.contains('.') { t.replace(',', ".").parse() } else { t.parse() }
+}
+
+fn number(name: &str, text: &str, unit: &str, separator: Separator) -> Result<f64, String> {
     let t = text.trim();
-    let value: f64 = t.parse().map_err(|_| {
+    let value: f64 = parse_number(t, separator).map_err(|_| {
         if t.contains(',') && t.replace(',', ".").parse::<f64>().is_ok() {
             format!("{name} “{t}” uses a decimal comma; write {}", t.replace(',', "."))
         } else {
@@ -258,16 +271,16 @@ fn number(name: &str, text: &str, unit: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-fn read_row(columns: &[usize], fields: &[String]) -> Result<PageRow, String> {
+fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Result<PageRow, String> {
     let mut row = PageRow { page: String::new(), server: String::new(), change_rate: f64::NAN, weight: None, frequency: None, observed: None };
     for (&c, text) in columns.iter().zip(fields) {
         match c {
             0 => row.page = text.trim().to_string(),
             1 => row.server = text.trim().to_string(),
-            2 => row.change_rate = number("change_rate", text, "changes per day, e.g. 0.1")?,
+            2 => row.change_rate = number("change_rate", text, "changes per day, e.g. 0.1", separator)?,
             3 if text.trim().is_empty() => {}
-            3 => row.weight = Some(number("weight", text, "a number ≥ 0, e.g. 1")?),
-            4 => row.frequency = Some(number("frequency", text, "revisits per day, e.g. 0.5")?),
+            3 => row.weight = Some(number("weight", text, "a number ≥ 0, e.g. 1", separator)?),
+            4 => row.frequency = Some(number("frequency", text, "revisits per day, e.g. 0.5", separator)?),
             _ => row.observed = yes_or_no(text)?,
         }
     }
@@ -450,6 +463,21 @@ mod tests {
         assert!(m.contains("line 2: observed “maybe” is neither 1 nor 0"), "{m}");
         let rows = vec![PageRow { page: "a".into(), server: "s".into(), change_rate: 1.0, weight: None, frequency: None, observed: Some(true) }];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap().repo.observed, Some(vec![true]));
+    }
+
+    /// Issue 45: a file as a spreadsheet in a European locale saves it ("page;server;…"
+    /// had been refused as one unknown column).
+    #[test]
+    fn semicolon_and_tab_separated_lists_read_as_the_comma_separated_one() {
+        let comma = parse(b"page,server,change_rate,weight\na,s1,0.5,1\nb,s2,2,0.25\n", "page_list").ok().unwrap();
+        for text in ["page;server;change_rate;weight\na;s1;0,5;1\nb;s2;2;0,25\n", "page\tserver\tchange_rate\tweight\na\ts1\t0.5\t1\nb\ts2\t2\t0,25\n"] {
+            let list = parse(text.as_bytes(), "page_list").ok().unwrap();
+            assert_eq!((list.names.clone(), list.server_names.clone()), (comma.names.clone(), comma.server_names.clone()));
+            assert_eq!((&list.repo.lambda, &list.repo.weight), (&comma.repo.lambda, &comma.repo.weight));
+        }
+        let shape = ListShape::of("page;server;change_rate\na;s1;0,5\nb;s1;1,5\n");
+        assert_eq!((shape.pages, shape.servers, shape.rate_sum, shape.separator.as_str()), (2, 1, 2.0, "semicolon-separated"));
+        assert!(bad("page;server;change_rate\na;s1;1.000,5\n").contains("change_rate “1.000,5” is not a number"), "a thousands separator is not guessed");
     }
 
     #[test]

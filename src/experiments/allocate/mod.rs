@@ -75,7 +75,6 @@ impl AllocateConfig {
         // four allocations of about 60 Newton steps over the pages
         let work = 240.0 * n;
         Cost {
-            worst_case: false,
             work,
             unit: "page evaluations".into(),
             bytes: (n * BYTES_PER_PAGE + servers as f64 * BYTES_PER_SERVER + BYTES_BESIDES).max(self.pages().import_bytes(pages) as f64),

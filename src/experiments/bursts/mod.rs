@@ -64,7 +64,6 @@ impl Settings for BurstsConfig {
         let work = self.n.len() as f64 * (self.points as f64 + 200.0);
         let fix = Fix::new("points", "use fewer points");
         Cost {
-            worst_case: false,
             work,
             unit: "evaluations".into(),
             bytes: 8.0 * (self.n.len() as f64 + 1.0) * self.points as f64 + 1024.0,

@@ -139,7 +139,6 @@ impl BurstyConfig {
             };
         }
         Cost {
-            worst_case: false,
             work: plain + sampled + exact,
             unit: "requests and GREEDY evaluations".into(),
             bytes: e.bytes.max(generating.bytes),

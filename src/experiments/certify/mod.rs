@@ -83,7 +83,7 @@ impl Settings for CertifyConfig {
         let fix = Fix::new("max_boxes", "lower the box budget or loosen the tolerance");
         // at most one more box open per split, in a heap whose vector doubles as it grows
         let heap = self.max_boxes.saturating_add(1).checked_next_power_of_two().map_or(f64::INFINITY, |n| n as f64 * BYTES_PER_BOX as f64);
-        Cost { worst_case: false, work: boxes, unit: "boxes".into(), bytes: heap + 64.0 * 1024.0, seconds: boxes * SECONDS_PER_BOX, memory_fix: fix.clone(), time_fix: fix }
+        Cost { work: boxes, unit: "boxes".into(), bytes: heap + 64.0 * 1024.0, seconds: boxes * SECONDS_PER_BOX, memory_fix: fix.clone(), time_fix: fix }
     }
 }
 

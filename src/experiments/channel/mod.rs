@@ -63,7 +63,6 @@ impl Settings for ChannelConfig {
         // the repository, its allocation and each page's phase: 36 bytes a page (measured)
         let bytes = pages * 36.0 + self.windows as f64 * 16.0 + self.repository.servers as f64 * 64.0;
         Cost {
-            worst_case: false,
             work,
             unit: "requests counted".into(),
             bytes,

@@ -47,7 +47,7 @@ impl Settings for FactorCurvesConfig {
         // three curves, and three golden-section searches of about 160 evaluations
         let work = 3.0 * self.points as f64 + 480.0;
         let fix = Fix::new("points", "use fewer points");
-        Cost { worst_case: false, work, unit: "evaluations".into(), bytes: 4.0 * 8.0 * self.points as f64 + 1024.0, seconds: work * 100e-9, memory_fix: fix.clone(), time_fix: fix }
+        Cost { work, unit: "evaluations".into(), bytes: 4.0 * 8.0 * self.points as f64 + 1024.0, seconds: work * 100e-9, memory_fix: fix.clone(), time_fix: fix }
     }
 }
 

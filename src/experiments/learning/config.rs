@@ -299,7 +299,7 @@ impl LearningConfig {
                 + BYTES_BESIDES)
                 .max(self.pages().import_bytes(pages) as f64),
             seconds: (work - changes) * SECONDS_PER_UNIT + changes * SECONDS_PER_CHANGE + self.pages().import_seconds(),
-            worst_case: false,
+
             memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each fetch that finds a change keeps 4 to 8 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }

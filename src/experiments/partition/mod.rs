@@ -151,7 +151,6 @@ impl Settings for PartitionConfig {
         // each partition counts a pass over the pages and links, as its job does
         let partitions = (self.robots.len() * self.schemes.len()) as f64 * (e.pages + e.links);
         Cost {
-            worst_case: false,
             work: e.events + partitions,
             unit: "events".into(),
             bytes: e.bytes as f64,

@@ -97,7 +97,6 @@ impl Settings for PerPageConfig {
         // the closed forms on 300 points, the simulated points, one server's pages
         let bytes = 300.0 * 4.0 * 8.0 + self.points as f64 * 64.0 + (self.other_pages as f64 + 1.0) * 64.0 + 4096.0;
         Cost {
-            worst_case: false,
             work,
             unit: "requests".into(),
             bytes,

@@ -53,5 +53,7 @@ fn bad_input_is_refused() {
     assert_eq!(bad(PerPageConfig { c: 1.0, ..d() }), "other_pages");
     assert_eq!(bad(PerPageConfig { replications: 1, ..d() }), "replications");
     assert_eq!(bad(PerPageConfig { policies: vec![PolicyKind::Delayed], ..d() }), "policies");
-    assert_eq!(bad(PerPageConfig { revisits: 1_000_000, replications: 1000, points: 200, c: 100.0, ..d() }), "revisits");
+    let long = crate::experiments::Config::PerPage(PerPageConfig { revisits: 1_000_000, replications: 1000, points: 200, c: 100.0, ..d() });
+    assert_eq!(long.validate(&crate::core::limits::NATIVE).err().unwrap().field, "revisits", "too long natively");
+    assert!(long.validate(&crate::core::limits::BROWSER).is_ok(), "the page refuses on memory only");
 }

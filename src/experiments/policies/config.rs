@@ -349,7 +349,6 @@ impl PoliciesConfig {
         let runs = self.capacities.len() * self.policies.len() + 2 * self.crawlers.len();
         let setup = pages as f64 * (SETUP_SECONDS_PER_PAGE + self.capacities.len() as f64 * SETUP_SECONDS_PER_PAGE_AND_CAPACITY) + self.pages().import_seconds();
         Cost {
-            worst_case: false,
             work: e.requests + runs as f64 * pages as f64,
             unit: "requests".into(),
             bytes: e.bytes as f64,

@@ -6,7 +6,7 @@ use crate::chart::format::{sig, thousands};
 use crate::core::policy::PolicyKind;
 use crate::experiments::Figures;
 use crate::experiments::policies::microscope::{MAX_REQUESTS, MIN_VISITS};
-use crate::experiments::policies::{PoliciesOutput, PolicyCurve, published_ratio};
+use crate::experiments::policies::{PoliciesOutput, PolicyCurve};
 
 /// A fixed colour and pattern per policy, the same on every chart.
 pub fn policy_pen(policy: PolicyKind) -> Pen {
@@ -146,7 +146,9 @@ fn ratios(o: &PoliciesOutput) -> Option<Figure> {
             layers.push(Layer::lines(String::new(), vec![points.clone()], pen));
         }
         layers.push(Layer::Dots { label: policy.label().into(), points, paint: pen.paint, radius: 4.5, shape: (k % 4) as u8 });
-        let published: Vec<[f64; 2]> = done.iter().filter_map(|c| published_ratio(policy, c.share).map(|p| [100.0 * c.share, p])).collect();
+        // the thesis's own ratios, where the run's curves carry them (generated pages)
+        let published: Vec<[f64; 2]> =
+            done.iter().filter_map(|c| c.curves.iter().find(|x| x.policy == policy).and_then(|x| x.published_ratio).map(|p| [100.0 * c.share, p])).collect();
         if !published.is_empty() {
             low = published.iter().map(|p| p[1]).fold(low, f64::min);
             layers.push(Layer::Dots { label: format!("{}, thesis (WEBBASE)", policy.label()), points: published, paint: Paint::Series(colour), radius: 6.0, shape: 4 });

@@ -10,6 +10,7 @@ use crate::core::alloc::{Allocation, AllocationKind, Saturations, allocate, allo
 use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::model::repository::Repository;
+use crate::core::model::source::RepositorySource;
 use crate::core::parallel::{self, balanced_ranges};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck};
@@ -387,7 +388,8 @@ impl PoliciesJob {
             _ => None,
         };
         let violations = running.shards.iter().flat_map(|s| &s.checks).map(|c| c.violations).sum();
-        let tally = RunTally { policy, estimator: running.estimator, requests: running.requests, violations, until, capacity };
+        let thesis_inputs = self.config.source == RepositorySource::Generator;
+        let tally = RunTally { policy, estimator: running.estimator, requests: running.requests, violations, until, capacity, thesis_inputs };
         if self.config.server_part.is_some() {
             // a part's own figures would be its servers' alone: it hands on their bins
             let mut curve = PolicyCurve::of(tally, Vec::new(), None, complete);

@@ -177,6 +177,7 @@ fn join_curve(scale: &FreshnessScale, pieces: Vec<&PolicyCurve>, capacity: &Capa
         violations: pieces.iter().map(|c| c.violations).sum(),
         until,
         capacity: Some(capacity),
+        thesis_inputs: pieces[0].published_ratio.is_some(),
     };
     PolicyCurve::of(tally, freshness, sampled, complete)
 }

@@ -133,6 +133,10 @@ pub struct RunTally<'a> {
     pub violations: u64,
     pub until: f64,
     pub capacity: Option<&'a CapacityResult>,
+    /// Whether the thesis's ratios apply: on generated pages, not on the user's own list
+    /// (issue 45: a run on a page list was compared with the thesis as if its inputs
+    /// were the thesis's).
+    pub thesis_inputs: bool,
 }
 
 impl PolicyCurve {
@@ -146,7 +150,7 @@ impl PolicyCurve {
         let (ratio_end, ratio_mean, published) = match run.capacity {
             Some(c) => {
                 let ratio = |v: f64| (!freshness.is_empty() && c.polite_bound > 0.0).then(|| v / c.polite_bound);
-                (ratio(end), ratio(mean), published_ratio(run.policy, c.share))
+                (ratio(end), ratio(mean), published_ratio(run.policy, c.share).filter(|_| run.thesis_inputs))
             }
             None => (None, None, None),
         };

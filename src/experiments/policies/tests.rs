@@ -252,7 +252,10 @@ fn what_would_not_fit_is_refused_with_the_estimate() {
     assert_eq!(allocated_only.estimate().bytes_per_page, 40, "the issue's budget: at most 48 bytes per page");
     let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };
     assert_eq!(exact.estimate().bytes_per_page, 48);
-    let e = start(PoliciesConfig { horizon_days: 36_000.0, politeness_seconds: 0.001, ..Default::default() }).err().unwrap();
+    // Time is refused natively only: the page says beforehand how long a run takes.
+    let long = crate::experiments::Config::Policies(PoliciesConfig { horizon_days: 36_000.0, politeness_seconds: 0.001, ..Default::default() });
+    assert!(long.validate(&limits::BROWSER).is_ok(), "the page refuses on memory only");
+    let e = long.validate(&limits::NATIVE).err().unwrap();
     assert_eq!(e.field, "horizon_days");
     assert!(e.message.contains("requests"));
 }

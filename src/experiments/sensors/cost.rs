@@ -43,7 +43,6 @@ impl SensorsConfig {
         });
         let work: f64 = concepts.chain(self.own_sweep().into_iter().map(|robots| self.run_events(robots, 0.0, all))).sum();
         Cost {
-            worst_case: false,
             work,
             unit: "events".into(),
             bytes: self.peak_bytes(&visits),
