@@ -1,5 +1,5 @@
 //! The fuzzer in WebAssembly (issue 13): the native campaign's cases (`fuzz/cases.rs`),
-//! parsed, checked against the browser's limits, costed, and — the small ones — run and
+//! parsed, compared with what was asked, checked against the browser's limits, costed, and — the small ones — run and
 //! drawn, in the same module the page runs. A panic here fails the test run.
 #![cfg(target_arch = "wasm32")]
 
@@ -18,10 +18,14 @@ fn mutated_configs_are_refused_or_run_and_drawn_in_wasm() {
     for k in 0..1500 {
         let case = cases::case(1, k);
         let what = format!("case {k} ({}: {})", case.experiment, cases::describe(&case));
-        let Ok(config) = config_from_value(case.config) else {
+        let Ok(config) = config_from_value(case.config.clone()) else {
             refused += 1;
             continue;
         };
+        // what was asked is what runs, in wasm as natively
+        if let Some(change) = cases::silent_change(case.experiment, &case.config, &serde_json::to_value(&config).unwrap()) {
+            panic!("{what}: accepted, but not as asked: {change}");
+        }
         let cost = config.cost();
         if let Err(e) = config.validate(&limits::BROWSER) {
             assert!(!e.message.trim().is_empty(), "{what}: a refusal without a message");
