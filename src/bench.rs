@@ -59,7 +59,7 @@ impl Freshness for Accounting<'_> {
 pub fn scheduling(config: &BenchConfig, now: impl Fn() -> f64) -> BenchResult {
     let t0 = now();
     let repo = generate(&RepositoryConfig { pages: config.pages, servers: config.servers, ..RepositoryConfig::default() }, 1);
-    let p = 15.0 / 86_400.0;
+    let p = crate::core::units::Seconds(15.0).in_days().0;
     let capacity = 0.9 * config.servers as f64 / p;
     let f = allocate(&repo, AllocationKind::OptPolite, capacity, p).f;
     let horizon = config.requests as f64 / capacity;

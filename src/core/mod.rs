@@ -13,3 +13,4 @@ pub mod parallel;
 pub mod policy;
 pub mod rng;
 pub mod sim;
+pub mod units;

@@ -26,7 +26,7 @@ fn figure(o: &AllocateOutput) -> Figure {
         }
         layers.push(Layer::Intervals { label: format!("{name}: freshness {}", sig(a.freshness, 4)), points, paint: Paint::Series(k) });
     }
-    let limit = if o.config.politeness_seconds > 0.0 { format!("P = {} s", sig(o.config.politeness_seconds, 4)) } else { "no politeness limit".into() };
+    let limit = if o.config.politeness_seconds.0 > 0.0 { format!("P = {} s", sig(o.config.politeness_seconds.0, 4)) } else { "no politeness limit".into() };
     Figure {
         title: format!("Revisit frequency against change rate, C = {} a day", sig(o.config.capacity, 4)),
         x: Axis::linear("change rate λ (per day)", 0.0, if x_max > 0.0 { x_max * 1.05 } else { 1.0 }),

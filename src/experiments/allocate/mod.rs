@@ -25,6 +25,7 @@ use crate::core::limits::{self, Cost, Fix};
 use crate::core::model::source::Pages;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
+use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +36,7 @@ pub struct AllocateConfig {
     /// Total revisit frequency C, in requests per day.
     pub capacity: f64,
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
-    pub politeness_seconds: f64,
+    pub politeness_seconds: Seconds,
     /// What the optimal allocations optimise (freshness: the thesis's Lemma 4.2).
     pub objective: Objective,
     /// The share of generated pages whose every change is observed, drawn with the seed
@@ -55,7 +56,7 @@ impl Default for AllocateConfig {
             page_list_bytes: None,
             page_list_shape: None,
             capacity: 400.0,
-            politeness_seconds: 0.0,
+            politeness_seconds: Seconds(0.0),
             objective: Objective::Freshness,
             observed_share: 0.0,
             seed: 1,
@@ -89,7 +90,7 @@ impl Settings for AllocateConfig {
     fn validate(&self) -> Result<(), InputError> {
         self.pages().validate()?;
         check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
-        check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
+        check("politeness_seconds", self.politeness_seconds.0)?.at_least(0.0)?.at_most(Days(365.0).in_seconds().0)?;
         self.pages().check_observed_share(self.observed_share)
     }
 
@@ -155,7 +156,7 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
     config.cost_for(repo.pages() as u64, repo.servers() as u64).check(&limits::here())?;
     config.page_list = None;
     config.page_rows = None;
-    let p = config.politeness_seconds / 86_400.0;
+    let p = config.politeness_seconds.in_days().0;
     let order = |values: Vec<f64>| match &list {
         Some(l) => l.in_file_order(&values),
         None => values,

@@ -3,9 +3,17 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::core::math::freshness::a_star;
+use crate::core::units::Seconds;
 
 fn list(text: &str, capacity: f64, politeness_seconds: f64) -> AllocateOutput {
-    allocations(AllocateConfig { source: RepositorySource::PageList, page_list: Some(text.into()), capacity, politeness_seconds, ..Default::default() }).unwrap()
+    allocations(AllocateConfig {
+        source: RepositorySource::PageList,
+        page_list: Some(text.into()),
+        capacity,
+        politeness_seconds: Seconds(politeness_seconds),
+        ..Default::default()
+    })
+    .unwrap()
 }
 
 /// Cho & Garcia-Molina (SIGMOD 2000, Table 2): five pages on one server changing 1…5
@@ -62,7 +70,7 @@ fn weights_are_importance_and_the_files_order_is_kept() {
 fn bad_input_is_refused() {
     let base = || AllocateConfig { source: RepositorySource::PageList, page_list: Some("page,server,change_rate\na,s,1\n".into()), ..Default::default() };
     assert_eq!(allocations(AllocateConfig { capacity: 0.0, ..base() }).unwrap_err().field, "capacity");
-    assert_eq!(allocations(AllocateConfig { politeness_seconds: -1.0, ..base() }).unwrap_err().field, "politeness_seconds");
+    assert_eq!(allocations(AllocateConfig { politeness_seconds: Seconds(-1.0), ..base() }).unwrap_err().field, "politeness_seconds");
     assert_eq!(allocations(AllocateConfig { page_list: None, ..base() }).unwrap_err().field, "page_list");
     let e = allocations(AllocateConfig { page_list: Some("page,server,change_rate,weight\na,s,1,0\n".into()), ..base() }).unwrap_err();
     assert!(e.message.contains("weight 0"), "{e}");
@@ -105,7 +113,7 @@ fn observed_share_of_generated_pages() {
     let base = AllocateConfig {
         objective: Objective::Harmonic,
         repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() },
-        politeness_seconds: 600.0,
+        politeness_seconds: Seconds(600.0),
         ..Default::default()
     };
     let out = allocations(AllocateConfig { observed_share: 0.5, ..base.clone() }).unwrap();
@@ -144,7 +152,7 @@ fn observed_pages_under_the_freshness_objectives() {
     // binary freshness: a is fresh with probability f/λ, b with f/(1 + f)
     assert!((out.opt_unpolite.freshness - ((1.0 - edge) / 2.0 + edge / (1.0 + edge)) / 2.0).abs() < 1e-12);
     assert!((out.opt_unpolite.observed_crawled.unwrap() - (1.0 - edge) / 2.0).abs() < 1e-12);
-    let base = AllocateConfig { repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() }, politeness_seconds: 600.0, ..Default::default() };
+    let base = AllocateConfig { repository: RepositoryConfig { pages: 2000, servers: 40, ..Default::default() }, politeness_seconds: Seconds(600.0), ..Default::default() };
     let out = allocations(AllocateConfig { observed_share: 0.3, ..base.clone() }).unwrap();
     for a in [&out.opt_unpolite, &out.opt_polite] {
         assert!(a.report.kkt.as_ref().unwrap().worst() < 1e-10, "{:?}", a.report.kkt);

@@ -8,6 +8,7 @@ use crate::core::model::bursty::BurstyGenerator;
 use crate::core::model::renewal::RenewalTable;
 use crate::core::model::trace;
 use crate::core::policy::greedy::Overdue;
+use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -54,7 +55,7 @@ pub struct BurstyConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_bytes: Option<u64>,
     /// Minimum time between two requests to the server (the thesis: 15 s).
-    pub politeness_seconds: f64,
+    pub politeness_seconds: Seconds,
     /// Shares of the maximum request rate 1/P.
     pub fractions: Vec<f64>,
     pub policies: Vec<BurstyPolicy>,
@@ -83,7 +84,7 @@ impl Default for BurstyConfig {
             trace: None,
             trace_bytes: None,
             // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
-            politeness_seconds: 750.0,
+            politeness_seconds: Seconds(750.0),
             fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
             policies: BurstyPolicy::ALL.to_vec(),
             greedy_samples: 3,
@@ -99,7 +100,7 @@ impl Default for BurstyConfig {
 
 /// The thesis's settings (10,000 articles, 15 s), with the synthetic generator.
 pub fn thesis_scale() -> BurstyConfig {
-    BurstyConfig { generator: BurstyGenerator { articles: 10_000, days: 365.0, ..BurstyGenerator::default() }, politeness_seconds: 15.0, ..BurstyConfig::default() }
+    BurstyConfig { generator: BurstyGenerator { articles: 10_000, days: 365.0, ..BurstyGenerator::default() }, politeness_seconds: Seconds(15.0), ..BurstyConfig::default() }
 }
 
 /// What a run will cost, from its configuration alone.
@@ -175,7 +176,7 @@ impl BurstyConfig {
 
     /// The cost on `articles` articles with `changes` changes over `minutes`.
     pub fn estimate_for(&self, articles: u64, changes: u64, minutes: f64) -> Estimate {
-        let per_fraction: f64 = self.fractions.iter().map(|f| minutes * 60.0 * f / self.politeness_seconds).sum();
+        let per_fraction: f64 = self.fractions.iter().map(|f| minutes * 60.0 * f / self.politeness_seconds.0).sum();
         let greedy_runs = [BurstyPolicy::Greedy, BurstyPolicy::GreedyExact].iter().filter(|&&p| self.uses(p)).count() as f64;
         let tables = if self.uses(BurstyPolicy::GreedyExact) { articles as f64 * (self.renewal_steps as f64 + 1.0) * RenewalTable::BYTES_PER_STEP as f64 } else { 0.0 };
         Estimate {
@@ -216,7 +217,7 @@ impl Settings for BurstyConfig {
                 }
             }
         }
-        check("politeness_seconds", self.politeness_seconds)?.at_least(0.001)?.at_most(86_400.0 * 30.0)?;
+        check("politeness_seconds", self.politeness_seconds.0)?.at_least(0.001)?.at_most(Days(30.0).in_seconds().0)?;
         if self.fractions.is_empty() || self.fractions.len() > 20 {
             return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
         }

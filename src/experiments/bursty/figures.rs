@@ -55,7 +55,7 @@ fn fig_6_3(o: &BurstyOutput) -> Figure {
             thousands(o.trace.articles as f64),
             thousands(o.trace.changes as f64),
             sig(o.trace.days, 4),
-            sig(o.config.politeness_seconds, 4),
+            sig(o.config.politeness_seconds.0, 4),
             o.points.iter().map(|x| format!("{} at {} %: {}", x.policy.label(), sig(100.0 * x.fraction, 3), sig(x.freshness, 4))).collect::<Vec<_>>().join("; "),
             if gaps.is_empty() { "none yet".into() } else { gaps.join("; ") }
         ),

@@ -39,7 +39,7 @@ struct Task {
 impl Task {
     /// Requests of the task over `minutes`.
     fn requests(&self, config: &BurstyConfig, minutes: f64) -> f64 {
-        minutes * 60.0 * config.fractions[self.fraction_index] / config.politeness_seconds
+        minutes * 60.0 * config.fractions[self.fraction_index] / config.politeness_seconds.0
     }
 
     /// Work per request: GREEDY evaluates every article.
@@ -117,7 +117,7 @@ impl BurstyJob {
         let minutes = trace.minutes;
         let (laws, without) = Histogram::laws_from(&trace, minutes);
         let (training_laws, without_training) = Histogram::laws_from(&trace, config.training_days.min(minutes / 1440.0) * 1440.0);
-        let capacities: Vec<f64> = config.fractions.iter().map(|f| f * 60.0 / config.politeness_seconds).collect();
+        let capacities: Vec<f64> = config.fractions.iter().map(|f| f * 60.0 / config.politeness_seconds.0).collect();
         let mut allocations = Vec::new();
         let mut kkt = Vec::new();
         let mut training_allocations = Vec::new();
@@ -169,7 +169,7 @@ impl BurstyJob {
     }
 
     fn period(&self, fraction_index: usize) -> f64 {
-        self.config.politeness_seconds / 60.0 / self.config.fractions[fraction_index]
+        self.config.politeness_seconds.in_minutes() / self.config.fractions[fraction_index]
     }
 
     fn start(&self, task: &Task) -> Current {
@@ -202,7 +202,7 @@ impl BurstyJob {
             runner,
             f,
             account: TraceAccount::new(&self.trace),
-            check: PolitenessCheck::new(self.config.politeness_seconds / 60.0),
+            check: PolitenessCheck::new(self.config.politeness_seconds.in_minutes()),
             rng,
             requests: 0,
             fetches: Vec::new(),

@@ -5,12 +5,13 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::core::model::bursty::BurstyGenerator;
+use crate::core::units::Seconds;
 use crate::experiments::{Figures, Settings};
 
 fn small() -> BurstyConfig {
     BurstyConfig {
         generator: BurstyGenerator { articles: 20, days: 40.0, ..BurstyGenerator::default() },
-        politeness_seconds: 20_000.0,
+        politeness_seconds: Seconds(20_000.0),
         fractions: vec![0.5, 1.0],
         policies: vec![BurstyPolicy::Merge, BurstyPolicy::Random],
         training_days: 10.0,

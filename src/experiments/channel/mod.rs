@@ -8,6 +8,7 @@ use crate::core::input::{InputError, check, count};
 use crate::core::math::bursts::{burst_bound, expected_requests};
 use crate::core::model::webbase::{RepositoryConfig, generate};
 use crate::core::rng::{Purpose, Stream};
+use crate::core::units::Seconds;
 use crate::experiments::Settings;
 pub mod figures;
 pub mod table;
@@ -22,7 +23,7 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct ChannelConfig {
     pub repository: RepositoryConfig,
-    pub politeness_seconds: f64,
+    pub politeness_seconds: Seconds,
     /// Total frequency C as a share of the maximum #servers / P (OPT_POLITE allocation).
     pub capacity: f64,
     /// Expected requests in a window, E[X_t] = t·C, which fixes the window length t.
@@ -33,7 +34,7 @@ pub struct ChannelConfig {
 
 impl Default for ChannelConfig {
     fn default() -> Self {
-        ChannelConfig { repository: RepositoryConfig::default(), politeness_seconds: 1200.0, capacity: 0.5, window_requests: 500.0, windows: 4000, seed: 1 }
+        ChannelConfig { repository: RepositoryConfig::default(), politeness_seconds: Seconds(1200.0), capacity: 0.5, window_requests: 500.0, windows: 4000, seed: 1 }
     }
 }
 
@@ -43,12 +44,12 @@ impl Settings for ChannelConfig {
         if self.repository.pages > 2_000_000 {
             return Err(InputError::new("repository.pages", "at most 2,000,000 pages for this experiment (it stores one offset per page)"));
         }
-        check("politeness_seconds", self.politeness_seconds)?.positive()?;
+        check("politeness_seconds", self.politeness_seconds.0)?.positive()?;
         check("capacity", self.capacity)?.positive()?.at_most(1.0)?;
         check("window_requests", self.window_requests)?.at_least(1.0)?.at_most(1e6)?;
         count("windows", self.windows, 10, 1_000_000, "more windows make no visible difference")?;
         // the window length follows: E[X_t] = t·C with C = capacity × servers / P
-        let window_days = self.window_requests * self.politeness_seconds / 86_400.0 / (self.capacity * self.repository.servers as f64);
+        let window_days = self.window_requests * self.politeness_seconds.in_days().0 / (self.capacity * self.repository.servers as f64);
         if !(window_days.is_finite() && window_days > 0.0 && window_days * self.windows as f64 <= 1e9) {
             return Err(InputError::new("capacity", format!("gives windows of {window_days:e} days; raise the capacity or lower window_requests")));
         }
@@ -134,7 +135,7 @@ fn spacing(elements: &[(f64, f64)], t: f64, windows: usize, mean: f64, x: &[f64]
 pub fn channel(config: ChannelConfig) -> Result<ChannelOutput, InputError> {
     config.validate()?;
     let repo = generate(&config.repository, config.seed);
-    let p = config.politeness_seconds / 86_400.0;
+    let p = config.politeness_seconds.in_days().0;
     let capacity = config.capacity * repo.servers() as f64 / p;
     let f = allocate(&repo, AllocationKind::OptPolite, capacity, p).f;
     let total: f64 = f.iter().sum();

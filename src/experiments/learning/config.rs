@@ -7,6 +7,7 @@ use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::RepositoryConfig;
+use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -109,22 +110,22 @@ pub struct LearningConfig {
     /// Total crawl rate (bandwidth), requests per day.
     pub capacity: f64,
     /// Minimum time between two requests to one server, in seconds; 0: no limit.
-    pub politeness_seconds: f64,
+    pub politeness_seconds: Seconds,
     /// What the oracle and the learners optimise; with `spacing` at `objective`, it also
     /// sets how they crawl: Poisson crawls for binary and harmonic (the papers' model),
     /// equally spaced for freshness.
     pub objective: Objective,
     pub spacing: Spacing,
-    pub horizon_days: f64,
+    pub horizon_days: Days,
     /// Learners re-estimate the rates and re-solve at the start of every epoch.
-    pub epoch_days: f64,
+    pub epoch_days: Days,
     /// Explore-then-commit explores (uniform crawls) until the first epoch boundary at
     /// or after this time.
-    pub explore_days: f64,
+    pub explore_days: Days,
     /// Every page's history starts with one changed and one unchanged interval of this
     /// length (a prior: the estimate before any visit is ln 2 / prior_days, and no
     /// estimate is 0 or infinite).
-    pub prior_days: f64,
+    pub prior_days: Days,
     /// Time bins of the curves.
     pub bins: u64,
     pub policies: Vec<LearningPolicy>,
@@ -149,13 +150,13 @@ impl Default for LearningConfig {
             page_list_bytes: None,
             page_list_shape: None,
             capacity: 300.0,
-            politeness_seconds: 900.0,
+            politeness_seconds: Seconds(900.0),
             objective: Objective::Harmonic,
             spacing: Spacing::Objective,
-            horizon_days: 240.0,
-            epoch_days: 15.0,
-            explore_days: 45.0,
-            prior_days: 30.0,
+            horizon_days: Days(240.0),
+            epoch_days: Days(15.0),
+            explore_days: Days(45.0),
+            prior_days: Days(30.0),
             bins: 48,
             policies: LearningPolicy::ALL.to_vec(),
             estimator_visits: 30,
@@ -186,21 +187,21 @@ const SECONDS_PER_CHANGE: f64 = 25e-9;
 
 impl LearningConfig {
     pub fn politeness_days(&self) -> f64 {
-        self.politeness_seconds / 86_400.0
+        self.politeness_seconds.in_days().0
     }
 
     /// Epochs in the horizon (1 for fields the checks refuse: the cost is asked of any
     /// configuration).
     pub fn epoch_count(&self) -> usize {
-        let n = (self.horizon_days / self.epoch_days).ceil();
+        let n = (self.horizon_days.0 / self.epoch_days.0).ceil();
         if n.is_finite() && (1.0..=10_000.0).contains(&n) { n as usize } else { 1 }
     }
 
     /// Epoch boundaries: 0, e, 2e… below the horizon, then the horizon.
     pub fn epochs(&self) -> Vec<f64> {
         let n = self.epoch_count();
-        let mut edges: Vec<f64> = (0..n).map(|k| k as f64 * self.epoch_days).collect();
-        edges.push(self.horizon_days);
+        let mut edges: Vec<f64> = (0..n).map(|k| k as f64 * self.epoch_days.0).collect();
+        edges.push(self.horizon_days.0);
         edges
     }
 
@@ -212,7 +213,7 @@ impl LearningConfig {
 
     /// Requests of one run (the bandwidth over the horizon, at most).
     pub fn requests_per_run(&self) -> f64 {
-        self.capacity * self.horizon_days
+        self.capacity * self.horizon_days.0
     }
 
     /// Tuning runs a deployed crawler makes, as measured on the classroom pages, the
@@ -232,7 +233,7 @@ impl LearningConfig {
     /// and the history so far).
     pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64, rate_sum: f64) -> f64 {
         // an allocation spends at most 1/P a server
-        let polite = if self.politeness_seconds > 0.0 { servers * 86_400.0 / self.politeness_seconds * self.horizon_days } else { f64::INFINITY };
+        let polite = if self.politeness_seconds.0 > 0.0 { servers * self.politeness_seconds.per_day() * self.horizon_days.0 } else { f64::INFINITY };
         let requests = if policy.is_adaptive() { self.adaptive_requests(polite) } else { self.requests_per_run().min(polite) };
         // a tuning run simulates every change again
         let changes = self.changes(rate_sum) * if policy.is_adaptive() { Self::EXPECTED_TRIALS } else { 1.0 };
@@ -249,7 +250,7 @@ impl LearningConfig {
     /// (`rate_sum`, changes a day: the generator's mean rate on every page, or a page
     /// list's rates, read from its shape).
     fn changes(&self, rate_sum: f64) -> f64 {
-        rate_sum * self.horizon_days
+        rate_sum * self.horizon_days.0
     }
 
     /// Σλ of the configured pages, and their number and servers: the generator's, or a
@@ -318,14 +319,14 @@ impl Settings for LearningConfig {
     fn validate(&self) -> Result<(), InputError> {
         self.pages().validate()?;
         check("capacity", self.capacity)?.positive()?.at_most(1e9)?;
-        check("politeness_seconds", self.politeness_seconds)?.at_least(0.0)?.at_most(86_400.0 * 365.0)?;
-        check("horizon_days", self.horizon_days)?.positive()?.at_most(3650.0)?;
-        check("epoch_days", self.epoch_days)?.positive()?.at_most(self.horizon_days)?;
-        if self.horizon_days / self.epoch_days > 10_000.0 {
+        check("politeness_seconds", self.politeness_seconds.0)?.at_least(0.0)?.at_most(Days(365.0).in_seconds().0)?;
+        check("horizon_days", self.horizon_days.0)?.positive()?.at_most(3650.0)?;
+        check("epoch_days", self.epoch_days.0)?.positive()?.at_most(self.horizon_days.0)?;
+        if self.horizon_days.0 / self.epoch_days.0 > 10_000.0 {
             return Err(InputError::new("epoch_days", "makes more than 10,000 epochs in the horizon: lengthen the epochs"));
         }
-        check("explore_days", self.explore_days)?.at_least(0.0)?.at_most(self.horizon_days)?;
-        check("prior_days", self.prior_days)?.positive()?.at_most(3650.0)?;
+        check("explore_days", self.explore_days.0)?.at_least(0.0)?.at_most(self.horizon_days.0)?;
+        check("prior_days", self.prior_days.0)?.positive()?.at_most(3650.0)?;
         count("bins", self.bins, 1, 2000, "")?;
         if self.policies.is_empty() {
             return Err(InputError::new(

@@ -41,7 +41,7 @@ fn points(o: &LearningOutput, y: impl Iterator<Item = f64>) -> Vec<[f64; 2]> {
 }
 
 fn time_axis(o: &LearningOutput) -> Axis {
-    Axis::linear("time (days)", 0.0, o.config.horizon_days)
+    Axis::linear("time (days)", 0.0, o.config.horizon_days.0)
 }
 
 /// What a policy's schedule optimises, when it optimises one: the oracle and the
@@ -98,7 +98,7 @@ fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
             label,
             o.config.objective.label(),
             sig(o.config.capacity, 4),
-            sig(o.config.politeness_seconds, 4),
+            sig(o.config.politeness_seconds.0, 4),
             l.policy.label(),
             sig(mean_of(l, metric), 4),
             o.policies.iter().map(|c| format!("{} {}", c.policy.label(), sig(mean_of(c, metric), 4))).collect::<Vec<_>>().join(", ")
@@ -227,7 +227,7 @@ fn politeness(o: &LearningOutput) -> Figure {
         legend: Corner::LowerLeft,
         summary: format!(
             "With P = {} s, the optimum under the per-server caps over the optimum without them (for harmonic staleness, the inverse ratio of costs): {}.",
-            sig(o.config.politeness_seconds, 4),
+            sig(o.config.politeness_seconds.0, 4),
             words.join("; ")
         ),
     }

@@ -122,7 +122,7 @@ impl LearningJob {
     }
 
     fn watch(&self, policy: LearningPolicy) -> Watch {
-        Watch::new(&self.repo, self.config.seed, self.config.horizon_days, self.config.bins as usize, policy.learns())
+        Watch::new(&self.repo, self.config.seed, self.config.horizon_days.0, self.config.bins as usize, policy.learns())
     }
 
     /// A deployed crawler's schedule of every server, its intervals × `scale` (none for
@@ -208,7 +208,7 @@ impl LearningJob {
         // with probability f/λ̂, are heard anew at every epoch, exploring or not
         // (explore-then-commit keeps those it committed with)
         let learned = |run: &mut Run, objective: Objective| {
-            let read = run.watch.estimate(self.config.prior_days, &mut run.estimates);
+            let read = run.watch.estimate(self.config.prior_days.0, &mut run.estimates);
             run.work += read as f64;
             self.hear(run, start);
             let observed = if run.listening.is_empty() { None } else { self.repo.observed.clone() };
@@ -223,10 +223,10 @@ impl LearningJob {
             LearningPolicy::LearnAndCrawl => learned(run, self.config.objective),
             LearningPolicy::MergeLearned => learned(run, Objective::Freshness),
             LearningPolicy::ExploreThenCommit => {
-                let committed = run.epoch > 0 && self.edges[run.epoch - 1] >= self.config.explore_days;
+                let committed = run.epoch > 0 && self.edges[run.epoch - 1] >= self.config.explore_days.0;
                 if committed {
                     run.f.clone()
-                } else if start >= self.config.explore_days {
+                } else if start >= self.config.explore_days.0 {
                     learned(run, self.config.objective)
                 } else {
                     self.hear(run, start);
@@ -244,7 +244,7 @@ impl LearningJob {
             return;
         }
         for (i, n) in run.listening.iter().flat_map(OnChange::announced) {
-            run.estimates[i] = (n as f64 + 1.0) / (t + self.config.prior_days);
+            run.estimates[i] = (n as f64 + 1.0) / (t + self.config.prior_days.0);
         }
     }
 
@@ -274,7 +274,7 @@ impl LearningJob {
     fn curve(&self, run: &Run, until: f64) -> PolicyCurve {
         let (freshness, harmonic) = run.watch.curves(self.repo.total_weight());
         let bins = freshness.len();
-        let whole = ((until / self.config.horizon_days) * bins as f64).floor() as usize;
+        let whole = ((until / self.config.horizon_days.0) * bins as f64).floor() as usize;
         let keep = |v: Vec<f64>| v.into_iter().take(whole.min(bins)).collect::<Vec<f64>>();
         let (freshness, harmonic) = (keep(freshness), keep(harmonic));
         let mean = |v: &[f64]| if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 };
@@ -488,7 +488,7 @@ impl Plan for LearningJob {
 
     fn end(&mut self, run: Option<Run>) {
         if let Some(run) = run {
-            let curve = self.curve(&run, self.config.horizon_days);
+            let curve = self.curve(&run, self.config.horizon_days.0);
             self.done.push(curve);
         }
     }
@@ -501,7 +501,7 @@ impl Plan for LearningJob {
         LearningOutput {
             config: LearningConfig { page_list: None, page_rows: None, ..self.config.clone() },
             repository: self.summary.clone(),
-            bin_days: self.config.horizon_days / self.config.bins as f64,
+            bin_days: self.config.horizon_days.0 / self.config.bins as f64,
             policies,
             estimators: self.estimators.clone(),
             politeness: self.politeness.clone(),

@@ -2,6 +2,7 @@ use super::output::PolicyCurve;
 use super::*;
 use crate::core::alloc::objective::Objective;
 use crate::core::model::webbase::RepositoryConfig;
+use crate::core::units::{Days, Seconds};
 use crate::experiments::{Config, Output, Settings, run};
 
 #[cfg(target_arch = "wasm32")]
@@ -11,9 +12,9 @@ fn small() -> LearningConfig {
     LearningConfig {
         repository: RepositoryConfig { pages: 300, servers: 10, ..RepositoryConfig::default() },
         capacity: 60.0,
-        horizon_days: 120.0,
-        epoch_days: 10.0,
-        explore_days: 30.0,
+        horizon_days: Days(120.0),
+        epoch_days: Days(10.0),
+        explore_days: Days(30.0),
         bins: 12,
         estimator_runs: 200,
         ..LearningConfig::default()
@@ -32,7 +33,7 @@ fn learn(config: LearningConfig) -> LearningOutput {
 /// over the second half of a long run (every page is fresh at time 0).
 #[test]
 fn the_oracle_measures_its_closed_forms() {
-    let config = LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, ..small() };
+    let config = LearningConfig { horizon_days: Days(2000.0), bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, ..small() };
     let out = learn(config.clone());
     let (repo, _, _) = config.pages().load().unwrap();
     let (f, _) = crate::core::alloc::opt::optimal_for(Objective::Harmonic, &repo, config.capacity, Some(config.politeness_days()));
@@ -57,8 +58,16 @@ fn the_oracle_measures_its_closed_forms() {
 #[test]
 fn the_oracle_measures_its_closed_forms_with_announced_pages() {
     for objective in Objective::ALL {
-        let config =
-            LearningConfig { horizon_days: 2000.0, bins: 20, policies: vec![LearningPolicy::Oracle], estimator_runs: 10, observed_share: 0.5, objective, capacity: 8.0, ..small() };
+        let config = LearningConfig {
+            horizon_days: Days(2000.0),
+            bins: 20,
+            policies: vec![LearningPolicy::Oracle],
+            estimator_runs: 10,
+            observed_share: 0.5,
+            objective,
+            capacity: 8.0,
+            ..small()
+        };
         let out = learn(config.clone());
         let (repo, _, _) = config.pages().load_observing(0.5).unwrap();
         let observed = repo.observed.as_ref().unwrap().iter().filter(|&&o| o).count() as u64;
@@ -80,7 +89,7 @@ fn the_oracle_measures_its_closed_forms_with_announced_pages() {
         if objective == Objective::Harmonic {
             assert!((stale / mean(Objective::Harmonic) - 1.0).abs() < 0.03, "{objective:?}: harmonic {stale} vs {}", mean(Objective::Harmonic));
         }
-        let requests = curve.requests as f64 / config.horizon_days;
+        let requests = curve.requests as f64 / config.horizon_days.0;
         assert!((requests / config.capacity - 1.0).abs() < 0.02, "{objective:?}: the bandwidth is spent: {requests} a day");
     }
 }
@@ -96,7 +105,7 @@ fn equal_spacing_keeps_politeness_under_every_objective() {
     for objective in [Objective::Binary, Objective::Harmonic] {
         for share in [0.0, 0.5] {
             let config = LearningConfig {
-                horizon_days: 2000.0,
+                horizon_days: Days(2000.0),
                 bins: 20,
                 policies: vec![LearningPolicy::Oracle, LearningPolicy::LearnAndCrawl],
                 estimator_runs: 10,
@@ -109,7 +118,7 @@ fn equal_spacing_keeps_politeness_under_every_objective() {
             let out = learn(config.clone());
             for c in &out.policies {
                 assert_eq!(c.violations, 0, "{objective:?}, {share}: {:?} sooner than P", c.policy);
-                let requests = c.requests as f64 / config.horizon_days;
+                let requests = c.requests as f64 / config.horizon_days.0;
                 assert!((requests / config.capacity - 1.0).abs() < 0.02, "{objective:?}, {share}: {:?} spends {requests} a day", c.policy);
             }
             let (repo, _, _) = config.pages().load_observing(share).unwrap();
@@ -132,7 +141,7 @@ fn equal_spacing_keeps_politeness_under_every_objective() {
 /// deployed crawlers, which do not listen, run exactly as without them.
 #[test]
 fn announced_changes_are_heard_by_the_listeners_only() {
-    let base = LearningConfig { horizon_days: 300.0, estimator_runs: 10, ..small() };
+    let base = LearningConfig { horizon_days: Days(300.0), estimator_runs: 10, ..small() };
     let blind = learn(base.clone());
     let heard = learn(LearningConfig { observed_share: 1.0, ..base });
     for policy in [LearningPolicy::OracleMerge, LearningPolicy::MergeLearned, LearningPolicy::Nutch, LearningPolicy::Stormcrawler] {
@@ -160,7 +169,7 @@ fn announced_changes_are_heard_by_the_listeners_only() {
 /// objective.
 #[test]
 fn learning_approaches_the_oracle() {
-    let out = learn(LearningConfig { horizon_days: 300.0, ..small() });
+    let out = learn(LearningConfig { horizon_days: Days(300.0), ..small() });
     let llc = out.curve(LearningPolicy::LearnAndCrawl).unwrap();
     let (first, last) = (llc.rate_errors[1], *llc.rate_errors.last().unwrap());
     assert!(last < first, "the rates' error falls: {:?}", llc.rate_errors);
@@ -202,8 +211,13 @@ fn learning_approaches_the_oracle() {
 #[test]
 fn learned_allocations_converge_to_the_oracles() {
     let run = |days: f64| {
-        let config =
-            LearningConfig { horizon_days: days, epoch_days: 30.0, policies: vec![LearningPolicy::LearnAndCrawl, LearningPolicy::MergeLearned], estimator_runs: 10, ..small() };
+        let config = LearningConfig {
+            horizon_days: Days(days),
+            epoch_days: Days(30.0),
+            policies: vec![LearningPolicy::LearnAndCrawl, LearningPolicy::MergeLearned],
+            estimator_runs: 10,
+            ..small()
+        };
         learn(config).policies.iter().map(|c| (c.rate_errors[1], *c.rate_errors.last().unwrap())).collect::<Vec<_>>()
     };
     let (short, long) = (run(300.0), run(3000.0));
@@ -244,7 +258,7 @@ fn merge_is_polite_and_slicing_changes_nothing() {
 fn merge_runs_on_through_epoch_boundaries() {
     let config = LearningConfig { policies: vec![LearningPolicy::OracleMerge], estimator_runs: 10, ..small() };
     let epochs = learn(config.clone());
-    let one = learn(LearningConfig { epoch_days: config.horizon_days, ..config });
+    let one = learn(LearningConfig { epoch_days: Days(config.horizon_days.0), ..config });
     let (a, b) = (epochs.curve(LearningPolicy::OracleMerge).unwrap(), one.curve(LearningPolicy::OracleMerge).unwrap());
     assert_eq!((a.requests, a.violations), (b.requests, b.violations));
     assert_eq!(a.violations, 0);
@@ -258,10 +272,10 @@ fn bad_input_is_refused() {
     let base = small;
     let field = |c: LearningConfig| c.validate().unwrap_err().field;
     assert_eq!(field(LearningConfig { capacity: 0.0, ..base() }), "capacity");
-    assert_eq!(field(LearningConfig { epoch_days: 500.0, ..base() }), "epoch_days");
+    assert_eq!(field(LearningConfig { epoch_days: Days(500.0), ..base() }), "epoch_days");
     assert_eq!(field(LearningConfig { policies: vec![], ..base() }), "policies");
     assert_eq!(field(LearningConfig { policies: vec![LearningPolicy::Oracle, LearningPolicy::Oracle], ..base() }), "policies[1]");
-    assert_eq!(field(LearningConfig { prior_days: 0.0, ..base() }), "prior_days");
+    assert_eq!(field(LearningConfig { prior_days: Days(0.0), ..base() }), "prior_days");
     let still = LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some("page,server,change_rate\na,s,0\nb,s,0\n".into()), ..base() };
     let e = run(Config::Learning(still), |_, _| {}).unwrap_err();
     assert!(e.message.contains("no page that changes"), "{e}");
@@ -287,7 +301,8 @@ fn bad_input_is_refused() {
 #[test]
 fn an_overshooting_tuning_trial_is_cut_inside_its_epoch() {
     use super::job::{ADAPTIVE_TRIALS, TRIAL_CAP};
-    let config = LearningConfig { politeness_seconds: 0.0, policies: vec![LearningPolicy::Nutch, LearningPolicy::Stormcrawler], estimator_runs: 200, ..LearningConfig::default() };
+    let config =
+        LearningConfig { politeness_seconds: Seconds(0.0), policies: vec![LearningPolicy::Nutch, LearningPolicy::Stormcrawler], estimator_runs: 200, ..LearningConfig::default() };
     let whole = learn(config.clone());
     let mut job = crate::experiments::start(Config::Learning(config.clone())).unwrap();
     while !job.done() {
@@ -304,7 +319,7 @@ fn an_overshooting_tuning_trial_is_cut_inside_its_epoch() {
     for curve in &whole.policies {
         assert!(curve.requests as f64 <= 1.01 * target, "{:?} kept {} requests", curve.policy, curve.requests);
     }
-    let changes = config.repository.pages as f64 * config.repository.rate_max * config.horizon_days;
+    let changes = config.repository.pages as f64 * config.repository.rate_max * config.horizon_days.0;
     let most = 2.0 * ADAPTIVE_TRIALS as f64 * (TRIAL_CAP * target + changes);
     assert!(work < most, "{work} events, at most {most}");
 }

@@ -10,6 +10,7 @@ use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, rank_size_law};
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::{Account, Estimator};
+use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -18,8 +19,8 @@ takes_pages! {
 #[serde(default, deny_unknown_fields)]
 pub struct PoliciesConfig {
     /// Minimum time between two requests to one server, in seconds.
-    pub politeness_seconds: f64,
-    pub horizon_days: f64,
+    pub politeness_seconds: Seconds,
+    pub horizon_days: Days,
     /// Total frequencies C to compare, as shares of the maximum #servers / P.
     pub capacities: Vec<f64>,
     pub allocation: AllocationKind,
@@ -91,12 +92,12 @@ impl Default for PoliciesConfig {
 }
 
 /// The thesis's horizon: six years of crawling (§5.5).
-pub const SIX_YEARS: f64 = 6.0 * 365.25;
+pub const SIX_YEARS: Days = Days(6.0 * 365.25);
 /// The classroom repository's P: with 500 servers it keeps six years of every policy
 /// within a few seconds in the page (docs/researchers.md, "Politeness that binds").
-pub const CLASSROOM_POLITENESS_SECONDS: f64 = 6.0 * 3600.0;
+pub const CLASSROOM_POLITENESS_SECONDS: Seconds = Seconds(6.0 * 3600.0);
 /// WEBBASE's P (thesis §5.5).
-pub const WEBBASE_POLITENESS_SECONDS: f64 = 15.0;
+pub const WEBBASE_POLITENESS_SECONDS: Seconds = Seconds(15.0);
 /// Native time of a request on one thread, accounting included, on a server of 10^k
 /// pages (k = 2 … 6): the slowest of MERGE, DELAYED, RANDOM and UNPOLITE, measured
 /// on 2 M pages at 90 % of the maximum rate by `scripts/calibrate-requests.sh` (the
@@ -160,7 +161,7 @@ impl PoliciesConfig {
     /// The WEBBASE scale of spec §1.4: 14.5 M pages, 5,462 servers, P = 15 s, six years.
     pub fn webbase() -> Self {
         let classroom = PoliciesConfig::default();
-        let per_page = |r: &RepositoryConfig, p: f64| r.servers as f64 * 86_400.0 / (p * r.pages as f64);
+        let per_page = |r: &RepositoryConfig, p: Seconds| r.servers as f64 * p.per_day() / r.pages as f64;
         let shape = RepositoryConfig::webbase_scaled(1.0);
         let scale = per_page(&shape, WEBBASE_POLITENESS_SECONDS) / per_page(&classroom.repository, classroom.politeness_seconds);
         PoliciesConfig { repository: RepositoryConfig::webbase_scaled(scale), politeness_seconds: WEBBASE_POLITENESS_SECONDS, horizon_days: SIX_YEARS, ..classroom }
@@ -173,7 +174,7 @@ impl PoliciesConfig {
     }
 
     pub fn politeness_days(&self) -> f64 {
-        self.politeness_seconds / 86_400.0
+        self.politeness_seconds.in_days().0
     }
 
     pub fn max_rate_for(&self, servers: u64) -> f64 {
@@ -208,7 +209,7 @@ impl PoliciesConfig {
     /// 30 days. At most `slots`, one request every P a server.
     fn crawler_requests(&self, policy: PolicyKind, pages: f64, rate_sum: f64, slots: f64) -> f64 {
         let per_day = if policy == PolicyKind::Fixed { pages / 30.0 } else { rate_sum / 0.916 + pages / 365.0 };
-        (pages + per_day * self.horizon_days).min(slots)
+        (pages + per_day * self.horizon_days.0).min(slots)
     }
 
     /// [`Self::estimate_for`] with the servers' sizes when known and the pages' Σλ.
@@ -231,12 +232,12 @@ impl PoliciesConfig {
         };
         let import = self.pages().import_bytes(pages) as f64;
         let bytes = allocating.max(simulating).max(import) as u64;
-        let slots = self.max_rate_for(servers) * self.horizon_days;
+        let slots = self.max_rate_for(servers) * self.horizon_days.0;
         // a sample of n servers: each makes at most one request every P, except UNPOLITE
         // on an allocation that may give a server more than 1/P
         let sampled = self.sample_servers.map(|n| n as f64 + sizes.map_or(0.0, |sizes| take_whole(sizes, n.max(1) as f64).0.iter().filter(|&&w| w).count() as f64));
         let run_requests = |c: f64, policy: PolicyKind| match sampled {
-            Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n * self.horizon_days / self.politeness_days()),
+            Some(n) if policy != PolicyKind::Unpolite || self.allocation == AllocationKind::OptPolite => (c * slots).min(n * self.horizon_days.0 / self.politeness_days()),
             _ => c * slots,
         };
         // the page asks the cost of every edit, valid or not (a list of 10,000 policies
@@ -365,8 +366,8 @@ impl Settings for PoliciesConfig {
         if self.source == RepositorySource::Generator && self.allocation == AllocationKind::Given {
             return Err(InputError::new("allocation", "given needs a page list with a frequency column (source page_list); choose another allocation"));
         }
-        check("politeness_seconds", self.politeness_seconds)?.positive()?.at_most(86_400.0 * 365.0)?;
-        check("horizon_days", self.horizon_days)?.positive()?.at_most(365.25 * 100.0)?;
+        check("politeness_seconds", self.politeness_seconds.0)?.positive()?.at_most(Days(365.0).in_seconds().0)?;
+        check("horizon_days", self.horizon_days.0)?.positive()?.at_most(365.25 * 100.0)?;
         if self.capacities.is_empty() {
             return Err(InputError::new("capacities", "needs at least one share of the maximum, e.g. 0.01, 0.1, 0.9"));
         }

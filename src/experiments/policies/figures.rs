@@ -60,7 +60,7 @@ fn sampled_note(o: &PoliciesOutput) -> String {
 }
 
 fn policies(o: &PoliciesOutput) -> Vec<Figure> {
-    let (unit, unit_name) = time_unit(o.config.horizon_days);
+    let (unit, unit_name) = time_unit(o.config.horizon_days.0);
     let mut figures = Vec::new();
     for c in &o.capacities {
         let mut layers: Vec<Layer> = c
@@ -95,13 +95,13 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             .collect();
         figures.push(Figure {
             title: format!("Repository freshness, C = {} % of the maximum (Fig 5.8)", sig(100.0 * c.share, 3)),
-            x: Axis::linear(format!("time ({unit_name})"), 0.0, o.config.horizon_days / unit),
+            x: Axis::linear(format!("time ({unit_name})"), 0.0, o.config.horizon_days.0 / unit),
             y: Axis::linear("freshness (share of pages up to date)", lowest(&curves, c.polite_bound), 1.0),
             layers,
             legend: Corner::LowerRight,
                 summary: format!(
                 "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}",
-                sig(o.config.horizon_days / unit, 3),
+                sig(o.config.horizon_days.0 / unit, 3),
                 sig(100.0 * c.share, 3),
                 thousands(c.capacity),
                 c.allocation.kind.label(),

@@ -178,7 +178,7 @@ impl PoliciesJob {
                             "page_list",
                             format!(
                                 "gives server “{name}” {} revisits a day in all, over the {} that P = {} s allows; lower its pages' frequencies or P",
-                                fs, cap, config.politeness_seconds
+                                fs, cap, config.politeness_seconds.0
                             ),
                         ));
                     }
@@ -222,7 +222,7 @@ impl PoliciesJob {
             max_rate: config.max_rate_for(servers),
             page_names: list.as_ref().map(|l| l.names.clone()).unwrap_or_default(),
             server_names: list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default(),
-            bin_days: config.horizon_days / config.bins as f64,
+            bin_days: config.horizon_days.0 / config.bins as f64,
             capacities: Vec::new(),
             crawlers: Vec::new(),
             done: false,
@@ -317,7 +317,7 @@ impl PoliciesJob {
         let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
         let purpose = Purpose::ServerSchedule { run: kind, series: index as u32 };
         let repo = self.simulated();
-        let horizon = self.config.horizon_days;
+        let horizon = self.config.horizon_days.0;
         // a sampled server keeps its streams of the whole run; the sample's groups are its shards
         let sampled_f = self.sample.as_ref().filter(|_| !f.is_empty()).map(|s| s.pages.iter().map(|&i| f[i]).collect::<Vec<f64>>());
         let ids: Vec<usize> = match &self.sample {
@@ -397,7 +397,7 @@ impl PoliciesJob {
             return curve;
         }
         let (freshness, sampled) =
-            self.scale.freshness(&accounts, until, complete, running.auxiliary.as_ref(), || TimeBins::new(self.config.horizon_days, self.config.bins as usize));
+            self.scale.freshness(&accounts, until, complete, running.auxiliary.as_ref(), || TimeBins::new(self.config.horizon_days.0, self.config.bins as usize));
         PolicyCurve::of(tally, freshness, sampled, complete)
     }
 }
@@ -422,7 +422,7 @@ impl Plan for PoliciesJob {
     /// Runs as many whole slices as about `budget` requests take (at least one), each
     /// shard through all of them on its own, on every thread allowed.
     fn step_within(&mut self, running: &mut Running, budget: f64) -> (f64, bool) {
-        let horizon = self.config.horizon_days;
+        let horizon = self.config.horizon_days.0;
         let total = (horizon / running.slice).round() as u64;
         let wanted = (budget / running.slice_requests).floor().clamp(1.0, 1e6) as u64;
         let ends: Vec<f64> = (running.slices + 1..=(running.slices + wanted).min(total.max(running.slices + 1)))
@@ -440,7 +440,7 @@ impl Plan for PoliciesJob {
     }
 
     fn end(&mut self, running: Running) {
-        let curve = self.curve(&running, self.config.horizon_days, true);
+        let curve = self.curve(&running, self.config.horizon_days.0, true);
         match running.run {
             Run::Allocated { capacity, .. } => {
                 self.output.capacities[capacity].curves.push(curve);
@@ -469,7 +469,7 @@ impl Plan for PoliciesJob {
         };
         let mut cache = self.partial.borrow_mut();
         if let Some((time, out)) = cache.as_ref()
-            && running.time - time < 0.02 * self.config.horizon_days
+            && running.time - time < 0.02 * self.config.horizon_days.0
             && running.time >= *time
             && out.capacities.len() == self.output.capacities.len()
         {
@@ -493,7 +493,7 @@ impl Plan for PoliciesJob {
         let current = self.next.saturating_sub(usize::from(running.is_some()));
         let weight = |k: usize| self.weights.get(k).copied().unwrap_or(0.0);
         let done: f64 = (0..current).map(weight).sum();
-        let now = running.map_or(0.0, |r| weight(current) * r.time / self.config.horizon_days);
+        let now = running.map_or(0.0, |r| weight(current) * r.time / self.config.horizon_days.0);
         (self.weight_total > 0.0).then(|| (done + now) / self.weight_total)
     }
 

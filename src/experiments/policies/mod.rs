@@ -137,7 +137,7 @@ impl Experiment for PoliciesConfig {
                     .policies
                     .iter()
                     .filter(|&&policy| every_part && pieces(policy).count() == of)
-                    .map(|&policy| join_curve(&scale, pieces(policy).collect(), capacity, || TimeBins::new(self.horizon_days, self.bins as usize)));
+                    .map(|&policy| join_curve(&scale, pieces(policy).collect(), capacity, || TimeBins::new(self.horizon_days.0, self.bins as usize)));
                 capacity.curves = joined.collect();
             }
             return merged;

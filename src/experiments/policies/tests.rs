@@ -11,6 +11,7 @@ use crate::core::model::source::RepositorySource;
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::Estimator;
+use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 
 /// Validates, checks the cost and plans, as the registry does.
@@ -23,8 +24,8 @@ fn start(config: PoliciesConfig) -> Result<Sliced<PoliciesJob>, InputError> {
 fn small() -> PoliciesConfig {
     PoliciesConfig {
         repository: RepositoryConfig { pages: 1500, servers: 30, top_share: 0.1, ..Default::default() },
-        politeness_seconds: 3600.0,
-        horizon_days: 240.0,
+        politeness_seconds: Seconds(3600.0),
+        horizon_days: Days(240.0),
         bins: 40,
         ..Default::default()
     }
@@ -65,8 +66,12 @@ fn bandwidth_matches_the_allocation() {
 /// been visited, UNPOLITE's expected freshness is the bound of its allocation.
 #[test]
 fn unpolite_reaches_the_bound_and_merge_and_delayed_stay_close() {
-    let out =
-        run(PoliciesConfig { policies: vec![PolicyKind::Unpolite, PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random], crawlers: vec![], horizon_days: 600.0, ..small() });
+    let out = run(PoliciesConfig {
+        policies: vec![PolicyKind::Unpolite, PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random],
+        crawlers: vec![],
+        horizon_days: Days(600.0),
+        ..small()
+    });
     for c in &out.capacities {
         let get = |p: PolicyKind| c.curves.iter().find(|k| k.policy == p).unwrap().converged;
         assert!((get(PolicyKind::Unpolite) / c.polite_bound - 1.0).abs() < 0.01, "{}: {} vs {}", c.share, get(PolicyKind::Unpolite), c.polite_bound);
@@ -94,7 +99,7 @@ fn the_two_estimators_agree_within_the_noise() {
 #[test]
 fn partial_results_grow_and_the_run_is_reproducible() {
     // 0.9 × 720 requests/day over 600 days: four slices of about 100,000 requests
-    let config = PoliciesConfig { capacities: vec![0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
+    let config = PoliciesConfig { capacities: vec![0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: Days(600.0), ..small() };
     let mut job = start(config.clone()).unwrap();
     job.advance(5_000);
     let first = job.partial();
@@ -121,7 +126,7 @@ fn partial_results_grow_and_the_run_is_reproducible() {
 #[test]
 fn the_result_does_not_depend_on_threads_or_budgets() {
     use crate::core::parallel::set_threads;
-    let whole = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: 600.0, ..small() };
+    let whole = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![PolicyKind::Nutch], horizon_days: Days(600.0), ..small() };
     let sampled = PoliciesConfig { crawlers: vec![], sample_servers: Some(24), ..whole.clone() };
     for config in [whole, sampled] {
         set_threads(1);
@@ -143,7 +148,7 @@ fn the_result_does_not_depend_on_threads_or_budgets() {
 #[test]
 fn parts_of_a_split_run_join_into_the_whole() {
     use crate::experiments::Experiment;
-    let config = PoliciesConfig { capacities: vec![0.1, 0.5, 0.9], crawlers: vec![PolicyKind::Nutch, PolicyKind::Fixed], horizon_days: 300.0, ..small() };
+    let config = PoliciesConfig { capacities: vec![0.1, 0.5, 0.9], crawlers: vec![PolicyKind::Nutch, PolicyKind::Fixed], horizon_days: Days(300.0), ..small() };
     let whole = run(config.clone());
     for parts in [2, 3, 5, 64] {
         let split = config.split(parts);
@@ -166,7 +171,7 @@ fn parts_of_a_split_run_join_into_the_whole() {
 #[test]
 fn parts_sharing_the_servers_join_into_the_whole() {
     use crate::experiments::Experiment;
-    let whole = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![], horizon_days: 300.0, ..small() };
+    let whole = PoliciesConfig { capacities: vec![0.1, 0.9], crawlers: vec![], horizon_days: Days(300.0), ..small() };
     let sampled = PoliciesConfig { sample_servers: Some(24), ..whole.clone() };
     for config in [whole, sampled] {
         let reference = run(config.clone());
@@ -188,7 +193,7 @@ fn parts_sharing_the_servers_join_into_the_whole() {
         }
         // every part, like the whole run, as many slices in as take the whole run into its
         // second curve: the joined partial is the whole run's, the run in progress incomplete
-        let long = PoliciesConfig { horizon_days: 3000.0, ..config.clone() };
+        let long = PoliciesConfig { horizon_days: Days(3000.0), ..config.clone() };
         let showing = |o: &PoliciesOutput| o.capacities.iter().flat_map(|c| &c.curves).any(|c| !c.complete && !c.freshness.is_empty());
         let mut job = start(long.clone()).unwrap();
         let mut slices = 0;
@@ -253,7 +258,7 @@ fn what_would_not_fit_is_refused_with_the_estimate() {
     let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };
     assert_eq!(exact.estimate().bytes_per_page, 48);
     // Time is refused natively only: the page says beforehand how long a run takes.
-    let long = crate::experiments::Config::Policies(PoliciesConfig { horizon_days: 36_000.0, politeness_seconds: 0.001, ..Default::default() });
+    let long = crate::experiments::Config::Policies(PoliciesConfig { horizon_days: Days(36_000.0), politeness_seconds: Seconds(0.001), ..Default::default() });
     assert!(long.validate(&limits::BROWSER).is_ok(), "the page refuses on memory only");
     let e = long.validate(&limits::NATIVE).err().unwrap();
     assert_eq!(e.field, "horizon_days");
@@ -290,8 +295,8 @@ fn a_page_list_as_csv_or_inline_rows_gives_the_same_run() {
     let csv = "page,server,change_rate,weight\na,s1,0.5,2\nb,s2,0.1,1\nc,s1,0.02,1\nd,s3,0,1\n";
     let base = PoliciesConfig {
         source: RepositorySource::PageList,
-        politeness_seconds: 86_400.0,
-        horizon_days: 120.0,
+        politeness_seconds: Seconds(86_400.0),
+        horizon_days: Days(120.0),
         crawlers: vec![],
         capacities: vec![0.5],
         bins: 20,
@@ -319,7 +324,8 @@ fn a_page_list_as_csv_or_inline_rows_gives_the_same_run() {
 #[test]
 fn given_frequencies_skip_allocation_and_must_respect_the_caps() {
     let text = page_list_of(&[&[(1.0, 0.3), (0.5, 0.2)], &[(0.2, 0.4)]]);
-    let base = PoliciesConfig { source: RepositorySource::PageList, politeness_seconds: 86_400.0, horizon_days: 60.0, crawlers: vec![], bins: 20, ..Default::default() };
+    let base =
+        PoliciesConfig { source: RepositorySource::PageList, politeness_seconds: Seconds(86_400.0), horizon_days: Days(60.0), crawlers: vec![], bins: 20, ..Default::default() };
     let e = start(PoliciesConfig { page_list: Some(text.clone()), ..base.clone() }).err().unwrap();
     assert_eq!(e.field, "allocation");
     let out = run(PoliciesConfig { page_list: Some(text), allocation: AllocationKind::Given, ..base.clone() });
@@ -353,8 +359,8 @@ fn each_server_agrees_with_eq_5_2_and_eq_5_4() {
                         source: RepositorySource::PageList,
                         page_list: Some(page_list_of(&[pages])),
                         allocation: AllocationKind::Given,
-                        politeness_seconds: 86_400.0,
-                        horizon_days: 4000.0,
+                        politeness_seconds: Seconds(86_400.0),
+                        horizon_days: Days(4000.0),
                         policies: vec![policy],
                         crawlers: vec![],
                         bins: 20,
@@ -388,7 +394,7 @@ fn bad_lists_are_refused() {
     assert_eq!(bad(PoliciesConfig { page_list: Some("page,server,change_rate\na,s,1\n".into()), ..small() }), "page_list");
     assert_eq!(bad(PoliciesConfig { source: RepositorySource::PageList, ..small() }), "page_list");
     assert_eq!(bad(PoliciesConfig { allocation: AllocationKind::Given, ..small() }), "allocation");
-    assert_eq!(bad(PoliciesConfig { politeness_seconds: -1.0, ..small() }), "politeness_seconds");
+    assert_eq!(bad(PoliciesConfig { politeness_seconds: Seconds(-1.0), ..small() }), "politeness_seconds");
 }
 
 #[test]
@@ -396,8 +402,8 @@ fn a_sample_of_servers_estimates_the_whole_run_within_its_interval() {
     // 200 servers; samples of 48 to 67 draws (each size its own independent draws)
     let config = PoliciesConfig {
         repository: RepositoryConfig { pages: 6000, servers: 200, top_share: 0.1, ..Default::default() },
-        politeness_seconds: 3600.0,
-        horizon_days: 60.0,
+        politeness_seconds: Seconds(3600.0),
+        horizon_days: Days(60.0),
         bins: 12,
         capacities: vec![0.1, 0.9],
         policies: vec![PolicyKind::Merge, PolicyKind::Random],
@@ -449,7 +455,7 @@ fn progress_follows_the_runs_when_the_request_estimate_is_off() {
         sample_servers: Some(16),
         capacities: vec![0.01, 0.02],
         crawlers: vec![],
-        horizon_days: 30.0,
+        horizon_days: Days(30.0),
         ..small()
     };
     let mut job = start(config).unwrap();
@@ -473,7 +479,7 @@ fn progress_follows_the_runs_when_the_request_estimate_is_off() {
 /// run's progress, which the page's pool adds up: together near 1 at their ends, never over.
 #[test]
 fn parts_of_the_runs_report_shares_of_the_whole_progress() {
-    let config = PoliciesConfig { horizon_days: 60.0, ..small() };
+    let config = PoliciesConfig { horizon_days: Days(60.0), ..small() };
     let parts = config.split(3);
     assert!(parts.iter().all(|p| p.only_runs.is_some()), "split by runs");
     let lasts: Vec<f64> = parts
