@@ -59,9 +59,11 @@ const result = spawnSync('cargo', ['test', '--release', '--test', 'fuzz', '--', 
     FRESHLAB_FUZZ_SUMMARY: summaryFile,
   },
 });
-process.stdout.write(result.stdout.split('\n').filter((l) => !l.startsWith('FUZZ-')).join('\n'));
-const line = result.stdout.split('\n').find((l) => l.startsWith('FUZZ-SUMMARY '));
-const commandLine = result.stdout.split('\n').find((l) => l.startsWith('FUZZ-COMMANDS '));
+// the test runner may print a test's name on the line before its output: "test x ... FUZZ-…"
+const marked = (tag) => result.stdout.split('\n').find((l) => l.includes(`${tag} `))?.replace(/^.*?(FUZZ-)/, '$1');
+process.stdout.write(result.stdout.split('\n').filter((l) => !l.includes('FUZZ-')).join('\n'));
+const line = marked('FUZZ-SUMMARY');
+const commandLine = marked('FUZZ-COMMANDS');
 if (!line || !commandLine) {
   console.error('freshlab fuzz: the campaign printed no summary');
   process.exit(1);
