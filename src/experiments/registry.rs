@@ -547,23 +547,25 @@ mod tests {
         }
     }
 
+    /// Every leaf of a configuration's JSON with its path (`["repository", "pages"]`).
+    fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, serde_json::Value)>) {
+        match value.as_object() {
+            Some(map) => {
+                for (k, v) in map {
+                    path.push(k.clone());
+                    leaves(v, path, out);
+                    path.pop();
+                }
+            }
+            None => out.push((path.clone(), value.clone())),
+        }
+    }
+
     /// Issue 45: a nested field set alone — even to its default — leaves the object's
     /// other fields at this experiment's defaults: every leaf of every experiment's
     /// defaults, set alone to its default, gives the defaults.
     #[test]
     fn a_nested_field_set_alone_keeps_the_experiments_other_defaults() {
-        fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, serde_json::Value)>) {
-            match value.as_object() {
-                Some(map) => {
-                    for (k, v) in map {
-                        path.push(k.clone());
-                        leaves(v, path, out);
-                        path.pop();
-                    }
-                }
-                None => out.push((path.clone(), value.clone())),
-            }
-        }
         let mut nested = 0;
         for name in NAMES {
             let config = defaults(name).unwrap();
@@ -597,18 +599,6 @@ mod tests {
     /// of 0).
     #[test]
     fn every_refusal_names_a_field_the_user_sees() {
-        fn leaves(value: &serde_json::Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, serde_json::Value)>) {
-            match value.as_object() {
-                Some(map) => {
-                    for (k, v) in map {
-                        path.push(k.clone());
-                        leaves(v, path, out);
-                        path.pop();
-                    }
-                }
-                None => out.push((path.clone(), value.clone())),
-            }
-        }
         let mut refused = 0;
         for name in NAMES {
             let mut visible: Vec<String> = fields(name).iter().map(|f| f.key.to_string()).collect();
