@@ -104,7 +104,7 @@ test('a semicolon-separated list with decimal commas (a European spreadsheet’s
   const panel = page.locator('#policies');
   const text = 'page;server;change_rate;weight\n' + Array.from({ length: 300 }, (_, i) => `p${i};s${i % 30};0,${(i % 9) + 1};1`).join('\n');
   await panel.locator('input[type=file]').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
-  await page.waitForFunction(() => /300 rows on 30 servers, read as semicolon-separated with decimal commas/.test(document.querySelector('#policies .trace-status').textContent), null, { timeout: 10_000 });
+  await page.waitForFunction(() => /300 rows on 30 servers, read as semicolon-separated \(a decimal comma read as a point\)/.test(document.querySelector('#policies .trace-status').textContent), null, { timeout: 10_000 });
   await setField(page, 'policies', 'simulated days', 30);
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent), null, { timeout: 60_000 });

@@ -235,8 +235,9 @@ export class ExperimentPanel {
       if (JSON.stringify(value ?? null) !== JSON.stringify(this.defaults[field.key] ?? null)) params.set(field.key, encodeValue(field, value));
     }
     // a run on a file names it, so that the link can ask for it again
-    const file = this.heldFile(config) ?? (this.spec.file?.when(config) ? this.awaitedFile : null);
-    if (file) params.set('file', this[this.spec.file.key] ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
+    const held = this.heldFile(config);
+    const file = held ? { ...held, rows: held.shape?.pages } : this.spec.file?.when(config) ? this.awaitedFile : null;
+    if (file) params.set('file', fileParam(file));
     return params;
   }
 

@@ -72,15 +72,15 @@ impl Separator {
 /// lines (an opening quote never closed) comes back as an error on its first line.
 pub fn rows(text: &str) -> (Vec<RowOrError>, usize) {
     let mut out = Vec::new();
-    let blank = each_row(text, |row| out.push(row));
+    let blank = each_row(text, Separator::of(text), |row| out.push(row));
     (out, blank)
 }
 
 /// [`rows`] one at a time, handed to `each` as it is read (a list of millions of pages
-/// is never held as rows of strings all at once), separated as [`Separator::of`] finds;
-/// returns the blank lines met.
-pub fn each_row(text: &str, mut each: impl FnMut(RowOrError)) -> usize {
-    let mut reader = reader(text);
+/// is never held as rows of strings all at once), fields split by `separator` (the
+/// file's, [`Separator::of`]); returns the blank lines met.
+pub fn each_row(text: &str, separator: Separator, mut each: impl FnMut(RowOrError)) -> usize {
+    let mut reader = reader(text, separator);
     let mut out = |row: RowOrError| each(row);
     let mut record = csv::StringRecord::new();
     // lines are counted from the records' byte offsets: (offset, line) of the last one
@@ -123,9 +123,9 @@ pub fn each_row(text: &str, mut each: impl FnMut(RowOrError)) -> usize {
     lines.saturating_sub(lines_with_rows)
 }
 
-/// A CSV reader of `text` with its separator, no header and rows of any length.
-pub fn reader(text: &str) -> csv::Reader<&[u8]> {
-    csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(Separator::of(text).byte()).from_reader(text.as_bytes())
+/// A CSV reader of `text` split by `separator`, no header and rows of any length.
+pub fn reader(text: &str, separator: Separator) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(separator.byte()).from_reader(text.as_bytes())
 }
 
 /// UTF-8 text (a BOM is allowed); other encodings are refused with the fix.
@@ -150,8 +150,11 @@ pub fn decode<'a>(bytes: &'a [u8], field: &str, max_bytes: usize, smaller: &str)
 /// counts the rest (500 bad rows made one paragraph of 5,194 characters).
 #[derive(Default)]
 pub struct Report {
-    /// (the fault's kind, the first row's line and words, every line with it)
+    /// (the fault's kind, the first row's line and words, every line with it), in the
+    /// order first met
     kinds: Vec<(String, usize, String, Vec<usize>)>,
+    /// Each kind's place in `kinds` (a file of millions of bad rows is read in one pass).
+    index: std::collections::HashMap<String, usize>,
 }
 
 /// A fault's kind: its words with what differs from row to row (quoted values, numbers)
@@ -178,9 +181,12 @@ fn kind_of(reason: &str) -> String {
 impl Report {
     pub fn bad(&mut self, line: usize, reason: String) {
         let kind = kind_of(&reason);
-        match self.kinds.iter_mut().find(|(k, ..)| *k == kind) {
-            Some((.., lines)) => lines.push(line),
-            None => self.kinds.push((kind, line, reason, vec![line])),
+        match self.index.get(&kind) {
+            Some(&k) => self.kinds[k].3.push(line),
+            None => {
+                self.index.insert(kind.clone(), self.kinds.len());
+                self.kinds.push((kind, line, reason, vec![line]));
+            }
         }
     }
 

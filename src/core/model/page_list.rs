@@ -86,8 +86,8 @@ impl ListShape {
     /// The shape of a list's CSV text. Rows it cannot read count as pages on servers of
     /// their own (an upper bound; the run refuses them, naming each).
     pub fn of(text: &str) -> ListShape {
-        let mut reader = csv_rows::reader(text);
         let separator = Separator::of(text);
+        let mut reader = csv_rows::reader(text, separator);
         let mut record = csv::ByteRecord::new();
         let mut columns: Option<(Option<usize>, Option<usize>)> = None;
         let mut counts: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
@@ -150,7 +150,7 @@ pub fn parse(bytes: &[u8], field: &str) -> Result<PageList, InputError> {
     let mut stop: Option<InputError> = None;
     let separator = Separator::of(text);
     // row by row, as the file is read: the rows of strings are never all held at once
-    csv_rows::each_row(text, |row| {
+    csv_rows::each_row(text, separator, |row| {
         if stop.is_some() {
             return;
         }
