@@ -87,11 +87,13 @@ fn value_of(text: &str) -> Value {
     serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.into()))
 }
 
-/// A list field's value: a list as given, "a,b,c" split into its items, or a single
-/// value as a list of one.
+/// A list field's value: a list as given, "a,b,c" split into its items, "none" the empty
+/// list (as the page's links write it: `policies.crawlers=none`), or a single value as a
+/// list of one.
 pub fn list_of(value: Value) -> Value {
     match value {
         Value::Array(_) => value,
+        Value::String(text) if text == "none" => Value::Array(Vec::new()),
         Value::String(text) if text.contains(',') => {
             Value::Array(text.split(',').map(|t| serde_json::from_str(t.trim()).unwrap_or_else(|_| Value::String(t.trim().into()))).collect())
         }
@@ -189,6 +191,8 @@ mod tests {
         assert_eq!(fields["r_min"], serde_json::json!(0.1));
         assert_eq!(fields["log_r"], serde_json::json!(true));
         assert_eq!(list_of(fields["levels"].clone()), serde_json::json!([0.93, 0.95]));
+        // a link's empty list, as a flag
+        assert_eq!(list_of(serde_json::json!("none")), serde_json::json!([]));
         assert_eq!(fields["c_max"], serde_json::json!(30));
     }
 

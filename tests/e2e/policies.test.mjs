@@ -129,6 +129,17 @@ test('a link to a run on a page list reopens naming the file it needs, and runs 
   await page.locator('#policies').getByLabel('pages from').selectOption('generator');
 });
 
+test('a link that sets what the chart has no setting for says so, instead of dropping it', async () => {
+  const other = await browser.newPage(`${browser.url}?view=policies&policies.bins=20&policies.horizon_days=30`);
+  await other.waitForSelector('#policies .link-notice', { timeout: 20_000 });
+  assert.equal(
+    await other.locator('#policies .link-notice').textContent(),
+    'The address sets “policies.bins”, which this chart has no setting for: it was not applied. Its settings are in the form.',
+  );
+  assert.equal(await other.locator('#policies').getByLabel('simulated days').inputValue(), '30', 'the settings it has are applied');
+  await other.close();
+});
+
 test('allocations page by page: the sample list exports every page’s frequency', async () => {
   await showView(page, 'allocate');
   const panel = page.locator('#allocate');
