@@ -81,10 +81,13 @@ fn outcome(seed: u64, k: u64, run_seconds: f64) -> serde_json::Value {
     // within its estimate both ways (issue 45): memory never below the peak (a run of a
     // few MB has the allocator's and the output's constant besides: 2 MB), nor more than
     // 1.5× above it where the peak is large enough to say (20 MB); the work within 2×;
-    // a run over a second within 2× of its time
+    // a run over a second within 2× of its time — judged by `npm run fuzz` on a quiet
+    // machine (FRESHLAB_FUZZ_JUDGE_TIME), not in the test layers, whose builds run beside
+    // them (performance is shown by benchmarks, not by timed tests)
+    let judge_time = std::env::var("FRESHLAB_FUZZ_JUDGE_TIME").is_ok();
     let outcome = if peak > cost.bytes + 2e6 || work > 2.0 * cost.work + 1e4 {
         "over_estimate"
-    } else if (peak > 20e6 && cost.bytes > 1.5 * peak) || (seconds > 1.0 && !(0.5..=2.0).contains(&(cost.seconds / seconds))) {
+    } else if (peak > 20e6 && cost.bytes > 1.5 * peak) || (judge_time && seconds > 1.0 && !(0.5..=2.0).contains(&(cost.seconds / seconds))) {
         "estimate_off"
     } else {
         "ran"
