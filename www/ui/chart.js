@@ -61,11 +61,7 @@ function fitFirstScreen() {
     }
     if (canvas.offsetParent === null) continue; // in a hidden view
     const top = canvas.getBoundingClientRect().top + window.scrollY;
-    // the room left on the first screen, down to 45 % of the window at a room's text
-    // size; where even that does not fit, 15rem (a shorter chart would squeeze its texts)
-    const room = Math.floor(innerHeight - top - 8);
-    const tallest = 15 * parseFloat(getComputedStyle(document.documentElement).fontSize);
-    canvas.style.maxHeight = `${room >= Math.min(tallest, 0.45 * innerHeight) ? Math.max(room, Math.min(tallest, 0.45 * innerHeight)) : tallest}px`;
+    canvas.style.maxHeight = `max(15rem, ${Math.floor(innerHeight - top - 8)}px)`;
   }
 }
 window.addEventListener('resize', fitFirstScreen);

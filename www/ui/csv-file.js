@@ -35,6 +35,14 @@ export function loadSample(name) {
 
 let loads = 0;
 
+/**
+ * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
+ * bytes (its UTF-8 size), serial (one per load)}),
+ * label, empty (status with nothing loaded and another source), waiting (nothing loaded
+ * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
+ * sampleLabel, onLoad(panel) (e.g. switch the source field), shape (read the list's
+ * shape in the worker: its servers and rates, for the cost)}.
+ */
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
 
 /** What a link's run was given: “This link's run is on your page list x.csv (52 KB,
@@ -44,21 +52,13 @@ export function awaitedText(noun, { name, bytes, rows }) {
   return `This link's run is on your ${noun} ${name} (${kb(bytes)}${count})`;
 }
 
-/** A file ({bytes, rows, name}) as a link's parameter (“bytes:rows:name”), and back. */
-export const fileParam = ({ bytes, rows, name }) => `${bytes}:${rows ?? ''}:${name}`;
+/** A held file as a link's parameter (“bytes:rows:name”), and back. */
+export const fileParam = (file) => `${file.bytes}:${file.shape?.pages ?? ''}:${file.name}`;
 export function parseFileParam(text) {
   const match = /^(\d+):(\d*):(.+)$/.exec(text);
   return match ? { bytes: Number(match[1]), rows: match[2] ? Number(match[2]) : null, name: match[3] } : null;
 }
 
-/**
- * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
- * bytes (its UTF-8 size), serial (one per load)}),
- * label, empty (status with nothing loaded and another source), waiting (nothing loaded
- * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
- * sampleLabel, onLoad(panel) (e.g. switch the source field), shape (read the list's
- * shape in the worker: its servers and rates, for the cost)}.
- */
 export function csvDropBox(panel, controls, options) {
   const box = document.createElement('div');
   box.className = 'trace-drop';
@@ -96,7 +96,7 @@ export function csvDropBox(panel, controls, options) {
           if (panel[options.key] !== held) return;
           held.shape = result;
           // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
-          const read = result.separator && result.separator !== 'comma-separated' ? `, read as ${result.separator} (a decimal comma read as a point)` : '';
+          const read = result.separator && result.separator !== 'comma-separated' ? `, read as ${result.separator} with decimal commas` : '';
           status.textContent = `Loaded ${name} (${kb(bytes)}): ${result.pages.toLocaleString('en')} rows on ${result.servers.toLocaleString('en')} servers${read}${other}. ${options.loaded}`;
           panel.changed();
         },

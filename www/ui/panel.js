@@ -219,31 +219,11 @@ export class ExperimentPanel {
   /** Sets fields from URL text; `file` names the file a link's run was on. */
   applyParams(params) {
     this.awaitedFile = null;
-    const unknown = [];
     for (const [key, text] of params) {
       if (key === 'file' && this.spec.file && !this[this.spec.file.key]) this.awaitedFile = parseFileParam(text);
       const field = this.fields.find((f) => f.key === key);
       if (field) this.form.set(key, decodeValue(field, text));
-      else if (key !== 'file') unknown.push(key);
     }
-    this.noteUnknownParams(unknown);
-  }
-
-  /** A link's parameters this view has no field for are said, not silently dropped
-   * (issue 45: `policies.bins=20` ran on the default 100 bins). */
-  noteUnknownParams(unknown) {
-    if (!unknown.length) {
-      this.linkNotice?.remove();
-      this.linkNotice = null;
-      return;
-    }
-    this.linkNotice ??= Object.assign(document.createElement('p'), { className: 'slide-notice link-notice' });
-    this.linkNotice.setAttribute('role', 'alert');
-    const names = unknown.map((k) => `“${this.spec.id}.${k}”`).join(', ');
-    this.linkNotice.textContent = `The address sets ${names}, which this chart has no setting for: ${unknown.length > 1 ? 'they were' : 'it was'} not applied. Its settings are in the form.`;
-    const summary = this.controls.querySelector(':scope > summary');
-    if (summary) summary.after(this.linkNotice);
-    else this.controls.prepend(this.linkNotice);
   }
 
   /** The parameters that differ from the defaults, as URL text. */
@@ -255,9 +235,8 @@ export class ExperimentPanel {
       if (JSON.stringify(value ?? null) !== JSON.stringify(this.defaults[field.key] ?? null)) params.set(field.key, encodeValue(field, value));
     }
     // a run on a file names it, so that the link can ask for it again
-    const held = this.heldFile(config);
-    const file = held ? { ...held, rows: held.shape?.pages } : this.spec.file?.when(config) ? this.awaitedFile : null;
-    if (file) params.set('file', fileParam(file));
+    const file = this.heldFile(config) ?? (this.spec.file?.when(config) ? this.awaitedFile : null);
+    if (file) params.set('file', this[this.spec.file.key] ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
     return params;
   }
 

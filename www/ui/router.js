@@ -15,6 +15,9 @@ export function useRegistry(core) {
   viewOfPanel = new Map(VIEWS.flatMap((v) => v.panels.map((p) => [p.id, v.id])));
 }
 
+/** The views shown, in their order. */
+export const views = () => VIEWS;
+
 /** A panel's current name for one it once had (embed ids, URL prefixes). */
 export function currentPanel(id) {
   return FORMER_PANELS[id] ?? id;
