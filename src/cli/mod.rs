@@ -259,7 +259,7 @@ fn set_field(object: &mut Map<String, Value>, name: &str, path: &str, value: Val
 /// The bursty generator's trace as CSV on standard output.
 fn write_trace(config: &Config) -> Result<(), InputError> {
     let Config::Bursty(c) = config else { unreachable!("trace builds a bursty config") };
-    c.generator.validate()?;
+    freshlab::core::field::Nested::validate(&c.generator, "generator.")?;
     c.generator.cost().check(&limits::here())?;
     print!("{}", c.generator.generate(c.seed)?.to_csv());
     Ok(())
@@ -326,7 +326,8 @@ fn command_help(command: &str, name: &str) -> String {
     for f in fields(name) {
         let value = config.pointer(&format!("/{}", f.key.replace('.', "/"))).unwrap_or(&Value::Null);
         let help = if f.help.is_empty() { String::new() } else { format!(" — {}", f.help) };
-        text.push_str(&format!("  {:<34} {value}\n{:37}{}{help}\n", flag_for(f.key), "", f.label));
+        let range = if f.range.is_any() { String::new() } else { format!(" ({})", f.range.words()) };
+        text.push_str(&format!("  {:<34} {value}{range}\n{:37}{}{help}\n", flag_for(&f.key), "", f.label));
         // the values it takes, one a line: "value: label" where the label says more
         for (v, label) in choices.iter().filter(|c| c.field == f.key).flat_map(|c| &c.options) {
             let line = if v.eq_ignore_ascii_case(label) { v.clone() } else { format!("{v}: {label}") };

@@ -27,6 +27,13 @@ macro_rules! labelled {
                 }
             }
         }
+
+        /// A named value holds no number for a range to check.
+        impl $crate::core::field::Numbers for $name {
+            fn numbers(&self) -> Vec<f64> {
+                Vec::new()
+            }
+        }
     };
 }
 pub(crate) use labelled;

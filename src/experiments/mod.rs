@@ -28,7 +28,7 @@ pub use job::{Job, Plan, Sliced, ready};
 pub use registry::{Config, NAMES, Output, config_from_value, parse_config, run, start};
 
 use crate::chart::figure::Figure;
-use crate::core::field::Field;
+use crate::core::field::{Declared, Field};
 use crate::core::input::InputError;
 use crate::core::limits::Cost;
 use crate::table::Table;
@@ -54,8 +54,11 @@ pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone 
         &[]
     }
     /// Every field of the configuration, described: the page's forms and the CLI's help
-    /// take each one's label, help and kind from here.
-    fn fields() -> Vec<Field>;
+    /// take each one's label, help, kind and range from here — its declaration
+    /// ([`crate::core::field::settings!`]).
+    fn fields() -> Vec<Field> {
+        Self::declared_fields("")
+    }
     /// The fields whose values the core names, with each value's label: the page's
     /// forms and tables and the CLI's help take them from here, so a label is written
     /// once.
@@ -79,9 +82,16 @@ pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone 
 }
 
 /// An experiment's configuration: its checks and its cost.
-pub trait Settings {
-    /// Checks every field (cheap: safe on a page's main thread for any size of run).
-    fn validate(&self) -> Result<(), InputError>;
+pub trait Settings: Declared {
+    /// Checks every field (cheap: safe on a page's main thread for any size of run): its
+    /// declared range, then the rules between fields.
+    fn validate(&self) -> Result<(), InputError> {
+        self.check_fields("")?;
+        self.rules()
+    }
+    /// The rules a range cannot say: between fields (`explore_days` within
+    /// `horizon_days`), or over a whole list (no policy twice).
+    fn rules(&self) -> Result<(), InputError>;
     /// Work, peak memory and time of a run, from the configuration alone (cheap); the
     /// one place where a run's size is weighed against the limits (`core::limits`).
     fn cost(&self) -> Cost;

@@ -465,10 +465,10 @@ mod tests {
         for name in NAMES {
             let base = serde_json::to_value(defaults(name).unwrap()).unwrap();
             let described = fields(name);
-            let keys: Vec<&str> = described.iter().map(|f| f.key).collect();
+            let keys: Vec<&str> = described.iter().map(|f| f.key.as_str()).collect();
             let mut seen = std::collections::HashSet::new();
             for field in &described {
-                assert!(seen.insert(field.key), "{name}.{} described twice", field.key);
+                assert!(seen.insert(field.key.as_str()), "{name}.{} described twice", field.key);
                 assert!(!field.label.is_empty(), "{name}.{}", field.key);
                 let value = base.pointer(&format!("/{}", field.key.replace('.', "/")));
                 let numbers = |v: &serde_json::Value| v.as_array().is_some_and(|a| a.iter().all(|x| x.is_number()));

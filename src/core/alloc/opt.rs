@@ -411,6 +411,7 @@ mod tests {
     /// without caps.
     #[test]
     fn rates_down_to_the_floor_are_allocated() {
+        use crate::core::field::Nested;
         use crate::core::model::repository::MIN_CHANGE_RATE;
         let config =
             RepositoryConfig { pages: 10_000, servers: 10, rate_min: MIN_CHANGE_RATE, rate_max: 1.0, rate_exponent: 1.5, never_changing: 0.1, ..RepositoryConfig::default() };

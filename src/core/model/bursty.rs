@@ -5,7 +5,8 @@
 //! year are kept.
 
 use super::trace::Trace;
-use crate::core::input::{InputError, check, count, ordered};
+use crate::core::field::{Nested, settings};
+use crate::core::input::{InputError, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::elementary::{exp, ln, pow};
 use crate::core::rng::{Purpose, Stream};
@@ -17,59 +18,51 @@ const TRIES: usize = 1000;
 /// Native time per interval drawn (a normal draw and an exponential).
 const SECONDS_PER_DRAW: f64 = 40e-9;
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BurstyGenerator {
-    pub articles: u64,
-    pub days: f64,
+    pub articles: u64 = 1000; integer("articles (generator)").help("the thesis: 10,000").count(1, super::trace::MAX_PAGES as u64).why("the trace limit");
+    pub days: f64 = 365.0; number("days (generator)").help("the thesis: 365 (2007)").at_least(1.0).at_most(3660.0);
     /// Articles are drawn with a mean rate log-uniform in [rate_min, rate_max] changes
-    /// a year…
-    pub rate_min: f64,
-    pub rate_max: f64,
+    /// a year… (below one change in a million years a rate means nothing, and
+    /// rate_max/rate_min must stay finite: 1e-306 made it overflow and every interval 0,
+    /// an endless loop)
+    pub rate_min: f64 = 300.0; number("mean changes a year, from").at_least(1e-6);
+    pub rate_max: f64 = 3000.0; number("mean changes a year, to").positive().at_most(525_600.0);
     /// …and kept only with at least this many changes a year (the thesis: 300 in 2007).
-    pub min_changes_per_year: f64,
+    pub min_changes_per_year: f64 = 300.0; number("keep articles with at least (changes a year)").help("the thesis: 300").at_least(0.0);
     /// σ of the intervals' lognormal law: 0 is periodic, 2 is very bursty
     /// (coefficient of variation √(e^{σ²} − 1) ≈ 7.3).
-    pub burstiness: f64,
+    pub burstiness: f64 = 2.0; number("burstiness σ").help("0: periodic; 2: edits minutes apart, then quiet weeks").at_least(0.0).at_most(3.0);
+}
 }
 
-impl Default for BurstyGenerator {
-    fn default() -> Self {
-        BurstyGenerator { articles: 1000, days: 365.0, rate_min: 300.0, rate_max: 3000.0, min_changes_per_year: 300.0, burstiness: 2.0 }
-    }
-}
-
-impl BurstyGenerator {
-    /// Checks every field; a message names each by its path in the configuration
-    /// (`generator.rate_min`), as the page's form and the CLI's flags know it.
-    pub fn validate(&self) -> Result<(), InputError> {
-        count("generator.articles", self.articles, 1, super::trace::MAX_PAGES as u64, "the trace limit")?;
-        check("generator.days", self.days)?.at_least(1.0)?.at_most(3660.0)?;
-        // below one change in a million years a rate means nothing, and rate_max/rate_min
-        // must stay finite (1e-306 made it overflow and every interval 0: an endless loop)
-        check("generator.rate_min", self.rate_min)?.positive()?.at_least(1e-6)?;
-        check("generator.rate_max", self.rate_max)?.positive()?.at_most(525_600.0)?;
+impl Nested for BurstyGenerator {
+    /// rate_min ≤ rate_max; a keep threshold some articles can pass; a trace of bounded size.
+    fn rules(&self, prefix: &str) -> Result<(), InputError> {
+        let f = |name: &str| format!("{prefix}{name}");
         if self.rate_max < self.rate_min {
-            ordered("generator.rate_min", self.rate_min, "generator.rate_max", self.rate_max)?;
+            ordered(&f("rate_min"), self.rate_min, &f("rate_max"), self.rate_max)?;
         }
-        check("generator.min_changes_per_year", self.min_changes_per_year)?.at_least(0.0)?;
         if self.min_changes_per_year > 2.0 * self.rate_max {
             return Err(InputError::new(
-                "generator.min_changes_per_year",
-                format!("is more than twice the highest mean rate ({}): few articles would pass; raise generator.rate_max or lower this", self.rate_max),
+                f("min_changes_per_year"),
+                format!("is more than twice the highest mean rate ({}): few articles would pass; raise {} or lower this", self.rate_max, f("rate_max")),
             ));
         }
-        check("generator.burstiness", self.burstiness)?.at_least(0.0)?.at_most(3.0)?;
         let changes = self.articles as f64 * self.rate_max * self.days / 365.0;
         if changes > super::trace::MAX_ROWS as f64 {
             return Err(InputError::new(
-                "generator.articles",
-                format!("could make up to {changes:.2e} changes, over the {} a trace may hold; use fewer articles, days or a lower generator.rate_max", super::trace::MAX_ROWS),
+                f("articles"),
+                format!("could make up to {changes:.2e} changes, over the {} a trace may hold; use fewer articles, days or a lower {}", super::trace::MAX_ROWS, f("rate_max")),
             ));
         }
         Ok(())
     }
+}
 
+impl BurstyGenerator {
     /// Generating the trace: at most `TRIES` candidates per article, each drawing its
     /// intervals up to the horizon (about rate × days draws; a bursty law draws a few
     /// more that fall within a minute of the last).
@@ -94,7 +87,7 @@ impl BurstyGenerator {
 
     /// The changes of every article (article k from its own stream).
     pub fn generate(&self, seed: u64) -> Result<Trace, InputError> {
-        self.validate()?;
+        self.validate("generator.")?;
         let horizon = self.minutes();
         let needed = (self.min_changes_per_year * self.days / 365.0).ceil() as usize;
         let sigma = self.burstiness;
@@ -169,10 +162,10 @@ mod tests {
         let c = BurstyGenerator { articles: 2, rate_min: 10.0, rate_max: 12.0, min_changes_per_year: 24.0, burstiness: 0.0, ..BurstyGenerator::default() };
         let e = c.generate(1).unwrap_err();
         assert_eq!(e.field, "generator.min_changes_per_year");
-        let e = BurstyGenerator { rate_min: 0.0, ..BurstyGenerator::default() }.validate().unwrap_err();
+        let e = BurstyGenerator { rate_min: 0.0, ..BurstyGenerator::default() }.validate("generator.").unwrap_err();
         assert_eq!(e.field, "generator.rate_min");
         // issue 13: a subnormal rate made rate_max/rate_min overflow and the generator loop forever
-        let e = BurstyGenerator { rate_min: 1e-306, ..BurstyGenerator::default() }.validate().unwrap_err();
+        let e = BurstyGenerator { rate_min: 1e-306, ..BurstyGenerator::default() }.validate("generator.").unwrap_err();
         assert_eq!(e.field, "generator.rate_min");
         assert!(e.message.contains("at least"), "{}", e.message);
     }

@@ -5,7 +5,7 @@ use super::page_list::{self, ListShape, PageList, PageRow};
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
 use crate::core::field::Field;
-use crate::core::input::{InputError, check};
+use crate::core::input::InputError;
 use crate::core::labels::labelled;
 use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
@@ -26,32 +26,34 @@ pub enum RepositorySource {
 /// `flatten`: through it an error inside `repository` loses its path (`repository.pages`
 /// is reported at the root) and an unknown field loses the list of the known ones.
 macro_rules! takes_pages {
-    ($(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+    (repository = $repository:expr; $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        $crate::core::field::settings! {
         $(#[$meta])*
         pub struct $name {
             /// Where the pages come from: the WEBBASE-like generator (`repository`) or a
             /// page list (`page_list` as CSV text, or `page_rows` inline).
-            pub source: $crate::core::model::source::RepositorySource,
-            pub repository: $crate::core::model::webbase::RepositoryConfig,
+            pub source: $crate::core::model::source::RepositorySource = Default::default(); select("pages from");
+            pub repository: $crate::core::model::webbase::RepositoryConfig = $repository; nested;
             /// A page list's CSV text: `page,server,change_rate[,weight][,frequency][,observed]`, rates
-            /// and frequencies per day.
+            /// and frequencies per day (a file input: `--page-list FILE`).
             #[serde(skip_serializing_if = "Option::is_none")]
-            pub page_list: Option<String>,
+            pub page_list: Option<String> = None; internal;
             /// The same pages as JSON objects {page, server, change_rate, weight?, frequency?, observed?}.
             #[serde(skip_serializing_if = "Option::is_none")]
-            pub page_rows: Option<Vec<$crate::core::model::page_list::PageRow>>,
+            pub page_rows: Option<Vec<$crate::core::model::page_list::PageRow>> = None; internal;
             /// The size in bytes of a page list the page holds but leaves out of its checks
             /// (checking a form must not copy hundreds of MB on the page's main thread); it
             /// stands for `page_list` in validation and the cost, and a run needs the list.
             #[serde(skip_serializing_if = "Option::is_none")]
-            pub page_list_bytes: Option<u64>,
+            pub page_list_bytes: Option<u64> = None; internal;
             /// The shape of a page list the page holds (its pages, servers, their sizes,
             /// its rates: what the cost depends on), computed in the page's worker when
             /// the list is loaded; it stands for `page_list` in the checks, as its size
             /// does, with a cost as close as the text's.
             #[serde(skip_serializing_if = "Option::is_none")]
-            pub page_list_shape: Option<$crate::core::model::page_list::ListShape>,
+            pub page_list_shape: Option<$crate::core::model::page_list::ListShape> = None; internal;
             $($fields)*
+        }
         }
 
         impl $name {
@@ -66,6 +68,12 @@ macro_rules! takes_pages {
                     seed: self.seed,
                 }
             }
+        }
+    };
+    ($(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        $crate::core::model::source::takes_pages! {
+            repository = $crate::core::model::webbase::RepositoryConfig::default();
+            $(#[$meta])* pub struct $name { $($fields)* }
         }
     };
 }
@@ -87,25 +95,19 @@ pub struct Pages<'a> {
 }
 
 impl Pages<'_> {
-    /// `source` and the generator's fields, described for forms and `--help`.
-    pub fn fields() -> Vec<Field> {
-        let mut fields = vec![Field::select("source", "pages from")];
-        fields.extend(RepositoryConfig::fields());
-        fields
-    }
-
-    /// The `observed_share` field ([`Pages::check_observed_share`]), described.
+    /// `observed_share`, the share of generated pages whose every change is observed
+    /// ([`Pages::check_observed_share`]), described.
     pub fn observed_share_field() -> Field {
-        Field::number("observed_share", "share of pages with every change observed").help(
-            "generated pages whose changes a sitemap or feed announces: each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column",
-        )
+        Field::number("share of pages with every change observed")
+            .help("generated pages whose changes a sitemap or feed announces: each is crawled on a change with probability f/λ, as in LambdaCrawl; a page list says which in its observed column")
+            .at_least(0.0)
+            .at_most(1.0)
     }
 
     /// The source and its fields, before anything is read.
     pub fn validate(&self) -> Result<(), InputError> {
         match self.source {
             RepositorySource::Generator => {
-                self.repository.validate("repository.")?;
                 let given = [
                     ("page_list", self.page_list.is_some()),
                     ("page_rows", self.page_rows.is_some()),
@@ -235,10 +237,9 @@ impl Pages<'_> {
         Ok((repo, list, summary))
     }
 
-    /// Checks `observed_share`, the share of generated pages whose every change is
-    /// observed: a share in [0, 1], and 0 beside a page list (which marks its own).
+    /// Checks `observed_share` (its range declared by [`Pages::observed_share_field`]):
+    /// 0 beside a page list, which marks its own observed pages.
     pub fn check_observed_share(&self, share: f64) -> Result<(), InputError> {
-        check("observed_share", share)?.at_least(0.0)?.at_most(1.0)?;
         if share > 0.0 && self.source == RepositorySource::PageList {
             return Err(InputError::new("observed_share", "applies to generated pages; a page list marks its observed pages in an observed column (1 or 0), so set this to 0"));
         }

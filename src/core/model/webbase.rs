@@ -3,64 +3,40 @@
 //! public; these are synthetic, generated from the parameters below.
 
 use super::repository::Repository;
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count};
+use crate::core::field::{Nested, settings};
+use crate::core::input::{InputError, count};
 use crate::core::math::elementary::{exp, expm1, ln, ln_1p};
 use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
 
+settings! {
+/// The generator's settings. Its defaults are the classroom repository: small enough for
+/// a few seconds in the page, with the calibrated concentration (docs/researchers.md,
+/// "Politeness that binds"), so that politeness binds at 1 %, 10 % and 90 % of the
+/// maximum total frequency.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RepositoryConfig {
-    pub pages: u64,
-    pub servers: u64,
+    pub pages: u64 = 10_000; integer("pages (generator)").help("WEBBASE: 14,500,000").count(1, MAX_PAGES).why("that is beyond any machine this runs on");
+    /// Every server holds at least one page (at most `pages`: a rule).
+    pub servers: u64 = 1_000; integer("servers (generator)").help("WEBBASE: 5,462").count(1, MAX_PAGES);
     /// Concentration of pages on servers (thesis Figs 3.1–3.2): the share of all pages
     /// held by the largest 1 % of servers (at least one server). Server sizes follow a
     /// rank-size (Zipf) law, the k-th largest holding max(1, A·k^(−α)) pages; α and A
     /// are solved so that the top 1 % hold this share and the sizes sum to `pages`.
-    pub top_share: f64,
+    pub top_share: f64 = CLASSROOM_TOP_SHARE;
+        number("share of pages on the largest 1 % of servers").help("calibrated: 0.6 here, 0.55 at WEBBASE scale").positive().at_most(1.0);
     /// Change rates of changing pages: density ∝ λ^(−rate_exponent) on
-    /// [rate_min, rate_max], in changes per day.
-    pub rate_min: f64,
-    pub rate_max: f64,
-    pub rate_exponent: f64,
+    /// [rate_min, rate_max], in changes per day (about once a year to once a day).
+    pub rate_min: f64 = 0.00274; number("slowest change rate (per day)").at_least(super::repository::MIN_CHANGE_RATE);
+    pub rate_max: f64 = 1.0; number("fastest change rate (per day)").positive().at_most(1e6);
+    pub rate_exponent: f64 = 1.5; number("power-law exponent of rates").help("density ∝ λ^−exponent").at_least(-5.0).at_most(5.0);
     /// Share of pages that never change (fresh throughout). The default, 10 %, is kept
     /// low because Cor 5.5 (RANDOM loses at most 23 % on changing pages) makes the
     /// thesis's RANDOM ratio of 0.812 impossible if never-changing pages held more than
     /// about 18 % of the POLITE freshness.
-    pub never_changing: f64,
+    pub never_changing: f64 = 0.1; number("share of pages that never change").at_least(0.0).below(1.0);
 }
-
-impl RepositoryConfig {
-    /// Its fields as a configuration's `repository.*`, described for forms and `--help`.
-    pub fn fields() -> Vec<Field> {
-        vec![
-            Field::integer("repository.pages", "pages (generator)").help("WEBBASE: 14,500,000"),
-            Field::integer("repository.servers", "servers (generator)").help("WEBBASE: 5,462"),
-            Field::number("repository.top_share", "share of pages on the largest 1 % of servers").help("calibrated: 0.6 here, 0.55 at WEBBASE scale"),
-            Field::number("repository.rate_min", "slowest change rate (per day)"),
-            Field::number("repository.rate_max", "fastest change rate (per day)"),
-            Field::number("repository.rate_exponent", "power-law exponent of rates").help("density ∝ λ^−exponent"),
-            Field::number("repository.never_changing", "share of pages that never change"),
-        ]
-    }
-}
-
-impl Default for RepositoryConfig {
-    /// The classroom repository: small enough for a few seconds in the page, with the
-    /// calibrated concentration (docs/researchers.md, "Politeness that binds"), so that politeness binds at
-    /// 1 %, 10 % and 90 % of the maximum total frequency.
-    fn default() -> Self {
-        RepositoryConfig {
-            pages: 10_000,
-            servers: 1_000,
-            top_share: CLASSROOM_TOP_SHARE,
-            rate_min: 0.00274, // about once a year
-            rate_max: 1.0,
-            rate_exponent: 1.5,
-            never_changing: 0.1,
-        }
-    }
 }
 
 /// The calibrated concentrations (docs/researchers.md, "Politeness that binds"): chosen so that the POLITE
@@ -89,33 +65,6 @@ impl RepositoryConfig {
         }
     }
 
-    pub fn validate(&self, prefix: &str) -> Result<(), InputError> {
-        let f = |name: &str| format!("{prefix}{name}");
-        count(&f("pages"), self.pages, 1, MAX_PAGES, "that is beyond any machine this runs on")?;
-        count(&f("servers"), self.servers, 1, self.pages, "every server holds at least one page")?;
-        check(&f("top_share"), self.top_share)?.positive()?.at_most(1.0)?;
-        let (lo, hi) = self.top_share_range();
-        if self.top_share < lo - 1e-12 || self.top_share > hi + 1e-12 {
-            return Err(InputError::new(
-                f("top_share"),
-                format!(
-                    "must be between {} (every server the same size) and {} (every other server holding one page) for {} pages on {} servers (got {})",
-                    round4(lo),
-                    round4(hi),
-                    self.pages,
-                    self.servers,
-                    self.top_share
-                ),
-            ));
-        }
-        check(&f("rate_min"), self.rate_min)?.at_least(super::repository::MIN_CHANGE_RATE)?;
-        check(&f("rate_max"), self.rate_max)?.positive()?.at_most(1e6)?;
-        crate::core::input::ordered(&f("rate_min"), self.rate_min, &f("rate_max"), self.rate_max)?;
-        check(&f("rate_exponent"), self.rate_exponent)?.at_least(-5.0)?.at_most(5.0)?;
-        check(&f("never_changing"), self.never_changing)?.at_least(0.0)?.below(1.0)?;
-        Ok(())
-    }
-
     /// The mean change rate of a generated page (never-changing pages included).
     pub fn mean_rate(&self) -> f64 {
         (1.0 - self.never_changing) * power_law_mean(self.rate_min, self.rate_max, self.rate_exponent)
@@ -131,6 +80,29 @@ impl RepositoryConfig {
     fn top_share_range(&self) -> (f64, f64) {
         let (n, s, t) = (self.pages as f64, self.servers as f64, self.top_count() as f64);
         (t / s, (n - (s - t)) / n)
+    }
+}
+
+impl Nested for RepositoryConfig {
+    /// Servers at most the pages; the top share within what the sizes allow; rate_min < rate_max.
+    fn rules(&self, prefix: &str) -> Result<(), InputError> {
+        let f = |name: &str| format!("{prefix}{name}");
+        count(&f("servers"), self.servers, 1, self.pages, "every server holds at least one page")?;
+        let (lo, hi) = self.top_share_range();
+        if self.top_share < lo - 1e-12 || self.top_share > hi + 1e-12 {
+            return Err(InputError::new(
+                f("top_share"),
+                format!(
+                    "must be between {} (every server the same size) and {} (every other server holding one page) for {} pages on {} servers (got {})",
+                    round4(lo),
+                    round4(hi),
+                    self.pages,
+                    self.servers,
+                    self.top_share
+                ),
+            ));
+        }
+        crate::core::input::ordered(&f("rate_min"), self.rate_min, &f("rate_max"), self.rate_max)
     }
 }
 
@@ -420,6 +392,7 @@ mod tests {
 
     #[test]
     fn impossible_shapes_are_refused() {
+        use crate::core::field::Nested;
         let bad = |c: RepositoryConfig| c.validate("repository.").unwrap_err().field;
         let d = RepositoryConfig::default;
         assert_eq!(bad(RepositoryConfig { top_share: 0.001, ..d() }), "repository.top_share");

@@ -25,7 +25,7 @@ pub enum Estimator {
 impl Estimator {
     /// The `estimator` field, described for forms and `--help`.
     pub fn field() -> Field {
-        Field::select("estimator", "freshness estimator")
+        Field::select("freshness estimator")
     }
 }
 

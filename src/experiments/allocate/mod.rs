@@ -19,12 +19,11 @@ mod tests;
 use super::{Choice, Experiment, FileInput, Job, inputs, ready};
 use crate::core::alloc::objective::Objective;
 use crate::core::alloc::{AllocationKind, AllocationReport, Capped, allocate_for, capped};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check};
+use crate::core::input::InputError;
 use crate::core::limits::{self, Cost, Fix};
 use crate::core::model::source::Pages;
 use crate::core::model::source::{RepositorySource, takes_pages};
-use crate::core::model::webbase::{RepositoryConfig, RepositorySummary};
+use crate::core::model::webbase::RepositorySummary;
 use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -34,34 +33,17 @@ takes_pages! {
 #[serde(default, deny_unknown_fields)]
 pub struct AllocateConfig {
     /// Total revisit frequency C, in requests per day.
-    pub capacity: f64,
-    /// Minimum time between two requests to one server, in seconds; 0: no limit.
-    pub politeness_seconds: Seconds,
+    pub capacity: f64 = 400.0; number("C (requests a day)").positive().at_most(1e15);
+    /// Minimum time between two requests to one server; 0: no limit.
+    pub politeness_seconds: Seconds = Seconds(0.0); politeness_or_none().at_most(Days(365.0).in_seconds().0);
     /// What the optimal allocations optimise (freshness: the thesis's Lemma 4.2).
-    pub objective: Objective,
+    pub objective: Objective = Objective::Freshness;
+        select("objective of the optima").help("Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s");
     /// The share of generated pages whose every change is observed, drawn with the seed
     /// (a page list marks them in its `observed` column).
-    pub observed_share: f64,
-    pub seed: u64,
+    pub observed_share: f64 = 0.0; shared(Pages::observed_share_field());
+    pub seed: u64 = 1; seed();
 }
-}
-
-impl Default for AllocateConfig {
-    fn default() -> Self {
-        AllocateConfig {
-            source: RepositorySource::Generator,
-            repository: RepositoryConfig::default(),
-            page_list: None,
-            page_rows: None,
-            page_list_bytes: None,
-            page_list_shape: None,
-            capacity: 400.0,
-            politeness_seconds: Seconds(0.0),
-            objective: Objective::Freshness,
-            observed_share: 0.0,
-            seed: 1,
-        }
-    }
 }
 
 /// Bytes per page while the four allocations are computed and reported, and per server,
@@ -87,10 +69,8 @@ impl AllocateConfig {
 }
 
 impl Settings for AllocateConfig {
-    fn validate(&self) -> Result<(), InputError> {
+    fn rules(&self) -> Result<(), InputError> {
         self.pages().validate()?;
-        check("capacity", self.capacity)?.positive()?.at_most(1e15)?;
-        check("politeness_seconds", self.politeness_seconds.0)?.at_least(0.0)?.at_most(Days(365.0).in_seconds().0)?;
         self.pages().check_observed_share(self.observed_share)
     }
 
@@ -191,18 +171,6 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
 }
 
 impl Experiment for AllocateConfig {
-    fn fields() -> Vec<Field> {
-        let mut fields = Pages::fields();
-        fields.extend([
-            Field::number("capacity", "C (requests a day)"),
-            Field::politeness_or_none(),
-            Field::select("objective", "objective of the optima").help("Lemma 4.2 is the thesis’s; the others are Azar et al.’s and Kolobov et al.’s"),
-            Pages::observed_share_field(),
-            Field::seed(),
-        ]);
-        fields
-    }
-
     type Output = AllocateOutput;
 
     fn start(self) -> Result<Box<dyn Job<AllocateOutput>>, InputError> {

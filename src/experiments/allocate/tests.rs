@@ -3,6 +3,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::core::math::freshness::a_star;
+use crate::core::model::webbase::RepositoryConfig;
 use crate::core::units::Seconds;
 
 fn list(text: &str, capacity: f64, politeness_seconds: f64) -> AllocateOutput {

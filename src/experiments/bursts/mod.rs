@@ -7,57 +7,42 @@ pub mod table;
 mod tests;
 
 use super::{Experiment, Job, ready};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count, distinct};
+use crate::core::field::settings;
+use crate::core::input::{InputError, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::bursts::{burst_bound, excess_for_probability};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BurstsConfig {
     /// Numbers of equally spaced elements (pages or servers).
-    pub n: Vec<f64>,
-    pub x_max: f64,
-    pub log_x: bool,
-    pub points: u64,
+    pub n: Vec<f64> = vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0]; list("n (elements)").help("pages or servers, e.g. 5462").count(1, 1_000_000_000_000);
     /// The excess whose bound falls to this probability is reported for each n.
-    pub probability: f64,
+    pub probability: f64 = 0.1; number("mark probability").help("in (0, 1)").positive().below(1.0);
+    pub x_max: f64 = 10_000.0; number("x up to").positive().at_most(1e12);
+    pub log_x: bool = false; bool("log scale for x");
     /// Lowest probability shown on the chart's log axis.
-    pub probability_floor: f64,
+    pub probability_floor: f64 = 1e-10; number("lowest probability shown").at_least(1e-300).below(1.0);
+    pub points: u64 = 400; integer("points per curve").count(10, 100_000).why("more points than pixels add nothing");
     /// An excess whose bound is reported for each n (the CLI's `--x`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub x: Option<f64>,
+    pub x: Option<f64> = None; optional("the bound at this excess").help("reported for each n (the CLI's --x)").at_least(0.0).at_most(1e15);
 }
-
-impl Default for BurstsConfig {
-    fn default() -> Self {
-        BurstsConfig { n: vec![5_000.0, 50_000.0, 500_000.0, 5_000_000.0], x_max: 10_000.0, log_x: false, points: 400, probability: 0.1, probability_floor: 1e-10, x: None }
-    }
 }
 
 impl Settings for BurstsConfig {
-    fn validate(&self) -> Result<(), InputError> {
+    fn rules(&self) -> Result<(), InputError> {
         if self.n.is_empty() {
             return Err(InputError::new("n", "needs at least one number of elements, e.g. 5462"));
         }
         if self.n.len() > MAX_SERIES {
             return Err(InputError::new("n", format!("has {} values; at most {MAX_SERIES} curves can be told apart", self.n.len())));
         }
-        distinct("n", &self.n)?;
-        for (k, &n) in self.n.iter().enumerate() {
-            check(&format!("n[{k}]"), n)?.at_least(1.0)?.integer()?.at_most(1e12)?;
-        }
-        check("x_max", self.x_max)?.positive()?.at_most(1e12)?;
-        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
-        check("probability", self.probability)?.positive()?.below(1.0)?;
-        check("probability_floor", self.probability_floor)?.at_least(1e-300)?.below(1.0)?;
-        if let Some(x) = self.x {
-            check("x", x)?.at_least(0.0)?.at_most(1e15)?;
-        }
-        Ok(())
+        distinct("n", &self.n)
     }
 
     fn cost(&self) -> Cost {
@@ -117,18 +102,6 @@ pub fn bursts(config: BurstsConfig) -> Result<BurstsOutput, InputError> {
 }
 
 impl Experiment for BurstsConfig {
-    fn fields() -> Vec<Field> {
-        vec![
-            Field::list("n", "n (elements)").help("pages or servers, e.g. 5462"),
-            Field::number("probability", "mark probability").help("in (0, 1)"),
-            Field::number("x_max", "x up to"),
-            Field::bool("log_x", "log scale for x"),
-            Field::number("probability_floor", "lowest probability shown"),
-            Field::integer("points", "points per curve"),
-            Field::optional("x", "the bound at this excess").help("reported for each n (the CLI's --x)"),
-        ]
-    }
-
     type Output = BurstsOutput;
 
     fn start(self) -> Result<Box<dyn Job<BurstsOutput>>, InputError> {

@@ -1,7 +1,8 @@
 //! The bursty-changes experiment's configuration (thesis ch. 6): the articles (a trace
 //! or the generator), politeness, request rates and policies; validation and cost.
 
-use crate::core::input::{InputError, check, count, distinct};
+use crate::core::field::settings;
+use crate::core::input::{InputError, distinct};
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::bursty::BurstyGenerator;
@@ -42,60 +43,45 @@ impl BurstyPolicy {
     }
 }
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BurstyConfig {
-    pub source: Source,
-    pub generator: BurstyGenerator,
-    /// The CSV text of a trace (`page,timestamp` rows), when `source` is `trace`.
-    pub trace: Option<String>,
+    pub source: Source = Source::Generator; select("changes from");
+    /// A quarter keeps GREEDY's runs to seconds; the thesis replays a year.
+    pub generator: BurstyGenerator = BurstyGenerator { articles: 200, days: 91.0, ..BurstyGenerator::default() }; nested;
+    /// The CSV text of a trace (`page,timestamp` rows), when `source` is `trace` (a file
+    /// input: `--trace FILE`).
+    pub trace: Option<String> = None; internal;
     /// The size in bytes of a trace the page holds but leaves out of its checks (checking
     /// a form must not copy hundreds of MB on the page's main thread); it stands for
     /// `trace` in validation and the cost, and a run needs the trace.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace_bytes: Option<u64>,
-    /// Minimum time between two requests to the server (the thesis: 15 s).
-    pub politeness_seconds: Seconds,
+    pub trace_bytes: Option<u64> = None; internal;
+    /// Minimum time between two requests to the server (the thesis: 15 s for 10,000
+    /// articles; 200 at 750 s keep its requests per article).
+    pub politeness_seconds: Seconds = Seconds(750.0);
+        number("politeness P (seconds)").help("the thesis: 15 s for 10,000 articles").at_least(0.001).at_most(Days(30.0).in_seconds().0);
     /// Shares of the maximum request rate 1/P.
-    pub fractions: Vec<f64>,
-    pub policies: Vec<BurstyPolicy>,
+    pub fractions: Vec<f64> = vec![0.2, 0.4, 0.6, 0.8, 1.0]; list("request rates (share of 1/P)").positive().at_most(1.0);
+    pub policies: Vec<BurstyPolicy> = BurstyPolicy::ALL.to_vec();
+        choices("policies").help("GREEDY (sampled) estimates as the thesis did; GREEDY (renewal eq.) solves the renewal equation");
     /// Renewal simulations per article in GREEDY's estimator (the thesis: 3).
-    pub greedy_samples: u32,
-    /// GREEDY's reading for an article unchanged longer than its histogram allows.
-    pub overdue: Overdue,
+    pub greedy_samples: u32 = 3; integer("GREEDY samples per article").help("the thesis: 3").count(1, 1000).why("more samples only slow GREEDY down");
     /// Grid steps of the renewal equation over the period (exact GREEDY).
-    pub renewal_steps: u32,
+    pub renewal_steps: u32 = 2048; integer("renewal equation grid steps").count(64, 1 << 20).why("a finer grid needs more memory than it is worth");
+    /// GREEDY's reading for an article unchanged longer than its histogram allows.
+    pub overdue: Overdue = Overdue::Memoryless; select("overdue article (older than its histogram allows)");
     /// MERGE2 builds its histograms from the changes of the first days only.
-    pub training_days: f64,
+    pub training_days: f64 = 31.0; number("MERGE2 learns from the first (days)").help("the thesis: January").positive();
     /// The article shown in the per-article panel (index, from 0).
-    pub article: u64,
+    pub article: u64 = 0; integer("article shown below (from 0)");
     /// The request rate whose fetches the panel shows (index into `fractions`, from 0);
     /// every rate's are recorded, so the page changes it without a rerun.
-    pub article_rate: u64,
-    pub seed: u64,
+    pub article_rate: u64 = 0;
+        integer("its fetches at request rate (from 0, in the list’s order)").help("every rate is recorded: changing this redraws, no rerun");
+    pub seed: u64 = 1; seed();
 }
-
-impl Default for BurstyConfig {
-    fn default() -> Self {
-        BurstyConfig {
-            source: Source::Generator,
-            // a quarter keeps GREEDY's runs to seconds; the thesis replays a year
-            generator: BurstyGenerator { articles: 200, days: 91.0, ..BurstyGenerator::default() },
-            trace: None,
-            trace_bytes: None,
-            // 10,000 articles at 15 s in the thesis: 200 at 750 s keep its requests per article
-            politeness_seconds: Seconds(750.0),
-            fractions: vec![0.2, 0.4, 0.6, 0.8, 1.0],
-            policies: BurstyPolicy::ALL.to_vec(),
-            greedy_samples: 3,
-            overdue: Overdue::Memoryless,
-            renewal_steps: 2048,
-            training_days: 31.0,
-            article: 0,
-            article_rate: 0,
-            seed: 1,
-        }
-    }
 }
 
 /// The thesis's settings (10,000 articles, 15 s), with the synthetic generator.
@@ -197,13 +183,12 @@ impl BurstyConfig {
 }
 
 impl Settings for BurstyConfig {
-    fn validate(&self) -> Result<(), InputError> {
+    fn rules(&self) -> Result<(), InputError> {
         match self.source {
             Source::Generator => {
                 if let Some(field) = [("trace", self.trace.is_some()), ("trace_bytes", self.trace_bytes.is_some())].iter().find(|(_, given)| *given).map(|(f, _)| *f) {
                     return Err(InputError::new(field, "is given but source is generator; set source to trace to replay it, or remove it"));
                 }
-                self.generator.validate()?
             }
             Source::Trace => {
                 if self.trace.is_some() && self.trace_bytes.is_some() {
@@ -217,12 +202,10 @@ impl Settings for BurstyConfig {
                 }
             }
         }
-        check("politeness_seconds", self.politeness_seconds.0)?.at_least(0.001)?.at_most(Days(30.0).in_seconds().0)?;
         if self.fractions.is_empty() || self.fractions.len() > 20 {
             return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
         }
         for (k, &f) in self.fractions.iter().enumerate() {
-            check(&format!("fractions[{k}]"), f)?.positive()?.at_most(1.0)?;
             // results and the article's fetches are looked up by rate: each rate once
             if self.fractions[..k].contains(&f) {
                 return Err(InputError::new(format!("fractions[{k}]"), format!("repeats an earlier rate ({f}); give each request rate once")));
@@ -232,9 +215,6 @@ impl Settings for BurstyConfig {
         if self.policies.is_empty() {
             return Err(InputError::new("policies", "choose at least one policy"));
         }
-        count("greedy_samples", self.greedy_samples as u64, 1, 1000, "more samples only slow GREEDY down")?;
-        count("renewal_steps", self.renewal_steps as u64, 64, 1 << 20, "a finer grid needs more memory than it is worth")?;
-        check("training_days", self.training_days)?.positive()?;
         if self.article_rate as usize >= self.fractions.len() {
             return Err(InputError::new("article_rate", format!("must be below the number of request rates ({}): 0 is the first rate of the list", self.fractions.len())));
         }

@@ -18,34 +18,11 @@ pub use job::BurstyJob;
 pub use output::{ArticleDetail, ArticleFetches, BurstyOutput, Gap, PUBLISHED, PolicyPoint, TraceSummary};
 
 use super::{Choice, Experiment, FileInput, Job, Preset, Sliced, inputs};
-use crate::core::field::Field;
 use crate::core::input::InputError;
 use crate::core::limits::{self};
 use crate::core::policy::greedy::Overdue;
 
 impl Experiment for BurstyConfig {
-    fn fields() -> Vec<Field> {
-        vec![
-            Field::select("source", "changes from"),
-            Field::integer("generator.articles", "articles (generator)").help("the thesis: 10,000"),
-            Field::number("generator.days", "days (generator)").help("the thesis: 365 (2007)"),
-            Field::number("generator.rate_min", "mean changes a year, from"),
-            Field::number("generator.rate_max", "mean changes a year, to"),
-            Field::number("generator.min_changes_per_year", "keep articles with at least (changes a year)").help("the thesis: 300"),
-            Field::number("generator.burstiness", "burstiness σ").help("0: periodic; 2: edits minutes apart, then quiet weeks"),
-            Field::politeness().help("the thesis: 15 s for 10,000 articles"),
-            Field::list("fractions", "request rates (share of 1/P)"),
-            Field::choices("policies", "policies").help("GREEDY (sampled) estimates as the thesis did; GREEDY (renewal eq.) solves the renewal equation"),
-            Field::integer("greedy_samples", "GREEDY samples per article").help("the thesis: 3"),
-            Field::integer("renewal_steps", "renewal equation grid steps"),
-            Field::select("overdue", "overdue article (older than its histogram allows)"),
-            Field::number("training_days", "MERGE2 learns from the first (days)").help("the thesis: January"),
-            Field::integer("article", "article shown below (from 0)"),
-            Field::integer("article_rate", "its fetches at request rate (from 0, in the list’s order)").help("every rate is recorded: changing this redraws, no rerun"),
-            Field::seed(),
-        ]
-    }
-
     type Output = BurstyOutput;
 
     /// A trace's real span and size are checked against the limits once it is read.

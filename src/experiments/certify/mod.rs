@@ -15,8 +15,8 @@ pub mod tails;
 mod tests;
 
 use super::{Choice, Experiment, Job};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count, ordered};
+use crate::core::field::settings;
+use crate::core::input::{InputError, count, ordered};
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::freshness::merge_factor;
@@ -28,19 +28,22 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use tails::{TailBound, large_c, large_r, small_r};
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CertifyConfig {
-    pub r_min: f64,
-    pub r_max: f64,
-    pub c_min: f64,
-    pub c_max: f64,
+    pub r_min: f64 = 0.25; number("r from (r₀)").help("small r is covered by argument (A)").positive();
+    pub r_max: f64 = 9.0; number("r to (R)").help("large r: argument (B)").at_most(1e4);
+    pub c_min: f64 = 1.0; number("c from").help("1 to cover the whole domain").at_least(1.0);
+    pub c_max: f64 = 1000.0; number("c to (C)").help("large c: argument (C)").at_most(1e6);
     /// Stop when the certified bound is within this of the best value found.
-    pub tolerance: f64,
-    /// Stop after splitting this many boxes, whatever the gap.
-    pub max_boxes: u64,
+    pub tolerance: f64 = 1e-9; number("tolerance").help("stop when the gap is below").at_least(1e-13).at_most(0.1);
+    /// Stop after splitting this many boxes, whatever the gap (1 to [`MAX_BOXES`]: a
+    /// rule, whose message says the memory the budget asked for would need).
+    pub max_boxes: u64 = 2_000_000; integer("box budget").help("at most 10,000,000");
     /// How each box is bounded.
-    pub enclosure: Enclosure,
+    pub enclosure: Enclosure = Enclosure::MeanValue; select("enclosure");
+}
 }
 
 labelled! {
@@ -57,24 +60,12 @@ pub enum Enclosure {
 }
 }
 
-impl Default for CertifyConfig {
-    fn default() -> Self {
-        CertifyConfig { r_min: 0.25, r_max: 9.0, c_min: 1.0, c_max: 1000.0, tolerance: 1e-9, max_boxes: 2_000_000, enclosure: Enclosure::MeanValue }
-    }
-}
-
 impl Settings for CertifyConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        check("r_min", self.r_min)?.positive()?;
-        check("r_max", self.r_max)?.at_most(1e4)?;
+    fn rules(&self) -> Result<(), InputError> {
         ordered("r_min", self.r_min, "r_max", self.r_max)?;
-        check("c_min", self.c_min)?.at_least(1.0)?;
-        check("c_max", self.c_max)?.at_most(1e6)?;
         ordered("c_min", self.c_min, "c_max", self.c_max)?;
-        check("tolerance", self.tolerance)?.at_least(1e-13)?.at_most(0.1)?;
         let need = 2.0 * self.max_boxes as f64 * BYTES_PER_BOX as f64;
-        count("max_boxes", self.max_boxes, 1, MAX_BOXES, &format!("it could need {} of memory; lower it or loosen the tolerance", crate::core::limits::bytes(need)))?;
-        Ok(())
+        count("max_boxes", self.max_boxes, 1, MAX_BOXES, &format!("it could need {} of memory; lower it or loosen the tolerance", crate::core::limits::bytes(need)))
     }
 
     /// An upper bound: the search stops at `max_boxes`, usually far sooner.
@@ -344,18 +335,6 @@ impl Job<CertifyOutput> for CertifyJob {
 const SECONDS_PER_BOX: f64 = 2e-6;
 
 impl Experiment for CertifyConfig {
-    fn fields() -> Vec<Field> {
-        vec![
-            Field::number("r_min", "r from (r₀)").help("small r is covered by argument (A)"),
-            Field::number("r_max", "r to (R)").help("large r: argument (B)"),
-            Field::number("c_min", "c from").help("1 to cover the whole domain"),
-            Field::number("c_max", "c to (C)").help("large c: argument (C)"),
-            Field::number("tolerance", "tolerance").help("stop when the gap is below"),
-            Field::integer("max_boxes", "box budget").help("at most 10,000,000"),
-            Field::select("enclosure", "enclosure"),
-        ]
-    }
-
     type Output = CertifyOutput;
 
     fn start(self) -> Result<Box<dyn Job<CertifyOutput>>, InputError> {

@@ -3,8 +3,8 @@
 //! equally spaced requests (n = servers), against the Eq 5-11 bound for each n.
 
 use crate::core::alloc::{AllocationKind, allocate};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count};
+use crate::core::field::settings;
+use crate::core::input::InputError;
 use crate::core::math::bursts::{burst_bound, expected_requests};
 use crate::core::model::webbase::{RepositoryConfig, generate};
 use crate::core::rng::{Purpose, Stream};
@@ -19,35 +19,27 @@ use super::{Experiment, Job, ready};
 use crate::core::limits::{Cost, Fix};
 use serde::{Deserialize, Serialize};
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ChannelConfig {
-    pub repository: RepositoryConfig,
-    pub politeness_seconds: Seconds,
     /// Total frequency C as a share of the maximum #servers / P (OPT_POLITE allocation).
-    pub capacity: f64,
+    pub capacity: f64 = 0.5; number("C as a share of the maximum").positive().at_most(1.0);
     /// Expected requests in a window, E[X_t] = t·C, which fixes the window length t.
-    pub window_requests: f64,
-    pub windows: u64,
-    pub seed: u64,
+    pub window_requests: f64 = 500.0; number("expected requests per window").at_least(1.0).at_most(1e6);
+    pub windows: u64 = 4000; integer("windows").count(10, 1_000_000).why("more windows make no visible difference");
+    pub politeness_seconds: Seconds = Seconds(1200.0); politeness();
+    pub seed: u64 = 1; seed();
+    /// At most 2,000,000 pages (a rule): the experiment stores one offset per page.
+    pub repository: RepositoryConfig = RepositoryConfig::default(); nested;
 }
-
-impl Default for ChannelConfig {
-    fn default() -> Self {
-        ChannelConfig { repository: RepositoryConfig::default(), politeness_seconds: Seconds(1200.0), capacity: 0.5, window_requests: 500.0, windows: 4000, seed: 1 }
-    }
 }
 
 impl Settings for ChannelConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        self.repository.validate("repository.")?;
+    fn rules(&self) -> Result<(), InputError> {
         if self.repository.pages > 2_000_000 {
             return Err(InputError::new("repository.pages", "at most 2,000,000 pages for this experiment (it stores one offset per page)"));
         }
-        check("politeness_seconds", self.politeness_seconds.0)?.positive()?;
-        check("capacity", self.capacity)?.positive()?.at_most(1.0)?;
-        check("window_requests", self.window_requests)?.at_least(1.0)?.at_most(1e6)?;
-        count("windows", self.windows, 10, 1_000_000, "more windows make no visible difference")?;
         // the window length follows: E[X_t] = t·C with C = capacity × servers / P
         let window_days = self.window_requests * self.politeness_seconds.in_days().0 / (self.capacity * self.repository.servers as f64);
         if !(window_days.is_finite() && window_days > 0.0 && window_days * self.windows as f64 <= 1e9) {
@@ -151,18 +143,6 @@ pub fn channel(config: ChannelConfig) -> Result<ChannelOutput, InputError> {
 }
 
 impl Experiment for ChannelConfig {
-    fn fields() -> Vec<Field> {
-        let mut fields = vec![
-            Field::number("capacity", "C as a share of the maximum"),
-            Field::number("window_requests", "expected requests per window"),
-            Field::integer("windows", "windows"),
-            Field::politeness(),
-            Field::seed(),
-        ];
-        fields.extend(RepositoryConfig::fields());
-        fields
-    }
-
     type Output = ChannelOutput;
 
     fn start(self) -> Result<Box<dyn Job<ChannelOutput>>, InputError> {

@@ -7,8 +7,8 @@ pub mod table;
 mod tests;
 
 use super::{Experiment, Job, ready};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count, ordered};
+use crate::core::field::settings;
+use crate::core::input::{InputError, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::freshness::{merge_factor, random_factor, random_factor_bound};
@@ -16,31 +16,22 @@ use crate::core::math::optimize::golden_section_min;
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FactorCurvesConfig {
-    pub x_min: f64,
-    pub x_max: f64,
-    pub log_x: bool,
     /// c = f_s/f for the exact RANDOM factor and the MERGE bound.
-    pub c: f64,
-    pub points: u64,
+    pub c: f64 = 5.0; shared(described::c()).at_least(1.0).at_most(1e6);
+    pub x_min: f64 = 0.01; shared(described::x_min()).positive();
+    pub x_max: f64 = 10.0; shared(described::x_max()).positive().at_most(1e4);
+    pub log_x: bool = false; shared(described::log_x());
+    pub points: u64 = 400; shared(described::points()).count(10, 100_000).why("more points than pixels add nothing");
 }
-
-impl Default for FactorCurvesConfig {
-    fn default() -> Self {
-        FactorCurvesConfig { x_min: 0.01, x_max: 10.0, log_x: false, c: 5.0, points: 400 }
-    }
 }
 
 impl Settings for FactorCurvesConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        check("x_min", self.x_min)?.positive()?;
-        check("x_max", self.x_max)?.positive()?.at_most(1e4)?;
-        ordered("x_min", self.x_min, "x_max", self.x_max)?;
-        check("c", self.c)?.at_least(1.0)?.at_most(1e6)?;
-        count("points", self.points, 10, 100_000, "more points than pixels add nothing")?;
-        Ok(())
+    fn rules(&self) -> Result<(), InputError> {
+        ordered("x_min", self.x_min, "x_max", self.x_max)
     }
 
     fn cost(&self) -> Cost {
@@ -99,21 +90,29 @@ pub fn factor_curves(config: FactorCurvesConfig) -> Result<FactorCurvesOutput, I
 
 /// The factor charts' range (ch. 5): c = f_s/f and x = λ/f, described for forms and
 /// `--help` (per_page shares them).
-pub fn range_fields() -> Vec<Field> {
-    vec![
-        Field::number("c", "c = f_s/f").help("server ÷ page frequency, ≥ 1"),
-        Field::number("x_min", "x from").help("x = λ/f > 0"),
-        Field::number("x_max", "x to"),
-        Field::bool("log_x", "log scale for x"),
-        Field::integer("points", "points per curve"),
-    ]
+/// The x range and c of a factor's curves, described for this experiment and
+/// `per_page` (each declares its own ranges).
+pub mod described {
+    use crate::core::field::Field;
+
+    pub fn c() -> Field {
+        Field::number("c = f_s/f").help("server ÷ page frequency, ≥ 1")
+    }
+    pub fn x_min() -> Field {
+        Field::number("x from").help("x = λ/f > 0")
+    }
+    pub fn x_max() -> Field {
+        Field::number("x to")
+    }
+    pub fn log_x() -> Field {
+        Field::bool("log scale for x")
+    }
+    pub fn points() -> Field {
+        Field::integer("points per curve")
+    }
 }
 
 impl Experiment for FactorCurvesConfig {
-    fn fields() -> Vec<Field> {
-        range_fields()
-    }
-
     type Output = FactorCurvesOutput;
 
     fn start(self) -> Result<Box<dyn Job<FactorCurvesOutput>>, InputError> {

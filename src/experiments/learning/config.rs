@@ -2,11 +2,11 @@
 //! the learners optimise, epochs, the policies), its checks and its cost.
 
 use crate::core::alloc::objective::Objective;
-use crate::core::input::{InputError, check, count, distinct};
+use crate::core::input::{InputError, check, distinct};
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::change_rate::Seen;
-use crate::core::model::source::{RepositorySource, takes_pages};
+use crate::core::model::source::{Pages, RepositorySource, takes_pages};
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
@@ -104,68 +104,45 @@ pub enum Spacing {
 }
 
 takes_pages! {
+repository = RepositoryConfig { pages: 2000, servers: 40, ..RepositoryConfig::default() };
 /// A page list's `weight` column is the importance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LearningConfig {
     /// Total crawl rate (bandwidth), requests per day.
-    pub capacity: f64,
-    /// Minimum time between two requests to one server, in seconds; 0: no limit.
-    pub politeness_seconds: Seconds,
+    pub capacity: f64 = 300.0; number("bandwidth (requests a day)").positive().at_most(1e9);
+    /// Minimum time between two requests to one server; 0: no limit.
+    pub politeness_seconds: Seconds = Seconds(900.0); politeness_or_none().at_most(Days(365.0).in_seconds().0);
     /// What the oracle and the learners optimise; with `spacing` at `objective`, it also
     /// sets how they crawl: Poisson crawls for binary and harmonic (the papers' model),
     /// equally spaced for freshness.
-    pub objective: Objective,
-    pub spacing: Spacing,
-    pub horizon_days: Days,
-    /// Learners re-estimate the rates and re-solve at the start of every epoch.
-    pub epoch_days: Days,
+    pub objective: Objective = Objective::Harmonic; select("objective");
+    pub spacing: Spacing = Spacing::Objective; select("the oracle’s and learners’ crawls").help("Poisson crawls keep P on average only");
+    pub policies: Vec<LearningPolicy> = LearningPolicy::ALL.to_vec();
+        choices("policies").help("Nutch and StormCrawler have their intervals scaled until they spend the bandwidth");
+    pub horizon_days: Days = Days(240.0); number("horizon (days)").positive().at_most(3650.0);
+    /// Learners re-estimate the rates and re-solve at the start of every epoch (at most
+    /// the horizon: a rule).
+    pub epoch_days: Days = Days(15.0); number("learners re-estimate every (days)").positive();
     /// Explore-then-commit explores (uniform crawls) until the first epoch boundary at
-    /// or after this time.
-    pub explore_days: Days,
+    /// or after this time (at most the horizon: a rule).
+    pub explore_days: Days = Days(45.0); number("explore-then-commit explores for (days)").at_least(0.0);
     /// Every page's history starts with one changed and one unchanged interval of this
     /// length (a prior: the estimate before any visit is ln 2 / prior_days, and no
     /// estimate is 0 or infinite).
-    pub prior_days: Days,
-    /// Time bins of the curves.
-    pub bins: u64,
-    pub policies: Vec<LearningPolicy>,
-    /// Visits per simulated page in the estimators' chart (regular visits).
-    pub estimator_visits: u64,
-    /// Simulated pages per point of the estimators' chart.
-    pub estimator_runs: u64,
+    pub prior_days: Days = Days(30.0);
+        number("prior interval (days)").help("each page starts with one changed and one unchanged interval this long").positive().at_most(3650.0);
     /// The share of generated pages whose every change is announced (a sitemap, a
     /// feed), drawn with the seed. A page list marks them in its `observed` column.
-    pub observed_share: f64,
-    pub seed: u64,
+    pub observed_share: f64 = 0.0; shared(Pages::observed_share_field());
+    /// Visits per simulated page in the estimators' chart (regular visits).
+    pub estimator_visits: u64 = 30; integer("visits per page in the estimators chart").count(2, 10_000);
+    /// Simulated pages per point of the estimators' chart.
+    pub estimator_runs: u64 = 2000; integer("pages per point in the estimators chart").count(10, 100_000);
+    /// Time bins of the curves.
+    pub bins: u64 = 48; integer("time bins").count(1, 2000);
+    pub seed: u64 = 1; seed();
 }
-}
-
-impl Default for LearningConfig {
-    fn default() -> Self {
-        LearningConfig {
-            source: RepositorySource::Generator,
-            repository: RepositoryConfig { pages: 2000, servers: 40, ..RepositoryConfig::default() },
-            page_list: None,
-            page_rows: None,
-            page_list_bytes: None,
-            page_list_shape: None,
-            capacity: 300.0,
-            politeness_seconds: Seconds(900.0),
-            objective: Objective::Harmonic,
-            spacing: Spacing::Objective,
-            horizon_days: Days(240.0),
-            epoch_days: Days(15.0),
-            explore_days: Days(45.0),
-            prior_days: Days(30.0),
-            bins: 48,
-            policies: LearningPolicy::ALL.to_vec(),
-            estimator_visits: 30,
-            estimator_runs: 2000,
-            observed_share: 0.0,
-            seed: 1,
-        }
-    }
 }
 
 /// Points (λ·I values) of the estimators' chart.
@@ -325,18 +302,13 @@ impl LearningConfig {
 }
 
 impl Settings for LearningConfig {
-    fn validate(&self) -> Result<(), InputError> {
+    fn rules(&self) -> Result<(), InputError> {
         self.pages().validate()?;
-        check("capacity", self.capacity)?.positive()?.at_most(1e9)?;
-        check("politeness_seconds", self.politeness_seconds.0)?.at_least(0.0)?.at_most(Days(365.0).in_seconds().0)?;
-        check("horizon_days", self.horizon_days.0)?.positive()?.at_most(3650.0)?;
-        check("epoch_days", self.epoch_days.0)?.positive()?.at_most(self.horizon_days.0)?;
+        check("epoch_days", self.epoch_days.0)?.at_most(self.horizon_days.0)?;
         if self.horizon_days.0 / self.epoch_days.0 > 10_000.0 {
             return Err(InputError::new("epoch_days", "makes more than 10,000 epochs in the horizon: lengthen the epochs"));
         }
-        check("explore_days", self.explore_days.0)?.at_least(0.0)?.at_most(self.horizon_days.0)?;
-        check("prior_days", self.prior_days.0)?.positive()?.at_most(3650.0)?;
-        count("bins", self.bins, 1, 2000, "")?;
+        check("explore_days", self.explore_days.0)?.at_most(self.horizon_days.0)?;
         if self.policies.is_empty() {
             return Err(InputError::new(
                 "policies",
@@ -344,8 +316,6 @@ impl Settings for LearningConfig {
             ));
         }
         distinct("policies", &self.policies)?;
-        count("estimator_visits", self.estimator_visits, 2, 10_000, "")?;
-        count("estimator_runs", self.estimator_runs, 10, 100_000, "")?;
         self.pages().check_observed_share(self.observed_share)
     }
 

@@ -20,34 +20,11 @@ pub use output::LearningOutput;
 
 use super::{Choice, Experiment, FileInput, Job, Sliced, inputs};
 use crate::core::alloc::objective::Objective;
-use crate::core::field::Field;
 use crate::core::input::InputError;
-use crate::core::model::source::Pages;
 use crate::core::model::source::RepositorySource;
 use job::LearningJob;
 
 impl Experiment for LearningConfig {
-    fn fields() -> Vec<Field> {
-        let mut fields = Pages::fields();
-        fields.extend([
-            Field::number("capacity", "bandwidth (requests a day)"),
-            Field::politeness_or_none(),
-            Field::select("objective", "objective"),
-            Field::select("spacing", "the oracle’s and learners’ crawls").help("Poisson crawls keep P on average only"),
-            Field::choices("policies", "policies").help("Nutch and StormCrawler have their intervals scaled until they spend the bandwidth"),
-            Field::number("horizon_days", "horizon (days)"),
-            Field::number("epoch_days", "learners re-estimate every (days)"),
-            Field::number("explore_days", "explore-then-commit explores for (days)"),
-            Field::number("prior_days", "prior interval (days)").help("each page starts with one changed and one unchanged interval this long"),
-            Pages::observed_share_field(),
-            Field::integer("estimator_visits", "visits per page in the estimators chart"),
-            Field::integer("estimator_runs", "pages per point in the estimators chart"),
-            Field::integer("bins", "time bins"),
-            Field::seed(),
-        ]);
-        fields
-    }
-
     type Output = LearningOutput;
 
     fn start(self) -> Result<Box<dyn Job<LearningOutput>>, InputError> {

@@ -1,6 +1,6 @@
 //! Level sets of Eq 5-9, MERGE's approximation factor over (r, c) — the thesis's Fig 5.6.
 
-use crate::core::field::Field;
+use crate::core::field::settings;
 use crate::core::math::axis::GridAxis;
 use crate::experiments::Settings;
 pub mod contour;
@@ -10,47 +10,33 @@ pub mod table;
 mod tests;
 
 use super::{Experiment, Job};
-use crate::core::input::{InputError, check, count, ordered};
+use crate::core::input::{InputError, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::freshness::merge_factor;
 use crate::core::math::optimize::{Minimum2, pattern_search_in_box};
 use contour::Grid;
 use serde::{Deserialize, Serialize};
 
+settings! {
 /// What to draw: the region, its scales, the contour levels and the shaded threshold.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LevelSetsConfig {
     /// r = λ/f, the change rate over the revisit frequency.
-    pub r_min: f64,
-    pub r_max: f64,
+    pub r_min: f64 = 0.05; number("r from").help("r = λ/f > 0").positive();
+    pub r_max: f64 = 9.0; number("r to").help("up to 10⁴").positive().at_most(AXIS_LIMIT);
+    pub log_r: bool = false; bool("log scale for r");
     /// c = f_s/f, the server's request frequency over the page's revisit frequency.
-    pub c_min: f64,
-    pub c_max: f64,
-    pub log_r: bool,
-    pub log_c: bool,
-    /// Contour levels, increasing, each in (0, 1].
-    pub levels: Vec<f64>,
-    /// Nodes per axis of the sampling grid.
-    pub grid: u64,
+    pub c_min: f64 = 1.0; number("c from").help("c = f_s/f ≥ 1").at_least(1.0);
+    pub c_max: f64 = 20.0; number("c to").help("up to 10⁴").at_most(AXIS_LIMIT);
+    pub log_c: bool = false; bool("log scale for c").help("spreads the band c < 5 where the factor is lowest");
+    /// Contour levels, increasing (a rule), each in (0, 1].
+    pub levels: Vec<f64> = vec![0.93, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99]; list("contour levels").help("increasing, in (0, 1]").positive().at_most(1.0);
     /// Shade where the factor is below this value (none when absent).
-    pub highlight_below: Option<f64>,
+    pub highlight_below: Option<f64> = Some(0.93); optional("shade where factor <").help("empty: no shading").positive().at_most(1.0);
+    /// Nodes per axis of the sampling grid.
+    pub grid: u64 = 241; integer("grid points per axis").count(11, MAX_GRID).why("a finer grid adds nothing visible and costs memory");
 }
-
-impl Default for LevelSetsConfig {
-    fn default() -> Self {
-        LevelSetsConfig {
-            r_min: 0.05,
-            r_max: 9.0,
-            c_min: 1.0,
-            c_max: 20.0,
-            log_r: false,
-            log_c: false,
-            levels: vec![0.93, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99],
-            grid: 241,
-            highlight_below: Some(0.93),
-        }
-    }
 }
 
 /// Largest value allowed for r and c: the thesis explores up to 10⁴.
@@ -67,19 +53,10 @@ impl LevelSetsConfig {
 }
 
 impl Settings for LevelSetsConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        check("r_min", self.r_min)?.positive()?;
-        check("r_max", self.r_max)?.positive()?.at_most(AXIS_LIMIT)?;
+    fn rules(&self) -> Result<(), InputError> {
         ordered("r_min", self.r_min, "r_max", self.r_max)?;
-        check("c_min", self.c_min)?.at_least(1.0)?;
-        check("c_max", self.c_max)?.at_most(AXIS_LIMIT)?;
         ordered("c_min", self.c_min, "c_max", self.c_max)?;
-        count("grid", self.grid, 11, MAX_GRID, "a finer grid adds nothing visible and costs memory")?;
-        validate_levels("levels", &self.levels)?;
-        if let Some(h) = self.highlight_below {
-            check("highlight_below", h)?.positive()?.at_most(1.0)?;
-        }
-        Ok(())
+        validate_levels("levels", &self.levels)
     }
 
     fn cost(&self) -> Cost {
@@ -92,8 +69,9 @@ impl Settings for LevelSetsConfig {
     }
 }
 
-/// Contour levels: at most [`MAX_LEVELS`], strictly increasing, each in (0, 1].
-pub fn validate_levels(field: &str, levels: &[f64]) -> Result<(), InputError> {
+/// Contour levels: at least one, at most [`MAX_LEVELS`], strictly increasing (each
+/// item's range is declared).
+fn validate_levels(field: &str, levels: &[f64]) -> Result<(), InputError> {
     if levels.is_empty() {
         return Err(InputError::new(field, "needs at least one level, e.g. 0.93, 0.95, 0.99"));
     }
@@ -101,7 +79,6 @@ pub fn validate_levels(field: &str, levels: &[f64]) -> Result<(), InputError> {
         return Err(InputError::new(field, format!("has {} levels; at most {MAX_LEVELS} can be told apart", levels.len())));
     }
     for (k, &v) in levels.iter().enumerate() {
-        check(&format!("{field}[{k}]"), v)?.positive()?.at_most(1.0)?;
         if k > 0 && v <= levels[k - 1] {
             return Err(InputError::new(field, format!("must increase strictly ({} then {v}); sort them and remove repeats", levels[k - 1])));
         }
@@ -216,20 +193,6 @@ impl LevelSetsJob {
 const SECONDS_PER_NODE: f64 = 80e-9;
 
 impl Experiment for LevelSetsConfig {
-    fn fields() -> Vec<Field> {
-        vec![
-            Field::number("r_min", "r from").help("r = λ/f > 0"),
-            Field::number("r_max", "r to").help("up to 10⁴"),
-            Field::bool("log_r", "log scale for r"),
-            Field::number("c_min", "c from").help("c = f_s/f ≥ 1"),
-            Field::number("c_max", "c to").help("up to 10⁴"),
-            Field::bool("log_c", "log scale for c").help("spreads the band c < 5 where the factor is lowest"),
-            Field::list("levels", "contour levels").help("increasing, in (0, 1]"),
-            Field::optional("highlight_below", "shade where factor <").help("empty: no shading"),
-            Field::integer("grid", "grid points per axis").help("11 to 1001"),
-        ]
-    }
-
     type Output = LevelSetsOutput;
 
     fn start(self) -> Result<Box<dyn Job<LevelSetsOutput>>, InputError> {

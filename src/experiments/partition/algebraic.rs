@@ -3,45 +3,35 @@
 
 use super::scheme::Assignment;
 use super::web::{Web, distance};
-use crate::core::input::{InputError, check};
+use crate::core::field::{Nested, settings};
+use crate::core::units::Seconds;
 use serde::{Deserialize, Serialize};
 
+settings! {
 /// The thesis's parameters: ps = 10 KB, su = 40 B, L = 10, N = 10, PT = 15 s,
 /// BW = 16 kbit/s (1 KB = 1,000 bytes).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AlgebraicParams {
-    /// ps: mean page size (KB).
-    pub page_kb: f64,
-    /// su: mean URL size (bytes).
-    pub url_bytes: f64,
-    /// L: pages fetched in parallel over persistent connections to one server.
-    pub per_server: f64,
-    /// N: simultaneous connections to different servers (and links sent at once).
-    pub connections: f64,
-    /// PT: politeness interval (s).
-    pub politeness_s: f64,
     /// BW: bandwidth of every path (kbit/s).
-    pub bandwidth_kbit_s: f64,
+    pub bandwidth_kbit_s: f64 = 16.0; number("Eq 5.1–5.3 bandwidth (kbit/s)").help("the thesis: 16").positive().at_most(1e9);
+    /// ps: mean page size (KB).
+    pub page_kb: f64 = 10.0; number("Eq 5.1 page size (KB)").help("the thesis: 10").positive().at_most(1e6);
+    /// su: mean URL size (bytes).
+    pub url_bytes: f64 = 40.0; number("Eq 5.3 mean URL size (bytes)").positive().at_most(1e5);
+    /// L: pages fetched in parallel over persistent connections to one server.
+    pub per_server: f64 = 10.0; number("Eq 5.1–5.2 pages fetched in parallel from one server (L)").at_least(1.0).at_most(1e4);
+    /// N: simultaneous connections to different servers (and links sent at once).
+    pub connections: f64 = 10.0; number("Eq 5.1–5.3 connections to different servers (N)").at_least(1.0).at_most(1e6);
+    /// PT: politeness interval.
+    pub politeness_s: Seconds = Seconds(15.0); number("Eq 5.1–5.2 politeness interval PT (s)").at_least(0.0).at_most(1e5);
+}
 }
 
-impl Default for AlgebraicParams {
-    fn default() -> Self {
-        AlgebraicParams { page_kb: 10.0, url_bytes: 40.0, per_server: 10.0, connections: 10.0, politeness_s: 15.0, bandwidth_kbit_s: 16.0 }
-    }
-}
+/// Its fields' ranges only.
+impl Nested for AlgebraicParams {}
 
 impl AlgebraicParams {
-    pub fn validate(&self) -> Result<(), InputError> {
-        check("algebraic.page_kb", self.page_kb)?.positive()?.at_most(1e6)?;
-        check("algebraic.url_bytes", self.url_bytes)?.positive()?.at_most(1e5)?;
-        check("algebraic.per_server", self.per_server)?.at_least(1.0)?.at_most(1e4)?;
-        check("algebraic.connections", self.connections)?.at_least(1.0)?.at_most(1e6)?;
-        check("algebraic.politeness_s", self.politeness_s)?.at_least(0.0)?.at_most(1e5)?;
-        check("algebraic.bandwidth_kbit_s", self.bandwidth_kbit_s)?.positive()?.at_most(1e9)?;
-        Ok(())
-    }
-
     fn bytes_per_s(&self) -> f64 {
         self.bandwidth_kbit_s * 1000.0 / 8.0
     }
@@ -51,7 +41,7 @@ impl AlgebraicParams {
 /// L·ps/BW + PT), and the slowest robot's (the total). Eq 5.1 is linear in M_i, so the
 /// sum runs over pages; a server split among robots counts for each its part.
 pub fn download_time(web: &Web, a: &Assignment, robots: usize, p: &AlgebraicParams) -> f64 {
-    let per_page_fixed = p.page_kb * 1000.0 / p.bytes_per_s() + p.politeness_s / p.per_server;
+    let per_page_fixed = p.page_kb * 1000.0 / p.bytes_per_s() + p.politeness_s.0 / p.per_server;
     let mut time = vec![0.0; robots];
     for h in 0..web.hosts() {
         for page in web.host_start[h] as usize..web.host_start[h + 1] as usize {

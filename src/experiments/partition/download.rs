@@ -6,9 +6,11 @@
 
 use super::scheme::Assignment;
 use super::web::{Web, distance};
+use crate::core::field::{Nested, settings};
 use crate::core::labels::labelled;
 use crate::core::math::elementary::ln;
 use crate::core::sim::queue::{Engine, EventQueue};
+use crate::core::units::Seconds;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -30,27 +32,26 @@ pub enum Politeness {
 }
 }
 
+settings! {
 /// The simulated robots (thesis §5.2.4).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DownloadParams {
+    /// td for fixed politeness and td_max for Eq 5.4 (the thesis: 15 s).
+    pub politeness_s: Seconds = Seconds(15.0); number("politeness td, and td_max of Eq 5.4 (s)").help("the thesis: 15").at_least(1.0).at_most(86_400.0);
     /// Bandwidth of each robot, KB/s (the thesis: 250).
-    pub bandwidth_kb_s: f64,
+    pub bandwidth_kb_s: f64 = 250.0; number("robot bandwidth (KB/s)").help("the thesis: 250").positive().at_most(1e9);
     /// Simultaneous connections to different servers (the thesis: 50).
-    pub connections: u64,
+    pub connections: u64 = 50; integer("connections per robot").help("the thesis: 50").count(1, 100_000);
     /// Page size, KB (the thesis: 25).
-    pub page_kb: f64,
-    /// td for fixed politeness and td_max for Eq 5.4, seconds (the thesis: 15).
-    pub politeness_s: f64,
+    pub page_kb: f64 = 25.0; number("page size (KB)").help("the thesis: 25").positive().at_most(1e6);
     /// The multiple of the last download's duration for dynamic politeness (10).
-    pub dynamic_factor: f64,
+    pub dynamic_factor: f64 = 10.0; number("dynamic politeness: multiple of the last download").help("Heydon & Najork: 10").at_least(0.0).at_most(1e4);
+}
 }
 
-impl Default for DownloadParams {
-    fn default() -> Self {
-        DownloadParams { bandwidth_kb_s: 250.0, connections: 50, page_kb: 25.0, politeness_s: 15.0, dynamic_factor: 10.0 }
-    }
-}
+/// Its fields' ranges only.
+impl Nested for DownloadParams {}
 
 /// Eq 5.4: the wait for a server of `pages` pages when the densest has `pages_max`:
 /// td_max for a one-page server, 1 s for the densest.
@@ -158,8 +159,8 @@ impl Download {
         }
         let pages_max = server_pages.iter().copied().fold(1.0, f64::max);
         let fixed_wait = match politeness {
-            Politeness::FixedMean => density_mean_wait(&server_pages, params.politeness_s),
-            _ => params.politeness_s,
+            Politeness::FixedMean => density_mean_wait(&server_pages, params.politeness_s.0),
+            _ => params.politeness_s.0,
         };
         let mut lanes = Vec::new();
         let mut index: HashMap<(u32, u32), u32> = HashMap::new();
@@ -338,7 +339,7 @@ impl Download {
         let started = self.lanes[lane].started;
         let wait = match self.politeness {
             Politeness::Fixed | Politeness::FixedMean => self.fixed_wait,
-            Politeness::Density => density_wait(s.pages, self.pages_max, self.params.politeness_s),
+            Politeness::Density => density_wait(s.pages, self.pages_max, self.params.politeness_s.0),
             Politeness::Dynamic => self.params.dynamic_factor * (now - started),
         };
         self.wait_sum += wait;

@@ -16,8 +16,8 @@ mod tests;
 pub mod web;
 
 use super::{Choice, Experiment, Job, Plan, Preset, Sliced};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count, distinct};
+use crate::core::field::settings;
+use crate::core::input::{InputError, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::experiments::Settings;
 use algebraic::{AlgebraicParams, download_time, exchange_time, redistribution_time};
@@ -29,36 +29,23 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use web::{Web, WebConfig};
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PartitionConfig {
-    pub web: WebConfig,
-    /// Numbers of robots (the thesis: 2 to 30).
-    pub robots: Vec<u64>,
-    pub schemes: Vec<Scheme>,
-    pub politeness: Vec<Politeness>,
-    pub download: DownloadParams,
-    pub graph: GraphParams,
-    pub algebraic: AlgebraicParams,
+    /// Numbers of robots (the thesis: 2 to 30); each at most `web.robot_sites` (a rule).
+    pub robots: Vec<u64> = vec![2, 5, 10, 15, 20, 25, 30]; list("numbers of robots").help("the thesis: 2 to 30").count(1, 1_000);
+    pub schemes: Vec<Scheme> = vec![Scheme::HashHost, Scheme::GraphRtt]; choices("partitioners");
+    pub politeness: Vec<Politeness> = vec![Politeness::Fixed, Politeness::Density];
+        choices("politeness").help("fixed: td after each download; dynamic: 10 × the last download");
+    pub web: WebConfig = WebConfig::default(); nested;
+    pub download: DownloadParams = DownloadParams::default(); nested;
+    pub graph: GraphParams = GraphParams::default(); nested;
+    pub algebraic: AlgebraicParams = AlgebraicParams::default(); nested;
     /// Robots of the map panel (0: the largest number run).
-    pub map_robots: u64,
-    pub seed: u64,
+    pub map_robots: u64 = 0; integer("robots on the map (0: the most)");
+    pub seed: u64 = 1; seed();
 }
-
-impl Default for PartitionConfig {
-    fn default() -> Self {
-        PartitionConfig {
-            web: WebConfig::default(),
-            robots: vec![2, 5, 10, 15, 20, 25, 30],
-            schemes: vec![Scheme::HashHost, Scheme::GraphRtt],
-            politeness: vec![Politeness::Fixed, Politeness::Density],
-            download: DownloadParams::default(),
-            graph: GraphParams::default(),
-            algebraic: AlgebraicParams::default(),
-            map_robots: 0,
-            seed: 1,
-        }
-    }
 }
 
 /// The sample's scale (1.25 M URLs, 10,039 hosts), every scheme and politeness of the
@@ -101,8 +88,7 @@ impl PartitionConfig {
 }
 
 impl Settings for PartitionConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        self.web.validate()?;
+    fn rules(&self) -> Result<(), InputError> {
         if self.robots.is_empty() || self.robots.len() > 64 {
             return Err(InputError::new("robots", "give 1 to 64 numbers of robots, such as 2, 5, 10, 20, 30"));
         }
@@ -125,21 +111,6 @@ impl Settings for PartitionConfig {
         if self.politeness.is_empty() {
             return Err(InputError::new("politeness", "choose at least one politeness policy"));
         }
-        let d = &self.download;
-        check("download.bandwidth_kb_s", d.bandwidth_kb_s)?.positive()?.at_most(1e9)?;
-        count("download.connections", d.connections, 1, 100_000, "")?;
-        check("download.page_kb", d.page_kb)?.positive()?.at_most(1e6)?;
-        check("download.politeness_s", d.politeness_s)?.at_least(1.0)?.at_most(86_400.0)?;
-        check("download.dynamic_factor", d.dynamic_factor)?.at_least(0.0)?.at_most(1e4)?;
-        let g = &self.graph;
-        check("graph.imbalance", g.imbalance)?.at_least(0.0)?.at_most(10.0)?;
-        check("graph.proximity_preference", g.proximity_preference)?.at_least(0.0)?.at_most(1e6)?;
-        check("graph.links_preference", g.links_preference)?.at_least(0.0)?.at_most(1e6)?;
-        if g.proximity_preference + g.links_preference <= 0.0 {
-            return Err(InputError::new("graph.links_preference", "one of the two preference factors must be positive"));
-        }
-        check("graph.near_km", g.near_km)?.positive()?.at_most(1e5)?;
-        self.algebraic.validate()?;
         if self.map_robots != 0 && !self.robots.contains(&self.map_robots) {
             return Err(InputError::new("map_robots", format!("must be one of the numbers of robots run ({}), or 0 for the largest", list(&self.robots))));
         }
@@ -166,45 +137,6 @@ impl Settings for PartitionConfig {
 const SECONDS_PER_EVENT: f64 = 150e-9;
 
 impl Experiment for PartitionConfig {
-    fn fields() -> Vec<Field> {
-        vec![
-            Field::list("robots", "numbers of robots").help("the thesis: 2 to 30"),
-            Field::choices("schemes", "partitioners"),
-            Field::choices("politeness", "politeness").help("fixed: td after each download; dynamic: 10 × the last download"),
-            Field::integer("web.hosts", "hosts").help("the thesis: 10,039"),
-            Field::integer("web.ips", "IPs").help("the thesis: 2,440"),
-            Field::number("web.mean_pages", "mean pages per host").help("the thesis: 122.48"),
-            Field::integer("web.max_pages", "pages of the densest host").help("the thesis: 78,523"),
-            Field::number("web.links_per_page", "links per page").help("the thesis: 4.54"),
-            Field::number("web.intra_host_share", "extra links within their host (share)"),
-            Field::integer("web.community_size", "hosts per community"),
-            Field::number("web.community_share", "links leaving a host that stay in its community (share)"),
-            Field::integer("web.cities", "cities on the map"),
-            Field::integer("web.robot_sites", "candidate robot sites").help("the thesis: about 100"),
-            Field::number("web.map_km", "map size (km, a square)"),
-            Field::number("web.rtt_base_ms", "RTT at distance 0 (ms)").help("RTT = (base + per km × distance) × e^(noise × N(0,1))"),
-            Field::number("web.rtt_ms_per_km", "RTT per km (ms)"),
-            Field::number("web.rtt_noise", "RTT noise (σ of its logarithm)"),
-            Field::number("download.politeness_s", "politeness td, and td_max of Eq 5.4 (s)").help("the thesis: 15"),
-            Field::number("download.bandwidth_kb_s", "robot bandwidth (KB/s)").help("the thesis: 250"),
-            Field::integer("download.connections", "connections per robot").help("the thesis: 50"),
-            Field::number("download.page_kb", "page size (KB)").help("the thesis: 25"),
-            Field::number("download.dynamic_factor", "dynamic politeness: multiple of the last download").help("Heydon & Najork: 10"),
-            Field::number("graph.imbalance", "balance tolerance ε"),
-            Field::number("graph.proximity_preference", "preference: proximity (RTT or distance)"),
-            Field::number("graph.links_preference", "preference: hyperlinks"),
-            Field::number("graph.near_km", "added to map distances (km)").help("so that a robot on a server's spot is not infinitely near"),
-            Field::number("algebraic.bandwidth_kbit_s", "Eq 5.1–5.3 bandwidth (kbit/s)").help("the thesis: 16"),
-            Field::number("algebraic.page_kb", "Eq 5.1 page size (KB)").help("the thesis: 10"),
-            Field::number("algebraic.url_bytes", "Eq 5.3 mean URL size (bytes)"),
-            Field::number("algebraic.per_server", "Eq 5.1–5.2 pages fetched in parallel from one server (L)"),
-            Field::number("algebraic.connections", "Eq 5.1–5.3 connections to different servers (N)"),
-            Field::number("algebraic.politeness_s", "Eq 5.1–5.2 politeness interval PT (s)"),
-            Field::integer("map_robots", "robots on the map (0: the most)"),
-            Field::seed(),
-        ]
-    }
-
     type Output = PartitionOutput;
 
     fn start(self) -> Result<Box<dyn Job<PartitionOutput>>, InputError> {
@@ -338,7 +270,7 @@ impl PartitionJob {
     pub fn new(config: PartitionConfig) -> Result<Self, InputError> {
         let web = Arc::new(config.web.generate(config.seed)?);
         let tasks = config.robots.iter().flat_map(|&robots| config.schemes.iter().map(move |&scheme| Task { robots, scheme })).collect();
-        let summary = summarise(&web, config.download.politeness_s);
+        let summary = summarise(&web, config.download.politeness_s.0);
         let all_central = Assignment { owner: vec![0; web.pages()], server_of_host: (0..web.hosts() as u32).collect(), servers: web.hosts(), cut: None };
         let central_s = download_time(&web, &all_central, 1, &config.algebraic);
         Ok(PartitionJob {

@@ -5,6 +5,8 @@
 use super::graph::{Graph, Unit, Units};
 use super::graph_partition::{loads, partition};
 use super::web::Web;
+use crate::core::field::{Nested, settings};
+use crate::core::input::InputError;
 use crate::core::labels::labelled;
 use crate::core::rng::hash;
 use serde::{Deserialize, Serialize};
@@ -42,23 +44,29 @@ impl Scheme {
     }
 }
 
+settings! {
 /// Weights of the graph partitioning (thesis §5.1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GraphParams {
     /// ε: no part above (1 + ε)·pages/p (or the densest unit, if more).
-    pub imbalance: f64,
+    pub imbalance: f64 = 0.05; number("balance tolerance ε").at_least(0.0).at_most(10.0);
     /// Preference factor p_k of the proximity objective (RTT or distance).
-    pub proximity_preference: f64,
+    pub proximity_preference: f64 = 1.0; number("preference: proximity (RTT or distance)").at_least(0.0).at_most(1e6);
     /// Preference factor p_k of the hyperlink objective.
-    pub links_preference: f64,
+    pub links_preference: f64 = 1.0; number("preference: hyperlinks").at_least(0.0).at_most(1e6);
     /// Added to map distances (km) so that a robot on a server's spot is not infinitely near.
-    pub near_km: f64,
+    pub near_km: f64 = 50.0; number("added to map distances (km)").help("so that a robot on a server's spot is not infinitely near").positive().at_most(1e5);
+}
 }
 
-impl Default for GraphParams {
-    fn default() -> Self {
-        GraphParams { imbalance: 0.05, proximity_preference: 1.0, links_preference: 1.0, near_km: 50.0 }
+impl Nested for GraphParams {
+    /// One of the two preferences positive.
+    fn rules(&self, prefix: &str) -> Result<(), InputError> {
+        if self.proximity_preference + self.links_preference <= 0.0 {
+            return Err(InputError::new(format!("{prefix}links_preference"), "one of the two preference factors must be positive"));
+        }
+        Ok(())
     }
 }
 

@@ -4,64 +4,47 @@
 //! hosts and candidate robot sites placed on a map, RTT growing with distance plus noise.
 //! The sample itself is not public: everything here is generated, from the seed.
 
-use crate::core::input::{InputError, check, count};
+use crate::core::field::{Nested, settings};
+use crate::core::input::{InputError, count};
 use crate::core::math::elementary::{exp, ln, pow, sqrt};
 use crate::core::rng::{Purpose, Stream};
 use serde::{Deserialize, Serialize};
 
-/// Stream ids of the generator (one scheme for all simulators: [`Stream`]).
-
+settings! {
+/// The generated web. Its defaults are a classroom web: answers in about a second in a browser.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WebConfig {
     /// Host names (the sample: 10,039).
-    pub hosts: u64,
-    /// Distinct IP addresses the hosts share (the sample: 2,440).
-    pub ips: u64,
+    pub hosts: u64 = 600; integer("hosts").help("the thesis: 10,039").count(2, MAX_HOSTS).why("a million hosts is the limit of this simulator");
+    /// Distinct IP addresses the hosts share (the sample: 2,440); at most the hosts, at
+    /// least one a community (rules).
+    pub ips: u64 = 150; integer("IPs").help("the thesis: 2,440").count(1, MAX_HOSTS);
     /// Mean pages per host (the sample: 122.48).
-    pub mean_pages: f64,
+    pub mean_pages: f64 = 40.0; number("mean pages per host").help("the thesis: 122.48").at_least(1.0);
     /// Pages of the densest host (the sample: 78,523).
-    pub max_pages: u64,
+    pub max_pages: u64 = 4_000;
+        integer("pages of the densest host").help("the thesis: 78,523").count(1, MAX_PAGES_PER_HOST).why("ten million pages on one host is the limit");
     /// Links per page (the sample: 5,657,734 / 1,246,129 = 4.54).
-    pub links_per_page: f64,
+    pub links_per_page: f64 = 4.54; number("links per page").help("the thesis: 4.54").at_least(1.0).at_most(1000.0);
     /// Share of the links beyond each host's discovery tree that stay in their host.
-    pub intra_host_share: f64,
+    pub intra_host_share: f64 = 0.8; number("extra links within their host (share)").at_least(0.0).at_most(1.0);
     /// Hosts per community (sites of one organisation: one city, shared IPs, many links).
-    pub community_size: u64,
+    pub community_size: u64 = 20; integer("hosts per community").count(1, MAX_HOSTS);
     /// Share of the links leaving a host that stay in its community.
-    pub community_share: f64,
+    pub community_share: f64 = 0.7; number("links leaving a host that stay in its community (share)").at_least(0.0).at_most(1.0);
     /// Cities on the map; hosts and robot sites gather around them.
-    pub cities: u64,
+    pub cities: u64 = 25; integer("cities on the map").count(1, 10_000).why("ten thousand cities is the limit");
     /// Candidate robot sites (the thesis: about 100); a run with p robots uses the first p.
-    pub robot_sites: u64,
+    pub robot_sites: u64 = 100; integer("candidate robot sites").help("the thesis: about 100").count(1, 1_000).why("a thousand robot sites is the limit");
     /// Map size (km, a square).
-    pub map_km: f64,
+    pub map_km: f64 = 3_000.0; number("map size (km, a square)").positive().at_most(40_000.0);
     /// RTT = (base + per_km · distance) · e^(noise · N(0,1)), in milliseconds.
-    pub rtt_base_ms: f64,
-    pub rtt_ms_per_km: f64,
-    pub rtt_noise: f64,
+    pub rtt_base_ms: f64 = 5.0;
+        number("RTT at distance 0 (ms)").help("RTT = (base + per km × distance) × e^(noise × N(0,1))").positive().at_most(10_000.0);
+    pub rtt_ms_per_km: f64 = 0.02; number("RTT per km (ms)").at_least(0.0).at_most(10.0);
+    pub rtt_noise: f64 = 0.3; number("RTT noise (σ of its logarithm)").at_least(0.0).at_most(3.0);
 }
-
-impl Default for WebConfig {
-    /// A classroom web: answers in about a second in a browser.
-    fn default() -> Self {
-        WebConfig {
-            hosts: 600,
-            ips: 150,
-            mean_pages: 40.0,
-            max_pages: 4_000,
-            links_per_page: 4.54,
-            intra_host_share: 0.8,
-            community_size: 20,
-            community_share: 0.7,
-            cities: 25,
-            robot_sites: 100,
-            map_km: 3_000.0,
-            rtt_base_ms: 5.0,
-            rtt_ms_per_km: 0.02,
-            rtt_noise: 0.3,
-        }
-    }
 }
 
 /// Upper bounds that keep a run inside a browser tab's memory (the estimate is checked
@@ -69,27 +52,21 @@ impl Default for WebConfig {
 const MAX_HOSTS: u64 = 1_000_000;
 const MAX_PAGES_PER_HOST: u64 = 10_000_000;
 
-impl WebConfig {
-    /// The sample's totals (spec §4): 10,039 hosts, 2,440 IPs, 122.48 pages per host.
-    pub fn thesis() -> Self {
-        WebConfig { hosts: 10_039, ips: 2_440, mean_pages: 122.48, max_pages: 78_523, ..WebConfig::default() }
-    }
-
-    pub fn validate(&self) -> Result<(), InputError> {
-        count("web.hosts", self.hosts, 2, MAX_HOSTS, "a million hosts is the limit of this simulator")?;
-        count("web.max_pages", self.max_pages, 1, MAX_PAGES_PER_HOST, "ten million pages on one host is the limit")?;
+impl Nested for WebConfig {
+    /// Sizes a power law can reach; communities within the web, an IP for each.
+    fn rules(&self, prefix: &str) -> Result<(), InputError> {
+        let f = |name: &str| format!("{prefix}{name}");
         let reachable = (self.max_pages as f64 - 1.0) / ln(self.max_pages as f64).max(1e-300);
-        check("web.mean_pages", self.mean_pages)?.at_least(1.0)?;
         if self.max_pages > 1 && self.mean_pages > reachable.max(1.0) {
             return Err(InputError::new(
-                "web.mean_pages",
+                f("mean_pages"),
                 format!("cannot be reached by a power law with at most {} pages per host (the flattest gives {reachable:.1}); lower it or raise web.max_pages", self.max_pages),
             ));
         }
         // the densest host always gets max_pages: the others hold at least one each
         if self.max_pages as f64 + self.hosts as f64 - 1.0 > self.mean_pages * self.hosts as f64 * (1.0 + 1e-9) {
             return Err(InputError::new(
-                "web.max_pages",
+                f("max_pages"),
                 format!(
                     "is more than the {} pages {} hosts of {} pages on average can hold with one page each for the others; lower it, or raise web.mean_pages",
                     self.mean_pages * self.hosts as f64,
@@ -99,27 +76,24 @@ impl WebConfig {
             ));
         }
         if self.max_pages == 1 && self.mean_pages != 1.0 {
-            return Err(InputError::new("web.mean_pages", "must be 1 when web.max_pages is 1"));
+            return Err(InputError::new(f("mean_pages"), format!("must be 1 when {} is 1", f("max_pages"))));
         }
-        check("web.links_per_page", self.links_per_page)?.at_least(1.0)?.at_most(1000.0)?;
-        check("web.intra_host_share", self.intra_host_share)?.at_least(0.0)?.at_most(1.0)?;
-        check("web.community_share", self.community_share)?.at_least(0.0)?.at_most(1.0)?;
-        count("web.community_size", self.community_size, 1, self.hosts, "a community cannot hold more hosts than the web")?;
+        count(&f("community_size"), self.community_size, 1, self.hosts, "a community cannot hold more hosts than the web")?;
         let communities = self.hosts.div_ceil(self.community_size);
         if self.ips < communities {
             return Err(InputError::new(
-                "web.ips",
+                f("ips"),
                 format!("must be at least {communities}, one for each community of {} hosts (got {}); raise web.ips or web.community_size", self.community_size, self.ips),
             ));
         }
-        count("web.ips", self.ips, 1, self.hosts, "each IP serves at least one host")?;
-        count("web.cities", self.cities, 1, 10_000, "ten thousand cities is the limit")?;
-        count("web.robot_sites", self.robot_sites, 1, 1_000, "a thousand robot sites is the limit")?;
-        check("web.map_km", self.map_km)?.positive()?.at_most(40_000.0)?;
-        check("web.rtt_base_ms", self.rtt_base_ms)?.positive()?.at_most(10_000.0)?;
-        check("web.rtt_ms_per_km", self.rtt_ms_per_km)?.at_least(0.0)?.at_most(10.0)?;
-        check("web.rtt_noise", self.rtt_noise)?.at_least(0.0)?.at_most(3.0)?;
-        Ok(())
+        count(&f("ips"), self.ips, 1, self.hosts, "each IP serves at least one host")
+    }
+}
+
+impl WebConfig {
+    /// The sample's totals (spec §4): 10,039 hosts, 2,440 IPs, 122.48 pages per host.
+    pub fn thesis() -> Self {
+        WebConfig { hosts: 10_039, ips: 2_440, mean_pages: 122.48, max_pages: 78_523, ..WebConfig::default() }
     }
 
     /// The RTT law without its noise, in seconds, for a distance in km (between robot
@@ -140,7 +114,7 @@ impl WebConfig {
 
     /// Generates the web of `seed`.
     pub fn generate(&self, seed: u64) -> Result<Web, InputError> {
-        self.validate()?;
+        self.validate("web.")?;
         let sizes = host_sizes(self.hosts as usize, self.mean_pages, self.max_pages);
         let mut sizes_rng = Stream::of(seed, Purpose::WebSizes, 0);
         let mut sizes = sizes;
@@ -461,12 +435,12 @@ mod tests {
 
     #[test]
     fn impossible_webs_are_refused_with_the_field() {
-        let e = WebConfig { mean_pages: 5000.0, ..WebConfig::default() }.validate().unwrap_err();
+        let e = WebConfig { mean_pages: 5000.0, ..WebConfig::default() }.validate("web.").unwrap_err();
         assert_eq!(e.field, "web.mean_pages");
-        let e = WebConfig { ips: 10, ..WebConfig::default() }.validate().unwrap_err();
+        let e = WebConfig { ips: 10, ..WebConfig::default() }.validate("web.").unwrap_err();
         assert_eq!(e.field, "web.ips");
         assert!(e.message.contains("community"), "{}", e.message);
-        let e = WebConfig { links_per_page: 0.5, ..WebConfig::default() }.validate().unwrap_err();
+        let e = WebConfig { links_per_page: 0.5, ..WebConfig::default() }.validate("web.").unwrap_err();
         assert_eq!(e.field, "web.links_per_page");
     }
 }

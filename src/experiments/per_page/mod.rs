@@ -8,8 +8,8 @@ pub mod table;
 mod tests;
 
 use super::{Choice, Experiment, Job};
-use crate::core::field::Field;
-use crate::core::input::{InputError, check, count, distinct, ordered};
+use crate::core::field::settings;
+use crate::core::input::{InputError, distinct, ordered};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::axis::GridAxis;
 use crate::core::math::elementary::expm1;
@@ -20,45 +20,31 @@ use crate::core::policy::{PolicyKind, PolitenessCheck};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::freshness::{Estimator, Fetch, Freshness};
 use crate::experiments::Settings;
-use crate::experiments::factor_curves::range_fields;
+use crate::experiments::factor_curves::described;
 use serde::{Deserialize, Serialize};
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PerPageConfig {
     /// c = f_s/f: the server's request frequency over the test page's.
-    pub c: f64,
+    pub c: f64 = 3.0; shared(described::c()).at_least(1.0).at_most(1e4);
+    pub x_min: f64 = 0.1; shared(described::x_min()).positive();
+    pub x_max: f64 = 10.0; shared(described::x_max()).positive().at_most(1e3);
+    pub log_x: bool = true; shared(described::log_x());
+    pub points: u64 = 13; shared(described::points()).count(2, 200).why("more points than that crowd the chart");
     /// Pages sharing the server with the test page; their frequencies, which add up to
-    /// (c − 1)f, are drawn at random in each replication.
-    pub other_pages: u64,
-    pub x_min: f64,
-    pub x_max: f64,
-    pub log_x: bool,
-    pub points: u64,
+    /// (c − 1)f, are drawn at random in each replication (at least one when c > 1: a rule).
+    pub other_pages: u64 = 20;
+        integer("other pages on the server").help("their frequencies are drawn at random").count(0, 10_000).why("a server with more pages adds nothing to the picture");
     /// Revisits of the test page measured in each replication.
-    pub revisits: u64,
-    pub replications: u64,
-    pub estimator: Estimator,
-    pub policies: Vec<PolicyKind>,
-    pub seed: u64,
+    pub revisits: u64 = 4000; integer("revisits per replication").count(10, 1_000_000).why("more revisits make no visible difference");
+    pub replications: u64 = 20;
+        integer("replications").help("for the 95 % intervals").count(2, 1000).why("more replications narrow the 95 % interval little and cost time");
+    pub policies: Vec<PolicyKind> = vec![PolicyKind::Merge, PolicyKind::Random]; choices("policies simulated");
+    pub estimator: Estimator = Estimator::Exact; shared(Estimator::field());
+    pub seed: u64 = 1; seed();
 }
-
-impl Default for PerPageConfig {
-    fn default() -> Self {
-        PerPageConfig {
-            c: 3.0,
-            other_pages: 20,
-            x_min: 0.1,
-            x_max: 10.0,
-            log_x: true,
-            points: 13,
-            revisits: 4000,
-            replications: 20,
-            estimator: Estimator::Exact,
-            policies: vec![PolicyKind::Merge, PolicyKind::Random],
-            seed: 1,
-        }
-    }
 }
 
 impl PerPageConfig {
@@ -70,18 +56,14 @@ impl PerPageConfig {
 }
 
 impl Settings for PerPageConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        check("c", self.c)?.at_least(1.0)?.at_most(1e4)?;
-        count("other_pages", self.other_pages, if self.c > 1.0 { 1 } else { 0 }, 10_000, "a server with more pages adds nothing to the picture")?;
+    fn rules(&self) -> Result<(), InputError> {
+        if self.c > 1.0 && self.other_pages == 0 {
+            return Err(InputError::new("other_pages", "must be at least 1 when c > 1 (the server's other requests go to other pages)"));
+        }
         if self.c == 1.0 && self.other_pages > 0 {
             return Err(InputError::new("other_pages", "must be 0 when c = 1 (the page is alone on its server)"));
         }
-        check("x_min", self.x_min)?.positive()?;
-        check("x_max", self.x_max)?.positive()?.at_most(1e3)?;
         ordered("x_min", self.x_min, "x_max", self.x_max)?;
-        count("points", self.points, 2, 200, "more points than that crowd the chart")?;
-        count("revisits", self.revisits, 10, 1_000_000, "more revisits make no visible difference")?;
-        count("replications", self.replications, 2, 1000, "more replications narrow the 95 % interval little and cost time")?;
         distinct("policies", &self.policies)?;
         if self.policies.is_empty() {
             return Err(InputError::new("policies", "choose at least one policy: merge, random or both"));
@@ -247,19 +229,6 @@ impl Job<PerPageOutput> for PerPageJob {
 const SECONDS_PER_REQUEST: f64 = 25e-9;
 
 impl Experiment for PerPageConfig {
-    fn fields() -> Vec<Field> {
-        let mut fields = range_fields();
-        fields.extend([
-            Field::integer("other_pages", "other pages on the server").help("their frequencies are drawn at random"),
-            Field::integer("revisits", "revisits per replication"),
-            Field::integer("replications", "replications").help("for the 95 % intervals"),
-            Field::choices("policies", "policies simulated"),
-            Estimator::field(),
-            Field::seed(),
-        ]);
-        fields
-    }
-
     type Output = PerPageOutput;
 
     fn start(self) -> Result<Box<dyn Job<PerPageOutput>>, InputError> {

@@ -4,7 +4,7 @@
 
 use super::sample::take_whole;
 use crate::core::alloc::AllocationKind;
-use crate::core::input::{InputError, check, count, distinct};
+use crate::core::input::{InputError, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, rank_size_law};
@@ -18,35 +18,40 @@ takes_pages! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PoliciesConfig {
-    /// Minimum time between two requests to one server, in seconds.
-    pub politeness_seconds: Seconds,
-    pub horizon_days: Days,
+    /// Minimum time between two requests to one server.
+    pub politeness_seconds: Seconds = CLASSROOM_POLITENESS_SECONDS; politeness().at_most(Days(365.0).in_seconds().0);
+    pub horizon_days: Days = SIX_YEARS; number("simulated days").positive().at_most(365.25 * 100.0);
     /// Total frequencies C to compare, as shares of the maximum #servers / P.
-    pub capacities: Vec<f64>,
-    pub allocation: AllocationKind,
+    pub capacities: Vec<f64> = vec![0.01, 0.1, 0.9]; list("C as shares of the maximum").help("the thesis: 0.01, 0.1, 0.9").positive().at_most(1.0);
+    pub allocation: AllocationKind = AllocationKind::OptPolite;
+        select("allocation").help("OPT_UNPOLITE ignores the caps; proportional: to λ; given: the page list’s frequency column");
+    pub estimator: Estimator = Estimator::Expected; shared(Estimator::field());
     /// Allocation-driven policies, run at every capacity.
-    pub policies: Vec<PolicyKind>,
+    pub policies: Vec<PolicyKind> = vec![PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random, PolicyKind::Unpolite]; choices("policies");
     /// Deployed crawlers' schedules (adaptive), run once each.
-    pub crawlers: Vec<PolicyKind>,
-    pub estimator: Estimator,
-    pub bins: u64,
+    pub crawlers: Vec<PolicyKind> = vec![PolicyKind::Nutch, PolicyKind::Stormcrawler, PolicyKind::Fixed]; choices("deployed crawlers (learn from fetches)");
+    pub bins: u64 = 100; integer("time bins of the freshness curves").count(10, 2000).why("more bins than pixels add nothing");
     /// The server shown page by page (its index; generated servers are largest first,
     /// a page list's in order of first appearance). None: the largest capped server.
-    pub microscope_server: Option<u64>,
-    pub seed: u64,
+    pub microscope_server: Option<u64> = None; optional("server shown page by page").help("empty: the largest capped server");
     /// Estimate freshness from this many servers drawn with probability ∝ their weight
     /// (with a 95 % interval) instead of simulating every server; absent: every server.
+    /// At least one draw for each group of the interval.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sample_servers: Option<u64>,
+    pub sample_servers: Option<u64> = None;
+        optional("estimate from a sample of servers (draws)")
+            .help("empty: simulate every server. At least 16; the heaviest servers are taken whole, the rest drawn by weight; curves come with 95 % intervals; no deployed crawlers")
+            .count(super::sample::GROUPS as u64, 100_000_000);
+    pub seed: u64 = 1; seed();
     /// The runs this part of a split run does (the page's pool of workers), numbered
     /// capacity by capacity and policy by policy, then crawler by crawler; absent: all.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub only_runs: Option<Vec<u64>>,
+    pub only_runs: Option<Vec<u64>> = None; internal;
     /// The servers this part of a split run simulates (the page's pool of workers): of
     /// the run's fixed shards of servers, those numbered `index`, `index + of`, …;
     /// absent: every server. Its curves carry their shards' bins, for the join.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub server_part: Option<ServerPart>,
+    pub server_part: Option<ServerPart> = None; internal;
 }
 }
 
@@ -62,32 +67,6 @@ impl ServerPart {
     /// Whether shard `k` is this part's.
     pub fn has(&self, k: usize) -> bool {
         k as u64 % self.of == self.index
-    }
-}
-
-impl Default for PoliciesConfig {
-    fn default() -> Self {
-        PoliciesConfig {
-            source: RepositorySource::Generator,
-            repository: RepositoryConfig::default(),
-            page_list: None,
-            page_rows: None,
-            page_list_bytes: None,
-            page_list_shape: None,
-            politeness_seconds: CLASSROOM_POLITENESS_SECONDS,
-            horizon_days: SIX_YEARS,
-            capacities: vec![0.01, 0.1, 0.9],
-            allocation: AllocationKind::OptPolite,
-            policies: vec![PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random, PolicyKind::Unpolite],
-            crawlers: vec![PolicyKind::Nutch, PolicyKind::Stormcrawler, PolicyKind::Fixed],
-            estimator: Estimator::Expected,
-            bins: 100,
-            microscope_server: None,
-            seed: 1,
-            sample_servers: None,
-            only_runs: None,
-            server_part: None,
-        }
     }
 }
 
@@ -361,21 +340,16 @@ impl PoliciesConfig {
 }
 
 impl Settings for PoliciesConfig {
-    fn validate(&self) -> Result<(), InputError> {
+    fn rules(&self) -> Result<(), InputError> {
         self.pages().validate()?;
         if self.source == RepositorySource::Generator && self.allocation == AllocationKind::Given {
             return Err(InputError::new("allocation", "given needs a page list with a frequency column (source page_list); choose another allocation"));
         }
-        check("politeness_seconds", self.politeness_seconds.0)?.positive()?.at_most(Days(365.0).in_seconds().0)?;
-        check("horizon_days", self.horizon_days.0)?.positive()?.at_most(365.25 * 100.0)?;
         if self.capacities.is_empty() {
             return Err(InputError::new("capacities", "needs at least one share of the maximum, e.g. 0.01, 0.1, 0.9"));
         }
         if self.capacities.len() > MAX_CAPACITIES {
             return Err(InputError::new("capacities", format!("has more than {MAX_CAPACITIES} values; compare at most {MAX_CAPACITIES} at once")));
-        }
-        for (k, &c) in self.capacities.iter().enumerate() {
-            check(&format!("capacities[{k}]"), c)?.positive()?.at_most(1.0)?;
         }
         if let Some(p) = self.policies.iter().find(|p| p.is_adaptive()) {
             return Err(InputError::new("policies", format!("{} learns its own schedule; list it under crawlers", p.label())));
@@ -386,17 +360,11 @@ impl Settings for PoliciesConfig {
         distinct("capacities", &self.capacities)?;
         distinct("policies", &self.policies)?;
         distinct("crawlers", &self.crawlers)?;
-        count("bins", self.bins, 10, 2000, "more bins than pixels add nothing")?;
-        if let Some(n) = self.sample_servers {
-            // at least one draw for each group of the interval
-            let groups = super::sample::GROUPS as u64;
-            count("sample_servers", n, groups, 100_000_000, "")?;
-            if !self.crawlers.is_empty() {
-                return Err(InputError::new(
-                    "crawlers",
-                    "a sample of servers estimates the allocated policies' freshness only: set crawlers to none, or leave sample_servers out to run them",
-                ));
-            }
+        if self.sample_servers.is_some() && !self.crawlers.is_empty() {
+            return Err(InputError::new(
+                "crawlers",
+                "a sample of servers estimates the allocated policies' freshness only: set crawlers to none, or leave sample_servers out to run them",
+            ));
         }
         if let Some(runs) = &self.only_runs {
             let total = self.runs() as u64;

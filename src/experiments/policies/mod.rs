@@ -18,8 +18,6 @@ pub use job::PoliciesJob;
 pub use output::{CapacityResult, CrawlerResult, PoliciesOutput, PolicyCurve, published_ratio};
 
 use crate::core::alloc::AllocationKind;
-use crate::core::field::Field;
-use crate::core::model::source::Pages;
 use crate::core::model::source::RepositorySource;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::bins::TimeBins;
@@ -32,26 +30,6 @@ use crate::core::input::InputError;
 use crate::core::parallel;
 
 impl Experiment for PoliciesConfig {
-    fn fields() -> Vec<Field> {
-        let mut fields = Pages::fields();
-        fields.extend([
-            Field::politeness(),
-            Field::number("horizon_days", "simulated days"),
-            Field::list("capacities", "C as shares of the maximum").help("the thesis: 0.01, 0.1, 0.9"),
-            Field::select("allocation", "allocation").help("OPT_UNPOLITE ignores the caps; proportional: to λ; given: the page list’s frequency column"),
-            Estimator::field(),
-            Field::choices("policies", "policies"),
-            Field::choices("crawlers", "deployed crawlers (learn from fetches)"),
-            Field::integer("bins", "time bins of the freshness curves"),
-            Field::optional("microscope_server", "server shown page by page").help("empty: the largest capped server"),
-            Field::optional("sample_servers", "estimate from a sample of servers (draws)").help(
-                "empty: simulate every server. At least 16; the heaviest servers are taken whole, the rest drawn by weight; curves come with 95 % intervals; no deployed crawlers",
-            ),
-            Field::seed(),
-        ]);
-        fields
-    }
-
     type Output = PoliciesOutput;
 
     fn start(self) -> Result<Box<dyn Job<PoliciesOutput>>, InputError> {

@@ -3,7 +3,8 @@
 //! cost: cost.rs).
 
 use super::page::{LifeRules, Ties};
-use crate::core::input::{InputError, check, count, distinct, not_below};
+use crate::core::field::settings;
+use crate::core::input::{InputError, count, distinct, not_below};
 use crate::core::labels::labelled;
 use crate::core::limits::Cost;
 use crate::core::math::elementary::{exp, ln};
@@ -32,88 +33,60 @@ pub enum RobotOrder {
 }
 }
 
+settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SensorsConfig {
-    pub pages: u64,
+    pub concepts: Vec<Concept> = vec![Concept::Robot, Concept::Sensors]; choices("concepts simulated");
+    pub pages: u64 = 200_000; integer("pages").help("the article: 200,000").count(1, 50_000_000).why("that is beyond any machine this runs on");
     /// Simulated time units (the article: 6,048,000, one week).
-    pub horizon: u64,
+    pub horizon: u64 = 6_048_000; integer("time units simulated").help("the article: 6,048,000 (one week)").count(1, 10_000_000_000).why("a longer run takes days");
     /// Units per week, the unit of the rates below.
-    pub week: u64,
-    pub changes_per_week: f64,
-    pub requests_per_week: f64,
-    pub size_min: u64,
-    pub size_max: u64,
-    pub download_min: u64,
-    pub download_max: u64,
-    pub notify_min: u64,
-    pub notify_max: u64,
+    pub week: u64 = 6_048_000; integer("units per week").count(1, u64::MAX / 4);
+    pub changes_per_week: f64 = 6.0; number("changes per page per week").at_least(0.0).at_most(1e6);
+    pub requests_per_week: f64 = 70.0; number("requests per page per week").at_least(0.0).at_most(1e6);
+    /// Download times from `download_min` to `download_max` units (not below: a rule).
+    pub download_min: u64 = 1; integer("download time from (units)").count(0, 1_000_000);
+    pub download_max: u64 = 40; integer("download time to (units)").count(1, 1_000_000);
+    pub notify_min: u64 = 1; integer("notification delay from").count(0, 1_000_000);
+    pub notify_max: u64 = 3; integer("notification delay to").count(0, 1_000_000);
+    /// Page sizes, counted in 32 bits.
+    pub size_min: u64 = 65; integer("page size from (bytes)").count(0, u32::MAX as u64).why("sizes are counted in 32 bits");
+    pub size_max: u64 = 122_880; integer("page size to (bytes)").count(0, u32::MAX as u64).why("sizes are counted in 32 bits");
     /// Relative frequencies of state numbers 1–6 (normalised to sum to 1).
-    pub states: [f64; 6],
-    pub no_change_rules: bool,
+    pub states: [f64; 6] = [0.083, 0.125, 0.125, 0.25, 0.25, 0.166]; list("state frequencies 1–6").help("403, 404, 500, smaller, larger, unchanged").at_least(0.0);
+    pub no_change_rules: bool = true; bool("apply the no-change rules");
     /// Zemskov's state 6 read the other way: drawing "available, unchanged" never counts
     /// as a change (the stated rule counts it after an error state): each plausible
     /// reading is an option (docs/model.md, robots and sensors).
-    pub unchanged_never_changes: bool,
-    pub ties: Ties,
-    pub sample_every: u64,
-    pub stationary_from: u64,
-    pub concepts: Vec<Concept>,
-    pub robots: u64,
-    pub robot_order: RobotOrder,
+    pub unchanged_never_changes: bool = false;
+        bool("state 6 (unchanged) never counts as a change").help("the other reading: not even after an error state");
+    pub ties: Ties = Ties::ChangeFirst; select("a change and an observation in one unit");
+    /// At most the horizon (a rule), as is `stationary_from`.
+    pub sample_every: u64 = 10_000; integer("sample freshness every (units)");
+    pub stationary_from: u64 = 3_500_000; integer("stationary from (unit)");
+    pub robots: u64 = 1; integer("robots").count(1, 10_000);
+    pub robot_order: RobotOrder = RobotOrder::Cycle; select("robots’ order");
     /// Change rates spread log-uniformly over [m/s, m·s] around their mean m (1: all equal).
-    pub rate_spread: f64,
+    pub rate_spread: f64 = 1.0; number("spread of change rates").help("1: all pages alike; 10: rates within ×/÷10").at_least(1.0).at_most(1e6);
     /// Share of the pages that have a sensor; the robots cover the others.
-    pub sensor_share: f64,
-    pub notification_loss: f64,
+    pub sensor_share: f64 = 1.0; number("share of pages with a sensor").help("the robots cover the rest").at_least(0.0).at_most(1.0);
+    pub notification_loss: f64 = 0.0; number("share of notifications lost").at_least(0.0).at_most(1.0);
     /// Extra robot runs with these numbers of robots, to see what bandwidth matches the
     /// sensors' freshness [beyond].
-    pub robot_sweep: Vec<u64>,
-    pub seed: u64,
+    pub robot_sweep: Vec<u64> = Vec::new(); list("robot counts to try").help("for the bandwidth chart").count(1, 10_000);
+    pub seed: u64 = 1; seed();
     /// The runs this part of a split run does (the page's pool of workers, the CLI's
     /// `--part`), numbered concept by concept, then robot count by robot count of the
     /// sweep; absent: all.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub only_runs: Option<Vec<u64>>,
+    pub only_runs: Option<Vec<u64>> = None; internal;
     /// The parts of the sensors' run this part of a split run does, numbered from 0: the
     /// robots' list of the pages without a sensor (when some have none), then the shards
     /// of the sensed pages; absent: all of them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sensed_parts: Option<Vec<u64>>,
+    pub sensed_parts: Option<Vec<u64>> = None; internal;
 }
-
-impl Default for SensorsConfig {
-    fn default() -> Self {
-        SensorsConfig {
-            pages: 200_000,
-            horizon: 6_048_000,
-            week: 6_048_000,
-            changes_per_week: 6.0,
-            requests_per_week: 70.0,
-            size_min: 65,
-            size_max: 122_880,
-            download_min: 1,
-            download_max: 40,
-            notify_min: 1,
-            notify_max: 3,
-            states: [0.083, 0.125, 0.125, 0.25, 0.25, 0.166],
-            no_change_rules: true,
-            unchanged_never_changes: false,
-            ties: Ties::ChangeFirst,
-            sample_every: 10_000,
-            stationary_from: 3_500_000,
-            concepts: vec![Concept::Robot, Concept::Sensors],
-            robots: 1,
-            robot_order: RobotOrder::Cycle,
-            rate_spread: 1.0,
-            sensor_share: 1.0,
-            notification_loss: 0.0,
-            robot_sweep: Vec::new(),
-            seed: 1,
-            only_runs: None,
-            sensed_parts: None,
-        }
-    }
 }
 
 impl SensorsConfig {
@@ -196,22 +169,10 @@ impl SensorsConfig {
 }
 
 impl Settings for SensorsConfig {
-    fn validate(&self) -> Result<(), InputError> {
-        count("pages", self.pages, 1, 50_000_000, "that is beyond any machine this runs on")?;
-        count("horizon", self.horizon, 1, 10_000_000_000, "a longer run takes days")?;
-        count("week", self.week, 1, u64::MAX / 4, "")?;
-        check("changes_per_week", self.changes_per_week)?.at_least(0.0)?.at_most(1e6)?;
-        check("requests_per_week", self.requests_per_week)?.at_least(0.0)?.at_most(1e6)?;
-        count("size_min", self.size_min, 0, u32::MAX as u64, "sizes are counted in 32 bits")?;
+    fn rules(&self) -> Result<(), InputError> {
         not_below("size_min", self.size_min, "size_max", self.size_max, u32::MAX as u64)?;
-        count("download_min", self.download_min, 0, 1_000_000, "")?;
         not_below("download_min", self.download_min, "download_max", self.download_max, 1_000_000)?;
-        count("download_max", self.download_max, 1, 1_000_000, "")?;
-        count("notify_min", self.notify_min, 0, 1_000_000, "")?;
         not_below("notify_min", self.notify_min, "notify_max", self.notify_max, 1_000_000)?;
-        for (k, &p) in self.states.iter().enumerate() {
-            check(&format!("states[{k}]"), p)?.at_least(0.0)?;
-        }
         if self.states.iter().sum::<f64>() <= 0.0 {
             return Err(InputError::new("states", "at least one state must have a positive frequency"));
         }
@@ -221,13 +182,6 @@ impl Settings for SensorsConfig {
         distinct("robot_sweep", &self.robot_sweep)?;
         if self.concepts.is_empty() && self.robot_sweep.is_empty() {
             return Err(InputError::new("concepts", "choose robot, sensors or both"));
-        }
-        count("robots", self.robots, 1, 10_000, "")?;
-        check("rate_spread", self.rate_spread)?.at_least(1.0)?.at_most(1e6)?;
-        check("sensor_share", self.sensor_share)?.at_least(0.0)?.at_most(1.0)?;
-        check("notification_loss", self.notification_loss)?.at_least(0.0)?.at_most(1.0)?;
-        for (k, &r) in self.robot_sweep.iter().enumerate() {
-            count(&format!("robot_sweep[{k}]"), r, 1, 10_000, "")?;
         }
         if self.robot_sweep.len() > 16 {
             return Err(InputError::new("robot_sweep", "at most 16 values"));

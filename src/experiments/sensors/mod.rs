@@ -15,7 +15,6 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 
-use crate::core::field::Field;
 pub use config::{Concept, RobotOrder, SensorsConfig};
 pub use job::SensorsJob;
 use job::join_pieces;
@@ -33,36 +32,6 @@ use crate::core::input::InputError;
 use crate::core::parallel;
 
 impl Experiment for SensorsConfig {
-    fn fields() -> Vec<Field> {
-        vec![
-            Field::choices("concepts", "concepts simulated"),
-            Field::integer("pages", "pages").help("the article: 200,000"),
-            Field::integer("horizon", "time units simulated").help("the article: 6,048,000 (one week)"),
-            Field::integer("week", "units per week"),
-            Field::number("changes_per_week", "changes per page per week"),
-            Field::number("requests_per_week", "requests per page per week"),
-            Field::integer("download_min", "download time from (units)"),
-            Field::integer("download_max", "download time to (units)"),
-            Field::integer("notify_min", "notification delay from"),
-            Field::integer("notify_max", "notification delay to"),
-            Field::integer("size_min", "page size from (bytes)"),
-            Field::integer("size_max", "page size to (bytes)"),
-            Field::list("states", "state frequencies 1–6").help("403, 404, 500, smaller, larger, unchanged"),
-            Field::bool("no_change_rules", "apply the no-change rules"),
-            Field::bool("unchanged_never_changes", "state 6 (unchanged) never counts as a change").help("the other reading: not even after an error state"),
-            Field::select("ties", "a change and an observation in one unit"),
-            Field::integer("sample_every", "sample freshness every (units)"),
-            Field::integer("stationary_from", "stationary from (unit)"),
-            Field::integer("robots", "robots"),
-            Field::select("robot_order", "robots’ order"),
-            Field::number("rate_spread", "spread of change rates").help("1: all pages alike; 10: rates within ×/÷10"),
-            Field::number("sensor_share", "share of pages with a sensor").help("the robots cover the rest"),
-            Field::number("notification_loss", "share of notifications lost"),
-            Field::list("robot_sweep", "robot counts to try").help("for the bandwidth chart"),
-            Field::seed(),
-        ]
-    }
-
     type Output = SensorsOutput;
 
     fn start(self) -> Result<Box<dyn Job<SensorsOutput>>, InputError> {
