@@ -357,3 +357,19 @@ test('a cancel stops a run still building its pages at once; the worker is repla
   assert.equal(outcome.busy, 0);
   assert.equal(outcome.restarts, 0, 'a cancel is not counted as a crash');
 });
+
+test("a link's setting beyond the form runs and stays in the link, and one the experiment lacks is said, not dropped", async () => {
+  const other = await browser.newPage(`${browser.url}?view=policies&policies.bins=20&policies.binz=3`);
+  await done(other, 'policies');
+  const note = other.locator('#policies .link-note');
+  assert.match(await note.textContent(), /Set by the address, beyond this form: time bins of the freshness curves \(bins\) = 20\./);
+  assert.match(await note.textContent(), /“binz”.*not a setting of policies it could read: not applied\./);
+  const [download] = await Promise.all([other.waitForEvent('download'), other.locator('#policies').getByRole('button', { name: /as JSON/ }).click()]);
+  const file = path.join(shots, 'linked-bins.json');
+  await download.saveAs(file);
+  const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(json.config.bins, 20, 'the run is the one the link asked for');
+  assert.equal(json.result.capacities[0].curves[0].freshness.length, 20);
+  assert.match(other.url(), /policies\.bins=20/, 'the link keeps it');
+  await other.close();
+});

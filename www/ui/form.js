@@ -166,7 +166,8 @@ function parseNumber(text, integer) {
   return { value };
 }
 
-function parse(field, raw) {
+/** A field's value from its text (as a form's input or a link holds it): {value} or {error}. */
+export function parse(field, raw) {
   switch (field.kind) {
     case 'bool':
       return { value: raw };

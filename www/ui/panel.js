@@ -1,6 +1,6 @@
 // One experiment on the page: its form, its run in the worker, its charts and exports,
 // and an honest account of what the charts show (out of date, partial, cancelled).
-import { Form } from './form.js';
+import { Form, parse } from './form.js';
 import { ChartView } from './chart.js';
 import { Progress } from './progress.js';
 import { Cancelled } from '../worker-client.js';
@@ -105,8 +105,11 @@ export class ExperimentPanel {
     this.base = spec.initial ? spec.initial(core) : core.defaults(this.experiment);
     const choices = core.choices(this.experiment);
     this.label = (field, value) => choices[field]?.find((option) => option[0] === value)?.[1];
-    this.fields = describe(spec, core.fields(this.experiment), choices);
+    this.described = core.fields(this.experiment);
+    this.fields = describe(spec, this.described, choices);
     this.defaults = Object.fromEntries(this.fields.map((f) => [f.key, getPath(this.base, f.key)]));
+    // settings a link gave that this form does not show: applied, kept in the link, said
+    this.linked = new Map();
 
     const body = document.createElement('div');
     body.className = 'panel-body';
@@ -143,6 +146,9 @@ export class ExperimentPanel {
             if (v !== undefined) this.form.set(field.key, v);
             else if (field.kind === 'optional') this.form.set(field.key, null);
           }
+          // and it replaces what a link set beyond the form
+          this.linked = new Map();
+          this.noteLinked([]);
           this.changed();
           preset.then?.(this);
         }),
@@ -216,14 +222,48 @@ export class ExperimentPanel {
     this.start();
   }
 
-  /** Sets fields from URL text; `file` names the file a link's run was on. */
+  /** Sets fields from URL text; `file` names the file a link's run was on. A setting of
+   * the experiment this form does not show (`policies.bins`) is applied all the same and
+   * said; one the experiment does not have is said as not applied (issue 45: neither is
+   * dropped in silence). */
   applyParams(params) {
     this.awaitedFile = null;
+    this.linked = new Map();
+    const unknown = [];
     for (const [key, text] of params) {
-      if (key === 'file' && this.spec.file && !this[this.spec.file.key]) this.awaitedFile = parseFileParam(text);
+      if (key === 'file') {
+        if (this.spec.file && !this[this.spec.file.key]) this.awaitedFile = parseFileParam(text);
+        continue;
+      }
       const field = this.fields.find((f) => f.key === key);
+      const hidden = field ? null : this.described.find((f) => f.key === key);
+      const parsed = hidden && parse(hidden, decodeValue(hidden, text));
       if (field) this.form.set(key, decodeValue(field, text));
+      else if (hidden && !parsed.error) this.linked.set(key, { field: hidden, text, value: parsed.value });
+      else unknown.push(hidden ? `“${key}” (${parsed.error})` : `“${key}”`);
     }
+    this.noteLinked(unknown);
+  }
+
+  /** Under the form's summary: the link's settings the form does not show, and those
+   * that are no setting of this experiment. */
+  noteLinked(unknown) {
+    this.linkNote?.remove();
+    this.linkNote = null;
+    if (!this.linked.size && !unknown.length) return;
+    const note = document.createElement('p');
+    note.className = 'link-note';
+    note.setAttribute('role', 'status');
+    const applied = [...this.linked].map(([key, { field, text }]) => `${field.label} (${key}) = ${text}`);
+    if (applied.length) note.append(Object.assign(document.createElement('span'), { textContent: `Set by the address, beyond this form: ${applied.join('; ')}. ` }));
+    if (unknown.length) {
+      const words = `The address ${applied.length ? 'also ' : ''}gives ${unknown.join(', ')}, which ${unknown.length > 1 ? 'are' : 'is'} not a setting of ${this.experiment} it could read: not applied.`;
+      note.append(Object.assign(document.createElement('span'), { className: 'link-unknown', textContent: words }));
+    }
+    const summary = this.controls.querySelector(':scope > summary');
+    if (summary) summary.after(note);
+    else this.controls.prepend(note);
+    this.linkNote = note;
   }
 
   /** The parameters that differ from the defaults, as URL text. */
@@ -234,6 +274,7 @@ export class ExperimentPanel {
       // an optional field the defaults leave out is none
       if (JSON.stringify(value ?? null) !== JSON.stringify(this.defaults[field.key] ?? null)) params.set(field.key, encodeValue(field, value));
     }
+    for (const [key, { text }] of this.linked) params.set(key, text);
     // a run on a file names it, so that the link can ask for it again
     const file = this.heldFile(config) ?? (this.spec.file?.when(config) ? this.awaitedFile : null);
     if (file) params.set('file', this[this.spec.file.key] ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
@@ -327,6 +368,7 @@ export class ExperimentPanel {
     const config = structuredClone(this.base);
     config.experiment = this.experiment;
     for (const [key, value] of Object.entries(read)) setPath(config, key, value);
+    for (const [key, { value }] of this.linked) setPath(config, key, value);
     // a held file stands in the checks as its shape once the worker has read it, else
     // as its size
     const file = this.heldFile(config);
