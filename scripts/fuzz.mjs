@@ -72,6 +72,8 @@ if (!line || !commandLine) {
 const s = JSON.parse(line.slice('FUZZ-SUMMARY '.length));
 const c = JSON.parse(commandLine.slice('FUZZ-COMMANDS '.length));
 const n = (v) => Number(v).toLocaleString('en');
+const t = s.runs_over_a_second;
+const ratio = (v) => (v == null ? '–' : Number(v).toFixed(2));
 const rows = [
   ['cases', n(s.cases)],
   ['refused with a message (invalid or over the limits)', n(s.refused)],
@@ -83,6 +85,10 @@ const rows = [
   ['accepted, but not as asked (a field given, or one left to its default, changed)', n(s.silent_changes)],
   ['over their estimate (peak memory over it + 2 MB, or work over 2×)', n(s.over_estimate)],
   ['estimate too high (memory over 1.5× a peak of 20 MB or more) or, for runs over 1 s, time outside ½–2×', n(s.estimate_off)],
+  [
+    `runs over 1 s (their time judged): estimate ÷ measured time, median ${ratio(t.median)}, lowest ${ratio(t.lowest)}, highest ${ratio(t.highest)}`,
+    n(t.runs),
+  ],
   ['checks slower than 50 ms (the page runs them on its main thread)', n(s.slow_checks)],
   ['refusals without a message', n(s.refusals_without_a_message)],
 ];

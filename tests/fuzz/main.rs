@@ -267,6 +267,19 @@ fn fuzz_campaign() {
     let count = |kind: &str| results.iter().filter(|r| r["outcome"] == kind).count();
     let failures: Vec<&serde_json::Value> = results.iter().filter(|r| !matches!(r["outcome"].as_str(), Some("refused" | "skipped" | "ran"))).collect();
     let empty_messages = results.iter().filter(|r| r["outcome"] == "refused" && r["message"].as_str().is_none_or(|m| m.trim().is_empty())).count();
+    // the runs whose time is judged (over a second), and their estimate ÷ measured time
+    let mut timed: Vec<f64> = results
+        .iter()
+        .filter(|r| r["seconds"].as_f64().is_some_and(|s| s > 1.0))
+        .map(|r| r["estimated_seconds"].as_f64().unwrap_or(f64::NAN) / r["seconds"].as_f64().unwrap_or(f64::NAN))
+        .collect();
+    timed.sort_by(f64::total_cmp);
+    let time_ratios = json!({
+        "runs": timed.len(),
+        "median": timed.get(timed.len() / 2),
+        "lowest": timed.first(),
+        "highest": timed.last(),
+    });
     let summary = json!({
         "cases": results.len(),
         "seed": seed,
@@ -278,6 +291,7 @@ fn fuzz_campaign() {
         "out_of_memory": count("oom"),
         "over_estimate": count("over_estimate"),
         "estimate_off": count("estimate_off"),
+        "runs_over_a_second": time_ratios,
         "silent_changes": count("silent_change"),
         "by_experiment": by_experiment(&results),
         "slow_checks": count("slow_check"),
