@@ -3,15 +3,21 @@
 //! fetch time follows from that. Politeness is kept the way a fetcher's per-host queue
 //! keeps it: the server takes its due pages in order, at most one every P.
 //!
-//! Readings implemented (from the projects' source and shipped configuration):
-//! - **Nutch AdaptiveFetchSchedule** (nutch-default.xml): start at 30 days; changed →
-//!   interval × 0.8 and modifiedTime = fetch time; unchanged → × 1.4; sync delta:
-//!   delta = fetch − modifiedTime, interval ≥ delta, next = fetch − 0.3·delta +
-//!   interval; interval clamped to [60 s, 365 days]. The first fetch counts as changed.
+//! Each rule runs on its settings ([`Intervals`]); [`Rule::shipped`] gives the projects'
+//! shipped defaults, and a crawler's own configuration file gives others
+//! (`core::policy::crawler_files`). Readings (from the projects' source and shipped
+//! configuration):
+//! - **Nutch AdaptiveFetchSchedule** (nutch-default.xml): start at
+//!   `db.fetch.interval.default` (30 days); changed → interval × (1 − dec_rate) and
+//!   modifiedTime = fetch time; unchanged → × (1 + inc_rate); sync delta (when
+//!   `sync_delta`): delta = fetch − modifiedTime, interval ≥ delta, next = fetch −
+//!   sync_delta_rate·delta + interval; interval clamped to [min_interval, max_interval].
+//!   The first fetch counts as changed.
 //! - **StormCrawler AdaptiveScheduler**: the first fetch has no previous signature and
-//!   falls back to the default interval (1 day); later, changed → 0.5·interval +
-//!   0.5·60 min (halfway to the minimum), unchanged → × 1.5 up to 2 weeks; whole minutes.
-//! - **Fixed** (Nutch DefaultFetchSchedule): every 30 days.
+//!   falls back to `fetchInterval.default` (1 day); later, changed → (1 − decr) ×
+//!   interval plus decr × min (slowed down near the minimum), unchanged → × (1 + incr)
+//!   up to the maximum; whole minutes (Java's int cast).
+//! - **Fixed** (Nutch DefaultFetchSchedule): every `db.fetch.interval.default`.
 //!
 //! Times are in days.
 
@@ -33,18 +39,43 @@ pub enum Rule {
     Fixed,
 }
 
+/// A rule's settings, in days (and rates): what a crawler's configuration sets.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Intervals {
+    pub rule: Rule,
+    /// The interval every page starts with.
+    pub initial: f64,
+    /// The shortest and longest adaptive interval.
+    pub min: f64,
+    pub max: f64,
+    /// Unchanged: × (1 + inc_rate); changed: × (1 − dec_rate) (StormCrawler: towards min).
+    pub inc_rate: f64,
+    pub dec_rate: f64,
+    /// Nutch's sync delta: the share of the time since the last change the next fetch
+    /// is moved earlier by (None: `sync_delta` off).
+    pub sync_delta_rate: Option<f64>,
+}
+
 impl Rule {
-    /// The interval every page starts with, in days.
-    pub fn initial_interval(self) -> f64 {
+    /// The project's shipped defaults: nutch-default.xml (30 days, 60 s to 365 days, 0.4,
+    /// 0.2, sync delta 0.3); StormCrawler's AdaptiveScheduler (1 day, 60 minutes to two
+    /// weeks, 0.5, 0.5); Nutch's DefaultFetchSchedule (30 days).
+    pub fn shipped(self) -> Intervals {
         match self {
-            Rule::Nutch | Rule::Fixed => 30.0,
-            Rule::Stormcrawler => 1.0,
+            Rule::Nutch => Intervals { rule: self, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3) },
+            Rule::Stormcrawler => Intervals { rule: self, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None },
+            Rule::Fixed => Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None },
         }
+    }
+
+    /// The interval every page starts with under the shipped defaults, in days.
+    pub fn initial_interval(self) -> f64 {
+        self.shipped().initial
     }
 }
 
 pub struct Adaptive {
-    rule: Rule,
+    rule: Intervals,
     first: usize,
     heap: EventQueue<u32>,
     interval: Vec<f64>,
@@ -53,27 +84,32 @@ pub struct Adaptive {
     fetched: Vec<bool>,
     politeness: f64,
     last: f64,
-    /// Every time constant of the rule multiplied by this (1: the shipped rule).
+    /// Every time constant of the rule multiplied by this (1: the rule as set).
     scale: f64,
 }
 
 impl Adaptive {
-    /// Cold start: every page due at time 0, initial interval.
+    /// Cold start: every page due at time 0, the shipped initial interval.
     pub fn new(rule: Rule, pages: Range<usize>, politeness: f64) -> Self {
         Self::scaled(rule, pages, politeness, 1.0)
     }
 
-    /// The rule with every time constant (initial, shortest and longest interval,
-    /// StormCrawler's minutes) multiplied by `scale`: the rule run on a clock `scale`
-    /// times slower, as an operator tunes a crawler to spend its bandwidth.
+    /// The shipped rule with every time constant (initial, shortest and longest
+    /// interval, StormCrawler's minutes) multiplied by `scale`: the rule run on a clock
+    /// `scale` times slower, as an operator tunes a crawler to spend its bandwidth.
     pub fn scaled(rule: Rule, pages: Range<usize>, politeness: f64, scale: f64) -> Self {
+        Self::with(rule.shipped(), pages, politeness, scale)
+    }
+
+    /// A rule on its settings (a crawler's own configuration).
+    pub fn with(rule: Intervals, pages: Range<usize>, politeness: f64, scale: f64) -> Self {
         let n = pages.len();
         let entries = pages.clone().map(|i| (0.0, i as u32)).collect();
         Adaptive {
             rule,
             first: pages.start,
             heap: EventQueue::from_entries(entries),
-            interval: vec![rule.initial_interval(); n],
+            interval: vec![rule.initial; n],
             modified: vec![f64::NEG_INFINITY; n],
             fetched: vec![false; n],
             politeness,
@@ -87,36 +123,45 @@ impl Adaptive {
 
     /// The next fetch time of a page fetched at `t`, updating its interval.
     fn reschedule(&mut self, k: usize, t: f64, changed: bool) -> f64 {
-        match self.rule {
+        let r = self.rule;
+        match r.rule {
+            // Nutch DefaultFetchSchedule.setFetchSchedule: the default interval, always
             Rule::Fixed => t + self.interval[k],
+            // Nutch AdaptiveFetchSchedule.setFetchSchedule
             Rule::Nutch => {
                 let mut interval = self.interval[k];
                 if self.modified[k] == f64::NEG_INFINITY {
                     self.modified[k] = t;
                 }
                 if changed {
-                    interval *= 0.8;
+                    interval *= 1.0 - r.dec_rate;
                     self.modified[k] = t;
                 } else {
-                    interval *= 1.4;
+                    interval *= 1.0 + r.inc_rate;
                 }
-                let delta = t - self.modified[k];
-                if delta > interval {
-                    interval = delta;
+                let mut reference = t;
+                if let Some(rate) = r.sync_delta_rate {
+                    // sync_delta: the interval at least the time since the last change,
+                    // the next fetch moved earlier by a share of it
+                    let delta = t - self.modified[k];
+                    if delta > interval {
+                        interval = delta;
+                    }
+                    reference = t - rate * delta;
                 }
-                let reference = t - 0.3 * delta;
-                interval = interval.clamp(60.0 * SECOND, 365.0);
+                interval = interval.clamp(r.min, r.max);
                 self.interval[k] = interval;
                 reference + interval
             }
+            // StormCrawler AdaptiveScheduler.schedule, in whole minutes
             Rule::Stormcrawler => {
                 let minutes = self.interval[k] / MINUTE;
                 let next = if !self.fetched[k] {
-                    1440.0
+                    (r.initial / MINUTE).round()
                 } else if changed {
-                    (0.5 * minutes + 0.5 * 60.0).floor()
+                    ((1.0 - r.dec_rate) * minutes + r.dec_rate * (r.min / MINUTE).round()).floor()
                 } else {
-                    (minutes * 1.5).floor().min(20_160.0)
+                    (minutes * (1.0 + r.inc_rate)).floor().min((r.max / MINUTE).round())
                 };
                 self.interval[k] = next * MINUTE;
                 t + self.interval[k]

@@ -3,6 +3,7 @@
 //! simulation advances each server's schedule in turn.
 
 pub mod adaptive;
+pub mod crawler_files;
 pub mod greedy;
 pub mod merge;
 pub mod on_change;

@@ -1,0 +1,204 @@
+//! Deployed crawlers' own configuration files, read with a parser of each format:
+//! Nutch's `nutch-site.xml`, StormCrawler's `crawler-conf.yaml`, Heritrix's
+//! `crawler-beans.cxml` and Scrapy's `settings.py`. Each crawler's settings are declared
+//! once ([`Known`]: the file's name for it, the shipped default, what it sets in the
+//! model); a file's value replaces the default, every setting is reported with its
+//! value and whether it came from the file, unknown names are listed as ignored, and
+//! anything that cannot be read is refused with the line and the fix.
+
+pub mod heritrix;
+pub mod nutch;
+pub mod scrapy;
+pub mod stormcrawler;
+
+use super::adaptive::{Intervals, Rule};
+use crate::core::input::InputError;
+use crate::core::labels::labelled;
+use serde::{Deserialize, Serialize};
+
+labelled! {
+/// The crawlers whose files Freshlab reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Crawler {
+    Nutch => "Apache Nutch (nutch-site.xml)",
+    Stormcrawler => "Apache StormCrawler (crawler-conf.yaml)",
+    Heritrix => "Heritrix (crawler-beans.cxml)",
+    Scrapy => "Scrapy (settings.py)",
+}
+}
+
+/// Files larger than this are not a crawler's configuration.
+pub const MAX_BYTES: usize = 4 << 20;
+
+/// What Freshlab models of a crawler: its revisit rule and how it spaces the requests
+/// to one server.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    pub intervals: Intervals,
+    /// The least time between two requests to one server, in seconds, with one
+    /// request at a time (Nutch and StormCrawler `fetcher.server.delay`, Scrapy
+    /// `DOWNLOAD_DELAY`, Heritrix `minDelayMs`).
+    pub server_delay_s: f64,
+    /// …and with several at a time (`fetcher.server.min.delay`).
+    pub min_delay_s: f64,
+    /// Requests one server may have in flight (`fetcher.threads.per.queue`).
+    pub threads_per_queue: f64,
+    /// robots.txt Crawl-delay honoured up to this many seconds (beyond, Nutch and
+    /// StormCrawler skip the server's pages).
+    pub crawl_delay_cap_s: f64,
+}
+
+impl Model {
+    /// The gap the crawler keeps between two requests to one server, in seconds: Nutch's
+    /// FetchItemQueue waits `crawlDelay` after each request with one thread per queue and
+    /// `minCrawlDelay` with more (StormCrawler's FetchItemQueue likewise).
+    pub fn politeness_s(&self) -> f64 {
+        if self.threads_per_queue > 1.0 { self.min_delay_s } else { self.server_delay_s }
+    }
+}
+
+/// One setting a crawler reads from its file, declared once.
+pub struct Known {
+    /// Its name in the file.
+    pub name: &'static str,
+    /// The crawler's shipped default, as the file would write it.
+    pub default: &'static str,
+    /// What it sets in the model ("" where Freshlab reads it but does not model it yet).
+    pub meaning: &'static str,
+    /// Sets the model from the value's text; the error says what the value must be.
+    pub apply: fn(&mut Model, &str) -> Result<(), String>,
+}
+
+/// A setting as the run used it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    pub name: String,
+    pub value: String,
+    /// From the file (else the shipped default).
+    pub from_file: bool,
+    /// Its line in the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// What it sets in the model; empty: read, not modelled yet.
+    pub meaning: String,
+}
+
+/// A crawler's file, read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Loaded {
+    pub crawler: Crawler,
+    pub model: Model,
+    /// Every known setting, from the file or its default, in the declaration's order.
+    pub settings: Vec<Setting>,
+    /// Names the file gives that Freshlab does not read, with their lines.
+    pub ignored: Vec<(String, u64)>,
+}
+
+/// Reads `text` as `crawler`'s configuration file, named `field` in messages.
+pub fn read(crawler: Crawler, text: &str, field: &str) -> Result<Loaded, InputError> {
+    if text.len() > MAX_BYTES {
+        return Err(InputError::new(field, format!("is {} KB, over the {} KB a crawler's configuration may have; is it the right file?", text.len() >> 10, MAX_BYTES >> 10)));
+    }
+    let entries = match crawler {
+        Crawler::Nutch => nutch::entries(text),
+        Crawler::Stormcrawler => stormcrawler::entries(text),
+        Crawler::Heritrix => heritrix::entries(text),
+        Crawler::Scrapy => scrapy::entries(text),
+    }
+    .map_err(|e| InputError::new(field, e))?;
+    apply(crawler, entries, field)
+}
+
+/// The model of `crawler` at its shipped defaults (no file).
+pub fn shipped(crawler: Crawler) -> Loaded {
+    apply(crawler, Vec::new(), "").expect("the shipped defaults read")
+}
+
+/// A name and value the file gives, with its line.
+pub struct Entry {
+    pub name: String,
+    pub value: String,
+    pub line: u64,
+}
+
+fn known(crawler: Crawler) -> &'static [Known] {
+    match crawler {
+        Crawler::Nutch => nutch::KNOWN,
+        Crawler::Stormcrawler => stormcrawler::KNOWN,
+        Crawler::Heritrix => heritrix::KNOWN,
+        Crawler::Scrapy => scrapy::KNOWN,
+    }
+}
+
+/// The shipped model, then each known setting's value (the file's where it gives one).
+fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, InputError> {
+    let mut model = match crawler {
+        Crawler::Nutch => nutch::SHIPPED,
+        Crawler::Stormcrawler => stormcrawler::SHIPPED,
+        Crawler::Heritrix => heritrix::SHIPPED,
+        Crawler::Scrapy => scrapy::SHIPPED,
+    };
+    let table = known(crawler);
+    let mut settings = Vec::new();
+    for k in table {
+        // the last value a file gives wins, as each crawler's configuration loader does
+        let given = entries.iter().rev().find(|e| e.name == k.name);
+        let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
+        (k.apply)(&mut model, value.trim()).map_err(|why| {
+            let at = line.map_or(String::from(" (its default)"), |l| format!(" (line {l})"));
+            InputError::new(field, format!("{}{at}: {why} (got \"{}\"); fix the value or remove the line to keep the default {}", k.name, value.trim(), k.default))
+        })?;
+        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, meaning: k.meaning.into() });
+    }
+    let ignored = entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.line)).collect();
+    check(&model).map_err(|why| InputError::new(field, why))?;
+    Ok(Loaded { crawler, model, settings, ignored })
+}
+
+/// What no crawler can run with, whatever the file says.
+fn check(m: &Model) -> Result<(), String> {
+    let i = m.intervals;
+    if !(i.min > 0.0 && i.min <= i.max) {
+        return Err(format!("the shortest interval ({} days) must be above 0 and at most the longest ({} days)", i.min, i.max));
+    }
+    if i.initial <= 0.0 {
+        return Err("the default interval must be above 0".into());
+    }
+    if i.rule != Rule::Fixed && i.dec_rate >= 1.0 {
+        return Err(format!("the decrement rate must be below 1 (got {}): the interval would fall to 0", i.dec_rate));
+    }
+    Ok(())
+}
+
+/// A number of `unit` (at least 0) from a setting's text.
+pub fn number(text: &str, unit: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("must be a number of {unit}, at least 0")),
+    }
+}
+
+/// A rate in [0, 1].
+pub fn rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err("must be a rate from 0 to 1 (the projects advise at most 0.5)".into()),
+    }
+}
+
+/// true or false (Python's True and False too).
+pub fn boolean(text: &str) -> Result<bool, String> {
+    match text {
+        "true" | "True" => Ok(true),
+        "false" | "False" => Ok(false),
+        _ => Err("must be true or false".into()),
+    }
+}
+
+/// Seconds and minutes in days (the rules' clock).
+pub const SECOND: f64 = 1.0 / 86_400.0;
+pub const MINUTE: f64 = 1.0 / 1440.0;
+
+#[cfg(test)]
+mod tests;

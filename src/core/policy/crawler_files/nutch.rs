@@ -1,0 +1,162 @@
+//! Apache Nutch's `nutch-site.xml`: `<configuration>` of `<property>` elements, each a
+//! `<name>` and a `<value>` (Hadoop's Configuration format), over nutch-default.xml.
+
+use super::{Entry, Known, Model, SECOND, boolean, number, rate};
+use crate::core::policy::adaptive::{Intervals, Rule};
+
+/// nutch-default.xml: DefaultFetchSchedule every 30 days; the adaptive schedule's rates
+/// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s.
+pub const SHIPPED: Model = Model {
+    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3) },
+    server_delay_s: 5.0,
+    min_delay_s: 0.0,
+    threads_per_queue: 1.0,
+    crawl_delay_cap_s: 30.0,
+};
+
+/// The settings read, with nutch-default.xml's values.
+pub const KNOWN: &[Known] = &[
+    Known {
+        name: "db.fetch.schedule.class",
+        default: "org.apache.nutch.crawl.DefaultFetchSchedule",
+        meaning: "the revisit rule: DefaultFetchSchedule (a fixed interval) or AdaptiveFetchSchedule",
+        apply: |m, v| {
+            m.intervals.rule = match v.rsplit('.').next() {
+                Some("DefaultFetchSchedule") => Rule::Fixed,
+                Some("AdaptiveFetchSchedule") => Rule::Nutch,
+                _ => return Err("must be org.apache.nutch.crawl.DefaultFetchSchedule or org.apache.nutch.crawl.AdaptiveFetchSchedule (the schedules Freshlab models)".into()),
+            };
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.interval.default",
+        default: "2592000",
+        meaning: "every page's first interval (seconds); the fixed schedule's only one",
+        apply: |m, v| {
+            m.intervals.initial = number(v, "seconds")? * SECOND;
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.schedule.adaptive.inc_rate",
+        default: "0.4",
+        meaning: "unchanged: the interval × (1 + inc_rate)",
+        apply: |m, v| {
+            m.intervals.inc_rate = rate(v)?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.schedule.adaptive.dec_rate",
+        default: "0.2",
+        meaning: "changed: the interval × (1 − dec_rate)",
+        apply: |m, v| {
+            m.intervals.dec_rate = rate(v)?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.schedule.adaptive.min_interval",
+        default: "60.0",
+        meaning: "the shortest adaptive interval (seconds)",
+        apply: |m, v| {
+            m.intervals.min = number(v, "seconds")? * SECOND;
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.schedule.adaptive.max_interval",
+        default: "31536000.0",
+        meaning: "the longest adaptive interval (seconds)",
+        apply: |m, v| {
+            m.intervals.max = number(v, "seconds")? * SECOND;
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.schedule.adaptive.sync_delta",
+        default: "true",
+        meaning: "move the next fetch earlier by a share of the time since the last change",
+        apply: |m, v| {
+            let on = boolean(v)?;
+            m.intervals.sync_delta_rate = if on { Some(m.intervals.sync_delta_rate.unwrap_or(0.3)) } else { None };
+            Ok(())
+        },
+    },
+    Known {
+        name: "db.fetch.schedule.adaptive.sync_delta_rate",
+        default: "0.3",
+        meaning: "that share",
+        apply: |m, v| {
+            let share = rate(v)?;
+            if m.intervals.sync_delta_rate.is_some() {
+                m.intervals.sync_delta_rate = Some(share);
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.server.delay",
+        default: "5.0",
+        meaning: "the gap between two requests to a server, one at a time (seconds)",
+        apply: |m, v| {
+            m.server_delay_s = number(v, "seconds")?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.server.min.delay",
+        default: "0.0",
+        meaning: "the gap with several requests at a time (seconds)",
+        apply: |m, v| {
+            m.min_delay_s = number(v, "seconds")?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.threads.per.queue",
+        default: "1",
+        meaning: "requests one server may have in flight",
+        apply: |m, v| {
+            let n = number(v, "threads")?;
+            if n < 1.0 || n.fract() != 0.0 {
+                return Err("must be a whole number of threads, at least 1".into());
+            }
+            {
+                m.threads_per_queue = n;
+                Ok(())
+            }
+        },
+    },
+    Known {
+        name: "fetcher.max.crawl.delay",
+        default: "30",
+        meaning: "",
+        apply: |m, v| {
+            m.crawl_delay_cap_s = number(v, "seconds")?;
+            Ok(())
+        },
+    },
+    Known { name: "db.fetch.interval.max", default: "7776000", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
+    Known { name: "generate.topN", default: "", meaning: "", apply: |_, _| Ok(()) },
+    Known { name: "generate.max.count", default: "-1", meaning: "", apply: |_, _| Ok(()) },
+];
+
+/// The file's properties, in order, with their lines.
+pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("is not XML that Nutch can read: {e}"))?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "configuration" {
+        let line = doc.text_pos_at(root.range().start).row;
+        return Err(format!("line {line}: the root element is <{}>, not <configuration> as in nutch-site.xml", root.tag_name().name()));
+    }
+    let mut entries = Vec::new();
+    for property in root.children().filter(|n| n.has_tag_name("property")) {
+        let line = u64::from(doc.text_pos_at(property.range().start).row);
+        let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap_or("").trim().to_string());
+        let Some(name) = child("name") else { return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value>")) };
+        entries.push(Entry { name, value: child("value").unwrap_or_default(), line });
+    }
+    Ok(entries)
+}

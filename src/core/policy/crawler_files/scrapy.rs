@@ -1,0 +1,106 @@
+//! Scrapy's `settings.py`: plain `NAME = value` assignments, read without running
+//! Python; a value may run over several lines inside brackets (a dict of pipelines).
+//! Any other statement (an import, an `if`) is refused by name. Scrapy has no revisit
+//! rule of its own: the experiment's recrawl interval is given beside it.
+
+use super::{Entry, Known, Model, boolean, number};
+use crate::core::policy::adaptive::{Intervals, Rule};
+
+/// Scrapy's default settings: no download delay (randomised 0.5–1.5× when set), eight
+/// requests per domain at a time, AutoThrottle off.
+pub const SHIPPED: Model = Model {
+    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None },
+    server_delay_s: 0.0,
+    min_delay_s: 0.0,
+    threads_per_queue: 1.0,
+    crawl_delay_cap_s: 0.0,
+};
+
+/// The settings read, with Scrapy's defaults.
+pub const KNOWN: &[Known] = &[
+    Known {
+        name: "DOWNLOAD_DELAY",
+        default: "0",
+        meaning: "the gap between two requests to a domain (seconds; its mean when randomised)",
+        apply: |m, v| {
+            m.server_delay_s = number(v, "seconds")?;
+            m.min_delay_s = m.server_delay_s;
+            Ok(())
+        },
+    },
+    Known { name: "RANDOMIZE_DOWNLOAD_DELAY", default: "True", meaning: "", apply: |_, v| boolean(v).map(|_| ()) },
+    Known { name: "CONCURRENT_REQUESTS_PER_DOMAIN", default: "8", meaning: "", apply: |_, v| number(v, "requests").map(|_| ()) },
+    Known { name: "AUTOTHROTTLE_ENABLED", default: "False", meaning: "", apply: |_, v| boolean(v).map(|_| ()) },
+    Known { name: "AUTOTHROTTLE_START_DELAY", default: "5.0", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
+    Known { name: "AUTOTHROTTLE_MAX_DELAY", default: "60.0", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
+    Known { name: "AUTOTHROTTLE_TARGET_CONCURRENCY", default: "1.0", meaning: "", apply: |_, v| number(v, "requests").map(|_| ()) },
+];
+
+/// The file's assignments, in order, with their lines.
+pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
+    let mut entries = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((k, raw)) = lines.next() {
+        let line = uncommented(raw).trim_end();
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = k as u64 + 1;
+        let Some((name, value)) = line.split_once('=').filter(|(n, v)| is_name(n.trim()) && !v.starts_with('=')) else {
+            let statement = line.split_whitespace().next().unwrap_or("");
+            return Err(format!(
+                "line {at}: `{}` is not a plain NAME = value assignment ({statement}); Freshlab reads only those: remove the line or set what it computes as a value",
+                line.trim()
+            ));
+        };
+        let mut value = value.trim().to_string();
+        // a bracketed value runs until its brackets close
+        while depth(&value) > 0 {
+            let Some((_, more)) = lines.next() else { return Err(format!("line {at}: {} opens a bracket that never closes", name.trim())) };
+            value.push(' ');
+            value.push_str(uncommented(more).trim());
+        }
+        entries.push(Entry { name: name.trim().to_string(), value: unquoted(&value), line: at });
+    }
+    Ok(entries)
+}
+
+fn is_name(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') && !text.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// The line without a `#` comment (outside quotes).
+fn uncommented(line: &str) -> &str {
+    let mut quote = None;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '#') => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
+
+/// Open brackets less closed ones.
+fn depth(text: &str) -> i64 {
+    text.chars()
+        .map(|c| match c {
+            '[' | '{' | '(' => 1,
+            ']' | '}' | ')' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// A quoted string's text; any other value as written.
+fn unquoted(value: &str) -> String {
+    let v = value.trim();
+    for q in ['"', '\''] {
+        if v.len() >= 2 && v.starts_with(q) && v.ends_with(q) {
+            return v[1..v.len() - 1].to_string();
+        }
+    }
+    v.to_string()
+}

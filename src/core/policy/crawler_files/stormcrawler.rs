@@ -1,0 +1,153 @@
+//! Apache StormCrawler's `crawler-conf.yaml`: a YAML map under `config:` (or at the
+//! root) of dotted names, over crawler-default.yaml.
+
+use super::{Entry, Known, MINUTE, Model, number, rate};
+use crate::core::policy::adaptive::{Intervals, Rule};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// crawler-default.yaml and AdaptiveScheduler's defaults: DefaultScheduler every day;
+/// 60 minutes to two weeks, rates 0.5; a 1 s server delay, one thread per queue,
+/// Crawl-delay honoured up to 30 s.
+pub const SHIPPED: Model = Model {
+    intervals: Intervals { rule: Rule::Fixed, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None },
+    server_delay_s: 1.0,
+    min_delay_s: 0.0,
+    threads_per_queue: 1.0,
+    crawl_delay_cap_s: 30.0,
+};
+
+/// The settings read, with the shipped values.
+pub const KNOWN: &[Known] = &[
+    Known {
+        name: "scheduler.class",
+        default: "org.apache.stormcrawler.persistence.DefaultScheduler",
+        meaning: "the revisit rule: DefaultScheduler (a fixed interval) or AdaptiveScheduler",
+        apply: |m, v| {
+            m.intervals.rule = match v.rsplit('.').next() {
+                Some("DefaultScheduler") => Rule::Fixed,
+                Some("AdaptiveScheduler") => Rule::Stormcrawler,
+                _ => return Err("must be a DefaultScheduler or an AdaptiveScheduler class (the schedulers Freshlab models)".into()),
+            };
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetchInterval.default",
+        default: "1440",
+        meaning: "every page's first interval (minutes); the default scheduler's only one",
+        apply: |m, v| {
+            m.intervals.initial = number(v, "minutes")? * MINUTE;
+            Ok(())
+        },
+    },
+    Known {
+        name: "scheduler.adaptive.fetchInterval.min",
+        default: "60",
+        meaning: "the shortest adaptive interval (minutes)",
+        apply: |m, v| {
+            m.intervals.min = number(v, "minutes")? * MINUTE;
+            Ok(())
+        },
+    },
+    Known {
+        name: "scheduler.adaptive.fetchInterval.max",
+        default: "20160",
+        meaning: "the longest adaptive interval (minutes)",
+        apply: |m, v| {
+            m.intervals.max = number(v, "minutes")? * MINUTE;
+            Ok(())
+        },
+    },
+    Known {
+        name: "scheduler.adaptive.fetchInterval.rate.incr",
+        default: "0.5",
+        meaning: "unchanged: the interval × (1 + incr)",
+        apply: |m, v| {
+            m.intervals.inc_rate = rate(v)?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "scheduler.adaptive.fetchInterval.rate.decr",
+        default: "0.5",
+        meaning: "changed: (1 − decr) × the interval + decr × the minimum",
+        apply: |m, v| {
+            m.intervals.dec_rate = rate(v)?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.server.delay",
+        default: "1.0",
+        meaning: "the gap between two requests to a server, one at a time (seconds)",
+        apply: |m, v| {
+            m.server_delay_s = number(v, "seconds")?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.server.min.delay",
+        default: "0.0",
+        meaning: "the gap with several requests at a time (seconds)",
+        apply: |m, v| {
+            m.min_delay_s = number(v, "seconds")?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.threads.per.queue",
+        default: "1",
+        meaning: "requests one server may have in flight",
+        apply: |m, v| {
+            let n = number(v, "threads")?;
+            if n < 1.0 || n.fract() != 0.0 {
+                return Err("must be a whole number of threads, at least 1".into());
+            }
+            {
+                m.threads_per_queue = n;
+                Ok(())
+            }
+        },
+    },
+    Known {
+        name: "fetcher.max.crawl.delay",
+        default: "30",
+        meaning: "",
+        apply: |m, v| {
+            m.crawl_delay_cap_s = number(v, "seconds")?;
+            Ok(())
+        },
+    },
+    Known { name: "fetchInterval.fetch.error", default: "120", meaning: "", apply: |_, v| number(v, "minutes").map(|_| ()) },
+    Known { name: "fetchInterval.error", default: "-1", meaning: "", apply: |_, _| Ok(()) },
+];
+
+/// The file's settings, in order, with their lines (found by their key in the text:
+/// the YAML reader keeps no positions).
+pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
+    let docs = YamlLoader::load_from_str(text).map_err(|e| format!("line {}: is not YAML that StormCrawler can read: {e}", e.marker().line()))?;
+    let Some(doc) = docs.into_iter().next() else { return Ok(Vec::new()) };
+    let map = match &doc["config"] {
+        Yaml::Hash(h) => h.clone(),
+        Yaml::BadValue => match doc {
+            Yaml::Hash(h) => h,
+            _ => return Err("is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)".into()),
+        },
+        _ => return Err("`config:` is not a map of settings".into()),
+    };
+    let line_of = |key: &str| text.lines().position(|l| l.trim_start().trim_start_matches(['"', '\'']).starts_with(key)).map_or(0, |k| k as u64 + 1);
+    let mut entries = Vec::new();
+    for (key, value) in map {
+        let Some(name) = key.as_str().map(str::to_string) else { continue };
+        let value = match value {
+            Yaml::Real(s) | Yaml::String(s) => s,
+            Yaml::Integer(i) => i.to_string(),
+            Yaml::Boolean(b) => b.to_string(),
+            // lists and maps (parse filters, metadata.persist) are settings Freshlab does not read
+            _ => String::new(),
+        };
+        let line = line_of(&name);
+        entries.push(Entry { name, value, line });
+    }
+    Ok(entries)
+}

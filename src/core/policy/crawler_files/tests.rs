@@ -1,0 +1,117 @@
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use super::*;
+
+const NUTCH_SITE: &str = r#"<?xml version="1.0"?>
+<?xml-stylesheet type="text/xsl" href="configuration.xsl"?>
+<!-- a site's overrides -->
+<configuration>
+  <property>
+    <name>http.agent.name</name>
+    <value>mybot</value>
+  </property>
+  <property>
+    <name>db.fetch.schedule.class</name>
+    <value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value>
+  </property>
+  <property>
+    <name>db.fetch.interval.default</name>
+    <value>86400</value>
+  </property>
+  <property>
+    <name>db.fetch.schedule.adaptive.inc_rate</name>
+    <value>0.3</value>
+  </property>
+  <property>
+    <name>db.fetch.schedule.adaptive.sync_delta</name>
+    <value>false</value>
+  </property>
+  <property>
+    <name>fetcher.server.delay</name>
+    <value>2.0</value>
+  </property>
+</configuration>
+"#;
+
+#[test]
+fn nutch_site_overrides_the_defaults_and_lists_what_it_ignores() {
+    let loaded = read(Crawler::Nutch, NUTCH_SITE, "crawler_config").unwrap();
+    let i = loaded.model.intervals;
+    assert_eq!(i.rule, Rule::Nutch);
+    assert!((i.initial - 1.0).abs() < 1e-12, "86,400 s is a day");
+    assert_eq!((i.inc_rate, i.dec_rate, i.sync_delta_rate), (0.3, 0.2, None));
+    assert!((i.min - 60.0 * SECOND).abs() < 1e-15 && (i.max - 365.0).abs() < 1e-9, "the defaults kept");
+    assert_eq!(loaded.model.politeness_s(), 2.0);
+    let setting = |name: &str| loaded.settings.iter().find(|s| s.name == name).unwrap();
+    assert!(setting("fetcher.server.delay").from_file && setting("fetcher.server.delay").line == Some(25));
+    assert!(!setting("db.fetch.schedule.adaptive.dec_rate").from_file);
+    assert_eq!(loaded.ignored, vec![("http.agent.name".to_string(), 5)]);
+}
+
+#[test]
+fn the_shipped_defaults_are_the_adaptive_rules_constants() {
+    // the Nutch file's adaptive settings at their defaults are the rule the policies experiment runs
+    let adaptive = read(
+        Crawler::Nutch,
+        "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property></configuration>",
+        "f",
+    )
+    .unwrap();
+    assert_eq!(adaptive.model.intervals, Rule::Nutch.shipped());
+    assert_eq!(shipped(Crawler::Nutch).model.intervals.rule, Rule::Fixed, "nutch-default.xml's schedule is DefaultFetchSchedule");
+    let storm = read(Crawler::Stormcrawler, "config:\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n", "f").unwrap();
+    assert_eq!(storm.model.intervals, Rule::Stormcrawler.shipped());
+}
+
+#[test]
+fn nutch_refuses_what_it_cannot_read_with_the_line_and_the_fix() {
+    let bad = |text: &str| read(Crawler::Nutch, text, "crawler_config").unwrap_err();
+    let e = bad("<configuration><property><name>db.fetch.schedule.adaptive.dec_rate</name>\n<value>1.5</value></property></configuration>");
+    assert_eq!(e.field, "crawler_config");
+    assert!(e.message.contains("db.fetch.schedule.adaptive.dec_rate (line 1): must be a rate from 0 to 1"), "{e}");
+    assert!(e.message.contains("remove the line to keep the default 0.2"), "{e}");
+    assert!(bad("<configuration><property><name>x</name>").message.contains("is not XML"), "malformed");
+    assert!(bad("<beans/>").message.contains("not <configuration>"));
+    assert!(bad("<configuration>\n<property><value>1</value></property></configuration>").message.contains("line 2: a <property> without a <name>"));
+    assert!(bad("<configuration><property><name>db.fetch.schedule.class</name><value>my.OwnSchedule</value></property></configuration>").message.contains("AdaptiveFetchSchedule"));
+    assert!(bad(&"x".repeat(MAX_BYTES + 1)).message.contains("over the"));
+}
+
+#[test]
+fn stormcrawler_yaml_under_config_with_comments_and_lists() {
+    let text = "# crawler-conf.yaml\nconfig:\n  topology.workers: 1\n  scheduler.class: \"com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler\"\n  fetchInterval.default: 720\n  scheduler.adaptive.fetchInterval.rate.decr: .25\n  fetcher.threads.per.queue: 2\n  fetcher.server.min.delay: 0.5\n  metadata.persist:\n   - signature\n   - fetchInterval\n";
+    let loaded = read(Crawler::Stormcrawler, text, "f").unwrap();
+    let i = loaded.model.intervals;
+    assert_eq!((i.rule, i.dec_rate), (Rule::Stormcrawler, 0.25));
+    assert!((i.initial - 0.5).abs() < 1e-12, "720 minutes");
+    assert_eq!(loaded.model.politeness_s(), 0.5, "two threads a queue: the min delay");
+    let line = |name: &str| loaded.settings.iter().find(|s| s.name == name).unwrap().line;
+    assert_eq!(line("fetchInterval.default"), Some(5));
+    assert_eq!(loaded.ignored.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["topology.workers", "metadata.persist"]);
+    let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: soon\n", "f").unwrap_err();
+    assert!(e.message.contains("fetcher.server.delay (line 2): must be a number of seconds"), "{e}");
+    assert!(read(Crawler::Stormcrawler, "config: [1, 2", "f").unwrap_err().message.contains("is not YAML"));
+}
+
+#[test]
+fn heritrix_beans_and_scrapy_settings() {
+    let cxml = r#"<beans xmlns="http://www.springframework.org/schema/beans">
+ <bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor">
+  <property name="delayFactor" value="4.0" />
+  <property name="minDelayMs" value="1500" />
+  <property name="maxDelayMs"><value>20000</value></property>
+ </bean>
+</beans>"#;
+    let h = read(Crawler::Heritrix, cxml, "f").unwrap();
+    assert_eq!(h.model.politeness_s(), 1.5);
+    assert!(h.settings.iter().any(|s| s.name == "disposition.maxDelayMs" && s.value == "20000" && s.line == Some(5)));
+    let py = "# Scrapy settings\nBOT_NAME = \"shop\"\nDOWNLOAD_DELAY = 2.5  # seconds\nITEM_PIPELINES = {\n    \"shop.pipelines.Save\": 300,\n}\nAUTOTHROTTLE_ENABLED = True\n";
+    let s = read(Crawler::Scrapy, py, "f").unwrap();
+    assert_eq!(s.model.politeness_s(), 2.5);
+    assert_eq!(s.ignored, vec![("BOT_NAME".to_string(), 2), ("ITEM_PIPELINES".to_string(), 4)]);
+    assert!(s.settings.iter().any(|x| x.name == "AUTOTHROTTLE_ENABLED" && x.value == "True" && x.from_file));
+    let e = read(Crawler::Scrapy, "import os\nDOWNLOAD_DELAY = 1\n", "f").unwrap_err();
+    assert!(e.message.contains("line 1: `import os` is not a plain NAME = value assignment"), "{e}");
+    assert!(read(Crawler::Scrapy, "X = [1,\n", "f").unwrap_err().message.contains("never closes"));
+}
