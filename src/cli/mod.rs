@@ -166,14 +166,17 @@ pub fn write_export(path: &str, config: &Config, output: &Output) -> Result<(), 
 
 /// The configuration as `--estimate` prints it: a file's text (a page list of 50 MB)
 /// replaced by what it is — the file named on the command line, its bytes, rows and
-/// how its fields are separated.
+/// how a table's fields are separated.
 fn without_file_texts(config: &Config, args: &[String]) -> Value {
     let mut shown = serde_json::to_value(config).expect("configs serialise");
     for input in files(config.name()) {
         let Some(Value::String(text)) = shown.get(input.field) else { continue };
         let file = args.windows(2).find(|w| input.flags.iter().any(|f| w[0] == flag_for(f))).map(|w| w[1].clone());
-        let separator = freshlab::core::model::csv_rows::Separator::of(text).name();
-        let summary = json!({ "file": file, "bytes": text.len(), "rows": text.lines().count(), "separator": separator });
+        let mut summary = json!({ "file": file, "bytes": text.len(), "rows": text.lines().count() });
+        // a table's separator (a crawler's configuration is not a table)
+        if input.table {
+            summary["separator"] = json!(freshlab::core::model::csv_rows::Separator::of(text).name());
+        }
         shown[input.field] = summary;
     }
     shown

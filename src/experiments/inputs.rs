@@ -12,6 +12,7 @@ pub const PAGE_LIST: FileInput = FileInput {
     sets: Some(("source", "page_list")),
     check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
     max_bytes: page_list::MAX_BYTES,
+    table: true,
     help: "your own pages: page,server,change_rate[,weight][,frequency][,observed] (rates per day)",
 };
 
@@ -22,5 +23,22 @@ pub const TRACE: FileInput = FileInput {
     sets: Some(("source", "trace")),
     check: |bytes| trace::parse(bytes).map(|_| ()),
     max_bytes: trace::MAX_BYTES as u64,
+    table: true,
     help: "replays a trace of page,timestamp rows (ISO-8601 or Unix seconds)",
+};
+
+/// `--crawler-config FILE`: a crawler's own configuration (nutch-site.xml,
+/// crawler-conf.yaml, crawler-beans.cxml, settings.py).
+pub const CRAWLER_CONFIG: FileInput = FileInput {
+    flags: &["crawler_config"],
+    field: "crawler_config",
+    sets: None,
+    check: |bytes| match std::str::from_utf8(bytes) {
+        Ok(text) if crate::core::policy::crawler_files::detect(text).is_some() => Ok(()),
+        Ok(_) => Err(crate::core::input::InputError::new("crawler_config", "is not a crawler configuration Freshlab knows: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py")),
+        Err(e) => Err(crate::core::input::InputError::new("crawler_config", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    },
+    max_bytes: crate::core::policy::crawler_files::MAX_BYTES as u64,
+    table: false,
+    help: "your crawler's own configuration: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py",
 };

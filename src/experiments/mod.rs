@@ -16,6 +16,7 @@ pub mod bursts;
 pub mod bursty;
 pub mod certify;
 pub mod channel;
+pub mod crawlers;
 pub mod factor_curves;
 pub mod learning;
 pub mod level_sets;
@@ -157,5 +158,7 @@ pub struct FileInput {
     pub check: fn(&[u8]) -> Result<(), InputError>,
     /// The largest file accepted, checked before the file is read.
     pub max_bytes: u64,
+    /// A table of rows (its separator is said), not a document.
+    pub table: bool,
     pub help: &'static str,
 }

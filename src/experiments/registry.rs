@@ -178,6 +178,8 @@ registry! {
         "MERGE, RANDOM, DELAYED, UNPOLITE and deployed crawlers on a WEBBASE-like repository or your page list, against the POLITE bound (thesis Fig 5.8)",
     "allocate" => Allocate(super::allocate::AllocateConfig):
         "the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a page list or the generator's pages: --repository pages.csv --capacity C (requests a day) --politeness-seconds P [--objective freshness|binary|harmonic]",
+    "crawlers" => Crawlers(super::crawlers::CrawlersConfig):
+        "your crawler on your pages: Nutch, StormCrawler, Heritrix or Scrapy configured from its own file (--crawler-config nutch-site.xml), its freshness and fetches of unchanged pages against MERGE at the same bandwidth",
     "learning" => Learning(super::learning::LearningConfig):
         "learning to crawl without knowing the change rates: LambdaLearnAndCrawl, explore-then-commit and MERGE on estimated rates against the oracle, for binary, harmonic or Lemma 4.2 freshness under politeness (--repository pages.csv --capacity C --objective harmonic)",
     "channel" => Channel(super::channel::ChannelConfig):
@@ -456,7 +458,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(fields, 22, "the fields whose values the core names");
+        assert_eq!(fields, 24, "the fields whose values the core names");
     }
 
     #[test]

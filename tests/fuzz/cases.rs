@@ -239,8 +239,13 @@ fn overlay(base: &mut Value, over: &Value) {
 /// and nothing else, as one flag or one form field does (`sparse`), the others mutate a
 /// whole configuration.
 pub fn case(seed: u64, k: u64) -> Case {
+    case_of(seed, k, NAMES[(k % NAMES.len() as u64) as usize])
+}
+
+/// Case `k` of the campaign made of `experiment` (a case found when the registry held
+/// other experiments: its number then named another).
+pub fn case_of(seed: u64, k: u64, experiment: &'static str) -> Case {
     let mut rng = Stream::of(seed, Purpose::Test, k);
-    let experiment = NAMES[(k % NAMES.len() as u64) as usize];
     if rng.below(5) == 0 {
         return sparse(experiment, &mut rng);
     }

@@ -33,7 +33,24 @@ fn setting(name: &str, default: f64) -> f64 {
 
 /// What became of one case.
 fn outcome(seed: u64, k: u64, run_seconds: f64) -> serde_json::Value {
-    let case = case(seed, k);
+    outcome_of(case(seed, k), k, run_seconds)
+}
+
+/// Replays one case of a campaign, `FRESHLAB_FUZZ_REPLAY=experiment:k` (the experiment
+/// its number named when it was found): prints it and what becomes of it.
+#[test]
+#[ignore = "replays one case, named by FRESHLAB_FUZZ_REPLAY"]
+fn replay() {
+    let Ok(named) = std::env::var("FRESHLAB_FUZZ_REPLAY") else { return };
+    let (experiment, k) = named.split_once(':').expect("experiment:k");
+    let experiment = freshlab::experiments::NAMES.iter().find(|n| **n == experiment).expect("a registered experiment");
+    let k: u64 = k.parse().expect("a case number");
+    let case = cases::case_of(setting("SEED", 1.0) as u64, k, experiment);
+    println!("{}", describe(&case));
+    println!("{}", outcome_of(case, k, setting("RUN_SECONDS", 60.0)));
+}
+
+fn outcome_of(case: cases::Case, k: u64, run_seconds: f64) -> serde_json::Value {
     let experiment = case.experiment;
     let config: Config = match config_from_value(case.config.clone()) {
         Ok(c) => c,
@@ -270,7 +287,7 @@ fn fuzz_campaign() {
     // the runs whose time is judged (over a second), and their estimate ÷ measured time
     let mut timed: Vec<f64> = results
         .iter()
-        .filter(|r| r["seconds"].as_f64().is_some_and(|s| s > 1.0))
+        .filter(|r| matches!(r["outcome"].as_str(), Some("ran" | "estimate_off" | "over_estimate")) && r["seconds"].as_f64().is_some_and(|s| s > 1.0))
         .map(|r| r["estimated_seconds"].as_f64().unwrap_or(f64::NAN) / r["seconds"].as_f64().unwrap_or(f64::NAN))
         .collect();
     timed.sort_by(f64::total_cmp);

@@ -63,7 +63,7 @@ export function csvDropBox(panel, controls, options) {
   const box = document.createElement('div');
   box.className = 'trace-drop';
   box.innerHTML = `
-    <label class="trace-pick">${options.label} <input type="file" accept=".csv,text/csv,text/plain"></label>
+    <label class="trace-pick">${options.label} <input type="file" accept="${options.accept ?? '.csv,text/csv,text/plain'}"></label>
     <button type="button" class="secondary trace-sample">${options.sampleLabel}</button>
     <p class="trace-status" role="status">${options.empty}</p>
     <p class="help">${options.help}</p>`;

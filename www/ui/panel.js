@@ -82,8 +82,8 @@ function describe(spec, described, choices) {
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
  * phase, label) (label(field, value): a value’s label, if the core names it),
  * setup(panel, controls), file {key (the panel property a csvDropBox fills), field (the
- * configuration's text field), size (its size field), shape (its shape field, when
- * the worker reads one), when(config)}}
+ * configuration's text field), size (its size field; none: the text itself is checked,
+ * for small files), shape (its shape field, when the worker reads one), when(config)}}
  * A file the panel holds goes to the core as its shape (or, until the worker has read
  * it, its size) while the form is checked (copying a list of hundreds of MB on every
  * edit would hold the main thread for seconds) and as its text only in the run.
@@ -373,7 +373,9 @@ export class ExperimentPanel {
     // as its size
     const file = this.heldFile(config);
     if (file && file.shape && this.spec.file.shape) config[this.spec.file.shape] = file.shape;
-    else if (file) config[this.spec.file.size] = file.bytes;
+    else if (file && this.spec.file.size) config[this.spec.file.size] = file.bytes;
+    // a small file (a crawler's configuration) is checked as it is
+    else if (file) config[this.spec.file.field] = file.text;
     return config;
   }
 
@@ -387,7 +389,7 @@ export class ExperimentPanel {
   forRun(config) {
     const file = this.heldFile(config);
     if (!file) return config;
-    const { [this.spec.file.size]: _size, [this.spec.file.shape ?? '']: _shape, ...rest } = config;
+    const { [this.spec.file.size ?? '']: _size, [this.spec.file.shape ?? '']: _shape, ...rest } = config;
     return { ...rest, [this.spec.file.field]: file.text };
   }
 

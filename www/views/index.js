@@ -13,6 +13,7 @@ import bursty from './bursty.js';
 import sensors from './sensors.js';
 import partition from './partition.js';
 import learning from './learning.js';
+import crawlers from './crawlers.js';
 
 export const GROUPS = [
   { id: 'theory', label: 'Theory', source: 'thesis ch. 5' },
@@ -21,11 +22,12 @@ export const GROUPS = [
   { id: 'sensors', label: 'Robots vs sensors', source: 'Zemskov 2002' },
   { id: 'partition', label: 'Distributed crawling', source: 'Exposto 2008' },
   { id: 'learning', label: 'Learning to crawl', source: 'Kolobov et al. 2019' },
+  { id: 'crawlers', label: 'Your crawler', source: 'Nutch, StormCrawler, Heritrix, Scrapy' },
 ];
 
 /** One view per experiment, under the experiment's name (issue 45: one name per
  * experiment, the same in its folder, CLI command, embed id and view). */
-const BY_EXPERIMENT = new Map([levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning].map((v) => [v.id, v]));
+const BY_EXPERIMENT = new Map([levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning, crawlers].map((v) => [v.id, v]));
 
 /** The page's views: the start, then one per experiment of the core's registry
  * (`core.experiments()`, under their command names), in its order. An experiment without a view, or a view without

@@ -85,7 +85,7 @@ impl Account {
     }
 
     /// Bytes per page this accountant holds.
-    pub fn bytes_per_page(estimator: Estimator) -> u64 {
+    pub const fn bytes_per_page(estimator: Estimator) -> u64 {
         match estimator {
             Estimator::Expected => 8,
             Estimator::Exact => 16,

@@ -244,3 +244,11 @@ fn a_robots_only_run_is_not_sliced_by_requests_it_never_makes() {
     let sensed = SensorsConfig { concepts: vec![Concept::Sensors], ..robots.clone() };
     assert!(sensed.slices(SLICE_EVENTS) > 100.0 * robots.slices(SLICE_EVENTS), "a run with sensors counts its requests");
 }
+
+#[test]
+fn the_cost_of_a_share_over_one_is_computed_and_the_share_refused() {
+    // the fuzz campaign's case 3,681: the cost subtracted past 0 before the checks ran
+    let config = SensorsConfig { sensor_share: 1.9, robot_order: RobotOrder::Merge, concepts: vec![Concept::Robot], ..SensorsConfig::default() };
+    assert!(config.cost().seconds.is_finite());
+    assert_eq!(config.validate().unwrap_err().field, "sensor_share");
+}

@@ -202,3 +202,27 @@ pub const MINUTE: f64 = 1.0 / 1440.0;
 
 #[cfg(test)]
 mod tests;
+
+/// Whose configuration `text` is, from its form: XML with `<configuration>` (Nutch) or
+/// `<beans>` (Heritrix), `NAME = value` lines (Scrapy), else YAML (StormCrawler); None
+/// when it cannot tell.
+pub fn detect(text: &str) -> Option<Crawler> {
+    let body = text.trim_start_matches('\u{feff}').trim_start();
+    if body.starts_with('<') {
+        let doc = roxmltree::Document::parse(body).ok()?;
+        return match doc.root_element().tag_name().name() {
+            "configuration" => Some(Crawler::Nutch),
+            "beans" => Some(Crawler::Heritrix),
+            _ => None,
+        };
+    }
+    let assignment = |l: &str| l.split_once('=').is_some_and(|(n, _)| !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'));
+    let lines: Vec<&str> = body.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    if lines.first().is_some_and(|l| assignment(l)) {
+        return Some(Crawler::Scrapy);
+    }
+    if lines.first().is_some_and(|l| l.contains(':')) {
+        return Some(Crawler::Stormcrawler);
+    }
+    None
+}

@@ -1,0 +1,130 @@
+//! The crawlers experiment's configuration: the pages (generated or a page list), the
+//! crawler and its own configuration file, the recrawl interval of crawlers without a
+//! revisit rule of their own, the horizon; its checks and its cost.
+
+use crate::core::input::InputError;
+use crate::core::limits::{Cost, Fix};
+use crate::core::model::source::{RepositorySource, takes_pages};
+use crate::core::model::webbase::rank_size_law;
+use crate::core::policy::adaptive::Rule;
+use crate::core::policy::crawler_files::{self, Crawler, Loaded};
+use crate::core::sim::freshness::{Account, Estimator};
+use crate::core::units::Days;
+use crate::experiments::Settings;
+use serde::{Deserialize, Serialize};
+
+takes_pages! {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CrawlersConfig {
+    /// Whose configuration file it is (a file's own format must agree: a rule).
+    pub crawler: Crawler = Crawler::Nutch; select("crawler");
+    /// The crawler's configuration file's text (`--crawler-config FILE`); absent: the
+    /// crawler's shipped defaults.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crawler_config: Option<String> = None; internal;
+    /// Heritrix and Scrapy have no revisit rule of their own: they recrawl every page
+    /// this often.
+    pub recrawl_days: Days = Days(30.0);
+        number("recrawl every (days)").help("Heritrix and Scrapy: they have no revisit rule of their own").positive().at_most(3650.0);
+    pub horizon_days: Days = Days(365.0); number("simulated days").positive().at_most(3650.0);
+    pub bins: u64 = 100; integer("time bins of the freshness curves").count(10, 2000).why("more bins than pixels add nothing");
+    pub seed: u64 = 1; seed();
+}
+}
+
+/// Native time per simulated request (a schedule's step and the exact account),
+/// measured on the classroom repository: about 0.2 µs.
+const SECONDS_PER_REQUEST: f64 = 0.2e-6;
+/// Bytes per page: the repository (rate, weight, server), the schedule, the exact
+/// account (last visit, first change), MERGE's allocation and order.
+const BYTES_PER_PAGE: f64 = 16.0 + Account::bytes_per_page(Estimator::Exact) as f64 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE as f64 + 40.0;
+
+impl CrawlersConfig {
+    /// The crawler's settings: its file read (or its shipped defaults), with the
+    /// recrawl interval of a crawler without a revisit rule of its own.
+    pub fn loaded(&self) -> Result<Loaded, InputError> {
+        let mut loaded = match &self.crawler_config {
+            Some(text) => {
+                let found = crawler_files::detect(text);
+                if let Some(found) = found.filter(|&f| f != self.crawler) {
+                    return Err(InputError::new(
+                        "crawler",
+                        format!("is {} but the configuration file is {}'s; set crawler to {}", self.crawler.label(), found.label(), serde_json::to_value(found).unwrap_or_default().as_str().unwrap_or("")),
+                    ));
+                }
+                crawler_files::read(self.crawler, text, "crawler_config")?
+            }
+            None => crawler_files::shipped(self.crawler),
+        };
+        if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
+            let i = &mut loaded.model.intervals;
+            (i.initial, i.min, i.max) = (self.recrawl_days.0, self.recrawl_days.0, self.recrawl_days.0);
+        }
+        Ok(loaded)
+    }
+
+    pub fn politeness_days(&self, loaded: &Loaded) -> f64 {
+        loaded.model.politeness_s() / 86_400.0
+    }
+
+    /// Requests the crawler makes, about: from a cold start every page once, then (an
+    /// adaptive rule) about λ/0.92 a day a page — where about 60 % of its fetches find a
+    /// change, as Nutch's and StormCrawler's rates balance — and once a longest interval
+    /// a page that never changes, or (a fixed rule) once an interval; at most one every P
+    /// a server (`sizes`: the servers' pages, when known).
+    pub fn requests(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
+        let i = loaded.model.intervals;
+        let per_page_day = if i.rule == Rule::Fixed { 1.0 / i.initial } else { (rate_sum / pages.max(1.0) / 0.916 + 1.0 / i.max).min(1.0 / i.min) };
+        let horizon = self.horizon_days.0;
+        let p = self.politeness_days(loaded);
+        let wanted = |n: f64| n * (1.0 + per_page_day * horizon);
+        let cap = |n: f64| if p > 0.0 { (horizon / p + n).min(wanted(n)) } else { wanted(n) };
+        match sizes {
+            Some(sizes) if !sizes.is_empty() => sizes.iter().map(|&n| cap(n)).sum(),
+            _ => cap(pages / servers.max(1.0)) * servers,
+        }
+    }
+
+    /// The servers' sizes, largest first: the generator's law, or a page list's shape.
+    pub fn sizes(&self) -> Option<Vec<f64>> {
+        let r = &self.repository;
+        match self.source {
+            RepositorySource::Generator if r.servers <= 20_000 && r.servers <= r.pages => {
+                let law = rank_size_law(r);
+                Some((1..=r.servers).map(|k| law.size(k)).collect())
+            }
+            RepositorySource::Generator => None,
+            RepositorySource::PageList => self.pages().list_shape().map(|s| s.sizes).filter(|s| !s.is_empty()),
+        }
+    }
+}
+
+impl Settings for CrawlersConfig {
+    fn rules(&self) -> Result<(), InputError> {
+        self.pages().validate()?;
+        if self.crawler_config.as_ref().is_some_and(|t| t.len() > crawler_files::MAX_BYTES) {
+            return Err(InputError::new("crawler_config", format!("is over the {} KB a crawler's configuration may have", crawler_files::MAX_BYTES >> 10)));
+        }
+        self.loaded().map(|_| ())
+    }
+
+    /// The crawler's requests and MERGE's as many (estimated from the pages' rates), at
+    /// the measured cost of a request; memory a page at a time.
+    fn cost(&self) -> Cost {
+        let (pages, servers) = self.pages().shape();
+        let rate_sum = self.pages().list_shape().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
+        let loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
+        let requests = 2.0 * self.requests(&loaded, pages as f64, servers as f64, rate_sum, self.sizes().as_deref());
+        let n = pages as f64;
+        let bytes = (n * BYTES_PER_PAGE + servers as f64 * 200.0 + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
+        Cost {
+            work: requests + n,
+            unit: "requests".into(),
+            bytes,
+            seconds: requests * SECONDS_PER_REQUEST + n * 1e-6 + self.pages().import_seconds(),
+            memory_fix: Fix::new(self.pages().size_field(), "use fewer pages"),
+            time_fix: Fix::new("horizon_days", "simulate fewer days or pages"),
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The crawlers experiment's runs: the crawler on its settings, then MERGE on OPT_POLITE
+//! at the bandwidth the crawler used (the best Freshlab knows for the same pages,
+//! bandwidth and politeness), each advanced server by server in fixed time slices.
+
+use super::CrawlersConfig;
+use super::output::{CrawlersOutput, RunResult};
+use crate::core::alloc::{AllocationKind, allocate, bound};
+use crate::core::input::InputError;
+use crate::core::model::repository::Repository;
+use crate::core::model::webbase::RepositorySummary;
+use crate::core::policy::adaptive::Adaptive;
+use crate::core::policy::crawler_files::Loaded;
+use crate::core::policy::server::ServerSchedule;
+use crate::core::policy::{PolicyKind, PolitenessCheck};
+use crate::core::rng::{Purpose, Stream};
+use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
+use crate::experiments::Plan;
+
+/// Requests in a slice, about (the slices are fixed by the configuration alone).
+const SLICE_REQUESTS: f64 = 200_000.0;
+
+pub struct CrawlersJob {
+    config: CrawlersConfig,
+    loaded: Loaded,
+    repo: Repository,
+    summary: RepositorySummary,
+    /// P in days.
+    politeness: f64,
+    slices: usize,
+    results: Vec<RunResult>,
+    /// The crawler's bandwidth (requests a day), once it has run.
+    bandwidth: Option<f64>,
+    total_work: f64,
+}
+
+/// One run in progress: every server's schedule, stream and politeness check; the
+/// account of every page; the slices done.
+pub struct Running {
+    merge: bool,
+    schedules: Vec<ServerSchedule>,
+    streams: Vec<Stream>,
+    checks: Vec<PolitenessCheck>,
+    account: Account,
+    f: Vec<f64>,
+    bound: Option<f64>,
+    unchanged: u64,
+    slice: usize,
+}
+
+/// Every fetch accounted, those that found the page unchanged counted.
+struct Visits<'a> {
+    account: &'a mut Account,
+    repo: &'a Repository,
+    unchanged: &'a mut u64,
+}
+
+impl Freshness for Visits<'_> {
+    fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
+        let fetch = self.account.visit(page, time, self.repo.lambda[page], self.repo.weight(page), rng);
+        if fetch.is_some_and(|f| !f.changed) {
+            *self.unchanged += 1;
+        }
+        fetch
+    }
+}
+
+impl CrawlersJob {
+    pub fn new(config: CrawlersConfig) -> Result<Self, InputError> {
+        let loaded = config.loaded()?;
+        let (repo, _list, summary) = config.pages().load()?;
+        let politeness = config.politeness_days(&loaded);
+        let rate_sum: f64 = repo.lambda.iter().sum();
+        let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
+        let requests = config.requests(&loaded, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
+        let slices = (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize;
+        let total_work = 2.0 * requests + repo.pages() as f64;
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work })
+    }
+
+    fn horizon(&self) -> f64 {
+        self.config.horizon_days.0
+    }
+
+    fn result(&self, run: &Running, until: f64, complete: bool) -> RunResult {
+        let bins = run.account.closed_bins(until, &self.repo.lambda, |i| self.repo.weight(i));
+        let width = self.horizon() / self.config.bins as f64;
+        let total = self.repo.total_weight();
+        let done = ((until / width).floor() as usize).min(self.config.bins as usize);
+        let freshness: Vec<f64> = bins.totals().iter().take(done).map(|t| t / (width * total)).collect();
+        let requests: u64 = run.checks.iter().map(|c| c.requests).sum();
+        let average = |bins: &[f64]| if bins.is_empty() { 0.0 } else { bins.iter().sum::<f64>() / bins.len() as f64 };
+        let mean = average(&freshness);
+        let converged = average(&freshness[freshness.len() - freshness.len().div_ceil(4)..]);
+        RunResult {
+            label: if run.merge { "MERGE on OPT_POLITE, same bandwidth".into() } else { self.loaded.crawler.label().into() },
+            freshness,
+            complete,
+            mean,
+            converged,
+            requests,
+            unchanged: run.unchanged,
+            bandwidth: requests as f64 / until.max(1e-12),
+            violations: run.checks.iter().map(|c| c.violations).sum(),
+            polite_bound: run.bound,
+        }
+    }
+}
+
+impl Plan for CrawlersJob {
+    type Run = Running;
+    type Output = CrawlersOutput;
+
+    fn begin(&mut self) -> Option<(Running, f64)> {
+        let merge = match self.results.len() {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
+        let servers = self.repo.servers();
+        let p = self.politeness;
+        let (f, bound) = match self.bandwidth.filter(|_| merge) {
+            Some(c) if c > 0.0 => {
+                let a = allocate(&self.repo, AllocationKind::OptPolite, c, p);
+                let b = bound(&self.repo, &a.f);
+                (a.f, Some(b))
+            }
+            _ if merge => return None,
+            _ => (Vec::new(), None),
+        };
+        // the streams of the policies experiment's first crawler and its MERGE
+        let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
+        let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
+        let schedules: Vec<ServerSchedule> = (0..servers)
+            .zip(&mut streams)
+            .map(|(s, rng)| {
+                if merge {
+                    ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), p, rng)
+                } else {
+                    ServerSchedule::Adaptive(Adaptive::with(self.loaded.model.intervals, self.repo.server_pages(s), p, 1.0))
+                }
+            })
+            .collect();
+        let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize);
+        let run = Running { merge, schedules, streams, checks: vec![PolitenessCheck::new(p); servers], account, f, bound, unchanged: 0, slice: 0 };
+        Some((run, self.repo.pages() as f64 / 2.0))
+    }
+
+    fn step(&mut self, run: &mut Running) -> (f64, bool) {
+        run.slice += 1;
+        let until = self.horizon() * run.slice as f64 / self.slices as f64;
+        let mut work = 0;
+        let Running { schedules, streams, checks, account, f, unchanged, .. } = run;
+        let mut visits = Visits { account, repo: &self.repo, unchanged };
+        for ((schedule, rng), check) in schedules.iter_mut().zip(streams.iter_mut()).zip(checks.iter_mut()) {
+            work += schedule.advance(until, f, &mut visits, check, rng);
+        }
+        (work as f64, run.slice >= self.slices)
+    }
+
+    fn end(&mut self, run: Running) {
+        let result = self.result(&run, self.horizon(), true);
+        if !run.merge {
+            self.bandwidth = Some(result.bandwidth);
+        }
+        self.results.push(result);
+    }
+
+    fn output(&self, running: Option<&Running>) -> CrawlersOutput {
+        let mut runs = self.results.clone();
+        if let Some(r) = running {
+            let until = self.horizon() * r.slice as f64 / self.slices as f64;
+            runs.push(self.result(r, until, false));
+        }
+        CrawlersOutput {
+            config: self.config.clone(),
+            loaded: self.loaded.clone(),
+            repository: self.summary.clone(),
+            politeness_seconds: self.loaded.model.politeness_s(),
+            bin_days: self.horizon() / self.config.bins as f64,
+            runs,
+            done: self.results.len() == 2 || (self.results.len() == 1 && self.bandwidth == Some(0.0)),
+        }
+    }
+
+    fn total_work(&self) -> f64 {
+        self.total_work
+    }
+}

@@ -1,0 +1,35 @@
+//! Your crawler on your pages (issue 46): a deployed crawler configured from its own
+//! file (Nutch, StormCrawler, Heritrix, Scrapy: `core::policy::crawler_files`), run on
+//! generated pages or a page list, against MERGE on OPT_POLITE at the bandwidth the
+//! crawler used; freshness over time, fetches of pages that had not changed, politeness.
+
+pub mod config;
+pub mod job;
+pub mod output;
+#[cfg(test)]
+mod tests;
+
+pub use config::CrawlersConfig;
+pub use output::{CrawlersOutput, RunResult};
+
+use super::{Choice, Experiment, FileInput, Job, Sliced, inputs};
+use crate::core::input::InputError;
+use crate::core::model::source::RepositorySource;
+use crate::core::policy::crawler_files::Crawler;
+use job::CrawlersJob;
+
+impl Experiment for CrawlersConfig {
+    type Output = CrawlersOutput;
+
+    fn start(self) -> Result<Box<dyn Job<CrawlersOutput>>, InputError> {
+        Ok(Box::new(Sliced::new(CrawlersJob::new(self)?)))
+    }
+
+    fn files() -> &'static [FileInput] {
+        &[inputs::PAGE_LIST, inputs::CRAWLER_CONFIG]
+    }
+
+    fn choices() -> Vec<Choice> {
+        vec![Choice::of("source", &RepositorySource::ALL, RepositorySource::label), Choice::of("crawler", &Crawler::ALL, Crawler::label)]
+    }
+}

@@ -1,0 +1,129 @@
+//! The crawlers experiment's result, its figures and its table.
+
+use super::CrawlersConfig;
+use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
+use crate::chart::format::{sig, thousands};
+use crate::core::model::webbase::RepositorySummary;
+use crate::core::policy::crawler_files::Loaded;
+use crate::experiments::{Brief, Figures, Tabular};
+use crate::table::{Cell, Table, columns};
+use serde::{Deserialize, Serialize};
+
+/// One run: the crawler, or MERGE at its bandwidth.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub label: String,
+    /// Repository freshness averaged over each time bin (fewer while running).
+    pub freshness: Vec<f64>,
+    pub complete: bool,
+    /// Its time average over the bins done (the cold start included: every page starts
+    /// stale).
+    pub mean: f64,
+    /// Its average over the last quarter of the bins done: where the run has settled.
+    pub converged: f64,
+    pub requests: u64,
+    /// Fetches that found the page unchanged since the previous fetch: bandwidth spent
+    /// for nothing.
+    pub unchanged: u64,
+    /// Requests per day.
+    pub bandwidth: f64,
+    /// Requests less than P after the previous one to the same server (zero: P kept).
+    pub violations: u64,
+    /// MERGE's run: the POLITE bound of its allocation (Lemma 4.2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub polite_bound: Option<f64>,
+}
+
+impl RunResult {
+    /// The share of fetches that found nothing new.
+    pub fn wasted_share(&self) -> f64 {
+        if self.requests == 0 { 0.0 } else { self.unchanged as f64 / self.requests as f64 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrawlersOutput {
+    pub config: CrawlersConfig,
+    /// The crawler's settings as run: each with its value and where it came from.
+    pub loaded: Loaded,
+    pub repository: RepositorySummary,
+    /// The gap the crawler keeps between two requests to one server.
+    pub politeness_seconds: f64,
+    pub bin_days: f64,
+    /// The crawler, then MERGE on OPT_POLITE at its bandwidth.
+    pub runs: Vec<RunResult>,
+    pub done: bool,
+}
+
+impl Figures for CrawlersOutput {
+    fn figures(&self) -> Vec<Figure> {
+        let horizon = self.config.horizon_days.0;
+        let mut layers: Vec<Layer> = self
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let line = r.freshness.iter().enumerate().map(|(b, &v)| [(b as f64 + 0.5) * self.bin_days, v]).collect();
+                Layer::lines(format!("{}{}", r.label, if r.complete { "" } else { " (running)" }), vec![line], series_pen(if k == 0 { 4 } else { 0 }))
+            })
+            .collect();
+        let bound = self.runs.get(1).and_then(|m| m.polite_bound);
+        if let Some(b) = bound {
+            layers.push(Layer::HLine { label: format!("POLITE bound at its bandwidth {}", sig(b, 4)), y: b, pen: Pen::new(Paint::Foreground, Dash::Dashed) });
+        }
+        let low = self.runs.iter().flat_map(|r| r.freshness.iter().copied()).fold(bound.unwrap_or(1.0), f64::min);
+        let each: Vec<String> = self
+            .runs
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}: freshness {} over the last quarter ({} over the whole run), {} requests ({} a day), {} % of them to pages that had not changed, {} politeness violations",
+                    r.label,
+                    sig(r.converged, 3),
+                    sig(r.mean, 3),
+                    thousands(r.requests as f64),
+                    thousands(r.bandwidth),
+                    sig(100.0 * r.wasted_share(), 3),
+                    thousands(r.violations as f64)
+                )
+            })
+            .collect();
+        vec![Figure {
+            title: format!("How fresh {} keeps the pages", self.loaded.crawler.label()),
+            x: Axis::linear("time (days)", 0.0, horizon),
+            y: Axis::linear("freshness (share of pages up to date)", ((low - 0.05) * 10.0).floor().max(0.0) / 10.0, 1.0),
+            layers,
+            legend: Corner::LowerRight,
+            summary: format!(
+                "Over {} days on {} pages and {} servers, one request every {} s at most per server. {}.",
+                sig(horizon, 4),
+                thousands(self.repository.pages as f64),
+                thousands(self.repository.servers as f64),
+                sig(self.politeness_seconds, 3),
+                each.join("; ")
+            ),
+        }]
+    }
+
+    fn brief(&self) -> Option<Brief> {
+        let rows: Vec<serde_json::Value> = self
+            .runs
+            .iter()
+            .map(|r| serde_json::json!({"run": r.label, "freshness_last_quarter": r.converged, "mean_freshness": r.mean, "requests": r.requests, "unchanged_fetches": r.unchanged, "violations": r.violations}))
+            .collect();
+        let text = self.runs.iter().map(|r| format!("{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged", r.label, r.converged, r.requests, 100.0 * r.wasted_share())).collect::<Vec<_>>().join("\n");
+        Some(Brief { json: serde_json::json!({"runs": rows, "settings": self.loaded.settings, "ignored": self.loaded.ignored}), text: Some(text) })
+    }
+}
+
+impl Tabular for CrawlersOutput {
+    fn table(&self) -> Table {
+        let mut rows = Vec::new();
+        for r in &self.runs {
+            for (k, v) in r.freshness.iter().enumerate() {
+                rows.push(vec![r.label.as_str().into(), Cell::Number((k as f64 + 0.5) * self.bin_days), Cell::Number(*v)]);
+            }
+        }
+        Table { columns: columns(&["run", "day", "freshness"]), rows }
+    }
+}

@@ -1,0 +1,88 @@
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use super::*;
+use crate::core::model::webbase::RepositoryConfig;
+use crate::core::units::Days;
+use crate::experiments::{Config, Settings, policies::PoliciesConfig, run};
+
+fn small() -> CrawlersConfig {
+    CrawlersConfig { repository: RepositoryConfig { pages: 2000, servers: 100, ..RepositoryConfig::default() }, horizon_days: Days(200.0), bins: 20, ..CrawlersConfig::default() }
+}
+
+fn ran(config: CrawlersConfig) -> CrawlersOutput {
+    match run(Config::Crawlers(config), |_, _| {}).unwrap() {
+        crate::experiments::Output::Crawlers(o) => o,
+        _ => unreachable!(),
+    }
+}
+
+const ADAPTIVE_NUTCH: &str = "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property><property><name>fetcher.server.delay</name><value>21600</value></property></configuration>";
+
+#[test]
+fn the_shipped_nutch_fixed_schedule_fetches_every_page_each_interval_and_keeps_p() {
+    let o = ran(small());
+    let crawler = &o.runs[0];
+    // DefaultFetchSchedule: every page at 0, 30, …, 180 days — 7 fetches a page, 5 s apart per server
+    assert_eq!(crawler.requests, 7 * 2000);
+    assert_eq!(crawler.violations, 0);
+    assert!(crawler.unchanged > 0 && crawler.unchanged < crawler.requests);
+    let merge = &o.runs[1];
+    assert_eq!(merge.violations, 0);
+    assert!(merge.converged > crawler.converged, "MERGE at the same bandwidth: {} against {}", merge.converged, crawler.converged);
+    assert!(o.done);
+}
+
+#[test]
+fn the_adaptive_nutch_from_its_file_runs_as_the_policies_experiments_nutch_crawler() {
+    // the same pages, P and streams: the crawler's requests are the policies experiment's
+    let config = CrawlersConfig { crawler_config: Some(ADAPTIVE_NUTCH.into()), ..small() };
+    let o = ran(config.clone());
+    assert_eq!(o.politeness_seconds, 21600.0);
+    let policies = PoliciesConfig {
+        repository: config.repository.clone(),
+        horizon_days: config.horizon_days,
+        politeness_seconds: crate::core::units::Seconds(21600.0),
+        capacities: vec![0.5],
+        policies: vec![crate::core::policy::PolicyKind::Merge],
+        crawlers: vec![crate::core::policy::PolicyKind::Nutch],
+        bins: 20,
+        ..PoliciesConfig::default()
+    };
+    let Ok(crate::experiments::Output::Policies(p)) = run(Config::Policies(policies), |_, _| {}) else { panic!("policies runs") };
+    assert_eq!(o.runs[0].requests, p.crawlers[0].curve.requests);
+    assert!((o.runs[0].mean - p.crawlers[0].curve.mean).abs() < 1e-9, "{} against {}", o.runs[0].mean, p.crawlers[0].curve.mean);
+}
+
+#[test]
+fn a_file_of_another_crawler_and_a_bad_setting_are_refused_by_name() {
+    let wrong = CrawlersConfig { crawler: Crawler::Scrapy, crawler_config: Some(ADAPTIVE_NUTCH.into()), ..small() };
+    let e = wrong.validate().unwrap_err();
+    assert_eq!(e.field, "crawler");
+    assert!(e.message.contains("set crawler to nutch"), "{e}");
+    let bad = CrawlersConfig { crawler_config: Some("<configuration><property><name>fetcher.server.delay</name><value>-1</value></property></configuration>".into()), ..small() };
+    assert!(bad.validate().unwrap_err().message.contains("fetcher.server.delay (line 1)"));
+}
+
+#[test]
+fn a_crawler_without_a_revisit_rule_recrawls_at_the_interval_given_beside_it() {
+    let o = ran(CrawlersConfig { crawler: Crawler::Scrapy, crawler_config: Some("DOWNLOAD_DELAY = 10\n".into()), recrawl_days: Days(50.0), ..small() });
+    assert_eq!(o.runs[0].requests, 4 * 2000, "at 0, 50, 100, 150 days");
+    assert_eq!(o.politeness_seconds, 10.0);
+}
+
+#[test]
+fn the_estimate_bounds_the_work() {
+    for config in [small(), CrawlersConfig { crawler_config: Some(ADAPTIVE_NUTCH.into()), ..small() }] {
+        let cost = config.cost();
+        let job = CrawlersConfig::start(config).unwrap();
+        let work = {
+            let mut job = job;
+            while !job.done() {
+                job.advance(1 << 16);
+            }
+            job.work()
+        };
+        assert!(work <= cost.work * 1.1 && work >= cost.work / 2.0, "work {work}, estimated {}", cost.work);
+    }
+}

@@ -1,0 +1,95 @@
+// Your crawler on your pages (issue 46): a deployed crawler configured from its own
+// file, against MERGE on OPT_POLITE at the bandwidth it used.
+import { number, integer } from '../ui/format.js';
+import { csvDropBox } from '../ui/csv-file.js';
+
+const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** The crawler's settings as run: value, where it came from, what it sets. */
+function settingsTable(loaded) {
+  const rows = loaded.settings
+    .map(
+      (s) => `<tr><th scope="row"><code>${escape(s.name)}</code></th><td><code>${escape(s.value || '—')}</code></td>
+        <td>${s.from_file ? `the file, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
+    )
+    .join('');
+  const ignored = loaded.ignored.length
+    ? `<p class="fineprint">Ignored (not settings Freshlab reads): ${loaded.ignored.map(([name, line]) => `<code>${escape(name)}</code> (line ${line})`).join(', ')}.</p>`
+    : '';
+  return `<table class="proof"><caption>The crawler's settings as run</caption>
+    <thead><tr><th scope="col">setting</th><th scope="col">value</th><th scope="col">from</th><th scope="col">what it sets</th></tr></thead>
+    <tbody>${rows}</tbody></table>${ignored}`;
+}
+
+function runsTable(result, final) {
+  const rows = result.runs
+    .map(
+      (r) => `<tr><th scope="row">${escape(r.label)}</th><td class="num">${number(r.converged, 4)}</td><td class="num">${number(r.mean, 4)}</td>
+        <td class="num">${integer(r.requests)}</td><td class="num">${number(r.bandwidth, 4)}</td><td class="num">${number((100 * r.unchanged) / Math.max(1, r.requests), 3)} %</td>
+        <td class="num">${integer(r.violations)}</td></tr>`,
+    )
+    .join('');
+  const [crawler, merge] = result.runs;
+  const gap =
+    crawler && merge && final
+      ? `<p>At the same bandwidth and the same gap between two requests to a server, MERGE on OPT_POLITE keeps
+        ${number(100 * (merge.converged - crawler.converged), 3)} points more of the pages fresh once settled.</p>`
+      : '';
+  return `${gap}<table class="proof"><caption>The crawler and the best Freshlab knows at its bandwidth${final ? '' : ' (so far)'}</caption>
+    <thead><tr><th scope="col">run</th><th scope="col">freshness, last quarter</th><th scope="col">whole run</th><th scope="col">requests</th>
+    <th scope="col">a day</th><th scope="col">fetches of unchanged pages</th><th scope="col">requests sooner than P</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+export default {
+  id: 'crawlers',
+  group: 'crawlers',
+  title: 'Your crawler: how fresh will it keep your pages?',
+  card: 'Drop your nutch-site.xml (or StormCrawler, Heritrix or Scrapy settings) and see how fresh your crawl will be and how many fetches find nothing new.',
+  source: 'Apache Nutch, StormCrawler, Heritrix, Scrapy',
+  lede: `<p><strong>How fresh will my crawler keep my pages, and what should I change?</strong> Load your crawler's own configuration file —
+    Nutch's <code>nutch-site.xml</code>, StormCrawler's <code>crawler-conf.yaml</code>, Heritrix's <code>crawler-beans.cxml</code> or
+    Scrapy's <code>settings.py</code> — and Freshlab runs its revisit rule (Nutch's DefaultFetchSchedule or AdaptiveFetchSchedule,
+    StormCrawler's DefaultScheduler or AdaptiveScheduler; Heritrix and Scrapy recrawl at the interval you give) with its server delay, on
+    the generator's pages, against MERGE on OPT_POLITE at the bandwidth your crawler used. Every setting is shown with its value and where
+    it came from. Not yet modelled: servers that push back (429, 503, Retry-After), robots.txt Crawl-delay, Nutch's batch cycles
+    (generate.topN), and a tuned configuration to take home; a page list is read by the CLI (<code>freshlab crawlers --repository pages.csv
+    --crawler-config nutch-site.xml</code>), not yet by this page.</p>`,
+  panels: [
+    {
+      id: 'crawlers',
+      heading: 'Your crawler against MERGE at the same bandwidth',
+      keyFields: ['crawler', 'horizon_days', 'recrawl_days'],
+      auto: false,
+      action: 'Simulate',
+      fields: ['crawler', 'recrawl_days', 'horizon_days', 'repository.pages', 'repository.servers', 'repository.rate_min', 'repository.rate_max', 'bins', 'seed'],
+      setup: (panel, controls) =>
+        csvDropBox(panel, controls, {
+          key: 'crawlerConfig',
+          label: 'Your crawler’s configuration file',
+          accept: '.xml,.cxml,.yaml,.yml,.py,text/xml,text/plain',
+          sampleLabel: 'Load a sample nutch-site.xml',
+          sample: 'nutch-site.xml',
+          sampleName: 'nutch-site.xml (a sample: adaptive, weekly, 30 s delay)',
+          empty: 'No configuration loaded: the crawler runs on its shipped defaults. Drop its file here or choose one.',
+          waiting: 'No configuration loaded: the crawler runs on its shipped defaults.',
+          loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
+          help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
+            (the <code>disposition</code> bean) or settings.py (plain NAME = value lines). Choose the crawler the file is for; a setting that
+            cannot be read is reported with its line. Limit: 4 MB.`,
+          onLoad: () => {},
+        }),
+      file: {
+        key: 'crawlerConfig',
+        field: 'crawler_config',
+        noun: 'crawler configuration',
+        otherwise: 'the crawler’s shipped defaults',
+        when: () => true,
+      },
+      estimate: true,
+      hover: (_core, x, y) => `day ${number(x, 4)}: ${number(y, 4)}`,
+      details(result, element, phase) {
+        element.innerHTML = runsTable(result, phase === 'final') + settingsTable(result.loaded);
+      },
+    },
+  ],
+};
