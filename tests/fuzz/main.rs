@@ -46,6 +46,7 @@ fn replay() {
     let experiment = freshlab::experiments::NAMES.iter().find(|n| **n == experiment).expect("a registered experiment");
     let k: u64 = k.parse().expect("a case number");
     let case = cases::case_of(setting("SEED", 1.0) as u64, k, experiment);
+    freshlab::core::parallel::set_threads(1);
     println!("{}", describe(&case));
     println!("{}", outcome_of(case, k, setting("RUN_SECONDS", 60.0)));
 }
@@ -119,6 +120,10 @@ fn worker() {
     let Ok(range) = std::env::var("FRESHLAB_FUZZ_RANGE") else { return };
     let (from, to) = range.split_once('-').map(|(a, b)| (a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap())).expect("a range a-b");
     let (seed, run_seconds) = (setting("SEED", 1.0) as u64, setting("RUN_SECONDS", 0.05));
+    // one thread a case: the estimates are of one thread's time, and the campaign's
+    // worker processes share the cores (a parallel run's wall time would depend on
+    // whether the other worker is busy)
+    freshlab::core::parallel::set_threads(1);
     std::panic::set_hook(Box::new(|_| {}));
     let mut out = std::io::stdout().lock();
     for k in from..to {

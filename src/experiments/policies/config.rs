@@ -89,6 +89,9 @@ const NS_PER_REQUEST: [f64; 5] = [57.0, 75.0, 156.0, 194.0, 621.0];
 /// (1.90 s) and at the WEBBASE scale (12.9 s; BENCHMARKS.md's setup column); 32.6 s
 /// with three capacities at the WEBBASE scale (this estimate: 34.8 s).
 const SETUP_SECONDS_PER_PAGE: f64 = 0.3e-6;
+/// A microscope request (a schedule's step and the page's renewal reward, an expm1):
+/// 8 M requests in 0.3 s, measured on the fuzz campaign's case 17,153.
+const MICROSCOPE_SECONDS_PER_REQUEST: f64 = 37e-9;
 const SETUP_SECONDS_PER_PAGE_AND_CAPACITY: f64 = 0.7e-6;
 /// A sample of servers (bytes, tests/cost_model.rs): per page of the whole repository, its
 /// rate, weight and allocation (8 + 4 + 8); per simulated page, the sample's copy (the
@@ -316,6 +319,27 @@ impl PoliciesConfig {
         (taken + draws * drawn / rest.max(1.0)) / (count + draws)
     }
 
+    /// The microscope's time at every capacity: MERGE and RANDOM on one server, for
+    /// 1,000 visits of the least revisited of the (at most 200) pages it lists, f_s/f
+    /// of them (`microscope::MIN_REQUESTS` to `MAX_REQUESTS`). That spread: n for an
+    /// equal share; for the optima, about as many as it lists; times λ_max/λ_min for a
+    /// share proportional to λ (the fuzz campaign's case 17,153: 300 pages, proportional,
+    /// 8 M requests at each capacity, 0.9 s against 0.001 s estimated); the most allowed
+    /// for a page list's own frequencies.
+    fn microscope_seconds(&self, n: f64, sizes: Option<&[f64]>) -> f64 {
+        use super::microscope::{MAX_LISTED, MAX_REQUESTS, MIN_REQUESTS};
+        let largest = self.largest_server(n, sizes);
+        let listed = largest.min(MAX_LISTED as f64);
+        let spread = match (self.allocation, self.source) {
+            (AllocationKind::Given, _) | (AllocationKind::Proportional, RepositorySource::PageList) => f64::INFINITY,
+            (AllocationKind::Proportional, RepositorySource::Generator) => listed * self.repository.rate_max / self.repository.rate_min.max(1e-300),
+            (AllocationKind::Uniform, _) => largest,
+            _ => listed,
+        };
+        let requests = 2.0 * (1000.0 * spread).clamp(MIN_REQUESTS, MAX_REQUESTS);
+        self.capacities.len() as f64 * requests * MICROSCOPE_SECONDS_PER_REQUEST
+    }
+
     /// The run's cost on `pages` pages and `servers` servers: its requests, and each
     /// run's setup (a pass over the pages).
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
@@ -332,7 +356,7 @@ impl PoliciesConfig {
             work: e.requests + runs as f64 * pages as f64,
             unit: "requests".into(),
             bytes: e.bytes as f64,
-            seconds: setup + e.requests * self.seconds_per_request(pages, servers, sizes),
+            seconds: setup + e.requests * self.seconds_per_request(pages, servers, sizes) + self.microscope_seconds(pages as f64, sizes),
             memory_fix: Fix::new(self.pages().size_field(), format!("use fewer pages ({} bytes each)", e.bytes_per_page)),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lengthen politeness_seconds or run fewer policies"),
         }
