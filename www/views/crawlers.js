@@ -4,12 +4,14 @@ import { number, integer } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+/** A dotted name that may break after its dots (a Java class, a property). */
+const dotted = (text) => escape(text).replaceAll('.', '.<wbr>');
 
 /** The crawler's settings as run: value, where it came from, what it sets. */
 function settingsTable(loaded) {
   const rows = loaded.settings
     .map(
-      (s) => `<tr><th scope="row"><code>${escape(s.name)}</code></th><td><code>${escape(s.value || '—')}</code></td>
+      (s) => `<tr><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
         <td>${s.from_file ? `the file, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');

@@ -1,0 +1,41 @@
+// The "your crawler" view in a real browser: a crawler's own configuration file loaded,
+// its settings listed with where each came from, run against MERGE at the same
+// bandwidth; a file it cannot read refused with its line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { sharedPage, done, shots } from './browser.mjs';
+
+const { browser, page } = await sharedPage({ view: 'crawlers' });
+const panel = page.locator('#crawlers');
+
+test('the sample nutch-site.xml runs against MERGE at its bandwidth, every setting said with its source', async () => {
+  await done(page, 'crawlers');
+  await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
+  await page.waitForFunction(() => /Loaded nutch-site\.xml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /AdaptiveFetchSchedule/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 20_000 });
+  await done(page, 'crawlers');
+  const runs = await panel.locator('table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  assert.equal(runs.length, 2);
+  assert.match(runs[0][0], /Nutch/);
+  assert.match(runs[1][0], /MERGE/);
+  for (const r of runs) assert.equal(r[6], '0', `${r[0]}: no request sooner than P`);
+  assert.ok(Number(runs[1][1]) > Number(runs[0][1]), 'MERGE at the same bandwidth is fresher once settled');
+  const settings = await panel.locator('table.proof').nth(1).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const row = (name) => settings.find((r) => r[0] === name);
+  assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['30.0', 'the file, line 17']);
+  assert.equal(row('db.fetch.schedule.adaptive.inc_rate')[2], 'shipped default');
+  assert.match(await panel.locator('.details').textContent(), /Ignored \(not settings Freshlab reads\): http\.agent\.name \(line 5\)/);
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers.png') });
+  assert.deepEqual(browser.errors, []);
+});
+
+test('a file for another crawler, and a setting it cannot read, are refused with what to do', async () => {
+  await panel.getByLabel('crawler', { exact: true }).selectOption('scrapy');
+  await page.waitForFunction(() => /set crawler to nutch/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  await panel.getByLabel('crawler', { exact: true }).selectOption('nutch');
+  const bad = '<configuration>\n<property><name>fetcher.server.delay</name><value>soon</value></property>\n</configuration>\n';
+  await panel.locator('input[type=file]').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(bad) });
+  await page.waitForFunction(() => /fetcher\.server\.delay \(line 2\): must be a number of seconds/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+});
