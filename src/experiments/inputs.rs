@@ -35,7 +35,10 @@ pub const CRAWLER_CONFIG: FileInput = FileInput {
     sets: None,
     check: |bytes| match std::str::from_utf8(bytes) {
         Ok(text) if crate::core::policy::crawler_files::detect(text).is_some() => Ok(()),
-        Ok(_) => Err(crate::core::input::InputError::new("crawler_config", "is not a crawler configuration Freshlab knows: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py")),
+        Ok(_) => Err(crate::core::input::InputError::new(
+            "crawler_config",
+            "is not a crawler configuration Freshlab knows: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py",
+        )),
         Err(e) => Err(crate::core::input::InputError::new("crawler_config", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
     },
     max_bytes: crate::core::policy::crawler_files::MAX_BYTES as u64,

@@ -44,7 +44,7 @@ function runsTable(result, final) {
 
 export default {
   id: 'crawlers',
-  group: 'crawlers',
+  group: 'learning',
   title: 'Your crawler: how fresh will it keep your pages?',
   card: 'Drop your nutch-site.xml (or StormCrawler, Heritrix or Scrapy settings) and see how fresh your crawl will be and how many fetches find nothing new.',
   source: 'Apache Nutch, StormCrawler, Heritrix, Scrapy',

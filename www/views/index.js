@@ -21,8 +21,7 @@ export const GROUPS = [
   { id: 'bursty', label: 'Bursty changes', source: 'thesis ch. 6' },
   { id: 'sensors', label: 'Robots vs sensors', source: 'Zemskov 2002' },
   { id: 'partition', label: 'Distributed crawling', source: 'Exposto 2008' },
-  { id: 'learning', label: 'Learning to crawl', source: 'Kolobov et al. 2019' },
-  { id: 'crawlers', label: 'Your crawler', source: 'Nutch, StormCrawler, Heritrix, Scrapy' },
+  { id: 'learning', label: 'Real crawlers', source: 'Kolobov et al. 2019; Nutch, StormCrawler' },
 ];
 
 /** One view per experiment, under the experiment's name (issue 45: one name per

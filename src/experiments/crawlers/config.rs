@@ -50,7 +50,12 @@ impl CrawlersConfig {
                 if let Some(found) = found.filter(|&f| f != self.crawler) {
                     return Err(InputError::new(
                         "crawler",
-                        format!("is {} but the configuration file is {}'s; set crawler to {}", self.crawler.label(), found.label(), serde_json::to_value(found).unwrap_or_default().as_str().unwrap_or("")),
+                        format!(
+                            "is {} but the configuration file is {}'s; set crawler to {}",
+                            self.crawler.label(),
+                            found.label(),
+                            serde_json::to_value(found).unwrap_or_default().as_str().unwrap_or("")
+                        ),
                     ));
                 }
                 crawler_files::read(self.crawler, text, "crawler_config")?

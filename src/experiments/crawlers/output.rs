@@ -111,7 +111,12 @@ impl Figures for CrawlersOutput {
             .iter()
             .map(|r| serde_json::json!({"run": r.label, "freshness_last_quarter": r.converged, "mean_freshness": r.mean, "requests": r.requests, "unchanged_fetches": r.unchanged, "violations": r.violations}))
             .collect();
-        let text = self.runs.iter().map(|r| format!("{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged", r.label, r.converged, r.requests, 100.0 * r.wasted_share())).collect::<Vec<_>>().join("\n");
+        let text = self
+            .runs
+            .iter()
+            .map(|r| format!("{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged", r.label, r.converged, r.requests, 100.0 * r.wasted_share()))
+            .collect::<Vec<_>>()
+            .join("\n");
         Some(Brief { json: serde_json::json!({"runs": rows, "settings": self.loaded.settings, "ignored": self.loaded.ignored}), text: Some(text) })
     }
 }
