@@ -283,9 +283,18 @@ fn fuzz_campaign() {
     let started = Instant::now();
     // the workers share the cases in contiguous blocks
     let blocks: Vec<(u64, u64)> = (0..jobs).map(|j| (cases * j / jobs, cases * (j + 1) / jobs)).collect();
-    let results: Vec<serde_json::Value> = std::thread::scope(|scope| {
+    let mut results: Vec<serde_json::Value> = std::thread::scope(|scope| {
         blocks.iter().map(|&(a, b)| scope.spawn(move || campaign(a, b, timeout, memory))).collect::<Vec<_>>().into_iter().flat_map(|h| h.join().expect("a campaign")).collect()
     });
+    // a run judged on its time ran beside another worker, which shares the cores and the
+    // memory bus (the default sensors run, 84 MB: 1.0 s beside one, 0.50 s alone against
+    // 0.47 s estimated): it is timed again alone, on the machine's own speed
+    for r in results.iter_mut().filter(|r| r["outcome"] == "estimate_off") {
+        let k = r["k"].as_u64().expect("a case number");
+        if let Some(alone) = campaign(k, k + 1, timeout, memory).pop() {
+            *r = alone;
+        }
+    }
     let count = |kind: &str| results.iter().filter(|r| r["outcome"] == kind).count();
     let failures: Vec<&serde_json::Value> = results.iter().filter(|r| !matches!(r["outcome"].as_str(), Some("refused" | "skipped" | "ran"))).collect();
     let empty_messages = results.iter().filter(|r| r["outcome"] == "refused" && r["message"].as_str().is_none_or(|m| m.trim().is_empty())).count();
