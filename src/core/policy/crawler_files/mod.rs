@@ -122,13 +122,52 @@ pub struct Entry {
     pub line: u64,
 }
 
-fn known(crawler: Crawler) -> &'static [Known] {
-    match crawler {
-        Crawler::Nutch => nutch::KNOWN,
-        Crawler::Stormcrawler => stormcrawler::KNOWN,
-        Crawler::Heritrix => heritrix::KNOWN,
-        Crawler::Scrapy => scrapy::KNOWN,
+/// Every setting a crawler reads: its own, then the fetcher's (Nutch's and
+/// StormCrawler's, which share their names).
+fn known(crawler: Crawler) -> Vec<&'static Known> {
+    let (own, fetcher): (&'static [Known], &'static [Known]) = match crawler {
+        Crawler::Nutch => (nutch::KNOWN, &nutch::FETCHER),
+        Crawler::Stormcrawler => (stormcrawler::KNOWN, &stormcrawler::FETCHER),
+        Crawler::Heritrix => (heritrix::KNOWN, &[]),
+        Crawler::Scrapy => (scrapy::KNOWN, &[]),
+    };
+    own.iter().chain(fetcher).collect()
+}
+
+/// The fetcher's settings, named alike by Nutch and StormCrawler (which grew from it):
+/// the gap between two requests to a host (`server_delay`: the crawler's default), the
+/// gap with several requests in flight, how many, and the robots.txt Crawl-delay cap.
+pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 4] {
+    [
+        Known { name: "fetcher.server.delay", default: server_delay, meaning: "the gap between two requests to a server, one at a time (seconds)", apply: server_delay_s },
+        Known { name: "fetcher.server.min.delay", default: "0.0", meaning: "the gap with several requests at a time (seconds)", apply: min_delay_s },
+        Known { name: "fetcher.threads.per.queue", default: "1", meaning: "requests one server may have in flight", apply: threads_per_queue },
+        Known { name: "fetcher.max.crawl.delay", default: "30", meaning: "", apply: crawl_delay_cap_s },
+    ]
+}
+
+fn server_delay_s(m: &mut Model, v: &str) -> Result<(), String> {
+    m.server_delay_s = number(v, "seconds")?;
+    Ok(())
+}
+
+fn min_delay_s(m: &mut Model, v: &str) -> Result<(), String> {
+    m.min_delay_s = number(v, "seconds")?;
+    Ok(())
+}
+
+fn threads_per_queue(m: &mut Model, v: &str) -> Result<(), String> {
+    let n = number(v, "threads")?;
+    if n < 1.0 || n.fract() != 0.0 {
+        return Err("must be a whole number of threads, at least 1".into());
     }
+    m.threads_per_queue = n;
+    Ok(())
+}
+
+fn crawl_delay_cap_s(m: &mut Model, v: &str) -> Result<(), String> {
+    m.crawl_delay_cap_s = number(v, "seconds")?;
+    Ok(())
 }
 
 /// The shipped model, then each known setting's value (the file's where it gives one).
@@ -141,7 +180,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
     };
     let table = known(crawler);
     let mut settings = Vec::new();
-    for k in table {
+    for &k in &table {
         // the last value a file gives wins, as each crawler's configuration loader does
         let given = entries.iter().rev().find(|e| e.name == k.name);
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));

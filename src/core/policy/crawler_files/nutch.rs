@@ -14,6 +14,9 @@ pub const SHIPPED: Model = Model {
     crawl_delay_cap_s: 30.0,
 };
 
+/// The fetcher's settings, with its 5.0 s server delay.
+pub const FETCHER: [Known; 4] = super::fetcher_settings("5.0");
+
 /// The settings read, with nutch-default.xml's values.
 pub const KNOWN: &[Known] = &[
     Known {
@@ -93,48 +96,6 @@ pub const KNOWN: &[Known] = &[
             if m.intervals.sync_delta_rate.is_some() {
                 m.intervals.sync_delta_rate = Some(share);
             }
-            Ok(())
-        },
-    },
-    Known {
-        name: "fetcher.server.delay",
-        default: "5.0",
-        meaning: "the gap between two requests to a server, one at a time (seconds)",
-        apply: |m, v| {
-            m.server_delay_s = number(v, "seconds")?;
-            Ok(())
-        },
-    },
-    Known {
-        name: "fetcher.server.min.delay",
-        default: "0.0",
-        meaning: "the gap with several requests at a time (seconds)",
-        apply: |m, v| {
-            m.min_delay_s = number(v, "seconds")?;
-            Ok(())
-        },
-    },
-    Known {
-        name: "fetcher.threads.per.queue",
-        default: "1",
-        meaning: "requests one server may have in flight",
-        apply: |m, v| {
-            let n = number(v, "threads")?;
-            if n < 1.0 || n.fract() != 0.0 {
-                return Err("must be a whole number of threads, at least 1".into());
-            }
-            {
-                m.threads_per_queue = n;
-                Ok(())
-            }
-        },
-    },
-    Known {
-        name: "fetcher.max.crawl.delay",
-        default: "30",
-        meaning: "",
-        apply: |m, v| {
-            m.crawl_delay_cap_s = number(v, "seconds")?;
             Ok(())
         },
     },
