@@ -45,7 +45,7 @@ function runsTable(result, final) {
 export default {
   id: 'crawlers',
   group: 'learning',
-  title: 'Your crawler: how fresh will it keep your pages?',
+  title: 'Your crawler on your pages',
   card: 'Drop your nutch-site.xml (or StormCrawler, Heritrix or Scrapy settings) and see how fresh your crawl will be and how many fetches find nothing new.',
   source: 'Apache Nutch, StormCrawler, Heritrix, Scrapy',
   lede: `<p><strong>How fresh will my crawler keep my pages, and what should I change?</strong> Load your crawler's own configuration file —
