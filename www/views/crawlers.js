@@ -77,7 +77,7 @@ export default {
           loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
           help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
             (the <code>disposition</code> bean) or settings.py (plain NAME = value lines). Choose the crawler the file is for; a setting that
-            cannot be read is reported with its line. Limit: 4 MB.`,
+            cannot be read is reported with its line. Limit: 1 MB.`,
           onLoad: () => {},
         }),
       file: {

@@ -28,8 +28,10 @@ pub enum Crawler {
 }
 }
 
-/// Files larger than this are not a crawler's configuration.
-pub const MAX_BYTES: usize = 4 << 20;
+/// Files larger than this are not a crawler's configuration (nutch-default.xml, every
+/// setting Nutch has, is about 100 KB); the page reads the file at each check of its form,
+/// on its main thread, so a parse must stay within milliseconds.
+pub const MAX_BYTES: usize = 1 << 20;
 
 /// What Freshlab models of a crawler: its revisit rule and how it spaces the requests
 /// to one server.
