@@ -80,6 +80,9 @@ const CASES = [
   ['bursty', 'short P (120 s)', ['bursty', '--politeness-seconds', '120']],
   ['partition', 'defaults', ['partition']],
   ['partition', 'thesis scale, 2 robot counts', ['partition', '--thesis', '--robots', '2,10']],
+  ['partition', 'hashed URLs, 30 robots', ['partition', '--schemes', 'hash_url', '--robots', '2,10,30']],
+  ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
+  ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', path.join(root, 'www', 'samples', 'nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
 ];
 
 const runs = [];
