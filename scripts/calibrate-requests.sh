@@ -1,7 +1,7 @@
 #!/bin/bash
 # Measures the policies experiment's native cost of a request on one thread against
 # the size of its server (the table NS_PER_REQUEST in src/experiments/policies/config.rs):
-# 2 M pages on servers of 10^2 … 10^6 pages, each policy at 90 % of the maximum rate,
+# 2 M pages on servers of 10 … 10^6 pages, each policy at 90 % of the maximum rate,
 # 1 and 10 days; prints "pages-per-server policy ns-per-request". Run it on an idle
 # machine after `cargo build --release` (about 12 minutes).
 set -euo pipefail
@@ -16,7 +16,7 @@ run() { # days → "seconds requests"
   end=$(date +%s.%N)
   echo "$(python3 -c "print($end - $start)") $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["capacities"][0]["curves"][0]["requests"])')"
 }
-for per in 100 1000 10000 100000 1000000; do
+for per in 10 100 1000 10000 100000 1000000; do
   servers=$((pages / per))
   # every server the same size; the maximum rate #servers/P is 10^7 requests a day
   top=$(python3 -c "import math; print(math.ceil(0.01 * $servers) / $servers)")

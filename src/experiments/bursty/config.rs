@@ -9,6 +9,7 @@ use crate::core::model::bursty::BurstyGenerator;
 use crate::core::model::renewal::RenewalTable;
 use crate::core::model::trace;
 use crate::core::policy::greedy::Overdue;
+use super::output::MARK_COLUMNS;
 use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -172,12 +173,13 @@ impl BurstyConfig {
             requests: (per_fraction * self.policies.len() as f64) as u64,
             greedy_evaluations: per_fraction * greedy_runs * articles as f64,
             // the changes, each article's laws and state, the renewal tables, the trace's
-            // text while it is read, and the followed article's fetches at every rate
+            // text while it is read, and the followed article's fetch marks in every run
+            // (at most one a column, kept and copied into the result)
             bytes: changes as f64 * 8.0
                 + articles as f64 * 400.0
                 + tables
                 + 2.0 * self.trace_len() as f64
-                + 8.0 * per_fraction * self.policies.len() as f64 / articles.max(1) as f64,
+                + 2.0 * 8.0 * MARK_COLUMNS as f64 * (self.fractions.len() * self.policies.len()) as f64,
         }
     }
 }

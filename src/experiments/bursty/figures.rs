@@ -5,6 +5,7 @@ use crate::chart::figure::{Axis, Corner, Figure, Layer, Paint, series_pen};
 use crate::chart::format::{sig, thousands};
 use crate::core::model::histogram::{Histogram, IntervalLaw};
 use crate::experiments::Figures;
+use crate::experiments::bursty::output::MARK_COLUMNS;
 use crate::experiments::bursty::{BurstyOutput, BurstyPolicy};
 
 impl Figures for BurstyOutput {
@@ -114,7 +115,7 @@ fn fetches(o: &BurstyOutput) -> Figure {
     let mut names = Vec::new();
     for (row, f) in shown.iter().enumerate() {
         let y = row as f64 + 1.0;
-        names.push(format!("row {}: {} ({} fetches)", row + 1, f.policy.label(), f.times.len()));
+        names.push(format!("row {}: {} ({} fetches)", row + 1, f.policy.label(), thousands(f.count as f64)));
         layers.push(Layer::lines(f.policy.label(), f.times.iter().map(|&t| tick(t, y)).collect(), crate::chart::figure::Pen { width: 1.0, ..series_pen(policy_index(f.policy)) }));
     }
     Figure {
@@ -123,6 +124,13 @@ fn fetches(o: &BurstyOutput) -> Figure {
         y: Axis::linear("row", -0.6, shown.len() as f64 + 0.6),
         layers,
         legend: Corner::UpperRight,
-        summary: format!("At {} % of the maximum rate. Row 0: {} changes of {}. {}.", sig(100.0 * rate, 3), thousands(a.changes.len() as f64), a.name, names.join("; ")),
+        summary: format!(
+            "At {} % of the maximum rate. Row 0: {} changes of {}. {}.{}",
+            sig(100.0 * rate, 3),
+            thousands(a.changes.len() as f64),
+            a.name,
+            names.join("; "),
+            if shown.iter().any(|f| f.count > f.times.len() as u64) { format!(" Each row marks the first fetch in each {}th of the period.", thousands(MARK_COLUMNS as f64)) } else { String::new() }
+        ),
     }
 }

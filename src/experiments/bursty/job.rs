@@ -2,7 +2,7 @@
 //! equally spaced times, every request through the one driver of the schedules.
 
 use super::config::{BurstyConfig, BurstyPolicy, Source};
-use super::output::{ArticleDetail, ArticleFetches, BurstyOutput, Gap, PUBLISHED, PolicyPoint, TraceSummary};
+use super::output::{ArticleDetail, ArticleFetches, BurstyOutput, FetchMarks, Gap, PUBLISHED, PolicyPoint, TraceSummary};
 use crate::core::alloc::wolf;
 use crate::core::input::InputError;
 use crate::core::model::histogram::Histogram;
@@ -58,7 +58,7 @@ pub struct Current {
     check: PolitenessCheck,
     rng: Stream,
     requests: u64,
-    fetches: Vec<f64>,
+    fetches: FetchMarks,
     slices: u64,
     /// Minutes per slice.
     slice: f64,
@@ -69,14 +69,14 @@ pub struct Current {
 struct Watching<'a> {
     replay: Replay<'a>,
     article: usize,
-    fetches: &'a mut Vec<f64>,
+    fetches: &'a mut FetchMarks,
 }
 
 impl Freshness for Watching<'_> {
     #[inline]
     fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
         if page == self.article {
-            self.fetches.push(time);
+            self.fetches.record(time);
         }
         self.replay.visit(page, time, rng)
     }
@@ -205,7 +205,7 @@ impl BurstyJob {
             check: PolitenessCheck::new(self.config.politeness_seconds.in_minutes()),
             rng,
             requests: 0,
-            fetches: Vec::new(),
+            fetches: FetchMarks::new(self.trace.minutes),
             slices: 0,
             slice,
             per_request,
@@ -284,7 +284,7 @@ impl Plan for BurstyJob {
         (made as f64 * c.per_request, until >= minutes)
     }
 
-    fn end(&mut self, mut c: Current) {
+    fn end(&mut self, c: Current) {
         let fraction = self.config.fractions[c.fraction_index];
         self.points.push(PolicyPoint {
             policy: c.policy,
@@ -293,7 +293,7 @@ impl Plan for BurstyJob {
             requests: c.requests,
             violations: c.check.violations,
         });
-        self.fetches.push(ArticleFetches { policy: c.policy, fraction, times: std::mem::take(&mut c.fetches) });
+        self.fetches.push(c.fetches.into_fetches(c.policy, fraction));
     }
 
     /// The results so far: partial results leave out the article's changes and fetches

@@ -6,6 +6,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use super::*;
 use crate::core::model::bursty::BurstyGenerator;
 use crate::core::units::Seconds;
+use crate::chart::format::thousands;
 use crate::experiments::{Figures, Settings};
 
 fn small() -> BurstyConfig {
@@ -22,7 +23,7 @@ fn small() -> BurstyConfig {
 #[test]
 fn the_article_is_followed_at_every_rate_and_shown_at_the_chosen_one() {
     let mut output = Sliced::new(BurstyJob::new(small()).unwrap()).finish();
-    let fetched = |o: &BurstyOutput, p: BurstyPolicy, fraction: f64| o.article.fetches.iter().find(|f| f.policy == p && f.fraction == fraction).map(|f| f.times.len());
+    let fetched = |o: &BurstyOutput, p: BurstyPolicy, fraction: f64| o.article.fetches.iter().find(|f| f.policy == p && f.fraction == fraction).map(|f| f.count);
     for p in [BurstyPolicy::Merge, BurstyPolicy::Random] {
         assert!(fetched(&output, p, 0.5).is_some() && fetched(&output, p, 1.0).is_some(), "{p:?} at both rates");
     }
@@ -34,7 +35,7 @@ fn the_article_is_followed_at_every_rate_and_shown_at_the_chosen_one() {
         let figure = &output.figures()[2];
         assert!(figure.title.contains(percent), "{}", figure.title);
         let merge = if rate == 0 { half } else { full };
-        assert!(figure.summary.contains(&format!("MERGE ({merge} fetches)")), "{}", figure.summary);
+        assert!(figure.summary.contains(&format!("MERGE ({} fetches)", thousands(merge as f64))), "{}", figure.summary);
     }
 }
 
@@ -52,4 +53,16 @@ fn a_rate_beyond_the_list_is_refused_by_name() {
     let error = config.validate().unwrap_err();
     assert_eq!(error.field, "article_rate");
     assert!(error.message.contains("below the number of request rates (2)"), "{}", error.message);
+}
+
+#[test]
+fn fetch_marks_count_every_fetch_and_keep_the_first_of_each_column() {
+    // 40 minutes in 4,000 columns: a column is 0.01 minutes
+    let mut marks = output::FetchMarks::new(40.0);
+    for t in [0.001, 0.002, 0.015, 0.019, 39.999] {
+        marks.record(t);
+    }
+    let fetches = marks.into_fetches(BurstyPolicy::Merge, 1.0);
+    assert_eq!(fetches.count, 5);
+    assert_eq!(fetches.times, vec![0.001, 0.015, 39.999]);
 }

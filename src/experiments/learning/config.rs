@@ -159,10 +159,35 @@ const BYTES_PER_ANNOUNCED_PAGE: f64 = 60.0;
 /// Per history item (a fetch that found a change): an f32, in vectors grown by doubling.
 const BYTES_PER_HISTORY_ITEM: f64 = 8.0;
 const BYTES_BESIDES: f64 = 1_000_000.0;
-/// Native seconds per request or history item read, and per change simulated (a change
-/// is a draw and a comparison), as `npm run estimates` measures them.
+/// Native seconds per request, and per change simulated (a change is a draw and a
+/// comparison), as `npm run estimates` measures them.
 const SECONDS_PER_UNIT: f64 = 150e-9;
 const SECONDS_PER_CHANGE: f64 = 25e-9;
+/// Native seconds per history item a re-estimation reads (one term of a page's
+/// likelihood), and per visit the estimators' chart simulates and estimates from: 0.31 s
+/// for the 4.0 M items of LambdaLearnAndCrawl on the fuzz campaign's case 10,824, and
+/// 0.07 s and 0.97 s for the chart's 1.56 M and 15.6 M units (2,000 and 20,000 pages a
+/// point); counted at 150 ns, that case's time was over-estimated 2.2 times.
+const SECONDS_PER_HISTORY_ITEM: f64 = 70e-9;
+const SECONDS_PER_ESTIMATOR_UNIT: f64 = 65e-9;
+
+/// One run's work by kind (see [`LearningConfig::run_work`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunWork {
+    pub requests: f64,
+    pub changes: f64,
+    pub scans: f64,
+}
+
+impl RunWork {
+    pub fn total(&self) -> f64 {
+        self.requests + self.changes + self.scans
+    }
+
+    fn seconds(&self) -> f64 {
+        self.requests * SECONDS_PER_UNIT + self.changes * SECONDS_PER_CHANGE + self.scans * SECONDS_PER_HISTORY_ITEM
+    }
+}
 
 impl LearningConfig {
     pub fn politeness_days(&self) -> f64 {
@@ -227,7 +252,7 @@ impl LearningConfig {
     /// Work of one run of `policy` on `pages` pages: its requests, the changes it
     /// simulates, and the history items its re-estimations read (each epoch, every page
     /// and the history so far).
-    pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64, rate_sum: f64) -> f64 {
+    pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64, rate_sum: f64) -> RunWork {
         // an allocation spends at most 1/P a server
         let polite = if self.politeness_seconds.0 > 0.0 { servers * self.politeness_seconds.per_day() * self.horizon_days.0 } else { f64::INFINITY };
         let requests = if policy.is_adaptive() { self.adaptive_requests(polite) } else { self.requests_per_run().min(polite) };
@@ -239,7 +264,7 @@ impl LearningConfig {
             LearningPolicy::ExploreThenCommit => self.history_items(rate_sum) + pages,
             LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform | LearningPolicy::Nutch | LearningPolicy::Stormcrawler => 0.0,
         };
-        requests + changes + scans
+        RunWork { requests, changes, scans }
     }
 
     /// The changes a run simulates over the horizon, from the pages' rates in all
@@ -291,12 +316,11 @@ impl LearningConfig {
 
     pub fn cost_for(&self, pages: u64, servers: u64, rate_sum: f64) -> Cost {
         let n = pages as f64;
-        let expected = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64, rate_sum)).sum::<f64>() + self.estimator_work();
+        let runs: Vec<RunWork> = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64, rate_sum)).collect();
+        let expected = runs.iter().map(RunWork::total).sum::<f64>() + self.estimator_work();
         // the work's bound adds the tuning runs that overshoot under a loose P; the time
         // is the expected runs'
         let work = expected + self.policies.iter().filter(|p| p.is_adaptive()).count() as f64 * self.overshoot(servers as f64);
-        let trials = |p: &LearningPolicy| if p.is_adaptive() { Self::EXPECTED_TRIALS } else { 1.0 };
-        let changes = self.changes(rate_sum) * self.policies.iter().map(trials).sum::<f64>();
         Cost {
             work,
             unit: "events".into(),
@@ -307,7 +331,7 @@ impl LearningConfig {
                 + self.estimator_bytes()
                 + BYTES_BESIDES)
                 .max(self.pages().import_bytes(pages) as f64),
-            seconds: (expected - changes) * SECONDS_PER_UNIT + changes * SECONDS_PER_CHANGE + self.pages().import_seconds(),
+            seconds: runs.iter().map(RunWork::seconds).sum::<f64>() + self.estimator_work() * SECONDS_PER_ESTIMATOR_UNIT + self.pages().import_seconds(),
             memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each fetch that finds a change keeps 4 to 8 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }
