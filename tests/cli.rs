@@ -413,9 +413,15 @@ fn every_reproducer_of_issue_13_exits_cleanly_within_limits() {
         (vec!["per-page".into(), "--x-min".into(), "1e-308".into(), "--svg".into(), svg("p.svg")], &[0, 2], ""),
         (vec!["policies".into(), "--horizon-days".into(), "5e-324".into(), "--svg".into(), svg("h.svg")], &[0, 2], ""),
         (vec!["partition".into(), "--download.bandwidth-kb-s".into(), "1e-308".into(), "--svg".into(), svg("d.svg")], &[0, 2], ""),
+        // 7.9 G requests: refused for memory while every fetch of the followed article was
+        // kept (63 GB); with one mark a 4,000th of the period, about 5 minutes and 72 KB,
+        // accepted (its estimate, here)
         (
-            vec!["wikipedia", "--generator.articles", "1", "--politeness-seconds", "0.001", "--policies", "merge", "--fractions", "1"].into_iter().map(String::from).collect(),
-            &[2],
+            vec!["wikipedia", "--generator.articles", "1", "--politeness-seconds", "0.001", "--policies", "merge", "--fractions", "1", "--estimate"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            &[0],
             "",
         ),
         // since the downloads' intervals are kept a slice at a time, a long horizon costs

@@ -458,7 +458,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(fields, 24, "the fields whose values the core names");
+        assert_eq!(fields, 25, "the fields whose values the core names");
     }
 
     #[test]

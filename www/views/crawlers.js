@@ -28,10 +28,19 @@ function runsTable(result, final) {
     .map(
       (r) => `<tr><th scope="row">${escape(r.label)}</th><td class="num">${number(r.converged, 4)}</td><td class="num">${number(r.mean, 4)}</td>
         <td class="num">${integer(r.requests)}</td><td class="num">${number(r.bandwidth, 4)}</td><td class="num">${number((100 * r.unchanged) / Math.max(1, r.requests), 3)} %</td>
-        <td class="num">${integer(r.violations)}</td></tr>`,
+        <td class="num">${integer(r.violations)}</td><td class="num">${integer(r.answers.refused)}</td>
+        <td class="num">${integer(r.answers.before_retry_after)}</td><td class="num">${integer(r.answers.under_crawl_delay)}</td>
+        <td class="num">${integer(r.skipped_servers)}</td><td class="num">${number(r.answers.response_s / Math.max(1, r.requests), 3)}</td></tr>`,
     )
     .join('');
   const [crawler, merge] = result.runs;
+  const pushback = `<p class="fineprint">Servers push back when a capacity is set: each smooths the crawler's request rate over a minute,
+    answers in its idle time / (1 − load) below capacity and refuses above it (Retry-After, when sent: the whole seconds until one more
+    request fits). Nutch waits its server delay after each answer, adds its exception delay × 2<sup>k−1</sup> after the k-th refusal in a row
+    and purges the host's queue at its maximum (a day here), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
+    blocks 60 s doubled per incident (at most a day, forgiven after 30 quiet minutes); Heritrix waits its delay factor × the answer's time;
+    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay. MERGE (Freshlab's rule): P or the Crawl-delay
+    between requests, Retry-After waited out, the gap doubled on a refusal without it and halved after ten calm answers.</p>`;
   const gap =
     crawler && merge && final
       ? `<p>At the same bandwidth and the same gap between two requests to a server, MERGE on OPT_POLITE keeps
@@ -39,7 +48,9 @@ function runsTable(result, final) {
       : '';
   return `${gap}<table class="proof"><caption>The crawler and the best Freshlab knows at its bandwidth${final ? '' : ' (so far)'}</caption>
     <thead><tr><th scope="col">run</th><th scope="col">freshness, last quarter</th><th scope="col">whole run</th><th scope="col">requests</th>
-    <th scope="col">a day</th><th scope="col">fetches of unchanged pages</th><th scope="col">requests sooner than P</th></tr></thead><tbody>${rows}</tbody></table>`;
+    <th scope="col">a day</th><th scope="col">fetches of unchanged pages</th><th scope="col">requests sooner than P</th>
+    <th scope="col">refused (429/503)</th><th scope="col">sent before Retry-After</th><th scope="col">sooner than Crawl-delay</th>
+    <th scope="col">servers skipped</th><th scope="col">mean answer (s)</th></tr></thead><tbody>${rows}</tbody></table>${pushback}`;
 }
 
 export default {
@@ -52,10 +63,11 @@ export default {
     Nutch's <code>nutch-site.xml</code>, StormCrawler's <code>crawler-conf.yaml</code>, Heritrix's <code>crawler-beans.cxml</code> or
     Scrapy's <code>settings.py</code> — and Freshlab runs its revisit rule (Nutch's DefaultFetchSchedule or AdaptiveFetchSchedule,
     StormCrawler's DefaultScheduler or AdaptiveScheduler; Heritrix and Scrapy recrawl at the interval you give) with its server delay, on
-    the generator's pages, against MERGE on OPT_POLITE at the bandwidth your crawler used. Every setting is shown with its value and where
-    it came from. Not yet modelled: servers that push back (429, 503, Retry-After), robots.txt Crawl-delay, Nutch's batch cycles
-    (generate.topN), and a tuned configuration to take home; a page list is read by the CLI (<code>freshlab crawlers --repository pages.csv
-    --crawler-config nutch-site.xml</code>), not yet by this page.</p>`,
+    the generator's pages, against MERGE on OPT_POLITE at the bandwidth your crawler used, on servers that may push back (a capacity, a
+    response time, a robots.txt Crawl-delay; 429 or 503, with or without Retry-After). Every setting is shown with its value and where it
+    came from. Not yet modelled: Nutch's batch cycles (generate.topN), servers that differ from each other, and a tuned configuration to
+    take home; a page list is read by the CLI (<code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml</code>), not
+    yet by this page.</p>`,
   panels: [
     {
       id: 'crawlers',
@@ -63,7 +75,22 @@ export default {
       keyFields: ['crawler', 'horizon_days', 'recrawl_days'],
       auto: false,
       action: 'Simulate',
-      fields: ['crawler', 'recrawl_days', 'horizon_days', 'repository.pages', 'repository.servers', 'repository.rate_min', 'repository.rate_max', 'bins', 'seed'],
+      fields: [
+        'crawler',
+        'recrawl_days',
+        'horizon_days',
+        'server_capacity',
+        'response_ms',
+        'crawl_delay_seconds',
+        'refusal',
+        'retry_after',
+        'repository.pages',
+        'repository.servers',
+        'repository.rate_min',
+        'repository.rate_max',
+        'bins',
+        'seed',
+      ],
       setup: (panel, controls) =>
         csvDropBox(panel, controls, {
           key: 'crawlerConfig',

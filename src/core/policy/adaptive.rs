@@ -182,6 +182,11 @@ impl Schedule for Adaptive {
         (t, self.heap.peek().expect("pages").1 as usize)
     }
 
+    fn refused(&mut self, page: usize, time: f64, retry: f64) {
+        let (_, top) = self.heap.replace_top(time + retry, page as u32);
+        debug_assert_eq!(top as usize, page);
+    }
+
     fn observe(&mut self, page: usize, time: f64, fetch: Option<Fetch>) {
         let k = page - self.first;
         let changed = fetch.expect("adaptive schedules need the exact estimator").changed;

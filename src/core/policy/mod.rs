@@ -8,6 +8,7 @@ pub mod greedy;
 pub mod merge;
 pub mod on_change;
 pub mod poisson;
+pub mod pushback;
 pub mod random;
 pub mod server;
 pub mod spaced;
@@ -61,6 +62,9 @@ pub trait Schedule {
     fn take(&mut self, f: &[f64], rng: &mut Stream) -> (f64, usize);
     /// What the fetch just taken revealed; adaptive schedules reschedule from it.
     fn observe(&mut self, _page: usize, _time: f64, _fetch: Option<Fetch>) {}
+    /// The request just taken was refused (429 or 503): an adaptive schedule tries the
+    /// page again `retry` days later, its interval unchanged; the others have passed it.
+    fn refused(&mut self, _page: usize, _time: f64, _retry: f64) {}
 }
 
 /// Counts requests to one server that come less than P after the previous one.

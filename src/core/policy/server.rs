@@ -41,6 +41,16 @@ impl ServerSchedule {
         }
     }
 
+    /// The schedule itself, to drive request by request.
+    pub fn as_schedule(&mut self) -> &mut dyn Schedule {
+        match self {
+            ServerSchedule::Merge(s) => s,
+            ServerSchedule::Random(s) => s,
+            ServerSchedule::Spaced(s) => s,
+            ServerSchedule::Adaptive(s) => s,
+        }
+    }
+
     /// Runs the requests before `until`; returns how many there were.
     pub fn advance(&mut self, until: f64, f: &[f64], visitor: &mut impl Freshness, check: &mut PolitenessCheck, rng: &mut Stream) -> u64 {
         match self {

@@ -1,6 +1,7 @@
 //! The bursty-changes experiment's configuration (thesis ch. 6): the articles (a trace
 //! or the generator), politeness, request rates and policies; validation and cost.
 
+use super::output::MARK_COLUMNS;
 use crate::core::field::settings;
 use crate::core::input::{InputError, distinct};
 use crate::core::labels::labelled;
@@ -9,7 +10,6 @@ use crate::core::model::bursty::BurstyGenerator;
 use crate::core::model::renewal::RenewalTable;
 use crate::core::model::trace;
 use crate::core::policy::greedy::Overdue;
-use super::output::MARK_COLUMNS;
 use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};

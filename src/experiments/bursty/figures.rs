@@ -130,7 +130,11 @@ fn fetches(o: &BurstyOutput) -> Figure {
             thousands(a.changes.len() as f64),
             a.name,
             names.join("; "),
-            if shown.iter().any(|f| f.count > f.times.len() as u64) { format!(" Each row marks the first fetch in each {}th of the period.", thousands(MARK_COLUMNS as f64)) } else { String::new() }
+            if shown.iter().any(|f| f.count > f.times.len() as u64) {
+                format!(" Each row marks the first fetch in each {}th of the period.", thousands(MARK_COLUMNS as f64))
+            } else {
+                String::new()
+            }
         ),
     }
 }

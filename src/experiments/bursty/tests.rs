@@ -4,9 +4,9 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
+use crate::chart::format::thousands;
 use crate::core::model::bursty::BurstyGenerator;
 use crate::core::units::Seconds;
-use crate::chart::format::thousands;
 use crate::experiments::{Figures, Settings};
 
 fn small() -> BurstyConfig {

@@ -4,6 +4,7 @@
 
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
+use crate::core::model::host::{Host, Refusal, Refusals};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::rank_size_law;
 use crate::core::policy::adaptive::Rule;
@@ -27,6 +28,15 @@ pub struct CrawlersConfig {
     /// this often.
     pub recrawl_days: Days = Days(30.0);
         number("recrawl every (days)").help("Heritrix and Scrapy: they have no revisit rule of their own").positive().at_most(3650.0);
+    /// Every server's limits (issue 46: servers that push back).
+    pub server_capacity: f64 = 0.0;
+        number("server capacity (requests a second; 0: no limit)").help("over it a server refuses (its rate smoothed over a minute)").at_least(0.0).at_most(1e6);
+    pub response_ms: f64 = 0.0;
+        number("server response time when idle (ms)").help("grows as 1/(1 − load) toward capacity").at_least(0.0).at_most(600_000.0);
+    pub crawl_delay_seconds: f64 = 0.0;
+        number("robots.txt Crawl-delay (seconds; 0: none)").help("Nutch and StormCrawler skip a host asking more than their cap").at_least(0.0).at_most(86_400.0);
+    pub refusal: Refusal = Refusal::TooManyRequests; select("over capacity servers answer");
+    pub retry_after: bool = true; bool("refusals carry Retry-After");
     pub horizon_days: Days = Days(365.0); number("simulated days").positive().at_most(3650.0);
     pub bins: u64 = 100; integer("time bins of the freshness curves").count(10, 2000).why("more bins than pixels add nothing");
     pub seed: u64 = 1; seed();
@@ -72,8 +82,23 @@ impl CrawlersConfig {
         if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
             let i = &mut loaded.model.intervals;
             (i.initial, i.min, i.max) = (self.recrawl_days.0, self.recrawl_days.0, self.recrawl_days.0);
+            // a refused page waits for its next recrawl (Scrapy's retries are not modelled)
+            loaded.model.retry_days = self.recrawl_days.0;
         }
         Ok(loaded)
+    }
+
+    /// Every server's limits, as set.
+    pub fn host(&self) -> Host {
+        Host {
+            crawl_delay_s: self.crawl_delay_seconds,
+            capacity: if self.server_capacity > 0.0 { self.server_capacity } else { f64::INFINITY },
+            response_s: self.response_ms / 1000.0,
+        }
+    }
+
+    pub fn refusals(&self) -> Refusals {
+        Refusals { status: self.refusal, retry_after: self.retry_after }
     }
 
     pub fn politeness_days(&self, loaded: &Loaded) -> f64 {

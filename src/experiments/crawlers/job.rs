@@ -6,10 +6,12 @@ use super::CrawlersConfig;
 use super::output::{CrawlersOutput, RunResult};
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
+use crate::core::model::host::{Host, HostLoad};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::Adaptive;
 use crate::core::policy::crawler_files::Loaded;
+use crate::core::policy::pushback::{self, Answers, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck};
 use crate::core::rng::{Purpose, Stream};
@@ -45,6 +47,13 @@ pub struct Running {
     bound: Option<f64>,
     unchanged: u64,
     slice: usize,
+    /// How the run's crawler spaces requests and reacts to refusals.
+    rules: CrawlerRules,
+    loads: Vec<HostLoad>,
+    gates: Vec<HostGate>,
+    answers: Answers,
+    /// Servers the crawler never requests (their Crawl-delay over its cap).
+    skipped: u64,
 }
 
 /// Every fetch accounted, those that found the page unchanged counted.
@@ -81,6 +90,11 @@ impl CrawlersJob {
         self.config.horizon_days.0
     }
 
+    /// Every server's limits.
+    fn host(&self) -> Host {
+        self.config.host()
+    }
+
     fn result(&self, run: &Running, until: f64, complete: bool) -> RunResult {
         let bins = run.account.closed_bins(until, &self.repo.lambda, |i| self.repo.weight(i));
         let width = self.horizon() / self.config.bins as f64;
@@ -102,6 +116,8 @@ impl CrawlersJob {
             bandwidth: requests as f64 / until.max(1e-12),
             violations: run.checks.iter().map(|c| c.violations).sum(),
             polite_bound: run.bound,
+            answers: run.answers,
+            skipped_servers: run.skipped,
         }
     }
 }
@@ -141,7 +157,31 @@ impl Plan for CrawlersJob {
             })
             .collect();
         let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize);
-        let run = Running { merge, schedules, streams, checks: vec![PolitenessCheck::new(p); servers], account, f, bound, unchanged: 0, slice: 0 };
+        let model = &self.loaded.model;
+        let rules = if merge {
+            CrawlerRules { reaction: Reaction::Merge, gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry_days: model.retry_days }
+        } else {
+            CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry_days: model.retry_days }
+        };
+        let host = self.host();
+        let skips = rules.reaction.skips(&host, rules.crawl_delay_cap_s);
+        let gates = vec![if skips { HostGate::closed() } else { HostGate::default() }; servers];
+        let run = Running {
+            merge,
+            schedules,
+            streams,
+            checks: vec![PolitenessCheck::new(p); servers],
+            account,
+            f,
+            bound,
+            unchanged: 0,
+            slice: 0,
+            rules,
+            loads: vec![HostLoad::default(); servers],
+            gates,
+            answers: Answers::default(),
+            skipped: if skips { servers as u64 } else { 0 },
+        };
         Some((run, self.repo.pages() as f64 / 2.0))
     }
 
@@ -149,10 +189,12 @@ impl Plan for CrawlersJob {
         run.slice += 1;
         let until = self.horizon() * run.slice as f64 / self.slices as f64;
         let mut work = 0;
-        let Running { schedules, streams, checks, account, f, unchanged, .. } = run;
+        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, .. } = run;
         let mut visits = Visits { account, repo: &self.repo, unchanged };
-        for ((schedule, rng), check) in schedules.iter_mut().zip(streams.iter_mut()).zip(checks.iter_mut()) {
-            work += schedule.advance(until, f, &mut visits, check, rng);
+        let (host, refusals) = (self.host(), self.config.refusals());
+        for s in 0..schedules.len() {
+            let server = pushback::Server { host: &host, refusals, load: &mut loads[s], gate: &mut gates[s] };
+            work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, answers);
         }
         (work as f64, run.slice >= self.slices)
     }

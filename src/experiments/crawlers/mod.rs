@@ -9,6 +9,7 @@ pub mod output;
 #[cfg(test)]
 mod tests;
 
+use crate::core::model::host::Refusal;
 pub use config::CrawlersConfig;
 pub use output::{CrawlersOutput, RunResult};
 
@@ -30,6 +31,10 @@ impl Experiment for CrawlersConfig {
     }
 
     fn choices() -> Vec<Choice> {
-        vec![Choice::of("source", &RepositorySource::ALL, RepositorySource::label), Choice::of("crawler", &Crawler::ALL, Crawler::label)]
+        vec![
+            Choice::of("source", &RepositorySource::ALL, RepositorySource::label),
+            Choice::of("crawler", &Crawler::ALL, Crawler::label),
+            Choice::of("refusal", &Refusal::ALL, Refusal::label),
+        ]
     }
 }

@@ -5,6 +5,7 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{sig, thousands};
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
+use crate::core::policy::pushback::Answers;
 use crate::experiments::{Brief, Figures, Tabular};
 use crate::table::{Cell, Table, columns};
 use serde::{Deserialize, Serialize};
@@ -32,9 +33,36 @@ pub struct RunResult {
     /// MERGE's run: the POLITE bound of its allocation (Lemma 4.2).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub polite_bound: Option<f64>,
+    /// The servers' answers (requests = served + refused), and requests sent before a
+    /// Retry-After or a Crawl-delay allowed.
+    pub answers: Answers,
+    /// Servers never requested: their Crawl-delay over the crawler's cap.
+    pub skipped_servers: u64,
 }
 
 impl RunResult {
+    /// What the servers pushed back, in words ("" when nothing did).
+    pub fn pushback_words(&self) -> String {
+        let a = &self.answers;
+        let mut said = Vec::new();
+        if a.refused > 0 {
+            said.push(format!("{} refused ({} % of requests)", thousands(a.refused as f64), sig(100.0 * a.refused as f64 / self.requests.max(1) as f64, 3)));
+        }
+        if a.before_retry_after > 0 {
+            said.push(format!("{} sent before a Retry-After allowed", thousands(a.before_retry_after as f64)));
+        }
+        if a.under_crawl_delay > 0 {
+            said.push(format!("{} sooner than a Crawl-delay allowed", thousands(a.under_crawl_delay as f64)));
+        }
+        if self.skipped_servers > 0 {
+            said.push(format!("{} servers never requested (their Crawl-delay over the cap)", thousands(self.skipped_servers as f64)));
+        }
+        if a.response_s > 0.0 && self.requests > 0 {
+            said.push(format!("answers in {} s on average", sig(a.response_s / self.requests as f64, 3)));
+        }
+        said.join(", ")
+    }
+
     /// The share of fetches that found nothing new.
     pub fn wasted_share(&self) -> f64 {
         if self.requests == 0 { 0.0 } else { self.unchanged as f64 / self.requests as f64 }
@@ -76,15 +104,17 @@ impl Figures for CrawlersOutput {
             .runs
             .iter()
             .map(|r| {
+                let pushed = r.pushback_words();
                 format!(
-                    "{}: freshness {} over the last quarter ({} over the whole run), {} requests ({} a day), {} % of them to pages that had not changed, {} politeness violations",
+                    "{}: freshness {} over the last quarter ({} over the whole run), {} requests ({} a day), {} % of them to pages that had not changed, {} politeness violations{}",
                     r.label,
                     sig(r.converged, 3),
                     sig(r.mean, 3),
                     thousands(r.requests as f64),
                     thousands(r.bandwidth),
                     sig(100.0 * r.wasted_share(), 3),
-                    thousands(r.violations as f64)
+                    thousands(r.violations as f64),
+                    if pushed.is_empty() { String::new() } else { format!("; {pushed}") }
                 )
             })
             .collect();
@@ -109,12 +139,30 @@ impl Figures for CrawlersOutput {
         let rows: Vec<serde_json::Value> = self
             .runs
             .iter()
-            .map(|r| serde_json::json!({"run": r.label, "freshness_last_quarter": r.converged, "mean_freshness": r.mean, "requests": r.requests, "unchanged_fetches": r.unchanged, "violations": r.violations}))
+            .map(|r| {
+                serde_json::json!({
+                    "run": r.label, "freshness_last_quarter": r.converged, "mean_freshness": r.mean, "requests": r.requests,
+                    "unchanged_fetches": r.unchanged, "violations": r.violations,
+                    "served": r.answers.ok, "refused": r.answers.refused, "before_retry_after": r.answers.before_retry_after,
+                    "under_crawl_delay": r.answers.under_crawl_delay, "skipped_servers": r.skipped_servers,
+                    "mean_response_seconds": if r.requests > 0 { r.answers.response_s / r.requests as f64 } else { 0.0 },
+                })
+            })
             .collect();
         let text = self
             .runs
             .iter()
-            .map(|r| format!("{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged", r.label, r.converged, r.requests, 100.0 * r.wasted_share()))
+            .map(|r| {
+                let pushed = r.pushback_words();
+                format!(
+                    "{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged{}",
+                    r.label,
+                    r.converged,
+                    r.requests,
+                    100.0 * r.wasted_share(),
+                    if pushed.is_empty() { String::new() } else { format!("; {pushed}") }
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n");
         Some(Brief { json: serde_json::json!({"runs": rows, "settings": self.loaded.settings, "ignored": self.loaded.ignored}), text: Some(text) })

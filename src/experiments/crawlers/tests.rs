@@ -3,6 +3,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::core::model::webbase::RepositoryConfig;
+use crate::core::policy::crawler_files::Crawler;
 use crate::core::units::Days;
 use crate::experiments::{Config, Settings, policies::PoliciesConfig, run};
 
@@ -85,4 +86,52 @@ fn the_estimate_bounds_the_work() {
         };
         assert!(work <= cost.work * 1.1 && work >= cost.work / 2.0, "work {work}, estimated {}", cost.work);
     }
+}
+
+/// Issue 46, conservation: every request is answered, served or refused; a crawler that
+/// honours Retry-After and Crawl-delay never sends a request before they allow.
+#[test]
+fn requests_are_answers_and_honouring_crawlers_keep_retry_after_and_crawl_delay() {
+    for crawler in [Crawler::Nutch, Crawler::Stormcrawler, Crawler::Heritrix, Crawler::Scrapy] {
+        let o = ran(CrawlersConfig { crawler, server_capacity: 0.01, response_ms: 200.0, crawl_delay_seconds: 10.0, ..small() });
+        for r in &o.runs {
+            assert_eq!(r.requests, r.answers.requests(), "{}", r.label);
+        }
+        assert!(o.runs[0].answers.refused > 0, "{crawler:?}: its cold start is refused in part by servers of one request in 100 s");
+        // StormCrawler and MERGE honour both; Nutch keeps Crawl-delay (below its cap)
+        let merge = &o.runs[1];
+        assert_eq!((merge.answers.before_retry_after, merge.answers.under_crawl_delay), (0, 0), "MERGE");
+        let own = &o.runs[0];
+        match crawler {
+            Crawler::Stormcrawler => assert_eq!((own.answers.before_retry_after, own.answers.under_crawl_delay), (0, 0)),
+            Crawler::Nutch | Crawler::Heritrix => assert_eq!(own.answers.under_crawl_delay, 0, "{crawler:?}"),
+            // Scrapy reads neither
+            Crawler::Scrapy => assert!(own.answers.under_crawl_delay > 0),
+        }
+    }
+}
+
+/// A server is never over capacity under a crawler that keeps a gap of at least
+/// 1/capacity: Nutch at a 200 s server delay and MERGE at P = 200 s on servers of one
+/// request in 100 s get no refusal.
+#[test]
+fn a_crawler_slower_than_the_capacity_is_never_refused() {
+    let nutch = "<configuration><property><name>fetcher.server.delay</name><value>200</value></property></configuration>";
+    let o = ran(CrawlersConfig { crawler_config: Some(nutch.into()), server_capacity: 0.01, response_ms: 500.0, ..small() });
+    for r in &o.runs {
+        assert!(r.requests > 0);
+        assert_eq!(r.answers.refused, 0, "{}", r.label);
+    }
+}
+
+/// Nutch skips every server whose Crawl-delay is over `fetcher.max.crawl.delay`; Heritrix
+/// keeps it up to its cap instead.
+#[test]
+fn a_crawl_delay_over_nutchs_cap_skips_the_servers() {
+    let o = ran(CrawlersConfig { crawl_delay_seconds: 60.0, ..small() });
+    assert_eq!((o.runs[0].requests, o.runs[0].skipped_servers), (0, 100));
+    let o = ran(CrawlersConfig { crawler: Crawler::Heritrix, crawl_delay_seconds: 60.0, ..small() });
+    assert_eq!(o.runs[0].skipped_servers, 0);
+    assert!(o.runs[0].requests > 0);
+    assert_eq!(o.runs[0].answers.under_crawl_delay, 0);
 }

@@ -337,6 +337,9 @@ impl PoliciesConfig {
         let listed = largest.min(MAX_LISTED as f64);
         let spread = match (self.allocation, self.source) {
             (AllocationKind::Given, _) | (AllocationKind::Proportional, RepositorySource::PageList) => f64::INFINITY,
+            // the cost is asked of any configuration, the checks' refusals included (the
+            // fuzz campaign's case 9,313: rate_min over rate_max, a quantile's clamp panicked)
+            (AllocationKind::Proportional, RepositorySource::Generator) if !(self.repository.rate_min > 0.0 && self.repository.rate_min < self.repository.rate_max) => listed,
             (AllocationKind::Proportional, RepositorySource::Generator) => {
                 let r = &self.repository;
                 let changing = (largest * (1.0 - r.never_changing)).max(1.0);

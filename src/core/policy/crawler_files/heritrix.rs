@@ -4,6 +4,7 @@
 
 use super::{Entry, Known, Model, number};
 use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::policy::pushback::Reaction;
 
 /// The shipped profile's DispositionProcessor: delayFactor 5, 3 s to 30 s, Crawl-delay
 /// honoured up to 300 s; one connection a host.
@@ -13,6 +14,9 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 3.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 300.0,
+    reaction: Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 },
+    // the recrawl interval, set beside the file
+    retry_days: 30.0,
 };
 
 /// The settings read, with the shipped profile's values.
@@ -20,19 +24,39 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "disposition.minDelayMs",
         default: "3000",
-        meaning: "the least gap between two requests to a host (ms); delayFactor × the fetch time when larger (fetch times are not modelled yet)",
+        meaning: "the least gap between two requests to a host (ms), after the fetch ends",
         apply: |m, v| {
             m.server_delay_s = number(v, "milliseconds")? / 1000.0;
             m.min_delay_s = m.server_delay_s;
             Ok(())
         },
     },
-    Known { name: "disposition.delayFactor", default: "5.0", meaning: "", apply: |_, v| number(v, "times the fetch time").map(|_| ()) },
-    Known { name: "disposition.maxDelayMs", default: "30000", meaning: "", apply: |_, v| number(v, "milliseconds").map(|_| ()) },
+    Known {
+        name: "disposition.delayFactor",
+        default: "5.0",
+        meaning: "the gap is this × the fetch's duration, within the least and the most",
+        apply: |m, v| {
+            if let Reaction::Heritrix { delay_factor, .. } = &mut m.reaction {
+                *delay_factor = number(v, "times the fetch time")?;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "disposition.maxDelayMs",
+        default: "30000",
+        meaning: "the most gap the delay factor gives (ms)",
+        apply: |m, v| {
+            if let Reaction::Heritrix { max_delay_s, .. } = &mut m.reaction {
+                *max_delay_s = number(v, "milliseconds")? / 1000.0;
+            }
+            Ok(())
+        },
+    },
     Known {
         name: "disposition.respectCrawlDelayUpToSeconds",
         default: "300",
-        meaning: "",
+        meaning: "robots.txt Crawl-delay kept up to this (seconds); a longer one is cut to it",
         apply: |m, v| {
             m.crawl_delay_cap_s = number(v, "seconds")?;
             Ok(())

@@ -12,6 +12,7 @@ pub mod scrapy;
 pub mod stormcrawler;
 
 use super::adaptive::{Intervals, Rule};
+use super::pushback::Reaction;
 use crate::core::input::InputError;
 use crate::core::labels::labelled;
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,10 @@ pub struct Model {
     /// robots.txt Crawl-delay honoured up to this many seconds (beyond, Nutch and
     /// StormCrawler skip the server's pages).
     pub crawl_delay_cap_s: f64,
+    /// How it spaces requests by the server's answers and reacts to 429 and 503.
+    pub reaction: Reaction,
+    /// A page refused with 429 or 503 is tried again this many days later.
+    pub retry_days: f64,
 }
 
 impl Model {
@@ -144,7 +149,12 @@ pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 4] {
         Known { name: "fetcher.server.delay", default: server_delay, meaning: "the gap between two requests to a server, one at a time (seconds)", apply: server_delay_s },
         Known { name: "fetcher.server.min.delay", default: "0.0", meaning: "the gap with several requests at a time (seconds)", apply: min_delay_s },
         Known { name: "fetcher.threads.per.queue", default: "1", meaning: "requests one server may have in flight", apply: threads_per_queue },
-        Known { name: "fetcher.max.crawl.delay", default: "30", meaning: "", apply: crawl_delay_cap_s },
+        Known {
+            name: "fetcher.max.crawl.delay",
+            default: "30",
+            meaning: "robots.txt Crawl-delay kept up to this (seconds); a host asking for more is skipped",
+            apply: crawl_delay_cap_s,
+        },
     ]
 }
 

@@ -3,15 +3,20 @@
 
 use super::{Entry, Known, Model, SECOND, boolean, number, rate};
 use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::policy::pushback::Reaction;
 
 /// nutch-default.xml: DefaultFetchSchedule every 30 days; the adaptive schedule's rates
-/// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s.
+/// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s;
+/// no exception delay, a queue purged at 5 exceptions.
 pub const SHIPPED: Model = Model {
     intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3) },
     server_delay_s: 5.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 30.0,
+    reaction: Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5 },
+    // AbstractFetchSchedule.setPageRetrySchedule: a day after the failed fetch
+    retry_days: 1.0,
 };
 
 /// The fetcher's settings, with its 5.0 s server delay.
@@ -100,6 +105,32 @@ pub const KNOWN: &[Known] = &[
         },
     },
     Known { name: "db.fetch.interval.max", default: "7776000", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
+    Known {
+        name: "fetcher.exceptions.per.queue.delay",
+        default: "0",
+        meaning: "after the k-th 429, 503 or other exception in a row, the host waits this × 2^(k−1) more (seconds; 0: off, the fetcher's fallback)",
+        apply: |m, v| {
+            if let Reaction::Nutch { exception_delay_s, .. } = &mut m.reaction {
+                *exception_delay_s = number(v, "seconds")?;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.max.exceptions.per.queue",
+        default: "5",
+        meaning: "at this many exceptions in a row the host's queue is purged until the next cycle (−1: never; 5 since NUTCH-3114)",
+        apply: |m, v| {
+            let n: i64 = v.parse().map_err(|_| String::from("must be a whole number of exceptions, or -1 for no limit"))?;
+            if n < -1 || n == 0 {
+                return Err("must be a whole number of exceptions from 1, or -1 for no limit".into());
+            }
+            if let Reaction::Nutch { max_exceptions, .. } = &mut m.reaction {
+                *max_exceptions = n;
+            }
+            Ok(())
+        },
+    },
     Known { name: "generate.topN", default: "", meaning: "", apply: |_, _| Ok(()) },
     Known { name: "generate.max.count", default: "-1", meaning: "", apply: |_, _| Ok(()) },
 ];

@@ -5,6 +5,7 @@
 
 use super::{Entry, Known, Model, boolean, number};
 use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::policy::pushback::Reaction;
 
 /// Scrapy's default settings: no download delay (randomised 0.5–1.5× when set), eight
 /// requests per domain at a time, AutoThrottle off.
@@ -14,6 +15,9 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 0.0,
+    reaction: Reaction::Scrapy { randomize: true, concurrency: 8.0, autothrottle: false, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 },
+    // the recrawl interval, set beside the file
+    retry_days: 30.0,
 };
 
 /// The settings read, with Scrapy's defaults.
@@ -28,12 +32,80 @@ pub const KNOWN: &[Known] = &[
             Ok(())
         },
     },
-    Known { name: "RANDOMIZE_DOWNLOAD_DELAY", default: "True", meaning: "", apply: |_, v| boolean(v).map(|_| ()) },
-    Known { name: "CONCURRENT_REQUESTS_PER_DOMAIN", default: "8", meaning: "", apply: |_, v| number(v, "requests").map(|_| ()) },
-    Known { name: "AUTOTHROTTLE_ENABLED", default: "False", meaning: "", apply: |_, v| boolean(v).map(|_| ()) },
-    Known { name: "AUTOTHROTTLE_START_DELAY", default: "5.0", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
-    Known { name: "AUTOTHROTTLE_MAX_DELAY", default: "60.0", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
-    Known { name: "AUTOTHROTTLE_TARGET_CONCURRENCY", default: "1.0", meaning: "", apply: |_, v| number(v, "requests").map(|_| ()) },
+    Known {
+        name: "RANDOMIZE_DOWNLOAD_DELAY",
+        default: "True",
+        meaning: "each delay × a uniform 0.5–1.5",
+        apply: |m, v| {
+            if let Reaction::Scrapy { randomize, .. } = &mut m.reaction {
+                *randomize = boolean(v)?;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "CONCURRENT_REQUESTS_PER_DOMAIN",
+        default: "8",
+        meaning: "requests to a domain at once, when there is no delay",
+        apply: |m, v| {
+            let n = number(v, "requests")?;
+            if n < 1.0 || n.fract() != 0.0 {
+                return Err("must be a whole number of requests, at least 1".into());
+            }
+            if let Reaction::Scrapy { concurrency, .. } = &mut m.reaction {
+                *concurrency = n;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "AUTOTHROTTLE_ENABLED",
+        default: "False",
+        meaning: "the delay follows the measured latency",
+        apply: |m, v| {
+            if let Reaction::Scrapy { autothrottle, .. } = &mut m.reaction {
+                *autothrottle = boolean(v)?;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "AUTOTHROTTLE_START_DELAY",
+        default: "5.0",
+        meaning: "AutoThrottle's first delay (seconds)",
+        apply: |m, v| {
+            if let Reaction::Scrapy { start_delay_s, .. } = &mut m.reaction {
+                *start_delay_s = number(v, "seconds")?;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "AUTOTHROTTLE_MAX_DELAY",
+        default: "60.0",
+        meaning: "AutoThrottle's longest delay (seconds)",
+        apply: |m, v| {
+            if let Reaction::Scrapy { max_delay_s, .. } = &mut m.reaction {
+                *max_delay_s = number(v, "seconds")?;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "AUTOTHROTTLE_TARGET_CONCURRENCY",
+        default: "1.0",
+        meaning: "AutoThrottle aims at latency / this between requests",
+        apply: |m, v| {
+            let n = number(v, "requests")?;
+            if n <= 0.0 {
+                return Err("must be a number of requests above 0".into());
+            }
+            if let Reaction::Scrapy { target_concurrency, .. } = &mut m.reaction {
+                *target_concurrency = n;
+            }
+            Ok(())
+        },
+    },
 ];
 
 /// The file's assignments, in order, with their lines.

@@ -3,17 +3,22 @@
 
 use super::{Entry, Known, MINUTE, Model, number, rate};
 use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::policy::pushback::Reaction;
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// crawler-default.yaml and AdaptiveScheduler's defaults: DefaultScheduler every day;
 /// 60 minutes to two weeks, rates 0.5; a 1 s server delay, one thread per queue,
-/// Crawl-delay honoured up to 30 s.
+/// Crawl-delay honoured up to 30 s; Retry-After honoured up to a day, 10 % jitter on
+/// the back-off.
 pub const SHIPPED: Model = Model {
     intervals: Intervals { rule: Rule::Fixed, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None },
     server_delay_s: 1.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 30.0,
+    reaction: Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1 },
+    // fetchInterval.fetch.error: 120 minutes
+    retry_days: 120.0 * MINUTE,
 };
 
 /// The fetcher's settings, with its 1.0 s server delay.
@@ -79,8 +84,46 @@ pub const KNOWN: &[Known] = &[
             Ok(())
         },
     },
-    Known { name: "fetchInterval.fetch.error", default: "120", meaning: "", apply: |_, v| number(v, "minutes").map(|_| ()) },
+    Known {
+        name: "fetchInterval.fetch.error",
+        default: "120",
+        meaning: "a page whose fetch failed (a 429 or 503) is tried again this much later (minutes)",
+        apply: |m, v| {
+            let minutes = number(v, "minutes")?;
+            if minutes <= 0.0 {
+                return Err("must be a number of minutes above 0".into());
+            }
+            m.retry_days = minutes * MINUTE;
+            Ok(())
+        },
+    },
     Known { name: "fetchInterval.error", default: "-1", meaning: "", apply: |_, _| Ok(()) },
+    Known {
+        name: "urlfrontier.max.retry.after",
+        default: "86400",
+        meaning: "a 429 or 503's Retry-After is honoured up to this (seconds; −1: no cap)",
+        apply: |m, v| {
+            let s: f64 = v.parse().map_err(|_| String::from("must be a number of seconds, or -1 for no cap"))?;
+            if !(s == -1.0 || (s.is_finite() && s >= 0.0)) {
+                return Err("must be a number of seconds, or -1 for no cap".into());
+            }
+            if let Reaction::Stormcrawler { max_retry_after_s, .. } = &mut m.reaction {
+                *max_retry_after_s = s;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.backoff.jitter",
+        default: "0.1",
+        meaning: "each back-off block is lengthened by a random share up to this",
+        apply: |m, v| {
+            if let Reaction::Stormcrawler { jitter, .. } = &mut m.reaction {
+                *jitter = rate(v)?;
+            }
+            Ok(())
+        },
+    },
 ];
 
 /// The file's settings, in order, with their lines (found by their key in the text:

@@ -115,3 +115,36 @@ fn heritrix_beans_and_scrapy_settings() {
     assert!(e.message.contains("line 1: `import os` is not a plain NAME = value assignment"), "{e}");
     assert!(read(Crawler::Scrapy, "X = [1,\n", "f").unwrap_err().message.contains("never closes"));
 }
+
+/// Issue 46: each crawler's reaction to servers that push back, set from its file; the
+/// shipped values where the file is silent.
+#[test]
+fn the_files_set_each_crawlers_reaction_to_refusals() {
+    let prop = |name: &str, value: &str| format!("<property><name>{name}</name><value>{value}</value></property>");
+    let nutch = format!("<configuration>{}{}</configuration>", prop("fetcher.exceptions.per.queue.delay", "10"), prop("fetcher.max.exceptions.per.queue", "-1"));
+    assert_eq!(read(Crawler::Nutch, &nutch, "f").unwrap().model.reaction, Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1 });
+    assert_eq!(shipped(Crawler::Nutch).model.reaction, Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5 });
+    let bad = format!("<configuration>{}</configuration>", prop("fetcher.max.exceptions.per.queue", "0"));
+    let message = read(Crawler::Nutch, &bad, "f").unwrap_err().message;
+    assert!(message.contains("fetcher.max.exceptions.per.queue") && message.contains("-1 for no limit"), "{message}");
+
+    let storm = "config:\n  urlfrontier.max.retry.after: -1\n  urlfrontier.backoff.jitter: 0.25\n  fetchInterval.fetch.error: 30\n";
+    let loaded = read(Crawler::Stormcrawler, storm, "f").unwrap();
+    assert_eq!(loaded.model.reaction, Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.25 });
+    assert!((loaded.model.retry_days - 30.0 * MINUTE).abs() < 1e-15);
+    assert_eq!(shipped(Crawler::Stormcrawler).model.reaction, Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1 });
+
+    let heritrix = r#"<beans><bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor">
+  <property name="delayFactor" value="2.5"/>
+  <property name="maxDelayMs" value="60000"/>
+</bean></beans>"#;
+    assert_eq!(read(Crawler::Heritrix, heritrix, "f").unwrap().model.reaction, Reaction::Heritrix { delay_factor: 2.5, max_delay_s: 60.0 });
+
+    let scrapy = "AUTOTHROTTLE_ENABLED = True\nAUTOTHROTTLE_TARGET_CONCURRENCY = 2.0\nRANDOMIZE_DOWNLOAD_DELAY = False\nCONCURRENT_REQUESTS_PER_DOMAIN = 4\n";
+    assert_eq!(
+        read(Crawler::Scrapy, scrapy, "f").unwrap().model.reaction,
+        Reaction::Scrapy { randomize: false, concurrency: 4.0, autothrottle: true, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 2.0 }
+    );
+    let message = read(Crawler::Scrapy, "AUTOTHROTTLE_TARGET_CONCURRENCY = 0\n", "f").unwrap_err().message;
+    assert!(message.contains("AUTOTHROTTLE_TARGET_CONCURRENCY") && message.contains("line 1"), "{message}");
+}

@@ -1,0 +1,212 @@
+//! Servers that push back (issue 46): a server's robots.txt Crawl-delay, its capacity and
+//! its base response time, and how it answers a crawler's requests.
+//!
+//! The load model: the server smooths the crawler's request rate over a window of
+//! [`WINDOW_S`] seconds (an exponentially weighted rate r̂: after a gap of g seconds,
+//! r̂ ← e^(−g/W)·r̂ + (1 − e^(−g/W))/g, so requests every g seconds give r̂ = 1/g and a
+//! burst of k requests adds about k/W). Its load is ρ = r̂ / capacity. Below capacity it
+//! answers in base / (1 − ρ) seconds (the mean time in an M/M/1 queue whose service time
+//! is the base response time), ρ held at 0.95 at most; over capacity (ρ > 1) it refuses
+//! with 429 or 503, answering in the base time, and with Retry-After (when it sends one)
+//! the fewest whole seconds after which one more request finds it within capacity. The
+//! crawler is the only load counted beyond the base time.
+
+use crate::core::labels::labelled;
+use serde::{Deserialize, Serialize};
+
+/// The server's smoothing window (seconds).
+pub const WINDOW_S: f64 = 60.0;
+/// The load the response time is computed at, at most (base × 20).
+const MAX_LOAD: f64 = 0.95;
+const SECONDS_PER_DAY: f64 = 86_400.0;
+
+/// One server's own limits.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Host {
+    /// robots.txt Crawl-delay in seconds (0: none).
+    pub crawl_delay_s: f64,
+    /// Requests a second it serves (∞: no limit).
+    pub capacity: f64,
+    /// Its response time when idle (seconds).
+    pub response_s: f64,
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Host { crawl_delay_s: 0.0, capacity: f64::INFINITY, response_s: 0.0 }
+    }
+}
+
+labelled! {
+/// The status a server over its capacity answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Refusal {
+    TooManyRequests => "429 Too Many Requests",
+    Unavailable => "503 Service Unavailable",
+}
+}
+
+/// How servers refuse a request over their capacity.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Refusals {
+    pub status: Refusal,
+    /// With a Retry-After header.
+    pub retry_after: bool,
+}
+
+/// What a server answered one request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Answer {
+    /// 200, after `seconds`.
+    Ok { seconds: f64 },
+    /// 429 or 503, after `seconds`, with Retry-After in seconds when the server sends it.
+    Refused { seconds: f64, retry_after_s: Option<f64> },
+}
+
+impl Answer {
+    pub fn seconds(self) -> f64 {
+        match self {
+            Answer::Ok { seconds } | Answer::Refused { seconds, .. } => seconds,
+        }
+    }
+}
+
+/// A server's state: its smoothed request rate, its last request and the time its last
+/// Retry-After asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostLoad {
+    /// Requests a second, smoothed.
+    rate: f64,
+    /// The last request's time (days; −∞ before any).
+    pub last: f64,
+    /// Until when its last Retry-After asked the crawler to wait (days).
+    pub retry_until: f64,
+}
+
+impl Default for HostLoad {
+    fn default() -> Self {
+        HostLoad { rate: 0.0, last: f64::NEG_INFINITY, retry_until: f64::NEG_INFINITY }
+    }
+}
+
+impl HostLoad {
+    /// The answer of `host` to a request at `t` (days).
+    pub fn answer(&mut self, host: &Host, refusals: Refusals, t: f64) -> Answer {
+        self.rate = if self.last == f64::NEG_INFINITY { 0.0 } else { rate_after(self.rate, (t - self.last) * SECONDS_PER_DAY) };
+        self.last = t;
+        let load = self.rate / host.capacity;
+        if over(load) {
+            let retry_after_s = refusals.retry_after.then(|| recovery_s(self.rate, host.capacity));
+            if let Some(s) = retry_after_s {
+                self.retry_until = t + s / SECONDS_PER_DAY;
+            }
+            return Answer::Refused { seconds: host.response_s, retry_after_s };
+        }
+        Answer::Ok { seconds: host.response_s / (1.0 - load.min(MAX_LOAD)) }
+    }
+
+    /// The load ρ the server last computed (its rate over `capacity`).
+    pub fn load(&self, host: &Host) -> f64 {
+        self.rate / host.capacity
+    }
+}
+
+/// Over capacity: ρ > 1 beyond rounding.
+fn over(load: f64) -> bool {
+    load > 1.0 + 1e-9
+}
+
+/// The smoothed rate seen by a request `gap` seconds after the last one (at one instant,
+/// it adds 1/W).
+fn rate_after(rate: f64, gap: f64) -> f64 {
+    if gap <= 0.0 {
+        return rate + 1.0 / WINDOW_S;
+    }
+    let x = -gap / WINDOW_S;
+    x.exp() * rate - x.exp_m1() / gap
+}
+
+/// The fewest whole seconds (at least 1) after which one more request finds the server
+/// within `capacity`: the rate it would see falls with the wait, so the wait is found by
+/// doubling, then halving the bracket.
+fn recovery_s(rate: f64, capacity: f64) -> f64 {
+    let fits = |s: f64| !over(rate_after(rate, s) / capacity);
+    let (mut lo, mut hi) = (0.0, 1.0);
+    while !fits(hi) && hi < 1e12 {
+        (lo, hi) = (hi, 2.0 * hi);
+    }
+    while hi - lo > 1.0 {
+        let mid = ((lo + hi) / 2.0).floor();
+        if fits(mid) { hi = mid } else { lo = mid }
+    }
+    hi
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    const S: f64 = 1.0 / SECONDS_PER_DAY;
+    const REFUSE_WITH_HEADER: Refusals = Refusals { status: Refusal::TooManyRequests, retry_after: true };
+
+    /// Requests every g seconds settle at a rate of 1/g: at g = 2 s on a server of 1
+    /// request a second, load ½ and twice the base time, never a refusal.
+    #[test]
+    fn a_regular_crawler_below_capacity_is_served_at_its_load() {
+        let host = Host { crawl_delay_s: 0.0, capacity: 1.0, response_s: 0.1 };
+        let mut load = HostLoad::default();
+        let mut last = None;
+        for k in 0..2_000 {
+            last = Some(load.answer(&host, REFUSE_WITH_HEADER, k as f64 * 2.0 * S));
+        }
+        assert!((load.load(&host) - 0.5).abs() < 1e-9, "{}", load.load(&host));
+        match last.unwrap() {
+            Answer::Ok { seconds } => assert!((seconds - 0.2).abs() < 1e-9, "{seconds}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// At exactly its capacity a server still serves (the bound is ρ > 1).
+    #[test]
+    fn at_capacity_a_server_serves() {
+        let host = Host { crawl_delay_s: 0.0, capacity: 0.5, response_s: 0.0 };
+        let mut load = HostLoad::default();
+        for k in 0..1_000 {
+            assert!(matches!(load.answer(&host, REFUSE_WITH_HEADER, k as f64 * 2.0 * S), Answer::Ok { .. }), "request {k}");
+        }
+    }
+
+    /// Hand-computed: requests in one instant on a server of 1 a second. The first finds
+    /// an idle server (rate 0); each later one adds 1/60, so the 61st sees a rate of 1
+    /// (served) and the 62nd 61/60: refused. One more request after τ seconds would see
+    /// e^(−τ/60)·61/60 + (1 − e^(−τ/60))/τ: 1.0164 at τ = 1, 0.99973 at τ = 2, so
+    /// Retry-After is 2 s. The 63rd (rate 62/60) would need 3 s: 1.0159 at 2 s, 0.9992 at 3.
+    #[test]
+    fn a_burst_is_refused_past_capacity_with_the_time_to_recover() {
+        let host = Host { crawl_delay_s: 0.0, capacity: 1.0, response_s: 0.05 };
+        let mut load = HostLoad::default();
+        for k in 0..61 {
+            assert!(matches!(load.answer(&host, REFUSE_WITH_HEADER, 0.0), Answer::Ok { .. }), "request {k}");
+        }
+        assert_eq!(load.answer(&host, REFUSE_WITH_HEADER, 0.0), Answer::Refused { seconds: 0.05, retry_after_s: Some(2.0) });
+        assert_eq!(recovery_s(62.0 / 60.0, 1.0), 3.0);
+        // no header when the server sends none
+        let silent = Refusals { status: Refusal::Unavailable, retry_after: false };
+        assert_eq!(load.answer(&host, silent, 0.0), Answer::Refused { seconds: 0.05, retry_after_s: None });
+        let mut probe = load;
+        assert!(matches!(probe.answer(&host, silent, 2.0 * S), Answer::Refused { .. }));
+        assert!(matches!(load.answer(&host, silent, 3.0 * S), Answer::Ok { .. }));
+    }
+
+    /// A server slower than one request a minute: one request after a short wait still
+    /// counts about 1/60 a second, so the wait is long (found, not looped over).
+    #[test]
+    fn recovery_on_a_slow_server_is_found_by_bisection() {
+        let wait = recovery_s(0.02, 0.001);
+        assert!(!over(rate_after(0.02, wait) / 0.001) && over(rate_after(0.02, wait - 1.0) / 0.001), "{wait}");
+    }
+}

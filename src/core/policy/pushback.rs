@@ -1,0 +1,454 @@
+//! How each crawler spaces its requests to one server and reacts when the server pushes
+//! back (429 or 503, with or without Retry-After; a robots.txt Crawl-delay): the earliest
+//! time of its next request to that server after each answer. Times are days, settings
+//! seconds. Each rule cites the code or documentation it follows.
+
+use super::{PolitenessCheck, Schedule};
+use crate::core::model::host::{Answer, Host, HostLoad, Refusals};
+use crate::core::rng::Stream;
+use crate::core::sim::freshness::Freshness;
+use serde::{Deserialize, Serialize};
+
+const SECOND: f64 = 1.0 / 86_400.0;
+const DAY_S: f64 = 86_400.0;
+/// Nutch and StormCrawler forget a host's incidents after 30 quiet minutes
+/// (`fetcher.exceptions.per.queue.clear.after`, NUTCH-3067; StormCrawler PR #1984).
+const FORGIVE_S: f64 = 1_800.0;
+/// StormCrawler PR #1984: a headerless 429/503 blocks the host 60 s, doubled per
+/// incident, at most a day.
+const STORM_FIRST_BLOCK_S: f64 = 60.0;
+/// MERGE's rule: this many answers in a row within capacity halve a doubled gap.
+const MERGE_CALM_ANSWERS: u32 = 10;
+
+/// A crawler's reaction, with its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "crawler")]
+pub enum Reaction {
+    /// Nutch FetchItemQueue.finishFetchItem (the next fetch `crawlDelay` after the
+    /// fetch ends) and FetchItemQueues.checkExceptionThreshold (NUTCH-2946): each
+    /// exception delays the queue by `fetcher.exceptions.per.queue.delay` × 2^(k−1) for
+    /// the k-th; at `fetcher.max.exceptions.per.queue` (when not −1) the queue is purged.
+    /// Retry-After is not read.
+    Nutch { exception_delay_s: f64, max_exceptions: i64 },
+    /// StormCrawler's fetcher (the next fetch `fetcher.server.delay` after the fetch
+    /// ends) and its URLFrontier HostBlockBolt: Retry-After honoured up to
+    /// `urlfrontier.max.retry.after` (PR #1973; −1: no cap); without it, 60 s doubled per
+    /// incident up to a day, forgiven after 30 quiet minutes, each block lengthened by a
+    /// random share up to `urlfrontier.backoff.jitter` (PR #1984).
+    Stormcrawler { max_retry_after_s: f64, jitter: f64 },
+    /// Heritrix DispositionProcessor.politenessDelayFor: `delayFactor` × the fetch's
+    /// duration, within `minDelayMs` and `maxDelayMs`, and at least the Crawl-delay up
+    /// to `respectCrawlDelayUpToSeconds`, counted from the fetch's end. 429 and 503 are
+    /// answers like any other; Retry-After is not read.
+    Heritrix { delay_factor: f64, max_delay_s: f64 },
+    /// Scrapy's downloader slot: `DOWNLOAD_DELAY` between request starts (× a uniform
+    /// 0.5–1.5 when `RANDOMIZE_DOWNLOAD_DELAY`), `CONCURRENT_REQUESTS_PER_DOMAIN` at once
+    /// when there is no delay; AutoThrottle (when enabled) moves the delay halfway to
+    /// latency / `AUTOTHROTTLE_TARGET_CONCURRENCY` after each response, within
+    /// `DOWNLOAD_DELAY` and `AUTOTHROTTLE_MAX_DELAY`, a refused response never lowering
+    /// it (scrapy/extensions/throttle.py). Robots.txt Crawl-delay and Retry-After are not
+    /// read (scrapy#3849).
+    Scrapy { randomize: bool, concurrency: f64, autothrottle: bool, start_delay_s: f64, max_delay_s: f64, target_concurrency: f64 },
+    /// Freshlab's rule for MERGE and OPT_POLITE: P (or the Crawl-delay when longer)
+    /// between request starts; a refusal with Retry-After waits it out; without one the
+    /// server's gap doubles (at most a day); ten answers in a row within capacity halve
+    /// it back, never below P.
+    Merge,
+}
+
+/// What the crawler keeps about one server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostGate {
+    /// The earliest time of the next request (days).
+    pub not_before: f64,
+    /// Nutch's exceptions, StormCrawler's incidents, in a row (forgiven when quiet).
+    incidents: u32,
+    /// The last refusal (days).
+    last_refusal: f64,
+    /// Scrapy's AutoThrottle delay, MERGE's current gap (seconds; 0: not yet set).
+    delay_s: f64,
+    /// MERGE: answers within capacity since the last refusal.
+    calm: u32,
+}
+
+impl Default for HostGate {
+    fn default() -> Self {
+        HostGate { not_before: 0.0, incidents: 0, last_refusal: f64::NEG_INFINITY, delay_s: 0.0, calm: 0 }
+    }
+}
+
+impl HostGate {
+    /// A server the crawler never requests.
+    pub fn closed() -> Self {
+        HostGate { not_before: f64::INFINITY, ..HostGate::default() }
+    }
+}
+
+impl Reaction {
+    /// Whether the crawler requests this server at all: Nutch and StormCrawler skip a
+    /// host whose Crawl-delay is over their cap (`fetcher.max.crawl.delay`).
+    pub fn skips(self, host: &Host, crawl_delay_cap_s: f64) -> bool {
+        matches!(self, Reaction::Nutch { .. } | Reaction::Stormcrawler { .. }) && crawl_delay_cap_s >= 0.0 && host.crawl_delay_s > crawl_delay_cap_s
+    }
+
+    /// Whether the crawler waits out a Retry-After it is given.
+    pub fn honours_retry_after(self) -> bool {
+        matches!(self, Reaction::Stormcrawler { .. } | Reaction::Merge)
+    }
+
+    /// Whether the crawler keeps a robots.txt Crawl-delay (up to its cap).
+    pub fn honours_crawl_delay(self) -> bool {
+        !matches!(self, Reaction::Scrapy { .. })
+    }
+
+    /// The crawler's gap between two requests to `host` (seconds): its own `gap_s`, or the
+    /// Crawl-delay where it keeps it — Nutch and StormCrawler take it in place of their
+    /// server delay (FetcherThread: `fiq.crawlDelay = rules.getCrawlDelay()`), Heritrix
+    /// and MERGE at least it (Heritrix up to its cap).
+    fn gap_s(self, host: &Host, gap_s: f64, crawl_delay_cap_s: f64) -> f64 {
+        let delay = host.crawl_delay_s;
+        match self {
+            _ if delay <= 0.0 => gap_s,
+            Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } => delay,
+            Reaction::Heritrix { .. } => gap_s.max(delay.min(crawl_delay_cap_s)),
+            Reaction::Merge => gap_s.max(delay),
+            Reaction::Scrapy { .. } => gap_s,
+        }
+    }
+
+    /// After a request to `host` that began at `t` (days) and got `answer`: the earliest
+    /// time of the next one, kept in `gate`. `gap_s` is the crawler's gap (its server
+    /// delay, P for MERGE).
+    #[allow(clippy::too_many_arguments)]
+    pub fn next(self, gate: &mut HostGate, host: &Host, t: f64, answer: Answer, gap_s: f64, crawl_delay_cap_s: f64, rng: &mut Stream) -> f64 {
+        let gap = self.gap_s(host, gap_s, crawl_delay_cap_s);
+        let end = t + answer.seconds() * SECOND;
+        let refused = matches!(answer, Answer::Refused { .. });
+        if refused {
+            if t - gate.last_refusal > FORGIVE_S * SECOND {
+                gate.incidents = 0;
+            }
+            gate.incidents += 1;
+            gate.last_refusal = t;
+        }
+        let next = match self {
+            Reaction::Nutch { exception_delay_s, max_exceptions } => {
+                let mut next = end + gap * SECOND;
+                if refused {
+                    if exception_delay_s > 0.0 {
+                        next += exception_delay_s * pow2(gate.incidents - 1) * SECOND;
+                    }
+                    if max_exceptions >= 0 && i64::from(gate.incidents) >= max_exceptions {
+                        // the queue is purged: its pages wait for the next cycle (one day
+                        // here; Nutch's generate/fetch/update cycle is not modelled)
+                        next = next.max(t + 1.0);
+                        gate.incidents = 0;
+                    }
+                }
+                next
+            }
+            Reaction::Stormcrawler { max_retry_after_s, jitter } => {
+                let mut next = end + gap * SECOND;
+                if let Answer::Refused { retry_after_s, .. } = answer {
+                    let block = match retry_after_s.filter(|&s| s > 0.0) {
+                        Some(s) if max_retry_after_s >= 0.0 => s.min(max_retry_after_s),
+                        Some(s) => s,
+                        None => (STORM_FIRST_BLOCK_S * pow2(gate.incidents - 1)).min(DAY_S) * (1.0 + jitter * rng.uniform()),
+                    };
+                    next = next.max(t + block * SECOND);
+                }
+                next
+            }
+            Reaction::Heritrix { delay_factor, max_delay_s } => {
+                let wait = (delay_factor * answer.seconds()).min(max_delay_s).max(gap_s);
+                end + wait.max(self.gap_s(host, 0.0, crawl_delay_cap_s)) * SECOND
+            }
+            Reaction::Scrapy { randomize, concurrency, autothrottle, start_delay_s, max_delay_s, target_concurrency } => {
+                let mut delay = gap_s;
+                if autothrottle {
+                    let old = if gate.delay_s > 0.0 { gate.delay_s } else { start_delay_s.max(gap_s) };
+                    let target = answer.seconds() / target_concurrency;
+                    let mut new = ((old + target) / 2.0).min(max_delay_s).max(gap_s);
+                    if refused && new < old {
+                        new = old;
+                    }
+                    gate.delay_s = new;
+                    delay = new;
+                }
+                if randomize && delay > 0.0 {
+                    delay *= 0.5 + rng.uniform();
+                }
+                if delay > 0.0 {
+                    t + delay * SECOND
+                } else {
+                    // no delay: `concurrency` requests in flight, one starting as each ends
+                    t + answer.seconds() / concurrency * SECOND
+                }
+            }
+            Reaction::Merge => {
+                if gate.delay_s < gap {
+                    gate.delay_s = gap;
+                }
+                match answer {
+                    Answer::Refused { retry_after_s: Some(s), .. } => {
+                        gate.calm = 0;
+                        t + gate.delay_s.max(s) * SECOND
+                    }
+                    Answer::Refused { retry_after_s: None, .. } => {
+                        gate.calm = 0;
+                        gate.delay_s = (2.0 * gate.delay_s).min(DAY_S.max(gap));
+                        t + gate.delay_s * SECOND
+                    }
+                    Answer::Ok { .. } => {
+                        gate.calm += 1;
+                        if gate.calm >= MERGE_CALM_ANSWERS && gate.delay_s > gap {
+                            gate.delay_s = (gate.delay_s / 2.0).max(gap);
+                            gate.calm = 0;
+                        }
+                        t + gate.delay_s * SECOND
+                    }
+                }
+            }
+        };
+        gate.not_before = next;
+        next
+    }
+}
+
+/// A crawler as the driver needs it: its reaction, its own gap between two requests to a
+/// server (seconds), its Crawl-delay cap (seconds) and the wait before a refused page
+/// is tried again (days).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrawlerRules {
+    pub reaction: Reaction,
+    pub gap_s: f64,
+    pub crawl_delay_cap_s: f64,
+    pub retry_days: f64,
+}
+
+/// One server as the driver sees it: its limits and how it refuses, its load, and what
+/// the crawler keeps about it.
+pub struct Server<'a> {
+    pub host: &'a Host,
+    pub refusals: Refusals,
+    pub load: &'a mut HostLoad,
+    pub gate: &'a mut HostGate,
+}
+
+/// The answers a crawler got, and the requests it sent too soon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Answers {
+    pub ok: u64,
+    /// 429 or 503.
+    pub refused: u64,
+    /// Requests sent before the server's last Retry-After had passed.
+    pub before_retry_after: u64,
+    /// Requests sent less than the server's Crawl-delay after the previous one.
+    pub under_crawl_delay: u64,
+    /// Every answer's time, summed (seconds).
+    pub response_s: f64,
+}
+
+impl Answers {
+    pub fn add(&mut self, other: &Answers) {
+        self.ok += other.ok;
+        self.refused += other.refused;
+        self.before_retry_after += other.before_retry_after;
+        self.under_crawl_delay += other.under_crawl_delay;
+        self.response_s += other.response_s;
+    }
+
+    pub fn requests(&self) -> u64 {
+        self.ok + self.refused
+    }
+}
+
+/// Runs `schedule`'s requests to one server before `until`, each no earlier than the
+/// crawler's gate allows: the server answers, a page it served is accounted and shown to
+/// the schedule, a refused one is tried again later, and the crawler's reaction sets the
+/// gate. A request delayed by the gate delays the schedule's later ones (a schedule that
+/// fell behind catches up no faster than the gate lets it). Returns the request count.
+#[allow(clippy::too_many_arguments)]
+pub fn drive(
+    schedule: &mut dyn Schedule,
+    until: f64,
+    f: &[f64],
+    visitor: &mut impl Freshness,
+    check: &mut PolitenessCheck,
+    rng: &mut Stream,
+    crawler: &CrawlerRules,
+    server: Server,
+    answers: &mut Answers,
+) -> u64 {
+    let Server { host, refusals, load, gate } = server;
+    let mut requests = 0;
+    loop {
+        let t = schedule.next_time().max(gate.not_before);
+        // (a NaN time ends the run as the horizon does)
+        if t.partial_cmp(&until) != Some(std::cmp::Ordering::Less) {
+            return requests;
+        }
+        let (_, page) = schedule.take(f, rng);
+        check.request(t);
+        // (a microsecond's slack: the wait is kept in days, the header in seconds)
+        if t < load.retry_until - 1e-6 * SECOND {
+            answers.before_retry_after += 1;
+        }
+        if (t - load.last) * 86_400.0 < host.crawl_delay_s * (1.0 - 1e-9) {
+            answers.under_crawl_delay += 1;
+        }
+        let answer = load.answer(host, refusals, t);
+        match answer {
+            Answer::Ok { .. } => {
+                answers.ok += 1;
+                let fetch = visitor.visit(page, t, rng);
+                schedule.observe(page, t, fetch);
+            }
+            Answer::Refused { .. } => {
+                answers.refused += 1;
+                schedule.refused(page, t, crawler.retry_days);
+            }
+        }
+        answers.response_s += answer.seconds();
+        crawler.reaction.next(gate, host, t, answer, crawler.gap_s, crawler.crawl_delay_cap_s, rng);
+        requests += 1;
+    }
+}
+
+/// 2^k, at most 2^31 (Nutch caps its shift there).
+fn pow2(k: u32) -> f64 {
+    f64::from(1u32 << k.min(31))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::core::rng::Purpose;
+
+    const OK: Answer = Answer::Ok { seconds: 2.0 };
+    const REFUSED: Answer = Answer::Refused { seconds: 0.5, retry_after_s: None };
+    const RETRY_120: Answer = Answer::Refused { seconds: 0.5, retry_after_s: Some(120.0) };
+
+    fn rng() -> Stream {
+        Stream::of(1, Purpose::ServerSchedule { run: 0, series: 0 }, 0)
+    }
+
+    /// Seconds from `t` (days) to the next request.
+    fn wait(reaction: Reaction, gate: &mut HostGate, host: &Host, t: f64, answer: Answer, gap_s: f64) -> f64 {
+        (reaction.next(gate, host, t, answer, gap_s, 30.0, &mut rng()) - t) / SECOND
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    /// Nutch: the server delay after the fetch ends; then 10 s, 20 s, 40 s more for the
+    /// 1st, 2nd, 3rd exception in a row (delay 10 s); at 5 exceptions the queue waits a
+    /// day; Retry-After changes nothing.
+    #[test]
+    fn nutch_waits_its_delay_after_the_fetch_and_doubles_its_exception_delay() {
+        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: 5 };
+        let (host, mut gate) = (Host::default(), HostGate::default());
+        assert!(close(wait(r, &mut gate, &host, 0.0, OK, 5.0), 7.0));
+        let mut t = 0.0;
+        for expected in [10.0, 20.0, 40.0, 80.0] {
+            assert!(close(wait(r, &mut gate, &host, t, REFUSED, 5.0), 0.5 + 5.0 + expected));
+            t += 60.0 * SECOND;
+        }
+        assert!(close(wait(r, &mut gate, &host, t, RETRY_120, 5.0), 86_400.0), "the 5th purges the queue for a day");
+        // counted afresh after it
+        assert!(close(wait(r, &mut gate, &host, t + 1.0, RETRY_120, 5.0), 0.5 + 5.0 + 10.0));
+    }
+
+    /// Nutch and StormCrawler forget a host's incidents after 30 quiet minutes.
+    #[test]
+    fn incidents_are_forgiven_after_thirty_quiet_minutes() {
+        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1 };
+        let (host, mut gate) = (Host::default(), HostGate::default());
+        wait(r, &mut gate, &host, 0.0, REFUSED, 5.0);
+        assert!(close(wait(r, &mut gate, &host, 1_000.0 * SECOND, REFUSED, 5.0), 0.5 + 5.0 + 20.0));
+        assert!(close(wait(r, &mut gate, &host, 3_000.0 * SECOND, REFUSED, 5.0), 0.5 + 5.0 + 10.0));
+    }
+
+    /// StormCrawler: Retry-After honoured up to its cap; without it 60 s, 120 s, 240 s
+    /// (no jitter), at most a day.
+    #[test]
+    fn stormcrawler_honours_retry_after_and_doubles_its_block() {
+        let r = Reaction::Stormcrawler { max_retry_after_s: 100.0, jitter: 0.0 };
+        let (host, mut gate) = (Host::default(), HostGate::default());
+        assert!(close(wait(r, &mut gate, &host, 0.0, RETRY_120, 1.0), 100.0), "capped at 100 s");
+        let mut gate = HostGate::default();
+        for (k, expected) in [60.0, 120.0, 240.0].into_iter().enumerate() {
+            assert!(close(wait(r, &mut gate, &host, k as f64 * SECOND, REFUSED, 1.0), expected));
+        }
+        let mut gate = HostGate { incidents: 20, last_refusal: 0.0, ..HostGate::default() };
+        assert!(close(wait(r, &mut gate, &host, SECOND, REFUSED, 1.0), 86_400.0));
+        // jitter lengthens a block by at most its share
+        let jittery = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.1 };
+        let w = wait(jittery, &mut HostGate::default(), &host, 0.0, REFUSED, 1.0);
+        assert!((60.0..66.0).contains(&w), "{w}");
+    }
+
+    /// Heritrix: 5 × a 2 s fetch = 10 s after it ends, within 3–30 s; a Crawl-delay of 60 s
+    /// is kept up to its cap of 30 s here.
+    #[test]
+    fn heritrix_waits_its_factor_times_the_fetch() {
+        let r = Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 };
+        let mut gate = HostGate::default();
+        assert!(close(wait(r, &mut gate, &Host::default(), 0.0, OK, 3.0), 2.0 + 10.0));
+        assert!(close(wait(r, &mut gate, &Host::default(), 0.0, Answer::Ok { seconds: 0.1 }, 3.0), 0.1 + 3.0));
+        assert!(close(wait(r, &mut gate, &Host::default(), 0.0, Answer::Ok { seconds: 20.0 }, 3.0), 20.0 + 30.0));
+        let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
+        assert!(close(wait(r, &mut gate, &slow, 0.0, Answer::Ok { seconds: 0.1 }, 3.0), 0.1 + 30.0));
+    }
+
+    /// Scrapy's AutoThrottle: from its start delay 5 s, a 2 s latency at target 1 moves the
+    /// delay to 3.5 s, then 2.75 s; a refusal's short latency does not lower it.
+    #[test]
+    fn scrapy_autothrottle_moves_halfway_to_the_latency() {
+        let r = Reaction::Scrapy { randomize: false, concurrency: 8.0, autothrottle: true, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 };
+        let (host, mut gate) = (Host::default(), HostGate::default());
+        assert!(close(wait(r, &mut gate, &host, 0.0, OK, 0.0), 3.5));
+        assert!(close(wait(r, &mut gate, &host, 0.0, OK, 0.0), 2.75));
+        assert!(close(wait(r, &mut gate, &host, 0.0, RETRY_120, 0.0), 2.75));
+        // without AutoThrottle or delay: eight in flight
+        let plain = Reaction::Scrapy { randomize: false, concurrency: 8.0, autothrottle: false, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 };
+        assert!(close(wait(plain, &mut HostGate::default(), &host, 0.0, OK, 0.0), 0.25));
+        // Crawl-delay is not read
+        let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
+        assert!(close(wait(plain, &mut HostGate::default(), &slow, 0.0, OK, 1.0), 1.0));
+    }
+
+    /// MERGE: P between starts (the Crawl-delay when longer); Retry-After waited out; a
+    /// headerless refusal doubles the gap, ten calm answers halve it back.
+    #[test]
+    fn merge_doubles_its_gap_on_refusal_and_halves_it_when_calm() {
+        let r = Reaction::Merge;
+        let (host, mut gate) = (Host::default(), HostGate::default());
+        assert!(close(wait(r, &mut gate, &host, 0.0, OK, 10.0), 10.0));
+        assert!(close(wait(r, &mut gate, &host, 0.0, RETRY_120, 10.0), 120.0));
+        assert!(close(wait(r, &mut gate, &host, 0.0, REFUSED, 10.0), 20.0));
+        assert!(close(wait(r, &mut gate, &host, 0.0, REFUSED, 10.0), 40.0));
+        for _ in 0..9 {
+            assert!(close(wait(r, &mut gate, &host, 0.0, OK, 10.0), 40.0));
+        }
+        assert!(close(wait(r, &mut gate, &host, 0.0, OK, 10.0), 20.0));
+        let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
+        assert!(close(wait(r, &mut HostGate::default(), &slow, 0.0, OK, 10.0), 60.0));
+    }
+
+    /// Nutch and StormCrawler skip a host whose Crawl-delay is over their cap; the others
+    /// never do.
+    #[test]
+    fn a_crawl_delay_over_the_cap_skips_the_host_for_nutch_and_stormcrawler() {
+        let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
+        assert!(Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1 }.skips(&slow, 30.0));
+        assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1 }.skips(&slow, 60.0));
+        assert!(Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 }.skips(&slow, 30.0));
+        assert!(!Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 }.skips(&slow, 30.0));
+        assert!(!Reaction::Merge.skips(&slow, 30.0));
+    }
+}
