@@ -4,10 +4,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { sharedPage, done, shots } from './browser.mjs';
+import { sharedPage, done, shots, setField } from './browser.mjs';
 
 const { browser, page } = await sharedPage({ view: 'crawlers' });
 const panel = page.locator('#crawlers');
+
+/** The runs table (a column a run, a row a measure) as one array a run: its label, then
+ * its measures in the table's order. */
+function runsOf(panel) {
+  return panel
+    .locator('table.proof')
+    .first()
+    .evaluate((t) => {
+      const labels = [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent.trim());
+      const rows = [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent.trim()));
+      return labels.map((label, k) => [label, ...rows.map((r) => r[k])]);
+    });
+}
 
 test('the sample nutch-site.xml runs against MERGE at its bandwidth, every setting said with its source', async () => {
   await done(page, 'crawlers');
@@ -16,7 +29,7 @@ test('the sample nutch-site.xml runs against MERGE at its bandwidth, every setti
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /AdaptiveFetchSchedule/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 20_000 });
   await done(page, 'crawlers');
-  const runs = await panel.locator('table.proof').first().evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const runs = await runsOf(panel);
   assert.equal(runs.length, 2);
   assert.match(runs[0][0], /Nutch/);
   assert.match(runs[1][0], /MERGE/);
@@ -38,4 +51,23 @@ test('a file for another crawler, and a setting it cannot read, are refused with
   const bad = '<configuration>\n<property><name>fetcher.server.delay</name><value>soon</value></property>\n</configuration>\n';
   await panel.locator('input[type=file]').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(bad) });
   await page.waitForFunction(() => /fetcher\.server\.delay \(line 2\): must be a number of seconds/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+});
+
+test('servers that push back: a capacity refuses part of the cold start, and StormCrawler waits out every Retry-After', async () => {
+  // the previous test left a file StormCrawler cannot read: back to the shipped defaults
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByLabel('crawler', { exact: true }).selectOption('stormcrawler');
+  await setField(page, 'crawlers', 'server capacity (requests a second; 0: no limit)', 0.01);
+  await setField(page, 'crawlers', 'server response time when idle (ms)', 200);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /StormCrawler/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const runs = await runsOf(panel);
+  const count = (text) => Number(text.replace(/[^0-9.]/g, ''));
+  assert.ok(count(runs[0][7]) > 0, `StormCrawler refused some: ${runs[0]}`);
+  for (const r of runs) assert.equal(r[8], '0', `${r[0]}: nothing sent before a Retry-After allowed`);
+  assert.ok(Number(runs[0][11]) > 0.2, 'answers slower than idle under load');
+  assert.match(await panel.locator('.details').textContent(), /Servers push back when a capacity is set/);
+  assert.deepEqual(browser.errors, []);
 });

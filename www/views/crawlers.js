@@ -24,15 +24,22 @@ function settingsTable(loaded) {
 }
 
 function runsTable(result, final) {
-  const rows = result.runs
-    .map(
-      (r) => `<tr><th scope="row">${escape(r.label)}</th><td class="num">${number(r.converged, 4)}</td><td class="num">${number(r.mean, 4)}</td>
-        <td class="num">${integer(r.requests)}</td><td class="num">${number(r.bandwidth, 4)}</td><td class="num">${number((100 * r.unchanged) / Math.max(1, r.requests), 3)} %</td>
-        <td class="num">${integer(r.violations)}</td><td class="num">${integer(r.answers.refused)}</td>
-        <td class="num">${integer(r.answers.before_retry_after)}</td><td class="num">${integer(r.answers.under_crawl_delay)}</td>
-        <td class="num">${integer(r.skipped_servers)}</td><td class="num">${number(r.answers.response_s / Math.max(1, r.requests), 3)}</td></tr>`,
-    )
-    .join('');
+  // one column a run, one row a measure: two runs and eleven measures fit a slide
+  const measures = [
+    ['freshness, last quarter', (r) => number(r.converged, 4)],
+    ['freshness, whole run', (r) => number(r.mean, 4)],
+    ['requests', (r) => integer(r.requests)],
+    ['requests a day', (r) => number(r.bandwidth, 4)],
+    ['fetches of unchanged pages', (r) => `${number((100 * r.unchanged) / Math.max(1, r.requests), 3)} %`],
+    ['requests sooner than P', (r) => integer(r.violations)],
+    ['refused (429 or 503)', (r) => integer(r.answers.refused)],
+    ['sent before Retry-After allowed', (r) => integer(r.answers.before_retry_after)],
+    ['sooner than Crawl-delay', (r) => integer(r.answers.under_crawl_delay)],
+    ['servers skipped (Crawl-delay over the cap)', (r) => integer(r.skipped_servers)],
+    ['mean answer time (s)', (r) => number(r.answers.response_s / Math.max(1, r.requests), 3)],
+  ];
+  const head = result.runs.map((r) => `<th scope="col">${escape(r.label)}</th>`).join('');
+  const rows = measures.map(([name, cell]) => `<tr><th scope="row">${name}</th>${result.runs.map((r) => `<td class="num">${cell(r)}</td>`).join('')}</tr>`).join('');
   const [crawler, merge] = result.runs;
   const pushback = `<p class="fineprint">Servers push back when a capacity is set: each smooths the crawler's request rate over a minute,
     answers in its idle time / (1 − load) below capacity and refuses above it (Retry-After, when sent: the whole seconds until one more
@@ -47,10 +54,7 @@ function runsTable(result, final) {
         ${number(100 * (merge.converged - crawler.converged), 3)} points more of the pages fresh once settled.</p>`
       : '';
   return `${gap}<table class="proof"><caption>The crawler and the best Freshlab knows at its bandwidth${final ? '' : ' (so far)'}</caption>
-    <thead><tr><th scope="col">run</th><th scope="col">freshness, last quarter</th><th scope="col">whole run</th><th scope="col">requests</th>
-    <th scope="col">a day</th><th scope="col">fetches of unchanged pages</th><th scope="col">requests sooner than P</th>
-    <th scope="col">refused (429/503)</th><th scope="col">sent before Retry-After</th><th scope="col">sooner than Crawl-delay</th>
-    <th scope="col">servers skipped</th><th scope="col">mean answer (s)</th></tr></thead><tbody>${rows}</tbody></table>${pushback}`;
+    <thead><tr><th scope="col">measure</th>${head}</tr></thead><tbody>${rows}</tbody></table>${pushback}`;
 }
 
 export default {
