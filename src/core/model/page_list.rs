@@ -1,7 +1,9 @@
 //! A researcher's own repository: a CSV page list with a header naming its columns,
 //! `page,server,change_rate` and optionally `weight` (importance, default 1),
 //! `frequency` (revisits per day, which skips allocation) and `observed` (1 when every
-//! change of the page is announced, by a sitemap or a feed; default 0). Change rates and
+//! change of the page is announced, by a sitemap or a feed; default 0), and the page's
+//! server's limits (issue 46: `crawl_delay` in seconds, `capacity` in requests a second,
+//! `response_ms`; given on one row of the server or alike on each). Change rates and
 //! frequencies are per day. Import is strict, as for traces: every bad row is named
 //! with its line and reason, and nothing is dropped or reordered.
 
@@ -16,7 +18,7 @@ pub const MAX_ROWS: usize = 20_000_000;
 /// At most this many bytes of CSV (as for traces).
 pub const MAX_BYTES: u64 = super::trace::MAX_BYTES as u64;
 const MAX_NAME: usize = 1000;
-const COLUMNS: [&str; 6] = ["page", "server", "change_rate", "weight", "frequency", "observed"];
+const COLUMNS: [&str; 9] = ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms"];
 
 /// One page as given inline in a JSON config (the same fields as the CSV columns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +34,23 @@ pub struct PageRow {
     /// True when every change of the page is observed (complete observation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observed: Option<bool>,
+    /// Its server's robots.txt Crawl-delay (seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crawl_delay: Option<f64>,
+    /// Its server's capacity (requests a second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<f64>,
+    /// Its server's response time when idle (ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_ms: Option<f64>,
+}
+
+/// A server's limits as a list gives them (None: not given, the experiment's setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ServerLimits {
+    pub crawl_delay_s: Option<f64>,
+    pub capacity: Option<f64>,
+    pub response_ms: Option<f64>,
 }
 
 /// An imported repository, with the way back to the file's order.
@@ -47,6 +66,8 @@ pub struct PageList {
     pub position: Vec<usize>,
     /// Given revisit frequencies per day, indexed like `repo` (when the list has them).
     pub frequency: Option<Vec<f64>>,
+    /// Each server's limits, when the list gives any.
+    pub servers: Option<Vec<ServerLimits>>,
 }
 
 impl PageList {
@@ -233,7 +254,7 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
                 return Err(InputError::new(
                     field,
                     format!(
-                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional) and observed (optional)"
+                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional), observed (optional) and the server's crawl_delay, capacity and response_ms (optional)"
                     ),
                 ));
             }
@@ -272,7 +293,17 @@ fn number(name: &str, text: &str, unit: &str, separator: Separator) -> Result<f6
 }
 
 fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Result<PageRow, String> {
-    let mut row = PageRow { page: String::new(), server: String::new(), change_rate: f64::NAN, weight: None, frequency: None, observed: None };
+    let mut row = PageRow {
+        page: String::new(),
+        server: String::new(),
+        change_rate: f64::NAN,
+        weight: None,
+        frequency: None,
+        observed: None,
+        crawl_delay: None,
+        capacity: None,
+        response_ms: None,
+    };
     for (&c, text) in columns.iter().zip(fields) {
         match c {
             0 => row.page = text.trim().to_string(),
@@ -281,7 +312,11 @@ fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Resul
             3 if text.trim().is_empty() => {}
             3 => row.weight = Some(number("weight", text, "a number ≥ 0, e.g. 1", separator)?),
             4 => row.frequency = Some(number("frequency", text, "revisits per day, e.g. 0.5", separator)?),
-            _ => row.observed = yes_or_no(text)?,
+            5 => row.observed = yes_or_no(text)?,
+            _ if text.trim().is_empty() => {}
+            6 => row.crawl_delay = Some(number("crawl_delay", text, "seconds, e.g. 10", separator)?),
+            7 => row.capacity = Some(number("capacity", text, "requests a second, e.g. 2", separator)?),
+            _ => row.response_ms = Some(number("response_ms", text, "milliseconds, e.g. 300", separator)?),
         }
     }
     check_row(&row)?;
@@ -326,6 +361,18 @@ fn check_row(row: &PageRow) -> Result<(), String> {
     }
     if let Some(f) = row.frequency {
         check("frequency", f, "revisits per day")?;
+    }
+    if let Some(d) = row.crawl_delay {
+        check("crawl_delay", d, "seconds")?;
+    }
+    if let Some(c) = row.capacity {
+        check("capacity", c, "requests a second")?;
+        if c == 0.0 {
+            return Err("capacity 0 would refuse every request; give the requests a second the server serves, or leave the cell empty for no limit".into());
+        }
+    }
+    if let Some(r) = row.response_ms {
+        check("response_ms", r, "milliseconds")?;
     }
     Ok(())
 }
@@ -382,6 +429,7 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
         frequency[i] = row.frequency.unwrap_or(0.0);
     }
     let weighted = rows.iter().any(|r| r.weight.is_some_and(|w| w != 1.0));
+    let servers = server_limits(rows, lines, &server_of, server_names.len()).map_err(|message| InputError::new(field, message))?;
     let observed = rows.iter().any(|r| r.observed == Some(true)).then(|| {
         let mut observed = vec![false; n];
         for (k, row) in rows.iter().enumerate() {
@@ -395,7 +443,42 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
         server_names,
         position,
         frequency: has_frequency.then_some(frequency),
+        servers,
     })
+}
+
+/// Each server's limits from its rows: a value given on one row holds for the server; rows
+/// that give another are refused by line. None when no row gives any.
+fn server_limits(rows: &[PageRow], lines: &[usize], server_of: &[usize], servers: usize) -> Result<Option<Vec<ServerLimits>>, String> {
+    if !rows.iter().any(|r| r.crawl_delay.is_some() || r.capacity.is_some() || r.response_ms.is_some()) {
+        return Ok(None);
+    }
+    let mut limits = vec![ServerLimits::default(); servers];
+    // the line each server's value came from, to name both when two rows disagree
+    let mut from = vec![[0usize; 3]; servers];
+    let mut report = Report::default();
+    for ((row, &line), &s) in rows.iter().zip(lines).zip(server_of) {
+        let l = &mut limits[s];
+        for (k, (given, kept, name)) in
+            [(row.crawl_delay, &mut l.crawl_delay_s, "crawl_delay"), (row.capacity, &mut l.capacity, "capacity"), (row.response_ms, &mut l.response_ms, "response_ms")]
+                .into_iter()
+                .enumerate()
+        {
+            let Some(v) = given else { continue };
+            match *kept {
+                None => {
+                    *kept = Some(v);
+                    from[s][k] = line;
+                }
+                Some(w) if w != v => report.bad(
+                    line,
+                    format!("gives server “{}” {name} {v} where line {} gave {w}; give a server's {name} once, or the same on each of its rows", row.server, from[s][k]),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+    report.message().map_or(Ok(Some(limits)), Err)
 }
 
 #[cfg(test)]
@@ -443,8 +526,28 @@ mod tests {
     fn the_same_pages_inline_give_the_same_list() {
         let csv = parse(b"page,server,change_rate,weight,frequency\na,s1,1,2,0.5\nb,s2,0.5,1,1\n", "page_list").unwrap();
         let rows = vec![
-            PageRow { page: "a".into(), server: "s1".into(), change_rate: 1.0, weight: Some(2.0), frequency: Some(0.5), observed: None },
-            PageRow { page: "b".into(), server: "s2".into(), change_rate: 0.5, weight: Some(1.0), frequency: Some(1.0), observed: None },
+            PageRow {
+                page: "a".into(),
+                server: "s1".into(),
+                change_rate: 1.0,
+                weight: Some(2.0),
+                frequency: Some(0.5),
+                observed: None,
+                crawl_delay: None,
+                capacity: None,
+                response_ms: None,
+            },
+            PageRow {
+                page: "b".into(),
+                server: "s2".into(),
+                change_rate: 0.5,
+                weight: Some(1.0),
+                frequency: Some(1.0),
+                observed: None,
+                crawl_delay: None,
+                capacity: None,
+                response_ms: None,
+            },
         ];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap(), csv);
     }
@@ -461,7 +564,17 @@ mod tests {
         assert_eq!(none.repo.observed, None);
         let m = bad("page,server,change_rate,observed\na,s1,1,maybe\n");
         assert!(m.contains("line 2: observed “maybe” is neither 1 nor 0"), "{m}");
-        let rows = vec![PageRow { page: "a".into(), server: "s".into(), change_rate: 1.0, weight: None, frequency: None, observed: Some(true) }];
+        let rows = vec![PageRow {
+            page: "a".into(),
+            server: "s".into(),
+            change_rate: 1.0,
+            weight: None,
+            frequency: None,
+            observed: Some(true),
+            crawl_delay: None,
+            capacity: None,
+            response_ms: None,
+        }];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap().repo.observed, Some(vec![true]));
     }
 
@@ -499,5 +612,20 @@ mod tests {
         assert!(bad("page,server,change_rate\n\"a,s1,1\n").contains("never closed"));
         let big = vec![b'x'; super::super::trace::MAX_BYTES + 1];
         assert!(parse(&big, "page_list").unwrap_err().message.contains("over the 512 MB limit"));
+    }
+
+    /// Issue 46: a server's limits, given on one of its rows or alike on each; two rows
+    /// that disagree are refused with both lines; a capacity of 0 is refused.
+    #[test]
+    fn servers_limits_are_read_once_per_server() {
+        let list = parse(b"page,server,change_rate,crawl_delay,capacity,response_ms\na,s1,1,10,,\nb,s1,1,10,2,250\nc,s2,1,,,\n", "page_list").unwrap();
+        let servers = list.servers.unwrap();
+        assert_eq!(servers[0], ServerLimits { crawl_delay_s: Some(10.0), capacity: Some(2.0), response_ms: Some(250.0) });
+        assert_eq!(servers[1], ServerLimits::default());
+        assert!(parse(b"page,server,change_rate\na,s1,1\n", "page_list").unwrap().servers.is_none());
+        let message = bad("page,server,change_rate,capacity\na,s1,1,2\nb,s1,1,3\n");
+        assert!(message.contains("line 3") && message.contains("capacity 3 where line 2 gave 2"), "{message}");
+        assert!(bad("page,server,change_rate,capacity\na,s1,1,0\n").contains("capacity 0 would refuse every request"));
+        assert!(bad("page,server,change_rate,crawl_delay\na,s1,1,-5\n").contains("crawl_delay must be a finite number ≥ 0"));
     }
 }

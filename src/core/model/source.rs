@@ -214,6 +214,14 @@ impl Pages<'_> {
     /// ([`Pages::load_observing`]), and an experiment that does not must not drop the
     /// column silently.
     pub fn load(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
+        let loaded = self.load_with_limits()?;
+        self.refuse_limits(&loaded.1)?;
+        Ok(loaded)
+    }
+
+    /// [`Pages::load`], keeping the servers' limits a list gives (`crawl_delay`,
+    /// `capacity`, `response_ms`: the crawlers experiment models them).
+    pub fn load_with_limits(&self) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
         let loaded = self.load_observed()?;
         if loaded.0.observed.is_some() {
             let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
@@ -230,11 +238,24 @@ impl Pages<'_> {
     /// from the seed's [`Purpose::ObservedPages`] stream).
     pub fn load_observing(&self, share: f64) -> Result<(Repository, Option<PageList>, RepositorySummary), InputError> {
         let (mut repo, list, summary) = self.load_observed()?;
+        self.refuse_limits(&list)?;
         if list.is_none() && share > 0.0 {
             let mut stream = Stream::of(self.seed, Purpose::ObservedPages, 0);
             repo.observed = Some((0..repo.pages()).map(|_| stream.uniform() < share).collect());
         }
         Ok((repo, list, summary))
+    }
+
+    /// A list that gives servers' limits, where the experiment does not model them.
+    fn refuse_limits(&self, list: &Option<PageList>) -> Result<(), InputError> {
+        if list.as_ref().is_some_and(|l| l.servers.is_some()) {
+            let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
+            return Err(InputError::new(
+                field,
+                "gives servers' limits (crawl_delay, capacity or response_ms); only the crawlers experiment models servers that push back, so drop those columns to run these pages here",
+            ));
+        }
+        Ok(())
     }
 
     /// Checks `observed_share` (its range declared by [`Pages::observed_share_field`]):

@@ -33,6 +33,8 @@ pub struct CrawlersJob {
     /// The crawler's bandwidth (requests a day), once it has run.
     bandwidth: Option<f64>,
     total_work: f64,
+    /// Each server's limits: a page list's columns, else the settings.
+    hosts: Vec<Host>,
 }
 
 /// One run in progress: every server's schedule, stream and politeness check; the
@@ -76,23 +78,30 @@ impl Freshness for Visits<'_> {
 impl CrawlersJob {
     pub fn new(config: CrawlersConfig) -> Result<Self, InputError> {
         let loaded = config.loaded()?;
-        let (repo, _list, summary) = config.pages().load()?;
+        let (repo, list, summary) = config.pages().load_with_limits()?;
+        let set = config.host();
+        let hosts = match list.and_then(|l| l.servers) {
+            Some(limits) => limits
+                .iter()
+                .map(|l| Host {
+                    crawl_delay_s: l.crawl_delay_s.unwrap_or(set.crawl_delay_s),
+                    capacity: l.capacity.unwrap_or(set.capacity),
+                    response_s: l.response_ms.map_or(set.response_s, |ms| ms / 1000.0),
+                })
+                .collect(),
+            None => vec![set; repo.servers()],
+        };
         let politeness = config.politeness_days(&loaded);
         let rate_sum: f64 = repo.lambda.iter().sum();
         let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
         let requests = config.requests(&loaded, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
         let slices = (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize;
         let total_work = 2.0 * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts })
     }
 
     fn horizon(&self) -> f64 {
         self.config.horizon_days.0
-    }
-
-    /// Every server's limits.
-    fn host(&self) -> Host {
-        self.config.host()
     }
 
     fn result(&self, run: &Running, until: f64, complete: bool) -> RunResult {
@@ -163,9 +172,8 @@ impl Plan for CrawlersJob {
         } else {
             CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry_days: model.retry_days }
         };
-        let host = self.host();
-        let skips = rules.reaction.skips(&host, rules.crawl_delay_cap_s);
-        let gates = vec![if skips { HostGate::closed() } else { HostGate::default() }; servers];
+        let skips: Vec<bool> = self.hosts.iter().map(|h| rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();
+        let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
         let run = Running {
             merge,
             schedules,
@@ -180,7 +188,7 @@ impl Plan for CrawlersJob {
             loads: vec![HostLoad::default(); servers],
             gates,
             answers: Answers::default(),
-            skipped: if skips { servers as u64 } else { 0 },
+            skipped: skips.iter().filter(|&&skip| skip).count() as u64,
         };
         Some((run, self.repo.pages() as f64 / 2.0))
     }
@@ -191,9 +199,9 @@ impl Plan for CrawlersJob {
         let mut work = 0;
         let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, .. } = run;
         let mut visits = Visits { account, repo: &self.repo, unchanged };
-        let (host, refusals) = (self.host(), self.config.refusals());
+        let refusals = self.config.refusals();
         for s in 0..schedules.len() {
-            let server = pushback::Server { host: &host, refusals, load: &mut loads[s], gate: &mut gates[s] };
+            let server = pushback::Server { host: &self.hosts[s], refusals, load: &mut loads[s], gate: &mut gates[s] };
             work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, answers);
         }
         (work as f64, run.slice >= self.slices)

@@ -135,3 +135,21 @@ fn a_crawl_delay_over_nutchs_cap_skips_the_servers() {
     assert!(o.runs[0].requests > 0);
     assert_eq!(o.runs[0].answers.under_crawl_delay, 0);
 }
+
+/// A page list's server columns set each server's own limits (the settings fill the rest):
+/// the server asking a 60 s Crawl-delay is skipped by Nutch, the other crawled; the
+/// policies experiment, which does not model them, refuses the list naming the columns.
+#[test]
+fn a_page_lists_server_columns_set_each_servers_limits() {
+    let list = "page,server,change_rate,crawl_delay\na,slow.example,0.5,60\nb,slow.example,0.2,\nc,fast.example,1,\nd,fast.example,0.1,\n";
+    let o =
+        ran(CrawlersConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some(list.into()), horizon_days: Days(60.0), ..CrawlersConfig::default() });
+    assert_eq!(o.runs[0].skipped_servers, 1);
+    assert!(o.runs[0].requests > 0);
+    let policies = PoliciesConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some(list.into()), ..PoliciesConfig::default() };
+    let message = match run(Config::Policies(policies), |_, _| {}) {
+        Err(e) => e.message,
+        Ok(_) => panic!("the policies experiment ran a list of server limits"),
+    };
+    assert!(message.contains("only the crawlers experiment models servers that push back"), "{message}");
+}

@@ -312,6 +312,9 @@ fn a_page_list_as_csv_or_inline_rows_gives_the_same_run() {
             weight: Some([2.0, 1.0, 1.0, 1.0][k]),
             frequency: None,
             observed: None,
+            crawl_delay: None,
+            capacity: None,
+            response_ms: None,
         })
         .collect();
     let from_rows = run(PoliciesConfig { page_rows: Some(inline), ..base });
