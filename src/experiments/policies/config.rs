@@ -104,10 +104,11 @@ const BYTES_PER_SAMPLE_COPY: f64 = 20.0;
 const BYTES_PER_SAMPLED_PAGE: f64 = BYTES_PER_SAMPLE_COPY + 32.0;
 
 /// The measured cost of a request on a server of `pages` pages, in ns, at its power of
-/// ten (integer arithmetic alone: the same natively and in WebAssembly, where the cut of
-/// a run into shards uses it).
+/// ten from 10² (integer arithmetic alone: the same natively and in WebAssembly, where the
+/// cut of a run into shards uses it; the table's 10-page point is left out, so the cut is
+/// the one it was before that point was measured).
 pub(super) fn request_ns_at_decade(pages: usize) -> f64 {
-    NS_PER_REQUEST[(pages.max(1).ilog10() as usize).clamp(2, 6) - 2]
+    NS_PER_REQUEST[(pages.max(1).ilog10() as usize).clamp(2, 6) - 1]
 }
 
 /// The cost of a request on a server of `pages` pages, interpolated in log₁₀(pages).
@@ -460,6 +461,8 @@ mod tests {
         assert!((midway - (NS_PER_REQUEST[3] + NS_PER_REQUEST[4]) / 2.0).abs() < 1e-6, "{midway}");
         assert_eq!(seconds_per_request(3.0), seconds_per_request(10.0));
         assert_eq!(seconds_per_request(1e9), seconds_per_request(1e6));
+        // the shards' cut reads the table from 10² pages, as before its 10-page point
+        assert_eq!([1, 100, 999, 1_000, 1_000_000, 1 << 30].map(request_ns_at_decade), [57.0, 57.0, 57.0, 75.0, 621.0, 621.0]);
     }
 
     /// The estimate takes whole, from the generator's law, the servers that a sample of
