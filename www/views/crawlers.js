@@ -75,7 +75,7 @@ export default {
   panels: [
     {
       id: 'crawlers',
-      heading: 'Your crawler against MERGE at the same bandwidth',
+      heading: 'Your crawler against MERGE',
       keyFields: ['crawler', 'horizon_days', 'recrawl_days'],
       auto: false,
       action: 'Simulate',
