@@ -6,3 +6,4 @@ pub mod bins;
 pub mod freshness;
 pub mod queue;
 pub mod replay;
+pub mod request_cost;

@@ -2,7 +2,8 @@
 //! crawler and MERGE at the crawler's bandwidth, every server advancing through fixed
 //! time slices.
 
-use super::config::{PoliciesConfig, request_ns_at_decade};
+use super::config::PoliciesConfig;
+use crate::core::sim::request_cost::request_ns_at_decade;
 use super::microscope::microscope;
 use super::output::{CapacityResult, CrawlerResult, CurvePart, FreshnessScale, PoliciesOutput, PolicyCurve, RunTally, SampleSummary};
 use super::sample::{Auxiliary, ServerSample};
