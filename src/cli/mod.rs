@@ -116,7 +116,8 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         print!("{}", command_help(command, name));
         return Ok(());
     }
-    let (outputs, fields) = parse(rest).map_err(usage_error)?;
+    let (outputs, mut fields) = parse(rest).map_err(usage_error)?;
+    let written = experiment.map_or(Ok(Vec::new()), |name| files_out(name, &mut fields))?;
     let from_file = outputs.config.is_some();
     let object = config_object(experiment, &outputs, fields)?;
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
@@ -134,6 +135,13 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
     write_files(&output, &outputs)?;
+    for (flag, path) in &written {
+        let text = output.file_out(flag).ok_or_else(|| Failure { message: format!("--{flag}: the run wrote no such file"), code: 1 })?;
+        std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path} (--{flag}): {e}"), code: 1 })?;
+        if !outputs.quiet {
+            eprintln!("freshlab: wrote {path}");
+        }
+    }
     if let Some(path) = &outputs.out {
         write_export(path, &config, &output)?;
     }
@@ -147,6 +155,21 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         _ => print_result(&output, &outputs),
     }
     Ok(())
+}
+
+/// The files experiment `name` writes besides its result (`--tuned FILE`): each flag
+/// taken out of the fields, the field it turns on set, and (flag, path) returned.
+fn files_out(name: &str, fields: &mut Map<String, Value>) -> Result<Vec<(&'static str, String)>, Failure> {
+    let mut written = Vec::new();
+    for out in freshlab::experiments::registry::files_out(name) {
+        let Some(path) = fields.remove(out.flag) else { continue };
+        let Value::String(path) = path else {
+            return Err(usage_error(format!("--{} needs a file name, e.g. --{} {}", out.flag, out.flag, "tuned.xml")));
+        };
+        fields.insert(out.sets.into(), Value::Bool(true));
+        written.push((out.flag, path));
+    }
+    Ok(written)
 }
 
 /// `{config, result}` as the page's JSON export writes it, streamed to `path` (a result

@@ -54,6 +54,10 @@ pub trait Experiment: Settings + Serialize + DeserializeOwned + Default + Clone 
     fn files() -> &'static [FileInput] {
         &[]
     }
+    /// The files a run writes besides its result (`--tuned FILE`).
+    fn files_out() -> &'static [FileOutput] {
+        &[]
+    }
     /// Every field of the configuration, described: the page's forms and the CLI's help
     /// take each one's label, help, kind and range from here — its declaration
     /// ([`crate::core::field::settings!`]).
@@ -106,6 +110,10 @@ pub trait Figures {
     fn brief(&self) -> Option<Brief> {
         None
     }
+    /// The text of the file the run wrote for its [`FileOutput`] `flag`, if it wrote one.
+    fn file_out(&self, _flag: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The result as a table: the CSV export.
@@ -144,6 +152,15 @@ impl Choice {
         };
         Choice { field, options: values.iter().map(|v| (name(v), label(*v))).collect() }
     }
+}
+
+/// A file a run writes besides its result, by the CLI's `--<flag> FILE` (the page
+/// offers it as a download).
+pub struct FileOutput {
+    pub flag: &'static str,
+    /// The boolean field the flag turns on (the run that writes the file).
+    pub sets: &'static str,
+    pub help: &'static str,
 }
 
 /// A configuration field read from a file by the CLI.

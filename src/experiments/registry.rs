@@ -80,6 +80,14 @@ macro_rules! registry {
             }
         }
 
+        /// The files experiment `name` writes besides its result.
+        pub fn files_out(name: &str) -> &'static [super::FileOutput] {
+            match name {
+                $( $name => <$($config)::+>::files_out(), )*
+                _ => &[],
+            }
+        }
+
         fn config_of(name: &str, map: &serde_json::Value) -> Option<Result<Config, InputError>> {
             Some(match name {
                 $( $name => from_fields(map).map(Config::$variant).map_err(|e| in_users_words(name, e)), )*
@@ -158,6 +166,11 @@ macro_rules! registry {
             /// The few numbers the CLI's `--json` prints, when not the whole result.
             pub fn brief(&self) -> Option<super::Brief> {
                 match self { $( Output::$variant(o) => o.brief(), )* }
+            }
+
+            /// The file a run wrote for its [`super::FileOutput`] `flag`, if it wrote one.
+            pub fn file_out(&self, flag: &str) -> Option<String> {
+                match self { $( Output::$variant(o) => o.file_out(flag), )* }
             }
         }
     };

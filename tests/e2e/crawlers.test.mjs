@@ -44,6 +44,31 @@ test('the sample nutch-site.xml runs against MERGE at its bandwidth, every setti
   assert.deepEqual(browser.errors, []);
 });
 
+test('the tuned configuration: fresher on no more requests, re-simulated from the file read back, and downloaded as the loaded nutch-site.xml with its changes marked', async () => {
+  // the sample from the test before is still loaded
+  await panel.getByLabel('find a tuned configuration').check();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /A tuned nutch-site\.xml to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const runs = await runsOf(panel);
+  assert.equal(runs.length, 3, 'the crawler, MERGE and the tuned file');
+  assert.match(runs[2][0], /tuned/);
+  const requests = (r) => Number(r[3].replace(/[^0-9]/g, ''));
+  assert.ok(requests(runs[2]) <= requests(runs[0]), `the tuned file makes no more requests: ${runs[2][3]} against ${runs[0][3]}`);
+  assert.ok(Number(runs[2][2]) > Number(runs[0][2]), `and keeps the pages fresher over the run: ${runs[2][2]} against ${runs[0][2]}`);
+  const text = await panel.locator('.details').textContent();
+  assert.match(text, /re-simulated from the file read back by the same parser/);
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned nutch-site.xml' }).click()]);
+  assert.equal(download.suggestedFilename(), 'nutch-site.xml');
+  const file = await (await download.createReadStream()).toArray();
+  const xml = Buffer.concat(file).toString('utf8');
+  assert.match(xml, /<name>http\.agent\.name<\/name>/, 'the loaded file kept');
+  assert.match(xml, /<!-- Freshlab's tuning; was /, 'each change marked');
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned.png') });
+  await panel.getByLabel('find a tuned configuration').uncheck();
+  assert.deepEqual(browser.errors, []);
+});
+
 test('a file for another crawler, and a setting it cannot read, are refused with what to do', async () => {
   await panel.getByLabel('crawler', { exact: true }).selectOption('scrapy');
   await page.waitForFunction(() => /set crawler to nutch/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });

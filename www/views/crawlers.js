@@ -2,6 +2,7 @@
 // file, against MERGE on OPT_POLITE at the bandwidth it used.
 import { number, integer } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
+import { downloadText } from '../ui/download.js';
 
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 /** A dotted name that may break after its dots (a Java class, a property). */
@@ -57,6 +58,35 @@ function runsTable(result, final) {
     <thead><tr><th scope="col">measure</th>${head}</tr></thead><tbody>${rows}</tbody></table>${pushback}`;
 }
 
+/** The tuned configuration: what changed, what it predicts, the file to download. */
+function tunedSection(result) {
+  if (result.tuning) {
+    const t = result.tuning;
+    return `<p class="status">Tuning: ${integer(t.runs)} of at most ${integer(t.most)} runs; the best freshness so far over the whole run:
+      ${number(t.freshness, 4)}.</p>`;
+  }
+  const t = result.tuned;
+  if (!t) return '';
+  if (!t.changes.length) {
+    return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
+      ${integer(t.budget)} requests; the file as loaded is the best the search found.</p>`;
+  }
+  const rows = t.changes
+    .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${escape(c.from || 'unset')}</code></td><td><code>${escape(c.to)}</code></td></tr>`)
+    .join('');
+  const confirmed = t.confirmed
+    ? `re-simulated from the file read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
+    : 'its re-simulation is running';
+  return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)} to take home</h3>
+    <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
+      so that it makes no more requests than your file did (${integer(t.budget)}). The tuned file keeps ${number(t.predicted[0], 4)} of the pages
+      fresh over the whole run on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(result.runs[0].mean, 4)}.</p>
+    <table class="proof"><caption>What the tuned file changes</caption>
+      <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>
+    <p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
+      (your file with these lines changed, each marked by a comment).</p>`;
+}
+
 export default {
   id: 'crawlers',
   group: 'learning',
@@ -69,9 +99,10 @@ export default {
     StormCrawler's DefaultScheduler or AdaptiveScheduler; Heritrix and Scrapy recrawl at the interval you give) with its server delay, on
     the generator's pages, against MERGE on OPT_POLITE at the bandwidth your crawler used, on servers that may push back (a capacity, a
     response time, a robots.txt Crawl-delay; 429 or 503, with or without Retry-After). Every setting is shown with its value and where it
-    came from. Not yet modelled: Nutch's batch cycles (generate.topN), servers that differ from each other, and a tuned configuration to
-    take home; a page list is read by the CLI (<code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml</code>), not
-    yet by this page.</p>`,
+    came from. Tick “find a tuned configuration” and Freshlab searches your file's own settings for one that keeps the pages fresher on
+    no more requests, re-simulates it and gives you the file. Not yet modelled: Nutch's batch cycles (generate.topN) and servers that
+    differ from each other in this page; a page list with per-server columns is read by the CLI
+    (<code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>), not yet by this page.</p>`,
   panels: [
     {
       id: 'crawlers',
@@ -88,6 +119,7 @@ export default {
         'crawl_delay_seconds',
         'refusal',
         'retry_after',
+        'tune',
         'repository.pages',
         'repository.servers',
         'repository.rate_min',
@@ -121,7 +153,9 @@ export default {
       estimate: true,
       hover: (_core, x, y) => `day ${number(x, 4)}: ${number(y, 4)}`,
       details(result, element, phase) {
-        element.innerHTML = runsTable(result, phase === 'final') + settingsTable(result.loaded);
+        element.innerHTML = runsTable(result, phase === 'final') + tunedSection(result) + settingsTable(result.loaded);
+        const button = element.querySelector('[data-tuned-download]');
+        if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
       },
     },
   ],

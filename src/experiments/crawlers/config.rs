@@ -8,7 +8,7 @@ use crate::core::model::host::{Host, Refusal, Refusals};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::rank_size_law;
 use crate::core::policy::adaptive::Rule;
-use crate::core::policy::crawler_files::{self, Crawler, Loaded};
+use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::request_cost::seconds_per_request;
 use crate::core::units::Days;
@@ -38,6 +38,9 @@ pub struct CrawlersConfig {
         number("robots.txt Crawl-delay (seconds; 0: none)").help("Nutch and StormCrawler skip a host asking more than their cap").at_least(0.0).at_most(86_400.0);
     pub refusal: Refusal = Refusal::TooManyRequests; select("over capacity servers answer");
     pub retry_after: bool = true; bool("refusals carry Retry-After");
+    /// Search the crawler's own settings for a configuration that keeps the pages
+    /// fresher on no more requests, and re-simulate it (`--tuned FILE` writes it).
+    pub tune: bool = false; bool("find a tuned configuration").help("tries the file's revisit settings one at a time (each a run), never more requests than as loaded");
     pub horizon_days: Days = Days(365.0); number("simulated days").positive().at_most(3650.0);
     pub bins: u64 = 100; integer("time bins of the freshness curves").count(10, 2000).why("more bins than pixels add nothing");
     pub seed: u64 = 1; seed();
@@ -59,7 +62,13 @@ impl CrawlersConfig {
     /// The crawler's settings: its file read (or its shipped defaults), with the
     /// recrawl interval of a crawler without a revisit rule of its own.
     pub fn loaded(&self) -> Result<Loaded, InputError> {
-        let mut loaded = match &self.crawler_config {
+        self.loaded_from(self.crawler_config.as_deref())
+    }
+
+    /// [`Self::loaded`] from `text` (None: the shipped defaults): the loaded file, or a
+    /// candidate of the tuning.
+    pub fn loaded_from(&self, text: Option<&str>) -> Result<Loaded, InputError> {
+        let mut loaded = match text {
             Some(text) => {
                 let found = crawler_files::detect(text);
                 if let Some(found) = found.filter(|&f| f != self.crawler) {
@@ -137,6 +146,12 @@ impl CrawlersConfig {
         }
     }
 
+    /// Whether a server may have a capacity: one set for all, or a page list (whose
+    /// columns may give some; the estimate counts the tuning's knobs as if they did).
+    pub fn may_push_back(&self) -> bool {
+        self.server_capacity > 0.0 || self.source == RepositorySource::PageList
+    }
+
     /// The servers' sizes, largest first: the generator's law, or a page list's shape.
     pub fn sizes(&self) -> Option<Vec<f64>> {
         let r = &self.repository;
@@ -167,7 +182,9 @@ impl Settings for CrawlersConfig {
         let rate_sum = self.pages().list_shape().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
         let loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
         let (requests, request_seconds) = self.requests_and_seconds(&loaded, pages as f64, servers as f64, rate_sum, self.sizes().as_deref());
-        let (requests, request_seconds) = (2.0 * requests, 2.0 * request_seconds);
+        // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
+        let runs = 2.0 + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back()) as f64 + 1.0 } else { 0.0 };
+        let (requests, request_seconds) = (runs * requests, runs * request_seconds);
         let n = pages as f64;
         let bytes = (n * BYTES_PER_PAGE + servers as f64 * 200.0 + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
         Cost {

@@ -1,16 +1,20 @@
 //! The crawlers experiment's runs: the crawler on its settings, then MERGE on OPT_POLITE
 //! at the bandwidth the crawler used (the best Freshlab knows for the same pages,
-//! bandwidth and politeness), each advanced server by server in fixed time slices.
+//! bandwidth and politeness), each advanced server by server in fixed time slices; with
+//! the tuning, the candidates of the search one after the other, then the tuned file,
+//! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, RunResult};
+use super::output::{CrawlersOutput, RunResult, Tuned, TunedChange, TuningProgress};
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::Adaptive;
-use crate::core::policy::crawler_files::Loaded;
+use crate::core::policy::crawler_files::tuning::{self, Score, Search};
+use crate::core::policy::crawler_files::write::{self, Change};
+use crate::core::policy::crawler_files::{Loaded, Model};
 use crate::core::policy::pushback::{self, Answers, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck};
@@ -20,6 +24,8 @@ use crate::experiments::Plan;
 
 /// Requests in a slice, about (the slices are fixed by the configuration alone).
 const SLICE_REQUESTS: f64 = 200_000.0;
+/// A tuning candidate's slices at least.
+const CANDIDATE_SLICES: usize = 100;
 
 pub struct CrawlersJob {
     config: CrawlersConfig,
@@ -35,12 +41,34 @@ pub struct CrawlersJob {
     total_work: f64,
     /// Each server's limits: a page list's columns, else the settings.
     hosts: Vec<Host>,
+    /// The search for a tuned configuration, once the crawler and MERGE have run.
+    search: Option<Search>,
+    /// The tuned file and what it gave, once the search is over.
+    tuned: Option<Tuned>,
+    /// Whether some server has a capacity (the tuning then tries slower spacings).
+    pushed_back: bool,
+}
+
+/// What a run is for.
+#[derive(Clone, Copy, PartialEq)]
+enum Role {
+    /// The crawler as loaded.
+    Crawler,
+    /// MERGE on OPT_POLITE at the crawler's bandwidth.
+    Merge,
+    /// A candidate of the tuning: scored, not shown.
+    Candidate,
+    /// The tuned file, read back: shown.
+    Tuned,
 }
 
 /// One run in progress: every server's schedule, stream and politeness check; the
 /// account of every page; the slices done.
 pub struct Running {
-    merge: bool,
+    role: Role,
+    /// Its slices: a candidate's are finer (at least [`CANDIDATE_SLICES`]), so that one
+    /// far over the budget is stopped early.
+    slices: usize,
     schedules: Vec<ServerSchedule>,
     streams: Vec<Stream>,
     checks: Vec<PolitenessCheck>,
@@ -96,12 +124,34 @@ impl CrawlersJob {
         let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
         let requests = config.requests(&loaded, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
         let slices = (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize;
-        let total_work = 2.0 * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts })
+        let pushed_back = hosts.iter().any(|h| h.capacity.is_finite());
+        let runs = 2.0 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
+        let total_work = runs * requests + repo.pages() as f64;
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back })
     }
 
     fn horizon(&self) -> f64 {
         self.config.horizon_days.0
+    }
+
+    /// Whether MERGE has run at the crawler's bandwidth (or cannot: it made no request).
+    fn compared(&self) -> bool {
+        self.results.len() >= 2 || (self.results.len() == 1 && self.bandwidth == Some(0.0))
+    }
+
+    /// Whether every run is done: the crawler, MERGE, and the tuning's when asked.
+    fn done(&self) -> bool {
+        self.compared() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| t.changes.is_empty() || t.confirmed.is_some()))
+    }
+
+    /// The loaded file with `changes` made, as the crawler would read it: its text and
+    /// its settings (an error: a candidate the crawler would refuse, as a shortest
+    /// interval over the longest).
+    fn file_with(&self, changes: &[Change]) -> Result<(String, Loaded), String> {
+        let was = |name: &str| self.loaded.settings.iter().find(|s| s.name == name).map_or_else(|| "unset".into(), |s| s.value.clone());
+        let text = write::write(self.loaded.crawler, self.config.crawler_config.as_deref(), changes, &was)?;
+        let loaded = self.config.loaded_from(Some(&text)).map_err(|e| e.message)?;
+        Ok((text, loaded))
     }
 
     fn result(&self, run: &Running, until: f64, complete: bool) -> RunResult {
@@ -115,7 +165,11 @@ impl CrawlersJob {
         let mean = average(&freshness);
         let converged = average(&freshness[freshness.len() - freshness.len().div_ceil(4)..]);
         RunResult {
-            label: if run.merge { "MERGE on OPT_POLITE, same bandwidth".into() } else { self.loaded.crawler.label().into() },
+            label: match run.role {
+                Role::Merge => "MERGE on OPT_POLITE, same bandwidth".into(),
+                Role::Tuned => format!("{}, tuned", self.loaded.crawler.label()),
+                Role::Crawler | Role::Candidate => self.loaded.crawler.label().into(),
+            },
             freshness,
             complete,
             mean,
@@ -129,6 +183,48 @@ impl CrawlersJob {
             skipped_servers: run.skipped,
         }
     }
+
+    /// What the crawler reads of the file that sets `model`'s settings (None: a file it
+    /// would refuse).
+    fn realise(&self, model: &Model) -> Option<Model> {
+        let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, model);
+        if changes.is_empty() {
+            return Some(self.loaded.model);
+        }
+        self.file_with(&changes).ok().map(|(_, l)| l.model)
+    }
+
+    /// The search's next run (its model), or once it is over the tuned file, read
+    /// back, to run; None when the file as loaded stays the best found.
+    fn next_of_search(&mut self) -> Option<(Role, Model)> {
+        let mut search = self.search.take()?;
+        let next = search.next(&mut |m| self.realise(m));
+        let outcome = match next {
+            Some(model) => Some((Role::Candidate, model)),
+            None => {
+                let (model, score) = search.best();
+                let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, &model);
+                let (text, read_back) = match self.file_with(&changes) {
+                    Ok(file) => file,
+                    Err(_) => (self.config.crawler_config.clone().unwrap_or_default(), self.loaded.clone()),
+                };
+                let setting = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).map_or_else(String::new, |s| s.value.clone());
+                self.tuned = Some(Tuned {
+                    file_name: write::file_name(self.loaded.crawler).into(),
+                    text,
+                    changes: changes.iter().map(|(name, _)| TunedChange { name: name.to_string(), from: setting(&self.loaded, name), to: setting(&read_back, name) }).collect(),
+                    predicted: (score.freshness, score.requests),
+                    confirmed: None,
+                    budget: search.budget(),
+                    runs: search.runs,
+                    candidates: search.candidates,
+                });
+                (!changes.is_empty()).then_some((Role::Tuned, read_back.model))
+            }
+        };
+        self.search = Some(search);
+        outcome
+    }
 }
 
 impl Plan for CrawlersJob {
@@ -136,23 +232,28 @@ impl Plan for CrawlersJob {
     type Output = CrawlersOutput;
 
     fn begin(&mut self) -> Option<(Running, f64)> {
-        let merge = match self.results.len() {
-            0 => false,
-            1 => true,
-            _ => return None,
+        let (role, model) = if self.results.is_empty() {
+            (Role::Crawler, self.loaded.model)
+        } else if !self.compared() {
+            (Role::Merge, self.loaded.model)
+        } else if self.config.tune && self.tuned.is_none() {
+            self.next_of_search()?
+        } else {
+            return None;
         };
+        let merge = role == Role::Merge;
         let servers = self.repo.servers();
         let p = self.politeness;
         let (f, bound) = match self.bandwidth.filter(|_| merge) {
-            Some(c) if c > 0.0 => {
+            Some(c) => {
                 let a = allocate(&self.repo, AllocationKind::OptPolite, c, p);
                 let b = bound(&self.repo, &a.f);
                 (a.f, Some(b))
             }
-            _ if merge => return None,
-            _ => (Vec::new(), None),
+            None => (Vec::new(), None),
         };
-        // the streams of the policies experiment's first crawler and its MERGE
+        // the streams of the policies experiment's first crawler and its MERGE (every
+        // candidate on the crawler's, so that a setting's effect is not the streams')
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
@@ -161,12 +262,11 @@ impl Plan for CrawlersJob {
                 if merge {
                     ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), p, rng)
                 } else {
-                    ServerSchedule::Adaptive(Adaptive::with(self.loaded.model.intervals, self.repo.server_pages(s), p, 1.0))
+                    ServerSchedule::Adaptive(Adaptive::with(model.intervals, self.repo.server_pages(s), p, 1.0))
                 }
             })
             .collect();
         let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize);
-        let model = &self.loaded.model;
         let rules = if merge {
             CrawlerRules { reaction: Reaction::Merge, gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry_days: model.retry_days }
         } else {
@@ -175,10 +275,11 @@ impl Plan for CrawlersJob {
         let skips: Vec<bool> = self.hosts.iter().map(|h| rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();
         let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
         let run = Running {
-            merge,
+            role,
+            slices: if role == Role::Candidate { self.slices.max(CANDIDATE_SLICES) } else { self.slices },
             schedules,
             streams,
-            checks: vec![PolitenessCheck::new(p); servers],
+            checks: vec![PolitenessCheck::new(if merge { p } else { model.politeness_s() / 86_400.0 }); servers],
             account,
             f,
             bound,
@@ -195,7 +296,7 @@ impl Plan for CrawlersJob {
 
     fn step(&mut self, run: &mut Running) -> (f64, bool) {
         run.slice += 1;
-        let until = self.horizon() * run.slice as f64 / self.slices as f64;
+        let until = self.horizon() * run.slice as f64 / run.slices as f64;
         let mut work = 0;
         let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, .. } = run;
         let mut visits = Visits { account, repo: &self.repo, unchanged };
@@ -204,22 +305,45 @@ impl Plan for CrawlersJob {
             let server = pushback::Server { host: &self.hosts[s], refusals, load: &mut loads[s], gate: &mut gates[s] };
             work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, answers);
         }
-        (work as f64, run.slice >= self.slices)
+        // a candidate past twice the budget is out of the search: stop it there
+        let budget = self.search.as_ref().map_or(u64::MAX, Search::budget);
+        let over = run.role == Role::Candidate && checks.iter().map(|c| c.requests).sum::<u64>() > budget.saturating_mul(2);
+        (work as f64, run.slice >= run.slices || over)
     }
 
     fn end(&mut self, run: Running) {
         let result = self.result(&run, self.horizon(), true);
-        if !run.merge {
-            self.bandwidth = Some(result.bandwidth);
+        match run.role {
+            Role::Crawler => {
+                self.bandwidth = Some(result.bandwidth);
+                if self.config.tune {
+                    self.search = Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, Score { freshness: result.mean, requests: result.requests }));
+                }
+                self.results.push(result);
+            }
+            Role::Merge => self.results.push(result),
+            Role::Candidate => {
+                if let Some(mut search) = self.search.take() {
+                    search.report(Score { freshness: result.mean, requests: result.requests }, &mut |m| self.realise(m));
+                    self.search = Some(search);
+                }
+            }
+            Role::Tuned => {
+                if let Some(t) = &mut self.tuned {
+                    t.confirmed = Some((result.mean, result.requests));
+                }
+                self.results.push(result);
+            }
         }
-        self.results.push(result);
     }
 
     fn output(&self, running: Option<&Running>) -> CrawlersOutput {
         let mut runs = self.results.clone();
         if let Some(r) = running {
-            let until = self.horizon() * r.slice as f64 / self.slices as f64;
-            runs.push(self.result(r, until, false));
+            let until = self.horizon() * r.slice as f64 / r.slices as f64;
+            if r.role != Role::Candidate {
+                runs.push(self.result(r, until, false));
+            }
         }
         CrawlersOutput {
             config: self.config.clone(),
@@ -228,7 +352,9 @@ impl Plan for CrawlersJob {
             politeness_seconds: self.loaded.model.politeness_s(),
             bin_days: self.horizon() / self.config.bins as f64,
             runs,
-            done: self.results.len() == 2 || (self.results.len() == 1 && self.bandwidth == Some(0.0)),
+            tuned: self.tuned.clone(),
+            tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness }),
+            done: self.done(),
         }
     }
 

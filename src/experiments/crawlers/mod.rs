@@ -11,9 +11,9 @@ mod tests;
 
 use crate::core::model::host::Refusal;
 pub use config::CrawlersConfig;
-pub use output::{CrawlersOutput, RunResult};
+pub use output::{CrawlersOutput, RunResult, Tuned};
 
-use super::{Choice, Experiment, FileInput, Job, Sliced, inputs};
+use super::{Choice, Experiment, FileInput, FileOutput, Job, Sliced, inputs};
 use crate::core::input::InputError;
 use crate::core::model::source::RepositorySource;
 use crate::core::policy::crawler_files::Crawler;
@@ -28,6 +28,10 @@ impl Experiment for CrawlersConfig {
 
     fn files() -> &'static [FileInput] {
         &[inputs::PAGE_LIST, inputs::CRAWLER_CONFIG]
+    }
+
+    fn files_out() -> &'static [FileOutput] {
+        &[FileOutput { flag: "tuned", sets: "tune", help: "writes the tuned configuration, in the crawler's own format (the run searches for it)" }]
     }
 
     fn choices() -> Vec<Choice> {

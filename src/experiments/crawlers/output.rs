@@ -69,6 +69,71 @@ impl RunResult {
     }
 }
 
+/// A setting the tuning changed: its value in the file as loaded (or the shipped
+/// default) and in the tuned file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedChange {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// The tuned configuration to take home.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tuned {
+    /// The name the crawler gives the file (`nutch-site.xml`).
+    pub file_name: String,
+    /// The file: the one loaded with the changes made (each marked by a comment).
+    pub text: String,
+    /// The changes (none: nothing the search tried did better within the budget).
+    pub changes: Vec<TunedChange>,
+    /// Freshness over the whole run and requests, as the search measured them.
+    pub predicted: (f64, u64),
+    /// The same, re-simulated from the file read back by the crawler's parser.
+    pub confirmed: Option<(f64, u64)>,
+    /// The requests the file as loaded made: no candidate may make more.
+    pub budget: u64,
+    /// Runs the search made, and the candidates they fitted to the budget.
+    pub runs: usize,
+    pub candidates: usize,
+}
+
+impl Tuned {
+    /// What the tuning found, in words.
+    pub fn words(&self) -> String {
+        if self.changes.is_empty() {
+            return format!(
+                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {} requests; the file as loaded is the best found",
+                self.candidates,
+                self.runs,
+                thousands(self.budget as f64)
+            );
+        }
+        let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, if c.from.is_empty() { "unset" } else { &c.from }, c.to)).collect();
+        format!(
+            "tuning: {} candidates ({} runs) on at most {} requests; kept {}; freshness over the run {} on {} requests (re-simulated from the file read back: {})",
+            self.candidates,
+            self.runs,
+            thousands(self.budget as f64),
+            each.join(", "),
+            sig(self.predicted.0, 4),
+            thousands(self.predicted.1 as f64),
+            self.confirmed.map_or_else(|| "not yet".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)))
+        )
+    }
+}
+
+/// The tuning while it searches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuningProgress {
+    /// Runs done.
+    pub runs: usize,
+    /// The most runs it may make.
+    pub most: usize,
+    /// The best freshness found so far (the file as loaded's at first).
+    pub freshness: f64,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrawlersOutput {
     pub config: CrawlersConfig,
@@ -78,8 +143,12 @@ pub struct CrawlersOutput {
     /// The gap the crawler keeps between two requests to one server.
     pub politeness_seconds: f64,
     pub bin_days: f64,
-    /// The crawler, then MERGE on OPT_POLITE at its bandwidth.
+    /// The crawler, then MERGE on OPT_POLITE at its bandwidth, then the tuned file's run.
     pub runs: Vec<RunResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuned: Option<Tuned>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuning: Option<TuningProgress>,
     pub done: bool,
 }
 
@@ -165,7 +234,18 @@ impl Figures for CrawlersOutput {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        Some(Brief { json: serde_json::json!({"runs": rows, "settings": self.loaded.settings, "ignored": self.loaded.ignored}), text: Some(text) })
+        let mut json = serde_json::json!({"runs": rows, "settings": self.loaded.settings, "ignored": self.loaded.ignored});
+        let mut text = text;
+        if let Some(t) = &self.tuned {
+            json["tuned"] = serde_json::json!({"changes": t.changes, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
+                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates});
+            text.push_str(&format!("\n{}", t.words()));
+        }
+        Some(Brief { json, text: Some(text) })
+    }
+
+    fn file_out(&self, flag: &str) -> Option<String> {
+        (flag == "tuned").then(|| self.tuned.as_ref().map(|t| t.text.clone())).flatten()
     }
 }
 

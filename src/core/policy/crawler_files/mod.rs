@@ -10,6 +10,8 @@ pub mod heritrix;
 pub mod nutch;
 pub mod scrapy;
 pub mod stormcrawler;
+pub mod tuning;
+pub mod write;
 
 use super::adaptive::{Intervals, Rule};
 use super::pushback::Reaction;

@@ -1,0 +1,329 @@
+//! A tuned configuration: the loaded crawler's settings that its file can change,
+//! searched for the freshness a run keeps over the horizon on no more requests than the
+//! file as loaded made (its budget).
+//!
+//! The search is a coordinate ascent (at most [`PASSES`] passes over the knobs): each
+//! candidate changes one setting of the choice so far, then is fitted to the budget by
+//! the adaptive rule's increment rate — the share of fetches that find a change once
+//! the interval settles follows from the two rates, and requests go about as its
+//! inverse ([`settled_share`]) — the run repeated with the rate corrected by requests ÷
+//! budget, at most [`FIT_RUNS`] runs, so that candidates are compared at the same
+//! spending; the fittest within the budget stands for it. A candidate is kept when it
+//! is fresher than the choice by [`BETTER_BY`]; one past twice the budget is stopped
+//! early (the experiment's job). A fixed schedule's interval is the budget itself: it is
+//! searched as it is and, as a second start, as the crawler's adaptive rule at its
+//! shipped settings from the same first interval.
+//!
+//! The knobs: the adaptive rule's decrement rate (Nutch's sync delta on or off), its
+//! shortest, longest and first interval (each × ¼ to × 10); where some server has a capacity,
+//! the gap between two requests to a server, only ever longer than the file's
+//! (politeness is the servers' to ask: the tuning never makes a crawler less polite).
+//! Every candidate is a file ([`super::write`]) read back by the crawler's parser — the
+//! search runs what the crawler would read (whole seconds or minutes where it reads
+//! integers).
+
+use super::write::Change;
+use super::{Crawler, MINUTE, Model};
+use crate::core::policy::adaptive::Rule;
+
+/// Passes over the knobs at most (the second finds what the first's choices opened).
+pub const PASSES: usize = 2;
+/// Runs to fit one candidate to the budget, at most.
+pub const FIT_RUNS: usize = 3;
+/// A candidate must beat the choice by this much freshness (a tie keeps the choice).
+const BETTER_BY: f64 = 1e-4;
+/// The fit aims this far below the budget (a schedule's requests are not exactly the
+/// inverse of its clock).
+const AIM: f64 = 0.995;
+
+/// What a run of a candidate gave.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Score {
+    /// Freshness averaged over the whole run.
+    pub freshness: f64,
+    pub requests: u64,
+}
+
+/// The knobs of `crawler` (as loaded: `model`): how many options each has.
+fn knob_sizes(crawler: Crawler, model: &Model, pushed_back: bool) -> Vec<usize> {
+    let adaptive = matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler);
+    let mut sizes = if adaptive { vec![RATES.len(), 4, 4, 4] } else { Vec::new() };
+    if crawler == Crawler::Nutch {
+        sizes.push(1);
+    }
+    if pushed_back {
+        sizes.push(slower(model.server_delay_s).len());
+    }
+    sizes
+}
+
+const RATES: [f64; 5] = [0.1, 0.2, 0.3, 0.4, 0.5];
+const STORM_RATES: [f64; 5] = [0.1, 0.25, 0.5, 0.75, 0.9];
+
+/// Option `j` of knob `k` from the choice `m`: the knob's setting changed (None: the
+/// knob has no such option here).
+fn option(crawler: Crawler, loaded: &Model, m: &Model, k: usize, j: usize) -> Option<Model> {
+    let adaptive = matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler);
+    let mut c = *m;
+    let i = &mut c.intervals;
+    let rates = if crawler == Crawler::Stormcrawler { STORM_RATES } else { RATES };
+    let gap_knob = if adaptive { 4 + usize::from(crawler == Crawler::Nutch) } else { 0 };
+    match k {
+        _ if k == gap_knob => c.server_delay_s = *slower(loaded.server_delay_s).get(j)?,
+        // a fixed schedule's interval is the budget: only the gap is searched
+        _ if i.rule == Rule::Fixed => return None,
+        0 => i.dec_rate = rates[j],
+        1 => i.min = (i.min * [0.1, 1.0 / 3.0, 3.0, 10.0][j]).clamp(MINUTE, i.max),
+        2 => i.max = (i.max * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, 3650.0),
+        3 => i.initial = (i.initial * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, i.max),
+        4 => i.sync_delta_rate = if i.sync_delta_rate.is_some() { None } else { Some(0.3) },
+        _ => return None,
+    }
+    Some(c)
+}
+
+/// Gaps between two requests to a server no shorter than `now`, in seconds.
+fn slower(now: f64) -> Vec<f64> {
+    let mut gaps: Vec<f64> = [0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0].into_iter().filter(|&g| g > now).collect();
+    gaps.insert(0, now);
+    gaps
+}
+
+/// The share of an adaptive rule's fetches that find a change once its interval has
+/// settled: a changed fetch shortens it by (1 − dec), an unchanged one lengthens it by
+/// (1 + inc), and it settles where they balance, p ln(1 − dec) + (1 − p) ln(1 + inc) = 0.
+/// Its requests go about as 1/p (a page changing λ a day is fetched about λ/p a day).
+fn settled_share(inc: f64, dec: f64) -> f64 {
+    let up = inc.ln_1p();
+    up / (up - (-dec).ln_1p())
+}
+
+/// The increment rate at which the rule settles at share `p`, to three decimals (as a
+/// file would give it), from 0.01 to 1.
+fn inc_for_share(p: f64, dec: f64) -> f64 {
+    if p >= 1.0 {
+        return 1.0;
+    }
+    ((p / (1.0 - p) * -(-dec).ln_1p()).exp_m1() * 1000.0).round().clamp(10.0, 1000.0) / 1000.0
+}
+
+/// `m` refitted toward `ratio` times fewer requests: an adaptive rule's increment rate
+/// moved so that its settled share of changed fetches grows by `ratio`; a fixed interval
+/// is the budget itself, not refitted (a shorter one fits a finite horizon only by its
+/// last visit falling past the end).
+fn refit(m: &Model, ratio: f64) -> Model {
+    let mut c = *m;
+    let i = &mut c.intervals;
+    if i.rule != Rule::Fixed && i.dec_rate > 0.0 {
+        i.inc_rate = inc_for_share(settled_share(i.inc_rate, i.dec_rate) * ratio, i.dec_rate);
+    }
+    c
+}
+
+/// A model as it runs: a fixed schedule reads its interval alone, not the adaptive
+/// settings beside it.
+pub fn as_run(mut m: Model) -> Model {
+    let i = &mut m.intervals;
+    if i.rule == Rule::Fixed {
+        (i.min, i.max, i.inc_rate, i.dec_rate, i.sync_delta_rate) = (i.initial, i.initial, 0.0, 0.0, None);
+    }
+    m
+}
+
+/// A candidate being fitted to the budget.
+struct Fitting {
+    runs: usize,
+    /// The run in progress (its file read back), and the fittest within the budget so far.
+    running: Model,
+    fittest: Option<(Model, Score)>,
+    /// A branch's start: kept whatever it scores.
+    start: bool,
+}
+
+/// The search, one run at a time: [`Search::next`] gives the next model to run (a file
+/// read back), [`Search::report`] its score.
+pub struct Search {
+    crawler: Crawler,
+    loaded: Model,
+    sizes: Vec<usize>,
+    budget: u64,
+    /// Starts still to search (the adaptive counterpart of a fixed schedule).
+    starts: Vec<Model>,
+    chosen: Model,
+    score: Score,
+    /// The best within the budget over every branch.
+    best: (Model, Score),
+    knob: usize,
+    option: usize,
+    pass: usize,
+    changed_this_pass: bool,
+    fitting: Option<Fitting>,
+    /// Runs done.
+    pub runs: usize,
+    /// Candidates fitted and compared.
+    pub candidates: usize,
+}
+
+impl Search {
+    /// From the file as loaded (`loaded`), whose run scored `score` (its requests: the
+    /// budget); `pushed_back`: some server has a capacity.
+    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, score: Score) -> Self {
+        let mut starts = Vec::new();
+        if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) {
+            let rule = if crawler == Crawler::Nutch { Rule::Nutch } else { Rule::Stormcrawler };
+            let mut adaptive = loaded;
+            adaptive.intervals = rule.shipped();
+            adaptive.intervals.initial = loaded.intervals.initial.clamp(adaptive.intervals.min, adaptive.intervals.max);
+            starts.push(adaptive);
+        }
+        Search {
+            crawler,
+            loaded,
+            sizes: knob_sizes(crawler, &loaded, pushed_back),
+            budget: score.requests,
+            starts,
+            chosen: loaded,
+            score,
+            best: (loaded, score),
+            knob: 0,
+            option: 0,
+            pass: 0,
+            changed_this_pass: false,
+            fitting: None,
+            runs: 0,
+            candidates: 0,
+        }
+    }
+
+    /// The most runs a search of `crawler` as loaded may make.
+    pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool) -> usize {
+        let branches = if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) { 2 } else { 1 };
+        let options: usize = knob_sizes(crawler, loaded, pushed_back).iter().sum();
+        FIT_RUNS * ((branches - 1) + branches * PASSES * options)
+    }
+
+    /// The most runs this search may make.
+    pub fn most(&self) -> usize {
+        Self::most_runs(self.crawler, &self.loaded, self.sizes.len() > knob_sizes(self.crawler, &self.loaded, false).len())
+    }
+
+    /// The next model to run — `realise` turns a model into what the crawler reads of
+    /// its file (None: a file it would refuse) — or None when the search is over.
+    pub fn next(&mut self, realise: &mut dyn FnMut(&Model) -> Option<Model>) -> Option<Model> {
+        if let Some(f) = &self.fitting {
+            return Some(f.running);
+        }
+        loop {
+            if self.knob == self.sizes.len() {
+                self.pass += 1;
+                (self.knob, self.option) = (0, 0);
+                if self.pass == PASSES || !self.changed_this_pass {
+                    let start = self.starts.pop()?;
+                    self.pass = 0;
+                    if let Some(running) = realise(&start) {
+                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: true });
+                        return Some(running);
+                    }
+                }
+                self.changed_this_pass = false;
+                continue;
+            }
+            if self.option == self.sizes[self.knob] {
+                (self.knob, self.option) = (self.knob + 1, 0);
+                continue;
+            }
+            let candidate = option(self.crawler, &self.loaded, &self.chosen, self.knob, self.option);
+            self.option += 1;
+            let Some(candidate) = candidate else { continue };
+            let Some(running) = realise(&candidate) else { continue };
+            if as_run(running) == as_run(self.chosen) {
+                continue;
+            }
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false });
+            return Some(running);
+        }
+    }
+
+    /// The score of the run [`Search::next`] gave; `realise` as there.
+    pub fn report(&mut self, score: Score, realise: &mut dyn FnMut(&Model) -> Option<Model>) {
+        let Some(mut f) = self.fitting.take() else { return };
+        self.runs += 1;
+        f.runs += 1;
+        let within = score.requests <= self.budget;
+        if within && f.fittest.is_none_or(|(_, s)| score.freshness > s.freshness) {
+            f.fittest = Some((f.running, score));
+        }
+        let close = within && score.requests as f64 >= AIM * AIM * self.budget as f64;
+        if !close && f.runs < FIT_RUNS && score.requests > 0 {
+            // aim just below the budget
+            let ratio = score.requests as f64 / (AIM * self.budget as f64);
+            if let Some(running) = realise(&refit(&f.running, ratio)).filter(|r| as_run(*r) != as_run(f.running)) {
+                f.running = running;
+                self.fitting = Some(f);
+                return;
+            }
+        }
+        self.candidates += 1;
+        let Some((model, score)) = f.fittest else { return };
+        if f.start || score.freshness > self.score.freshness + BETTER_BY {
+            if !f.start {
+                self.changed_this_pass = true;
+            }
+            (self.chosen, self.score) = (model, score);
+            if score.freshness > self.best.1.freshness + BETTER_BY {
+                self.best = (model, score);
+            }
+        }
+    }
+
+    /// The best model found within the budget (the file as loaded when nothing beat it)
+    /// and its score.
+    pub fn best(&self) -> (Model, Score) {
+        self.best
+    }
+
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+}
+
+/// The settings of `crawler`'s file that `tuned` changes from `loaded`, as the file
+/// writes them (whole seconds or minutes where the crawler reads integers).
+pub fn changes(crawler: Crawler, loaded: &Model, tuned: &Model) -> Vec<Change> {
+    let (a, b) = (loaded.intervals, tuned.intervals);
+    let mut out: Vec<Change> = Vec::new();
+    let mut put = |differs: bool, name: &'static str, value: String| {
+        if differs {
+            out.push((name, value));
+        }
+    };
+    let seconds = |days: f64| format!("{}", (days * 86_400.0).round());
+    let minutes = |days: f64| format!("{}", (days * 1440.0).round());
+    let adaptive = b.rule != Rule::Fixed;
+    match crawler {
+        Crawler::Nutch => {
+            let class = if adaptive { "org.apache.nutch.crawl.AdaptiveFetchSchedule" } else { "org.apache.nutch.crawl.DefaultFetchSchedule" };
+            put(a.rule != b.rule, "db.fetch.schedule.class", class.into());
+            put(a.initial != b.initial, "db.fetch.interval.default", seconds(b.initial));
+            put(adaptive && a.min != b.min, "db.fetch.schedule.adaptive.min_interval", seconds(b.min));
+            put(adaptive && a.max != b.max, "db.fetch.schedule.adaptive.max_interval", seconds(b.max));
+            put(adaptive && a.inc_rate != b.inc_rate, "db.fetch.schedule.adaptive.inc_rate", format!("{}", b.inc_rate));
+            put(adaptive && a.dec_rate != b.dec_rate, "db.fetch.schedule.adaptive.dec_rate", format!("{}", b.dec_rate));
+            put(adaptive && a.sync_delta_rate.is_some() != b.sync_delta_rate.is_some(), "db.fetch.schedule.adaptive.sync_delta", format!("{}", b.sync_delta_rate.is_some()));
+            put(loaded.server_delay_s != tuned.server_delay_s, "fetcher.server.delay", format!("{}", tuned.server_delay_s));
+        }
+        Crawler::Stormcrawler => {
+            let class = if adaptive { "org.apache.stormcrawler.persistence.AdaptiveScheduler" } else { "org.apache.stormcrawler.persistence.DefaultScheduler" };
+            put(a.rule != b.rule, "scheduler.class", class.into());
+            put(a.initial != b.initial, "fetchInterval.default", minutes(b.initial));
+            put(adaptive && a.min != b.min, "scheduler.adaptive.fetchInterval.min", minutes(b.min));
+            put(adaptive && a.max != b.max, "scheduler.adaptive.fetchInterval.max", minutes(b.max));
+            put(adaptive && a.inc_rate != b.inc_rate, "scheduler.adaptive.fetchInterval.rate.incr", format!("{}", b.inc_rate));
+            put(adaptive && a.dec_rate != b.dec_rate, "scheduler.adaptive.fetchInterval.rate.decr", format!("{}", b.dec_rate));
+            put(loaded.server_delay_s != tuned.server_delay_s, "fetcher.server.delay", format!("{}", tuned.server_delay_s));
+        }
+        Crawler::Heritrix => put(loaded.server_delay_s != tuned.server_delay_s, "disposition.minDelayMs", format!("{}", (tuned.server_delay_s * 1000.0).round())),
+        Crawler::Scrapy => put(loaded.server_delay_s != tuned.server_delay_s, "DOWNLOAD_DELAY", format!("{}", tuned.server_delay_s)),
+    }
+    out
+}

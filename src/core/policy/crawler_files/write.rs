@@ -1,0 +1,181 @@
+//! A crawler's configuration file with some settings changed, in its own format: the
+//! file as loaded, each changed setting's value replaced where the file gives it (its
+//! last occurrence: the one the crawler reads) or added where it does not; a crawler run
+//! on its shipped defaults starts from the format's empty file. Each changed line says
+//! what it was, in the format's comments. Read back by the same parser
+//! ([`super::read`]), the file gives the changed settings and keeps every other.
+
+use super::Crawler;
+
+/// A setting changed: its name in the file and its new value, as the file writes it.
+pub type Change = (&'static str, String);
+
+/// `original` (None: the shipped defaults) with `changes` made; `was` gives a setting's
+/// value before (for the comment).
+pub fn write(crawler: Crawler, original: Option<&str>, changes: &[Change], was: &dyn Fn(&str) -> String) -> Result<String, String> {
+    let mut text = original.map_or_else(|| empty(crawler).to_string(), str::to_string);
+    for (name, value) in changes {
+        let note = format!("Freshlab's tuning; was {}", was(name));
+        text = match crawler {
+            Crawler::Nutch => nutch(&text, name, value, &note)?,
+            Crawler::Stormcrawler => yaml(&text, name, value, &note),
+            Crawler::Heritrix => heritrix(&text, name, value, &note)?,
+            Crawler::Scrapy => scrapy(&text, name, value, &note),
+        };
+    }
+    Ok(text)
+}
+
+/// The file each crawler reads its site's settings from, empty.
+fn empty(crawler: Crawler) -> &'static str {
+    match crawler {
+        Crawler::Nutch => "<?xml version=\"1.0\"?>\n<configuration>\n</configuration>\n",
+        Crawler::Stormcrawler => "config:\n",
+        Crawler::Heritrix => "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<beans xmlns=\"http://www.springframework.org/schema/beans\">\n</beans>\n",
+        Crawler::Scrapy => "",
+    }
+}
+
+/// The file name each crawler gives its settings.
+pub fn file_name(crawler: Crawler) -> &'static str {
+    match crawler {
+        Crawler::Nutch => "nutch-site.xml",
+        Crawler::Stormcrawler => "crawler-conf.yaml",
+        Crawler::Heritrix => "crawler-beans.cxml",
+        Crawler::Scrapy => "settings.py",
+    }
+}
+
+fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn splice(text: &str, at: std::ops::Range<usize>, with: &str) -> String {
+    format!("{}{with}{}", &text[..at.start], &text[at.end..])
+}
+
+/// Nutch: the last `<property>` named `name` gets `<value>` replaced (a comment before
+/// it says what it was); else a property is added before `</configuration>`.
+fn nutch(text: &str, name: &str, value: &str, note: &str) -> Result<String, String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
+    let root = doc.root_element();
+    let named = |p: &roxmltree::Node| p.children().find(|n| n.has_tag_name("name")).and_then(|n| n.text()).map(str::trim) == Some(name);
+    let property = root.children().filter(|n| n.has_tag_name("property")).filter(named).last();
+    let element = format!("<value>{}</value>", escape_xml(value));
+    match property {
+        Some(p) => {
+            let at = match p.children().find(|n| n.has_tag_name("value")) {
+                Some(v) => v.range(),
+                // a property without a value: the value goes after its name
+                None => {
+                    let end = p.children().find(|n| n.has_tag_name("name")).map_or(p.range().start, |n| n.range().end);
+                    end..end
+                }
+            };
+            let edited = splice(text, at, &element);
+            let start = p.range().start;
+            let indent = line_indent(&edited, start);
+            Ok(splice(&edited, start..start, &format!("<!-- {} -->\n{indent}", escape_xml(note))))
+        }
+        None => {
+            let block = format!("  <!-- {} -->\n  <property>\n    <name>{}</name>\n    {element}\n  </property>\n", escape_xml(note), escape_xml(name));
+            insert_before_close(text, root.range(), "configuration", &block)
+        }
+    }
+}
+
+/// Heritrix: `bean.property` — the bean with that id, its property's `value` attribute
+/// (or `<value>` text) replaced; else the property added to the bean; else the bean
+/// (the DispositionProcessor, for `disposition`) added before `</beans>`.
+fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, String> {
+    let (bean_id, property) = name.split_once('.').ok_or_else(|| format!("{name} is not bean.property"))?;
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
+    let comment = format!("<!-- {} -->", escape_xml(note));
+    let Some(bean) = doc.descendants().filter(|n| n.has_tag_name("bean") && n.attribute("id") == Some(bean_id)).last() else {
+        let class = if bean_id == "disposition" { "org.archive.crawler.postprocessor.DispositionProcessor" } else { "" };
+        let block = format!(
+            "  {comment}\n  <bean id=\"{}\" class=\"{class}\">\n    <property name=\"{}\" value=\"{}\"/>\n  </bean>\n",
+            escape_xml(bean_id),
+            escape_xml(property),
+            escape_xml(value)
+        );
+        return insert_before_close(text, doc.root_element().range(), "beans", &block);
+    };
+    let found = bean.children().filter(|n| n.has_tag_name("property") && n.attribute("name") == Some(property)).last();
+    match found {
+        Some(p) => {
+            let edited = if let Some(a) = p.attributes().find(|a| a.name() == "value") {
+                splice(text, a.range_value(), &escape_xml(value))
+            } else if let Some(v) = p.children().find(|n| n.has_tag_name("value")) {
+                splice(text, v.range(), &format!("<value>{}</value>", escape_xml(value)))
+            } else {
+                return Err(format!("{name}: its property gives neither a value attribute nor a <value>; set one"));
+            };
+            let start = p.range().start;
+            let indent = line_indent(&edited, start);
+            Ok(splice(&edited, start..start, &format!("{comment}\n{indent}")))
+        }
+        None => {
+            let block = format!("    {comment}\n    <property name=\"{}\" value=\"{}\"/>\n", escape_xml(property), escape_xml(value));
+            insert_before_close(text, bean.range(), "bean", &block)
+        }
+    }
+}
+
+/// `block` inserted on its own line before the closing tag `</tag>` that ends `range`
+/// (a self-closed element is opened first).
+fn insert_before_close(text: &str, range: std::ops::Range<usize>, tag: &str, block: &str) -> Result<String, String> {
+    let element = &text[range.clone()];
+    if element.ends_with("/>") {
+        let opened = format!("{}>\n{block}</{tag}>", element[..element.len() - 2].trim_end());
+        return Ok(splice(text, range, &opened));
+    }
+    let close = range.start + element.rfind("</").ok_or_else(|| format!("<{tag}> has no closing tag"))?;
+    let line_start = text[..close].rfind('\n').map_or(0, |k| k + 1);
+    // the closing tag alone on its line: the block goes above it; else on a line of its own
+    if text[line_start..close].trim().is_empty() {
+        Ok(splice(text, line_start..line_start, block))
+    } else {
+        Ok(splice(text, close..close, &format!("\n{block}")))
+    }
+}
+
+/// The spaces before `at` on its line.
+fn line_indent(text: &str, at: usize) -> String {
+    let start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+    text[start..at].chars().take_while(|c| c.is_whitespace()).collect()
+}
+
+/// StormCrawler's YAML: the last line `name: …` gets its value replaced; else the
+/// setting is added under `config:` (with its settings' indentation), or at the end of
+/// a root map.
+fn yaml(text: &str, name: &str, value: &str, note: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let key_of = |line: &str| {
+        let t = line.trim_start();
+        let (key, _) = t.split_once(':')?;
+        Some(key.trim().trim_matches(['"', '\'']).to_string())
+    };
+    let row = format!("{name}: {value} # {note}");
+    if let Some(k) = lines.iter().rposition(|l| !l.trim_start().starts_with('#') && key_of(l).as_deref() == Some(name)) {
+        lines[k] = format!("{}{row}", line_indent(&lines[k], lines[k].len() - lines[k].trim_start().len()));
+    } else if let Some(k) = lines.iter().position(|l| l.trim_end() == "config:") {
+        let indent = lines[k + 1..].iter().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).map_or("  ".to_string(), |l| line_indent(l, l.len() - l.trim_start().len()));
+        let indent = if indent.is_empty() { "  ".to_string() } else { indent };
+        lines.insert(k + 1, format!("{indent}{row}"));
+    } else {
+        lines.push(row);
+    }
+    lines.join("\n") + "\n"
+}
+
+/// Scrapy: the last `NAME = …` line gets its value replaced; else the line is added.
+fn scrapy(text: &str, name: &str, value: &str, note: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let row = format!("{name} = {value}  # {note}");
+    match lines.iter().rposition(|l| l.split_once('=').is_some_and(|(n, _)| n.trim() == name && !l.trim_start().starts_with('#'))) {
+        Some(k) => lines[k] = row,
+        None => lines.push(row),
+    }
+    lines.join("\n") + "\n"
+}
