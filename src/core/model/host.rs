@@ -127,6 +127,11 @@ fn rate_after(rate: f64, gap: f64) -> f64 {
     x.exp() * rate - x.exp_m1() / gap
 }
 
+/// The least capacity a server may have, in requests a second (about one a day): below
+/// it every request is refused and the run is all refusals (the fuzz campaign's case
+/// 1,619, a capacity of 1e-308: 7 µs a refusal spent finding a Retry-After of 10¹² s).
+pub const MIN_CAPACITY: f64 = 1e-5;
+
 /// The fewest whole seconds (at least 1) after which one more request finds the server
 /// within `capacity`: the rate it would see falls with the wait, so the wait is found by
 /// doubling, then halving the bracket.

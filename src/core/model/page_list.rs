@@ -367,8 +367,11 @@ fn check_row(row: &PageRow) -> Result<(), String> {
     }
     if let Some(c) = row.capacity {
         check("capacity", c, "requests a second")?;
-        if c == 0.0 {
-            return Err("capacity 0 would refuse every request; give the requests a second the server serves, or leave the cell empty for no limit".into());
+        if c < crate::core::model::host::MIN_CAPACITY {
+            return Err(format!(
+                "capacity {c} would refuse nearly every request (the least is {} requests a second, about one a day); give the requests a second the server serves, or leave the cell empty for no limit",
+                crate::core::model::host::MIN_CAPACITY
+            ));
         }
     }
     if let Some(r) = row.response_ms {
@@ -625,7 +628,8 @@ mod tests {
         assert!(parse(b"page,server,change_rate\na,s1,1\n", "page_list").unwrap().servers.is_none());
         let message = bad("page,server,change_rate,capacity\na,s1,1,2\nb,s1,1,3\n");
         assert!(message.contains("line 3") && message.contains("capacity 3 where line 2 gave 2"), "{message}");
-        assert!(bad("page,server,change_rate,capacity\na,s1,1,0\n").contains("capacity 0 would refuse every request"));
+        assert!(bad("page,server,change_rate,capacity\na,s1,1,0\n").contains("capacity 0 would refuse nearly every request"));
+        assert!(bad("page,server,change_rate,capacity\na,s1,1,1e-308\n").contains("the least is 0.00001 requests a second"));
         assert!(bad("page,server,change_rate,crawl_delay\na,s1,1,-5\n").contains("crawl_delay must be a finite number ≥ 0"));
     }
 }

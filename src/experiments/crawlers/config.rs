@@ -4,7 +4,7 @@
 
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
-use crate::core::model::host::{Host, Refusal, Refusals};
+use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::rank_size_law;
 use crate::core::policy::adaptive::Rule;
@@ -169,6 +169,12 @@ impl CrawlersConfig {
 impl Settings for CrawlersConfig {
     fn rules(&self) -> Result<(), InputError> {
         self.pages().validate()?;
+        if self.server_capacity > 0.0 && self.server_capacity < MIN_CAPACITY {
+            return Err(InputError::new(
+                "server_capacity",
+                format!("is {} requests a second: a server that slow refuses nearly every request; give at least {MIN_CAPACITY} (about one a day), or 0 for no limit", self.server_capacity),
+            ));
+        }
         if self.crawler_config.as_ref().is_some_and(|t| t.len() > crawler_files::MAX_BYTES) {
             return Err(InputError::new("crawler_config", format!("is over the {} KB a crawler's configuration may have", crawler_files::MAX_BYTES >> 10)));
         }

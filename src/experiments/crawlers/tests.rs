@@ -153,3 +153,36 @@ fn a_page_lists_server_columns_set_each_servers_limits() {
     };
     assert!(message.contains("only the crawlers experiment models servers that push back"), "{message}");
 }
+
+/// Issue 46: the tuned configuration makes no more requests than the file as loaded,
+/// keeps the pages fresher, and its file — read back by the crawler's parser and run
+/// as any loaded file is — gives what the search measured.
+#[test]
+fn the_tuned_file_read_back_and_run_again_gives_what_the_search_predicted() {
+    let sample = include_str!("../../../www/samples/nutch-site.xml");
+    let o = ran(CrawlersConfig { crawler_config: Some(sample.into()), tune: true, ..small() });
+    assert!(o.done && o.tuning.is_none());
+    let t = o.tuned.as_ref().expect("a tuned file");
+    assert!(!t.changes.is_empty(), "the sample's adaptive Nutch can do better at its bandwidth");
+    let (crawler, tuned) = (&o.runs[0], &o.runs[2]);
+    assert_eq!(t.budget, crawler.requests);
+    assert!(tuned.requests <= crawler.requests && tuned.mean > crawler.mean, "{} requests at {} against {} at {}", tuned.requests, tuned.mean, crawler.requests, crawler.mean);
+    assert_eq!(t.confirmed.map(|c| c.1), Some(t.predicted.1));
+    assert!((t.confirmed.unwrap().0 - t.predicted.0).abs() < 1e-12, "{t:?}");
+    // the file as a user would load it
+    let again = ran(CrawlersConfig { crawler_config: Some(t.text.clone()), ..small() });
+    assert_eq!(again.runs[0].requests, tuned.requests);
+    assert!((again.runs[0].mean - tuned.mean).abs() < 1e-12);
+    for c in &t.changes {
+        assert!(again.loaded.settings.iter().any(|s| s.name == c.name && s.value == c.to && s.from_file), "{c:?}");
+    }
+}
+
+/// A capacity so small that every request is refused is refused, named, with the least.
+#[test]
+fn a_capacity_under_about_one_request_a_day_is_refused_by_name() {
+    let e = CrawlersConfig { server_capacity: 1e-308, ..small() }.validate().unwrap_err();
+    assert_eq!(e.field, "server_capacity");
+    assert!(e.message.contains("give at least 0.00001"), "{e}");
+    assert!(CrawlersConfig { server_capacity: 1e-5, ..small() }.validate().is_ok());
+}

@@ -148,3 +148,78 @@ fn the_files_set_each_crawlers_reaction_to_refusals() {
     let message = read(Crawler::Scrapy, "AUTOTHROTTLE_TARGET_CONCURRENCY = 0\n", "f").unwrap_err().message;
     assert!(message.contains("AUTOTHROTTLE_TARGET_CONCURRENCY") && message.contains("line 1"), "{message}");
 }
+
+/// Issue 46: a tuned file, in each format, read back by the same parser, gives the
+/// changed settings and keeps every other, the unknown ones included; a file of shipped
+/// defaults becomes one that sets the changes alone.
+#[test]
+fn a_written_file_reads_back_with_its_changes_and_everything_else_kept() {
+    let was = |_: &str| "before".to_string();
+    let cases: [(Crawler, Option<&str>, Vec<write::Change>); 8] = [
+        (Crawler::Nutch, Some(NUTCH_SITE), vec![("db.fetch.schedule.adaptive.inc_rate", "0.25".into()), ("db.fetch.schedule.adaptive.max_interval", "7776000".into())]),
+        (Crawler::Nutch, None, vec![("db.fetch.schedule.class", "org.apache.nutch.crawl.AdaptiveFetchSchedule".into())]),
+        // a property given twice (the last counts) with a description, and a self-closed root
+        (Crawler::Nutch, Some("<configuration><property><name>fetcher.server.delay</name><value>1</value></property><property><name>fetcher.server.delay</name><value>2</value><description>d</description></property></configuration>"), vec![("fetcher.server.delay", "9".into())]),
+        (Crawler::Nutch, Some("<configuration/>"), vec![("fetcher.server.delay", "9".into())]),
+        (Crawler::Stormcrawler, Some("# mine\nconfig:\n  topology.workers: 1\n  fetchInterval.default: 720 # half a day\n"), vec![("fetchInterval.default", "1440".into()), ("scheduler.adaptive.fetchInterval.min", "30".into())]),
+        (Crawler::Stormcrawler, None, vec![("scheduler.class", "org.apache.stormcrawler.persistence.AdaptiveScheduler".into())]),
+        (Crawler::Heritrix, Some("<beans>\n <bean id=\"disposition\" class=\"x.DispositionProcessor\">\n  <property name=\"delayFactor\" value=\"4.0\"/>\n  <property name=\"maxDelayMs\"><value>20000</value></property>\n </bean>\n</beans>\n"), vec![("disposition.minDelayMs", "5000".into()), ("disposition.maxDelayMs", "40000".into())]),
+        (Crawler::Scrapy, Some("BOT_NAME = \"shop\"\nDOWNLOAD_DELAY = 0  # none\n"), vec![("DOWNLOAD_DELAY", "2".into()), ("AUTOTHROTTLE_ENABLED", "True".into())]),
+    ];
+    for (crawler, original, changes) in cases {
+        let text = write::write(crawler, original, &changes, &was).unwrap();
+        let back = read(crawler, &text, "f").unwrap_or_else(|e| panic!("{crawler:?}: {e}\n{text}"));
+        for (name, value) in &changes {
+            let s = back.settings.iter().find(|s| s.name == *name).unwrap();
+            assert!(s.from_file && s.value == *value, "{crawler:?} {name}: {s:?}\n{text}");
+        }
+        assert!(text.contains("Freshlab's tuning; was before"), "{crawler:?}: each change marked\n{text}");
+        if let Some(original) = original {
+            let before = read(crawler, original, "f").unwrap();
+            assert_eq!(back.ignored.iter().map(|(n, _)| n).collect::<Vec<_>>(), before.ignored.iter().map(|(n, _)| n).collect::<Vec<_>>(), "{crawler:?}: unknown names kept");
+            for s in before.settings.iter().filter(|s| !changes.iter().any(|(n, _)| *n == s.name)) {
+                let kept = back.settings.iter().find(|b| b.name == s.name).unwrap();
+                assert_eq!((&kept.value, kept.from_file), (&s.value, s.from_file), "{crawler:?} {} kept\n{text}", s.name);
+            }
+        }
+    }
+}
+
+/// The tuning's search: a coordinate ascent that never keeps a candidate over the
+/// budget, run here on a made-up crawler whose freshness and requests are known
+/// functions of its decrement rate and shortest interval.
+#[test]
+fn the_search_keeps_the_freshest_candidate_within_the_budget() {
+    use tuning::{Score, Search};
+    let loaded = nutch::SHIPPED;
+    let mut adaptive = loaded;
+    adaptive.intervals.rule = Rule::Nutch;
+    // freshness grows with dec_rate and falls with the shortest interval; requests grow
+    // with dec_rate and fall with the increment rate (as the settled share says)
+    let run = |m: &Model| {
+        let i = m.intervals;
+        let requests = 1000.0 * (1.0 + 4.0 * i.dec_rate) / (1.0 + 2.0 * i.inc_rate) / (1.0 + i.min);
+        Score { freshness: 0.5 + 0.3 * i.dec_rate - 0.01 * i.min + 0.001 * i.inc_rate, requests: requests as u64 }
+    };
+    let start = run(&adaptive);
+    let mut search = Search::new(Crawler::Nutch, adaptive, false, start);
+    let mut realise = |m: &Model| Some(*m);
+    let mut runs = 0;
+    while let Some(m) = search.next(&mut realise) {
+        let score = run(&m);
+        search.report(score, &mut realise);
+        runs += 1;
+        assert!(runs <= search.most(), "at most its announced runs");
+    }
+    let (best, score) = search.best();
+    assert!(score.requests <= start.requests, "within the budget: {score:?} against {start:?}");
+    assert!(score.freshness > start.freshness + 0.01, "fresher: {score:?} against {start:?}");
+    assert!(best.intervals.dec_rate > adaptive.intervals.dec_rate, "by a larger decrement, its requests paid by the increment rate: {:?}", best.intervals);
+    // the file as loaded stays the choice when nothing beats it
+    let flat = |_: &Model| Score { freshness: 0.7, requests: 1000 };
+    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, flat(&heritrix::SHIPPED));
+    while let Some(m) = search.next(&mut realise) {
+        search.report(flat(&m), &mut realise);
+    }
+    assert_eq!(search.best().0, heritrix::SHIPPED);
+}
