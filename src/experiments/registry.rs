@@ -471,7 +471,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(fields, 25, "the fields whose values the core names");
+        assert_eq!(fields, 26, "the fields whose values the core names");
     }
 
     #[test]

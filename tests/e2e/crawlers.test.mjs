@@ -58,6 +58,7 @@ test('the tuned configuration: fresher on no more requests, re-simulated from th
   assert.ok(Number(runs[2][2]) > Number(runs[0][2]), `and keeps the pages fresher over the run: ${runs[2][2]} against ${runs[0][2]}`);
   const text = await panel.locator('.details').textContent();
   assert.match(text, /re-simulated from the file read back by the same parser/);
+  assert.match(text, /A worked result: what NUTCH-1564 cost/, 'the measured NUTCH-1564 table beside every run');
   const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned nutch-site.xml' }).click()]);
   assert.equal(download.suggestedFilename(), 'nutch-site.xml');
   const file = await (await download.createReadStream()).toArray();

@@ -11,7 +11,9 @@
 //!   `db.fetch.interval.default` (30 days); changed → interval × (1 − dec_rate) and
 //!   modifiedTime = fetch time; unchanged → × (1 + inc_rate); sync delta (when
 //!   `sync_delta`): delta = fetch − modifiedTime, interval ≥ delta, next = fetch −
-//!   sync_delta_rate·delta + interval; interval clamped to [min_interval, max_interval].
+//!   sync_delta_rate·delta + interval; interval clamped to [min_interval, max_interval];
+//!   since NUTCH-1564's fix (January 2026) the next fetch within [fetch + min_interval,
+//!   fetch + max_interval] (before it, `keeps_ahead` off, it could fall in the past).
 //!   The first fetch counts as changed.
 //! - **StormCrawler AdaptiveScheduler**: the first fetch has no previous signature and
 //!   falls back to `fetchInterval.default` (1 day); later, changed → (1 − decr) ×
@@ -54,6 +56,22 @@ pub struct Intervals {
     /// Nutch's sync delta: the share of the time since the last change the next fetch
     /// is moved earlier by (None: `sync_delta` off).
     pub sync_delta_rate: Option<f64>,
+    /// Nutch since the fix of NUTCH-1564 (January 2026): the next fetch falls within
+    /// [fetch + min_interval, fetch + max_interval] — Freshlab's reading of the fix, what
+    /// its test asserts (the patch itself is not in the sources Freshlab had). Before it,
+    /// a page unchanged for longer than max_interval / sync_delta_rate got a next fetch
+    /// in the past, and was refetched at every chance.
+    #[serde(default = "keeps_ahead")]
+    pub keeps_ahead: bool,
+    /// Nutch's batch cycle, in days (0: none): a generate–fetch–update cycle starts every
+    /// `cycle`, and a page due is fetched in the first cycle at or after its due time —
+    /// never the one it was fetched in.
+    #[serde(default)]
+    pub cycle: f64,
+}
+
+fn keeps_ahead() -> bool {
+    true
 }
 
 impl Rule {
@@ -62,9 +80,9 @@ impl Rule {
     /// weeks, 0.5, 0.5); Nutch's DefaultFetchSchedule (30 days).
     pub fn shipped(self) -> Intervals {
         match self {
-            Rule::Nutch => Intervals { rule: self, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3) },
-            Rule::Stormcrawler => Intervals { rule: self, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None },
-            Rule::Fixed => Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None },
+            Rule::Nutch => Intervals { rule: self, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0 },
+            Rule::Stormcrawler => Intervals { rule: self, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0 },
+            Rule::Fixed => Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0 },
         }
     }
 
@@ -151,7 +169,7 @@ impl Adaptive {
                 }
                 interval = interval.clamp(r.min, r.max);
                 self.interval[k] = interval;
-                reference + interval
+                if r.keeps_ahead { (reference + interval).clamp(t + r.min, t + r.max) } else { reference + interval }
             }
             // StormCrawler AdaptiveScheduler.schedule, in whole minutes
             Rule::Stormcrawler => {
@@ -191,7 +209,11 @@ impl Schedule for Adaptive {
         let k = page - self.first;
         let changed = fetch.expect("adaptive schedules need the exact estimator").changed;
         // the rule runs on its own clock (exact for scale 1)
-        let due = self.scale * self.reschedule(k, time / self.scale, changed);
+        let mut due = self.scale * self.reschedule(k, time / self.scale, changed);
+        if self.rule.cycle > 0.0 {
+            let c = self.rule.cycle;
+            due = c * (due / c).ceil().max((time / c).floor() + 1.0);
+        }
         self.fetched[k] = true;
         let (_, top) = self.heap.replace_top(due, page as u32);
         debug_assert_eq!(top as usize, page);
@@ -237,6 +259,30 @@ mod tests {
             step(&mut b, false);
         }
         assert_eq!(b.interval[0], 365.0, "ceiling of a year");
+    }
+
+    /// NUTCH-1564's first test case: a 2-day first interval, 1 to 7 days, sync delta 0.3,
+    /// a page fetched at day 0 (changed) then found unchanged at day 30. Before the fix
+    /// its next fetch falls in the past (30 − 0.3·30 + 7 = 28 < 30); since, within
+    /// [30 + 1, 30 + 7]: day 31. With a daily cycle a page due in the past waits for the
+    /// next cycle, day 31 too; the two differ when a fetch falls between cycle starts
+    /// (the fixed one then waits a shortest interval, then the cycle after it).
+    #[test]
+    fn nutch_1564_sync_delta_put_the_next_fetch_in_the_past_until_its_fix() {
+        let rule = |keeps_ahead: bool, cycle: f64| Intervals { rule: Rule::Nutch, initial: 2.0, min: 1.0, max: 7.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead, cycle };
+        let next_after_30_days = |r: Intervals| {
+            let mut a = Adaptive::with(r, 0..1, 0.0, 1.0);
+            a.observe(0, 0.0, fetch(true));
+            // a fetch at day 30 finds the page unchanged since day 0
+            let (_, page) = a.heap.replace_top(30.0, 0);
+            a.observe(page as usize, 30.0, fetch(false));
+            a.next_time()
+        };
+        let before = next_after_30_days(rule(false, 0.0));
+        assert!((before - 28.0).abs() < 1e-12, "in the past: refetched at once ({before})");
+        assert!((next_after_30_days(rule(true, 0.0)) - 31.0).abs() < 1e-12, "at least the shortest interval ahead");
+        assert_eq!(next_after_30_days(rule(false, 1.0)), 31.0, "before the fix, with a daily cycle: the next cycle");
+        assert_eq!(next_after_30_days(rule(true, 1.0)), 31.0);
     }
 
     #[test]

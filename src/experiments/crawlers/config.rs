@@ -8,6 +8,7 @@ use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::rank_size_law;
 use crate::core::policy::adaptive::Rule;
+use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::request_cost::seconds_per_request;
@@ -25,6 +26,12 @@ pub struct CrawlersConfig {
     /// crawler's shipped defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crawler_config: Option<String> = None; internal;
+    /// Nutch's AdaptiveFetchSchedule since NUTCH-1564's fix, or before it.
+    pub nutch_1564: Nutch1564 = Nutch1564::Fixed; select("Nutch's sync delta");
+    /// Nutch's batch cycle: generate, fetch and update every this many hours; a page
+    /// due waits for the next cycle (0: fetched when due).
+    pub nutch_cycle_hours: f64 = 0.0;
+        number("Nutch: a crawl cycle every (hours; 0: continuous)").help("a page due is fetched in the next generate–fetch–update cycle").at_least(0.0).at_most(8760.0);
     /// Heritrix and Scrapy have no revisit rule of their own: they recrawl every page
     /// this often.
     pub recrawl_days: Days = Days(30.0);
@@ -86,6 +93,10 @@ impl CrawlersConfig {
             }
             None => crawler_files::shipped(self.crawler),
         };
+        if self.crawler == Crawler::Nutch {
+            loaded.model.intervals.keeps_ahead = self.nutch_1564 == Nutch1564::Fixed;
+            loaded.model.intervals.cycle = self.nutch_cycle_hours / 24.0;
+        }
         if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
             let i = &mut loaded.model.intervals;
             (i.initial, i.min, i.max) = (self.recrawl_days.0, self.recrawl_days.0, self.recrawl_days.0);

@@ -17,6 +17,7 @@ use super::{Choice, Experiment, FileInput, FileOutput, Job, Sliced, inputs};
 use crate::core::input::InputError;
 use crate::core::model::source::RepositorySource;
 use crate::core::policy::crawler_files::Crawler;
+use crate::core::policy::crawler_files::nutch::Nutch1564;
 use job::CrawlersJob;
 
 impl Experiment for CrawlersConfig {
@@ -39,6 +40,7 @@ impl Experiment for CrawlersConfig {
             Choice::of("source", &RepositorySource::ALL, RepositorySource::label),
             Choice::of("crawler", &Crawler::ALL, Crawler::label),
             Choice::of("refusal", &Refusal::ALL, Refusal::label),
+            Choice::of("nutch_1564", &Nutch1564::ALL, Nutch1564::label),
         ]
     }
 }

@@ -3,13 +3,27 @@
 
 use super::{Entry, Known, Model, SECOND, boolean, number, rate};
 use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::labels::labelled;
 use crate::core::policy::pushback::Reaction;
+use serde::{Deserialize, Serialize};
+
+labelled! {
+/// Which AdaptiveFetchSchedule: since NUTCH-1564's fix (January 2026) the next fetch is
+/// never in the past; before it, sync delta could put it there for a page unchanged
+/// longer than max_interval / sync_delta_rate, refetched then at every chance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Nutch1564 {
+    Fixed => "with NUTCH-1564's fix (January 2026)",
+    Before => "before NUTCH-1564's fix",
+}
+}
 
 /// nutch-default.xml: DefaultFetchSchedule every 30 days; the adaptive schedule's rates
 /// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s;
 /// no exception delay, a queue purged at 5 exceptions.
 pub const SHIPPED: Model = Model {
-    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3) },
+    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0 },
     server_delay_s: 5.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
