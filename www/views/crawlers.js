@@ -118,8 +118,8 @@ export default {
     the generator's pages, against MERGE on OPT_POLITE at the bandwidth your crawler used, on servers that may push back (a capacity, a
     response time, a robots.txt Crawl-delay; 429 or 503, with or without Retry-After). Every setting is shown with its value and where it
     came from. Tick “find a tuned configuration” and Freshlab searches your file's own settings for one that keeps the pages fresher on
-    no more requests, re-simulates it and gives you the file. Not yet modelled: Nutch's batch cycles (generate.topN) and servers that
-    differ from each other in this page; a page list with per-server columns is read by the CLI
+    no more requests, re-simulates it and gives you the file. Nutch's crawl cycle and NUTCH-1564 (before and after its fix) are settings
+    here. Not yet modelled: the caps of Nutch's cycles (generate.topN) and servers that differ from each other in this page; a page list with per-server columns is read by the CLI
     (<code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>), not yet by this page.</p>`,
   panels: [
     {
