@@ -14,8 +14,8 @@ labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Nutch1564 {
-    Fixed => "with NUTCH-1564's fix (January 2026)",
-    Before => "before NUTCH-1564's fix",
+    Fixed => "NUTCH-1564 fixed (2026)",
+    Before => "before NUTCH-1564 was fixed",
 }
 }
 
