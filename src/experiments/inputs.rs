@@ -13,7 +13,7 @@ pub const PAGE_LIST: FileInput = FileInput {
     check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
     max_bytes: page_list::MAX_BYTES,
     table: true,
-    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed] (rates per day)",
+    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed][,crawl_delay,capacity,response_ms] (rates per day; the servers' limits are read by crawlers)",
 };
 
 /// `--trace FILE`: a change trace, `page,timestamp` rows.

@@ -35,7 +35,7 @@ test('the sample nutch-site.xml runs against MERGE at its bandwidth, every setti
   assert.match(runs[1][0], /MERGE/);
   for (const r of runs) assert.equal(r[6], '0', `${r[0]}: no request sooner than P`);
   assert.ok(Number(runs[1][1]) > Number(runs[0][1]), 'MERGE at the same bandwidth is fresher once settled');
-  const settings = await panel.locator('table.proof').nth(1).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   const row = (name) => settings.find((r) => r[0] === name);
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['30.0', 'the file, line 17']);
   assert.equal(row('db.fetch.schedule.adaptive.inc_rate')[2], 'shipped default');
@@ -75,7 +75,7 @@ test('a file for another crawler, and a setting it cannot read, are refused with
   await page.waitForFunction(() => /set crawler to nutch/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
   await panel.getByLabel('crawler', { exact: true }).selectOption('nutch');
   const bad = '<configuration>\n<property><name>fetcher.server.delay</name><value>soon</value></property>\n</configuration>\n';
-  await panel.locator('input[type=file]').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(bad) });
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(bad) });
   await page.waitForFunction(() => /fetcher\.server\.delay \(line 2\): must be a number of seconds/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
 });
 
@@ -93,7 +93,32 @@ test('servers that push back: a capacity refuses part of the cold start, and Sto
   const count = (text) => Number(text.replace(/[^0-9.]/g, ''));
   assert.ok(count(runs[0][7]) > 0, `StormCrawler refused some: ${runs[0]}`);
   for (const r of runs) assert.equal(r[8], '0', `${r[0]}: nothing sent before a Retry-After allowed`);
-  assert.ok(Number(runs[0][11]) > 0.2, 'answers slower than idle under load');
+  assert.ok(Number(runs[0][13]) > 0.2, 'answers slower than idle under load');
   assert.match(await panel.locator('.details').textContent(), /Servers push back when a capacity is set/);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('your hosts: a page list with each server’s limits runs beside the crawler’s file, the gap split by cause and by server, and the link names both files', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
+  await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await page.waitForFunction(() => /3,000 rows on 600 servers/.test(document.querySelector('#crawlers').textContent));
+  assert.equal(await panel.getByLabel('pages from').inputValue(), 'page_list');
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /by cause/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const runs = await runsOf(panel);
+  assert.equal(runs[0][10], '16', 'the hosts asking 120 s, over Nutch’s 30 s cap, are skipped');
+  const text = await panel.locator('.details').textContent();
+  assert.match(text, /the servers’ limits and the back-off from them/);
+  assert.match(text, /Where the crawler loses most/);
+  assert.match(text, /site\d+\.example/, 'servers by their names in the list');
+  assert.match(text, /Your page list: 3,000 pages on 600 servers, each server with its own limits/);
+  await page.waitForFunction(() => /crawlers\.crawler_file=/.test(location.search), null, { timeout: 5000 });
+  const link = decodeURIComponent(page.url());
+  assert.match(link, /crawlers\.crawler_file=\d+::nutch-site\.xml/);
+  assert.match(link, /crawlers\.file=\d+:3000:sample-hosts\.csv/);
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-hosts.png') });
   assert.deepEqual(browser.errors, []);
 });

@@ -69,19 +69,20 @@ export function csvDropBox(panel, controls, options) {
     <p class="help">${options.help}</p>`;
   const status = box.querySelector('.trace-status');
   // with nothing loaded, the status says what runs, or which file a link's run needs
-  panel.fileBox = {
+  const spec = panel.fileSpecs.find((f) => f.key === options.key);
+  panel.fileBoxes.push({
     refresh(config) {
       if (panel[options.key]) return;
-      const awaited = panel.awaitedFile;
-      if (awaited) status.textContent = `${awaitedText(panel.spec.file.noun, awaited)}: choose or drop it here and it runs.`;
-      else status.textContent = panel.spec.file.when(config) ? options.waiting : options.empty;
+      const awaited = panel.awaited.get(options.key);
+      if (awaited) status.textContent = `${awaitedText(spec.noun, awaited)}: choose or drop it here and it runs.`;
+      else status.textContent = spec.when(config) ? options.waiting : options.empty;
     },
-  };
+  });
   const use = (text, name, bytes) => {
     const held = { text, name, bytes, serial: ++loads, shape: null };
     panel[options.key] = held;
-    const awaited = panel.awaitedFile;
-    panel.awaitedFile = null;
+    const awaited = panel.awaited.get(options.key);
+    panel.awaited.delete(options.key);
     // a link's run needed a file: given one, it runs, saying if it is not the same size
     const other = awaited && (awaited.bytes !== bytes || awaited.name !== name) ? ` (the link's run was on ${awaited.name}, ${kb(awaited.bytes)})` : '';
     status.textContent = `Loaded ${name} (${kb(bytes)})${other}. ${options.loaded}`;

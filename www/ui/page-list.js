@@ -4,32 +4,42 @@ import { csvDropBox } from './csv-file.js';
 
 export const SOURCE_FIELD = { key: 'source', label: 'pages from', kind: 'select' };
 
-/** A panel spec's hooks: the drop box, and the list it holds (its size in the form's
- * checks, its text in the run). */
-export const PAGE_LIST = {
-  setup: (panel, controls) =>
-    csvDropBox(panel, controls, {
-      key: 'pageList',
-      label: 'Your page list (CSV <code>page,server,change_rate,weight</code>)',
-      sampleLabel: 'Load the sample page list',
-      sample: 'sample-pages.csv',
-      sampleName: 'sample-pages.csv (synthetic, 3,000 pages on 600 hosts)',
-      empty: 'No page list loaded: the generator runs. Drop a CSV file here or choose one.',
-      waiting: 'No page list loaded: “pages from” says your page list. Drop a CSV file here or choose one.',
-      loaded: 'The source is now your page list. Rows are checked when the run starts.',
-      help: `A header naming the columns, then one row per page: page, server, change_rate (changes per day), weight (optional, default 1), frequency
-        (optional, revisits per day: choose the allocation “given” to use it), observed (optional, 1 when every change of the page is announced,
-        by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list). Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.`,
-      onLoad: (p) => p.form.set('source', 'page_list'),
-      shape: true,
-    }),
-  file: {
+const COLUMNS_HELP = `A header naming the columns, then one row per page: page, server, change_rate (changes per day), weight (optional, default 1), frequency
+  (optional, revisits per day: choose the allocation “given” to use it), observed (optional, 1 when every change of the page is announced,
+  by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list).`;
+const SERVERS_HELP = `Each server's limits, optional, on one of its rows or alike on each: crawl_delay (its robots.txt Crawl-delay, seconds),
+  capacity (requests a second it serves before answering 429 or 503) and response_ms (its answer time when idle); a server without them
+  takes the form's.`;
+const LIMITS_HELP = 'Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.';
+
+/** The page list's drop box; `servers`: its help also names the servers' columns. */
+export function pageListBox(panel, controls, { servers = false } = {}) {
+  csvDropBox(panel, controls, {
     key: 'pageList',
-    field: 'page_list',
-    size: 'page_list_bytes',
-    shape: 'page_list_shape',
-    noun: 'page list',
-    otherwise: 'the generated pages',
-    when: (config) => config.source === 'page_list',
-  },
+    label: 'Your page list (CSV <code>page,server,change_rate,weight</code>)',
+    ...(servers
+      ? { sampleLabel: 'Load the sample page list with hosts’ limits', sample: 'sample-hosts.csv', sampleName: 'sample-hosts.csv (synthetic, 3,000 pages on 600 hosts, their limits)' }
+      : { sampleLabel: 'Load the sample page list', sample: 'sample-pages.csv', sampleName: 'sample-pages.csv (synthetic, 3,000 pages on 600 hosts)' }),
+    empty: 'No page list loaded: the generator runs. Drop a CSV file here or choose one.',
+    waiting: 'No page list loaded: “pages from” says your page list. Drop a CSV file here or choose one.',
+    loaded: 'The source is now your page list. Rows are checked when the run starts.',
+    help: [COLUMNS_HELP, servers ? SERVERS_HELP : '', LIMITS_HELP].filter(Boolean).join(' '),
+    onLoad: (p) => p.form.set('source', 'page_list'),
+    shape: true,
+  });
+}
+
+/** The page list as a panel's file: its size in the form's checks, its text in the run. */
+export const PAGE_LIST_FILE = {
+  key: 'pageList',
+  field: 'page_list',
+  size: 'page_list_bytes',
+  shape: 'page_list_shape',
+  param: 'file',
+  noun: 'page list',
+  otherwise: 'the generated pages',
+  when: (config) => config.source === 'page_list',
 };
+
+/** A panel spec's hooks: the drop box, and the list it holds. */
+export const PAGE_LIST = { setup: (panel, controls) => pageListBox(panel, controls), files: [PAGE_LIST_FILE] };

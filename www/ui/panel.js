@@ -81,9 +81,10 @@ function describe(spec, described, choices) {
  * values(core), then(panel)?}]), estimate (show the run's cost under the form),
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
  * phase, label) (label(field, value): a value’s label, if the core names it),
- * setup(panel, controls), file {key (the panel property a csvDropBox fills), field (the
+ * setup(panel, controls), files [{key (the panel property a csvDropBox fills), field (the
  * configuration's text field), size (its size field; none: the text itself is checked,
- * for small files), shape (its shape field, when the worker reads one), when(config)}}
+ * for small files), shape (its shape field, when the worker reads one), param (its name
+ * in a link), noun, otherwise (what runs without it), when(config)}]}
  * A file the panel holds goes to the core as its shape (or, until the worker has read
  * it, its size) while the form is checked (copying a list of hundreds of MB on every
  * edit would hold the main thread for seconds) and as its text only in the run.
@@ -98,6 +99,9 @@ export class ExperimentPanel {
   constructor(section, spec, core, client, state) {
     Object.assign(this, { spec, core, client, state, section });
     this.experiment = spec.experiment ?? spec.id.replaceAll('-', '_');
+    this.fileSpecs = spec.files ?? [];
+    this.fileBoxes = [];
+    this.awaited = new Map();
     this.running = null;
     this.result = null;
     this.shown = null; // the configuration the charts show (JSON), once a run started
@@ -227,12 +231,13 @@ export class ExperimentPanel {
    * said; one the experiment does not have is said as not applied (issue 45: neither is
    * dropped in silence). */
   applyParams(params) {
-    this.awaitedFile = null;
+    this.awaited = new Map();
     this.linked = new Map();
     const unknown = [];
     for (const [key, text] of params) {
-      if (key === 'file') {
-        if (this.spec.file && !this[this.spec.file.key]) this.awaitedFile = parseFileParam(text);
+      const fileSpec = this.fileSpecs.find((f) => f.param === key);
+      if (fileSpec) {
+        if (!this[fileSpec.key]) this.awaited.set(fileSpec.key, parseFileParam(text));
         continue;
       }
       const field = this.fields.find((f) => f.key === key);
@@ -276,8 +281,11 @@ export class ExperimentPanel {
     }
     for (const [key, { text }] of this.linked) params.set(key, text);
     // a run on a file names it, so that the link can ask for it again
-    const file = this.heldFile(config) ?? (this.spec.file?.when(config) ? this.awaitedFile : null);
-    if (file) params.set('file', this[this.spec.file.key] ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
+    for (const spec of this.fileSpecs) {
+      const held = this.heldFile(config, spec);
+      const file = held ?? (spec.when(config) ? this.awaited.get(spec.key) : null);
+      if (file) params.set(spec.param, held ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
+    }
     return params;
   }
 
@@ -371,26 +379,31 @@ export class ExperimentPanel {
     for (const [key, { value }] of this.linked) setPath(config, key, value);
     // a held file stands in the checks as its shape once the worker has read it, else
     // as its size
-    const file = this.heldFile(config);
-    if (file && file.shape && this.spec.file.shape) config[this.spec.file.shape] = file.shape;
-    else if (file && this.spec.file.size) config[this.spec.file.size] = file.bytes;
-    // a small file (a crawler's configuration) is checked as it is
-    else if (file) config[this.spec.file.field] = file.text;
+    for (const spec of this.fileSpecs) {
+      const file = this.heldFile(config, spec);
+      if (file && file.shape && spec.shape) config[spec.shape] = file.shape;
+      else if (file && spec.size) config[spec.size] = file.bytes;
+      // a small file (a crawler's configuration) is checked as it is
+      else if (file) config[spec.field] = file.text;
+    }
     return config;
   }
 
-  /** The file the panel holds for this configuration, if it takes one. */
-  heldFile(config) {
-    const spec = this.spec.file;
-    return spec && spec.when(config) ? (this[spec.key] ?? null) : null;
+  /** The file of `spec` the panel holds for this configuration, if it takes one. */
+  heldFile(config, spec) {
+    return spec.when(config) ? (this[spec.key] ?? null) : null;
   }
 
-  /** The configuration a run needs: the held file's text in place of its size. */
+  /** The configuration a run needs: each held file's text in place of its size. */
   forRun(config) {
-    const file = this.heldFile(config);
-    if (!file) return config;
-    const { [this.spec.file.size ?? '']: _size, [this.spec.file.shape ?? '']: _shape, ...rest } = config;
-    return { ...rest, [this.spec.file.field]: file.text };
+    let run = config;
+    for (const spec of this.fileSpecs) {
+      const file = this.heldFile(run, spec);
+      if (!file) continue;
+      const { [spec.size ?? '']: _size, [spec.shape ?? '']: _shape, ...rest } = run;
+      run = { ...rest, [spec.field]: file.text };
+    }
+    return run;
   }
 
   /** What decides the charts: the configuration without display-only fields. */
@@ -398,8 +411,10 @@ export class ExperimentPanel {
     const copy = structuredClone(config);
     for (const key of this.spec.display ?? []) setPath(copy, key, null);
     // another file of the same size is another run
-    const file = this.heldFile(config);
-    if (file) copy.file = file.serial;
+    for (const spec of this.fileSpecs) {
+      const file = this.heldFile(config, spec);
+      if (file) copy[`file:${spec.key}`] = file.serial;
+    }
     return copy;
   }
 
@@ -415,7 +430,7 @@ export class ExperimentPanel {
       config = this.configOf(read.config);
       problem = this.core.validate(config);
     }
-    if (config) this.fileBox?.refresh(config);
+    if (config) for (const box of this.fileBoxes) box.refresh(config);
     if (problem) {
       this.showProblem(problem);
       if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
@@ -511,31 +526,34 @@ export class ExperimentPanel {
     const shown = field && this.form.showError(field, message);
     const name = field ? (this.fields.find((f) => f.key === field.replace(/\[.*$/, ''))?.label ?? field) : '';
     this.note.textContent = '';
-    const awaited = this.awaitedFile && this.spec.file?.field === field && !this[this.spec.file.key];
+    const awaited = this.fileSpecs.some((f) => f.field === field && this.awaited.has(f.key) && !this[f.key]);
     if (awaited) message = 'choose or drop it in the box beside the chart and it runs';
     this.setStatus(shown ? `Check “${name}”: ${message}.` : withSubject(this.subjectOf(field), message), true);
   }
 
-  /** What a run on `config` is made from, where a view takes a file: “your page list
-   * x.csv” or “the generated pages” (else empty). */
+  /** What a run on `config` is made from, where a view takes files: “your page list
+   * x.csv”, “the generated pages” (else empty), one phrase a file. */
   inputsOf(config) {
-    const file = this.spec.file;
-    if (!file) return '';
-    if (!file.when(config)) return file.otherwise;
-    const held = this.heldFile(config);
-    return held ? `your ${file.noun} ${held.name}` : `your ${file.noun}`;
+    return this.fileSpecs
+      .map((spec) => {
+        if (!spec.when(config)) return spec.otherwise;
+        const held = this.heldFile(config, spec);
+        return held ? `your ${spec.noun} ${held.name}` : `your ${spec.noun}`;
+      })
+      .join(' and ');
   }
 
   /** Who a message is about when no field of the form shows it: the file (“Your page
    * list x.csv”), else the setting's name. */
   subjectOf(field) {
-    const file = this.spec.file;
     const root = (field ?? '').split(/[.[]/)[0];
-    if (file && [file.field, file.size, file.shape].includes(root)) {
-      const held = this[file.key];
-      if (held) return `Your ${file.noun} ${held.name}`;
-      if (this.awaitedFile) return awaitedText(file.noun, this.awaitedFile);
-      return `Your ${file.noun}`;
+    const spec = this.fileSpecs.find((f) => [f.field, f.size, f.shape].includes(root));
+    if (spec) {
+      const held = this[spec.key];
+      if (held) return `Your ${spec.noun} ${held.name}`;
+      const awaited = this.awaited.get(spec.key);
+      if (awaited) return awaitedText(spec.noun, awaited);
+      return `Your ${spec.noun}`;
     }
     return field ? `“${field}”` : '';
   }

@@ -65,7 +65,7 @@ const panel = {
     },
   ],
   setup: traceControls,
-  file: { key: 'trace', field: 'trace', size: 'trace_bytes', noun: 'trace', otherwise: 'the synthetic articles', when: (config) => config.source === 'trace' },
+  files: [{ key: 'trace', field: 'trace', size: 'trace_bytes', param: 'file', noun: 'trace', otherwise: 'the synthetic articles', when: (config) => config.source === 'trace' }],
   estimate: true,
   details: (result, element, phase) => (element.innerHTML = gapsTable(result, phase === 'final')),
 };

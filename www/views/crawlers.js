@@ -3,6 +3,7 @@
 import { number, integer } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 import { downloadText } from '../ui/download.js';
+import { pageListBox, PAGE_LIST_FILE } from '../ui/page-list.js';
 import measured from './crawlers-results.json' with { type: 'json' };
 
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -26,7 +27,7 @@ function settingsTable(loaded) {
 }
 
 function runsTable(result, final) {
-  // one column a run, one row a measure: two runs and eleven measures fit a slide
+  // one column a run, one row a measure: three runs and thirteen measures fit a slide
   const measures = [
     ['freshness, last quarter', (r) => number(r.converged, 4)],
     ['freshness, whole run', (r) => number(r.mean, 4)],
@@ -38,6 +39,8 @@ function runsTable(result, final) {
     ['sent before Retry-After allowed', (r) => integer(r.answers.before_retry_after)],
     ['sooner than Crawl-delay', (r) => integer(r.answers.under_crawl_delay)],
     ['servers skipped (Crawl-delay over the cap)', (r) => integer(r.skipped_servers)],
+    ['servers ever over capacity', (r) => integer(r.servers_over_capacity)],
+    ['hours over capacity, all servers', (r) => number(r.over_capacity_s / 3600, 3)],
     ['mean answer time (s)', (r) => number(r.answers.response_s / Math.max(1, r.requests), 3)],
   ];
   const head = result.runs.map((r) => `<th scope="col">${escape(r.label)}</th>`).join('');
@@ -56,7 +59,48 @@ function runsTable(result, final) {
         ${number(100 * (merge.converged - crawler.converged), 3)} points more of the pages fresh once settled.</p>`
       : '';
   return `${gap}<table class="proof"><caption>The crawler and the best Freshlab knows at its bandwidth${final ? '' : ' (so far)'}</caption>
-    <thead><tr><th scope="col">measure</th>${head}</tr></thead><tbody>${rows}</tbody></table>${pushback}`;
+    <thead><tr><th scope="col">measure</th>${head}</tr></thead><tbody>${rows}</tbody></table>${final ? gapSplit(result.gap) : ''}${pushback}`;
+}
+
+const points = (x) => `${number(100 * x, 3)} points`;
+
+/** The gap split by cause: the crawler run again without each (a sequential split). */
+function gapSplit(gap) {
+  if (!gap) return '';
+  const rows = [
+    gap.cycles === undefined || gap.cycles === null ? null : ['Nutch’s batch cycles', gap.cycles, 'the crawler again, each page fetched when due'],
+    gap.limits === undefined || gap.limits === null ? null : ['the servers’ limits and the back-off from them', gap.limits, 'again, on servers without capacity, Crawl-delay or response time'],
+    ['the revisit rule (which page, how often)', gap.revisit, 'MERGE against the crawler on free servers (MERGE meets the limits: what they cost it is counted here, less)'],
+  ].filter(Boolean);
+  const body = rows.map(([cause, x, how]) => `<tr><th scope="row">${cause}</th><td class="num">${points(x)}</td><td>${how}</td></tr>`).join('');
+  return `<table class="proof"><caption>The gap to MERGE, ${points(gap.total)} once settled, by cause</caption>
+    <thead><tr><th scope="col">cause</th><th scope="col">part of the gap</th><th scope="col">measured by</th></tr></thead><tbody>${body}</tbody></table>
+    <p class="fineprint">Each cause is removed in turn, keeping the removals before it, and its part is the freshness the crawler then gains
+      (another order would share the parts otherwise). Politeness costs none of the gap (MERGE keeps the same gap between two requests to a
+      server), but it costs the optimum itself ${points(gap.politeness_cost)} at this bandwidth: the UNPOLITE bound less the POLITE bound (Lemma 4.2).</p>`;
+}
+
+/** The servers where the crawler loses most against MERGE over the run. */
+function serversTable(result) {
+  const losing = (result.servers ?? []).filter((g) => g.gap > 0);
+  if (!losing.length) return '';
+  const limits = (g) =>
+    [g.crawl_delay_s ? `Crawl-delay ${number(g.crawl_delay_s, 3)} s${g.skipped ? ' (over the cap: skipped)' : ''}` : '', g.capacity ? `${number(g.capacity, 3)} req/s` : '', g.response_ms ? `${number(g.response_ms, 3)} ms` : '']
+      .filter(Boolean)
+      .join(', ') || 'none';
+  const rows = losing
+    .map(
+      (g) => `<tr><th scope="row">${dotted(g.name)}</th>
+        <td class="num">${integer(g.pages)}</td><td>${limits(g)}</td><td class="num">${number(g.crawler.freshness, 3)}</td><td class="num">${number(g.merge.freshness, 3)}</td>
+        <td class="num">${points(g.gap)}</td><td class="num">${integer(g.crawler.requests)}</td><td class="num">${integer(g.merge.requests)}</td>
+        <td class="num">${integer(g.crawler.refused)}</td><td class="num">${number(g.crawler.over_capacity_s / 3600, 3)}</td></tr>`,
+    )
+    .join('');
+  return `<table class="proof"><caption>Where the crawler loses most: the servers with the largest part of the gap over the run (freshness over the
+      whole run, cold start included; part = the server's share of the weight × the difference)</caption>
+    <thead><tr><th scope="col">server</th><th scope="col">pages</th><th scope="col">its limits</th><th scope="col">crawler's freshness</th>
+      <th scope="col">MERGE's</th><th scope="col">part of the gap</th><th scope="col">crawler's requests</th><th scope="col">MERGE's</th>
+      <th scope="col">refused</th><th scope="col">hours over capacity</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** The tuned configuration: what changed, what it predicts, the file to download. */
@@ -115,12 +159,13 @@ export default {
     Nutch's <code>nutch-site.xml</code>, StormCrawler's <code>crawler-conf.yaml</code>, Heritrix's <code>crawler-beans.cxml</code> or
     Scrapy's <code>settings.py</code> — and Freshlab runs its revisit rule (Nutch's DefaultFetchSchedule or AdaptiveFetchSchedule,
     StormCrawler's DefaultScheduler or AdaptiveScheduler; Heritrix and Scrapy recrawl at the interval you give) with its server delay, on
-    the generator's pages, against MERGE on OPT_POLITE at the bandwidth your crawler used, on servers that may push back (a capacity, a
+    the generator's pages or your page list, against MERGE on OPT_POLITE at the bandwidth your crawler used, on servers that may push back (a capacity, a
     response time, a robots.txt Crawl-delay; 429 or 503, with or without Retry-After). Every setting is shown with its value and where it
     came from. Tick “find a tuned configuration” and Freshlab searches your file's own settings for one that keeps the pages fresher on
     no more requests, re-simulates it and gives you the file. Nutch's crawl cycle and NUTCH-1564 (before and after its fix) are settings
-    here. Not yet modelled: the caps of Nutch's cycles (generate.topN) and servers that differ from each other in this page; a page list with per-server columns is read by the CLI
-    (<code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>), not yet by this page.</p>`,
+    here. A page list may give each server its own limits (columns <code>crawl_delay</code>, <code>capacity</code>, <code>response_ms</code>);
+    the same run from the command line: <code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>.
+    Not yet modelled: the caps of Nutch's cycles (generate.topN).</p>`,
   panels: [
     {
       id: 'crawlers',
@@ -140,6 +185,7 @@ export default {
         'tune',
         'nutch_1564',
         'nutch_cycle_hours',
+        'source',
         'repository.pages',
         'repository.servers',
         'repository.rate_min',
@@ -147,7 +193,7 @@ export default {
         'bins',
         'seed',
       ],
-      setup: (panel, controls) =>
+      setup: (panel, controls) => {
         csvDropBox(panel, controls, {
           key: 'crawlerConfig',
           label: 'Your crawler’s configuration file',
@@ -162,18 +208,29 @@ export default {
             (the <code>disposition</code> bean) or settings.py (plain NAME = value lines). Choose the crawler the file is for; a setting that
             cannot be read is reported with its line. Limit: 1 MB.`,
           onLoad: () => {},
-        }),
-      file: {
-        key: 'crawlerConfig',
-        field: 'crawler_config',
-        noun: 'crawler configuration',
-        otherwise: 'the crawler’s shipped defaults',
-        when: () => true,
+        });
+        pageListBox(panel, controls, { servers: true });
       },
+      files: [
+        {
+          key: 'crawlerConfig',
+          field: 'crawler_config',
+          param: 'crawler_file',
+          noun: 'crawler configuration',
+          otherwise: 'the crawler’s shipped defaults',
+          when: () => true,
+        },
+        PAGE_LIST_FILE,
+      ],
       estimate: true,
       hover: (_core, x, y) => `day ${number(x, 4)}: ${number(y, 4)}`,
       details(result, element, phase) {
-        element.innerHTML = runsTable(result, phase === 'final') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
+        const pages = `${integer(result.repository.pages)} pages on ${integer(result.repository.servers)} servers`;
+        const on =
+          result.config.source === 'page_list'
+            ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.</p>`
+            : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
+        element.innerHTML = on + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
       },

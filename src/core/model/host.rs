@@ -82,11 +82,16 @@ pub struct HostLoad {
     pub last: f64,
     /// Until when its last Retry-After asked the crawler to wait (days).
     pub retry_until: f64,
+    /// Until when its last refusal left it over capacity (days): the whole seconds
+    /// until one more request fits, as a Retry-After would say, sent or not.
+    over_until: f64,
+    /// Seconds over capacity before its last request.
+    over_s: f64,
 }
 
 impl Default for HostLoad {
     fn default() -> Self {
-        HostLoad { rate: 0.0, last: f64::NEG_INFINITY, retry_until: f64::NEG_INFINITY }
+        HostLoad { rate: 0.0, last: f64::NEG_INFINITY, retry_until: f64::NEG_INFINITY, over_until: f64::NEG_INFINITY, over_s: 0.0 }
     }
 }
 
@@ -94,16 +99,26 @@ impl HostLoad {
     /// The answer of `host` to a request at `t` (days).
     pub fn answer(&mut self, host: &Host, refusals: Refusals, t: f64) -> Answer {
         self.rate = if self.last == f64::NEG_INFINITY { 0.0 } else { rate_after(self.rate, (t - self.last) * SECONDS_PER_DAY) };
+        self.over_s = self.over_seconds(t);
         self.last = t;
         let load = self.rate / host.capacity;
         if over(load) {
-            let retry_after_s = refusals.retry_after.then(|| recovery_s(self.rate, host.capacity));
+            let recovery = recovery_s(self.rate, host.capacity);
+            self.over_until = t + recovery / SECONDS_PER_DAY;
+            let retry_after_s = refusals.retry_after.then_some(recovery);
             if let Some(s) = retry_after_s {
                 self.retry_until = t + s / SECONDS_PER_DAY;
             }
             return Answer::Refused { seconds: host.response_s, retry_after_s };
         }
         Answer::Ok { seconds: host.response_s / (1.0 - load.min(MAX_LOAD)) }
+    }
+
+    /// Seconds the server spent over capacity before `until` (days, not before its last
+    /// request): from each refusal until one more request would fit.
+    pub fn over_seconds(&self, until: f64) -> f64 {
+        let open = if self.over_until > self.last { (self.over_until.min(until) - self.last).max(0.0) } else { 0.0 };
+        self.over_s + open * SECONDS_PER_DAY
     }
 
     /// The load ρ the server last computed (its rate over `capacity`).
@@ -205,6 +220,26 @@ mod tests {
         let mut probe = load;
         assert!(matches!(probe.answer(&host, silent, 2.0 * S), Answer::Refused { .. }));
         assert!(matches!(load.answer(&host, silent, 3.0 * S), Answer::Ok { .. }));
+    }
+
+    /// The burst above: the 62nd request leaves the server over capacity for 2 s, the
+    /// 63rd (same instant) for 3 s; a request at 3 s is served and ends the episode:
+    /// 3 s over capacity, whatever comes later within capacity.
+    #[test]
+    fn time_over_capacity_runs_from_a_refusal_until_one_more_request_fits() {
+        let host = Host { crawl_delay_s: 0.0, capacity: 1.0, response_s: 0.0 };
+        let mut load = HostLoad::default();
+        for _ in 0..61 {
+            load.answer(&host, REFUSE_WITH_HEADER, 0.0);
+        }
+        assert_eq!(load.over_seconds(1.0), 0.0);
+        load.answer(&host, REFUSE_WITH_HEADER, 0.0);
+        assert!((load.over_seconds(1.0 * S) - 1.0).abs() < 1e-6, "open episode, read at 1 s");
+        load.answer(&host, REFUSE_WITH_HEADER, 0.0);
+        assert!((load.over_seconds(1.0) - 3.0).abs() < 1e-6, "{}", load.over_seconds(1.0));
+        assert!(matches!(load.answer(&host, REFUSE_WITH_HEADER, 3.0 * S), Answer::Ok { .. }));
+        load.answer(&host, REFUSE_WITH_HEADER, 60.0 * S);
+        assert!((load.over_seconds(1.0) - 3.0).abs() < 1e-6, "{}", load.over_seconds(1.0));
     }
 
     /// A server slower than one request a minute: one request after a short wait still

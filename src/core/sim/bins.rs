@@ -20,6 +20,11 @@ impl TimeBins {
         TimeBins { width: horizon / n as f64, horizon, direct: vec![0.0; n], step: vec![0.0; n + 1] }
     }
 
+    /// The time the bins cover (days).
+    pub fn horizon(&self) -> f64 {
+        self.horizon
+    }
+
     pub fn len(&self) -> usize {
         self.direct.len()
     }

@@ -60,6 +60,9 @@ pub struct CrawlersConfig {
 /// counting both at once was 1.95 times the peak of 1,000,000 pages, `npm run estimates`).
 const BYTES_PER_PAGE: f64 = 16.0 + Account::bytes_per_page(Estimator::Exact) as f64 + max(crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE as f64, MERGE_BYTES_PER_PAGE);
 const MERGE_BYTES_PER_PAGE: f64 = 40.0;
+/// Bytes per server: its schedule, stream, politeness check, load, gate, answers and
+/// fresh time in a run, and its tallies in the crawler's and MERGE's (the gap per server).
+const SERVER_BYTES: f64 = 320.0;
 
 const fn max(a: f64, b: f64) -> f64 {
     if a > b { a } else { b }
@@ -163,6 +166,19 @@ impl CrawlersConfig {
         self.server_capacity > 0.0 || self.source == RepositorySource::PageList
     }
 
+    /// Whether a page list may give servers' limits: its header names a limit's column
+    /// (a list known by its shape alone may).
+    fn list_may_limit(&self) -> bool {
+        if self.source != RepositorySource::PageList {
+            return false;
+        }
+        match (&self.page_list, &self.page_rows) {
+            (Some(text), _) => text.lines().next().is_some_and(|header| ["crawl_delay", "capacity", "response_ms"].iter().any(|c| header.contains(c))),
+            (None, Some(rows)) => rows.iter().any(|r| r.crawl_delay.is_some() || r.capacity.is_some() || r.response_ms.is_some()),
+            (None, None) => true,
+        }
+    }
+
     /// The servers' sizes, largest first: the generator's law, or a page list's shape.
     pub fn sizes(&self) -> Option<Vec<f64>> {
         let r = &self.repository;
@@ -200,10 +216,13 @@ impl Settings for CrawlersConfig {
         let loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
         let (requests, request_seconds) = self.requests_and_seconds(&loaded, pages as f64, servers as f64, rate_sum, self.sizes().as_deref());
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
-        let runs = 2.0 + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back()) as f64 + 1.0 } else { 0.0 };
+        // and the crawler again without each cause of the gap it may have (the split)
+        let cycles = self.crawler == Crawler::Nutch && self.nutch_cycle_hours > 0.0;
+        let limits = self.server_capacity > 0.0 || self.crawl_delay_seconds > 0.0 || self.response_ms > 0.0 || self.list_may_limit();
+        let runs = 2.0 + f64::from(u8::from(cycles) + u8::from(limits)) + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back()) as f64 + 1.0 } else { 0.0 };
         let (requests, request_seconds) = (runs * requests, runs * request_seconds);
         let n = pages as f64;
-        let bytes = (n * BYTES_PER_PAGE + servers as f64 * 200.0 + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
+        let bytes = (n * BYTES_PER_PAGE + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
         Cost {
             work: requests + n,
             unit: "requests".into(),

@@ -5,7 +5,7 @@
 //! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, RunResult, Tuned, TunedChange, TuningProgress};
+use super::output::{CrawlersOutput, GapSplit, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TuningProgress};
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad};
@@ -26,11 +26,13 @@ use crate::experiments::Plan;
 const SLICE_REQUESTS: f64 = 200_000.0;
 /// A tuning candidate's slices at least.
 const CANDIDATE_SLICES: usize = 100;
+/// Servers listed in the gap per server.
+const SERVERS_SHOWN: usize = 10;
 
 pub struct CrawlersJob {
     config: CrawlersConfig,
     loaded: Loaded,
-    repo: Repository,
+    pub(super) repo: Repository,
     summary: RepositorySummary,
     /// P in days.
     politeness: f64,
@@ -47,7 +49,31 @@ pub struct CrawlersJob {
     tuned: Option<Tuned>,
     /// Whether some server has a capacity (the tuning then tries slower spacings).
     pushed_back: bool,
+    /// The page list's server names (none for the generator's).
+    server_names: Vec<String>,
+    /// Each server in the crawler's run, then in MERGE's.
+    pub(super) per_server: Vec<Vec<ServerRun>>,
+    /// The causes of the gap this run has, each removed in turn for one more run of
+    /// the crawler (the gap split by cause), and the freshness each gave.
+    causes: Vec<Without>,
+    without: Vec<f64>,
+    /// UNPOLITE bound − POLITE bound at the crawler's bandwidth: what P costs the optimum.
+    politeness_cost: Option<f64>,
 }
+
+/// A cause of the gap between the crawler and MERGE, removed from the crawler for one
+/// run; each removal keeps those before it (a sequential split: its order matters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Without {
+    /// Nutch's batch cycles: a page is fetched when due, not at the next cycle.
+    Cycles,
+    /// The servers' limits: no capacity, Crawl-delay or response time (so nothing to
+    /// back off from).
+    Limits,
+}
+
+/// A server without limits.
+const FREE_HOST: Host = Host { crawl_delay_s: 0.0, capacity: f64::INFINITY, response_s: 0.0 };
 
 /// What a run is for.
 #[derive(Clone, Copy, PartialEq)]
@@ -60,6 +86,8 @@ enum Role {
     Candidate,
     /// The tuned file, read back: shown.
     Tuned,
+    /// The crawler without a cause of the gap: measured, not shown.
+    Without(Without),
 }
 
 /// One run in progress: every server's schedule, stream and politeness check; the
@@ -81,9 +109,14 @@ pub struct Running {
     rules: CrawlerRules,
     loads: Vec<HostLoad>,
     gates: Vec<HostGate>,
-    answers: Answers,
+    /// Each server's answers.
+    answers: Vec<Answers>,
+    /// Each server's weighted fresh time its visits have closed (days).
+    fresh: Vec<f64>,
     /// Servers the crawler never requests (their Crawl-delay over its cap).
     skipped: u64,
+    /// Whether its servers have no limits (the gap's split).
+    free_hosts: bool,
 }
 
 /// Every fetch accounted, those that found the page unchanged counted.
@@ -108,6 +141,7 @@ impl CrawlersJob {
         let loaded = config.loaded()?;
         let (repo, list, summary) = config.pages().load_with_limits()?;
         let set = config.host();
+        let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
         let hosts = match list.and_then(|l| l.servers) {
             Some(limits) => limits
                 .iter()
@@ -125,9 +159,16 @@ impl CrawlersJob {
         let requests = config.requests(&loaded, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
         let slices = (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize;
         let pushed_back = hosts.iter().any(|h| h.capacity.is_finite());
-        let runs = 2.0 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
+        let mut causes = Vec::new();
+        if loaded.model.intervals.cycle > 0.0 {
+            causes.push(Without::Cycles);
+        }
+        if hosts.iter().any(|h| *h != FREE_HOST) {
+            causes.push(Without::Limits);
+        }
+        let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), causes, without: Vec::new(), politeness_cost: None })
     }
 
     fn horizon(&self) -> f64 {
@@ -139,9 +180,35 @@ impl CrawlersJob {
         self.results.len() >= 2 || (self.results.len() == 1 && self.bandwidth == Some(0.0))
     }
 
-    /// Whether every run is done: the crawler, MERGE, and the tuning's when asked.
+    /// Whether every run is done: the crawler, MERGE, the gap's split, and the tuning's
+    /// when asked.
     fn done(&self) -> bool {
-        self.compared() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| t.changes.is_empty() || t.confirmed.is_some()))
+        self.compared() && self.split() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| t.changes.is_empty() || t.confirmed.is_some()))
+    }
+
+    /// Whether the crawler has run without each cause of the gap (or cannot be compared).
+    fn split(&self) -> bool {
+        self.without.len() == self.causes.len() || self.results.len() < 2
+    }
+
+    /// The gap split by cause, once every run of the split is done.
+    fn gap_split(&self) -> Option<GapSplit> {
+        let [crawler, merge, ..] = &self.results[..] else { return None };
+        if !self.split() {
+            return None;
+        }
+        let part = |cause| self.causes.iter().position(|&c| c == cause).map(|k| {
+            let before = if k == 0 { crawler.converged } else { self.without[k - 1] };
+            self.without[k] - before
+        });
+        let last = self.without.last().copied().unwrap_or(crawler.converged);
+        Some(GapSplit {
+            total: merge.converged - crawler.converged,
+            cycles: part(Without::Cycles),
+            limits: part(Without::Limits),
+            revisit: merge.converged - last,
+            politeness_cost: self.politeness_cost.unwrap_or(0.0),
+        })
     }
 
     /// The loaded file with `changes` made, as the crawler would read it: its text and
@@ -161,6 +228,11 @@ impl CrawlersJob {
         let done = ((until / width).floor() as usize).min(self.config.bins as usize);
         let freshness: Vec<f64> = bins.totals().iter().take(done).map(|t| t / (width * total)).collect();
         let requests: u64 = run.checks.iter().map(|c| c.requests).sum();
+        let mut answers = Answers::default();
+        for a in &run.answers {
+            answers.add(a);
+        }
+        let over: Vec<f64> = run.loads.iter().map(|l| l.over_seconds(until)).collect();
         let average = |bins: &[f64]| if bins.is_empty() { 0.0 } else { bins.iter().sum::<f64>() / bins.len() as f64 };
         let mean = average(&freshness);
         let converged = average(&freshness[freshness.len() - freshness.len().div_ceil(4)..]);
@@ -168,7 +240,7 @@ impl CrawlersJob {
             label: match run.role {
                 Role::Merge => "MERGE on OPT_POLITE, same bandwidth".into(),
                 Role::Tuned => format!("{}, tuned", self.loaded.crawler.label()),
-                Role::Crawler | Role::Candidate => self.loaded.crawler.label().into(),
+                Role::Crawler | Role::Candidate | Role::Without(_) => self.loaded.crawler.label().into(),
             },
             freshness,
             complete,
@@ -179,9 +251,59 @@ impl CrawlersJob {
             bandwidth: requests as f64 / until.max(1e-12),
             violations: run.checks.iter().map(|c| c.violations).sum(),
             polite_bound: run.bound,
-            answers: run.answers,
+            answers,
             skipped_servers: run.skipped,
+            over_capacity_s: over.iter().sum(),
+            servers_over_capacity: over.iter().filter(|&&s| s > 0.0).count() as u64,
         }
+    }
+
+    /// Each server in `run` up to `until`: its requests, refusals, time over capacity
+    /// and its pages' freshness over the run.
+    fn server_runs(&self, run: &Running, until: f64) -> Vec<ServerRun> {
+        (0..self.repo.servers())
+            .map(|s| {
+                let pages = self.repo.server_pages(s);
+                let weight: f64 = pages.clone().map(|i| self.repo.weight(i)).sum();
+                let fresh = run.account.fresh_time(pages, run.fresh[s], until, &self.repo.lambda, |i| self.repo.weight(i));
+                ServerRun {
+                    requests: run.checks[s].requests,
+                    refused: run.answers[s].refused,
+                    over_capacity_s: run.loads[s].over_seconds(until),
+                    freshness: if weight > 0.0 && until > 0.0 { fresh / (weight * until) } else { 0.0 },
+                }
+            })
+            .collect()
+    }
+
+    /// The servers where the crawler loses most against MERGE (its part of the gap over
+    /// the run), once both have run.
+    fn server_gaps(&self) -> Vec<ServerGap> {
+        let [crawler, merge] = &self.per_server[..] else { return Vec::new() };
+        let total = self.repo.total_weight();
+        let rules = self.loaded.model.reaction;
+        let mut gaps: Vec<ServerGap> = (0..self.repo.servers())
+            .map(|s| {
+                let pages = self.repo.server_pages(s);
+                let share = pages.clone().map(|i| self.repo.weight(i)).sum::<f64>() / total;
+                let host = &self.hosts[s];
+                ServerGap {
+                    name: self.server_names.get(s).cloned().unwrap_or_else(|| format!("server {}", s + 1)),
+                    pages: pages.len() as u64,
+                    weight_share: share,
+                    crawl_delay_s: host.crawl_delay_s,
+                    capacity: host.capacity.is_finite().then_some(host.capacity),
+                    response_ms: host.response_s * 1000.0,
+                    skipped: rules.skips(host, self.loaded.model.crawl_delay_cap_s),
+                    crawler: crawler[s],
+                    merge: merge[s],
+                    gap: share * (merge[s].freshness - crawler[s].freshness),
+                }
+            })
+            .collect();
+        gaps.sort_by(|a, b| b.gap.total_cmp(&a.gap));
+        gaps.truncate(SERVERS_SHOWN);
+        gaps
     }
 
     /// What the crawler reads of the file that sets `model`'s settings (None: a file it
@@ -236,6 +358,12 @@ impl Plan for CrawlersJob {
             (Role::Crawler, self.loaded.model)
         } else if !self.compared() {
             (Role::Merge, self.loaded.model)
+        } else if !self.split() {
+            let cause = self.causes[self.without.len()];
+            let mut model = self.loaded.model;
+            // each removal keeps the ones before it: cycles go first
+            model.intervals.cycle = 0.0;
+            (Role::Without(cause), model)
         } else if self.config.tune && self.tuned.is_none() {
             self.next_of_search()?
         } else {
@@ -248,6 +376,8 @@ impl Plan for CrawlersJob {
             Some(c) => {
                 let a = allocate(&self.repo, AllocationKind::OptPolite, c, p);
                 let b = bound(&self.repo, &a.f);
+                let unpolite = bound(&self.repo, &allocate(&self.repo, AllocationKind::OptUnpolite, c, p).f);
+                self.politeness_cost = Some(unpolite - b);
                 (a.f, Some(b))
             }
             None => (Vec::new(), None),
@@ -272,7 +402,8 @@ impl Plan for CrawlersJob {
         } else {
             CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry_days: model.retry_days }
         };
-        let skips: Vec<bool> = self.hosts.iter().map(|h| rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();
+        let free_hosts = role == Role::Without(Without::Limits);
+        let skips: Vec<bool> = self.hosts.iter().map(|h| !free_hosts && rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();
         let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
         let run = Running {
             role,
@@ -288,8 +419,10 @@ impl Plan for CrawlersJob {
             rules,
             loads: vec![HostLoad::default(); servers],
             gates,
-            answers: Answers::default(),
+            answers: vec![Answers::default(); servers],
+            fresh: vec![0.0; servers],
             skipped: skips.iter().filter(|&&skip| skip).count() as u64,
+            free_hosts,
         };
         Some((run, self.repo.pages() as f64 / 2.0))
     }
@@ -298,12 +431,15 @@ impl Plan for CrawlersJob {
         run.slice += 1;
         let until = self.horizon() * run.slice as f64 / run.slices as f64;
         let mut work = 0;
-        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, .. } = run;
+        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, .. } = run;
         let mut visits = Visits { account, repo: &self.repo, unchanged };
         let refusals = self.config.refusals();
         for s in 0..schedules.len() {
-            let server = pushback::Server { host: &self.hosts[s], refusals, load: &mut loads[s], gate: &mut gates[s] };
-            work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, answers);
+            let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
+            let server = pushback::Server { host, refusals, load: &mut loads[s], gate: &mut gates[s] };
+            let before = visits.account.credited();
+            work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
+            fresh[s] += visits.account.credited() - before;
         }
         // a candidate past twice the budget is out of the search: stop it there
         let budget = self.search.as_ref().map_or(u64::MAX, Search::budget);
@@ -313,6 +449,9 @@ impl Plan for CrawlersJob {
 
     fn end(&mut self, run: Running) {
         let result = self.result(&run, self.horizon(), true);
+        if matches!(run.role, Role::Crawler | Role::Merge) {
+            self.per_server.push(self.server_runs(&run, self.horizon()));
+        }
         match run.role {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
@@ -322,6 +461,7 @@ impl Plan for CrawlersJob {
                 self.results.push(result);
             }
             Role::Merge => self.results.push(result),
+            Role::Without(_) => self.without.push(result.converged),
             Role::Candidate => {
                 if let Some(mut search) = self.search.take() {
                     search.report(Score { freshness: result.mean, requests: result.requests }, &mut |m| self.realise(m));
@@ -341,7 +481,7 @@ impl Plan for CrawlersJob {
         let mut runs = self.results.clone();
         if let Some(r) = running {
             let until = self.horizon() * r.slice as f64 / r.slices as f64;
-            if r.role != Role::Candidate {
+            if matches!(r.role, Role::Crawler | Role::Merge | Role::Tuned) {
                 runs.push(self.result(r, until, false));
             }
         }
@@ -352,6 +492,8 @@ impl Plan for CrawlersJob {
             politeness_seconds: self.loaded.model.politeness_s(),
             bin_days: self.horizon() / self.config.bins as f64,
             runs,
+            servers: self.server_gaps(),
+            gap: self.gap_split(),
             tuned: self.tuned.clone(),
             tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness }),
             done: self.done(),

@@ -38,6 +38,60 @@ pub struct RunResult {
     pub answers: Answers,
     /// Servers never requested: their Crawl-delay over the crawler's cap.
     pub skipped_servers: u64,
+    /// Seconds the servers spent over capacity, summed, and how many ever were.
+    pub over_capacity_s: f64,
+    pub servers_over_capacity: u64,
+}
+
+/// The gap between MERGE and the crawler (freshness over the last quarter), split by
+/// cause: the crawler run again without Nutch's batch cycles, then also on servers
+/// without limits; what remains is its revisit rule. Each part is the freshness the
+/// removal gained (a sequential split: another order would share it otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GapSplit {
+    pub total: f64,
+    /// Nutch's batch cycles (None: none set).
+    pub cycles: Option<f64>,
+    /// The servers' limits and the crawler's back-off from them (None: no server has any).
+    pub limits: Option<f64>,
+    /// The revisit rule: MERGE's schedule against the crawler's on free servers (MERGE
+    /// meets the servers' limits, so a part they cost MERGE is counted here, less).
+    pub revisit: f64,
+    /// Not in the gap (MERGE keeps the same P): what politeness costs the optimum at this
+    /// bandwidth, UNPOLITE bound − POLITE bound (Lemma 4.2).
+    pub politeness_cost: f64,
+}
+
+/// One server in one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ServerRun {
+    pub requests: u64,
+    pub refused: u64,
+    /// Seconds it spent over capacity (from each refusal until one more request fits).
+    pub over_capacity_s: f64,
+    /// Its pages' weighted freshness averaged over the run (the cold start included).
+    pub freshness: f64,
+}
+
+/// A server's part of the gap between the crawler and MERGE: its weight's share of
+/// the repository times the difference of its freshness over the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ServerGap {
+    /// Its name in the page list (else `server k`, from 1).
+    pub name: String,
+    pub pages: u64,
+    pub weight_share: f64,
+    /// Its limits: robots.txt Crawl-delay (s), capacity (requests a second; None: no
+    /// limit), idle response time (ms).
+    pub crawl_delay_s: f64,
+    pub capacity: Option<f64>,
+    pub response_ms: f64,
+    /// Whether the crawler skipped it (its Crawl-delay over the crawler's cap).
+    pub skipped: bool,
+    pub crawler: ServerRun,
+    pub merge: ServerRun,
+    /// Points of the repository's freshness over the run (weight share × difference).
+    pub gap: f64,
 }
 
 impl RunResult {
@@ -56,6 +110,9 @@ impl RunResult {
         }
         if self.skipped_servers > 0 {
             said.push(format!("{} servers never requested (their Crawl-delay over the cap)", thousands(self.skipped_servers as f64)));
+        }
+        if self.servers_over_capacity > 0 {
+            said.push(format!("{} server{} over capacity for {} hours in all", thousands(self.servers_over_capacity as f64), if self.servers_over_capacity == 1 { "" } else { "s" }, sig(self.over_capacity_s / 3600.0, 3)));
         }
         if a.response_s > 0.0 && self.requests > 0 {
             said.push(format!("answers in {} s on average", sig(a.response_s / self.requests as f64, 3)));
@@ -145,11 +202,66 @@ pub struct CrawlersOutput {
     pub bin_days: f64,
     /// The crawler, then MERGE on OPT_POLITE at its bandwidth, then the tuned file's run.
     pub runs: Vec<RunResult>,
+    /// The servers where the crawler loses most against MERGE, largest part first
+    /// (once both have run), and how many servers there are in all.
+    #[serde(default)]
+    pub servers: Vec<ServerGap>,
+    /// The gap split by cause, once its runs are done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap: Option<GapSplit>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuned: Option<Tuned>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuning: Option<TuningProgress>,
     pub done: bool,
+}
+
+impl GapSplit {
+    /// The split in words, in points of freshness.
+    pub fn words(&self) -> String {
+        let points = |x: f64| format!("{} points", sig(100.0 * x, 3));
+        let mut parts = Vec::new();
+        if let Some(c) = self.cycles {
+            parts.push(format!("batch cycles {}", points(c)));
+        }
+        if let Some(l) = self.limits {
+            parts.push(format!("servers' limits and back-off {}", points(l)));
+        }
+        parts.push(format!("the revisit rule {}", points(self.revisit)));
+        format!(
+            "The gap to MERGE, {} over the last quarter, by cause: {}; politeness costs none of it (MERGE keeps the same P) but costs the optimum itself {} at this bandwidth",
+            points(self.total),
+            parts.join(", "),
+            points(self.politeness_cost)
+        )
+    }
+}
+
+impl CrawlersOutput {
+    /// The servers where the crawler loses most, in words (None before MERGE has run,
+    /// or when it loses nowhere).
+    pub fn servers_words(&self) -> Option<String> {
+        let losing: Vec<String> = self
+            .servers
+            .iter()
+            .filter(|g| g.gap > 0.0)
+            .take(3)
+            .map(|g| {
+                format!(
+                    "{} ({} page{}, {} % of the weight): {} against MERGE's {}, {} points{}",
+                    g.name,
+                    thousands(g.pages as f64),
+                    if g.pages == 1 { "" } else { "s" },
+                    sig(100.0 * g.weight_share, 3),
+                    sig(g.crawler.freshness, 3),
+                    sig(g.merge.freshness, 3),
+                    sig(100.0 * g.gap, 3),
+                    if g.skipped { ", skipped (its Crawl-delay over the cap)" } else if g.crawler.refused > 0 { ", refused some requests" } else { "" }
+                )
+            })
+            .collect();
+        (!losing.is_empty()).then(|| format!("Where the crawler loses most over the run: {}", losing.join("; ")))
+    }
 }
 
 impl Figures for CrawlersOutput {
@@ -214,6 +326,7 @@ impl Figures for CrawlersOutput {
                     "unchanged_fetches": r.unchanged, "violations": r.violations,
                     "served": r.answers.ok, "refused": r.answers.refused, "before_retry_after": r.answers.before_retry_after,
                     "under_crawl_delay": r.answers.under_crawl_delay, "skipped_servers": r.skipped_servers,
+                    "over_capacity_seconds": r.over_capacity_s, "servers_over_capacity": r.servers_over_capacity,
                     "mean_response_seconds": if r.requests > 0 { r.answers.response_s / r.requests as f64 } else { 0.0 },
                 })
             })
@@ -234,8 +347,15 @@ impl Figures for CrawlersOutput {
             })
             .collect::<Vec<_>>()
             .join("\n");
-        let mut json = serde_json::json!({"runs": rows, "settings": self.loaded.settings, "ignored": self.loaded.ignored});
+        let mut json = serde_json::json!({"runs": rows, "servers": self.servers, "settings": self.loaded.settings, "ignored": self.loaded.ignored});
         let mut text = text;
+        if let Some(g) = &self.gap {
+            json["gap"] = serde_json::json!(g);
+            text.push_str(&format!("\n{}", g.words()));
+        }
+        if let Some(words) = self.servers_words() {
+            text.push_str(&format!("\n{words}"));
+        }
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
                 "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates});

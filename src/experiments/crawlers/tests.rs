@@ -186,3 +186,53 @@ fn a_capacity_under_about_one_request_a_day_is_refused_by_name() {
     assert!(e.message.contains("give at least 0.00001"), "{e}");
     assert!(CrawlersConfig { server_capacity: 1e-5, ..small() }.validate().is_ok());
 }
+
+/// Each server's tallies add up to the run's: its requests and refusals, and its
+/// freshness weighted by its share of the weight to the run's freshness over the run
+/// (the bins' total, summed another way).
+#[test]
+fn the_servers_add_up_to_the_run() {
+    let config = CrawlersConfig { crawler: Crawler::Stormcrawler, server_capacity: 0.002, response_ms: 100.0, ..small() };
+    let mut sliced = crate::experiments::job::Sliced::new(CrawlersJob::new(config).unwrap());
+    while !sliced.done() {
+        sliced.advance(u64::MAX / 4);
+    }
+    let job = sliced.plan();
+    use crate::experiments::Plan;
+    let o = job.output(None);
+    let [crawler, merge] = &job.per_server[..] else { panic!("two runs") };
+    for (servers, run) in [(crawler, &o.runs[0]), (merge, &o.runs[1])] {
+        assert_eq!(servers.iter().map(|s| s.requests).sum::<u64>(), run.requests);
+        assert_eq!(servers.iter().map(|s| s.refused).sum::<u64>(), run.answers.refused);
+        let over: f64 = servers.iter().map(|s| s.over_capacity_s).sum();
+        assert!((over - run.over_capacity_s).abs() < 1e-6 * over.max(1.0));
+        let total = job.repo.total_weight();
+        let weighted: f64 = (0..job.repo.servers()).map(|s| job.repo.server_pages(s).map(|i| job.repo.weight(i)).sum::<f64>() / total * servers[s].freshness).sum();
+        assert!((weighted - run.mean).abs() < 1e-9, "{weighted} against {}", run.mean);
+    }
+    assert!(o.runs[0].answers.refused > 0 && o.runs[0].servers_over_capacity > 0, "the capacity is reached");
+    // the servers listed lose most, largest part first
+    assert!(o.servers.windows(2).all(|w| w[0].gap >= w[1].gap) && o.servers.len() == 10);
+}
+
+/// The gap's split: the crawler without its cycles is the crawler run with none, and
+/// without the servers' limits the crawler on servers without any (same streams, the
+/// same runs exactly); the parts add up to the gap.
+#[test]
+fn the_gap_splits_into_runs_without_each_cause() {
+    let both = CrawlersConfig { crawler_config: Some(ADAPTIVE_NUTCH.into()), nutch_cycle_hours: 24.0, server_capacity: 0.00002, ..small() };
+    let o = ran(both.clone());
+    let gap = o.gap.expect("split");
+    let no_cycles = ran(CrawlersConfig { nutch_cycle_hours: 0.0, ..both.clone() });
+    let free = ran(CrawlersConfig { nutch_cycle_hours: 0.0, server_capacity: 0.0, ..both });
+    let crawler = o.runs[0].converged;
+    assert_eq!(gap.cycles, Some(no_cycles.runs[0].converged - crawler));
+    assert_eq!(gap.limits, Some(free.runs[0].converged - no_cycles.runs[0].converged));
+    let sum = gap.cycles.unwrap() + gap.limits.unwrap() + gap.revisit;
+    assert!((sum - gap.total).abs() < 1e-12 && gap.total == o.runs[1].converged - crawler);
+    assert!(gap.limits.unwrap() > 0.0, "a server that slow costs the crawler: {gap:?}");
+    // nothing to remove: the gap is the revisit rule's
+    let plain = ran(small()).gap.expect("split");
+    assert_eq!((plain.cycles, plain.limits), (None, None));
+    assert_eq!(plain.revisit, plain.total);
+}
