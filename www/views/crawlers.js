@@ -165,7 +165,8 @@ export default {
     no more requests, re-simulates it and gives you the file. Nutch's crawl cycle and NUTCH-1564 (before and after its fix) are settings
     here. A page list may give each server its own limits (columns <code>crawl_delay</code>, <code>capacity</code>, <code>response_ms</code>);
     the same run from the command line: <code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>.
-    Not yet modelled: the caps of Nutch's cycles (generate.topN).</p>`,
+    Nutch's per-host cap of a cycle (<code>generate.max.count</code>) applies with a cycle; its overall cap (<code>generate.topN</code>)
+    is read, not modelled: Nutch picks those pages by a score that depends on links Freshlab does not have.</p>`,
   panels: [
     {
       id: 'crawlers',

@@ -68,6 +68,11 @@ pub struct Intervals {
     /// never the one it was fetched in.
     #[serde(default)]
     pub cycle: f64,
+    /// Nutch `generate.max.count` (count mode host): at most this many of a server's
+    /// pages in one cycle (0: no cap; only with a cycle). The others stay due and wait
+    /// for the next cycle.
+    #[serde(default)]
+    pub per_cycle: u64,
 }
 
 fn keeps_ahead() -> bool {
@@ -80,9 +85,9 @@ impl Rule {
     /// weeks, 0.5, 0.5); Nutch's DefaultFetchSchedule (30 days).
     pub fn shipped(self) -> Intervals {
         match self {
-            Rule::Nutch => Intervals { rule: self, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0 },
-            Rule::Stormcrawler => Intervals { rule: self, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0 },
-            Rule::Fixed => Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0 },
+            Rule::Nutch => Intervals { rule: self, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
+            Rule::Stormcrawler => Intervals { rule: self, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
+            Rule::Fixed => Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
         }
     }
 
@@ -104,6 +109,10 @@ pub struct Adaptive {
     last: f64,
     /// Every time constant of the rule multiplied by this (1: the rule as set).
     scale: f64,
+    /// The cycle of the last request (its index from 0) and the requests in it, for the
+    /// cap of a cycle.
+    cycle_index: f64,
+    in_cycle: u64,
 }
 
 impl Adaptive {
@@ -133,6 +142,25 @@ impl Adaptive {
             politeness,
             last: f64::NEG_INFINITY,
             scale,
+            cycle_index: -1.0,
+            in_cycle: 0,
+        }
+    }
+
+    /// The index of the cycle `t` falls in (a time on a cycle's start, up to rounding,
+    /// is in it).
+    fn cycle_of(&self, t: f64) -> f64 {
+        (t / self.rule.cycle + 1e-9).floor()
+    }
+
+    /// `t`, or the next cycle's start when the cycle of `t` has had its cap of requests
+    /// (Nutch Generator: `generate.max.count` per host).
+    fn within_cap(&self, t: f64) -> f64 {
+        let r = &self.rule;
+        if r.cycle > 0.0 && r.per_cycle > 0 && self.in_cycle >= r.per_cycle && self.cycle_of(t) == self.cycle_index {
+            (self.cycle_index + 1.0) * r.cycle
+        } else {
+            t
         }
     }
 
@@ -191,12 +219,19 @@ impl Adaptive {
 impl Schedule for Adaptive {
     #[inline]
     fn next_time(&self) -> f64 {
-        self.heap.peek().map_or(f64::INFINITY, |(due, _)| due.max(self.last + self.politeness))
+        self.heap.peek().map_or(f64::INFINITY, |(due, _)| self.within_cap(due.max(self.last + self.politeness)))
     }
 
     fn take(&mut self, _f: &[f64], _rng: &mut Stream) -> (f64, usize) {
         let t = self.next_time();
         self.last = t;
+        if self.rule.cycle > 0.0 {
+            let cycle = self.cycle_of(t);
+            if cycle != self.cycle_index {
+                (self.cycle_index, self.in_cycle) = (cycle, 0);
+            }
+            self.in_cycle += 1;
+        }
         (t, self.heap.peek().expect("pages").1 as usize)
     }
 
@@ -264,12 +299,28 @@ mod tests {
     /// NUTCH-1564's first test case: a 2-day first interval, 1 to 7 days, sync delta 0.3,
     /// a page fetched at day 0 (changed) then found unchanged at day 30. Before the fix
     /// its next fetch falls in the past (30 − 0.3·30 + 7 = 28 < 30); since, within
+    /// generate.max.count = 2 on a daily cycle: five pages due at 0 on one host, one
+    /// second apart — two on day 0 (0 and 1 s), two on day 1, the last on day 2.
+    #[test]
+    fn a_cycle_takes_at_most_its_cap_of_a_host() {
+        let rule = Intervals { cycle: 1.0, per_cycle: 2, ..Rule::Fixed.shipped() };
+        let mut a = Adaptive::with(rule, 0..5, SECOND, 1.0);
+        let times: Vec<f64> = (0..5).map(|_| step(&mut a, true).0).collect();
+        let expected = [0.0, SECOND, 1.0, 1.0 + SECOND, 2.0];
+        for (t, e) in times.iter().zip(expected) {
+            assert!((t - e).abs() < 1e-12, "{times:?}");
+        }
+        // without a cycle the cap means nothing: one second apart
+        let mut b = Adaptive::with(Intervals { cycle: 0.0, ..rule }, 0..5, SECOND, 1.0);
+        assert!((0..5).map(|_| step(&mut b, true).0).enumerate().all(|(k, t)| (t - k as f64 * SECOND).abs() < 1e-12));
+    }
+
     /// [30 + 1, 30 + 7]: day 31. With a daily cycle a page due in the past waits for the
     /// next cycle, day 31 too; the two differ when a fetch falls between cycle starts
     /// (the fixed one then waits a shortest interval, then the cycle after it).
     #[test]
     fn nutch_1564_sync_delta_put_the_next_fetch_in_the_past_until_its_fix() {
-        let rule = |keeps_ahead: bool, cycle: f64| Intervals { rule: Rule::Nutch, initial: 2.0, min: 1.0, max: 7.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead, cycle };
+        let rule = |keeps_ahead: bool, cycle: f64| Intervals { rule: Rule::Nutch, initial: 2.0, min: 1.0, max: 7.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead, cycle, per_cycle: 0 };
         let next_after_30_days = |r: Intervals| {
             let mut a = Adaptive::with(r, 0..1, 0.0, 1.0);
             a.observe(0, 0.0, fetch(true));

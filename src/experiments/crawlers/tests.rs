@@ -236,3 +236,16 @@ fn the_gap_splits_into_runs_without_each_cause() {
     assert_eq!((plain.cycles, plain.limits), (None, None));
     assert_eq!(plain.revisit, plain.total);
 }
+
+/// generate.max.count on a daily cycle: no server gets more than its cap in a day, so
+/// the crawl makes fewer requests than without it (hand bound: servers × cycles × cap).
+#[test]
+fn nutchs_per_host_cap_bounds_each_cycle() {
+    let cap = "<configuration><property><name>generate.max.count</name><value>5</value></property></configuration>";
+    let daily = CrawlersConfig { nutch_cycle_hours: 24.0, ..small() };
+    let capped = ran(CrawlersConfig { crawler_config: Some(cap.into()), ..daily.clone() });
+    let free = ran(daily);
+    assert!(capped.runs[0].requests <= 100 * 200 * 5, "{}", capped.runs[0].requests);
+    assert!(capped.runs[0].requests < free.runs[0].requests, "{} against {}", capped.runs[0].requests, free.runs[0].requests);
+    assert_eq!(capped.runs[0].violations, 0);
+}

@@ -23,7 +23,7 @@ pub enum Nutch1564 {
 /// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s;
 /// no exception delay, a queue purged at 5 exceptions.
 pub const SHIPPED: Model = Model {
-    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0 },
+    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
     server_delay_s: 5.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
@@ -146,7 +146,19 @@ pub const KNOWN: &[Known] = &[
         },
     },
     Known { name: "generate.topN", default: "", meaning: "", apply: |_, _| Ok(()) },
-    Known { name: "generate.max.count", default: "-1", meaning: "", apply: |_, _| Ok(()) },
+    Known {
+        name: "generate.max.count",
+        default: "-1",
+        meaning: "at most this many of a host's pages in one crawl cycle (−1: no limit); applies with a crawl cycle (nutch_cycle_hours)",
+        apply: |m, v| {
+            let n: i64 = v.parse().map_err(|_| String::from("must be a whole number of pages per host, or -1 for no limit"))?;
+            if n < -1 || n == 0 {
+                return Err("must be a whole number of pages per host from 1, or -1 for no limit".into());
+            }
+            m.intervals.per_cycle = u64::try_from(n).unwrap_or(0);
+            Ok(())
+        },
+    },
 ];
 
 /// The file's properties, in order, with their lines.

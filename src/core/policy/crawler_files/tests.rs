@@ -223,3 +223,17 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     }
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
+
+/// Nutch's per-host cap of a crawl cycle (`generate.max.count`): read into the rule,
+/// −1 (the shipped value) for none, 0 and fractions refused by name.
+#[test]
+fn nutch_reads_the_per_host_cap_of_a_cycle() {
+    let prop = |value: &str| format!("<configuration><property><name>generate.max.count</name><value>{value}</value></property></configuration>");
+    assert_eq!(read(Crawler::Nutch, &prop("50"), "f").unwrap().model.intervals.per_cycle, 50);
+    assert_eq!(read(Crawler::Nutch, &prop("-1"), "f").unwrap().model.intervals.per_cycle, 0);
+    assert_eq!(shipped(Crawler::Nutch).model.intervals.per_cycle, 0);
+    for bad in ["0", "2.5", "-3"] {
+        let message = read(Crawler::Nutch, &prop(bad), "f").unwrap_err().message;
+        assert!(message.contains("generate.max.count") && message.contains("-1 for no limit"), "{bad}: {message}");
+    }
+}

@@ -60,7 +60,7 @@ fn nutch(text: &str, name: &str, value: &str, note: &str) -> Result<String, Stri
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
     let root = doc.root_element();
     let named = |p: &roxmltree::Node| p.children().find(|n| n.has_tag_name("name")).and_then(|n| n.text()).map(str::trim) == Some(name);
-    let property = root.children().filter(|n| n.has_tag_name("property")).filter(named).last();
+    let property = root.children().filter(|n| n.has_tag_name("property")).rfind(named);
     let element = format!("<value>{}</value>", escape_xml(value));
     match property {
         Some(p) => {
@@ -91,7 +91,7 @@ fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, S
     let (bean_id, property) = name.split_once('.').ok_or_else(|| format!("{name} is not bean.property"))?;
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
     let comment = format!("<!-- {} -->", escape_xml(note));
-    let Some(bean) = doc.descendants().filter(|n| n.has_tag_name("bean") && n.attribute("id") == Some(bean_id)).last() else {
+    let Some(bean) = doc.descendants().rfind(|n| n.has_tag_name("bean") && n.attribute("id") == Some(bean_id)) else {
         let class = if bean_id == "disposition" { "org.archive.crawler.postprocessor.DispositionProcessor" } else { "" };
         let block = format!(
             "  {comment}\n  <bean id=\"{}\" class=\"{class}\">\n    <property name=\"{}\" value=\"{}\"/>\n  </bean>\n",
@@ -101,7 +101,7 @@ fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, S
         );
         return insert_before_close(text, doc.root_element().range(), "beans", &block);
     };
-    let found = bean.children().filter(|n| n.has_tag_name("property") && n.attribute("name") == Some(property)).last();
+    let found = bean.children().rfind(|n| n.has_tag_name("property") && n.attribute("name") == Some(property));
     match found {
         Some(p) => {
             let edited = if let Some(a) = p.attributes().find(|a| a.name() == "value") {
@@ -126,8 +126,8 @@ fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, S
 /// (a self-closed element is opened first).
 fn insert_before_close(text: &str, range: std::ops::Range<usize>, tag: &str, block: &str) -> Result<String, String> {
     let element = &text[range.clone()];
-    if element.ends_with("/>") {
-        let opened = format!("{}>\n{block}</{tag}>", element[..element.len() - 2].trim_end());
+    if let Some(open) = element.strip_suffix("/>") {
+        let opened = format!("{}>\n{block}</{tag}>", open.trim_end());
         return Ok(splice(text, range, &opened));
     }
     let close = range.start + element.rfind("</").ok_or_else(|| format!("<{tag}> has no closing tag"))?;
