@@ -59,7 +59,7 @@ function runsTable(result, final) {
         ${number(100 * (merge.converged - crawler.converged), 3)} points more of the pages fresh once settled.</p>`
       : '';
   return `${gap}<table class="proof"><caption>The crawler and the best Freshlab knows at its bandwidth${final ? '' : ' (so far)'}</caption>
-    <thead><tr><th scope="col">measure</th>${head}</tr></thead><tbody>${rows}</tbody></table>${final ? gapSplit(result.gap) : ''}${pushback}`;
+    <thead><tr><th scope="col">measure</th>${head}</tr></thead><tbody>${rows}</tbody></table>${final ? gapSplit(result.gap) + (result.gap_unsplit ? `<p>The gap to MERGE: ${escape(result.gap_unsplit)}.</p>` : '') : ''}${pushback}`;
 }
 
 const points = (x) => `${number(100 * x, 3)} points`;

@@ -28,6 +28,10 @@ const SLICE_REQUESTS: f64 = 200_000.0;
 const CANDIDATE_SLICES: usize = 100;
 /// Servers listed in the gap per server.
 const SERVERS_SHOWN: usize = 10;
+/// A run of the gap's split at least: fine, so that one far over the crawler's requests
+/// (Nutch before NUTCH-1564's fix without its cycles refetches at every slot) stops
+/// within a thousandth of the horizon.
+const SPLIT_SLICES: usize = 1000;
 
 pub struct CrawlersJob {
     config: CrawlersConfig,
@@ -57,6 +61,9 @@ pub struct CrawlersJob {
     /// the crawler (the gap split by cause), and the freshness each gave.
     causes: Vec<Without>,
     without: Vec<f64>,
+    /// The cause whose run was stopped past twice the crawler's requests (the gap is
+    /// then not split).
+    stopped: Option<Without>,
     /// UNPOLITE bound − POLITE bound at the crawler's bandwidth: what P costs the optimum.
     politeness_cost: Option<f64>,
 }
@@ -168,7 +175,7 @@ impl CrawlersJob {
         }
         let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), causes, without: Vec::new(), politeness_cost: None })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), causes, without: Vec::new(), stopped: None, politeness_cost: None })
     }
 
     fn horizon(&self) -> f64 {
@@ -188,13 +195,13 @@ impl CrawlersJob {
 
     /// Whether the crawler has run without each cause of the gap (or cannot be compared).
     fn split(&self) -> bool {
-        self.without.len() == self.causes.len() || self.results.len() < 2
+        self.without.len() == self.causes.len() || self.stopped.is_some() || self.results.len() < 2
     }
 
     /// The gap split by cause, once every run of the split is done.
     fn gap_split(&self) -> Option<GapSplit> {
         let [crawler, merge, ..] = &self.results[..] else { return None };
-        if !self.split() {
+        if !self.split() || self.stopped.is_some() {
             return None;
         }
         let part = |cause| self.causes.iter().position(|&c| c == cause).map(|k| {
@@ -407,7 +414,11 @@ impl Plan for CrawlersJob {
         let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
         let run = Running {
             role,
-            slices: if role == Role::Candidate { self.slices.max(CANDIDATE_SLICES) } else { self.slices },
+            slices: match role {
+                Role::Candidate => self.slices.max(CANDIDATE_SLICES),
+                Role::Without(_) => self.slices.max(SPLIT_SLICES),
+                Role::Crawler | Role::Merge | Role::Tuned => self.slices,
+            },
             schedules,
             streams,
             checks: vec![PolitenessCheck::new(if merge { p } else { model.politeness_s() / 86_400.0 }); servers],
@@ -441,9 +452,14 @@ impl Plan for CrawlersJob {
             work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
             fresh[s] += visits.account.credited() - before;
         }
-        // a candidate past twice the budget is out of the search: stop it there
-        let budget = self.search.as_ref().map_or(u64::MAX, Search::budget);
-        let over = run.role == Role::Candidate && checks.iter().map(|c| c.requests).sum::<u64>() > budget.saturating_mul(2);
+        // a candidate past twice the budget is out of the search, and a run of the split
+        // past twice the crawler's requests is no measure of it: stop them there
+        let budget = match run.role {
+            Role::Candidate => self.search.as_ref().map_or(u64::MAX, Search::budget),
+            Role::Without(_) => self.results.first().map_or(u64::MAX, |r| r.requests),
+            Role::Crawler | Role::Merge | Role::Tuned => u64::MAX,
+        };
+        let over = checks.iter().map(|c| c.requests).sum::<u64>() > budget.saturating_mul(2);
         (work as f64, run.slice >= run.slices || over)
     }
 
@@ -461,6 +477,7 @@ impl Plan for CrawlersJob {
                 self.results.push(result);
             }
             Role::Merge => self.results.push(result),
+            Role::Without(cause) if run.slice < run.slices => self.stopped = Some(cause),
             Role::Without(_) => self.without.push(result.converged),
             Role::Candidate => {
                 if let Some(mut search) = self.search.take() {
@@ -494,6 +511,13 @@ impl Plan for CrawlersJob {
             runs,
             servers: self.server_gaps(),
             gap: self.gap_split(),
+            gap_unsplit: self.stopped.map(|cause| {
+                match cause {
+                    Without::Cycles => "without its batch cycles this crawler makes over twice its requests (it refetches pages at every chance), so the gap is not split by cause",
+                    Without::Limits => "on servers without limits this crawler makes over twice its requests, so the gap is not split by cause",
+                }
+                .to_string()
+            }),
             tuned: self.tuned.clone(),
             tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness }),
             done: self.done(),

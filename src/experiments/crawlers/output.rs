@@ -209,6 +209,9 @@ pub struct CrawlersOutput {
     /// The gap split by cause, once its runs are done.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap: Option<GapSplit>,
+    /// Why the gap is not split, when a run of the split was stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_unsplit: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuned: Option<Tuned>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -352,6 +355,10 @@ impl Figures for CrawlersOutput {
         if let Some(g) = &self.gap {
             json["gap"] = serde_json::json!(g);
             text.push_str(&format!("\n{}", g.words()));
+        }
+        if let Some(why) = &self.gap_unsplit {
+            json["gap_unsplit"] = serde_json::json!(why);
+            text.push_str(&format!("\nThe gap to MERGE: {why}"));
         }
         if let Some(words) = self.servers_words() {
             text.push_str(&format!("\n{words}"));

@@ -249,3 +249,15 @@ fn nutchs_per_host_cap_bounds_each_cycle() {
     assert!(capped.runs[0].requests < free.runs[0].requests, "{} against {}", capped.runs[0].requests, free.runs[0].requests);
     assert_eq!(capped.runs[0].violations, 0);
 }
+
+/// A run of the split far over the crawler's requests is stopped and the gap left
+/// unsplit, said: Nutch before NUTCH-1564's fix, without its daily cycle, refetches
+/// pages unchanged for long at every slot (NUTCH-1564's own settings).
+#[test]
+fn a_split_run_far_over_the_crawlers_requests_is_stopped_and_said() {
+    let file = include_str!("../../../www/samples/nutch-1564.xml").to_string();
+    let config = CrawlersConfig { crawler_config: Some(file), nutch_1564: Nutch1564::Before, nutch_cycle_hours: 24.0, ..small() };
+    let o = ran(config);
+    assert!(o.gap.is_none() && o.gap_unsplit.as_deref().is_some_and(|w| w.contains("without its batch cycles")), "{:?}", o.gap_unsplit);
+    assert!(o.done && o.runs.len() == 2);
+}
