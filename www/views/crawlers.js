@@ -51,7 +51,7 @@ function runsTable(result, final) {
     request fits). Nutch waits its server delay after each answer, adds its exception delay × 2<sup>k−1</sup> after the k-th refusal in a row
     and purges the host's queue at its maximum (a day here), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
     blocks 60 s doubled per incident (at most a day, forgiven after 30 quiet minutes); Heritrix waits its delay factor × the answer's time;
-    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay. MERGE (Freshlab's rule): P or the Crawl-delay
+    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE (Freshlab's rule): P or the Crawl-delay
     between requests, Retry-After waited out, the gap doubled on a refusal without it and halved after ten calm answers.</p>`;
   const gap =
     crawler && merge && final

@@ -23,7 +23,7 @@
 //!
 //! Times are in days.
 
-use super::Schedule;
+use super::{Retry, Schedule};
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Fetch;
 use crate::core::sim::queue::EventQueue;
@@ -105,6 +105,9 @@ pub struct Adaptive {
     /// Nutch: when a change was last detected (−∞ before any).
     modified: Vec<f64>,
     fetched: Vec<bool>,
+    /// Refusals in a row since the page's last fetch or its last wait of `later` (a
+    /// retry's count; at most 255: Scrapy's RETRY_TIMES is read up to 100).
+    retried: Vec<u8>,
     politeness: f64,
     last: f64,
     /// Every time constant of the rule multiplied by this (1: the rule as set).
@@ -139,6 +142,7 @@ impl Adaptive {
             interval: vec![rule.initial; n],
             modified: vec![f64::NEG_INFINITY; n],
             fetched: vec![false; n],
+            retried: vec![0; n],
             politeness,
             last: f64::NEG_INFINITY,
             scale,
@@ -164,8 +168,8 @@ impl Adaptive {
         }
     }
 
-    /// Bytes per page (heap 16, interval 8, modified 8, flag 1).
-    pub const BYTES_PER_PAGE: u64 = 33;
+    /// Bytes per page (heap 16, interval 8, modified 8, flag 1, retries 1).
+    pub const BYTES_PER_PAGE: u64 = 34;
 
     /// The next fetch time of a page fetched at `t`, updating its interval.
     fn reschedule(&mut self, k: usize, t: f64, changed: bool) -> f64 {
@@ -235,8 +239,16 @@ impl Schedule for Adaptive {
         (t, self.heap.peek().expect("pages").1 as usize)
     }
 
-    fn refused(&mut self, page: usize, time: f64, retry: f64) {
-        let (_, top) = self.heap.replace_top(time + retry, page as u32);
+    fn refused(&mut self, page: usize, time: f64, retry: Retry) {
+        let k = page - self.first;
+        let wait = if u32::from(self.retried[k]) < retry.times {
+            self.retried[k] += 1;
+            retry.soon
+        } else {
+            self.retried[k] = 0;
+            retry.later
+        };
+        let (_, top) = self.heap.replace_top(time + wait, page as u32);
         debug_assert_eq!(top as usize, page);
     }
 
@@ -250,6 +262,7 @@ impl Schedule for Adaptive {
             due = c * (due / c).ceil().max((time / c).floor() + 1.0);
         }
         self.fetched[k] = true;
+        self.retried[k] = 0;
         let (_, top) = self.heap.replace_top(due, page as u32);
         debug_assert_eq!(top as usize, page);
     }
@@ -299,6 +312,30 @@ mod tests {
     /// NUTCH-1564's first test case: a 2-day first interval, 1 to 7 days, sync delta 0.3,
     /// a page fetched at day 0 (changed) then found unchanged at day 30. Before the fix
     /// its next fetch falls in the past (30 − 0.3·30 + 7 = 28 < 30); since, within
+    /// Scrapy's RetryMiddleware with RETRY_TIMES = 2: a page refused three times in a
+    /// row is tried again one slot later, again, then at its next recrawl; a fetch
+    /// resets the count.
+    #[test]
+    fn a_refused_page_is_retried_soon_its_times_then_later() {
+        let retry = Retry { soon: 0.001, times: 2, later: 30.0 };
+        let mut a = Adaptive::with(Rule::Fixed.shipped(), 0..1, 0.0, 1.0);
+        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let mut refuse = |a: &mut Adaptive| {
+            let (t, page) = a.take(&[], &mut rng);
+            a.refused(page, t, retry);
+            t
+        };
+        let times = [refuse(&mut a), refuse(&mut a), refuse(&mut a), refuse(&mut a)];
+        for (t, e) in times.iter().zip([0.0, 0.001, 0.002, 30.002]) {
+            assert!((t - e).abs() < 1e-12, "{times:?}");
+        }
+        // fetched at 30.002 after two more refusals would be the third: here it is served
+        let (t, page) = a.take(&[], &mut rng);
+        assert!((t - 30.003).abs() < 1e-12, "{t}");
+        a.observe(page, t, fetch(false));
+        assert_eq!(a.retried[0], 0, "a fetch resets the count");
+    }
+
     /// generate.max.count = 2 on a daily cycle: five pages due at 0 on one host, one
     /// second apart — two on day 0 (0 and 1 s), two on day 1, the last on day 2.
     #[test]

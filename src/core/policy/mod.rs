@@ -63,8 +63,17 @@ pub trait Schedule {
     /// What the fetch just taken revealed; adaptive schedules reschedule from it.
     fn observe(&mut self, _page: usize, _time: f64, _fetch: Option<Fetch>) {}
     /// The request just taken was refused (429 or 503): an adaptive schedule tries the
-    /// page again `retry` days later, its interval unchanged; the others have passed it.
-    fn refused(&mut self, _page: usize, _time: f64, _retry: f64) {}
+    /// page again as `retry` says, its interval unchanged; the others have passed it.
+    fn refused(&mut self, _page: usize, _time: f64, _retry: Retry) {}
+}
+
+/// When a refused page is tried again: `soon` days later up to `times` refusals in a
+/// row (Scrapy RetryMiddleware, `RETRY_TIMES`), then `later` days later.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Retry {
+    pub soon: f64,
+    pub times: u32,
+    pub later: f64,
 }
 
 /// Counts requests to one server that come less than P after the previous one.

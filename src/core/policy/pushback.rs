@@ -3,7 +3,7 @@
 //! time of its next request to that server after each answer. Times are days, settings
 //! seconds. Each rule cites the code or documentation it follows.
 
-use super::{PolitenessCheck, Schedule};
+use super::{PolitenessCheck, Retry, Schedule};
 use crate::core::model::host::{Answer, Host, HostLoad, Refusals};
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Freshness;
@@ -216,14 +216,14 @@ impl Reaction {
 }
 
 /// A crawler as the driver needs it: its reaction, its own gap between two requests to a
-/// server (seconds), its Crawl-delay cap (seconds) and the wait before a refused page
-/// is tried again (days).
+/// server (seconds), its Crawl-delay cap (seconds) and when a refused page is tried
+/// again.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CrawlerRules {
     pub reaction: Reaction,
     pub gap_s: f64,
     pub crawl_delay_cap_s: f64,
-    pub retry_days: f64,
+    pub retry: Retry,
 }
 
 /// One server as the driver sees it: its limits and how it refuses, its load, and what
@@ -306,7 +306,7 @@ pub fn drive(
             }
             Answer::Refused { .. } => {
                 answers.refused += 1;
-                schedule.refused(page, t, crawler.retry_days);
+                schedule.refused(page, t, crawler.retry);
             }
         }
         answers.response_s += answer.seconds();

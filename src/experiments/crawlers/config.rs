@@ -103,7 +103,7 @@ impl CrawlersConfig {
         if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
             let i = &mut loaded.model.intervals;
             (i.initial, i.min, i.max) = (self.recrawl_days.0, self.recrawl_days.0, self.recrawl_days.0);
-            // a refused page waits for its next recrawl (Scrapy's retries are not modelled)
+            // a refused page, past Scrapy's retries, waits for its next recrawl
             loaded.model.retry_days = self.recrawl_days.0;
         }
         Ok(loaded)
@@ -220,7 +220,17 @@ impl Settings for CrawlersConfig {
         let cycles = self.crawler == Crawler::Nutch && self.nutch_cycle_hours > 0.0;
         let limits = self.server_capacity > 0.0 || self.crawl_delay_seconds > 0.0 || self.response_ms > 0.0 || self.list_may_limit();
         let runs = 2.0 + f64::from(u8::from(cycles) + u8::from(limits)) + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back()) as f64 + 1.0 } else { 0.0 };
-        let (requests, request_seconds) = (runs * requests, runs * request_seconds);
+        // every run but MERGE's is the crawler's, whose retries (Scrapy's) may each add
+        // a request where a server may refuse it
+        let model = &loaded.model;
+        let retried = match self.refusal {
+            Refusal::TooManyRequests => model.retries_429,
+            Refusal::Unavailable => model.retries_503,
+        };
+        let refusing = (self.server_capacity > 0.0 && model.politeness_s() < 1.0 / self.server_capacity) || self.list_may_limit();
+        let retries = if retried && refusing { f64::from(model.retry_times) } else { 0.0 };
+        let weight = (runs - 1.0) * (1.0 + retries) + 1.0;
+        let (requests, request_seconds) = (weight * requests, weight * request_seconds);
         let n = pages as f64;
         let bytes = (n * BYTES_PER_PAGE + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
         Cost {

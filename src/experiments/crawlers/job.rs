@@ -8,7 +8,7 @@ use super::CrawlersConfig;
 use super::output::{CrawlersOutput, GapSplit, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TuningProgress};
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
-use crate::core::model::host::{Host, HostLoad};
+use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::Adaptive;
@@ -17,7 +17,7 @@ use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Loaded, Model};
 use crate::core::policy::pushback::{self, Answers, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
-use crate::core::policy::{PolicyKind, PolitenessCheck};
+use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
 use crate::experiments::Plan;
@@ -405,9 +405,16 @@ impl Plan for CrawlersJob {
             .collect();
         let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize);
         let rules = if merge {
-            CrawlerRules { reaction: Reaction::Merge, gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry_days: model.retry_days }
+            let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
+            CrawlerRules { reaction: Reaction::Merge, gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }
         } else {
-            CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry_days: model.retry_days }
+            // Scrapy's retries wait behind the host's requests due (its next slot at least)
+            let retried = match self.config.refusal {
+                Refusal::TooManyRequests => model.retries_429,
+                Refusal::Unavailable => model.retries_503,
+            };
+            let retry = Retry { soon: model.politeness_s() / 86_400.0, times: if retried { model.retry_times } else { 0 }, later: model.retry_days };
+            CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry }
         };
         let free_hosts = role == Role::Without(Without::Limits);
         let skips: Vec<bool> = self.hosts.iter().map(|h| !free_hosts && rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();

@@ -17,6 +17,9 @@ pub const SHIPPED: Model = Model {
     reaction: Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 },
     // the recrawl interval, set beside the file
     retry_days: 30.0,
+    retry_times: 0,
+    retries_429: false,
+    retries_503: false,
 };
 
 /// The settings read, with the shipped profile's values.

@@ -54,8 +54,13 @@ pub struct Model {
     pub crawl_delay_cap_s: f64,
     /// How it spaces requests by the server's answers and reacts to 429 and 503.
     pub reaction: Reaction,
-    /// A page refused with 429 or 503 is tried again this many days later.
+    /// A page refused with 429 or 503 is tried again this many days later…
     pub retry_days: f64,
+    /// …after this many retries at the crawler's next chance (Scrapy `RETRY_TIMES`;
+    /// 0 for the others), for the statuses it retries (`RETRY_HTTP_CODES`).
+    pub retry_times: u32,
+    pub retries_429: bool,
+    pub retries_503: bool,
 }
 
 impl Model {

@@ -31,6 +31,9 @@ pub const SHIPPED: Model = Model {
     reaction: Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5 },
     // AbstractFetchSchedule.setPageRetrySchedule: a day after the failed fetch
     retry_days: 1.0,
+    retry_times: 0,
+    retries_429: false,
+    retries_503: false,
 };
 
 /// The fetcher's settings, with its 5.0 s server delay.

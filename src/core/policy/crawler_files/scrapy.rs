@@ -18,6 +18,10 @@ pub const SHIPPED: Model = Model {
     reaction: Reaction::Scrapy { randomize: true, concurrency: 8.0, autothrottle: false, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 },
     // the recrawl interval, set beside the file
     retry_days: 30.0,
+    // RetryMiddleware: RETRY_ENABLED, RETRY_TIMES 2, RETRY_HTTP_CODES with 429 and 503
+    retry_times: 2,
+    retries_429: true,
+    retries_503: true,
 };
 
 /// The settings read, with Scrapy's defaults.
@@ -40,6 +44,45 @@ pub const KNOWN: &[Known] = &[
             if let Reaction::Scrapy { randomize, .. } = &mut m.reaction {
                 *randomize = boolean(v)?;
             }
+            Ok(())
+        },
+    },
+    Known {
+        name: "RETRY_TIMES",
+        default: "2",
+        meaning: "retries of a refused request, each queued behind the domain's waiting requests; then the page waits for its next recrawl",
+        apply: |m, v| {
+            let n = number(v, "retries")?;
+            if !(0.0..=100.0).contains(&n) || n.fract() != 0.0 {
+                return Err("must be a whole number of retries from 0 to 100".into());
+            }
+            m.retry_times = n as u32;
+            Ok(())
+        },
+    },
+    Known {
+        name: "RETRY_ENABLED",
+        default: "True",
+        meaning: "RetryMiddleware on or off (off: no retry, whatever RETRY_TIMES says)",
+        apply: |m, v| {
+            if !boolean(v)? {
+                m.retry_times = 0;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "RETRY_HTTP_CODES",
+        default: "[500, 502, 503, 504, 522, 524, 408, 429]",
+        meaning: "the statuses retried: whether 429 and 503 are among them",
+        apply: |m, v| {
+            let codes = v.trim().strip_prefix('[').and_then(|v| v.strip_suffix(']')).ok_or_else(|| String::from("must be a list of status codes, e.g. [503, 429]"))?;
+            let mut read = Vec::new();
+            for code in codes.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+                read.push(code.parse::<u16>().map_err(|_| format!("holds “{code}”, not a status code; give numbers, e.g. [503, 429]"))?);
+            }
+            m.retries_429 = read.contains(&429);
+            m.retries_503 = read.contains(&503);
             Ok(())
         },
     },

@@ -19,6 +19,9 @@ pub const SHIPPED: Model = Model {
     reaction: Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1 },
     // fetchInterval.fetch.error: 120 minutes
     retry_days: 120.0 * MINUTE,
+    retry_times: 0,
+    retries_429: false,
+    retries_503: false,
 };
 
 /// The fetcher's settings, with its 1.0 s server delay.

@@ -237,3 +237,19 @@ fn nutch_reads_the_per_host_cap_of_a_cycle() {
         assert!(message.contains("generate.max.count") && message.contains("-1 for no limit"), "{bad}: {message}");
     }
 }
+
+/// Scrapy's RetryMiddleware from settings.py: RETRY_TIMES, RETRY_ENABLED (off wins
+/// wherever it stands) and whether RETRY_HTTP_CODES holds 429 and 503.
+#[test]
+fn scrapy_reads_its_retries() {
+    let shipped = shipped(Crawler::Scrapy).model;
+    assert_eq!((shipped.retry_times, shipped.retries_429, shipped.retries_503), (2, true, true));
+    let m = read(Crawler::Scrapy, "RETRY_TIMES = 5\nRETRY_HTTP_CODES = [500, 503]\n", "f").unwrap().model;
+    assert_eq!((m.retry_times, m.retries_429, m.retries_503), (5, false, true));
+    let off = read(Crawler::Scrapy, "RETRY_ENABLED = False\nRETRY_TIMES = 5\n", "f").unwrap().model;
+    assert_eq!(off.retry_times, 0);
+    for (bad, says) in [("RETRY_TIMES = 2.5\n", "whole number of retries"), ("RETRY_HTTP_CODES = [503, 'x']\n", "not a status code"), ("RETRY_HTTP_CODES = 503\n", "list of status codes")] {
+        let message = read(Crawler::Scrapy, bad, "f").unwrap_err().message;
+        assert!(message.contains(says), "{bad}: {message}");
+    }
+}
