@@ -106,7 +106,8 @@ pub struct Adaptive {
     modified: Vec<f64>,
     fetched: Vec<bool>,
     /// Refusals in a row since the page's last fetch or its last wait of `later` (a
-    /// retry's count; at most 255: Scrapy's RETRY_TIMES is read up to 100).
+    /// retry's count; Scrapy's RETRY_TIMES is read up to 100): empty until a first
+    /// refusal, so that a schedule never refused holds none.
     retried: Vec<u8>,
     politeness: f64,
     last: f64,
@@ -142,7 +143,7 @@ impl Adaptive {
             interval: vec![rule.initial; n],
             modified: vec![f64::NEG_INFINITY; n],
             fetched: vec![false; n],
-            retried: vec![0; n],
+            retried: Vec::new(),
             politeness,
             last: f64::NEG_INFINITY,
             scale,
@@ -168,8 +169,10 @@ impl Adaptive {
         }
     }
 
-    /// Bytes per page (heap 16, interval 8, modified 8, flag 1, retries 1).
-    pub const BYTES_PER_PAGE: u64 = 34;
+    /// Bytes per page (heap 16, interval 8, modified 8, flag 1), and a retry count's
+    /// once a server refuses.
+    pub const BYTES_PER_PAGE: u64 = 33;
+    pub const RETRY_BYTES_PER_PAGE: u64 = 1;
 
     /// The next fetch time of a page fetched at `t`, updating its interval.
     fn reschedule(&mut self, k: usize, t: f64, changed: bool) -> f64 {
@@ -241,6 +244,9 @@ impl Schedule for Adaptive {
 
     fn refused(&mut self, page: usize, time: f64, retry: Retry) {
         let k = page - self.first;
+        if self.retried.is_empty() {
+            self.retried = vec![0; self.interval.len()];
+        }
         let wait = if u32::from(self.retried[k]) < retry.times {
             self.retried[k] += 1;
             retry.soon
@@ -262,7 +268,9 @@ impl Schedule for Adaptive {
             due = c * (due / c).ceil().max((time / c).floor() + 1.0);
         }
         self.fetched[k] = true;
-        self.retried[k] = 0;
+        if let Some(count) = self.retried.get_mut(k) {
+            *count = 0;
+        }
         let (_, top) = self.heap.replace_top(due, page as u32);
         debug_assert_eq!(top as usize, page);
     }

@@ -58,7 +58,7 @@ pub struct CrawlersConfig {
 /// visit, first change), with the larger of the run's schedules: the crawler's, or
 /// MERGE's allocation and order (the runs follow each other, each dropped at its end;
 /// counting both at once was 1.95 times the peak of 1,000,000 pages, `npm run estimates`).
-const BYTES_PER_PAGE: f64 = 16.0 + Account::bytes_per_page(Estimator::Exact) as f64 + max(crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE as f64, MERGE_BYTES_PER_PAGE);
+const BYTES_PER_PAGE: f64 = 16.0 + Account::bytes_per_page(Estimator::Exact) as f64 + max((crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + crate::core::policy::adaptive::Adaptive::RETRY_BYTES_PER_PAGE) as f64, MERGE_BYTES_PER_PAGE);
 const MERGE_BYTES_PER_PAGE: f64 = 40.0;
 /// Bytes per server: its schedule, stream, politeness check, load, gate, answers and
 /// fresh time in a run, and its tallies in the crawler's and MERGE's (the gap per server).
