@@ -57,6 +57,8 @@ pub struct CrawlersJob {
     server_names: Vec<String>,
     /// Each server in the crawler's run, then in MERGE's.
     pub(super) per_server: Vec<Vec<ServerRun>>,
+    /// The servers where the crawler loses most, once both have run.
+    gaps: Vec<ServerGap>,
     /// The causes of the gap this run has, each removed in turn for one more run of
     /// the crawler (the gap split by cause), and the freshness each gave.
     causes: Vec<Without>,
@@ -175,7 +177,7 @@ impl CrawlersJob {
         }
         let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), causes, without: Vec::new(), stopped: None, politeness_cost: None })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), stopped: None, politeness_cost: None })
     }
 
     fn horizon(&self) -> f64 {
@@ -474,6 +476,7 @@ impl Plan for CrawlersJob {
         let result = self.result(&run, self.horizon(), true);
         if matches!(run.role, Role::Crawler | Role::Merge) {
             self.per_server.push(self.server_runs(&run, self.horizon()));
+            self.gaps = self.server_gaps();
         }
         match run.role {
             Role::Crawler => {
@@ -516,7 +519,7 @@ impl Plan for CrawlersJob {
             politeness_seconds: self.loaded.model.politeness_s(),
             bin_days: self.horizon() / self.config.bins as f64,
             runs,
-            servers: self.server_gaps(),
+            servers: self.gaps.clone(),
             gap: self.gap_split(),
             gap_unsplit: self.stopped.map(|cause| {
                 match cause {
