@@ -160,6 +160,7 @@ impl Adaptive {
 
     /// `t`, or the next cycle's start when the cycle of `t` has had its cap of requests
     /// (Nutch Generator: `generate.max.count` per host).
+    #[inline]
     fn within_cap(&self, t: f64) -> f64 {
         let r = &self.rule;
         if r.cycle > 0.0 && r.per_cycle > 0 && self.in_cycle >= r.per_cycle && self.cycle_of(t) == self.cycle_index {

@@ -41,16 +41,17 @@ impl TimeBins {
         ((t / self.width) as usize).min(self.direct.len() - 1)
     }
 
-    /// Adds weight `w` over [a, b): fresh throughout (exact estimator). O(1).
-    pub fn add_interval(&mut self, a: f64, b: f64, w: f64) {
+    /// Adds weight `w` over [a, b): fresh throughout (exact estimator). O(1). Returns
+    /// what it added (w × the part of [a, b) within the horizon).
+    pub fn add_interval(&mut self, a: f64, b: f64, w: f64) -> f64 {
         let (a, b) = (a.max(0.0), b.min(self.horizon));
         if b <= a {
-            return;
+            return 0.0;
         }
         let (ka, kb) = (self.bin(a), self.bin(b));
         if ka == kb {
             self.direct[ka] += w * (b - a);
-            return;
+            return w * (b - a);
         }
         self.direct[ka] += w * ((ka + 1) as f64 * self.width - a);
         self.direct[kb] += w * (b - kb as f64 * self.width);
@@ -58,15 +59,17 @@ impl TimeBins {
             self.step[ka + 1] += w * self.width;
             self.step[kb] -= w * self.width;
         }
+        w * (b - a)
     }
 
     /// Adds w·e^{−λ(x − t0)} over x ∈ [a, b), a ≥ t0: the expected freshness of a page
     /// last refreshed at t0 that changes at rate λ (expected-value estimator).
-    /// Bins are walked with a geometric recurrence, stopping once terms vanish.
-    pub fn add_decay(&mut self, t0: f64, a: f64, b: f64, w: f64, lambda: f64) {
+    /// Bins are walked with a geometric recurrence, stopping once terms vanish. Returns
+    /// what it added.
+    pub fn add_decay(&mut self, t0: f64, a: f64, b: f64, w: f64, lambda: f64) -> f64 {
         let (a, b) = (a.max(0.0), b.min(self.horizon));
         if b <= a {
-            return;
+            return 0.0;
         }
         if lambda == 0.0 {
             return self.add_interval(a, b, w);
@@ -78,11 +81,13 @@ impl TimeBins {
         };
         let (ka, kb) = (self.bin(a), self.bin(b));
         if ka == kb {
-            self.direct[ka] += integral(a, b);
-            return;
+            let added = integral(a, b);
+            self.direct[ka] += added;
+            return added;
         }
         let first_end = (ka + 1) as f64 * self.width;
-        self.direct[ka] += integral(a, first_end);
+        let mut added = integral(a, first_end);
+        self.direct[ka] += added;
         // whole bins: term_k = w e^{−λ(start_k − t0)} (1 − e^{−λΔ})/λ, ratio e^{−λΔ}
         let whole = -expm1(-lambda * self.width);
         let ratio = 1.0 - whole;
@@ -90,13 +95,16 @@ impl TimeBins {
         let mut k = ka + 1;
         while k < kb {
             self.direct[k] += term;
+            added += term;
             term *= ratio;
             k += 1;
             if term < 1e-300 {
-                return;
+                return added;
             }
         }
-        self.direct[kb] += integral(kb as f64 * self.width, b);
+        let last = integral(kb as f64 * self.width, b);
+        self.direct[kb] += last;
+        added + last
     }
 
     /// Σ w × fresh time per bin.

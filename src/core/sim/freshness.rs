@@ -109,16 +109,14 @@ impl Account {
         match self.estimator {
             Estimator::Expected => {
                 if last > f64::NEG_INFINITY {
-                    self.bins.add_decay(last, last, t, w, lambda);
-                    self.credited += w * self.fresh_after(i, last, t, lambda);
+                    self.credited += self.bins.add_decay(last, last, t, w, lambda);
                 }
                 None
             }
             Estimator::Exact => {
                 let stale_at = self.stale_at[i];
                 let fetch = if last > f64::NEG_INFINITY {
-                    self.bins.add_interval(last, stale_at.min(t), w);
-                    self.credited += w * self.fresh_after(i, last, t, lambda);
+                    self.credited += self.bins.add_interval(last, stale_at.min(t), w);
                     Fetch { changed: stale_at <= t, first_change: stale_at, last_change: None }
                 } else {
                     Fetch { changed: true, first_change: 0.0, last_change: None }
@@ -175,7 +173,7 @@ impl Account {
             match self.estimator {
                 Estimator::Expected => bins.add_decay(last, last, until, weight(i), lambda[i]),
                 Estimator::Exact => bins.add_interval(last, self.stale_at[i].min(until), weight(i)),
-            }
+            };
         }
         bins
     }
