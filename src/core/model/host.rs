@@ -99,7 +99,10 @@ impl HostLoad {
     /// The answer of `host` to a request at `t` (days).
     pub fn answer(&mut self, host: &Host, refusals: Refusals, t: f64) -> Answer {
         self.rate = if self.last == f64::NEG_INFINITY { 0.0 } else { rate_after(self.rate, (t - self.last) * SECONDS_PER_DAY) };
-        self.over_s = self.over_seconds(t);
+        if self.over_until > self.last {
+            // an episode over capacity was open: it ends by now at the latest
+            self.over_s = self.over_seconds(t);
+        }
         self.last = t;
         let load = self.rate / host.capacity;
         if over(load) {

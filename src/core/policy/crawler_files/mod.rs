@@ -176,11 +176,7 @@ fn min_delay_s(m: &mut Model, v: &str) -> Result<(), String> {
 }
 
 fn threads_per_queue(m: &mut Model, v: &str) -> Result<(), String> {
-    let n = number(v, "threads")?;
-    if n < 1.0 || n.fract() != 0.0 {
-        return Err("must be a whole number of threads, at least 1".into());
-    }
-    m.threads_per_queue = n;
+    m.threads_per_queue = whole(v, "threads", 1, u64::MAX)? as f64;
     Ok(())
 }
 
@@ -235,6 +231,23 @@ pub fn number(text: &str, unit: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(format!("must be a number of {unit}, at least 0")),
     }
+}
+
+/// A whole number of `unit` from `least` to `most` from a setting's text.
+pub fn whole(text: &str, unit: &str, least: u64, most: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (least..=most).contains(&n) => Ok(n),
+        _ if most == u64::MAX => Err(format!("must be a whole number of {unit}, at least {least}")),
+        _ => Err(format!("must be a whole number of {unit} from {least} to {most}")),
+    }
+}
+
+/// A limit: a whole number of `unit` from 1, or −1 for none (None).
+pub fn limit(text: &str, unit: &str) -> Result<Option<u64>, String> {
+    if text == "-1" {
+        return Ok(None);
+    }
+    whole(text, unit, 1, u64::MAX).map(Some).map_err(|_| format!("must be a whole number of {unit} from 1, or -1 for no limit"))
 }
 
 /// A rate in [0, 1].

@@ -1,7 +1,7 @@
 //! Apache Nutch's `nutch-site.xml`: `<configuration>` of `<property>` elements, each a
 //! `<name>` and a `<value>` (Hadoop's Configuration format), over nutch-default.xml.
 
-use super::{Entry, Known, Model, SECOND, boolean, number, rate};
+use super::{Entry, Known, Model, SECOND, boolean, limit, number, rate};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::labels::labelled;
 use crate::core::policy::pushback::Reaction;
@@ -138,12 +138,9 @@ pub const KNOWN: &[Known] = &[
         default: "5",
         meaning: "at this many exceptions in a row the host's queue is purged until the next cycle (−1: never; 5 since NUTCH-3114)",
         apply: |m, v| {
-            let n: i64 = v.parse().map_err(|_| String::from("must be a whole number of exceptions, or -1 for no limit"))?;
-            if n < -1 || n == 0 {
-                return Err("must be a whole number of exceptions from 1, or -1 for no limit".into());
-            }
+            let n = limit(v, "exceptions")?;
             if let Reaction::Nutch { max_exceptions, .. } = &mut m.reaction {
-                *max_exceptions = n;
+                *max_exceptions = n.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
             }
             Ok(())
         },
@@ -154,11 +151,7 @@ pub const KNOWN: &[Known] = &[
         default: "-1",
         meaning: "at most this many of a host's pages in one crawl cycle (−1: no limit); applies with a crawl cycle (nutch_cycle_hours)",
         apply: |m, v| {
-            let n: i64 = v.parse().map_err(|_| String::from("must be a whole number of pages per host, or -1 for no limit"))?;
-            if n < -1 || n == 0 {
-                return Err("must be a whole number of pages per host from 1, or -1 for no limit".into());
-            }
-            m.intervals.per_cycle = u64::try_from(n).unwrap_or(0);
+            m.intervals.per_cycle = limit(v, "pages per host")?.unwrap_or(0);
             Ok(())
         },
     },

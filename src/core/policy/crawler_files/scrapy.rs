@@ -3,7 +3,7 @@
 //! Any other statement (an import, an `if`) is refused by name. Scrapy has no revisit
 //! rule of its own: the experiment's recrawl interval is given beside it.
 
-use super::{Entry, Known, Model, boolean, number};
+use super::{Entry, Known, Model, boolean, number, whole};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
 
@@ -52,11 +52,7 @@ pub const KNOWN: &[Known] = &[
         default: "2",
         meaning: "retries of a refused request, each queued behind the domain's waiting requests; then the page waits for its next recrawl",
         apply: |m, v| {
-            let n = number(v, "retries")?;
-            if !(0.0..=100.0).contains(&n) || n.fract() != 0.0 {
-                return Err("must be a whole number of retries from 0 to 100".into());
-            }
-            m.retry_times = n as u32;
+            m.retry_times = whole(v, "retries", 0, 100)? as u32;
             Ok(())
         },
     },
@@ -91,12 +87,9 @@ pub const KNOWN: &[Known] = &[
         default: "8",
         meaning: "requests to a domain at once, when there is no delay",
         apply: |m, v| {
-            let n = number(v, "requests")?;
-            if n < 1.0 || n.fract() != 0.0 {
-                return Err("must be a whole number of requests, at least 1".into());
-            }
+            let n = whole(v, "requests", 1, u64::MAX)?;
             if let Reaction::Scrapy { concurrency, .. } = &mut m.reaction {
-                *concurrency = n;
+                *concurrency = n as f64;
             }
             Ok(())
         },
