@@ -63,8 +63,10 @@ pub struct CrawlersJob {
     /// the crawler (the gap split by cause), and the freshness each gave.
     causes: Vec<Without>,
     without: Vec<f64>,
-    /// The cause whose run was stopped past twice the crawler's requests (the gap is
-    /// then not split).
+    /// The requests a run of the crawler makes by its intervals alone (the estimate's).
+    requests_per_run: f64,
+    /// The cause whose run was stopped past twice the crawler's requests, or twice what
+    /// its intervals ask (the gap is then not split).
     stopped: Option<Without>,
     /// UNPOLITE bound − POLITE bound at the crawler's bandwidth: what P costs the optimum.
     politeness_cost: Option<f64>,
@@ -177,7 +179,7 @@ impl CrawlersJob {
         }
         let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), stopped: None, politeness_cost: None })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None })
     }
 
     fn horizon(&self) -> f64 {
@@ -465,7 +467,9 @@ impl Plan for CrawlersJob {
         // past twice the crawler's requests is no measure of it: stop them there
         let budget = match run.role {
             Role::Candidate => self.search.as_ref().map_or(u64::MAX, Search::budget),
-            Role::Without(_) => self.results.first().map_or(u64::MAX, |r| r.requests),
+            // the crawler's own, or what its intervals alone ask (a crawler the servers
+            // held back makes more without their limits, and may)
+            Role::Without(_) => self.results.first().map_or(u64::MAX, |r| r.requests.max(self.requests_per_run as u64)),
             Role::Crawler | Role::Merge | Role::Tuned => u64::MAX,
         };
         let over = checks.iter().map(|c| c.requests).sum::<u64>() > budget.saturating_mul(2);
