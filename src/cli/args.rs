@@ -29,6 +29,8 @@ pub struct Outputs {
     /// The fields given as a flag with no value (`--log-r`): true for a yes-or-no field,
     /// a mistake for any other.
     pub bare: Vec<String>,
+    /// Arguments not written as flags: the files of `freshlab history FILE…`.
+    pub positional: Vec<String>,
 }
 
 /// The flags that steer the CLI itself, as `parse` knows them.
@@ -109,7 +111,9 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
     while k < args.len() {
         let arg = &args[k];
         let Some(name) = arg.strip_prefix("--") else {
-            return Err(format!("unexpected argument '{arg}': options are written --name value"));
+            outputs.positional.push(arg.clone());
+            k += 1;
+            continue;
         };
         let (name, inline) = match name.split_once('=') {
             Some((n, v)) => (n, Some(v.to_string())),
@@ -200,7 +204,8 @@ mod tests {
     fn negative_numbers_are_values_and_mistakes_are_explained() {
         let (_, fields) = parse(&strings(&["--r-min", "-1"])).unwrap();
         assert_eq!(fields["r_min"], serde_json::json!(-1));
-        assert!(parse(&strings(&["r-min"])).unwrap_err().contains("unexpected argument"));
+        // a bare word is a file (freshlab history FILE…); other commands refuse it (main_with)
+        assert_eq!(parse(&strings(&["r-min"])).unwrap().0.positional, ["r-min"]);
         assert!(parse(&strings(&["--svg"])).unwrap_err().contains("--svg needs"));
         assert!(parse(&strings(&["--width", "12"])).unwrap_err().contains("200 to 8000"));
         assert!(parse(&strings(&["--grid", "5", "--grid", "6"])).unwrap_err().contains("twice"));

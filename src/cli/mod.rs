@@ -41,7 +41,7 @@ fn usage() -> String {
          Every field of an experiment's JSON config is also a flag: r_min is --r-min, and a\n\
          nested field is written with a dot: --repository.pages 50000.\n\
          Charts: --svg FILE or --png FILE [--scale 2 --width 900 --height 560 --dark --font-scale 1.5].\n\
-         Data: --csv FILE; config and result: --out FILE.json (the page's JSON export).\n\
+         Data: --csv FILE (or --out FILE.csv); config and result: --out FILE.json (the page's JSON export).\n\
          Runs: --threads N (default: every core; the result is the same with any number),\n\
          --quiet (no progress bar on standard error), --estimate (print the config and what it\n\
          would cost — work, memory, time — without running it), --part K/N (only part K of N,\n\
@@ -117,9 +117,18 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         return Ok(());
     }
     let (outputs, mut fields) = parse(rest).map_err(usage_error)?;
+    if let Some(arg) = outputs.positional.first()
+        && experiment != Some("history")
+    {
+        return Err(usage_error(format!("unexpected argument '{arg}': options are written --name value")));
+    }
     let written = experiment.map_or(Ok(Vec::new()), |name| files_out(name, &mut fields))?;
     let from_file = outputs.config.is_some();
-    let object = config_object(experiment, &outputs, fields)?;
+    let mut object = config_object(experiment, &outputs, fields)?;
+    if !outputs.positional.is_empty() {
+        // files as arguments: the records of `freshlab history FILE…`, read as streams
+        object.insert("paths".into(), Value::Array(outputs.positional.iter().cloned().map(Value::String).collect()));
+    }
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     if let Some((k, n)) = outputs.part {
         config = parts::part_of(config, k, n, outputs.out.as_deref())?;
@@ -134,6 +143,12 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
+    if let Output::History(history) = &output
+        && let Some(why) = &history.refused
+    {
+        // records that cannot be read: the file, line and fix, and nothing written
+        return Err(usage_error(format!("records refused: {why}")));
+    }
     write_files(&output, &outputs)?;
     for (flag, path) in &written {
         let text = output.file_out(flag).ok_or_else(|| Failure { message: format!("--{flag}: the run wrote no such file"), code: 1 })?;
@@ -143,7 +158,12 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         }
     }
     if let Some(path) = &outputs.out {
-        write_export(path, &config, &output)?;
+        if path.ends_with(".csv") {
+            // --out FILE.csv: the result's table (history: the page list), as --csv writes it
+            std::fs::write(path, output.table().to_csv()).map_err(|e| Failure { message: format!("cannot write {path} (--out): {e}"), code: 1 })?;
+        } else {
+            write_export(path, &config, &output)?;
+        }
     }
     match outputs.part {
         // a part's figures would show its servers' share alone: say where it went instead

@@ -74,6 +74,8 @@ pub enum Purpose {
     ServerSample,
     /// Which generated pages have every change observed (the allocate experiment).
     ObservedPages,
+    /// A generated page's changes and captures (the history experiment; index: the page).
+    HistoryRecords,
     /// Tests and benchmarks: the index is the stream id.
     Test,
 }
@@ -81,7 +83,7 @@ pub enum Purpose {
 impl Purpose {
     /// Every purpose, each with sample values of its fields (for the tests).
     #[cfg(test)]
-    const SAMPLES: [Purpose; 24] = [
+    const SAMPLES: [Purpose; 25] = [
         Purpose::ServerSchedule { run: 0, series: 0 },
         Purpose::ServerSchedule { run: 1, series: 0 },
         Purpose::ServerSchedule { run: 0, series: 1 },
@@ -106,6 +108,7 @@ impl Purpose {
         Purpose::WebRttRow,
         Purpose::ServerSample,
         Purpose::ObservedPages,
+        Purpose::HistoryRecords,
     ];
 
     /// The purpose and its fields in one word: the kind in the top byte, its fields
@@ -132,6 +135,7 @@ impl Purpose {
             Purpose::ServerSample => (18, 0, 0),
             Purpose::ObservedPages => (19, 0, 0),
             Purpose::Test => (20, 0, 0),
+            Purpose::HistoryRecords => (21, 0, 0),
         };
         (kind << 56) | (a << 40) | b
     }
@@ -269,7 +273,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(firsts.len(), 25 * 2 * 4_994);
+        assert_eq!(firsts.len(), 26 * 2 * 4_994);
     }
 
     #[test]

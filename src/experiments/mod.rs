@@ -18,6 +18,7 @@ pub mod certify;
 pub mod channel;
 pub mod crawlers;
 pub mod factor_curves;
+pub mod history;
 pub mod learning;
 pub mod level_sets;
 pub mod partition;

@@ -193,6 +193,8 @@ registry! {
         "the four allocations (uniform, proportional, OPT_UNPOLITE, OPT_POLITE) of a page list or the generator's pages: --repository pages.csv --capacity C (requests a day) --politeness-seconds P [--objective freshness|binary|harmonic]",
     "crawlers" => Crawlers(super::crawlers::CrawlersConfig):
         "your crawler on your pages: Nutch, StormCrawler, Heritrix or Scrapy configured from its own file (--crawler-config nutch-site.xml), its freshness and fetches of unchanged pages against MERGE at the same bandwidth",
+    "history" => History(super::history::HistoryConfig):
+        "change rates from the records you have: freshlab history FILE… (a CDX or CDXJ capture index, sitemaps, a Heritrix crawl.log, a CSV crawl log, MediaWiki revisions; gzip read as it streams) --out pages.csv writes the page list every experiment reads",
     "learning" => Learning(super::learning::LearningConfig):
         "learning to crawl without knowing the change rates: LambdaLearnAndCrawl, explore-then-commit and MERGE on estimated rates against the oracle, for binary, harmonic or Lemma 4.2 freshness under politeness (--repository pages.csv --capacity C --objective harmonic)",
     "channel" => Channel(super::channel::ChannelConfig):
@@ -463,15 +465,15 @@ mod tests {
                     let one = serde_json::Value::String(value.clone());
                     *json.pointer_mut(&pointer).unwrap() = if default.is_array() { serde_json::json!([one]) } else { one };
                     let config = config_from_value(json).unwrap_or_else(|e| panic!("{name}.{} = {value}: {e}", choice.field));
-                    // a page list (and its own frequencies) and an imported trace need their
+                    // a page list (and its own frequencies), an imported trace and records need their
                     // file; every other value runs as it is
-                    if !["given", "page_list", "trace"].contains(&value.as_str()) {
+                    if !["given", "page_list", "trace", "files"].contains(&value.as_str()) {
                         config.validate_fields().unwrap_or_else(|e| panic!("{name}.{} = {value}: {e}", choice.field));
                     }
                 }
             }
         }
-        assert_eq!(fields, 26, "the fields whose values the core names");
+        assert_eq!(fields, 30, "the fields whose values the core names");
     }
 
     #[test]

@@ -35,6 +35,16 @@ export function loadSample(name) {
 
 let loads = 0;
 
+/** Files one view sends to another (the history view's page list and trace): held here
+ * by `panel id:file key` until that view's box takes them. */
+const handoffs = new Map();
+
+/** Sends `file` ({text, name}) to the box `key` of panel `panelId`, which loads it when
+ * its view is next shown. */
+export function handOff(panelId, key, file) {
+  handoffs.set(`${panelId}:${key}`, file);
+}
+
 /**
  * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
  * bytes (its UTF-8 size), serial (one per load)}),
@@ -125,6 +135,15 @@ export function csvDropBox(panel, controls, options) {
     }
   };
   box.querySelector('.trace-sample').addEventListener('click', loadShipped);
+  // a file another view sent (the history view's page list): loaded when this view shows
+  const take = () => {
+    const sent = handoffs.get(`${panel.spec.id}:${options.key}`);
+    if (!sent) return;
+    handoffs.delete(`${panel.spec.id}:${options.key}`);
+    use(sent.text, sent.name, new TextEncoder().encode(sent.text).length);
+  };
+  document.addEventListener('freshlab:view', take);
+  queueMicrotask(take);
   // a preset may load the shipped sample (see the panel's presets' `then`)
   (panel.samples ??= {})[options.key] = loadShipped;
   box.addEventListener('dragover', (e) => {

@@ -14,6 +14,7 @@ import sensors from './sensors.js';
 import partition from './partition.js';
 import learning from './learning.js';
 import crawlers from './crawlers.js';
+import history from './history.js';
 
 export const GROUPS = [
   { id: 'theory', label: 'Theory', source: 'thesis ch. 5' },
@@ -26,7 +27,7 @@ export const GROUPS = [
 
 /** One view per experiment, under the experiment's name (issue 45: one name per
  * experiment, the same in its folder, CLI command, embed id and view). */
-const BY_EXPERIMENT = new Map([levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning, crawlers].map((v) => [v.id, v]));
+const BY_EXPERIMENT = new Map([levelSets, factorCurves, bursts, certify, perPage, policies, allocate, channel, bursty, sensors, partition, learning, crawlers, history].map((v) => [v.id, v]));
 
 /** The page's views: the start, then one per experiment of the core's registry
  * (`core.experiments()`, under their command names), in its order. An experiment without a view, or a view without

@@ -18,6 +18,20 @@ pub fn t_975(dof: u64) -> f64 {
     }
 }
 
+/// The standard normal quantile: z with P(Z ≤ z) = p, for p in (0, 1), by bisection on
+/// libm's erfc (Φ(z) = erfc(−z/√2)/2) to the last bit.
+pub fn normal_quantile(p: f64) -> f64 {
+    let (mut lo, mut hi) = (-40.0f64, 40.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid == lo || mid == hi {
+            break;
+        }
+        if 0.5 * libm::erfc(-mid / std::f64::consts::SQRT_2) < p { lo = mid } else { hi = mid }
+    }
+    0.5 * (lo + hi)
+}
+
 /// Mean and 95 % confidence half-width of independent replications.
 pub fn mean_and_half_width(samples: &[f64]) -> (f64, f64) {
     let n = samples.len() as f64;

@@ -5,6 +5,7 @@ pub mod change_rate;
 pub mod changes;
 pub mod csv_rows;
 pub mod histogram;
+pub mod history;
 pub mod host;
 pub mod page_list;
 pub mod renewal;

@@ -18,7 +18,7 @@ pub const MAX_ROWS: usize = 20_000_000;
 /// At most this many bytes of CSV (as for traces).
 pub const MAX_BYTES: u64 = super::trace::MAX_BYTES as u64;
 const MAX_NAME: usize = 1000;
-const COLUMNS: [&str; 9] = ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms"];
+const COLUMNS: [&str; 11] = ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms", "rate_low", "rate_high"];
 
 /// One page as given inline in a JSON config (the same fields as the CSV columns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,6 +43,12 @@ pub struct PageRow {
     /// Its server's response time when idle (ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_ms: Option<f64>,
+    /// The change rate's confidence interval, when the rate is an estimate (a history's
+    /// page list, issue 47).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_low: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_high: Option<f64>,
 }
 
 /// A server's limits as a list gives them (None: not given, the experiment's setting).
@@ -68,6 +74,9 @@ pub struct PageList {
     pub frequency: Option<Vec<f64>>,
     /// Each server's limits, when the list gives any.
     pub servers: Option<Vec<ServerLimits>>,
+    /// Each change rate's interval [low, high], indexed like `repo`, when the rates are
+    /// estimates (a history's page list).
+    pub rate_bounds: Option<Vec<[f64; 2]>>,
 }
 
 impl PageList {
@@ -254,7 +263,7 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
                 return Err(InputError::new(
                     field,
                     format!(
-                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional), observed (optional) and the server's crawl_delay, capacity and response_ms (optional)"
+                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional), observed (optional) and the server's crawl_delay, capacity and response_ms (optional), and an estimated rate's interval rate_low, rate_high (optional)"
                     ),
                 ));
             }
@@ -303,6 +312,8 @@ fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Resul
         crawl_delay: None,
         capacity: None,
         response_ms: None,
+        rate_low: None,
+        rate_high: None,
     };
     for (&c, text) in columns.iter().zip(fields) {
         match c {
@@ -316,7 +327,9 @@ fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Resul
             _ if text.trim().is_empty() => {}
             6 => row.crawl_delay = Some(number("crawl_delay", text, "seconds, e.g. 10", separator)?),
             7 => row.capacity = Some(number("capacity", text, "requests a second, e.g. 2", separator)?),
-            _ => row.response_ms = Some(number("response_ms", text, "milliseconds, e.g. 300", separator)?),
+            8 => row.response_ms = Some(number("response_ms", text, "milliseconds, e.g. 300", separator)?),
+            9 => row.rate_low = Some(number("rate_low", text, "changes per day, e.g. 0.05", separator)?),
+            _ => row.rate_high = Some(number("rate_high", text, "changes per day, e.g. 0.2", separator)?),
         }
     }
     check_row(&row)?;
@@ -377,6 +390,17 @@ fn check_row(row: &PageRow) -> Result<(), String> {
     if let Some(r) = row.response_ms {
         check("response_ms", r, "milliseconds")?;
     }
+    match (row.rate_low, row.rate_high) {
+        (None, None) => {}
+        (Some(low), Some(high)) => {
+            check("rate_low", low, "changes per day")?;
+            check("rate_high", high, "changes per day")?;
+            if !(low <= row.change_rate && row.change_rate <= high) {
+                return Err(format!("change_rate {} is outside its interval [{low}, {high}] (rate_low, rate_high); the interval must hold the rate", row.change_rate));
+            }
+        }
+        _ => return Err("gives one of rate_low and rate_high; give both (the rate's interval) or neither".into()),
+    }
     Ok(())
 }
 
@@ -433,6 +457,13 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
     }
     let weighted = rows.iter().any(|r| r.weight.is_some_and(|w| w != 1.0));
     let servers = server_limits(rows, lines, &server_of, server_names.len()).map_err(|message| InputError::new(field, message))?;
+    let rate_bounds = rows.iter().any(|r| r.rate_low.is_some()).then(|| {
+        let mut bounds = vec![[0.0, 0.0]; n];
+        for (k, row) in rows.iter().enumerate() {
+            bounds[position[k]] = [row.rate_low.unwrap_or(row.change_rate), row.rate_high.unwrap_or(row.change_rate)];
+        }
+        bounds
+    });
     let observed = rows.iter().any(|r| r.observed == Some(true)).then(|| {
         let mut observed = vec![false; n];
         for (k, row) in rows.iter().enumerate() {
@@ -447,6 +478,7 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
         position,
         frequency: has_frequency.then_some(frequency),
         servers,
+        rate_bounds,
     })
 }
 
@@ -539,6 +571,8 @@ mod tests {
                 crawl_delay: None,
                 capacity: None,
                 response_ms: None,
+                rate_low: None,
+                rate_high: None,
             },
             PageRow {
                 page: "b".into(),
@@ -550,6 +584,8 @@ mod tests {
                 crawl_delay: None,
                 capacity: None,
                 response_ms: None,
+                rate_low: None,
+                rate_high: None,
             },
         ];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap(), csv);
@@ -577,6 +613,8 @@ mod tests {
             crawl_delay: None,
             capacity: None,
             response_ms: None,
+            rate_low: None,
+            rate_high: None,
         }];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap().repo.observed, Some(vec![true]));
     }

@@ -1,0 +1,204 @@
+//! The history experiment's configuration: the records (files' text from the page or a
+//! JSON config, or paths the CLI streams), their format, what a server is, the
+//! intervals' confidence; its checks and its cost.
+
+use crate::core::input::InputError;
+use crate::core::limits::{Cost, Fix};
+use crate::core::labels::labelled;
+use crate::core::model::history::generate::{Captures, Generator};
+use crate::core::model::history::server::ServerBy;
+use crate::core::model::history::{self, Format};
+use crate::experiments::Settings;
+use serde::{Deserialize, Serialize};
+
+/// One file of records: its name (said in messages) and its text.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordFile {
+    pub name: String,
+    /// The text (decompressed by the page when it was gzip).
+    #[serde(default)]
+    pub text: String,
+    /// The text's size, kept when the text is left out of a result's copy of the config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+}
+
+labelled! {
+/// Where the records come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecordSource {
+    /// Generated captures of pages whose rates are known (what the estimates recover).
+    #[default]
+    Generator => "generated captures (known rates)",
+    /// The files loaded (the page) or named (`freshlab history FILE…`).
+    Files => "your records",
+}
+}
+
+crate::core::field::settings! {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HistoryConfig {
+    pub source: RecordSource = RecordSource::Generator; select("records from").help("generated captures of pages whose rates are known, or your files");
+    pub pages: u64 = 1000; integer("generated pages").count(1, 1_000_000);
+    pub servers: u64 = 50; integer("their servers").count(1, 1_000_000);
+    pub days: f64 = 365.0; number("generated period (days)").positive().at_most(36_500.0);
+    pub rate_min: f64 = 0.005; number("slowest change rate (per day)").positive().at_most(1000.0);
+    pub rate_max: f64 = 2.0; number("fastest change rate (per day)").positive().at_most(1000.0);
+    pub spacing_min: f64 = 1.0; number("shortest mean capture spacing (days)").positive().at_most(3650.0);
+    pub spacing_max: f64 = 30.0; number("longest mean capture spacing (days)").positive().at_most(3650.0);
+    pub captures: Captures = Captures::Poisson; select("pages captured");
+    pub seed: u64 = 1; seed();
+    pub format: Format = Format::Auto; select("the records' format").help("CDX, CDXJ, sitemap, Heritrix crawl.log, CSV or MediaWiki; detected from each file when auto");
+    pub server_by: ServerBy = ServerBy::Host; select("a server is the URL's").help("pages of one server share its politeness in the other experiments");
+    pub confidence: f64 = 0.95; number("confidence of the intervals").help("the likelihood-ratio interval of each page's rate").at_least(0.5).at_most(0.999);
+    /// The files' text (the page, a JSON config).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<RecordFile> = Vec::new(); internal;
+    /// The size in bytes of records the page holds but leaves out of its checks (the
+    /// text goes with the run only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records_bytes: Option<u64> = None; internal;
+    /// Files the command line reads as streams (`freshlab history FILE…`, gzip or not).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String> = Vec::new(); internal;
+    /// The wiki whose revisions a MediaWiki API answer lists (a dump names its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wiki_site: Option<String> = None; internal;
+}
+}
+
+/// The records' size limit in the page (a 100 MB index is read in a few seconds).
+pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+/// What a mark costs per byte of records, at the smallest record (a CSV line of about
+/// 40 bytes): the bound the cost gives before the pages are known.
+const MARKS_PER_BYTE: f64 = 1.0 / 40.0;
+/// Native reading speed (tests/cost_model.rs, `npm run bench:history`).
+pub const SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
+
+impl HistoryConfig {
+    /// The records' total size in bytes: the texts', and the paths' files (compressed
+    /// ones count eight times their size, gzip's usual ratio on these records).
+    pub fn bytes(&self) -> f64 {
+        let texts: u64 = self.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64)).sum::<u64>() + self.records_bytes.unwrap_or(0);
+        texts as f64 + self.paths.iter().map(|p| path_bytes(p)).sum::<f64>()
+    }
+
+    /// The generator of records with known rates.
+    pub fn generator(&self) -> Generator {
+        Generator {
+            pages: self.pages,
+            servers: self.servers,
+            days: self.days,
+            rate_min: self.rate_min,
+            rate_max: self.rate_max,
+            spacing_min: self.spacing_min,
+            spacing_max: self.spacing_max,
+            captures: self.captures,
+            seed: self.seed,
+        }
+    }
+
+    /// Captures the generator makes, in the mean: each page's period times the mean of
+    /// 1/spacing over its log-uniform law, (1/a − 1/b)/ln(b/a) (in bursts, five a visit
+    /// at a fifth of the rate: the same).
+    pub fn generated_marks(&self) -> f64 {
+        let (a, b) = (self.spacing_min, self.spacing_max);
+        let per_day = if b > a { (1.0 / a - 1.0 / b) / (b / a).ln() } else { 1.0 / a };
+        self.pages as f64 * (self.days * per_day + 1.0)
+    }
+
+    /// The site of a MediaWiki API answer's pages.
+    pub fn wiki(&self) -> &str {
+        self.wiki_site.as_deref().unwrap_or("en.wikipedia.org")
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn path_bytes(path: &str) -> f64 {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) as f64;
+    if path.ends_with(".gz") { 8.0 * size } else { size }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn path_bytes(_: &str) -> f64 {
+    0.0
+}
+
+impl Settings for HistoryConfig {
+    fn rules(&self) -> Result<(), InputError> {
+        if self.rate_min > self.rate_max {
+            return Err(InputError::new("rate_min", format!("is above the fastest rate {}; make it at most that", self.rate_max)));
+        }
+        if self.spacing_min > self.spacing_max {
+            return Err(InputError::new("spacing_min", format!("is above the longest spacing {}; make it at most that", self.spacing_max)));
+        }
+        if self.source == RecordSource::Generator {
+            if let Some(field) = [("files", !self.files.is_empty()), ("paths", !self.paths.is_empty()), ("records_bytes", self.records_bytes.is_some())].iter().find(|f| f.1).map(|f| f.0) {
+                return Err(InputError::new(field, "are given but the records come from the generator; set source to files to read them"));
+            }
+            return Ok(());
+        }
+        if !self.files.is_empty() && self.records_bytes.is_some() {
+            return Err(InputError::new("records_bytes", "is given beside files; it stands for files left out of the page's checks, so remove it"));
+        }
+        if self.files.is_empty() && self.paths.is_empty() && self.records_bytes.is_none() {
+            return Err(InputError::new("files", "are not loaded: load the records (a CDX or CDXJ index, sitemaps, a crawl.log, a CSV crawl log or MediaWiki revisions)"));
+        }
+        if cfg!(target_arch = "wasm32") && !self.paths.is_empty() {
+            return Err(InputError::new("paths", "are read by the command line only; in the page, load the files"));
+        }
+        for (k, file) in self.files.iter().enumerate() {
+            if file.text.is_empty() {
+                let why = if file.bytes.is_some() { "was left out of this copy of the configuration; load the file again" } else { "is empty" };
+                return Err(InputError::new(format!("files[{k}]"), format!("{} {why}", file.name)));
+            }
+            if self.format == Format::Auto && history::detect(&file.text[..floor_char(&file.text, 4096)]).is_none() {
+                return Err(InputError::new(
+                    format!("files[{k}]"),
+                    format!("{}: its format is not one Freshlab knows from its first line; choose the format (cdx, cdxj, sitemap, heritrix, csv, mediawiki)", file.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn cost(&self) -> Cost {
+        if self.source == RecordSource::Generator {
+            let marks = self.generated_marks();
+            let fix = Fix::new("pages", "generate fewer pages");
+            return Cost {
+                work: marks.max(1.0),
+                unit: "captures".into(),
+                // the marks' vectors grow by doubling: half as much again in the mean
+                bytes: 1.5 * marks * history::BYTES_PER_MARK + self.pages as f64 * (history::BYTES_PER_PAGE + 400.0) + 1e6,
+                seconds: marks * 100e-9,
+                memory_fix: fix.clone(),
+                time_fix: fix,
+            };
+        }
+        let bytes = self.bytes();
+        let held: f64 = self.files.iter().map(|f| f.text.len() as f64).sum::<f64>() + self.records_bytes.unwrap_or(0) as f64;
+        let marks = bytes * MARKS_PER_BYTE;
+        let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
+        Cost {
+            work: bytes.max(1.0),
+            unit: "bytes".into(),
+            bytes: held + marks * (history::BYTES_PER_MARK + history::BYTES_PER_PAGE / 4.0) + 1e6,
+            seconds: bytes * SECONDS_PER_BYTE,
+            memory_fix: fix.clone(),
+            time_fix: fix,
+        }
+    }
+}
+
+/// The largest char boundary of `text` at most `at`.
+pub fn floor_char(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}

@@ -1,0 +1,328 @@
+//! Reading the records in slices of bytes (progress, partial counts, cancel between
+//! slices), then each page's estimate. Line formats are read a line at a time from the
+//! text or, on the command line, from the file as a stream (gzip decompressed as it is
+//! read); documents are read whole.
+
+use super::config::{HistoryConfig, RecordFile, RecordSource, floor_char};
+use super::output::{HistoryOutput, PageHistory};
+use crate::core::input::InputError;
+use crate::core::model::csv_rows::Report;
+use crate::core::model::history::lines::LineReader;
+use crate::core::model::history::server::server_of;
+use crate::core::model::history::{self, Format, Records, documents};
+use crate::experiments::Job;
+
+/// Where a file's bytes come from.
+enum Source {
+    Text {
+        text: String,
+        at: usize,
+    },
+    #[cfg(not(target_arch = "wasm32"))]
+    Stream(stream::Stream),
+}
+
+struct Input {
+    name: String,
+    source: Source,
+}
+
+pub struct HistoryJob {
+    config: HistoryConfig,
+    inputs: Vec<Input>,
+    /// The file being read, its format and line reader, its line number and bad lines.
+    current: usize,
+    format: Option<Format>,
+    reader: Option<LineReader>,
+    line: usize,
+    report: Report,
+    records: Records,
+    /// The generated pages' true rates.
+    truth: Vec<f64>,
+    listed: Vec<String>,
+    bytes_done: f64,
+    lines: u64,
+    refused: Option<String>,
+    output: Option<HistoryOutput>,
+}
+
+impl HistoryJob {
+    pub fn new(mut config: HistoryConfig) -> Result<Self, InputError> {
+        if config.source == RecordSource::Files && config.files.is_empty() && config.paths.is_empty() {
+            return Err(InputError::new("files", "the records' text is needed to run (records_bytes only stands for it in checks); load the files"));
+        }
+        let generated = config.source == RecordSource::Generator;
+        let (records, truth) = if generated { config.generator().records() } else { (Records::default(), Vec::new()) };
+        let mut inputs: Vec<Input> = std::mem::take(&mut config.files)
+            .into_iter()
+            .map(|f| {
+                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64) });
+                Input { name: f.name, source: Source::Text { text: f.text, at: 0 } }
+            })
+            .collect();
+        for path in &config.paths {
+            #[cfg(not(target_arch = "wasm32"))]
+            inputs.push(Input { name: path.clone(), source: Source::Stream(stream::Stream::open(path)?) });
+            #[cfg(target_arch = "wasm32")]
+            return Err(InputError::new("paths", format!("{path}: files are read by the command line only; in the page, load them")));
+        }
+        Ok(HistoryJob {
+            config,
+            inputs,
+            current: 0,
+            reader: None,
+            line: 0,
+            report: Report::default(),
+            format: generated.then_some(Format::Cdx),
+            records,
+            truth,
+            listed: Vec::new(),
+            bytes_done: 0.0,
+            lines: 0,
+            refused: None,
+            output: None,
+        })
+    }
+
+    /// The format of the current file: the configuration's, or detected from its head;
+    /// every file of a run must be of one format.
+    fn format_of(&mut self, head: &str) -> Result<Format, String> {
+        let found = match self.config.format {
+            Format::Auto => {
+                history::detect(head).ok_or("its format is not one Freshlab knows from its first line; choose the format (cdx, cdxj, sitemap, heritrix, csv, mediawiki)")?
+            }
+            given => given,
+        };
+        match self.format {
+            Some(before) if before != found => Err(format!("is {} where the files before are {}: read one format at a time", found.label(), before.label())),
+            _ => Ok(found),
+        }
+    }
+
+    /// Reads about `budget` bytes of the current file; false when it is over.
+    fn read(&mut self, budget: u64) -> Result<bool, String> {
+        // the head, to detect the format and read documents whole
+        let format = match self.reader.as_ref().map(|r| r.format) {
+            Some(f) => f,
+            None => {
+                let head = match &mut self.inputs[self.current].source {
+                    Source::Text { text, .. } => text[..floor_char(text, 4096)].to_string(),
+                    #[cfg(not(target_arch = "wasm32"))]
+                    Source::Stream(s) => s.head()?,
+                };
+                let format = self.format_of(&head)?;
+                self.format = Some(format);
+                if !format.by_line() {
+                    let text = match &mut self.inputs[self.current].source {
+                        Source::Text { text, at } => {
+                            *at = text.len();
+                            std::mem::take(text)
+                        }
+                        #[cfg(not(target_arch = "wasm32"))]
+                        Source::Stream(s) => s.whole()?,
+                    };
+                    self.bytes_done += text.len() as f64;
+                    self.lines += text.lines().count() as u64;
+                    match format {
+                        Format::Sitemap => self.listed.extend(documents::sitemap(&text, &mut self.records)?),
+                        _ => documents::mediawiki(&text, self.config.wiki(), &mut self.records)?,
+                    }
+                    return Ok(false);
+                }
+                self.reader = Some(LineReader::new(format));
+                format
+            }
+        };
+        debug_assert!(format.by_line());
+        let reader = self.reader.as_mut().expect("a line reader");
+        let mut read = 0u64;
+        let input = &mut self.inputs[self.current];
+        loop {
+            let line: &str = match &mut input.source {
+                Source::Text { text, at } => {
+                    if *at >= text.len() {
+                        return Ok(false);
+                    }
+                    let end = text[*at..].find('\n').map_or(text.len(), |k| *at + k);
+                    let line = &text[*at..end];
+                    let used = (end + 1).min(text.len()) - *at;
+                    *at += used;
+                    read += used as u64;
+                    self.bytes_done += used as f64;
+                    line
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                Source::Stream(s) => match s.line()? {
+                    None => return Ok(false),
+                    Some(used) => {
+                        read += used as u64;
+                        self.bytes_done += used as f64;
+                        s.text()
+                    }
+                },
+            };
+            self.line += 1;
+            self.lines += 1;
+            if let Err(reason) = reader.line(line, &mut self.records) {
+                if reason.starts_with("more than") {
+                    return Err(format!("line {}: {reason}", self.line));
+                }
+                self.report.bad(self.line, reason);
+            }
+            if read >= budget {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Ends the current file: its bad lines refuse the run, naming the file.
+    fn end_file(&mut self) -> Result<(), String> {
+        if let Some(message) = std::mem::take(&mut self.report).message() {
+            return Err(message);
+        }
+        self.current += 1;
+        self.reader = None;
+        self.line = 0;
+        Ok(())
+    }
+
+    fn result(&mut self, estimates: bool) -> HistoryOutput {
+        let mut pages = Vec::new();
+        let mut estimated = Vec::new();
+        if estimates && self.refused.is_none() {
+            estimated = self.records.estimates(self.config.confidence);
+        }
+        for (page, estimate) in estimated.into_iter().enumerate() {
+            let url = &self.records.urls[page];
+            pages.push(PageHistory {
+                url: url.to_string(),
+                server: server_of(url, self.config.server_by),
+                weight: self.records.weights.get(&(page as u32)).copied(),
+                declared: self.records.changefreq.get(&(page as u32)).copied(),
+                exact_times: matches!(self.records.marks(page).first().map(|m| m.what), Some(history::What::Change)),
+                true_rate: self.truth.get(page).copied(),
+                estimate,
+            });
+        }
+        HistoryOutput::new(&self.config, self.format, self.bytes_done, self.lines, &self.records, &self.listed, self.refused.clone(), pages, self.trace_csv(estimates))
+    }
+
+    /// The revisions as a change trace (page,timestamp), for the bursty experiment.
+    fn trace_csv(&self, estimates: bool) -> Option<String> {
+        if !estimates || self.refused.is_some() || self.format != Some(Format::Mediawiki) {
+            return None;
+        }
+        let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+        writer.write_record(["page", "timestamp"]).ok()?;
+        for page in 0..self.records.pages() {
+            let name = self.records.urls[page].rsplit("/wiki/").next().unwrap_or("").to_string();
+            for m in self.records.marks(page) {
+                writer.write_record([name.as_str(), &crate::core::model::trace::iso(m.time)]).ok()?;
+            }
+        }
+        String::from_utf8(writer.into_inner().ok()?).ok()
+    }
+}
+
+impl Job<HistoryOutput> for HistoryJob {
+    fn advance(&mut self, budget: u64) -> f64 {
+        let mut left = budget.max(1);
+        while self.output.is_none() && left > 0 {
+            if self.current == self.inputs.len() || self.refused.is_some() {
+                self.output = Some(self.result(true));
+                break;
+            }
+            let before = self.bytes_done;
+            let step = self.read(left).and_then(|more| if more { Ok(()) } else { self.end_file() });
+            if let Err(why) = step {
+                self.refused = Some(format!("{}: {why}", self.inputs[self.current].name));
+            }
+            left = left.saturating_sub((self.bytes_done - before).max(1.0) as u64);
+        }
+        self.fraction()
+    }
+
+    fn done(&self) -> bool {
+        self.output.is_some()
+    }
+
+    fn partial(&self) -> Option<HistoryOutput> {
+        self.output.clone()
+    }
+
+    fn finish(mut self: Box<Self>) -> HistoryOutput {
+        while !self.done() {
+            self.advance(u64::MAX);
+        }
+        self.output.take().expect("a result")
+    }
+
+    fn work(&self) -> f64 {
+        if self.config.source == RecordSource::Generator { self.records.kept as f64 } else { self.bytes_done }
+    }
+}
+
+impl HistoryJob {
+    fn fraction(&self) -> f64 {
+        if self.output.is_some() {
+            return 1.0;
+        }
+        if self.config.source == RecordSource::Generator {
+            return 0.0;
+        }
+        let total = self.config.bytes().max(1.0);
+        (self.bytes_done / total).min(0.999)
+    }
+}
+
+/// A file read as a stream, a line at a time (gzip decompressed by flate2 when the file
+/// starts with gzip's magic bytes).
+#[cfg(not(target_arch = "wasm32"))]
+mod stream {
+    use crate::core::input::InputError;
+    use std::io::{BufRead, BufReader, Read};
+
+    pub struct Stream {
+        reader: Box<dyn BufRead>,
+        line: String,
+    }
+
+    impl Stream {
+        pub fn open(path: &str) -> Result<Stream, InputError> {
+            let mut file = std::fs::File::open(path).map_err(|e| InputError::new("paths", format!("cannot read {path}: {e}")))?;
+            let mut magic = [0u8; 2];
+            let gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+            let file = std::fs::File::open(path).map_err(|e| InputError::new("paths", format!("cannot read {path}: {e}")))?;
+            let reader: Box<dyn BufRead> =
+                if gzip { Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(1 << 20, file)) };
+            Ok(Stream { reader, line: String::new() })
+        }
+
+        /// The first 4 KB (left in the buffer, read again as lines).
+        pub fn head(&mut self) -> Result<String, String> {
+            let buffer = self.reader.fill_buf().map_err(|e| format!("cannot be read ({e})"))?;
+            Ok(String::from_utf8_lossy(&buffer[..buffer.len().min(4096)]).into_owned())
+        }
+
+        /// The next line into [`Self::text`]: its bytes with the line end, None at the end.
+        pub fn line(&mut self) -> Result<Option<usize>, String> {
+            self.line.clear();
+            match self.reader.read_line(&mut self.line) {
+                Ok(0) => Ok(None),
+                Ok(n) => Ok(Some(n)),
+                Err(e) => Err(format!("cannot be read past here ({e}); is it UTF-8 text, or a whole gzip file?")),
+            }
+        }
+
+        pub fn text(&self) -> &str {
+            self.line.trim_end_matches('\n')
+        }
+
+        /// The rest, whole (documents).
+        pub fn whole(&mut self) -> Result<String, String> {
+            let mut text = String::new();
+            self.reader.read_to_string(&mut text).map_err(|e| format!("cannot be read ({e}); is it UTF-8 text, or a whole gzip file?"))?;
+            Ok(text)
+        }
+    }
+}

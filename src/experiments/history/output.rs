@@ -1,0 +1,215 @@
+//! What a history shows: what was read and left out, each page's rate and interval,
+//! what the records cannot support, and where capture spacing limits what can be known.
+
+use super::config::HistoryConfig;
+use crate::core::model::history::estimate::{Estimate, Status};
+use crate::core::model::history::{ChangeFreq, Format, Records, Skip};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One page: its URL, server, weight, declared change frequency and estimate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PageHistory {
+    pub url: String,
+    /// None when the URL names no host.
+    pub server: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<ChangeFreq>,
+    /// Its records are exact change times (revisions).
+    #[serde(default)]
+    pub exact_times: bool,
+    /// The rate the generator gave it (generated records only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub true_rate: Option<f64>,
+    pub estimate: Estimate,
+}
+
+impl PageHistory {
+    /// The rate a page list gives it: the estimate, where the records support one.
+    pub fn listed_rate(&self) -> Option<f64> {
+        match self.estimate.status {
+            Status::Estimated | Status::Coarse | Status::NeverChanged => self.estimate.rate,
+            Status::AlwaysChanged | Status::OneRecord => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryOutput {
+    /// The configuration, the files' text left out (their names and sizes kept).
+    pub config: HistoryConfig,
+    pub format: Option<Format>,
+    pub bytes: f64,
+    pub lines: u64,
+    /// Records kept, and left out by reason (largest first).
+    pub kept: u64,
+    pub skipped: Vec<(Skip, u64)>,
+    /// Why the records were refused (nothing estimated), naming the file and line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    pub pages: Vec<PageHistory>,
+    pub servers: u64,
+    /// Pages by status.
+    pub statuses: Vec<(Status, u64)>,
+    /// Sitemaps a sitemap index lists (to load).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listed_sitemaps: Vec<String>,
+    /// The first and last record (Unix seconds).
+    pub first: Option<f64>,
+    pub last: Option<f64>,
+    /// The revisions as a change trace (page,timestamp) for the bursty experiment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+    /// Pages left out of the page list: no rate the records support, or no host.
+    pub left_out: u64,
+    /// What was read, in a paragraph (the CLI's text, the page's details).
+    pub said: String,
+    /// Generated records: how the estimates compare with the true rates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<Accuracy>,
+}
+
+/// How the estimates of generated records compare with the rates that made them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Accuracy {
+    /// Pages whose interval (or one-sided bound) holds the true rate, of those given one.
+    pub covered: u64,
+    pub bounded: u64,
+    /// The median of estimate ÷ true rate over pages with a finite positive estimate,
+    /// and the share of those within a factor 2.
+    pub median_ratio: f64,
+    pub within_2: f64,
+    /// Pages whose true rate × median capture spacing exceeds 2 (changes faster than
+    /// the captures can tell), and of those, how many the records flag (coarse, or
+    /// changed at every capture).
+    pub fast: u64,
+    pub fast_flagged: u64,
+}
+
+impl Accuracy {
+    fn of(pages: &[PageHistory]) -> Option<Accuracy> {
+        if pages.iter().any(|p| p.true_rate.is_none()) || pages.is_empty() {
+            return None;
+        }
+        let (mut covered, mut bounded, mut ratios, mut fast, mut fast_flagged) = (0u64, 0u64, Vec::new(), 0u64, 0u64);
+        for p in pages {
+            let (truth, e) = (p.true_rate.expect("checked"), &p.estimate);
+            if e.low.is_some() || e.high.is_some() {
+                bounded += 1;
+                covered += (e.low.is_none_or(|l| l <= truth) && e.high.is_none_or(|h| truth <= h)) as u64;
+            }
+            if let Some(r) = e.rate.filter(|r| *r > 0.0) {
+                ratios.push(r / truth);
+            }
+            if truth * e.spacing_days > crate::core::model::history::estimate::COARSE {
+                fast += 1;
+                fast_flagged += matches!(e.status, Status::Coarse | Status::AlwaysChanged) as u64;
+            }
+        }
+        ratios.sort_by(f64::total_cmp);
+        let median_ratio = if ratios.is_empty() { f64::NAN } else { 0.5 * (ratios[(ratios.len() - 1) / 2] + ratios[ratios.len() / 2]) };
+        let within_2 = ratios.iter().filter(|r| (0.5..=2.0).contains(*r)).count() as f64 / ratios.len().max(1) as f64;
+        Some(Accuracy { covered, bounded, median_ratio, within_2, fast, fast_flagged })
+    }
+}
+
+impl HistoryOutput {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        config: &HistoryConfig,
+        format: Option<Format>,
+        bytes: f64,
+        lines: u64,
+        records: &Records,
+        listed: &[String],
+        refused: Option<String>,
+        pages: Vec<PageHistory>,
+        trace: Option<String>,
+    ) -> Self {
+        let mut skipped: Vec<(Skip, u64)> = records.skipped.iter().map(|(k, v)| (*k, *v)).filter(|(_, v)| *v > 0).collect();
+        skipped.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut by_status: HashMap<Status, u64> = HashMap::new();
+        for p in &pages {
+            *by_status.entry(p.estimate.status).or_insert(0) += 1;
+        }
+        let statuses = Status::ALL.iter().filter_map(|s| by_status.get(s).map(|n| (*s, *n))).collect();
+        let servers = pages.iter().filter_map(|p| p.server.as_deref()).collect::<std::collections::HashSet<_>>().len() as u64;
+        let times = (0..records.pages()).flat_map(|p| records.marks(p).iter().map(|m| m.time));
+        let (first, last) = times.fold((None, None), |(a, b): (Option<f64>, Option<f64>), t| (Some(a.map_or(t, |a| a.min(t))), Some(b.map_or(t, |b| b.max(t)))));
+        let left_out = pages.iter().filter(|p| p.listed_rate().is_none() || p.server.is_none()).count() as u64;
+        let mut output = HistoryOutput {
+            config: config.clone(),
+            format,
+            bytes,
+            lines,
+            kept: records.kept,
+            skipped,
+            refused,
+            pages,
+            servers,
+            statuses,
+            listed_sitemaps: listed.to_vec(),
+            first,
+            last,
+            trace,
+            left_out,
+            said: String::new(),
+            accuracy: None,
+        };
+        output.accuracy = Accuracy::of(&output.pages);
+        output.said = output.sentence();
+        output
+    }
+
+    pub fn count(&self, status: Status) -> u64 {
+        self.statuses.iter().find(|s| s.0 == status).map_or(0, |s| s.1)
+    }
+
+    fn sentence(&self) -> String {
+        if let Some(why) = &self.refused {
+            return format!("Refused, nothing estimated: {why}");
+        }
+        let read = if self.config.source == super::config::RecordSource::Generator {
+            format!("{} generated captures of pages whose rates are known", self.kept)
+        } else {
+            format!("{} records kept from {} lines ({})", self.kept, self.lines, self.format.map_or("no format", |f| f.label()))
+        };
+        let mut text = format!(
+            "{read}: {} pages on {} servers. {} estimated ({} with visits too sparse to be sure), {} never seen changed (an upper bound each), {} changed at every visit (a lower bound each, no rate), {} with one record.",
+            self.pages.len(),
+            self.servers,
+            self.count(Status::Estimated) + self.count(Status::Coarse),
+            self.count(Status::Coarse),
+            self.count(Status::NeverChanged),
+            self.count(Status::AlwaysChanged),
+            self.count(Status::OneRecord),
+        );
+        if !self.skipped.is_empty() {
+            let parts: Vec<String> = self.skipped.iter().map(|(why, n)| format!("{n} {}", why.label())).collect();
+            text.push_str(&format!(" Left out: {}.", parts.join("; ")));
+        }
+        let out = self.left_out;
+        if out > 0 {
+            text.push_str(&format!(" The page list leaves out {out} pages without a rate the records support or without a host (they stay in the JSON result)."));
+        }
+        if let Some(a) = &self.accuracy {
+            text.push_str(&format!(
+                " Against the generator's true rates: the {}% intervals hold {} of {} pages ({:.1} %); the median estimate is {:.3} times the true rate, {:.1} % within a factor 2; {} pages change faster than their captures can tell (rate × spacing > 2), {} of them flagged by their records.",
+                (100.0 * self.config.confidence).round(),
+                a.covered,
+                a.bounded,
+                100.0 * a.covered as f64 / a.bounded.max(1) as f64,
+                a.median_ratio,
+                100.0 * a.within_2,
+                a.fast,
+                a.fast_flagged
+            ));
+        }
+        if !self.listed_sitemaps.is_empty() {
+            text.push_str(&format!(" A sitemap index lists {} sitemaps: load them (several snapshots of each give lastmod histories).", self.listed_sitemaps.len()));
+        }
+        text
+    }
+}

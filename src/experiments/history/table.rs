@@ -1,0 +1,30 @@
+//! The table of a result: the page list the other experiments read
+//! (`page,server,change_rate,weight,rate_low,rate_high`, rates per day), pages without
+//! a rate the records support left out (counted in the result).
+
+use super::output::HistoryOutput;
+use crate::core::model::history::Format;
+use crate::experiments::Tabular;
+use crate::table::{Cell, Table, columns};
+
+impl Tabular for HistoryOutput {
+    fn table(&self) -> Table {
+        let weighted = self.pages.iter().any(|p| p.weight.is_some());
+        // the sitemaps protocol's default priority is 0.5
+        let default_weight = if self.format == Some(Format::Sitemap) { 0.5 } else { 1.0 };
+        let mut rows = Vec::new();
+        for p in &self.pages {
+            let (Some(rate), Some(server)) = (p.listed_rate(), &p.server) else { continue };
+            let mut row = vec![Cell::Text(p.url.clone()), Cell::Text(server.clone()), Cell::Number(rate)];
+            if weighted {
+                row.push(Cell::Number(p.weight.unwrap_or(default_weight)));
+            }
+            row.push(Cell::Number(p.estimate.low.unwrap_or(0.0)));
+            row.push(Cell::Number(p.estimate.high.expect("a listed rate has an upper bound")));
+            rows.push(row);
+        }
+        let names: &[&str] =
+            if weighted { &["page", "server", "change_rate", "weight", "rate_low", "rate_high"] } else { &["page", "server", "change_rate", "rate_low", "rate_high"] };
+        Table { columns: columns(names), rows }
+    }
+}

@@ -1,0 +1,246 @@
+//! The readers on files written by the formats' documentation, the estimates they give,
+//! the slices, the refusals and the round trip into a page list.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use super::*;
+use crate::core::model::history::estimate::Status;
+use crate::core::model::history::{Format, Skip, detect};
+use crate::core::model::page_list;
+use crate::experiments::job::in_slices;
+use crate::experiments::{Figures, Tabular};
+
+fn config(files: &[(&str, &str)]) -> HistoryConfig {
+    HistoryConfig { source: RecordSource::Files, files: files.iter().map(|(name, text)| RecordFile { name: name.to_string(), text: text.to_string(), bytes: None }).collect(), ..Default::default() }
+}
+
+fn run(files: &[(&str, &str)]) -> HistoryOutput {
+    config(files).start().expect("starts").finish()
+}
+
+fn page<'a>(o: &'a HistoryOutput, url: &str) -> &'a PageHistory {
+    o.pages.iter().find(|p| p.url == url).unwrap_or_else(|| panic!("no page {url} in {:?}", o.pages.iter().map(|p| &p.url).collect::<Vec<_>>()))
+}
+
+fn skipped(o: &HistoryOutput, why: Skip) -> u64 {
+    o.skipped.iter().find(|s| s.0 == why).map_or(0, |s| s.1)
+}
+
+/// The CDX file format (the Wayback Machine's legend ` CDX N b a m s k r M S V g`):
+/// daily captures of one page with digests A A B B(revisit) C give four intervals of a
+/// day, two changed: 2/(e^λ − 1) = 2 → λ = ln 2; a redirect, an error, a capture without
+/// digest, a non-HTTP record, a repeat of the same second and a conflicting one are left
+/// out by reason; a page captured twice unchanged is never seen changed.
+const CDX: &str = " CDX N b a m s k r M S V g
+com,example)/ 20260101000000 http://example.com/ text/html 200 AAAA - - 100 0 a.warc.gz
+com,example)/ 20260102000000 http://example.com/ text/html 200 AAAA - - 100 0 a.warc.gz
+com,example)/ 20260102000000 http://example.com/ text/html 200 AAAA - - 100 0 a.warc.gz
+com,example)/ 20260103000000 http://example.com/ text/html 200 BBBB - - 100 0 a.warc.gz
+com,example)/ 20260104000000 http://example.com/ warc/revisit - BBBB - - 100 0 a.warc.gz
+com,example)/ 20260105000000 http://example.com/ text/html 200 CCCC - - 100 0 a.warc.gz
+com,example)/ 20260105000000 http://example.com/ text/html 200 DDDD - - 100 0 a.warc.gz
+com,example)/a 20260101000000 http://example.com/a text/html 301 RRRR http://example.com/b - 100 0 a.warc.gz
+com,example)/b 20260101 http://example.com/b text/html 200 EEEE - - 100 0 a.warc.gz
+com,example)/b 20260201000000 http://example.com/b text/html 200 EEEE - - 100 0 a.warc.gz
+com,example)/b 20260301000000 http://example.com/b text/html 404 - - - 100 0 a.warc.gz
+com,example)/b 20260302000000 http://example.com/b text/html 200 - - - 100 0 a.warc.gz
+filedesc:a.warc.gz 20260101000000 filedesc:a.warc.gz warc/warcinfo 200 ZZZZ - - 100 0 a.warc.gz
+";
+
+#[test]
+fn cdx_captures_are_read_as_the_format_says() {
+    assert_eq!(detect(CDX), Some(Format::Cdx));
+    let o = run(&[("a.cdx", CDX)]);
+    assert_eq!(o.refused, None);
+    assert_eq!(o.format, Some(Format::Cdx));
+    let home = page(&o, "http://example.com/");
+    assert_eq!((home.estimate.observations, home.estimate.changes), (4, 2));
+    assert!((home.estimate.rate.unwrap() - std::f64::consts::LN_2).abs() < 1e-12);
+    assert_eq!(home.server.as_deref(), Some("example.com"));
+    let b = page(&o, "http://example.com/b");
+    assert_eq!((b.estimate.status, b.estimate.rate), (Status::NeverChanged, Some(0.0)));
+    assert!((b.estimate.span_days - 31.0).abs() < 1e-12, "a date of 8 digits is its midnight");
+    for (why, n) in [(Skip::Redirect, 1), (Skip::Error, 1), (Skip::NoDigest, 1), (Skip::NotPage, 1), (Skip::SameTime, 1), (Skip::Conflicting, 1)] {
+        assert_eq!(skipped(&o, why), n, "{why:?}");
+    }
+    assert_eq!(o.pages.len(), 2, "the redirect's URL is no page of the history");
+    assert_eq!(o.kept, 9);
+}
+
+/// The Wayback CDX server's default 7 fields (no legend), and CDXJ as Common Crawl serves
+/// it (status and mime in the JSON; `mime-detected` is not the record's mime type).
+#[test]
+fn wayback_seven_fields_and_cdxj() {
+    let seven = "org,example)/ 20250101000000 https://example.org/ text/html 200 X1 1000\norg,example)/ 20250111000000 https://example.org/ text/html 200 X2 1000\n";
+    assert_eq!(detect(seven), Some(Format::Cdx));
+    let o = run(&[("seven.cdx", seven)]);
+    let p = page(&o, "https://example.org/");
+    assert_eq!((p.estimate.status, p.estimate.observations, p.estimate.changes), (Status::AlwaysChanged, 1, 1));
+    assert!(p.estimate.rate.is_none() && p.estimate.high.is_none() && p.estimate.low.unwrap() > 0.0);
+    let cdxj = r#"org,example)/ 20250101000000 {"url": "https://example.org/", "mime": "text/html", "mime-detected": "text/html", "status": "200", "digest": "sha1:AAA", "length": "10", "offset": "0", "filename": "x.warc.gz"}
+org,example)/ 20250102000000 {"url": "https://example.org/", "mime": "warc/revisit", "digest": "sha1:AAA"}
+org,example)/ 20250103000000 {"url": "https://example.org/", "mime": "text/html", "status": "302", "digest": "sha1:RED", "redirect": "https://example.org/x"}
+org,example)/ 20250104000000 {"url": "https://example.org/", "mime": "text/html", "status": "200", "digest": "sha1:BBB"}
+"#;
+    assert_eq!(detect(cdxj), Some(Format::Cdxj));
+    let o = run(&[("x.cdxj", cdxj)]);
+    let p = page(&o, "https://example.org/");
+    assert_eq!((p.estimate.observations, p.estimate.changes), (2, 1), "the revisit is a capture of the same content");
+    assert_eq!(skipped(&o, Skip::Redirect), 1);
+}
+
+/// Heritrix's crawl.log (its documented columns): 200 with a sha1 digest, a 304 is the
+/// content unchanged, a 404, a negative code (Heritrix's own failure), a dns: record.
+#[test]
+fn heritrix_crawl_log() {
+    let log = "\
+2026-01-01T00:00:00.000Z   200       1000 http://ex.net/ - - text/html #001 20260101000000000+10 sha1:AAA - -
+2026-01-01T00:00:01.000Z     1         60 dns:ex.net P http://ex.net/ text/dns #002 20260101000001000+1 sha1:DNS - -
+2026-01-03T00:00:00.000Z   304          0 http://ex.net/ - - text/html #001 20260103000000000+10 - - -
+2026-01-05T00:00:00.000Z   200       1000 http://ex.net/ - - text/html #001 20260105000000000+10 sha1:BBB - -
+2026-01-05T00:00:00.000Z   404        100 http://ex.net/gone - - text/html #001 20260105000000000+10 sha1:C - -
+2026-01-06T00:00:00.000Z    -2          - http://down.net/ - - unknown #003 - - - -
+";
+    assert_eq!(detect(log), Some(Format::Heritrix));
+    let o = run(&[("crawl.log", log)]);
+    assert_eq!(o.refused, None);
+    let p = page(&o, "http://ex.net/");
+    // intervals: 2 days unchanged (304), then 2 days changed: (1 − e^{−2λ}) e^{−2λ} is largest at e^{−2λ} = 1/2
+    assert_eq!((p.estimate.observations, p.estimate.changes), (2, 1));
+    assert!((p.estimate.rate.unwrap() - std::f64::consts::LN_2 / 2.0).abs() < 1e-12);
+    assert_eq!((skipped(&o, Skip::NotPage), skipped(&o, Skip::Error), skipped(&o, Skip::Failed)), (1, 1, 1));
+}
+
+/// A CSV crawl log, with changed flags or digests, and a weight column kept in the list.
+#[test]
+fn csv_crawl_logs() {
+    let changed = "url,fetch_time,changed,weight\nhttp://a.org/,2026-01-01,0,2\nhttp://a.org/,2026-01-02,1,2\nhttp://a.org/,2026-01-03,0,2\n";
+    assert_eq!(detect(changed), Some(Format::Csv));
+    let o = run(&[("log.csv", changed)]);
+    let p = page(&o, "http://a.org/");
+    assert_eq!((p.estimate.observations, p.estimate.changes, p.weight), (2, 1, Some(2.0)));
+    let digest = "url,fetch_time,digest\n\"http://a.org/?q=1,2\",1767225600,x\n\"http://a.org/?q=1,2\",1767312000,y\nhttp://b.org/,1767225600,-\n";
+    let o = run(&[("log.csv", digest)]);
+    assert_eq!(page(&o, "http://a.org/?q=1,2").estimate.changes, 1);
+    assert_eq!(skipped(&o, Skip::NoDigest), 1);
+}
+
+/// Two snapshots of a sitemap: each URL's distinct lastmod dates are its changes; the
+/// declared changefreq and the priority are kept; an index's sitemaps are listed.
+#[test]
+fn sitemaps_and_their_lastmod_histories() {
+    let january = r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://s.org/</loc><lastmod>2026-01-01</lastmod><changefreq>daily</changefreq><priority>0.8</priority></url>
+  <url><loc>https://s.org/about</loc><lastmod>2025-06</lastmod><changefreq>yearly</changefreq></url>
+  <url><loc>https://s.org/new</loc></url>
+</urlset>"#;
+    let march = january.replace("2026-01-01", "2026-03-02T00:00:00+00:00");
+    assert_eq!(detect(january), Some(Format::Sitemap));
+    let o = run(&[("jan.xml", january), ("mar.xml", &march)]);
+    assert_eq!(o.refused, None);
+    let home = page(&o, "https://s.org/");
+    assert_eq!((home.estimate.changes, home.declared, home.weight), (1, Some(crate::core::model::history::ChangeFreq::Daily), Some(0.8)));
+    assert!((home.estimate.span_days - 60.0).abs() < 1e-12);
+    assert_eq!(page(&o, "https://s.org/about").estimate.status, Status::OneRecord, "one lastmod, twice");
+    assert_eq!(skipped(&o, Skip::NoLastmod), 2);
+    assert_eq!(skipped(&o, Skip::SameTime), 1);
+    let index = r#"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://s.org/a.xml</loc></sitemap><sitemap><loc>https://s.org/b.xml</loc></sitemap></sitemapindex>"#;
+    let o = run(&[("index.xml", index)]);
+    assert_eq!(o.listed_sitemaps, ["https://s.org/a.xml", "https://s.org/b.xml"]);
+    assert_eq!(skipped(&o, Skip::SitemapIndex), 2);
+    let bad = january.replace("daily", "often");
+    assert!(run(&[("bad.xml", &bad)]).refused.unwrap().contains("changefreq “often”"));
+}
+
+/// MediaWiki: the API's JSON (formatversion 1: pages by id; 2: a list) and a dump's XML;
+/// each revision a change; the revisions as a trace the bursty experiment reads.
+#[test]
+fn mediawiki_revisions_and_their_trace() {
+    let v1 = r#"{"batchcomplete":"","query":{"pages":{"736":{"pageid":736,"ns":0,"title":"Albert Einstein","revisions":[{"revid":3,"timestamp":"2026-01-03T00:00:00Z"},{"revid":2,"timestamp":"2026-01-02T00:00:00Z"},{"revid":1,"timestamp":"2026-01-01T00:00:00Z"}]}}}}"#;
+    let o = run(&[("api.json", v1)]);
+    let p = page(&o, "https://en.wikipedia.org/wiki/Albert_Einstein");
+    assert!(p.exact_times);
+    assert_eq!((p.estimate.changes, p.estimate.rate), (2, Some(1.0)));
+    let v2 = r#"{"query":{"pages":[{"pageid":1,"title":"A","revisions":[{"timestamp":"2026-01-01T00:00:00Z"},{"timestamp":"2026-01-05T00:00:00Z"}]}]}}"#;
+    assert_eq!(page(&run(&[("api.json", v2)]), "https://en.wikipedia.org/wiki/A").estimate.rate, Some(0.25));
+    let dump = r#"<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/"><siteinfo><base>https://pt.wikipedia.org/wiki/P%C3%A1gina_principal</base></siteinfo>
+<page><title>Rio de Janeiro</title><revision><id>1</id><timestamp>2026-01-01T00:00:00Z</timestamp></revision><revision><id>2</id><timestamp>2026-01-01T12:00:00Z</timestamp></revision></page>
+</mediawiki>"#;
+    assert_eq!(detect(dump), Some(Format::Mediawiki));
+    let o = run(&[("dump.xml", dump)]);
+    let p = page(&o, "https://pt.wikipedia.org/wiki/Rio_de_Janeiro");
+    assert_eq!(p.estimate.rate, Some(2.0));
+    let trace = crate::core::model::trace::parse(o.trace.as_ref().unwrap().as_bytes()).expect("the trace reads back");
+    assert_eq!((trace.pages(), trace.total_changes()), (1, 2));
+}
+
+/// Bad lines are refused with the file, the line and the fix, all of them, nothing
+/// estimated; files of two formats are refused; the CLI and page say so.
+#[test]
+fn bad_records_are_refused_by_file_and_line() {
+    let bad = "com,x)/ 20260101000000 http://x.com/ text/html 200 A - - 1 0 f\ncom,x)/ 2026010 http://x.com/ text/html 200 B - - 1 0 f\ncom,x)/ 20260103000000 http://x.com/ text/html abc B - - 1 0 f\n";
+    let o = run(&[("x.cdx", bad)]);
+    let why = o.refused.as_deref().unwrap();
+    assert!(why.starts_with("x.cdx: has 2 bad rows") && why.contains("line 2: timestamp “2026010”") && why.contains("line 3: status “abc”"), "{why}");
+    assert!(o.pages.is_empty() && o.figures().len() == 1);
+    let mixed = run(&[("a.cdx", CDX), ("b.xml", "<urlset></urlset>")]);
+    assert!(mixed.refused.as_deref().unwrap().contains("b.xml: is sitemap.xml"), "{:?}", mixed.refused);
+    assert!(config(&[("a.txt", "hello world")]).validate().unwrap_err().message.contains("choose the format"));
+    let none = HistoryConfig { source: RecordSource::Files, ..Default::default() };
+    assert!(none.validate().unwrap_err().message.contains("not loaded"));
+}
+
+/// The result does not depend on how the reading is sliced.
+#[test]
+fn slices_do_not_change_the_result() {
+    let whole = run(&[("a.cdx", CDX), ("b.cdx", "org,b)/ 20250101000000 https://b.org/ text/html 200 Q 1\n")]);
+    let sliced = in_slices(config(&[("a.cdx", CDX), ("b.cdx", "org,b)/ 20250101000000 https://b.org/ text/html 200 Q 1\n")]).start().unwrap(), 7);
+    assert_eq!(whole, sliced);
+}
+
+/// Round trip: the page list a history exports reads back with the same pages, servers,
+/// rates and intervals (the page list's rate_low and rate_high columns); pages the
+/// records cannot support are left out and counted.
+#[test]
+fn the_page_list_reads_back_the_same() {
+    let text = include_str!("../../../www/samples/sample-captures.cdx");
+    let o = run(&[("sample-captures.cdx", text)]);
+    let csv = o.table().to_csv();
+    let list = page_list::parse(csv.as_bytes(), "page_list").expect("the export is a page list");
+    let listed: Vec<&PageHistory> = o.pages.iter().filter(|p| p.listed_rate().is_some()).collect();
+    assert_eq!(list.names.len(), listed.len());
+    assert_eq!(o.left_out, (o.pages.len() - listed.len()) as u64);
+    assert!(o.left_out > 0);
+    let bounds = list.rate_bounds.as_ref().expect("intervals read");
+    for (k, p) in listed.iter().enumerate() {
+        let i = list.position[k];
+        assert_eq!(list.names[k], p.url);
+        assert_eq!(list.repo.lambda[i], p.estimate.rate.unwrap());
+        assert_eq!(bounds[i], [p.estimate.low.unwrap(), p.estimate.high.unwrap()]);
+        assert_eq!(Some(&list.server_names[list.repo.server_of(i)]), p.server.as_ref());
+    }
+}
+
+/// The command line streams files, gzip or not, to the same result as their text.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn streamed_and_gzip_files_give_the_same_result() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("freshlab-history-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain = dir.join("a.cdx");
+    std::fs::write(&plain, CDX).unwrap();
+    let gz = dir.join("a.cdx.gz");
+    let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    encoder.write_all(CDX.as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    let from_text = run(&[("a.cdx", CDX)]);
+    for path in [&plain, &gz] {
+        let c = HistoryConfig { source: RecordSource::Files, paths: vec![path.display().to_string()], ..Default::default() };
+        let o = in_slices(c.start().unwrap(), 50);
+        assert_eq!((&o.pages, &o.skipped, o.kept), (&from_text.pages, &from_text.skipped, from_text.kept), "{}", path.display());
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,63 @@
+// Your history (issue 47): the sample capture index read into rates, a Wikipedia dump
+// read into a trace, a gzip file decompressed by the page, bad records refused by line,
+// and the page list sent to the policies view in one click.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { sessions, shots } from './browser.mjs';
+
+const session = sessions();
+const details = (page) => page.locator('#history .details');
+const read = (page) => page.waitForFunction(() => /records kept|Refused/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+
+test('the view opens on generated captures against their true rates; the sample index is read and its page list runs in the policies view', async () => {
+  const browser = await session({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  assert.match(await details(page).textContent(), /Against the generator's true rates: the 95% intervals hold \d+ of \d+ pages \(9\d\.\d %\)/);
+  await page.screenshot({ path: path.join(shots, 'history-generated.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Load the sample capture index' }).click();
+  await page.waitForFunction(() => /sample-captures\.cdx/.test(document.querySelector('#history .details')?.textContent ?? '') || /3712 records/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  const text = await details(page).textContent();
+  assert.match(text, /3712 records kept from 3918 lines \(CDX capture index/);
+  assert.match(text, /125 error answer/);
+  assert.match(text, /80 redirect/);
+  assert.match(text, /leaves out 15 pages/);
+  await page.screenshot({ path: path.join(shots, 'history.png'), fullPage: true });
+  await page.locator('[data-send=policies]').click();
+  await page.waitForFunction(() => document.documentElement.dataset.view === 'policies');
+  await page.waitForFunction(() => /127 rows on 30 servers/.test(document.querySelector('#policies .trace-status')?.textContent ?? ''), null, { timeout: 20_000 });
+  assert.equal(await page.locator('#policies').getByLabel('pages from', { exact: true }).inputValue(), 'page_list');
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('a gzip dump of revisions becomes a trace for bursty changes; bad records are refused by line', async () => {
+  const browser = await session({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-history-'));
+  const dump = path.join(dir, 'revisions.xml.gz');
+  fs.writeFileSync(dump, zlib.gzipSync(fs.readFileSync(new URL('../../www/samples/sample-revisions.xml', import.meta.url))));
+  await page.locator('#history input[type=file]').setInputFiles(dump);
+  await page.waitForFunction(() => /Loaded revisions\.xml/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /2308 records kept .*MediaWiki/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.locator('[data-send=bursty]').click();
+  await page.waitForFunction(() => /Loaded revisions-trace\.csv/.test(document.querySelector('#bursty .trace-status')?.textContent ?? ''), null, { timeout: 20_000 });
+  assert.equal(await page.locator('#bursty').getByLabel('changes from', { exact: true }).inputValue(), 'trace');
+  // a CDX line with a bad timestamp: refused, naming the file and line
+  await page.evaluate(() => globalThis.freshlab.router.go('history'));
+  const bad = path.join(dir, 'bad.cdx');
+  fs.writeFileSync(bad, 'com,x)/ 20260101000000 http://x.com/ text/html 200 A - - 1 0 f\ncom,x)/ 2026010 http://x.com/ text/html 200 B - - 1 0 f\n');
+  await page.locator('#history input[type=file]').setInputFiles(bad);
+  await page.waitForFunction(() => /Loaded bad\.cdx/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /Refused/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await details(page).textContent(), /bad\.cdx: has 1 bad row.*line 2: timestamp “2026010”/);
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});

@@ -1,0 +1,172 @@
+// Your history (issue 47): change rates from the records people have — a web archive's
+// capture index, sitemaps, a crawl log, Wikipedia's revisions — each page's rate with its
+// interval, and one click to run the other experiments on those pages.
+import { number as fmt } from '../ui/format.js';
+import { loadSample, handOff } from '../ui/csv-file.js';
+
+const MAX_BYTES = 1024 * 1024 * 1024;
+let loads = 0;
+
+/** A file's text, gunzipped by the browser when it is gzip (a .gz index or log). */
+async function textOf(file) {
+  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+  const gzip = head[0] === 0x1f && head[1] === 0x8b;
+  const stream = gzip ? file.stream().pipeThrough(new DecompressionStream('gzip')) : file.stream();
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  if (bytes.length > MAX_BYTES) throw new Error(`${file.name} holds ${Math.round(bytes.length / 2 ** 20)} MB of text, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${file.name} is not UTF-8 text${gzip ? ' once decompressed' : ''}`);
+  }
+}
+
+function recordsBox(panel, controls) {
+  const box = document.createElement('div');
+  box.className = 'trace-drop';
+  box.innerHTML = `
+    <label class="trace-pick">Your records (one format; several sitemap snapshots at once) <input type="file" multiple></label>
+    <button type="button" class="secondary trace-sample" data-sample="sample-captures.cdx">Load the sample capture index</button>
+    <button type="button" class="secondary trace-sample" data-sample="sample-revisions.xml">Load the sample Wikipedia revisions</button>
+    <p class="trace-status" role="status">No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.</p>
+    <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's), sitemap.xml files, a Heritrix crawl.log, a CSV
+      <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code>, or MediaWiki revisions (an API answer's JSON, a dump's XML);
+      gzip files are decompressed here. The page holds up to 1 GB of text; the command line streams any size.</p>`;
+  const status = box.querySelector('.trace-status');
+  panel.fileBoxes.push({
+    refresh() {
+      if (panel.records) return;
+      const awaited = panel.awaited.get('records');
+      status.textContent = awaited ? `This link's run is on your records ${awaited.name}: choose or drop them here and it runs.` : 'No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.';
+    },
+  });
+  const use = (files, run = false) => {
+    const bytes = files.reduce((n, f) => n + new TextEncoder().encode(f.text).length, 0);
+    const name = files.length === 1 ? files[0].name : `${files.length} files (${files.map((f) => f.name).join(', ')})`;
+    const awaited = panel.awaited.get('records');
+    panel.awaited.delete('records');
+    panel.records = { text: files, name, bytes, serial: ++loads, shape: null };
+    panel.form.set('source', 'files');
+    status.textContent = `Loaded ${name} (${fmt(bytes / 1024, 3)} KB). Read when the run starts.`;
+    panel.changed();
+    if (awaited || run) panel.start();
+  };
+  const load = async (list) => {
+    try {
+      use(await Promise.all([...list].map(async (file) => ({ name: file.name.replace(/\.gz$/, ''), text: await textOf(file) }))));
+    } catch (error) {
+      panel.records = null;
+      status.textContent = `Not loaded: ${error.message}.`;
+      panel.setStatus(`Check the file: ${error.message}.`, true);
+    }
+  };
+  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files.length && load(e.target.files));
+  for (const button of box.querySelectorAll('[data-sample]')) {
+    button.addEventListener('click', async () => {
+      try {
+        use([{ name: button.dataset.sample, text: await loadSample(button.dataset.sample) }], true);
+      } catch (error) {
+        status.textContent = `Not loaded: ${error.message}.`;
+      }
+    });
+  }
+  box.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    box.classList.add('dragging');
+  });
+  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
+  box.addEventListener('drop', (e) => {
+    e.preventDefault();
+    box.classList.remove('dragging');
+    if (e.dataTransfer.files.length) load(e.dataTransfer.files);
+  });
+  controls.append(box);
+}
+
+/** The result's page list as CSV (what `freshlab history --out pages.csv` writes). */
+function pageListCsv(result) {
+  const quote = (s) => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
+  const weighted = result.pages.some((p) => p.weight !== undefined);
+  const fallback = result.format === 'sitemap' ? 0.5 : 1;
+  const rows = [weighted ? 'page,server,change_rate,weight,rate_low,rate_high' : 'page,server,change_rate,rate_low,rate_high'];
+  for (const p of result.pages) {
+    const e = p.estimate;
+    if (!p.server || !['estimated', 'coarse', 'never_changed'].includes(e.status)) continue;
+    rows.push([quote(p.url), quote(p.server), e.rate, ...(weighted ? [p.weight ?? fallback] : []), e.low ?? 0, e.high].join(','));
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+const TARGETS = [
+  ['policies', 'policies'],
+  ['allocate', 'allocations'],
+  ['learning', 'learning'],
+  ['crawlers', 'your crawler'],
+];
+
+function details(result, element, phase) {
+  if (result.refused) {
+    element.innerHTML = `<p class="error" role="alert">${result.said}</p>`;
+    return;
+  }
+  const label = (s) => s.replaceAll('_', ' ');
+  const statuses = result.statuses.map(([s, n]) => `<tr><th scope="row">${label(s)}</th><td class="num">${fmt(n, 9)}</td></tr>`).join('');
+  const skipped = result.skipped.length ? result.skipped.map(([s, n]) => `<tr><th scope="row">${label(s)}</th><td class="num">${fmt(n, 9)}</td></tr>`).join('') : '<tr><td colspan="2">none</td></tr>';
+  const top = result.pages
+    .filter((p) => p.estimate.rate > 0)
+    .sort((a, b) => b.estimate.rate - a.estimate.rate)
+    .slice(0, 10)
+    .map((p) => `<tr><th scope="row">${p.url}</th><td class="num">${fmt(p.estimate.rate, 3)}</td><td class="num">${fmt(p.estimate.low, 3)}–${fmt(p.estimate.high, 3)}</td><td class="num">${p.estimate.observations}</td><td>${label(p.estimate.status)}</td></tr>`)
+    .join('');
+  const listed = result.pages.length - result.left_out;
+  const sends = TARGETS.map(([id, what]) => `<a class="button secondary" href="?view=${id}" data-view="${id}" data-send="${id}">Run ${what} on these ${fmt(listed, 9)} pages</a>`).join(' ');
+  const trace = result.trace ? ' <a class="button secondary" href="?view=bursty" data-view="bursty" data-send="bursty">Replay the revisions in bursty changes</a>' : '';
+  element.innerHTML = `
+    <p>${result.said}</p>
+    <p class="sends">${phase === 'final' && listed > 0 ? sends + trace : ''}</p>
+    <table><caption>Pages by what their records say</caption><tbody>${statuses}</tbody></table>
+    <table><caption>Records left out, by reason</caption><tbody>${skipped}</tbody></table>
+    <table><caption>The ten fastest-changing pages (per day, ${fmt(100 * result.config.confidence, 3)} % interval)</caption>
+      <thead><tr><th scope="col">page</th><th scope="col">rate</th><th scope="col">interval</th><th scope="col">intervals seen</th><th scope="col">status</th></tr></thead>
+      <tbody>${top}</tbody></table>
+    <p class="fineprint">Rates come from the likelihood of what the records show: a page seen changed or not between visits (Cho &amp; Garcia-Molina's
+      estimator for irregular visits), or exact change times (revisions). A page never seen changed gets rate 0 with an upper bound; one changed at every
+      visit gets a lower bound and no rate, and is left out of the page list. Where visits are sparser than changes the records can only bound the rate
+      from below: the second chart shows where.</p>`;
+  for (const a of element.querySelectorAll('[data-send]')) {
+    a.addEventListener('click', () => {
+      const name = `${(result.config.files?.[0]?.name ?? 'history').replace(/\.[a-z]+$/, '')}-pages.csv`;
+      if (a.dataset.send === 'bursty') handOff('bursty', 'trace', { text: result.trace, name: name.replace('-pages', '-trace') });
+      else handOff(a.dataset.send, 'pageList', { text: pageListCsv(result), name });
+    });
+  }
+}
+
+const panel = {
+  id: 'history',
+  heading: 'What your records say about how your pages change',
+  intro: '<p>Load the records you have; each page gets the change rate they support and how sure that is.</p>',
+  keyFields: ['captures', 'confidence'],
+  auto: false,
+  action: 'Read',
+  fields: ['source', 'format', 'server_by', 'confidence', 'pages', 'servers', 'days', 'rate_min', 'rate_max', 'spacing_min', 'spacing_max', 'captures', 'seed'],
+  setup: recordsBox,
+  files: [{ key: 'records', field: 'files', size: 'records_bytes', param: 'file', noun: 'records', otherwise: 'the generated captures', when: (config) => config.source === 'files' }],
+  estimate: true,
+  details,
+};
+
+export default {
+  id: 'history',
+  group: 'learning',
+  title: 'Your history: change rates from your records',
+  card: 'Web-archive capture indexes, sitemaps, crawl logs and Wikipedia revisions read into change rates with intervals, then every experiment on those pages.',
+  source: 'Cho & Garcia-Molina 2003; CDX, sitemaps.org, Heritrix, MediaWiki',
+  lede: `<p>How often do my pages change, and how sure can I be? Nobody knows their pages' change rates; what people have are records of
+    visits: a web archive's captures (each with a content digest), a sitemap's <code>lastmod</code> dates, a crawler's log, a wiki's revisions.
+    Two captures with different digests mean the page changed between them. From these, each page's rate is the likelihood's maximum, with a
+    confidence interval. The page list it gives runs in every other view.</p>
+    <p>With no records loaded, the view reads generated captures of pages whose rates it knows (log-uniform rates, captures at Poisson,
+    periodic or bursty times): the last chart puts each estimate beside the truth, and the text says how often the intervals hold it.</p>`,
+  panels: [panel],
+};
