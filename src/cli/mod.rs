@@ -128,6 +128,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     if !outputs.positional.is_empty() {
         // files as arguments: the records of `freshlab history FILE…`, read as streams
         object.insert("paths".into(), Value::Array(outputs.positional.iter().cloned().map(Value::String).collect()));
+        object.entry("source").or_insert_with(|| Value::String("files".into()));
     }
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     if let Some((k, n)) = outputs.part {

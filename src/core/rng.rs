@@ -76,6 +76,8 @@ pub enum Purpose {
     ObservedPages,
     /// A generated page's changes and captures (the history experiment; index: the page).
     HistoryRecords,
+    /// Rates redrawn within their estimated intervals (index: the redraw).
+    RateRedraw,
     /// Tests and benchmarks: the index is the stream id.
     Test,
 }
@@ -83,7 +85,7 @@ pub enum Purpose {
 impl Purpose {
     /// Every purpose, each with sample values of its fields (for the tests).
     #[cfg(test)]
-    const SAMPLES: [Purpose; 25] = [
+    const SAMPLES: [Purpose; 26] = [
         Purpose::ServerSchedule { run: 0, series: 0 },
         Purpose::ServerSchedule { run: 1, series: 0 },
         Purpose::ServerSchedule { run: 0, series: 1 },
@@ -109,6 +111,7 @@ impl Purpose {
         Purpose::ServerSample,
         Purpose::ObservedPages,
         Purpose::HistoryRecords,
+        Purpose::RateRedraw,
     ];
 
     /// The purpose and its fields in one word: the kind in the top byte, its fields
@@ -136,6 +139,7 @@ impl Purpose {
             Purpose::ObservedPages => (19, 0, 0),
             Purpose::Test => (20, 0, 0),
             Purpose::HistoryRecords => (21, 0, 0),
+            Purpose::RateRedraw => (22, 0, 0),
         };
         (kind << 56) | (a << 40) | b
     }
@@ -273,7 +277,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(firsts.len(), 26 * 2 * 4_994);
+        assert_eq!(firsts.len(), 27 * 2 * 4_994);
     }
 
     #[test]

@@ -11,7 +11,7 @@ import { sessions, shots } from './browser.mjs';
 
 const session = sessions();
 const details = (page) => page.locator('#history .details');
-const read = (page) => page.waitForFunction(() => /records kept|Refused/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+const read = (page) => page.waitForFunction(() => /records kept|generated captures of pages|Refused/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
 
 test('the view opens on generated captures against their true rates; the sample index is read and its page list runs in the policies view', async () => {
   const browser = await session({ viewport: { width: 1280, height: 900 } });

@@ -43,3 +43,11 @@ export const PAGE_LIST_FILE = {
 
 /** A panel spec's hooks: the drop box, and the list it holds. */
 export const PAGE_LIST = { setup: (panel, controls) => pageListBox(panel, controls), files: [PAGE_LIST_FILE] };
+
+/** What a result says of a page list whose rates are estimates (a history's, issue 47). */
+export function estimatedNote(summary, spread = null) {
+  const n = summary?.estimated_rates;
+  if (!n) return '';
+  const range = spread ? ` With each rate redrawn within its interval (${spread.redraws} times), OPT_POLITE's allocation keeps a freshness of ${spread.freshness[3][0].toFixed(3)} to ${spread.freshness[3][2].toFixed(3)} (uniform: ${spread.freshness[0][0].toFixed(3)} to ${spread.freshness[0][2].toFixed(3)}).` : ' The allocations view shows the spread that redrawing them within their intervals gives.';
+  return ` Its ${n.toLocaleString('en')} change rates are <strong>estimates</strong> with intervals (a history's page list): the results hold for the estimates.${range}`;
+}

@@ -1,7 +1,7 @@
 // The four allocations of a page list or the generator's pages (thesis §4.3–4.4; Cho &
 // Garcia-Molina 2000).
 import { number, integer } from '../ui/format.js';
-import { PAGE_LIST } from '../ui/page-list.js';
+import { PAGE_LIST, estimatedNote } from '../ui/page-list.js';
 
 function worst(kkt) {
   return kkt ? Math.max(kkt.stationarity, kkt.excluded, kkt.total, kkt.cap_excess, kkt.slackness).toExponential(1) : '—';
@@ -40,7 +40,7 @@ export default {
             <td class="num">${worst(a.report.kkt)}</td></tr>`;
         const n = integer(result.change_rates.length);
         const source = result.pages?.length
-          ? `Your page list: ${n} pages on ${integer(result.repository.servers)} servers.`
+          ? `Your page list: ${n} pages on ${integer(result.repository.servers)} servers.${estimatedNote(result.repository, result.spread)}`
           : `Generated (synthetic): ${n} pages on ${integer(result.repository.servers)} servers.`;
         const seen = observed
           ? ` ${integer(observed)} of them have every change observed: the optima crawl each on a change with probability f/λ, with the same multipliers as the others (${

@@ -3,7 +3,7 @@
 import { number, integer } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 import { downloadText } from '../ui/download.js';
-import { pageListBox, PAGE_LIST_FILE } from '../ui/page-list.js';
+import { pageListBox, PAGE_LIST_FILE, estimatedNote } from '../ui/page-list.js';
 import measured from './crawlers-results.json' with { type: 'json' };
 
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -229,7 +229,7 @@ export default {
         const pages = `${integer(result.repository.pages)} pages on ${integer(result.repository.servers)} servers`;
         const on =
           result.config.source === 'page_list'
-            ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.</p>`
+            ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
         element.innerHTML = on + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');

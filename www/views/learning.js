@@ -17,7 +17,7 @@ function runsTable(result, final, label) {
     .join('');
   const pages = result.repository.pages;
   const spaced = result.spaced;
-  const source = result.config.source === 'page_list' ? `your page list: ${integer(pages)} pages` : `synthetic pages (the WEBBASE-like generator): ${integer(pages)}`;
+  const source = result.config.source === 'page_list' ? `your page list: ${integer(pages)} pages${result.repository.estimated_rates ? ' (rates estimated)' : ''}` : `synthetic pages (the WEBBASE-like generator): ${integer(pages)}`;
   const heard = result.observed_pages
     ? ` ${integer(result.observed_pages)} pages announce every change (a sitemap, a feed): the oracle, LambdaLearnAndCrawl and explore-then-commit crawl each
       on a change with probability f/λ̂ from the rate they believe (the learners' from the changes announced so far, (N + 1)/(t + prior)), as in

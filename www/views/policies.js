@@ -1,7 +1,7 @@
 // The repository over time (thesis §5.5, Fig 5.8): MERGE, RANDOM, DELAYED and UNPOLITE
 // with an allocation, deployed crawlers' schedules beside them, against the POLITE bound.
 import { number as fmt, percent as pct, integer, signed } from '../ui/format.js';
-import { PAGE_LIST } from '../ui/page-list.js';
+import { PAGE_LIST, estimatedNote } from '../ui/page-list.js';
 
 /** `label(field, value)`: the labels the core gives the policies (core.choices). */
 function ratioRows(result, label) {
@@ -109,7 +109,7 @@ export default {
       ${
         imported
           ? `<p>Your page list: ${integer(s.pages)} pages on ${integer(s.servers)} servers (largest ${integer(s.largest_server)},
-        median ${integer(s.median_server)}; the top 1 % of servers hold ${pct(s.top_percent_share)} of the pages), ${pct(s.never_changing_share)} never change.</p>`
+        median ${integer(s.median_server)}; the top 1 % of servers hold ${pct(s.top_percent_share)} of the pages), ${pct(s.never_changing_share)} never change.${estimatedNote(s)}</p>`
           : `<p class="warning">The data are <strong>synthetic</strong>: WEBBASE is not public. This repository has ${integer(s.pages)} pages on
         ${integer(s.servers)} servers (largest ${integer(s.largest_server)}, median ${integer(s.median_server)};
         the top 1 % of servers hold ${pct(s.top_percent_share)} of the pages, rank-size exponent ${fmt(s.rank_size_exponent, 3)}), ${pct(s.never_changing_share)} never change, and the others change

@@ -542,6 +542,18 @@ mod tests {
         parse(text.as_bytes(), "page_list").unwrap_err().message
     }
 
+    /// A history's intervals: read beside the rate, indexed like the repository; an
+    /// interval that does not hold its rate, or half of one, is refused by line.
+    #[test]
+    fn estimated_rates_keep_their_intervals() {
+        let list = parse(b"page,server,change_rate,rate_low,rate_high\na,s1,1,0.5,2\nb,s2,0,0,0.1\nc,s1,0.2,0.1,0.3\n", "page_list").unwrap();
+        let bounds = list.rate_bounds.as_ref().unwrap();
+        assert_eq!((bounds[list.position[0]], bounds[list.position[1]], bounds[list.position[2]]), ([0.5, 2.0], [0.0, 0.1], [0.1, 0.3]));
+        assert!(bad("page,server,change_rate,rate_low,rate_high\na,s,1,2,3\n").contains("line 2: change_rate 1 is outside its interval [2, 3]"));
+        assert!(bad("page,server,change_rate,rate_low\na,s,1,0.5\n").contains("give both"));
+        assert!(parse(b"page,server,change_rate\na,s,1\n", "page_list").unwrap().rate_bounds.is_none());
+    }
+
     #[test]
     fn pages_are_grouped_by_server_and_keep_the_files_order() {
         let list = parse(b"page,server,change_rate,weight\na,s1,1,2\nb,s2,0.5,\nc,s1,0,1\n", "page_list").unwrap();

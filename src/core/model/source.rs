@@ -284,7 +284,8 @@ impl Pages<'_> {
                     }
                     (None, None) => return Err(InputError::new("page_list", "is missing")),
                 };
-                let summary = summarise(&list.repo, None);
+                let mut summary = summarise(&list.repo, None);
+                summary.estimated_rates = list.rate_bounds.as_ref().map(|b| b.len() as u64);
                 Ok((list.repo.clone(), Some(list), summary))
             }
         }

@@ -260,6 +260,10 @@ pub struct RepositorySummary {
     pub never_changing_share: f64,
     /// Mean change rate of the changing pages, per day.
     pub mean_rate: f64,
+    /// Pages whose rate is an estimate with an interval (a history's page list, issue 47):
+    /// the result says the rates are estimated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimated_rates: Option<u64>,
 }
 
 pub fn summarise(repo: &Repository, law: Option<RankSize>) -> RepositorySummary {
@@ -276,6 +280,7 @@ pub fn summarise(repo: &Repository, law: Option<RankSize>) -> RepositorySummary 
         rank_size_exponent: law.map(|l| l.alpha),
         never_changing_share: 1.0 - changing as f64 / repo.pages() as f64,
         mean_rate: if changing == 0 { 0.0 } else { rate_sum / changing as f64 },
+        estimated_rates: None,
     }
 }
 

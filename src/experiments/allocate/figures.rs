@@ -44,7 +44,8 @@ fn figure(o: &AllocateOutput) -> Figure {
             sig(o.opt_unpolite.freshness, 4),
             sig(o.opt_polite.freshness, 4),
             thousands(o.opt_polite.capped.servers as f64),
-        ) + &observed_summary(o),
+        ) + &observed_summary(o)
+            + &spread_summary(o),
     }
 }
 
@@ -58,4 +59,13 @@ fn observed_summary(o: &AllocateOutput) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// With estimated rates: the freshness each allocation keeps when the true rates are
+/// anywhere in their intervals.
+fn spread_summary(o: &AllocateOutput) -> String {
+    let Some(spread) = &o.spread else { return String::new() };
+    let names = ["uniform", "proportional", "OPT_UNPOLITE", "OPT_POLITE"];
+    let parts: Vec<String> = names.iter().zip(&spread.freshness).map(|(n, [lo, _, hi])| format!("{n} {} to {}", sig(*lo, 3), sig(*hi, 3))).collect();
+    format!(" The change rates are estimates: with each redrawn within its interval ({} times), the freshness is {}.", spread.redraws, parts.join(", "))
 }

@@ -121,6 +121,52 @@ pub struct AllocateOutput {
     pub proportional: AllocationResult,
     pub opt_unpolite: AllocationResult,
     pub opt_polite: AllocationResult,
+    /// With estimated rates (a history's page list): each allocation's freshness when the
+    /// true rates are anywhere in their intervals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<Spread>,
+}
+
+/// Re-drawing the rates within their intervals ([`REDRAWS`] times: log-uniformly within
+/// [low, high], uniformly on [0, high] for a page never seen changed): each allocation,
+/// computed on the estimates, kept, and its freshness under the redrawn rates — the
+/// lowest, median and highest over the redraws, in the order of `allocations()`. A
+/// spread of what the intervals allow, not a posterior.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub redraws: u64,
+    pub freshness: Vec<[f64; 3]>,
+}
+
+/// Redraws of the rates in a spread.
+pub const REDRAWS: u64 = 20;
+
+/// The spread of `allocations`' freshness under `objective` when the rates of `repo`
+/// are redrawn within `bounds` (indexed like `repo`).
+fn spread(repo: &crate::core::model::repository::Repository, bounds: &[[f64; 2]], allocations: [&[f64]; 4], objective: Objective, seed: u64) -> Spread {
+    use crate::core::math::elementary::{exp, ln};
+    use crate::core::rng::{Purpose, Stream};
+    let mut values: Vec<Vec<f64>> = vec![Vec::new(); 4];
+    for redraw in 0..REDRAWS {
+        let mut rng = Stream::of(seed, Purpose::RateRedraw, redraw);
+        let mut drawn = repo.clone();
+        for (lambda, &[low, high]) in drawn.lambda.iter_mut().zip(bounds) {
+            *lambda = if low > 0.0 { exp(ln(low) + rng.uniform() * (ln(high) - ln(low))) } else { rng.uniform() * high };
+        }
+        // freshness as the allocations report it: Lemma 4.2's, or under Poisson crawls
+        let measure = if objective == Objective::Freshness { Objective::Freshness } else { Objective::Binary };
+        for (k, f) in allocations.iter().enumerate() {
+            values[k].push((0..drawn.pages()).map(|i| drawn.weight(i) * measure.page_value(&drawn, i, f[i])).sum::<f64>() / drawn.total_weight());
+        }
+    }
+    let freshness = values
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            [v[0], v[v.len() / 2], v[v.len() - 1]]
+        })
+        .collect();
+    Spread { redraws: REDRAWS, freshness }
 }
 
 impl AllocateOutput {
@@ -157,17 +203,18 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
             let observed = || (0..repo.pages()).filter(|&i| repo.observed(i));
             observed().map(|i| a.f[i].min(repo.lambda[i])).sum::<f64>() / observed().map(|i| repo.lambda[i]).sum::<f64>().max(f64::MIN_POSITIVE)
         });
-        AllocationResult { freshness, cost, starved, observed_crawled, frequencies: order(a.f), report: a.report, capped }
+        (AllocationResult { freshness, cost, starved, observed_crawled, frequencies: Vec::new(), report: a.report, capped }, a.f)
     };
-    let (uniform, proportional, opt_unpolite, opt_polite) =
-        (one(AllocationKind::Uniform), one(AllocationKind::Proportional), one(AllocationKind::OptUnpolite), one(AllocationKind::OptPolite));
+    let computed = [AllocationKind::Uniform, AllocationKind::Proportional, AllocationKind::OptUnpolite, AllocationKind::OptPolite].map(one);
+    let spread = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| spread(&repo, bounds, computed.each_ref().map(|(_, f)| f.as_slice()), objective, config.seed));
+    let [uniform, proportional, opt_unpolite, opt_polite] = computed.map(|(result, f)| AllocationResult { frequencies: order(f), ..result });
     let change_rates = order(repo.lambda.clone());
     let observed = match (&repo.observed, &list) {
         (Some(o), Some(l)) => l.position.iter().map(|&i| o[i]).collect(),
         (Some(o), None) => o.clone(),
         (None, _) => Vec::new(),
     };
-    Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, observed, uniform, proportional, opt_unpolite, opt_polite, config })
+    Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, observed, uniform, proportional, opt_unpolite, opt_polite, spread, config })
 }
 
 impl Experiment for AllocateConfig {

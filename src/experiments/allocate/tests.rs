@@ -163,3 +163,21 @@ fn observed_pages_under_the_freshness_objectives() {
     assert_eq!(allocations(listed(Objective::Harmonic, 0.1)).unwrap_err().field, "observed_share");
     assert_eq!(allocations(AllocateConfig { observed_share: 1.5, ..Default::default() }).unwrap_err().field, "observed_share");
 }
+
+/// Estimated rates (a history's page list): the result says so, and the spread of each
+/// allocation's freshness under rates redrawn within their intervals holds the
+/// freshness itself when the intervals are points, and widens with them.
+#[test]
+fn estimated_rates_give_a_spread() {
+    let points = list("page,server,change_rate,rate_low,rate_high\ne1,s,1,1,1\ne2,s,2,2,2\ne3,s,0,0,0\n", 5.0, 0.0);
+    assert_eq!(points.repository.estimated_rates, Some(3));
+    let spread = points.spread.as_ref().expect("a spread");
+    for (a, [lo, mid, hi]) in points.allocations().into_iter().zip(&spread.freshness) {
+        assert!((lo - a.freshness).abs() < 1e-12 && (hi - a.freshness).abs() < 1e-12 && lo <= mid, "{lo} {mid} {hi} vs {}", a.freshness);
+    }
+    let wide = list("page,server,change_rate,rate_low,rate_high\ne1,s,1,0.5,2\ne2,s,2,1,4\ne3,s,0,0,0.3\n", 5.0, 0.0);
+    for [lo, mid, hi] in &wide.spread.as_ref().unwrap().freshness {
+        assert!(lo < mid && mid < hi, "{lo} {mid} {hi}");
+    }
+    assert!(list("page,server,change_rate\ne1,s,1\n", 5.0, 0.0).spread.is_none());
+}

@@ -289,10 +289,10 @@ mod stream {
 
     impl Stream {
         pub fn open(path: &str) -> Result<Stream, InputError> {
-            let mut file = std::fs::File::open(path).map_err(|e| InputError::new("paths", format!("cannot read {path}: {e}")))?;
+            let mut file = std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
             let mut magic = [0u8; 2];
             let gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
-            let file = std::fs::File::open(path).map_err(|e| InputError::new("paths", format!("cannot read {path}: {e}")))?;
+            let file = std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
             let reader: Box<dyn BufRead> =
                 if gzip { Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(1 << 20, file)) };
             Ok(Stream { reader, line: String::new() })

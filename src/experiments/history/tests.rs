@@ -244,3 +244,15 @@ fn streamed_and_gzip_files_give_the_same_result() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Records too big for memory are refused before they are read, with the estimate and
+/// what to change.
+#[test]
+fn records_over_the_memory_limit_are_refused_before_the_run() {
+    let huge = HistoryConfig { source: RecordSource::Files, records_bytes: Some(1 << 40), ..Default::default() };
+    let error = huge.cost().check(&crate::core::limits::NATIVE).unwrap_err();
+    assert_eq!(error.field, "files");
+    assert!(error.message.contains("needs about") && error.message.contains("read fewer or smaller files"), "{}", error.message);
+    let many = HistoryConfig { pages: 1_000_000, spacing_min: 1.0, spacing_max: 1.0, days: 36_500.0, ..Default::default() };
+    assert!(many.start().err().unwrap().message.contains("generate fewer pages"));
+}
