@@ -3,8 +3,8 @@
 // (1/200 to 2 a day) captured for a year at Poisson, periodic or bursty times of mean
 // spacing 1 to 60 days (`freshlab history --captures C --pages 20000 --out FILE.json`).
 // Bias (median estimate ÷ true rate) and interval coverage, by captures per page and by
-// true rate × median capture spacing. Writes the table into docs/researchers.md
-// (<!-- figures:history-accuracy -->). About a minute on this machine.
+// true rate × typical capture spacing (the median interval weighted by length). Writes
+// the table into docs/researchers.md (<!-- figures:history-accuracy -->). Seconds.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,7 +58,7 @@ lines.push(
   `Written by \`npm run history-tables\` (\`freshlab history --captures poisson|periodic|bursty ${args.join(' ')} --out FILE.json\`): ${PAGES.toLocaleString('en-US')} generated pages a row group, ` +
     'rates log-uniform on [1/200, 2] a day, each page captured for 365 days at a mean spacing log-uniform on [1, 60] days (bursty: visits at a fifth of that rate, five captures an hour apart). ' +
     'Coverage counts the pages given an interval or a one-sided bound (95 %); the median and factor-2 columns count pages with a finite positive estimate. ' +
-    'Spacing is each page\'s median interval between captures (in bursts, an hour: the rate × spacing bins then say little).',
+    'Spacing is each page\'s typical interval between captures: the median weighted by length (half the observed time lies in intervals at most this long; in bursts, the gap between bursts).',
   '<!-- /figures:history-accuracy -->',
 );
 writeSection(path.join(root, 'docs', 'researchers.md'), 'figures:history-accuracy', lines.join('\n'));

@@ -144,7 +144,7 @@ function details(result, element, phase) {
 
 const panel = {
   id: 'history',
-  heading: 'What your records say about how your pages change',
+  heading: 'How often your pages change',
   intro: '<p>Load the records you have; each page gets the change rate they support and how sure that is.</p>',
   keyFields: ['captures', 'confidence'],
   auto: false,

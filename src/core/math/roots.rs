@@ -77,7 +77,7 @@ pub fn newton_root_decreasing(mut s: impl FnMut(f64) -> (f64, f64), target: f64,
 
 /// Brent's method on [a, b] with g(a) ≤ 0 ≤ g(b), to an absolute tolerance of a few
 /// ulps of the logarithm (relative 1e-15 on the argument).
-fn brent(g: &mut impl FnMut(f64) -> f64, a: f64, fa: f64, b: f64, fb: f64) -> f64 {
+pub(crate) fn brent(g: &mut impl FnMut(f64) -> f64, a: f64, fa: f64, b: f64, fb: f64) -> f64 {
     let (mut a, mut fa, mut b, mut fb) = (a, fa, b, fb);
     if fa.abs() < fb.abs() {
         std::mem::swap(&mut a, &mut b);

@@ -72,7 +72,8 @@ fn rates(o: &HistoryOutput) -> Figure {
     Figure {
         title: "Estimated change rates".into(),
         x: Axis::log("change rate (per day)", lo, hi),
-        y: Axis::linear("pages", 0.0, (top * 1.1).ceil()),
+        // headroom above the tallest bar for the legend (bars are not points it avoids)
+        y: Axis::linear("pages", 0.0, (top * 1.6).ceil()),
         layers: vec![
             Layer::Rects { label: "estimated".into(), rects: sure_rects, paint: Paint::Series(0) },
             Layer::Rects { label: "visits too sparse to be sure".into(), rects: coarse_rects, paint: Paint::Series(3) },
@@ -90,7 +91,7 @@ fn rates(o: &HistoryOutput) -> Figure {
     }
 }
 
-/// Each page's rate and interval against its median visit interval: above the line
+/// Each page's rate and interval against its typical visit interval: above the line
 /// λ·spacing = COARSE most intervals changed, and the records only bound the rate below.
 fn spacing(o: &HistoryOutput) -> Figure {
     let step = o.pages.len().div_ceil(DRAWN).max(1);
@@ -114,7 +115,7 @@ fn spacing(o: &HistoryOutput) -> Figure {
         (0..=40).map(|k| pow(10.0, log10(x_lo) + k as f64 / 40.0 * log10(x_hi / x_lo))).map(|x| [x, COARSE / x]).filter(|p| p[1] >= y_lo && p[1] <= y_hi).collect();
     Figure {
         title: "Each page's rate and its 95 % interval, against how often it was seen".replace("95", &sig(100.0 * o.config.confidence, 3)),
-        x: Axis::log("median interval between visits (days)", x_lo, x_hi),
+        x: Axis::log("typical interval between visits (days, median by time)", x_lo, x_hi),
         y: Axis::log("change rate (per day)", y_lo, y_hi),
         layers: vec![
             Layer::Intervals { label: "rate and interval".into(), points: estimated, paint: Paint::Series(0) },

@@ -53,6 +53,8 @@ impl HistoryJob {
         }
         let generated = config.source == RecordSource::Generator;
         let (records, truth) = if generated { config.generator().records() } else { (Records::default(), Vec::new()) };
+        // the command line's paths join the texts (natively only)
+        #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
         let mut inputs: Vec<Input> = std::mem::take(&mut config.files)
             .into_iter()
             .map(|f| {

@@ -81,7 +81,7 @@ pub struct Accuracy {
     /// and the share of those within a factor 2.
     pub median_ratio: f64,
     pub within_2: f64,
-    /// Pages whose true rate × median capture spacing exceeds 2 (changes faster than
+    /// Pages whose true rate × typical capture spacing exceeds 2 (changes faster than
     /// the captures can tell), and of those, how many the records flag (coarse, or
     /// changed at every capture).
     pub fast: u64,

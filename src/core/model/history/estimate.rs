@@ -15,7 +15,8 @@
 //! changed at every visit → λ > the root of Π(1 − e^{−λtᵢ}) = 1 − c, and no rate.
 
 use crate::core::labels::labelled;
-use crate::core::math::elementary::{expm1, ln, ln_1p};
+use crate::core::math::elementary::{exp, expm1, ln, ln_1p};
+use crate::core::math::roots::brent;
 use crate::core::math::stats::normal_quantile;
 use crate::core::model::change_rate::maximum_likelihood_from;
 use serde::{Deserialize, Serialize};
@@ -28,7 +29,7 @@ pub enum Status {
     /// A rate and a two-sided interval.
     Estimated => "estimated",
     /// Changed at some visits, but most intervals changed: visits too sparse for the
-    /// rate (λ̂ × the median interval above [`COARSE`]), the interval wide above.
+    /// rate (λ̂ × the typical interval above [`COARSE`]), the interval wide above.
     Coarse => "estimated, visits too sparse to be sure",
     /// Never seen changed: rate 0 is the likelihood's maximum, an upper bound given.
     NeverChanged => "never seen changed (an upper bound)",
@@ -55,7 +56,7 @@ pub enum Estimator {
 }
 }
 
-/// Above this λ̂ × median visit interval (86 % of intervals changed) an estimate is
+/// Above this λ̂ × typical visit interval (86 % of such intervals changed) an estimate is
 /// [`Status::Coarse`].
 pub const COARSE: f64 = 2.0;
 
@@ -74,18 +75,39 @@ pub struct Estimate {
     pub changes: u64,
     /// Days from the first record to the last.
     pub span_days: f64,
-    /// The median interval between visits (days); for exact times, the mean between changes.
+    /// The typical interval between visits (days): the median weighted by length (half
+    /// the observed time lies in intervals at most this long); for exact times, the mean
+    /// between changes.
     pub spacing_days: f64,
+}
+
+/// A confidence level's two constants, computed once for every page.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// −ln(1 − c): the one-sided exact bounds'.
+    tail: f64,
+    /// z²/2 with z the (1 + c)/2 normal quantile: the likelihood-ratio interval's drop.
+    half: f64,
+    confidence: f64,
+}
+
+impl Level {
+    pub fn of(confidence: f64) -> Level {
+        Level { tail: -ln_1p(-confidence), half: 0.5 * normal_quantile(0.5 + 0.5 * confidence).powi(2), confidence }
+    }
 }
 
 /// Intervals between visits (days), each seen changed or not.
 pub fn from_intervals(intervals: &[(f64, bool)], confidence: f64) -> Estimate {
+    from_intervals_at(intervals, &Level::of(confidence))
+}
+
+/// [`from_intervals`] at a level computed once.
+pub fn from_intervals_at(intervals: &[(f64, bool)], level: &Level) -> Estimate {
     let changed: Vec<f64> = intervals.iter().filter(|i| i.1).map(|i| i.0).collect();
     let unchanged: f64 = intervals.iter().filter(|i| !i.1).map(|i| i.0).sum();
     let span: f64 = intervals.iter().map(|i| i.0).sum();
-    let mut sorted: Vec<f64> = intervals.iter().map(|i| i.0).collect();
-    sorted.sort_by(f64::total_cmp);
-    let spacing = if sorted.is_empty() { 0.0 } else { 0.5 * (sorted[(sorted.len() - 1) / 2] + sorted[sorted.len() / 2]) };
+    let spacing = median_by_time(intervals.iter().map(|i| i.0).collect(), span);
     let base = Estimate {
         status: Status::OneRecord,
         estimator: Estimator::Intervals,
@@ -100,8 +122,7 @@ pub fn from_intervals(intervals: &[(f64, bool)], confidence: f64) -> Estimate {
     if span <= 0.0 {
         return base;
     }
-    let tail = -ln_1p(-confidence); // −ln(1 − c)
-    let half = 0.5 * normal_quantile(0.5 + 0.5 * confidence).powi(2);
+    let (tail, half, confidence) = (level.tail, level.half, level.confidence);
     // ℓ(λ) = Σ_changed ln(1 − e^{−λt}) − λU, with 1 − e^{−x} = −expm1(−x)
     let loglik = |lambda: f64| changed.iter().map(|&t| ln(-expm1(-lambda * t))).sum::<f64>() - lambda * unchanged;
     if changed.is_empty() {
@@ -119,8 +140,28 @@ pub fn from_intervals(intervals: &[(f64, bool)], confidence: f64) -> Estimate {
     Estimate { status, rate: Some(rate), low: Some(low), high: Some(high), ..base }
 }
 
+/// The interval length below which half the observed time lies (the median of the
+/// intervals weighted by their length): with visits in bursts, the gap between bursts,
+/// not the minutes within one.
+fn median_by_time(mut lengths: Vec<f64>, span: f64) -> f64 {
+    lengths.sort_by(f64::total_cmp);
+    let mut held = 0.0;
+    for length in &lengths {
+        held += length;
+        if held >= 0.5 * span {
+            return *length;
+        }
+    }
+    0.0
+}
+
 /// `changes` exact change times over `span` days.
 pub fn from_exact(changes: u64, span: f64, estimator: Estimator, confidence: f64) -> Estimate {
+    from_exact_at(changes, span, estimator, &Level::of(confidence))
+}
+
+/// [`from_exact`] at a level computed once.
+pub fn from_exact_at(changes: u64, span: f64, estimator: Estimator, level: &Level) -> Estimate {
     let base = Estimate {
         status: Status::OneRecord,
         estimator,
@@ -136,18 +177,18 @@ pub fn from_exact(changes: u64, span: f64, estimator: Estimator, confidence: f64
         return base;
     }
     if changes == 0 {
-        return Estimate { status: Status::NeverChanged, rate: Some(0.0), low: Some(0.0), high: Some(-ln_1p(-confidence) / span), ..base };
+        return Estimate { status: Status::NeverChanged, rate: Some(0.0), low: Some(0.0), high: Some(level.tail / span), ..base };
     }
     let n = changes as f64;
     let rate = n / span;
-    let half = 0.5 * normal_quantile(0.5 + 0.5 * confidence).powi(2);
+    let half = level.half;
     let loglik = |lambda: f64| n * ln(lambda) - lambda * span;
     let top = loglik(rate) - half;
     Estimate { status: Status::Estimated, rate: Some(rate), low: Some(bound_below(|l| loglik(l) - top, rate)), high: Some(bound_above(|l| loglik(l) - top, rate)), ..base }
 }
 
 /// The root of `g`, increasing up to `from` or beyond: halving or doubling from `from` to
-/// a sign change, then bisection on ln λ.
+/// a sign change, then Brent's method on ln λ.
 fn bound_below(g: impl Fn(f64) -> f64, from: f64) -> f64 {
     let (mut lo, mut hi) = (from, from);
     if g(from) < 0.0 {
@@ -167,7 +208,7 @@ fn bound_below(g: impl Fn(f64) -> f64, from: f64) -> f64 {
             }
         }
     }
-    bisect(g, lo, hi)
+    root_between(g, lo, hi)
 }
 
 /// The root of `g` above `from`, where g(from) ≥ 0 and g decreases beyond.
@@ -180,21 +221,13 @@ fn bound_above(g: impl Fn(f64) -> f64, from: f64) -> f64 {
             return f64::MAX;
         }
     }
-    bisect(g, lo, hi)
+    root_between(g, lo, hi)
 }
 
-/// Bisection on the logarithm between `a` (g ≥ 0 on one side) and `b`, to the last bit.
-fn bisect(g: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
-    let sign_a = g(a) >= 0.0;
-    let (mut a, mut b) = (a, b);
-    for _ in 0..200 {
-        let mid = (a * b).sqrt();
-        if mid <= a.min(b) || mid >= a.max(b) {
-            break;
-        }
-        if (g(mid) >= 0.0) == sign_a { a = mid } else { b = mid }
-    }
-    (a * b).sqrt()
+/// The root of `g` between `a` and `b` (a sign change), by Brent's method on ln λ.
+fn root_between(g: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
+    let (ta, tb) = (ln(a), ln(b));
+    exp(brent(&mut |t| g(exp(t)), ta, g(a), tb, g(b)))
 }
 
 #[cfg(test)]

@@ -167,10 +167,21 @@ pub fn cdx_time(text: &str) -> Result<f64, String> {
         return Err(format!("timestamp “{text}” is not YYYYMMDDhhmmss (or its first 4, 6, 8, 10 or 12 digits)"));
     }
     // a missing month or day is the first
+    let padded;
     let digits = match text.len() {
-        4 => format!("{text}0101000000"),
-        6 => format!("{text}01000000"),
-        _ => format!("{text:0<14}"),
+        14 => text,
+        4 => {
+            padded = format!("{text}0101000000");
+            &padded
+        }
+        6 => {
+            padded = format!("{text}01000000");
+            &padded
+        }
+        _ => {
+            padded = format!("{text:0<14}");
+            &padded
+        }
     };
     let n = |a: usize, b: usize| digits[a..b].parse::<i16>().expect("digits");
     let date = jiff::civil::DateTime::new(n(0, 4), n(4, 6) as i8, n(6, 8) as i8, n(8, 10) as i8, n(10, 12) as i8, n(12, 14) as i8, 0)

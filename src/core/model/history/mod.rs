@@ -220,10 +220,11 @@ impl Records {
     /// records of one second twice are counted in `skipped` here.
     pub fn estimates(&mut self, confidence: f64) -> Vec<Estimate> {
         let mut out = Vec::with_capacity(self.urls.len());
+        let level = estimate::Level::of(confidence);
         for page in 0..self.urls.len() {
             let mut marks = std::mem::take(&mut self.marks[page]);
             marks.sort_by(|a, b| a.time.total_cmp(&b.time));
-            let (estimate, same, conflicting) = page_estimate(&marks, confidence);
+            let (estimate, same, conflicting) = page_estimate(&marks, &level);
             *self.skipped.entry(Skip::SameTime).or_insert(0) += same;
             *self.skipped.entry(Skip::Conflicting).or_insert(0) += conflicting;
             self.marks[page] = marks;
@@ -239,14 +240,14 @@ const DAY: f64 = 86_400.0;
 
 /// One page's estimate from its marks in time order, and the records of an already seen
 /// second it left out (same content, other content).
-fn page_estimate(marks: &[Mark], confidence: f64) -> (Estimate, u64, u64) {
+fn page_estimate(marks: &[Mark], level: &estimate::Level) -> (Estimate, u64, u64) {
     let (mut same, mut conflicting) = (0u64, 0u64);
     let exact = |estimator| {
         let mut times: Vec<f64> = marks.iter().map(|m| m.time).collect();
         let before = times.len();
         times.dedup();
         let span = times.last().copied().unwrap_or(0.0) - times.first().copied().unwrap_or(0.0);
-        (estimate::from_exact(times.len().saturating_sub(1) as u64, span / DAY, estimator, confidence), (before - times.len()) as u64)
+        (estimate::from_exact_at(times.len().saturating_sub(1) as u64, span / DAY, estimator, level), (before - times.len()) as u64)
     };
     match marks.first().map(|m| m.what) {
         Some(What::Change) => {
@@ -290,7 +291,7 @@ fn page_estimate(marks: &[Mark], confidence: f64) -> (Estimate, u64, u64) {
         intervals.push(((m.time - time) / DAY, changed));
         last = Some((m.time, now));
     }
-    (estimate::from_intervals(&intervals, confidence), same, conflicting)
+    (estimate::from_intervals_at(&intervals, level), same, conflicting)
 }
 
 /// FNV-1a: a content digest's text as 64 bits (the same on every target).
