@@ -41,7 +41,7 @@ crate::core::field::settings! {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HistoryConfig {
-    pub source: RecordSource = RecordSource::Generator; select("records from").help("generated captures of pages whose rates are known, or your files");
+    pub source: RecordSource = RecordSource::Generator; select("records from").help("generated captures of pages whose rates are known, or your files (the page's file box; freshlab history FILE…)");
     pub pages: u64 = 1000; integer("generated pages").count(1, 1_000_000);
     pub servers: u64 = 50; integer("their servers").count(1, 1_000_000);
     pub days: f64 = 365.0; number("generated period (days)").positive().at_most(36_500.0);
