@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root, run, say, writeSection } from './shell.mjs';
+import { seeded } from './seeded.mjs';
 
 const at = process.argv.indexOf('--gigabytes');
 const gigabytes = at > 0 ? Number(process.argv[at + 1]) : 1;
@@ -24,24 +25,13 @@ run('cargo', ['build', '--release', '--quiet', '--bin', 'freshlab']);
 const dir = path.join(root, 'build', 'bench-history');
 fs.mkdirSync(dir, { recursive: true });
 
-/** mulberry32 (the file need only be fixed). */
-function stream(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Writes a CDX index of about `bytes` to `file` (kept between runs), returns its lines. */
 function writeIndex(file, bytes) {
   const marker = `${file}.lines`;
   if (fs.existsSync(file) && fs.existsSync(marker) && Math.abs(fs.statSync(file).size - bytes) < 0.01 * bytes) return Number(fs.readFileSync(marker, 'utf8'));
   say(`writing ${path.relative(root, file)} (${(bytes / 2 ** 20).toFixed(0)} MB of CDX)…`);
-  const u = stream(47);
+  const u = seeded(47);
   const fd = fs.openSync(file, 'w');
   let written = 0;
   let lines = 0;

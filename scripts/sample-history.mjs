@@ -7,21 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seeded } from './seeded.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'www', 'samples');
 
-/** mulberry32: a small seeded generator (the samples need only be fixed). */
-function stream(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const exponential = (u, rate) => -Math.log(1 - u()) / rate;
 const start = Date.UTC(2025, 0, 1) / 1000;
 const DAY = 86400;
@@ -29,7 +19,7 @@ const stamp = (s) => new Date(s * 1000).toISOString().replace(/[-:T]/g, '').slic
 const iso = (s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
 
 // --- captures: 300 pages on 30 hosts over a year
-const u = stream(47);
+const u = seeded(47);
 const lines = [' CDX N b a m s k r M S V g'];
 const truth = ['page,server,true_rate'];
 for (let h = 1; h <= 30; h += 1) {
@@ -70,7 +60,7 @@ fs.writeFileSync(path.join(out, 'sample-captures.cdx'), `${[legend, ...records].
 fs.writeFileSync(path.join(out, 'sample-captures-rates.csv'), `${truth.join('\n')}\n`);
 
 // --- revisions: 15 articles edited in bursts over a quarter
-const w = stream(2007);
+const w = seeded(2007);
 const titles = ['Global warming', 'Harry Potter', 'Wikipedia', 'Python (programming language)', 'Washington, D.C.', 'Jazz', 'Photosynthesis', 'Ada Lovelace', 'Mount Everest', 'Coffee', 'Olympic Games', 'Black hole', 'Printing press', 'Tango', 'Volcano'];
 const xml = ['<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11" xml:lang="en">', '  <siteinfo>', '    <sitename>Wikipedia</sitename>', '    <base>https://en.wikipedia.org/wiki/Main_Page</base>', '  </siteinfo>'];
 let revid = 1000;

@@ -7,20 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './shell.mjs';
+import { seeded } from './seeded.mjs';
 
-/** mulberry32: a small seeded generator, enough for a sample file. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-const random = generator(2026);
+const random = seeded(2026);
 const HOSTS = 600;
 const PAGES = 3000;
 // hosts by rank k hold ∝ k^-1.3 pages (at least one): most pages on a few hosts
@@ -48,7 +38,7 @@ console.log(`wrote ${lines.length - 1} pages on ${HOSTS} hosts to www/samples/sa
 // largest serve 0.05 to 0.5 requests a second; one host in ten asks a Crawl-delay of
 // 10 s, one in fifty 120 s (over Nutch's and StormCrawler's 30 s cap: they skip it);
 // each answers in 50 to 800 ms when idle.
-const limits = generator(46);
+const limits = seeded(46);
 const hostLimits = Array.from({ length: HOSTS }, (_, h) => {
   const crawlDelay = limits() < 0.02 ? 120 : limits() < 0.1 ? 10 : 0;
   const capacity = h < 5 ? [0.05, 0.1, 0.2, 0.3, 0.5][h] : '';

@@ -35,6 +35,20 @@ export function loadSample(name) {
 
 let loads = 0;
 
+/** Makes `box` a drop target: `onFiles` gets the files dropped on it (at least one). */
+export function takesDrops(box, onFiles) {
+  box.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    box.classList.add('dragging');
+  });
+  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
+  box.addEventListener('drop', (e) => {
+    e.preventDefault();
+    box.classList.remove('dragging');
+    if (e.dataTransfer.files.length) onFiles(e.dataTransfer.files);
+  });
+}
+
 /** Files one view sends to another (the history view's page list and trace): held here
  * by `panel id:file key` until that view's box takes them. */
 const handoffs = new Map();
@@ -146,16 +160,6 @@ export function csvDropBox(panel, controls, options) {
   queueMicrotask(take);
   // a preset may load the shipped sample (see the panel's presets' `then`)
   (panel.samples ??= {})[options.key] = loadShipped;
-  box.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    box.classList.add('dragging');
-  });
-  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
-  box.addEventListener('drop', (e) => {
-    e.preventDefault();
-    box.classList.remove('dragging');
-    const file = e.dataTransfer.files[0];
-    if (file) load(file);
-  });
+  takesDrops(box, (files) => load(files[0]));
   controls.append(box);
 }

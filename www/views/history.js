@@ -2,7 +2,7 @@
 // capture index, sitemaps, a crawl log, Wikipedia's revisions — each page's rate with its
 // interval, and one click to run the other experiments on those pages.
 import { number as fmt } from '../ui/format.js';
-import { loadSample, handOff } from '../ui/csv-file.js';
+import { loadSample, handOff, takesDrops } from '../ui/csv-file.js';
 
 const MAX_BYTES = 1024 * 1024 * 1024;
 let loads = 0;
@@ -70,16 +70,7 @@ function recordsBox(panel, controls) {
       }
     });
   }
-  box.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    box.classList.add('dragging');
-  });
-  box.addEventListener('dragleave', () => box.classList.remove('dragging'));
-  box.addEventListener('drop', (e) => {
-    e.preventDefault();
-    box.classList.remove('dragging');
-    if (e.dataTransfer.files.length) load(e.dataTransfer.files);
-  });
+  takesDrops(box, load);
   controls.append(box);
 }
 
