@@ -76,7 +76,7 @@ pub enum Purpose {
     ObservedPages,
     /// A generated page's changes and captures (the history experiment; index: the page).
     HistoryRecords,
-    /// Rates redrawn within their estimated intervals (index: the redraw).
+    /// Rates redrawn within their estimated intervals (index: the page).
     RateRedraw,
     /// Tests and benchmarks: the index is the stream id.
     Test,

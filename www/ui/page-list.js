@@ -48,6 +48,6 @@ export const PAGE_LIST = { setup: (panel, controls) => pageListBox(panel, contro
 export function estimatedNote(summary, spread = null) {
   const n = summary?.estimated_rates;
   if (!n) return '';
-  const range = spread ? ` With each rate redrawn within its interval (${spread.redraws} times), OPT_POLITE's allocation keeps a freshness of ${spread.freshness[3][0].toFixed(3)} to ${spread.freshness[3][2].toFixed(3)} (uniform: ${spread.freshness[0][0].toFixed(3)} to ${spread.freshness[0][2].toFixed(3)}).` : ' The allocations view shows the spread that redrawing them within their intervals gives.';
+  const range = spread ? ` With each rate redrawn within its interval (${spread.redraws} times), OPT_POLITE's allocation keeps a freshness of ${spread.freshness[3][0].toFixed(3)} to ${spread.freshness[3][2].toFixed(3)} (uniform: ${spread.freshness[0][0].toFixed(3)} to ${spread.freshness[0][2].toFixed(3)}).` : ' Once a run ends, its chart\'s caption gives the freshness with each rate redrawn within its interval (20 redraws, lowest to highest).';
   return ` Its ${n.toLocaleString('en')} change rates are <strong>estimates</strong> with intervals (a history's page list): the results hold for the estimates.${range}`;
 }

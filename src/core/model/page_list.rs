@@ -110,6 +110,9 @@ pub struct ListShape {
     /// How its fields are separated ("comma-separated", "semicolon-separated", …).
     #[serde(default)]
     pub separator: String,
+    /// Its rates are estimates with intervals (`rate_low`, `rate_high`: a history's).
+    #[serde(default)]
+    pub estimated_rates: bool,
 }
 
 impl ListShape {
@@ -120,12 +123,14 @@ impl ListShape {
         let mut reader = csv_rows::reader(text, separator);
         let mut record = csv::ByteRecord::new();
         let mut columns: Option<(Option<usize>, Option<usize>)> = None;
+        let mut estimated_rates = false;
         let mut counts: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
         let (mut pages, mut unread, mut rate_sum, mut rate_max) = (0u64, 0u64, 0.0f64, 0.0f64);
         while reader.read_byte_record(&mut record).unwrap_or(false) {
             let Some((server, rate)) = columns else {
                 let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
                 columns = Some((index("server"), index("change_rate")));
+                estimated_rates = index("rate_low").is_some();
                 continue;
             };
             if record.iter().all(|f| f.iter().all(u8::is_ascii_whitespace)) {
@@ -157,7 +162,7 @@ impl ListShape {
             sizes = counts.into_values().map(|n| n as f64).chain(std::iter::repeat_n(1.0, unread as usize)).collect();
             sizes.sort_by(|a, b| b.total_cmp(a));
         }
-        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into() }
+        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into(), estimated_rates }
     }
 }
 

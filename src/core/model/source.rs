@@ -169,10 +169,24 @@ impl Pages<'_> {
                 if servers > page_list::SHAPE_SIZES {
                     sizes.clear();
                 }
-                Some(ListShape { bytes: 0, pages: rows.len() as u64, servers, sizes, rate_sum: rates.clone().sum(), rate_max: rates.fold(0.0, f64::max), separator: String::new() })
+                Some(ListShape { bytes: 0, pages: rows.len() as u64, servers, sizes, rate_sum: rates.clone().sum(), rate_max: rates.fold(0.0, f64::max), separator: String::new(), estimated_rates: rows.iter().any(|r| r.rate_low.is_some()) })
             }
             (None, None, Some(shape)) => Some(shape.clone()),
             (None, None, None) => None,
+        }
+    }
+
+    /// A page list whose rates are estimates with intervals (a history's): from the
+    /// header of its text, its rows, or the shape the page sent.
+    pub fn estimated_rates(&self) -> bool {
+        if self.source != RepositorySource::PageList {
+            return false;
+        }
+        match (self.page_list, self.page_rows, self.page_list_shape) {
+            (Some(text), _, _) => text.lines().next().is_some_and(|header| header.split([',', ';', '\t']).any(|f| f.trim().eq_ignore_ascii_case("rate_low"))),
+            (None, Some(rows), _) => rows.iter().any(|r| r.rate_low.is_some()),
+            (None, None, Some(shape)) => shape.estimated_rates,
+            (None, None, None) => false,
         }
     }
 

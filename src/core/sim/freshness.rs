@@ -6,6 +6,7 @@
 //! variance). [`super::replay`] does the same for changes replayed from a trace.
 
 use super::bins::TimeBins;
+use super::redrawn::{REDRAWS, Redrawn};
 use crate::core::field::Field;
 use crate::core::labels::labelled;
 use crate::core::rng::Stream;
@@ -60,6 +61,8 @@ pub struct Account {
     /// beyond the never-changing pages, as one sum (a group of pages' share is its
     /// difference across their visits).
     credited: f64,
+    /// The same visits' fresh time under rates redrawn within their intervals.
+    redrawn: Option<Redrawn>,
 }
 
 impl Account {
@@ -76,7 +79,17 @@ impl Account {
         b.add_interval(0.0, horizon, never);
         let pages = lambda.len();
         let stale_at = if estimator == Estimator::Exact { vec![0.0; pages] } else { Vec::new() };
-        Account { estimator, bins: b, last_visit: vec![f64::NEG_INFINITY; pages], stale_at, credited: 0.0 }
+        Account { estimator, bins: b, last_visit: vec![f64::NEG_INFINITY; pages], stale_at, credited: 0.0, redrawn: None }
+    }
+
+    /// Also counts the visits' fresh time under `redrawn`'s rates.
+    pub fn with_redrawn(self, redrawn: Option<Redrawn>) -> Self {
+        Account { redrawn, ..self }
+    }
+
+    /// Per redraw, the weighted fresh time over [0, until) (with redrawn rates).
+    pub fn redrawn_fresh(&self, until: f64, weight: impl Fn(usize) -> f64) -> Option<[f64; REDRAWS]> {
+        self.redrawn.as_ref().map(|r| r.fresh_time(until, weight))
     }
 
     pub fn estimator(&self) -> Estimator {
@@ -99,6 +112,9 @@ impl Account {
     /// Records a visit of page `i` (change rate `lambda`, weight `w`) at time `t`.
     #[inline]
     pub fn visit(&mut self, i: usize, t: f64, lambda: f64, w: f64, rng: &mut Stream) -> Option<Fetch> {
+        if let Some(redrawn) = &mut self.redrawn {
+            redrawn.visit(i, t, w);
+        }
         if lambda == 0.0 {
             // never changes: counted as fresh throughout by `new`
             self.last_visit[i] = t;

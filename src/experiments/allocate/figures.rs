@@ -2,7 +2,7 @@
 
 use super::AllocateOutput;
 use crate::chart::figure::{Axis, Corner, Figure, Layer, Paint};
-use crate::chart::format::{sig, thousands};
+use crate::chart::format::{sig, spread_note, thousands};
 use crate::experiments::Figures;
 
 /// Each page's frequency against its change rate, for the four allocations (§1.3).
@@ -66,6 +66,6 @@ fn observed_summary(o: &AllocateOutput) -> String {
 fn spread_summary(o: &AllocateOutput) -> String {
     let Some(spread) = &o.spread else { return String::new() };
     let names = ["uniform", "proportional", "OPT_UNPOLITE", "OPT_POLITE"];
-    let parts: Vec<String> = names.iter().zip(&spread.freshness).map(|(n, [lo, _, hi])| format!("{n} {} to {}", sig(*lo, 3), sig(*hi, 3))).collect();
-    format!(" The change rates are estimates: with each redrawn within its interval ({} times), the freshness is {}.", spread.redraws, parts.join(", "))
+    let items: Vec<(String, [f64; 3])> = names.iter().map(|n| n.to_string()).zip(spread.freshness.iter().copied()).collect();
+    spread_note("the freshness", spread.redraws as usize, &items)
 }

@@ -127,7 +127,7 @@ pub struct AllocateOutput {
     pub spread: Option<Spread>,
 }
 
-/// Re-drawing the rates within their intervals ([`REDRAWS`] times: log-uniformly within
+/// Re-drawing the rates within their intervals ([`redrawn::redraw`]: log-uniformly within
 /// [low, high], uniformly on [0, high] for a page never seen changed): each allocation,
 /// computed on the estimates, kept, and its freshness under the redrawn rates — the
 /// lowest, median and highest over the redraws, in the order of `allocations()`. A
@@ -138,23 +138,19 @@ pub struct Spread {
     pub freshness: Vec<[f64; 3]>,
 }
 
-/// Redraws of the rates in a spread.
-pub const REDRAWS: u64 = 20;
-
 /// The spread of `allocations`' freshness under `objective` when the rates of `repo`
 /// are redrawn within `bounds` (indexed like `repo`).
 fn spread(repo: &crate::core::model::repository::Repository, bounds: &[[f64; 2]], allocations: [&[f64]; 4], objective: Objective, seed: u64) -> Spread {
-    use crate::core::math::elementary::{exp, ln};
-    use crate::core::rng::{Purpose, Stream};
+    use crate::core::sim::redrawn::{REDRAWS, redraw};
+    let draws: Vec<[f64; REDRAWS]> = bounds.iter().enumerate().map(|(i, &b)| redraw(seed, i, b)).collect();
+    // freshness as the allocations report it: Lemma 4.2's, or under Poisson crawls
+    let measure = if objective == Objective::Freshness { Objective::Freshness } else { Objective::Binary };
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); 4];
-    for redraw in 0..REDRAWS {
-        let mut rng = Stream::of(seed, Purpose::RateRedraw, redraw);
-        let mut drawn = repo.clone();
-        for (lambda, &[low, high]) in drawn.lambda.iter_mut().zip(bounds) {
-            *lambda = if low > 0.0 { exp(ln(low) + rng.uniform() * (ln(high) - ln(low))) } else { rng.uniform() * high };
+    let mut drawn = repo.clone();
+    for r in 0..REDRAWS {
+        for (lambda, d) in drawn.lambda.iter_mut().zip(&draws) {
+            *lambda = d[r];
         }
-        // freshness as the allocations report it: Lemma 4.2's, or under Poisson crawls
-        let measure = if objective == Objective::Freshness { Objective::Freshness } else { Objective::Binary };
         for (k, f) in allocations.iter().enumerate() {
             values[k].push((0..drawn.pages()).map(|i| drawn.weight(i) * measure.page_value(&drawn, i, f[i])).sum::<f64>() / drawn.total_weight());
         }
@@ -166,7 +162,7 @@ fn spread(repo: &crate::core::model::repository::Repository, bounds: &[[f64; 2]]
             [v[0], v[v.len() / 2], v[v.len() - 1]]
         })
         .collect();
-    Spread { redraws: REDRAWS, freshness }
+    Spread { redraws: REDRAWS as u64, freshness }
 }
 
 impl AllocateOutput {

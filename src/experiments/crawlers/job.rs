@@ -20,6 +20,7 @@ use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
+use crate::core::sim::redrawn::{self, RedrawnRates};
 use crate::experiments::Plan;
 
 /// Requests in a slice, about (the slices are fixed by the configuration alone).
@@ -70,6 +71,9 @@ pub struct CrawlersJob {
     stopped: Option<Without>,
     /// UNPOLITE bound − POLITE bound at the crawler's bandwidth: what P costs the optimum.
     politeness_cost: Option<f64>,
+    /// With estimated rates (a history's page list): each page's rates redrawn within
+    /// its interval, for the shown runs' spread.
+    redrawn: Option<RedrawnRates>,
 }
 
 /// A cause of the gap between the crawler and MERGE, removed from the crawler for one
@@ -153,6 +157,7 @@ impl CrawlersJob {
         let (repo, list, summary) = config.pages().load_with_limits()?;
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
+        let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let hosts = match list.and_then(|l| l.servers) {
             Some(limits) => limits
                 .iter()
@@ -179,7 +184,7 @@ impl CrawlersJob {
         }
         let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None, redrawn })
     }
 
     fn horizon(&self) -> f64 {
@@ -266,6 +271,7 @@ impl CrawlersJob {
             skipped_servers: run.skipped,
             over_capacity_s: over.iter().sum(),
             servers_over_capacity: over.iter().filter(|&&s| s > 0.0).count() as u64,
+            spread: run.account.redrawn_fresh(until, |i| self.repo.weight(i)).filter(|_| complete).map(|f| redrawn::spread(f, total * until)),
         }
     }
 
@@ -407,7 +413,11 @@ impl Plan for CrawlersJob {
                 }
             })
             .collect();
-        let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize);
+        // the runs shown (not the tuning's candidates, nor the gap's split) are also counted
+        // under the redrawn rates, with estimated ones
+        let shown = matches!(role, Role::Crawler | Role::Merge | Role::Tuned);
+        let redrawn = self.redrawn.as_ref().filter(|_| shown).map(|r| r.account(0, self.repo.pages()));
+        let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize).with_redrawn(redrawn);
         let rules = if merge {
             let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
             CrawlerRules { reaction: Reaction::Merge, gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }

@@ -2,7 +2,8 @@
 
 use super::CrawlersConfig;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
-use crate::chart::format::{sig, thousands};
+use crate::chart::format::{sig, spread_note, thousands};
+use crate::core::sim::redrawn::REDRAWS;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
 use crate::core::policy::pushback::Answers;
@@ -41,6 +42,10 @@ pub struct RunResult {
     /// Seconds the servers spent over capacity, summed, and how many ever were.
     pub over_capacity_s: f64,
     pub servers_over_capacity: u64,
+    /// With estimated rates, once complete: `mean` with each rate redrawn within its
+    /// interval (`core::sim::redrawn`): lowest, median, highest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<[f64; 3]>,
 }
 
 /// The gap between MERGE and the crawler (freshness over the last quarter), split by
@@ -309,12 +314,17 @@ impl Figures for CrawlersOutput {
             layers,
             legend: Corner::LowerRight,
             summary: format!(
-                "Over {} days on {} pages and {} servers, one request every {} s at most per server. {}.",
+                "Over {} days on {} pages and {} servers, one request every {} s at most per server. {}.{}",
                 sig(horizon, 4),
                 thousands(self.repository.pages as f64),
                 thousands(self.repository.servers as f64),
                 sig(self.politeness_seconds, 3),
-                each.join("; ")
+                each.join("; "),
+                spread_note(
+                    "the freshness over the whole run",
+                    REDRAWS,
+                    &self.runs.iter().filter_map(|r| Some((r.label.clone(), r.spread?))).collect::<Vec<_>>()
+                )
             ),
         }]
     }
@@ -331,6 +341,7 @@ impl Figures for CrawlersOutput {
                     "under_crawl_delay": r.answers.under_crawl_delay, "skipped_servers": r.skipped_servers,
                     "over_capacity_seconds": r.over_capacity_s, "servers_over_capacity": r.servers_over_capacity,
                     "mean_response_seconds": if r.requests > 0 { r.answers.response_s / r.requests as f64 } else { 0.0 },
+                    "mean_freshness_redrawn": r.spread,
                 })
             })
             .collect();
@@ -339,8 +350,9 @@ impl Figures for CrawlersOutput {
             .iter()
             .map(|r| {
                 let pushed = r.pushback_words();
+                let redrawn = r.spread.map(|[lo, _, hi]| format!("; over the whole run {:.4}, {lo:.4} to {hi:.4} with the rates redrawn within their intervals", r.mean)).unwrap_or_default();
                 format!(
-                    "{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged{}",
+                    "{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged{}{redrawn}",
                     r.label,
                     r.converged,
                     r.requests,

@@ -261,3 +261,37 @@ fn a_split_run_far_over_the_crawlers_requests_is_stopped_and_said() {
     assert!(o.gap.is_none() && o.gap_unsplit.as_deref().is_some_and(|w| w.contains("without its batch cycles")), "{:?}", o.gap_unsplit);
     assert!(o.done && o.runs.len() == 2);
 }
+
+/// A history's page list (issue 47): the runs shown carry their freshness under the rates
+/// redrawn within their intervals. Point intervals give the run's own mean within the
+/// noise of its simulated changes (the spread is the expectation); wider ones, a range.
+#[test]
+fn estimated_rates_give_the_shown_runs_a_spread() {
+    let list = |width: f64| {
+        let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
+        for k in 0..400 {
+            let rate = 0.01 * (1.0 + (k % 23) as f64);
+            text.push_str(&format!("p{k},s{},{rate},{},{}\n", k % 20, rate / width, rate * width));
+        }
+        text
+    };
+    let config = |width: f64| CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list(width)),
+        horizon_days: Days(400.0),
+        bins: 20,
+        ..CrawlersConfig::default()
+    };
+    let point = ran(config(1.0));
+    assert!(point.runs.len() >= 2);
+    for r in &point.runs {
+        let [lo, mid, hi] = r.spread.expect("a spread");
+        assert!(lo == mid && mid == hi, "{}: {lo} {mid} {hi}", r.label);
+        assert!((mid - r.mean).abs() < 0.02, "{}: {mid} against the run's {}", r.label, r.mean);
+    }
+    for r in &ran(config(4.0)).runs {
+        let [lo, mid, hi] = r.spread.expect("a spread");
+        assert!(lo <= mid && mid <= hi && lo < hi, "{}: {lo} {mid} {hi}", r.label);
+    }
+    assert!(ran(small()).runs.iter().all(|r| r.spread.is_none()));
+}

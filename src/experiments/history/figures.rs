@@ -53,6 +53,16 @@ fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (pow(10.0, lo), pow(10.0, hi))
 }
 
+/// ", from a to b a day": the rates' own lowest and highest (not the axis's decades).
+fn range_words(rates: impl Iterator<Item = f64>) -> String {
+    let (lo, hi) = rates.fold((f64::INFINITY, 0.0f64), |(a, b), r| (a.min(r), b.max(r)));
+    match lo.is_finite() {
+        true if lo == hi => format!(", all {} a day", sig(lo, 3)),
+        true => format!(", from {} to {} a day", sig(lo, 3), sig(hi, 3)),
+        false => String::new(),
+    }
+}
+
 /// The estimated rates' distribution, four bins a decade; pages never seen changed are
 /// counted in the summary (rate 0 has no place on a log axis).
 fn rates(o: &HistoryOutput) -> Figure {
@@ -80,10 +90,9 @@ fn rates(o: &HistoryOutput) -> Figure {
         ],
         legend: Corner::UpperRight,
         summary: format!(
-            "{} pages with a rate, from {} to {} a day ({} with visits too sparse to be sure); {} never seen changed and {} changed at every visit are not on this axis.",
+            "{} pages with a rate{} ({} with visits too sparse to be sure); {} never seen changed and {} changed at every visit are not on this axis.",
             estimated.len(),
-            sig(lo, 2),
-            sig(hi, 2),
+            range_words(estimated.iter().map(|e| e.0)),
             o.count(Status::Coarse),
             o.count(Status::NeverChanged),
             o.count(Status::AlwaysChanged),

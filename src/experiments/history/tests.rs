@@ -256,3 +256,15 @@ fn records_over_the_memory_limit_are_refused_before_the_run() {
     let many = HistoryConfig { pages: 1_000_000, spacing_min: 1.0, spacing_max: 1.0, days: 36_500.0, ..Default::default() };
     assert!(many.start().err().unwrap().message.contains("generate fewer pages"));
 }
+
+/// The rates chart's summary names the rates' own lowest and highest, not the decades
+/// of its axis.
+#[test]
+fn the_rates_summary_gives_the_rates_own_range() {
+    let o = HistoryConfig::default().start().expect("starts").finish();
+    let rates: Vec<f64> = o.pages.iter().filter_map(|p| p.estimate.rate).filter(|r| *r > 0.0).collect();
+    let (lo, hi) = rates.iter().fold((f64::INFINITY, 0.0f64), |(a, b), &r| (a.min(r), b.max(r)));
+    let summary = &o.figures()[0].summary;
+    let said = format!("from {} to {} a day", crate::chart::format::sig(lo, 3), crate::chart::format::sig(hi, 3));
+    assert!(summary.contains(&said), "{summary} should say {said}");
+}

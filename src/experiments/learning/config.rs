@@ -9,6 +9,7 @@ use crate::core::model::change_rate::Seen;
 use crate::core::model::source::{Pages, RepositorySource, takes_pages};
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::units::{Days, Seconds};
+use crate::core::sim::redrawn;
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -329,9 +330,13 @@ impl LearningConfig {
                 + self.merge_rates_bytes(n)
                 + self.history_items(rate_sum) * BYTES_PER_HISTORY_ITEM
                 + self.estimator_bytes()
-                + BYTES_BESIDES)
+                + BYTES_BESIDES
+                + n * self.redrawn_bytes_per_page())
                 .max(self.pages().import_bytes(pages) as f64),
-            seconds: runs.iter().map(RunWork::seconds).sum::<f64>() + self.estimator_work() * SECONDS_PER_ESTIMATOR_UNIT + self.pages().import_seconds(),
+            seconds: runs.iter().map(RunWork::seconds).sum::<f64>()
+                + self.estimator_work() * SECONDS_PER_ESTIMATOR_UNIT
+                + self.pages().import_seconds()
+                + runs.iter().map(|r| r.requests).sum::<f64>() * self.redrawn_seconds_per_request(),
             memory_fix: Fix::new("capacity", "lower the bandwidth or the horizon (each fetch that finds a change keeps 4 to 8 bytes of history), or use fewer pages"),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lower the bandwidth or use fewer pages"),
         }
@@ -339,6 +344,18 @@ impl LearningConfig {
 }
 
 impl LearningConfig {
+    /// Estimated rates (a history's list): each run's fetches are also counted under the
+    /// redrawn rates, which hold 8 bytes a rate and a page, and a last fetch a page.
+    fn redrawn_bytes_per_page(&self) -> f64 {
+        if self.pages().estimated_rates() { (redrawn::BYTES_PER_PAGE + 8) as f64 } else { 0.0 }
+    }
+
+    /// What counting a fetch under the redrawn rates adds (the policies experiment's
+    /// measure, 59 ns natively).
+    fn redrawn_seconds_per_request(&self) -> f64 {
+        if self.pages().estimated_rates() { 59e-9 } else { 0.0 }
+    }
+
     /// An equally spaced listening run keeps the rates MERGE spaces beside its crawls on
     /// announced changes: one f64 a page.
     fn merge_rates_bytes(&self, n: f64) -> f64 {

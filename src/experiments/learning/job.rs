@@ -9,6 +9,7 @@ use super::watch::Watch;
 use crate::core::alloc::objective::Objective;
 use crate::core::alloc::opt::optimal_for;
 use crate::core::alloc::{AllocationKind, allocate};
+use crate::core::sim::redrawn::{self, RedrawnRates};
 use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::math::elementary::{exp, ln, pow};
@@ -98,11 +99,15 @@ pub struct LearningJob {
     estimators: Vec<EstimatorPoint>,
     politeness: Vec<PolitenessPrice>,
     total_work: f64,
+    /// With estimated rates (a history's page list): each page's rates redrawn within
+    /// its interval, for each policy's spread.
+    redrawn: Option<RedrawnRates>,
 }
 
 impl LearningJob {
     pub fn new(config: LearningConfig) -> Result<Self, InputError> {
-        let (repo, _, summary) = config.pages().load_observing(config.observed_share)?;
+        let (repo, list, summary) = config.pages().load_observing(config.observed_share)?;
+        let redrawn = list.and_then(|l| l.rate_bounds).map(|bounds| RedrawnRates::of(config.seed, &bounds));
         if repo.lambda.iter().all(|&l| l == 0.0) {
             return Err(InputError::new(config.pages().size_field(), "has no page that changes (every change rate is 0): there is nothing to learn or to crawl"));
         }
@@ -118,11 +123,12 @@ impl LearningJob {
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
         let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64, rate_sum).work;
         let politeness = politeness_prices(&repo, p);
-        Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work })
+        Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work, redrawn })
     }
 
     fn watch(&self, policy: LearningPolicy) -> Watch {
         Watch::new(&self.repo, self.config.seed, self.config.horizon_days.0, self.config.bins as usize, policy.learns())
+            .with_redrawn(self.redrawn.as_ref().map(|r| r.account(0, self.repo.pages())))
     }
 
     /// A deployed crawler's schedule of every server, its intervals × `scale` (none for
@@ -288,6 +294,7 @@ impl LearningJob {
             violations: run.violations,
             rate_errors: run.rate_errors.clone(),
             interval_scale: run.policy.is_adaptive().then_some(run.scale),
+            spread: run.watch.redrawn_fresh().filter(|_| until >= self.config.horizon_days.0).map(|f| redrawn::spread(f, self.repo.total_weight() * until)),
         }
     }
 

@@ -27,6 +27,10 @@ pub struct PolicyCurve {
     /// at 1); none for the others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval_scale: Option<f64>,
+    /// With estimated rates, once complete: `mean_freshness` with each rate redrawn
+    /// within its interval (`core::sim::redrawn`): lowest, median, highest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<[f64; 3]>,
 }
 
 /// Mean and spread (standard deviation) of an estimator's ratio to the true rate, over

@@ -323,3 +323,29 @@ fn an_overshooting_tuning_trial_is_cut_inside_its_epoch() {
     let most = 2.0 * ADAPTIVE_TRIALS as f64 * (TRIAL_CAP * target + changes);
     assert!(work < most, "{work} events, at most {most}");
 }
+
+/// A history's page list (issue 47): each policy's mean freshness with the rates redrawn
+/// within their intervals; point intervals give the run's own within the noise of its
+/// simulated changes (the spread is the expectation), wider ones a range.
+#[test]
+fn estimated_rates_give_each_policy_a_spread() {
+    let list = |width: f64| {
+        let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
+        for k in 0..300 {
+            let rate = 0.05 * (1.0 + (k % 13) as f64);
+            text.push_str(&format!("p{k},s{},{rate},{},{}\n", k % 10, rate / width, rate * width));
+        }
+        text
+    };
+    let config = |width: f64| LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some(list(width)), estimator_runs: 10, ..small() };
+    for c in &learn(config(1.0)).policies {
+        let [lo, mid, hi] = c.spread.expect("a spread");
+        assert!(lo == mid && mid == hi, "{:?}: {lo} {mid} {hi}", c.policy);
+        assert!((mid - c.mean_freshness).abs() < 0.03, "{:?}: {mid} against the run's {}", c.policy, c.mean_freshness);
+    }
+    for c in &learn(config(3.0)).policies {
+        let [lo, mid, hi] = c.spread.expect("a spread");
+        assert!(lo <= mid && mid <= hi && lo < hi, "{:?}: {lo} {mid} {hi}", c.policy);
+    }
+    assert!(learn(small()).policies.iter().all(|c| c.spread.is_none()));
+}

@@ -12,6 +12,7 @@ use crate::core::model::repository::Repository;
 use crate::core::rng::Stream;
 use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::{Fetch, Freshness};
+use crate::core::sim::redrawn::{REDRAWS, Redrawn};
 
 /// What the crawler has seen of a page: the lengths of the intervals between two fetches
 /// in which it changed, and the total length of those in which it did not.
@@ -33,6 +34,8 @@ pub struct Watch {
     /// Fetches and simulated changes so far (the cost model's events).
     pub events: u64,
     pub requests: u64,
+    /// The same fetches' fresh time under rates redrawn within their intervals.
+    redrawn: Option<Redrawn>,
 }
 
 impl Watch {
@@ -49,7 +52,24 @@ impl Watch {
             harmonic: TimeBins::new(horizon, bins),
             events: 0,
             requests: 0,
+            redrawn: None,
         }
+    }
+
+    /// Also counts the fetches' fresh time under `redrawn`'s rates (every page fetched
+    /// at time 0, as here).
+    pub fn with_redrawn(self, mut redrawn: Option<Redrawn>) -> Self {
+        if let Some(r) = redrawn.as_mut() {
+            for (i, &w) in self.weight.iter().enumerate() {
+                r.visit(i, 0.0, w);
+            }
+        }
+        Watch { redrawn, ..self }
+    }
+
+    /// Per redraw, the weighted fresh time over the horizon (with redrawn rates).
+    pub fn redrawn_fresh(&self) -> Option<[f64; REDRAWS]> {
+        self.redrawn.as_ref().map(|r| r.fresh_time(self.horizon, |i| self.weight[i]))
     }
 
     /// Accounts page i from its last fetch to `t`: fresh until the first change, then
@@ -116,6 +136,9 @@ impl Watch {
 impl Freshness for Watch {
     fn visit(&mut self, page: usize, t: f64, _rng: &mut Stream) -> Option<Fetch> {
         let interval = t - self.last_fetch[page];
+        if let Some(r) = self.redrawn.as_mut() {
+            r.visit(page, t, self.weight[page]);
+        }
         let (changed, first, last) = self.account(page, t);
         if let Some(h) = self.history.get_mut(page) {
             if changed {

@@ -2,7 +2,8 @@
 //! thesis's Fig 5.8) and where deployed crawlers sit against MERGE and the POLITE bound.
 
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
-use crate::chart::format::{sig, thousands};
+use crate::chart::format::{sig, spread_note, thousands};
+use crate::core::sim::redrawn::REDRAWS;
 use crate::core::policy::PolicyKind;
 use crate::experiments::Figures;
 use crate::experiments::policies::microscope::{MAX_REQUESTS, MIN_VISITS};
@@ -99,8 +100,8 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             y: Axis::linear("freshness (share of pages up to date)", lowest(&curves, c.polite_bound), 1.0),
             layers,
             legend: Corner::LowerRight,
-                summary: format!(
-                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}",
+            summary: format!(
+                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}{}",
                 sig(o.config.horizon_days.0 / unit, 3),
                 sig(100.0 * c.share, 3),
                 thousands(c.capacity),
@@ -111,6 +112,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
                 sig(100.0 * c.capped.page_share, 3),
                 if ratios.is_empty() { "none yet".into() } else { ratios.join("; ") },
                 sampled_note(o),
+                spread_note("each policy's mean freshness over the run", REDRAWS, &spreads(&curves)),
             ),
         });
     }
@@ -122,6 +124,11 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
     }
     figures.extend(o.capacities.iter().filter(|c| !c.microscope.pages.is_empty()).map(|c| microscope(o, c)));
     figures
+}
+
+/// Each finished curve's mean freshness under the redrawn rates (with estimated rates).
+fn spreads(curves: &[&PolicyCurve]) -> Vec<(String, [f64; 3])> {
+    curves.iter().filter_map(|k| Some((k.policy.label().to_string(), k.spread?))).collect()
 }
 
 /// Each policy's freshness at the end over the POLITE bound, against C, with the
@@ -281,6 +288,10 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
         y: Axis::linear("freshness after convergence", y_min, 1.0),
         layers,
         legend: Corner::LowerRight,
-        summary: if notes.is_empty() { "No crawler has finished yet.".into() } else { notes.join(". ") + "." },
+        summary: if notes.is_empty() {
+            "No crawler has finished yet.".into()
+        } else {
+            notes.join(". ") + "." + &spread_note("the mean freshness from the cold start", REDRAWS, &spreads(&o.crawlers.iter().map(|c| &c.curve).collect::<Vec<_>>()))
+        },
     }
 }

@@ -18,6 +18,7 @@ use crate::core::policy::{PolicyKind, PolitenessCheck};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
+use crate::core::sim::redrawn::{self, REDRAWS, RedrawnRates};
 use crate::experiments::Plan;
 use std::cell::RefCell;
 
@@ -150,6 +151,9 @@ pub struct PoliciesJob {
     weights: Vec<f64>,
     /// The whole run's weights, this part's or not.
     weight_total: f64,
+    /// With estimated rates (a history's page list; not for a sample of the servers):
+    /// each page's rates redrawn within its interval, for each run's spread.
+    redrawn: Option<RedrawnRates>,
 }
 
 impl PoliciesJob {
@@ -232,6 +236,7 @@ impl PoliciesJob {
             config: config.clone(),
         };
         let sample = config.sample_servers.map(|n| ServerSample::draw(&repo, n as usize, config.seed));
+        let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).filter(|_| sample.is_none()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let mut output = output;
         output.sample = sample.as_ref().map(|s| SampleSummary::of(s, &repo));
         let scale = FreshnessScale { total_weight: repo.total_weight(), sample: sample.as_ref().map(|s| s.design.clone()) };
@@ -250,6 +255,7 @@ impl PoliciesJob {
             saturations: Saturations::default(),
             weights,
             weight_total,
+            redrawn,
         })
     }
 
@@ -326,7 +332,8 @@ impl PoliciesJob {
             None => (0..repo.servers()).collect(),
         };
         let account = |pages: std::ops::Range<usize>| {
-            (pages.start, Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize))
+            let redrawn = self.redrawn.as_ref().map(|r| r.account(pages.start, pages.len()));
+            (pages.start, Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize).with_redrawn(redrawn))
         };
         let sim_f = sampled_f.as_ref().unwrap_or(&f);
         let auxiliary = match (&self.sample, run) {
@@ -378,8 +385,17 @@ impl PoliciesJob {
             .collect()
     }
 
+    /// Each shard's fresh time under each redraw of the rates (with estimated rates).
+    fn redrawn_fresh(&self, running: &Running, until: f64) -> Option<Vec<(u64, [f64; REDRAWS])>> {
+        let repo = self.simulated();
+        self.redrawn.as_ref()?;
+        let shard = |s: &Shard| redrawn::added(s.accounts.iter().filter_map(|(first, a)| a.redrawn_fresh(until, |i| repo.weight(first + i))));
+        Some(running.shards.iter().map(|s| (s.id as u64, shard(s))).collect())
+    }
+
     fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
         let accounts = self.account_bins(running, until);
+        let redrawn = if complete { self.redrawn_fresh(running, until) } else { None };
         let policy = match running.run {
             Run::Allocated { policy, .. } | Run::Crawler { policy, .. } => policy,
             Run::SameBandwidth { .. } => PolicyKind::Merge,
@@ -394,12 +410,18 @@ impl PoliciesJob {
         if self.config.server_part.is_some() {
             // a part's own figures would be its servers' alone: it hands on their bins
             let mut curve = PolicyCurve::of(tally, Vec::new(), None, complete);
-            curve.part = Some(CurvePart { until, shards: running.shards.iter().map(|s| s.id as u64).zip(accounts).collect(), auxiliary: running.auxiliary.clone() });
+            curve.part = Some(CurvePart {
+                until,
+                shards: running.shards.iter().map(|s| s.id as u64).zip(accounts).collect(),
+                auxiliary: running.auxiliary.clone(),
+                redrawn: redrawn.unwrap_or_default(),
+            });
             return curve;
         }
         let (freshness, sampled) =
             self.scale.freshness(&accounts, until, complete, running.auxiliary.as_ref(), || TimeBins::new(self.config.horizon_days.0, self.config.bins as usize));
-        PolicyCurve::of(tally, freshness, sampled, complete)
+        let spread = redrawn.map(|shards| redrawn::spread(redrawn::added(shards.into_iter().map(|(_, f)| f)), self.scale.total_weight * until));
+        PolicyCurve { spread, ..PolicyCurve::of(tally, freshness, sampled, complete) }
     }
 }
 

@@ -22,6 +22,7 @@ use crate::core::model::source::RepositorySource;
 use crate::core::policy::PolicyKind;
 use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::Estimator;
+use crate::core::sim::redrawn::{REDRAWS, added, spread};
 use job::SHARDS;
 use output::{CurvePart, FreshnessScale, RunTally};
 
@@ -157,5 +158,9 @@ fn join_curve(scale: &FreshnessScale, pieces: Vec<&PolicyCurve>, capacity: &Capa
         capacity: Some(capacity),
         thesis_inputs: pieces[0].published_ratio.is_some(),
     };
-    PolicyCurve::of(tally, freshness, sampled, complete)
+    // each shard's fresh times under the redrawn rates, added in shard order as one run adds them
+    let mut redrawn: Vec<&(u64, [f64; REDRAWS])> = parts.iter().flat_map(|p| &p.redrawn).collect();
+    redrawn.sort_by_key(|(id, _)| *id);
+    let spread = (complete && !redrawn.is_empty()).then(|| spread(added(redrawn.into_iter().map(|(_, f)| *f)), scale.total_weight * until));
+    PolicyCurve { spread, ..PolicyCurve::of(tally, freshness, sampled, complete) }
 }

@@ -48,6 +48,10 @@ pub struct PolicyCurve {
     /// When the servers were sampled: the curve is an estimate, with these intervals.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampled: Option<SampledInterval>,
+    /// With estimated rates, once complete: the run's mean freshness with each rate
+    /// redrawn within its interval (`core::sim::redrawn`): lowest, median, highest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<[f64; 3]>,
     /// In a part of a run split by servers: its shards' bins, for the join (the curve's
     /// own figures are then left empty). Never in a whole run's result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,6 +67,9 @@ pub struct CurvePart {
     /// A sampled run's auxiliary (every part computes the same).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auxiliary: Option<Auxiliary>,
+    /// With estimated rates, once complete: each shard's fresh time under each redraw.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redrawn: Vec<(u64, [f64; crate::core::sim::redrawn::REDRAWS])>,
 }
 
 /// How freshness bins become a curve: over the repository's weight W, or, when the
@@ -169,6 +176,7 @@ impl PolicyCurve {
             ratio_mean,
             published_ratio: published,
             sampled,
+            spread: None,
             part: None,
         }
     }

@@ -514,3 +514,48 @@ fn a_page_list_with_announced_pages_is_refused_not_dropped() {
     assert_eq!(e.field, "page_list");
     assert!(e.message.contains("drop the observed column"), "{e}");
 }
+
+/// A history's page list (issue 47): every completed curve carries its spread under the
+/// rates redrawn within their intervals. Point intervals give the run's own mean (the
+/// same schedule, the same expectation); wider ones a range; a run split by servers
+/// joins into the whole run's spread to the last bit.
+#[test]
+fn estimated_rates_give_each_run_a_spread() {
+    use crate::experiments::Experiment;
+    let list = |width: f64| {
+        let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
+        for k in 0..240 {
+            let rate = 0.02 * (1.0 + (k % 17) as f64);
+            text.push_str(&format!("p{k},s{},{rate},{},{}\n", k % 12, rate / width, rate * width));
+        }
+        text
+    };
+    let config = |width: f64| PoliciesConfig {
+        source: RepositorySource::PageList,
+        page_list: Some(list(width)),
+        politeness_seconds: Seconds(7200.0),
+        capacities: vec![0.1, 0.5],
+        crawlers: vec![PolicyKind::Nutch],
+        horizon_days: Days(200.0),
+        ..small()
+    };
+    let point = run(config(1.0));
+    for curve in point.capacities.iter().flat_map(|c| &c.curves) {
+        let [lo, mid, hi] = curve.spread.expect("a spread");
+        assert!(lo == mid && mid == hi, "{:?}: {lo} {mid} {hi}", curve.policy);
+        assert!((mid - curve.mean).abs() < 1e-9 * curve.mean, "{:?}: {mid} against the run's {}", curve.policy, curve.mean);
+    }
+    let crawler = &point.crawlers[0];
+    assert!(crawler.curve.spread.is_some() && crawler.merge_same_bandwidth.as_ref().unwrap().spread.is_some());
+    let wide = run(config(3.0));
+    for curve in wide.capacities.iter().flat_map(|c| &c.curves) {
+        let [lo, mid, hi] = curve.spread.expect("a spread");
+        assert!(lo <= mid && mid <= hi && lo < hi, "{:?}: {lo} {mid} {hi}", curve.policy);
+    }
+    let servers_only = PoliciesConfig { crawlers: vec![], ..config(3.0) };
+    let whole = run(servers_only.clone());
+    let parts: Vec<PoliciesOutput> = servers_only.split(3).into_iter().map(run).collect();
+    // (the joined result keeps the list in its configuration; a run's drops it once read)
+    assert_eq!(PoliciesOutput { config: whole.config.clone(), ..servers_only.merge(parts) }, whole);
+    assert!(run(PoliciesConfig { page_list: Some("page,server,change_rate\na,s,1\nb,t,0.1\n".into()), ..config(1.0) }).capacities.iter().flat_map(|c| &c.curves).all(|c| c.spread.is_none()));
+}
