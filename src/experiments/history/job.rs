@@ -7,6 +7,7 @@ use super::config::{HistoryConfig, RecordFile, RecordSource, floor_char};
 use super::output::{HistoryOutput, PageHistory};
 use crate::core::input::InputError;
 use crate::core::model::csv_rows::Report;
+use crate::core::model::history::documents::XmlReader;
 use crate::core::model::history::lines::LineReader;
 use crate::core::model::history::server::server_of;
 use crate::core::model::history::{self, Format, Records, documents};
@@ -34,6 +35,9 @@ pub struct HistoryJob {
     current: usize,
     format: Option<Format>,
     reader: Option<LineReader>,
+    /// The current file's XML reader (sitemaps, MediaWiki dumps), with the bytes and
+    /// lines it had read at the last step.
+    xml: Option<(XmlReader, u64, usize)>,
     line: usize,
     report: Report,
     records: Records,
@@ -73,6 +77,7 @@ impl HistoryJob {
             inputs,
             current: 0,
             reader: None,
+            xml: None,
             line: 0,
             report: Report::default(),
             format: generated.then_some(Format::Cdx),
@@ -103,7 +108,18 @@ impl HistoryJob {
 
     /// Reads about `budget` bytes of the current file; false when it is over.
     fn read(&mut self, budget: u64) -> Result<bool, String> {
-        // the head, to detect the format and read documents whole
+        if let Some((xml, bytes, lines)) = self.xml.as_mut() {
+            let more = xml.read(budget, &mut self.records)?;
+            self.bytes_done += (xml.position() - *bytes) as f64;
+            self.lines += (xml.lines() - *lines) as u64;
+            (*bytes, *lines) = (xml.position(), xml.lines());
+            if !more {
+                let (xml, _, _) = self.xml.take().expect("an XML reader");
+                self.listed.extend(xml.listed);
+            }
+            return Ok(more);
+        }
+        // the head, to detect the format and begin an XML stream or read JSON whole
         let format = match self.reader.as_ref().map(|r| r.format) {
             Some(f) => f,
             None => {
@@ -114,7 +130,8 @@ impl HistoryJob {
                 };
                 let format = self.format_of(&head)?;
                 self.format = Some(format);
-                if !format.by_line() {
+                if format == Format::Mediawiki && head.trim_start_matches('\u{feff}').trim_start().starts_with('{') {
+                    // the API's JSON answer, read whole
                     let text = match &mut self.inputs[self.current].source {
                         Source::Text { text, at } => {
                             *at = text.len();
@@ -125,11 +142,18 @@ impl HistoryJob {
                     };
                     self.bytes_done += text.len() as f64;
                     self.lines += text.lines().count() as u64;
-                    match format {
-                        Format::Sitemap => self.listed.extend(documents::sitemap(&text, &mut self.records)?),
-                        _ => documents::mediawiki(&text, self.config.wiki(), &mut self.records)?,
-                    }
+                    documents::mediawiki_json(&text, self.config.wiki(), &mut self.records)?;
                     return Ok(false);
+                }
+                if !format.by_line() {
+                    let source = std::mem::replace(&mut self.inputs[self.current].source, Source::Text { text: String::new(), at: 0 });
+                    let bytes: Box<dyn std::io::BufRead> = match source {
+                        Source::Text { text, .. } => Box::new(std::io::Cursor::new(text.into_bytes())),
+                        #[cfg(not(target_arch = "wasm32"))]
+                        Source::Stream(s) => s.into_reader(),
+                    };
+                    self.xml = Some((XmlReader::new(bytes, format, self.config.wiki()), 0, 0));
+                    return self.read(budget);
                 }
                 self.reader = Some(LineReader::new(format));
                 format
@@ -179,6 +203,7 @@ impl HistoryJob {
 
     /// Ends the current file: its bad lines refuse the run, naming the file.
     fn end_file(&mut self) -> Result<(), String> {
+        self.xml = None;
         if let Some(message) = std::mem::take(&mut self.report).message() {
             return Err(message);
         }
@@ -320,7 +345,12 @@ mod stream {
             self.line.trim_end_matches('\n')
         }
 
-        /// The rest, whole (documents).
+        /// The reader itself (for a stream of XML events), the head still in its buffer.
+        pub fn into_reader(self) -> Box<dyn BufRead> {
+            self.reader
+        }
+
+        /// The rest, whole (JSON documents).
         pub fn whole(&mut self) -> Result<String, String> {
             let mut text = String::new();
             self.reader.read_to_string(&mut text).map_err(|e| format!("cannot be read ({e}); is it UTF-8 text, or a whole gzip file?"))?;

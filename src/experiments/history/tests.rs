@@ -223,24 +223,33 @@ fn the_page_list_reads_back_the_same() {
     }
 }
 
-/// The command line streams files, gzip or not, to the same result as their text.
+/// The command line streams files — capture indexes a line at a time, sitemaps and
+/// MediaWiki dumps an XML event at a time — gzip or not, to the same result as their
+/// text, however the reading is sliced.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn streamed_and_gzip_files_give_the_same_result() {
     use std::io::Write;
     let dir = std::env::temp_dir().join(format!("freshlab-history-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let plain = dir.join("a.cdx");
-    std::fs::write(&plain, CDX).unwrap();
-    let gz = dir.join("a.cdx.gz");
-    let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
-    encoder.write_all(CDX.as_bytes()).unwrap();
-    encoder.finish().unwrap();
-    let from_text = run(&[("a.cdx", CDX)]);
-    for path in [&plain, &gz] {
-        let c = HistoryConfig { source: RecordSource::Files, paths: vec![path.display().to_string()], ..Default::default() };
-        let o = in_slices(c.start().unwrap(), 50);
-        assert_eq!((&o.pages, &o.skipped, o.kept), (&from_text.pages, &from_text.skipped, from_text.kept), "{}", path.display());
+    let sitemap = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://s.org/</loc><lastmod>2026-01-01</lastmod><changefreq>daily</changefreq></url>\n<url><loc>https://s.org/b</loc></url>\n</urlset>\n";
+    let dump = "<mediawiki><siteinfo><base>https://pt.wikipedia.org/wiki/X</base></siteinfo>\n<page><title>A b</title>\n<revision><timestamp>2026-01-01T00:00:00Z</timestamp><text>x</text></revision>\n<revision><timestamp>2026-01-02T06:00:00Z</timestamp></revision></page>\n</mediawiki>\n";
+    for (name, text) in [("a.cdx", CDX), ("s.xml", sitemap), ("d.xml", dump)] {
+        let plain = dir.join(name);
+        std::fs::write(&plain, text).unwrap();
+        let gz = dir.join(format!("{name}.gz"));
+        let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap();
+        let from_text = run(&[(name, text)]);
+        assert!(from_text.refused.is_none() && !from_text.pages.is_empty(), "{name}: {:?}", from_text.refused);
+        for path in [&plain, &gz] {
+            for slice in [1, 50] {
+                let c = HistoryConfig { source: RecordSource::Files, paths: vec![path.display().to_string()], ..Default::default() };
+                let o = in_slices(c.start().unwrap(), slice);
+                assert_eq!((&o.pages, &o.skipped, o.kept), (&from_text.pages, &from_text.skipped, from_text.kept), "{} in slices of {slice}", path.display());
+            }
+        }
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,7 +3,8 @@
 //! and Wikipedia revisions, read record by record into each page's marks, then each
 //! page's rate with its interval ([`estimate`]). Memory grows with the pages and their
 //! records kept, never with the file: line formats are fed a line at a time
-//! ([`lines::LineReader`]); XML and JSON documents are read whole ([`documents`]).
+//! ([`lines::LineReader`]), sitemaps and MediaWiki dumps an XML event at a time
+//! ([`documents::XmlReader`]); only the MediaWiki API's JSON answers are read whole.
 
 pub mod documents;
 pub mod estimate;
@@ -40,7 +41,7 @@ pub enum Format {
 }
 
 impl Format {
-    /// Read a line at a time (the others are whole documents).
+    /// Read a line at a time (the others are XML streams, or JSON documents).
     pub fn by_line(self) -> bool {
         matches!(self, Format::Cdx | Format::Cdxj | Format::Heritrix | Format::Csv)
     }

@@ -1,5 +1,5 @@
 //! A URL's server: its host name (RFC 3986 authority without user and port, lowercased),
-//! or its registrable domain, approximated without the Public Suffix List.
+//! or its registrable domain by the Public Suffix List (the `psl` crate's compiled copy).
 
 use crate::core::labels::labelled;
 use serde::{Deserialize, Serialize};
@@ -12,10 +12,11 @@ pub enum ServerBy {
     /// The URL's host name: `news.example.com`.
     #[default]
     Host => "host name",
-    /// The last two labels of the host (three under a two-letter country code whose
-    /// second label has at most three letters: `example.co.uk`, `example.com.br`), an
-    /// approximation of the Public Suffix List's registrable domain.
-    Domain => "registrable domain (approximate)",
+    /// The registrable domain: the public suffix and one label more, by the Public
+    /// Suffix List, its private entries included (`example.co.uk`; `a.github.io` stays
+    /// its own). A host with none (an IP address, a suffix itself, `localhost`) is its
+    /// own server.
+    Domain => "registrable domain (Public Suffix List)",
 }
 }
 
@@ -43,10 +44,7 @@ fn domain(host: &str) -> String {
     if host.starts_with('[') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return host.to_string(); // an IP address is its own domain
     }
-    let labels: Vec<&str> = host.split('.').collect();
-    let n = labels.len();
-    let keep = if n >= 3 && labels[n - 1].len() == 2 && labels[n - 2].len() <= 3 { 3 } else { 2 };
-    labels[n.saturating_sub(keep)..].join(".")
+    psl::domain_str(host).unwrap_or(host).to_string()
 }
 
 #[cfg(test)]
@@ -67,6 +65,13 @@ mod tests {
         assert_eq!(server_of("http://www.bbc.co.uk/", ServerBy::Domain).as_deref(), Some("bbc.co.uk"));
         assert_eq!(server_of("http://www.uol.com.br/", ServerBy::Domain).as_deref(), Some("uol.com.br"));
         assert_eq!(server_of("http://10.0.0.1/", ServerBy::Domain).as_deref(), Some("10.0.0.1"));
+        // where a two-label rule goes wrong, the list does not
+        assert_eq!(server_of("http://www.city.kawasaki.jp/", ServerBy::Domain).as_deref(), Some("city.kawasaki.jp"));
+        assert_eq!(server_of("http://a.b.example.com.au/", ServerBy::Domain).as_deref(), Some("example.com.au"));
+        assert_eq!(server_of("http://alice.github.io/x", ServerBy::Domain).as_deref(), Some("alice.github.io"));
+        assert_eq!(server_of("http://de.wikipedia.org/", ServerBy::Domain).as_deref(), Some("wikipedia.org"));
+        assert_eq!(server_of("http://example.travel/", ServerBy::Domain).as_deref(), Some("example.travel"));
+        assert_eq!(server_of("http://co.uk/", ServerBy::Domain).as_deref(), Some("co.uk"));
         assert_eq!(server_of("http://localhost/", ServerBy::Domain).as_deref(), Some("localhost"));
     }
 }
