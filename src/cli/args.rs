@@ -153,6 +153,15 @@ pub fn parse(args: &[String]) -> Result<(Outputs, Map<String, Value>), String> {
                     .ok_or_else(|| format!("--threads must be a whole number from 1 to 1024 (got {v}); leave it out to use every core"))?;
             }
             "config" => outputs.config = Some(need(value(), "a JSON file, e.g. --config run.json")?),
+            // a crawler's setting over its file (crawlers): --set NAME=VALUE, repeatable
+            "set" => {
+                let v = need(value(), "NAME=VALUE, e.g. --set fetcher.server.delay=10")?;
+                let joined = match fields.get("crawler_settings") {
+                    Some(Value::String(before)) if !before.trim().is_empty() => format!("{before}; {v}"),
+                    _ => v,
+                };
+                fields.insert("crawler_settings".into(), Value::String(joined));
+            }
             "part" => outputs.part = Some(k_of_n("part", &need(value(), "K/N, e.g. --part 2/8")?)?),
             "width" | "height" => {
                 let v = need(value(), "a size in pixels")?;
@@ -198,6 +207,14 @@ mod tests {
         // a link's empty list, as a flag
         assert_eq!(list_of(serde_json::json!("none")), serde_json::json!([]));
         assert_eq!(fields["c_max"], serde_json::json!(30));
+    }
+
+    /// A crawler's settings over its file: `--set NAME=VALUE`, repeatable, into one field.
+    #[test]
+    fn set_flags_join_into_the_crawler_settings() {
+        let (_, fields) = parse(&strings(&["--set", "fetcher.server.delay=10", "--set=db.fetch.interval.max=604800"])).unwrap();
+        assert_eq!(fields["crawler_settings"], serde_json::json!("fetcher.server.delay=10; db.fetch.interval.max=604800"));
+        assert!(parse(&strings(&["--set"])).unwrap_err().contains("NAME=VALUE"));
     }
 
     #[test]

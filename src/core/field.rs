@@ -22,6 +22,8 @@ pub enum FieldKind {
     Select,
     /// Any set of the values the experiment names.
     Choices,
+    /// Free text (a crawler's settings as `name=value; …`), checked by the experiment.
+    Text,
 }
 
 /// One field of a configuration, described.
@@ -64,6 +66,9 @@ impl Field {
     }
     pub fn choices(label: &'static str) -> Self {
         Field::new(label, FieldKind::Choices)
+    }
+    pub fn text(label: &'static str) -> Self {
+        Field::new(label, FieldKind::Text)
     }
     /// P, the least time between two requests to one server (spec §1.1).
     pub fn politeness() -> Self {

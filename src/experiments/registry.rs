@@ -500,6 +500,7 @@ mod tests {
                     (FieldKind::Bool, Some(v)) => v.is_boolean(),
                     (FieldKind::Select, Some(v)) => v.is_string(),
                     (FieldKind::Choices, Some(v)) => strings(v),
+                    (FieldKind::Text, Some(v)) => v.is_string(),
                 };
                 assert!(fits, "{name}.{}: a {:?} field, its default is {value:?}", field.key, field.kind);
                 let named = choices(name).iter().any(|c| c.field == field.key);

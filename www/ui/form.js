@@ -3,7 +3,7 @@
 let serial = 0;
 
 /**
- * fields: [{key, label, kind: 'number'|'integer'|'optional'|'list'|'bool'|'select'|'choices', help, options}]
+ * fields: [{key, label, kind: 'number'|'integer'|'optional'|'list'|'bool'|'select'|'choices'|'text', help, options}]
  * ('optional' is a number that may be left empty, meaning none; 'choices' is a set of
  * check boxes whose value is the list of the options ticked)
  * Errors are shown next to the field they concern.
@@ -58,7 +58,7 @@ export class Form {
       input = document.createElement('input');
       input.type = field.kind === 'bool' ? 'checkbox' : 'text';
       if (field.kind !== 'bool') {
-        input.inputMode = field.kind === 'list' ? 'text' : 'decimal';
+        input.inputMode = field.kind === 'list' || field.kind === 'text' ? 'text' : 'decimal';
         input.autocomplete = 'off';
         input.spellcheck = false;
       }
@@ -174,6 +174,8 @@ export function parse(field, raw) {
     case 'select':
     case 'choices':
       return { value: raw };
+    case 'text':
+      return { value: String(raw) };
     case 'integer':
       return parseNumber(raw, true);
     case 'optional':

@@ -15,13 +15,13 @@ function settingsTable(loaded) {
   const rows = loaded.settings
     .map(
       (s) => `<tr><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
-        <td>${s.from_file ? `the file, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
+        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `the file, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');
   const ignored = loaded.ignored.length
     ? `<p class="fineprint">Ignored (not settings Freshlab reads): ${loaded.ignored.map(([name, line]) => `<code>${escape(name)}</code> (line ${line})`).join(', ')}.</p>`
     : '';
-  return `<table class="proof"><caption>The crawler's settings as run</caption>
+  return `<table class="proof"><caption>The crawler's settings as run (change any in the form's “crawler settings”: <code>name=value; …</code>)</caption>
     <thead><tr><th scope="col">setting</th><th scope="col">value</th><th scope="col">from</th><th scope="col">what it sets</th></tr></thead>
     <tbody>${rows}</tbody></table>${ignored}`;
 }
@@ -176,6 +176,7 @@ export default {
       action: 'Simulate',
       fields: [
         'crawler',
+        'crawler_settings',
         'recrawl_days',
         'horizon_days',
         'server_capacity',

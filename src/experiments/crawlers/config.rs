@@ -9,6 +9,7 @@ use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::rank_size_law;
 use crate::core::policy::adaptive::Rule;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
+use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
@@ -27,6 +28,10 @@ pub struct CrawlersConfig {
     /// crawler's shipped defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crawler_config: Option<String> = None; internal;
+    /// Settings over the file (or the shipped defaults), each a name the crawler reads:
+    /// `--set NAME=VALUE` on the command line, one field of the form and the link.
+    pub crawler_settings: String = String::new();
+        text("crawler settings over the file (name=value; …)").help("e.g. fetcher.server.delay=10; db.fetch.interval.max=604800 — each setting the table under the chart lists");
     /// Nutch's AdaptiveFetchSchedule since NUTCH-1564's fix, or before it.
     pub nutch_1564: Nutch1564 = Nutch1564::Fixed; select("Nutch's sync delta");
     /// Nutch's batch cycle: generate, fetch and update every this many hours; a page
@@ -76,9 +81,47 @@ impl CrawlersConfig {
         self.loaded_from(self.crawler_config.as_deref())
     }
 
-    /// [`Self::loaded`] from `text` (None: the shipped defaults): the loaded file, or a
-    /// candidate of the tuning.
+    /// `crawler_settings`, each a setting the crawler reads with a value it takes.
+    pub fn overrides(&self) -> Result<Vec<Change>, InputError> {
+        crawler_files::overrides(self.crawler, &self.crawler_settings).map_err(|e| InputError::new("crawler_settings", e))
+    }
+
+    /// `text` (None: the shipped defaults) with `crawler_settings` written over it, as
+    /// the crawler would read it (each marked by a comment); `was`: a setting's value
+    /// before.
+    pub fn file_as_set(&self, text: Option<&str>, was: &dyn Fn(&str) -> String) -> Result<Option<String>, InputError> {
+        let overrides = self.overrides()?;
+        if overrides.is_empty() {
+            return Ok(text.map(str::to_string));
+        }
+        write::write(self.crawler, text, &overrides, "set by crawler_settings", was).map(Some).map_err(|e| InputError::new("crawler_settings", e))
+    }
+
+    /// [`Self::loaded`] from `text` (None: the shipped defaults), with `crawler_settings`
+    /// over it: each such setting marked `set`, the others where the file has them.
     pub fn loaded_from(&self, text: Option<&str>) -> Result<Loaded, InputError> {
+        let file = self.read(text)?;
+        let overrides = self.overrides()?;
+        if overrides.is_empty() {
+            return Ok(file);
+        }
+        let was = |name: &str| file.settings.iter().find(|s| s.name == name).map_or_else(|| "unset".into(), |s| s.value.clone());
+        let written = self.file_as_set(text, &was)?;
+        let mut loaded = self.read(written.as_deref()).map_err(|e| InputError::new("crawler_settings", e.message))?;
+        for (setting, before) in loaded.settings.iter_mut().zip(&file.settings) {
+            if overrides.iter().any(|(name, _)| *name == setting.name) {
+                (setting.set, setting.from_file, setting.line) = (true, false, None);
+            } else {
+                (setting.from_file, setting.line) = (before.from_file, before.line);
+            }
+        }
+        loaded.ignored = file.ignored;
+        Ok(loaded)
+    }
+
+    /// `text` (None: the shipped defaults) as the crawler reads it: the loaded file, or a
+    /// candidate of the tuning (written with `crawler_settings` already).
+    pub fn read(&self, text: Option<&str>) -> Result<Loaded, InputError> {
         let mut loaded = match text {
             Some(text) => {
                 let found = crawler_files::detect(text);

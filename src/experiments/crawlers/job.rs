@@ -231,9 +231,13 @@ impl CrawlersJob {
     /// its settings (an error: a candidate the crawler would refuse, as a shortest
     /// interval over the longest).
     fn file_with(&self, changes: &[Change]) -> Result<(String, Loaded), String> {
-        let was = |name: &str| self.loaded.settings.iter().find(|s| s.name == name).map_or_else(|| "unset".into(), |s| s.value.clone());
-        let text = write::write(self.loaded.crawler, self.config.crawler_config.as_deref(), changes, &was)?;
-        let loaded = self.config.loaded_from(Some(&text)).map_err(|e| e.message)?;
+        let value = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).map_or_else(|| "unset".into(), |s| s.value.clone());
+        let was = |name: &str| value(&self.loaded, name);
+        // the file as run (crawler_settings written over it), then the tuning's changes
+        let original = self.config.read(self.config.crawler_config.as_deref()).map_err(|e| e.message)?;
+        let file = self.config.file_as_set(self.config.crawler_config.as_deref(), &|name: &str| value(&original, name)).map_err(|e| e.message)?;
+        let text = write::write(self.loaded.crawler, file.as_deref(), changes, "Freshlab's tuning", &was)?;
+        let loaded = self.config.read(Some(&text)).map_err(|e| e.message)?;
         Ok((text, loaded))
     }
 

@@ -295,3 +295,29 @@ fn estimated_rates_give_the_shown_runs_a_spread() {
     }
     assert!(ran(small()).runs.iter().all(|r| r.spread.is_none()));
 }
+
+/// Settings over the file (`crawler_settings`, the CLI's `--set`): the run is the one of
+/// a file that says the same, each setting marked as set; the others keep the file's
+/// lines; unknown names, bad values and a name twice are refused by the field; the
+/// tuned file carries them, marked.
+#[test]
+fn settings_over_the_file_run_as_a_file_that_says_them() {
+    let sample = include_str!("../../../www/samples/nutch-site.xml");
+    let set = CrawlersConfig { crawler_config: Some(sample.into()), crawler_settings: "fetcher.server.delay = 120; db.fetch.schedule.adaptive.inc_rate=0.3".into(), ..small() };
+    let edited = sample.replace("<value>30.0</value>", "<value>120</value>").replace("</configuration>", "<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.3</value></property></configuration>");
+    let (a, b) = (ran(set.clone()), ran(CrawlersConfig { crawler_config: Some(edited), ..small() }));
+    assert_eq!((a.runs[0].requests, a.runs[0].mean), (b.runs[0].requests, b.runs[0].mean));
+    let setting = |o: &CrawlersOutput, name: &str| o.loaded.settings.iter().find(|s| s.name == name).unwrap().clone();
+    let delay = setting(&a, "fetcher.server.delay");
+    assert!(delay.set && !delay.from_file && delay.value == "120", "{delay:?}");
+    let from_file = setting(&ran(CrawlersConfig { crawler_config: Some(sample.into()), ..small() }), "db.fetch.schedule.class");
+    assert_eq!(setting(&a, "db.fetch.schedule.class"), from_file, "a setting not set keeps the file's line");
+    let refused = |settings: &str| CrawlersConfig { crawler_settings: settings.into(), ..small() }.validate().unwrap_err();
+    let e = refused("fetcher.server.dealy=5");
+    assert!(e.field == "crawler_settings" && e.message.contains("“fetcher.server.dealy” is not a setting") && e.message.contains("fetcher.server.delay"), "{e}");
+    assert!(refused("fetcher.server.delay=soon").message.contains("fetcher.server.delay: must be a number of seconds"));
+    assert!(refused("fetcher.server.delay=1; fetcher.server.delay=2").message.contains("given twice"));
+    assert!(refused("fetcher.server.delay").message.contains("not name=value"));
+    let tuned = ran(CrawlersConfig { tune: true, ..set }).tuned.expect("a tuned file");
+    assert!(tuned.text.contains("set by crawler_settings; was 30.0"), "{}", tuned.text);
+}

@@ -96,6 +96,9 @@ pub struct Setting {
     pub line: Option<u64>,
     /// What it sets in the model; empty: read, not modelled yet.
     pub meaning: String,
+    /// Set over the file by the run's own settings (`crawler_settings`, `--set`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub set: bool,
 }
 
 /// A crawler's file, read.
@@ -127,6 +130,33 @@ pub fn read(crawler: Crawler, text: &str, field: &str) -> Result<Loaded, InputEr
 /// The model of `crawler` at its shipped defaults (no file).
 pub fn shipped(crawler: Crawler) -> Loaded {
     apply(crawler, Vec::new(), "").expect("the shipped defaults read")
+}
+
+/// The settings `text` sets over the file (`name=value`, separated by `;` or new lines;
+/// blank parts ignored), each a name `crawler` reads; a name given twice or unknown is
+/// refused, naming it and the fix.
+pub fn overrides(crawler: Crawler, text: &str) -> Result<Vec<(&'static str, String)>, String> {
+    let table = known(crawler);
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    for part in text.split([';', '\n']).map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, value) = part.split_once('=').ok_or_else(|| format!("“{part}” is not name=value (e.g. fetcher.server.delay=5)"))?;
+        let (name, value) = (name.trim(), value.trim());
+        let k = table
+            .iter().find(|k| k.name == name).ok_or_else(|| {
+            let names: Vec<&str> = table.iter().map(|k| k.name).collect();
+            format!("“{name}” is not a setting Freshlab reads for {}; it reads {}", crawler.label(), names.join(", "))
+        })?;
+        if out.iter().any(|(n, _)| *n == k.name) {
+            return Err(format!("{name} is given twice; keep one"));
+        }
+        if value.is_empty() {
+            return Err(format!("{name} has no value; write {name}=<value> or leave it out to keep the file's"));
+        }
+        let mut scratch = shipped(crawler).model;
+        (k.apply)(&mut scratch, value).map_err(|why| format!("{name}: {why} (got \"{value}\")"))?;
+        out.push((k.name, value.to_string()));
+    }
+    Ok(out)
 }
 
 /// A name and value the file gives, with its line.
@@ -203,7 +233,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
             let at = line.map_or(String::from(" (its default)"), |l| format!(" (line {l})"));
             InputError::new(field, format!("{}{at}: {why} (got \"{}\"); fix the value or remove the line to keep the default {}", k.name, value.trim(), k.default))
         })?;
-        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, meaning: k.meaning.into() });
+        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, meaning: k.meaning.into(), set: false });
     }
     let ignored = entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.line)).collect();
     check(&model).map_err(|why| InputError::new(field, why))?;

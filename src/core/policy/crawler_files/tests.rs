@@ -167,7 +167,7 @@ fn a_written_file_reads_back_with_its_changes_and_everything_else_kept() {
         (Crawler::Scrapy, Some("BOT_NAME = \"shop\"\nDOWNLOAD_DELAY = 0  # none\n"), vec![("DOWNLOAD_DELAY", "2".into()), ("AUTOTHROTTLE_ENABLED", "True".into())]),
     ];
     for (crawler, original, changes) in cases {
-        let text = write::write(crawler, original, &changes, &was).unwrap();
+        let text = write::write(crawler, original, &changes, "Freshlab's tuning", &was).unwrap();
         let back = read(crawler, &text, "f").unwrap_or_else(|e| panic!("{crawler:?}: {e}\n{text}"));
         for (name, value) in &changes {
             let s = back.settings.iter().find(|s| s.name == *name).unwrap();

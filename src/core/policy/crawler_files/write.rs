@@ -10,12 +10,12 @@ use super::Crawler;
 /// A setting changed: its name in the file and its new value, as the file writes it.
 pub type Change = (&'static str, String);
 
-/// `original` (None: the shipped defaults) with `changes` made; `was` gives a setting's
-/// value before (for the comment).
-pub fn write(crawler: Crawler, original: Option<&str>, changes: &[Change], was: &dyn Fn(&str) -> String) -> Result<String, String> {
+/// `original` (None: the shipped defaults) with `changes` made, each marked by a comment
+/// naming `by` (who made it) and its value before (`was`).
+pub fn write(crawler: Crawler, original: Option<&str>, changes: &[Change], by: &str, was: &dyn Fn(&str) -> String) -> Result<String, String> {
     let mut text = original.map_or_else(|| empty(crawler).to_string(), str::to_string);
     for (name, value) in changes {
-        let note = format!("Freshlab's tuning; was {}", was(name));
+        let note = format!("{by}; was {}", was(name));
         text = match crawler {
             Crawler::Nutch => nutch(&text, name, value, &note)?,
             Crawler::Stormcrawler => yaml(&text, name, value, &note),
