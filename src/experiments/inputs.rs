@@ -45,3 +45,18 @@ pub const CRAWLER_CONFIG: FileInput = FileInput {
     table: false,
     help: "your crawler's own configuration: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py",
 };
+
+/// Nutch's per-host bounds of the adaptive interval (NUTCH-3029), checked against the
+/// crawler's settings when the run starts.
+pub const HOST_INTERVALS: FileInput = FileInput {
+    flags: &["host_intervals"],
+    field: "host_intervals",
+    sets: None,
+    check: |bytes| match std::str::from_utf8(bytes) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(crate::core::input::InputError::new("host_intervals", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    },
+    max_bytes: crate::core::policy::crawler_files::nutch_hosts::MAX_BYTES as u64,
+    table: false,
+    help: "Nutch's adaptive-host-specific-intervals.txt (NUTCH-3029): <hostname> <min> <max> a line, in seconds",
+};

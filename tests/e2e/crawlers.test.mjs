@@ -144,3 +144,18 @@ test('a setting over the file from the form: run as set, marked in the table, ca
   assert.equal(await panel.getByLabel(label, { exact: true }).inputValue(), 'fetcher.server.delay=60; db.fetch.interval.max=2592000');
   assert.deepEqual(browser.errors, []);
 });
+
+test('Nutch’s per-host intervals (NUTCH-3029) beside the file and the hosts: the hosts it bounds said, the link names it', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
+  await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await panel.getByRole('button', { name: 'Load a sample for sample-hosts.csv' }).click();
+  await page.waitForFunction(() => /Loaded adaptive-host-specific-intervals\.txt/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /bound the adaptive intervals/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  assert.match(await panel.locator('.details').textContent(), /2 of the 2 hosts of adaptive-host-specific-intervals\.txt bound the adaptive intervals of 1,221 pages/);
+  await page.waitForFunction(() => /crawlers\.host_file=/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(browser.errors, []);
+});

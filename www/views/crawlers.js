@@ -212,6 +212,20 @@ export default {
           onLoad: () => {},
         });
         pageListBox(panel, controls, { servers: true });
+        csvDropBox(panel, controls, {
+          key: 'hostIntervals',
+          label: 'Nutch’s per-host intervals (adaptive-host-specific-intervals.txt)',
+          accept: '.txt,text/plain',
+          sampleLabel: 'Load a sample for sample-hosts.csv',
+          sample: 'adaptive-host-specific-intervals.txt',
+          sampleName: 'adaptive-host-specific-intervals.txt (a sample: site1 daily at most, site2 weekly)',
+          empty: 'No per-host intervals: every host has the global bounds.',
+          waiting: 'No per-host intervals: every host has the global bounds.',
+          loaded: 'Each listed host’s adaptive interval is held within its own bounds (Nutch’s AdaptiveFetchSchedule and a page list naming the hosts).',
+          help: `NUTCH-3029: a line a host, <code>&lt;hostname&gt; &lt;min&gt; &lt;max&gt;</code> in seconds, <code>default</code> for the global
+            bound. Hosts are matched to the page list's <code>server</code> column. Limit: 16 MB.`,
+          onLoad: () => {},
+        });
       },
       files: [
         {
@@ -223,6 +237,14 @@ export default {
           when: () => true,
         },
         PAGE_LIST_FILE,
+        {
+          key: 'hostIntervals',
+          field: 'host_intervals',
+          param: 'host_file',
+          noun: 'per-host intervals',
+          otherwise: 'the global bounds',
+          when: () => true,
+        },
       ],
       estimate: true,
       hover: (_core, x, y) => `day ${number(x, 4)}: ${number(y, 4)}`,
@@ -232,7 +254,8 @@ export default {
           result.config.source === 'page_list'
             ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
-        element.innerHTML = on + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
+        const hosts = result.host_intervals ? `<p>${escape(result.host_intervals.said)}.</p>` : '';
+        element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
       },

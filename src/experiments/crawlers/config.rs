@@ -10,6 +10,7 @@ use crate::core::model::webbase::rank_size_law;
 use crate::core::policy::adaptive::Rule;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::write::{self, Change};
+use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
@@ -28,6 +29,10 @@ pub struct CrawlersConfig {
     /// crawler's shipped defaults.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub crawler_config: Option<String> = None; internal;
+    /// Nutch's `adaptive-host-specific-intervals.txt` (NUTCH-3029) text
+    /// (`--host-intervals FILE`): each listed host's own bounds of the adaptive interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_intervals: Option<String> = None; internal;
     /// Settings over the file (or the shipped defaults), each a name the crawler reads:
     /// `--set NAME=VALUE` on the command line, one field of the form and the link.
     pub crawler_settings: String = String::new();
@@ -79,6 +84,23 @@ impl CrawlersConfig {
     /// recrawl interval of a crawler without a revisit rule of its own.
     pub fn loaded(&self) -> Result<Loaded, InputError> {
         self.loaded_from(self.crawler_config.as_deref())
+    }
+
+    /// The hosts' own interval bounds (Nutch's `adaptive-host-specific-intervals.txt`)
+    /// against the crawler as `loaded`; none without the file.
+    pub fn host_bounds(&self, loaded: &Loaded) -> Result<Vec<HostIntervals>, InputError> {
+        let Some(text) = &self.host_intervals else { return Ok(Vec::new()) };
+        let refuse = |why: &str| Err(InputError::new("host_intervals", why));
+        if self.crawler != Crawler::Nutch {
+            return refuse("is Nutch's adaptive-host-specific-intervals.txt (NUTCH-3029); choose crawler nutch or remove the file");
+        }
+        if loaded.model.intervals.rule != Rule::Nutch {
+            return refuse("bounds AdaptiveFetchSchedule's intervals: set db.fetch.schedule.class to org.apache.nutch.crawl.AdaptiveFetchSchedule, or remove the file");
+        }
+        if self.source == RepositorySource::Generator {
+            return refuse("names hosts, and the generated pages' servers have no host names: load a page list whose server column names your hosts");
+        }
+        nutch_hosts::read(text, &loaded.model.intervals).map_err(|e| InputError::new("host_intervals", format!("({}) {e}", nutch_hosts::FILE_NAME)))
     }
 
     /// `crawler_settings`, each a setting the crawler reads with a value it takes.
@@ -249,7 +271,8 @@ impl Settings for CrawlersConfig {
         if self.crawler_config.as_ref().is_some_and(|t| t.len() > crawler_files::MAX_BYTES) {
             return Err(InputError::new("crawler_config", format!("is over the {} KB a crawler's configuration may have", crawler_files::MAX_BYTES >> 10)));
         }
-        self.loaded().map(|_| ())
+        let loaded = self.loaded()?;
+        self.host_bounds(&loaded).map(|_| ())
     }
 
     /// The crawler's requests and MERGE's as many (estimated from the pages' rates), at

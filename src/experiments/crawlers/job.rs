@@ -5,7 +5,8 @@
 //! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, GapSplit, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TuningProgress};
+use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TuningProgress};
+use crate::core::policy::crawler_files::nutch_hosts::HostIntervals;
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
@@ -74,6 +75,9 @@ pub struct CrawlersJob {
     /// With estimated rates (a history's page list): each page's rates redrawn within
     /// its interval, for the shown runs' spread.
     redrawn: Option<RedrawnRates>,
+    /// Each server's own interval bounds (Nutch's host file; NUTCH-3029), and the file's use.
+    host_bounds: Vec<Option<HostIntervals>>,
+    host_used: Option<HostBoundsUsed>,
 }
 
 /// A cause of the gap between the crawler and MERGE, removed from the crawler for one
@@ -151,6 +155,18 @@ impl Freshness for Visits<'_> {
     }
 }
 
+/// Each server's own bounds from the host file's `listed` hosts (matched by name,
+/// case aside), and what the file bound (with one).
+fn host_bounds_of(listed: Vec<HostIntervals>, names: &[String], repo: &Repository, given: bool) -> (Vec<Option<HostIntervals>>, Option<HostBoundsUsed>) {
+    let mut by_host: std::collections::HashMap<String, HostIntervals> = listed.iter().map(|h| (h.host.clone(), h.clone())).collect();
+    let bounds: Vec<Option<HostIntervals>> = (0..repo.servers()).map(|s| names.get(s).and_then(|n| by_host.remove(&n.to_ascii_lowercase()))).collect();
+    let pages = (0..repo.servers()).filter(|&s| bounds[s].is_some()).map(|s| repo.server_pages(s).len() as u64).sum();
+    let matched = bounds.iter().filter(|b| b.is_some()).count() as u64;
+    let unmatched = listed.iter().filter(|h| by_host.contains_key(&h.host)).take(20).map(|h| h.host.clone()).collect();
+    let used = given.then(|| HostBoundsUsed::of(listed.len() as u64, matched, pages, unmatched));
+    (bounds, used)
+}
+
 impl CrawlersJob {
     pub fn new(config: CrawlersConfig) -> Result<Self, InputError> {
         let loaded = config.loaded()?;
@@ -158,6 +174,8 @@ impl CrawlersJob {
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
+        let listed = config.host_bounds(&loaded)?;
+        let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some());
         let hosts = match list.and_then(|l| l.servers) {
             Some(limits) => limits
                 .iter()
@@ -184,7 +202,7 @@ impl CrawlersJob {
         }
         let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None, redrawn })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None, redrawn, host_bounds, host_used })
     }
 
     fn horizon(&self) -> f64 {
@@ -413,7 +431,8 @@ impl Plan for CrawlersJob {
                 if merge {
                     ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), p, rng)
                 } else {
-                    ServerSchedule::Adaptive(Adaptive::with(model.intervals, self.repo.server_pages(s), p, 1.0))
+                    let intervals = self.host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
+                    ServerSchedule::Adaptive(Adaptive::with(intervals, self.repo.server_pages(s), p, 1.0))
                 }
             })
             .collect();
@@ -548,6 +567,7 @@ impl Plan for CrawlersJob {
             }),
             tuned: self.tuned.clone(),
             tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness }),
+            host_intervals: self.host_used.clone(),
             done: self.done(),
         }
     }

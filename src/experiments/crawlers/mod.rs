@@ -28,7 +28,7 @@ impl Experiment for CrawlersConfig {
     }
 
     fn files() -> &'static [FileInput] {
-        &[inputs::PAGE_LIST, inputs::CRAWLER_CONFIG]
+        &[inputs::PAGE_LIST, inputs::CRAWLER_CONFIG, inputs::HOST_INTERVALS]
     }
 
     fn files_out() -> &'static [FileOutput] {

@@ -221,7 +221,40 @@ pub struct CrawlersOutput {
     pub tuned: Option<Tuned>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuning: Option<TuningProgress>,
+    /// Nutch's per-host interval bounds as used (with the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_intervals: Option<HostBoundsUsed>,
     pub done: bool,
+}
+
+/// What `adaptive-host-specific-intervals.txt` bound: its hosts, those with pages here,
+/// and the hosts it names that have none (the first 20).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HostBoundsUsed {
+    pub hosts: u64,
+    pub matched: u64,
+    pub pages: u64,
+    pub unmatched: Vec<String>,
+    /// The same in words (`words`), for the page.
+    pub said: String,
+}
+
+impl HostBoundsUsed {
+    /// What the file bound, and the hosts it names without pages here.
+    pub fn of(hosts: u64, matched: u64, pages: u64, unmatched: Vec<String>) -> Self {
+        let mut used = HostBoundsUsed { hosts, matched, pages, unmatched, said: String::new() };
+        used.said = used.words();
+        used
+    }
+
+    pub fn words(&self) -> String {
+        let missing = if self.unmatched.is_empty() {
+            String::new()
+        } else {
+            format!("; {} name no server of the pages ({}{})", self.hosts - self.matched, self.unmatched.join(", "), if (self.hosts - self.matched) as usize > self.unmatched.len() { ", …" } else { "" })
+        };
+        format!("{} of the {} hosts of {} bound the adaptive intervals of {} pages{missing}", self.matched, self.hosts, crate::core::policy::crawler_files::nutch_hosts::FILE_NAME, thousands(self.pages as f64))
+    }
 }
 
 impl GapSplit {
@@ -374,6 +407,10 @@ impl Figures for CrawlersOutput {
         }
         if let Some(words) = self.servers_words() {
             text.push_str(&format!("\n{words}"));
+        }
+        if let Some(h) = &self.host_intervals {
+            json["host_intervals"] = serde_json::json!(h);
+            text.push_str(&format!("\n{}", h.words()));
         }
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,

@@ -321,3 +321,38 @@ fn settings_over_the_file_run_as_a_file_that_says_them() {
     let tuned = ran(CrawlersConfig { tune: true, ..set }).tuned.expect("a tuned file");
     assert!(tuned.text.contains("set by crawler_settings; was 30.0"), "{}", tuned.text);
 }
+
+/// Nutch's per-host bounds (NUTCH-3029): a host held to a daily interval is fetched
+/// daily, the others as before; the file is refused where Nutch would not read it, and
+/// the hosts it names without pages here are said.
+#[test]
+fn nutchs_host_file_bounds_its_hosts_intervals() {
+    let mut list = String::from("page,server,change_rate\n");
+    for k in 0..10 {
+        list.push_str(&format!("https://a.example/{k},a.example,0.01\nhttps://b.example/{k},b.example,0.01\n"));
+    }
+    let adaptive = "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property></configuration>";
+    let base = CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(adaptive.into()),
+        horizon_days: Days(100.0),
+        bins: 10,
+        ..CrawlersConfig::default()
+    };
+    let without = ran(base.clone());
+    let with = ran(CrawlersConfig { host_intervals: Some("# daily\nA.example 86400 86400\nother.example default 604800\n".into()), ..base.clone() });
+    let extra = with.runs[0].requests as i64 - without.runs[0].requests as i64;
+    // a.example's 10 pages daily over 100 days, where the adaptive rule fetched them a few times
+    assert!((900..=1010).contains(&extra), "{extra} more requests");
+    let used = with.host_intervals.as_ref().expect("said");
+    assert_eq!((used.hosts, used.matched, used.pages, used.unmatched.clone()), (2, 1, 10, vec!["other.example".to_string()]));
+    assert!(used.words().contains("1 of the 2 hosts of adaptive-host-specific-intervals.txt bound the adaptive intervals of 10 pages; 1 name no server of the pages (other.example)"), "{}", used.words());
+    let refused = |c: CrawlersConfig| c.validate().unwrap_err();
+    let file = Some("a.example 3600 default".to_string());
+    assert!(refused(CrawlersConfig { host_intervals: file.clone(), crawler_config: None, ..base.clone() }).message.contains("AdaptiveFetchSchedule"));
+    assert!(refused(CrawlersConfig { host_intervals: file.clone(), crawler: Crawler::Stormcrawler, crawler_config: None, ..base.clone() }).message.contains("choose crawler nutch"));
+    assert!(refused(CrawlersConfig { host_intervals: file, crawler_config: Some(adaptive.into()), ..small() }).message.contains("load a page list"));
+    let e = refused(CrawlersConfig { host_intervals: Some("a.example 10 default".into()), ..base });
+    assert!(e.field == "host_intervals" && e.message.contains("line 1: the minimum 10 s is below"), "{e}");
+}

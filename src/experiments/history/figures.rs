@@ -4,6 +4,7 @@
 
 use super::output::HistoryOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
+use crate::core::model::history::server::ServerBy;
 use crate::chart::format::sig;
 use crate::core::math::elementary::{log10, pow};
 use crate::core::model::history::estimate::{COARSE, Status};
@@ -159,7 +160,16 @@ fn servers(o: &HistoryOutput) -> Figure {
         y: Axis::log("pages", 1.0, pow(10.0, log10(top).ceil().max(1.0))),
         layers: vec![Layer::Dots { label: "a server".into(), points, paint: Paint::Series(0), radius: 2.5, shape: 0 }],
         legend: Corner::UpperRight,
-        summary: format!("{} servers; the largest has {} pages ({} of all).", sizes.len(), sizes.first().unwrap_or(&0), sig(top / o.pages.len().max(1) as f64, 2)),
+        summary: format!(
+            "{} {}; the largest has {} pages ({} of all).",
+            sizes.len(),
+            match o.config.server_by {
+                ServerBy::Host => "servers (host names)".to_string(),
+                ServerBy::Domain => format!("servers (registrable domains by the Public Suffix List of {})", crate::core::model::history::server::psl_version()),
+            },
+            sizes.first().unwrap_or(&0),
+            sig(top / o.pages.len().max(1) as f64, 2)
+        ),
     }
 }
 

@@ -1,5 +1,6 @@
 //! A URL's server: its host name (RFC 3986 authority without user and port, lowercased),
-//! or its registrable domain by the Public Suffix List (the `psl` crate's compiled copy).
+//! or its registrable domain by the Public Suffix List (the `psl2` crate's copy, its
+//! version in [`psl_version`]).
 
 use crate::core::labels::labelled;
 use serde::{Deserialize, Serialize};
@@ -40,11 +41,16 @@ pub fn server_of(url: &str, by: ServerBy) -> Option<String> {
     })
 }
 
+/// The Public Suffix List's version the domains are read with (a UTC time).
+pub fn psl_version() -> &'static str {
+    psl2::psl_version()
+}
+
 fn domain(host: &str) -> String {
     if host.starts_with('[') || host.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return host.to_string(); // an IP address is its own domain
     }
-    psl::domain_str(host).unwrap_or(host).to_string()
+    psl2::lookup(host).and_then(|d| d.registrable_domain()).unwrap_or(host).to_string()
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 pub mod heritrix;
 pub mod nutch;
+pub mod nutch_hosts;
 pub mod scrapy;
 pub mod stormcrawler;
 pub mod tuning;
