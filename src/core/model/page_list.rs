@@ -166,6 +166,18 @@ impl ListShape {
     }
 }
 
+/// A history-like page list for tests: `pages` pages dealt round-robin to `servers`
+/// servers, page k's rate `rate(k)`, its interval [rate / width, rate × width].
+#[cfg(test)]
+pub fn estimated_list(pages: usize, servers: usize, rate: impl Fn(usize) -> f64, width: f64) -> String {
+    let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
+    for k in 0..pages {
+        let r = rate(k);
+        text.push_str(&format!("p{k},s{},{r},{},{}\n", k % servers, r / width, r * width));
+    }
+    text
+}
+
 /// Bytes an import holds at most while it runs, from the text's size and its rows: the
 /// configuration's copy of the text, then a row of strings per page beside the list it
 /// becomes (names, servers, the index), measured at 350–420 bytes a page on lists of

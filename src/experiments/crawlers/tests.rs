@@ -267,14 +267,7 @@ fn a_split_run_far_over_the_crawlers_requests_is_stopped_and_said() {
 /// noise of its simulated changes (the spread is the expectation); wider ones, a range.
 #[test]
 fn estimated_rates_give_the_shown_runs_a_spread() {
-    let list = |width: f64| {
-        let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
-        for k in 0..400 {
-            let rate = 0.01 * (1.0 + (k % 23) as f64);
-            text.push_str(&format!("p{k},s{},{rate},{},{}\n", k % 20, rate / width, rate * width));
-        }
-        text
-    };
+    let list = |width: f64| crate::core::model::page_list::estimated_list(400, 20, |k| 0.01 * (1.0 + (k % 23) as f64), width);
     let config = |width: f64| CrawlersConfig {
         source: crate::core::model::source::RepositorySource::PageList,
         page_list: Some(list(width)),

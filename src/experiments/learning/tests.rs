@@ -329,14 +329,7 @@ fn an_overshooting_tuning_trial_is_cut_inside_its_epoch() {
 /// simulated changes (the spread is the expectation), wider ones a range.
 #[test]
 fn estimated_rates_give_each_policy_a_spread() {
-    let list = |width: f64| {
-        let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
-        for k in 0..300 {
-            let rate = 0.05 * (1.0 + (k % 13) as f64);
-            text.push_str(&format!("p{k},s{},{rate},{},{}\n", k % 10, rate / width, rate * width));
-        }
-        text
-    };
+    let list = |width: f64| crate::core::model::page_list::estimated_list(300, 10, |k| 0.05 * (1.0 + (k % 13) as f64), width);
     let config = |width: f64| LearningConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some(list(width)), estimator_runs: 10, ..small() };
     for c in &learn(config(1.0)).policies {
         let [lo, mid, hi] = c.spread.expect("a spread");

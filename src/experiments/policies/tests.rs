@@ -522,14 +522,7 @@ fn a_page_list_with_announced_pages_is_refused_not_dropped() {
 #[test]
 fn estimated_rates_give_each_run_a_spread() {
     use crate::experiments::Experiment;
-    let list = |width: f64| {
-        let mut text = String::from("page,server,change_rate,rate_low,rate_high\n");
-        for k in 0..240 {
-            let rate = 0.02 * (1.0 + (k % 17) as f64);
-            text.push_str(&format!("p{k},s{},{rate},{},{}\n", k % 12, rate / width, rate * width));
-        }
-        text
-    };
+    let list = |width: f64| crate::core::model::page_list::estimated_list(240, 12, |k| 0.02 * (1.0 + (k % 17) as f64), width);
     let config = |width: f64| PoliciesConfig {
         source: RepositorySource::PageList,
         page_list: Some(list(width)),
