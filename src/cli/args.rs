@@ -212,8 +212,8 @@ mod tests {
     /// A crawler's settings over its file: `--set NAME=VALUE`, repeatable, into one field.
     #[test]
     fn set_flags_join_into_the_crawler_settings() {
-        let (_, fields) = parse(&strings(&["--set", "fetcher.server.delay=10", "--set=db.fetch.interval.max=604800"])).unwrap();
-        assert_eq!(fields["crawler_settings"], serde_json::json!("fetcher.server.delay=10; db.fetch.interval.max=604800"));
+        let (_, fields) = parse(&strings(&["--set", "fetcher.server.delay=10", "--set=db.fetch.schedule.adaptive.max_interval=604800"])).unwrap();
+        assert_eq!(fields["crawler_settings"], serde_json::json!("fetcher.server.delay=10; db.fetch.schedule.adaptive.max_interval=604800"));
         assert!(parse(&strings(&["--set"])).unwrap_err().contains("NAME=VALUE"));
     }
 

@@ -129,19 +129,19 @@ test('a setting over the file from the form: run as set, marked in the table, ca
   const label = 'crawler settings over the file (name=value; …)';
   await setField(page, 'crawlers', label, 'fetcher.server.dealy=60');
   await page.waitForFunction(() => /“fetcher\.server\.dealy” is not a setting Freshlab reads for Apache Nutch/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
-  await setField(page, 'crawlers', label, 'fetcher.server.delay=60; db.fetch.interval.max=2592000');
+  await setField(page, 'crawlers', label, 'fetcher.server.delay=60; db.fetch.schedule.adaptive.max_interval=2592000');
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /set here/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await done(page, 'crawlers');
   const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   const row = (name) => settings.find((r) => r[0] === name);
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['60', 'set here (crawler settings)']);
-  assert.deepEqual(row('db.fetch.interval.max').slice(1, 3), ['2592000', 'set here (crawler settings)']);
+  assert.deepEqual(row('db.fetch.schedule.adaptive.max_interval').slice(1, 3), ['2592000', 'set here (crawler settings)']);
   assert.equal(row('db.fetch.interval.default')[2], 'shipped default');
   await page.waitForFunction(() => /crawlers\.crawler_settings=/.test(location.search), null, { timeout: 5000 });
   await page.goto(page.url());
   await done(page, 'crawlers');
-  assert.equal(await panel.getByLabel(label, { exact: true }).inputValue(), 'fetcher.server.delay=60; db.fetch.interval.max=2592000');
+  assert.equal(await panel.getByLabel(label, { exact: true }).inputValue(), 'fetcher.server.delay=60; db.fetch.schedule.adaptive.max_interval=2592000');
   assert.deepEqual(browser.errors, []);
 });
 
