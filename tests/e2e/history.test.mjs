@@ -31,6 +31,10 @@ test('the view opens on generated captures against their true rates; the sample 
   await page.waitForFunction(() => document.documentElement.dataset.view === 'policies');
   await page.waitForFunction(() => /127 rows on 30 servers/.test(document.querySelector('#policies .trace-status')?.textContent ?? ''), null, { timeout: 20_000 });
   assert.equal(await page.locator('#policies').getByLabel('pages from', { exact: true }).inputValue(), 'page_list');
+  // run there: each chart's caption gives the spread under the rates redrawn within their intervals
+  await page.locator('#policies').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /The change rates are estimates: with each redrawn within its interval \(20 times\), each policy's mean freshness over the run is MERGE 0\.\d+ to 0\.\d+/.test(document.querySelector('#policies')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await page.locator('#policies').textContent(), /change rates are estimates with intervals/);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
