@@ -759,5 +759,42 @@ fn crawlers_tuned_writes_a_file_that_runs_as_predicted() {
     assert_eq!(rerun["requests"], predicted["requests"]);
     assert!((rerun["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
     assert!(refusal(&["crawlers", "--tuned"]).contains("--tuned needs a file name"));
+    // generated pages have no host names: no host file, and asking for one writes nothing
+    let hosts = dir.join("hosts.txt");
+    let mut asked = vec!["crawlers", "--crawler-config", sample, "--tuned-hosts", hosts.to_str().unwrap(), "--quiet"];
+    asked.extend(small);
+    let (code, _, err) = freshlab(&asked);
+    assert!(code != 0 && err.contains("--tuned-hosts: the run wrote no such file (its result says why)") && !hosts.exists(), "{err}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Issue 46: on named hosts, `--tuned-hosts FILE` writes the tuning's Nutch host file
+/// beside `--tuned FILE`; loaded back together (`--host-intervals`), they run as the
+/// tuned run did. `--help` lists both.
+#[test]
+fn crawlers_tuned_hosts_writes_nutchs_host_file_that_runs_as_predicted() {
+    let dir = scratch("crawlers-tuned-hosts");
+    let (tuned, hosts) = (dir.join("nutch-site.xml"), dir.join("adaptive-host-specific-intervals.txt"));
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/nutch-site.xml");
+    let list = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-hosts.csv");
+    let short = ["--horizon-days", "120"];
+    let mut args = vec!["crawlers", "--crawler-config", sample, "--repository", list, "--tuned", tuned.to_str().unwrap(), "--tuned-hosts", hosts.to_str().unwrap(), "--json", "--quiet"];
+    args.extend(short);
+    let (code, out, err) = freshlab(&args);
+    assert_eq!(code, 0, "{err}");
+    let result = json(&out);
+    assert_eq!(result["tuned"]["hosts"]["kept"], true, "{}", result["tuned"]);
+    let predicted = &result["runs"][2];
+    let text = std::fs::read_to_string(&hosts).unwrap();
+    assert!(text.starts_with("# adaptive-host-specific-intervals.txt") && text.contains("\nsite1.example "), "{text}");
+    let mut again = vec!["crawlers", "--crawler-config", tuned.to_str().unwrap(), "--repository", list, "--host-intervals", hosts.to_str().unwrap(), "--json", "--quiet"];
+    again.extend(short);
+    let (code, out, err) = freshlab(&again);
+    assert_eq!(code, 0, "{err}");
+    let rerun = &json(&out)["runs"][0];
+    assert_eq!(rerun["requests"], predicted["requests"]);
+    assert!((rerun["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
+    let (_, help, _) = freshlab(&["crawlers", "--help"]);
+    assert!(help.contains("--tuned FILE") && help.contains("--tuned-hosts FILE"), "{help}");
     std::fs::remove_dir_all(dir).ok();
 }

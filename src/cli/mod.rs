@@ -152,8 +152,9 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     }
     write_files(&output, &outputs)?;
     for (flag, path) in &written {
-        let text = output.file_out(flag).ok_or_else(|| Failure { message: format!("--{flag}: the run wrote no such file"), code: 1 })?;
-        std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path} (--{flag}): {e}"), code: 1 })?;
+        let shown = flag_for(flag);
+        let text = output.file_out(flag).ok_or_else(|| Failure { message: format!("{shown}: the run wrote no such file (its result says why); nothing written to {path}"), code: 1 })?;
+        std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path} ({shown}): {e}"), code: 1 })?;
         if !outputs.quiet {
             eprintln!("freshlab: wrote {path}");
         }
@@ -185,7 +186,7 @@ fn files_out(name: &str, fields: &mut Map<String, Value>) -> Result<Vec<(&'stati
     for out in freshlab::experiments::registry::files_out(name) {
         let Some(path) = fields.remove(out.flag) else { continue };
         let Value::String(path) = path else {
-            return Err(usage_error(format!("--{} needs a file name, e.g. --{} {}", out.flag, out.flag, "tuned.xml")));
+            return Err(usage_error(format!("{} needs a file name, e.g. {} {}", flag_for(out.flag), flag_for(out.flag), "tuned.xml")));
         };
         fields.insert(out.sets.into(), Value::Bool(true));
         written.push((out.flag, path));
@@ -384,6 +385,9 @@ fn command_help(command: &str, name: &str) -> String {
     for input in files(name) {
         let flags: Vec<String> = input.flags.iter().map(|f| format!("{} FILE", flag_for(f))).collect();
         text.push_str(&format!("  {:<34} {}\n", flags.join(", "), input.help));
+    }
+    for out in freshlab::experiments::registry::files_out(name) {
+        text.push_str(&format!("  {:<34} {}\n", format!("{} FILE", flag_for(out.flag)), out.help));
     }
     for (preset, label, _) in presets(name) {
         text.push_str(&format!("  {:<34} {label}\n", flag_for(preset)));

@@ -3,6 +3,7 @@
 // bandwidth; a file it cannot read refused with its line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { sharedPage, done, shots, setField } from './browser.mjs';
 
@@ -157,5 +158,30 @@ test('Nutch’s per-host intervals (NUTCH-3029) beside the file and the hosts: t
   await done(page, 'crawlers');
   assert.match(await panel.locator('.details').textContent(), /2 of the 2 hosts of adaptive-host-specific-intervals\.txt bound the adaptive intervals of 1,221 pages/);
   await page.waitForFunction(() => /crawlers\.host_file=/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(browser.errors, []);
+});
+
+test('the tuning of Nutch on the sample hosts writes a host file too, kept only as fresher on the same budget, downloaded and read back', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
+  await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await panel.getByLabel('find a tuned configuration').check();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /A tuned nutch-site\.xml and adaptive-host-specific-intervals\.txt to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers');
+  const text = await panel.locator('.details').textContent();
+  assert.match(text, /written as Nutch's\s+adaptive-host-specific-intervals/);
+  assert.match(text, /adaptive-host-specific-intervals\.txt for [\d,]+ hosts \([\d,]+ pages\): 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
+  assert.match(text, /re-simulated from the files read back by the same parser/);
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned adaptive-host-specific-intervals.txt' }).click()]);
+  assert.equal(download.suggestedFilename(), 'adaptive-host-specific-intervals.txt');
+  const file = path.join(shots, 'tuned-hosts.txt');
+  await download.saveAs(file);
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.ok(lines.length > 100, `${lines.length} hosts`);
+  for (const line of lines) assert.match(line, /^site\d+\.example (\d+|default) (\d+|default)$/);
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-hosts.png') });
+  await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });

@@ -112,24 +112,41 @@ function tunedSection(result) {
   }
   const t = result.tuned;
   if (!t) return '';
-  if (!t.changes.length) {
+  const kept = t.hosts?.kept;
+  if (!t.changes.length && !kept) {
     return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
-      ${integer(t.budget)} requests; the file as loaded is the best the search found.</p>`;
+      ${integer(t.budget)} requests; the file as loaded is the best the search found.</p>${hostsTried(t)}`;
   }
   const rows = t.changes
     .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${escape(c.from || 'unset')}</code></td><td><code>${escape(c.to)}</code></td></tr>`)
     .join('');
+  const files = kept ? 'files' : 'file';
   const confirmed = t.confirmed
-    ? `re-simulated from the file read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
+    ? `re-simulated from the ${files} read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
     : 'its re-simulation is running';
-  return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)} to take home</h3>
+  return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${kept ? ` and ${escape(t.hosts.file_name)}` : ''} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
-      so that it makes no more requests than your file did (${integer(t.budget)}). The tuned file keeps ${number(t.predicted[0], 4)} of the pages
+      so that it makes no more requests than your file did (${integer(t.budget)}). The tuned ${files} keep${kept ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
       fresh over the whole run on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(result.runs[0].mean, 4)}.</p>
-    <table class="proof"><caption>What the tuned file changes</caption>
+    ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>
     <p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
-      (your file with these lines changed, each marked by a comment).</p>`;
+      (your file with these lines changed, each marked by a comment).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
+    ${hostsTried(t)}`;
+}
+
+/** Nutch's host file (NUTCH-3029), tried last by the tuning on a page list's hosts. */
+function hostsTried(t) {
+  const h = t.hosts;
+  if (!h) return '';
+  const tried = h.tried ? `${number(h.tried[0], 4)} of the pages fresh over the whole run on ${integer(h.tried[1])} requests` : 'no fit within the budget';
+  const intro = `Last, each host's own bounds of the adaptive interval: from the shortest to the longest interval the optimum
+      (OPT_POLITE at your crawler's bandwidth) gives the host's pages, all stretched by one factor to the same budget, written as Nutch's
+      <code>${escape(h.file_name)}</code> for ${integer(h.hosts)} hosts (${integer(h.pages)} pages): ${tried}`;
+  if (!h.kept) return `<p>${intro}; no fresher than the settings alone, so not part of the tuned files.</p>`;
+  return `<p>${intro}; kept: the figures above are with it.</p>
+    <p><button type="button" data-tuned-hosts-download>Download the tuned ${escape(h.file_name)}</button>
+      (for Nutch's configuration directory, beside the tuned ${escape(t.file_name)}; <code>freshlab crawlers … --tuned-hosts FILE</code>).</p>`;
 }
 
 /** NUTCH-1564's cost, as `npm run crawlers-tables` measured it (README's table). */
@@ -258,6 +275,8 @@ export default {
         element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
+        const hostsButton = element.querySelector('[data-tuned-hosts-download]');
+        if (hostsButton) hostsButton.addEventListener('click', () => downloadText(result.tuned.hosts.file_name, result.tuned.hosts.text, 'text/plain'));
       },
     },
   ],

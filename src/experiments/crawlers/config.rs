@@ -286,7 +286,7 @@ impl Settings for CrawlersConfig {
         // and the crawler again without each cause of the gap it may have (the split)
         let cycles = self.crawler == Crawler::Nutch && self.nutch_cycle_hours > 0.0;
         let limits = self.server_capacity > 0.0 || self.crawl_delay_seconds > 0.0 || self.response_ms > 0.0 || self.list_may_limit();
-        let runs = 2.0 + f64::from(u8::from(cycles) + u8::from(limits)) + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back()) as f64 + 1.0 } else { 0.0 };
+        let runs = 2.0 + f64::from(u8::from(cycles) + u8::from(limits)) + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 + 1.0 } else { 0.0 };
         // every run but MERGE's is the crawler's, whose retries (Scrapy's) may each add
         // a request where a server may refuse it
         let model = &loaded.model;

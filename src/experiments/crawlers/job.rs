@@ -5,15 +5,15 @@
 //! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TuningProgress};
-use crate::core::policy::crawler_files::nutch_hosts::HostIntervals;
+use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TunedHosts, TuningProgress};
+use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::Adaptive;
-use crate::core::policy::crawler_files::tuning::{self, Score, Search};
+use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Loaded, Model};
 use crate::core::policy::pushback::{self, Answers, CrawlerRules, HostGate, Reaction};
@@ -78,6 +78,11 @@ pub struct CrawlersJob {
     /// Each server's own interval bounds (Nutch's host file; NUTCH-3029), and the file's use.
     host_bounds: Vec<Option<HostIntervals>>,
     host_used: Option<HostBoundsUsed>,
+    /// OPT_POLITE's requests a day per page at the crawler's bandwidth (MERGE's), once run.
+    optimum: Vec<f64>,
+    /// The host file the tuning tries last (Nutch on named hosts): its bounds per server,
+    /// its text and what it bounds.
+    tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
 }
 
 /// A cause of the gap between the crawler and MERGE, removed from the crawler for one
@@ -200,9 +205,9 @@ impl CrawlersJob {
         if hosts.iter().any(|h| *h != FREE_HOST) {
             causes.push(Without::Limits);
         }
-        let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back) as f64 + 1.0 } else { 0.0 };
+        let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back, !server_names.is_empty()) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None, redrawn, host_bounds, host_used })
+        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None, redrawn, host_bounds, host_used, optimum: Vec::new(), tuned_hosts: None })
     }
 
     fn horizon(&self) -> f64 {
@@ -217,7 +222,7 @@ impl CrawlersJob {
     /// Whether every run is done: the crawler, MERGE, the gap's split, and the tuning's
     /// when asked.
     fn done(&self) -> bool {
-        self.compared() && self.split() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| t.changes.is_empty() || t.confirmed.is_some()))
+        self.compared() && self.split() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| (t.changes.is_empty() && !t.hosts_kept()) || t.confirmed.is_some()))
     }
 
     /// Whether the crawler has run without each cause of the gap (or cannot be compared).
@@ -355,15 +360,42 @@ impl CrawlersJob {
         self.file_with(&changes).ok().map(|(_, l)| l.model)
     }
 
+    /// The host file for `model`'s global bounds from the optimum's intervals times
+    /// `stretch`, read back as Nutch reads it (None: no optimum, MERGE having made no
+    /// request).
+    fn host_file(&self, model: &Model, stretch: f64) -> Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)> {
+        if self.optimum.len() != self.repo.pages() {
+            return None;
+        }
+        let listed: Vec<HostIntervals> = tuning::host_bounds_from(&self.optimum, |s| self.repo.server_pages(s), &self.server_names, &model.intervals, stretch).into_iter().map(|(_, h)| h).collect();
+        let text = nutch_hosts::write(&listed, "each host's bounds from the shortest and longest interval the optimum (OPT_POLITE at your crawler's bandwidth) gives its pages; Freshlab's tuning");
+        let read = nutch_hosts::read(&text, &model.intervals).ok()?;
+        let (bounds, used) = host_bounds_of(read, &self.server_names, &self.repo, true);
+        Some((bounds, text, used?))
+    }
+
     /// The search's next run (its model), or once it is over the tuned file, read
     /// back, to run; None when the file as loaded stays the best found.
     fn next_of_search(&mut self) -> Option<(Role, Model)> {
         let mut search = self.search.take()?;
-        let next = search.next(&mut |m| self.realise(m));
+        let mut next = search.next(&mut |m| self.realise(m));
+        if let Some(model) = next.filter(|_| search.hosts == HostStage::Trying) {
+            let first = self.tuned_hosts.is_none();
+            self.tuned_hosts = self.host_file(&model, search.stretch());
+            // no host whose bounds differ from the global ones: nothing to try
+            if first && self.tuned_hosts.as_ref().is_none_or(|(_, _, used)| used.matched == 0) {
+                search.skip_hosts();
+                next = search.next(&mut |m| self.realise(m));
+            }
+        }
         let outcome = match next {
             Some(model) => Some((Role::Candidate, model)),
             None => {
                 let (model, score) = search.best();
+                // the host file at its fittest stretch
+                if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
+                    self.tuned_hosts = self.host_file(&model, search.stretch());
+                }
                 let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, &model);
                 let (text, read_back) = match self.file_with(&changes) {
                     Ok(file) => file,
@@ -379,8 +411,20 @@ impl CrawlersJob {
                     budget: search.budget(),
                     runs: search.runs,
                     candidates: search.candidates,
+                    hosts: match (search.hosts, &self.tuned_hosts) {
+                        (HostStage::Tried { score, kept, .. }, Some((_, text, used))) => Some(TunedHosts {
+                            file_name: nutch_hosts::FILE_NAME.into(),
+                            text: text.clone(),
+                            hosts: used.matched,
+                            pages: used.pages,
+                            tried: score.map(|s| (s.freshness, s.requests)),
+                            kept,
+                        }),
+                        _ => None,
+                    },
                 });
-                (!changes.is_empty()).then_some((Role::Tuned, read_back.model))
+                let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
+                (!changes.is_empty() || kept).then_some((Role::Tuned, read_back.model))
             }
         };
         self.search = Some(search);
@@ -423,6 +467,16 @@ impl Plan for CrawlersJob {
         };
         // the streams of the policies experiment's first crawler and its MERGE (every
         // candidate on the crawler's, so that a setting's effect is not the streams')
+        // the tuning's host file, in its candidate's runs and in the tuned files' when kept
+        let tuned_hosts = match role {
+            Role::Candidate => self.search.as_ref().is_some_and(|s| s.hosts == HostStage::Trying),
+            Role::Tuned => self.tuned.as_ref().is_some_and(Tuned::hosts_kept),
+            _ => false,
+        };
+        let host_bounds = match &self.tuned_hosts {
+            Some((bounds, ..)) if tuned_hosts => bounds,
+            _ => &self.host_bounds,
+        };
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
@@ -431,8 +485,9 @@ impl Plan for CrawlersJob {
                 if merge {
                     ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), p, rng)
                 } else {
-                    let intervals = self.host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
-                    ServerSchedule::Adaptive(Adaptive::with(intervals, self.repo.server_pages(s), p, 1.0))
+                    let intervals = host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
+                    // the run's own gap (a tuned one may be longer than the file's)
+                    ServerSchedule::Adaptive(Adaptive::with(intervals, self.repo.server_pages(s), model.politeness_s() / 86_400.0, 1.0))
                 }
             })
             .collect();
@@ -519,11 +574,14 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    self.search = Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, Score { freshness: result.mean, requests: result.requests }));
+                    self.search = Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), Score { freshness: result.mean, requests: result.requests }));
                 }
                 self.results.push(result);
             }
-            Role::Merge => self.results.push(result),
+            Role::Merge => {
+                self.optimum = run.f;
+                self.results.push(result);
+            }
             Role::Without(cause) if run.slice < run.slices => self.stopped = Some(cause),
             Role::Without(_) => self.without.push(result.converged),
             Role::Candidate => {

@@ -32,7 +32,14 @@ impl Experiment for CrawlersConfig {
     }
 
     fn files_out() -> &'static [FileOutput] {
-        &[FileOutput { flag: "tuned", sets: "tune", help: "writes the tuned configuration, in the crawler's own format (the run searches for it)" }]
+        &[
+            FileOutput { flag: "tuned", sets: "tune", help: "writes the tuned configuration, in the crawler's own format (the run searches for it)" },
+            FileOutput {
+                flag: "tuned_hosts",
+                sets: "tune",
+                help: "writes the tuned adaptive-host-specific-intervals.txt (Nutch on a page list's hosts), when the tuning kept one",
+            },
+        ]
     }
 
     fn choices() -> Vec<Choice> {

@@ -158,14 +158,48 @@ pub struct Tuned {
     /// Runs the search made, and the candidates they fitted to the budget.
     pub runs: usize,
     pub candidates: usize,
+    /// Nutch on named hosts: each host's own bounds, tried last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<TunedHosts>,
+}
+
+/// Nutch's `adaptive-host-specific-intervals.txt` the tuning wrote from the optimum's
+/// intervals for each host's pages, and what it gave with the best settings found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedHosts {
+    pub file_name: String,
+    pub text: String,
+    /// Hosts the file bounds, and their pages.
+    pub hosts: u64,
+    pub pages: u64,
+    /// Freshness over the run and requests with the bounds, fitted to the budget (None:
+    /// no fit within it).
+    pub tried: Option<(f64, u64)>,
+    /// Whether they kept the pages fresher than the settings alone: the tuned files are
+    /// then both (the confirmation runs them together).
+    pub kept: bool,
+}
+
+impl TunedHosts {
+    pub fn words(&self) -> String {
+        let tried = self.tried.map_or_else(|| "no fit within the budget".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)));
+        let verdict = if self.kept { "kept: write it beside the tuned file (--tuned-hosts)" } else { "not fresher than the settings alone: not kept" };
+        format!("{} for {} hosts ({} pages) from the optimum's intervals: {tried}; {verdict}", self.file_name, thousands(self.hosts as f64), thousands(self.pages as f64))
+    }
 }
 
 impl Tuned {
     /// What the tuning found, in words.
+    /// Whether the tuning kept a host file (its confirmation then runs with it).
+    pub fn hosts_kept(&self) -> bool {
+        self.hosts.as_ref().is_some_and(|h| h.kept)
+    }
+
     pub fn words(&self) -> String {
-        if self.changes.is_empty() {
+        let hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words()));
+        if self.changes.is_empty() && !self.hosts_kept() {
             return format!(
-                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {} requests; the file as loaded is the best found",
+                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {} requests; the file as loaded is the best found{hosts}",
                 self.candidates,
                 self.runs,
                 thousands(self.budget as f64)
@@ -173,11 +207,11 @@ impl Tuned {
         }
         let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, if c.from.is_empty() { "unset" } else { &c.from }, c.to)).collect();
         format!(
-            "tuning: {} candidates ({} runs) on at most {} requests; kept {}; freshness over the run {} on {} requests (re-simulated from the file read back: {})",
+            "tuning: {} candidates ({} runs) on at most {} requests; kept {}; freshness over the run {} on {} requests (re-simulated from the files read back: {}){hosts}",
             self.candidates,
             self.runs,
             thousands(self.budget as f64),
-            each.join(", "),
+            if each.is_empty() { "the settings as loaded".into() } else { each.join(", ") },
             sig(self.predicted.0, 4),
             thousands(self.predicted.1 as f64),
             self.confirmed.map_or_else(|| "not yet".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)))
@@ -415,13 +449,22 @@ impl Figures for CrawlersOutput {
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
                 "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates});
+            if let Some(h) = &t.hosts {
+                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept,
+                    "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
+            }
             text.push_str(&format!("\n{}", t.words()));
         }
         Some(Brief { json, text: Some(text) })
     }
 
     fn file_out(&self, flag: &str) -> Option<String> {
-        (flag == "tuned").then(|| self.tuned.as_ref().map(|t| t.text.clone())).flatten()
+        let tuned = self.tuned.as_ref()?;
+        match flag {
+            "tuned" => Some(tuned.text.clone()),
+            "tuned_hosts" => tuned.hosts.as_ref().filter(|h| h.kept).map(|h| h.text.clone()),
+            _ => None,
+        }
     }
 }
 

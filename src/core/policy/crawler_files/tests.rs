@@ -202,7 +202,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
         Score { freshness: 0.5 + 0.3 * i.dec_rate - 0.01 * i.min + 0.001 * i.inc_rate, requests: requests as u64 }
     };
     let start = run(&adaptive);
-    let mut search = Search::new(Crawler::Nutch, adaptive, false, start);
+    let mut search = Search::new(Crawler::Nutch, adaptive, false, false, start);
     let mut realise = |m: &Model| Some(*m);
     let mut runs = 0;
     while let Some(m) = search.next(&mut realise) {
@@ -217,7 +217,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert!(best.intervals.dec_rate > adaptive.intervals.dec_rate, "by a larger decrement, its requests paid by the increment rate: {:?}", best.intervals);
     // the file as loaded stays the choice when nothing beats it
     let flat = |_: &Model| Score { freshness: 0.7, requests: 1000 };
-    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, flat(&heritrix::SHIPPED));
+    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, false, flat(&heritrix::SHIPPED));
     while let Some(m) = search.next(&mut realise) {
         search.report(flat(&m), &mut realise);
     }
@@ -252,4 +252,30 @@ fn scrapy_reads_its_retries() {
         let message = read(Crawler::Scrapy, bad, "f").unwrap_err().message;
         assert!(message.contains(says), "{bad}: {message}");
     }
+}
+
+/// The tuning's host file (NUTCH-3029) from the optimum's request rates, by hand: a
+/// host's bounds are its pages' shortest and longest interval 1/f in whole seconds,
+/// strictly within the global bounds (else `default`); a host the optimum never
+/// requests is held to the longest interval less a second; a host with both bounds
+/// global is left out.
+#[test]
+fn the_host_file_takes_each_hosts_bounds_from_the_optimums_intervals() {
+    let global = Rule::Nutch.shipped();
+    assert_eq!(((global.min / SECOND).round(), (global.max / SECOND).round()), (60.0, 31_536_000.0));
+    let names: Vec<String> = ["A.example", "b.example", "c.example", "d.example", "e.example"].iter().map(|s| s.to_string()).collect();
+    // a day and a half and two days; never; every second; every 400 days; 10 s and 12 h
+    let f = [2.0 / 3.0, 0.5, 0.0, 0.0, 86_400.0, 1.0 / 400.0, 8_640.0, 2.0];
+    let pages = |s: usize| [0..2, 2..4, 4..5, 5..6, 6..8][s].clone();
+    let hosts = tuning::host_bounds_from(&f, pages, &names, &global, 1.0);
+    let seconds = |b: Option<f64>| b.map(|d| (d / SECOND).round());
+    let got: Vec<(usize, &str, Option<f64>, Option<f64>)> = hosts.iter().map(|(s, h)| (*s, h.host.as_str(), seconds(h.min), seconds(h.max))).collect();
+    assert_eq!(got, vec![(0, "a.example", Some(129_600.0), Some(172_800.0)), (1, "b.example", Some(31_535_999.0), None), (4, "e.example", None, Some(43_200.0))]);
+    // stretched (a fit to a budget): e.example's ten seconds become 100, within the bounds
+    let stretched = tuning::host_bounds_from(&f, pages, &names, &global, 10.0);
+    assert_eq!(stretched.iter().map(|(s, h)| (*s, seconds(h.min), seconds(h.max))).collect::<Vec<_>>(), vec![(0, Some(1_296_000.0), Some(1_728_000.0)), (1, Some(31_535_999.0), None), (4, Some(100.0), Some(432_000.0))]);
+    // the file Nutch reads back gives the same bounds
+    let listed: Vec<_> = hosts.into_iter().map(|(_, h)| h).collect();
+    let read = nutch_hosts::read(&nutch_hosts::write(&listed, "a test"), &global).unwrap();
+    assert_eq!(read.iter().map(|h| (seconds(h.min), seconds(h.max))).collect::<Vec<_>>(), listed.iter().map(|h| (seconds(h.min), seconds(h.max))).collect::<Vec<_>>());
 }

@@ -21,15 +21,26 @@
 //! Every candidate is a file ([`super::write`]) read back by the crawler's parser — the
 //! search runs what the crawler would read (whole seconds or minutes where it reads
 //! integers).
+//!
+//! Nutch's last candidate, on a page list whose servers have host names: the best
+//! settings found with each host's own bounds of the adaptive interval
+//! (`adaptive-host-specific-intervals.txt`, NUTCH-3029) taken from the optimum's
+//! intervals for the host's pages ([`host_bounds_from`]), fitted to the budget like the
+//! others and kept only when fresher.
 
+use super::nutch_hosts::HostIntervals;
 use super::write::Change;
-use super::{Crawler, MINUTE, Model};
-use crate::core::policy::adaptive::Rule;
+use super::{Crawler, MINUTE, Model, SECOND};
+use crate::core::policy::adaptive::{Intervals, Rule};
+use std::ops::Range;
 
 /// Passes over the knobs at most (the second finds what the first's choices opened).
 pub const PASSES: usize = 2;
 /// Runs to fit one candidate to the budget, at most.
 pub const FIT_RUNS: usize = 3;
+/// The same for the host bounds' candidate, fitted by stretching every host's bounds
+/// (where they bind, the increment rate hardly moves the requests).
+pub const HOST_FIT_RUNS: usize = 6;
 /// A candidate must beat the choice by this much freshness (a tie keeps the choice).
 const BETTER_BY: f64 = 1e-4;
 /// The fit aims this far below the budget (a schedule's requests are not exactly the
@@ -130,12 +141,53 @@ pub fn as_run(mut m: Model) -> Model {
     m
 }
 
+/// Each named server's bounds of the adaptive interval from the optimum's request
+/// rates `f` (requests a day per page): from the shortest to the longest interval 1/f it
+/// gives the server's pages, times `stretch` (the fit to a budget), in whole seconds
+/// strictly within `global`'s bounds (as
+/// Nutch's template of the file asks; a bound at or past a global one is written
+/// `default`); a server whose pages the optimum never requests is held to the longest
+/// interval less a second. Servers whose bounds are both the global ones are left out.
+pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names: &[String], global: &Intervals, stretch: f64) -> Vec<(usize, HostIntervals)> {
+    let (low, high) = ((global.min / SECOND).ceil(), (global.max / SECOND).floor());
+    let mut out = Vec::new();
+    for (s, name) in names.iter().enumerate() {
+        let intervals = pages(s).filter(|&i| f[i] > 0.0).map(|i| stretch / f[i] / SECOND);
+        let (shortest, longest) = intervals.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+        let (min, max) = if shortest.is_finite() { (shortest.round(), longest.round()) } else { (high - 1.0, high) };
+        let min = (min > low && min < high).then_some(min);
+        let max = (max > low && max < high && max >= min.unwrap_or(low)).then_some(max);
+        if min.is_some() || max.is_some() {
+            out.push((s, HostIntervals { host: name.to_ascii_lowercase(), min: min.map(|v| v * SECOND), max: max.map(|v| v * SECOND), line: 0 }));
+        }
+    }
+    out
+}
+
+/// Nutch's last candidate, each host's own bounds (on a page list with host names).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HostStage {
+    /// Not possible here (another crawler, generated pages).
+    Off,
+    /// Waits for the search over the settings to end.
+    Waiting,
+    /// Being fitted to the budget: the runs the search gives use the host bounds,
+    /// stretched by [`Search::stretch`].
+    Trying,
+    /// Done: what the bounds gave fitted to the budget (None: no fit within it, or no
+    /// host whose bounds differ from the global ones), whether they were kept, and the
+    /// stretch of the fittest.
+    Tried { score: Option<Score>, kept: bool, stretch: f64 },
+}
+
 /// A candidate being fitted to the budget.
 struct Fitting {
     runs: usize,
     /// The run in progress (its file read back), and the fittest within the budget so far.
     running: Model,
-    fittest: Option<(Model, Score)>,
+    fittest: Option<(Model, Score, f64)>,
+    /// The host bounds' stretch (their candidate is fitted by it, not by the rate).
+    stretch: f64,
     /// A branch's start: kept whatever it scores.
     start: bool,
 }
@@ -162,12 +214,15 @@ pub struct Search {
     pub runs: usize,
     /// Candidates fitted and compared.
     pub candidates: usize,
+    /// The host bounds' candidate (Nutch).
+    pub hosts: HostStage,
 }
 
 impl Search {
     /// From the file as loaded (`loaded`), whose run scored `score` (its requests: the
-    /// budget); `pushed_back`: some server has a capacity.
-    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, score: Score) -> Self {
+    /// budget); `pushed_back`: some server has a capacity; `named`: the servers have
+    /// host names (a Nutch host file can then be tried last).
+    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, score: Score) -> Self {
         let mut starts = Vec::new();
         if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) {
             let rule = if crawler == Crawler::Nutch { Rule::Nutch } else { Rule::Stormcrawler };
@@ -192,19 +247,40 @@ impl Search {
             fitting: None,
             runs: 0,
             candidates: 0,
+            hosts: if crawler == Crawler::Nutch && named { HostStage::Waiting } else { HostStage::Off },
         }
     }
 
     /// The most runs a search of `crawler` as loaded may make.
-    pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool) -> usize {
+    pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
         let branches = if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) { 2 } else { 1 };
         let options: usize = knob_sizes(crawler, loaded, pushed_back).iter().sum();
-        FIT_RUNS * ((branches - 1) + branches * PASSES * options)
+        let hosts = if crawler == Crawler::Nutch && named { HOST_FIT_RUNS } else { 0 };
+        FIT_RUNS * ((branches - 1) + branches * PASSES * options) + hosts
     }
 
     /// The most runs this search may make.
     pub fn most(&self) -> usize {
-        Self::most_runs(self.crawler, &self.loaded, self.sizes.len() > knob_sizes(self.crawler, &self.loaded, false).len())
+        let pushed_back = self.sizes.len() > knob_sizes(self.crawler, &self.loaded, false).len();
+        Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off)
+    }
+
+    /// The stretch of the host bounds: the run in progress's while their candidate is
+    /// fitted, the fittest's once it is done.
+    pub fn stretch(&self) -> f64 {
+        match (self.hosts, &self.fitting) {
+            (HostStage::Trying, Some(f)) => f.stretch,
+            (HostStage::Tried { stretch, .. }, _) => stretch,
+            _ => 1.0,
+        }
+    }
+
+    /// The host bounds' candidate is not run (no host's bounds differ from the global
+    /// ones): the search ends without it.
+    pub fn skip_hosts(&mut self) {
+        if self.hosts == HostStage::Trying {
+            (self.hosts, self.fitting) = (HostStage::Tried { score: None, kept: false, stretch: 1.0 }, None);
+        }
     }
 
     /// The next model to run — `realise` turns a model into what the crawler reads of
@@ -218,10 +294,10 @@ impl Search {
                 self.pass += 1;
                 (self.knob, self.option) = (0, 0);
                 if self.pass == PASSES || !self.changed_this_pass {
-                    let start = self.starts.pop()?;
+                    let Some(start) = self.starts.pop() else { return self.host_candidate() };
                     self.pass = 0;
                     if let Some(running) = realise(&start) {
-                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: true });
+                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: true, stretch: 1.0 });
                         return Some(running);
                     }
                 }
@@ -239,9 +315,25 @@ impl Search {
             if as_run(running) == as_run(self.chosen) {
                 continue;
             }
-            self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false });
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
             return Some(running);
         }
+    }
+
+    /// Once the settings are searched: the best found, to run with each host's own
+    /// bounds (an adaptive schedule only: Nutch reads the host file with it alone).
+    fn host_candidate(&mut self) -> Option<Model> {
+        if self.hosts != HostStage::Waiting {
+            return None;
+        }
+        if self.best.0.intervals.rule == Rule::Fixed {
+            self.hosts = HostStage::Tried { score: None, kept: false, stretch: 1.0 };
+            return None;
+        }
+        self.hosts = HostStage::Trying;
+        let running = self.best.0;
+        self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
+        Some(running)
     }
 
     /// The score of the run [`Search::next`] gave; `realise` as there.
@@ -250,13 +342,20 @@ impl Search {
         self.runs += 1;
         f.runs += 1;
         let within = score.requests <= self.budget;
-        if within && f.fittest.is_none_or(|(_, s)| score.freshness > s.freshness) {
-            f.fittest = Some((f.running, score));
+        if within && f.fittest.is_none_or(|(_, s, _)| score.freshness > s.freshness) {
+            f.fittest = Some((f.running, score, f.stretch));
         }
         let close = within && score.requests as f64 >= AIM * AIM * self.budget as f64;
-        if !close && f.runs < FIT_RUNS && score.requests > 0 {
+        let hosts = self.hosts == HostStage::Trying;
+        if !close && f.runs < if hosts { HOST_FIT_RUNS } else { FIT_RUNS } && score.requests > 0 {
             // aim just below the budget
             let ratio = score.requests as f64 / (AIM * self.budget as f64);
+            if hosts {
+                // the bounds bind: requests go about as their inverse
+                f.stretch *= ratio;
+                self.fitting = Some(f);
+                return;
+            }
             if let Some(running) = realise(&refit(&f.running, ratio)).filter(|r| as_run(*r) != as_run(f.running)) {
                 f.running = running;
                 self.fitting = Some(f);
@@ -264,7 +363,15 @@ impl Search {
             }
         }
         self.candidates += 1;
-        let Some((model, score)) = f.fittest else { return };
+        if self.hosts == HostStage::Trying {
+            let kept = f.fittest.filter(|(_, s, _)| s.freshness > self.best.1.freshness + BETTER_BY);
+            if let Some((model, score, _)) = kept {
+                self.best = (model, score);
+            }
+            self.hosts = HostStage::Tried { score: f.fittest.map(|(_, s, _)| s), kept: kept.is_some(), stretch: f.fittest.map_or(1.0, |(_, _, k)| k) };
+            return;
+        }
+        let Some((model, score, _)) = f.fittest else { return };
         if f.start || score.freshness > self.score.freshness + BETTER_BY {
             if !f.start {
                 self.changed_this_pass = true;
