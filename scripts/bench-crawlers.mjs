@@ -11,16 +11,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, run, say, writeSection } from './shell.mjs';
+import { benchStart, root, run, say, writeSection } from './shell.mjs';
 
 const pagesAt = process.argv.indexOf('--pages');
 const pages = pagesAt > 0 ? Number(process.argv[pagesAt + 1]) : 1_450_000;
 if (!Number.isInteger(pages) || pages < 5462) throw new Error('--pages: give a whole number of pages, at least 5,462 (one a server)');
-const loadAtStart = os.loadavg()[0];
-if (loadAtStart > 0.5) say(`the machine is busy (load average ${loadAtStart.toFixed(2)}): other work running now slows every figure`);
-const bin = path.join(root, 'target', 'release', 'freshlab');
-say('building the CLI (cargo build --release)…');
-run('cargo', ['build', '--release', '--quiet', '--bin', 'freshlab']);
+const { loadAtStart, bin } = benchStart();
 
 // the policies experiment's Nutch crawler is AdaptiveFetchSchedule at its shipped settings
 const config = path.join(root, 'build', 'bench-adaptive-nutch-site.xml');

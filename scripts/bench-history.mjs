@@ -11,17 +11,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root, run, say, writeSection } from './shell.mjs';
+import { benchStart, root, run, say, writeSection } from './shell.mjs';
 import { seeded } from './seeded.mjs';
 
 const at = process.argv.indexOf('--gigabytes');
 const gigabytes = at > 0 ? Number(process.argv[at + 1]) : 1;
 if (!(gigabytes > 0 && gigabytes <= 16)) throw new Error('--gigabytes: give a size from 0.01 to 16');
-const loadAtStart = os.loadavg()[0];
-if (loadAtStart > 0.5) say(`the machine is busy (load average ${loadAtStart.toFixed(2)}): other work running now slows every figure`);
-const bin = path.join(root, 'target', 'release', 'freshlab');
-say('building the CLI (cargo build --release)…');
-run('cargo', ['build', '--release', '--quiet', '--bin', 'freshlab']);
+const { loadAtStart, bin } = benchStart();
 const dir = path.join(root, 'build', 'bench-history');
 fs.mkdirSync(dir, { recursive: true });
 

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,4 +52,14 @@ export function writeSection(file, name, section) {
 /** The named blocks (`<!-- name -->` … `<!-- /name -->`) of a Markdown text, in order. */
 export function sectionsOf(text) {
   return [...text.matchAll(/<!-- ([a-z]+) -->[\s\S]*?<!-- \/\1 -->/g)].map((m) => m[0]);
+}
+
+/** A benchmark's start: the load average now (said when the machine is busy: every
+ * figure then runs slower), and the release CLI built. */
+export function benchStart() {
+  const loadAtStart = os.loadavg()[0];
+  if (loadAtStart > 0.5) say(`the machine is busy (load average ${loadAtStart.toFixed(2)}): other work running now slows every figure`);
+  say('building the CLI (cargo build --release)…');
+  run('cargo', ['build', '--release', '--quiet', '--bin', 'freshlab']);
+  return { loadAtStart, bin: path.join(root, 'target', 'release', 'freshlab') };
 }

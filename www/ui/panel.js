@@ -382,6 +382,8 @@ export class ExperimentPanel {
     for (const spec of this.fileSpecs) {
       const file = this.heldFile(config, spec);
       if (file && file.shape && spec.shape) config[spec.shape] = file.shape;
+      // or as what the view gives for it (the history's records: each file's head and size)
+      else if (file && spec.standIn) config[spec.field] = spec.standIn(file);
       else if (file && spec.size) config[spec.size] = file.bytes;
       // a small file (a crawler's configuration) is checked as it is
       else if (file) config[spec.field] = file.text;

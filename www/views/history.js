@@ -5,7 +5,18 @@ import { number as fmt } from '../ui/format.js';
 import { loadSample, handOff, takesDrops } from '../ui/csv-file.js';
 
 const MAX_BYTES = 1024 * 1024 * 1024;
+/** A file's first characters in the checks, at most (the core samples up to 1 MiB). */
+const HEAD_CHARS = 256 * 1024;
+/** Every file's together, at most (several sitemap snapshots). */
+const HEADS_CHARS = 1024 * 1024;
 let loads = 0;
+
+/** The first `chars` characters of `text`, never half of a surrogate pair. */
+function head(text, chars) {
+  if (text.length <= chars) return text;
+  const code = text.charCodeAt(chars - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
+}
 
 /** A file's text, gunzipped by the browser when it is gzip (a .gz index or log). */
 async function textOf(file) {
@@ -41,11 +52,16 @@ function recordsBox(panel, controls) {
     },
   });
   const use = (files, run = false) => {
-    const bytes = files.reduce((n, f) => n + new TextEncoder().encode(f.text).length, 0);
+    const sizes = files.map((f) => new TextEncoder().encode(f.text).length);
+    const bytes = sizes.reduce((n, b) => n + b, 0);
     const name = files.length === 1 ? files[0].name : `${files.length} files (${files.map((f) => f.name).join(', ')})`;
     const awaited = panel.awaited.get('records');
     panel.awaited.delete('records');
-    panel.records = { text: files, name, bytes, serial: ++loads, shape: null };
+    // in the checks each file stands as its first characters and its size: the core
+    // counts the records a byte there, for the memory a run needs
+    const room = Math.max(4096, Math.min(HEAD_CHARS, Math.floor(HEADS_CHARS / files.length)));
+    const heads = files.map((f, k) => ({ name: f.name, text: head(f.text, room), bytes: sizes[k] }));
+    panel.records = { text: files, name, bytes, serial: ++loads, shape: null, heads };
     panel.form.set('source', 'files');
     status.textContent = `Loaded ${name} (${fmt(bytes / 1024, 3)} KB). Read when the run starts.`;
     panel.changed();
@@ -142,7 +158,17 @@ const panel = {
   action: 'Read',
   fields: ['source', 'format', 'server_by', 'confidence', 'pages', 'servers', 'days', 'rate_min', 'rate_max', 'spacing_min', 'spacing_max', 'captures', 'seed'],
   setup: recordsBox,
-  files: [{ key: 'records', field: 'files', size: 'records_bytes', param: 'file', noun: 'records', otherwise: 'the generated captures', when: (config) => config.source === 'files' }],
+  files: [
+    {
+      key: 'records',
+      field: 'files',
+      standIn: (file) => file.heads,
+      param: 'file',
+      noun: 'records',
+      otherwise: 'the generated captures',
+      when: (config) => config.source === 'files',
+    },
+  ],
   estimate: true,
   details,
 };

@@ -16,6 +16,11 @@ pub const REDRAWS: usize = 20;
 /// Bytes per page the redrawn rates hold.
 pub const BYTES_PER_PAGE: u64 = 8 * REDRAWS as u64;
 
+/// What counting a request under the redrawn rates adds, natively: 59 ns on the 2-core
+/// machine (`npm run bench:spread`, BENCHMARKS.md: 50,000 pages on 500 servers run by
+/// `policies` with and without their rates' intervals).
+pub const SECONDS_PER_REQUEST: f64 = 59e-9;
+
 /// Page `page`'s rate redrawn [`REDRAWS`] times within `[low, high]`: log-uniformly, or
 /// uniformly on [0, high] for a page never seen changed (low = 0). Each page draws from
 /// its own stream, so a page's redraws do not depend on which others are simulated.

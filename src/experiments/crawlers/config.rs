@@ -298,11 +298,11 @@ impl Settings for CrawlersConfig {
         let retries = if retried && refusing { f64::from(model.retry_times) } else { 0.0 };
         let weight = (runs - 1.0) * (1.0 + retries) + 1.0;
         // with estimated rates the runs shown (the crawler, MERGE, the tuned file's) also
-        // count each request under the redrawn rates (59 ns natively; the policies
-        // experiment's measure) and hold the rates and a last visit a page
+        // count each request under the redrawn rates and hold the rates and a last visit
+        // a page
         let redrawn = self.pages().estimated_rates();
         let shown = if self.tune { 3.0 } else { 2.0 };
-        let redrawn_seconds = if redrawn { shown * requests * (1.0 + retries) * 59e-9 } else { 0.0 };
+        let redrawn_seconds = if redrawn { shown * requests * (1.0 + retries) * redrawn::SECONDS_PER_REQUEST } else { 0.0 };
         let redrawn_bytes = if redrawn { (redrawn::BYTES_PER_PAGE + 8) as f64 } else { 0.0 };
         let (requests, request_seconds) = (weight * requests, weight * request_seconds + redrawn_seconds);
         let n = pages as f64;

@@ -19,7 +19,9 @@ pub struct RecordFile {
     /// The text (decompressed by the page when it was gzip).
     #[serde(default)]
     pub text: String,
-    /// The text's size, kept when the text is left out of a result's copy of the config.
+    /// The file's size: kept when the text is left out of a result's copy of the
+    /// config, or when the text is only the file's first bytes, standing for it in the
+    /// page's checks (its records a byte are sampled there; a run needs the whole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
 }
@@ -73,8 +75,15 @@ pub struct HistoryConfig {
 /// The records' size limit in the page (a 100 MB index is read in a few seconds).
 pub const MAX_TEXT_BYTES: u64 = 1 << 30;
 /// What a mark costs per byte of records, at the smallest record (a CSV line of about
-/// 40 bytes): the bound the cost gives before the pages are known.
+/// 40 bytes): the bound the cost gives where no file's head can be sampled.
 const MARKS_PER_BYTE: f64 = 1.0 / 40.0;
+/// A file's records a byte are counted in its first bytes, this many at most.
+pub const SAMPLED_BYTES: usize = 1 << 20;
+/// A file read past its sampled head may hold records this many times as dense: a
+/// dump's first articles with long texts, later ones short (XML and JSON); lines of
+/// one index or log vary less.
+const SAMPLED_MARGIN: f64 = 2.0;
+const SAMPLED_MARGIN_LINES: f64 = 1.25;
 /// Native reading speed (tests/cost_model.rs, `npm run bench:history`).
 pub const SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
 
@@ -114,6 +123,51 @@ impl HistoryConfig {
     pub fn wiki(&self) -> &str {
         self.wiki_site.as_deref().unwrap_or("en.wikipedia.org")
     }
+}
+
+/// Records a byte in `head`, a file's first bytes, in `format` (told by the head when
+/// auto), and the margin for a file read past it: a line each in the line formats, a
+/// `<url>` each in a sitemap, a `<revision>` in a MediaWiki dump and a `"timestamp"` in
+/// the API's JSON — each at most one mark. None where the head shows no record (a dump
+/// whose first text is longer than it).
+pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
+    let format = if format == Format::Auto { history::detect(head)? } else { format };
+    let margin = if format.by_line() { SAMPLED_MARGIN_LINES } else { SAMPLED_MARGIN };
+    let records = match format {
+        Format::Sitemap => head.matches("<url>").count() + head.matches("<url ").count(),
+        Format::Mediawiki if head.trim_start().starts_with('<') => head.matches("<revision>").count() + head.matches("<revision ").count(),
+        Format::Mediawiki => head.matches("\"timestamp\"").count(),
+        _ => head.bytes().filter(|&b| b == b'\n').count() + usize::from(!head.ends_with('\n')),
+    };
+    (records > 0).then(|| (records as f64 / head.len() as f64, margin))
+}
+
+/// The marks a file of `bytes` bytes may give from its first bytes `head`: counted where
+/// the head is the whole file, else its density × its format's margin; the smallest
+/// record's bound where the head shows none.
+fn file_marks(head: &str, bytes: f64, format: Format) -> f64 {
+    let head = &head[..floor_char(head, SAMPLED_BYTES)];
+    let whole = head.len() as f64 >= bytes;
+    match marks_per_byte(head, format) {
+        Some((density, margin)) => bytes * density * if whole { 1.0 } else { margin },
+        None => bytes * MARKS_PER_BYTE,
+    }
+}
+
+/// A path's first bytes, decompressed where it is gzip (for its records a byte).
+#[cfg(not(target_arch = "wasm32"))]
+fn path_head(path: &str) -> String {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else { return String::new() };
+    let mut bytes = Vec::new();
+    let limit = SAMPLED_BYTES as u64;
+    let _ = if path.ends_with(".gz") { flate2::read::MultiGzDecoder::new(file).take(limit).read_to_end(&mut bytes) } else { file.take(limit).read_to_end(&mut bytes) };
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn path_head(_: &str) -> String {
+    String::new()
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -182,8 +236,13 @@ impl Settings for HistoryConfig {
             };
         }
         let bytes = self.bytes();
-        let held: f64 = self.files.iter().map(|f| f.text.len() as f64).sum::<f64>() + self.records_bytes.unwrap_or(0) as f64;
-        let marks = bytes * MARKS_PER_BYTE;
+        // the page holds every file's whole text while it runs
+        let held: f64 = self.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + self.records_bytes.unwrap_or(0) as f64;
+        // records a byte, sampled from each file's first bytes (a CDX line is some 250
+        // bytes, a dump's revision with its text over a thousand)
+        let marks = self.files.iter().map(|f| file_marks(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format)).sum::<f64>()
+            + self.paths.iter().map(|p| file_marks(&path_head(p), path_bytes(p), self.format)).sum::<f64>()
+            + self.records_bytes.unwrap_or(0) as f64 * MARKS_PER_BYTE;
         let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
         Cost {
             work: bytes.max(1.0),

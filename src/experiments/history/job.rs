@@ -55,6 +55,10 @@ impl HistoryJob {
         if config.source == RecordSource::Files && config.files.is_empty() && config.paths.is_empty() {
             return Err(InputError::new("files", "the records' text is needed to run (records_bytes only stands for it in checks); load the files"));
         }
+        if let Some(head) = config.files.iter().find(|f| f.bytes.is_some_and(|b| b > f.text.len() as u64)) {
+            let message = format!("{} is given by its first {} bytes only (they stand for it in checks); load the whole file to run", head.name, head.text.len());
+            return Err(InputError::new("files", message));
+        }
         let generated = config.source == RecordSource::Generator;
         let (records, truth) = if generated { config.generator().records() } else { (Records::default(), Vec::new()) };
         // the command line's paths join the texts (natively only)

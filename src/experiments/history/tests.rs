@@ -277,3 +277,29 @@ fn the_rates_summary_gives_the_rates_own_range() {
     let said = format!("from {} to {} a day", crate::chart::format::sig(lo, 3), crate::chart::format::sig(hi, 3));
     assert!(summary.contains(&said), "{summary} should say {said}");
 }
+
+/// Records a byte, by hand, in each format's head: a line each in the line formats, a
+/// `<url>` in a sitemap, a `<revision>` in a dump, a `"timestamp"` in the API's JSON;
+/// none where the head shows no record. A file read past its head counts its head's
+/// density with a margin (1.25 for lines, 2 for XML and JSON); a file given by its head alone stands for it in checks and is
+/// refused by a run.
+#[test]
+fn the_cost_counts_records_a_byte_in_each_files_head() {
+    use super::config::marks_per_byte;
+    let cdx = "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\nb 20250101000000 http://b/ text/html 200 Y - - 1 0 w\n";
+    assert_eq!(marks_per_byte(cdx, Format::Auto), Some((2.0 / cdx.len() as f64, 1.25)));
+    let sitemap = "<?xml version=\"1.0\"?><urlset><url><loc>a</loc></url><url ><loc>b</loc></url></urlset>";
+    assert_eq!(marks_per_byte(sitemap, Format::Auto), Some((2.0 / sitemap.len() as f64, 2.0)));
+    let dump = "<mediawiki><page><revision><id>1</id></revision><revision><id>2</id></revision></page>";
+    assert_eq!(marks_per_byte(dump, Format::Auto), Some((2.0 / dump.len() as f64, 2.0)));
+    assert_eq!(marks_per_byte("<mediawiki><page><title>A long first text", Format::Auto), None);
+    let api = r#"{"query":{"pages":[{"revisions":[{"timestamp":"2025-01-01T00:00:00Z"},{"timestamp":"2025-01-02T00:00:00Z"}]}]}}"#;
+    assert_eq!(marks_per_byte(api, Format::Mediawiki), Some((2.0 / api.len() as f64, 2.0)));
+    // the same lines: the whole file counted, a file eight times its head at 1.25 times the density
+    let whole = HistoryConfig { source: RecordSource::Files, files: vec![RecordFile { name: "a.cdx".into(), text: cdx.repeat(1000), bytes: None }], ..Default::default() };
+    let headed = HistoryConfig { files: vec![RecordFile { name: "a.cdx".into(), text: cdx.repeat(1000), bytes: Some(8 * cdx.len() as u64 * 1000) }], ..whole.clone() };
+    let marks = |c: &HistoryConfig| c.cost().bytes - c.bytes() - 1e6;
+    assert!((marks(&headed) / marks(&whole) - 10.0).abs() < 1e-9, "{} against {}", marks(&headed), marks(&whole));
+    let refused = headed.start().err().expect("a head alone does not run");
+    assert!(refused.message.contains("a.cdx is given by its first 106000 bytes only") && refused.message.contains("load the whole file"), "{}", refused.message);
+}

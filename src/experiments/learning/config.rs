@@ -350,10 +350,9 @@ impl LearningConfig {
         if self.pages().estimated_rates() { (redrawn::BYTES_PER_PAGE + 8) as f64 } else { 0.0 }
     }
 
-    /// What counting a fetch under the redrawn rates adds (the policies experiment's
-    /// measure, 59 ns natively).
+    /// What counting a fetch under the redrawn rates adds.
     fn redrawn_seconds_per_request(&self) -> f64 {
-        if self.pages().estimated_rates() { 59e-9 } else { 0.0 }
+        if self.pages().estimated_rates() { redrawn::SECONDS_PER_REQUEST } else { 0.0 }
     }
 
     /// An equally spaced listening run keeps the rates MERGE spaces beside its crawls on
