@@ -12,6 +12,9 @@ mod counting;
 
 use freshlab::experiments::{Config, parse_config, start};
 
+/// The allocator counts the whole binary: the tests that measure run one at a time.
+static MEASURING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Runs `json` to the end: (estimated bytes, measured peak bytes, estimated work, work done).
 fn measure(json: &str) -> (f64, f64, f64, f64) {
     let config: Config = parse_config(json).expect("a valid config");
@@ -103,6 +106,7 @@ const CASES: &[(&str, bool)] = &[
 
 #[test]
 fn estimates_cover_the_measured_memory_and_are_within_20_percent_of_the_work() {
+    let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     let mut failures = Vec::new();
     println!("{:<70} {:>12} {:>12} {:>7} {:>14} {:>14} {:>7}", "config", "est. bytes", "peak bytes", "ratio", "est. work", "work", "ratio");
     // FRESHLAB_COST_CASES (or the file FRESHLAB_COST_CASES_FILE, for configs with a page
@@ -184,6 +188,7 @@ fn cdx(urls: usize, captures: usize) -> String {
 /// file given by its head alone (the page's checks) is estimated about the same.
 #[test]
 fn history_memory_follows_the_records_a_byte_of_each_file() {
+    let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
     for (name, text, share) in [("dump.xml", dump(400, 60, 1000), 0.15), ("index.cdx", cdx(20_000, 12), 0.5)] {
         let config = serde_json::json!({ "experiment": "history", "source": "files", "files": [{ "name": name, "text": text }] });
         let (estimated, peak, _, _) = measure(&config.to_string());

@@ -40,6 +40,8 @@ export class WorkerClient {
     this.restarts = 0;
     this.watchdogMs = WATCHDOG_MS;
     this.lastHeard = performance.now();
+    // while a run is being built the worker is silent: the watchdog waits until then
+    this.buildingUntil = 0;
     this.spawn();
     setInterval(() => this.watch(), 1000);
   }
@@ -47,7 +49,7 @@ export class WorkerClient {
   /** The watchdog: a run in flight and no word from the worker for too long. */
   watch() {
     const silent = performance.now() - this.lastHeard;
-    if (this.pending.size > 0 && silent > this.watchdogMs) {
+    if (this.pending.size > 0 && silent > this.watchdogMs && performance.now() > this.buildingUntil) {
       this.crash(`the computation stopped answering (nothing for ${Math.round(silent / 1000)} s: an endless loop?)`);
     }
   }
@@ -68,6 +70,12 @@ export class WorkerClient {
   receive(data) {
     this.lastHeard = performance.now();
     if (data.type === 'ready') return this.onReady();
+    if (data.type === 'building') {
+      this.buildingUntil = performance.now() + data.allowMs;
+      return;
+    }
+    // any other word: the build is over (a hang from here is caught in watchdogMs)
+    this.buildingUntil = 0;
     const run = this.pending.get(data.id);
     if (data.type === 'error' && data.panic) {
       this.crash(data.message);
@@ -98,6 +106,7 @@ export class WorkerClient {
   crash(message) {
     this.worker.terminate();
     this.lastHeard = performance.now();
+    this.buildingUntil = 0;
     for (const run of this.pending.values()) run.reject(new RunError(`${message} — the worker was restarted; try again or change the input`, '', true));
     this.pending.clear();
     this.cancelling.clear();
@@ -114,10 +123,11 @@ export class WorkerClient {
     return promise;
   }
 
-  /** Starts a run; returns {promise, cancel}. */
-  run(config, { onProgress } = {}) {
+  /** Starts a run; returns {promise, cancel}. `buildMs`: how long the worker may be
+   * silent while it builds the run (the watchdog's allowance; else watchdogMs). */
+  run(config, { onProgress, buildMs = 0 } = {}) {
     const id = this.nextId++;
-    const promise = this.post({ type: 'run', id, config }, onProgress);
+    const promise = this.post({ type: 'run', id, config, buildMs }, onProgress);
     return { promise, cancel: () => this.cancel(id) };
   }
 
@@ -236,9 +246,9 @@ export class WorkerPool {
   }
 
   /** Starts a run; returns {promise, cancel}; the result says how many workers ran it. */
-  run(config, { onProgress } = {}) {
+  run(config, { onProgress, buildMs = 0 } = {}) {
     const parts = this.parts(config);
-    if (parts.length <= 1) return this.clients[0].run(config, { onProgress });
+    if (parts.length <= 1) return this.clients[0].run(config, { onProgress, buildMs });
     while (this.clients.length < parts.length) {
       const client = new WorkerClient(this.source, this.module);
       client.watchdogMs = this.clients[0].watchdogMs;
@@ -276,7 +286,7 @@ export class WorkerPool {
         () => (joining = null),
       );
     };
-    const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial) }));
+    const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial), buildMs }));
     const cancel = () => {
       finished = true;
       runs.forEach((r) => r.cancel());

@@ -40,10 +40,13 @@ const SLICE_MS = 8;
 const REPORT_MS = 250;
 const PARTIAL_SHARE = 20;
 
-async function execute(id, config) {
+async function execute(id, config, buildMs) {
   const started = performance.now();
   let run;
   try {
+    // building the run (a repository's pages, their allocation) is one call that says
+    // nothing until it returns: the page's watchdog waits up to `buildMs` for it
+    postMessage({ type: 'building', id, allowMs: buildMs ?? 0 });
     run = new core.Run(config);
   } catch (error) {
     report(id, error);
@@ -96,7 +99,7 @@ self.onmessage = async ({ data }) => {
       break;
     case 'run':
       await ready;
-      execute(data.id, data.config);
+      execute(data.id, data.config, data.buildMs);
       break;
     case 'cancel':
       cancelled.add(data.id);

@@ -583,6 +583,7 @@ export class ExperimentPanel {
     this.lastPartial = null;
     const runConfig = this.forRun(config);
     const run = this.client.run(runConfig, {
+      buildMs: buildAllowance(this.core, config),
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
@@ -647,5 +648,16 @@ export class ExperimentPanel {
   exportJson() {
     const text = JSON.stringify({ config: this.lastConfig, result: this.result }, null, 1);
     downloadText(`freshlab-${this.spec.id}.json`, text, 'application/json');
+  }
+}
+
+/** How long a worker may stay silent building a run (its pages, their allocation: one
+ * call): three times the whole run's estimated native time (the browser's code is
+ * slower, and so may the machine be), at least the watchdog's minute. */
+function buildAllowance(core, config) {
+  try {
+    return Math.max(60_000, 3000 * core.estimate(config).seconds);
+  } catch {
+    return 0;
   }
 }

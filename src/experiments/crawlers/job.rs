@@ -465,8 +465,6 @@ impl Plan for CrawlersJob {
             }
             None => (Vec::new(), None),
         };
-        // the streams of the policies experiment's first crawler and its MERGE (every
-        // candidate on the crawler's, so that a setting's effect is not the streams')
         // the tuning's host file, in its candidate's runs and in the tuned files' when kept
         let tuned_hosts = match role {
             Role::Candidate => self.search.as_ref().is_some_and(|s| s.hosts == HostStage::Trying),
@@ -477,6 +475,8 @@ impl Plan for CrawlersJob {
             Some((bounds, ..)) if tuned_hosts => bounds,
             _ => &self.host_bounds,
         };
+        // the streams of the policies experiment's first crawler and its MERGE (every
+        // candidate on the crawler's, so that a setting's effect is not the streams')
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
