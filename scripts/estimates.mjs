@@ -40,8 +40,8 @@ function measure(args) {
 function estimate(args) {
   const out = spawnSync(cli, [...args, '--estimate'], { encoding: 'utf8', maxBuffer: 1 << 30 });
   if (out.status !== 0) throw new Error(`${args.join(' ')} --estimate: ${out.stderr}`);
-  const { cost, refused } = JSON.parse(out.stdout);
-  return { ...cost, refused };
+  const { cost, refused, slowness } = JSON.parse(out.stdout);
+  return { ...cost, refused, slowness };
 }
 
 say('building the release CLI (cargo build --release)…');
@@ -96,7 +96,7 @@ for (const [experiment, what, args] of CASES) {
   const m = measure(args);
   if (m.code !== 0) throw new Error(`${args.join(' ')}: exit ${m.code}\n${m.stderr}`);
   const bytes = Math.max(1, m.bytes - baseline);
-  const r = { experiment, what, estimated_seconds: e.seconds, seconds: m.seconds, time_ratio: e.seconds / Math.max(m.seconds, 0.01), estimated_bytes: e.bytes, bytes, memory_ratio: e.bytes / bytes, worst_case: Boolean(e.worst_case) };
+  const r = { experiment, what, slowness: e.slowness, estimated_seconds: e.seconds, seconds: m.seconds, time_ratio: e.seconds / Math.max(m.seconds, 0.01), estimated_bytes: e.bytes, bytes, memory_ratio: e.bytes / bytes, worst_case: Boolean(e.worst_case) };
   runs.push(r);
   say(`${experiment}, ${what}: ${m.seconds.toFixed(2)} s (estimated ${e.seconds.toFixed(2)}: ×${r.time_ratio.toFixed(2)}), ${(bytes / 1e6).toFixed(1)} MB (estimated ${(e.bytes / 1e6).toFixed(1)}: ×${r.memory_ratio.toFixed(2)})`);
 }
@@ -121,7 +121,8 @@ for (const experiment of [...new Set(runs.map((r) => r.experiment))]) {
   outside += timed.filter((x) => x > 2 || x < 0.5).length + sized.filter((x) => x < 1 || x > 1.5).length;
   rows.push(`| ${experiment} | ${mine.length} | ${timed.length} | ${f(median(timed))} | ${f(worst(timed, timeBad))} | ${sized.length} | ${f(median(sized))} | ${f(worst(sized, memoryBad))} |`);
 }
-const table = `Estimate ÷ measured on ${runs.length} runs (\`npm run estimates\`, ${new Date().toISOString().slice(0, 10)}, one thread; memory as the peak resident size less a run that computes nothing): ${outside} outside the bounds.
+const slowness = median(runs.filter((r) => r.slowness).map((r) => r.slowness));
+const table = `Estimate ÷ measured on ${runs.length} runs (\`npm run estimates\`, ${new Date().toISOString().slice(0, 10)}, one thread, ${os.cpus()[0]?.model.trim() ?? 'this machine'}, whose speed probe measured it ${slowness.toFixed(2)}× slower than the reference machine (the median of the runs' probes); memory as the peak resident size less a run that computes nothing): ${outside} outside the bounds.
 
 | experiment | runs | timed (≥ 1 s) | time, median | time, worst | sized (≥ 20 MB) | memory, median | memory, worst |
 |---|---|---|---|---|---|---|---|

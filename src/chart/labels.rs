@@ -31,10 +31,13 @@ impl Placer {
     pub fn place(&mut self, request: &Request) -> (i32, i32) {
         let (w, h) = request.size;
         let p = self.pad;
+        // looked up for every covered point of every candidate: sorted, not scanned
+        let mut own = request.own.clone();
+        own.sort_unstable();
         let score = |&(x, y): &(i32, i32), order: usize| {
             let b = [x - p, y - p, x + w + p, y + h + p];
             let overlap: i64 = self.taken.iter().map(|t| area(intersection(&b, t))).sum();
-            let covered = self.points.iter().filter(|q| within(&b, q) && !request.own.contains(q)).count() as i64;
+            let covered = self.points.iter().filter(|q| within(&b, q) && own.binary_search(q).is_err()).count() as i64;
             let (xr, yr) = &self.plot;
             let outside = area([b[0], b[1], b[2], b[3]]) - area(intersection(&b, &[xr.start, yr.start, xr.end, yr.end]));
             // texts never on texts; then as few points as may be; inside the plot; the

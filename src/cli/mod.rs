@@ -12,7 +12,7 @@ use progress::Progress;
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::input::InputError;
 use freshlab::core::input::nearest;
-use freshlab::core::limits;
+use freshlab::core::{limits, speed};
 use freshlab::experiments::registry::{canonical, choices, defaults, fields, files, presets, summaries, visible_fields};
 use freshlab::experiments::{Config, FileInput, Output, config_from_value, start};
 use serde_json::{Map, Value, json};
@@ -140,7 +140,8 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     if outputs.estimate {
         // what the run would cost, and whether it may run here, without running it
         let refused = config.validate(&limits::here()).err().map(|e| explain(&e, from_file).message);
-        println!("{}", json!({ "config": without_file_texts(&config, rest), "cost": config.cost(), "refused": refused }));
+        // the time is this machine's: the model's times the probe's slowness, said beside it
+        println!("{}", json!({ "config": without_file_texts(&config, rest), "cost": config.cost().on_this_machine(), "slowness": speed::slowness(), "refused": refused }));
         return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;

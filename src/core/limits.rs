@@ -7,6 +7,7 @@
 //! configuration gives a huge (or infinite) estimate, never a wrapped small one.
 
 use super::input::InputError;
+use super::speed;
 use serde::{Deserialize, Serialize};
 
 /// How far a run may go where it runs.
@@ -56,7 +57,8 @@ pub struct Cost {
     pub unit: String,
     /// Peak bytes held by the run.
     pub bytes: f64,
-    /// Estimated native run time, from a measured cost per unit.
+    /// Estimated run time, one thread, on the reference machine (a measured cost per
+    /// unit there); [`Cost::on_this_machine`] gives this machine's.
     pub seconds: f64,
     /// What to change when the memory is over the limit.
     pub memory_fix: Fix,
@@ -65,8 +67,17 @@ pub struct Cost {
 }
 
 impl Cost {
+    /// The estimate on this machine: the time scaled by its measured
+    /// [`slowness`](super::speed::slowness) (which a first call measures).
+    pub fn on_this_machine(mut self) -> Cost {
+        self.seconds *= speed::slowness();
+        self
+    }
+
     /// Refuses a run over `limits`, with the estimate, the limit and the field to change.
-    /// A NaN estimate is refused too: it can only come from an unchecked input.
+    /// A NaN estimate is refused too: it can only come from an unchecked input. The time
+    /// is judged on this machine; a run under a hundredth of the limit on the reference
+    /// machine passes without measuring it (no machine is that much slower).
     pub fn check(&self, limits: &Limits) -> Result<(), InputError> {
         let place = if *limits == BROWSER { "a browser tab" } else { "this program" };
         if self.bytes.is_nan() || self.bytes > limits.bytes {
@@ -76,12 +87,13 @@ impl Cost {
                 format!("needs about {}, more than the {} {place} allows{more}; {}", bytes(self.bytes), bytes(limits.bytes), self.memory_fix.advice),
             ));
         }
-        if self.seconds.is_nan() || self.seconds > limits.seconds {
+        let seconds = if self.seconds <= limits.seconds / 100.0 { self.seconds } else { self.seconds * speed::slowness() };
+        if seconds.is_nan() || seconds > limits.seconds {
             return Err(InputError::new(
                 &self.time_fix.field,
                 format!(
                     "would take about {} ({:.2e} {}), more than the {} {place} allows; {}",
-                    duration(self.seconds),
+                    duration(seconds),
                     self.work,
                     self.unit,
                     duration(limits.seconds),
@@ -147,7 +159,9 @@ mod tests {
         assert!(e.message.contains("3.0 GB") && e.message.contains("2.1 GB") && e.message.contains("browser tab") && e.message.contains("fewer pages"), "{e}");
         let e = cost(1e6, 1e9).check(&NATIVE).unwrap_err();
         assert_eq!(e.field, "horizon");
-        assert!(e.message.contains("would take about 31.7 years") && e.message.contains("2.0 days"), "{e}");
+        // the time said is this machine's: the reference machine's 31.7 years times its slowness
+        let here = duration(1e9 * speed::slowness());
+        assert!(e.message.contains(&format!("would take about {here}")) && e.message.contains("2.0 days"), "{e}");
         assert!(cost(f64::NAN, 1.0).check(&NATIVE).is_err(), "NaN is refused, not let through");
         assert!(cost(f64::INFINITY, 1.0).check(&NATIVE).unwrap_err().message.contains("more memory than any machine"));
     }

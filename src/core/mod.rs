@@ -13,4 +13,5 @@ pub mod parallel;
 pub mod policy;
 pub mod rng;
 pub mod sim;
+pub mod speed;
 pub mod units;

@@ -80,12 +80,14 @@ pub enum Purpose {
     RateRedraw,
     /// Tests and benchmarks: the index is the stream id.
     Test,
+    /// The machine's speed probe (see `core::speed`).
+    SpeedProbe,
 }
 
 impl Purpose {
     /// Every purpose, each with sample values of its fields (for the tests).
     #[cfg(test)]
-    const SAMPLES: [Purpose; 26] = [
+    const SAMPLES: [Purpose; 27] = [
         Purpose::ServerSchedule { run: 0, series: 0 },
         Purpose::ServerSchedule { run: 1, series: 0 },
         Purpose::ServerSchedule { run: 0, series: 1 },
@@ -112,6 +114,7 @@ impl Purpose {
         Purpose::ObservedPages,
         Purpose::HistoryRecords,
         Purpose::RateRedraw,
+        Purpose::SpeedProbe,
     ];
 
     /// The purpose and its fields in one word: the kind in the top byte, its fields
@@ -140,6 +143,7 @@ impl Purpose {
             Purpose::Test => (20, 0, 0),
             Purpose::HistoryRecords => (21, 0, 0),
             Purpose::RateRedraw => (22, 0, 0),
+            Purpose::SpeedProbe => (23, 0, 0),
         };
         (kind << 56) | (a << 40) | b
     }
@@ -260,7 +264,7 @@ mod tests {
     }
 
     /// Issue 45: every purpose (with its fields' values) at many indices names a stream
-    /// of its own: no two of 25 × 4,994 streams, nor the same ones under another seed,
+    /// of its own: no two of 28 × 4,994 streams, nor the same ones under another seed,
     /// start with the same two draws. (By construction: the purpose's word and the index are
     /// each in a word of the state.)
     #[test]
@@ -277,7 +281,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(firsts.len(), 27 * 2 * 4_994);
+        assert_eq!(firsts.len(), 28 * 2 * 4_994);
     }
 
     #[test]

@@ -108,7 +108,8 @@ macro_rules! registry {
             /// What the run will cost. The peak memory carries an allowance of 7 % for
             /// what the models leave out (allocator rounding, small vectors): with it no
             /// estimate falls below a measured peak (tests/cost_model.rs, where the
-            /// models alone ran 0.94–1.0 of the peak at their closest).
+            /// models alone ran 0.94–1.0 of the peak at their closest). The time is the
+            /// reference machine's (see [`Cost::on_this_machine`]).
             pub fn cost(&self) -> Cost {
                 let mut cost = match self { $( Config::$variant(c) => c.cost(), )* };
                 cost.bytes *= MEMORY_ALLOWANCE;

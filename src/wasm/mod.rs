@@ -160,12 +160,22 @@ pub fn validate(config: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// What a configuration will cost before it runs — `{work, unit, bytes, seconds,
-/// memory_fix, time_fix}` — or `{field, message}` if a field is invalid.
+/// memory_fix, time_fix}` — or `{field, message}` if a field is invalid. The seconds are
+/// this module's, as far as [`speed_probe`] has measured it (twice the reference
+/// machine's native time before any probe).
 #[wasm_bindgen]
 pub fn estimate(config: JsValue) -> Result<JsValue, JsValue> {
     let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
     config.validate_fields().map_err(|e| error_js(&e))?;
-    to_js(&config.cost())
+    to_js(&config.cost().on_this_machine())
+}
+
+/// Runs the machine's speed probe once (a few milliseconds) and returns this module's
+/// slowness against the reference machine's native code, the least seen so far. The
+/// page calls it a few times when idle, each in a task of its own.
+#[wasm_bindgen]
+pub fn speed_probe() -> f64 {
+    crate::core::speed::record_probe()
 }
 
 /// A page list's shape — pages, servers and their sizes, rates: what a run's cost

@@ -23,6 +23,26 @@ test('the view opens on a run of every policy, four charts and the table', async
   assert.match(await panel.locator('.estimate').textContent(), /^Needs about [\d.]+ MB and [\d,.]+( × 10\^\d+)? events: roughly [\d.]+ s here\.$/);
 });
 
+test('the estimate\'s time is this page\'s: the speed probe measures it once idle, and the note follows', async () => {
+  await page.waitForSelector('html[data-slowness]', { timeout: 20_000 });
+  const measured = Number(await page.evaluate(() => document.documentElement.dataset.slowness));
+  assert.ok(measured > 0.05 && measured < 100, `slowness ${measured}`);
+  // the time scales with the probe's least time: another probe can only lower it, and
+  // the estimate moves with it (the model's time is the same)
+  const [before, after] = await page.evaluate(() => {
+    const { core } = globalThis.freshlab;
+    const config = { experiment: 'learning' };
+    const first = [core.estimate(config).seconds, core.speed_probe()];
+    return [first, [core.estimate(config).seconds, core.speed_probe()]];
+  });
+  assert.ok(after[1] <= before[1] + 1e-12, 'the least time is kept');
+  assert.ok(Math.abs(before[0] / before[1] - after[0] / after[1]) < 1e-9 * before[0], `${before} ${after}`);
+  const note = await panel.locator('.estimate').textContent();
+  const seconds = Number(/roughly ([\d.]+) s here/.exec(note)?.[1]);
+  const expected = before[0] * measured / before[1];
+  assert.ok(Math.abs(seconds - expected) <= 0.06 + 0.1 * expected, `the note says ${seconds} s; the probed estimate is ${expected.toFixed(2)} s`);
+});
+
 test('the sample page list preset loads the list and runs on its 3,000 pages', async () => {
   await panel.getByRole('button', { name: 'The sample page list', exact: true }).click();
   // the sample is a script of its own, fetched on demand

@@ -6,9 +6,9 @@ import { bytes, duration, number } from './format.js';
  * cannot run. */
 export function costNote(core, config) {
   try {
+    // the time is this page's: the core measures its own speed (main.js, probeSpeed)
     const cost = core.estimate(config);
-    // WebAssembly in a browser runs at about half the native speed (BENCHMARKS.md)
-    return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(2 * cost.seconds)} here.`;
+    return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(cost.seconds)} here.`;
   } catch (error) {
     return error.message ?? String(error);
   }

@@ -327,6 +327,10 @@ export class ExperimentPanel {
     new ResizeObserver(fit).observe(this.controls);
     document.addEventListener('freshlab:appearance', fit);
     requestAnimationFrame(fit);
+    // the machine's speed measured (main.js): the time under the form is this machine's
+    document.addEventListener('freshlab:speed', () => {
+      if (this.spec.estimate && this.noted) this.note.textContent = costNote(this.core, this.noted);
+    });
   }
 
   openDrawer() {
@@ -440,6 +444,7 @@ export class ExperimentPanel {
       return null;
     }
     this.note.textContent = this.spec.estimate ? costNote(this.core, config) : '';
+    this.noted = config;
     this.setStatus('');
     // a chart that follows the form keeps the link with it; one that waits for its
     // button updates the link when it runs, so that a link always shows its chart
