@@ -17,6 +17,7 @@ use crate::core::sim::redrawn;
 use crate::core::sim::request_cost::seconds_per_request;
 use crate::core::units::Days;
 use crate::experiments::Settings;
+use super::job;
 use serde::{Deserialize, Serialize};
 
 takes_pages! {
@@ -71,6 +72,14 @@ pub struct CrawlersConfig {
 /// counting both at once was 1.95 times the peak of 1,000,000 pages, `npm run estimates`).
 const BYTES_PER_PAGE: f64 = 16.0 + Account::bytes_per_page(Estimator::Exact) as f64 + max((crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + crate::core::policy::adaptive::Adaptive::RETRY_BYTES_PER_PAGE) as f64, MERGE_BYTES_PER_PAGE);
 const MERGE_BYTES_PER_PAGE: f64 = 40.0;
+/// A server's step in a slice with nothing or little to do, on the reference machine
+/// (measured on the sample hosts' tuning at two horizons: 28 ns on a host 1.75× slower).
+const SECONDS_PER_SERVER_STEP: f64 = 16e-9;
+/// A crawler's request against MERGE's (the policies experiment's, which the request
+/// cost was measured on): its rule, its server's answer and its back-off on top (`npm
+/// run estimates`: adaptive Nutch on 1,000,000 pages ran 1.85× its estimate; the sample
+/// hosts' tuning, 174 ns a request against 105 ns estimated, 1.66×).
+const CRAWLER_REQUEST_COST: f64 = 1.7;
 /// Bytes per server: its schedule, stream, politeness check, load, gate, answers and
 /// fresh time in a run, and its tallies in the crawler's and MERGE's (the gap per server).
 const SERVER_BYTES: f64 = 320.0;
@@ -304,7 +313,16 @@ impl Settings for CrawlersConfig {
         let shown = if self.tune { 3.0 } else { 2.0 };
         let redrawn_seconds = if redrawn { shown * requests * (1.0 + retries) * redrawn::SECONDS_PER_REQUEST } else { 0.0 };
         let redrawn_bytes = if redrawn { (redrawn::BYTES_PER_PAGE + 8) as f64 } else { 0.0 };
-        let (requests, request_seconds) = (weight * requests, weight * request_seconds + redrawn_seconds);
+        // every slice of every run steps every server: a candidate's slices are finer,
+        // a run of the split's finer still (the sample hosts' tuning: 161 runs of 100
+        // slices over 600 servers, 9.7 M steps beside 11 M requests)
+        let slices = job::slices_for(requests) as f64;
+        let split_runs = f64::from(u8::from(cycles) + u8::from(limits));
+        let candidates = if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
+        let steps = servers as f64
+            * (slices * (if self.tune { 3.0 } else { 2.0 }) + split_runs * slices.max(job::SPLIT_SLICES as f64) + candidates * slices.max(job::CANDIDATE_SLICES as f64));
+        let crawler_weight = (runs - 1.0) * (1.0 + retries) * CRAWLER_REQUEST_COST + 1.0;
+        let (requests, request_seconds) = (weight * requests, crawler_weight * request_seconds + redrawn_seconds + steps * SECONDS_PER_SERVER_STEP);
         let n = pages as f64;
         let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
         Cost {

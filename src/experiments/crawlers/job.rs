@@ -27,13 +27,18 @@ use crate::experiments::Plan;
 /// Requests in a slice, about (the slices are fixed by the configuration alone).
 const SLICE_REQUESTS: f64 = 200_000.0;
 /// A tuning candidate's slices at least.
-const CANDIDATE_SLICES: usize = 100;
+pub(super) const CANDIDATE_SLICES: usize = 100;
 /// Servers listed in the gap per server.
 const SERVERS_SHOWN: usize = 10;
 /// A run of the gap's split at least: fine, so that one far over the crawler's requests
 /// (Nutch before NUTCH-1564's fix without its cycles refetches at every slot) stops
 /// within a thousandth of the horizon.
-const SPLIT_SLICES: usize = 1000;
+pub(super) const SPLIT_SLICES: usize = 1000;
+
+/// A run's slices for about `requests` requests (each slice steps every server once).
+pub(super) fn slices_for(requests: f64) -> usize {
+    (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize
+}
 
 pub struct CrawlersJob {
     config: CrawlersConfig,
@@ -196,7 +201,7 @@ impl CrawlersJob {
         let rate_sum: f64 = repo.lambda.iter().sum();
         let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
         let requests = config.requests(&loaded, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
-        let slices = (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize;
+        let slices = slices_for(requests);
         let pushed_back = hosts.iter().any(|h| h.capacity.is_finite());
         let mut causes = Vec::new();
         if loaded.model.intervals.cycle > 0.0 {
