@@ -156,7 +156,7 @@ impl HistoryJob {
                         #[cfg(not(target_arch = "wasm32"))]
                         Source::Stream(s) => s.into_reader(),
                     };
-                    self.xml = Some((XmlReader::new(bytes, format, self.config.wiki()), 0, 0));
+                    self.xml = Some((XmlReader::new(bytes, format, self.config.wiki(), &self.inputs[self.current].name), 0, 0));
                     return self.read(budget);
                 }
                 self.reader = Some(LineReader::new(format));

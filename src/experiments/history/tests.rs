@@ -126,8 +126,11 @@ fn csv_crawl_logs() {
     assert_eq!(skipped(&o, Skip::NoDigest), 1);
 }
 
-/// Two snapshots of a sitemap: each URL's distinct lastmod dates are its changes; the
-/// declared changefreq and the priority are kept; an index's sitemaps are listed.
+/// Two snapshots of a sitemap, dated by their files' names (15 January, 15 March): the
+/// home page's lastmod moved (changed; its last change 13 days before the second
+/// snapshot), the about page's did not (59 days free of changes): X/S = 1 change over 72
+/// days for the home page, none over 59 for the other (an upper bound); the declared
+/// changefreq and the priority are kept; an index's sitemaps are listed.
 #[test]
 fn sitemaps_and_their_lastmod_histories() {
     let january = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -138,14 +141,29 @@ fn sitemaps_and_their_lastmod_histories() {
 </urlset>"#;
     let march = january.replace("2026-01-01", "2026-03-02T00:00:00+00:00");
     assert_eq!(detect(january), Some(Format::Sitemap));
-    let o = run(&[("jan.xml", january), ("mar.xml", &march)]);
+    let o = run(&[("sitemap-2026-01-15.xml", january), ("sitemap-20260315.xml", &march)]);
     assert_eq!(o.refused, None);
     let home = page(&o, "https://s.org/");
     assert_eq!((home.estimate.changes, home.declared, home.weight), (1, Some(crate::core::model::history::ChangeFreq::Daily), Some(0.8)));
-    assert!((home.estimate.span_days - 60.0).abs() < 1e-12);
-    assert_eq!(page(&o, "https://s.org/about").estimate.status, Status::OneRecord, "one lastmod, twice");
+    assert_eq!((home.estimate.status, home.estimate.observations), (Status::Estimated, 1));
+    assert!((home.estimate.span_days - 59.0).abs() < 1e-12, "the snapshots' span");
+    // a changed interval frees the time from its lastmod to the snapshot: 13 days
+    assert!((home.estimate.rate.unwrap() - 1.0 / 13.0).abs() < 1e-12, "{:?}", home.estimate);
+    let about = page(&o, "https://s.org/about").estimate.clone();
+    assert_eq!((about.status, about.rate), (Status::NeverChanged, Some(0.0)), "the same lastmod at both snapshots");
+    assert!((about.high.unwrap() - (-(1.0f64 - 0.95).ln()) / 59.0).abs() < 1e-12, "95 % upper bound over 59 days: {about:?}");
     assert_eq!(skipped(&o, Skip::NoLastmod), 2);
-    assert_eq!(skipped(&o, Skip::SameTime), 1);
+    assert_eq!(skipped(&o, Skip::SameTime), 0);
+    // undated files: each snapshot is at its latest lastmod, the home page's own, so
+    // nothing of its interval is known free of changes: no rate
+    let undated = run(&[("jan.xml", january), ("mar.xml", &march)]);
+    assert_eq!(page(&undated, "https://s.org/").estimate.rate, None);
+    assert_eq!(page(&undated, "https://s.org/about").estimate.status, Status::NeverChanged);
+    // a lastmod after its snapshot's named date cannot be: left out, counted
+    let late = march.replace("2026-03-02T00:00:00+00:00", "2026-04-01");
+    let o = run(&[("sitemap-2026-01-15.xml", january), ("sitemap-2026-03-15.xml", &late)]);
+    assert_eq!(skipped(&o, Skip::Conflicting), 1);
+    assert_eq!(page(&o, "https://s.org/").estimate.status, Status::OneRecord);
     let index = r#"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://s.org/a.xml</loc></sitemap><sitemap><loc>https://s.org/b.xml</loc></sitemap></sitemapindex>"#;
     let o = run(&[("index.xml", index)]);
     assert_eq!(o.listed_sitemaps, ["https://s.org/a.xml", "https://s.org/b.xml"]);

@@ -94,12 +94,39 @@ pub struct XmlReader {
     line: usize,
     /// The sitemaps an index lists.
     pub listed: Vec<String>,
+    /// The date in the file's name (a sitemap snapshot's time), if any.
+    named_time: Option<f64>,
+    /// This sitemap's snapshot, once its first `url` is read.
+    snapshot: Option<u32>,
+}
+
+/// A date in a file's name — `2026-03-02`, `20260302` or a Wayback timestamp
+/// `20260302120000` — as Unix seconds (midnight UTC, or the timestamp's second).
+pub fn date_in_name(name: &str) -> Option<f64> {
+    let bytes = name.as_bytes();
+    for start in 0..bytes.len() {
+        let rest = &name[start..];
+        if start > 0 && bytes[start - 1].is_ascii_digit() {
+            continue;
+        }
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let stamp = match digits {
+            4 if rest.len() >= 10 && rest.as_bytes()[4] == b'-' && rest.as_bytes()[7] == b'-' => rest[..10].to_string(),
+            8 => format!("{}-{}-{}", &rest[..4], &rest[4..6], &rest[6..8]),
+            14 => format!("{}-{}-{}T{}:{}:{}Z", &rest[..4], &rest[4..6], &rest[6..8], &rest[8..10], &rest[10..12], &rest[12..14]),
+            _ => continue,
+        };
+        if let Ok(t) = parse_time(&stamp) {
+            return Some(t);
+        }
+    }
+    None
 }
 
 impl XmlReader {
     /// Reads `source` as `format` (Sitemap or Mediawiki); `site` names a dump's pages
     /// unless its `siteinfo/base` does.
-    pub fn new(source: Box<dyn BufRead>, format: Format, site: &str) -> Self {
+    pub fn new(source: Box<dyn BufRead>, format: Format, site: &str, name: &str) -> Self {
         XmlReader {
             reader: quick_xml::Reader::from_reader(source),
             buf: Vec::new(),
@@ -111,6 +138,8 @@ impl XmlReader {
             site: site.to_string(),
             line: 1,
             listed: Vec::new(),
+            named_time: date_in_name(name),
+            snapshot: None,
         }
     }
 
@@ -294,7 +323,9 @@ impl XmlReader {
         let page = match entry.lastmod {
             Some(lastmod) => {
                 let time = w3c_time(&lastmod).map_err(|e| format!("line {at}: lastmod {e}"))?;
-                records.add(&loc, Mark { time, what: What::Lastmod }).map_err(|e| format!("line {at}: {e}"))?
+                let snapshot = *self.snapshot.get_or_insert_with(|| records.start_snapshot(self.named_time));
+                records.saw_lastmod(snapshot, time);
+                records.add(&loc, Mark { time, what: What::Lastmod { snapshot } }).map_err(|e| format!("line {at}: {e}"))?
             }
             None => {
                 records.skip(Skip::NoLastmod);
@@ -322,7 +353,7 @@ mod tests {
 
     fn read(text: &str, format: Format, budget: u64) -> Result<(Records, Vec<String>, usize), String> {
         let mut records = Records::default();
-        let mut reader = XmlReader::new(Box::new(std::io::Cursor::new(text.as_bytes().to_vec())), format, "en.wikipedia.org");
+        let mut reader = XmlReader::new(Box::new(std::io::Cursor::new(text.as_bytes().to_vec())), format, "en.wikipedia.org", "");
         while reader.read(budget, &mut records)? {}
         Ok((records, reader.listed.clone(), reader.lines()))
     }

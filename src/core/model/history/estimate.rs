@@ -49,10 +49,9 @@ pub enum Estimator {
     Intervals => "changed or not at irregular visits (Cho & Garcia-Molina's MLE)",
     /// Every change's time: N/T.
     ExactTimes => "exact change times (N/T)",
-    /// The distinct lastmod dates of several snapshots of a sitemap, as change times: a
-    /// lower bound where snapshots are sparser than changes (a later change hides an
-    /// earlier one).
-    LastmodHistory => "lastmod dates of sitemap snapshots (N/T, a lower bound)",
+    /// Sitemap snapshots' lastmod dates at the snapshots' times: Cho & Garcia-Molina's
+    /// last-modified estimator (X changed intervals over the time known free of changes).
+    LastmodHistory => "lastmod dates at sitemap snapshots (Cho & Garcia-Molina's last-modified estimator)",
 }
 }
 
@@ -143,7 +142,7 @@ pub fn from_intervals_at(intervals: &[(f64, bool)], level: &Level) -> Estimate {
 /// The interval length below which half the observed time lies (the median of the
 /// intervals weighted by their length): with visits in bursts, the gap between bursts,
 /// not the minutes within one.
-fn median_by_time(mut lengths: Vec<f64>, span: f64) -> f64 {
+pub fn median_by_time(mut lengths: Vec<f64>, span: f64) -> f64 {
     lengths.sort_by(f64::total_cmp);
     let mut held = 0.0;
     for length in &lengths {

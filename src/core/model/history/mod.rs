@@ -115,8 +115,9 @@ pub enum What {
     Changed(bool),
     /// A change at this very time (a revision).
     Change,
-    /// A sitemap's lastmod: the last change was at this time.
-    Lastmod,
+    /// A sitemap's lastmod: the last change before snapshot `snapshot` was at this time
+    /// (the snapshot's own time is in [`Records::snapshots`]).
+    Lastmod { snapshot: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,6 +180,17 @@ pub struct Records {
     /// Records kept, and left out by reason.
     pub kept: u64,
     pub skipped: HashMap<Skip, u64>,
+    /// Each sitemap snapshot's time (Unix seconds): the date in its file's name, else its
+    /// latest lastmod (the sitemap cannot have been written before it).
+    pub snapshots: Vec<Snapshot>,
+}
+
+/// When a sitemap snapshot was taken.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snapshot {
+    pub time: f64,
+    /// From the file's name (else the latest lastmod in it, raised as it is read).
+    pub named: bool,
 }
 
 impl Records {
@@ -209,6 +221,20 @@ impl Records {
         Ok(page)
     }
 
+    /// A new sitemap snapshot, at `named` (a date in its file's name) when given.
+    pub fn start_snapshot(&mut self, named: Option<f64>) -> u32 {
+        self.snapshots.push(Snapshot { time: named.unwrap_or(f64::NEG_INFINITY), named: named.is_some() });
+        (self.snapshots.len() - 1) as u32
+    }
+
+    /// A lastmod read in `snapshot`: an unnamed snapshot is at least as late.
+    pub fn saw_lastmod(&mut self, snapshot: u32, time: f64) {
+        let s = &mut self.snapshots[snapshot as usize];
+        if !s.named {
+            s.time = s.time.max(time);
+        }
+    }
+
     pub fn skip(&mut self, why: Skip) {
         *self.skipped.entry(why).or_insert(0) += 1;
     }
@@ -225,7 +251,7 @@ impl Records {
         for page in 0..self.urls.len() {
             let mut marks = std::mem::take(&mut self.marks[page]);
             marks.sort_by(|a, b| a.time.total_cmp(&b.time));
-            let (estimate, same, conflicting) = page_estimate(&marks, &level);
+            let (estimate, same, conflicting) = page_estimate(&marks, &self.snapshots, &level);
             *self.skipped.entry(Skip::SameTime).or_insert(0) += same;
             *self.skipped.entry(Skip::Conflicting).or_insert(0) += conflicting;
             self.marks[page] = marks;
@@ -241,7 +267,7 @@ const DAY: f64 = 86_400.0;
 
 /// One page's estimate from its marks in time order, and the records of an already seen
 /// second it left out (same content, other content).
-fn page_estimate(marks: &[Mark], level: &estimate::Level) -> (Estimate, u64, u64) {
+fn page_estimate(marks: &[Mark], snapshots: &[Snapshot], level: &estimate::Level) -> (Estimate, u64, u64) {
     let (mut same, mut conflicting) = (0u64, 0u64);
     let exact = |estimator| {
         let mut times: Vec<f64> = marks.iter().map(|m| m.time).collect();
@@ -255,10 +281,7 @@ fn page_estimate(marks: &[Mark], level: &estimate::Level) -> (Estimate, u64, u64
             let (e, dup) = exact(Estimator::ExactTimes);
             return (e, dup, 0);
         }
-        Some(What::Lastmod) => {
-            let (e, dup) = exact(Estimator::LastmodHistory);
-            return (e, dup, 0);
-        }
+        Some(What::Lastmod { .. }) => return lastmod_estimate(marks, snapshots, level),
         _ => {}
     }
     // visits: each interval since the previous kept visit, changed or not
@@ -287,7 +310,7 @@ fn page_estimate(marks: &[Mark], level: &estimate::Level) -> (Estimate, u64, u64
             },
             What::Same => (false, digest),
             What::Changed(c) => (c, None),
-            What::Change | What::Lastmod => (true, None),
+            What::Change | What::Lastmod { .. } => (true, None),
         };
         intervals.push(((m.time - time) / DAY, changed));
         last = Some((m.time, now));
@@ -295,7 +318,118 @@ fn page_estimate(marks: &[Mark], level: &estimate::Level) -> (Estimate, u64, u64
     (estimate::from_intervals_at(&intervals, level), same, conflicting)
 }
 
+/// Cho & Garcia-Molina's last-modified estimator on a page's sitemap snapshots (ACM TOIT
+/// 2003, §5): between two snapshots, a lastmod after the earlier one says the page
+/// changed and its last change came at the lastmod (density λe^{−λ(s − L)}: the time
+/// from it to the snapshot is known free of changes), an unchanged lastmod that none
+/// came in the whole interval (e^{−λ(s − s′)}). The likelihood is λ^X e^{−λS} (X changed
+/// intervals, S the time known free of changes), its maximum X/S, with the exact
+/// times' interval. The first snapshot only starts the history (a page created just
+/// before it would read as a fast one). Left out, counted: a second lastmod at one
+/// snapshot's time (same, or conflicting when it differs), a lastmod after its
+/// snapshot or moved back before the previous snapshot (conflicting).
+fn lastmod_estimate(marks: &[Mark], snapshots: &[Snapshot], level: &estimate::Level) -> (Estimate, u64, u64) {
+    let (mut same, mut conflicting) = (0u64, 0u64);
+    let mut seen: Vec<(f64, f64)> = marks
+        .iter()
+        .filter_map(|m| if let What::Lastmod { snapshot } = m.what { snapshots.get(snapshot as usize).map(|s| (s.time, m.time)) } else { None })
+        .collect();
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let (mut changes, mut free, mut intervals) = (0u64, 0.0, Vec::new());
+    let mut previous: Option<(f64, f64)> = None;
+    for (s, l) in seen {
+        if l > s {
+            conflicting += 1;
+            continue;
+        }
+        let Some((s0, l0)) = previous else {
+            previous = Some((s, l));
+            continue;
+        };
+        if s == s0 {
+            if l == l0 { same += 1 } else { conflicting += 1 }
+            continue;
+        }
+        if l > s0 {
+            changes += 1;
+            free += s - l;
+        } else if l == l0 {
+            free += s - s0;
+        } else {
+            conflicting += 1;
+            continue;
+        }
+        intervals.push((s - s0) / DAY);
+        previous = Some((s, l));
+    }
+    let span: f64 = intervals.iter().sum();
+    let mut e = estimate::from_exact_at(changes, free / DAY, Estimator::LastmodHistory, level);
+    if intervals.is_empty() {
+        e.status = estimate::Status::OneRecord;
+        (e.rate, e.low, e.high) = (None, None, None);
+    } else if free <= 0.0 {
+        // changed, and nothing known free of changes (each lastmod at its snapshot's
+        // time): the likelihood grows without end — no rate
+        e.status = estimate::Status::AlwaysChanged;
+        (e.rate, e.low, e.high) = (None, None, None);
+    }
+    e.observations = intervals.len() as u64;
+    e.span_days = span;
+    e.spacing_days = estimate::median_by_time(intervals, span);
+    (e, same, conflicting)
+}
+
 /// FNV-1a: a content digest's text as 64 bits (the same on every target).
 pub fn hash(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::core::model::change_rate::{last_modified, observe};
+    use crate::core::rng::{Purpose, Stream};
+
+    /// Sitemap snapshots of Poisson pages, weekly for 40 weeks (named dates): each page's
+    /// estimate is Cho & Garcia-Molina's last-modified estimator as `change_rate`
+    /// computes it from the same intervals (an independent evaluation), and its 95 %
+    /// interval holds λ in 95 % ± 1.5 % of 4,000 pages, for rates from one a month to
+    /// three a week — where weekly snapshots alone (changed or not) could not tell the
+    /// faster ones apart.
+    #[test]
+    fn sitemap_snapshots_give_the_last_modified_estimator_and_cover_the_rate() {
+        for (k, lambda) in [1.0 / 30.0, 0.1, 3.0 / 7.0].into_iter().enumerate() {
+            let mut rng = Stream::of(48, Purpose::Test, k as u64);
+            let mut covered = 0u32;
+            let pages = 4000;
+            for _ in 0..pages {
+                let mut records = Records::default();
+                let weeks: Vec<f64> = (0..41).map(|w| 7.0 * w as f64).collect();
+                let seen = observe(lambda, &weeks, &mut rng);
+                // the lastmod at each snapshot: the latest change before it (before the
+                // first, some time earlier)
+                let mut lastmod = -1.0 - rng.exponential(lambda);
+                for (w, &t) in weeks.iter().enumerate() {
+                    if w > 0 && seen[w - 1].changed {
+                        lastmod = t - seen[w - 1].since_change;
+                    }
+                    let snapshot = records.start_snapshot(Some(t * DAY));
+                    records.add("https://s.org/p", Mark { time: lastmod * DAY, what: What::Lastmod { snapshot } }).unwrap();
+                }
+                let e = records.estimates(0.95).remove(0);
+                assert_eq!(e.estimator, Estimator::LastmodHistory);
+                let independent = last_modified(&seen);
+                match e.rate {
+                    Some(rate) => assert!((rate - independent).abs() <= 1e-9 * independent.max(1e-9), "{rate} against {independent}"),
+                    None => panic!("no rate from 40 weekly snapshots: {e:?}"),
+                }
+                covered += (e.low.is_some_and(|l| l <= lambda) && e.high.is_some_and(|h| lambda <= h)) as u32;
+            }
+            let share = covered as f64 / pages as f64;
+            assert!((share - 0.95).abs() < 0.015, "λ = {lambda}: coverage {share}");
+        }
+    }
 }
