@@ -56,6 +56,10 @@ pub struct HistoryOutput {
     /// Sitemaps a sitemap index lists (to load).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub listed_sitemaps: Vec<String>,
+    /// Sitemap snapshots read: dated by their files' names, and undated (each placed at
+    /// its latest lastmod).
+    #[serde(default)]
+    pub snapshots: (u64, u64),
     /// The first and last record (Unix seconds).
     pub first: Option<f64>,
     pub last: Option<f64>,
@@ -151,6 +155,7 @@ impl HistoryOutput {
             servers,
             statuses,
             listed_sitemaps: listed.to_vec(),
+            snapshots: records.snapshots.iter().fold((0, 0), |(named, undated), s| if s.named { (named + 1, undated) } else { (named, undated + 1) }),
             first,
             last,
             trace,
@@ -206,6 +211,14 @@ impl HistoryOutput {
                 a.fast,
                 a.fast_flagged
             ));
+        }
+        match self.snapshots {
+            (0, 0) => {}
+            (named, 0) => text.push_str(&format!(" {named} sitemap snapshots, each dated by its file's name (Cho & Garcia-Molina's last-modified estimator at those times).")),
+            (named, undated) => text.push_str(&format!(
+                " {} sitemap snapshots, {named} dated by their files' names and {undated} without a date in the name, each placed at its latest lastmod (the page that set it then has no time known free of changes: put the date in the file's name, e.g. sitemap-2026-03-15.xml).",
+                named + undated
+            )),
         }
         if !self.listed_sitemaps.is_empty() {
             text.push_str(&format!(" A sitemap index lists {} sitemaps: load them (several snapshots of each give lastmod histories).", self.listed_sitemaps.len()));

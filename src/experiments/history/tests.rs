@@ -154,11 +154,15 @@ fn sitemaps_and_their_lastmod_histories() {
     assert!((about.high.unwrap() - (-(1.0f64 - 0.95).ln()) / 59.0).abs() < 1e-12, "95 % upper bound over 59 days: {about:?}");
     assert_eq!(skipped(&o, Skip::NoLastmod), 2);
     assert_eq!(skipped(&o, Skip::SameTime), 0);
+    assert_eq!(o.snapshots, (2, 0));
+    assert!(o.said.contains("2 sitemap snapshots, each dated by its file's name"), "{}", o.said);
     // undated files: each snapshot is at its latest lastmod, the home page's own, so
     // nothing of its interval is known free of changes: no rate
     let undated = run(&[("jan.xml", january), ("mar.xml", &march)]);
     assert_eq!(page(&undated, "https://s.org/").estimate.rate, None);
     assert_eq!(page(&undated, "https://s.org/about").estimate.status, Status::NeverChanged);
+    assert_eq!(undated.snapshots, (0, 2));
+    assert!(undated.said.contains("0 dated by their files' names and 2 without a date in the name"), "{}", undated.said);
     // a lastmod after its snapshot's named date cannot be: left out, counted
     let late = march.replace("2026-03-02T00:00:00+00:00", "2026-04-01");
     let o = run(&[("sitemap-2026-01-15.xml", january), ("sitemap-2026-03-15.xml", &late)]);
