@@ -40,8 +40,10 @@ async function editWithFileHeld(panel, file, label, value, afterLoad = async () 
   const cost = () => box.locator('.estimate, .status').allTextContents();
   const noLongTask = await watchLongTasks(page, box.getByLabel(label, { exact: true }));
   await setField(page, panel, label, value);
-  // the check runs once typing pauses; its words name the size of the run
-  await page.waitForFunction((p) => /[Nn]eeds about/.test(document.querySelector(`#${p}`).textContent), panel, { timeout: 10_000 });
+  // the check runs once typing pauses; its note names the size of the run (until the
+  // worker has read the list's shape, the check bounds it from the file's size alone and
+  // may refuse: on a busy machine that came first, so wait for the note itself)
+  await page.waitForFunction((p) => /Needs about/.test(document.querySelector(`#${p} .estimate`)?.textContent ?? ''), panel, { timeout: 60_000 });
   await page.waitForTimeout(500);
   await noLongTask();
   return (await cost()).join(' ');
