@@ -1,5 +1,5 @@
 // `npm run fuzz -- --cases 1000000 [--commands 2000] [--run-seconds 0.05] [--seed 1]
-// [--jobs 2] [--write]`: the long fuzz campaign (issues 13 and 45). Every experiment's
+// [--jobs 2] [--write] [--replay experiment:k]`: the long fuzz campaign (issues 13 and 45). Every experiment's
 // configuration is mutated (or one field alone set, as a flag does) and run through
 // parsing, validation and the cost model; what is accepted must be what was asked; the
 // cases estimated under --run-seconds are run to the end and drawn, each in a worker
@@ -37,6 +37,31 @@ for (const [name, value] of [
     process.exit(2);
   }
 }
+// optimised, but with integer overflow checked (a release build would wrap silently),
+// in a target directory of its own so that the page's and the CLI's builds stay
+const build = {
+  ...process.env,
+  RUSTFLAGS: `${process.env.RUSTFLAGS ?? ''} -C overflow-checks=on`.trim(),
+  CARGO_TARGET_DIR: path.join(root, 'target', 'fuzz'),
+  FRESHLAB_FUZZ_SEED: String(seed),
+};
+// --replay experiment:k: one case of a campaign (its experiment is in the summary's
+// failures), printed with what becomes of it, under the campaign's memory limit
+const replay = option('replay');
+if (replay !== undefined) {
+  if (!/^[a-z_]+:\d+$/.test(replay)) {
+    console.error(`freshlab fuzz: --replay takes experiment:case, e.g. history:43660 (got ${replay})`);
+    process.exit(2);
+  }
+  say(`replaying case ${replay} (seed ${seed})…`);
+  const memoryKiB = Math.round(Number(process.env.FRESHLAB_FUZZ_MEMORY ?? 4 * 2 ** 30) / 1024);
+  const compile = ['test', '--release', '--test', 'fuzz', '--no-run'];
+  if (spawnSync('cargo', compile, { cwd: root, stdio: 'inherit', env: build }).status !== 0) process.exit(1);
+  // built first: the compiler itself needs more address space than a case is given
+  const cargo = `ulimit -v ${memoryKiB} && exec cargo ${compile.slice(0, -1).join(' ')} -- --ignored --exact replay --nocapture`;
+  const r = spawnSync('sh', ['-c', cargo], { cwd: root, stdio: 'inherit', env: { ...build, FRESHLAB_FUZZ_REPLAY: replay } });
+  process.exit(r.status ?? 1);
+}
 const summaryFile = path.join(root, 'build', 'fuzz-summary.json');
 fs.mkdirSync(path.dirname(summaryFile), { recursive: true });
 say(`fuzzing ${cases.toLocaleString('en')} cases and ${commands.toLocaleString('en')} commands (seed ${seed}, ${jobs} worker processes; cargo test --release --test fuzz, overflow checks on)…`);
@@ -45,14 +70,9 @@ const result = spawnSync('cargo', ['test', '--release', '--test', 'fuzz', '--', 
   stdio: ['ignore', 'pipe', 'inherit'],
   encoding: 'utf8',
   maxBuffer: 1 << 28,
-  // optimised, but with integer overflow checked (a release build would wrap silently),
-  // in a target directory of its own so that the page's and the CLI's builds stay
   env: {
-    ...process.env,
-    RUSTFLAGS: `${process.env.RUSTFLAGS ?? ''} -C overflow-checks=on`.trim(),
-    CARGO_TARGET_DIR: path.join(root, 'target', 'fuzz'),
+    ...build,
     FRESHLAB_FUZZ_CASES: String(cases),
-    FRESHLAB_FUZZ_SEED: String(seed),
     FRESHLAB_FUZZ_JOBS: String(jobs),
     FRESHLAB_FUZZ_COMMANDS: String(commands),
     FRESHLAB_FUZZ_JUDGE_TIME: '1',

@@ -37,7 +37,8 @@ fn outcome(seed: u64, k: u64, run_seconds: f64) -> serde_json::Value {
 }
 
 /// Replays one case of a campaign, `FRESHLAB_FUZZ_REPLAY=experiment:k` (the experiment
-/// its number named when it was found): prints it and what becomes of it.
+/// its number named when it was found; `npm run fuzz -- --replay experiment:k`): prints
+/// it and what becomes of it.
 #[test]
 #[ignore = "replays one case, named by FRESHLAB_FUZZ_REPLAY"]
 fn replay() {
@@ -133,7 +134,7 @@ fn worker() {
             Ok(v) => v.to_string(),
             Err(panic) => {
                 let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
-                json!({"k": k, "outcome": "panic", "message": message}).to_string()
+                json!({"k": k, "experiment": experiment_of(k), "outcome": "panic", "message": message}).to_string()
             }
         };
         writeln!(out, "done {line}").unwrap();
@@ -188,7 +189,7 @@ fn campaign(from: u64, to: u64, timeout: Duration, memory: f64) -> Vec<serde_jso
                     let k = current.unwrap_or(next);
                     let _ = child.kill();
                     let _ = child.wait();
-                    results.push(json!({"k": k, "outcome": "hang", "message": format!("no answer in {} s", timeout.as_secs())}));
+                    results.push(json!({"k": k, "experiment": experiment_of(k), "outcome": "hang", "message": format!("no answer in {} s", timeout.as_secs())}));
                     next = k + 1;
                     break;
                 }
@@ -201,7 +202,7 @@ fn campaign(from: u64, to: u64, timeout: Duration, memory: f64) -> Vec<serde_jso
                     if let Some(k) = current {
                         let kind = if stderr.contains("memory allocation") || stderr.contains("out of memory") { "oom" } else { "crash" };
                         let tail: String = stderr.lines().rev().take(3).collect::<Vec<_>>().join(" | ");
-                        results.push(json!({"k": k, "outcome": kind, "message": format!("{status}: {tail}")}));
+                        results.push(json!({"k": k, "experiment": experiment_of(k), "outcome": kind, "message": format!("{status}: {tail}")}));
                         next = k + 1;
                     } else if !status.success() && next < to {
                         panic!("a worker failed outside any case ({status}): {stderr}");
@@ -261,13 +262,17 @@ fn a_silent_change_is_seen() {
     assert_eq!(silent_change("learning", &asked, &accepted), None, "and today's configuration is what was asked");
 }
 
+/// The experiment case `k` is of (`cases::case`), for a case that crashed or hung: its
+/// replay is `npm run fuzz -- --replay experiment:k`.
+fn experiment_of(k: u64) -> &'static str {
+    freshlab::experiments::NAMES[(k % freshlab::experiments::NAMES.len() as u64) as usize]
+}
+
 /// Outcomes by experiment: `{experiment: {outcome: count}}`.
 fn by_experiment(results: &[serde_json::Value]) -> serde_json::Value {
     let mut table: std::collections::BTreeMap<String, std::collections::BTreeMap<String, u64>> = Default::default();
     for r in results {
-        // case k is of experiment k mod the experiments (cases.rs), crashed or not
-        let k = r["k"].as_u64().expect("k") as usize;
-        let experiment = freshlab::experiments::registry::command(freshlab::experiments::NAMES[k % freshlab::experiments::NAMES.len()]);
+        let experiment = freshlab::experiments::registry::command(experiment_of(r["k"].as_u64().expect("k")));
         *table.entry(experiment).or_default().entry(r["outcome"].as_str().unwrap_or("?").to_string()).or_default() += 1;
     }
     json!(table)

@@ -173,6 +173,29 @@ fn rank_scale(prefix: &[f64], powers: &[f64], pages: f64) -> f64 {
 
 /// α and A so that the top `top` of `s` servers hold `share` of `n` pages.
 pub fn rank_size_law(config: &RepositoryConfig) -> RankSize {
+    rank_size_law_within(config, 0.0)
+}
+
+/// The most servers whose sizes an estimate takes from the law: its bisection is a pass
+/// over the servers a step, and the page checks every edit on its main thread (10,000
+/// servers: 6 ms natively on this project's slower host, within the 50 ms of a task in
+/// WebAssembly there). Beyond, the estimates bound the sizes.
+pub const LAW_SIZES_MAX_SERVERS: u64 = 10_000;
+
+/// The generator's server sizes for an estimate, largest first: the rank-size law with
+/// α to 1e-6 (25 bisection steps, not the generator's 60: the sizes to about 1e-5 of
+/// themselves, far inside any estimate's margin). None beyond
+/// [`LAW_SIZES_MAX_SERVERS`] or where servers outnumber pages (a configuration being refused).
+pub fn law_sizes_for_estimate(config: &RepositoryConfig) -> Option<Vec<f64>> {
+    (config.servers <= LAW_SIZES_MAX_SERVERS && config.servers <= config.pages).then(|| {
+        let law = rank_size_law_within(config, 1e-6);
+        (1..=config.servers).map(|k| law.size(k)).collect()
+    })
+}
+
+/// [`rank_size_law`] with the bisection stopped once α is known to `tolerance` (0: to
+/// the last bit, as the generator needs it).
+fn rank_size_law_within(config: &RepositoryConfig, tolerance: f64) -> RankSize {
     let (n, s, top) = (config.pages as f64, config.servers as usize, config.top_count() as usize);
     // one server holds every page; none (a configuration being refused, whose cost is
     // still asked) has no law to speak of
@@ -190,12 +213,16 @@ pub fn rank_size_law(config: &RepositoryConfig) -> RankSize {
         }
         let scale = rank_scale(&prefix, &powers, n);
         let law = RankSize { alpha, scale };
-        let top_pages: f64 = (1..=top as u64).map(|k| law.size(k)).sum();
+        // law.size(k), from the powers already taken (the same bits)
+        let top_pages: f64 = powers[..top.min(s)].iter().map(|&p| (scale * p).max(1.0)).sum();
         (law, top_pages / n)
     };
     // the top share grows with α: bisection on [0, 20]
     let (mut lo, mut hi) = (0.0f64, 20.0f64);
     for _ in 0..60 {
+        if hi - lo <= tolerance {
+            break;
+        }
         let mid = 0.5 * (lo + hi);
         if law(mid).1 < config.top_share { lo = mid } else { hi = mid }
     }

@@ -6,7 +6,7 @@ use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
 use crate::core::model::source::{RepositorySource, takes_pages};
-use crate::core::model::webbase::rank_size_law;
+use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::Rule;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::write::{self, Change};
@@ -258,11 +258,7 @@ impl CrawlersConfig {
     pub fn sizes(&self) -> Option<Vec<f64>> {
         let r = &self.repository;
         match self.source {
-            RepositorySource::Generator if r.servers <= 20_000 && r.servers <= r.pages => {
-                let law = rank_size_law(r);
-                Some((1..=r.servers).map(|k| law.size(k)).collect())
-            }
-            RepositorySource::Generator => None,
+            RepositorySource::Generator => law_sizes_for_estimate(r),
             RepositorySource::PageList => self.pages().list_shape().map(|s| s.sizes).filter(|s| !s.is_empty()),
         }
     }

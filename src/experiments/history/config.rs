@@ -112,10 +112,11 @@ impl HistoryConfig {
 
     /// Captures the generator makes, in the mean: each page's period times the mean of
     /// 1/spacing over its log-uniform law, (1/a − 1/b)/ln(b/a) (in bursts, five a visit
-    /// at a fifth of the rate: the same).
+    /// at a fifth of the rate: the same). ln b − ln a, not ln(b/a): b/a overflows where a
+    /// is tiny (a spacing of 1e-308 days had read as no captures at all).
     pub fn generated_marks(&self) -> f64 {
         let (a, b) = (self.spacing_min, self.spacing_max);
-        let per_day = if b > a { (1.0 / a - 1.0 / b) / (b / a).ln() } else { 1.0 / a };
+        let per_day = if b > a { (1.0 / a - 1.0 / b) / (b.ln() - a.ln()) } else { 1.0 / a };
         self.pages as f64 * (self.days * per_day + 1.0)
     }
 
@@ -222,7 +223,12 @@ impl Settings for HistoryConfig {
     fn cost(&self) -> Cost {
         if self.source == RecordSource::Generator {
             let marks = self.generated_marks();
-            let fix = Fix::new("pages", "generate fewer pages");
+            // captures more than hourly in the mean: the spacing is what to change
+            let fix = if marks > 24.0 * self.days * self.pages as f64 {
+                Fix::new("spacing_min", "make the shortest capture spacing longer (a capture a day is spacing 1)")
+            } else {
+                Fix::new("pages", "generate fewer pages")
+            };
             return Cost {
                 work: marks.max(1.0),
                 unit: "captures".into(),

@@ -286,6 +286,13 @@ fn records_over_the_memory_limit_are_refused_before_the_run() {
     assert!(error.message.contains("needs about") && error.message.contains("read fewer or smaller files"), "{}", error.message);
     let many = HistoryConfig { pages: 1_000_000, spacing_min: 1.0, spacing_max: 1.0, days: 36_500.0, ..Default::default() };
     assert!(many.start().err().unwrap().message.contains("generate fewer pages"));
+    // the fuzzer's case: a spacing of a denormal's size, whose ratio to the longest
+    // overflows; its captures are counted, not read as none, and it is refused
+    let dense = HistoryConfig { spacing_min: 2.2250738585072014e-308, ..Default::default() };
+    assert!(dense.generated_marks() > 1e300, "{}", dense.generated_marks());
+    let refused = dense.start().err().unwrap();
+    assert_eq!(refused.field, "spacing_min");
+    assert!(refused.message.contains("make the shortest capture spacing longer"), "{}", refused.message);
 }
 
 /// The rates chart's summary names the rates' own lowest and highest, not the decades

@@ -7,7 +7,7 @@ use crate::core::alloc::AllocationKind;
 use crate::core::input::{InputError, count, distinct};
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::source::{RepositorySource, takes_pages};
-use crate::core::model::webbase::{RepositoryConfig, power_law_mean, power_law_quantile, rank_size_law};
+use crate::core::model::webbase::{RepositoryConfig, law_sizes_for_estimate, power_law_mean, power_law_quantile};
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
@@ -262,16 +262,10 @@ impl PoliciesConfig {
         }
     }
 
-    /// The generator's server sizes, largest first, by its rank-size law; None for a page
-    /// list, or beyond 20,000 servers: the law is a pass over the servers per bisection
-    /// step, under 15 ms natively up to 20,000 (the page checks every edit on its main
-    /// thread, and computes the law once per check).
+    /// The generator's server sizes, largest first, by its rank-size law
+    /// ([`law_sizes_for_estimate`]); None for a page list or many servers.
     fn law_sizes(&self, pages: u64) -> Option<Vec<f64>> {
-        let r = &self.repository;
-        (self.source == RepositorySource::Generator && r.servers <= 20_000 && r.servers <= r.pages && r.pages == pages).then(|| {
-            let law = rank_size_law(r);
-            (1..=r.servers).map(|k| law.size(k)).collect()
-        })
+        (self.source == RepositorySource::Generator && self.repository.pages == pages).then(|| law_sizes_for_estimate(&self.repository)).flatten()
     }
 
     /// The mean native cost of a request on one thread. Every server makes about as many
