@@ -148,7 +148,9 @@ fn the_cost_of_an_invalid_configuration_is_computed_without_overflow() {
 /// A MediaWiki dump: `articles` articles of `revisions` revisions, each with a text of
 /// about `text` bytes.
 fn dump(articles: usize, revisions: usize, text: usize) -> String {
-    let mut s = String::from("<mediawiki xmlns=\"http://www.mediawiki.org/xml/export-0.11/\" version=\"0.11\" xml:lang=\"en\">\n  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <base>https://en.wikipedia.org/wiki/Main_Page</base>\n  </siteinfo>\n");
+    let mut s = String::from(
+        "<mediawiki xmlns=\"http://www.mediawiki.org/xml/export-0.11/\" version=\"0.11\" xml:lang=\"en\">\n  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <base>https://en.wikipedia.org/wiki/Main_Page</base>\n  </siteinfo>\n",
+    );
     let body = "lorem ipsum ".repeat(text / 12);
     for a in 0..articles {
         s.push_str(&format!("  <page>\n    <title>Article {a}</title>\n    <ns>0</ns>\n    <id>{a}</id>\n"));
@@ -173,7 +175,13 @@ fn cdx(urls: usize, captures: usize) -> String {
     for u in 0..urls {
         for c in 0..captures {
             let digest = if c % 3 == 0 { format!("D{u}X{c}") } else { format!("D{u}X{}", c - c % 3) };
-            s.push_str(&format!("example,site{})/p{u} 2025{:02}{:02}120000 http://site{}.example/p{u} text/html 200 {digest} - - 9000 0 crawl.warc.gz\n", u % 100, 1 + c / 28, 1 + c % 28, u % 100));
+            s.push_str(&format!(
+                "example,site{})/p{u} 2025{:02}{:02}120000 http://site{}.example/p{u} text/html 200 {digest} - - 9000 0 crawl.warc.gz\n",
+                u % 100,
+                1 + c / 28,
+                1 + c % 28,
+                u % 100
+            ));
         }
     }
     s
@@ -196,8 +204,16 @@ fn history_memory_follows_the_records_a_byte_of_each_file() {
         let records = estimated - 1.07 * text.len() as f64;
         // the bound before: a mark every 40 bytes, 24 bytes and a quarter page's 160 each
         let bound = text.len() as f64 / 40.0 * 64.0;
-        println!("{name}: {} bytes of records, estimated {estimated:.0}: less the text {records:.0} against a peak of {peak:.0} ({:.2}×) and the bound's {bound:.0}", text.len(), records / peak);
-        assert!(records >= peak && records - 1e6 < share * bound, "{name}: estimated {estimated:.0} less {} of text against a peak of {peak:.0} and the bound's {bound:.0}", text.len());
+        println!(
+            "{name}: {} bytes of records, estimated {estimated:.0}: less the text {records:.0} against a peak of {peak:.0} ({:.2}×) and the bound's {bound:.0}",
+            text.len(),
+            records / peak
+        );
+        assert!(
+            records >= peak && records - 1e6 < share * bound,
+            "{name}: estimated {estimated:.0} less {} of text against a peak of {peak:.0} and the bound's {bound:.0}",
+            text.len()
+        );
         let cut = text.char_indices().nth(256 * 1024).map_or(text.len(), |(i, _)| i);
         let head = serde_json::json!({ "experiment": "history", "source": "files", "files": [{ "name": name, "text": &text[..cut], "bytes": text.len() }] });
         let by_head = parse_config(&head.to_string()).expect("a valid config").cost().bytes;

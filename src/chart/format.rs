@@ -55,6 +55,17 @@ pub fn curve(x: &[f64], y: &[f64]) -> Vec<Vec<[f64; 2]>> {
     vec![x.iter().zip(y).map(|(&a, &b)| [a, b]).collect()]
 }
 
+/// What a result says where its change rates are estimates (a history's page list):
+/// `what` (e.g. "the mean freshness") of each labelled item as the lowest to the highest
+/// over the `redraws` redraws of the rates within their intervals; empty without items.
+pub fn spread_note(what: &str, redraws: usize, items: &[(String, [f64; 3])]) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = items.iter().map(|(label, [lo, _, hi])| format!("{label} {} to {}", sig(*lo, 3), sig(*hi, 3))).collect();
+    format!(" The change rates are estimates: with each redrawn within its interval ({redraws} times), {what} is {}.", parts.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -98,15 +109,4 @@ mod tests {
         assert_eq!(sig_bound(159.36404, 5, true), "159.36");
         assert_eq!(sig_bound(0.5, 3, true), "0.5");
     }
-}
-
-/// What a result says where its change rates are estimates (a history's page list):
-/// `what` (e.g. "the mean freshness") of each labelled item as the lowest to the highest
-/// over the `redraws` redraws of the rates within their intervals; empty without items.
-pub fn spread_note(what: &str, redraws: usize, items: &[(String, [f64; 3])]) -> String {
-    if items.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = items.iter().map(|(label, [lo, _, hi])| format!("{label} {} to {}", sig(*lo, 3), sig(*hi, 3))).collect();
-    format!(" The change rates are estimates: with each redrawn within its interval ({redraws} times), {what} is {}.", parts.join(", "))
 }

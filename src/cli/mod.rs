@@ -154,7 +154,8 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     write_files(&output, &outputs)?;
     for (flag, path) in &written {
         let shown = flag_for(flag);
-        let text = output.file_out(flag).ok_or_else(|| Failure { message: format!("{shown}: the run wrote no such file (its result says why); nothing written to {path}"), code: 1 })?;
+        let text =
+            output.file_out(flag).ok_or_else(|| Failure { message: format!("{shown}: the run wrote no such file (its result says why); nothing written to {path}"), code: 1 })?;
         std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path} ({shown}): {e}"), code: 1 })?;
         if !outputs.quiet {
             eprintln!("freshlab: wrote {path}");

@@ -169,7 +169,16 @@ impl Pages<'_> {
                 if servers > page_list::SHAPE_SIZES {
                     sizes.clear();
                 }
-                Some(ListShape { bytes: 0, pages: rows.len() as u64, servers, sizes, rate_sum: rates.clone().sum(), rate_max: rates.fold(0.0, f64::max), separator: String::new(), estimated_rates: rows.iter().any(|r| r.rate_low.is_some()) })
+                Some(ListShape {
+                    bytes: 0,
+                    pages: rows.len() as u64,
+                    servers,
+                    sizes,
+                    rate_sum: rates.clone().sum(),
+                    rate_max: rates.fold(0.0, f64::max),
+                    separator: String::new(),
+                    estimated_rates: rows.iter().any(|r| r.rate_low.is_some()),
+                })
             }
             (None, None, Some(shape)) => Some(shape.clone()),
             (None, None, None) => None,

@@ -85,9 +85,33 @@ impl Rule {
     /// weeks, 0.5, 0.5); Nutch's DefaultFetchSchedule (30 days).
     pub fn shipped(self) -> Intervals {
         match self {
-            Rule::Nutch => Intervals { rule: self, initial: 30.0, min: 60.0 * SECOND, max: 365.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
-            Rule::Stormcrawler => Intervals { rule: self, initial: 1.0, min: 60.0 * MINUTE, max: 20_160.0 * MINUTE, inc_rate: 0.5, dec_rate: 0.5, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
-            Rule::Fixed => Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
+            Rule::Nutch => Intervals {
+                rule: self,
+                initial: 30.0,
+                min: 60.0 * SECOND,
+                max: 365.0,
+                inc_rate: 0.4,
+                dec_rate: 0.2,
+                sync_delta_rate: Some(0.3),
+                keeps_ahead: true,
+                cycle: 0.0,
+                per_cycle: 0,
+            },
+            Rule::Stormcrawler => Intervals {
+                rule: self,
+                initial: 1.0,
+                min: 60.0 * MINUTE,
+                max: 20_160.0 * MINUTE,
+                inc_rate: 0.5,
+                dec_rate: 0.5,
+                sync_delta_rate: None,
+                keeps_ahead: true,
+                cycle: 0.0,
+                per_cycle: 0,
+            },
+            Rule::Fixed => {
+                Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 }
+            }
         }
     }
 
@@ -163,11 +187,7 @@ impl Adaptive {
     #[inline]
     fn within_cap(&self, t: f64) -> f64 {
         let r = &self.rule;
-        if r.cycle > 0.0 && r.per_cycle > 0 && self.in_cycle >= r.per_cycle && self.cycle_of(t) == self.cycle_index {
-            (self.cycle_index + 1.0) * r.cycle
-        } else {
-            t
-        }
+        if r.cycle > 0.0 && r.per_cycle > 0 && self.in_cycle >= r.per_cycle && self.cycle_of(t) == self.cycle_index { (self.cycle_index + 1.0) * r.cycle } else { t }
     }
 
     /// Bytes per page (heap 16, interval 8, modified 8, flag 1), and a retry count's
@@ -366,7 +386,18 @@ mod tests {
     /// (the fixed one then waits a shortest interval, then the cycle after it).
     #[test]
     fn nutch_1564_sync_delta_put_the_next_fetch_in_the_past_until_its_fix() {
-        let rule = |keeps_ahead: bool, cycle: f64| Intervals { rule: Rule::Nutch, initial: 2.0, min: 1.0, max: 7.0, inc_rate: 0.4, dec_rate: 0.2, sync_delta_rate: Some(0.3), keeps_ahead, cycle, per_cycle: 0 };
+        let rule = |keeps_ahead: bool, cycle: f64| Intervals {
+            rule: Rule::Nutch,
+            initial: 2.0,
+            min: 1.0,
+            max: 7.0,
+            inc_rate: 0.4,
+            dec_rate: 0.2,
+            sync_delta_rate: Some(0.3),
+            keeps_ahead,
+            cycle,
+            per_cycle: 0,
+        };
         let next_after_30_days = |r: Intervals| {
             let mut a = Adaptive::with(r, 0..1, 0.0, 1.0);
             a.observe(0, 0.0, fetch(true));

@@ -210,7 +210,18 @@ pub fn allocations(mut config: AllocateConfig) -> Result<AllocateOutput, InputEr
         (Some(o), None) => o.clone(),
         (None, _) => Vec::new(),
     };
-    Ok(AllocateOutput { repository: summary, pages: list.map(|l| l.names).unwrap_or_default(), change_rates, observed, uniform, proportional, opt_unpolite, opt_polite, spread, config })
+    Ok(AllocateOutput {
+        repository: summary,
+        pages: list.map(|l| l.names).unwrap_or_default(),
+        change_rates,
+        observed,
+        uniform,
+        proportional,
+        opt_unpolite,
+        opt_polite,
+        spread,
+        config,
+    })
 }
 
 impl Experiment for AllocateConfig {

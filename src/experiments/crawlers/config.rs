@@ -2,6 +2,7 @@
 //! crawler and its own configuration file, the recrawl interval of crawlers without a
 //! revisit rule of their own, the horizon; its checks and its cost.
 
+use super::job;
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
@@ -9,15 +10,14 @@ use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::Rule;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
-use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
+use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
 use crate::core::sim::request_cost::seconds_per_request;
 use crate::core::units::Days;
 use crate::experiments::Settings;
-use super::job;
 use serde::{Deserialize, Serialize};
 
 takes_pages! {
@@ -70,7 +70,9 @@ pub struct CrawlersConfig {
 /// visit, first change), with the larger of the run's schedules: the crawler's, or
 /// MERGE's allocation and order (the runs follow each other, each dropped at its end;
 /// counting both at once was 1.95 times the peak of 1,000,000 pages, `npm run estimates`).
-const BYTES_PER_PAGE: f64 = 16.0 + Account::bytes_per_page(Estimator::Exact) as f64 + max((crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + crate::core::policy::adaptive::Adaptive::RETRY_BYTES_PER_PAGE) as f64, MERGE_BYTES_PER_PAGE);
+const BYTES_PER_PAGE: f64 = 16.0
+    + Account::bytes_per_page(Estimator::Exact) as f64
+    + max((crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + crate::core::policy::adaptive::Adaptive::RETRY_BYTES_PER_PAGE) as f64, MERGE_BYTES_PER_PAGE);
 const MERGE_BYTES_PER_PAGE: f64 = 40.0;
 /// A server's step in a slice with nothing or little to do, on the reference machine
 /// (measured on the sample hosts' tuning at two horizons: 28 ns on a host 1.75× slower).
@@ -270,7 +272,10 @@ impl Settings for CrawlersConfig {
         if self.server_capacity > 0.0 && self.server_capacity < MIN_CAPACITY {
             return Err(InputError::new(
                 "server_capacity",
-                format!("is {} requests a second: a server that slow refuses nearly every request; give at least {MIN_CAPACITY} (about one a day), or 0 for no limit", self.server_capacity),
+                format!(
+                    "is {} requests a second: a server that slow refuses nearly every request; give at least {MIN_CAPACITY} (about one a day), or 0 for no limit",
+                    self.server_capacity
+                ),
             ));
         }
         if self.crawler_config.as_ref().is_some_and(|t| t.len() > crawler_files::MAX_BYTES) {
@@ -291,7 +296,9 @@ impl Settings for CrawlersConfig {
         // and the crawler again without each cause of the gap it may have (the split)
         let cycles = self.crawler == Crawler::Nutch && self.nutch_cycle_hours > 0.0;
         let limits = self.server_capacity > 0.0 || self.crawl_delay_seconds > 0.0 || self.response_ms > 0.0 || self.list_may_limit();
-        let runs = 2.0 + f64::from(u8::from(cycles) + u8::from(limits)) + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 + 1.0 } else { 0.0 };
+        let runs = 2.0
+            + f64::from(u8::from(cycles) + u8::from(limits))
+            + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 + 1.0 } else { 0.0 };
         // every run but MERGE's is the crawler's, whose retries (Scrapy's) may each add
         // a request where a server may refuse it
         let model = &loaded.model;
@@ -314,7 +321,8 @@ impl Settings for CrawlersConfig {
         // slices over 600 servers, 9.7 M steps beside 11 M requests)
         let slices = job::slices_for(requests) as f64;
         let split_runs = f64::from(u8::from(cycles) + u8::from(limits));
-        let candidates = if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
+        let candidates =
+            if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
         let steps = servers as f64
             * (slices * (if self.tune { 3.0 } else { 2.0 }) + split_runs * slices.max(job::SPLIT_SLICES as f64) + candidates * slices.max(job::CANDIDATE_SLICES as f64));
         let crawler_weight = (runs - 1.0) * (1.0 + retries) * CRAWLER_REQUEST_COST + 1.0;

@@ -6,13 +6,13 @@
 
 use super::CrawlersConfig;
 use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TunedHosts, TuningProgress};
-use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::alloc::{AllocationKind, allocate, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::Adaptive;
+use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Loaded, Model};
@@ -212,7 +212,34 @@ impl CrawlersJob {
         }
         let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back, !server_names.is_empty()) as f64 + 1.0 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
-        Ok(CrawlersJob { config, loaded, repo, summary, politeness, slices, results: Vec::new(), bandwidth: None, total_work, hosts, search: None, tuned: None, pushed_back, server_names, per_server: Vec::new(), gaps: Vec::new(), causes, without: Vec::new(), requests_per_run: requests, stopped: None, politeness_cost: None, redrawn, host_bounds, host_used, optimum: Vec::new(), tuned_hosts: None })
+        Ok(CrawlersJob {
+            config,
+            loaded,
+            repo,
+            summary,
+            politeness,
+            slices,
+            results: Vec::new(),
+            bandwidth: None,
+            total_work,
+            hosts,
+            search: None,
+            tuned: None,
+            pushed_back,
+            server_names,
+            per_server: Vec::new(),
+            gaps: Vec::new(),
+            causes,
+            without: Vec::new(),
+            requests_per_run: requests,
+            stopped: None,
+            politeness_cost: None,
+            redrawn,
+            host_bounds,
+            host_used,
+            optimum: Vec::new(),
+            tuned_hosts: None,
+        })
     }
 
     fn horizon(&self) -> f64 {
@@ -241,10 +268,12 @@ impl CrawlersJob {
         if !self.split() || self.stopped.is_some() {
             return None;
         }
-        let part = |cause| self.causes.iter().position(|&c| c == cause).map(|k| {
-            let before = if k == 0 { crawler.converged } else { self.without[k - 1] };
-            self.without[k] - before
-        });
+        let part = |cause| {
+            self.causes.iter().position(|&c| c == cause).map(|k| {
+                let before = if k == 0 { crawler.converged } else { self.without[k - 1] };
+                self.without[k] - before
+            })
+        };
         let last = self.without.last().copied().unwrap_or(crawler.converged);
         Some(GapSplit {
             total: merge.converged - crawler.converged,
@@ -372,8 +401,12 @@ impl CrawlersJob {
         if self.optimum.len() != self.repo.pages() {
             return None;
         }
-        let listed: Vec<HostIntervals> = tuning::host_bounds_from(&self.optimum, |s| self.repo.server_pages(s), &self.server_names, &model.intervals, stretch).into_iter().map(|(_, h)| h).collect();
-        let text = nutch_hosts::write(&listed, "each host's bounds from the shortest and longest interval the optimum (OPT_POLITE at your crawler's bandwidth) gives its pages; Freshlab's tuning");
+        let listed: Vec<HostIntervals> =
+            tuning::host_bounds_from(&self.optimum, |s| self.repo.server_pages(s), &self.server_names, &model.intervals, stretch).into_iter().map(|(_, h)| h).collect();
+        let text = nutch_hosts::write(
+            &listed,
+            "each host's bounds from the shortest and longest interval the optimum (OPT_POLITE at your crawler's bandwidth) gives its pages; Freshlab's tuning",
+        );
         let read = nutch_hosts::read(&text, &model.intervals).ok()?;
         let (bounds, used) = host_bounds_of(read, &self.server_names, &self.repo, true);
         Some((bounds, text, used?))
@@ -579,7 +612,13 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    self.search = Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), Score { freshness: result.mean, requests: result.requests }));
+                    self.search = Some(Search::new(
+                        self.loaded.crawler,
+                        self.loaded.model,
+                        self.pushed_back,
+                        !self.server_names.is_empty(),
+                        Score { freshness: result.mean, requests: result.requests },
+                    ));
                 }
                 self.results.push(result);
             }

@@ -3,10 +3,10 @@
 use super::CrawlersConfig;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, spread_note, thousands};
-use crate::core::sim::redrawn::REDRAWS;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
 use crate::core::policy::pushback::Answers;
+use crate::core::sim::redrawn::REDRAWS;
 use crate::experiments::{Brief, Figures, Tabular};
 use crate::table::{Cell, Table, columns};
 use serde::{Deserialize, Serialize};
@@ -117,7 +117,12 @@ impl RunResult {
             said.push(format!("{} servers never requested (their Crawl-delay over the cap)", thousands(self.skipped_servers as f64)));
         }
         if self.servers_over_capacity > 0 {
-            said.push(format!("{} server{} over capacity for {} hours in all", thousands(self.servers_over_capacity as f64), if self.servers_over_capacity == 1 { "" } else { "s" }, sig(self.over_capacity_s / 3600.0, 3)));
+            said.push(format!(
+                "{} server{} over capacity for {} hours in all",
+                thousands(self.servers_over_capacity as f64),
+                if self.servers_over_capacity == 1 { "" } else { "s" },
+                sig(self.over_capacity_s / 3600.0, 3)
+            ));
         }
         if a.response_s > 0.0 && self.requests > 0 {
             said.push(format!("answers in {} s on average", sig(a.response_s / self.requests as f64, 3)));
@@ -285,9 +290,20 @@ impl HostBoundsUsed {
         let missing = if self.unmatched.is_empty() {
             String::new()
         } else {
-            format!("; {} name no server of the pages ({}{})", self.hosts - self.matched, self.unmatched.join(", "), if (self.hosts - self.matched) as usize > self.unmatched.len() { ", …" } else { "" })
+            format!(
+                "; {} name no server of the pages ({}{})",
+                self.hosts - self.matched,
+                self.unmatched.join(", "),
+                if (self.hosts - self.matched) as usize > self.unmatched.len() { ", …" } else { "" }
+            )
         };
-        format!("{} of the {} hosts of {} bound the adaptive intervals of {} pages{missing}", self.matched, self.hosts, crate::core::policy::crawler_files::nutch_hosts::FILE_NAME, thousands(self.pages as f64))
+        format!(
+            "{} of the {} hosts of {} bound the adaptive intervals of {} pages{missing}",
+            self.matched,
+            self.hosts,
+            crate::core::policy::crawler_files::nutch_hosts::FILE_NAME,
+            thousands(self.pages as f64)
+        )
     }
 }
 
@@ -331,7 +347,13 @@ impl CrawlersOutput {
                     sig(g.crawler.freshness, 3),
                     sig(g.merge.freshness, 3),
                     sig(100.0 * g.gap, 3),
-                    if g.skipped { ", skipped (its Crawl-delay over the cap)" } else if g.crawler.refused > 0 { ", refused some requests" } else { "" }
+                    if g.skipped {
+                        ", skipped (its Crawl-delay over the cap)"
+                    } else if g.crawler.refused > 0 {
+                        ", refused some requests"
+                    } else {
+                        ""
+                    }
                 )
             })
             .collect();
@@ -387,11 +409,7 @@ impl Figures for CrawlersOutput {
                 thousands(self.repository.servers as f64),
                 sig(self.politeness_seconds, 3),
                 each.join("; "),
-                spread_note(
-                    "the freshness over the whole run",
-                    REDRAWS,
-                    &self.runs.iter().filter_map(|r| Some((r.label.clone(), r.spread?))).collect::<Vec<_>>()
-                )
+                spread_note("the freshness over the whole run", REDRAWS, &self.runs.iter().filter_map(|r| Some((r.label.clone(), r.spread?))).collect::<Vec<_>>())
             ),
         }]
     }
@@ -417,7 +435,8 @@ impl Figures for CrawlersOutput {
             .iter()
             .map(|r| {
                 let pushed = r.pushback_words();
-                let redrawn = r.spread.map(|[lo, _, hi]| format!("; over the whole run {:.4}, {lo:.4} to {hi:.4} with the rates redrawn within their intervals", r.mean)).unwrap_or_default();
+                let redrawn =
+                    r.spread.map(|[lo, _, hi]| format!("; over the whole run {:.4}, {lo:.4} to {hi:.4} with the rates redrawn within their intervals", r.mean)).unwrap_or_default();
                 format!(
                     "{}: freshness {:.4} over the last quarter, {} requests, {:.1} % unchanged{}{redrawn}",
                     r.label,

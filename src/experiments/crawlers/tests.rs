@@ -297,7 +297,9 @@ fn estimated_rates_give_the_shown_runs_a_spread() {
 fn settings_over_the_file_run_as_a_file_that_says_them() {
     let sample = include_str!("../../../www/samples/nutch-site.xml");
     let set = CrawlersConfig { crawler_config: Some(sample.into()), crawler_settings: "fetcher.server.delay = 120; db.fetch.schedule.adaptive.inc_rate=0.3".into(), ..small() };
-    let edited = sample.replace("<value>30.0</value>", "<value>120</value>").replace("</configuration>", "<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.3</value></property></configuration>");
+    let edited = sample
+        .replace("<value>30.0</value>", "<value>120</value>")
+        .replace("</configuration>", "<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.3</value></property></configuration>");
     let (a, b) = (ran(set.clone()), ran(CrawlersConfig { crawler_config: Some(edited), ..small() }));
     assert_eq!((a.runs[0].requests, a.runs[0].mean), (b.runs[0].requests, b.runs[0].mean));
     let setting = |o: &CrawlersOutput, name: &str| o.loaded.settings.iter().find(|s| s.name == name).unwrap().clone();
@@ -340,11 +342,17 @@ fn nutchs_host_file_bounds_its_hosts_intervals() {
     assert!((900..=1010).contains(&extra), "{extra} more requests");
     let used = with.host_intervals.as_ref().expect("said");
     assert_eq!((used.hosts, used.matched, used.pages, used.unmatched.clone()), (2, 1, 10, vec!["other.example".to_string()]));
-    assert!(used.words().contains("1 of the 2 hosts of adaptive-host-specific-intervals.txt bound the adaptive intervals of 10 pages; 1 name no server of the pages (other.example)"), "{}", used.words());
+    assert!(
+        used.words().contains("1 of the 2 hosts of adaptive-host-specific-intervals.txt bound the adaptive intervals of 10 pages; 1 name no server of the pages (other.example)"),
+        "{}",
+        used.words()
+    );
     let refused = |c: CrawlersConfig| c.validate().unwrap_err();
     let file = Some("a.example 3600 default".to_string());
     assert!(refused(CrawlersConfig { host_intervals: file.clone(), crawler_config: None, ..base.clone() }).message.contains("AdaptiveFetchSchedule"));
-    assert!(refused(CrawlersConfig { host_intervals: file.clone(), crawler: Crawler::Stormcrawler, crawler_config: None, ..base.clone() }).message.contains("choose crawler nutch"));
+    assert!(
+        refused(CrawlersConfig { host_intervals: file.clone(), crawler: Crawler::Stormcrawler, crawler_config: None, ..base.clone() }).message.contains("choose crawler nutch")
+    );
     assert!(refused(CrawlersConfig { host_intervals: file, crawler_config: Some(adaptive.into()), ..small() }).message.contains("load a page list"));
     let e = refused(CrawlersConfig { host_intervals: Some("a.example 10 default".into()), ..base });
     assert!(e.field == "host_intervals" && e.message.contains("line 1: the minimum 10 s is below"), "{e}");

@@ -3,8 +3,8 @@
 //! intervals' confidence; its checks and its cost.
 
 use crate::core::input::InputError;
-use crate::core::limits::{Cost, Fix};
 use crate::core::labels::labelled;
+use crate::core::limits::{Cost, Fix};
 use crate::core::model::history::generate::{Captures, Generator};
 use crate::core::model::history::server::ServerBy;
 use crate::core::model::history::{self, Format};
@@ -191,7 +191,9 @@ impl Settings for HistoryConfig {
             return Err(InputError::new("spacing_min", format!("is above the longest spacing {}; make it at most that", self.spacing_max)));
         }
         if self.source == RecordSource::Generator {
-            if let Some(field) = [("files", !self.files.is_empty()), ("paths", !self.paths.is_empty()), ("records_bytes", self.records_bytes.is_some())].iter().find(|f| f.1).map(|f| f.0) {
+            if let Some(field) =
+                [("files", !self.files.is_empty()), ("paths", !self.paths.is_empty()), ("records_bytes", self.records_bytes.is_some())].iter().find(|f| f.1).map(|f| f.0)
+            {
                 return Err(InputError::new(field, "are given but the records come from the generator; set source to files to read them"));
             }
             return Ok(());

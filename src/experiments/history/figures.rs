@@ -4,10 +4,10 @@
 
 use super::output::HistoryOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
-use crate::core::model::history::server::ServerBy;
 use crate::chart::format::sig;
 use crate::core::math::elementary::{log10, pow};
 use crate::core::model::history::estimate::{COARSE, Status};
+use crate::core::model::history::server::ServerBy;
 use crate::experiments::{Brief, Figures};
 
 /// At most this many pages drawn with their interval (evenly chosen by position).

@@ -12,7 +12,11 @@ use crate::experiments::job::in_slices;
 use crate::experiments::{Figures, Tabular};
 
 fn config(files: &[(&str, &str)]) -> HistoryConfig {
-    HistoryConfig { source: RecordSource::Files, files: files.iter().map(|(name, text)| RecordFile { name: name.to_string(), text: text.to_string(), bytes: None }).collect(), ..Default::default() }
+    HistoryConfig {
+        source: RecordSource::Files,
+        files: files.iter().map(|(name, text)| RecordFile { name: name.to_string(), text: text.to_string(), bytes: None }).collect(),
+        ..Default::default()
+    }
 }
 
 fn run(files: &[(&str, &str)]) -> HistoryOutput {

@@ -8,8 +8,8 @@ use crate::core::limits::{Cost, Fix};
 use crate::core::model::change_rate::Seen;
 use crate::core::model::source::{Pages, RepositorySource, takes_pages};
 use crate::core::model::webbase::RepositoryConfig;
-use crate::core::units::{Days, Seconds};
 use crate::core::sim::redrawn;
+use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -332,7 +332,7 @@ impl LearningConfig {
                 + self.estimator_bytes()
                 + BYTES_BESIDES
                 + n * self.redrawn_bytes_per_page())
-                .max(self.pages().import_bytes(pages) as f64),
+            .max(self.pages().import_bytes(pages) as f64),
             seconds: runs.iter().map(RunWork::seconds).sum::<f64>()
                 + self.estimator_work() * SECONDS_PER_ESTIMATOR_UNIT
                 + self.pages().import_seconds()

@@ -6,8 +6,8 @@ use super::config::LearningPolicy;
 use super::output::{LearningOutput, PolicyCurve, Spread};
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, spread_note};
-use crate::core::sim::redrawn::REDRAWS;
 use crate::core::alloc::objective::Objective;
+use crate::core::sim::redrawn::REDRAWS;
 use crate::experiments::Figures;
 
 impl Figures for LearningOutput {
@@ -94,20 +94,22 @@ fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
         Metric::Harmonic => best(|a, b| a < b),
     };
     let summary = match leader {
-        Some(l) => format!(
-            "{} of {} objective, {} requests a day, P = {} s: best learner {} with {} on average ({}).",
-            label,
-            o.config.objective.label(),
-            sig(o.config.capacity, 4),
-            sig(o.config.politeness_seconds.0, 4),
-            l.policy.label(),
-            sig(mean_of(l, metric), 4),
-            o.policies.iter().map(|c| format!("{} {}", c.policy.label(), sig(mean_of(c, metric), 4))).collect::<Vec<_>>().join(", ")
-        ) + &if metric == Metric::Freshness {
-            spread_note("the mean freshness", REDRAWS, &o.policies.iter().filter_map(|c| Some((c.policy.label().to_string(), c.spread?))).collect::<Vec<_>>())
-        } else {
-            String::new()
-        },
+        Some(l) => {
+            format!(
+                "{} of {} objective, {} requests a day, P = {} s: best learner {} with {} on average ({}).",
+                label,
+                o.config.objective.label(),
+                sig(o.config.capacity, 4),
+                sig(o.config.politeness_seconds.0, 4),
+                l.policy.label(),
+                sig(mean_of(l, metric), 4),
+                o.policies.iter().map(|c| format!("{} {}", c.policy.label(), sig(mean_of(c, metric), 4))).collect::<Vec<_>>().join(", ")
+            ) + &if metric == Metric::Freshness {
+                spread_note("the mean freshness", REDRAWS, &o.policies.iter().filter_map(|c| Some((c.policy.label().to_string(), c.spread?))).collect::<Vec<_>>())
+            } else {
+                String::new()
+            }
+        }
         None => "No learner has run yet.".into(),
     };
     Figure {

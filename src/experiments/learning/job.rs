@@ -9,7 +9,6 @@ use super::watch::Watch;
 use crate::core::alloc::objective::Objective;
 use crate::core::alloc::opt::optimal_for;
 use crate::core::alloc::{AllocationKind, allocate};
-use crate::core::sim::redrawn::{self, RedrawnRates};
 use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::math::elementary::{exp, ln, pow};
@@ -23,6 +22,7 @@ use crate::core::policy::on_change::{Listening, OnChange, PoliteListening};
 use crate::core::policy::poisson::PoissonCrawls;
 use crate::core::policy::server::{drive, drive_at_most};
 use crate::core::rng::{Purpose, Stream};
+use crate::core::sim::redrawn::{self, RedrawnRates};
 use crate::experiments::Plan;
 
 /// The tags of the servers' streams: crawling, and moving a MERGE to new rates.
@@ -123,7 +123,21 @@ impl LearningJob {
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
         let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64, rate_sum).work;
         let politeness = politeness_prices(&repo, p);
-        Ok(LearningJob { edges: config.epochs(), config, repo, summary, oracle, oracle_merge, uniform, next: 0, done: Vec::new(), estimators: Vec::new(), politeness, total_work, redrawn })
+        Ok(LearningJob {
+            edges: config.epochs(),
+            config,
+            repo,
+            summary,
+            oracle,
+            oracle_merge,
+            uniform,
+            next: 0,
+            done: Vec::new(),
+            estimators: Vec::new(),
+            politeness,
+            total_work,
+            redrawn,
+        })
     }
 
     fn watch(&self, policy: LearningPolicy) -> Watch {

@@ -3,8 +3,8 @@
 
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, spread_note, thousands};
-use crate::core::sim::redrawn::REDRAWS;
 use crate::core::policy::PolicyKind;
+use crate::core::sim::redrawn::REDRAWS;
 use crate::experiments::Figures;
 use crate::experiments::policies::microscope::{MAX_REQUESTS, MIN_VISITS};
 use crate::experiments::policies::{PoliciesOutput, PolicyCurve};

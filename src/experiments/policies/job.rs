@@ -3,7 +3,6 @@
 //! time slices.
 
 use super::config::PoliciesConfig;
-use crate::core::sim::request_cost::request_ns_at_decade;
 use super::microscope::microscope;
 use super::output::{CapacityResult, CrawlerResult, CurvePart, FreshnessScale, PoliciesOutput, PolicyCurve, RunTally, SampleSummary};
 use super::sample::{Auxiliary, ServerSample};
@@ -19,6 +18,7 @@ use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::bins::TimeBins;
 use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
 use crate::core::sim::redrawn::{self, REDRAWS, RedrawnRates};
+use crate::core::sim::request_cost::request_ns_at_decade;
 use crate::experiments::Plan;
 use std::cell::RefCell;
 

@@ -550,5 +550,11 @@ fn estimated_rates_give_each_run_a_spread() {
     let parts: Vec<PoliciesOutput> = servers_only.split(3).into_iter().map(run).collect();
     // (the joined result keeps the list in its configuration; a run's drops it once read)
     assert_eq!(PoliciesOutput { config: whole.config.clone(), ..servers_only.merge(parts) }, whole);
-    assert!(run(PoliciesConfig { page_list: Some("page,server,change_rate\na,s,1\nb,t,0.1\n".into()), ..config(1.0) }).capacities.iter().flat_map(|c| &c.curves).all(|c| c.spread.is_none()));
+    assert!(
+        run(PoliciesConfig { page_list: Some("page,server,change_rate\na,s,1\nb,t,0.1\n".into()), ..config(1.0) })
+            .capacities
+            .iter()
+            .flat_map(|c| &c.curves)
+            .all(|c| c.spread.is_none())
+    );
 }

@@ -384,8 +384,14 @@ mod tests {
         assert!(refused("<html/>", Format::Sitemap).contains("root element is <html>, not <urlset>"));
         assert!(refused("<urlset/>", Format::Mediawiki).contains("not <mediawiki>"));
         assert!(refused("", Format::Sitemap).contains("no root element"));
-        assert!(refused("<mediawiki>\n<page><revision><timestamp>2026-01-01T00:00:00Z</timestamp></revision></page></mediawiki>", Format::Mediawiki).contains("line 2: a <revision> before"));
-        assert!(refused("<mediawiki><page><title>A</title>\n<revision><id>1</id></revision></page></mediawiki>", Format::Mediawiki).contains("line 2: a <revision> without <timestamp>"));
+        assert!(
+            refused("<mediawiki>\n<page><revision><timestamp>2026-01-01T00:00:00Z</timestamp></revision></page></mediawiki>", Format::Mediawiki)
+                .contains("line 2: a <revision> before")
+        );
+        assert!(
+            refused("<mediawiki><page><title>A</title>\n<revision><id>1</id></revision></page></mediawiki>", Format::Mediawiki)
+                .contains("line 2: a <revision> without <timestamp>")
+        );
         assert!(refused("<urlset><url><loc>&nbsp;</loc></url></urlset>", Format::Sitemap).contains("&nbsp;"));
     }
 }

@@ -330,10 +330,8 @@ fn page_estimate(marks: &[Mark], snapshots: &[Snapshot], level: &estimate::Level
 /// snapshot or moved back before the previous snapshot (conflicting).
 fn lastmod_estimate(marks: &[Mark], snapshots: &[Snapshot], level: &estimate::Level) -> (Estimate, u64, u64) {
     let (mut same, mut conflicting) = (0u64, 0u64);
-    let mut seen: Vec<(f64, f64)> = marks
-        .iter()
-        .filter_map(|m| if let What::Lastmod { snapshot } = m.what { snapshots.get(snapshot as usize).map(|s| (s.time, m.time)) } else { None })
-        .collect();
+    let mut seen: Vec<(f64, f64)> =
+        marks.iter().filter_map(|m| if let What::Lastmod { snapshot } = m.what { snapshots.get(snapshot as usize).map(|s| (s.time, m.time)) } else { None }).collect();
     seen.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let (mut changes, mut free, mut intervals) = (0u64, 0.0, Vec::new());
     let mut previous: Option<(f64, f64)> = None;
@@ -347,7 +345,11 @@ fn lastmod_estimate(marks: &[Mark], snapshots: &[Snapshot], level: &estimate::Le
             continue;
         };
         if s == s0 {
-            if l == l0 { same += 1 } else { conflicting += 1 }
+            if l == l0 {
+                same += 1
+            } else {
+                conflicting += 1
+            }
             continue;
         }
         if l > s0 {

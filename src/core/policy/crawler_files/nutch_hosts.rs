@@ -63,10 +63,18 @@ pub fn read(text: &str, global: &Intervals) -> Result<Vec<HostIntervals>, String
         };
         let (min, max) = (seconds(min).map_err(|e| format!("line {line}: the minimum {e}"))?, seconds(max).map_err(|e| format!("line {line}: the maximum {e}"))?);
         if let Some(m) = min.filter(|&m| m < global.min) {
-            return Err(format!("line {line}: the minimum {} is below db.fetch.schedule.adaptive.min_interval ({}); Nutch ignores it: raise it or write default", days(m), days(global.min)));
+            return Err(format!(
+                "line {line}: the minimum {} is below db.fetch.schedule.adaptive.min_interval ({}); Nutch ignores it: raise it or write default",
+                days(m),
+                days(global.min)
+            ));
         }
         if let Some(m) = max.filter(|&m| m > global.max) {
-            return Err(format!("line {line}: the maximum {} is over db.fetch.schedule.adaptive.max_interval ({}); Nutch ignores it: lower it or write default", days(m), days(global.max)));
+            return Err(format!(
+                "line {line}: the maximum {} is over db.fetch.schedule.adaptive.max_interval ({}); Nutch ignores it: lower it or write default",
+                days(m),
+                days(global.max)
+            ));
         }
         if let (Some(a), Some(b)) = (min, max)
             && a > b

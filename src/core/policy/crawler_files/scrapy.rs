@@ -10,7 +10,18 @@ use crate::core::policy::pushback::Reaction;
 /// Scrapy's default settings: no download delay (randomised 0.5–1.5× when set), eight
 /// requests per domain at a time, AutoThrottle off.
 pub const SHIPPED: Model = Model {
-    intervals: Intervals { rule: Rule::Fixed, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 },
+    intervals: Intervals {
+        rule: Rule::Fixed,
+        initial: 30.0,
+        min: 30.0,
+        max: 30.0,
+        inc_rate: 0.0,
+        dec_rate: 0.0,
+        sync_delta_rate: None,
+        keeps_ahead: true,
+        cycle: 0.0,
+        per_cycle: 0,
+    },
     server_delay_s: 0.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,

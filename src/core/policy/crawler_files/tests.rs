@@ -159,11 +159,27 @@ fn a_written_file_reads_back_with_its_changes_and_everything_else_kept() {
         (Crawler::Nutch, Some(NUTCH_SITE), vec![("db.fetch.schedule.adaptive.inc_rate", "0.25".into()), ("db.fetch.schedule.adaptive.max_interval", "7776000".into())]),
         (Crawler::Nutch, None, vec![("db.fetch.schedule.class", "org.apache.nutch.crawl.AdaptiveFetchSchedule".into())]),
         // a property given twice (the last counts) with a description, and a self-closed root
-        (Crawler::Nutch, Some("<configuration><property><name>fetcher.server.delay</name><value>1</value></property><property><name>fetcher.server.delay</name><value>2</value><description>d</description></property></configuration>"), vec![("fetcher.server.delay", "9".into())]),
+        (
+            Crawler::Nutch,
+            Some(
+                "<configuration><property><name>fetcher.server.delay</name><value>1</value></property><property><name>fetcher.server.delay</name><value>2</value><description>d</description></property></configuration>",
+            ),
+            vec![("fetcher.server.delay", "9".into())],
+        ),
         (Crawler::Nutch, Some("<configuration/>"), vec![("fetcher.server.delay", "9".into())]),
-        (Crawler::Stormcrawler, Some("# mine\nconfig:\n  topology.workers: 1\n  fetchInterval.default: 720 # half a day\n"), vec![("fetchInterval.default", "1440".into()), ("scheduler.adaptive.fetchInterval.min", "30".into())]),
+        (
+            Crawler::Stormcrawler,
+            Some("# mine\nconfig:\n  topology.workers: 1\n  fetchInterval.default: 720 # half a day\n"),
+            vec![("fetchInterval.default", "1440".into()), ("scheduler.adaptive.fetchInterval.min", "30".into())],
+        ),
         (Crawler::Stormcrawler, None, vec![("scheduler.class", "org.apache.stormcrawler.persistence.AdaptiveScheduler".into())]),
-        (Crawler::Heritrix, Some("<beans>\n <bean id=\"disposition\" class=\"x.DispositionProcessor\">\n  <property name=\"delayFactor\" value=\"4.0\"/>\n  <property name=\"maxDelayMs\"><value>20000</value></property>\n </bean>\n</beans>\n"), vec![("disposition.minDelayMs", "5000".into()), ("disposition.maxDelayMs", "40000".into())]),
+        (
+            Crawler::Heritrix,
+            Some(
+                "<beans>\n <bean id=\"disposition\" class=\"x.DispositionProcessor\">\n  <property name=\"delayFactor\" value=\"4.0\"/>\n  <property name=\"maxDelayMs\"><value>20000</value></property>\n </bean>\n</beans>\n",
+            ),
+            vec![("disposition.minDelayMs", "5000".into()), ("disposition.maxDelayMs", "40000".into())],
+        ),
         (Crawler::Scrapy, Some("BOT_NAME = \"shop\"\nDOWNLOAD_DELAY = 0  # none\n"), vec![("DOWNLOAD_DELAY", "2".into()), ("AUTOTHROTTLE_ENABLED", "True".into())]),
     ];
     for (crawler, original, changes) in cases {
@@ -248,7 +264,9 @@ fn scrapy_reads_its_retries() {
     assert_eq!((m.retry_times, m.retries_429, m.retries_503), (5, false, true));
     let off = read(Crawler::Scrapy, "RETRY_ENABLED = False\nRETRY_TIMES = 5\n", "f").unwrap().model;
     assert_eq!(off.retry_times, 0);
-    for (bad, says) in [("RETRY_TIMES = 2.5\n", "whole number of retries"), ("RETRY_HTTP_CODES = [503, 'x']\n", "not a status code"), ("RETRY_HTTP_CODES = 503\n", "list of status codes")] {
+    for (bad, says) in
+        [("RETRY_TIMES = 2.5\n", "whole number of retries"), ("RETRY_HTTP_CODES = [503, 'x']\n", "not a status code"), ("RETRY_HTTP_CODES = 503\n", "list of status codes")]
+    {
         let message = read(Crawler::Scrapy, bad, "f").unwrap_err().message;
         assert!(message.contains(says), "{bad}: {message}");
     }
@@ -273,7 +291,10 @@ fn the_host_file_takes_each_hosts_bounds_from_the_optimums_intervals() {
     assert_eq!(got, vec![(0, "a.example", Some(129_600.0), Some(172_800.0)), (1, "b.example", Some(31_535_999.0), None), (4, "e.example", None, Some(43_200.0))]);
     // stretched (a fit to a budget): e.example's ten seconds become 100, within the bounds
     let stretched = tuning::host_bounds_from(&f, pages, &names, &global, 10.0);
-    assert_eq!(stretched.iter().map(|(s, h)| (*s, seconds(h.min), seconds(h.max))).collect::<Vec<_>>(), vec![(0, Some(1_296_000.0), Some(1_728_000.0)), (1, Some(31_535_999.0), None), (4, Some(100.0), Some(432_000.0))]);
+    assert_eq!(
+        stretched.iter().map(|(s, h)| (*s, seconds(h.min), seconds(h.max))).collect::<Vec<_>>(),
+        vec![(0, Some(1_296_000.0), Some(1_728_000.0)), (1, Some(31_535_999.0), None), (4, Some(100.0), Some(432_000.0))]
+    );
     // the file Nutch reads back gives the same bounds
     let listed: Vec<_> = hosts.into_iter().map(|(_, h)| h).collect();
     let read = nutch_hosts::read(&nutch_hosts::write(&listed, "a test"), &global).unwrap();

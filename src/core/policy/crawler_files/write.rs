@@ -133,11 +133,7 @@ fn insert_before_close(text: &str, range: std::ops::Range<usize>, tag: &str, blo
     let close = range.start + element.rfind("</").ok_or_else(|| format!("<{tag}> has no closing tag"))?;
     let line_start = text[..close].rfind('\n').map_or(0, |k| k + 1);
     // the closing tag alone on its line: the block goes above it; else on a line of its own
-    if text[line_start..close].trim().is_empty() {
-        Ok(splice(text, line_start..line_start, block))
-    } else {
-        Ok(splice(text, close..close, &format!("\n{block}")))
-    }
+    if text[line_start..close].trim().is_empty() { Ok(splice(text, line_start..line_start, block)) } else { Ok(splice(text, close..close, &format!("\n{block}"))) }
 }
 
 /// The spaces before `at` on its line.
@@ -160,7 +156,8 @@ fn yaml(text: &str, name: &str, value: &str, note: &str) -> String {
     if let Some(k) = lines.iter().rposition(|l| !l.trim_start().starts_with('#') && key_of(l).as_deref() == Some(name)) {
         lines[k] = format!("{}{row}", line_indent(&lines[k], lines[k].len() - lines[k].trim_start().len()));
     } else if let Some(k) = lines.iter().position(|l| l.trim_end() == "config:") {
-        let indent = lines[k + 1..].iter().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).map_or("  ".to_string(), |l| line_indent(l, l.len() - l.trim_start().len()));
+        let indent =
+            lines[k + 1..].iter().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).map_or("  ".to_string(), |l| line_indent(l, l.len() - l.trim_start().len()));
         let indent = if indent.is_empty() { "  ".to_string() } else { indent };
         lines.insert(k + 1, format!("{indent}{row}"));
     } else {
