@@ -125,6 +125,9 @@ fn worker() {
     // worker processes share the cores (a parallel run's wall time would depend on
     // whether the other worker is busy)
     freshlab::core::parallel::set_threads(1);
+    // the speed probe a check near the limits makes runs once a process (the page runs
+    // its probes in idle tasks, never in a check): made here, not in a case's check time
+    freshlab::core::speed::slowness();
     std::panic::set_hook(Box::new(|_| {}));
     let mut out = std::io::stdout().lock();
     for k in from..to {

@@ -51,8 +51,11 @@ function runsTable(result, final) {
     request fits). Nutch waits its server delay after each answer, adds its exception delay × 2<sup>k−1</sup> after the k-th refusal in a row
     and purges the host's queue at its maximum (a day here), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
     blocks 60 s doubled per incident (at most a day, forgiven after 30 quiet minutes); Heritrix waits its delay factor × the answer's time;
-    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE (Freshlab's rule): P or the Crawl-delay
-    between requests, Retry-After waited out, the gap doubled on a refusal without it and halved after ten calm answers.</p>`;
+    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE backs off by Freshlab's rule (P or the Crawl-delay
+    between requests, Retry-After waited out, the gap doubled on a refusal without it and halved after ten calm answers) or by Google's
+    documented slow-down (server errors and slow answers lower a host's rate, quick answers for a while raise it; Google reads no Crawl-delay
+    and documents no Retry-After; its numbers are Freshlab's: a refusal doubles the gap, an answer over twice the host's fastest lengthens it
+    1.25×, ten quick answers shorten it 1.25×, never below P).</p>`;
   const gap =
     crawler && merge && final
       ? `<p>At the same bandwidth and the same gap between two requests to a server, MERGE on OPT_POLITE keeps
@@ -201,6 +204,7 @@ export default {
         'crawl_delay_seconds',
         'refusal',
         'retry_after',
+        'merge_backoff',
         'tune',
         'nutch_1564',
         'nutch_cycle_hours',

@@ -4,6 +4,7 @@
 //! seconds. Each rule cites the code or documentation it follows.
 
 use super::{PolitenessCheck, Retry, Schedule};
+use crate::core::labels::labelled;
 use crate::core::model::host::{Answer, Host, HostLoad, Refusals};
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Freshness;
@@ -19,6 +20,13 @@ const FORGIVE_S: f64 = 1_800.0;
 const STORM_FIRST_BLOCK_S: f64 = 60.0;
 /// MERGE's rule: this many answers in a row within capacity halve a doubled gap.
 const MERGE_CALM_ANSWERS: u32 = 10;
+/// Google's slow-down, in Freshlab's numbers (Google publishes none): an answer slower
+/// than this many times the host's fastest is the site "slowing down"…
+const GOOGLE_SLOW: f64 = 2.0;
+/// …and lengthens the gap by this factor; this many quick answers in a row ("responds
+/// quickly for a while") shorten it by the same, never below P.
+const GOOGLE_STEP: f64 = 1.25;
+const GOOGLE_QUICK_ANSWERS: u32 = 10;
 
 /// A crawler's reaction, with its settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,6 +62,35 @@ pub enum Reaction {
     /// server's gap doubles (at most a day); ten answers in a row within capacity halve
     /// it back, never below P.
     Merge,
+    /// Google's documented crawl capacity limit (Search Central, "Large site owner's guide
+    /// to managing your crawl budget": a site that responds quickly for a while has its
+    /// limit raised, one that slows down or answers server errors has it lowered; "How
+    /// HTTP status codes affect Google's crawlers": 500, 503 and 429 slow the crawl of
+    /// the host name, which recovers as the errors stop). Google supports no robots.txt
+    /// Crawl-delay (its robots.txt specification) and documents no Retry-After: neither
+    /// is read. The numbers are Freshlab's: the gap starts at P; a refusal doubles it (at
+    /// most a day), an answer over twice the host's fastest lengthens it 1.25×, and ten
+    /// quick answers in a row shorten it 1.25×, never below P.
+    Google,
+}
+
+labelled! {
+/// How the best Freshlab knows (MERGE on OPT_POLITE) reacts when a server pushes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backoff {
+    Freshlab => "Freshlab's rule",
+    Google => "Google's documented slow-down",
+}
+}
+
+impl Backoff {
+    pub fn reaction(self) -> Reaction {
+        match self {
+            Backoff::Freshlab => Reaction::Merge,
+            Backoff::Google => Reaction::Google,
+        }
+    }
 }
 
 /// What the crawler keeps about one server.
@@ -67,13 +104,15 @@ pub struct HostGate {
     last_refusal: f64,
     /// Scrapy's AutoThrottle delay, MERGE's current gap (seconds; 0: not yet set).
     delay_s: f64,
-    /// MERGE: answers within capacity since the last refusal.
+    /// MERGE: answers within capacity since the last refusal; Google: quick answers in a row.
     calm: u32,
+    /// Google: the host's fastest answer so far (seconds; infinite: none yet).
+    fastest_s: f64,
 }
 
 impl Default for HostGate {
     fn default() -> Self {
-        HostGate { not_before: 0.0, incidents: 0, last_refusal: f64::NEG_INFINITY, delay_s: 0.0, calm: 0 }
+        HostGate { not_before: 0.0, incidents: 0, last_refusal: f64::NEG_INFINITY, delay_s: 0.0, calm: 0, fastest_s: f64::INFINITY }
     }
 }
 
@@ -98,7 +137,7 @@ impl Reaction {
 
     /// Whether the crawler keeps a robots.txt Crawl-delay (up to its cap).
     pub fn honours_crawl_delay(self) -> bool {
-        !matches!(self, Reaction::Scrapy { .. })
+        !matches!(self, Reaction::Scrapy { .. } | Reaction::Google)
     }
 
     /// The crawler's gap between two requests to `host` (seconds): its own `gap_s`, or the
@@ -112,7 +151,7 @@ impl Reaction {
             Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } => delay,
             Reaction::Heritrix { .. } => gap_s.max(delay.min(crawl_delay_cap_s)),
             Reaction::Merge => gap_s.max(delay),
-            Reaction::Scrapy { .. } => gap_s,
+            Reaction::Scrapy { .. } | Reaction::Google => gap_s,
         }
     }
 
@@ -208,6 +247,28 @@ impl Reaction {
                         t + gate.delay_s * SECOND
                     }
                 }
+            }
+            Reaction::Google => {
+                if gate.delay_s < gap {
+                    gate.delay_s = gap;
+                }
+                let seconds = answer.seconds();
+                let slow = !refused && seconds > GOOGLE_SLOW * gate.fastest_s;
+                if !refused {
+                    gate.fastest_s = gate.fastest_s.min(seconds);
+                }
+                if refused || slow {
+                    gate.calm = 0;
+                    let factor = if refused { 2.0 } else { GOOGLE_STEP };
+                    gate.delay_s = (factor * gate.delay_s).min(DAY_S.max(gap));
+                } else {
+                    gate.calm += 1;
+                    if gate.calm >= GOOGLE_QUICK_ANSWERS && gate.delay_s > gap {
+                        gate.delay_s = (gate.delay_s / GOOGLE_STEP).max(gap);
+                        gate.calm = 0;
+                    }
+                }
+                t + gate.delay_s * SECOND
             }
         };
         gate.not_before = next;
@@ -438,6 +499,34 @@ mod tests {
         assert!(close(wait(r, &mut gate, &host, 0.0, OK, 10.0), 20.0));
         let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
         assert!(close(wait(r, &mut HostGate::default(), &slow, 0.0, OK, 10.0), 60.0));
+    }
+
+    /// Google: P between starts whatever the Crawl-delay; a refusal doubles the gap and
+    /// Retry-After is not read; an answer over twice the host's fastest lengthens it
+    /// 1.25×; ten quick answers in a row shorten it 1.25×, never below P (by hand).
+    #[test]
+    fn google_slows_on_refusals_and_slow_answers_and_speeds_up_after_quick_ones() {
+        let r = Reaction::Google;
+        let quick = Answer::Ok { seconds: 0.2 };
+        let (host, mut gate) = (Host { crawl_delay_s: 60.0, ..Host::default() }, HostGate::default());
+        assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 10.0), "Crawl-delay not read");
+        assert!(close(wait(r, &mut gate, &host, 0.0, RETRY_120, 10.0), 20.0), "Retry-After not read");
+        assert!(close(wait(r, &mut gate, &host, 0.0, REFUSED, 10.0), 40.0));
+        assert!(close(wait(r, &mut gate, &host, 0.0, Answer::Ok { seconds: 0.4 }, 10.0), 40.0), "twice the fastest is not slow");
+        assert!(close(wait(r, &mut gate, &host, 0.0, Answer::Ok { seconds: 0.41 }, 10.0), 50.0), "over twice is");
+        for _ in 0..9 {
+            assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 50.0));
+        }
+        assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 40.0));
+        // 40 → 32 → 25.6 → 20.48 → 16.4 → 13.1 → 10.5 → 10: seven steps of ten answers
+        for _ in 0..69 {
+            wait(r, &mut gate, &host, 0.0, quick, 10.0);
+        }
+        assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 10.0), "seventy quick answers bring it back to P");
+        for _ in 0..20 {
+            assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 10.0), "never below P");
+        }
+        assert!(!r.honours_retry_after() && !r.honours_crawl_delay() && !r.skips(&host, 30.0));
     }
 
     /// Nutch and StormCrawler skip a host whose Crawl-delay is over their cap; the others

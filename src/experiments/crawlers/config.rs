@@ -13,6 +13,7 @@ use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
+use crate::core::policy::pushback::Backoff;
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
 use crate::core::sim::request_cost::seconds_per_request;
@@ -57,6 +58,9 @@ pub struct CrawlersConfig {
         number("robots.txt Crawl-delay (seconds; 0: none)").help("Nutch and StormCrawler skip a host asking more than their cap").at_least(0.0).at_most(86_400.0);
     pub refusal: Refusal = Refusal::TooManyRequests; select("over capacity servers answer");
     pub retry_after: bool = true; bool("refusals carry Retry-After");
+    /// MERGE's reaction to a server pushing back.
+    pub merge_backoff: Backoff = Backoff::Freshlab;
+        select("MERGE backs off by").help("Freshlab's rule, or Google's documented slow-down (server errors and slow answers lower a host's rate; Crawl-delay and Retry-After not read)");
     /// Search the crawler's own settings for a configuration that keeps the pages
     /// fresher on no more requests, and re-simulate it (`--tuned FILE` writes it).
     pub tune: bool = false; bool("find a tuned configuration").help("tries the file's revisit settings one at a time (each a run), never more requests than as loaded");

@@ -16,7 +16,7 @@ use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Loaded, Model};
-use crate::core::policy::pushback::{self, Answers, CrawlerRules, HostGate, Reaction};
+use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
@@ -315,7 +315,10 @@ impl CrawlersJob {
         let converged = average(&freshness[freshness.len() - freshness.len().div_ceil(4)..]);
         RunResult {
             label: match run.role {
-                Role::Merge => "MERGE on OPT_POLITE, same bandwidth".into(),
+                Role::Merge => match self.config.merge_backoff {
+                    Backoff::Freshlab => "MERGE on OPT_POLITE, same bandwidth".into(),
+                    Backoff::Google => "MERGE on OPT_POLITE, same bandwidth, Google's slow-down".into(),
+                },
                 Role::Tuned => format!("{}, tuned", self.loaded.crawler.label()),
                 Role::Crawler | Role::Candidate | Role::Without(_) => self.loaded.crawler.label().into(),
             },
@@ -536,7 +539,7 @@ impl Plan for CrawlersJob {
         let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize).with_redrawn(redrawn);
         let rules = if merge {
             let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
-            CrawlerRules { reaction: Reaction::Merge, gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }
+            CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }
         } else {
             // Scrapy's retries wait behind the host's requests due (its next slot at least)
             let retried = match self.config.refusal {

@@ -4,6 +4,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use super::*;
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::crawler_files::Crawler;
+use crate::core::policy::pushback::Backoff;
 use crate::core::units::Days;
 use crate::experiments::{Config, Figures, Settings, policies::PoliciesConfig, run};
 
@@ -124,12 +125,46 @@ fn a_crawler_slower_than_the_capacity_is_never_refused() {
     }
 }
 
+/// MERGE with Google's slow-down, on servers its bandwidth overloads (Nutch refetching
+/// hourly, one request in 500 s a server): the slow answers lower its rate before the
+/// refusals do, so it is refused less and over capacity less than with Freshlab's rule,
+/// on fewer requests; it reads no Crawl-delay (sends sooner), still never under P.
+#[test]
+fn googles_slow_down_keeps_servers_nearer_their_capacity_than_freshlabs_rule() {
+    let config = CrawlersConfig {
+        crawler_settings: "db.fetch.interval.default=3600".into(),
+        server_capacity: 0.002,
+        response_ms: 300.0,
+        retry_after: false,
+        horizon_days: Days(10.0),
+        ..small()
+    };
+    let freshlab = ran(config.clone()).runs.remove(1);
+    let google = ran(CrawlersConfig { merge_backoff: Backoff::Google, ..config.clone() }).runs.remove(1);
+    assert!(google.label.contains("Google's slow-down") && !freshlab.label.contains("Google"));
+    assert!(freshlab.answers.refused > 0, "the setting overloads the servers");
+    assert!(2 * google.answers.refused < freshlab.answers.refused, "refused: {} with Google's against {}", google.answers.refused, freshlab.answers.refused);
+    assert!(google.over_capacity_s < freshlab.over_capacity_s && google.requests < freshlab.requests);
+    assert_eq!(google.violations, 0);
+    // Nutch kept to a 600 s Crawl-delay: MERGE's allocation asks more of the largest server
+    let delayed = CrawlersConfig { crawler_settings: "db.fetch.interval.default=3600; fetcher.max.crawl.delay=-1".into(), crawl_delay_seconds: 600.0, ..config };
+    assert_eq!(ran(delayed.clone()).runs[1].answers.under_crawl_delay, 0, "Freshlab's rule keeps the Crawl-delay");
+    assert!(ran(CrawlersConfig { merge_backoff: Backoff::Google, ..delayed }).runs[1].answers.under_crawl_delay > 0, "Google reads no Crawl-delay");
+}
+
 /// Nutch skips every server whose Crawl-delay is over `fetcher.max.crawl.delay`; Heritrix
 /// keeps it up to its cap instead.
 #[test]
 fn a_crawl_delay_over_nutchs_cap_skips_the_servers() {
     let o = ran(CrawlersConfig { crawl_delay_seconds: 60.0, ..small() });
     assert_eq!((o.runs[0].requests, o.runs[0].skipped_servers), (0, 100));
+    // at -1 Nutch never skips and keeps the Crawl-delay however long (nutch-default.xml)
+    let o = ran(CrawlersConfig { crawl_delay_seconds: 60.0, crawler_settings: "fetcher.max.crawl.delay=-1".into(), ..small() });
+    assert_eq!(o.runs[0].skipped_servers, 0);
+    assert!(o.runs[0].requests > 0);
+    assert_eq!(o.runs[0].answers.under_crawl_delay, 0);
+    let refused = CrawlersConfig { crawler_settings: "fetcher.max.crawl.delay=-2".into(), ..small() }.validate().unwrap_err();
+    assert!(refused.message.contains("or -1 never to skip a host"), "{}", refused.message);
     let o = ran(CrawlersConfig { crawler: Crawler::Heritrix, crawl_delay_seconds: 60.0, ..small() });
     assert_eq!(o.runs[0].skipped_servers, 0);
     assert!(o.runs[0].requests > 0);

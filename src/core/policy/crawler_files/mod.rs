@@ -189,7 +189,7 @@ pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 4] {
         Known {
             name: "fetcher.max.crawl.delay",
             default: "30",
-            meaning: "robots.txt Crawl-delay kept up to this (seconds); a host asking for more is skipped",
+            meaning: "robots.txt Crawl-delay kept up to this (seconds); a host asking for more is skipped (-1: never skipped, its Crawl-delay kept however long)",
             apply: crawl_delay_cap_s,
         },
     ]
@@ -210,8 +210,10 @@ fn threads_per_queue(m: &mut Model, v: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// nutch-default.xml: "If set to -1 the fetcher will never skip such pages and will wait
+/// the amount of time retrieved from robots.txt Crawl-Delay, however long that might be."
 fn crawl_delay_cap_s(m: &mut Model, v: &str) -> Result<(), String> {
-    m.crawl_delay_cap_s = number(v, "seconds")?;
+    m.crawl_delay_cap_s = if v == "-1" { -1.0 } else { number(v, "seconds").map_err(|e| format!("{e}, or -1 never to skip a host"))? };
     Ok(())
 }
 
