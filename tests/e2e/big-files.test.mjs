@@ -34,6 +34,13 @@ const { page } = await sharedPage({ view: 'learning' });
 async function editWithFileHeld(panel, file, label, value, afterLoad = async () => {}) {
   await settled(page);
   const box = page.locator(`#${panel}`);
+  // every error the panel's status shows from the load on (a refusal from the file's
+  // size alone, before the worker has read its rows, was one)
+  await page.evaluate((p) => {
+    const status = document.querySelector(`#${p} .status`);
+    window.__errors = [];
+    new MutationObserver(() => status.classList.contains('is-error') && window.__errors.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
+  }, panel);
   await box.locator('input[type=file]').setInputFiles(file);
   await page.waitForFunction((p) => /Loaded big-/.test(document.querySelector(`#${p} .trace-status`).textContent), panel, { timeout: 60_000 });
   await afterLoad(box);
@@ -41,11 +48,11 @@ async function editWithFileHeld(panel, file, label, value, afterLoad = async () 
   const noLongTask = await watchLongTasks(page, box.getByLabel(label, { exact: true }));
   await setField(page, panel, label, value);
   // the check runs once typing pauses; its note names the size of the run (until the
-  // worker has read the list's shape, the check bounds it from the file's size alone and
-  // may refuse: on a busy machine that came first, so wait for the note itself)
+  // worker has read the list's shape, the note says it is reading it)
   await page.waitForFunction((p) => /Needs about/.test(document.querySelector(`#${p} .estimate`)?.textContent ?? ''), panel, { timeout: 60_000 });
   await page.waitForTimeout(500);
   await noLongTask();
+  assert.deepEqual(await page.evaluate(() => window.__errors), [], 'no refusal shown while the file was read');
   return (await cost()).join(' ');
 }
 

@@ -103,7 +103,8 @@ export function csvDropBox(panel, controls, options) {
     },
   });
   const use = (text, name, bytes) => {
-    const held = { text, name, bytes, serial: ++loads, shape: null };
+    // reading: its shape is being read in the worker (the checks wait for it)
+    const held = { text, name, bytes, serial: ++loads, shape: null, reading: Boolean(options.shape) };
     panel[options.key] = held;
     const awaited = panel.awaited.get(options.key);
     panel.awaited.delete(options.key);
@@ -120,12 +121,18 @@ export function csvDropBox(panel, controls, options) {
         ({ result }) => {
           if (panel[options.key] !== held) return;
           held.shape = result;
+          held.reading = false;
           // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
           const read = result.separator && result.separator !== 'comma-separated' ? `, read as ${result.separator} with decimal commas` : '';
           status.textContent = `Loaded ${name} (${kb(bytes)}): ${result.pages.toLocaleString('en')} rows on ${result.servers.toLocaleString('en')} servers${read}${other}. ${options.loaded}`;
           panel.changed();
         },
-        () => {},
+        // unread, the file stands in the checks by its size (and the run reads it again)
+        () => {
+          if (panel[options.key] !== held) return;
+          held.reading = false;
+          panel.changed();
+        },
       );
     }
   };

@@ -437,6 +437,16 @@ export class ExperimentPanel {
       problem = this.core.validate(config);
     }
     if (config) for (const box of this.fileBoxes) box.refresh(config);
+    // a big file's bound from its size alone may refuse it: while the worker reads its
+    // rows and servers, the estimate waits for them instead of flashing that refusal
+    const reading = config && problem && /needs about/.test(problem.message) ? this.fileSpecs.map((spec) => this.heldFile(config, spec)).find((file) => file?.reading) : null;
+    if (reading) {
+      this.note.textContent = `Reading ${reading.name} for its rows and servers: the estimate follows.`;
+      this.noted = null;
+      this.setStatus(`Reading ${reading.name}: it runs once its estimate is known.`);
+      this.markStale(config);
+      return null;
+    }
     if (problem) {
       this.showProblem(problem);
       if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
