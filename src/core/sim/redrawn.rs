@@ -4,7 +4,9 @@
 //! visit its interval adds the expected fresh time (1 − e^{−λU})/λ under each redrawn
 //! rate. For a schedule that does not react to what fetches show (MERGE, RANDOM, an
 //! allocation) this is its expected freshness under those rates exactly; a crawler that
-//! adapts to the changes it saw adapted to the estimates' changes, not the redrawn ones.
+//! adapts to the changes it saw adapted to the estimates' changes, not the redrawn ones,
+//! and is run again on each redraw's rates instead ([`RedrawnRates::set`]; the crawlers
+//! experiment).
 
 use crate::core::math::elementary::{exp, ln};
 use crate::core::rng::{Purpose, Stream};
@@ -47,6 +49,12 @@ impl RedrawnRates {
     #[inline]
     fn of_page(&self, i: usize) -> &[f64] {
         &self.0[i * REDRAWS..(i + 1) * REDRAWS]
+    }
+
+    /// Redraw `k`'s rate of each of the first `pages` pages: the rates a crawler that
+    /// adapts to what its fetches show is run again on.
+    pub fn set(&self, k: usize, pages: usize) -> Vec<f64> {
+        (0..pages).map(|i| self.of_page(i)[k]).collect()
     }
 
     /// An accumulator for pages `first..first + pages`.

@@ -300,7 +300,11 @@ impl Settings for CrawlersConfig {
         // and the crawler again without each cause of the gap it may have (the split)
         let cycles = self.crawler == Crawler::Nutch && self.nutch_cycle_hours > 0.0;
         let limits = self.server_capacity > 0.0 || self.crawl_delay_seconds > 0.0 || self.response_ms > 0.0 || self.list_may_limit();
+        // with estimated rates the crawler (and the tuned file) run again on each redraw
+        let redrawn = self.pages().estimated_rates();
+        let reruns = if redrawn { (redrawn::REDRAWS * if self.tune { 2 } else { 1 }) as f64 } else { 0.0 };
         let runs = 2.0
+            + reruns
             + f64::from(u8::from(cycles) + u8::from(limits))
             + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 + 1.0 } else { 0.0 };
         // every run but MERGE's is the crawler's, whose retries (Scrapy's) may each add
@@ -313,13 +317,11 @@ impl Settings for CrawlersConfig {
         let refusing = (self.server_capacity > 0.0 && model.politeness_s() < 1.0 / self.server_capacity) || self.list_may_limit();
         let retries = if retried && refusing { f64::from(model.retry_times) } else { 0.0 };
         let weight = (runs - 1.0) * (1.0 + retries) + 1.0;
-        // with estimated rates the runs shown (the crawler, MERGE, the tuned file's) also
-        // count each request under the redrawn rates and hold the rates and a last visit
-        // a page
-        let redrawn = self.pages().estimated_rates();
-        let shown = if self.tune { 3.0 } else { 2.0 };
-        let redrawn_seconds = if redrawn { shown * requests * (1.0 + retries) * redrawn::SECONDS_PER_REQUEST } else { 0.0 };
-        let redrawn_bytes = if redrawn { (redrawn::BYTES_PER_PAGE + 8) as f64 } else { 0.0 };
+        // with estimated rates MERGE's run also counts each request under the redrawn
+        // rates and holds the rates and a last visit a page; a rerun holds its redraw's
+        // rates (8 bytes a page)
+        let redrawn_seconds = if redrawn { requests * redrawn::SECONDS_PER_REQUEST } else { 0.0 };
+        let redrawn_bytes = if redrawn { (redrawn::BYTES_PER_PAGE + 16) as f64 } else { 0.0 };
         // every slice of every run steps every server: a candidate's slices are finer,
         // a run of the split's finer still (the sample hosts' tuning: 161 runs of 100
         // slices over 600 servers, 9.7 M steps beside 11 M requests)
@@ -328,7 +330,7 @@ impl Settings for CrawlersConfig {
         let candidates =
             if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
         let steps = servers as f64
-            * (slices * (if self.tune { 3.0 } else { 2.0 }) + split_runs * slices.max(job::SPLIT_SLICES as f64) + candidates * slices.max(job::CANDIDATE_SLICES as f64));
+            * (slices * (if self.tune { 3.0 } else { 2.0 } + reruns) + split_runs * slices.max(job::SPLIT_SLICES as f64) + candidates * slices.max(job::CANDIDATE_SLICES as f64));
         let crawler_weight = (runs - 1.0) * (1.0 + retries) * CRAWLER_REQUEST_COST + 1.0;
         let (requests, request_seconds) = (weight * requests, crawler_weight * request_seconds + redrawn_seconds + steps * SECONDS_PER_SERVER_STEP);
         let n = pages as f64;

@@ -21,7 +21,7 @@ use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
 use crate::core::sim::freshness::{Account, Estimator, Fetch, Freshness};
-use crate::core::sim::redrawn::{self, RedrawnRates};
+use crate::core::sim::redrawn::{self, REDRAWS, RedrawnRates};
 use crate::experiments::Plan;
 
 /// Requests in a slice, about (the slices are fixed by the configuration alone).
@@ -80,6 +80,10 @@ pub struct CrawlersJob {
     /// With estimated rates (a history's page list): each page's rates redrawn within
     /// its interval, for the shown runs' spread.
     redrawn: Option<RedrawnRates>,
+    /// The mean freshness of the crawler's runs on each redraw so far, and the tuned
+    /// file's (its model kept for them).
+    redrawn_means: [Vec<f64>; 2],
+    tuned_model: Option<Model>,
     /// Each server's own interval bounds (Nutch's host file; NUTCH-3029), and the file's use.
     host_bounds: Vec<Option<HostIntervals>>,
     host_used: Option<HostBoundsUsed>,
@@ -117,6 +121,10 @@ enum Role {
     Tuned,
     /// The crawler without a cause of the gap: measured, not shown.
     Without(Without),
+    /// The crawler (or the tuned file) again on redraw `k` of the estimated rates: a
+    /// crawler that adapts to the changes its fetches show would have seen others, so
+    /// its spread is of these runs, not of its one schedule counted under them.
+    Redrawn { tuned: bool, k: usize },
 }
 
 /// One run in progress: every server's schedule, stream and politeness check; the
@@ -146,18 +154,28 @@ pub struct Running {
     skipped: u64,
     /// Whether its servers have no limits (the gap's split).
     free_hosts: bool,
+    /// The pages' true rates in this run, where not the repository's (a redraw's).
+    lambda: Option<Vec<f64>>,
+}
+
+impl Running {
+    /// The pages' true rates in this run.
+    fn rates<'a>(&'a self, repo: &'a Repository) -> &'a [f64] {
+        self.lambda.as_deref().unwrap_or(&repo.lambda)
+    }
 }
 
 /// Every fetch accounted, those that found the page unchanged counted.
 struct Visits<'a> {
     account: &'a mut Account,
     repo: &'a Repository,
+    lambda: &'a [f64],
     unchanged: &'a mut u64,
 }
 
 impl Freshness for Visits<'_> {
     fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
-        let fetch = self.account.visit(page, time, self.repo.lambda[page], self.repo.weight(page), rng);
+        let fetch = self.account.visit(page, time, self.lambda[page], self.repo.weight(page), rng);
         if fetch.is_some_and(|f| !f.changed) {
             *self.unchanged += 1;
         }
@@ -210,7 +228,10 @@ impl CrawlersJob {
         if hosts.iter().any(|h| *h != FREE_HOST) {
             causes.push(Without::Limits);
         }
-        let runs = 2.0 + causes.len() as f64 + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back, !server_names.is_empty()) as f64 + 1.0 } else { 0.0 };
+        let runs = 2.0
+            + causes.len() as f64
+            + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back, !server_names.is_empty()) as f64 + 1.0 } else { 0.0 }
+            + if redrawn.is_some() { (REDRAWS * if config.tune { 2 } else { 1 }) as f64 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
         Ok(CrawlersJob {
             config,
@@ -235,6 +256,8 @@ impl CrawlersJob {
             stopped: None,
             politeness_cost: None,
             redrawn,
+            redrawn_means: [Vec::new(), Vec::new()],
+            tuned_model: None,
             host_bounds,
             host_used,
             optimum: Vec::new(),
@@ -298,8 +321,14 @@ impl CrawlersJob {
         Ok((text, loaded))
     }
 
+    /// The next redraw to run the crawler (or the tuned file) on, with estimated rates.
+    fn redraw_due(&self, tuned: bool) -> Option<usize> {
+        let done = self.redrawn_means[usize::from(tuned)].len();
+        (self.redrawn.is_some() && done < REDRAWS).then_some(done)
+    }
+
     fn result(&self, run: &Running, until: f64, complete: bool) -> RunResult {
-        let bins = run.account.closed_bins(until, &self.repo.lambda, |i| self.repo.weight(i));
+        let bins = run.account.closed_bins(until, run.rates(&self.repo), |i| self.repo.weight(i));
         let width = self.horizon() / self.config.bins as f64;
         let total = self.repo.total_weight();
         let done = ((until / width).floor() as usize).min(self.config.bins as usize);
@@ -319,8 +348,8 @@ impl CrawlersJob {
                     Backoff::Freshlab => "MERGE on OPT_POLITE, same bandwidth".into(),
                     Backoff::Google => "MERGE on OPT_POLITE, same bandwidth, Google's slow-down".into(),
                 },
-                Role::Tuned => format!("{}, tuned", self.loaded.crawler.label()),
-                Role::Crawler | Role::Candidate | Role::Without(_) => self.loaded.crawler.label().into(),
+                Role::Tuned | Role::Redrawn { tuned: true, .. } => format!("{}, tuned", self.loaded.crawler.label()),
+                Role::Crawler | Role::Candidate | Role::Without(_) | Role::Redrawn { tuned: false, .. } => self.loaded.crawler.label().into(),
             },
             freshness,
             complete,
@@ -335,6 +364,8 @@ impl CrawlersJob {
             skipped_servers: run.skipped,
             over_capacity_s: over.iter().sum(),
             servers_over_capacity: over.iter().filter(|&&s| s > 0.0).count() as u64,
+            // MERGE's schedule does not react to what it fetches: its one schedule counted
+            // under each redraw; a crawler's spread is of its runs again (set at their end)
             spread: run.account.redrawn_fresh(until, |i| self.repo.weight(i)).filter(|_| complete).map(|f| redrawn::spread(f, total * until)),
         }
     }
@@ -346,7 +377,7 @@ impl CrawlersJob {
             .map(|s| {
                 let pages = self.repo.server_pages(s);
                 let weight: f64 = pages.clone().map(|i| self.repo.weight(i)).sum();
-                let fresh = run.account.fresh_time(pages, run.fresh[s], until, &self.repo.lambda, |i| self.repo.weight(i));
+                let fresh = run.account.fresh_time(pages, run.fresh[s], until, run.rates(&self.repo), |i| self.repo.weight(i));
                 ServerRun {
                     requests: run.checks[s].requests,
                     refused: run.answers[s].refused,
@@ -488,11 +519,18 @@ impl Plan for CrawlersJob {
             // each removal keeps the ones before it: cycles go first
             model.intervals.cycle = 0.0;
             (Role::Without(cause), model)
+        } else if let Some(k) = self.redraw_due(false) {
+            (Role::Redrawn { tuned: false, k }, self.loaded.model)
         } else if self.config.tune && self.tuned.is_none() {
             self.next_of_search()?
+        } else if let (Some(k), Some(model)) = (self.redraw_due(true), self.tuned_model) {
+            (Role::Redrawn { tuned: true, k }, model)
         } else {
             return None;
         };
+        if role == Role::Tuned {
+            self.tuned_model = Some(model);
+        }
         let merge = role == Role::Merge;
         let servers = self.repo.servers();
         let p = self.politeness;
@@ -509,7 +547,7 @@ impl Plan for CrawlersJob {
         // the tuning's host file, in its candidate's runs and in the tuned files' when kept
         let tuned_hosts = match role {
             Role::Candidate => self.search.as_ref().is_some_and(|s| s.hosts == HostStage::Trying),
-            Role::Tuned => self.tuned.as_ref().is_some_and(Tuned::hosts_kept),
+            Role::Tuned | Role::Redrawn { tuned: true, .. } => self.tuned.as_ref().is_some_and(Tuned::hosts_kept),
             _ => false,
         };
         let host_bounds = match &self.tuned_hosts {
@@ -534,9 +572,15 @@ impl Plan for CrawlersJob {
             .collect();
         // the runs shown (not the tuning's candidates, nor the gap's split) are also counted
         // under the redrawn rates, with estimated ones
-        let shown = matches!(role, Role::Crawler | Role::Merge | Role::Tuned);
-        let redrawn = self.redrawn.as_ref().filter(|_| shown).map(|r| r.account(0, self.repo.pages()));
-        let account = Account::new(Estimator::Exact, &self.repo.lambda, |i| self.repo.weight(i), self.horizon(), self.config.bins as usize).with_redrawn(redrawn);
+        // MERGE's run is counted under the redrawn rates; the crawler's and the tuned
+        // file's are run again on each redraw instead (Role::Redrawn)
+        let redrawn = self.redrawn.as_ref().filter(|_| merge).map(|r| r.account(0, self.repo.pages()));
+        let lambda = match role {
+            Role::Redrawn { k, .. } => self.redrawn.as_ref().map(|r| r.set(k, self.repo.pages())),
+            _ => None,
+        };
+        let account = Account::new(Estimator::Exact, lambda.as_deref().unwrap_or(&self.repo.lambda), |i| self.repo.weight(i), self.horizon(), self.config.bins as usize)
+            .with_redrawn(redrawn);
         let rules = if merge {
             let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
             CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }
@@ -557,7 +601,7 @@ impl Plan for CrawlersJob {
             slices: match role {
                 Role::Candidate => self.slices.max(CANDIDATE_SLICES),
                 Role::Without(_) => self.slices.max(SPLIT_SLICES),
-                Role::Crawler | Role::Merge | Role::Tuned => self.slices,
+                Role::Crawler | Role::Merge | Role::Tuned | Role::Redrawn { .. } => self.slices,
             },
             schedules,
             streams,
@@ -574,6 +618,7 @@ impl Plan for CrawlersJob {
             fresh: vec![0.0; servers],
             skipped: skips.iter().filter(|&&skip| skip).count() as u64,
             free_hosts,
+            lambda,
         };
         Some((run, self.repo.pages() as f64 / 2.0))
     }
@@ -582,8 +627,8 @@ impl Plan for CrawlersJob {
         run.slice += 1;
         let until = self.horizon() * run.slice as f64 / run.slices as f64;
         let mut work = 0;
-        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, .. } = run;
-        let mut visits = Visits { account, repo: &self.repo, unchanged };
+        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, lambda, .. } = run;
+        let mut visits = Visits { account, repo: &self.repo, lambda: lambda.as_deref().unwrap_or(&self.repo.lambda), unchanged };
         let refusals = self.config.refusals();
         for s in 0..schedules.len() {
             let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
@@ -599,7 +644,7 @@ impl Plan for CrawlersJob {
             // the crawler's own, or what its intervals alone ask (a crawler the servers
             // held back makes more without their limits, and may)
             Role::Without(_) => self.results.first().map_or(u64::MAX, |r| r.requests.max(self.requests_per_run as u64)),
-            Role::Crawler | Role::Merge | Role::Tuned => u64::MAX,
+            Role::Crawler | Role::Merge | Role::Tuned | Role::Redrawn { .. } => u64::MAX,
         };
         let over = checks.iter().map(|c| c.requests).sum::<u64>() > budget.saturating_mul(2);
         (work as f64, run.slice >= run.slices || over)
@@ -642,6 +687,20 @@ impl Plan for CrawlersJob {
                     t.confirmed = Some((result.mean, result.requests));
                 }
                 self.results.push(result);
+            }
+            Role::Redrawn { tuned, .. } => {
+                let means = &mut self.redrawn_means[usize::from(tuned)];
+                means.push(result.mean);
+                if means.len() == REDRAWS {
+                    let mut sorted = means.clone();
+                    sorted.sort_by(f64::total_cmp);
+                    let spread = [sorted[0], sorted[REDRAWS / 2], sorted[REDRAWS - 1]];
+                    // the crawler's result is the first; the tuned file's the last
+                    let shown = if tuned { self.results.last_mut() } else { self.results.first_mut() };
+                    if let Some(r) = shown {
+                        r.spread = Some(spread);
+                    }
+                }
             }
         }
     }

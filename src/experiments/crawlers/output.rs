@@ -43,7 +43,8 @@ pub struct RunResult {
     pub over_capacity_s: f64,
     pub servers_over_capacity: u64,
     /// With estimated rates, once complete: `mean` with each rate redrawn within its
-    /// interval (`core::sim::redrawn`): lowest, median, highest.
+    /// interval (`core::sim::redrawn`): lowest, median, highest — of the crawler run
+    /// again on each redraw, or of MERGE's one schedule counted under each.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spread: Option<[f64; 3]>,
 }
@@ -409,7 +410,11 @@ impl Figures for CrawlersOutput {
                 thousands(self.repository.servers as f64),
                 sig(self.politeness_seconds, 3),
                 each.join("; "),
-                spread_note("the freshness over the whole run", REDRAWS, &self.runs.iter().filter_map(|r| Some((r.label.clone(), r.spread?))).collect::<Vec<_>>())
+                spread_note(
+                    "the freshness over the whole run (the crawler run again on each redraw, as it adapts to what it fetches; MERGE's schedule counted under it)",
+                    REDRAWS,
+                    &self.runs.iter().filter_map(|r| Some((r.label.clone(), r.spread?))).collect::<Vec<_>>()
+                )
             ),
         }]
     }

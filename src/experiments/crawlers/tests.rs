@@ -300,6 +300,10 @@ fn a_split_run_far_over_the_crawlers_requests_is_stopped_and_said() {
 /// A history's page list (issue 47): the runs shown carry their freshness under the rates
 /// redrawn within their intervals. Point intervals give the run's own mean within the
 /// noise of its simulated changes (the spread is the expectation); wider ones, a range.
+///
+/// The crawler is run again on each redraw (it adapts to the changes it sees): with
+/// point intervals each rerun is its run (the same streams, and rates to the last bit or
+/// two: a redraw is exp(ln λ)).
 #[test]
 fn estimated_rates_give_the_shown_runs_a_spread() {
     let list = |width: f64| crate::core::model::page_list::estimated_list(400, 20, |k| 0.01 * (1.0 + (k % 23) as f64), width);
@@ -312,6 +316,8 @@ fn estimated_rates_give_the_shown_runs_a_spread() {
     };
     let point = ran(config(1.0));
     assert!(point.runs.len() >= 2);
+    let own = point.runs[0].mean;
+    assert!(point.runs[0].spread.expect("a spread").iter().all(|m| (m - own).abs() < 1e-12), "the crawler's reruns on point intervals: {:?} against {own}", point.runs[0].spread);
     for r in &point.runs {
         let [lo, mid, hi] = r.spread.expect("a spread");
         assert!(lo == mid && mid == hi, "{}: {lo} {mid} {hi}", r.label);
