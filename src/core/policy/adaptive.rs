@@ -79,39 +79,48 @@ fn keeps_ahead() -> bool {
     true
 }
 
+impl Intervals {
+    /// nutch-default.xml: 30 days, 60 s to 365 days, inc_rate 0.4, dec_rate 0.2, sync
+    /// delta 0.3 (AdaptiveFetchSchedule's settings, read whichever schedule runs).
+    pub const NUTCH: Intervals = Intervals {
+        rule: Rule::Nutch,
+        initial: 30.0,
+        min: 60.0 * SECOND,
+        max: 365.0,
+        inc_rate: 0.4,
+        dec_rate: 0.2,
+        sync_delta_rate: Some(0.3),
+        keeps_ahead: true,
+        cycle: 0.0,
+        per_cycle: 0,
+    };
+    /// StormCrawler's AdaptiveScheduler: 1 day, 60 minutes to two weeks, 0.5 and 0.5.
+    pub const STORMCRAWLER: Intervals = Intervals {
+        rule: Rule::Stormcrawler,
+        initial: 1.0,
+        min: 60.0 * MINUTE,
+        max: 20_160.0 * MINUTE,
+        inc_rate: 0.5,
+        dec_rate: 0.5,
+        sync_delta_rate: None,
+        keeps_ahead: true,
+        cycle: 0.0,
+        per_cycle: 0,
+    };
+    /// Every page every 30 days (Nutch's DefaultFetchSchedule; the recrawl interval given
+    /// beside Heritrix and Scrapy, which have no revisit rule of their own).
+    pub const FIXED_30_DAYS: Intervals =
+        Intervals { rule: Rule::Fixed, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 };
+}
+
 impl Rule {
-    /// The project's shipped defaults: nutch-default.xml (30 days, 60 s to 365 days, 0.4,
-    /// 0.2, sync delta 0.3); StormCrawler's AdaptiveScheduler (1 day, 60 minutes to two
-    /// weeks, 0.5, 0.5); Nutch's DefaultFetchSchedule (30 days).
+    /// The project's shipped defaults ([`Intervals::NUTCH`], [`Intervals::STORMCRAWLER`],
+    /// [`Intervals::FIXED_30_DAYS`]).
     pub fn shipped(self) -> Intervals {
         match self {
-            Rule::Nutch => Intervals {
-                rule: self,
-                initial: 30.0,
-                min: 60.0 * SECOND,
-                max: 365.0,
-                inc_rate: 0.4,
-                dec_rate: 0.2,
-                sync_delta_rate: Some(0.3),
-                keeps_ahead: true,
-                cycle: 0.0,
-                per_cycle: 0,
-            },
-            Rule::Stormcrawler => Intervals {
-                rule: self,
-                initial: 1.0,
-                min: 60.0 * MINUTE,
-                max: 20_160.0 * MINUTE,
-                inc_rate: 0.5,
-                dec_rate: 0.5,
-                sync_delta_rate: None,
-                keeps_ahead: true,
-                cycle: 0.0,
-                per_cycle: 0,
-            },
-            Rule::Fixed => {
-                Intervals { rule: self, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 }
-            }
+            Rule::Nutch => Intervals::NUTCH,
+            Rule::Stormcrawler => Intervals::STORMCRAWLER,
+            Rule::Fixed => Intervals::FIXED_30_DAYS,
         }
     }
 

@@ -23,18 +23,7 @@ pub enum Nutch1564 {
 /// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s;
 /// no exception delay, a queue purged at 5 exceptions.
 pub const SHIPPED: Model = Model {
-    intervals: Intervals {
-        rule: Rule::Fixed,
-        initial: 30.0,
-        min: 60.0 * SECOND,
-        max: 365.0,
-        inc_rate: 0.4,
-        dec_rate: 0.2,
-        sync_delta_rate: Some(0.3),
-        keeps_ahead: true,
-        cycle: 0.0,
-        per_cycle: 0,
-    },
+    intervals: Intervals { rule: Rule::Fixed, ..Intervals::NUTCH },
     server_delay_s: 5.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,

@@ -4,24 +4,13 @@
 //! rule of its own: the experiment's recrawl interval is given beside it.
 
 use super::{Entry, Known, Model, boolean, number, whole};
-use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::policy::adaptive::Intervals;
 use crate::core::policy::pushback::Reaction;
 
 /// Scrapy's default settings: no download delay (randomised 0.5–1.5× when set), eight
 /// requests per domain at a time, AutoThrottle off.
 pub const SHIPPED: Model = Model {
-    intervals: Intervals {
-        rule: Rule::Fixed,
-        initial: 30.0,
-        min: 30.0,
-        max: 30.0,
-        inc_rate: 0.0,
-        dec_rate: 0.0,
-        sync_delta_rate: None,
-        keeps_ahead: true,
-        cycle: 0.0,
-        per_cycle: 0,
-    },
+    intervals: Intervals::FIXED_30_DAYS,
     server_delay_s: 0.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,

@@ -11,18 +11,7 @@ use yaml_rust2::{Yaml, YamlLoader};
 /// Crawl-delay honoured up to 30 s; Retry-After honoured up to a day, 10 % jitter on
 /// the back-off.
 pub const SHIPPED: Model = Model {
-    intervals: Intervals {
-        rule: Rule::Fixed,
-        initial: 1.0,
-        min: 60.0 * MINUTE,
-        max: 20_160.0 * MINUTE,
-        inc_rate: 0.5,
-        dec_rate: 0.5,
-        sync_delta_rate: None,
-        keeps_ahead: true,
-        cycle: 0.0,
-        per_cycle: 0,
-    },
+    intervals: Intervals { rule: Rule::Fixed, ..Intervals::STORMCRAWLER },
     server_delay_s: 1.0,
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
