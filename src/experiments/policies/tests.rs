@@ -252,7 +252,12 @@ fn what_would_not_fit_is_refused_with_the_estimate() {
         assert!(e.message.contains("GB") && e.message.contains("browser tab"), "{}", e.message);
     }
     let webbase = PoliciesConfig::webbase();
-    assert!(webbase.cost().check(&limits::NATIVE).is_ok(), "the WEBBASE preset fits natively");
+    // natively, even on a machine four times slower than the reference (this project's
+    // slower host is about 2×): the check itself scales the time by the machine's probed
+    // speed, which WebAssembly beside the end-to-end browsers once read over 7× (6.9 h
+    // then passed the 48 h limit)
+    let cost = webbase.cost();
+    assert!(cost.bytes <= limits::NATIVE.bytes && 4.0 * cost.seconds <= limits::NATIVE.seconds, "the WEBBASE preset fits natively: {cost:?}");
     let allocated_only = PoliciesConfig { crawlers: vec![], ..PoliciesConfig::webbase() };
     assert_eq!(allocated_only.estimate().bytes_per_page, 40, "the issue's budget: at most 48 bytes per page");
     let exact = PoliciesConfig { crawlers: vec![], estimator: Estimator::Exact, ..PoliciesConfig::webbase() };
