@@ -83,6 +83,8 @@ const CASES = [
   ['partition', 'hashed URLs, 30 robots', ['partition', '--schemes', 'hash_url', '--robots', '2,10,30']],
   ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
   ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', path.join(root, 'www', 'samples', 'nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
+  ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],
+  ['crawlers', 'Scrapy retrying, servers of 1 request in 100 s', ['crawlers', '--crawler', 'scrapy', '--set', 'RETRY_TIMES=5', '--recrawl-days', '0.25', '--server-capacity', '0.01', '--repository.pages', '50000', '--repository.servers', '2000', '--horizon-days', '60']],
 ];
 
 const runs = [];

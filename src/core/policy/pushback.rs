@@ -20,6 +20,10 @@ const FORGIVE_S: f64 = 1_800.0;
 const STORM_FIRST_BLOCK_S: f64 = 60.0;
 /// MERGE's rule: this many answers in a row within capacity halve a doubled gap.
 const MERGE_CALM_ANSWERS: u32 = 10;
+/// MERGE's and Google's gap when lengthened from none (P = 0): doubling zero would leave
+/// a refusing server hammered (MERGE after Scrapy without a download delay sent 8.3 M
+/// requests to 100 servers of one request in 500 s, as many as the crawler).
+const FIRST_BACKOFF_S: f64 = 1.0;
 /// Google's slow-down, in Freshlab's numbers (Google publishes none): an answer slower
 /// than this many times the host's fastest is the site "slowing down"…
 const GOOGLE_SLOW: f64 = 2.0;
@@ -59,8 +63,8 @@ pub enum Reaction {
     Scrapy { randomize: bool, concurrency: f64, autothrottle: bool, start_delay_s: f64, max_delay_s: f64, target_concurrency: f64 },
     /// Freshlab's rule for MERGE and OPT_POLITE: P (or the Crawl-delay when longer)
     /// between request starts; a refusal with Retry-After waits it out; without one the
-    /// server's gap doubles (at most a day); ten answers in a row within capacity halve
-    /// it back, never below P.
+    /// server's gap doubles (at most a day; from P = 0, from a second); ten answers in a
+    /// row within capacity halve it back, never below P.
     Merge,
     /// Google's documented crawl capacity limit (Search Central, "Large site owner's guide
     /// to managing your crawl budget": a site that responds quickly for a while has its
@@ -69,8 +73,9 @@ pub enum Reaction {
     /// the host name, which recovers as the errors stop). Google supports no robots.txt
     /// Crawl-delay (its robots.txt specification) and documents no Retry-After: neither
     /// is read. The numbers are Freshlab's: the gap starts at P; a refusal doubles it (at
-    /// most a day), an answer over twice the host's fastest lengthens it 1.25×, and ten
-    /// quick answers in a row shorten it 1.25×, never below P.
+    /// most a day), an answer over twice the host's fastest lengthens it 1.25× (either
+    /// from a second where P = 0), and ten quick answers in a row shorten it 1.25×, never
+    /// below P.
     Google,
 }
 
@@ -235,7 +240,7 @@ impl Reaction {
                     }
                     Answer::Refused { retry_after_s: None, .. } => {
                         gate.calm = 0;
-                        gate.delay_s = (2.0 * gate.delay_s).min(DAY_S.max(gap));
+                        gate.delay_s = (2.0 * gate.delay_s.max(FIRST_BACKOFF_S)).min(DAY_S.max(gap));
                         t + gate.delay_s * SECOND
                     }
                     Answer::Ok { .. } => {
@@ -260,7 +265,7 @@ impl Reaction {
                 if refused || slow {
                     gate.calm = 0;
                     let factor = if refused { 2.0 } else { GOOGLE_STEP };
-                    gate.delay_s = (factor * gate.delay_s).min(DAY_S.max(gap));
+                    gate.delay_s = (factor * gate.delay_s.max(FIRST_BACKOFF_S)).min(DAY_S.max(gap));
                 } else {
                     gate.calm += 1;
                     if gate.calm >= GOOGLE_QUICK_ANSWERS && gate.delay_s > gap {
@@ -527,6 +532,28 @@ mod tests {
             assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 10.0), "never below P");
         }
         assert!(!r.honours_retry_after() && !r.honours_crawl_delay() && !r.skips(&host, 30.0));
+    }
+
+    /// With P = 0 a refusal still slows MERGE and Google: from a second, doubling (by
+    /// hand: 2 s, 4 s; Google's slow answer 1.25 s), and calm answers bring it back to 0.
+    #[test]
+    fn without_politeness_a_refusal_still_backs_off() {
+        let host = Host::default();
+        for r in [Reaction::Merge, Reaction::Google] {
+            let mut gate = HostGate::default();
+            assert!(close(wait(r, &mut gate, &host, 0.0, OK, 0.0), 0.0));
+            assert!(close(wait(r, &mut gate, &host, 0.0, REFUSED, 0.0), 2.0), "{r:?}");
+            assert!(close(wait(r, &mut gate, &host, 0.0, REFUSED, 0.0), 4.0), "{r:?}");
+        }
+        let mut gate = HostGate::default();
+        wait(Reaction::Google, &mut gate, &host, 0.0, Answer::Ok { seconds: 0.1 }, 0.0);
+        assert!(close(wait(Reaction::Google, &mut gate, &host, 0.0, Answer::Ok { seconds: 1.0 }, 0.0), 1.25));
+        let mut gate = HostGate::default();
+        wait(Reaction::Merge, &mut gate, &host, 0.0, REFUSED, 0.0);
+        for _ in 0..10 {
+            wait(Reaction::Merge, &mut gate, &host, 0.0, OK, 0.0);
+        }
+        assert!(close(wait(Reaction::Merge, &mut gate, &host, 0.0, OK, 0.0), 1.0), "halved once: 2 → 1");
     }
 
     /// Nutch and StormCrawler skip a host whose Crawl-delay is over their cap; the others

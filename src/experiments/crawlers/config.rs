@@ -2,7 +2,7 @@
 //! crawler and its own configuration file, the recrawl interval of crawlers without a
 //! revisit rule of their own, the horizon; its checks and its cost.
 
-use super::job;
+use super::{job, pilot};
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
@@ -86,6 +86,10 @@ const SECONDS_PER_SERVER_STEP: f64 = 16e-9;
 /// run estimates`: adaptive Nutch on 1,000,000 pages ran 1.85× its estimate; the sample
 /// hosts' tuning, 174 ns a request against 105 ns estimated, 1.66×).
 const CRAWLER_REQUEST_COST: f64 = 1.7;
+/// MERGE's requests over what its servers serve, at most, where it backs off from them
+/// (its refusals and the cold start's: 1.04 after Scrapy on servers of one request in
+/// 500 s, `the_estimate_follows_a_crawler_its_servers_hold_back`).
+const MERGE_OVER_CAPACITY: f64 = 1.25;
 /// Bytes per server: its schedule, stream, politeness check, load, gate, answers and
 /// fresh time in a run, and its tallies in the crawler's and MERGE's (the gap per server).
 const SERVER_BYTES: f64 = 320.0;
@@ -225,18 +229,51 @@ impl CrawlersConfig {
     /// on 200 servers; Scrapy on 100,000 pages). One 0.2 µs a request, before, put case
     /// 12,838 at 2.9 s against 1.1 s.
     fn requests_and_seconds(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> (f64, f64) {
+        let asked = self.asked(loaded, pages, rate_sum);
+        let seconds = |n: f64| asked(n) * seconds_per_request(n);
+        match sizes {
+            Some(sizes) if !sizes.is_empty() => sizes.iter().fold((0.0, 0.0), |(r, t), &n| (r + asked(n), t + seconds(n))),
+            _ => {
+                let n = pages / servers.max(1.0);
+                (asked(n) * servers, seconds(n) * servers)
+            }
+        }
+    }
+
+    /// What the crawler's intervals ask of a server of n pages over the horizon (see
+    /// [`Self::requests`]).
+    fn asked(&self, loaded: &Loaded, pages: f64, rate_sum: f64) -> impl Fn(f64) -> f64 {
         let i = loaded.model.intervals;
         let per_page_day = if i.rule == Rule::Fixed { 1.0 / i.initial } else { (rate_sum / pages.max(1.0) / 0.916 + 1.0 / i.max).min(1.0 / i.min) };
         let horizon = self.horizon_days.0;
         let p = self.politeness_days(loaded);
-        let wanted = |n: f64| n * (1.0 + per_page_day * horizon);
-        let cap = |n: f64| if p > 0.0 { (horizon / p + n).min(wanted(n)) } else { wanted(n) };
-        let seconds = |n: f64| cap(n) * seconds_per_request(n);
+        move |n: f64| {
+            let wanted = n * (1.0 + per_page_day * horizon);
+            if p > 0.0 { (horizon / p + n).min(wanted) } else { wanted }
+        }
+    }
+
+    /// The crawler's requests in one run, and their time, where every server has the
+    /// limits set (a capacity, a Crawl-delay or a response time): by the pilot, which
+    /// runs the crawler against them. None without limits, or with a page list that may
+    /// give servers their own (its intervals' estimate then bounds it).
+    fn under_limits(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> Option<pilot::Pilot> {
+        let host = self.host();
+        let limited = host.capacity.is_finite() || host.crawl_delay_s > 0.0 || host.response_s > 0.0;
+        if !limited || self.list_may_limit() {
+            return None;
+        }
+        let r = &self.repository;
+        let rates = match self.source {
+            RepositorySource::Generator => pilot::PageRates::Law { never_changing: r.never_changing, min: r.rate_min, max: r.rate_max, exponent: r.rate_exponent },
+            RepositorySource::PageList => pilot::PageRates::Mean(rate_sum / pages.max(1.0)),
+        };
+        let asked = self.asked(loaded, pages, rate_sum);
         match sizes {
-            Some(sizes) if !sizes.is_empty() => sizes.iter().fold((0.0, 0.0), |(r, t), &n| (r + cap(n), t + seconds(n))),
+            Some(sizes) if !sizes.is_empty() => Some(pilot::under_limits(self, loaded, sizes, rates, asked)),
             _ => {
-                let n = pages / servers.max(1.0);
-                (cap(n) * servers, seconds(n) * servers)
+                let one = pilot::under_limits(self, loaded, &[pages / servers.max(1.0)], rates, asked);
+                Some(pilot::Pilot { requests: one.requests * servers, seconds: one.seconds * servers })
             }
         }
     }
@@ -295,28 +332,35 @@ impl Settings for CrawlersConfig {
         let (pages, servers) = self.pages().shape();
         let rate_sum = self.pages().list_shape().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
         let loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
-        let (requests, request_seconds) = self.requests_and_seconds(&loaded, pages as f64, servers as f64, rate_sum, self.sizes().as_deref());
+        let sizes = self.sizes();
+        // what the crawler's intervals ask (a run without the servers' limits), and a run
+        // under them (the pilot's)
+        let (free, free_seconds) = self.requests_and_seconds(&loaded, pages as f64, servers as f64, rate_sum, sizes.as_deref());
+        let pilot = self.under_limits(&loaded, pages as f64, servers as f64, rate_sum, sizes.as_deref());
+        let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
-        // and the crawler again without each cause of the gap it may have (the split)
+        // and the crawler again without each cause of the gap it may have (the split);
+        // without the servers' limits it makes what its intervals ask (stopped there)
         let cycles = self.crawler == Crawler::Nutch && self.nutch_cycle_hours > 0.0;
         let limits = self.server_capacity > 0.0 || self.crawl_delay_seconds > 0.0 || self.response_ms > 0.0 || self.list_may_limit();
         // with estimated rates the crawler (and the tuned file) run again on each redraw
         let redrawn = self.pages().estimated_rates();
         let reruns = if redrawn { (redrawn::REDRAWS * if self.tune { 2 } else { 1 }) as f64 } else { 0.0 };
-        let runs = 2.0
-            + reruns
-            + f64::from(u8::from(cycles) + u8::from(limits))
-            + if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 + 1.0 } else { 0.0 };
+        let candidates =
+            if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
+        // the runs under the limits: MERGE's and the crawler's others
+        let crawler_runs = 1.0 + reruns + f64::from(u8::from(cycles)) + if self.tune { candidates + 1.0 } else { 0.0 };
+        let free_runs = f64::from(u8::from(limits));
         // every run but MERGE's is the crawler's, whose retries (Scrapy's) may each add
-        // a request where a server may refuse it
+        // a request where a server may refuse it (the pilot counts them)
         let model = &loaded.model;
         let retried = match self.refusal {
             Refusal::TooManyRequests => model.retries_429,
             Refusal::Unavailable => model.retries_503,
         };
         let refusing = (self.server_capacity > 0.0 && model.politeness_s() < 1.0 / self.server_capacity) || self.list_may_limit();
-        let retries = if retried && refusing { f64::from(model.retry_times) } else { 0.0 };
-        let weight = (runs - 1.0) * (1.0 + retries) + 1.0;
+        let retries = if retried && refusing && pilot.is_none() { f64::from(model.retry_times) } else { 0.0 };
+        let crawled = crawler_runs * (1.0 + retries);
         // with estimated rates MERGE's run also counts each request under the redrawn
         // rates and holds the rates and a last visit a page; a rerun holds its redraw's
         // rates (8 bytes a page)
@@ -325,18 +369,22 @@ impl Settings for CrawlersConfig {
         // every slice of every run steps every server: a candidate's slices are finer,
         // a run of the split's finer still (the sample hosts' tuning: 161 runs of 100
         // slices over 600 servers, 9.7 M steps beside 11 M requests)
-        let slices = job::slices_for(requests) as f64;
+        let slices = job::slices_for(free) as f64;
         let split_runs = f64::from(u8::from(cycles) + u8::from(limits));
-        let candidates =
-            if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
         let steps = servers as f64
             * (slices * (if self.tune { 3.0 } else { 2.0 } + reruns) + split_runs * slices.max(job::SPLIT_SLICES as f64) + candidates * slices.max(job::CANDIDATE_SLICES as f64));
-        let crawler_weight = (runs - 1.0) * (1.0 + retries) * CRAWLER_REQUEST_COST + 1.0;
-        let (requests, request_seconds) = (weight * requests, crawler_weight * request_seconds + redrawn_seconds + steps * SECONDS_PER_SERVER_STEP);
+        // MERGE at the crawler's bandwidth (its requests a day, refused ones too) backs off
+        // to about its servers' capacity where that is less (Scrapy retrying every refusal
+        // made 8.3 M requests on 100 servers of one request in 500 s; MERGE after it 0.54 M)
+        let capacity = self.host().capacity * self.horizon_days.0 * 86_400.0 * servers as f64;
+        let merged = (MERGE_OVER_CAPACITY * capacity + pages as f64).min(requests) / requests.max(1.0);
+        let work = (crawled + merged) * requests + free_runs * free;
+        let request_seconds =
+            (crawled * CRAWLER_REQUEST_COST + merged) * request_seconds + free_runs * CRAWLER_REQUEST_COST * free_seconds + redrawn_seconds + steps * SECONDS_PER_SERVER_STEP;
         let n = pages as f64;
         let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
         Cost {
-            work: requests + n,
+            work: work + n,
             unit: "requests".into(),
             bytes,
             seconds: request_seconds + n * 1e-6 + self.pages().import_seconds(),

@@ -183,6 +183,17 @@ impl Freshness for Visits<'_> {
     }
 }
 
+/// How the crawler of `model` spaces its requests and reacts to refusals: Scrapy's
+/// retries wait behind the host's requests due (its next slot at least).
+pub(super) fn crawler_rules(config: &CrawlersConfig, model: &Model) -> CrawlerRules {
+    let retried = match config.refusal {
+        Refusal::TooManyRequests => model.retries_429,
+        Refusal::Unavailable => model.retries_503,
+    };
+    let retry = Retry { soon: model.politeness_s() / 86_400.0, times: if retried { model.retry_times } else { 0 }, later: model.retry_days };
+    CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry }
+}
+
 /// Each server's own bounds from the host file's `listed` hosts (matched by name,
 /// case aside), and what the file bound (with one).
 fn host_bounds_of(listed: Vec<HostIntervals>, names: &[String], repo: &Repository, given: bool) -> (Vec<Option<HostIntervals>>, Option<HostBoundsUsed>) {
@@ -585,13 +596,7 @@ impl Plan for CrawlersJob {
             let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
             CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }
         } else {
-            // Scrapy's retries wait behind the host's requests due (its next slot at least)
-            let retried = match self.config.refusal {
-                Refusal::TooManyRequests => model.retries_429,
-                Refusal::Unavailable => model.retries_503,
-            };
-            let retry = Retry { soon: model.politeness_s() / 86_400.0, times: if retried { model.retry_times } else { 0 }, later: model.retry_days };
-            CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry }
+            crawler_rules(&self.config, &model)
         };
         let free_hosts = role == Role::Without(Without::Limits);
         let skips: Vec<bool> = self.hosts.iter().map(|h| !free_hosts && rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();
