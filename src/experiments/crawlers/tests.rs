@@ -460,3 +460,14 @@ fn the_tuning_writes_nutchs_host_file_where_it_keeps_the_pages_fresher() {
     assert!(t.predicted.0 > o.runs[0].mean, "{t:?}");
     assert_eq!(o.file_out("tuned_hosts"), Some(hosts.text.clone()));
 }
+
+/// The cost is asked before the checks (the page asks it at every edit): the pilot does
+/// not run on pages the checks refuse (the fuzz campaign's cases 32,599 and 32,851, a
+/// `rate_max` under `rate_min`, panicked in the rate law), and the checks name the field.
+#[test]
+fn the_pilot_leaves_invalid_pages_to_the_checks() {
+    let repository = RepositoryConfig { rate_max: 1e-10, ..RepositoryConfig::default() };
+    let config = CrawlersConfig { repository, server_capacity: 0.01, ..small() };
+    assert!(config.cost().work.is_finite());
+    assert!(config.validate().unwrap_err().field.contains("rate_m"));
+}
