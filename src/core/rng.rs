@@ -82,12 +82,14 @@ pub enum Purpose {
     Test,
     /// The machine's speed probe (see `core::speed`).
     SpeedProbe,
+    /// The order among equal scores of a crawl cycle's fetch list (index: the cycle).
+    FetchList,
 }
 
 impl Purpose {
     /// Every purpose, each with sample values of its fields (for the tests).
     #[cfg(test)]
-    const SAMPLES: [Purpose; 27] = [
+    const SAMPLES: [Purpose; 28] = [
         Purpose::ServerSchedule { run: 0, series: 0 },
         Purpose::ServerSchedule { run: 1, series: 0 },
         Purpose::ServerSchedule { run: 0, series: 1 },
@@ -115,6 +117,7 @@ impl Purpose {
         Purpose::HistoryRecords,
         Purpose::RateRedraw,
         Purpose::SpeedProbe,
+        Purpose::FetchList,
     ];
 
     /// The purpose and its fields in one word: the kind in the top byte, its fields
@@ -144,6 +147,7 @@ impl Purpose {
             Purpose::HistoryRecords => (21, 0, 0),
             Purpose::RateRedraw => (22, 0, 0),
             Purpose::SpeedProbe => (23, 0, 0),
+            Purpose::FetchList => (24, 0, 0),
         };
         (kind << 56) | (a << 40) | b
     }
@@ -264,7 +268,7 @@ mod tests {
     }
 
     /// Issue 45: every purpose (with its fields' values) at many indices names a stream
-    /// of its own: no two of 28 × 4,994 streams, nor the same ones under another seed,
+    /// of its own: no two of 29 × 4,994 streams, nor the same ones under another seed,
     /// start with the same two draws. (By construction: the purpose's word and the index are
     /// each in a word of the state.)
     #[test]
@@ -281,7 +285,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(firsts.len(), 28 * 2 * 4_994);
+        assert_eq!(firsts.len(), 29 * 2 * 4_994);
     }
 
     #[test]

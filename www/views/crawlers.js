@@ -43,13 +43,17 @@ function runsTable(result, final) {
     ['hours over capacity, all servers', (r) => number(r.over_capacity_s / 3600, 3)],
     ['mean answer time (s)', (r) => number(r.answers.response_s / Math.max(1, r.requests), 3)],
   ];
+  // Nutch's fetch lists, where generate.topN caps them: the pages due each left for a later cycle
+  if (result.runs.some((r) => r.left_off_lists != null)) {
+    measures.push(['pages due left off a fetch list (generate.topN), summed over cycles', (r) => (r.left_off_lists == null ? '—' : integer(r.left_off_lists))]);
+  }
   const head = result.runs.map((r) => `<th scope="col">${escape(r.label)}</th>`).join('');
   const rows = measures.map(([name, cell]) => `<tr><th scope="row">${name}</th>${result.runs.map((r) => `<td class="num">${cell(r)}</td>`).join('')}</tr>`).join('');
   const [crawler, merge] = result.runs;
   const pushback = `<p class="fineprint">Servers push back when a capacity is set: each smooths the crawler's request rate over a minute,
     answers in its idle time / (1 − load) below capacity and refuses above it (Retry-After, when sent: the whole seconds until one more
     request fits). Nutch waits its server delay after each answer, adds its exception delay × 2<sup>k−1</sup> after the k-th refusal in a row
-    and purges the host's queue at its maximum (a day here), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
+    and purges the host's queue at its maximum (until the next crawl cycle; a day without cycles), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
     blocks 60 s doubled per incident (at most a day, forgiven after 30 quiet minutes); Heritrix waits its delay factor × the answer's time;
     Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE backs off by Freshlab's rule (P or the Crawl-delay
     between requests, Retry-After waited out, the gap doubled on a refusal without it and halved after ten calm answers) or by Google's
@@ -71,7 +75,16 @@ const points = (x) => `${number(100 * x, 3)} points`;
 function gapSplit(gap) {
   if (!gap) return '';
   const rows = [
-    gap.cycles === undefined || gap.cycles === null ? null : ['Nutch’s batch cycles', gap.cycles, 'the crawler again, each page fetched when due'],
+    gap.cycles === undefined || gap.cycles === null
+      ? null
+      : [
+          'Nutch’s batch cycles',
+          gap.cycles,
+          'the crawler again, each page fetched when due' +
+            (gap.requests_without_cycles > 1.1
+              ? ` — it then makes ${number(gap.requests_without_cycles, 3)}× its requests: the cycles’ fetch lists (generate.topN) capped its bandwidth, and MERGE has the crawler’s, so the revisit rule’s part compares unequal bandwidths`
+              : ''),
+        ],
     gap.limits === undefined || gap.limits === null ? null : ['the servers’ limits and the back-off from them', gap.limits, 'again, on servers without capacity, Crawl-delay or response time'],
     ['the revisit rule (which page, how often)', gap.revisit, 'MERGE against the crawler on free servers (MERGE meets the limits: what they cost it is counted here, less)'],
   ].filter(Boolean);
@@ -185,8 +198,9 @@ export default {
     no more requests, re-simulates it and gives you the file. Nutch's crawl cycle and NUTCH-1564 (before and after its fix) are settings
     here. A page list may give each server its own limits (columns <code>crawl_delay</code>, <code>capacity</code>, <code>response_ms</code>);
     the same run from the command line: <code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>.
-    Nutch's per-host cap of a cycle (<code>generate.max.count</code>) applies with a cycle; its overall cap (<code>generate.topN</code>)
-    is read, not modelled: Nutch picks those pages by a score that depends on links Freshlab does not have.</p>`,
+    With a cycle, Nutch's fetch list holds at most <code>generate.topN</code> pages of those due, the highest-scored first (a page's
+    weight stands for its score, which in Nutch comes from its links; equal scores drawn at random), and at most
+    <code>generate.max.count</code> of one host; the pages left off wait for the next cycle.</p>`,
   panels: [
     {
       id: 'crawlers',

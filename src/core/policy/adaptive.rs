@@ -69,10 +69,14 @@ pub struct Intervals {
     #[serde(default)]
     pub cycle: f64,
     /// Nutch `generate.max.count` (count mode host): at most this many of a server's
-    /// pages in one cycle (0: no cap; only with a cycle). The others stay due and wait
-    /// for the next cycle.
+    /// pages in one cycle's fetch list (0: no cap; only with a cycle). The others stay
+    /// due and wait for the next cycle (`core::policy::fetch_list`).
     #[serde(default)]
     pub per_cycle: u64,
+    /// Nutch `generate.topN`: at most this many pages over all servers in one cycle, the
+    /// highest-scored first (0: no cap; only with a cycle).
+    #[serde(default)]
+    pub top_n: u64,
 }
 
 fn keeps_ahead() -> bool {
@@ -93,6 +97,7 @@ impl Intervals {
         keeps_ahead: true,
         cycle: 0.0,
         per_cycle: 0,
+        top_n: 0,
     };
     /// StormCrawler's AdaptiveScheduler: 1 day, 60 minutes to two weeks, 0.5 and 0.5.
     pub const STORMCRAWLER: Intervals = Intervals {
@@ -106,11 +111,23 @@ impl Intervals {
         keeps_ahead: true,
         cycle: 0.0,
         per_cycle: 0,
+        top_n: 0,
     };
     /// Every page every 30 days (Nutch's DefaultFetchSchedule; the recrawl interval given
     /// beside Heritrix and Scrapy, which have no revisit rule of their own).
-    pub const FIXED_30_DAYS: Intervals =
-        Intervals { rule: Rule::Fixed, initial: 30.0, min: 30.0, max: 30.0, inc_rate: 0.0, dec_rate: 0.0, sync_delta_rate: None, keeps_ahead: true, cycle: 0.0, per_cycle: 0 };
+    pub const FIXED_30_DAYS: Intervals = Intervals {
+        rule: Rule::Fixed,
+        initial: 30.0,
+        min: 30.0,
+        max: 30.0,
+        inc_rate: 0.0,
+        dec_rate: 0.0,
+        sync_delta_rate: None,
+        keeps_ahead: true,
+        cycle: 0.0,
+        per_cycle: 0,
+        top_n: 0,
+    };
 }
 
 impl Rule {
@@ -146,10 +163,6 @@ pub struct Adaptive {
     last: f64,
     /// Every time constant of the rule multiplied by this (1: the rule as set).
     scale: f64,
-    /// The cycle of the last request (its index from 0) and the requests in it, for the
-    /// cap of a cycle.
-    cycle_index: f64,
-    in_cycle: u64,
 }
 
 impl Adaptive {
@@ -180,23 +193,22 @@ impl Adaptive {
             politeness,
             last: f64::NEG_INFINITY,
             scale,
-            cycle_index: -1.0,
-            in_cycle: 0,
         }
     }
 
-    /// The index of the cycle `t` falls in (a time on a cycle's start, up to rounding,
-    /// is in it).
-    fn cycle_of(&self, t: f64) -> f64 {
-        (t / self.rule.cycle + 1e-9).floor()
+    /// Takes out the pages due by `start` (a cycle's), in due order, into `out` with
+    /// their due times: the candidates of the cycle's fetch list
+    /// (`core::policy::fetch_list`). Each goes back with [`Adaptive::put`].
+    pub fn take_due(&mut self, start: f64, server: u32, out: &mut Vec<(f64, u32, u32)>) {
+        while let Some((due, page)) = self.heap.peek().filter(|&(due, _)| due <= start) {
+            self.heap.pop();
+            out.push((due, page, server));
+        }
     }
 
-    /// `t`, or the next cycle's start when the cycle of `t` has had its cap of requests
-    /// (Nutch Generator: `generate.max.count` per host).
-    #[inline]
-    fn within_cap(&self, t: f64) -> f64 {
-        let r = &self.rule;
-        if r.cycle > 0.0 && r.per_cycle > 0 && self.in_cycle >= r.per_cycle && self.cycle_of(t) == self.cycle_index { (self.cycle_index + 1.0) * r.cycle } else { t }
+    /// A page taken out by [`Adaptive::take_due`] back, due at `due`.
+    pub fn put(&mut self, due: f64, page: u32) {
+        self.heap.push(due, page);
     }
 
     /// Bytes per page (heap 16, interval 8, modified 8, flag 1), and a retry count's
@@ -256,19 +268,12 @@ impl Adaptive {
 impl Schedule for Adaptive {
     #[inline]
     fn next_time(&self) -> f64 {
-        self.heap.peek().map_or(f64::INFINITY, |(due, _)| self.within_cap(due.max(self.last + self.politeness)))
+        self.heap.peek().map_or(f64::INFINITY, |(due, _)| due.max(self.last + self.politeness))
     }
 
     fn take(&mut self, _f: &[f64], _rng: &mut Stream) -> (f64, usize) {
         let t = self.next_time();
         self.last = t;
-        if self.rule.cycle > 0.0 {
-            let cycle = self.cycle_of(t);
-            if cycle != self.cycle_index {
-                (self.cycle_index, self.in_cycle) = (cycle, 0);
-            }
-            self.in_cycle += 1;
-        }
         (t, self.heap.peek().expect("pages").1 as usize)
     }
 
@@ -374,22 +379,6 @@ mod tests {
         assert_eq!(a.retried[0], 0, "a fetch resets the count");
     }
 
-    /// generate.max.count = 2 on a daily cycle: five pages due at 0 on one host, one
-    /// second apart — two on day 0 (0 and 1 s), two on day 1, the last on day 2.
-    #[test]
-    fn a_cycle_takes_at_most_its_cap_of_a_host() {
-        let rule = Intervals { cycle: 1.0, per_cycle: 2, ..Rule::Fixed.shipped() };
-        let mut a = Adaptive::with(rule, 0..5, SECOND, 1.0);
-        let times: Vec<f64> = (0..5).map(|_| step(&mut a, true).0).collect();
-        let expected = [0.0, SECOND, 1.0, 1.0 + SECOND, 2.0];
-        for (t, e) in times.iter().zip(expected) {
-            assert!((t - e).abs() < 1e-12, "{times:?}");
-        }
-        // without a cycle the cap means nothing: one second apart
-        let mut b = Adaptive::with(Intervals { cycle: 0.0, ..rule }, 0..5, SECOND, 1.0);
-        assert!((0..5).map(|_| step(&mut b, true).0).enumerate().all(|(k, t)| (t - k as f64 * SECOND).abs() < 1e-12));
-    }
-
     /// [30 + 1, 30 + 7]: day 31. With a daily cycle a page due in the past waits for the
     /// next cycle, day 31 too; the two differ when a fetch falls between cycle starts
     /// (the fixed one then waits a shortest interval, then the cycle after it).
@@ -406,6 +395,7 @@ mod tests {
             keeps_ahead,
             cycle,
             per_cycle: 0,
+            top_n: 0,
         };
         let next_after_30_days = |r: Intervals| {
             let mut a = Adaptive::with(r, 0..1, 0.0, 1.0);

@@ -4,6 +4,7 @@
 
 pub mod adaptive;
 pub mod crawler_files;
+pub mod fetch_list;
 pub mod greedy;
 pub mod merge;
 pub mod on_change;

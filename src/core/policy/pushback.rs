@@ -40,8 +40,14 @@ pub enum Reaction {
     /// fetch ends) and FetchItemQueues.checkExceptionThreshold (NUTCH-2946): each
     /// exception delays the queue by `fetcher.exceptions.per.queue.delay` × 2^(k−1) for
     /// the k-th; at `fetcher.max.exceptions.per.queue` (when not −1) the queue is purged.
-    /// Retry-After is not read.
-    Nutch { exception_delay_s: f64, max_exceptions: i64 },
+    /// Retry-After is not read. A purged queue's pages wait for the next crawl cycle
+    /// (`cycle_days`; 0: no cycles set, a day).
+    Nutch {
+        exception_delay_s: f64,
+        max_exceptions: i64,
+        #[serde(default)]
+        cycle_days: f64,
+    },
     /// StormCrawler's fetcher (the next fetch `fetcher.server.delay` after the fetch
     /// ends) and its URLFrontier HostBlockBolt: Retry-After honoured up to
     /// `urlfrontier.max.retry.after` (PR #1973; −1: no cap); without it, 60 s doubled per
@@ -176,16 +182,17 @@ impl Reaction {
             gate.last_refusal = t;
         }
         let next = match self {
-            Reaction::Nutch { exception_delay_s, max_exceptions } => {
+            Reaction::Nutch { exception_delay_s, max_exceptions, cycle_days } => {
                 let mut next = end + gap * SECOND;
                 if refused {
                     if exception_delay_s > 0.0 {
                         next += exception_delay_s * pow2(gate.incidents - 1) * SECOND;
                     }
                     if max_exceptions >= 0 && i64::from(gate.incidents) >= max_exceptions {
-                        // the queue is purged: its pages wait for the next cycle (one day
-                        // here; Nutch's generate/fetch/update cycle is not modelled)
-                        next = next.max(t + 1.0);
+                        // the queue is purged: its pages wait for the next cycle (a day
+                        // where no cycle is set)
+                        let cycle_start = if cycle_days > 0.0 { cycle_days * ((t / cycle_days).floor() + 1.0) } else { t + 1.0 };
+                        next = next.max(cycle_start);
                         gate.incidents = 0;
                     }
                 }
@@ -416,7 +423,7 @@ mod tests {
     /// day; Retry-After changes nothing.
     #[test]
     fn nutch_waits_its_delay_after_the_fetch_and_doubles_its_exception_delay() {
-        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: 5 };
+        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: 5, cycle_days: 0.0 };
         let (host, mut gate) = (Host::default(), HostGate::default());
         assert!(close(wait(r, &mut gate, &host, 0.0, OK, 5.0), 7.0));
         let mut t = 0.0;
@@ -427,12 +434,21 @@ mod tests {
         assert!(close(wait(r, &mut gate, &host, t, RETRY_120, 5.0), 86_400.0), "the 5th purges the queue for a day");
         // counted afresh after it
         assert!(close(wait(r, &mut gate, &host, t + 1.0, RETRY_120, 5.0), 0.5 + 5.0 + 10.0));
+        // with 6-hour cycles, the fifth at hour 1 (its first four a minute apart before it)
+        // purges the queue until hour 6
+        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: 5, cycle_days: 0.25 };
+        let mut gate = HostGate::default();
+        let hour = 1.0 / 24.0;
+        for k in 0..4 {
+            wait(r, &mut gate, &host, hour - f64::from(4 - k) * 60.0 * SECOND, REFUSED, 5.0);
+        }
+        assert!(close(wait(r, &mut gate, &host, hour, REFUSED, 5.0), 5.0 * 3600.0), "until the next cycle, 5 h on");
     }
 
     /// Nutch and StormCrawler forget a host's incidents after 30 quiet minutes.
     #[test]
     fn incidents_are_forgiven_after_thirty_quiet_minutes() {
-        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1 };
+        let r = Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1, cycle_days: 0.0 };
         let (host, mut gate) = (Host::default(), HostGate::default());
         wait(r, &mut gate, &host, 0.0, REFUSED, 5.0);
         assert!(close(wait(r, &mut gate, &host, 1_000.0 * SECOND, REFUSED, 5.0), 0.5 + 5.0 + 20.0));
@@ -561,8 +577,8 @@ mod tests {
     #[test]
     fn a_crawl_delay_over_the_cap_skips_the_host_for_nutch_and_stormcrawler() {
         let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
-        assert!(Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1 }.skips(&slow, 30.0));
-        assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1 }.skips(&slow, 60.0));
+        assert!(Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, 30.0));
+        assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, 60.0));
         assert!(Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 }.skips(&slow, 30.0));
         assert!(!Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 }.skips(&slow, 30.0));
         assert!(!Reaction::Merge.skips(&slow, 30.0));

@@ -42,6 +42,14 @@ impl ServerSchedule {
     }
 
     /// The schedule itself, to drive request by request.
+    /// A deployed crawler's schedule (None for the allocated policies').
+    pub fn adaptive(&mut self) -> Option<&mut Adaptive> {
+        match self {
+            ServerSchedule::Adaptive(s) => Some(s),
+            ServerSchedule::Merge(_) | ServerSchedule::Random(_) | ServerSchedule::Spaced(_) => None,
+        }
+    }
+
     pub fn as_schedule(&mut self) -> &mut dyn Schedule {
         match self {
             ServerSchedule::Merge(s) => s,

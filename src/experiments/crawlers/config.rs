@@ -13,7 +13,8 @@ use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
-use crate::core::policy::pushback::Backoff;
+use crate::core::policy::fetch_list::FetchList;
+use crate::core::policy::pushback::{Backoff, Reaction};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
 use crate::core::sim::request_cost::seconds_per_request;
@@ -90,6 +91,10 @@ const CRAWLER_REQUEST_COST: f64 = 1.7;
 /// (its refusals and the cold start's: 1.04 after Scrapy on servers of one request in
 /// 500 s, `the_estimate_follows_a_crawler_its_servers_hold_back`).
 const MERGE_OVER_CAPACITY: f64 = 1.25;
+/// A page due at a cycle's start, in the making of its fetch list: taken out of its
+/// server's queue and put back, a draw among equal scores, its share of the sort (a
+/// guess of the reference machine's; see `the_estimate_counts_the_fetch_lists`).
+const SECONDS_PER_LIST_CANDIDATE: f64 = 60e-9;
 /// Bytes per server: its schedule, stream, politeness check, load, gate, answers and
 /// fresh time in a run, and its tallies in the crawler's and MERGE's (the gap per server).
 const SERVER_BYTES: f64 = 320.0;
@@ -184,6 +189,9 @@ impl CrawlersConfig {
         if self.crawler == Crawler::Nutch {
             loaded.model.intervals.keeps_ahead = self.nutch_1564 == Nutch1564::Fixed;
             loaded.model.intervals.cycle = self.nutch_cycle_hours / 24.0;
+            if let Reaction::Nutch { cycle_days, .. } = &mut loaded.model.reaction {
+                *cycle_days = self.nutch_cycle_hours / 24.0;
+            }
         }
         if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
             let i = &mut loaded.model.intervals;
@@ -368,7 +376,19 @@ impl Settings for CrawlersConfig {
         };
         let refusing = (self.server_capacity > 0.0 && model.politeness_s() < 1.0 / self.server_capacity) || self.list_may_limit();
         let retries = if retried && refusing && pilot.is_none() { f64::from(model.retry_times) } else { 0.0 };
-        let crawled = crawler_runs * (1.0 + retries);
+        // Nutch's fetch lists (generate.topN, generate.max.count): a run with cycles makes
+        // at most topN requests a cycle (and its retries); each cycle's list goes over the
+        // pages due, a backlog where topN holds the crawler back (the pages' share its
+        // intervals ask beyond topN); the split's run without the cycles has no lists
+        let i = &model.intervals;
+        let cycle_count = if cycles && (i.top_n > 0 || i.per_cycle > 0) { (self.horizon_days.0 / i.cycle).ceil() } else { 0.0 };
+        let listed_runs = if cycle_count > 0.0 { crawler_runs - 1.0 } else { 0.0 };
+        let listed_most = if i.top_n > 0 { i.top_n as f64 * cycle_count * (1.0 + retries) } else { f64::INFINITY };
+        let listed = if listed_most < requests { listed_most / requests } else { 1.0 };
+        let asked = requests / cycle_count.max(1.0);
+        let list_candidates = if listed < 1.0 { cycle_count * (pages as f64 * (1.0 - i.top_n as f64 / asked) + i.top_n as f64) } else { requests };
+        let list_seconds = list_candidates * SECONDS_PER_LIST_CANDIDATE + cycle_count * servers as f64 * SECONDS_PER_SERVER_STEP;
+        let crawled = (crawler_runs - listed_runs + listed_runs * listed) * (1.0 + retries);
         // with estimated rates MERGE's run also counts each request under the redrawn
         // rates and holds the rates and a last visit a page; a rerun holds its redraw's
         // rates (8 bytes a page)
@@ -385,12 +405,18 @@ impl Settings for CrawlersConfig {
         // to about its servers' capacity where that is less (Scrapy retrying every refusal
         // made 8.3 M requests on 100 servers of one request in 500 s; MERGE after it 0.54 M)
         let capacity = self.host().capacity * self.horizon_days.0 * 86_400.0 * servers as f64;
-        let merged = (MERGE_OVER_CAPACITY * capacity + pages as f64).min(requests) / requests.max(1.0);
+        let merge_requests = if listed_runs > 0.0 { requests * listed } else { requests };
+        let merged = (MERGE_OVER_CAPACITY * capacity + pages as f64).min(merge_requests) / requests.max(1.0);
         let work = (crawled + merged) * requests + free_runs * free;
-        let request_seconds =
-            (crawled * CRAWLER_REQUEST_COST + merged) * request_seconds + free_runs * CRAWLER_REQUEST_COST * free_seconds + redrawn_seconds + steps * SECONDS_PER_SERVER_STEP;
+        let request_seconds = (crawled * CRAWLER_REQUEST_COST + merged) * request_seconds
+            + free_runs * CRAWLER_REQUEST_COST * free_seconds
+            + redrawn_seconds
+            + steps * SECONDS_PER_SERVER_STEP
+            + listed_runs * list_seconds;
         let n = pages as f64;
-        let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
+        let list_bytes = if cycle_count > 0.0 { FetchList::BYTES_PER_PAGE as f64 } else { 0.0 };
+        let bytes =
+            (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
         Cost {
             work: work + n,
             unit: "requests".into(),

@@ -16,6 +16,7 @@ use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Loaded, Model};
+use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
@@ -67,9 +68,9 @@ pub struct CrawlersJob {
     /// The servers where the crawler loses most, once both have run.
     gaps: Vec<ServerGap>,
     /// The causes of the gap this run has, each removed in turn for one more run of
-    /// the crawler (the gap split by cause), and the freshness each gave.
+    /// the crawler (the gap split by cause), and the freshness and requests each gave.
     causes: Vec<Without>,
-    without: Vec<f64>,
+    without: Vec<(f64, u64)>,
     /// The requests a run of the crawler makes by its intervals alone (the estimate's).
     requests_per_run: f64,
     /// The cause whose run was stopped past twice the crawler's requests, or twice what
@@ -156,6 +157,9 @@ pub struct Running {
     free_hosts: bool,
     /// The pages' true rates in this run, where not the repository's (a redraw's).
     lambda: Option<Vec<f64>>,
+    /// Nutch's crawl cycles, where their fetch lists have a cap (`generate.topN`,
+    /// `generate.max.count`).
+    cycles: Option<Cycles>,
 }
 
 impl Running {
@@ -304,14 +308,16 @@ impl CrawlersJob {
         }
         let part = |cause| {
             self.causes.iter().position(|&c| c == cause).map(|k| {
-                let before = if k == 0 { crawler.converged } else { self.without[k - 1] };
-                self.without[k] - before
+                let before = if k == 0 { crawler.converged } else { self.without[k - 1].0 };
+                self.without[k].0 - before
             })
         };
-        let last = self.without.last().copied().unwrap_or(crawler.converged);
+        let last = self.without.last().map_or(crawler.converged, |w| w.0);
+        let cycles_position = self.causes.iter().position(|&c| c == Without::Cycles);
         Some(GapSplit {
             total: merge.converged - crawler.converged,
             cycles: part(Without::Cycles),
+            requests_without_cycles: cycles_position.map(|k| self.without[k].1 as f64 / crawler.requests.max(1) as f64),
             limits: part(Without::Limits),
             revisit: merge.converged - last,
             politeness_cost: self.politeness_cost.unwrap_or(0.0),
@@ -375,6 +381,7 @@ impl CrawlersJob {
             skipped_servers: run.skipped,
             over_capacity_s: over.iter().sum(),
             servers_over_capacity: over.iter().filter(|&&s| s > 0.0).count() as u64,
+            left_off_lists: run.cycles.as_ref().map(|c| c.left),
             // MERGE's schedule does not react to what it fetches: its one schedule counted
             // under each redraw; a crawler's spread is of its runs again (set at their end)
             spread: run.account.redrawn_fresh(until, |i| self.repo.weight(i)).filter(|_| complete).map(|f| redrawn::spread(f, total * until)),
@@ -624,6 +631,7 @@ impl Plan for CrawlersJob {
             skipped: skips.iter().filter(|&&skip| skip).count() as u64,
             free_hosts,
             lambda,
+            cycles: if merge { None } else { Cycles::of(&model.intervals) },
         };
         Some((run, self.repo.pages() as f64 / 2.0))
     }
@@ -632,16 +640,30 @@ impl Plan for CrawlersJob {
         run.slice += 1;
         let until = self.horizon() * run.slice as f64 / run.slices as f64;
         let mut work = 0;
-        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, lambda, .. } = run;
+        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, lambda, cycles, .. } = run;
         let mut visits = Visits { account, repo: &self.repo, lambda: lambda.as_deref().unwrap_or(&self.repo.lambda), unchanged };
         let refusals = self.config.refusals();
-        for s in 0..schedules.len() {
-            let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
-            let server = pushback::Server { host, refusals, load: &mut loads[s], gate: &mut gates[s] };
-            let before = visits.account.credited();
-            work += pushback::drive(schedules[s].as_schedule(), until, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
-            fresh[s] += visits.account.credited() - before;
+        let mut drive_to = |schedules: &mut [ServerSchedule], to: f64| {
+            let mut work = 0;
+            for s in 0..schedules.len() {
+                let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
+                let server = pushback::Server { host, refusals, load: &mut loads[s], gate: &mut gates[s] };
+                let before = visits.account.credited();
+                work += pushback::drive(schedules[s].as_schedule(), to, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
+                fresh[s] += visits.account.credited() - before;
+            }
+            work
+        };
+        // every server up to a cycle's start, then the cycle's fetch list (Nutch's
+        // generate.topN and generate.max.count), then on
+        if let Some(c) = cycles {
+            while let Some(start) = c.due_before(until) {
+                work += drive_to(schedules, start);
+                let mut crawler: Vec<&mut Adaptive> = schedules.iter_mut().filter_map(ServerSchedule::adaptive).collect();
+                c.make(&mut crawler, |i| self.repo.weight(i), self.config.seed);
+            }
         }
+        work += drive_to(schedules, until);
         // a candidate past twice the budget is out of the search, and a run of the split
         // past twice the crawler's requests is no measure of it: stop them there
         let budget = match run.role {
@@ -680,7 +702,7 @@ impl Plan for CrawlersJob {
                 self.results.push(result);
             }
             Role::Without(cause) if run.slice < run.slices => self.stopped = Some(cause),
-            Role::Without(_) => self.without.push(result.converged),
+            Role::Without(_) => self.without.push((result.converged, result.requests)),
             Role::Candidate => {
                 if let Some(mut search) = self.search.take() {
                     search.report(Score { freshness: result.mean, requests: result.requests }, &mut |m| self.realise(m));

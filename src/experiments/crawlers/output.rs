@@ -42,6 +42,10 @@ pub struct RunResult {
     /// Seconds the servers spent over capacity, summed, and how many ever were.
     pub over_capacity_s: f64,
     pub servers_over_capacity: u64,
+    /// With Nutch's `generate.topN`: pages due that a cycle's fetch list left for a later
+    /// one, counted at each cycle that left them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left_off_lists: Option<u64>,
     /// With estimated rates, once complete: `mean` with each rate redrawn within its
     /// interval (`core::sim::redrawn`): lowest, median, highest — of the crawler run
     /// again on each redraw, or of MERGE's one schedule counted under each.
@@ -58,6 +62,10 @@ pub struct GapSplit {
     pub total: f64,
     /// Nutch's batch cycles (None: none set).
     pub cycles: Option<f64>,
+    /// The crawler's requests without its cycles over its own (with `generate.topN` the
+    /// cycles cap its bandwidth: without them it may make many more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_without_cycles: Option<f64>,
     /// The servers' limits and the crawler's back-off from them (None: no server has any).
     pub limits: Option<f64>,
     /// The revisit rule: MERGE's schedule against the crawler's on free servers (MERGE
@@ -101,10 +109,14 @@ pub struct ServerGap {
 }
 
 impl RunResult {
-    /// What the servers pushed back, in words ("" when nothing did).
-    pub fn pushback_words(&self) -> String {
+    /// What held the crawler back besides its rule, in words: its servers' push-back and
+    /// Nutch's fetch lists ("" when nothing did).
+    pub fn held_back_words(&self) -> String {
         let a = &self.answers;
         let mut said = Vec::new();
+        if let Some(left) = self.left_off_lists.filter(|&n| n > 0) {
+            said.push(format!("{} pages due left off a cycle's fetch list (generate.topN), each counted at each cycle", thousands(left as f64)));
+        }
         if a.refused > 0 {
             said.push(format!("{} refused ({} % of requests)", thousands(a.refused as f64), sig(100.0 * a.refused as f64 / self.requests.max(1) as f64, 3)));
         }
@@ -314,7 +326,14 @@ impl GapSplit {
         let points = |x: f64| format!("{} points", sig(100.0 * x, 3));
         let mut parts = Vec::new();
         if let Some(c) = self.cycles {
-            parts.push(format!("batch cycles {}", points(c)));
+            let more = match self.requests_without_cycles {
+                Some(r) if r > 1.1 => format!(
+                    " (without them it makes {}× its requests: the cycles' fetch lists capped its bandwidth, and MERGE has the crawler's, so the revisit rule's part compares unequal bandwidths)",
+                    sig(r, 3)
+                ),
+                _ => String::new(),
+            };
+            parts.push(format!("batch cycles {}{more}", points(c)));
         }
         if let Some(l) = self.limits {
             parts.push(format!("servers' limits and back-off {}", points(l)));
@@ -383,7 +402,7 @@ impl Figures for CrawlersOutput {
             .runs
             .iter()
             .map(|r| {
-                let pushed = r.pushback_words();
+                let pushed = r.held_back_words();
                 format!(
                     "{}: freshness {} over the last quarter ({} over the whole run), {} requests ({} a day), {} % of them to pages that had not changed, {} politeness violations{}",
                     r.label,
@@ -431,7 +450,7 @@ impl Figures for CrawlersOutput {
                     "under_crawl_delay": r.answers.under_crawl_delay, "skipped_servers": r.skipped_servers,
                     "over_capacity_seconds": r.over_capacity_s, "servers_over_capacity": r.servers_over_capacity,
                     "mean_response_seconds": if r.requests > 0 { r.answers.response_s / r.requests as f64 } else { 0.0 },
-                    "mean_freshness_redrawn": r.spread,
+                    "mean_freshness_redrawn": r.spread, "left_off_fetch_lists": r.left_off_lists,
                 })
             })
             .collect();
@@ -439,7 +458,7 @@ impl Figures for CrawlersOutput {
             .runs
             .iter()
             .map(|r| {
-                let pushed = r.pushback_words();
+                let pushed = r.held_back_words();
                 let redrawn =
                     r.spread.map(|[lo, _, hi]| format!("; over the whole run {:.4}, {lo:.4} to {hi:.4} with the rates redrawn within their intervals", r.mean)).unwrap_or_default();
                 format!(

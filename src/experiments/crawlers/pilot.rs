@@ -17,6 +17,7 @@ use crate::core::model::webbase::power_law_quantile;
 use crate::core::policy::Schedule;
 use crate::core::policy::adaptive::Adaptive;
 use crate::core::policy::crawler_files::{Loaded, Model};
+use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, HostGate};
 use crate::core::policy::{PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
@@ -157,10 +158,23 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, n: usize, rates: PageRates,
     let (mut load, mut gate, mut answers) = (HostLoad::default(), HostGate::default(), Answers::default());
     // (time, requests made by then) at the end of each step
     let mut made = vec![(0.0, 0.0)];
+    // Nutch's cycles' fetch lists: this server's cap a cycle (the list over all servers
+    // is bounded in the estimate)
+    let mut cycles = Cycles::of(&model.intervals);
     for step in 1..=STEPS {
-        let server = pushback::Server { host: &host, refusals: config.refusals(), load: &mut load, gate: &mut gate };
         let end = until * step as f64 / STEPS as f64;
-        let requests = pushback::drive(&mut schedule, end, &[], &mut visits, &mut check, &mut rng, &rules, server, &mut answers);
+        let mut requests = 0;
+        let mut drive_to = |schedule: &mut Capped, to: f64| {
+            let server = pushback::Server { host: &host, refusals: config.refusals(), load: &mut load, gate: &mut gate };
+            pushback::drive(schedule, to, &[], &mut visits, &mut check, &mut rng, &rules, server, &mut answers)
+        };
+        if let Some(c) = cycles.as_mut() {
+            while let Some(start) = c.due_before(end) {
+                requests += drive_to(&mut schedule, start);
+                c.make(&mut [&mut schedule.schedule], |_| 1.0, config.seed);
+            }
+        }
+        requests += drive_to(&mut schedule, end);
         let reached = if schedule.left == 0 { schedule.last } else { end };
         made.push((reached, made[step - 1].1 + requests as f64));
         if schedule.left == 0 {

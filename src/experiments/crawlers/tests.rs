@@ -471,3 +471,50 @@ fn the_pilot_leaves_invalid_pages_to_the_checks() {
     assert!(config.cost().work.is_finite());
     assert!(config.validate().unwrap_err().field.contains("rate_m"));
 }
+
+/// Nutch's fetch list by hand (`generate.topN`, `generate.max.count`): every page
+/// refetched after half a day (due at each daily cycle), heavy pages h0–h4 weighing
+/// 9, 8, 7, 6, 5 (h0–h2 on a.example, h3–h4 on b.example), fifteen light pages of weight
+/// 1 (five on each of a, b, c), changes too rare to matter (one in 10,000 days).
+/// topN = 5: the five heavy pages every day, the light ones never (left off 15 a
+/// cycle): 300 requests in 60 days, and freshness settled at the heavy pages' weight,
+/// 35/50. With max.count = 2 as well: h0, h1, h3, h4, and one of c's light pages a day
+/// (h2 is over a's cap): c's five are all fetched within the first days, 33/50.
+#[test]
+fn nutchs_fetch_list_takes_the_heaviest_pages_due_within_its_caps() {
+    let mut list = String::from("page,server,change_rate,weight\n");
+    for (k, (host, weight)) in [("a", 9), ("a", 8), ("a", 7), ("b", 6), ("b", 5)].iter().enumerate() {
+        list.push_str(&format!("h{k},{host}.example,0.0001,{weight}\n"));
+    }
+    for host in ["a", "b", "c"] {
+        for k in 0..5 {
+            list.push_str(&format!("{host}{k},{host}.example,0.0001,1\n"));
+        }
+    }
+    let file = |max_count: i64| {
+        format!(
+            "<configuration><property><name>db.fetch.interval.default</name><value>43200</value></property>\
+             <property><name>generate.topN</name><value>5</value></property>\
+             <property><name>generate.max.count</name><value>{max_count}</value></property></configuration>"
+        )
+    };
+    let config = |max_count| CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.clone()),
+        crawler_config: Some(file(max_count)),
+        nutch_cycle_hours: 24.0,
+        horizon_days: Days(60.0),
+        bins: 20,
+        ..CrawlersConfig::default()
+    };
+    let top = ran(config(-1));
+    let r = &top.runs[0];
+    assert_eq!((r.requests, r.left_off_lists, r.violations), (300, Some(15 * 60), 0), "{r:?}");
+    assert!((r.converged - 35.0 / 50.0).abs() < 0.002, "{}", r.converged);
+    let capped = ran(config(2));
+    let r = &capped.runs[0];
+    assert_eq!(r.requests, 300);
+    assert!((r.converged - 33.0 / 50.0).abs() < 0.002, "{}", r.converged);
+    // the split's run without the cycles has no lists, and makes every page's requests
+    assert!(top.gap.expect("split").requests_without_cycles.expect("cycles") > 1.5);
+}

@@ -28,7 +28,7 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 30.0,
-    reaction: Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5 },
+    reaction: Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5, cycle_days: 0.0 },
     // AbstractFetchSchedule.setPageRetrySchedule: a day after the failed fetch
     retry_days: 1.0,
     retry_times: 0,
@@ -145,7 +145,15 @@ pub const KNOWN: &[Known] = &[
             Ok(())
         },
     },
-    Known { name: "generate.topN", default: "", meaning: "", apply: |_, _| Ok(()) },
+    Known {
+        name: "generate.topN",
+        default: "-1",
+        meaning: "at most this many pages over all hosts in one crawl cycle, the highest-scored first (the page's weight; -1: no limit, Generator's -topN); applies with a crawl cycle (nutch_cycle_hours)",
+        apply: |m, v| {
+            m.intervals.top_n = limit(v, "pages")?.unwrap_or(0);
+            Ok(())
+        },
+    },
     Known {
         name: "generate.max.count",
         default: "-1",

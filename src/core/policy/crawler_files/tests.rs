@@ -122,8 +122,8 @@ fn heritrix_beans_and_scrapy_settings() {
 fn the_files_set_each_crawlers_reaction_to_refusals() {
     let prop = |name: &str, value: &str| format!("<property><name>{name}</name><value>{value}</value></property>");
     let nutch = format!("<configuration>{}{}</configuration>", prop("fetcher.exceptions.per.queue.delay", "10"), prop("fetcher.max.exceptions.per.queue", "-1"));
-    assert_eq!(read(Crawler::Nutch, &nutch, "f").unwrap().model.reaction, Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1 });
-    assert_eq!(shipped(Crawler::Nutch).model.reaction, Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5 });
+    assert_eq!(read(Crawler::Nutch, &nutch, "f").unwrap().model.reaction, Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1, cycle_days: 0.0 });
+    assert_eq!(shipped(Crawler::Nutch).model.reaction, Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5, cycle_days: 0.0 });
     let bad = format!("<configuration>{}</configuration>", prop("fetcher.max.exceptions.per.queue", "0"));
     let message = read(Crawler::Nutch, &bad, "f").unwrap_err().message;
     assert!(message.contains("fetcher.max.exceptions.per.queue") && message.contains("-1 for no limit"), "{message}");
@@ -240,17 +240,24 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
 
-/// Nutch's per-host cap of a crawl cycle (`generate.max.count`): read into the rule,
-/// −1 (the shipped value) for none, 0 and fractions refused by name.
+/// Nutch's caps of a crawl cycle, per host (`generate.max.count`) and in all
+/// (`generate.topN`): read into the rule, −1 (the shipped value) for none, 0 and
+/// fractions refused by name.
 #[test]
-fn nutch_reads_the_per_host_cap_of_a_cycle() {
-    let prop = |value: &str| format!("<configuration><property><name>generate.max.count</name><value>{value}</value></property></configuration>");
-    assert_eq!(read(Crawler::Nutch, &prop("50"), "f").unwrap().model.intervals.per_cycle, 50);
-    assert_eq!(read(Crawler::Nutch, &prop("-1"), "f").unwrap().model.intervals.per_cycle, 0);
-    assert_eq!(shipped(Crawler::Nutch).model.intervals.per_cycle, 0);
-    for bad in ["0", "2.5", "-3"] {
-        let message = read(Crawler::Nutch, &prop(bad), "f").unwrap_err().message;
-        assert!(message.contains("generate.max.count") && message.contains("-1 for no limit"), "{bad}: {message}");
+fn nutch_reads_the_caps_of_a_cycle() {
+    let prop = |name: &str, value: &str| format!("<configuration><property><name>{name}</name><value>{value}</value></property></configuration>");
+    let caps = |name: &str, value: &str| read(Crawler::Nutch, &prop(name, value), "f").map(|l| (l.model.intervals.per_cycle, l.model.intervals.top_n));
+    assert_eq!(caps("generate.max.count", "50").unwrap(), (50, 0));
+    assert_eq!(caps("generate.topN", "50000").unwrap(), (0, 50_000));
+    assert_eq!(caps("generate.max.count", "-1").unwrap(), (0, 0));
+    assert_eq!(caps("generate.topN", "-1").unwrap(), (0, 0));
+    let shipped = shipped(Crawler::Nutch).model.intervals;
+    assert_eq!((shipped.per_cycle, shipped.top_n), (0, 0));
+    for name in ["generate.max.count", "generate.topN"] {
+        for bad in ["0", "2.5", "-3"] {
+            let message = caps(name, bad).unwrap_err().message;
+            assert!(message.contains(name) && message.contains("-1 for no limit"), "{bad}: {message}");
+        }
     }
 }
 
