@@ -153,6 +153,25 @@ test('a setting over the file from the form: run as set, marked in the table, ca
   assert.deepEqual(browser.errors, []);
 });
 
+test('Nutch’s fetch lists: generate.topN from the form with a daily cycle caps each cycle, the pages left off counted, the split says the bandwidth it capped', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await setField(page, 'crawlers', 'crawler settings over the file (name=value; …)', 'generate.topN=100');
+  await setField(page, 'crawlers', 'Nutch: a crawl cycle every (hours; 0: continuous)', 24);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /capped its bandwidth/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const runs = await runsOf(panel);
+  const count = (text) => Number(text.replace(/[^0-9]/g, ''));
+  // 100 pages a daily cycle over the classroom's 365 days, where Nutch's intervals ask ~330 a day
+  assert.equal(count(runs[0][3]), 36_500);
+  const left = runs[0].at(-1);
+  assert.ok(count(left) > 1_000_000, `pages left off: ${left}`);
+  assert.equal(runs[1].at(-1), '—', 'MERGE has no fetch lists');
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-top-n.png') });
+  assert.deepEqual(browser.errors, []);
+});
+
 test('Nutch’s per-host intervals (NUTCH-3029) beside the file and the hosts: the hosts it bounds said, the link names it', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
