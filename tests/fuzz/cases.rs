@@ -7,6 +7,7 @@
 //! trace; or (one case in five) sets a single field, nested ones included, and nothing
 //! else, as a flag does. Deterministic: the same (seed, k) is the same case on every target.
 
+use freshlab::core::policy::crawler_files::{Crawler, shipped};
 use freshlab::core::rng::{Purpose, Stream};
 use freshlab::experiments::registry::{NAMES, choices, defaults, presets};
 use serde_json::{Map, Value, json};
@@ -138,6 +139,28 @@ pub fn mutant(old: &Value, rng: &mut Stream) -> Value {
         },
         _ => number(rng),
     }
+}
+
+/// One to three of the crawler's own settings (`name=value; …`), each at its shipped
+/// value, −1, a whole number or a fraction: what a crawler engineer types over the file.
+fn crawler_settings(config: &Value, rng: &mut Stream) -> String {
+    let crawler: Crawler = serde_json::from_value(config["crawler"].clone()).unwrap_or(Crawler::Nutch);
+    let known = shipped(crawler).settings;
+    let mut parts: Vec<String> = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let setting = pick(rng, &known);
+        if parts.iter().any(|p| p.starts_with(&format!("{}=", setting.name))) {
+            continue;
+        }
+        let value = match rng.below(4) {
+            0 => "-1".to_string(),
+            1 => rng.below(100_000).to_string(),
+            2 => format!("{:.3}", rng.uniform_in(0.0, 2.0)),
+            _ => setting.value.clone(),
+        };
+        parts.push(format!("{}={value}", setting.name));
+    }
+    parts.join("; ")
 }
 
 /// A small page list, a third of them with an observed column, mutated.
@@ -292,6 +315,15 @@ pub fn case_of(seed: u64, k: u64, experiment: &'static str) -> Case {
             config["source"] = json!("trace");
             config["trace"] = json!(trace(&mut rng));
             mutations.push("a mutated trace".into());
+        }
+        ("crawlers", 0) => {
+            let settings = crawler_settings(&config, &mut rng);
+            mutations.push(format!("crawler settings {settings}"));
+            config["crawler_settings"] = json!(settings);
+            if rng.below(2) == 0 {
+                config["nutch_cycle_hours"] = json!(1 + rng.below(48));
+                mutations.push(format!("nutch_cycle_hours = {}", config["nutch_cycle_hours"]));
+            }
         }
         _ => {}
     }

@@ -462,14 +462,19 @@ fn the_tuning_writes_nutchs_host_file_where_it_keeps_the_pages_fresher() {
 }
 
 /// The cost is asked before the checks (the page asks it at every edit): the pilot does
-/// not run on pages the checks refuse (the fuzz campaign's cases 32,599 and 32,851, a
-/// `rate_max` under `rate_min`, panicked in the rate law), and the checks name the field.
+/// not run on a configuration the checks refuse (the fuzz campaign's cases 32,599 and
+/// 32,851, a `rate_max` under `rate_min`, panicked in the rate law; seed 5's case 2,373,
+/// 2^64 pages, aborted allocating them), and the checks name the field.
 #[test]
-fn the_pilot_leaves_invalid_pages_to_the_checks() {
+fn the_pilot_leaves_invalid_configurations_to_the_checks() {
     let repository = RepositoryConfig { rate_max: 1e-10, ..RepositoryConfig::default() };
     let config = CrawlersConfig { repository, server_capacity: 0.01, ..small() };
     assert!(config.cost().work.is_finite());
     assert!(config.validate().unwrap_err().field.contains("rate_m"));
+    let repository = RepositoryConfig { pages: u64::MAX, ..RepositoryConfig::default() };
+    let config = CrawlersConfig { repository, server_capacity: 1e19, ..small() };
+    assert!(config.cost().work > 1e18);
+    assert_eq!(config.validate().unwrap_err().field, "repository.pages");
 }
 
 /// Nutch's fetch list by hand (`generate.topN`, `generate.max.count`): every page
