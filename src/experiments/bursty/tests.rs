@@ -66,3 +66,13 @@ fn fetch_marks_count_every_fetch_and_keep_the_first_of_each_column() {
     assert_eq!(fetches.count, 5);
     assert_eq!(fetches.times, vec![0.001, 0.015, 39.999]);
 }
+
+/// GREEDY's sampled evaluations cost in proportion to their samples (the fuzz campaign's
+/// seed 5, case 334: 9 samples ran 3.1× an estimate that ignored them): the estimate's
+/// time grows by the same amount from 3 to 9 samples as three times from 1 to 3.
+#[test]
+fn the_estimate_counts_greedys_samples() {
+    let seconds = |greedy_samples| BurstyConfig { policies: vec![BurstyPolicy::Greedy], greedy_samples, ..small() }.cost().seconds;
+    let (one, three, nine) = (seconds(1), seconds(3), seconds(9));
+    assert!(three > one && ((nine - three) / (three - one) - 3.0).abs() < 1e-9, "{one} {three} {nine}");
+}
