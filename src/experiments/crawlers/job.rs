@@ -17,7 +17,7 @@ use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search}
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Loaded, Model};
 use crate::core::policy::fetch_list::Cycles;
-use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate};
+use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
@@ -534,8 +534,12 @@ impl Plan for CrawlersJob {
         } else if !self.split() {
             let cause = self.causes[self.without.len()];
             let mut model = self.loaded.model;
-            // each removal keeps the ones before it: cycles go first
+            // each removal keeps the ones before it: cycles go first (a purged queue
+            // then waits a day, as without cycles)
             model.intervals.cycle = 0.0;
+            if let Reaction::Nutch { cycle_days, .. } = &mut model.reaction {
+                *cycle_days = 0.0;
+            }
             (Role::Without(cause), model)
         } else if let Some(k) = self.redraw_due(false) {
             (Role::Redrawn { tuned: false, k }, self.loaded.model)
