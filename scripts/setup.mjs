@@ -70,18 +70,22 @@ export function ensureSlurm() {
 }
 
 /**
- * Python with numpy and scipy for the LambdaCrawl peer (../shared/peers/optimal-freshness),
- * in build/peer-venv; nothing to do where ../shared is absent (the test then says it skips).
+ * Python in build/peer-venv with numpy for the reference optima
+ * (../shared/reference/crawl_rates.py), and scipy too where the LambdaCrawl peer's code
+ * is kept (../shared/peers/optimal-freshness); nothing to do where ../shared holds
+ * neither (the tests then say they skip).
  */
 export function ensurePeerPython() {
-  const peer = path.join(root, '..', 'shared', 'peers', 'optimal-freshness');
-  if (!fs.existsSync(peer)) return;
+  const shared = path.join(root, '..', 'shared');
+  const peer = fs.existsSync(path.join(shared, 'peers', 'optimal-freshness'));
+  if (!peer && !fs.existsSync(path.join(shared, 'reference', 'crawl_rates.py'))) return;
   const venv = path.join(root, 'build', 'peer-venv');
   const python = path.join(venv, 'bin', 'python');
-  if (fs.existsSync(python) && works(python, ['-c', 'import numpy, scipy'])) return;
-  say('installing numpy and scipy into build/peer-venv for the LambdaCrawl peer (python3 -m venv, pip)…');
+  const modules = peer ? ['numpy', 'scipy'] : ['numpy'];
+  if (fs.existsSync(python) && works(python, ['-c', `import ${modules.join(', ')}`])) return;
+  say(`installing ${modules.join(' and ')} into build/peer-venv for the ${peer ? 'LambdaCrawl peer and the ' : ''}reference optima (python3 -m venv, pip)…`);
   if (!fs.existsSync(python)) run('python3', ['-m', 'venv', venv]);
-  run(path.join(venv, 'bin', 'pip'), ['install', '-q', 'numpy==2.4.6', 'scipy==1.17.1']);
+  run(path.join(venv, 'bin', 'pip'), ['install', '-q', 'numpy==2.4.6', ...(peer ? ['scipy==1.17.1'] : [])]);
 }
 
 export function ensureBuildTools() {

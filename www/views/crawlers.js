@@ -55,14 +55,15 @@ function runsTable(result, final) {
     request fits). Nutch waits its server delay after each answer, adds its exception delay × 2<sup>k−1</sup> after the k-th refusal in a row
     and purges the host's queue at its maximum (until the next crawl cycle; a day without cycles), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
     blocks 60 s doubled per incident (at most a day, forgiven after 30 quiet minutes); Heritrix waits its delay factor × the answer's time;
-    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE backs off by Freshlab's rule (P or the Crawl-delay
-    between requests, Retry-After waited out, the gap doubled on a refusal without it and halved after ten calm answers) or by Google's
+    Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE backs off by Freshlab's rule, which knows each server's
+    limits (OPT_POLITE allocates within each server's own cap, the least of 1/P, its Crawl-delay's and its capacity's, and MERGE spaces its requests by it, so
+    no server refuses it; were one to, Retry-After is waited out, the gap doubled on a refusal without it and halved after ten calm answers) or by Google's
     documented slow-down (server errors and slow answers lower a host's rate, quick answers for a while raise it; Google reads no Crawl-delay
     and documents no Retry-After; its numbers are Freshlab's: a refusal doubles the gap, an answer over twice the host's fastest lengthens it
     1.25×, ten quick answers shorten it 1.25×, never below P).</p>`;
   const gap =
     crawler && merge && final
-      ? `<p>At the same bandwidth and the same gap between two requests to a server, MERGE on OPT_POLITE keeps
+      ? `<p>At the same bandwidth and the same gap between two requests to a server${result.gap?.limits_cost != null ? ' (or the server’s own, where its Crawl-delay or capacity asks more)' : ''}, MERGE on OPT_POLITE keeps
         ${number(100 * (merge.converged - crawler.converged), 3)} points more of the pages fresh once settled.</p>`
       : '';
   return `${gap}<table class="proof"><caption>The crawler and the best Freshlab knows at its bandwidth${final ? '' : ' (so far)'}</caption>
@@ -93,7 +94,11 @@ function gapSplit(gap) {
     <thead><tr><th scope="col">cause</th><th scope="col">part of the gap</th><th scope="col">measured by</th></tr></thead><tbody>${body}</tbody></table>
     <p class="fineprint">Each cause is removed in turn, keeping the removals before it, and its part is the freshness the crawler then gains
       (another order would share the parts otherwise). Politeness costs none of the gap (MERGE keeps the same gap between two requests to a
-      server), but it costs the optimum itself ${points(gap.politeness_cost)} at this bandwidth: the UNPOLITE bound less the POLITE bound (Lemma 4.2).</p>`;
+      server), but it costs the optimum itself ${points(gap.politeness_cost)} at this bandwidth: the UNPOLITE bound less the POLITE bound (Lemma 4.2)${
+        gap.limits_cost != null
+          ? `; the servers’ own Crawl-delays and capacities, which MERGE keeps too, cost it ${points(gap.limits_cost)} more: the POLITE bound at P alone less the bound within each server’s own cap`
+          : ''
+      }.</p>`;
 }
 
 /** The servers where the crawler loses most against MERGE over the run. */

@@ -46,9 +46,10 @@ pub struct Kkt {
     /// freshness − (μ + ν_s)) / (μ + ν_s), or 0: leaving them
     /// out must not be worth it.
     pub excluded: f64,
-    /// max over servers of (Σ_{i∈s} f_i·P − 1), or 0 (caps respected).
+    /// max over servers of (Σ_{i∈s} f_i / cap_s − 1), or 0 (caps respected; cap_s is
+    /// 1/P or the server's own).
     pub cap_excess: f64,
-    /// max over capped servers (ν_s > 0) of |Σ_{i∈s} f_i·P − 1|.
+    /// max over capped servers (ν_s > 0) of |Σ_{i∈s} f_i / cap_s − 1|.
     pub slackness: f64,
     /// |Σ f − usable C| / C.
     pub total: f64,
@@ -69,7 +70,7 @@ pub struct AllocationReport {
     /// The total frequency allocated (less than asked when the caps or the pages
     /// cannot absorb it).
     pub total: f64,
-    /// Servers at their cap 1/P.
+    /// Servers at their cap (1/P, or their own).
     pub capped_servers: u64,
     /// Servers above their cap (only OPT_UNPOLITE may have any).
     pub servers_over_cap: u64,
@@ -120,8 +121,9 @@ fn allocate_with(objective: Objective, repo: &Repository, kind: AllocationKind, 
         AllocationKind::Uniform => (waterfill(repo, capacity, politeness, |_| 1.0), None),
         AllocationKind::Proportional => (waterfill(repo, capacity, politeness, |i| repo.lambda[i]), None),
         AllocationKind::OptPolite if politeness > 0.0 => {
-            let m = shared.0.get_or_init(|| opt::saturations(objective, repo, politeness));
-            let (f, kkt) = opt::optimal_capped(objective, repo, capacity, Some((politeness, m)));
+            let caps = opt::politeness_caps(repo, politeness);
+            let m = shared.0.get_or_init(|| opt::saturations(objective, repo, &caps));
+            let (f, kkt) = opt::optimal_capped(objective, repo, capacity, Some(opt::Caps { per_server: &caps, saturations: m }));
             (f, Some(kkt))
         }
         AllocationKind::OptUnpolite | AllocationKind::OptPolite => {
@@ -130,19 +132,29 @@ fn allocate_with(objective: Objective, repo: &Repository, kind: AllocationKind, 
         }
         AllocationKind::Given => unreachable!("given frequencies are not allocated: use alloc::given"),
     };
-    report(repo, kind, capacity, politeness, f, kkt)
+    let cap = if politeness > 0.0 { 1.0 / politeness } else { f64::INFINITY };
+    report(repo, kind, capacity, |_| cap, f, kkt)
+}
+
+/// OPT_POLITE with each server's own cap on Σ_{i∈s} f_i (per day; ∞: none), e.g. the
+/// least of 1/P, its Crawl-delay's and its capacity's ([`crate::core::model::host::Host::cap_per_day`]).
+pub fn allocate_within(repo: &Repository, capacity: f64, caps: &[f64]) -> Allocation {
+    let (f, kkt) = opt::optimal_within(Objective::Freshness, repo, capacity, caps);
+    report(repo, AllocationKind::OptPolite, capacity, |s| caps[s], f, Some(kkt))
 }
 
 /// The report of frequencies given with the pages (Σ f is the capacity).
 pub fn given(repo: &Repository, f: Vec<f64>, politeness: f64) -> Allocation {
     let total = f.iter().sum();
-    report(repo, AllocationKind::Given, total, politeness, f, None)
+    let cap = if politeness > 0.0 { 1.0 / politeness } else { f64::INFINITY };
+    report(repo, AllocationKind::Given, total, |_| cap, f, None)
 }
 
-fn report(repo: &Repository, kind: AllocationKind, capacity: f64, politeness: f64, f: Vec<f64>, kkt: Option<Kkt>) -> Allocation {
-    let cap = if politeness > 0.0 { 1.0 / politeness } else { f64::INFINITY };
+/// The report of `f`, server s capped at `cap(s)` per day (∞: none).
+fn report(repo: &Repository, kind: AllocationKind, capacity: f64, cap: impl Fn(usize) -> f64, f: Vec<f64>, kkt: Option<Kkt>) -> Allocation {
     let (mut capped, mut over) = (0, 0);
     for s in 0..repo.servers() {
+        let cap = cap(s);
         let fs: f64 = f[repo.server_pages(s)].iter().sum();
         if fs > cap * (1.0 + 1e-9) {
             over += 1;

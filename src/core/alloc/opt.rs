@@ -6,7 +6,7 @@
 //! first revisit is worth less (w_i/λ_i ≤ μ + ν_s). Since ∂A*/∂f = g(λ/f)/λ with
 //! g(x) = 1 − e^{−x}(1 + x), a page's rate at marginal value m is λ / g⁻¹(mλ/w).
 //!
-//! With caps: server s, alone, reaches its cap 1/P exactly at a marginal value m_s (its
+//! With caps (1/P, or each server's own: [`optimal_within`]): server s, alone, reaches its cap exactly at a marginal value m_s (its
 //! *saturation* multiplier). For a global μ the server is capped iff μ < m_s, and then
 //! its pages sit at m_s; so each page's rate is that at max(μ, m_s), and μ is the root
 //! of one decreasing function — per-server multipliers inside a global root-find.
@@ -173,14 +173,27 @@ pub fn optimal(repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Ve
     optimal_for(Objective::Freshness, repo, capacity, politeness)
 }
 
-/// Each server's saturation multiplier m_s at the cap 1/P (`politeness` in days; 0 for a
-/// server without changing pages). It depends on the servers' pages and P, not on the
+/// Each server's saturation multiplier m_s at its cap (per day; 0 for a server without
+/// changing pages or without a cap). It depends on the servers' pages and caps, not on the
 /// capacity, so allocations of one repository at several capacities can share it
 /// ([`super::Saturations`]); at the WEBBASE preset it is about 40 % of an OPT_POLITE
 /// allocation's time.
-pub fn saturations(objective: Objective, repo: &Repository, politeness: f64) -> Vec<f64> {
+pub fn saturations(objective: Objective, repo: &Repository, caps: &[f64]) -> Vec<f64> {
     let mut x = vec![f64::NAN; repo.pages()];
-    per_server(repo, &mut x, |s, xs| saturation(objective, repo, s, 1.0 / politeness, xs))
+    per_server(repo, &mut x, |s, xs| saturation(objective, repo, s, caps[s], xs))
+}
+
+/// Every server's cap 1/P (P in days).
+pub fn politeness_caps(repo: &Repository, politeness: f64) -> Vec<f64> {
+    vec![1.0 / politeness; repo.servers()]
+}
+
+/// Caps on each server's Σ_{i∈s} f_i (per day; ∞: none) and the servers'
+/// [`saturations`] at them.
+#[derive(Clone, Copy)]
+pub struct Caps<'a> {
+    pub per_server: &'a [f64],
+    pub saturations: &'a [f64],
 }
 
 /// The allocation of `capacity` (per day) best for `objective`; `politeness` is P in
@@ -188,28 +201,34 @@ pub fn saturations(objective: Objective, repo: &Repository, politeness: f64) -> 
 /// 2019) for the binary and harmonic objectives.
 pub fn optimal_for(objective: Objective, repo: &Repository, capacity: f64, politeness: Option<f64>) -> (Vec<f64>, Kkt) {
     match politeness {
-        Some(p) => optimal_capped(objective, repo, capacity, Some((p, &saturations(objective, repo, p)))),
+        Some(p) => optimal_within(objective, repo, capacity, &politeness_caps(repo, p)),
         None => optimal_capped(objective, repo, capacity, None),
     }
 }
 
-/// [`optimal_for`] with the caps given as P (days) and the servers' [`saturations`] at P
-/// (`None`: no caps). Each page's root starts afresh whether the saturations were just
-/// computed or shared, so the result does not depend on which.
-pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, caps: Option<(f64, &[f64])>) -> (Vec<f64>, Kkt) {
+/// The allocation best for `objective` with each server's own cap (per day; ∞: none):
+/// the servers' limits beside P, Crawl-delay and capacity (issue 46).
+pub fn optimal_within(objective: Objective, repo: &Repository, capacity: f64, caps: &[f64]) -> (Vec<f64>, Kkt) {
+    let saturations = saturations(objective, repo, caps);
+    optimal_capped(objective, repo, capacity, Some(Caps { per_server: caps, saturations: &saturations }))
+}
+
+/// [`optimal_for`] with the caps and the servers' [`saturations`] at them given (`None`:
+/// no caps). Each page's root starts afresh whether the saturations were just computed
+/// or shared, so the result does not depend on which.
+pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, caps: Option<Caps>) -> (Vec<f64>, Kkt) {
     let servers = repo.servers();
-    let cap = caps.map_or(f64::INFINITY, |(p, _)| 1.0 / p);
-    let uncapped = vec![0.0; if caps.is_some() { 0 } else { servers }];
-    let saturations = caps.map_or(&uncapped[..], |(_, m)| m);
+    let (none, unsaturated) = if caps.is_some() { (Vec::new(), Vec::new()) } else { (vec![f64::INFINITY; servers], vec![0.0; servers]) };
+    let Caps { per_server: caps, saturations } = caps.unwrap_or(Caps { per_server: &none, saturations: &unsaturated });
     // each page's λ/f at the last multiplier tried: Newton's starting point
     let mut x = vec![f64::NAN; repo.pages()];
     let mut spend = |mu: f64| -> (f64, f64) {
-        let rates = per_server(repo, &mut x, |s, xs| if mu < saturations[s] { (cap, 0.0) } else { server_rate(objective, repo, s, mu, xs) });
+        let rates = per_server(repo, &mut x, |s, xs| if mu < saturations[s] { (caps[s], 0.0) } else { server_rate(objective, repo, s, mu, xs) });
         rates.into_iter().fold((0.0, 0.0), |(v, d), (vs, ds)| (v + vs, d + ds))
     };
     // What the servers can absorb: a capped one its cap, another its pages' most (a
     // changing page not observed takes any rate; an observed one at most its λ).
-    let usable: f64 = (0..servers).map(|s| if caps.is_some() && saturations[s] > 0.0 { cap } else { absorbable(repo, s) }).sum();
+    let usable: f64 = (0..servers).map(|s| if saturations[s] > 0.0 { caps[s] } else { absorbable(repo, s) }).sum();
     let target = capacity.min(usable);
     let mu = if target >= usable {
         0.0
@@ -227,9 +246,9 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
     });
     let mut f = x;
     if objective.is_freshness() || !objective.is_cost() && repo.observed.is_some() {
-        settle_remainder(objective, repo, &mut f, mu, saturations, target, cap);
+        settle_remainder(objective, repo, &mut f, mu, saturations, target, caps);
     }
-    let kkt = conditions(objective, repo, &f, mu, saturations, cap, (target, capacity));
+    let kkt = conditions(objective, repo, &f, mu, saturations, caps, (target, capacity));
     (f, kkt)
 }
 
@@ -249,10 +268,10 @@ pub fn optimal_capped(objective: Objective, repo: &Repository, capacity: f64, ca
 /// none of their servers past its cap. A server whose m_s is μ to within [`EDGE`] may
 /// or may not be at its cap (observed pages tied at w/λ = μ fill it or not), so it is
 /// counted with the uncapped ones, its observed pages at the edge starting from 0.
-fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64, cap: f64) {
+fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: f64, saturations: &[f64], target: f64, caps: &[f64]) {
     for s in (0..repo.servers()).filter(|&s| capped_at(mu, saturations[s])) {
-        let remainder = cap - f[repo.server_pages(s)].iter().sum::<f64>();
-        settle(objective, repo, f, repo.server_pages(s), saturations[s], remainder, cap, None);
+        let remainder = caps[s] - f[repo.server_pages(s)].iter().sum::<f64>();
+        settle(objective, repo, f, repo.server_pages(s), saturations[s], remainder, caps[s], None);
     }
     if mu == 0.0 {
         return;
@@ -266,9 +285,9 @@ fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: 
             }
         }
         // a server at the edge may still pass its cap by a step of its rates there
-        let over = if cap.is_finite() { f[repo.server_pages(s)].iter().sum::<f64>() - cap } else { 0.0 };
+        let over = if caps[s].is_finite() { f[repo.server_pages(s)].iter().sum::<f64>() - caps[s] } else { 0.0 };
         if over > 0.0 {
-            settle(objective, repo, f, repo.server_pages(s), m, -over, cap, None);
+            settle(objective, repo, f, repo.server_pages(s), m, -over, caps[s], None);
         }
     }
     let remainder = target - f.iter().sum::<f64>();
@@ -276,7 +295,7 @@ fn settle_remainder(objective: Objective, repo: &Repository, f: &mut [f64], mu: 
     // its allocator cannot give back (the page's memory would outgrow the estimate)
     let mut uncapped = Vec::with_capacity(servers().map(|s| repo.server_pages(s).len()).sum());
     uncapped.extend(servers().flat_map(|s| repo.server_pages(s)));
-    settle(objective, repo, f, uncapped, mu, remainder, target, cap.is_finite().then_some(cap));
+    settle(objective, repo, f, uncapped, mu, remainder, target, Some(caps));
 }
 
 /// How close, relatively, a page's w/λ must be to a multiplier to be at its edge.
@@ -317,14 +336,14 @@ fn edge_room(objective: Objective, repo: &Repository, i: usize, f: f64) -> Optio
 const EDGE_X: f64 = 25.0;
 
 /// Moves `remainder` onto the pages at the edge, those with w/λ equal to the multiplier
-/// m to within [`EDGE`] ([`edge_room`]), nearest first, none of their servers past `cap`
-/// (1/P; `None`: no cap, or pages of one server whose remainder is what its cap
-/// leaves). Pages away from the edge are never touched — moving a rounding-level
+/// m to within [`EDGE`] ([`edge_room`]), nearest first, none of their servers past its cap
+/// (each server's, ∞ where none; `None`: pages of one server whose remainder is what
+/// its cap leaves). Pages away from the edge are never touched — moving a rounding-level
 /// remainder onto one of them would break its stationarity (measured: 5.5e-5 at the
 /// WEBBASE scale before this rule) — so what no edge page can take stays as it is, at
 /// the level of the sums' rounding.
 #[allow(clippy::too_many_arguments)]
-fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64, cap: Option<f64>) {
+fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl IntoIterator<Item = usize>, m: f64, mut remainder: f64, scale: f64, caps: Option<&[f64]>) {
     if remainder.abs() <= 1e-14 * scale {
         return;
     }
@@ -335,10 +354,8 @@ fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl In
     // one w/λ can hold more than a cap: measured 1.39 × the cap before this rule)
     let mut server_room: HashMap<usize, f64> = HashMap::new();
     for (_, i, room) in edge {
-        let left = cap.map(|cap| {
-            let s = repo.server_of(i);
-            server_room.entry(s).or_insert_with(|| cap - f[repo.server_pages(s)].iter().sum::<f64>())
-        });
+        let s = repo.server_of(i);
+        let left = caps.filter(|caps| caps[s].is_finite()).map(|caps| server_room.entry(s).or_insert_with(|| caps[s] - f[repo.server_pages(s)].iter().sum::<f64>()));
         let up = left.as_deref().map_or(room - f[i], |&left| (room - f[i]).min(left.max(0.0)));
         let change = remainder.clamp(-f[i], up.max(-f[i]));
         f[i] += change;
@@ -354,7 +371,7 @@ fn settle(objective: Objective, repo: &Repository, f: &mut [f64], pages: impl In
 
 /// The KKT residuals of `f` at multipliers μ (global) and m_s (`saturations`); `(target,
 /// capacity)` are the usable and the asked total.
-fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], cap: f64, (target, capacity): (f64, f64)) -> Kkt {
+fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, saturations: &[f64], caps: &[f64], (target, capacity): (f64, f64)) -> Kkt {
     let mut kkt = Kkt { multiplier: mu, stationarity: 0.0, excluded: 0.0, cap_excess: 0.0, slackness: 0.0, total: 0.0 };
     for (s, &saturation) in saturations.iter().enumerate().take(repo.servers()) {
         let m = mu.max(saturation);
@@ -384,10 +401,10 @@ fn conditions(objective: Objective, repo: &Repository, f: &[f64], mu: f64, satur
                 kkt.excluded = kkt.excluded.max((objective.first_marginal(lambda, w) - m) / m);
             }
         }
-        if cap.is_finite() {
-            kkt.cap_excess = kkt.cap_excess.max(fs / cap - 1.0);
+        if caps[s].is_finite() {
+            kkt.cap_excess = kkt.cap_excess.max(fs / caps[s] - 1.0);
             if capped_at(mu, saturation) {
-                kkt.slackness = kkt.slackness.max((fs / cap - 1.0).abs());
+                kkt.slackness = kkt.slackness.max((fs / caps[s] - 1.0).abs());
             }
         }
     }

@@ -31,6 +31,16 @@ pub struct Host {
     pub response_s: f64,
 }
 
+impl Host {
+    /// The most requests a day a crawler keeping P (days; 0: none) can send it without
+    /// breaking its Crawl-delay or its capacity (requests spaced 1/capacity seconds
+    /// apart keep the smoothed rate at capacity, never over it); ∞: no limit.
+    pub fn cap_per_day(&self, politeness: f64) -> f64 {
+        let gap_s = (politeness * SECONDS_PER_DAY).max(self.crawl_delay_s).max(1.0 / self.capacity);
+        SECONDS_PER_DAY / gap_s
+    }
+}
+
 impl Default for Host {
     fn default() -> Self {
         Host { crawl_delay_s: 0.0, capacity: f64::INFINITY, response_s: 0.0 }

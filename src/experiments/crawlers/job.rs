@@ -6,7 +6,7 @@
 
 use super::CrawlersConfig;
 use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TunedHosts, TuningProgress};
-use crate::core::alloc::{AllocationKind, allocate, bound};
+use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::repository::Repository;
@@ -78,6 +78,9 @@ pub struct CrawlersJob {
     stopped: Option<Without>,
     /// UNPOLITE bound − POLITE bound at the crawler's bandwidth: what P costs the optimum.
     politeness_cost: Option<f64>,
+    /// POLITE bound − the bound within the servers' own limits: what their Crawl-delays
+    /// and capacities cost the optimum beyond P (None: MERGE does not know them).
+    limits_cost: Option<f64>,
     /// With estimated rates (a history's page list): each page's rates redrawn within
     /// its interval, for the shown runs' spread.
     redrawn: Option<RedrawnRates>,
@@ -270,6 +273,7 @@ impl CrawlersJob {
             requests_per_run: requests,
             stopped: None,
             politeness_cost: None,
+            limits_cost: None,
             redrawn,
             redrawn_means: [Vec::new(), Vec::new()],
             tuned_model: None,
@@ -282,6 +286,20 @@ impl CrawlersJob {
 
     fn horizon(&self) -> f64 {
         self.config.horizon_days.0
+    }
+
+    /// Whether MERGE's allocation and schedule keep each server's own limits: under
+    /// Freshlab's rule, which knows them, where some server has any (Google's reads
+    /// neither Crawl-delay nor capacity: it learns by slowing down).
+    fn merge_knows_limits(&self) -> bool {
+        self.config.merge_backoff == Backoff::Freshlab && self.hosts.iter().any(|h| h.cap_per_day(0.0).is_finite())
+    }
+
+    /// Each server's cap on MERGE's requests a day: 1/P, or where MERGE knows the
+    /// server's limits the least of 1/P, its Crawl-delay's and its capacity's (∞: none).
+    fn merge_caps(&self) -> Vec<f64> {
+        let (p, known) = (self.politeness, self.merge_knows_limits());
+        self.hosts.iter().map(|h| if known { h } else { &FREE_HOST }.cap_per_day(p)).collect()
     }
 
     /// Whether MERGE has run at the crawler's bandwidth (or cannot: it made no request).
@@ -321,6 +339,7 @@ impl CrawlersJob {
             limits: part(Without::Limits),
             revisit: merge.converged - last,
             politeness_cost: self.politeness_cost.unwrap_or(0.0),
+            limits_cost: self.limits_cost,
         })
     }
 
@@ -556,12 +575,19 @@ impl Plan for CrawlersJob {
         let merge = role == Role::Merge;
         let servers = self.repo.servers();
         let p = self.politeness;
+        // MERGE's gap on each server: P, or (under Freshlab's rule, which knows them) the
+        // server's Crawl-delay or the spacing its capacity allows when longer
+        let merge_caps = self.merge_caps();
+        let merge_gaps: Vec<f64> = merge_caps.iter().map(|&cap| if cap.is_finite() { 1.0 / cap } else { p }).collect();
         let (f, bound) = match self.bandwidth.filter(|_| merge) {
             Some(c) => {
-                let a = allocate(&self.repo, AllocationKind::OptPolite, c, p);
-                let b = bound(&self.repo, &a.f);
+                let polite = allocate(&self.repo, AllocationKind::OptPolite, c, p);
+                let polite_bound = bound(&self.repo, &polite.f);
                 let unpolite = bound(&self.repo, &allocate(&self.repo, AllocationKind::OptUnpolite, c, p).f);
-                self.politeness_cost = Some(unpolite - b);
+                self.politeness_cost = Some(unpolite - polite_bound);
+                let a = if self.merge_knows_limits() { allocate_within(&self.repo, c, &merge_caps) } else { polite };
+                let b = bound(&self.repo, &a.f);
+                self.limits_cost = self.merge_knows_limits().then_some(polite_bound - b);
                 (a.f, Some(b))
             }
             None => (Vec::new(), None),
@@ -584,7 +610,7 @@ impl Plan for CrawlersJob {
             .zip(&mut streams)
             .map(|(s, rng)| {
                 if merge {
-                    ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), p, rng)
+                    ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), merge_gaps[s], rng)
                 } else {
                     let intervals = host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
                     // the run's own gap (a tuned one may be longer than the file's)

@@ -74,6 +74,10 @@ pub struct GapSplit {
     /// Not in the gap (MERGE keeps the same P): what politeness costs the optimum at this
     /// bandwidth, UNPOLITE bound − POLITE bound (Lemma 4.2).
     pub politeness_cost: f64,
+    /// Not in the gap either (MERGE keeps them too): what the servers' own Crawl-delays
+    /// and capacities cost the optimum beyond P (None: MERGE does not know them).
+    #[serde(default)]
+    pub limits_cost: Option<f64>,
 }
 
 /// One server in one run.
@@ -339,8 +343,9 @@ impl GapSplit {
             parts.push(format!("servers' limits and back-off {}", points(l)));
         }
         parts.push(format!("the revisit rule {}", points(self.revisit)));
+        let limits = self.limits_cost.map_or(String::new(), |l| format!(", and the servers' own Crawl-delays and capacities {} more", points(l)));
         format!(
-            "The gap to MERGE, {} over the last quarter, by cause: {}; politeness costs none of it (MERGE keeps the same P) but costs the optimum itself {} at this bandwidth",
+            "The gap to MERGE, {} over the last quarter, by cause: {}; politeness costs none of it (MERGE keeps the same P) but costs the optimum itself {} at this bandwidth{limits}",
             points(self.total),
             parts.join(", "),
             points(self.politeness_cost)
