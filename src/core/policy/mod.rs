@@ -52,6 +52,13 @@ impl PolicyKind {
     pub fn is_adaptive(self) -> bool {
         PolicyKind::ADAPTIVE.contains(&self)
     }
+
+    /// Whether its schedule reacts to what its fetches show (Nutch's and StormCrawler's
+    /// adaptive intervals; not the fixed 30 days): on other change rates it would have
+    /// fetched at other times.
+    pub fn reacts_to_fetches(self) -> bool {
+        self.is_adaptive() && self != PolicyKind::Fixed
+    }
 }
 
 /// The requests of one server, in time order.

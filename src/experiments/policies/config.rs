@@ -109,6 +109,10 @@ pub struct Estimate {
     /// each crawler's bandwidth (the job's progress weighs its runs by them).
     #[serde(skip)]
     pub runs: Vec<f64>,
+    /// The requests also counted under redrawn rates (with estimated rates: every run's
+    /// but a reacting crawler's, which is run again on the redraws instead).
+    #[serde(skip)]
+    pub counted_under_redraws: f64,
 }
 
 /// Capacities compared in one run, at most.
@@ -181,7 +185,10 @@ impl PoliciesConfig {
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
         // a crawler's pages: rate and weight, its schedule's state, the exact account
         let crawling = 8 + 4 + crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + Account::bytes_per_page(Estimator::Exact);
-        let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling) } + self.redrawn_bytes_per_page();
+        // a reacting crawler's rerun on a redraw holds a second crawler's pages and the
+        // redraw's rates beside its own run's
+        let rerun = if self.reruns(&self.crawlers) > 0.0 { crawling + 8 } else { 0 };
+        let per_page = if self.crawlers.is_empty() { allocated } else { allocated.max(crawling + rerun) } + self.redrawn_bytes_per_page();
         let largest = self.largest_server(n, sizes);
         let (allocating, simulating) = match self.sample_servers {
             None => (16.4 * n + 64.6 * largest + 1.4e6, n * per_page as f64 + servers as f64 * 200.0 + self.bins as f64 * 64.0),
@@ -215,7 +222,9 @@ impl PoliciesConfig {
         let allocated_requests: f64 = self.capacities.iter().map(|&c| kinds.iter().map(|&(p, n)| n * run_requests(c, p)).sum::<f64>()).sum();
         // a crawler's run and MERGE's at the bandwidth it spent
         let crawling: Vec<f64> = self.crawlers.iter().map(|&p| self.crawler_requests(p, n, rate_sum, slots)).collect();
-        let requests = allocated_requests + 2.0 * crawling.iter().sum::<f64>();
+        // a reacting crawler's run with its reruns on the redraws
+        let crawling_runs: Vec<f64> = self.crawlers.iter().zip(&crawling).map(|(&p, &r)| r * (1.0 + self.reruns(&[p]))).collect();
+        let requests = allocated_requests + crawling_runs.iter().sum::<f64>() + crawling.iter().sum::<f64>();
         // each run's requests, for the progress of a run; lists longer than validation
         // allows are refused before they run and get none
         let mut runs: Vec<f64> = Vec::new();
@@ -223,9 +232,11 @@ impl PoliciesConfig {
             for &c in &self.capacities {
                 runs.extend(self.policies.iter().map(|&p| run_requests(c, p)));
             }
-            runs.extend(crawling.iter().chain(&crawling).copied());
+            runs.extend(crawling_runs.iter().chain(&crawling).copied());
         }
-        Estimate { bytes, bytes_per_page: per_page, requests, runs }
+        let reacting: f64 = self.crawlers.iter().zip(&crawling_runs).filter(|(p, _)| p.reacts_to_fetches()).map(|(_, r)| r).sum();
+        let counted_under_redraws = if self.redraws() { requests - reacting } else { 0.0 };
+        Estimate { bytes, bytes_per_page: per_page, requests, runs, counted_under_redraws }
     }
 
     /// The pages a sample of `draws` draws simulates, in expectation (repeated draws of one
@@ -345,6 +356,12 @@ impl PoliciesConfig {
         self.sample_servers.is_none() && self.pages().estimated_rates()
     }
 
+    /// The reruns one of `crawlers` makes on the redraws at most: [`REDRAWS`] where it
+    /// reacts to what its fetches show (Nutch, StormCrawler) and the rates are estimated.
+    fn reruns(&self, crawlers: &[PolicyKind]) -> f64 {
+        if self.redraws() && crawlers.iter().any(|p| p.reacts_to_fetches()) { redrawn::REDRAWS as f64 } else { 0.0 }
+    }
+
     /// The run's cost on `pages` pages and `servers` servers: its requests, and each
     /// run's setup (a pass over the pages).
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
@@ -361,7 +378,10 @@ impl PoliciesConfig {
             work: e.requests + runs as f64 * pages as f64,
             unit: "requests".into(),
             bytes: e.bytes as f64,
-            seconds: setup + e.requests * (self.seconds_per_request(pages, servers, sizes) + self.redrawn_seconds_per_request()) + self.microscope_seconds(pages as f64, sizes),
+            seconds: setup
+                + e.requests * self.seconds_per_request(pages, servers, sizes)
+                + e.counted_under_redraws * self.redrawn_seconds_per_request()
+                + self.microscope_seconds(pages as f64, sizes),
             memory_fix: Fix::new(self.pages().size_field(), format!("use fewer pages ({} bytes each)", e.bytes_per_page)),
             time_fix: Fix::new("horizon_days", "shorten the horizon, lengthen politeness_seconds or run fewer policies"),
         }

@@ -85,6 +85,35 @@ pub struct Running {
     estimator: Estimator,
     /// A sampled run's auxiliary for its ratio estimator.
     auxiliary: Option<Auxiliary>,
+    /// A crawler that reacts to what its fetches show, on estimated rates: its runs
+    /// again on each redraw of the rates, once its own is done.
+    reruns: Option<Reruns>,
+}
+
+impl Running {
+    /// The share of the run done: its own simulated time, then its reruns'.
+    fn done_share(&self, horizon: f64) -> f64 {
+        let own = self.time / horizon;
+        match &self.reruns {
+            Some(r) => (own + r.k as f64 + r.time / horizon) / (1 + REDRAWS) as f64,
+            None => own,
+        }
+    }
+}
+
+/// An adaptive crawler run again on each redraw of estimated rates (as `crawlers` does):
+/// the changes it sees, and so its schedule, follow the redrawn rates, where counting its
+/// one schedule under them (as for a schedule that does not react) would keep the
+/// schedule the estimates made. One rerun at a time, on the crawler's streams and cut.
+struct Reruns {
+    /// The redraw being run ([`REDRAWS`]: all done) and its rates.
+    k: usize,
+    lambda: Vec<f64>,
+    shards: Vec<Shard>,
+    slices: u64,
+    time: f64,
+    /// Each shard's (by id) fresh time on each rerun so far, for the spread.
+    fresh: Vec<(u64, [f64; REDRAWS])>,
 }
 
 /// A contiguous range of servers: their schedules, streams and politeness checks,
@@ -104,12 +133,13 @@ struct Shard {
 
 impl Shard {
     /// Runs every server of the shard through the slices ending at `ends`, slice by slice.
-    fn advance(&mut self, ends: &[f64], f: &[f64], repo: &Repository) {
+    /// `lambda`: the pages' change rates (the repository's, or a redraw's).
+    fn advance(&mut self, ends: &[f64], f: &[f64], repo: &Repository, lambda: &[f64]) {
         for &until in ends {
             for k in 0..self.schedules.len() {
                 let own = if self.accounts.len() > 1 { k } else { 0 };
                 let (first_page, account) = &mut self.accounts[own];
-                let mut visitor = RepoVisitor { account, repo, first_page: *first_page };
+                let mut visitor = RepoVisitor { account, repo, lambda, first_page: *first_page };
                 self.requests += self.schedules[k].advance(until, f, &mut visitor, &mut self.checks[k], &mut self.streams[k]);
             }
         }
@@ -119,13 +149,14 @@ impl Shard {
 struct RepoVisitor<'a> {
     account: &'a mut Account,
     repo: &'a Repository,
+    lambda: &'a [f64],
     first_page: usize,
 }
 
 impl Freshness for RepoVisitor<'_> {
     #[inline]
     fn visit(&mut self, page: usize, time: f64, rng: &mut Stream) -> Option<Fetch> {
-        self.account.visit(page - self.first_page, time, self.repo.lambda[page], self.repo.weight(page), rng)
+        self.account.visit(page - self.first_page, time, self.lambda[page], self.repo.weight(page), rng)
     }
 }
 
@@ -324,21 +355,44 @@ impl PoliciesJob {
         let estimator = if policy.is_adaptive() { Estimator::Exact } else { self.config.estimator };
         let purpose = Purpose::ServerSchedule { run: kind, series: index as u32 };
         let repo = self.simulated();
-        let horizon = self.config.horizon_days.0;
         // a sampled server keeps its streams of the whole run; the sample's groups are its shards
         let sampled_f = self.sample.as_ref().filter(|_| !f.is_empty()).map(|s| s.pages.iter().map(|&i| f[i]).collect::<Vec<f64>>());
+        let sim_f = sampled_f.as_ref().unwrap_or(&f);
+        let auxiliary = match (&self.sample, run) {
+            (Some(sample), Run::Allocated { .. }) => Some(Auxiliary::of(policy, &sample.repo, sim_f, &self.repo, &f)),
+            _ => None,
+        };
+        let reruns = (self.redrawn.is_some() && matches!(run, Run::Crawler { .. }) && policy.reacts_to_fetches()).then(|| Reruns {
+            k: 0,
+            lambda: Vec::new(),
+            shards: Vec::new(),
+            slices: 0,
+            time: 0.0,
+            fresh: Vec::new(),
+        });
+        let shards = self.shards(policy, purpose, sim_f, estimator, &repo.lambda, reruns.is_none());
+        // crawlers' rates are not known in advance: their upper bound sets the slices
+        let horizon = self.config.horizon_days.0;
+        let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
+        let per_slice = slice_requests(repo.servers());
+        let count = (rate * horizon / per_slice).ceil().clamp(1.0, 1e7);
+        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice, estimator, auxiliary, reruns }
+    }
+
+    /// A run's shards (this part's of its cut): each its servers' schedules on
+    /// `purpose`'s streams and its accounts, the pages changing at `lambda` (the
+    /// repository's rates, or a redraw's), the visits also counted under the redrawn
+    /// rates when `count_redrawn`.
+    fn shards(&self, policy: PolicyKind, purpose: Purpose, sim_f: &[f64], estimator: Estimator, lambda: &[f64], count_redrawn: bool) -> Vec<Shard> {
+        let repo = self.simulated();
+        let (horizon, p) = (self.config.horizon_days.0, self.config.politeness_days());
         let ids: Vec<usize> = match &self.sample {
             Some(sample) => sample.servers.clone(),
             None => (0..repo.servers()).collect(),
         };
         let account = |pages: std::ops::Range<usize>| {
-            let redrawn = self.redrawn.as_ref().map(|r| r.account(pages.start, pages.len()));
-            (pages.start, Account::new(estimator, &repo.lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize).with_redrawn(redrawn))
-        };
-        let sim_f = sampled_f.as_ref().unwrap_or(&f);
-        let auxiliary = match (&self.sample, run) {
-            (Some(sample), Run::Allocated { .. }) => Some(Auxiliary::of(policy, &sample.repo, sim_f, &self.repo, &f)),
-            _ => None,
+            let redrawn = self.redrawn.as_ref().filter(|_| count_redrawn).map(|r| r.account(pages.start, pages.len()));
+            (pages.start, Account::new(estimator, &lambda[pages.clone()], |i| repo.weight(pages.start + i), horizon, self.config.bins as usize).with_redrawn(redrawn))
         };
         // a sample counts each server on its own account, so its cut cannot change a bit:
         // one server a shard, which the threads share out evenly whatever the servers' costs
@@ -351,8 +405,7 @@ impl PoliciesJob {
             balanced_ranges(&costs, SHARDS)
         };
         let part = self.config.server_part;
-        let shards = cut
-            .into_iter()
+        cut.into_iter()
             .enumerate()
             .filter(|&(id, _)| part.is_none_or(|p| p.has(id)))
             .map(|(id, servers)| {
@@ -362,12 +415,57 @@ impl PoliciesJob {
                 let accounts = if self.sample.is_some() { servers.clone().map(|s| account(repo.server_pages(s))).collect() } else { vec![account(pages)] };
                 Shard { id, checks: vec![PolitenessCheck::new(p); servers.len()], schedules, streams, accounts, requests: 0 }
             })
+            .collect()
+    }
+
+    /// Advances crawler `policy`'s reruns (its own run done) by about `budget` requests:
+    /// the redraw in progress slice by slice, its shards' fresh time kept when it ends,
+    /// then the next. Returns the requests made and whether every rerun is done.
+    fn step_reruns(&self, running: &mut Running, budget: f64) -> (f64, bool) {
+        let horizon = self.config.horizon_days.0;
+        let Run::Crawler { index, policy } = running.run else { return (0.0, true) };
+        let (slice, slice_requests) = (running.slice, running.slice_requests);
+        let Some(r) = running.reruns.as_mut() else { return (0.0, true) };
+        let Some(redrawn) = &self.redrawn else { return (0.0, true) };
+        if r.k == REDRAWS {
+            return (0.0, true);
+        }
+        let repo = self.simulated();
+        if r.shards.is_empty() {
+            // the crawler's own streams and cut, on the redraw's rates
+            r.lambda = redrawn.set(r.k, repo.pages());
+            r.shards = self.shards(policy, Purpose::ServerSchedule { run: 2, series: index as u32 }, &[], Estimator::Exact, &r.lambda, false);
+            (r.slices, r.time) = (0, 0.0);
+        }
+        let total = (horizon / slice).round() as u64;
+        let wanted = (budget / slice_requests).floor().clamp(1.0, 1e6) as u64;
+        let ends: Vec<f64> = (r.slices + 1..=(r.slices + wanted).min(total.max(r.slices + 1)))
+            .map(|k| if slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * slice).min(horizon) })
             .collect();
-        // crawlers' rates are not known in advance: their upper bound sets the slices
-        let rate = if f.is_empty() { self.max_rate() } else { sim_f.iter().sum() };
-        let per_slice = slice_requests(repo.servers());
-        let count = (rate * horizon / per_slice).ceil().clamp(1.0, 1e7);
-        Running { run, f, sampled_f, shards, time: 0.0, requests: 0, slices: 0, slice: horizon / count, slice_requests: per_slice, estimator, auxiliary }
+        r.slices += ends.len() as u64;
+        let until = *ends.last().expect("at least one slice");
+        let before: u64 = r.shards.iter().map(|s| s.requests).sum();
+        let lambda = &r.lambda;
+        parallel::for_each(&mut r.shards, |shard| shard.advance(&ends, &[], repo, lambda));
+        let made = r.shards.iter().map(|s| s.requests).sum::<u64>() - before;
+        r.time = until;
+        if until >= horizon {
+            for shard in std::mem::take(&mut r.shards) {
+                let fresh: f64 =
+                    shard.accounts.iter().map(|(first, a)| a.fresh_time(0..a.pages(), a.credited(), horizon, &lambda[*first..first + a.pages()], |i| repo.weight(first + i))).sum();
+                match r.fresh.iter_mut().find(|(id, _)| *id == shard.id as u64) {
+                    Some((_, f)) => f[r.k] = fresh,
+                    None => {
+                        let mut f = [0.0; REDRAWS];
+                        f[r.k] = fresh;
+                        r.fresh.push((shard.id as u64, f));
+                    }
+                }
+            }
+            r.k += 1;
+            r.time = 0.0;
+        }
+        (made as f64, r.k == REDRAWS)
     }
 
     /// Each account's freshness bins (a shard's, or a sampled server's), open intervals
@@ -395,7 +493,11 @@ impl PoliciesJob {
 
     fn curve(&self, running: &Running, until: f64, complete: bool) -> PolicyCurve {
         let accounts = self.account_bins(running, until);
-        let redrawn = if complete { self.redrawn_fresh(running, until) } else { None };
+        let redrawn = match &running.reruns {
+            Some(r) => (complete && r.k == REDRAWS).then(|| r.fresh.clone()),
+            None if complete => self.redrawn_fresh(running, until),
+            None => None,
+        };
         let policy = match running.run {
             Run::Allocated { policy, .. } | Run::Crawler { policy, .. } => policy,
             Run::SameBandwidth { .. } => PolicyKind::Merge,
@@ -446,6 +548,9 @@ impl Plan for PoliciesJob {
     /// shard through all of them on its own, on every thread allowed.
     fn step_within(&mut self, running: &mut Running, budget: f64) -> (f64, bool) {
         let horizon = self.config.horizon_days.0;
+        if running.time >= horizon {
+            return self.step_reruns(running, budget);
+        }
         let total = (horizon / running.slice).round() as u64;
         let wanted = (budget / running.slice_requests).floor().clamp(1.0, 1e6) as u64;
         let ends: Vec<f64> = (running.slices + 1..=(running.slices + wanted).min(total.max(running.slices + 1)))
@@ -455,11 +560,11 @@ impl Plan for PoliciesJob {
         let until = *ends.last().expect("at least one slice");
         let before: u64 = running.shards.iter().map(|s| s.requests).sum();
         let (f, repo) = (running.sampled_f.as_ref().unwrap_or(&running.f), self.simulated());
-        parallel::for_each(&mut running.shards, |shard| shard.advance(&ends, f, repo));
+        parallel::for_each(&mut running.shards, |shard| shard.advance(&ends, f, repo, &repo.lambda));
         let made = running.shards.iter().map(|s| s.requests).sum::<u64>() - before;
         running.time = until;
         running.requests += made;
-        (made as f64, until >= horizon)
+        (made as f64, until >= horizon && running.reruns.is_none())
     }
 
     fn end(&mut self, running: Running) {
@@ -516,7 +621,7 @@ impl Plan for PoliciesJob {
         let current = self.next.saturating_sub(usize::from(running.is_some()));
         let weight = |k: usize| self.weights.get(k).copied().unwrap_or(0.0);
         let done: f64 = (0..current).map(weight).sum();
-        let now = running.map_or(0.0, |r| weight(current) * r.time / self.config.horizon_days.0);
+        let now = running.map_or(0.0, |r| weight(current) * r.done_share(self.config.horizon_days.0));
         (self.weight_total > 0.0).then(|| (done + now) / self.weight_total)
     }
 

@@ -563,3 +563,58 @@ fn estimated_rates_give_each_run_a_spread() {
             .all(|c| c.spread.is_none())
     );
 }
+
+/// A crawler that reacts to what its fetches show (Nutch), on estimated rates, is run
+/// again on each redraw of the rates (issue 47): the changes it sees follow them, and so
+/// does its schedule. Each rerun is exactly the crawler's run on a page list of that
+/// redraw's rates (the same streams), so the spread is that of those 20 runs; with point
+/// intervals every rerun is the run itself. The fixed schedule, which does not react,
+/// keeps its one schedule counted under the redraws.
+#[test]
+fn a_reacting_crawler_is_run_again_on_each_redraw() {
+    use crate::core::model::page_list::{estimated_list, parse};
+    use crate::core::sim::redrawn::{REDRAWS, redraw, spread};
+    let config = |list: String| PoliciesConfig {
+        source: RepositorySource::PageList,
+        page_list: Some(list),
+        politeness_seconds: Seconds(7200.0),
+        capacities: vec![0.1],
+        policies: vec![PolicyKind::Merge],
+        crawlers: vec![PolicyKind::Nutch, PolicyKind::Fixed],
+        horizon_days: Days(120.0),
+        ..small()
+    };
+    let list = |width: f64| estimated_list(120, 6, |k| 0.02 * (1.0 + (k % 17) as f64), width);
+    let point = run(config(list(1.0)));
+    let nutch = &point.crawlers[0].curve;
+    let [lo, mid, hi] = nutch.spread.expect("a spread");
+    for x in [lo, mid, hi] {
+        assert!((x - nutch.mean).abs() <= 1e-12, "point intervals: a rerun {x} against the run's {}", nutch.mean);
+    }
+
+    let wide = list(3.0);
+    let out = run(config(wide.clone()));
+    // each redraw's rates as a page list of its own, in the order the list is read
+    let read = parse(wide.as_bytes(), "page_list").unwrap();
+    let bounds = read.rate_bounds.as_ref().expect("intervals");
+    let redraws: Vec<[f64; REDRAWS]> = bounds.iter().enumerate().map(|(i, &b)| redraw(point.config.seed, i, b)).collect();
+    let mut means = [0.0; REDRAWS];
+    for (k, mean) in means.iter_mut().enumerate() {
+        let mut text = String::from("page,server,change_rate\n");
+        for s in 0..read.repo.servers() {
+            for i in read.repo.server_pages(s) {
+                text += &format!("{},{},{}\n", read.names[i], read.server_names[s], redraws[i][k]);
+            }
+        }
+        *mean = run(config(text)).crawlers[0].curve.mean;
+    }
+    let expected = spread(means, 1.0);
+    let got = out.crawlers[0].curve.spread.expect("a spread");
+    for (g, e) in got.iter().zip(expected) {
+        assert!((g - e).abs() <= 1e-12, "Nutch's spread {got:?}, its runs on the redraws {expected:?}");
+    }
+    // the fixed 30 days: one schedule, counted (a rerun would draw other changes, not
+    // other fetch times); its spread is not that of reruns
+    let fixed = &out.crawlers[1].curve;
+    assert!(fixed.spread.is_some_and(|[lo, _, hi]| lo < hi));
+}
