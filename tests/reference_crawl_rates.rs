@@ -36,7 +36,10 @@ fn python() -> Option<PathBuf> {
 /// The reference's optimum of the pages `pages` of `repo` at `bandwidth`, one cap for
 /// every server or none.
 fn reference_rates(python: &Path, repo: &Repository, pages: &[usize], objective: Objective, bandwidth: f64, cap: Option<f64>, name: &str) -> Vec<f64> {
-    let file = std::env::temp_dir().join(format!("freshlab-crawl-rates-{}-{name}.csv", std::process::id()));
+    // one file a call: the tests run on several threads of one process
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = std::env::temp_dir().join(format!("freshlab-crawl-rates-{}-{call}-{name}.csv", std::process::id()));
     let mut csv = String::from("page,server,change_rate,weight\n");
     for &i in pages {
         // `{}` writes the shortest decimal that reads back to the same f64

@@ -86,6 +86,12 @@ impl LearningPolicy {
     pub fn learns(self) -> bool {
         matches!(self, LearningPolicy::LearnAndCrawl | LearningPolicy::ExploreThenCommit | LearningPolicy::MergeLearned)
     }
+
+    /// Whether what it fetches, and when, follows what its fetches show (a learner, a
+    /// deployed crawler): on other change rates it would have crawled otherwise.
+    pub fn reacts(self) -> bool {
+        self.learns() || self.is_adaptive()
+    }
 }
 
 labelled! {
@@ -328,7 +334,19 @@ impl LearningConfig {
 
     pub fn cost_for(&self, pages: u64, servers: u64, rate_sum: f64) -> Cost {
         let n = pages as f64;
-        let runs: Vec<RunWork> = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64, rate_sum)).collect();
+        let mut runs: Vec<RunWork> = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64, rate_sum)).collect();
+        // with estimated rates, a reacting policy's reruns on the redraws: one run each (a
+        // deployed crawler keeps the scale its tuning found)
+        if self.pages().estimated_rates() {
+            for &p in self.policies.iter().filter(|p| p.reacts()) {
+                let mut rerun = self.run_work(p, n, servers as f64, rate_sum);
+                if p.is_adaptive() {
+                    rerun.requests /= Self::EXPECTED_TRIALS;
+                    rerun.changes /= Self::EXPECTED_TRIALS;
+                }
+                runs.extend(std::iter::repeat_n(rerun, redrawn::REDRAWS));
+            }
+        }
         let expected = runs.iter().map(RunWork::total).sum::<f64>() + self.estimator_work();
         // the work's bound adds the tuning runs that overshoot under a loose P; the time
         // is the expected runs'

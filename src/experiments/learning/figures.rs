@@ -105,7 +105,11 @@ fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
                 sig(mean_of(l, metric), 4),
                 o.policies.iter().map(|c| format!("{} {}", c.policy.label(), sig(mean_of(c, metric), 4))).collect::<Vec<_>>().join(", ")
             ) + &if metric == Metric::Freshness {
-                spread_note("the mean freshness", REDRAWS, &o.policies.iter().filter_map(|c| Some((c.policy.label().to_string(), c.spread?))).collect::<Vec<_>>())
+                spread_note(
+                    "the mean freshness (a learner or a deployed crawler run again on each redraw, a policy that does not react counted under them)",
+                    REDRAWS,
+                    &o.policies.iter().filter_map(|c| Some((c.policy.label().to_string(), c.spread?))).collect::<Vec<_>>(),
+                )
             } else {
                 String::new()
             }

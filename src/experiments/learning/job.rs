@@ -81,6 +81,22 @@ pub struct Run {
     /// The run is kept whatever it spends (the last trial, or one whose cut left no
     /// other to try): [`TRIAL_CAP`] does not cut it.
     uncapped: bool,
+    /// A policy that reacts to what its fetches show, on estimated rates: its runs again
+    /// on each redraw, once its own is done.
+    reruns: Option<Reruns>,
+}
+
+/// A learner or a deployed crawler run again on each redraw of estimated rates (as
+/// `crawlers` and `policies` do): the changes it sees follow the redrawn rates, and so
+/// do its estimates and its schedule, where counting its one run under them would keep
+/// what the estimates made it do. One rerun at a time, on the run's streams; a deployed
+/// crawler keeps the scale its tuning found.
+struct Reruns {
+    /// The run on the estimates, kept once done.
+    own: Option<PolicyCurve>,
+    /// The redraw being run, and each rerun's mean freshness so far.
+    k: usize,
+    means: [f64; redrawn::REDRAWS],
 }
 
 /// Which run the plan starts next: the policies in order, then the estimators.
@@ -140,9 +156,45 @@ impl LearningJob {
         })
     }
 
-    fn watch(&self, policy: LearningPolicy) -> Watch {
-        Watch::new(&self.repo, self.config.seed, self.config.horizon_days.0, self.config.bins as usize, policy.learns())
-            .with_redrawn(self.redrawn.as_ref().map(|r| r.account(0, self.repo.pages())))
+    /// A run's watch: on the repository's rates (a policy that does not react counting
+    /// its fetches under the redrawn ones too), or on redraw `k`'s.
+    fn watch(&self, policy: LearningPolicy, redraw: Option<usize>) -> Watch {
+        let (seed, horizon, bins) = (self.config.seed, self.config.horizon_days.0, self.config.bins as usize);
+        match (redraw, &self.redrawn) {
+            (Some(k), Some(r)) => Watch::on_rates(&self.repo, &r.set(k, self.repo.pages()), seed, horizon, bins, policy.learns()),
+            _ => Watch::new(&self.repo, seed, horizon, bins, policy.learns())
+                .with_redrawn(self.redrawn.as_ref().filter(|_| !policy.reacts()).map(|r| r.account(0, self.repo.pages()))),
+        }
+    }
+
+    /// After a reacting policy's run on estimated rates, or one of its reruns: keeps what
+    /// it gave and starts the next rerun (false: none is left, or none is made).
+    fn next_rerun(&self, run: &mut Run) -> bool {
+        let Some(mut reruns) = run.reruns.take() else { return false };
+        match reruns.own {
+            None => reruns.own = Some(self.curve(run, self.config.horizon_days.0)),
+            Some(_) => {
+                let (freshness, _) = run.watch.curves(self.repo.total_weight());
+                reruns.means[reruns.k] = freshness.iter().sum::<f64>() / freshness.len() as f64;
+                reruns.k += 1;
+            }
+        }
+        let more = reruns.k < redrawn::REDRAWS;
+        if more {
+            run.watch = self.watch(run.policy, Some(reruns.k));
+            run.listening = self.listening(run.policy, &run.watch);
+            run.adaptive = self.adaptive(run.policy, run.scale);
+            run.checks = self.checks();
+            run.merges.clear();
+            (run.epoch, run.server, run.violations, run.uncapped) = (0, 0, 0, true);
+            if run.policy.learns() {
+                run.estimates = vec![f64::NAN; self.repo.pages()];
+            }
+            run.f = self.rates(run);
+            run.merge_f = self.merge_rates(run, &run.f);
+        }
+        run.reruns = Some(reruns);
+        more
     }
 
     /// A deployed crawler's schedule of every server, its intervals × `scale` (none for
@@ -210,7 +262,7 @@ impl LearningJob {
     /// (the same changes); the last trial allowed is not cut.
     fn restart(&self, run: &mut Run, scale: f64) {
         run.scale = scale;
-        run.watch = self.watch(run.policy);
+        run.watch = self.watch(run.policy, None);
         run.adaptive = self.adaptive(run.policy, run.scale);
         run.checks = self.checks();
         run.epoch = 0;
@@ -382,7 +434,7 @@ impl Plan for LearningJob {
             return Some((None, 0.0));
         };
         let pages = self.repo.pages();
-        let watch = self.watch(policy);
+        let watch = self.watch(policy, None);
         let listening = self.listening(policy, &watch);
         let adaptive = self.adaptive(policy, 1.0);
         let estimates = if policy.learns() { vec![f64::NAN; pages] } else { Vec::new() };
@@ -404,6 +456,7 @@ impl Plan for LearningJob {
             scale: 1.0,
             trials: Vec::new(),
             uncapped: false,
+            reruns: (self.redrawn.is_some() && policy.reacts()).then_some(Reruns { own: None, k: 0, means: [0.0; redrawn::REDRAWS] }),
         };
         run.f = self.rates(&mut run);
         run.merge_f = self.merge_rates(&run, &run.f);
@@ -486,7 +539,8 @@ impl Plan for LearningJob {
         let finished = run.epoch + 1 >= self.edges.len();
         // a tuning run that has already spent OVERSPEND × the bandwidth is above it: stop it
         let overspent = run.watch.requests as f64 > OVERSPEND * self.config.requests_per_run();
-        if run.policy.is_adaptive() && (finished || overspent) && self.retry(run) {
+        let rerun = run.reruns.as_ref().is_some_and(|r| r.own.is_some());
+        if run.policy.is_adaptive() && !rerun && (finished || overspent) && self.retry(run) {
             return (done, false);
         }
         if !finished {
@@ -504,12 +558,16 @@ impl Plan for LearningJob {
             return (run.watch.events as f64 + run.work - before, false);
         }
         run.watch.close();
-        (run.watch.events as f64 + run.work - before, true)
+        let more = self.next_rerun(run);
+        (run.watch.events as f64 + run.work - before, !more)
     }
 
     fn end(&mut self, run: Option<Run>) {
         if let Some(run) = run {
-            let curve = self.curve(&run, self.config.horizon_days.0);
+            let curve = match run.reruns {
+                Some(Reruns { own: Some(own), means, .. }) => PolicyCurve { spread: Some(redrawn::spread(means, 1.0)), ..own },
+                _ => self.curve(&run, self.config.horizon_days.0),
+            };
             self.done.push(curve);
         }
     }
@@ -517,7 +575,11 @@ impl Plan for LearningJob {
     fn output(&self, running: Option<&Option<Run>>) -> LearningOutput {
         let mut policies = self.done.clone();
         if let Some(Some(run)) = running {
-            policies.push(self.curve(run, self.edges[run.epoch]));
+            // during its reruns, the run on the estimates (its spread to come)
+            match run.reruns.as_ref().and_then(|r| r.own.clone()) {
+                Some(own) => policies.push(PolicyCurve { spread: None, ..own }),
+                None => policies.push(self.curve(run, self.edges[run.epoch])),
+            }
         }
         LearningOutput {
             config: LearningConfig { page_list: None, page_rows: None, ..self.config.clone() },

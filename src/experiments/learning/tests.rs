@@ -342,3 +342,49 @@ fn estimated_rates_give_each_policy_a_spread() {
     }
     assert!(learn(small()).policies.iter().all(|c| c.spread.is_none()));
 }
+
+/// A learner on estimated rates (a history's page list) is run again on each redraw of
+/// the rates (issue 47): what it sees, estimates and crawls follows them. Each rerun is
+/// exactly the learner's run on a page list of that redraw's rates (the same streams),
+/// so its spread is that of those 20 runs; with point intervals every rerun is the run.
+/// The oracle, which does not react, keeps its one run counted under the redraws.
+#[test]
+fn a_learner_is_run_again_on_each_redraw() {
+    use crate::core::model::page_list::{estimated_list, parse};
+    use crate::core::model::source::RepositorySource;
+    use crate::core::sim::redrawn::{REDRAWS, redraw, spread};
+    let config = |list: String| LearningConfig {
+        source: RepositorySource::PageList,
+        page_list: Some(list),
+        policies: vec![LearningPolicy::Oracle, LearningPolicy::LearnAndCrawl],
+        capacity: 20.0,
+        horizon_days: Days(60.0),
+        ..small()
+    };
+    let list = |width: f64| estimated_list(60, 4, |k| 0.05 * (1.0 + (k % 7) as f64), width);
+    let point = learn(config(list(1.0)));
+    let learner = &point.policies[1];
+    let [lo, _, hi] = learner.spread.expect("a spread");
+    assert!((lo - learner.mean_freshness).abs() <= 1e-12 && (hi - learner.mean_freshness).abs() <= 1e-12, "point intervals: {lo}–{hi} against {}", learner.mean_freshness);
+
+    let wide = list(3.0);
+    let out = learn(config(wide.clone()));
+    let read = parse(wide.as_bytes(), "page_list").unwrap();
+    let bounds = read.rate_bounds.as_ref().expect("intervals");
+    let redraws: Vec<[f64; REDRAWS]> = bounds.iter().enumerate().map(|(i, &b)| redraw(out.config.seed, i, b)).collect();
+    let mut means = [0.0; REDRAWS];
+    for (k, mean) in means.iter_mut().enumerate() {
+        let mut text = String::from("page,server,change_rate\n");
+        for s in 0..read.repo.servers() {
+            for i in read.repo.server_pages(s) {
+                text += &format!("{},{},{}\n", read.names[i], read.server_names[s], redraws[i][k]);
+            }
+        }
+        *mean = learn(config(text)).policies[1].mean_freshness;
+    }
+    let (expected, got) = (spread(means, 1.0), out.policies[1].spread.expect("a spread"));
+    for (g, e) in got.iter().zip(expected) {
+        assert!((g - e).abs() <= 1e-12, "the learner's spread {got:?}, its runs on the redraws {expected:?}");
+    }
+    assert!(out.policies[0].spread.is_some_and(|[lo, _, hi]| lo < hi), "the oracle counted under the redraws");
+}

@@ -41,11 +41,17 @@ pub struct Watch {
 impl Watch {
     /// `record`: keep what the crawler sees (for runs that estimate rates).
     pub fn new(repo: &Repository, seed: u64, horizon: f64, bins: usize, record: bool) -> Self {
+        Self::on_rates(repo, &repo.lambda, seed, horizon, bins, record)
+    }
+
+    /// The same, the pages changing at `lambda` (a redraw of estimated rates) rather than
+    /// the repository's rates, each from its own stream as ever.
+    pub fn on_rates(repo: &Repository, lambda: &[f64], seed: u64, horizon: f64, bins: usize, record: bool) -> Self {
         let pages = repo.pages();
         Watch {
             horizon,
             weight: (0..pages).map(|i| repo.weight(i)).collect(),
-            changes: (0..pages).map(|i| ChangeTimes::of(seed, i as u64, repo.lambda[i])).collect(),
+            changes: (0..pages).map(|i| ChangeTimes::of(seed, i as u64, lambda[i])).collect(),
             last_fetch: vec![0.0; pages],
             history: if record { vec![History::default(); pages] } else { Vec::new() },
             fresh: TimeBins::new(horizon, bins),
