@@ -166,6 +166,27 @@ impl ListShape {
     }
 }
 
+/// For tests of the reruns on redrawn rates: `list` (with rate intervals) as a page
+/// list of each redraw's rates under `seed`, in the order the list is read.
+#[cfg(test)]
+pub fn redrawn_lists(list: &str, seed: u64) -> Vec<String> {
+    use crate::core::sim::redrawn::{REDRAWS, redraw};
+    let read = parse(list.as_bytes(), "page_list").expect("a valid list");
+    let bounds = read.rate_bounds.as_ref().expect("a list with rate intervals");
+    let redraws: Vec<[f64; REDRAWS]> = bounds.iter().enumerate().map(|(i, &b)| redraw(seed, i, b)).collect();
+    (0..REDRAWS)
+        .map(|k| {
+            let mut text = String::from("page,server,change_rate\n");
+            for s in 0..read.repo.servers() {
+                for i in read.repo.server_pages(s) {
+                    text += &format!("{},{},{}\n", read.names[i], read.server_names[s], redraws[i][k]);
+                }
+            }
+            text
+        })
+        .collect()
+}
+
 /// A history-like page list for tests: `pages` pages dealt round-robin to `servers`
 /// servers, page k's rate `rate(k)`, its interval [rate / width, rate × width].
 #[cfg(test)]

@@ -350,9 +350,9 @@ fn estimated_rates_give_each_policy_a_spread() {
 /// The oracle, which does not react, keeps its one run counted under the redraws.
 #[test]
 fn a_learner_is_run_again_on_each_redraw() {
-    use crate::core::model::page_list::{estimated_list, parse};
+    use crate::core::model::page_list::{estimated_list, redrawn_lists};
     use crate::core::model::source::RepositorySource;
-    use crate::core::sim::redrawn::{REDRAWS, redraw, spread};
+    use crate::core::sim::redrawn::{REDRAWS, spread};
     let config = |list: String| LearningConfig {
         source: RepositorySource::PageList,
         page_list: Some(list),
@@ -369,18 +369,9 @@ fn a_learner_is_run_again_on_each_redraw() {
 
     let wide = list(3.0);
     let out = learn(config(wide.clone()));
-    let read = parse(wide.as_bytes(), "page_list").unwrap();
-    let bounds = read.rate_bounds.as_ref().expect("intervals");
-    let redraws: Vec<[f64; REDRAWS]> = bounds.iter().enumerate().map(|(i, &b)| redraw(out.config.seed, i, b)).collect();
     let mut means = [0.0; REDRAWS];
-    for (k, mean) in means.iter_mut().enumerate() {
-        let mut text = String::from("page,server,change_rate\n");
-        for s in 0..read.repo.servers() {
-            for i in read.repo.server_pages(s) {
-                text += &format!("{},{},{}\n", read.names[i], read.server_names[s], redraws[i][k]);
-            }
-        }
-        *mean = learn(config(text)).policies[1].mean_freshness;
+    for (mean, list) in means.iter_mut().zip(redrawn_lists(&wide, out.config.seed)) {
+        *mean = learn(config(list)).policies[1].mean_freshness;
     }
     let (expected, got) = (spread(means, 1.0), out.policies[1].spread.expect("a spread"));
     for (g, e) in got.iter().zip(expected) {

@@ -572,8 +572,8 @@ fn estimated_rates_give_each_run_a_spread() {
 /// keeps its one schedule counted under the redraws.
 #[test]
 fn a_reacting_crawler_is_run_again_on_each_redraw() {
-    use crate::core::model::page_list::{estimated_list, parse};
-    use crate::core::sim::redrawn::{REDRAWS, redraw, spread};
+    use crate::core::model::page_list::{estimated_list, redrawn_lists};
+    use crate::core::sim::redrawn::{REDRAWS, spread};
     let config = |list: String| PoliciesConfig {
         source: RepositorySource::PageList,
         page_list: Some(list),
@@ -594,19 +594,9 @@ fn a_reacting_crawler_is_run_again_on_each_redraw() {
 
     let wide = list(3.0);
     let out = run(config(wide.clone()));
-    // each redraw's rates as a page list of its own, in the order the list is read
-    let read = parse(wide.as_bytes(), "page_list").unwrap();
-    let bounds = read.rate_bounds.as_ref().expect("intervals");
-    let redraws: Vec<[f64; REDRAWS]> = bounds.iter().enumerate().map(|(i, &b)| redraw(point.config.seed, i, b)).collect();
     let mut means = [0.0; REDRAWS];
-    for (k, mean) in means.iter_mut().enumerate() {
-        let mut text = String::from("page,server,change_rate\n");
-        for s in 0..read.repo.servers() {
-            for i in read.repo.server_pages(s) {
-                text += &format!("{},{},{}\n", read.names[i], read.server_names[s], redraws[i][k]);
-            }
-        }
-        *mean = run(config(text)).crawlers[0].curve.mean;
+    for (mean, list) in means.iter_mut().zip(redrawn_lists(&wide, point.config.seed)) {
+        *mean = run(config(list)).crawlers[0].curve.mean;
     }
     let expected = spread(means, 1.0);
     let got = out.crawlers[0].curve.spread.expect("a spread");
