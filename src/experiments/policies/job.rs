@@ -49,6 +49,14 @@ enum Run {
     },
 }
 
+/// The ends of the next whole slices after the first `done` (each `slice` days long,
+/// the last at the horizon) that about `budget` requests take, at least one.
+fn slice_ends(done: u64, slice: f64, slice_requests: f64, horizon: f64, budget: f64) -> Vec<f64> {
+    let total = (horizon / slice).round() as u64;
+    let wanted = (budget / slice_requests).floor().clamp(1.0, 1e6) as u64;
+    (done + 1..=(done + wanted).min(total.max(done + 1))).map(|k| if slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * slice).min(horizon) }).collect()
+}
+
 /// Shards of servers a run is split into (fewer when there are fewer servers): fixed,
 /// so the result does not depend on how many threads, workers or machines compute them.
 pub const SHARDS: usize = 64;
@@ -437,11 +445,7 @@ impl PoliciesJob {
             r.shards = self.shards(policy, Purpose::ServerSchedule { run: 2, series: index as u32 }, &[], Estimator::Exact, &r.lambda, false);
             (r.slices, r.time) = (0, 0.0);
         }
-        let total = (horizon / slice).round() as u64;
-        let wanted = (budget / slice_requests).floor().clamp(1.0, 1e6) as u64;
-        let ends: Vec<f64> = (r.slices + 1..=(r.slices + wanted).min(total.max(r.slices + 1)))
-            .map(|k| if slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * slice).min(horizon) })
-            .collect();
+        let ends = slice_ends(r.slices, slice, slice_requests, horizon, budget);
         r.slices += ends.len() as u64;
         let until = *ends.last().expect("at least one slice");
         let before: u64 = r.shards.iter().map(|s| s.requests).sum();
@@ -551,11 +555,7 @@ impl Plan for PoliciesJob {
         if running.time >= horizon {
             return self.step_reruns(running, budget);
         }
-        let total = (horizon / running.slice).round() as u64;
-        let wanted = (budget / running.slice_requests).floor().clamp(1.0, 1e6) as u64;
-        let ends: Vec<f64> = (running.slices + 1..=(running.slices + wanted).min(total.max(running.slices + 1)))
-            .map(|k| if running.slice * k as f64 >= horizon * (1.0 - 1e-12) { horizon } else { (k as f64 * running.slice).min(horizon) })
-            .collect();
+        let ends = slice_ends(running.slices, running.slice, running.slice_requests, horizon, budget);
         running.slices += ends.len() as u64;
         let until = *ends.last().expect("at least one slice");
         let before: u64 = running.shards.iter().map(|s| s.requests).sum();
