@@ -96,7 +96,9 @@ function gapSplit(gap) {
       (another order would share the parts otherwise). Politeness costs none of the gap (MERGE keeps the same gap between two requests to a
       server), but it costs the optimum itself ${points(gap.politeness_cost)} at this bandwidth: the UNPOLITE bound less the POLITE bound (Lemma 4.2)${
         gap.limits_cost != null
-          ? `; the servers’ own Crawl-delays and capacities, which MERGE keeps too, cost it ${points(gap.limits_cost)} more: the POLITE bound at P alone less the bound within each server’s own cap`
+          ? `; the servers’ own Crawl-delays and capacities, which MERGE keeps too${
+              gap.merge_load < 1 ? ` (loading each to at most ${number(100 * gap.merge_load, 3)} % of its capacity)` : ''
+            }, cost it ${points(gap.limits_cost)} more: the POLITE bound at P alone less the bound within each server’s own cap`
           : ''
       }.</p>`;
 }
@@ -224,6 +226,7 @@ export default {
         'refusal',
         'retry_after',
         'merge_backoff',
+        'merge_load',
         'tune',
         'nutch_1564',
         'nutch_cycle_hours',

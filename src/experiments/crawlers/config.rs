@@ -62,6 +62,10 @@ pub struct CrawlersConfig {
     /// MERGE's reaction to a server pushing back.
     pub merge_backoff: Backoff = Backoff::Freshlab;
         select("MERGE backs off by").help("Freshlab's rule, or Google's documented slow-down (server errors and slow answers lower a host's rate; Crawl-delay and Retry-After not read)");
+    /// Under Freshlab's rule, MERGE's most load on a server, a share of its capacity:
+    /// headroom that keeps its answers quick (at load ρ an answer takes base/(1 − ρ)).
+    pub merge_load: f64 = 1.0;
+        number("MERGE loads a server to at most (share of its capacity)").help("Freshlab's rule: at 0.8 an answer takes at most 5× the idle time, at 1 up to 20×").positive().at_most(1.0);
     /// Search the crawler's own settings for a configuration that keeps the pages
     /// fresher on no more requests, and re-simulate it (`--tuned FILE` writes it).
     pub tune: bool = false; bool("find a tuned configuration").help("tries the file's revisit settings one at a time (each a run), never more requests than as loaded");
@@ -333,6 +337,12 @@ impl Settings for CrawlersConfig {
         if self.crawler_config.as_ref().is_some_and(|t| t.len() > crawler_files::MAX_BYTES) {
             return Err(InputError::new("crawler_config", format!("is over the {} KB a crawler's configuration may have", crawler_files::MAX_BYTES >> 10)));
         }
+        if self.merge_load < 1.0 && self.merge_backoff != Backoff::Freshlab {
+            return Err(InputError::new(
+                "merge_load",
+                format!("is {}, but Google's slow-down reads no capacity to keep a share of: set it to 1, or let MERGE back off by Freshlab's rule", self.merge_load),
+            ));
+        }
         let loaded = self.loaded()?;
         self.host_bounds(&loaded).map(|_| ())
     }
@@ -399,7 +409,7 @@ impl Settings for CrawlersConfig {
         // MERGE at the crawler's bandwidth (its requests a day, refused ones too) backs off
         // to about its servers' capacity where that is less (Scrapy retrying every refusal
         // made 8.3 M requests on 100 servers of one request in 500 s; MERGE after it 0.54 M)
-        let capacity = self.host().capacity * self.horizon_days.0 * 86_400.0 * servers as f64;
+        let capacity = self.host().capacity * self.merge_load * self.horizon_days.0 * 86_400.0 * servers as f64;
         let merge_requests = if listed_runs > 0.0 { requests * listed } else { requests };
         let merged = (MERGE_OVER_CAPACITY * capacity + pages as f64).min(merge_requests) / requests.max(1.0);
         let work = (crawled + merged) * requests + free_runs * free;

@@ -296,10 +296,12 @@ impl CrawlersJob {
     }
 
     /// Each server's cap on MERGE's requests a day: 1/P, or where MERGE knows the
-    /// server's limits the least of 1/P, its Crawl-delay's and its capacity's (∞: none).
+    /// server's limits the least of 1/P, its Crawl-delay's and its capacity's share
+    /// `merge_load` (∞: none).
     fn merge_caps(&self) -> Vec<f64> {
         let (p, known) = (self.politeness, self.merge_knows_limits());
-        self.hosts.iter().map(|h| if known { h } else { &FREE_HOST }.cap_per_day(p)).collect()
+        let load = self.config.merge_load;
+        self.hosts.iter().map(|h| if known { Host { capacity: h.capacity * load, ..*h } } else { FREE_HOST }.cap_per_day(p)).collect()
     }
 
     /// Whether MERGE has run at the crawler's bandwidth (or cannot: it made no request).
@@ -340,6 +342,7 @@ impl CrawlersJob {
             revisit: merge.converged - last,
             politeness_cost: self.politeness_cost.unwrap_or(0.0),
             limits_cost: self.limits_cost,
+            merge_load: self.config.merge_load,
         })
     }
 

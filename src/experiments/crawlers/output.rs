@@ -78,6 +78,13 @@ pub struct GapSplit {
     /// and capacities cost the optimum beyond P (None: MERGE does not know them).
     #[serde(default)]
     pub limits_cost: Option<f64>,
+    /// The share of each server's capacity MERGE loads it to at most (`merge_load`).
+    #[serde(default = "full_load")]
+    pub merge_load: f64,
+}
+
+fn full_load() -> f64 {
+    1.0
 }
 
 /// One server in one run.
@@ -343,7 +350,8 @@ impl GapSplit {
             parts.push(format!("servers' limits and back-off {}", points(l)));
         }
         parts.push(format!("the revisit rule {}", points(self.revisit)));
-        let limits = self.limits_cost.map_or(String::new(), |l| format!(", and the servers' own Crawl-delays and capacities {} more", points(l)));
+        let headroom = if self.merge_load < 1.0 { format!(" (MERGE loading each to at most {} % of its capacity)", sig(100.0 * self.merge_load, 3)) } else { String::new() };
+        let limits = self.limits_cost.map_or(String::new(), |l| format!(", and the servers' own Crawl-delays and capacities{headroom} {} more", points(l)));
         format!(
             "The gap to MERGE, {} over the last quarter, by cause: {}; politeness costs none of it (MERGE keeps the same P) but costs the optimum itself {} at this bandwidth{limits}",
             points(self.total),

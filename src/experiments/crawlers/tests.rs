@@ -190,6 +190,34 @@ fn merge_keeps_each_servers_limits_under_freshlabs_rule_and_learns_them_under_go
     assert!(ran(CrawlersConfig { merge_backoff: Backoff::Google, ..delayed }).runs[1].answers.under_crawl_delay > 0, "Google reads no Crawl-delay");
 }
 
+/// Headroom: under Freshlab's rule with `merge_load` 0.8, MERGE loads each server to at
+/// most 80 % of its capacity, so an answer takes at most base/(1 − 0.8) = 5 × 300 ms
+/// (about 20 × at full load); the optimum within the lower caps is lower, by what the
+/// headroom costs. Google's rule reads no capacity: a share of it is refused, naming
+/// the field.
+#[test]
+fn merge_keeps_the_headroom_asked_below_each_servers_capacity() {
+    let config = CrawlersConfig {
+        crawler_settings: "db.fetch.interval.default=3600".into(),
+        server_capacity: 0.002,
+        response_ms: 300.0,
+        horizon_days: Days(10.0),
+        ..small()
+    };
+    let full = ran(config.clone());
+    let held = ran(CrawlersConfig { merge_load: 0.8, ..config.clone() });
+    let answer = |o: &CrawlersOutput| o.runs[1].answers.response_s / o.runs[1].requests as f64;
+    eprintln!("MERGE at full load: {} s an answer, bound {:?}; at 0.8: {} s, bound {:?}", answer(&full), full.runs[1].polite_bound, answer(&held), held.runs[1].polite_bound);
+    assert_eq!(held.runs[1].answers.refused, 0);
+    assert!(answer(&held) <= 0.3 / (1.0 - 0.8) + 1e-9 && answer(&held) < answer(&full), "{} s against {} s", answer(&held), answer(&full));
+    let (full_gap, held_gap) = (full.gap.as_ref().unwrap(), held.gap.as_ref().unwrap());
+    assert!(held_gap.limits_cost.unwrap() > full_gap.limits_cost.unwrap());
+    assert!(held.runs[1].polite_bound.unwrap() < full.runs[1].polite_bound.unwrap());
+    assert!(held_gap.words().contains("at most 80 % of its capacity"), "{}", held_gap.words());
+    let google = CrawlersConfig { merge_load: 0.8, merge_backoff: Backoff::Google, ..config };
+    assert_eq!(google.validate().unwrap_err().field, "merge_load");
+}
+
 /// Nutch skips every server whose Crawl-delay is over `fetcher.max.crawl.delay`; Heritrix
 /// keeps it up to its cap instead.
 #[test]
