@@ -8,6 +8,7 @@
 //! with its line and reason, and nothing is dropped or reordered.
 
 use super::csv_rows::{self, Report, Row, Separator, decode};
+use super::host::Host;
 use super::repository::Repository;
 use crate::core::input::InputError;
 use serde::{Deserialize, Serialize};
@@ -52,11 +53,57 @@ pub struct PageRow {
 }
 
 /// A server's limits as a list gives them (None: not given, the experiment's setting).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ServerLimits {
     pub crawl_delay_s: Option<f64>,
     pub capacity: Option<f64>,
     pub response_ms: Option<f64>,
+}
+
+impl ServerLimits {
+    pub fn given(&self) -> bool {
+        self.crawl_delay_s.is_some() || self.capacity.is_some() || self.response_ms.is_some()
+    }
+
+    /// The server's limits: those given, the settings' (`set`) for the others.
+    pub fn over(&self, set: Host) -> Host {
+        Host {
+            crawl_delay_s: self.crawl_delay_s.unwrap_or(set.crawl_delay_s),
+            capacity: self.capacity.unwrap_or(set.capacity),
+            response_s: self.response_ms.map_or(set.response_s, |ms| ms / 1000.0),
+        }
+    }
+
+    /// The first value given of each (a list giving two is refused by the run).
+    pub fn add(&mut self, crawl_delay_s: Option<f64>, capacity: Option<f64>, response_ms: Option<f64>) {
+        self.crawl_delay_s = self.crawl_delay_s.or(crawl_delay_s);
+        self.capacity = self.capacity.or(capacity);
+        self.response_ms = self.response_ms.or(response_ms);
+    }
+}
+
+/// The servers a list gives one set of limits, and their sizes, for an estimate.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LimitGroup {
+    pub limits: ServerLimits,
+    /// Pages per server, largest first.
+    pub sizes: Vec<f64>,
+}
+
+/// Servers (pages, limits) grouped by their limits, the most pages first.
+pub fn limit_groups(servers: impl IntoIterator<Item = (u64, ServerLimits)>) -> Vec<LimitGroup> {
+    let key = |l: &ServerLimits| [l.crawl_delay_s, l.capacity, l.response_ms].map(|v| v.map(f64::to_bits));
+    let mut groups: HashMap<[Option<u64>; 3], LimitGroup> = HashMap::new();
+    for (pages, limits) in servers {
+        groups.entry(key(&limits)).or_insert_with(|| LimitGroup { limits, sizes: Vec::new() }).sizes.push(pages as f64);
+    }
+    let mut groups: Vec<LimitGroup> = groups.into_values().collect();
+    for g in &mut groups {
+        g.sizes.sort_by(|a, b| b.total_cmp(a));
+    }
+    let pages = |g: &LimitGroup| g.sizes.iter().sum::<f64>();
+    groups.sort_by(|a, b| pages(b).total_cmp(&pages(a)).then_with(|| key(&a.limits).cmp(&key(&b.limits))));
+    groups
 }
 
 /// An imported repository, with the way back to the file's order.
@@ -113,6 +160,13 @@ pub struct ListShape {
     /// Its rates are estimates with intervals (`rate_low`, `rate_high`: a history's).
     #[serde(default)]
     pub estimated_rates: bool,
+    /// Some row gives its server a limit (`crawl_delay`, `capacity`, `response_ms`).
+    #[serde(default)]
+    pub gives_limits: bool,
+    /// Where it does, its servers grouped by their limits (empty beyond [`SHAPE_SIZES`]
+    /// servers).
+    #[serde(default)]
+    pub limits: Vec<LimitGroup>,
 }
 
 impl ListShape {
@@ -122,14 +176,17 @@ impl ListShape {
         let separator = Separator::of(text);
         let mut reader = csv_rows::reader(text, separator);
         let mut record = csv::ByteRecord::new();
-        let mut columns: Option<(Option<usize>, Option<usize>)> = None;
+        let mut columns: Option<(Option<usize>, Option<usize>, [Option<usize>; 3])> = None;
         let mut estimated_rates = false;
-        let mut counts: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
+        let mut servers_seen: HashMap<Vec<u8>, (u64, ServerLimits)> = HashMap::new();
         let (mut pages, mut unread, mut rate_sum, mut rate_max) = (0u64, 0u64, 0.0f64, 0.0f64);
+        let number = |record: &csv::ByteRecord, k: Option<usize>| {
+            k.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim).filter(|f| !f.is_empty()).and_then(|f| parse_number(f, separator).ok())
+        };
         while reader.read_byte_record(&mut record).unwrap_or(false) {
-            let Some((server, rate)) = columns else {
+            let Some((server, rate, limit_columns)) = columns else {
                 let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
-                columns = Some((index("server"), index("change_rate")));
+                columns = Some((index("server"), index("change_rate"), [index("crawl_delay"), index("capacity"), index("response_ms")]));
                 estimated_rates = index("rate_low").is_some();
                 continue;
             };
@@ -138,31 +195,35 @@ impl ListShape {
             }
             pages += 1;
             match server.and_then(|k| record.get(k)) {
-                Some(name) => match counts.get_mut(name) {
-                    Some(n) => *n += 1,
-                    None => {
-                        counts.insert(name.to_vec(), 1);
+                Some(name) => {
+                    let seen = match servers_seen.get_mut(name) {
+                        Some(seen) => seen,
+                        None => servers_seen.entry(name.to_vec()).or_default(),
+                    };
+                    seen.0 += 1;
+                    if limit_columns.iter().any(Option::is_some) {
+                        let [d, c, r] = limit_columns.map(|k| number(&record, k));
+                        seen.1.add(d, c, r);
                     }
-                },
+                }
                 None => unread += 1,
             }
-            if let Some(r) = rate
-                .and_then(|k| record.get(k))
-                .and_then(|f| std::str::from_utf8(f).ok())
-                .and_then(|f| parse_number(f.trim(), separator).ok())
-                .filter(|r| r.is_finite() && *r > 0.0)
-            {
+            if let Some(r) = number(&record, rate).filter(|r| r.is_finite() && *r > 0.0) {
                 rate_sum += r;
                 rate_max = rate_max.max(r);
             }
         }
-        let servers = counts.len() as u64 + unread;
-        let mut sizes: Vec<f64> = Vec::new();
+        let servers = servers_seen.len() as u64 + unread;
+        let gives_limits = servers_seen.values().any(|(_, l)| l.given());
+        let (mut sizes, mut limits) = (Vec::new(), Vec::new());
         if servers <= SHAPE_SIZES {
-            sizes = counts.into_values().map(|n| n as f64).chain(std::iter::repeat_n(1.0, unread as usize)).collect();
+            sizes = servers_seen.values().map(|&(n, _)| n as f64).chain(std::iter::repeat_n(1.0, unread as usize)).collect();
             sizes.sort_by(|a, b| b.total_cmp(a));
+            if gives_limits {
+                limits = limit_groups(servers_seen.into_values().chain(std::iter::repeat_n((1, ServerLimits::default()), unread as usize)));
+            }
         }
-        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into(), estimated_rates }
+        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into(), estimated_rates, gives_limits, limits }
     }
 }
 

@@ -166,8 +166,18 @@ impl Pages<'_> {
                 sizes.sort_by(|a, b| b.total_cmp(a));
                 let rates = rows.iter().map(|r| r.change_rate).filter(|r| r.is_finite() && *r > 0.0);
                 let servers = sizes.len() as u64;
+                let gives_limits = rows.iter().any(|r| r.crawl_delay.is_some() || r.capacity.is_some() || r.response_ms.is_some());
+                let mut limits = Vec::new();
                 if servers > page_list::SHAPE_SIZES {
                     sizes.clear();
+                } else if gives_limits {
+                    let mut each: std::collections::HashMap<&str, (u64, page_list::ServerLimits)> = std::collections::HashMap::new();
+                    for row in rows {
+                        let seen = each.entry(row.server.as_str()).or_default();
+                        seen.0 += 1;
+                        seen.1.add(row.crawl_delay, row.capacity, row.response_ms);
+                    }
+                    limits = page_list::limit_groups(each.into_values());
                 }
                 Some(ListShape {
                     bytes: 0,
@@ -178,6 +188,8 @@ impl Pages<'_> {
                     rate_max: rates.fold(0.0, f64::max),
                     separator: String::new(),
                     estimated_rates: rows.iter().any(|r| r.rate_low.is_some()),
+                    gives_limits,
+                    limits,
                 })
             }
             (None, None, Some(shape)) => Some(shape.clone()),

@@ -6,6 +6,7 @@ use super::{job, pilot};
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
+use crate::core::model::page_list::ListShape;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::Rule;
@@ -102,6 +103,10 @@ const SECONDS_PER_LIST_CANDIDATE: f64 = 60e-9;
 /// Bytes per server: its schedule, stream, politeness check, load, gate, answers and
 /// fresh time in a run, and its tallies in the crawler's and MERGE's (the gap per server).
 const SERVER_BYTES: f64 = 320.0;
+/// The sets of limits a page list gives its servers that the estimate's pilot runs the
+/// crawler against (those holding the most pages); the servers of others are counted at
+/// what the intervals ask.
+const PILOT_GROUPS: usize = 4;
 
 const fn max(a: f64, b: f64) -> f64 {
     if a > b { a } else { b }
@@ -265,17 +270,21 @@ impl CrawlersConfig {
         }
     }
 
-    /// The crawler's requests in one run, and their time, where every server has the
-    /// limits set (a capacity, a Crawl-delay or a response time): by the pilot, which
-    /// runs the crawler against them. None without limits, or with a page list that may
-    /// give servers their own (its intervals' estimate then bounds it).
-    fn under_limits(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> Option<pilot::Pilot> {
-        let host = self.host();
-        let limited = host.capacity.is_finite() || host.crawl_delay_s > 0.0 || host.response_s > 0.0;
+    /// The crawler's requests in one run, and their time, where servers have limits (a
+    /// capacity, a Crawl-delay or a response time: the settings', or a page list's per
+    /// server): by the pilot, which runs the crawler against them, on the
+    /// [`PILOT_GROUPS`] sets of limits that hold the most pages; the servers of any
+    /// other set, and those without limits, are counted at what the intervals ask (an
+    /// upper bound). None without limits, or with a page list that may give limits but
+    /// whose shape does not group them (over 20,000 servers): the intervals' estimate
+    /// then bounds it.
+    fn under_limits(&self, loaded: &Loaded, shape: Option<&ListShape>, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> Option<pilot::Pilot> {
+        let set = self.host();
+        let limited = |h: &Host| h.capacity.is_finite() || h.crawl_delay_s > 0.0 || h.response_s > 0.0;
         // (the cost is asked before the checks: a pilot runs on a valid configuration
         // only, every field within its range: the fuzz campaign's 2^64 pages on one
         // server asked the pilot for 14 PB)
-        if !limited || self.list_may_limit() || self.validate().is_err() {
+        if self.validate().is_err() {
             return None;
         }
         let r = &self.repository;
@@ -284,10 +293,22 @@ impl CrawlersConfig {
             RepositorySource::PageList => pilot::PageRates::Mean(rate_sum / pages.max(1.0)),
         };
         let asked = self.asked(loaded, pages, rate_sum);
+        if self.list_may_limit() {
+            let groups = shape.map(|s| &s.limits[..]).filter(|g| !g.is_empty())?;
+            let (piloted, counted): (Vec<_>, Vec<_>) =
+                groups.iter().map(|g| (g.limits.over(set), &g.sizes[..])).enumerate().partition(|&(k, (host, _))| k < PILOT_GROUPS && limited(&host));
+            let piloted: Vec<(Host, &[f64])> = piloted.into_iter().map(|(_, g)| g).collect();
+            let flown = if piloted.is_empty() { pilot::Pilot { requests: 0.0, seconds: 0.0 } } else { pilot::under_limits(self, loaded, &piloted, rates, &asked) };
+            let (requests, seconds) = counted.iter().flat_map(|(_, (_, sizes))| sizes.iter()).fold((flown.requests, flown.seconds), |(r, t), &n| (r + asked(n), t + asked(n) * seconds_per_request(n)));
+            return Some(pilot::Pilot { requests, seconds });
+        }
+        if !limited(&set) {
+            return None;
+        }
         match sizes {
-            Some(sizes) if !sizes.is_empty() => Some(pilot::under_limits(self, loaded, sizes, rates, asked)),
+            Some(sizes) if !sizes.is_empty() => Some(pilot::under_limits(self, loaded, &[(set, sizes)], rates, asked)),
             _ => {
-                let one = pilot::under_limits(self, loaded, &[pages / servers.max(1.0)], rates, asked);
+                let one = pilot::under_limits(self, loaded, &[(set, &[pages / servers.max(1.0)])], rates, asked);
                 Some(pilot::Pilot { requests: one.requests * servers, seconds: one.seconds * servers })
             }
         }
@@ -313,11 +334,10 @@ impl CrawlersConfig {
     }
 
     /// The servers' sizes, largest first: the generator's law, or a page list's shape.
-    pub fn sizes(&self) -> Option<Vec<f64>> {
-        let r = &self.repository;
+    fn sizes(&self, shape: Option<&ListShape>) -> Option<Vec<f64>> {
         match self.source {
-            RepositorySource::Generator => law_sizes_for_estimate(r),
-            RepositorySource::PageList => self.pages().list_shape().map(|s| s.sizes).filter(|s| !s.is_empty()),
+            RepositorySource::Generator => law_sizes_for_estimate(&self.repository),
+            RepositorySource::PageList => shape.map(|s| s.sizes.clone()).filter(|s| !s.is_empty()),
         }
     }
 }
@@ -351,13 +371,14 @@ impl Settings for CrawlersConfig {
     /// the measured cost of a request; memory a page at a time.
     fn cost(&self) -> Cost {
         let (pages, servers) = self.pages().shape();
-        let rate_sum = self.pages().list_shape().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
+        let shape = self.pages().list_shape();
+        let rate_sum = shape.as_ref().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
         let loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
-        let sizes = self.sizes();
+        let sizes = self.sizes(shape.as_ref());
         // what the crawler's intervals ask (a run without the servers' limits), and a run
         // under them (the pilot's)
         let (free, free_seconds) = self.requests_and_seconds(&loaded, pages as f64, servers as f64, rate_sum, sizes.as_deref());
-        let pilot = self.under_limits(&loaded, pages as f64, servers as f64, rate_sum, sizes.as_deref());
+        let pilot = self.under_limits(&loaded, shape.as_ref(), pages as f64, servers as f64, rate_sum, sizes.as_deref());
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
         // and the crawler again without each cause of the gap it may have (the split);

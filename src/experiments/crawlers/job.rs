@@ -223,14 +223,7 @@ impl CrawlersJob {
         let listed = config.host_bounds(&loaded)?;
         let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some());
         let hosts = match list.and_then(|l| l.servers) {
-            Some(limits) => limits
-                .iter()
-                .map(|l| Host {
-                    crawl_delay_s: l.crawl_delay_s.unwrap_or(set.crawl_delay_s),
-                    capacity: l.capacity.unwrap_or(set.capacity),
-                    response_s: l.response_ms.map_or(set.response_s, |ms| ms / 1000.0),
-                })
-                .collect(),
+            Some(limits) => limits.iter().map(|l| l.over(set)).collect(),
             None => vec![set; repo.servers()],
         };
         let politeness = config.politeness_days(&loaded);

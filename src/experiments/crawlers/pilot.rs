@@ -63,35 +63,34 @@ impl PageRates {
 #[derive(Clone, Debug, PartialEq)]
 struct Inputs {
     model: Model,
-    host: Host,
     refusals: Refusals,
     retry_times: u32,
     horizon: f64,
     seed: u64,
     rates: PageRates,
-    /// (servers, pages of each, what the intervals ask of one) by size class.
-    classes: Vec<(f64, usize, f64)>,
+    /// (the servers' limits, servers, pages of each, what the intervals ask of one) by
+    /// limits and size class.
+    classes: Vec<(Host, f64, usize, f64)>,
 }
 
 thread_local! {
     static LAST: RefCell<Option<(Inputs, Pilot)>> = const { RefCell::new(None) };
 }
 
-/// The pilot for `sizes` (each server's pages) whose pages change at `rates`, where
-/// `asked(n)` is what a server of n pages is asked by the crawler's intervals alone over
-/// the horizon. Where the pilot saw no refusal, limits only slow the crawler down, so a
-/// class takes the lesser of the two.
-pub fn under_limits(config: &CrawlersConfig, loaded: &Loaded, sizes: &[f64], rates: PageRates, asked: impl Fn(f64) -> f64) -> Pilot {
+/// The pilot for `groups` (servers' limits, and each server's pages) whose pages change
+/// at `rates`, where `asked(n)` is what a server of n pages is asked by the crawler's
+/// intervals alone over the horizon. Where the pilot saw no refusal, limits only slow
+/// the crawler down, so a class takes the lesser of the two.
+pub fn under_limits(config: &CrawlersConfig, loaded: &Loaded, groups: &[(Host, &[f64])], rates: PageRates, asked: impl Fn(f64) -> f64) -> Pilot {
     let rules = crawler_rules(config, &loaded.model);
     let inputs = Inputs {
         model: loaded.model,
-        host: config.host(),
         refusals: config.refusals(),
         retry_times: rules.retry.times,
         horizon: config.horizon_days.0,
         seed: config.seed,
         rates,
-        classes: classes(sizes).into_iter().map(|(servers, n)| (servers, n, asked(n as f64))).collect(),
+        classes: groups.iter().flat_map(|&(host, sizes)| classes(sizes).into_iter().map(move |(servers, n)| (host, servers, n))).map(|(host, servers, n)| (host, servers, n, asked(n as f64))).collect(),
     };
     if let Some(pilot) = LAST.with_borrow(|last| last.as_ref().filter(|(was, _)| *was == inputs).map(|&(_, pilot)| pilot)) {
         return pilot;
@@ -104,9 +103,9 @@ pub fn under_limits(config: &CrawlersConfig, loaded: &Loaded, sizes: &[f64], rat
 fn run(config: &CrawlersConfig, loaded: &Loaded, inputs: &Inputs) -> Pilot {
     let budget = PILOT_REQUESTS / inputs.classes.len().max(1) as f64;
     let (mut requests, mut seconds) = (0.0, 0.0);
-    for (k, &(servers, n, asked)) in inputs.classes.iter().enumerate() {
+    for (k, &(host, servers, n, asked)) in inputs.classes.iter().enumerate() {
         let share = (budget / asked.max(1.0)).min(1.0);
-        let (made, refused) = run_one(config, loaded, n, inputs.rates, inputs.horizon * share, (2.0 * budget) as u64, k as u64);
+        let (made, refused) = run_one(config, loaded, host, n, inputs.rates, inputs.horizon * share, (2.0 * budget) as u64, k as u64);
         // a run stopped in its first steps (a cold start's burst of retries) tells no
         // rate: the intervals' estimate then stands, each refusal retried as the
         // crawler's rules allow
@@ -137,14 +136,13 @@ fn classes(sizes: &[f64]) -> Vec<(f64, usize)> {
     (0..CLASSES).filter(|&k| count[k] > 0.0).map(|k| (count[k], (pages[k] / count[k]).round().max(1.0) as usize)).collect()
 }
 
-/// One server of `n` pages under the crawler until `until` days, stopped at `most`
+/// One server of `n` pages and limits `host` under the crawler until `until` days, stopped at `most`
 /// requests: its requests over the horizon, those made and the rest at the rate of the
 /// later half of the run (past the cold start), or None where it was stopped in the
 /// first half of its [`STEPS`]; none at all where the crawler skips the server (its Crawl-delay
 /// over the crawler's cap). And whether the server refused any.
-fn run_one(config: &CrawlersConfig, loaded: &Loaded, n: usize, rates: PageRates, until: f64, most: u64, class: u64) -> (Option<f64>, bool) {
+fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates: PageRates, until: f64, most: u64, class: u64) -> (Option<f64>, bool) {
     let model = &loaded.model;
-    let host = config.host();
     let rules = crawler_rules(config, model);
     if rules.reaction.skips(&host, rules.crawl_delay_cap_s) {
         return (Some(0.0), false);

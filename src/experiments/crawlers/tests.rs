@@ -114,6 +114,52 @@ fn the_estimate_follows_a_crawler_its_servers_hold_back() {
     }
 }
 
+/// A page list giving its servers their own limits: the pilot runs the crawler against
+/// each set of limits (here servers of one request in 500 s and in 50 s, and servers
+/// without any, counted at what the intervals ask). The estimate was what the intervals
+/// ask on every server, several times the work where the servers hold Nutch back.
+#[test]
+fn the_estimate_follows_a_page_lists_own_limits() {
+    let mut list = String::from("page,server,change_rate,capacity,response_ms\n");
+    for k in 0..600 {
+        let (server, limits) = match k % 30 {
+            s @ 0..=14 => (s, "0.002,300"),
+            s @ 15..=24 => (s, "0.02,"),
+            s => (s, ","),
+        };
+        list += &format!("p{k},s{server},{},{limits}\n", 0.05 + (k % 7) as f64 * 0.1);
+    }
+    let config = CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.clone()),
+        crawler_settings: "db.fetch.interval.default=3600".into(),
+        horizon_days: Days(20.0),
+        ..CrawlersConfig::default()
+    };
+    let shape = config.pages().list_shape().expect("a page list");
+    assert_eq!(shape.limits.iter().map(|g| g.sizes.len()).collect::<Vec<_>>(), vec![15, 10, 5], "{:?}", shape.limits);
+    let (work, estimated) = work_and_estimate(config.clone());
+    eprintln!("work {work}, estimated {estimated} ({:.2})", estimated / work);
+    assert!(work <= estimated * 1.25 && work >= estimated / 2.0, "work {work}, estimated {estimated}");
+    // the same list as rows of a JSON configuration: the same groups
+    let rows: Vec<serde_json::Value> = list
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            let mut row = serde_json::json!({ "page": f[0], "server": f[1], "change_rate": f[2].parse::<f64>().unwrap() });
+            for (k, name) in [(3, "capacity"), (4, "response_ms")] {
+                if !f[k].is_empty() {
+                    row[name] = f[k].parse::<f64>().unwrap().into();
+                }
+            }
+            row
+        })
+        .collect();
+    let inline = CrawlersConfig { page_list: None, page_rows: Some(serde_json::from_value(rows.into()).unwrap()), ..config };
+    assert_eq!(inline.pages().list_shape().unwrap().limits, shape.limits);
+}
+
 /// Issue 46, conservation: every request is answered, served or refused; a crawler that
 /// honours Retry-After and Crawl-delay never sends a request before they allow.
 #[test]
