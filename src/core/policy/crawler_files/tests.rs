@@ -240,6 +240,50 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
 
+/// With Nutch's batch cycles, the caps the file sets are knobs too: on a made-up crawler
+/// whose fetch list's `generate.topN` holds it back (a list of the highest-scored pages
+/// only, fresher without it), the search drops the cap, pays the requests by the
+/// increment rate, and writes `generate.topN` = -1, which Nutch reads back as none.
+/// Without a cycle the caps are not searched (they do nothing).
+#[test]
+fn the_search_tries_nutchs_cycle_caps() {
+    use tuning::{Score, Search};
+    let mut cycled = nutch::SHIPPED;
+    cycled.intervals.rule = Rule::Nutch;
+    (cycled.intervals.cycle, cycled.intervals.top_n, cycled.intervals.per_cycle) = (1.0, 300, 50);
+    let run = |m: &Model| {
+        let i = m.intervals;
+        let asked = 1000.0 * (1.0 + 4.0 * i.dec_rate) / (1.0 + 4.0 * i.inc_rate);
+        let requests = if i.top_n > 0 { asked.min(2.0 * i.top_n as f64) } else { asked };
+        let capped = if i.top_n > 0 { 0.05 } else { 0.0 };
+        Score { freshness: 0.6 + 0.001 * i.dec_rate - capped + 0.0001 * i.inc_rate, requests: requests as u64 }
+    };
+    let start = run(&cycled);
+    assert_eq!(start.requests, 600, "the cap holds the crawler back");
+    let mut search = Search::new(Crawler::Nutch, cycled, false, false, start);
+    let mut realise = |m: &Model| Some(*m);
+    let mut runs = 0;
+    while let Some(m) = search.next(&mut realise) {
+        search.report(run(&m), &mut realise);
+        runs += 1;
+        assert!(runs <= search.most(), "at most its announced runs");
+    }
+    let (best, score) = search.best();
+    assert!(score.requests <= start.requests && score.freshness > start.freshness + 0.04, "{score:?} against {start:?}");
+    assert_eq!(best.intervals.top_n, 0, "{:?}", best.intervals);
+    let changes = tuning::changes(Crawler::Nutch, &cycled, &best);
+    assert!(changes.contains(&("generate.topN", "-1".to_string())), "{changes:?}");
+    let text = write::write(Crawler::Nutch, None, &changes, "test", &|_| String::new()).unwrap();
+    assert_eq!(read(Crawler::Nutch, &text, "f").unwrap().model.intervals.top_n, 0);
+    // without a cycle: the same search never touches the caps
+    let uncycled = Model { intervals: Intervals { cycle: 0.0, ..cycled.intervals }, ..cycled };
+    let mut search = Search::new(Crawler::Nutch, uncycled, false, false, run(&uncycled));
+    while let Some(m) = search.next(&mut realise) {
+        assert_eq!((m.intervals.top_n, m.intervals.per_cycle), (300, 50));
+        search.report(run(&m), &mut realise);
+    }
+}
+
 /// Nutch's caps of a crawl cycle, per host (`generate.max.count`) and in all
 /// (`generate.topN`): read into the rule, −1 (the shipped value) for none, 0 and
 /// fractions refused by name.

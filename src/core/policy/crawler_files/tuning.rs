@@ -17,7 +17,9 @@
 //! The knobs: the adaptive rule's decrement rate (Nutch's sync delta on or off), its
 //! shortest, longest and first interval (each × ¼ to × 10); where some server has a capacity,
 //! the gap between two requests to a server, only ever longer than the file's
-//! (politeness is the servers' to ask: the tuning never makes a crawler less polite).
+//! (politeness is the servers' to ask: the tuning never makes a crawler less polite);
+//! with Nutch's batch cycles, the caps of a cycle's fetch list the file sets
+//! (`generate.topN`, `generate.max.count`: half, twice, or none).
 //! Every candidate is a file ([`super::write`]) read back by the crawler's parser — the
 //! search runs what the crawler would read (whole seconds or minutes where it reads
 //! integers).
@@ -55,40 +57,71 @@ pub struct Score {
     pub requests: u64,
 }
 
-/// The knobs of `crawler` (as loaded: `model`): how many options each has.
-fn knob_sizes(crawler: Crawler, model: &Model, pushed_back: bool) -> Vec<usize> {
+/// A setting the search changes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Knob {
+    /// The adaptive rule's decrement rate.
+    DecRate,
+    /// Its shortest, longest and first interval.
+    Min,
+    Max,
+    Initial,
+    /// Nutch's sync delta, on or off.
+    SyncDelta,
+    /// The gap between two requests to a server (only ever longer than the file's).
+    Gap,
+    /// Nutch's cycle caps, where the file sets them: `generate.topN` over all hosts and
+    /// `generate.max.count` per host (× ½, × 2, or none).
+    TopN,
+    PerHost,
+}
+
+/// A cycle cap's options against the file's: these multiples, then none.
+const CAP_FACTORS: [f64; 2] = [0.5, 2.0];
+
+/// The knobs of `crawler` (as loaded: `model`), each with how many options it has.
+fn knobs(crawler: Crawler, model: &Model, pushed_back: bool) -> Vec<(Knob, usize)> {
     let adaptive = matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler);
-    let mut sizes = if adaptive { vec![RATES.len(), 4, 4, 4] } else { Vec::new() };
+    let mut knobs = if adaptive { vec![(Knob::DecRate, RATES.len()), (Knob::Min, 4), (Knob::Max, 4), (Knob::Initial, 4)] } else { Vec::new() };
     if crawler == Crawler::Nutch {
-        sizes.push(1);
+        knobs.push((Knob::SyncDelta, 1));
     }
     if pushed_back {
-        sizes.push(slower(model.server_delay_s).len());
+        knobs.push((Knob::Gap, slower(model.server_delay_s).len()));
     }
-    sizes
+    let i = &model.intervals;
+    if crawler == Crawler::Nutch && i.cycle > 0.0 {
+        for (knob, cap) in [(Knob::TopN, i.top_n), (Knob::PerHost, i.per_cycle)] {
+            if cap > 0 {
+                knobs.push((knob, CAP_FACTORS.len() + 1));
+            }
+        }
+    }
+    knobs
 }
 
 const RATES: [f64; 5] = [0.1, 0.2, 0.3, 0.4, 0.5];
 const STORM_RATES: [f64; 5] = [0.1, 0.25, 0.5, 0.75, 0.9];
 
-/// Option `j` of knob `k` from the choice `m`: the knob's setting changed (None: the
-/// knob has no such option here).
-fn option(crawler: Crawler, loaded: &Model, m: &Model, k: usize, j: usize) -> Option<Model> {
-    let adaptive = matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler);
+/// Option `j` of `knob` from the choice `m`: the knob's setting changed (None: the knob
+/// has no such option here). The gap and the caps are taken from the file as loaded.
+fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> Option<Model> {
     let mut c = *m;
     let i = &mut c.intervals;
     let rates = if crawler == Crawler::Stormcrawler { STORM_RATES } else { RATES };
-    let gap_knob = if adaptive { 4 + usize::from(crawler == Crawler::Nutch) } else { 0 };
-    match k {
-        _ if k == gap_knob => c.server_delay_s = *slower(loaded.server_delay_s).get(j)?,
-        // a fixed schedule's interval is the budget: only the gap is searched
+    // a cap's option j: the file's times a factor (at least a page), or none (0)
+    let cap = |now: u64| CAP_FACTORS.get(j).map_or(0, |f| ((now as f64 * f).round() as u64).max(1));
+    match knob {
+        Knob::Gap => c.server_delay_s = *slower(loaded.server_delay_s).get(j)?,
+        Knob::TopN => i.top_n = cap(loaded.intervals.top_n),
+        Knob::PerHost => i.per_cycle = cap(loaded.intervals.per_cycle),
+        // a fixed schedule's interval is the budget: only the gap and caps are searched
         _ if i.rule == Rule::Fixed => return None,
-        0 => i.dec_rate = rates[j],
-        1 => i.min = (i.min * [0.1, 1.0 / 3.0, 3.0, 10.0][j]).clamp(MINUTE, i.max),
-        2 => i.max = (i.max * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, 3650.0),
-        3 => i.initial = (i.initial * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, i.max),
-        4 => i.sync_delta_rate = if i.sync_delta_rate.is_some() { None } else { Some(0.3) },
-        _ => return None,
+        Knob::DecRate => i.dec_rate = rates[j],
+        Knob::Min => i.min = (i.min * [0.1, 1.0 / 3.0, 3.0, 10.0][j]).clamp(MINUTE, i.max),
+        Knob::Max => i.max = (i.max * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, 3650.0),
+        Knob::Initial => i.initial = (i.initial * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, i.max),
+        Knob::SyncDelta => i.sync_delta_rate = if i.sync_delta_rate.is_some() { None } else { Some(0.3) },
     }
     Some(c)
 }
@@ -197,7 +230,7 @@ struct Fitting {
 pub struct Search {
     crawler: Crawler,
     loaded: Model,
-    sizes: Vec<usize>,
+    knobs: Vec<(Knob, usize)>,
     budget: u64,
     /// Starts still to search (the adaptive counterpart of a fixed schedule).
     starts: Vec<Model>,
@@ -234,7 +267,7 @@ impl Search {
         Search {
             crawler,
             loaded,
-            sizes: knob_sizes(crawler, &loaded, pushed_back),
+            knobs: knobs(crawler, &loaded, pushed_back),
             budget: score.requests,
             starts,
             chosen: loaded,
@@ -254,14 +287,14 @@ impl Search {
     /// The most runs a search of `crawler` as loaded may make.
     pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
         let branches = if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) { 2 } else { 1 };
-        let options: usize = knob_sizes(crawler, loaded, pushed_back).iter().sum();
+        let options: usize = knobs(crawler, loaded, pushed_back).iter().map(|&(_, n)| n).sum();
         let hosts = if crawler == Crawler::Nutch && named { HOST_FIT_RUNS } else { 0 };
         FIT_RUNS * ((branches - 1) + branches * PASSES * options) + hosts
     }
 
     /// The most runs this search may make.
     pub fn most(&self) -> usize {
-        let pushed_back = self.sizes.len() > knob_sizes(self.crawler, &self.loaded, false).len();
+        let pushed_back = self.knobs.len() > knobs(self.crawler, &self.loaded, false).len();
         Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off)
     }
 
@@ -290,7 +323,7 @@ impl Search {
             return Some(f.running);
         }
         loop {
-            if self.knob == self.sizes.len() {
+            if self.knob == self.knobs.len() {
                 self.pass += 1;
                 (self.knob, self.option) = (0, 0);
                 if self.pass == PASSES || !self.changed_this_pass {
@@ -304,11 +337,11 @@ impl Search {
                 self.changed_this_pass = false;
                 continue;
             }
-            if self.option == self.sizes[self.knob] {
+            if self.option == self.knobs[self.knob].1 {
                 (self.knob, self.option) = (self.knob + 1, 0);
                 continue;
             }
-            let candidate = option(self.crawler, &self.loaded, &self.chosen, self.knob, self.option);
+            let candidate = option(self.crawler, &self.loaded, &self.chosen, self.knobs[self.knob].0, self.option);
             self.option += 1;
             let Some(candidate) = candidate else { continue };
             let Some(running) = realise(&candidate) else { continue };
@@ -418,6 +451,10 @@ pub fn changes(crawler: Crawler, loaded: &Model, tuned: &Model) -> Vec<Change> {
             put(adaptive && a.dec_rate != b.dec_rate, "db.fetch.schedule.adaptive.dec_rate", format!("{}", b.dec_rate));
             put(adaptive && a.sync_delta_rate.is_some() != b.sync_delta_rate.is_some(), "db.fetch.schedule.adaptive.sync_delta", format!("{}", b.sync_delta_rate.is_some()));
             put(loaded.server_delay_s != tuned.server_delay_s, "fetcher.server.delay", format!("{}", tuned.server_delay_s));
+            // a cap of none is Nutch's -1
+            let cap = |n: u64| if n == 0 { "-1".to_string() } else { n.to_string() };
+            put(a.top_n != b.top_n, "generate.topN", cap(b.top_n));
+            put(a.per_cycle != b.per_cycle, "generate.max.count", cap(b.per_cycle));
         }
         Crawler::Stormcrawler => {
             let class = if adaptive { "org.apache.stormcrawler.persistence.AdaptiveScheduler" } else { "org.apache.stormcrawler.persistence.DefaultScheduler" };
