@@ -126,6 +126,16 @@ function serversTable(result) {
       <th scope="col">refused</th><th scope="col">hours over capacity</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** Where the tuned file keeps fewer pages fresh once settled than yours: the search scores
+ * the whole run, its cold start included. */
+function settledNote(result) {
+  const tuned = result.runs.find((r) => r.label.endsWith(', tuned'));
+  const yours = result.runs[0];
+  if (!tuned || tuned.converged >= yours.converged) return '';
+  return ` Once settled (the last quarter) it keeps ${number(tuned.converged, 4)} against your file's ${number(yours.converged, 4)}: the search
+    scores freshness over the whole run, where its gain comes earlier: weigh it against how your own crawl starts.`;
+}
+
 /** The tuned configuration: what changed, what it predicts, the file to download. */
 function tunedSection(result) {
   if (result.tuning) {
@@ -150,7 +160,7 @@ function tunedSection(result) {
   return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${kept ? ` and ${escape(t.hosts.file_name)}` : ''} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
       so that it makes no more requests than your file did (${integer(t.budget)}). The tuned ${files} keep${kept ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
-      fresh over the whole run on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(result.runs[0].mean, 4)}.</p>
+      fresh over the whole run on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(result.runs[0].mean, 4)}.${settledNote(result)}</p>
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>
     <p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>

@@ -218,12 +218,12 @@ impl TunedHosts {
 }
 
 impl Tuned {
-    /// What the tuning found, in words.
     /// Whether the tuning kept a host file (its confirmation then runs with it).
     pub fn hosts_kept(&self) -> bool {
         self.hosts.as_ref().is_some_and(|h| h.kept)
     }
 
+    /// What the tuning found, in words.
     pub fn words(&self) -> String {
         let hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words()));
         if self.changes.is_empty() && !self.hosts_kept() {
@@ -510,6 +510,16 @@ impl Figures for CrawlersOutput {
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
             text.push_str(&format!("\n{}", t.words()));
+            let tuned = self.runs.iter().find(|r| r.label.ends_with(", tuned"));
+            if let (Some(tuned), Some(yours)) = (tuned, self.runs.first())
+                && tuned.converged < yours.converged
+            {
+                text.push_str(&format!(
+                    "; once settled (the last quarter) it keeps {} against your file's {}: the search scores freshness over the whole run, where its gain comes earlier",
+                    sig(tuned.converged, 4),
+                    sig(yours.converged, 4)
+                ));
+            }
         }
         Some(Brief { json, text: Some(text) })
     }

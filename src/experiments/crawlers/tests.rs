@@ -264,6 +264,28 @@ fn merge_keeps_the_headroom_asked_below_each_servers_capacity() {
     assert_eq!(google.validate().unwrap_err().field, "merge_load");
 }
 
+/// The tuning scores freshness over the whole run. The sample nutch-site.xml on a daily
+/// cycle capped at 60 pages (2,000 pages, 120 days): dropping the cap wins the cold
+/// start, so the tuned file is fresher over the run, but once settled it keeps fewer
+/// pages fresh than the file as loaded, and the result says so.
+#[test]
+fn a_tuned_file_less_fresh_once_settled_is_said_so() {
+    let o = ran(CrawlersConfig {
+        crawler_config: Some(include_str!("../../../www/samples/nutch-site.xml").into()),
+        crawler_settings: "generate.topN=60".into(),
+        nutch_cycle_hours: 24.0,
+        tune: true,
+        horizon_days: Days(120.0),
+        bins: 100,
+        ..small()
+    });
+    let (yours, tuned) = (&o.runs[0], o.runs.iter().find(|r| r.label.ends_with(", tuned")).expect("the tuned file's run"));
+    eprintln!("yours {} / {}, tuned {} / {}", yours.mean, yours.converged, tuned.mean, tuned.converged);
+    assert!(tuned.mean > yours.mean && tuned.converged < yours.converged);
+    let text = o.brief().and_then(|b| b.text).expect("the CLI's text");
+    assert!(text.contains(&format!("once settled (the last quarter) it keeps {}", crate::chart::format::sig(tuned.converged, 4))), "{text}");
+}
+
 /// Nutch skips every server whose Crawl-delay is over `fetcher.max.crawl.delay`; Heritrix
 /// keeps it up to its cap instead.
 #[test]
