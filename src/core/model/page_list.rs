@@ -213,18 +213,26 @@ impl ListShape {
                 rate_max = rate_max.max(r);
             }
         }
-        let servers = servers_seen.len() as u64 + unread;
-        let gives_limits = servers_seen.values().any(|(_, l)| l.given());
-        let (mut sizes, mut limits) = (Vec::new(), Vec::new());
-        if servers <= SHAPE_SIZES {
-            sizes = servers_seen.values().map(|&(n, _)| n as f64).chain(std::iter::repeat_n(1.0, unread as usize)).collect();
-            sizes.sort_by(|a, b| b.total_cmp(a));
-            if gives_limits {
-                limits = limit_groups(servers_seen.into_values().chain(std::iter::repeat_n((1, ServerLimits::default()), unread as usize)));
-            }
-        }
+        // a row without a server counts as a server of its own (an upper bound)
+        let tallies: Vec<(u64, ServerLimits)> = servers_seen.into_values().chain(std::iter::repeat_n((1, ServerLimits::default()), unread as usize)).collect();
+        let (servers, sizes, gives_limits, limits) = servers_shape(tallies);
         ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into(), estimated_rates, gives_limits, limits }
     }
+}
+
+/// A list's servers from their tallies (pages, limits given): how many, their sizes
+/// largest first, whether any is given a limit, and the servers grouped by their limits
+/// (sizes and groups kept up to [`SHAPE_SIZES`] servers).
+pub fn servers_shape(tallies: Vec<(u64, ServerLimits)>) -> (u64, Vec<f64>, bool, Vec<LimitGroup>) {
+    let servers = tallies.len() as u64;
+    let gives_limits = tallies.iter().any(|(_, l)| l.given());
+    if servers > SHAPE_SIZES {
+        return (servers, Vec::new(), gives_limits, Vec::new());
+    }
+    let mut sizes: Vec<f64> = tallies.iter().map(|&(n, _)| n as f64).collect();
+    sizes.sort_by(|a, b| b.total_cmp(a));
+    let limits = if gives_limits { limit_groups(tallies) } else { Vec::new() };
+    (servers, sizes, gives_limits, limits)
 }
 
 /// For tests of the reruns on redrawn rates: `list` (with rate intervals) as a page

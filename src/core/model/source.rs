@@ -158,27 +158,14 @@ impl Pages<'_> {
         match (self.page_list, self.page_rows, self.page_list_shape) {
             (Some(text), _, _) => Some(ListShape::of(text)),
             (None, Some(rows), _) => {
-                let mut counts: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+                let mut each: std::collections::HashMap<&str, (u64, page_list::ServerLimits)> = std::collections::HashMap::new();
                 for row in rows {
-                    *counts.entry(row.server.as_str()).or_default() += 1;
+                    let seen = each.entry(row.server.as_str()).or_default();
+                    seen.0 += 1;
+                    seen.1.add(row.crawl_delay, row.capacity, row.response_ms);
                 }
-                let mut sizes: Vec<f64> = counts.values().map(|&n| n as f64).collect();
-                sizes.sort_by(|a, b| b.total_cmp(a));
+                let (servers, sizes, gives_limits, limits) = page_list::servers_shape(each.into_values().collect());
                 let rates = rows.iter().map(|r| r.change_rate).filter(|r| r.is_finite() && *r > 0.0);
-                let servers = sizes.len() as u64;
-                let gives_limits = rows.iter().any(|r| r.crawl_delay.is_some() || r.capacity.is_some() || r.response_ms.is_some());
-                let mut limits = Vec::new();
-                if servers > page_list::SHAPE_SIZES {
-                    sizes.clear();
-                } else if gives_limits {
-                    let mut each: std::collections::HashMap<&str, (u64, page_list::ServerLimits)> = std::collections::HashMap::new();
-                    for row in rows {
-                        let seen = each.entry(row.server.as_str()).or_default();
-                        seen.0 += 1;
-                        seen.1.add(row.crawl_delay, row.capacity, row.response_ms);
-                    }
-                    limits = page_list::limit_groups(each.into_values());
-                }
                 Some(ListShape {
                     bytes: 0,
                     pages: rows.len() as u64,

@@ -295,11 +295,21 @@ impl CrawlersConfig {
         let asked = self.asked(loaded, pages, rate_sum);
         if self.list_may_limit() {
             let groups = shape.map(|s| &s.limits[..]).filter(|g| !g.is_empty())?;
-            let (piloted, counted): (Vec<_>, Vec<_>) =
-                groups.iter().map(|g| (g.limits.over(set), &g.sizes[..])).enumerate().partition(|&(k, (host, _))| k < PILOT_GROUPS && limited(&host));
-            let piloted: Vec<(Host, &[f64])> = piloted.into_iter().map(|(_, g)| g).collect();
-            let flown = if piloted.is_empty() { pilot::Pilot { requests: 0.0, seconds: 0.0 } } else { pilot::under_limits(self, loaded, &piloted, rates, &asked) };
-            let (requests, seconds) = counted.iter().flat_map(|(_, (_, sizes))| sizes.iter()).fold((flown.requests, flown.seconds), |(r, t), &n| (r + asked(n), t + asked(n) * seconds_per_request(n)));
+            let (mut piloted, mut requests, mut seconds) = (Vec::new(), 0.0, 0.0);
+            for (k, group) in groups.iter().enumerate() {
+                let host = group.limits.over(set);
+                if k < PILOT_GROUPS && limited(&host) {
+                    piloted.push((host, &group.sizes[..]));
+                    continue;
+                }
+                for &n in &group.sizes {
+                    (requests, seconds) = (requests + asked(n), seconds + asked(n) * seconds_per_request(n));
+                }
+            }
+            if !piloted.is_empty() {
+                let flown = pilot::under_limits(self, loaded, &piloted, rates, &asked);
+                (requests, seconds) = (requests + flown.requests, seconds + flown.seconds);
+            }
             return Some(pilot::Pilot { requests, seconds });
         }
         if !limited(&set) {
@@ -320,8 +330,8 @@ impl CrawlersConfig {
         self.server_capacity > 0.0 || self.source == RepositorySource::PageList
     }
 
-    /// Whether a page list may give servers' limits: its header names a limit's column
-    /// (a list known by its shape alone may).
+    /// Whether a page list may give servers' limits: its header names a limit's column,
+    /// its rows give one, or its shape says some row does.
     fn list_may_limit(&self) -> bool {
         if self.source != RepositorySource::PageList {
             return false;
@@ -329,7 +339,7 @@ impl CrawlersConfig {
         match (&self.page_list, &self.page_rows) {
             (Some(text), _) => text.lines().next().is_some_and(|header| ["crawl_delay", "capacity", "response_ms"].iter().any(|c| header.contains(c))),
             (None, Some(rows)) => rows.iter().any(|r| r.crawl_delay.is_some() || r.capacity.is_some() || r.response_ms.is_some()),
-            (None, None) => true,
+            (None, None) => self.page_list_shape.as_ref().is_none_or(|shape| shape.gives_limits),
         }
     }
 

@@ -82,6 +82,7 @@ thread_local! {
 /// intervals alone over the horizon. Where the pilot saw no refusal, limits only slow
 /// the crawler down, so a class takes the lesser of the two.
 pub fn under_limits(config: &CrawlersConfig, loaded: &Loaded, groups: &[(Host, &[f64])], rates: PageRates, asked: impl Fn(f64) -> f64) -> Pilot {
+    let asked = &asked;
     let rules = crawler_rules(config, &loaded.model);
     let inputs = Inputs {
         model: loaded.model,
@@ -90,7 +91,7 @@ pub fn under_limits(config: &CrawlersConfig, loaded: &Loaded, groups: &[(Host, &
         horizon: config.horizon_days.0,
         seed: config.seed,
         rates,
-        classes: groups.iter().flat_map(|&(host, sizes)| classes(sizes).into_iter().map(move |(servers, n)| (host, servers, n))).map(|(host, servers, n)| (host, servers, n, asked(n as f64))).collect(),
+        classes: groups.iter().flat_map(|&(host, sizes)| classes(sizes).into_iter().map(move |(servers, n)| (host, servers, n, asked(n as f64)))).collect(),
     };
     if let Some(pilot) = LAST.with_borrow(|last| last.as_ref().filter(|(was, _)| *was == inputs).map(|&(_, pilot)| pilot)) {
         return pilot;
