@@ -474,7 +474,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(fields, 31, "the fields whose values the core names");
+        assert_eq!(fields, 32, "the fields whose values the core names");
     }
 
     #[test]

@@ -211,3 +211,34 @@ test('the tuning of Nutch on the sample hosts writes a host file too, kept only 
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });
+
+test('tune for: once settled, the search keeps what the last quarter gains and the link carries it; over the whole run, the page says where the tuned file is less fresh once settled', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
+  await page.waitForFunction(() => /Loaded nutch-site\.xml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await setField(page, 'crawlers', 'crawler settings over the file (name=value; …)', 'generate.topN=300');
+  await setField(page, 'crawlers', 'Nutch: a crawl cycle every (hours; 0: continuous)', 24);
+  await setField(page, 'crawlers', 'simulated days', 120);
+  await panel.getByLabel('find a tuned configuration').check();
+  const tuned = async (objective) => {
+    await panel.getByLabel('tune for', { exact: true }).selectOption(objective);
+    await panel.getByRole('button', { name: 'Simulate' }).click();
+    await page.waitForFunction(() => /A tuned nutch-site\.xml to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 180_000 });
+    await done(page, 'crawlers');
+    // each run: its label, freshness over the last quarter, over the run, requests, …
+    const [yours, , tuned] = await runsOf(panel);
+    return { yours: yours.slice(1, 3).map(Number), tuned: tuned.slice(1, 3).map(Number), text: await panel.locator('.details').textContent() };
+  };
+  const settled = await tuned('settled');
+  assert.ok(settled.tuned[0] > settled.yours[0], `fresher once settled: ${settled.tuned[0]} against ${settled.yours[0]}`);
+  assert.match(settled.text, /keeps 0\.\d+ of the pages\s+fresh once settled \(the last quarter\) on [\d,]+ requests/);
+  await page.waitForFunction(() => /crawlers\.tune_for=settled/.test(location.search), null, { timeout: 5000 });
+  const whole = await tuned('whole_run');
+  assert.ok(whole.tuned[1] > whole.yours[1], `fresher over the run: ${whole.tuned[1]} against ${whole.yours[1]}`);
+  assert.ok(whole.tuned[0] < whole.yours[0], `and less fresh once settled: ${whole.tuned[0]} against ${whole.yours[0]}`);
+  assert.match(whole.text, /Once settled \(the last quarter\) the tuned file keeps 0\.\d+ of the pages fresh against your file's 0\.\d+/);
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tune-for.png') });
+  await panel.getByLabel('find a tuned configuration').uncheck();
+  assert.deepEqual(browser.errors, []);
+});

@@ -126,21 +126,18 @@ function serversTable(result) {
       <th scope="col">refused</th><th scope="col">hours over capacity</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** Where the tuned file keeps fewer pages fresh once settled than yours: the search scores
- * the whole run, its cold start included. */
-function settledNote(result) {
-  const tuned = result.runs.find((r) => r.label.endsWith(', tuned'));
-  const yours = result.runs[0];
-  if (!tuned || tuned.converged >= yours.converged) return '';
-  return ` Once settled (the last quarter) it keeps ${number(tuned.converged, 4)} against your file's ${number(yours.converged, 4)}: the search
-    scores freshness over the whole run, where its gain comes earlier: weigh it against how your own crawl starts.`;
-}
+/** The freshness the tuning scores (its `tune_for`), as a sentence says it, and a run's. */
+const OVER = { whole_run: 'over the whole run', settled: 'once settled (the last quarter)' };
+const scored = (objective, run) => (objective === 'settled' ? run.converged : run.mean);
+
+/** Where the tuned file keeps fewer pages fresh than yours by the freshness the search did not score. */
+const tunedNote = ({ tuned_note: note }) => (note ? ` ${escape(note[0].toUpperCase() + note.slice(1))}.` : '');
 
 /** The tuned configuration: what changed, what it predicts, the file to download. */
 function tunedSection(result) {
   if (result.tuning) {
     const t = result.tuning;
-    return `<p class="status">Tuning: ${integer(t.runs)} of at most ${integer(t.most)} runs; the best freshness so far over the whole run:
+    return `<p class="status">Tuning: ${integer(t.runs)} of at most ${integer(t.most)} runs; the best freshness so far ${OVER[t.objective]}:
       ${number(t.freshness, 4)}.</p>`;
   }
   const t = result.tuned;
@@ -160,7 +157,7 @@ function tunedSection(result) {
   return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${kept ? ` and ${escape(t.hosts.file_name)}` : ''} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
       so that it makes no more requests than your file did (${integer(t.budget)}). The tuned ${files} keep${kept ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
-      fresh over the whole run on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(result.runs[0].mean, 4)}.${settledNote(result)}</p>
+      fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${tunedNote(result)}</p>
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>
     <p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
@@ -172,7 +169,7 @@ function tunedSection(result) {
 function hostsTried(t) {
   const h = t.hosts;
   if (!h) return '';
-  const tried = h.tried ? `${number(h.tried[0], 4)} of the pages fresh over the whole run on ${integer(h.tried[1])} requests` : 'no fit within the budget';
+  const tried = h.tried ? `${number(h.tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(h.tried[1])} requests` : 'no fit within the budget';
   const intro = `Last, each host's own bounds of the adaptive interval: from the shortest to the longest interval the optimum
       (OPT_POLITE at your crawler's bandwidth) gives the host's pages, all stretched by one factor to the same budget, written as Nutch's
       <code>${escape(h.file_name)}</code> for ${integer(h.hosts)} hosts (${integer(h.pages)} pages): ${tried}`;
@@ -238,6 +235,7 @@ export default {
         'merge_backoff',
         'merge_load',
         'tune',
+        'tune_for',
         'nutch_1564',
         'nutch_cycle_hours',
         'source',

@@ -13,7 +13,8 @@ use crate::core::policy::adaptive::Rule;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::write::{self, Change};
-use crate::core::policy::crawler_files::{self, Crawler, Loaded, tuning};
+use crate::core::policy::crawler_files::tuning::{self, Objective};
+use crate::core::policy::crawler_files::{self, Crawler, Loaded};
 use crate::core::policy::fetch_list::FetchList;
 use crate::core::policy::pushback::{Backoff, Reaction};
 use crate::core::sim::freshness::{Account, Estimator};
@@ -70,6 +71,10 @@ pub struct CrawlersConfig {
     /// Search the crawler's own settings for a configuration that keeps the pages
     /// fresher on no more requests, and re-simulate it (`--tuned FILE` writes it).
     pub tune: bool = false; bool("find a tuned configuration").help("tries the file's revisit settings one at a time (each a run), never more requests than as loaded");
+    /// The freshness the tuning maximises: over the whole run, its cold start included,
+    /// or once settled (the run's last quarter), as a crawl long running keeps it.
+    pub tune_for: Objective = Objective::WholeRun;
+        select("tune for").help("a new crawl: the whole run, its first weeks included; one long running: once settled");
     pub horizon_days: Days = Days(365.0); number("simulated days").positive().at_most(3650.0);
     pub bins: u64 = 100; integer("time bins of the freshness curves").count(10, 2000).why("more bins than pixels add nothing");
     pub seed: u64 = 1; seed();

@@ -511,6 +511,7 @@ impl CrawlersJob {
                     file_name: write::file_name(self.loaded.crawler).into(),
                     text,
                     changes: changes.iter().map(|(name, _)| TunedChange { name: name.to_string(), from: setting(&self.loaded, name), to: setting(&read_back, name) }).collect(),
+                    objective: self.config.tune_for,
                     predicted: (score.freshness, score.requests),
                     confirmed: None,
                     budget: search.budget(),
@@ -718,7 +719,7 @@ impl Plan for CrawlersJob {
                         self.loaded.model,
                         self.pushed_back,
                         !self.server_names.is_empty(),
-                        Score { freshness: result.mean, requests: result.requests },
+                        Score { freshness: self.config.tune_for.of(result.mean, result.converged), requests: result.requests },
                     ));
                 }
                 self.results.push(result);
@@ -731,13 +732,13 @@ impl Plan for CrawlersJob {
             Role::Without(_) => self.without.push((result.converged, result.requests)),
             Role::Candidate => {
                 if let Some(mut search) = self.search.take() {
-                    search.report(Score { freshness: result.mean, requests: result.requests }, &mut |m| self.realise(m));
+                    search.report(Score { freshness: self.config.tune_for.of(result.mean, result.converged), requests: result.requests }, &mut |m| self.realise(m));
                     self.search = Some(search);
                 }
             }
             Role::Tuned => {
                 if let Some(t) = &mut self.tuned {
-                    t.confirmed = Some((result.mean, result.requests));
+                    t.confirmed = Some((self.config.tune_for.of(result.mean, result.converged), result.requests));
                 }
                 self.results.push(result);
             }
@@ -766,7 +767,7 @@ impl Plan for CrawlersJob {
                 runs.push(self.result(r, until, false));
             }
         }
-        CrawlersOutput {
+        let mut output = CrawlersOutput {
             config: self.config.clone(),
             loaded: self.loaded.clone(),
             repository: self.summary.clone(),
@@ -783,10 +784,13 @@ impl Plan for CrawlersJob {
                 .to_string()
             }),
             tuned: self.tuned.clone(),
-            tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness }),
+            tuned_note: None,
+            tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness, objective: self.config.tune_for }),
             host_intervals: self.host_used.clone(),
             done: self.done(),
-        }
+        };
+        output.tuned_note = output.other_objective_note();
+        output
     }
 
     fn total_work(&self) -> f64 {

@@ -19,6 +19,7 @@ use crate::core::input::InputError;
 use crate::core::model::source::RepositorySource;
 use crate::core::policy::crawler_files::Crawler;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
+use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::pushback::Backoff;
 use job::CrawlersJob;
 
@@ -51,6 +52,7 @@ impl Experiment for CrawlersConfig {
             Choice::of("refusal", &Refusal::ALL, Refusal::label),
             Choice::of("nutch_1564", &Nutch1564::ALL, Nutch1564::label),
             Choice::of("merge_backoff", &Backoff::ALL, Backoff::label),
+            Choice::of("tune_for", &Objective::ALL, Objective::label),
         ]
     }
 }

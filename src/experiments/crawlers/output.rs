@@ -5,6 +5,7 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{sig, spread_note, thousands};
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
+use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::pushback::Answers;
 use crate::core::sim::redrawn::REDRAWS;
 use crate::experiments::{Brief, Figures, Tabular};
@@ -178,7 +179,9 @@ pub struct Tuned {
     pub text: String,
     /// The changes (none: nothing the search tried did better within the budget).
     pub changes: Vec<TunedChange>,
-    /// Freshness over the whole run and requests, as the search measured them.
+    /// The freshness the search maximised.
+    pub objective: Objective,
+    /// That freshness and the requests, as the search measured them.
     pub predicted: (f64, u64),
     /// The same, re-simulated from the file read back by the crawler's parser.
     pub confirmed: Option<(f64, u64)>,
@@ -201,8 +204,8 @@ pub struct TunedHosts {
     /// Hosts the file bounds, and their pages.
     pub hosts: u64,
     pub pages: u64,
-    /// Freshness over the run and requests with the bounds, fitted to the budget (None:
-    /// no fit within it).
+    /// The tuning's freshness (its objective) and requests with the bounds, fitted to the
+    /// budget (None: no fit within it).
     pub tried: Option<(f64, u64)>,
     /// Whether they kept the pages fresher than the settings alone: the tuned files are
     /// then both (the confirmation runs them together).
@@ -236,11 +239,12 @@ impl Tuned {
         }
         let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, if c.from.is_empty() { "unset" } else { &c.from }, c.to)).collect();
         format!(
-            "tuning: {} candidates ({} runs) on at most {} requests; kept {}; freshness over the run {} on {} requests (re-simulated from the files read back: {}){hosts}",
+            "tuning: {} candidates ({} runs) on at most {} requests; kept {}; freshness {} {} on {} requests (re-simulated from the files read back: {}){hosts}",
             self.candidates,
             self.runs,
             thousands(self.budget as f64),
             if each.is_empty() { "the settings as loaded".into() } else { each.join(", ") },
+            self.objective.words(),
             sig(self.predicted.0, 4),
             thousands(self.predicted.1 as f64),
             self.confirmed.map_or_else(|| "not yet".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)))
@@ -255,8 +259,10 @@ pub struct TuningProgress {
     pub runs: usize,
     /// The most runs it may make.
     pub most: usize,
-    /// The best freshness found so far (the file as loaded's at first).
+    /// The best freshness found so far (the file as loaded's at first), as the tuning
+    /// scores it.
     pub freshness: f64,
+    pub objective: Objective,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -282,6 +288,10 @@ pub struct CrawlersOutput {
     pub gap_unsplit: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuned: Option<Tuned>,
+    /// Where the tuned file keeps fewer pages fresh than yours by the freshness the search
+    /// did not score ([`Self::other_objective_note`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuned_note: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tuning: Option<TuningProgress>,
     /// Nutch's per-host interval bounds as used (with the file).
@@ -362,6 +372,19 @@ impl GapSplit {
 }
 
 impl CrawlersOutput {
+    /// Where the tuned file keeps fewer pages fresh than yours by the freshness the search
+    /// did not score (once settled, tuned over the whole run; or the reverse), in words.
+    pub fn other_objective_note(&self) -> Option<String> {
+        let t = self.tuned.as_ref()?;
+        let (yours, tuned) = (self.runs.first()?, self.runs.iter().find(|r| r.label.ends_with(", tuned"))?);
+        let (other, why) = match t.objective {
+            Objective::WholeRun => (Objective::Settled, "the search scored freshness over the whole run, where its gain comes earlier; tuned for freshness once settled, it scores the last quarter"),
+            Objective::Settled => (Objective::WholeRun, "the search scored freshness once settled, and the change costs the crawl's start; tuned for freshness over the whole run, it scores the start too"),
+        };
+        let (t_other, y_other) = (other.of(tuned.mean, tuned.converged), other.of(yours.mean, yours.converged));
+        (t_other < y_other).then(|| format!("{} the tuned file keeps {} of the pages fresh against your file's {}: {why}", other.words(), sig(t_other, 4), sig(y_other, 4)))
+    }
+
     /// The servers where the crawler loses most, in words (None before MERGE has run,
     /// or when it loses nowhere).
     pub fn servers_words(&self) -> Option<String> {
@@ -503,22 +526,15 @@ impl Figures for CrawlersOutput {
             text.push_str(&format!("\n{}", h.words()));
         }
         if let Some(t) = &self.tuned {
-            json["tuned"] = serde_json::json!({"changes": t.changes, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
-                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates});
+            json["tuned"] = serde_json::json!({"changes": t.changes, "objective": t.objective, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
+                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "note": self.tuned_note});
             if let Some(h) = &t.hosts {
                 json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
             text.push_str(&format!("\n{}", t.words()));
-            let tuned = self.runs.iter().find(|r| r.label.ends_with(", tuned"));
-            if let (Some(tuned), Some(yours)) = (tuned, self.runs.first())
-                && tuned.converged < yours.converged
-            {
-                text.push_str(&format!(
-                    "; once settled (the last quarter) it keeps {} against your file's {}: the search scores freshness over the whole run, where its gain comes earlier",
-                    sig(tuned.converged, 4),
-                    sig(yours.converged, 4)
-                ));
+            if let Some(note) = &self.tuned_note {
+                text.push_str(&format!("; {note}"));
             }
         }
         Some(Brief { json, text: Some(text) })

@@ -1,6 +1,6 @@
 //! A tuned configuration: the loaded crawler's settings that its file can change,
-//! searched for the freshness a run keeps over the horizon on no more requests than the
-//! file as loaded made (its budget).
+//! searched for the freshness a run keeps (over the horizon, or once settled: the
+//! [`Objective`]) on no more requests than the file as loaded made (its budget).
 //!
 //! The search is a coordinate ascent (at most [`PASSES`] passes over the knobs): each
 //! candidate changes one setting of the choice so far, then is fitted to the budget by
@@ -33,7 +33,9 @@
 use super::nutch_hosts::HostIntervals;
 use super::write::Change;
 use super::{Crawler, MINUTE, Model, SECOND};
+use crate::core::labels::labelled;
 use crate::core::policy::adaptive::{Intervals, Rule};
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// Passes over the knobs at most (the second finds what the first's choices opened).
@@ -49,10 +51,38 @@ const BETTER_BY: f64 = 1e-4;
 /// inverse of its clock).
 const AIM: f64 = 0.995;
 
+labelled! {
+/// The freshness the search maximises: over the whole run (a crawl started cold, its
+/// first weeks included), or once settled, over the run's last quarter (a crawl that
+/// has long been running).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    WholeRun => "freshness over the whole run",
+    Settled => "freshness once settled (the last quarter)",
+}
+}
+
+impl Objective {
+    /// Of a run's freshness over the whole run and over its last quarter, the one scored.
+    pub fn of(self, whole_run: f64, settled: f64) -> f64 {
+        match self {
+            Objective::WholeRun => whole_run,
+            Objective::Settled => settled,
+        }
+    }
+
+    /// The freshness scored, in the words of a sentence ("… of the pages fresh {words}"):
+    /// its label after "freshness ".
+    pub fn words(self) -> &'static str {
+        self.label().trim_start_matches("freshness ")
+    }
+}
+
 /// What a run of a candidate gave.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Score {
-    /// Freshness averaged over the whole run.
+    /// Freshness as the search's [`Objective`] scores it.
     pub freshness: f64,
     pub requests: u64,
 }
