@@ -785,7 +785,12 @@ impl Plan for CrawlersJob {
             }),
             tuned: self.tuned.clone(),
             tuned_note: None,
-            tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress { runs: s.runs, most: s.most(), freshness: s.best().1.freshness, objective: self.config.tune_for }),
+            tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress {
+                runs: s.runs,
+                most: s.most(),
+                freshness: s.best().1.freshness,
+                objective: self.config.tune_for,
+            }),
             host_intervals: self.host_used.clone(),
             done: self.done(),
         };

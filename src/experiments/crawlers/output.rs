@@ -378,8 +378,13 @@ impl CrawlersOutput {
         let t = self.tuned.as_ref()?;
         let (yours, tuned) = (self.runs.first()?, self.runs.iter().find(|r| r.label.ends_with(", tuned"))?);
         let (other, why) = match t.objective {
-            Objective::WholeRun => (Objective::Settled, "the search scored freshness over the whole run, where its gain comes earlier; tuned for freshness once settled, it scores the last quarter"),
-            Objective::Settled => (Objective::WholeRun, "the search scored freshness once settled, and the change costs the crawl's start; tuned for freshness over the whole run, it scores the start too"),
+            Objective::WholeRun => {
+                (Objective::Settled, "the search scored freshness over the whole run, where its gain comes earlier; tuned for freshness once settled, it scores the last quarter")
+            }
+            Objective::Settled => (
+                Objective::WholeRun,
+                "the search scored freshness once settled, and the change costs the crawl's start; tuned for freshness over the whole run, it scores the start too",
+            ),
         };
         let (t_other, y_other) = (other.of(tuned.mean, tuned.converged), other.of(yours.mean, yours.converged));
         (t_other < y_other).then(|| format!("{} the tuned file keeps {} of the pages fresh against your file's {}: {why}", other.words(), sig(t_other, 4), sig(y_other, 4)))

@@ -244,13 +244,7 @@ fn merge_keeps_each_servers_limits_under_freshlabs_rule_and_learns_them_under_go
 /// the field.
 #[test]
 fn merge_keeps_the_headroom_asked_below_each_servers_capacity() {
-    let config = CrawlersConfig {
-        crawler_settings: "db.fetch.interval.default=3600".into(),
-        server_capacity: 0.002,
-        response_ms: 300.0,
-        horizon_days: Days(10.0),
-        ..small()
-    };
+    let config = CrawlersConfig { crawler_settings: "db.fetch.interval.default=3600".into(), server_capacity: 0.002, response_ms: 300.0, horizon_days: Days(10.0), ..small() };
     let full = ran(config.clone());
     let held = ran(CrawlersConfig { merge_load: 0.8, ..config.clone() });
     let answer = |o: &CrawlersOutput| o.runs[1].answers.response_s / o.runs[1].requests as f64;

@@ -1,10 +1,14 @@
 //! Heritrix's `crawler-beans.cxml`: Spring beans, each `<property name=… value=…>`;
-//! a setting is named `beanId.property` (`disposition.minDelayMs`). Heritrix has no
-//! revisit rule of its own: the experiment's recrawl interval is given beside it.
+//! a setting is named `beanId.property` (`disposition.minDelayMs`). The profile's
+//! overrides (`simpleOverrides`, `longerOverrides`: Spring's PropertyOverrideConfigurer)
+//! set `beanId.property=value` over the beans. Heritrix has no revisit rule of its own:
+//! the experiment's recrawl interval is given beside it.
 
-use super::{Entry, Known, Model, number};
+use super::{Entry, Known, Model, java_properties, number};
 use crate::core::policy::adaptive::Intervals;
 use crate::core::policy::pushback::Reaction;
+use roxmltree::{Document, Node};
+use std::ops::Range;
 
 /// The shipped profile's DispositionProcessor: delayFactor 5, 3 s to 30 s, Crawl-delay
 /// honoured up to 300 s; one connection a host.
@@ -67,15 +71,19 @@ pub const KNOWN: &[Known] = &[
     },
 ];
 
-/// Every bean property the file sets, in order, with its line.
+/// Every bean property the file sets, in order, with its line; then the overrides',
+/// which Spring applies once every bean is defined, wherever they stand in the file.
 pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
     let mut entries = Vec::new();
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
         let id = bean.attribute("id").map(str::to_string).unwrap_or_else(|| bean.attribute("class").and_then(|c| c.rsplit('.').next()).unwrap_or("bean").to_string());
         for property in bean.children().filter(|n| n.has_tag_name("property")) {
-            let line = u64::from(doc.text_pos_at(property.range().start).row);
+            let line = row(&doc, property.range().start);
             let Some(name) = property.attribute("name") else { return Err(format!("line {line}: a <property> without a name attribute")) };
+            if overrides_of(bean, property).is_some() {
+                continue;
+            }
             // a value attribute, or a <value> child; references and lists are not read
             let value = property
                 .attribute("value")
@@ -84,5 +92,76 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             entries.push(Entry { name: format!("{id}.{name}"), value: value.unwrap_or_default(), line });
         }
     }
+    entries.extend(overrides(&doc)?.into_iter().map(|o| o.entry));
     Ok(entries)
+}
+
+/// One override: `beanId.property` and its value, and where the file gives it.
+pub struct Override {
+    pub entry: Entry,
+    pub at: OverrideAt,
+}
+
+/// Where an override stands: a line of a `<value>`'s properties text (its row in the
+/// file, and the text's bytes), or a `<prop key=…>` element (its bytes).
+pub enum OverrideAt {
+    Line { row: u64, within: Range<usize> },
+    Prop(Range<usize>),
+}
+
+/// Spring's PropertyOverrideConfigurer beans' `properties`, in the file's order: a
+/// `<value>` in Java's properties format (java.util.Properties.load: `key=value`,
+/// `key: value` or `key value`, `#` and `!` comments, `\` continuing a line), or
+/// `<props>` of `<prop key=…>value</prop>`. A `location` (a file beside the job) cannot
+/// be read here: it is listed as ignored.
+pub fn overrides(doc: &Document) -> Result<Vec<Override>, String> {
+    let mut found = Vec::new();
+    for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
+        for property in bean.children().filter(|n| n.has_tag_name("property")) {
+            match overrides_of(bean, property) {
+                Some(Given::Text(value)) => {
+                    let Some(text) = value.first_child().filter(Node::is_text) else { continue };
+                    let first = row(doc, text.range().start);
+                    let pairs = java_properties::pairs(text.text().unwrap_or_default()).map_err(|(k, why)| format!("line {}: the overrides' properties: {why}", first + k - 1))?;
+                    for p in pairs {
+                        let at = first + p.line - 1;
+                        found.push(Override { entry: Entry { name: p.key, value: p.value, line: at }, at: OverrideAt::Line { row: at, within: text.range() } });
+                    }
+                }
+                Some(Given::Props(props)) => {
+                    for prop in props.children().filter(|n| n.has_tag_name("prop")) {
+                        let line = row(doc, prop.range().start);
+                        let Some(name) = prop.attribute("key") else { return Err(format!("line {line}: a <prop> without a key attribute; give it key=\"bean.property\"")) };
+                        let value = prop.text().unwrap_or_default().trim().to_string();
+                        found.push(Override { entry: Entry { name: name.into(), value, line }, at: OverrideAt::Prop(prop.range()) });
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// What an override bean's `properties` holds.
+enum Given<'a, 'input> {
+    /// The `<value>` element, its text in Java's properties format.
+    Text(Node<'a, 'input>),
+    /// The `<props>` element.
+    Props(Node<'a, 'input>),
+}
+
+/// `property` of `bean` as overrides (None: not a PropertyOverrideConfigurer's
+/// `properties` given in the file).
+fn overrides_of<'a, 'input>(bean: Node<'a, 'input>, property: Node<'a, 'input>) -> Option<Given<'a, 'input>> {
+    if !bean.attribute("class").is_some_and(|c| c.ends_with("PropertyOverrideConfigurer")) || property.attribute("name") != Some("properties") {
+        return None;
+    }
+    let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag));
+    child("value").map(Given::Text).or_else(|| child("props").map(Given::Props))
+}
+
+/// The 1-based line of byte `at`.
+fn row(doc: &Document, at: usize) -> u64 {
+    u64::from(doc.text_pos_at(at).row)
 }

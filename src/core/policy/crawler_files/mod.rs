@@ -7,6 +7,7 @@
 //! anything that cannot be read is refused with the line and the fix.
 
 pub mod heritrix;
+pub mod java_properties;
 pub mod nutch;
 pub mod nutch_hosts;
 pub mod scrapy;

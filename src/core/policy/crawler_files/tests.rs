@@ -116,6 +116,63 @@ fn heritrix_beans_and_scrapy_settings() {
     assert!(read(Crawler::Scrapy, "X = [1,\n", "f").unwrap_err().message.contains("never closes"));
 }
 
+/// A Heritrix profile setting the politeness through its overrides (Spring's
+/// PropertyOverrideConfigurer), placed before the bean they override: `simpleOverrides`
+/// in Java's properties format (each separator, both comment marks, a continued line),
+/// `longerOverrides` as `<props>`.
+const HERITRIX_PROFILE: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>
+<beans xmlns=\"http://www.springframework.org/schema/beans\">
+ <bean id=\"simpleOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">
+  <property name=\"properties\">
+   <value>
+# This Properties map is specified in the Java 'property list' text format
+! a comment of the other kind
+metadata.jobName=basic
+disposition.delayFactor=3.0
+disposition.maxDelayMs : 45000
+disposition.respectCrawlDelayUpToSeconds \\
+    120
+   </value>
+  </property>
+ </bean>
+ <bean id=\"longerOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">
+  <property name=\"properties\">
+   <props>
+    <prop key=\"disposition.minDelayMs\">7000</prop>
+   </props>
+  </property>
+ </bean>
+ <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">
+  <property name=\"delayFactor\" value=\"5.0\" />
+  <property name=\"minDelayMs\" value=\"3000\" />
+ </bean>
+</beans>
+";
+
+/// Heritrix's profile overrides win over the beans, wherever they stand (Spring applies
+/// them once every bean is defined), each setting with the line that gave it; what they
+/// cannot say is refused with its line.
+#[test]
+fn heritrixs_overrides_set_the_beans_properties() {
+    let h = read(Crawler::Heritrix, HERITRIX_PROFILE, "f").unwrap();
+    assert_eq!(h.model.reaction, Reaction::Heritrix { delay_factor: 3.0, max_delay_s: 45.0 });
+    assert_eq!(h.model.politeness_s(), 7.0);
+    assert_eq!(h.model.crawl_delay_cap_s, 120.0);
+    let line = |name: &str| h.settings.iter().find(|s| s.name == name).and_then(|s| s.line);
+    assert_eq!(
+        ["disposition.delayFactor", "disposition.maxDelayMs", "disposition.respectCrawlDelayUpToSeconds", "disposition.minDelayMs"].map(line),
+        [Some(9), Some(10), Some(11), Some(19)]
+    );
+    // the overrides' own property is read, not ignored; the names Freshlab does not read are
+    assert_eq!(h.ignored, vec![("metadata.jobName".to_string(), 8)]);
+    let keyless = HERITRIX_PROFILE.replace("<prop key=\"disposition.minDelayMs\">", "<prop>");
+    let message = read(Crawler::Heritrix, &keyless, "f").unwrap_err().message;
+    assert!(message.contains("line 19: a <prop> without a key attribute"), "{message}");
+    let escaped = HERITRIX_PROFILE.replace("disposition.delayFactor=3.0", "disposition.delayFactor=\\uZZ");
+    let message = read(Crawler::Heritrix, &escaped, "f").unwrap_err().message;
+    assert!(message.contains("line 9: the overrides' properties: malformed \\uxxxx escape"), "{message}");
+}
+
 /// Issue 46: each crawler's reaction to servers that push back, set from its file; the
 /// shipped values where the file is silent.
 #[test]
@@ -155,7 +212,7 @@ fn the_files_set_each_crawlers_reaction_to_refusals() {
 #[test]
 fn a_written_file_reads_back_with_its_changes_and_everything_else_kept() {
     let was = |_: &str| "before".to_string();
-    let cases: [(Crawler, Option<&str>, Vec<write::Change>); 8] = [
+    let cases: [(Crawler, Option<&str>, Vec<write::Change>); 10] = [
         (Crawler::Nutch, Some(NUTCH_SITE), vec![("db.fetch.schedule.adaptive.inc_rate", "0.25".into()), ("db.fetch.schedule.adaptive.max_interval", "7776000".into())]),
         (Crawler::Nutch, None, vec![("db.fetch.schedule.class", "org.apache.nutch.crawl.AdaptiveFetchSchedule".into())]),
         // a property given twice (the last counts) with a description, and a self-closed root
@@ -181,6 +238,18 @@ fn a_written_file_reads_back_with_its_changes_and_everything_else_kept() {
             vec![("disposition.minDelayMs", "5000".into()), ("disposition.maxDelayMs", "40000".into())],
         ),
         (Crawler::Scrapy, Some("BOT_NAME = \"shop\"\nDOWNLOAD_DELAY = 0  # none\n"), vec![("DOWNLOAD_DELAY", "2".into()), ("AUTOTHROTTLE_ENABLED", "True".into())]),
+        // settings the profile's overrides give: changed there (a line, a continued line, a
+        // <prop>), the beans' own values left as they were
+        (
+            Crawler::Heritrix,
+            Some(HERITRIX_PROFILE),
+            vec![("disposition.delayFactor", "2.0".into()), ("disposition.respectCrawlDelayUpToSeconds", "60".into()), ("disposition.minDelayMs", "9000".into())],
+        ),
+        (
+            Crawler::Heritrix,
+            Some("<beans><bean id=\"o\" class=\"x.PropertyOverrideConfigurer\"><property name=\"properties\"><value>disposition.minDelayMs=5000</value></property></bean></beans>"),
+            vec![("disposition.minDelayMs", "6000".into())],
+        ),
     ];
     for (crawler, original, changes) in cases {
         let text = write::write(crawler, original, &changes, "Freshlab's tuning", &was).unwrap();

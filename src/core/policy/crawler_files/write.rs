@@ -6,6 +6,7 @@
 //! ([`super::read`]), the file gives the changed settings and keeps every other.
 
 use super::Crawler;
+use super::heritrix::{self, OverrideAt};
 
 /// A setting changed: its name in the file and its new value, as the file writes it.
 pub type Change = (&'static str, String);
@@ -84,13 +85,30 @@ fn nutch(text: &str, name: &str, value: &str, note: &str) -> Result<String, Stri
     }
 }
 
-/// Heritrix: `bean.property` — the bean with that id, its property's `value` attribute
-/// (or `<value>` text) replaced; else the property added to the bean; else the bean
-/// (the DispositionProcessor, for `disposition`) added before `</beans>`.
+/// Heritrix: `bean.property` — where the profile's overrides give it, the last override
+/// (the one Spring applies) replaced; else the bean with that id, its property's `value`
+/// attribute (or `<value>` text) replaced; else the property added to the bean; else the
+/// bean (the DispositionProcessor, for `disposition`) added before `</beans>`.
 fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, String> {
     let (bean_id, property) = name.split_once('.').ok_or_else(|| format!("{name} is not bean.property"))?;
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
     let comment = format!("<!-- {} -->", escape_xml(note));
+    if let Some(o) = heritrix::overrides(&doc)?.into_iter().rfind(|o| o.entry.name == name) {
+        let (at, with) = match o.at {
+            // the line (and those it continues on) rewritten, a properties comment above it
+            OverrideAt::Line { row, within } => {
+                let line = properties_line(text, row);
+                let at = line.start.max(within.start)..line.end.min(within.end);
+                let indent: String = text[at.clone()].chars().take_while(|c| c.is_whitespace()).collect();
+                (at, format!("{indent}# {}\n{indent}{}={}", escape_xml(note), escape_xml(name), escape_xml(value)))
+            }
+            OverrideAt::Prop(at) => {
+                let indent = line_indent(text, at.start);
+                (at, format!("{comment}\n{indent}<prop key=\"{}\">{}</prop>", escape_xml(name), escape_xml(value)))
+            }
+        };
+        return Ok(splice(text, at, &with));
+    }
     let Some(bean) = doc.descendants().rfind(|n| n.has_tag_name("bean") && n.attribute("id") == Some(bean_id)) else {
         let class = if bean_id == "disposition" { "org.archive.crawler.postprocessor.DispositionProcessor" } else { "" };
         let block = format!(
@@ -134,6 +152,26 @@ fn insert_before_close(text: &str, range: std::ops::Range<usize>, tag: &str, blo
     let line_start = text[..close].rfind('\n').map_or(0, |k| k + 1);
     // the closing tag alone on its line: the block goes above it; else on a line of its own
     if text[line_start..close].trim().is_empty() { Ok(splice(text, line_start..line_start, block)) } else { Ok(splice(text, close..close, &format!("\n{block}"))) }
+}
+
+/// The bytes of line `row` (1-based) of `text` and of the lines a trailing backslash
+/// continues it on (java.util.Properties: an odd number of backslashes ends a continued line),
+/// without the last line's end.
+fn properties_line(text: &str, row: u64) -> std::ops::Range<usize> {
+    let mut start = 0;
+    for _ in 1..row {
+        start += text[start..].find('\n').map_or(text.len() - start, |k| k + 1);
+    }
+    let mut end = start;
+    loop {
+        let line_end = text[end..].find('\n').map_or(text.len(), |k| end + k);
+        let line = text[end..line_end].trim_end_matches('\r');
+        let continued = line.len() - line.trim_end_matches('\\').len();
+        if continued.is_multiple_of(2) || line_end == text.len() {
+            return start..end + line.len();
+        }
+        end = line_end + 1;
+    }
 }
 
 /// The spaces before `at` on its line.
