@@ -643,3 +643,22 @@ fn nutchs_fetch_list_takes_the_heaviest_pages_due_within_its_caps() {
     // the split's run without the cycles has no lists, and makes every page's requests
     assert!(top.gap.expect("split").requests_without_cycles.expect("cycles") > 1.5);
 }
+
+/// StormCrawler's -1 (its crawler-conf.yaml's own comment: "set it to -1 to never refetch
+/// a page"): the DefaultScheduler fetches every page once; with -1 for a failed fetch too,
+/// a page refused in the cold start is never tried again.
+#[test]
+fn stormcrawlers_minus_one_never_refetches() {
+    let once = |file: &str, capacity: f64| {
+        let o = ran(CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(file.into()), server_capacity: capacity, response_ms: 200.0, ..small() });
+        o.runs[0].answers
+    };
+    let a = once("config:\n  fetchInterval.default: -1\n", 0.0);
+    assert_eq!((a.ok, a.refused), (2000, 0));
+    let a = once("config:\n  fetchInterval.default: -1\n  fetchInterval.fetch.error: -1\n", 0.01);
+    assert!(a.refused > 0, "the cold start refused in part");
+    assert_eq!(a.ok + a.refused, 2000, "each page asked for once: {a:?}");
+    let adaptive = "config:\n  scheduler.class: org.apache.stormcrawler.persistence.AdaptiveScheduler\n  fetchInterval.default: -1\n";
+    let e = CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(adaptive.into()), ..small() }.validate().unwrap_err();
+    assert!(e.message.contains("fetchInterval.default (line 3): -1 (never refetch) is read with the DefaultScheduler only"), "{}", e.message);
+}

@@ -45,9 +45,17 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "fetchInterval.default",
         default: "1440",
-        meaning: "every page's first interval (minutes); the default scheduler's only one",
+        meaning: "every page's first interval (minutes; -1: fetched once, never again); the default scheduler's only one",
+        // DefaultScheduler.schedule: -1 gives no next fetch date
         apply: |m, v| {
-            m.intervals.initial = number(v, "minutes")? * MINUTE;
+            if v == "-1" {
+                if m.intervals.rule != Rule::Fixed {
+                    return Err("-1 (never refetch) is read with the DefaultScheduler only: give the AdaptiveScheduler a first interval in minutes".into());
+                }
+                m.intervals.initial = f64::INFINITY;
+                return Ok(());
+            }
+            m.intervals.initial = number(v, "minutes, or -1 never to refetch")? * MINUTE;
             Ok(())
         },
     },
@@ -90,17 +98,26 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "fetchInterval.fetch.error",
         default: "120",
-        meaning: "a page whose fetch failed (a 429 or 503) is tried again this much later (minutes)",
+        meaning: "a page whose fetch failed (a 429 or 503) is tried again this much later (minutes; -1: never)",
         apply: |m, v| {
+            if v == "-1" {
+                m.retry_days = f64::INFINITY;
+                return Ok(());
+            }
             let minutes = number(v, "minutes")?;
             if minutes <= 0.0 {
-                return Err("must be a number of minutes above 0".into());
+                return Err("must be a number of minutes above 0, or -1 never to try the page again".into());
             }
             m.retry_days = minutes * MINUTE;
             Ok(())
         },
     },
-    Known { name: "fetchInterval.error", default: "-1", meaning: "", apply: |_, _| Ok(()) },
+    Known {
+        name: "fetchInterval.error",
+        default: "-1",
+        meaning: "a page answering an error (404 and the like) is refetched this much later (minutes; -1: never): Freshlab's servers answer none, so it sets nothing here",
+        apply: |_, _| Ok(()),
+    },
     Known {
         name: "urlfrontier.max.retry.after",
         default: "86400",
