@@ -163,6 +163,22 @@ fn crawler_settings(config: &Value, rng: &mut Stream) -> String {
     parts.join("; ")
 }
 
+/// A configuration file of each crawler as its users write them: the page's sample
+/// nutch-site.xml, a StormCrawler crawler-conf.yaml with -1s, a Heritrix profile setting
+/// the politeness by its overrides, a Scrapy settings.py.
+const CRAWLER_FILES: [(&str, &str); 4] = [
+    ("nutch", include_str!("../../www/samples/nutch-site.xml")),
+    (
+        "stormcrawler",
+        "config:\n  topology.workers: 1\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n  fetchInterval.default: 1440\n  fetchInterval.fetch.error: -1\n  scheduler.adaptive.fetchInterval.rate.decr: 0.5\n  metadata.persist:\n   - _redirTo\n  fetcher.server.delay: 2.0\n",
+    ),
+    (
+        "heritrix",
+        "<beans xmlns=\"http://www.springframework.org/schema/beans\">\n <bean id=\"simpleOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">\n  <property name=\"properties\">\n   <value>\n# overrides\nmetadata.jobName=basic\ndisposition.delayFactor=3.0\ndisposition.minDelayMs : 5000\ndisposition.maxDelayMs \\\n  40000\n   </value>\n  </property>\n </bean>\n <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">\n  <property name=\"respectCrawlDelayUpToSeconds\" value=\"300\" />\n </bean>\n</beans>\n",
+    ),
+    ("scrapy", "BOT_NAME = \"quotes\"\nSPIDER_MODULES = [\"quotes.spiders\"]\nDOWNLOAD_DELAY = 1\nCONCURRENT_REQUESTS_PER_DOMAIN = 1\nAUTOTHROTTLE_ENABLED = True\nAUTOTHROTTLE_TARGET_CONCURRENCY = 1.0\nITEM_PIPELINES = {\n    \"quotes.pipelines.QuotesPipeline\": 300,\n}\n"),
+];
+
 /// A small page list, a third of them with an observed column, mutated.
 fn page_list(rng: &mut Stream) -> String {
     let observed = rng.below(3) == 0;
@@ -315,6 +331,12 @@ pub fn case_of(seed: u64, k: u64, experiment: &'static str) -> Case {
             config["source"] = json!("trace");
             config["trace"] = json!(trace(&mut rng));
             mutations.push("a mutated trace".into());
+        }
+        ("crawlers", 1) => {
+            let (crawler, text) = pick(&mut rng, &CRAWLER_FILES);
+            config["crawler"] = json!(crawler);
+            config["crawler_config"] = json!(mutate_text(text.to_string(), &mut rng));
+            mutations.push(format!("a mutated {crawler} file"));
         }
         ("crawlers", 0) => {
             let settings = crawler_settings(&config, &mut rng);

@@ -181,6 +181,10 @@ export class ExperimentPanel {
     this.status.className = 'status';
     this.status.setAttribute('role', 'status');
     controls.append(this.note, this.status, exports);
+    // the machine's speed measured (main.js): the time under the form is this machine's
+    document.addEventListener('freshlab:speed', () => {
+      if (this.spec.estimate && this.noted) this.note.textContent = costNote(this.core, this.noted);
+    });
     if (this.embedded) this.fitSlide(state.globals.controls);
 
     const output = document.createElement('div');
@@ -327,10 +331,6 @@ export class ExperimentPanel {
     new ResizeObserver(fit).observe(this.controls);
     document.addEventListener('freshlab:appearance', fit);
     requestAnimationFrame(fit);
-    // the machine's speed measured (main.js): the time under the form is this machine's
-    document.addEventListener('freshlab:speed', () => {
-      if (this.spec.estimate && this.noted) this.note.textContent = costNote(this.core, this.noted);
-    });
   }
 
   openDrawer() {
