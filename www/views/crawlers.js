@@ -156,7 +156,7 @@ function tunedSection(result) {
     : 'its re-simulation is running';
   return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${kept ? ` and ${escape(t.hosts.file_name)}` : ''} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
-      so that it makes no more requests than your file did (${integer(t.budget)}). The tuned ${files} keep${kept ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
+      so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${kept ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
       fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${tunedNote(result)}</p>
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>

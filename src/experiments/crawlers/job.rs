@@ -451,6 +451,12 @@ impl CrawlersJob {
         gaps
     }
 
+    /// A run as the tuning scores it: the freshness asked (`tune_for`), its requests and
+    /// refusals.
+    fn score(&self, result: &RunResult) -> Score {
+        Score { freshness: self.config.tune_for.of(result.mean, result.converged), requests: result.requests, refused: result.answers.refused }
+    }
+
     /// What the crawler reads of the file that sets `model`'s settings (None: a file it
     /// would refuse).
     fn realise(&self, model: &Model) -> Option<Model> {
@@ -719,7 +725,7 @@ impl Plan for CrawlersJob {
                         self.loaded.model,
                         self.pushed_back,
                         !self.server_names.is_empty(),
-                        Score { freshness: self.config.tune_for.of(result.mean, result.converged), requests: result.requests },
+                        self.score(&result),
                     ));
                 }
                 self.results.push(result);
@@ -732,7 +738,7 @@ impl Plan for CrawlersJob {
             Role::Without(_) => self.without.push((result.converged, result.requests)),
             Role::Candidate => {
                 if let Some(mut search) = self.search.take() {
-                    search.report(Score { freshness: self.config.tune_for.of(result.mean, result.converged), requests: result.requests }, &mut |m| self.realise(m));
+                    search.report(self.score(&result), &mut |m| self.realise(m));
                     self.search = Some(search);
                 }
             }

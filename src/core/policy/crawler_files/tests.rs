@@ -284,7 +284,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     let run = |m: &Model| {
         let i = m.intervals;
         let requests = 1000.0 * (1.0 + 4.0 * i.dec_rate) / (1.0 + 2.0 * i.inc_rate) / (1.0 + i.min);
-        Score { freshness: 0.5 + 0.3 * i.dec_rate - 0.01 * i.min + 0.001 * i.inc_rate, requests: requests as u64 }
+        Score { freshness: 0.5 + 0.3 * i.dec_rate - 0.01 * i.min + 0.001 * i.inc_rate, requests: requests as u64, refused: 0 }
     };
     let start = run(&adaptive);
     let mut search = Search::new(Crawler::Nutch, adaptive, false, false, start);
@@ -301,12 +301,34 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert!(score.freshness > start.freshness + 0.01, "fresher: {score:?} against {start:?}");
     assert!(best.intervals.dec_rate > adaptive.intervals.dec_rate, "by a larger decrement, its requests paid by the increment rate: {:?}", best.intervals);
     // the file as loaded stays the choice when nothing beats it
-    let flat = |_: &Model| Score { freshness: 0.7, requests: 1000 };
+    let flat = |_: &Model| Score { freshness: 0.7, requests: 1000, refused: 0 };
     let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, false, flat(&heritrix::SHIPPED));
     while let Some(m) = search.next(&mut realise) {
         search.report(flat(&m), &mut realise);
     }
     assert_eq!(search.best().0, heritrix::SHIPPED);
+}
+
+/// A candidate refused by the servers more often than the file as loaded is not kept,
+/// however fresh: on a made-up crawler fresher with every larger decrement rate but
+/// refused past 0.3, the search stops at 0.3.
+#[test]
+fn the_search_keeps_no_candidate_refused_more_than_the_file() {
+    use tuning::{Score, Search};
+    let mut adaptive = nutch::SHIPPED;
+    adaptive.intervals.rule = Rule::Nutch;
+    let run = |m: &Model| {
+        let i = m.intervals;
+        Score { freshness: 0.5 + 0.3 * i.dec_rate, requests: 1000, refused: if i.dec_rate > 0.3 { 10 } else { 0 } }
+    };
+    let start = run(&adaptive);
+    let mut search = Search::new(Crawler::Nutch, adaptive, true, false, start);
+    let mut realise = |m: &Model| Some(*m);
+    while let Some(m) = search.next(&mut realise) {
+        search.report(run(&m), &mut realise);
+    }
+    let (best, score) = search.best();
+    assert_eq!((best.intervals.dec_rate, score.refused), (0.3, 0), "{score:?}");
 }
 
 /// With Nutch's batch cycles, the caps the file sets are knobs too: on a made-up crawler
@@ -325,7 +347,7 @@ fn the_search_tries_nutchs_cycle_caps() {
         let asked = 1000.0 * (1.0 + 4.0 * i.dec_rate) / (1.0 + 4.0 * i.inc_rate);
         let requests = if i.top_n > 0 { asked.min(2.0 * i.top_n as f64) } else { asked };
         let capped = if i.top_n > 0 { 0.05 } else { 0.0 };
-        Score { freshness: 0.6 + 0.001 * i.dec_rate - capped + 0.0001 * i.inc_rate, requests: requests as u64 }
+        Score { freshness: 0.6 + 0.001 * i.dec_rate - capped + 0.0001 * i.inc_rate, requests: requests as u64, refused: 0 }
     };
     let start = run(&cycled);
     assert_eq!(start.requests, 600, "the cap holds the crawler back");

@@ -8,7 +8,9 @@
 //! the interval settles follows from the two rates, and requests go about as its
 //! inverse ([`settled_share`]) — the run repeated with the rate corrected by requests ÷
 //! budget, at most [`FIT_RUNS`] runs, so that candidates are compared at the same
-//! spending; the fittest within the budget stands for it. A candidate is kept when it
+//! spending; the fittest within the budget, and refused by servers no more often than
+//! the file as loaded, stands for it (a server's refusal is its asking the crawler to
+//! slow down: a tuned file never asks the servers more). A candidate is kept when it
 //! is fresher than the choice by [`BETTER_BY`]; one past twice the budget is stopped
 //! early (the experiment's job). A fixed schedule's interval is the budget itself: it is
 //! searched as it is and, as a second start, as the crawler's adaptive rule at its
@@ -85,6 +87,8 @@ pub struct Score {
     /// Freshness as the search's [`Objective`] scores it.
     pub freshness: f64,
     pub requests: u64,
+    /// The requests servers refused (429 or 503).
+    pub refused: u64,
 }
 
 /// A setting the search changes.
@@ -262,6 +266,8 @@ pub struct Search {
     loaded: Model,
     knobs: Vec<(Knob, usize)>,
     budget: u64,
+    /// The refusals of the file as loaded: no candidate may be refused more.
+    refusals: u64,
     /// Starts still to search (the adaptive counterpart of a fixed schedule).
     starts: Vec<Model>,
     chosen: Model,
@@ -299,6 +305,7 @@ impl Search {
             loaded,
             knobs: knobs(crawler, &loaded, pushed_back),
             budget: score.requests,
+            refusals: score.refused,
             starts,
             chosen: loaded,
             score,
@@ -404,7 +411,7 @@ impl Search {
         let Some(mut f) = self.fitting.take() else { return };
         self.runs += 1;
         f.runs += 1;
-        let within = score.requests <= self.budget;
+        let within = score.requests <= self.budget && score.refused <= self.refusals;
         if within && f.fittest.is_none_or(|(_, s, _)| score.freshness > s.freshness) {
             f.fittest = Some((f.running, score, f.stretch));
         }
