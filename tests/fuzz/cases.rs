@@ -176,7 +176,10 @@ const CRAWLER_FILES: [(&str, &str); 4] = [
         "heritrix",
         "<beans xmlns=\"http://www.springframework.org/schema/beans\">\n <bean id=\"simpleOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">\n  <property name=\"properties\">\n   <value>\n# overrides\nmetadata.jobName=basic\ndisposition.delayFactor=3.0\ndisposition.minDelayMs : 5000\ndisposition.maxDelayMs \\\n  40000\n   </value>\n  </property>\n </bean>\n <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">\n  <property name=\"respectCrawlDelayUpToSeconds\" value=\"300\" />\n </bean>\n</beans>\n",
     ),
-    ("scrapy", "BOT_NAME = \"quotes\"\nSPIDER_MODULES = [\"quotes.spiders\"]\nDOWNLOAD_DELAY = 1\nCONCURRENT_REQUESTS_PER_DOMAIN = 1\nAUTOTHROTTLE_ENABLED = True\nAUTOTHROTTLE_TARGET_CONCURRENCY = 1.0\nITEM_PIPELINES = {\n    \"quotes.pipelines.QuotesPipeline\": 300,\n}\n"),
+    (
+        "scrapy",
+        "BOT_NAME = \"quotes\"\nSPIDER_MODULES = [\"quotes.spiders\"]\nDOWNLOAD_DELAY = 1\nCONCURRENT_REQUESTS_PER_DOMAIN = 1\nAUTOTHROTTLE_ENABLED = True\nAUTOTHROTTLE_TARGET_CONCURRENCY = 1.0\nITEM_PIPELINES = {\n    \"quotes.pipelines.QuotesPipeline\": 300,\n}\n",
+    ),
 ];
 
 /// A small page list, a third of them with an observed column, mutated.

@@ -720,13 +720,7 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    self.search = Some(Search::new(
-                        self.loaded.crawler,
-                        self.loaded.model,
-                        self.pushed_back,
-                        !self.server_names.is_empty(),
-                        self.score(&result),
-                    ));
+                    self.search = Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.score(&result)));
                 }
                 self.results.push(result);
             }
