@@ -60,8 +60,8 @@ labelled! {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Objective {
-    WholeRun => "freshness over the whole run",
-    Settled => "freshness once settled (the last quarter)",
+    WholeRun => "the whole run",
+    Settled => "once settled (last quarter)",
 }
 }
 
@@ -74,10 +74,12 @@ impl Objective {
         }
     }
 
-    /// The freshness scored, in the words of a sentence ("… of the pages fresh {words}"):
-    /// its label after "freshness ".
+    /// The freshness scored, in the words of a sentence ("… of the pages fresh {words}").
     pub fn words(self) -> &'static str {
-        self.label().trim_start_matches("freshness ")
+        match self {
+            Objective::WholeRun => "over the whole run",
+            Objective::Settled => "once settled (the last quarter)",
+        }
     }
 }
 
