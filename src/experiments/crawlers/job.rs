@@ -737,8 +737,9 @@ impl Plan for CrawlersJob {
                 }
             }
             Role::Tuned => {
+                let score = self.score(&result);
                 if let Some(t) = &mut self.tuned {
-                    t.confirmed = Some((self.config.tune_for.of(result.mean, result.converged), result.requests));
+                    t.confirmed = Some((score.freshness, score.requests));
                 }
                 self.results.push(result);
             }

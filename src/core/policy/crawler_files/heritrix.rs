@@ -102,10 +102,11 @@ pub struct Override {
     pub at: OverrideAt,
 }
 
-/// Where an override stands: a line of a `<value>`'s properties text (its row in the
-/// file, and the text's bytes), or a `<prop key=…>` element (its bytes).
+/// Where an override stands in the file: the lines of a `<value>`'s properties text that
+/// give it (the first's row, how many, and the text's bytes), or a `<prop key=…>` element
+/// (its bytes).
 pub enum OverrideAt {
-    Line { row: u64, within: Range<usize> },
+    Lines { row: u64, count: u64, within: Range<usize> },
     Prop(Range<usize>),
 }
 
@@ -125,7 +126,7 @@ pub fn overrides(doc: &Document) -> Result<Vec<Override>, String> {
                     let pairs = java_properties::pairs(text.text().unwrap_or_default()).map_err(|(k, why)| format!("line {}: the overrides' properties: {why}", first + k - 1))?;
                     for p in pairs {
                         let at = first + p.line - 1;
-                        found.push(Override { entry: Entry { name: p.key, value: p.value, line: at }, at: OverrideAt::Line { row: at, within: text.range() } });
+                        found.push(Override { entry: Entry { name: p.key, value: p.value, line: at }, at: OverrideAt::Lines { row: at, count: p.lines, within: text.range() } });
                     }
                 }
                 Some(Given::Props(props)) => {

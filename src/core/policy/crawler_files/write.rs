@@ -96,9 +96,9 @@ fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, S
     if let Some(o) = heritrix::overrides(&doc)?.into_iter().rfind(|o| o.entry.name == name) {
         let (at, with) = match o.at {
             // the line (and those it continues on) rewritten, a properties comment above it
-            OverrideAt::Line { row, within } => {
-                let line = properties_line(text, row);
-                let at = line.start.max(within.start)..line.end.min(within.end);
+            OverrideAt::Lines { row, count, within } => {
+                let lines = rows(text, row, count);
+                let at = lines.start.max(within.start)..lines.end.min(within.end);
                 let indent: String = text[at.clone()].chars().take_while(|c| c.is_whitespace()).collect();
                 (at, format!("{indent}# {}\n{indent}{}={}", escape_xml(note), escape_xml(name), escape_xml(value)))
             }
@@ -154,24 +154,13 @@ fn insert_before_close(text: &str, range: std::ops::Range<usize>, tag: &str, blo
     if text[line_start..close].trim().is_empty() { Ok(splice(text, line_start..line_start, block)) } else { Ok(splice(text, close..close, &format!("\n{block}"))) }
 }
 
-/// The bytes of line `row` (1-based) of `text` and of the lines a trailing backslash
-/// continues it on (java.util.Properties: an odd number of backslashes ends a continued line),
-/// without the last line's end.
-fn properties_line(text: &str, row: u64) -> std::ops::Range<usize> {
-    let mut start = 0;
-    for _ in 1..row {
-        start += text[start..].find('\n').map_or(text.len() - start, |k| k + 1);
-    }
-    let mut end = start;
-    loop {
-        let line_end = text[end..].find('\n').map_or(text.len(), |k| end + k);
-        let line = text[end..line_end].trim_end_matches('\r');
-        let continued = line.len() - line.trim_end_matches('\\').len();
-        if continued.is_multiple_of(2) || line_end == text.len() {
-            return start..end + line.len();
-        }
-        end = line_end + 1;
-    }
+/// The bytes of `count` lines of `text` from line `row` (1-based), without the last
+/// one's end.
+fn rows(text: &str, row: u64, count: u64) -> std::ops::Range<usize> {
+    let mut starts = std::iter::once(0).chain(text.match_indices('\n').map(|(k, _)| k + 1));
+    let start = starts.nth(row as usize - 1).unwrap_or(text.len());
+    let end = starts.nth(count as usize - 1).map_or(text.len(), |k| k - 1);
+    start..end.max(start)
 }
 
 /// The spaces before `at` on its line.
