@@ -130,6 +130,32 @@ impl Intervals {
     };
 }
 
+impl Intervals {
+    /// Fetches of a page that never changes after its first, in [0, `horizon`) days: the
+    /// rule itself run on one page (its ramp from the first interval up to the longest,
+    /// Nutch's sync delta, a batch cycle's rounding). What a cost estimate counts for the
+    /// slowly changing pages, where the ramp from a short first interval asks for far
+    /// more than once a longest interval. Past 10,000 fetches the last gap is assumed to
+    /// repeat (infinite where the next fetch fell due at once: NUTCH-1564 before its fix).
+    pub fn unchanged_fetches(&self, horizon: f64) -> f64 {
+        const STEPS: u32 = 10_000;
+        let mut a = Adaptive::with(*self, 0..1, 0.0, 1.0);
+        let (mut count, mut previous) = (0_u32, f64::NEG_INFINITY);
+        loop {
+            let t = a.next_time();
+            if t >= horizon {
+                return f64::from(count);
+            }
+            if count == STEPS {
+                let gap = t - previous;
+                return if gap > 0.0 { f64::from(count) + (horizon - t) / gap } else { f64::INFINITY };
+            }
+            a.observe(0, t, Some(Fetch { changed: count == 0, first_change: 0.0, last_change: None }));
+            (count, previous) = (count + 1, t);
+        }
+    }
+}
+
 impl Rule {
     /// The project's shipped defaults ([`Intervals::NUTCH`], [`Intervals::STORMCRAWLER`],
     /// [`Intervals::FIXED_30_DAYS`]).
@@ -460,5 +486,38 @@ mod tests {
         let (t, p) = b.take(&[], &mut rng);
         b.observe(p, t, fetch(true));
         assert!((b.next_time() - (0.5 + 0.5 * 750.0 * MINUTE)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_page_that_never_changes_is_fetched_along_the_rules_ramp() {
+        // fixed: every 30 days, at 0, 30, 60, 90
+        assert_eq!(Intervals::FIXED_30_DAYS.unchanged_fetches(100.0), 4.0);
+        // Nutch without sync delta, first interval 10: the first fetch counts as changed
+        // (10 × 0.8 = 8), then × 1.4: fetches at 0, 8, 19.2, 34.88, 56.83
+        let nutch = Intervals { initial: 10.0, sync_delta_rate: None, ..Intervals::NUTCH };
+        assert_eq!(nutch.unchanged_fetches(35.0), 4.0);
+        assert_eq!(nutch.unchanged_fetches(34.0), 3.0);
+        // StormCrawler, whole minutes: 1440, then ⌊× 1.5⌋ 2160, 3240, 4860, 7290, 10935,
+        // 16402, then the two-week cap 20160
+        let minutes = [0.0, 1440.0, 2160.0, 3240.0, 4860.0, 7290.0, 10935.0, 16402.0, 20160.0, 20160.0];
+        let times: Vec<f64> = minutes.iter().scan(0.0, |t, m| { *t += m * MINUTE; Some(*t) }).collect();
+        let s = Intervals::STORMCRAWLER;
+        assert_eq!(s.unchanged_fetches(times[9] + 1e-9), 10.0);
+        assert_eq!(s.unchanged_fetches(times[9] - 1e-9), 9.0);
+        // a batch cycle of 7 days rounds every due time up to a cycle: the gaps of 1 to
+        // 5.1 days wait for the next cycle (0, 7, 14, 21, 28, 35), 7.6 days for two (49)
+        let weekly = Intervals { cycle: 7.0, ..s };
+        assert_eq!(weekly.unchanged_fetches(49.0 - 1e-9), 6.0);
+        assert_eq!(weekly.unchanged_fetches(49.0 + 1e-9), 7.0);
+        // NUTCH-1564 before its fix: after 365 / 0.3 days unchanged the next fetch falls in
+        // the past, refetched at every chance (the one page's rule alone: no end); since
+        // the fix 17 within those 1,217 days (the gaps grow to 0.7 × 365 days, then
+        // shrink as the sync shift grows), then (Freshlab's reading: the next fetch
+        // clamped to fetch + min_interval) once every minute
+        let before = Intervals { keeps_ahead: false, ..Intervals::NUTCH };
+        assert_eq!(before.unchanged_fetches(3_000.0), f64::INFINITY);
+        assert_eq!(Intervals::NUTCH.unchanged_fetches(1_200.0), 17.0);
+        let after = Intervals::NUTCH.unchanged_fetches(3_000.0);
+        assert!(after.is_finite() && after > 0.9 * (3_000.0 - 1_217.0) * 1440.0, "{after}");
     }
 }

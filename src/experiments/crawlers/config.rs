@@ -235,9 +235,13 @@ impl CrawlersConfig {
 
     /// Requests the crawler makes, about: from a cold start every page once, then (an
     /// adaptive rule) about λ/0.92 a day a page — where about 60 % of its fetches find a
-    /// change, as Nutch's and StormCrawler's rates balance — and once a longest interval
-    /// a page that never changes, or (a fixed rule) once an interval; at most one every P
-    /// a server (`sizes`: the servers' pages, when known).
+    /// change, as Nutch's and StormCrawler's rates balance — plus the fetches the rule
+    /// makes of a page that never changes
+    /// ([`crate::core::policy::adaptive::Intervals::unchanged_fetches`]: its ramp
+    /// from the first interval; once a longest interval, before, counted a sample
+    /// nutch-site.xml's 7-day start on slowly changing pages at 0.38–0.43 of its work), or
+    /// (a fixed rule) once an interval; at most one every P a server (`sizes`: the
+    /// servers' pages, when known).
     pub fn requests(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
         self.requests_and_seconds(loaded, pages, servers, rate_sum, sizes).0
     }
@@ -266,8 +270,9 @@ impl CrawlersConfig {
     /// [`Self::requests`]).
     fn asked(&self, loaded: &Loaded, pages: f64, rate_sum: f64) -> impl Fn(f64) -> f64 {
         let i = loaded.model.intervals;
-        let per_page_day = if i.rule == Rule::Fixed { 1.0 / i.initial } else { (rate_sum / pages.max(1.0) / 0.916 + 1.0 / i.max).min(1.0 / i.min) };
         let horizon = self.horizon_days.0;
+        let ramp = || (i.unchanged_fetches(horizon) - 1.0).max(0.0) / horizon;
+        let per_page_day = if i.rule == Rule::Fixed { 1.0 / i.initial } else { (rate_sum / pages.max(1.0) / 0.916 + ramp()).min(1.0 / i.min) };
         let p = self.politeness_days(loaded);
         move |n: f64| {
             let wanted = n * (1.0 + per_page_day * horizon);
