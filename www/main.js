@@ -56,7 +56,21 @@ function applyAppearance(globals) {
   root.style.setProperty('--font-scale', root.dataset.fontScale);
   document.querySelector('#theme').value = theme;
   document.querySelector('#font').value = ['1', '1.25', '1.5', '2'].includes(root.dataset.fontScale) ? root.dataset.fontScale : '1';
+  applyNarrow();
   document.dispatchEvent(new Event('freshlab:appearance'));
+}
+
+/** The width under which a page is laid out as on a phone, in the root's text size
+ * (style.css's `.narrow` rules): 760 pixels at the normal size, twice that at "for a
+ * hall", where a 1280-pixel projector has a phone's room for text and gets the chart
+ * first, at the whole width. Returns whether the layout changed. */
+const NARROW_REM = 47.5;
+function applyNarrow() {
+  const root = document.documentElement;
+  const narrow = innerWidth <= NARROW_REM * parseFloat(getComputedStyle(root).fontSize);
+  const changed = narrow !== root.classList.contains('narrow');
+  root.classList.toggle('narrow', narrow);
+  return changed;
 }
 
 /** `?embed=<panel>` shows that panel's chart alone, filling the frame (for slides);
@@ -87,6 +101,9 @@ async function boot() {
   const state = new UrlState(FORMER_PANELS);
   applyAppearance(state.globals);
   state.onGlobals = applyAppearance;
+  addEventListener('resize', () => {
+    if (applyNarrow()) document.dispatchEvent(new Event('freshlab:appearance'));
+  });
   for (const id of ['theme', 'font']) {
     document.querySelector(`#${id}`).addEventListener('change', (e) => {
       state.setGlobal(id, e.target.value === 'auto' || e.target.value === '1' ? null : e.target.value);

@@ -132,6 +132,41 @@ test('every view shows its whole first chart on the first screen at 1280×720, a
   assert.deepEqual(browser.errors, []);
 });
 
+test("at the hall's text size a 1280×720 projector gets a phone's layout: the chart first at the whole width, the form folded under it", async () => {
+  const browser = await session({ viewport: { width: 1280, height: 720 } });
+  const page = await browser.newPage(`${browser.url}?view=crawlers&font=2`);
+  await done(page, 'crawlers', 120_000);
+  await page.waitForTimeout(300);
+  const layout = () =>
+    page.evaluate(() => {
+      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      const [chart, form, panel] = [box('#crawlers canvas'), box('#crawlers .controls'), box('#crawlers')];
+      return { narrow: document.documentElement.classList.contains('narrow'), chart, form, panel, folded: !document.querySelector('#crawlers .controls').open, scrolls: document.documentElement.scrollWidth > innerWidth };
+    });
+  const hall = await layout();
+  assert.ok(hall.narrow, 'font 2 at 1280 px: the narrow layout');
+  assert.ok(hall.chart.width >= 0.9 * hall.panel.width, `the chart takes ${Math.round(hall.chart.width)} of the panel's ${Math.round(hall.panel.width)} px`);
+  assert.ok(hall.chart.bottom <= hall.form.top, 'the chart comes before the form');
+  assert.ok(hall.folded, 'the form is folded');
+  assert.ok(!hall.scrolls, 'no horizontal scroll');
+  // the sibling views in one scrolling row: the panel starts by 360 px (their three
+  // rows had pushed it to 397, the chart to 485)
+  assert.ok(hall.panel.top <= 360, `the panel starts at ${Math.round(hall.panel.top)} px`);
+  assert.deepEqual(await chartsFitTheirFrames(page), [], 'font 2');
+  await page.screenshot({ path: path.join(shots, 'hall-crawlers-1280x720-font2.png') });
+  // the Display menu's text size switches it back, without a reload
+  await page.evaluate(() => {
+    const select = document.querySelector('#font');
+    select.value = '1.5';
+    select.dispatchEvent(new Event('change'));
+  });
+  await page.waitForTimeout(300);
+  const room = await layout();
+  assert.ok(!room.narrow, 'font 1.5 at 1280 px: the form beside the chart');
+  assert.ok(room.form.left >= room.chart.right, 'the form to the right of the chart');
+  assert.deepEqual(browser.errors, []);
+});
+
 test('a run on a slide shows its progress and cancels like the full page', async () => {
   const browser = await session({ viewport: { width: 960, height: 540 } });
   // a repository large enough to take many seconds: the run at load is still going

@@ -36,7 +36,6 @@ const DEBOUNCE_MS = 180;
 // partial results are drawn at most this often, the latest one each time, so that a
 // run that reports often never piles drawing work onto the main thread
 const PARTIAL_EVERY_MS = 300;
-const PHONE = '(max-width: 760px)';
 
 /** Each table cell learns its column's heading, so that a phone can show a row as a card. */
 function labelCells(element) {
@@ -123,7 +122,7 @@ export class ExperimentPanel {
     const controls = document.createElement(this.embedded ? 'div' : 'details');
     controls.className = 'controls';
     if (!this.embedded) {
-      controls.open = !window.matchMedia(PHONE).matches;
+      controls.open = !document.documentElement.classList.contains('narrow');
       controls.innerHTML = '<summary>Parameters</summary>';
     }
     this.controls = controls;
