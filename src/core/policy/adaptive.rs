@@ -128,9 +128,7 @@ impl Intervals {
         per_cycle: 0,
         top_n: 0,
     };
-}
 
-impl Intervals {
     /// Fetches of a page that never changes after its first, in [0, `horizon`) days: the
     /// rule itself run on one page (its ramp from the first interval up to the longest,
     /// Nutch's sync delta, a batch cycle's rounding). What a cost estimate counts for the

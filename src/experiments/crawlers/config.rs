@@ -236,12 +236,10 @@ impl CrawlersConfig {
     /// Requests the crawler makes, about: from a cold start every page once, then (an
     /// adaptive rule) about λ/0.92 a day a page — where about 60 % of its fetches find a
     /// change, as Nutch's and StormCrawler's rates balance — plus the fetches the rule
-    /// makes of a page that never changes
-    /// ([`crate::core::policy::adaptive::Intervals::unchanged_fetches`]: its ramp
-    /// from the first interval; once a longest interval, before, counted a sample
-    /// nutch-site.xml's 7-day start on slowly changing pages at 0.38–0.43 of its work), or
-    /// (a fixed rule) once an interval; at most one every P a server (`sizes`: the
-    /// servers' pages, when known).
+    /// makes of a page that never changes, its ramp from the first interval
+    /// ([`crate::core::policy::adaptive::Intervals::unchanged_fetches`]), or (a fixed
+    /// rule) once an interval; at most one every P a server (`sizes`: the servers' pages,
+    /// when known).
     pub fn requests(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
         self.requests_and_seconds(loaded, pages, servers, rate_sum, sizes).0
     }
