@@ -3,7 +3,7 @@
 //! `Default`, the described fields the page's forms and the CLI's flags and `--help`
 //! show, and the range checks, each message naming the field's full dotted path.
 
-use crate::core::input::{InputError, check, count};
+use crate::core::input::{InputError, check, count, shown};
 use crate::core::units::{Days, Seconds};
 use serde::Serialize;
 
@@ -74,9 +74,11 @@ impl Field {
     pub fn politeness() -> Self {
         Field::number("politeness P (seconds)").positive()
     }
-    /// P where 0 turns politeness off.
+    /// P where 0 turns politeness off; otherwise at least a microsecond (below that,
+    /// the optimum's per-server caps reach 10¹⁵ requests a day and its harmonic
+    /// multiplier wλ/f² leaves what an f64 holds).
     pub fn politeness_or_none() -> Self {
-        Field::number("politeness P (seconds; 0: none)").at_least(0.0)
+        Field::number("politeness P (seconds; 0: none)").zero_or_at_least(1e-6)
     }
     /// A field described once for several configurations (`shared(Estimator::field())`).
     pub fn shared(field: Field) -> Self {
@@ -101,6 +103,10 @@ impl Field {
     }
     pub fn at_least(self, min: f64) -> Self {
         self.bounded(|r| Range { min: Some(min), min_excluded: false, ..r })
+    }
+    /// 0, or at least `min` (0 turns the setting off).
+    pub fn zero_or_at_least(self, min: f64) -> Self {
+        self.bounded(|r| Range { min: Some(min), min_excluded: false, or_zero: true, ..r })
     }
     pub fn at_most(self, max: f64) -> Self {
         self.bounded(|r| Range { max: Some(max), max_excluded: false, ..r })
@@ -133,6 +139,9 @@ pub struct Range {
     pub max: Option<f64>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub max_excluded: bool,
+    /// 0 is allowed below `min` (it turns the setting off).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub or_zero: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub whole: bool,
     #[serde(skip)]
@@ -141,7 +150,7 @@ pub struct Range {
 
 impl Range {
     /// Any finite number.
-    pub const ANY: Range = Range { min: None, min_excluded: false, max: None, max_excluded: false, whole: false, why_max: "" };
+    pub const ANY: Range = Range { min: None, min_excluded: false, max: None, max_excluded: false, or_zero: false, whole: false, why_max: "" };
 
     pub fn is_any(&self) -> bool {
         self.min.is_none() && self.max.is_none() && !self.whole
@@ -164,7 +173,14 @@ impl Range {
             return count(key, x as u64, min, max, self.why_max);
         }
         let mut checked = check(key, x)?;
-        if let Some(min) = self.min {
+        if self.or_zero && x == 0.0 {
+            return Ok(());
+        }
+        if let (true, Some(min)) = (self.or_zero, self.min) {
+            if x < min {
+                return Err(InputError::new(key, format!("must be 0 (none) or at least {} (got {})", shown(min), shown(x))));
+            }
+        } else if let Some(min) = self.min {
             // an excluded minimum is 0 (`positive`, the one way to declare one)
             checked = if self.min_excluded { checked.positive()? } else { checked.at_least(min)? };
         }
@@ -177,14 +193,16 @@ impl Range {
 
     /// The range in words, for `--help` ("from 10 to 1000", "greater than 0, at most 1").
     pub fn words(&self) -> String {
-        let n = |x: f64| crate::core::input::shown(x);
+        let n = shown;
         if self.whole {
             return match (self.min, self.max) {
                 (Some(lo), Some(hi)) => format!("a whole number from {} to {}", n(lo), n(hi)),
                 _ => "a whole number".into(),
             };
         }
-        let lo = self.min.map(|m| if self.min_excluded { format!("greater than {}", n(m)) } else { format!("at least {}", n(m)) });
+        let lo = self.min.map(|m| if self.or_zero {
+            format!("0 or at least {}", n(m))
+        } else if self.min_excluded { format!("greater than {}", n(m)) } else { format!("at least {}", n(m)) });
         let hi = self.max.map(|m| if self.max_excluded { format!("less than {}", n(m)) } else { format!("at most {}", n(m)) });
         [lo, hi].into_iter().flatten().collect::<Vec<_>>().join(", ")
     }
@@ -393,5 +411,18 @@ mod tests {
         assert_eq!(Field::number("c").positive().at_most(1.0).range.words(), "greater than 0, at most 1");
         assert_eq!(Field::number("s").at_least(0.0).below(1.0).range.words(), "at least 0, less than 1");
         assert!(Field::select("x").range.is_any());
+        assert_eq!(Field::politeness_or_none().at_most(10.0).range.words(), "0 or at least 0.000001, at most 10");
+    }
+
+    #[test]
+    fn zero_turns_a_setting_off_and_anything_else_keeps_its_floor() {
+        let p = Field::politeness_or_none().at_most(10.0).range;
+        for ok in [0.0, 1e-6, 0.5, 10.0] {
+            assert!(p.check("p", &ok).is_ok(), "{ok}");
+        }
+        let under = p.check("p", &1e-300).unwrap_err();
+        assert_eq!((under.field.as_str(), under.message.as_str()), ("p", "must be 0 (none) or at least 0.000001 (got 1e-300)"));
+        assert_eq!(p.check("p", &-1.0).unwrap_err().message, "must be 0 (none) or at least 0.000001 (got -1)");
+        assert_eq!(p.check("p", &11.0).unwrap_err().message, "must be at most 10 (got 11)");
     }
 }
