@@ -44,12 +44,14 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "db.fetch.schedule.class",
         default: "org.apache.nutch.crawl.DefaultFetchSchedule",
-        meaning: "the revisit rule: DefaultFetchSchedule (a fixed interval) or AdaptiveFetchSchedule",
+        meaning: "the revisit rule: DefaultFetchSchedule (a fixed interval) or AdaptiveFetchSchedule; MimeAdaptiveFetchSchedule is the adaptive one here (its rates by Content-Type apply to pages that carry one; Freshlab's carry none, so each page gets inc_rate and dec_rate)",
         apply: |m, v| {
             m.intervals.rule = match v.rsplit('.').next() {
                 Some("DefaultFetchSchedule") => Rule::Fixed,
-                Some("AdaptiveFetchSchedule") => Rule::Nutch,
-                _ => return Err("must be org.apache.nutch.crawl.DefaultFetchSchedule or org.apache.nutch.crawl.AdaptiveFetchSchedule (the schedules Freshlab models)".into()),
+                // MimeAdaptiveFetchSchedule.setFetchSchedule: a datum without a
+                // Content-Type keeps the configured inc_rate and dec_rate
+                Some("AdaptiveFetchSchedule" | "MimeAdaptiveFetchSchedule") => Rule::Nutch,
+                _ => return Err("must be org.apache.nutch.crawl.DefaultFetchSchedule, AdaptiveFetchSchedule or MimeAdaptiveFetchSchedule (the schedules Nutch ships)".into()),
             };
             Ok(())
         },

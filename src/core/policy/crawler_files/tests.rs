@@ -62,6 +62,15 @@ fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     assert_eq!(shipped(Crawler::Nutch).model.intervals.rule, Rule::Fixed, "nutch-default.xml's schedule is DefaultFetchSchedule");
     let storm = read(Crawler::Stormcrawler, "config:\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n", "f").unwrap();
     assert_eq!(storm.model.intervals, Rule::Stormcrawler.shipped());
+    // MimeAdaptiveFetchSchedule gives a page without a Content-Type the configured rates
+    let mime = |rates: &str| {
+        let text = format!("<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.MimeAdaptiveFetchSchedule</value></property>{rates}</configuration>");
+        read(Crawler::Nutch, &text, "f").unwrap()
+    };
+    assert_eq!(mime("").model.intervals, Rule::Nutch.shipped());
+    let set = mime("<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.1</value></property><property><name>db.fetch.schedule.mime.file</name><value>adaptive-mimetypes.txt</value></property>");
+    assert_eq!((set.model.intervals.rule, set.model.intervals.inc_rate), (Rule::Nutch, 0.1));
+    assert_eq!(set.ignored, vec![("db.fetch.schedule.mime.file".to_string(), 1)], "its per-type file is listed as not read");
 }
 
 #[test]
@@ -74,7 +83,7 @@ fn nutch_refuses_what_it_cannot_read_with_the_line_and_the_fix() {
     assert!(bad("<configuration><property><name>x</name>").message.contains("is not XML"), "malformed");
     assert!(bad("<beans/>").message.contains("not <configuration>"));
     assert!(bad("<configuration>\n<property><value>1</value></property></configuration>").message.contains("line 2: a <property> without a <name>"));
-    assert!(bad("<configuration><property><name>db.fetch.schedule.class</name><value>my.OwnSchedule</value></property></configuration>").message.contains("AdaptiveFetchSchedule"));
+    assert!(bad("<configuration><property><name>db.fetch.schedule.class</name><value>my.OwnSchedule</value></property></configuration>").message.contains("AdaptiveFetchSchedule or MimeAdaptiveFetchSchedule (the schedules Nutch ships)"));
     assert!(bad(&"x".repeat(MAX_BYTES + 1)).message.contains("over the"));
 }
 
