@@ -142,6 +142,13 @@ pub const KNOWN: &[Known] = &[
             Ok(())
         },
     },
+    Known {
+        name: "ROBOTSTXT_OBEY",
+        default: "False",
+        meaning: "robots.txt's Allow and Disallow (every page here is allowed); on or off, Scrapy's RobotsTxtMiddleware keeps no Crawl-delay (scrapy#892, open), so a server's crawl_delay is not kept",
+        // read for its value only: Reaction::Scrapy keeps no Crawl-delay either way
+        apply: |_, v| boolean(v).map(|_| ()),
+    },
 ];
 
 /// The file's assignments, in order, with their lines.

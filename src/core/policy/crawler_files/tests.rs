@@ -123,6 +123,11 @@ fn heritrix_beans_and_scrapy_settings() {
     let e = read(Crawler::Scrapy, "import os\nDOWNLOAD_DELAY = 1\n", "f").unwrap_err();
     assert!(e.message.contains("line 1: `import os` is not a plain NAME = value assignment"), "{e}");
     assert!(read(Crawler::Scrapy, "X = [1,\n", "f").unwrap_err().message.contains("never closes"));
+    // the template's ROBOTSTXT_OBEY is read (Scrapy keeps no Crawl-delay, on or off)
+    let obey = read(Crawler::Scrapy, "ROBOTSTXT_OBEY = True\n", "f").unwrap();
+    assert!(obey.ignored.is_empty() && obey.settings.iter().any(|x| x.name == "ROBOTSTXT_OBEY" && x.from_file && x.meaning.contains("no Crawl-delay")));
+    assert_eq!(obey.model, shipped(Crawler::Scrapy).model);
+    assert!(read(Crawler::Scrapy, "ROBOTSTXT_OBEY = maybe\n", "f").unwrap_err().message.contains("ROBOTSTXT_OBEY (line 1)"));
 }
 
 /// A Heritrix profile setting the politeness through its overrides (Spring's
