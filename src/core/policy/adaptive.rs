@@ -313,6 +313,12 @@ impl Schedule for Adaptive {
             self.retried[k] = 0;
             retry.later
         };
+        // StormCrawler AdaptiveScheduler.schedule: a status other than FETCHED (a 429 or
+        // 503 is FETCH_ERROR) removes the page's fetchInterval and signatures, so the
+        // next fetch decides nothing and starts again from the default interval
+        if self.rule.rule == Rule::Stormcrawler {
+            self.fetched[k] = false;
+        }
         let (_, top) = self.heap.replace_top(time + wait, page as u32);
         debug_assert_eq!(top as usize, page);
     }
@@ -379,6 +385,33 @@ mod tests {
     /// NUTCH-1564's first test case: a 2-day first interval, 1 to 7 days, sync delta 0.3,
     /// a page fetched at day 0 (changed) then found unchanged at day 30. Before the fix
     /// its next fetch falls in the past (30 − 0.3·30 + 7 = 28 < 30); since, within
+    /// StormCrawler's AdaptiveScheduler forgets a refused page's interval: fetched at
+    /// day 0 (the default 1,440 minutes next), unchanged at day 1 (× 1.5: 2,160 minutes,
+    /// due day 2.5), refused there (FETCH_ERROR, tried again 120 minutes later), then
+    /// fetched unchanged at day 2.5833: the default 1,440 minutes again (day 3.5833), not
+    /// 2,160 × 1.5 = 3,240 minutes (day 4.8333).
+    #[test]
+    fn stormcrawler_starts_a_refused_page_again_from_its_default_interval() {
+        let retry = Retry { soon: 0.0, times: 0, later: 120.0 * MINUTE };
+        let mut a = Adaptive::with(Rule::Stormcrawler.shipped(), 0..1, 0.0, 1.0);
+        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let mut due = Vec::new();
+        for refused in [false, false, true, false, false] {
+            let (t, page) = a.take(&[], &mut rng);
+            due.push(t);
+            if refused { a.refused(page, t, retry) } else { a.observe(page, t, fetch(false)) }
+        }
+        for (t, e) in due.iter().zip([0.0, 1.0, 2.5, 2.5 + 120.0 * MINUTE, 3.5 + 120.0 * MINUTE]) {
+            assert!((t - e).abs() < 1e-9, "{due:?}");
+        }
+        // Nutch keeps the interval over a refusal (CrawlDbReducer: STATUS_FETCH_RETRY)
+        let mut n = Adaptive::with(Intervals { sync_delta_rate: None, ..Rule::Nutch.shipped() }, 0..1, 0.0, 1.0);
+        let before = n.interval[0];
+        let (t, page) = n.take(&[], &mut rng);
+        n.refused(page, t, retry);
+        assert_eq!(n.interval[0], before);
+    }
+
     /// Scrapy's RetryMiddleware with RETRY_TIMES = 2: a page refused three times in a
     /// row is tried again one slot later, again, then at its next recrawl; a fetch
     /// resets the count.
