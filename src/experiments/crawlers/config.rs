@@ -168,10 +168,10 @@ impl CrawlersConfig {
         let was = |name: &str| file.settings.iter().find(|s| s.name == name).map_or_else(|| "unset".into(), |s| s.value.clone());
         let written = self.file_as_set(text, &was)?;
         let mut loaded = self.read(written.as_deref()).map_err(|e| InputError::new("crawler_settings", e.message))?;
-        for (setting, before) in loaded.settings.iter_mut().zip(&file.settings) {
+        for setting in &mut loaded.settings {
             if overrides.iter().any(|(name, _)| *name == setting.name) {
                 (setting.set, setting.from_file, setting.line) = (true, false, None);
-            } else {
+            } else if let Some(before) = file.settings.iter().find(|s| s.name == setting.name) {
                 (setting.from_file, setting.line) = (before.from_file, before.line);
             }
         }

@@ -108,7 +108,10 @@ pub struct Setting {
 pub struct Loaded {
     pub crawler: Crawler,
     pub model: Model,
-    /// Every known setting, from the file or its default, in the declaration's order.
+    /// Every known setting, from the file or its default, in the declaration's order;
+    /// then the file's entries the crawler reads that change nothing on Freshlab's pages,
+    /// each saying why (a StormCrawler custom interval by metadata, a Heritrix overrides
+    /// file).
     pub settings: Vec<Setting>,
     /// Names the file gives that Freshlab does not read, with their lines.
     pub ignored: Vec<(String, u64)>,
@@ -238,7 +241,20 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
         })?;
         settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, meaning: k.meaning.into(), set: false });
     }
-    let ignored = entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.line)).collect();
+    let mut ignored = Vec::new();
+    for e in entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)) {
+        let why = match crawler {
+            Crawler::Nutch => nutch::aside(e, &model),
+            Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
+            Crawler::Heritrix => heritrix::aside(e),
+            Crawler::Scrapy => Ok(None),
+        }
+        .map_err(|why| InputError::new(field, format!("{} (line {}): {why}", e.name, e.line)))?;
+        match why {
+            Some(why) => settings.push(Setting { name: e.name.clone(), value: e.value.trim().into(), from_file: true, line: Some(e.line), meaning: why, set: false }),
+            None => ignored.push((e.name.clone(), e.line)),
+        }
+    }
     check(&model).map_err(|why| InputError::new(field, why))?;
     Ok(Loaded { crawler, model, settings, ignored })
 }

@@ -167,11 +167,81 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             Yaml::Real(s) | Yaml::String(s) => s,
             Yaml::Integer(i) => i.to_string(),
             Yaml::Boolean(b) => b.to_string(),
-            // lists and maps (parse filters, metadata.persist) are settings Freshlab does not read
+            // a list of names (metadata.persist): its items
+            Yaml::Array(items) => items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(", "),
+            // maps (metrics consumers) are settings Freshlab does not read
             _ => String::new(),
         };
         let line = line_of(&name);
         entries.push(Entry { name, value, line });
     }
     Ok(entries)
+}
+
+/// What an entry no known setting names does, where StormCrawler reads it and it
+/// changes nothing on Freshlab's pages or changes the rule (None: not read here).
+pub fn aside(e: &Entry, entries: &[Entry], model: &mut Model) -> Result<Option<String>, String> {
+    if let Some(custom) = custom_interval(&e.name, &e.value)? {
+        return Ok(Some(custom));
+    }
+    match e.name.as_str() {
+        "metadata.persist" | "metadata.transfer" => Ok(Some(kept_metadata(e, entries, model))),
+        _ => Ok(None),
+    }
+}
+
+/// DefaultScheduler.init's custom intervals, `fetchInterval(.STATUS)?.key=value`: a page
+/// whose metadata holds key=value is refetched after this many minutes (for that
+/// status only, where one is named); AdaptiveScheduler starts it from it.
+fn custom_interval(name: &str, minutes: &str) -> Result<Option<String>, String> {
+    let Some((left, md_value)) = name.strip_prefix("fetchInterval.").and_then(|rest| rest.rsplit_once('=')).filter(|(l, v)| !l.is_empty() && !v.is_empty()) else {
+        return Ok(None);
+    };
+    // the status is the part before the first dot, where a key follows it
+    let (status, key) = match left.split_once('.') {
+        Some((status, key)) if !key.is_empty() => (Some(status), key),
+        _ => (None, left),
+    };
+    if let Some(status) = status.filter(|s| !STATUSES.contains(s)) {
+        return Err(format!("{status} is not a status (Status.valueOf stops StormCrawler at start-up on it); name one of {} or none", STATUSES.join(", ")));
+    }
+    if minutes != "-1" && minutes.parse::<u32>().is_err() {
+        return Err("must be a whole number of minutes, or -1 never to refetch".into());
+    }
+    let when = status.map_or_else(String::new, |s| format!(" when its status is {s}"));
+    Ok(Some(format!(
+        "a custom interval (minutes) for pages whose metadata holds {key}={md_value}{when} (DefaultScheduler's; AdaptiveScheduler's first): Freshlab's pages carry no metadata, so it applies to none of them"
+    )))
+}
+
+/// StormCrawler's statuses (persistence.Status).
+const STATUSES: [&str; 5] = ["DISCOVERED", "FETCHED", "FETCH_ERROR", "REDIRECTION", "ERROR"];
+
+/// The metadata kept with each page (persisted, or passed on). AdaptiveScheduler
+/// compares the page's signature with the copy kept from its last fetch and lengthens
+/// the interval kept in `fetchInterval` (its documentation lists both as required):
+/// without `signature` kept every fetch falls back to the DefaultScheduler's interval,
+/// and the run here does so; without `fetchInterval` each fetch starts again from the
+/// default (said, not run).
+fn kept_metadata(e: &Entry, entries: &[Entry], model: &mut Model) -> String {
+    let role = if e.name == "metadata.persist" { "metadata kept in the status index" } else { "metadata passed on to the outlinks and kept" };
+    if model.intervals.rule != Rule::Stormcrawler {
+        return format!("{role} (it matters to AdaptiveScheduler, which needs signature and fetchInterval kept)");
+    }
+    let kept: Vec<&str> = entries.iter().filter(|x| x.name == "metadata.persist" || x.name == "metadata.transfer").flat_map(|x| x.value.split(", ")).collect();
+    let missing: Vec<&str> = ["signature", "fetchInterval"].into_iter().filter(|k| !kept.contains(k)).collect();
+    if e.name != "metadata.persist" {
+        return format!("{role}; with metadata.persist, what AdaptiveScheduler keeps of a page's signature and fetchInterval");
+    }
+    if missing.is_empty() {
+        return format!("{role}; with metadata.transfer it keeps AdaptiveScheduler's signature and fetchInterval");
+    }
+    if missing.contains(&"signature") {
+        model.intervals.rule = Rule::Fixed;
+        return format!(
+            "{role}: it lacks {} — AdaptiveScheduler finds no old signature, so every fetch falls back to DefaultScheduler's fetchInterval.default: the run here does so; add signature and fetchInterval to it (and MD5SignatureParseFilter to the parse filters) for the adaptive schedule",
+            missing.join(" and ")
+        );
+    }
+    format!("{role}: it lacks fetchInterval — deployed so, AdaptiveScheduler would start each fetch again from fetchInterval.default; the run here keeps it (add fetchInterval to the list)")
 }

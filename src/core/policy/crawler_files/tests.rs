@@ -70,7 +70,9 @@ fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     assert_eq!(mime("").model.intervals, Rule::Nutch.shipped());
     let set = mime("<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.1</value></property><property><name>db.fetch.schedule.mime.file</name><value>adaptive-mimetypes.txt</value></property>");
     assert_eq!((set.model.intervals.rule, set.model.intervals.inc_rate), (Rule::Nutch, 0.1));
-    assert_eq!(set.ignored, vec![("db.fetch.schedule.mime.file".to_string(), 1)], "its per-type file is listed as not read");
+    assert!(set.ignored.is_empty());
+    let file = set.settings.iter().find(|s| s.name == "db.fetch.schedule.mime.file").unwrap();
+    assert!(file.from_file && file.meaning.contains("applies to none"), "its per-type file is read and said to apply to no page: {}", file.meaning);
 }
 
 #[test]
@@ -97,10 +99,45 @@ fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     assert_eq!(loaded.model.politeness_s(), 0.5, "two threads a queue: the min delay");
     let line = |name: &str| loaded.settings.iter().find(|s| s.name == name).unwrap().line;
     assert_eq!(line("fetchInterval.default"), Some(5));
-    assert_eq!(loaded.ignored.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["topology.workers", "metadata.persist"]);
+    assert_eq!(loaded.ignored.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["topology.workers"]);
+    let persist = loaded.settings.iter().find(|s| s.name == "metadata.persist").unwrap();
+    assert_eq!((persist.value.as_str(), persist.line), ("signature, fetchInterval", Some(9)));
     let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: soon\n", "f").unwrap_err();
     assert!(e.message.contains("fetcher.server.delay (line 2): must be a number of seconds"), "{e}");
     assert!(read(Crawler::Stormcrawler, "config: [1, 2", "f").unwrap_err().message.contains("is not YAML"));
+}
+
+/// StormCrawler's DefaultScheduler.init reads `fetchInterval(.STATUS)?.key=value`
+/// (minutes) for pages with that metadata; AdaptiveScheduler needs the page's
+/// signature and fetchInterval kept in `metadata.persist` (or `metadata.transfer`).
+#[test]
+fn stormcrawlers_custom_intervals_and_kept_metadata() {
+    let read_yaml = |body: &str| read(Crawler::Stormcrawler, &format!("config:\n{body}"), "f");
+    let custom = read_yaml("  fetchInterval.isFeed=true: 10\n  fetchInterval.FETCH_ERROR.isFeed=true: 30\n  fetchInterval.isSitemap=true: -1\n").unwrap();
+    assert!(custom.ignored.is_empty());
+    let said = |name: &str| custom.settings.iter().find(|s| s.name == name).map(|s| (s.value.clone(), s.line, s.meaning.clone())).unwrap();
+    let (value, line, meaning) = said("fetchInterval.isFeed=true");
+    assert_eq!((value.as_str(), line), ("10", Some(2)));
+    assert!(meaning.contains("metadata holds isFeed=true (") && meaning.contains("applies to none"), "{meaning}");
+    assert!(said("fetchInterval.FETCH_ERROR.isFeed=true").2.contains("isFeed=true when its status is FETCH_ERROR"));
+    assert_eq!(said("fetchInterval.isSitemap=true").0, "-1");
+    assert_eq!(custom.model, shipped(Crawler::Stormcrawler).model, "no page carries metadata: the rule is the file's");
+    let e = read_yaml("  fetchInterval.FETCHD.isFeed=true: 10\n").unwrap_err();
+    assert!(e.message.contains("fetchInterval.FETCHD.isFeed=true (line 2): FETCHD is not a status") && e.message.contains("FETCH_ERROR"), "{e}");
+    assert!(read_yaml("  fetchInterval.isFeed=true: soon\n").unwrap_err().message.contains("whole number of minutes, or -1"));
+
+    let adaptive = "  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n";
+    // the archetype's list, without the signature: every fetch falls back to the default interval
+    let archetype = read_yaml(&format!("{adaptive}  metadata.persist:\n   - _redirTo\n   - isFeed\n")).unwrap();
+    assert_eq!(archetype.model.intervals.rule, Rule::Fixed);
+    let row = archetype.settings.iter().find(|s| s.name == "metadata.persist").unwrap();
+    assert!(row.meaning.contains("lacks signature and fetchInterval") && row.meaning.contains("the run here does so"), "{}", row.meaning);
+    // the signature passed on by metadata.transfer counts; fetchInterval missing is said, not run
+    let transfer = read_yaml(&format!("{adaptive}  metadata.transfer:\n   - signature\n  metadata.persist:\n   - _redirTo\n")).unwrap();
+    assert_eq!(transfer.model.intervals.rule, Rule::Stormcrawler);
+    assert!(transfer.settings.iter().any(|s| s.name == "metadata.persist" && s.meaning.contains("lacks fetchInterval")));
+    // a DefaultScheduler keeps whatever metadata it likes
+    assert_eq!(read_yaml("  metadata.persist:\n   - _redirTo\n").unwrap().model, shipped(Crawler::Stormcrawler).model);
 }
 
 #[test]
@@ -185,6 +222,13 @@ fn heritrixs_overrides_set_the_beans_properties() {
     let escaped = HERITRIX_PROFILE.replace("disposition.delayFactor=3.0", "disposition.delayFactor=\\uZZ");
     let message = read(Crawler::Heritrix, &escaped, "f").unwrap_err().message;
     assert!(message.contains("line 9: the overrides' properties: malformed \\uxxxx escape"), "{message}");
+    // overrides in a file beside the job: read as such, said not in the run
+    let located = HERITRIX_PROFILE.replace(" <bean id=\"longerOverrides\"", " <bean id=\"fileOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">\n  <property name=\"location\" value=\"file:overrides.properties\" />\n </bean>\n <bean id=\"longerOverrides\"");
+    let l = read(Crawler::Heritrix, &located, "f").unwrap();
+    let row = l.settings.iter().find(|s| s.name == "fileOverrides.location").unwrap();
+    assert_eq!((row.value.as_str(), row.line), ("file:overrides.properties", Some(17)));
+    assert!(row.meaning.contains("paste its lines into the overrides' <value>"), "{}", row.meaning);
+    assert_eq!(l.model, h.model);
 }
 
 /// Issue 46: each crawler's reaction to servers that push back, set from its file; the
