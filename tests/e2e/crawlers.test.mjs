@@ -87,6 +87,30 @@ test('a file for another crawler, and a setting it cannot read, are refused with
   await page.waitForFunction(() => /fetcher\.server\.delay \(line 2\): must be a number of seconds/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
 });
 
+test('a StormCrawler file switching to the AdaptiveScheduler without keeping the signature runs as it would deploy: the default interval, the row saying why and what to add', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByLabel('crawler', { exact: true }).selectOption('stormcrawler');
+  const yaml = (extra) =>
+    `config:\n  scheduler.class: "org.apache.stormcrawler.persistence.AdaptiveScheduler"\n  metadata.persist:\n   - _redirTo\n   - isFeed\n${extra}`;
+  const file = (text) => ({ name: 'crawler-conf.yaml', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles(file(yaml('  fetchInterval.FETCHD.isFeed=true: 10\n')));
+  await page.waitForFunction(() => /fetchInterval\.FETCHD\.isFeed=true \(line 6\): FETCHD is not a status/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles(file(yaml('  fetchInterval.isFeed=true: 10\n')));
+  await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /metadata\.persist/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const row = (name) => settings.find((r) => r[0] === name);
+  assert.match(row('metadata.persist')[3], /lacks signature and fetchInterval .* falls back to DefaultScheduler's fetchInterval\.default: the run here does so/);
+  assert.equal(row('metadata.persist')[2], 'the file, line 3');
+  assert.match(row('fetchInterval.isFeed=true')[3], /applies to none of them/);
+  assert.doesNotMatch(await panel.locator('.details').textContent(), /Ignored \(not settings/);
+  await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-stormcrawler-metadata.png') });
+  assert.deepEqual(browser.errors, []);
+});
+
 test('servers that push back: a capacity refuses part of the cold start, and StormCrawler waits out every Retry-After', async () => {
   // the previous test left a file StormCrawler cannot read: back to the shipped defaults
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
