@@ -77,6 +77,13 @@ pub struct Intervals {
     /// highest-scored first (0: no cap; only with a cycle).
     #[serde(default)]
     pub top_n: u64,
+    /// Nutch `db.fetch.interval.max`, in days (None: no such check, the other crawlers):
+    /// CrawlDbReducer forces a refetch of a page whose interval grew past it
+    /// (AbstractFetchSchedule.forceRefetch: the interval cut to 0.9 × it, the signature
+    /// and modified time cleared), and the Generator (shouldFetch) takes a page due
+    /// further ahead than it at once.
+    #[serde(default)]
+    pub refetch_max: Option<f64>,
 }
 
 fn keeps_ahead() -> bool {
@@ -85,7 +92,8 @@ fn keeps_ahead() -> bool {
 
 impl Intervals {
     /// nutch-default.xml: 30 days, 60 s to 365 days, inc_rate 0.4, dec_rate 0.2, sync
-    /// delta 0.3 (AdaptiveFetchSchedule's settings, read whichever schedule runs).
+    /// delta 0.3 (AdaptiveFetchSchedule's settings, read whichever schedule runs); a
+    /// refetch forced past db.fetch.interval.max, 90 days.
     pub const NUTCH: Intervals = Intervals {
         rule: Rule::Nutch,
         initial: 30.0,
@@ -98,6 +106,7 @@ impl Intervals {
         cycle: 0.0,
         per_cycle: 0,
         top_n: 0,
+        refetch_max: Some(90.0),
     };
     /// StormCrawler's AdaptiveScheduler: 1 day, 60 minutes to two weeks, 0.5 and 0.5.
     pub const STORMCRAWLER: Intervals = Intervals {
@@ -112,6 +121,7 @@ impl Intervals {
         cycle: 0.0,
         per_cycle: 0,
         top_n: 0,
+        refetch_max: None,
     };
     /// Every page every 30 days (Nutch's DefaultFetchSchedule; the recrawl interval given
     /// beside Heritrix and Scrapy, which have no revisit rule of their own).
@@ -127,6 +137,7 @@ impl Intervals {
         cycle: 0.0,
         per_cycle: 0,
         top_n: 0,
+        refetch_max: None,
     };
 
     /// Fetches of a page that never changes after its first, in [0, `horizon`) days: the
@@ -240,19 +251,38 @@ impl Adaptive {
     pub const BYTES_PER_PAGE: u64 = 33;
     pub const RETRY_BYTES_PER_PAGE: u64 = 1;
 
+    /// Nutch past `db.fetch.interval.max` (M): the page's new `interval`, and its next
+    /// fetch `next` as the schedule set it. CrawlDbReducer: an interval over M forces a
+    /// refetch (AbstractFetchSchedule.forceRefetch: 0.9 × M, signature and modified time
+    /// cleared, so the next fetch is STATUS_UNKNOWN); the Generator's shouldFetch takes a
+    /// page due more than M ahead in its next fetch list (here at once, or the next
+    /// batch cycle).
+    fn refetch_past_max(&mut self, k: usize, t: f64, interval: f64, next: f64) -> f64 {
+        self.interval[k] = interval;
+        let Some(m) = self.rule.refetch_max.filter(|&m| interval > m) else { return next };
+        self.interval[k] = 0.9 * m;
+        self.modified[k] = f64::NEG_INFINITY;
+        if next - t > m { t } else { next }
+    }
+
     /// The next fetch time of a page fetched at `t`, updating its interval.
     fn reschedule(&mut self, k: usize, t: f64, changed: bool) -> f64 {
         let r = self.rule;
         match r.rule {
-            // Nutch DefaultFetchSchedule.setFetchSchedule: the default interval, always
-            Rule::Fixed => t + self.interval[k],
+            // Nutch DefaultFetchSchedule.setFetchSchedule: the page's interval, always
+            Rule::Fixed => {
+                let next = t + self.interval[k];
+                self.refetch_past_max(k, t, self.interval[k], next)
+            }
             // Nutch AdaptiveFetchSchedule.setFetchSchedule
             Rule::Nutch => {
                 let mut interval = self.interval[k];
                 if self.modified[k] == f64::NEG_INFINITY {
+                    // CrawlDbReducer: no signature kept (the page's first fetch, or the
+                    // one after a forced refetch) is STATUS_UNKNOWN, the interval kept;
+                    // a modified time ≤ 0 is the fetch time
                     self.modified[k] = t;
-                }
-                if changed {
+                } else if changed {
                     interval *= 1.0 - r.dec_rate;
                     self.modified[k] = t;
                 } else {
@@ -269,8 +299,8 @@ impl Adaptive {
                     reference = t - rate * delta;
                 }
                 interval = interval.clamp(r.min, r.max);
-                self.interval[k] = interval;
-                if r.keeps_ahead { (reference + interval).clamp(t + r.min, t + r.max) } else { reference + interval }
+                let next = if r.keeps_ahead { (reference + interval).clamp(t + r.min, t + r.max) } else { reference + interval };
+                self.refetch_past_max(k, t, interval, next)
             }
             // StormCrawler AdaptiveScheduler.schedule, in whole minutes
             Rule::Stormcrawler => {
@@ -363,14 +393,17 @@ mod tests {
     #[test]
     fn nutch_shrinks_on_change_grows_otherwise_and_syncs() {
         let mut a = Adaptive::new(Rule::Nutch, 0..1, 0.0);
+        // the first fetch has no signature to compare (CrawlDbReducer: STATUS_UNKNOWN),
+        // changed or not: the 30 days kept
         let (t0, i0) = step(&mut a, true);
-        assert_eq!((t0, i0), (0.0, 24.0), "30 days × 0.8");
+        assert_eq!((t0, i0), (0.0, 30.0));
         let (t1, i1) = step(&mut a, false);
-        assert_eq!(t1, 24.0);
-        // unchanged: × 1.4 = 33.6 > delta = 24; next = 24 − 0.3·24 + 33.6
-        assert!((i1 - 33.6).abs() < 1e-12);
-        let (t2, _) = step(&mut a, true);
-        assert!((t2 - (24.0 - 7.2 + 33.6)).abs() < 1e-12);
+        assert_eq!(t1, 30.0);
+        // unchanged: × 1.4 = 42 > delta = 30; next = 30 − 0.3·30 + 42
+        assert!((i1 - 42.0).abs() < 1e-12);
+        let (t2, i2) = step(&mut a, true);
+        assert!((t2 - (30.0 - 9.0 + 42.0)).abs() < 1e-12);
+        assert!((i2 - 42.0 * 0.8).abs() < 1e-12, "changed: × 0.8");
         let mut b = Adaptive::new(Rule::Nutch, 0..1, 0.0);
         for _ in 0..200 {
             step(&mut b, true);
@@ -379,7 +412,12 @@ mod tests {
         for _ in 0..200 {
             step(&mut b, false);
         }
-        assert_eq!(b.interval[0], 365.0, "ceiling of a year");
+        assert_eq!(b.interval[0], 81.0, "past db.fetch.interval.max (90 days) cut to 0.9 × it");
+        let mut c = Adaptive::with(Intervals { refetch_max: None, ..Intervals::NUTCH }, 0..1, 0.0, 1.0);
+        for _ in 0..200 {
+            step(&mut c, false);
+        }
+        assert_eq!(c.interval[0], 365.0, "the adaptive ceiling of a year where nothing forces a refetch");
     }
 
     /// NUTCH-1564's first test case: a 2-day first interval, 1 to 7 days, sync delta 0.3,
@@ -453,6 +491,7 @@ mod tests {
             cycle,
             per_cycle: 0,
             top_n: 0,
+            refetch_max: None,
         };
         let next_after_30_days = |r: Intervals| {
             let mut a = Adaptive::with(r, 0..1, 0.0, 1.0);
@@ -498,16 +537,17 @@ mod tests {
 
     #[test]
     fn a_scaled_rule_runs_on_a_slower_clock() {
-        // Nutch at scale 2: 30 days × 0.8 × 2 = 48 days; then unchanged at 48: in rule
-        // time t = 24, delta = 24, interval 24 × 1.4 = 33.6, next = 24 − 7.2 + 33.6, × 2
+        // Nutch at scale 2: the first fetch keeps 30 days, × 2 = 60 days; then unchanged
+        // at 60: in rule time t = 30, delta = 30, interval 30 × 1.4 = 42, next = 30 − 9 + 42,
+        // × 2
         let mut a = Adaptive::scaled(Rule::Nutch, 0..1, 0.0, 2.0);
         let mut rng = Stream::of(0, Purpose::Test, 0);
         let (t, p) = a.take(&[], &mut rng);
         a.observe(p, t, fetch(true));
-        assert_eq!(a.next_time(), 48.0);
+        assert_eq!(a.next_time(), 60.0);
         let (t, p) = a.take(&[], &mut rng);
         a.observe(p, t, fetch(false));
-        assert!((a.next_time() - 2.0 * (24.0 - 7.2 + 33.6)).abs() < 1e-12);
+        assert!((a.next_time() - 2.0 * (30.0 - 9.0 + 42.0)).abs() < 1e-12);
         // StormCrawler at scale 0.5: the first interval is half a day, then (1440 + 60)/2
         // = 750 minutes of the rule's clock, 375 real minutes
         let mut b = Adaptive::scaled(Rule::Stormcrawler, 0..1, 0.0, 0.5);
@@ -523,11 +563,23 @@ mod tests {
     fn a_page_that_never_changes_is_fetched_along_the_rules_ramp() {
         // fixed: every 30 days, at 0, 30, 60, 90
         assert_eq!(Intervals::FIXED_30_DAYS.unchanged_fetches(100.0), 4.0);
-        // Nutch without sync delta, first interval 10: the first fetch counts as changed
-        // (10 × 0.8 = 8), then × 1.4: fetches at 0, 8, 19.2, 34.88, 56.83
+        // Nutch without sync delta, first interval 10: the first fetch keeps it (no
+        // signature yet), then × 1.4: fetches at 0, 10, 24, 43.6, 71.04
         let nutch = Intervals { initial: 10.0, sync_delta_rate: None, ..Intervals::NUTCH };
-        assert_eq!(nutch.unchanged_fetches(35.0), 4.0);
-        assert_eq!(nutch.unchanged_fetches(34.0), 3.0);
+        assert_eq!(nutch.unchanged_fetches(44.0), 4.0);
+        assert_eq!(nutch.unchanged_fetches(43.0), 3.0);
+        // nutch-default.xml whole: 30, then 42 (next 30 − 9 + 42 = 63), 63 (delta; next
+        // 63 − 18.9 + 63 = 107.1), 107.1 (delta; next 74.97 + 107.1 = 182.07) — past 90
+        // days: cut to 81, the modified time cleared, the next fetch not forced sooner
+        // (182.07 − 107.1 < 90); at 182.07 no signature: 81 kept (263.07); unchanged:
+        // 113.4 > 90 again, next 263.07 − 24.3 + 113.4 = 352.17; and so on, 81 and 89.1
+        // days apart
+        let shipped = Intervals::NUTCH;
+        assert_eq!([182.0, 183.0, 352.0, 353.0].map(|h| shipped.unchanged_fetches(h)), [4.0, 5.0, 6.0, 7.0]);
+        // DefaultFetchSchedule every 120 days, over db.fetch.interval.max: the Generator
+        // takes the page at once (due 120 days ahead), then every 81 days
+        let fixed = Intervals { rule: Rule::Fixed, initial: 120.0, ..Intervals::NUTCH };
+        assert_eq!([80.0, 81.5, 162.5].map(|h| fixed.unchanged_fetches(h)), [2.0, 3.0, 4.0]);
         // StormCrawler, whole minutes: 1440, then ⌊× 1.5⌋ 2160, 3240, 4860, 7290, 10935,
         // 16402, then the two-week cap 20160
         let minutes = [0.0, 1440.0, 2160.0, 3240.0, 4860.0, 7290.0, 10935.0, 16402.0, 20160.0, 20160.0];
@@ -545,10 +597,14 @@ mod tests {
         // the fix 17 within those 1,217 days (the gaps grow to 0.7 × 365 days, then
         // shrink as the sync shift grows), then (Freshlab's reading: the next fetch
         // clamped to fetch + min_interval) once every minute
-        let before = Intervals { keeps_ahead: false, ..Intervals::NUTCH };
+        // (db.fetch.interval.max off: at its 90 days the forced refetches clear the
+        // modified time every 170 days, and sync delta never reaches that far back)
+        let rule_alone = Intervals { refetch_max: None, ..Intervals::NUTCH };
+        let before = Intervals { keeps_ahead: false, ..rule_alone };
         assert_eq!(before.unchanged_fetches(3_000.0), f64::INFINITY);
-        assert_eq!(Intervals::NUTCH.unchanged_fetches(1_200.0), 17.0);
-        let after = Intervals::NUTCH.unchanged_fetches(3_000.0);
+        assert_eq!(rule_alone.unchanged_fetches(1_200.0), 17.0);
+        assert!(Intervals { keeps_ahead: false, ..Intervals::NUTCH }.unchanged_fetches(3_000.0) < 40.0, "not with the 90 days");
+        let after = rule_alone.unchanged_fetches(3_000.0);
         assert!(after.is_finite() && after > 0.9 * (3_000.0 - 1_217.0) * 1440.0, "{after}");
     }
 }

@@ -260,7 +260,7 @@ fn merge_keeps_the_headroom_asked_below_each_servers_capacity() {
 }
 
 /// The tuning scores the freshness asked (`tune_for`). The sample nutch-site.xml on a
-/// daily cycle capped at 60 pages (2,000 pages, 120 days): scored over the whole run,
+/// daily cycle capped at 100 pages (2,000 pages, 120 days): scored over the whole run,
 /// dropping the cap wins the cold start, so the tuned file is fresher over the run, but
 /// once settled it keeps fewer pages fresh than the file as loaded, and the result says
 /// so; scored once settled, the tuned file is fresher there.
@@ -268,7 +268,7 @@ fn merge_keeps_the_headroom_asked_below_each_servers_capacity() {
 fn the_tuning_scores_the_freshness_asked_and_says_where_the_other_is_lower() {
     let config = CrawlersConfig {
         crawler_config: Some(include_str!("../../../www/samples/nutch-site.xml").into()),
-        crawler_settings: "generate.topN=60".into(),
+        crawler_settings: "generate.topN=100".into(),
         nutch_cycle_hours: 24.0,
         tune: true,
         horizon_days: Days(120.0),

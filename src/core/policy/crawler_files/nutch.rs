@@ -123,7 +123,19 @@ pub const KNOWN: &[Known] = &[
             Ok(())
         },
     },
-    Known { name: "db.fetch.interval.max", default: "7776000", meaning: "", apply: |_, v| number(v, "seconds").map(|_| ()) },
+    Known {
+        name: "db.fetch.interval.max",
+        default: "7776000",
+        meaning: "a page whose interval grows past this (seconds) is refetched at the next chance with 0.9 × this, its signature cleared so that fetch neither lengthens nor shortens it (CrawlDbReducer's forceRefetch, the Generator's shouldFetch)",
+        apply: |m, v| {
+            let seconds = number(v, "seconds")?;
+            if seconds <= 0.0 {
+                return Err("must be a number of seconds above 0 (every interval would force a refetch at once)".into());
+            }
+            m.intervals.refetch_max = Some(seconds * SECOND);
+            Ok(())
+        },
+    },
     Known {
         name: "fetcher.exceptions.per.queue.delay",
         default: "0",
