@@ -14,12 +14,16 @@
 //!   sync_delta_rate·delta + interval; interval clamped to [min_interval, max_interval];
 //!   since NUTCH-1564's fix (January 2026) the next fetch within [fetch + min_interval,
 //!   fetch + max_interval] (before it, `keeps_ahead` off, it could fall in the past).
-//!   The first fetch counts as changed.
+//!   The first fetch has no signature to compare (CrawlDbReducer: STATUS_UNKNOWN) and
+//!   keeps the interval. An interval past `db.fetch.interval.max` (90 days) forces a
+//!   refetch (CrawlDbReducer, AbstractFetchSchedule.forceRefetch and shouldFetch).
 //! - **StormCrawler AdaptiveScheduler**: the first fetch has no previous signature and
 //!   falls back to `fetchInterval.default` (1 day); later, changed → (1 − decr) ×
 //!   interval plus decr × min (slowed down near the minimum), unchanged → × (1 + incr)
-//!   up to the maximum; whole minutes (Java's int cast).
-//! - **Fixed** (Nutch DefaultFetchSchedule): every `db.fetch.interval.default`.
+//!   up to the maximum; whole minutes (Java's int cast); a refused fetch (FETCH_ERROR)
+//!   clears the interval, the next fetch starting again from the default.
+//! - **Fixed** (Nutch DefaultFetchSchedule): every `db.fetch.interval.default` (Nutch's
+//!   forced refetch past `db.fetch.interval.max` too).
 //!
 //! Times are in days.
 
