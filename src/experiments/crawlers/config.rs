@@ -270,7 +270,9 @@ impl CrawlersConfig {
         let i = loaded.model.intervals;
         let horizon = self.horizon_days.0;
         let ramp = || (i.unchanged_fetches(horizon) - 1.0).max(0.0) / horizon;
-        let per_page_day = if i.rule == Rule::Fixed { 1.0 / i.initial } else { (rate_sum / pages.max(1.0) / 0.916 + ramp()).min(1.0 / i.min) };
+        // a fixed rule's fetches do not depend on changes: the rule's own count (Nutch's
+        // forced refetch past db.fetch.interval.max included)
+        let per_page_day = if i.rule == Rule::Fixed { ramp() } else { (rate_sum / pages.max(1.0) / 0.916 + ramp()).min(1.0 / i.min) };
         let p = self.politeness_days(loaded);
         move |n: f64| {
             let wanted = n * (1.0 + per_page_day * horizon);
