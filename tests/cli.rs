@@ -777,7 +777,7 @@ fn crawlers_tuned_hosts_writes_nutchs_host_file_that_runs_as_predicted() {
     let (tuned, hosts) = (dir.join("nutch-site.xml"), dir.join("adaptive-host-specific-intervals.txt"));
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/nutch-site.xml");
     let list = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-hosts.csv");
-    let short = ["--horizon-days", "120"];
+    let short = ["--horizon-days", "200"];
     let mut args =
         vec!["crawlers", "--crawler-config", sample, "--repository", list, "--tuned", tuned.to_str().unwrap(), "--tuned-hosts", hosts.to_str().unwrap(), "--json", "--quiet"];
     args.extend(short);

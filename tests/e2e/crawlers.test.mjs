@@ -241,7 +241,7 @@ test('tune for: once settled, the search keeps what the last quarter gains and t
   await done(page, 'crawlers');
   await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
   await page.waitForFunction(() => /Loaded nutch-site\.xml/.test(document.querySelector('#crawlers .trace-status').textContent));
-  await setField(page, 'crawlers', 'crawler settings over the file (name=value; …)', 'generate.topN=300');
+  await setField(page, 'crawlers', 'crawler settings over the file (name=value; …)', 'generate.topN=600');
   await setField(page, 'crawlers', 'Nutch: a crawl cycle every (hours; 0: continuous)', 24);
   await setField(page, 'crawlers', 'simulated days', 120);
   await panel.getByLabel('find a tuned configuration').check();

@@ -474,9 +474,9 @@ fn scrapy_reads_its_retries() {
 
 /// The tuning's host file (NUTCH-3029) from the optimum's request rates, by hand: a
 /// host's bounds are its pages' shortest and longest interval 1/f in whole seconds,
-/// strictly within the global bounds (else `default`); a host the optimum never
-/// requests is held to the longest interval less a second; a host with both bounds
-/// global is left out.
+/// strictly within the global bounds (else `default`) and at most db.fetch.interval.max
+/// (90 days: past it Nutch forces a refetch); a host the optimum never requests is held
+/// to that less a second; a host with both bounds global is left out.
 #[test]
 fn the_host_file_takes_each_hosts_bounds_from_the_optimums_intervals() {
     let global = Rule::Nutch.shipped();
@@ -488,12 +488,21 @@ fn the_host_file_takes_each_hosts_bounds_from_the_optimums_intervals() {
     let hosts = tuning::host_bounds_from(&f, pages, &names, &global, 1.0);
     let seconds = |b: Option<f64>| b.map(|d| (d / SECOND).round());
     let got: Vec<(usize, &str, Option<f64>, Option<f64>)> = hosts.iter().map(|(s, h)| (*s, h.host.as_str(), seconds(h.min), seconds(h.max))).collect();
-    assert_eq!(got, vec![(0, "a.example", Some(129_600.0), Some(172_800.0)), (1, "b.example", Some(31_535_999.0), None), (4, "e.example", None, Some(43_200.0))]);
+    let ninety = 7_776_000.0;
+    assert_eq!(
+        got,
+        vec![
+            (0, "a.example", Some(129_600.0), Some(172_800.0)),
+            (1, "b.example", Some(ninety - 1.0), Some(ninety)),
+            (3, "d.example", Some(ninety), Some(ninety)),
+            (4, "e.example", None, Some(43_200.0))
+        ]
+    );
     // stretched (a fit to a budget): e.example's ten seconds become 100, within the bounds
     let stretched = tuning::host_bounds_from(&f, pages, &names, &global, 10.0);
     assert_eq!(
         stretched.iter().map(|(s, h)| (*s, seconds(h.min), seconds(h.max))).collect::<Vec<_>>(),
-        vec![(0, Some(1_296_000.0), Some(1_728_000.0)), (1, Some(31_535_999.0), None), (4, Some(100.0), Some(432_000.0))]
+        vec![(0, Some(1_296_000.0), Some(1_728_000.0)), (1, Some(ninety - 1.0), Some(ninety)), (3, Some(ninety), Some(ninety)), (4, Some(100.0), Some(432_000.0))]
     );
     // the file Nutch reads back gives the same bounds
     let listed: Vec<_> = hosts.into_iter().map(|(_, h)| h).collect();

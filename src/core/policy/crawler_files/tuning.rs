@@ -215,15 +215,19 @@ pub fn as_run(mut m: Model) -> Model {
 /// gives the server's pages, times `stretch` (the fit to a budget), in whole seconds
 /// strictly within `global`'s bounds (as
 /// Nutch's template of the file asks; a bound at or past a global one is written
-/// `default`); a server whose pages the optimum never requests is held to the longest
-/// interval less a second. Servers whose bounds are both the global ones are left out.
+/// `default`) and at most Nutch's `db.fetch.interval.max`; a server whose pages the
+/// optimum never requests is held to the longest such interval less a second. Servers
+/// whose bounds are both the global ones are left out.
 pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names: &[String], global: &Intervals, stretch: f64) -> Vec<(usize, HostIntervals)> {
     let (low, high) = ((global.min / SECOND).ceil(), (global.max / SECOND).floor());
+    // no bound past db.fetch.interval.max: an interval over it forces a refetch at the
+    // next chance, and a host's shortest interval over it would refetch at every one
+    let cap = global.refetch_max.map_or(high, |m| (m / SECOND).floor().min(high));
     let mut out = Vec::new();
     for (s, name) in names.iter().enumerate() {
         let intervals = pages(s).filter(|&i| f[i] > 0.0).map(|i| stretch / f[i] / SECOND);
         let (shortest, longest) = intervals.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
-        let (min, max) = if shortest.is_finite() { (shortest.round(), longest.round()) } else { (high - 1.0, high) };
+        let (min, max) = if shortest.is_finite() { (shortest.round().min(cap), longest.round().min(cap)) } else { (cap - 1.0, cap) };
         let min = (min > low && min < high).then_some(min);
         let max = (max > low && max < high && max >= min.unwrap_or(low)).then_some(max);
         if min.is_some() || max.is_some() {
