@@ -169,8 +169,8 @@ fn row(doc: &Document, at: usize) -> u64 {
 
 /// What an entry no known setting names does, where Heritrix reads it and Freshlab
 /// cannot (None: not read here).
-pub fn aside(e: &Entry) -> Result<Option<String>, String> {
-    Ok(e.name.ends_with(".location").then(|| {
+pub fn aside(e: &Entry) -> Option<String> {
+    e.name.ends_with(".location").then(|| {
         "a properties file beside the job whose lines Spring sets over the beans: Freshlab reads the one file given, so its settings are not in this run; paste its lines into the overrides' <value> to have them read".into()
-    }))
+    })
 }

@@ -244,9 +244,9 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
     let mut ignored = Vec::new();
     for e in entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)) {
         let why = match crawler {
-            Crawler::Nutch => nutch::aside(e, &model),
+            Crawler::Nutch => Ok(nutch::aside(e, &model)),
             Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
-            Crawler::Heritrix => heritrix::aside(e),
+            Crawler::Heritrix => Ok(heritrix::aside(e)),
             Crawler::Scrapy => Ok(None),
         }
         .map_err(|why| InputError::new(field, format!("{} (line {}): {why}", e.name, e.line)))?;

@@ -199,12 +199,12 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
 
 /// What an entry no known setting names does, where Nutch reads it and it changes
 /// nothing on Freshlab's pages (None: not read here).
-pub fn aside(e: &Entry, model: &Model) -> Result<Option<String>, String> {
-    Ok(match e.name.as_str() {
+pub fn aside(e: &Entry, model: &Model) -> Option<String> {
+    match e.name.as_str() {
         // MimeAdaptiveFetchSchedule.setConf
         "db.fetch.schedule.mime.file" if model.intervals.rule == Rule::Nutch => {
             Some("MimeAdaptiveFetchSchedule's inc and dec rates by Content-Type (a file beside the configuration): Freshlab's pages carry no type, so it applies to none of them".into())
         }
         _ => None,
-    })
+    }
 }
