@@ -9,7 +9,8 @@ const COLUMNS_HELP = `A header naming the columns, then one row per page: page, 
   by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list).`;
 const SERVERS_HELP = `Each server's limits, optional, on one of its rows or alike on each: crawl_delay (its robots.txt Crawl-delay, seconds),
   capacity (requests a second it serves before answering 429 or 503) and response_ms (its answer time when idle); a server without them
-  takes the form's.`;
+  takes the form's. A page's metadata, optional: key=value pairs as your crawler's seed list gives them, separated by | or tabs
+  (Nutch's nutch.fetchInterval and nutch.fetchInterval.fixed, StormCrawler's scheduler.delay.mins and the keys of your file's custom intervals).`;
 const LIMITS_HELP = 'Every bad row is reported with its line; nothing is dropped. Limits: 512 MB, 20 million pages.';
 
 /** The page list's drop box; `servers`: its help also names the servers' columns. */

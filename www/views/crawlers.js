@@ -26,6 +26,17 @@ function settingsTable(loaded) {
     <tbody>${rows}</tbody></table>${ignored}`;
 }
 
+/** The keys of the pages' metadata (the page list's column) and what each does here. */
+function metadataTable(keys) {
+  if (!keys || !keys.length) return '';
+  const rows = keys
+    .map((k) => `<tr><th scope="row"><code>${dotted(k.key)}</code></th><td>${integer(k.pages)}</td><td>${escape(k.meaning)}</td></tr>`)
+    .join('');
+  return `<table class="proof"><caption>Your pages' metadata (the page list's <code>metadata</code> column, as a seed list gives it)</caption>
+    <thead><tr><th scope="col">key</th><th scope="col">pages</th><th scope="col">what the crawler does with it</th></tr></thead>
+    <tbody>${rows}</tbody></table>`;
+}
+
 function runsTable(result, final) {
   // one column a run, one row a measure: three runs and thirteen measures fit a slide
   const measures = [
@@ -306,7 +317,7 @@ export default {
             ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
         const hosts = result.host_intervals ? `<p>${escape(result.host_intervals.said)}.</p>` : '';
-        element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
+        element.innerHTML = on + hosts + metadataTable(result.metadata) + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
         const hostsButton = element.querySelector('[data-tuned-hosts-download]');

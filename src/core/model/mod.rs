@@ -8,6 +8,7 @@ pub mod histogram;
 pub mod history;
 pub mod host;
 pub mod page_list;
+pub mod page_metadata;
 pub mod renewal;
 pub mod repository;
 pub mod source;

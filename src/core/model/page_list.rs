@@ -3,12 +3,15 @@
 //! `frequency` (revisits per day, which skips allocation) and `observed` (1 when every
 //! change of the page is announced, by a sitemap or a feed; default 0), and the page's
 //! server's limits (issue 46: `crawl_delay` in seconds, `capacity` in requests a second,
-//! `response_ms`; given on one row of the server or alike on each). Change rates and
+//! `response_ms`; given on one row of the server or alike on each), and the page's
+//! `metadata` as a crawler's seed list gives it (`key=value` pairs: the crawlers
+//! experiment reads the keys its crawler reads, [`super::page_metadata`]). Change rates and
 //! frequencies are per day. Import is strict, as for traces: every bad row is named
 //! with its line and reason, and nothing is dropped or reordered.
 
 use super::csv_rows::{self, Report, Row, Separator, decode};
 use super::host::Host;
+use super::page_metadata::{self, Kinds, PageMetadata};
 use super::repository::Repository;
 use crate::core::input::InputError;
 use serde::{Deserialize, Serialize};
@@ -19,7 +22,8 @@ pub const MAX_ROWS: usize = 20_000_000;
 /// At most this many bytes of CSV (as for traces).
 pub const MAX_BYTES: u64 = super::trace::MAX_BYTES as u64;
 const MAX_NAME: usize = 1000;
-const COLUMNS: [&str; 11] = ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms", "rate_low", "rate_high"];
+const COLUMNS: [&str; 12] =
+    ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms", "rate_low", "rate_high", "metadata"];
 
 /// One page as given inline in a JSON config (the same fields as the CSV columns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,6 +54,10 @@ pub struct PageRow {
     pub rate_low: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate_high: Option<f64>,
+    /// The page's metadata as its crawler's seed list gives it: `key=value` pairs
+    /// separated by `|` or tabs (the crawlers experiment reads the keys its crawler does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<String>,
 }
 
 /// A server's limits as a list gives them (None: not given, the experiment's setting).
@@ -124,6 +132,8 @@ pub struct PageList {
     /// Each change rate's interval [low, high], indexed like `repo`, when the rates are
     /// estimates (a history's page list).
     pub rate_bounds: Option<Vec<[f64; 2]>>,
+    /// The pages' metadata, indexed like `repo`, when some page has any.
+    pub metadata: Option<PageMetadata>,
 }
 
 impl PageList {
@@ -167,6 +177,29 @@ pub struct ListShape {
     /// servers).
     #[serde(default)]
     pub limits: Vec<LimitGroup>,
+    /// Its pages' metadata: each kind (canonical text, [`page_metadata::canonical`]) with
+    /// its pages, the most first, up to [`SHAPE_KINDS`] kinds; empty without metadata.
+    #[serde(default)]
+    pub metadata: Vec<(String, u64)>,
+    /// Pages of the kinds beyond those, or whose metadata cannot be read.
+    #[serde(default)]
+    pub metadata_other: u64,
+}
+
+/// At most this many kinds of metadata are kept in a [`ListShape`].
+pub const SHAPE_KINDS: usize = 1000;
+
+/// Kinds of metadata with their pages, the most first, at most [`SHAPE_KINDS`] (the
+/// others' pages counted apart), without the kind "none" unless others are given.
+pub fn metadata_shape(tally: HashMap<String, u64>, unread: u64) -> (Vec<(String, u64)>, u64) {
+    if tally.keys().all(String::is_empty) && unread == 0 {
+        return (Vec::new(), 0);
+    }
+    let mut kinds: Vec<(String, u64)> = tally.into_iter().collect();
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let other: u64 = kinds.iter().skip(SHAPE_KINDS).map(|k| k.1).sum();
+    kinds.truncate(SHAPE_KINDS);
+    (kinds, other + unread)
 }
 
 impl ListShape {
@@ -176,7 +209,10 @@ impl ListShape {
         let separator = Separator::of(text);
         let mut reader = csv_rows::reader(text, separator);
         let mut record = csv::ByteRecord::new();
-        let mut columns: Option<(Option<usize>, Option<usize>, [Option<usize>; 3])> = None;
+        // where the header puts the server, the rate, the limits and the metadata
+        type Columns = (Option<usize>, Option<usize>, [Option<usize>; 3], Option<usize>);
+        let mut columns: Option<Columns> = None;
+        let (mut kinds, mut unread_metadata): (HashMap<String, u64>, u64) = (HashMap::new(), 0);
         let mut estimated_rates = false;
         let mut servers_seen: HashMap<Vec<u8>, (u64, ServerLimits)> = HashMap::new();
         let (mut pages, mut unread, mut rate_sum, mut rate_max) = (0u64, 0u64, 0.0f64, 0.0f64);
@@ -184,9 +220,9 @@ impl ListShape {
             k.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim).filter(|f| !f.is_empty()).and_then(|f| parse_number(f, separator).ok())
         };
         while reader.read_byte_record(&mut record).unwrap_or(false) {
-            let Some((server, rate, limit_columns)) = columns else {
+            let Some((server, rate, limit_columns, metadata)) = columns else {
                 let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
-                columns = Some((index("server"), index("change_rate"), [index("crawl_delay"), index("capacity"), index("response_ms")]));
+                columns = Some((index("server"), index("change_rate"), [index("crawl_delay"), index("capacity"), index("response_ms")], index("metadata")));
                 estimated_rates = index("rate_low").is_some();
                 continue;
             };
@@ -212,11 +248,31 @@ impl ListShape {
                 rate_sum += r;
                 rate_max = rate_max.max(r);
             }
+            if let Some(k) = metadata {
+                match record.get(k).and_then(|f| std::str::from_utf8(f).ok()).map(page_metadata::canonical) {
+                    Some(Ok(kind)) => *kinds.entry(kind).or_default() += 1,
+                    _ => unread_metadata += 1,
+                }
+            }
         }
+        let (metadata, metadata_other) = metadata_shape(kinds, unread_metadata);
         // a row without a server counts as a server of its own (an upper bound)
         let tallies: Vec<(u64, ServerLimits)> = servers_seen.into_values().chain(std::iter::repeat_n((1, ServerLimits::default()), unread as usize)).collect();
         let (servers, sizes, gives_limits, limits) = servers_shape(tallies);
-        ListShape { bytes: text.len() as u64, pages, servers, sizes, rate_sum, rate_max, separator: separator.name().into(), estimated_rates, gives_limits, limits }
+        ListShape {
+            bytes: text.len() as u64,
+            pages,
+            servers,
+            sizes,
+            rate_sum,
+            rate_max,
+            separator: separator.name().into(),
+            estimated_rates,
+            gives_limits,
+            limits,
+            metadata,
+            metadata_other,
+        }
     }
 }
 
@@ -371,7 +427,7 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
                 return Err(InputError::new(
                     field,
                     format!(
-                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional), observed (optional) and the server's crawl_delay, capacity and response_ms (optional), and an estimated rate's interval rate_low, rate_high (optional)"
+                        "line {line} has an unknown column “{name}”; the columns are page, server, change_rate, weight (optional), frequency (optional), observed (optional) and the server's crawl_delay, capacity and response_ms (optional), and an estimated rate's interval rate_low, rate_high (optional), and the page's metadata (optional: key=value pairs a crawler's seed list gives)"
                     ),
                 ));
             }
@@ -422,6 +478,7 @@ fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Resul
         response_ms: None,
         rate_low: None,
         rate_high: None,
+        metadata: None,
     };
     for (&c, text) in columns.iter().zip(fields) {
         match c {
@@ -437,7 +494,8 @@ fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Resul
             7 => row.capacity = Some(number("capacity", text, "requests a second, e.g. 2", separator)?),
             8 => row.response_ms = Some(number("response_ms", text, "milliseconds, e.g. 300", separator)?),
             9 => row.rate_low = Some(number("rate_low", text, "changes per day, e.g. 0.05", separator)?),
-            _ => row.rate_high = Some(number("rate_high", text, "changes per day, e.g. 0.2", separator)?),
+            10 => row.rate_high = Some(number("rate_high", text, "changes per day, e.g. 0.2", separator)?),
+            _ => row.metadata = Some(text.trim().to_string()),
         }
     }
     check_row(&row)?;
@@ -509,6 +567,9 @@ fn check_row(row: &PageRow) -> Result<(), String> {
         }
         _ => return Err("gives one of rate_low and rate_high; give both (the rate's interval) or neither".into()),
     }
+    if let Some(m) = &row.metadata {
+        page_metadata::pairs(m)?;
+    }
     Ok(())
 }
 
@@ -579,6 +640,7 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
         }
         observed
     });
+    let metadata = metadata_of(rows, &position);
     Ok(PageList {
         repo: Repository { lambda, weight: weighted.then_some(weight), server_start, observed },
         names: rows.iter().map(|r| r.page.clone()).collect(),
@@ -587,7 +649,23 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
         frequency: has_frequency.then_some(frequency),
         servers,
         rate_bounds,
+        metadata,
     })
+}
+
+/// The pages' metadata, indexed like the repository (`position`), when some row gives any
+/// (each row's was checked by [`check_row`]).
+fn metadata_of(rows: &[PageRow], position: &[usize]) -> Option<PageMetadata> {
+    if !rows.iter().any(|r| r.metadata.as_deref().is_some_and(|m| !m.trim().is_empty())) {
+        return None;
+    }
+    let mut kinds = Kinds::new();
+    let mut of = vec![0u32; rows.len()];
+    for (k, row) in rows.iter().enumerate() {
+        let text = row.metadata.as_deref().unwrap_or("");
+        of[position[k]] = kinds.kind_of(page_metadata::canonical(text).unwrap_or_default());
+    }
+    Some(PageMetadata { kinds: kinds.into_kinds(), of })
 }
 
 /// Each server's limits from its rows: a value given on one row holds for the server; rows
@@ -693,6 +771,7 @@ mod tests {
                 response_ms: None,
                 rate_low: None,
                 rate_high: None,
+                metadata: None,
             },
             PageRow {
                 page: "b".into(),
@@ -706,6 +785,7 @@ mod tests {
                 response_ms: None,
                 rate_low: None,
                 rate_high: None,
+                metadata: None,
             },
         ];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap(), csv);
@@ -735,6 +815,7 @@ mod tests {
             response_ms: None,
             rate_low: None,
             rate_high: None,
+            metadata: None,
         }];
         assert_eq!(from_page_rows(&rows, "page_rows").unwrap().repo.observed, Some(vec![true]));
     }

@@ -2,6 +2,7 @@
 //! text, or rows inline) — for every experiment that takes pages.
 
 use super::page_list::{self, ListShape, PageList, PageRow};
+use super::page_metadata;
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
 use crate::core::field::Field;
@@ -166,6 +167,15 @@ impl Pages<'_> {
                 }
                 let (servers, sizes, gives_limits, limits) = page_list::servers_shape(each.into_values().collect());
                 let rates = rows.iter().map(|r| r.change_rate).filter(|r| r.is_finite() && *r > 0.0);
+                let mut kinds: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
+                let mut unread = 0;
+                for m in rows.iter().map(|r| r.metadata.as_deref().unwrap_or("")) {
+                    match page_metadata::canonical(m) {
+                        Ok(kind) => *kinds.entry(kind).or_default() += 1,
+                        Err(_) => unread += 1,
+                    }
+                }
+                let (metadata, metadata_other) = page_list::metadata_shape(kinds, unread);
                 Some(ListShape {
                     bytes: 0,
                     pages: rows.len() as u64,
@@ -177,6 +187,8 @@ impl Pages<'_> {
                     estimated_rates: rows.iter().any(|r| r.rate_low.is_some()),
                     gives_limits,
                     limits,
+                    metadata,
+                    metadata_other,
                 })
             }
             (None, None, Some(shape)) => Some(shape.clone()),
@@ -268,8 +280,16 @@ impl Pages<'_> {
         Ok((repo, list, summary))
     }
 
-    /// A list that gives servers' limits, where the experiment does not model them.
+    /// A list that gives servers' limits or pages' metadata, where the experiment does
+    /// not model them.
     fn refuse_limits(&self, list: &Option<PageList>) -> Result<(), InputError> {
+        if list.as_ref().is_some_and(|l| l.metadata.is_some()) {
+            let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
+            return Err(InputError::new(
+                field,
+                "gives pages' metadata; only the crawlers experiment reads it (the keys its crawler reads from a seed list), so drop the metadata column to run these pages here",
+            ));
+        }
         if list.as_ref().is_some_and(|l| l.servers.is_some()) {
             let field = if self.page_list.is_some() { "page_list" } else { "page_rows" };
             return Err(InputError::new(

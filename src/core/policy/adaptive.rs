@@ -33,6 +33,7 @@ use crate::core::sim::freshness::Fetch;
 use crate::core::sim::queue::EventQueue;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use std::sync::Arc;
 
 const MINUTE: f64 = 1.0 / 1440.0;
 const SECOND: f64 = 1.0 / 86_400.0;
@@ -151,8 +152,13 @@ impl Intervals {
     /// more than once a longest interval. Past 10,000 fetches the last gap is assumed to
     /// repeat (infinite where the next fetch fell due at once: NUTCH-1564 before its fix).
     pub fn unchanged_fetches(&self, horizon: f64) -> f64 {
+        self.unchanged_fetches_from(None, horizon)
+    }
+
+    /// [`Self::unchanged_fetches`] of a page with its own start (its metadata's).
+    pub fn unchanged_fetches_from(&self, start: Option<PageStart>, horizon: f64) -> f64 {
         const STEPS: u32 = 10_000;
-        let mut a = Adaptive::with(*self, 0..1, 0.0, 1.0);
+        let mut a = Adaptive::with(*self, 0..1, 0.0, 1.0).with_starts(Arc::new([start]), vec![0]);
         let (mut count, mut previous) = (0_u32, f64::NEG_INFINITY);
         loop {
             let t = a.next_time();
@@ -186,8 +192,27 @@ impl Rule {
     }
 }
 
+/// A page's own start where its metadata sets one (a seed list's custom interval, read
+/// by `crawler_files::seed_metadata`): its first interval, whether an adaptive rule
+/// keeps it fixed (Nutch's `nutch.fetchInterval.fixed`), and its wait after a refusal
+/// (StormCrawler's custom interval for FETCH_ERROR; None: the crawler's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PageStart {
+    pub initial: f64,
+    pub fixed: bool,
+    pub later: Option<f64>,
+}
+
+/// The pages' own starts: page k's is `starts[of[k]]` (None: the rule's).
+pub struct OwnStarts {
+    pub starts: Arc<[Option<PageStart>]>,
+    pub of: Vec<u16>,
+}
+
 pub struct Adaptive {
     rule: Intervals,
+    /// The pages' own starts, where their metadata sets some (None: the rule's for all).
+    own: Option<Box<OwnStarts>>,
     first: usize,
     heap: EventQueue<u32>,
     interval: Vec<f64>,
@@ -232,7 +257,26 @@ impl Adaptive {
             politeness,
             last: f64::NEG_INFINITY,
             scale,
+            own: None,
         }
+    }
+
+    /// The same with each page's own start (`start_of`: its index into `starts`, one a
+    /// page of the range).
+    pub fn with_starts(mut self, starts: Arc<[Option<PageStart>]>, start_of: Vec<u16>) -> Self {
+        debug_assert_eq!(start_of.len(), self.interval.len());
+        for (interval, &s) in self.interval.iter_mut().zip(&start_of) {
+            if let Some(start) = starts[s as usize] {
+                *interval = start.initial;
+            }
+        }
+        self.own = Some(Box::new(OwnStarts { starts, of: start_of }));
+        self
+    }
+
+    /// Page k's own start, where its metadata sets one.
+    fn start(&self, k: usize) -> Option<PageStart> {
+        self.own.as_ref().and_then(|o| o.starts[o.of[k] as usize])
     }
 
     /// Takes out the pages due by `start` (a cycle's), in due order, into `out` with
@@ -278,6 +322,16 @@ impl Adaptive {
                 let next = t + self.interval[k];
                 self.refetch_past_max(k, t, self.interval[k], next)
             }
+            // Nutch AdaptiveFetchSchedule.setFetchSchedule: an interval fixed in the
+            // page's metadata (the Injector's nutch.fetchInterval.fixed) is kept as it is
+            Rule::Nutch if self.start(k).is_some_and(|s| s.fixed) => {
+                let fixed = self.start(k).map_or(r.initial, |s| s.initial);
+                let next = self.refetch_past_max(k, t, fixed, t + fixed);
+                // past db.fetch.interval.max it is forced to a refetch at every generate
+                // cycle; without cycles (a tuning's candidate: a file's run is refused so),
+                // after the interval forceRefetch sets
+                if next == t && r.cycle == 0.0 { t + self.interval[k] } else { next }
+            }
             // Nutch AdaptiveFetchSchedule.setFetchSchedule
             Rule::Nutch => {
                 let mut interval = self.interval[k];
@@ -310,7 +364,7 @@ impl Adaptive {
             Rule::Stormcrawler => {
                 let minutes = self.interval[k] / MINUTE;
                 let next = if !self.fetched[k] {
-                    (r.initial / MINUTE).round()
+                    (self.start(k).map_or(r.initial, |s| s.initial) / MINUTE).round()
                 } else if changed {
                     ((1.0 - r.dec_rate) * minutes + r.dec_rate * (r.min / MINUTE).round()).floor()
                 } else {
@@ -345,7 +399,7 @@ impl Schedule for Adaptive {
             retry.soon
         } else {
             self.retried[k] = 0;
-            retry.later
+            self.start(k).and_then(|s| s.later).unwrap_or(retry.later)
         };
         // StormCrawler AdaptiveScheduler.schedule: a status other than FETCHED (a 429 or
         // 503 is FETCH_ERROR) removes the page's fetchInterval and signatures, so the
@@ -452,6 +506,42 @@ mod tests {
         let (t, page) = n.take(&[], &mut rng);
         n.refused(page, t, retry);
         assert_eq!(n.interval[0], before);
+    }
+
+    /// A page's own start (its metadata's): StormCrawler's custom interval is its first
+    /// and its first again after a refusal, which waits the custom FETCH_ERROR interval;
+    /// Nutch's fixed interval is kept whatever the page does, and past
+    /// db.fetch.interval.max the page is forced to a refetch at every cycle.
+    #[test]
+    fn a_pages_own_start_from_its_metadata() {
+        let retry = Retry { soon: 0.0, times: 0, later: 120.0 * MINUTE };
+        let own = |initial: f64, fixed: bool, later: Option<f64>| Arc::from([Some(PageStart { initial, fixed, later })]);
+        let mut rng = Stream::of(0, Purpose::Test, 0);
+        let mut a = Adaptive::with(Rule::Stormcrawler.shipped(), 0..1, 0.0, 1.0).with_starts(own(60.0 * MINUTE, false, Some(5.0 * MINUTE)), vec![0]);
+        let mut due = Vec::new();
+        for refused in [false, false, true, false, false] {
+            let (t, page) = a.take(&[], &mut rng);
+            due.push(t / MINUTE);
+            if refused { a.refused(page, t, retry) } else { a.observe(page, t, fetch(false)) }
+        }
+        for (t, e) in due.iter().zip([0.0, 60.0, 150.0, 155.0, 215.0]) {
+            assert!((t - e).abs() < 1e-6, "{due:?}");
+        }
+        let times = |intervals: Intervals, initial: f64, n: usize| {
+            let mut a = Adaptive::with(intervals, 0..1, 0.0, 1.0).with_starts(own(initial, true, None), vec![0]);
+            let mut rng = Stream::of(0, Purpose::Test, 0);
+            (0..n)
+                .map(|k| {
+                    let (t, page) = a.take(&[], &mut rng);
+                    a.observe(page, t, fetch(k % 2 == 0));
+                    t
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(times(Intervals::NUTCH, 2.0, 4), vec![0.0, 2.0, 4.0, 6.0]);
+        assert_eq!(times(Intervals { cycle: 1.0, ..Intervals::NUTCH }, 100.0, 4), vec![0.0, 1.0, 2.0, 3.0]);
+        // without cycles (a tuning's candidate), after the interval forceRefetch sets
+        assert_eq!(times(Intervals::NUTCH, 100.0, 3), vec![0.0, 81.0, 162.0]);
     }
 
     /// Scrapy's RetryMiddleware with RETRY_TIMES = 2: a page refused three times in a

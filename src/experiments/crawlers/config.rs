@@ -9,7 +9,8 @@ use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
 use crate::core::model::page_list::ListShape;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
-use crate::core::policy::adaptive::Rule;
+use crate::core::policy::adaptive::{PageStart, Rule};
+use crate::core::policy::crawler_files::seed_metadata;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, Objective};
@@ -240,8 +241,35 @@ impl CrawlersConfig {
     /// ([`crate::core::policy::adaptive::Intervals::unchanged_fetches`]), or (a fixed
     /// rule) once an interval; at most one every P a server (`sizes`: the servers' pages,
     /// when known).
-    pub fn requests(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
-        self.requests_and_seconds(loaded, pages, servers, rate_sum, sizes).0
+    pub fn requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
+        self.requests_and_seconds(loaded, mix, pages, servers, rate_sum, sizes).0
+    }
+
+    /// The pages' own starts (their metadata's custom intervals) with each one's share of
+    /// the pages, from the kinds of metadata and their pages (`other`: pages of kinds not
+    /// known, counted at the start that asks the most). Empty: every page the rule's.
+    pub fn start_mix<'a>(&self, loaded: &Loaded, kinds: impl Iterator<Item = (&'a str, f64)>, other: f64) -> Vec<(Option<PageStart>, f64)> {
+        let mut mix: Vec<(Option<PageStart>, f64)> = Vec::new();
+        for (kind, n) in kinds {
+            let start = seed_metadata::start_of(loaded, &loaded.model, kind).unwrap_or(None);
+            match mix.iter_mut().find(|(s, _)| *s == start) {
+                Some((_, m)) => *m += n,
+                None => mix.push((start, n)),
+            }
+        }
+        if mix.iter().all(|(s, _)| s.is_none()) {
+            return Vec::new();
+        }
+        if other > 0.0 {
+            let horizon = self.horizon_days.0;
+            let asks = |s: &Option<PageStart>| loaded.model.intervals.unchanged_fetches_from(*s, horizon);
+            if let Some(most) = mix.iter_mut().max_by(|a, b| asks(&a.0).total_cmp(&asks(&b.0))) {
+                most.1 += other;
+            }
+        }
+        let total: f64 = mix.iter().map(|(_, n)| n).sum();
+        mix.iter_mut().for_each(|(_, n)| *n /= total.max(1.0));
+        mix
     }
 
     /// [`Self::requests`], and their native time on one thread: each server's requests at
@@ -252,8 +280,8 @@ impl CrawlersConfig {
     /// campaign's case 12,838; Nutch on 1,000,000 pages and 20,000 servers; 200,000 pages
     /// on 200 servers; Scrapy on 100,000 pages). One 0.2 µs a request, before, put case
     /// 12,838 at 2.9 s against 1.1 s.
-    fn requests_and_seconds(&self, loaded: &Loaded, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> (f64, f64) {
-        let asked = self.asked(loaded, pages, rate_sum);
+    fn requests_and_seconds(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> (f64, f64) {
+        let asked = self.asked(loaded, mix, pages, rate_sum);
         let seconds = |n: f64| asked(n) * seconds_per_request(n);
         match sizes {
             Some(sizes) if !sizes.is_empty() => sizes.iter().fold((0.0, 0.0), |(r, t), &n| (r + asked(n), t + seconds(n))),
@@ -265,14 +293,17 @@ impl CrawlersConfig {
     }
 
     /// What the crawler's intervals ask of a server of n pages over the horizon (see
-    /// [`Self::requests`]).
-    fn asked(&self, loaded: &Loaded, pages: f64, rate_sum: f64) -> impl Fn(f64) -> f64 {
+    /// [`Self::requests`]), its pages' own starts in their shares (`mix`).
+    fn asked(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rate_sum: f64) -> impl Fn(f64) -> f64 {
         let i = loaded.model.intervals;
         let horizon = self.horizon_days.0;
-        let ramp = || (i.unchanged_fetches(horizon) - 1.0).max(0.0) / horizon;
-        // a fixed rule's fetches do not depend on changes: the rule's own count (Nutch's
-        // forced refetch past db.fetch.interval.max included)
-        let per_page_day = if i.rule == Rule::Fixed { ramp() } else { (rate_sum / pages.max(1.0) / 0.916 + ramp()).min(1.0 / i.min) };
+        let ramp = |start: Option<PageStart>| (i.unchanged_fetches_from(start, horizon) - 1.0).max(0.0) / horizon;
+        // a fixed rule's fetches (or a page's fixed interval's) do not depend on changes:
+        // the rule's own count (Nutch's forced refetch past db.fetch.interval.max included)
+        let per_page = |start: Option<PageStart>| {
+            if i.rule == Rule::Fixed || start.is_some_and(|s| s.fixed) { ramp(start) } else { (rate_sum / pages.max(1.0) / 0.916 + ramp(start)).min(1.0 / i.min) }
+        };
+        let per_page_day = if mix.is_empty() { per_page(None) } else { mix.iter().map(|&(start, share)| share * per_page(start)).sum() };
         let p = self.politeness_days(loaded);
         move |n: f64| {
             let wanted = n * (1.0 + per_page_day * horizon);
@@ -288,7 +319,7 @@ impl CrawlersConfig {
     /// upper bound). None without limits, or with a page list that may give limits but
     /// whose shape does not group them (over 20,000 servers): the intervals' estimate
     /// then bounds it.
-    fn under_limits(&self, loaded: &Loaded, shape: Option<&ListShape>, pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> Option<pilot::Pilot> {
+    fn under_limits(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], shape: Option<&ListShape>, [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> Option<pilot::Pilot> {
         let set = self.host();
         let limited = |h: &Host| h.capacity.is_finite() || h.crawl_delay_s > 0.0 || h.response_s > 0.0;
         // (the cost is asked before the checks: a pilot runs on a valid configuration
@@ -302,7 +333,7 @@ impl CrawlersConfig {
             RepositorySource::Generator => pilot::PageRates::Law { never_changing: r.never_changing, min: r.rate_min, max: r.rate_max, exponent: r.rate_exponent },
             RepositorySource::PageList => pilot::PageRates::Mean(rate_sum / pages.max(1.0)),
         };
-        let asked = self.asked(loaded, pages, rate_sum);
+        let asked = self.asked(loaded, mix, pages, rate_sum);
         if self.list_may_limit() {
             let groups = shape.map(|s| &s.limits[..]).filter(|g| !g.is_empty())?;
             let (mut piloted, mut requests, mut seconds) = (Vec::new(), 0.0, 0.0);
@@ -397,8 +428,9 @@ impl Settings for CrawlersConfig {
         let sizes = self.sizes(shape.as_ref());
         // what the crawler's intervals ask (a run without the servers' limits), and a run
         // under them (the pilot's)
-        let (free, free_seconds) = self.requests_and_seconds(&loaded, pages as f64, servers as f64, rate_sum, sizes.as_deref());
-        let pilot = self.under_limits(&loaded, shape.as_ref(), pages as f64, servers as f64, rate_sum, sizes.as_deref());
+        let mix = shape.as_ref().map_or_else(Vec::new, |s| self.start_mix(&loaded, s.metadata.iter().map(|(k, n)| (k.as_str(), *n as f64)), s.metadata_other as f64));
+        let (free, free_seconds) = self.requests_and_seconds(&loaded, &mix, pages as f64, servers as f64, rate_sum, sizes.as_deref());
+        let pilot = self.under_limits(&loaded, &mix, shape.as_ref(), [pages as f64, servers as f64, rate_sum], sizes.as_deref());
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
         // and the crawler again without each cause of the gap it may have (the split);
@@ -461,8 +493,15 @@ impl Settings for CrawlersConfig {
             + listed_runs * list_seconds;
         let n = pages as f64;
         let list_bytes = if cycle_count > 0.0 { FetchList::BYTES_PER_PAGE as f64 } else { 0.0 };
-        let bytes =
-            (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6).max(self.pages().import_bytes(pages) as f64);
+        // the pages' metadata: a kind a page (4 bytes), and where it gives them their own
+        // starts, a start a page in the run and in its server's schedule (2 + 2)
+        let metadata_bytes = match shape.as_ref().is_some_and(|s| !s.metadata.is_empty()) {
+            true if !mix.is_empty() => 8.0,
+            true => 4.0,
+            false => 0.0,
+        };
+        let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes + metadata_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6)
+            .max(self.pages().import_bytes(pages) as f64);
         Cost {
             work: work + n,
             unit: "requests".into(),

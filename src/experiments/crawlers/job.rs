@@ -11,7 +11,9 @@ use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
-use crate::core::policy::adaptive::Adaptive;
+use crate::core::model::page_metadata::PageMetadata;
+use crate::core::policy::adaptive::{Adaptive, OwnStarts};
+use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
@@ -96,6 +98,9 @@ pub struct CrawlersJob {
     /// The host file the tuning tries last (Nutch on named hosts): its bounds per server,
     /// its text and what it bounds.
     tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
+    /// The pages' metadata (a page list's column), and what each key of it does.
+    metadata: Option<PageMetadata>,
+    metadata_keys: Vec<KeyUse>,
 }
 
 /// A cause of the gap between the crawler and MERGE, removed from the crawler for one
@@ -217,6 +222,18 @@ impl CrawlersJob {
     pub fn new(config: CrawlersConfig) -> Result<Self, InputError> {
         let loaded = config.loaded()?;
         let (repo, list, summary) = config.pages().load_with_limits()?;
+        let metadata = list.as_ref().and_then(|l| l.metadata.clone());
+        let metadata_keys = match (&metadata, &list) {
+            (Some(m), Some(l)) => match seed_metadata::starts(&loaded, &loaded.model, &m.kinds, &m.pages_of_kind()) {
+                Ok(starts) => starts.keys,
+                Err((kind, why)) => {
+                    let row = l.position.iter().position(|&i| m.of[i] as usize == kind).unwrap_or(0);
+                    let field = if config.page_list.is_some() { "page_list" } else { "page_rows" };
+                    return Err(InputError::new(field, format!("page “{}”: {why}", l.names[row])));
+                }
+            },
+            _ => Vec::new(),
+        };
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
@@ -229,7 +246,8 @@ impl CrawlersJob {
         let politeness = config.politeness_days(&loaded);
         let rate_sum: f64 = repo.lambda.iter().sum();
         let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
-        let requests = config.requests(&loaded, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
+        let mix = metadata.as_ref().map_or_else(Vec::new, |m| config.start_mix(&loaded, m.kinds.iter().map(String::as_str).zip(m.pages_of_kind().into_iter().map(|n| n as f64)), 0.0));
+        let requests = config.requests(&loaded, &mix, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
         let slices = slices_for(requests);
         let pushed_back = hosts.iter().any(|h| h.capacity.is_finite());
         let mut causes = Vec::new();
@@ -274,6 +292,8 @@ impl CrawlersJob {
             host_used,
             optimum: Vec::new(),
             tuned_hosts: None,
+            metadata,
+            metadata_keys,
         })
     }
 
@@ -467,6 +487,21 @@ impl CrawlersJob {
         self.file_with(&changes).ok().map(|(_, l)| l.model)
     }
 
+    /// The pages' own starts under the run's `model` (their metadata's custom intervals),
+    /// and each page's index into them; None without metadata. A kind the loaded file
+    /// takes but a tuning candidate does not (a fixed interval past db.fetch.interval.max
+    /// once the candidate adapts, without cycles) keeps the candidate's rule.
+    fn page_starts(&self, model: &Model) -> Option<OwnStarts> {
+        let m = self.metadata.as_ref()?;
+        let mut table = seed_metadata::StartTable::default();
+        // (at most as many starts as the loaded file's, which new() counted)
+        let of_kind: Vec<u16> = m.kinds.iter().map(|kind| table.index(seed_metadata::start_of(&self.loaded, model, kind).unwrap_or(None)).unwrap_or(0)).collect();
+        if table.starts.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(OwnStarts { starts: table.starts.into(), of: m.of.iter().map(|&k| of_kind[k as usize]).collect() })
+    }
+
     /// The host file for `model`'s global bounds from the optimum's intervals times
     /// `stretch`, read back as Nutch reads it (None: no optimum, MERGE having made no
     /// request).
@@ -608,6 +643,7 @@ impl Plan for CrawlersJob {
         // the streams of the policies experiment's first crawler and its MERGE (every
         // candidate on the crawler's, so that a setting's effect is not the streams')
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
+        let starts = if merge { None } else { self.page_starts(&model) };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
             .zip(&mut streams)
@@ -617,7 +653,12 @@ impl Plan for CrawlersJob {
                 } else {
                     let intervals = host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
                     // the run's own gap (a tuned one may be longer than the file's)
-                    ServerSchedule::Adaptive(Adaptive::with(intervals, self.repo.server_pages(s), model.politeness_s() / 86_400.0, 1.0))
+                    let pages = self.repo.server_pages(s);
+                    let adaptive = Adaptive::with(intervals, pages.clone(), model.politeness_s() / 86_400.0, 1.0);
+                    ServerSchedule::Adaptive(match &starts {
+                        Some(own) => adaptive.with_starts(own.starts.clone(), own.of[pages].to_vec()),
+                        None => adaptive,
+                    })
                 }
             })
             .collect();
@@ -793,6 +834,7 @@ impl Plan for CrawlersJob {
                 objective: self.config.tune_for,
             }),
             host_intervals: self.host_used.clone(),
+            metadata: self.metadata_keys.clone(),
             done: self.done(),
         };
         output.tuned_note = output.other_objective_note();

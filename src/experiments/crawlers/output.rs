@@ -5,6 +5,7 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{sig, spread_note, thousands};
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
+use crate::core::policy::crawler_files::seed_metadata::KeyUse;
 use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::pushback::Answers;
 use crate::core::sim::redrawn::REDRAWS;
@@ -297,6 +298,10 @@ pub struct CrawlersOutput {
     /// Nutch's per-host interval bounds as used (with the file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_intervals: Option<HostBoundsUsed>,
+    /// The keys of the pages' metadata (a page list's column), with their pages and what
+    /// each does under the crawler.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metadata: Vec<KeyUse>,
     pub done: bool,
 }
 
@@ -529,6 +534,11 @@ impl Figures for CrawlersOutput {
         if let Some(h) = &self.host_intervals {
             json["host_intervals"] = serde_json::json!(h);
             text.push_str(&format!("\n{}", h.words()));
+        }
+        if !self.metadata.is_empty() {
+            json["metadata"] = serde_json::json!(self.metadata);
+            let keys: Vec<String> = self.metadata.iter().map(|k| format!("{} ({} pages): {}", k.key, thousands(k.pages as f64), k.meaning)).collect();
+            text.push_str(&format!("\nThe pages' metadata: {}", keys.join("; ")));
         }
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "objective": t.objective, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,

@@ -666,3 +666,43 @@ fn stormcrawlers_minus_one_never_refetches() {
     let e = CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(adaptive.into()), ..small() }.validate().unwrap_err();
     assert!(e.message.contains("fetchInterval.default (line 3): -1 (never refetch) is read with the DefaultScheduler only"), "{}", e.message);
 }
+
+/// A page list's metadata column, as the crawler's seed list gives it: StormCrawler's
+/// custom interval fetches the feed hourly and the others daily (10.3 days: 248 + 11 +
+/// 11 requests); Nutch's injected fixed interval fetches its page daily however it
+/// changes (11), the page without metadata once (its 30 days lie past the horizon).
+/// Each key is said with its pages; the policies experiment refuses the column.
+#[test]
+fn a_page_lists_metadata_gives_pages_their_crawlers_custom_intervals() {
+    let list = |rows: &str| CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(format!("page,server,change_rate,metadata\n{rows}")),
+        horizon_days: Days(10.3),
+        ..CrawlersConfig::default()
+    };
+    let storm = "config:\n  fetchInterval.isFeed=true: 60\n  fetchInterval.FETCH_ERROR.isFeed=true: 5\n";
+    let rows = "a,one.example,0.5,\nb,two.example,0.5,isFeed=true\nc,three.example,0.1,lang=en|isFeed=false\n";
+    let config = CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(storm.into()), ..list(rows) };
+    let (work, estimate) = work_and_estimate(config.clone());
+    let o = ran(config);
+    assert_eq!(o.runs[0].requests, 248 + 11 + 11);
+    let keys: Vec<_> = o.metadata.iter().map(|k| (k.key.as_str(), k.pages)).collect();
+    assert_eq!(keys, vec![("isFeed", 2), ("lang", 1)]);
+    assert!(o.metadata[0].meaning.contains("custom interval") && o.metadata[1].meaning.contains("not read"));
+    assert!(estimate >= 0.8 * work && estimate <= 2.0 * work, "the estimate counts the feed's hours: {estimate} for {work}");
+    let nutch = format!("{}\n", ADAPTIVE_NUTCH.replace("21600", "5"));
+    let o = ran(CrawlersConfig { crawler_config: Some(nutch.clone()), ..list("a,one.example,3,nutch.fetchInterval.fixed=86400\nb,two.example,0,\n") });
+    assert_eq!(o.runs[0].requests, 11 + 1);
+    // a value the crawler cannot take is refused with its page
+    let e = match run(Config::Crawlers(CrawlersConfig { crawler_config: Some(nutch), ..list("a,one.example,3,nutch.fetchInterval=daily\n") }), |_, _| {}) {
+        Err(e) => e,
+        Ok(_) => panic!("ran a page whose interval is not a number"),
+    };
+    assert!(e.field == "page_list" && e.message.contains("page “a”: nutch.fetchInterval=daily must be a whole number of seconds"), "{e}");
+    let policies = PoliciesConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some(format!("page,server,change_rate,metadata\n{rows}")), ..PoliciesConfig::default() };
+    let message = match run(Config::Policies(policies), |_, _| {}) {
+        Err(e) => e.message,
+        Ok(_) => panic!("the policies experiment ran a list of metadata"),
+    };
+    assert!(message.contains("only the crawlers experiment reads it"), "{message}");
+}

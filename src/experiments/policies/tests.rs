@@ -322,6 +322,7 @@ fn a_page_list_as_csv_or_inline_rows_gives_the_same_run() {
             response_ms: None,
             rate_low: None,
             rate_high: None,
+            metadata: None,
         })
         .collect();
     let from_rows = run(PoliciesConfig { page_rows: Some(inline), ..base });

@@ -11,6 +11,7 @@ pub mod java_properties;
 pub mod nutch;
 pub mod nutch_hosts;
 pub mod scrapy;
+pub mod seed_metadata;
 pub mod stormcrawler;
 pub mod tuning;
 pub mod write;
@@ -115,6 +116,9 @@ pub struct Loaded {
     pub settings: Vec<Setting>,
     /// Names the file gives that Freshlab does not read, with their lines.
     pub ignored: Vec<(String, u64)>,
+    /// StormCrawler's custom intervals by a page's metadata, in the file's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub custom_intervals: Vec<seed_metadata::CustomInterval>,
 }
 
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
@@ -256,7 +260,8 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
         }
     }
     check(&model).map_err(|why| InputError::new(field, why))?;
-    Ok(Loaded { crawler, model, settings, ignored })
+    let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
+    Ok(Loaded { crawler, model, settings, ignored, custom_intervals })
 }
 
 /// What no crawler can run with, whatever the file says.

@@ -203,7 +203,7 @@ pub fn aside(e: &Entry, model: &Model) -> Option<String> {
     match e.name.as_str() {
         // MimeAdaptiveFetchSchedule.setConf
         "db.fetch.schedule.mime.file" if model.intervals.rule == Rule::Nutch => {
-            Some("MimeAdaptiveFetchSchedule's inc and dec rates by Content-Type (a file beside the configuration): Freshlab's pages carry no type, so it applies to none of them".into())
+            Some("MimeAdaptiveFetchSchedule's inc and dec rates by a page's Content-Type (a file beside the configuration): Freshlab does not read that file, so every page, typed in the page list's metadata or not, runs at the file's inc_rate and dec_rate".into())
         }
         _ => None,
     }

@@ -190,11 +190,21 @@ pub fn aside(e: &Entry, entries: &[Entry], model: &mut Model) -> Result<Option<S
     }
 }
 
-/// DefaultScheduler.init's custom intervals, `fetchInterval(.STATUS)?.key=value`: a page
-/// whose metadata holds key=value is refetched after this many minutes (for that
-/// status only, where one is named); AdaptiveScheduler starts it from it.
-fn custom_interval(name: &str, minutes: &str) -> Result<Option<String>, String> {
-    let Some((left, md_value)) = name.strip_prefix("fetchInterval.").and_then(|rest| rest.rsplit_once('=')).filter(|(l, v)| !l.is_empty() && !v.is_empty()) else {
+/// One of DefaultScheduler.init's custom intervals, `fetchInterval(.STATUS)?.key=value`:
+/// a page whose metadata holds key=value is rescheduled after `minutes` (None: -1,
+/// never), for that status only where one is named.
+pub struct Custom<'a> {
+    pub status: Option<&'a str>,
+    pub key: &'a str,
+    pub value: &'a str,
+    pub minutes: Option<u32>,
+}
+
+/// The custom interval an entry's name and value declare (None: the name is not one);
+/// the error says what to fix.
+pub fn custom<'a>(name: &'a str, minutes: &str) -> Result<Option<Custom<'a>>, String> {
+    // DefaultScheduler.init's pattern, ^fetchInterval(\..+?)?\.(.+)=(.+)
+    let Some((left, value)) = name.strip_prefix("fetchInterval.").and_then(|rest| rest.rsplit_once('=')).filter(|(l, v)| !l.is_empty() && !v.is_empty()) else {
         return Ok(None);
     };
     // the status is the part before the first dot, where a key follows it
@@ -205,12 +215,24 @@ fn custom_interval(name: &str, minutes: &str) -> Result<Option<String>, String> 
     if let Some(status) = status.filter(|s| !STATUSES.contains(s)) {
         return Err(format!("{status} is not a status (Status.valueOf stops StormCrawler at start-up on it); name one of {} or none", STATUSES.join(", ")));
     }
-    if minutes != "-1" && minutes.parse::<u32>().is_err() {
-        return Err("must be a whole number of minutes, or -1 never to refetch".into());
-    }
-    let when = status.map_or_else(String::new, |s| format!(" when its status is {s}"));
+    let minutes = match minutes {
+        "-1" => None,
+        m => Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(|| String::from("must be a whole number of minutes above 0 (0 would refetch a page at once, over and over), or -1 never to refetch"))?),
+    };
+    Ok(Some(Custom { status, key, value, minutes }))
+}
+
+/// What a custom interval does, for its row of the settings.
+fn custom_interval(name: &str, minutes: &str) -> Result<Option<String>, String> {
+    let Some(c) = custom(name, minutes)? else { return Ok(None) };
+    let when = c.status.map_or_else(|| String::from(" (any status)"), |s| format!(" when its status is {s}"));
+    let applies = match c.status {
+        None | Some("FETCHED" | "FETCH_ERROR") => "applies to the pages of a page list whose metadata column holds it",
+        Some(_) => "Freshlab's servers give no such status, so it applies to no page",
+    };
     Ok(Some(format!(
-        "a custom interval (minutes) for pages whose metadata holds {key}={md_value}{when} (DefaultScheduler's; AdaptiveScheduler's first): Freshlab's pages carry no metadata, so it applies to none of them"
+        "a custom interval (minutes) for pages whose metadata holds {}={}{when}: DefaultScheduler's interval, AdaptiveScheduler's first; it {applies}",
+        c.key, c.value
     )))
 }
 

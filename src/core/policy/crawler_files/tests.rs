@@ -72,7 +72,7 @@ fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     assert_eq!((set.model.intervals.rule, set.model.intervals.inc_rate), (Rule::Nutch, 0.1));
     assert!(set.ignored.is_empty());
     let file = set.settings.iter().find(|s| s.name == "db.fetch.schedule.mime.file").unwrap();
-    assert!(file.from_file && file.meaning.contains("applies to none"), "its per-type file is read and said to apply to no page: {}", file.meaning);
+    assert!(file.from_file && file.meaning.contains("does not read that file"), "its per-type file is named and said not read: {}", file.meaning);
 }
 
 #[test]
@@ -118,13 +118,16 @@ fn stormcrawlers_custom_intervals_and_kept_metadata() {
     let said = |name: &str| custom.settings.iter().find(|s| s.name == name).map(|s| (s.value.clone(), s.line, s.meaning.clone())).unwrap();
     let (value, line, meaning) = said("fetchInterval.isFeed=true");
     assert_eq!((value.as_str(), line), ("10", Some(2)));
-    assert!(meaning.contains("metadata holds isFeed=true (") && meaning.contains("applies to none"), "{meaning}");
+    assert!(meaning.contains("metadata holds isFeed=true (any status)") && meaning.contains("applies to the pages of a page list"), "{meaning}");
     assert!(said("fetchInterval.FETCH_ERROR.isFeed=true").2.contains("isFeed=true when its status is FETCH_ERROR"));
     assert_eq!(said("fetchInterval.isSitemap=true").0, "-1");
-    assert_eq!(custom.model, shipped(Crawler::Stormcrawler).model, "no page carries metadata: the rule is the file's");
+    assert_eq!(custom.model, shipped(Crawler::Stormcrawler).model, "the rule is the file's: a page's metadata picks its own start");
+    let merged: Vec<_> = custom.custom_intervals.iter().map(|c| (c.key.as_str(), c.value.as_str(), c.any, c.fetch_error)).collect();
+    assert_eq!(merged, vec![("isFeed", "true", Some(10.0 * MINUTE), Some(30.0 * MINUTE)), ("isSitemap", "true", Some(f64::INFINITY), None)]);
+    assert!(read_yaml("  fetchInterval.isFeed=true: 0\n").unwrap_err().message.contains("above 0"));
     let e = read_yaml("  fetchInterval.FETCHD.isFeed=true: 10\n").unwrap_err();
     assert!(e.message.contains("fetchInterval.FETCHD.isFeed=true (line 2): FETCHD is not a status") && e.message.contains("FETCH_ERROR"), "{e}");
-    assert!(read_yaml("  fetchInterval.isFeed=true: soon\n").unwrap_err().message.contains("whole number of minutes, or -1"));
+    assert!(read_yaml("  fetchInterval.isFeed=true: soon\n").unwrap_err().message.contains("whole number of minutes above 0"));
 
     let adaptive = "  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n";
     // the archetype's list, without the signature: every fetch falls back to the default interval

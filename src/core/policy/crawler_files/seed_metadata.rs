@@ -1,0 +1,258 @@
+//! What a page's metadata changes in a crawler's rule: the keys each crawler reads from
+//! its seed list, given as a page list's `metadata` column
+//! ([`crate::core::model::page_metadata`]).
+
+use super::{Crawler, Entry, Loaded, MINUTE, Model, SECOND, stormcrawler};
+use crate::core::model::page_metadata::values;
+use crate::core::policy::adaptive::{PageStart, Rule};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// StormCrawler's custom intervals for one `key=value`, merged as DefaultScheduler.init
+/// merges them: for any status, for FETCHED, for FETCH_ERROR, in days (∞: -1, never).
+/// A page whose metadata matches several takes the first: StormCrawler's order is a
+/// HashMap's (none set), Freshlab's the file's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CustomInterval {
+    pub key: String,
+    pub value: String,
+    pub any: Option<f64>,
+    pub fetched: Option<f64>,
+    pub fetch_error: Option<f64>,
+}
+
+/// The custom intervals a StormCrawler file declares, in the file's order (each entry
+/// already read by [`stormcrawler::custom`]; statuses Freshlab's servers never give
+/// are kept out).
+pub fn custom_intervals(entries: &[Entry]) -> Vec<CustomInterval> {
+    let mut out: Vec<CustomInterval> = Vec::new();
+    for e in entries {
+        let Ok(Some(c)) = stormcrawler::custom(&e.name, e.value.trim()) else { continue };
+        let days = c.minutes.map_or(f64::INFINITY, |m| f64::from(m) * MINUTE);
+        let at = match out.iter().position(|x| x.key == c.key && x.value == c.value) {
+            Some(at) => at,
+            None => {
+                out.push(CustomInterval { key: c.key.into(), value: c.value.into(), any: None, fetched: None, fetch_error: None });
+                out.len() - 1
+            }
+        };
+        let slot = match c.status {
+            None => &mut out[at].any,
+            Some("FETCHED") => &mut out[at].fetched,
+            Some("FETCH_ERROR") => &mut out[at].fetch_error,
+            Some(_) => continue,
+        };
+        *slot = Some(days);
+    }
+    out
+}
+
+/// What one key of the pages' metadata did in the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KeyUse {
+    pub key: String,
+    /// Pages whose metadata gives it.
+    pub pages: u64,
+    pub meaning: String,
+}
+
+/// The pages' own starts: the distinct ones (None: the rule's), each kind of metadata's
+/// index into them, and what each key did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Starts {
+    pub starts: Vec<Option<PageStart>>,
+    pub of_kind: Vec<u16>,
+    pub keys: Vec<KeyUse>,
+}
+
+/// The starts the pages' metadata gives under the crawler `loaded` running `model` (its
+/// file's, or a tuning candidate's; `kinds`: canonical metadata texts, `pages`: each
+/// kind's pages). Err: the first kind whose metadata the crawler cannot take, and why.
+pub fn starts(loaded: &Loaded, model: &Model, kinds: &[String], pages: &[u64]) -> Result<Starts, (usize, String)> {
+    let mut table = StartTable::default();
+    let mut of_kind = Vec::with_capacity(kinds.len());
+    for (k, kind) in kinds.iter().enumerate() {
+        let start = start_of(loaded, model, kind).map_err(|why| (k, why))?;
+        of_kind.push(table.index(start).ok_or_else(|| (k, format!("gives pages more than {} different custom intervals; give fewer", u16::MAX)))?);
+    }
+    let starts = table.starts;
+    let mut keys: Vec<KeyUse> = Vec::new();
+    for (kind, &n) in kinds.iter().zip(pages) {
+        let mut seen: Vec<&str> = Vec::new();
+        for key in kind.split('\t').filter_map(|p| p.split_once('=')).map(|(k, _)| k) {
+            if n == 0 || seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            match keys.iter_mut().find(|u| u.key == key) {
+                Some(u) => u.pages += n,
+                None => keys.push(KeyUse { key: key.into(), pages: n, meaning: meaning(loaded, model, key) }),
+            }
+        }
+    }
+    Ok(Starts { starts, of_kind, keys })
+}
+
+/// Distinct starts, each given an index once.
+#[derive(Default)]
+pub struct StartTable {
+    pub starts: Vec<Option<PageStart>>,
+    index: HashMap<(u64, bool, Option<u64>), u16>,
+}
+
+impl StartTable {
+    /// `start`'s index (None past u16's range).
+    pub fn index(&mut self, start: Option<PageStart>) -> Option<u16> {
+        let key = start.map_or((u64::MAX, false, None), |s| (s.initial.to_bits(), s.fixed, s.later.map(f64::to_bits)));
+        if let Some(&i) = self.index.get(&key) {
+            return Some(i);
+        }
+        let i = u16::try_from(self.starts.len()).ok()?;
+        self.starts.push(start);
+        self.index.insert(key, i);
+        Some(i)
+    }
+}
+
+/// A page's start from its metadata (a canonical text) under `loaded` running `model`
+/// (None: its metadata changes nothing, the rule's).
+pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<PageStart>, String> {
+    let i = model.intervals;
+    let mut start = PageStart { initial: i.initial, fixed: false, later: None };
+    let mut own = false;
+    match loaded.crawler {
+        Crawler::Nutch => {
+            // Injector: nutch.fetchInterval sets the page's interval (seconds); then
+            // nutch.fetchInterval.fixed sets it and marks it fixed
+            if let Some(v) = values(kind, "nutch.fetchInterval").next() {
+                let seconds: u32 = v.parse().ok().filter(|&s| s > 0).ok_or_else(|| format!("nutch.fetchInterval={v} must be a whole number of seconds above 0 (the Injector's custom interval)"))?;
+                start.initial = f64::from(seconds) * SECOND;
+                own = true;
+            }
+            if let Some(v) = values(kind, "nutch.fetchInterval.fixed").next() {
+                let seconds: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| format!("nutch.fetchInterval.fixed={v} must be a number of seconds above 0 (an interval AdaptiveFetchSchedule keeps)"))?;
+                start.initial = seconds * SECOND;
+                start.fixed = i.rule == Rule::Nutch;
+                own = true;
+                if let Some(m) = i.refetch_max.filter(|&m| start.fixed && start.initial > m && i.cycle == 0.0) {
+                    return Err(format!(
+                        "nutch.fetchInterval.fixed={v} is past db.fetch.interval.max ({} s): Nutch forces such a page to a refetch at every generate cycle, so set Nutch's batch cycle (nutch_cycle_hours) to run it, or give a fixed interval of at most {} s",
+                        m / SECOND,
+                        m / SECOND
+                    ));
+                }
+            }
+        }
+        Crawler::Stormcrawler => {
+            // DefaultScheduler.schedule: scheduler.delay.mins first, for every status
+            if let Some(v) = values(kind, "scheduler.delay.mins").next() {
+                let minutes = match v {
+                    "-1" => f64::INFINITY,
+                    _ => f64::from(v.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(|| format!("scheduler.delay.mins={v} must be a whole number of minutes above 0, or -1 never to refetch"))?),
+                };
+                start.initial = minutes * MINUTE;
+                start.later = Some(minutes * MINUTE);
+                own = true;
+            } else if let Some(c) = loaded.custom_intervals.iter().find(|c| values(kind, &c.key).any(|v| v == c.value)) {
+                // checkCustomInterval: the first that matches, for the status, else for any
+                let (fetched, error) = (c.fetched.or(c.any), c.fetch_error.or(c.any));
+                start.initial = fetched.unwrap_or(i.initial);
+                start.later = error;
+                own = fetched.is_some() || error.is_some();
+            }
+        }
+        Crawler::Heritrix | Crawler::Scrapy => {}
+    }
+    Ok(own.then_some(start))
+}
+
+/// What `key` of a page's metadata does under `loaded` running `model`.
+fn meaning(loaded: &Loaded, model: &Model, key: &str) -> String {
+    let rule = model.intervals.rule;
+    let said = match (loaded.crawler, key) {
+        (Crawler::Nutch, "nutch.fetchInterval") => "the page's first interval (seconds): the Injector's custom interval, which the schedule then adapts",
+        (Crawler::Nutch, "nutch.fetchInterval.fixed") if rule == Rule::Nutch => "an interval AdaptiveFetchSchedule keeps as it is (seconds): the page is refetched that often, changed or not",
+        (Crawler::Nutch, "nutch.fetchInterval.fixed") => "the page's interval (seconds), which DefaultFetchSchedule keeps",
+        (Crawler::Nutch, "nutch.score") => "the page's injected score: Nutch's scoring filters start from it; not modelled (Freshlab ranks a cycle's fetch list by the weight column)",
+        (Crawler::Nutch, "Content-Type") => {
+            "MimeAdaptiveFetchSchedule's key for its rates by type, which come from its mime file (db.fetch.schedule.mime.file): Freshlab does not read that file, so the file's inc_rate and dec_rate apply"
+        }
+        (Crawler::Stormcrawler, "scheduler.delay.mins") => "the page's interval for every status (minutes): DefaultScheduler's first check, AdaptiveScheduler's first interval",
+        (Crawler::Stormcrawler, k) if loaded.custom_intervals.iter().any(|c| c.key == k) => "picks the file's custom interval (fetchInterval.key=value) of the value it holds",
+        (Crawler::Heritrix | Crawler::Scrapy, _) => "not read: this crawler takes no revisit setting from a page's metadata (Freshlab's recrawl interval applies)",
+        _ => "not read by this crawler's revisit rule",
+    };
+    said.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::page_metadata::canonical;
+    use crate::core::policy::crawler_files::read;
+
+    fn storm(yaml: &str) -> Loaded {
+        read(Crawler::Stormcrawler, yaml, "crawler_config").unwrap()
+    }
+
+    /// DefaultScheduler: scheduler.delay.mins first; then the first custom interval whose
+    /// key=value the page holds, its status's or its any-status minutes; a FETCH_ERROR
+    /// custom interval is the page's wait after a refusal.
+    #[test]
+    fn stormcrawlers_custom_intervals_by_metadata() {
+        let loaded = storm("config:\n  fetchInterval.isFeed=true: 10\n  fetchInterval.FETCH_ERROR.isFeed=true: 30\n  fetchInterval.FETCHED.lang=fr: 2880\n  fetchInterval.DISCOVERED.lang=en: 5\n");
+        assert_eq!(loaded.custom_intervals.len(), 3);
+        let start = |m: &str| start_of(&loaded, &loaded.model, &canonical(m).unwrap()).unwrap();
+        assert_eq!(start(""), None);
+        assert_eq!(start("isFeed=true"), Some(PageStart { initial: 10.0 * MINUTE, fixed: false, later: Some(30.0 * MINUTE) }));
+        assert_eq!(start("isFeed=false"), None);
+        // a key holding several values: any of them matches
+        assert_eq!(start("lang=de|lang=fr"), Some(PageStart { initial: 2.0, fixed: false, later: None }));
+        // a status Freshlab's servers never give changes nothing
+        assert_eq!(start("lang=en"), None);
+        assert_eq!(start("isFeed=true|scheduler.delay.mins=60"), Some(PageStart { initial: 60.0 * MINUTE, fixed: false, later: Some(60.0 * MINUTE) }));
+        assert_eq!(start("scheduler.delay.mins=-1").map(|s| s.initial), Some(f64::INFINITY));
+        assert!(start_of(&loaded, &loaded.model, "scheduler.delay.mins=0").unwrap_err().contains("above 0"));
+    }
+
+    /// Injector: nutch.fetchInterval (seconds) is the first interval; then
+    /// nutch.fetchInterval.fixed sets it and AdaptiveFetchSchedule keeps it.
+    #[test]
+    fn nutchs_injected_intervals() {
+        let adaptive = read(
+            Crawler::Nutch,
+            "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property></configuration>",
+            "c",
+        )
+        .unwrap();
+        let start = |l: &Loaded, m: &str| start_of(l, &l.model, &canonical(m).unwrap());
+        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400").unwrap(), Some(PageStart { initial: 1.0, fixed: false, later: None }));
+        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400|nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: true, later: None }));
+        assert_eq!(start(&adaptive, "nutch.score=10").unwrap(), None);
+        assert!(start(&adaptive, "nutch.fetchInterval=1.5").unwrap_err().contains("whole number of seconds"));
+        // past db.fetch.interval.max (90 days): refetched at every cycle, which needs one
+        assert!(start(&adaptive, "nutch.fetchInterval.fixed=8640000").unwrap_err().contains("nutch_cycle_hours"));
+        let shipped = super::super::shipped(Crawler::Nutch);
+        assert_eq!(start(&shipped, "nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: false, later: None }));
+    }
+
+    #[test]
+    fn every_key_is_said_with_its_pages() {
+        let loaded = storm("config:\n  fetchInterval.isFeed=true: 10\n");
+        let kinds = vec![String::new(), canonical("isFeed=true|lang=en").unwrap(), canonical("isFeed=false").unwrap()];
+        let s = starts(&loaded, &loaded.model, &kinds, &[5, 2, 3]).unwrap();
+        assert_eq!(s.of_kind, vec![0, 1, 0]);
+        assert_eq!(s.starts, vec![None, Some(PageStart { initial: 10.0 * MINUTE, fixed: false, later: Some(10.0 * MINUTE) })]);
+        assert_eq!(s.keys.iter().map(|k| (k.key.as_str(), k.pages)).collect::<Vec<_>>(), vec![("isFeed", 5), ("lang", 2)]);
+        assert!(s.keys[0].meaning.contains("custom interval"));
+        assert!(s.keys[1].meaning.contains("not read"));
+        let heritrix = super::super::shipped(Crawler::Heritrix);
+        assert!(starts(&heritrix, &heritrix.model, &kinds, &[5, 2, 3]).unwrap().keys[0].meaning.contains("no revisit setting"));
+        let bad = vec![canonical("scheduler.delay.mins=soon").unwrap()];
+        assert_eq!(starts(&loaded, &loaded.model, &bad, &[1]).unwrap_err().0, 0);
+    }
+}
