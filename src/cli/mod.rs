@@ -260,10 +260,11 @@ fn config_object(experiment: Option<&'static str>, outputs: &Outputs, mut fields
                 continue;
             }
             let path = fields.remove(flag).expect("present");
-            object.insert(input.field.into(), Value::String(read_input(&path, flag, input)?));
-            if let Some((field, value)) = input.sets {
+            let text = read_input(&path, flag, input)?;
+            if let Some((field, value)) = (input.sets)(&text) {
                 object.entry(field).or_insert(Value::String(value.into()));
             }
+            object.insert(input.field.into(), Value::String(text));
         }
     }
     let defaults = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise");

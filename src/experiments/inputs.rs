@@ -9,7 +9,7 @@ use crate::core::model::{page_list, trace};
 pub const PAGE_LIST: FileInput = FileInput {
     flags: &["repository", "page_list"],
     field: "page_list",
-    sets: Some(("source", "page_list")),
+    sets: |_| Some(("source", "page_list")),
     check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
     max_bytes: page_list::MAX_BYTES,
     table: true,
@@ -20,7 +20,7 @@ pub const PAGE_LIST: FileInput = FileInput {
 pub const TRACE: FileInput = FileInput {
     flags: &["trace"],
     field: "trace",
-    sets: Some(("source", "trace")),
+    sets: |_| Some(("source", "trace")),
     check: |bytes| trace::parse(bytes).map(|_| ()),
     max_bytes: trace::MAX_BYTES as u64,
     table: true,
@@ -32,7 +32,7 @@ pub const TRACE: FileInput = FileInput {
 pub const CRAWLER_CONFIG: FileInput = FileInput {
     flags: &["crawler_config"],
     field: "crawler_config",
-    sets: None,
+    sets: |text| crate::core::policy::crawler_files::detect(text).map(|c| ("crawler", c.name())),
     check: |bytes| match std::str::from_utf8(bytes) {
         Ok(text) if crate::core::policy::crawler_files::detect(text).is_some() => Ok(()),
         Ok(_) => Err(crate::core::input::InputError::new(
@@ -51,7 +51,7 @@ pub const CRAWLER_CONFIG: FileInput = FileInput {
 pub const HOST_INTERVALS: FileInput = FileInput {
     flags: &["host_intervals"],
     field: "host_intervals",
-    sets: None,
+    sets: |_| None,
     check: |bytes| match std::str::from_utf8(bytes) {
         Ok(_) => Ok(()),
         Err(e) => Err(crate::core::input::InputError::new("host_intervals", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),

@@ -170,8 +170,9 @@ pub struct FileInput {
     pub flags: &'static [&'static str],
     /// The field that receives the file's text.
     pub field: &'static str,
-    /// A field set with it unless given (`source = trace`).
-    pub sets: Option<(&'static str, &'static str)>,
+    /// A field set from the file's text unless given (`source = trace`; a crawler's file
+    /// sets `crawler` to whose it is).
+    pub sets: fn(&str) -> Option<(&'static str, &'static str)>,
     /// Checks the text before the run, naming the faulty line.
     pub check: fn(&[u8]) -> Result<(), InputError>,
     /// The largest file accepted, checked before the file is read.

@@ -186,6 +186,14 @@ pub fn list_shape(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::core::model::page_list::ListShape::of(text))
 }
 
+/// Whose configuration file `text` is, from its form (`nutch`, `stormcrawler`,
+/// `heritrix`, `scrapy`; undefined when it cannot tell): the crawlers view sets its
+/// crawler field from the file dropped, as the CLI does without `--crawler`.
+#[wasm_bindgen]
+pub fn crawler_of(text: &str) -> Option<String> {
+    crate::core::policy::crawler_files::detect(text).map(|c| c.name().to_string())
+}
+
 /// The configuration cut into at most `parts` parts for a pool of workers (an array of
 /// configurations; one when the experiment cannot be cut).
 #[wasm_bindgen]

@@ -87,17 +87,23 @@ test('a file for another crawler, and a setting it cannot read, are refused with
   await page.waitForFunction(() => /fetcher\.server\.delay \(line 2\): must be a number of seconds/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
 });
 
-test('a StormCrawler file switching to the AdaptiveScheduler without keeping the signature runs as it would deploy: the default interval, the row saying why and what to add', async () => {
+test('a StormCrawler file switching to the AdaptiveScheduler without keeping the signature runs as it would deploy: the default interval, the row saying why and what to add; the crawler set from the file; the page list’s metadata picks the custom interval', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
-  await panel.getByLabel('crawler', { exact: true }).selectOption('stormcrawler');
   const yaml = (extra) =>
     `config:\n  scheduler.class: "org.apache.stormcrawler.persistence.AdaptiveScheduler"\n  metadata.persist:\n   - _redirTo\n   - isFeed\n${extra}`;
   const file = (text) => ({ name: 'crawler-conf.yaml', mimeType: 'text/plain', buffer: Buffer.from(text) });
   await panel.getByLabel('Your crawler’s configuration file').setInputFiles(file(yaml('  fetchInterval.FETCHD.isFeed=true: 10\n')));
   await page.waitForFunction(() => /fetchInterval\.FETCHD\.isFeed=true \(line 6\): FETCHD is not a status/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  assert.equal(await panel.getByLabel('crawler', { exact: true }).inputValue(), 'stormcrawler', 'the crawler set from the file’s form');
   await panel.getByLabel('Your crawler’s configuration file').setInputFiles(file(yaml('  fetchInterval.isFeed=true: 10\n')));
   await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  // a feed on each of 20 hosts, its metadata as the seed list gives it
+  const rows = Array.from({ length: 20 }, (_, h) => [`https://s${h}.example/feed,s${h}.example,4,isFeed=true`, `https://s${h}.example/a,s${h}.example,0.1,lang=en`]).flat();
+  const list = { name: 'seeds.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,metadata', ...rows].join('\n')) };
+  await panel.getByLabel(/Your page list/).setInputFiles(list);
+  await page.waitForFunction(() => /40 rows on 20 servers/.test(document.querySelector('#crawlers').textContent));
+  await setField(page, 'crawlers', 'simulated days', 30.1);
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /metadata\.persist/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await done(page, 'crawlers');
@@ -105,7 +111,13 @@ test('a StormCrawler file switching to the AdaptiveScheduler without keeping the
   const row = (name) => settings.find((r) => r[0] === name);
   assert.match(row('metadata.persist')[3], /lacks signature and fetchInterval .* falls back to DefaultScheduler's fetchInterval\.default: the run here does so/);
   assert.equal(row('metadata.persist')[2], 'the file, line 3');
-  assert.match(row('fetchInterval.isFeed=true')[3], /applies to none of them/);
+  assert.match(row('fetchInterval.isFeed=true')[3], /applies to the pages of a page list whose metadata column holds it/);
+  const keys = await panel.locator('table.proof', { hasText: 'Your pages\' metadata' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  assert.deepEqual(keys.map((k) => k.slice(0, 2)), [['isFeed', '20'], ['lang', '20']]);
+  assert.match(keys[0][2], /custom interval/);
+  // every 10 minutes for 30.1 days on each feed (4,335 fetches), daily for the others
+  // (31; the signature not kept: no adapting)
+  assert.equal((await runsOf(panel))[0][3], (20 * 4335 + 20 * 31).toLocaleString('en-US'));
   assert.doesNotMatch(await panel.locator('.details').textContent(), /Ignored \(not settings/);
   await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-stormcrawler-metadata.png') });
   assert.deepEqual(browser.errors, []);

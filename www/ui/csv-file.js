@@ -64,7 +64,7 @@ export function handOff(panelId, key, file) {
  * bytes (its UTF-8 size), serial (one per load)}),
  * label, empty (status with nothing loaded and another source), waiting (nothing loaded
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
- * sampleLabel, onLoad(panel) (e.g. switch the source field), shape (read the list's
+ * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (read the list's
  * shape in the worker: its servers and rates, for the cost)}.
  */
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
@@ -111,7 +111,7 @@ export function csvDropBox(panel, controls, options) {
     // a link's run needed a file: given one, it runs, saying if it is not the same size
     const other = awaited && (awaited.bytes !== bytes || awaited.name !== name) ? ` (the link's run was on ${awaited.name}, ${kb(awaited.bytes)})` : '';
     status.textContent = `Loaded ${name} (${kb(bytes)})${other}. ${options.loaded}`;
-    options.onLoad(panel);
+    options.onLoad(panel, text);
     panel.changed();
     if (awaited) panel.start();
     // a page list's shape (its servers, their sizes, its rates), read in the worker,

@@ -30,7 +30,7 @@ function settingsTable(loaded) {
 function metadataTable(keys) {
   if (!keys || !keys.length) return '';
   const rows = keys
-    .map((k) => `<tr><th scope="row"><code>${dotted(k.key)}</code></th><td>${integer(k.pages)}</td><td>${escape(k.meaning)}</td></tr>`)
+    .map((k) => `<tr><th scope="row"><code class="key">${dotted(k.key)}</code></th><td>${integer(k.pages)}</td><td>${escape(k.meaning)}</td></tr>`)
     .join('');
   return `<table class="proof"><caption>Your pages' metadata (the page list's <code>metadata</code> column, as a seed list gives it)</caption>
     <thead><tr><th scope="col">key</th><th scope="col">pages</th><th scope="col">what the crawler does with it</th></tr></thead>
@@ -269,9 +269,13 @@ export default {
           waiting: 'No configuration loaded: the crawler runs on its shipped defaults.',
           loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
           help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
-            (the <code>disposition</code> bean) or settings.py (plain NAME = value lines). Choose the crawler the file is for; a setting that
-            cannot be read is reported with its line. Limit: 1 MB.`,
-          onLoad: () => {},
+            (the <code>disposition</code> bean) or settings.py (plain NAME = value lines). The crawler is set from the file's form; a setting
+            that cannot be read is reported with its line. Limit: 1 MB.`,
+          // whose file it is, from its form (as the CLI does without --crawler)
+          onLoad: (p, text) => {
+            const crawler = p.core.crawler_of(text);
+            if (crawler) p.form.set('crawler', crawler);
+          },
         });
         pageListBox(panel, controls, { servers: true });
         csvDropBox(panel, controls, {
@@ -317,7 +321,7 @@ export default {
             ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
         const hosts = result.host_intervals ? `<p>${escape(result.host_intervals.said)}.</p>` : '';
-        element.innerHTML = on + hosts + metadataTable(result.metadata) + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + settingsTable(result.loaded) + nutch1564();
+        element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
         const hostsButton = element.querySelector('[data-tuned-hosts-download]');

@@ -34,6 +34,18 @@ pub enum Crawler {
 }
 }
 
+impl Crawler {
+    /// Its name in configurations and on the command line (`--crawler nutch`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Crawler::Nutch => "nutch",
+            Crawler::Stormcrawler => "stormcrawler",
+            Crawler::Heritrix => "heritrix",
+            Crawler::Scrapy => "scrapy",
+        }
+    }
+}
+
 /// Files larger than this are not a crawler's configuration (nutch-default.xml, every
 /// setting Nutch has, is about 100 KB); the page reads the file at each check of its form,
 /// on its main thread, so a parse must stay within milliseconds.
