@@ -200,6 +200,20 @@ fn page_list(rng: &mut Stream) -> String {
     mutate_text(text, rng)
 }
 
+/// A small page list with the metadata a seed list gives (the keys Nutch and StormCrawler
+/// read, and one no rule reads), mutated.
+fn seed_list(rng: &mut Stream) -> String {
+    let mut text = String::from("page,server,change_rate,metadata\n");
+    let servers = 1 + rng.below(6);
+    let keys = ["isFeed=true", "section=news", "lang=en", "scheduler.delay.mins=", "nutch.fetchInterval=", "nutch.fetchInterval.fixed=", "nutch.score="];
+    for k in 0..(2 + rng.below(40)) {
+        let key = *pick(rng, &keys);
+        let value = if key.ends_with('=') { format!("{}", 1 + rng.below(200_000)) } else { String::new() };
+        text.push_str(&format!("p{k},s{},{},{key}{value}\n", rng.below(servers), rng.uniform_in(0.0, 3.0)));
+    }
+    mutate_text(text, rng)
+}
+
 /// A small trace, mutated.
 fn trace(rng: &mut Stream) -> String {
     let mut text = String::from("page,timestamp\n");
@@ -329,6 +343,11 @@ pub fn case_of(seed: u64, k: u64, experiment: &'static str) -> Case {
             config["source"] = json!("page_list");
             config["page_list"] = json!(page_list(&mut rng));
             mutations.push("a mutated page list".into());
+        }
+        ("crawlers", 0) => {
+            config["source"] = json!("page_list");
+            config["page_list"] = json!(seed_list(&mut rng));
+            mutations.push("a mutated seed list".into());
         }
         ("bursty", 0) => {
             config["source"] = json!("trace");
