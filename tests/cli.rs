@@ -799,3 +799,37 @@ fn crawlers_tuned_hosts_writes_nutchs_host_file_that_runs_as_predicted() {
     assert!(help.contains("--tuned FILE") && help.contains("--tuned-hosts FILE"), "{help}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Issue 46: a crawler's file says whose it is, so `--crawler` may be left out (given, it
+/// wins, and one that disagrees with the file is refused); a seed list's metadata column
+/// gives pages the file's custom intervals, the same run as `run --config` with the
+/// pages inline.
+#[test]
+fn crawlers_take_the_crawler_from_its_file_and_a_seed_lists_metadata() {
+    let dir = scratch("crawlers-seed-list");
+    let yaml = dir.join("crawler-conf.yaml");
+    std::fs::write(&yaml, "config:\n  fetchInterval.isFeed=true: 60\n").unwrap();
+    let list = dir.join("seeds.csv");
+    std::fs::write(&list, "page,server,change_rate,metadata\nfeed,a.example,4,isFeed=true\npage,b.example,0.1,lang=en\n").unwrap();
+    let args = ["crawlers", "--crawler-config", yaml.to_str().unwrap(), "--repository", list.to_str().unwrap(), "--horizon-days", "10.3", "--json", "--quiet"];
+    let (code, out, err) = freshlab(&args);
+    assert_eq!(code, 0, "{err}");
+    let result = json(&out);
+    assert_eq!(result["runs"][0]["run"], "Apache StormCrawler (crawler-conf.yaml)");
+    // hourly for the feed over 10.3 days, daily for the other page
+    assert_eq!(result["runs"][0]["requests"], 248 + 11);
+    assert_eq!(result["metadata"][0]["key"], "isFeed");
+    let rows = serde_json::json!([
+        {"page": "feed", "server": "a.example", "change_rate": 4.0, "metadata": "isFeed=true"},
+        {"page": "page", "server": "b.example", "change_rate": 0.1, "metadata": "lang=en"}
+    ]);
+    let config = serde_json::json!({"experiment": "crawlers", "crawler": "stormcrawler", "crawler_config": std::fs::read_to_string(&yaml).unwrap(),
+        "source": "page_list", "page_rows": rows, "horizon_days": 10.3});
+    let file = dir.join("run.json");
+    std::fs::write(&file, config.to_string()).unwrap();
+    let (code, again, err) = freshlab(&["run", "--config", file.to_str().unwrap(), "--json", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&again)["runs"], result["runs"]);
+    let message = refusal(&["crawlers", "--crawler", "nutch", "--crawler-config", yaml.to_str().unwrap()]);
+    assert!(message.contains("set crawler to stormcrawler"), "{message}");
+}

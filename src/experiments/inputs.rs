@@ -5,7 +5,7 @@ use super::FileInput;
 use crate::core::model::{page_list, trace};
 
 /// `--repository FILE` (or `--page-list FILE`): a page list,
-/// `page,server,change_rate[,weight][,frequency][,observed]`.
+/// `page,server,change_rate[,weight][,frequency][,observed]` and the crawlers' columns.
 pub const PAGE_LIST: FileInput = FileInput {
     flags: &["repository", "page_list"],
     field: "page_list",
@@ -13,7 +13,7 @@ pub const PAGE_LIST: FileInput = FileInput {
     check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
     max_bytes: page_list::MAX_BYTES,
     table: true,
-    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed][,crawl_delay,capacity,response_ms] (rates per day; the servers' limits are read by crawlers)",
+    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed][,crawl_delay,capacity,response_ms][,metadata] (rates per day; the servers' limits and the pages' seed-list metadata, key=value pairs separated by |, are read by crawlers)",
 };
 
 /// `--trace FILE`: a change trace, `page,timestamp` rows.

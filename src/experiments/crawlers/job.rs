@@ -207,14 +207,19 @@ pub(super) fn crawler_rules(config: &CrawlersConfig, model: &Model) -> CrawlerRu
 }
 
 /// Each server's own bounds from the host file's `listed` hosts (matched by name,
-/// case aside), and what the file bound (with one).
-fn host_bounds_of(listed: Vec<HostIntervals>, names: &[String], repo: &Repository, given: bool) -> (Vec<Option<HostIntervals>>, Option<HostBoundsUsed>) {
+/// case aside), and what the file bound (with one), and the hosts with pages whose
+/// shortest interval lies past `refetch_max` (Nutch's db.fetch.interval.max).
+fn host_bounds_of(listed: Vec<HostIntervals>, names: &[String], repo: &Repository, given: bool, refetch_max: Option<f64>) -> (Vec<Option<HostIntervals>>, Option<HostBoundsUsed>) {
     let mut by_host: std::collections::HashMap<String, HostIntervals> = listed.iter().map(|h| (h.host.clone(), h.clone())).collect();
     let bounds: Vec<Option<HostIntervals>> = (0..repo.servers()).map(|s| names.get(s).and_then(|n| by_host.remove(&n.to_ascii_lowercase()))).collect();
     let pages = (0..repo.servers()).filter(|&s| bounds[s].is_some()).map(|s| repo.server_pages(s).len() as u64).sum();
     let matched = bounds.iter().filter(|b| b.is_some()).count() as u64;
     let unmatched = listed.iter().filter(|h| by_host.contains_key(&h.host)).take(20).map(|h| h.host.clone()).collect();
-    let used = given.then(|| HostBoundsUsed::of(listed.len() as u64, matched, pages, unmatched));
+    let past_max: Vec<(String, u64)> = match refetch_max {
+        Some(m) => bounds.iter().flatten().filter(|h| h.min.is_some_and(|min| min > m)).map(|h| (h.host.clone(), h.line)).collect(),
+        None => Vec::new(),
+    };
+    let used = given.then(|| HostBoundsUsed::of(listed.len() as u64, matched, pages, unmatched).with_past_max(past_max, refetch_max));
     (bounds, used)
 }
 
@@ -238,7 +243,7 @@ impl CrawlersJob {
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
-        let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some());
+        let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some(), loaded.model.intervals.refetch_max);
         let hosts = match list.and_then(|l| l.servers) {
             Some(limits) => limits.iter().map(|l| l.over(set)).collect(),
             None => vec![set; repo.servers()],
@@ -516,7 +521,7 @@ impl CrawlersJob {
             "each host's bounds from the shortest and longest interval the optimum (OPT_POLITE at your crawler's bandwidth) gives its pages; Freshlab's tuning",
         );
         let read = nutch_hosts::read(&text, &model.intervals).ok()?;
-        let (bounds, used) = host_bounds_of(read, &self.server_names, &self.repo, true);
+        let (bounds, used) = host_bounds_of(read, &self.server_names, &self.repo, true, model.intervals.refetch_max);
         Some((bounds, text, used?))
     }
 

@@ -313,6 +313,10 @@ pub struct HostBoundsUsed {
     pub matched: u64,
     pub pages: u64,
     pub unmatched: Vec<String>,
+    /// Hosts with pages whose shortest interval lies past db.fetch.interval.max (with
+    /// their lines): Nutch forces their pages to a refetch at every chance.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub past_max: Vec<(String, u64)>,
     /// The same in words (`words`), for the page.
     pub said: String,
 }
@@ -320,12 +324,33 @@ pub struct HostBoundsUsed {
 impl HostBoundsUsed {
     /// What the file bound, and the hosts it names without pages here.
     pub fn of(hosts: u64, matched: u64, pages: u64, unmatched: Vec<String>) -> Self {
-        let mut used = HostBoundsUsed { hosts, matched, pages, unmatched, said: String::new() };
-        used.said = used.words();
+        let mut used = HostBoundsUsed { hosts, matched, pages, unmatched, past_max: Vec::new(), said: String::new() };
+        used.said = used.words(None);
         used
     }
 
-    pub fn words(&self) -> String {
+    /// The same, with the hosts whose shortest interval lies past `refetch_max`.
+    pub fn with_past_max(mut self, past_max: Vec<(String, u64)>, refetch_max: Option<f64>) -> Self {
+        self.past_max = past_max;
+        self.said = self.words(refetch_max);
+        self
+    }
+
+    /// In words (`refetch_max`: Nutch's db.fetch.interval.max, in days, for the hosts
+    /// past it).
+    pub fn words(&self, refetch_max: Option<f64>) -> String {
+        let past = match (refetch_max, self.past_max.len()) {
+            (Some(m), n) if n > 0 => {
+                let named: Vec<String> = self.past_max.iter().take(10).map(|(h, line)| format!("{h}, line {line}")).collect();
+                format!(
+                    "; {n} of them give a shortest interval past db.fetch.interval.max ({} days): Nutch forces those hosts' pages to a refetch at every chance, so lower their minimum or raise db.fetch.interval.max ({}{})",
+                    sig(m, 4),
+                    named.join("; "),
+                    if n > named.len() { "; …" } else { "" }
+                )
+            }
+            _ => String::new(),
+        };
         let missing = if self.unmatched.is_empty() {
             String::new()
         } else {
@@ -337,7 +362,7 @@ impl HostBoundsUsed {
             )
         };
         format!(
-            "{} of the {} hosts of {} bound the adaptive intervals of {} pages{missing}",
+            "{} of the {} hosts of {} bound the adaptive intervals of {} pages{past}{missing}",
             self.matched,
             self.hosts,
             crate::core::policy::crawler_files::nutch_hosts::FILE_NAME,
@@ -533,7 +558,7 @@ impl Figures for CrawlersOutput {
         }
         if let Some(h) = &self.host_intervals {
             json["host_intervals"] = serde_json::json!(h);
-            text.push_str(&format!("\n{}", h.words()));
+            text.push_str(&format!("\n{}", h.said));
         }
         if !self.metadata.is_empty() {
             json["metadata"] = serde_json::json!(self.metadata);

@@ -533,10 +533,16 @@ fn nutchs_host_file_bounds_its_hosts_intervals() {
     let used = with.host_intervals.as_ref().expect("said");
     assert_eq!((used.hosts, used.matched, used.pages, used.unmatched.clone()), (2, 1, 10, vec!["other.example".to_string()]));
     assert!(
-        used.words().contains("1 of the 2 hosts of adaptive-host-specific-intervals.txt bound the adaptive intervals of 10 pages; 1 name no server of the pages (other.example)"),
+        used.said.contains("1 of the 2 hosts of adaptive-host-specific-intervals.txt bound the adaptive intervals of 10 pages; 1 name no server of the pages (other.example)"),
         "{}",
-        used.words()
+        used.said
     );
+    // a shortest interval past db.fetch.interval.max (90 days): every chance a refetch, said
+    let past = ran(CrawlersConfig { host_intervals: Some("a.example 8640000 default\n".into()), ..base.clone() });
+    let used = past.host_intervals.as_ref().expect("said");
+    assert_eq!(used.past_max, vec![("a.example".to_string(), 1)]);
+    assert!(used.said.contains("1 of them give a shortest interval past db.fetch.interval.max (90 days): Nutch forces those hosts' pages to a refetch at every chance"), "{}", used.said);
+    assert!(with.host_intervals.as_ref().unwrap().past_max.is_empty());
     let refused = |c: CrawlersConfig| c.validate().unwrap_err();
     let file = Some("a.example 3600 default".to_string());
     assert!(refused(CrawlersConfig { host_intervals: file.clone(), crawler_config: None, ..base.clone() }).message.contains("AdaptiveFetchSchedule"));
