@@ -344,10 +344,17 @@ pub fn case_of(seed: u64, k: u64, experiment: &'static str) -> Case {
             config["page_list"] = json!(page_list(&mut rng));
             mutations.push("a mutated page list".into());
         }
-        ("crawlers", 0) => {
+        ("crawlers", 2) => {
             config["source"] = json!("page_list");
             config["page_list"] = json!(seed_list(&mut rng));
             mutations.push("a mutated seed list".into());
+            if rng.below(2) == 0 {
+                // StormCrawler with custom intervals by the seed list's keys
+                let file = format!("config:\n  fetchInterval.isFeed=true: {}\n  fetchInterval.FETCH_ERROR.section=news: {}\n", 1 + rng.below(2000), 1 + rng.below(2000));
+                mutations.push(format!("StormCrawler's custom intervals {file:?}"));
+                config["crawler"] = json!("stormcrawler");
+                config["crawler_config"] = json!(file);
+            }
         }
         ("bursty", 0) => {
             config["source"] = json!("trace");
