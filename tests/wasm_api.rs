@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, choices, defaults, eq59, estimate, experiments, fields, limits, preset, validate};
+use freshlab::wasm::{Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, preset, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -182,4 +182,18 @@ fn a_distributed_crawl_runs_with_four_figures_and_refuses_what_cannot_be() {
     assert_eq!(get(&cost, "unit").as_string().unwrap(), "events");
     let thesis = preset("partition", "thesis").unwrap();
     assert_eq!(get(&get(&thesis, "web"), "hosts").as_f64(), Some(10_039.0));
+}
+
+/// The crawlers view sets its crawler from the file dropped: whose file it is, from its
+/// form, under the names the configurations use.
+#[test]
+fn a_crawlers_file_says_whose_it_is() {
+    assert_eq!(crawler_of("<?xml version=\"1.0\"?>\n<configuration></configuration>").as_deref(), Some("nutch"));
+    assert_eq!(crawler_of("config:\n  fetchInterval.default: 1440\n").as_deref(), Some("stormcrawler"));
+    assert_eq!(crawler_of("<beans></beans>").as_deref(), Some("heritrix"));
+    assert_eq!(crawler_of("# settings\nDOWNLOAD_DELAY = 2\n").as_deref(), Some("scrapy"));
+    assert_eq!(crawler_of("just some words").as_deref(), None);
+    let config = object(r#"{"experiment": "crawlers"}"#);
+    Reflect::set(&config, &JsValue::from_str("crawler"), &JsValue::from_str(&crawler_of("config:\n  x: 1\n").unwrap())).unwrap();
+    assert!(validate(config).unwrap().is_null(), "a valid crawlers configuration");
 }
