@@ -46,6 +46,21 @@ pub const CRAWLER_CONFIG: FileInput = FileInput {
     help: "your crawler's own configuration: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py",
 };
 
+/// Nutch's rates by type (MimeAdaptiveFetchSchedule's `adaptive-mimetypes.txt`), checked
+/// against the crawler's settings when the run starts.
+pub const MIME_RATES: FileInput = FileInput {
+    flags: &["mime_rates"],
+    field: "mime_rates",
+    sets: |_| None,
+    check: |bytes| match std::str::from_utf8(bytes) {
+        Ok(text) => crate::core::policy::crawler_files::nutch_mimes::read(text).map(|_| ()).map_err(|e| crate::core::input::InputError::new("mime_rates", e)),
+        Err(e) => Err(crate::core::input::InputError::new("mime_rates", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    },
+    max_bytes: crate::core::policy::crawler_files::nutch_mimes::MAX_BYTES as u64,
+    table: false,
+    help: "Nutch's adaptive-mimetypes.txt (MimeAdaptiveFetchSchedule): <mime-type> TAB <inc_rate> TAB <dec_rate> a line, for pages whose metadata gives their Content-Type",
+};
+
 /// Nutch's per-host bounds of the adaptive interval (NUTCH-3029), checked against the
 /// crawler's settings when the run starts.
 pub const HOST_INTERVALS: FileInput = FileInput {

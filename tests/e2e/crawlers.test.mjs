@@ -278,3 +278,27 @@ test('tune for: once settled, the search keeps what the last quarter gains and t
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });
+
+test('Nutch’s rates by type: a MimeAdaptiveFetchSchedule file, its adaptive-mimetypes.txt and a page list typing its pages; the file refused beside another schedule', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const xml = (schedule) =>
+    `<?xml version="1.0"?>\n<configuration>\n  <property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.${schedule}</value></property>\n</configuration>\n`;
+  const file = (text) => ({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(text) });
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles(file(xml('AdaptiveFetchSchedule')));
+  await panel.getByRole('button', { name: 'Load a sample adaptive-mimetypes.txt' }).click();
+  await page.waitForFunction(() => /set db\.fetch\.schedule\.class to org\.apache\.nutch\.crawl\.MimeAdaptiveFetchSchedule/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles(file(xml('MimeAdaptiveFetchSchedule')));
+  const rows = Array.from({ length: 10 }, (_, h) => [`https://s${h}.example/feed,s${h}.example,2,Content-Type=application/rss+xml`, `https://s${h}.example/,s${h}.example,0.05,Content-Type=text/html; charset=utf-8`]).flat();
+  await panel.getByLabel(/Your page list/).setInputFiles({ name: 'typed.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,metadata', ...rows].join('\n')) });
+  await page.waitForFunction(() => /20 rows on 10 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Your pages' metadata/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const keys = await panel.locator('table.proof', { hasText: 'Your pages\' metadata' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  assert.deepEqual(keys.map((k) => k.slice(0, 2)), [['Content-Type', '20']]);
+  assert.match(keys[0][2], /adapts a page whose type adaptive-mimetypes\.txt lists/);
+  await page.waitForFunction(() => /crawlers\.mime_file=/.test(location.search), null, { timeout: 5000 });
+  assert.match(decodeURIComponent(page.url()), /crawlers\.mime_file=\d+::adaptive-mimetypes\.txt/);
+  assert.deepEqual(browser.errors, []);
+});

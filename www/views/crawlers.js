@@ -292,6 +292,20 @@ export default {
             bound. Hosts are matched to the page list's <code>server</code> column. Limit: 16 MB.`,
           onLoad: () => {},
         });
+        csvDropBox(panel, controls, {
+          key: 'mimeRates',
+          label: 'Nutch’s rates by type (adaptive-mimetypes.txt)',
+          accept: '.txt,text/plain',
+          sampleLabel: 'Load a sample adaptive-mimetypes.txt',
+          sample: 'adaptive-mimetypes.txt',
+          sampleName: 'adaptive-mimetypes.txt (a sample: feeds adapt quickly, PDFs seldom shorten)',
+          empty: 'No rates by type: every page adapts at inc_rate and dec_rate.',
+          waiting: 'No rates by type: every page adapts at inc_rate and dec_rate.',
+          loaded: 'A page whose metadata gives a Content-Type the file lists adapts at its rates (Nutch’s MimeAdaptiveFetchSchedule).',
+          help: `MimeAdaptiveFetchSchedule: a line a type, <code>&lt;mime-type&gt; TAB &lt;inc_rate&gt; TAB &lt;dec_rate&gt;</code>. Pages give their
+            type in the page list's <code>metadata</code> column (<code>Content-Type=text/html</code>). Limit: 1 MB.`,
+          onLoad: () => {},
+        });
       },
       files: [
         {
@@ -309,6 +323,14 @@ export default {
           param: 'host_file',
           noun: 'per-host intervals',
           otherwise: 'the global bounds',
+          when: () => true,
+        },
+        {
+          key: 'mimeRates',
+          field: 'mime_rates',
+          param: 'mime_file',
+          noun: 'rates by type',
+          otherwise: 'inc_rate and dec_rate for every page',
           when: () => true,
         },
       ],

@@ -194,13 +194,15 @@ impl Rule {
 
 /// A page's own start where its metadata sets one (a seed list's custom interval, read
 /// by `crawler_files::seed_metadata`): its first interval, whether an adaptive rule
-/// keeps it fixed (Nutch's `nutch.fetchInterval.fixed`), and its wait after a refusal
-/// (StormCrawler's custom interval for FETCH_ERROR; None: the crawler's).
+/// keeps it fixed (Nutch's `nutch.fetchInterval.fixed`), its wait after a refusal
+/// (StormCrawler's custom interval for FETCH_ERROR; None: the crawler's), and its own
+/// inc and dec rates (Nutch's MimeAdaptiveFetchSchedule by its type; None: the rule's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PageStart {
     pub initial: f64,
     pub fixed: bool,
     pub later: Option<f64>,
+    pub rates: Option<[f64; 2]>,
 }
 
 /// The pages' own starts: page k's is `starts[of[k]]` (None: the rule's).
@@ -332,8 +334,10 @@ impl Adaptive {
                 // after the interval forceRefetch sets
                 if next == t && r.cycle == 0.0 { t + self.interval[k] } else { next }
             }
-            // Nutch AdaptiveFetchSchedule.setFetchSchedule
+            // Nutch AdaptiveFetchSchedule.setFetchSchedule (MimeAdaptiveFetchSchedule's:
+            // the page's type's rates where its file lists the type)
             Rule::Nutch => {
+                let [inc_rate, dec_rate] = self.start(k).and_then(|s| s.rates).unwrap_or([r.inc_rate, r.dec_rate]);
                 let mut interval = self.interval[k];
                 if self.modified[k] == f64::NEG_INFINITY {
                     // CrawlDbReducer: no signature kept (the page's first fetch, or the
@@ -341,10 +345,10 @@ impl Adaptive {
                     // a modified time ≤ 0 is the fetch time
                     self.modified[k] = t;
                 } else if changed {
-                    interval *= 1.0 - r.dec_rate;
+                    interval *= 1.0 - dec_rate;
                     self.modified[k] = t;
                 } else {
-                    interval *= 1.0 + r.inc_rate;
+                    interval *= 1.0 + inc_rate;
                 }
                 let mut reference = t;
                 if let Some(rate) = r.sync_delta_rate {
@@ -515,7 +519,7 @@ mod tests {
     #[test]
     fn a_pages_own_start_from_its_metadata() {
         let retry = Retry { soon: 0.0, times: 0, later: 120.0 * MINUTE };
-        let own = |initial: f64, fixed: bool, later: Option<f64>| Arc::from([Some(PageStart { initial, fixed, later })]);
+        let own = |initial: f64, fixed: bool, later: Option<f64>| Arc::from([Some(PageStart { initial, fixed, later, rates: None })]);
         let mut rng = Stream::of(0, Purpose::Test, 0);
         let mut a = Adaptive::with(Rule::Stormcrawler.shipped(), 0..1, 0.0, 1.0).with_starts(own(60.0 * MINUTE, false, Some(5.0 * MINUTE)), vec![0]);
         let mut due = Vec::new();

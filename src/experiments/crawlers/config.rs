@@ -13,6 +13,7 @@ use crate::core::policy::adaptive::{PageStart, Rule};
 use crate::core::policy::crawler_files::seed_metadata;
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
+use crate::core::policy::crawler_files::nutch_mimes;
 use crate::core::policy::crawler_files::tuning::{self, Objective};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded};
@@ -39,6 +40,10 @@ pub struct CrawlersConfig {
     /// (`--host-intervals FILE`): each listed host's own bounds of the adaptive interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_intervals: Option<String> = None; internal;
+    /// Nutch's `adaptive-mimetypes.txt` text (`--mime-rates FILE`): MimeAdaptiveFetchSchedule's
+    /// rates by a page's Content-Type (the page list's metadata).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_rates: Option<String> = None; internal;
     /// Settings over the file (or the shipped defaults), each a name the crawler reads:
     /// `--set NAME=VALUE` on the command line, one field of the form and the link.
     pub crawler_settings: String = String::new();
@@ -122,7 +127,23 @@ impl CrawlersConfig {
     /// The crawler's settings: its file read (or its shipped defaults), with the
     /// recrawl interval of a crawler without a revisit rule of its own.
     pub fn loaded(&self) -> Result<Loaded, InputError> {
-        self.loaded_from(self.crawler_config.as_deref())
+        let mut loaded = self.loaded_from(self.crawler_config.as_deref())?;
+        loaded.mime_rates = self.mime_rates(&loaded)?;
+        Ok(loaded)
+    }
+
+    /// Nutch's rates by type (`adaptive-mimetypes.txt`) for the crawler as `loaded`;
+    /// none without the file.
+    fn mime_rates(&self, loaded: &Loaded) -> Result<Vec<nutch_mimes::MimeRates>, InputError> {
+        let Some(text) = &self.mime_rates else { return Ok(Vec::new()) };
+        let refuse = |why: &str| Err(InputError::new("mime_rates", why));
+        if self.crawler != Crawler::Nutch {
+            return refuse("is Nutch's adaptive-mimetypes.txt (MimeAdaptiveFetchSchedule's rates by type); choose crawler nutch or remove the file");
+        }
+        if !loaded.model.by_type {
+            return refuse("gives MimeAdaptiveFetchSchedule's rates by type: set db.fetch.schedule.class to org.apache.nutch.crawl.MimeAdaptiveFetchSchedule, or remove the file");
+        }
+        nutch_mimes::read(text).map_err(|e| InputError::new("mime_rates", format!("({}) {e}", nutch_mimes::FILE_NAME)))
     }
 
     /// The hosts' own interval bounds (Nutch's `adaptive-host-specific-intervals.txt`)

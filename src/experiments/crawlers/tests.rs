@@ -712,3 +712,28 @@ fn a_page_lists_metadata_gives_pages_their_crawlers_custom_intervals() {
     };
     assert!(message.contains("only the crawlers experiment reads it"), "{message}");
 }
+
+/// Nutch's MimeAdaptiveFetchSchedule with its adaptive-mimetypes.txt: a never-changing
+/// page typed text/html, whose rates the file sets to 0, keeps its 30 days (fetched at
+/// 0, 30, 60, 90: 4 in 100 days), an untyped one grows them by inc_rate 0.4 (0, 30, 72:
+/// 3); the file is refused beside another schedule, naming the fix.
+#[test]
+fn nutchs_rates_by_type_from_its_file_and_the_pages_content_type() {
+    let file = |class: &str| {
+        format!("<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.{class}</value></property><property><name>db.fetch.schedule.adaptive.sync_delta</name><value>false</value></property></configuration>")
+    };
+    let config = CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some("page,server,change_rate,metadata\ntyped,a.example,0,Content-Type=text/html; charset=utf-8\nuntyped,b.example,0,\n".into()),
+        crawler_config: Some(file("MimeAdaptiveFetchSchedule")),
+        mime_rates: Some("# rates by type\ntext/html\t0\t0\n".into()),
+        horizon_days: Days(100.0),
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config.clone());
+    assert_eq!(o.runs[0].requests, 4 + 3);
+    assert!(o.metadata[0].meaning.contains("adapts a page whose type adaptive-mimetypes.txt lists"), "{}", o.metadata[0].meaning);
+    let e = CrawlersConfig { crawler_config: Some(file("AdaptiveFetchSchedule")), ..config }.validate().unwrap_err();
+    assert_eq!(e.field, "mime_rates");
+    assert!(e.message.contains("set db.fetch.schedule.class to org.apache.nutch.crawl.MimeAdaptiveFetchSchedule"), "{e}");
+}

@@ -24,6 +24,7 @@ pub const SHIPPED: Model = Model {
     retry_times: 0,
     retries_429: false,
     retries_503: false,
+    by_type: false,
 };
 
 /// The settings read, with the shipped profile's values.

@@ -10,6 +10,7 @@ pub mod heritrix;
 pub mod java_properties;
 pub mod nutch;
 pub mod nutch_hosts;
+pub mod nutch_mimes;
 pub mod scrapy;
 pub mod seed_metadata;
 pub mod stormcrawler;
@@ -76,6 +77,10 @@ pub struct Model {
     pub retry_times: u32,
     pub retries_429: bool,
     pub retries_503: bool,
+    /// Nutch's MimeAdaptiveFetchSchedule: rates by a page's Content-Type, from its file
+    /// beside the configuration ([`nutch_mimes`]).
+    #[serde(default)]
+    pub by_type: bool,
 }
 
 impl Model {
@@ -131,6 +136,9 @@ pub struct Loaded {
     /// StormCrawler's custom intervals by a page's metadata, in the file's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub custom_intervals: Vec<seed_metadata::CustomInterval>,
+    /// Nutch's rates by type (MimeAdaptiveFetchSchedule's file), when given beside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mime_rates: Vec<nutch_mimes::MimeRates>,
 }
 
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
@@ -273,7 +281,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
     }
     check(&model).map_err(|why| InputError::new(field, why))?;
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
-    Ok(Loaded { crawler, model, settings, ignored, custom_intervals })
+    Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new() })
 }
 
 /// What no crawler can run with, whatever the file says.

@@ -34,6 +34,7 @@ pub const SHIPPED: Model = Model {
     retry_times: 0,
     retries_429: false,
     retries_503: false,
+    by_type: false,
 };
 
 /// The fetcher's settings, with its 5.0 s server delay.
@@ -44,8 +45,9 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "db.fetch.schedule.class",
         default: "org.apache.nutch.crawl.DefaultFetchSchedule",
-        meaning: "the revisit rule: DefaultFetchSchedule (a fixed interval) or AdaptiveFetchSchedule; MimeAdaptiveFetchSchedule is the adaptive one here (its rates by Content-Type apply to pages that carry one; Freshlab's carry none, so each page gets inc_rate and dec_rate)",
+        meaning: "the revisit rule: DefaultFetchSchedule (a fixed interval), AdaptiveFetchSchedule, or MimeAdaptiveFetchSchedule (the adaptive one with rates by a page's Content-Type, from adaptive-mimetypes.txt given beside the file and the page list's metadata; other pages keep inc_rate and dec_rate)",
         apply: |m, v| {
+            m.by_type = v.rsplit('.').next() == Some("MimeAdaptiveFetchSchedule");
             m.intervals.rule = match v.rsplit('.').next() {
                 Some("DefaultFetchSchedule") => Rule::Fixed,
                 // MimeAdaptiveFetchSchedule.setFetchSchedule: a datum without a
@@ -203,7 +205,7 @@ pub fn aside(e: &Entry, model: &Model) -> Option<String> {
     match e.name.as_str() {
         // MimeAdaptiveFetchSchedule.setConf
         "db.fetch.schedule.mime.file" if model.intervals.rule == Rule::Nutch => {
-            Some("MimeAdaptiveFetchSchedule's inc and dec rates by a page's Content-Type (a file beside the configuration): Freshlab does not read that file, so every page, typed in the page list's metadata or not, runs at the file's inc_rate and dec_rate".into())
+            Some("where MimeAdaptiveFetchSchedule finds its rates by a page's Content-Type: give that file beside this one (adaptive-mimetypes.txt) and the pages' Content-Type in the page list's metadata column".into())
         }
         _ => None,
     }

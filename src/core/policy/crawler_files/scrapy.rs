@@ -22,6 +22,7 @@ pub const SHIPPED: Model = Model {
     retry_times: 2,
     retries_429: true,
     retries_503: true,
+    by_type: false,
 };
 
 /// The settings read, with Scrapy's defaults.

@@ -2,7 +2,7 @@
 //! its seed list, given as a page list's `metadata` column
 //! ([`crate::core::model::page_metadata`]).
 
-use super::{Crawler, Entry, Loaded, MINUTE, Model, SECOND, stormcrawler};
+use super::{Crawler, Entry, Loaded, MINUTE, Model, SECOND, nutch_mimes, stormcrawler};
 use crate::core::model::page_metadata::values;
 use crate::core::policy::adaptive::{PageStart, Rule};
 use serde::{Deserialize, Serialize};
@@ -97,13 +97,13 @@ pub fn starts(loaded: &Loaded, model: &Model, kinds: &[String], pages: &[u64]) -
 #[derive(Default)]
 pub struct StartTable {
     pub starts: Vec<Option<PageStart>>,
-    index: HashMap<(u64, bool, Option<u64>), u16>,
+    index: HashMap<(u64, bool, Option<u64>, Option<[u64; 2]>), u16>,
 }
 
 impl StartTable {
     /// `start`'s index (None past u16's range).
     pub fn index(&mut self, start: Option<PageStart>) -> Option<u16> {
-        let key = start.map_or((u64::MAX, false, None), |s| (s.initial.to_bits(), s.fixed, s.later.map(f64::to_bits)));
+        let key = start.map_or((u64::MAX, false, None, None), |s| (s.initial.to_bits(), s.fixed, s.later.map(f64::to_bits), s.rates.map(|r| r.map(f64::to_bits))));
         if let Some(&i) = self.index.get(&key) {
             return Some(i);
         }
@@ -118,7 +118,7 @@ impl StartTable {
 /// (None: its metadata changes nothing, the rule's).
 pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<PageStart>, String> {
     let i = model.intervals;
-    let mut start = PageStart { initial: i.initial, fixed: false, later: None };
+    let mut start = PageStart { initial: i.initial, fixed: false, later: None, rates: None };
     let mut own = false;
     match loaded.crawler {
         Crawler::Nutch => {
@@ -144,6 +144,15 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
                         m / SECOND,
                         m / SECOND
                     ));
+                }
+            }
+            // MimeAdaptiveFetchSchedule.setFetchSchedule: the rates of the page's type
+            // (cleaned as MimeUtil.cleanMimeType does) where the file lists it
+            if let Some(t) = values(kind, "Content-Type").next().filter(|_| model.by_type && i.rule == Rule::Nutch) {
+                let typed = nutch_mimes::clean(t);
+                if let Some(r) = loaded.mime_rates.iter().find(|r| r.mime == typed) {
+                    start.rates = Some([r.inc_rate, r.dec_rate]);
+                    own = true;
                 }
             }
         }
@@ -178,9 +187,13 @@ fn meaning(loaded: &Loaded, model: &Model, key: &str) -> String {
         (Crawler::Nutch, "nutch.fetchInterval.fixed") if rule == Rule::Nutch => "an interval AdaptiveFetchSchedule keeps as it is (seconds): the page is refetched that often, changed or not",
         (Crawler::Nutch, "nutch.fetchInterval.fixed") => "the page's interval (seconds), which DefaultFetchSchedule keeps",
         (Crawler::Nutch, "nutch.score") => "the page's injected score: Nutch's scoring filters start from it; not modelled (Freshlab ranks a cycle's fetch list by the weight column)",
-        (Crawler::Nutch, "Content-Type") => {
-            "MimeAdaptiveFetchSchedule's key for its rates by type, which come from its mime file (db.fetch.schedule.mime.file): Freshlab does not read that file, so the file's inc_rate and dec_rate apply"
+        (Crawler::Nutch, "Content-Type") if model.by_type && !loaded.mime_rates.is_empty() => {
+            "the page's type: MimeAdaptiveFetchSchedule adapts a page whose type adaptive-mimetypes.txt lists (the part before any ';', as written there) at the type's inc and dec rates, the others at inc_rate and dec_rate"
         }
+        (Crawler::Nutch, "Content-Type") if model.by_type => {
+            "the page's type, for MimeAdaptiveFetchSchedule's rates by type: give its adaptive-mimetypes.txt beside the file; without it every page adapts at inc_rate and dec_rate"
+        }
+        (Crawler::Nutch, "Content-Type") => "the page's type: read by MimeAdaptiveFetchSchedule only (db.fetch.schedule.class), not by this schedule",
         (Crawler::Stormcrawler, "scheduler.delay.mins") => "the page's interval for every status (minutes): DefaultScheduler's first check, AdaptiveScheduler's first interval",
         (Crawler::Stormcrawler, k) if loaded.custom_intervals.iter().any(|c| c.key == k) => "picks the file's custom interval (fetchInterval.key=value) of the value it holds",
         (Crawler::Heritrix | Crawler::Scrapy, _) => "not read: this crawler takes no revisit setting from a page's metadata (Freshlab's recrawl interval applies)",
@@ -208,13 +221,13 @@ mod tests {
         assert_eq!(loaded.custom_intervals.len(), 3);
         let start = |m: &str| start_of(&loaded, &loaded.model, &canonical(m).unwrap()).unwrap();
         assert_eq!(start(""), None);
-        assert_eq!(start("isFeed=true"), Some(PageStart { initial: 10.0 * MINUTE, fixed: false, later: Some(30.0 * MINUTE) }));
+        assert_eq!(start("isFeed=true"), Some(PageStart { initial: 10.0 * MINUTE, fixed: false, later: Some(30.0 * MINUTE), rates: None }));
         assert_eq!(start("isFeed=false"), None);
         // a key holding several values: any of them matches
-        assert_eq!(start("lang=de|lang=fr"), Some(PageStart { initial: 2.0, fixed: false, later: None }));
+        assert_eq!(start("lang=de|lang=fr"), Some(PageStart { initial: 2.0, fixed: false, later: None, rates: None }));
         // a status Freshlab's servers never give changes nothing
         assert_eq!(start("lang=en"), None);
-        assert_eq!(start("isFeed=true|scheduler.delay.mins=60"), Some(PageStart { initial: 60.0 * MINUTE, fixed: false, later: Some(60.0 * MINUTE) }));
+        assert_eq!(start("isFeed=true|scheduler.delay.mins=60"), Some(PageStart { initial: 60.0 * MINUTE, fixed: false, later: Some(60.0 * MINUTE), rates: None }));
         assert_eq!(start("scheduler.delay.mins=-1").map(|s| s.initial), Some(f64::INFINITY));
         assert!(start_of(&loaded, &loaded.model, "scheduler.delay.mins=0").unwrap_err().contains("above 0"));
     }
@@ -230,14 +243,30 @@ mod tests {
         )
         .unwrap();
         let start = |l: &Loaded, m: &str| start_of(l, &l.model, &canonical(m).unwrap());
-        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400").unwrap(), Some(PageStart { initial: 1.0, fixed: false, later: None }));
-        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400|nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: true, later: None }));
+        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400").unwrap(), Some(PageStart { initial: 1.0, fixed: false, later: None, rates: None }));
+        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400|nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: true, later: None, rates: None }));
         assert_eq!(start(&adaptive, "nutch.score=10").unwrap(), None);
         assert!(start(&adaptive, "nutch.fetchInterval=1.5").unwrap_err().contains("whole number of seconds"));
         // past db.fetch.interval.max (90 days): refetched at every cycle, which needs one
         assert!(start(&adaptive, "nutch.fetchInterval.fixed=8640000").unwrap_err().contains("nutch_cycle_hours"));
         let shipped = super::super::shipped(Crawler::Nutch);
-        assert_eq!(start(&shipped, "nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: false, later: None }));
+        assert_eq!(start(&shipped, "nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: false, later: None, rates: None }));
+    }
+
+    /// MimeAdaptiveFetchSchedule: the rates of the page's type (before any ';'), where
+    /// its file lists the type; a type it does not list, or a schedule that is not it,
+    /// keeps inc_rate and dec_rate.
+    #[test]
+    fn nutchs_rates_by_type() {
+        let class = |c: &str| format!("<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.{c}</value></property></configuration>");
+        let mut mime = read(Crawler::Nutch, &class("MimeAdaptiveFetchSchedule"), "c").unwrap();
+        mime.mime_rates = super::super::nutch_mimes::read("text/html\t0.5\t0.1\n").unwrap();
+        let start = |l: &Loaded, m: &str| start_of(l, &l.model, &canonical(m).unwrap()).unwrap();
+        assert_eq!(start(&mime, "Content-Type=text/html; charset=utf-8").and_then(|s| s.rates), Some([0.5, 0.1]));
+        assert_eq!(start(&mime, "Content-Type=application/pdf"), None);
+        let mut adaptive = read(Crawler::Nutch, &class("AdaptiveFetchSchedule"), "c").unwrap();
+        adaptive.mime_rates = mime.mime_rates.clone();
+        assert_eq!(start(&adaptive, "Content-Type=text/html"), None);
     }
 
     #[test]
@@ -246,7 +275,7 @@ mod tests {
         let kinds = vec![String::new(), canonical("isFeed=true|lang=en").unwrap(), canonical("isFeed=false").unwrap()];
         let s = starts(&loaded, &loaded.model, &kinds, &[5, 2, 3]).unwrap();
         assert_eq!(s.of_kind, vec![0, 1, 0]);
-        assert_eq!(s.starts, vec![None, Some(PageStart { initial: 10.0 * MINUTE, fixed: false, later: Some(10.0 * MINUTE) })]);
+        assert_eq!(s.starts, vec![None, Some(PageStart { initial: 10.0 * MINUTE, fixed: false, later: Some(10.0 * MINUTE), rates: None })]);
         assert_eq!(s.keys.iter().map(|k| (k.key.as_str(), k.pages)).collect::<Vec<_>>(), vec![("isFeed", 5), ("lang", 2)]);
         assert!(s.keys[0].meaning.contains("custom interval"));
         assert!(s.keys[1].meaning.contains("not read"));

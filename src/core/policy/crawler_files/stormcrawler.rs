@@ -22,6 +22,7 @@ pub const SHIPPED: Model = Model {
     retry_times: 0,
     retries_429: false,
     retries_503: false,
+    by_type: false,
 };
 
 /// The fetcher's settings, with its 1.0 s server delay.

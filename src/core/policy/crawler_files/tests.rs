@@ -72,7 +72,8 @@ fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     assert_eq!((set.model.intervals.rule, set.model.intervals.inc_rate), (Rule::Nutch, 0.1));
     assert!(set.ignored.is_empty());
     let file = set.settings.iter().find(|s| s.name == "db.fetch.schedule.mime.file").unwrap();
-    assert!(file.from_file && file.meaning.contains("does not read that file"), "its per-type file is named and said not read: {}", file.meaning);
+    assert!(file.from_file && file.meaning.contains("give that file beside this one"), "its per-type file is named, and how to give it: {}", file.meaning);
+    assert!(set.model.by_type && !read(Crawler::Nutch, "<configuration></configuration>", "f").unwrap().model.by_type);
 }
 
 #[test]
