@@ -3,8 +3,9 @@
 //! host's beyond `generate.max.count` and stopping at `generate.topN`). The pages left
 //! off stay due and wait for the next cycle's list [beyond the thesis].
 //!
-//! Freshlab's reading: a page's weight stands for its score (the scoring filters' sort
-//! value, OPIC's by default in Nutch); Hadoop leaves the order of equal scores
+//! Freshlab's reading: a page's score (the scoring filters' sort value, OPIC's by
+//! default in Nutch) is its injected `nutch.score` from a seed list, else its weight,
+//! never changed by links (Freshlab has none); Hadoop leaves the order of equal scores
 //! unspecified, so Freshlab draws it at random each cycle (`Purpose::FetchList`). A page
 //! still due from an earlier list (its server's politeness kept the fetcher from it)
 //! competes again, as an entry Nutch had generated but not fetched would at its next

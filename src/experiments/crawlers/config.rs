@@ -515,12 +515,13 @@ impl Settings for CrawlersConfig {
         let n = pages as f64;
         let list_bytes = if cycle_count > 0.0 { FetchList::BYTES_PER_PAGE as f64 } else { 0.0 };
         // the pages' metadata: a kind a page (4 bytes), and where it gives them their own
-        // starts, a start a page in the run and in its server's schedule (2 + 2)
+        // starts, a start a page in the run and in its server's schedule (2 + 2), and
+        // Nutch's injected scores (8)
         let metadata_bytes = match shape.as_ref().is_some_and(|s| !s.metadata.is_empty()) {
             true if !mix.is_empty() => 8.0,
             true => 4.0,
             false => 0.0,
-        };
+        } + if self.crawler == Crawler::Nutch && shape.as_ref().is_some_and(|s| s.metadata.iter().any(|(k, _)| k.contains("nutch.score="))) { 8.0 } else { 0.0 };
         let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes + metadata_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6)
             .max(self.pages().import_bytes(pages) as f64);
         Cost {

@@ -17,7 +17,7 @@ use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
-use crate::core::policy::crawler_files::{Loaded, Model};
+use crate::core::policy::crawler_files::{Crawler, Loaded, Model};
 use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
@@ -101,6 +101,9 @@ pub struct CrawlersJob {
     /// The pages' metadata (a page list's column), and what each key of it does.
     metadata: Option<PageMetadata>,
     metadata_keys: Vec<KeyUse>,
+    /// Nutch's scores as injected (a seed list's `nutch.score`), which order a cycle's
+    /// fetch list; None: the pages' weights stand for them.
+    scores: Option<Vec<f64>>,
 }
 
 /// A cause of the gap between the crawler and MERGE, removed from the crawler for one
@@ -239,6 +242,13 @@ impl CrawlersJob {
             },
             _ => Vec::new(),
         };
+        let scores = match &metadata {
+            Some(m) if loaded.crawler == Crawler::Nutch => {
+                let of_kind: Vec<Option<f64>> = m.kinds.iter().map(|k| seed_metadata::injected_score(k).ok().flatten()).collect();
+                of_kind.iter().any(Option::is_some).then(|| m.of.iter().map(|&k| of_kind[k as usize].unwrap_or(seed_metadata::SCORE_INJECTED)).collect())
+            }
+            _ => None,
+        };
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
@@ -299,6 +309,7 @@ impl CrawlersJob {
             tuned_hosts: None,
             metadata,
             metadata_keys,
+            scores,
         })
     }
 
@@ -739,7 +750,7 @@ impl Plan for CrawlersJob {
             while let Some(start) = c.due_before(until) {
                 work += drive_to(schedules, start);
                 let mut crawler: Vec<&mut Adaptive> = schedules.iter_mut().filter_map(ServerSchedule::adaptive).collect();
-                c.make(&mut crawler, |i| self.repo.weight(i), self.config.seed);
+                c.make(&mut crawler, |i| self.scores.as_ref().map_or_else(|| self.repo.weight(i), |s| s[i]), self.config.seed);
             }
         }
         work += drive_to(schedules, until);

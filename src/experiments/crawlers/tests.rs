@@ -737,3 +737,35 @@ fn nutchs_rates_by_type_from_its_file_and_the_pages_content_type() {
     assert_eq!(e.field, "mime_rates");
     assert!(e.message.contains("set db.fetch.schedule.class to org.apache.nutch.crawl.MimeAdaptiveFetchSchedule"), "{e}");
 }
+
+/// Nutch's injected scores (a seed list's `nutch.score`) order a cycle's fetch list in
+/// place of the weights: the same list as above, c's five pages injected at 5 and the
+/// others at db.score.injected (1), topN = 5: c's pages every day, the heavy ones never
+/// (300 requests in 60 days), freshness settled at c's weight, 5/50.
+#[test]
+fn nutchs_injected_scores_order_its_fetch_lists() {
+    let mut list = String::from("page,server,change_rate,weight,metadata\n");
+    for (k, (host, weight)) in [("a", 9), ("a", 8), ("a", 7), ("b", 6), ("b", 5)].iter().enumerate() {
+        list.push_str(&format!("h{k},{host}.example,0.0001,{weight},\n"));
+    }
+    for host in ["a", "b", "c"] {
+        for k in 0..5 {
+            let score = if host == "c" { "nutch.score=5" } else { "" };
+            list.push_str(&format!("{host}{k},{host}.example,0.0001,1,{score}\n"));
+        }
+    }
+    let config = CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some("<configuration><property><name>db.fetch.interval.default</name><value>43200</value></property><property><name>generate.topN</name><value>5</value></property></configuration>".into()),
+        nutch_cycle_hours: 24.0,
+        horizon_days: Days(60.0),
+        bins: 20,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config);
+    let r = &o.runs[0];
+    assert_eq!((r.requests, r.left_off_lists), (300, Some(15 * 60)), "{r:?}");
+    assert!((r.converged - 5.0 / 50.0).abs() < 0.002, "{}", r.converged);
+    assert!(o.metadata[0].meaning.contains("takes the highest first"), "{}", o.metadata[0].meaning);
+}

@@ -73,6 +73,9 @@ pub fn starts(loaded: &Loaded, model: &Model, kinds: &[String], pages: &[u64]) -
     let mut of_kind = Vec::with_capacity(kinds.len());
     for (k, kind) in kinds.iter().enumerate() {
         let start = start_of(loaded, model, kind).map_err(|why| (k, why))?;
+        if loaded.crawler == Crawler::Nutch {
+            injected_score(kind).map_err(|why| (k, why))?;
+        }
         of_kind.push(table.index(start).ok_or_else(|| (k, format!("gives pages more than {} different custom intervals; give fewer", u16::MAX)))?);
     }
     let starts = table.starts;
@@ -93,11 +96,14 @@ pub fn starts(loaded: &Loaded, model: &Model, kinds: &[String], pages: &[u64]) -
     Ok(Starts { starts, of_kind, keys })
 }
 
+/// A start as a key (its numbers' bits).
+type StartKey = (u64, bool, Option<u64>, Option<[u64; 2]>);
+
 /// Distinct starts, each given an index once.
 #[derive(Default)]
 pub struct StartTable {
     pub starts: Vec<Option<PageStart>>,
-    index: HashMap<(u64, bool, Option<u64>, Option<[u64; 2]>), u16>,
+    index: HashMap<StartKey, u16>,
 }
 
 impl StartTable {
@@ -113,6 +119,17 @@ impl StartTable {
         Some(i)
     }
 }
+
+/// Nutch's Injector: the page's `nutch.score` (None: not given, `db.score.injected`).
+pub fn injected_score(kind: &str) -> Result<Option<f64>, String> {
+    values(kind, "nutch.score")
+        .next()
+        .map(|v| v.parse::<f64>().ok().filter(|s| s.is_finite()).ok_or_else(|| format!("nutch.score={v} must be a number (the page's injected score)")))
+        .transpose()
+}
+
+/// Nutch's `db.score.injected`: the score of a page injected without `nutch.score`.
+pub const SCORE_INJECTED: f64 = 1.0;
 
 /// A page's start from its metadata (a canonical text) under `loaded` running `model`
 /// (None: its metadata changes nothing, the rule's).
@@ -186,7 +203,9 @@ fn meaning(loaded: &Loaded, model: &Model, key: &str) -> String {
         (Crawler::Nutch, "nutch.fetchInterval") => "the page's first interval (seconds): the Injector's custom interval, which the schedule then adapts",
         (Crawler::Nutch, "nutch.fetchInterval.fixed") if rule == Rule::Nutch => "an interval AdaptiveFetchSchedule keeps as it is (seconds): the page is refetched that often, changed or not",
         (Crawler::Nutch, "nutch.fetchInterval.fixed") => "the page's interval (seconds), which DefaultFetchSchedule keeps",
-        (Crawler::Nutch, "nutch.score") => "the page's injected score: Nutch's scoring filters start from it; not modelled (Freshlab ranks a cycle's fetch list by the weight column)",
+        (Crawler::Nutch, "nutch.score") => {
+            "the page's injected score: a crawl cycle's fetch list (generate.topN, generate.max.count) takes the highest first, a page without one at db.score.injected, 1.0; kept as injected (Freshlab has no links for OPIC to add to it)"
+        }
         (Crawler::Nutch, "Content-Type") if model.by_type && !loaded.mime_rates.is_empty() => {
             "the page's type: MimeAdaptiveFetchSchedule adapts a page whose type adaptive-mimetypes.txt lists (the part before any ';', as written there) at the type's inc and dec rates, the others at inc_rate and dec_rate"
         }
@@ -246,6 +265,9 @@ mod tests {
         assert_eq!(start(&adaptive, "nutch.fetchInterval=86400").unwrap(), Some(PageStart { initial: 1.0, fixed: false, later: None, rates: None }));
         assert_eq!(start(&adaptive, "nutch.fetchInterval=86400|nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: true, later: None, rates: None }));
         assert_eq!(start(&adaptive, "nutch.score=10").unwrap(), None);
+        assert_eq!(injected_score(&canonical("nutch.score=2.5|lang=en").unwrap()), Ok(Some(2.5)));
+        assert_eq!(injected_score("lang=en"), Ok(None));
+        assert!(injected_score("nutch.score=high").unwrap_err().contains("must be a number"));
         assert!(start(&adaptive, "nutch.fetchInterval=1.5").unwrap_err().contains("whole number of seconds"));
         // past db.fetch.interval.max (90 days): refetched at every cycle, which needs one
         assert!(start(&adaptive, "nutch.fetchInterval.fixed=8640000").unwrap_err().contains("nutch_cycle_hours"));
