@@ -120,6 +120,11 @@ pub trait Figures {
 /// The result as a table: the CSV export.
 pub trait Tabular {
     fn table(&self) -> Table;
+    /// The table as experiment `reader` reads it (a page list handed to another view):
+    /// the export, unless a column is for some readers only.
+    fn table_for(&self, _reader: &str) -> Table {
+        self.table()
+    }
 }
 
 /// A result in a few numbers: as JSON (`--json`) and, if it has one, as text.

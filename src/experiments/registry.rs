@@ -164,6 +164,11 @@ macro_rules! registry {
                 match self { $( Output::$variant(o) => o.table(), )* }
             }
 
+            /// The table as experiment `reader` reads it ([`super::Tabular::table_for`]).
+            pub fn table_for(&self, reader: &str) -> Table {
+                match self { $( Output::$variant(o) => o.table_for(reader), )* }
+            }
+
             /// The few numbers the CLI's `--json` prints, when not the whole result.
             pub fn brief(&self) -> Option<super::Brief> {
                 match self { $( Output::$variant(o) => o.brief(), )* }

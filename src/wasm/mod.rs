@@ -255,6 +255,11 @@ impl Plots {
         self.output.table().to_csv()
     }
 
+    /// The result's data as CSV for experiment `reader` (a page list handed to its view).
+    pub fn csv_for(&self, reader: &str) -> String {
+        self.output.table_for(reader).to_csv()
+    }
+
     /// A plain-text account of figure `index`'s key numbers (for screen readers).
     pub fn summary(&self, index: usize) -> Result<String, JsValue> {
         Ok(self.figure(index)?.summary.clone())

@@ -65,3 +65,43 @@ test('a gzip dump of revisions becomes a trace for bursty changes; bad records a
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('a capture index’s mime types go with its pages to your crawler, where Nutch’s rates by type read them', async () => {
+  const browser = await session({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  // six hosts captured daily for a month: the front page changes weekly, the feed every other day
+  const stamp = (d) => `202601${String(d + 1).padStart(2, '0')}000000`;
+  const lines = [' CDX N b a m s k r M S V g'];
+  for (let h = 0; h < 6; h += 1) {
+    for (let d = 0; d < 30; d += 1) lines.push(`example,s${h})/ ${stamp(d)} https://s${h}.example/ text/html 200 H${h}V${Math.floor(d / 7)} - - 1 0 a`);
+    for (let d = 0; d < 30; d += 1) lines.push(`example,s${h})/feed ${stamp(d)} https://s${h}.example/feed application/rss+xml 200 F${h}V${Math.floor(d / 2)} - - 1 0 a`);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-history-'));
+  const file = path.join(dir, 'typed.cdx');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  await page.locator('#history input[type=file]').setInputFiles(file);
+  await page.waitForFunction(() => /Loaded typed\.cdx/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /360 records kept/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await details(page).textContent(), /12 of 12 pages have a captured mime type/);
+  await page.getByRole('link', { name: 'Run your crawler on these 12 pages with their mime types' }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.view === 'crawlers');
+  const crawlers = page.locator('#crawlers');
+  await page.waitForFunction(() => /12 rows on 6 servers/.test(document.querySelector('#crawlers').textContent), null, { timeout: 20_000 });
+  const xml =
+    '<?xml version="1.0"?>\n<configuration>\n  <property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.MimeAdaptiveFetchSchedule</value></property>\n</configuration>\n';
+  await crawlers.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) });
+  await crawlers.getByRole('button', { name: 'Load a sample adaptive-mimetypes.txt' }).click();
+  await crawlers.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Your pages' metadata/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  const keys = await crawlers.locator('table.proof', { hasText: 'Your pages\' metadata' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  assert.deepEqual(keys.map((k) => k.slice(0, 2)), [['Content-Type', '12']]);
+  // the other views get the list without the column they would refuse
+  await page.evaluate(() => globalThis.freshlab.router.go('history'));
+  await page.locator('[data-send=policies]').click();
+  await page.waitForFunction(() => /12 rows on 6 servers/.test(document.querySelector('#policies .trace-status')?.textContent ?? ''), null, { timeout: 20_000 });
+  await page.screenshot({ path: path.join(shots, 'history-typed-policies.png') });
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});

@@ -79,7 +79,7 @@ function describe(spec, described, choices) {
  * show), more {view, text} (a link to the full experiment), presets ([{label,
  * values(core), then(panel)?}]), estimate (show the run's cost under the form),
  * hover(core, x, y) (the read-out; "x: y" unless given), details(result, element,
- * phase, label) (label(field, value): a value’s label, if the core names it),
+ * phase, label, panel) (label(field, value): a value’s label, if the core names it),
  * setup(panel, controls), files [{key (the panel property a csvDropBox fills), field (the
  * configuration's text field), size (its size field; none: the text itself is checked,
  * for small files), shape (its shape field, when the worker reads one), param (its name
@@ -500,7 +500,7 @@ export class ExperimentPanel {
     for (const view of this.chartViews) view.show(this.plots, phase, fraction);
     if (this.embedded) this.showOnSlide(result, count);
     previous?.free();
-    this.spec.details?.(result, this.details, phase, this.label);
+    this.spec.details?.(result, this.details, phase, this.label, this);
     labelCells(this.details);
     for (const table of this.details.querySelectorAll('table')) this.detailsObserver.observe(table);
   }

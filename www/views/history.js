@@ -92,20 +92,6 @@ function recordsBox(panel, controls) {
   controls.append(box);
 }
 
-/** The result's page list as CSV (what `freshlab history --out pages.csv` writes). */
-function pageListCsv(result) {
-  const quote = (s) => (/[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
-  const weighted = result.pages.some((p) => p.weight !== undefined);
-  const fallback = result.format === 'sitemap' ? 0.5 : 1;
-  const rows = [weighted ? 'page,server,change_rate,weight,rate_low,rate_high' : 'page,server,change_rate,rate_low,rate_high'];
-  for (const p of result.pages) {
-    const e = p.estimate;
-    if (!p.server || !['estimated', 'coarse', 'never_changed'].includes(e.status)) continue;
-    rows.push([quote(p.url), quote(p.server), e.rate, ...(weighted ? [p.weight ?? fallback] : []), e.low ?? 0, e.high].join(','));
-  }
-  return `${rows.join('\n')}\n`;
-}
-
 const TARGETS = [
   ['policies', 'policies'],
   ['allocate', 'allocations'],
@@ -113,7 +99,7 @@ const TARGETS = [
   ['crawlers', 'your crawler'],
 ];
 
-function details(result, element, phase) {
+function details(result, element, phase, _label, panel) {
   if (result.refused) {
     element.innerHTML = `<p class="error" role="alert">${result.said}</p>`;
     return;
@@ -128,7 +114,8 @@ function details(result, element, phase) {
     .map((p) => `<tr><th scope="row">${p.url}</th><td class="num">${fmt(p.estimate.rate, 3)}</td><td class="num">${fmt(p.estimate.low, 3)}–${fmt(p.estimate.high, 3)}</td><td class="num">${p.estimate.observations}</td><td>${label(p.estimate.status)}</td></tr>`)
     .join('');
   const listed = result.pages.length - result.left_out;
-  const sends = TARGETS.map(([id, what]) => `<a class="button secondary" href="?view=${id}" data-view="${id}" data-send="${id}">Run ${what} on these ${fmt(listed, 9)} pages</a>`).join(' ');
+  const typed = (id) => (id === 'crawlers' && result.typed > 0 ? ' with their mime types' : '');
+  const sends = TARGETS.map(([id, what]) => `<a class="button secondary" href="?view=${id}" data-view="${id}" data-send="${id}">Run ${what} on these ${fmt(listed, 9)} pages${typed(id)}</a>`).join(' ');
   const trace = result.trace ? ' <a class="button secondary" href="?view=bursty" data-view="bursty" data-send="bursty">Replay the revisions in bursty changes</a>' : '';
   element.innerHTML = `
     <p>${result.said}</p>
@@ -146,7 +133,9 @@ function details(result, element, phase) {
     a.addEventListener('click', () => {
       const name = `${(result.config.files?.[0]?.name ?? 'history').replace(/\.[a-z]+$/, '')}-pages.csv`;
       if (a.dataset.send === 'bursty') handOff('bursty', 'trace', { text: result.trace, name: name.replace('-pages', '-trace') });
-      else handOff(a.dataset.send, 'pageList', { text: pageListCsv(result), name });
+      // the page list as `freshlab history --out` writes it (with the pages' mime types
+      // for the crawlers, which read them)
+      else handOff(a.dataset.send, 'pageList', { text: panel.plots.csv_for(a.dataset.send), name });
     });
   }
 }
@@ -158,7 +147,7 @@ const panel = {
   keyFields: ['captures', 'confidence'],
   auto: false,
   action: 'Read',
-  fields: ['source', 'format', 'server_by', 'confidence', 'pages', 'servers', 'days', 'rate_min', 'rate_max', 'spacing_min', 'spacing_max', 'captures', 'seed'],
+  fields: ['source', 'format', 'server_by', 'confidence', 'types', 'pages', 'servers', 'days', 'rate_min', 'rate_max', 'spacing_min', 'spacing_max', 'captures', 'seed'],
   setup: recordsBox,
   files: [
     {

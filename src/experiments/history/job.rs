@@ -231,6 +231,7 @@ impl HistoryJob {
                 weight: self.records.weights.get(&(page as u32)).copied(),
                 declared: self.records.changefreq.get(&(page as u32)).copied(),
                 exact_times: matches!(self.records.marks(page).first().map(|m| m.what), Some(history::What::Change)),
+                mime: self.records.mime(page).map(str::to_string),
                 true_rate: self.truth.get(page).copied(),
                 estimate,
             });

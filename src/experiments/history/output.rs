@@ -20,6 +20,9 @@ pub struct PageHistory {
     /// Its records are exact change times (revisions).
     #[serde(default)]
     pub exact_times: bool,
+    /// Its latest captured mime type (CDX, CDXJ, crawl.log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime: Option<String>,
     /// The rate the generator gave it (generated records only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub true_rate: Option<f64>,
@@ -68,6 +71,12 @@ pub struct HistoryOutput {
     pub trace: Option<String>,
     /// Pages left out of the page list: no rate the records support, or no host.
     pub left_out: u64,
+    /// Pages with a captured mime type, and captures whose type was not kept (more
+    /// kinds than a history keeps).
+    #[serde(default)]
+    pub typed: u64,
+    #[serde(default)]
+    pub types_over: u64,
     /// What was read, in a paragraph (the CLI's text, the page's details).
     pub said: String,
     /// Generated records: how the estimates compare with the true rates.
@@ -160,9 +169,12 @@ impl HistoryOutput {
             last,
             trace,
             left_out,
+            typed: 0,
+            types_over: records.types_over,
             said: String::new(),
             accuracy: None,
         };
+        output.typed = output.pages.iter().filter(|p| p.mime.is_some()).count() as u64;
         output.accuracy = Accuracy::of(&output.pages);
         output.said = output.sentence();
         output
@@ -198,6 +210,20 @@ impl HistoryOutput {
         let out = self.left_out;
         if out > 0 {
             text.push_str(&format!(" The page list leaves out {out} pages without a rate the records support or without a host (they stay in the JSON result)."));
+        }
+        if self.typed > 0 {
+            let listed = if self.config.types {
+                "the page list carries them as Content-Type metadata (only the crawlers experiment reads it)"
+            } else {
+                "the page list leaves them out (“page list with mime types”, --types, carries them; the button to your crawler always does)"
+            };
+            text.push_str(&format!(" {} of {} pages have a captured mime type (the latest of each): {listed}.", self.typed, self.pages.len()));
+        }
+        if self.typed == 0 && self.config.types && !self.pages.is_empty() {
+            text.push_str(" No page has a captured mime type: the page list has no metadata column.");
+        }
+        if self.types_over > 0 {
+            text.push_str(&format!(" {} captures' mime types were not kept: more than {} kinds in one history (those pages keep the type they had).", self.types_over, crate::core::model::history::MAX_TYPES));
         }
         if let Some(a) = &self.accuracy {
             text.push_str(&format!(

@@ -1,14 +1,16 @@
 //! The table of a result: the page list the other experiments read
-//! (`page,server,change_rate,weight,rate_low,rate_high`, rates per day), pages without
-//! a rate the records support left out (counted in the result).
+//! (`page,server,change_rate,weight,rate_low,rate_high`, rates per day, and with
+//! `types` a `metadata` column giving each page's captured `Content-Type`), pages
+//! without a rate the records support left out (counted in the result).
 
 use super::output::HistoryOutput;
 use crate::core::model::history::Format;
 use crate::experiments::Tabular;
 use crate::table::{Cell, Table, columns};
 
-impl Tabular for HistoryOutput {
-    fn table(&self) -> Table {
+impl HistoryOutput {
+    /// The page list, with each page's captured mime type as metadata when `typed`.
+    pub fn page_list(&self, typed: bool) -> Table {
         let weighted = self.pages.iter().any(|p| p.weight.is_some());
         // the sitemaps protocol's default priority is 0.5
         let default_weight = if self.format == Some(Format::Sitemap) { 0.5 } else { 1.0 };
@@ -21,10 +23,30 @@ impl Tabular for HistoryOutput {
             }
             row.push(Cell::Number(p.estimate.low.unwrap_or(0.0)));
             row.push(Cell::Number(p.estimate.high.expect("a listed rate has an upper bound")));
+            if typed {
+                row.push(Cell::Text(p.mime.as_ref().map_or(String::new(), |m| format!("Content-Type={m}"))));
+            }
             rows.push(row);
         }
-        let names: &[&str] =
-            if weighted { &["page", "server", "change_rate", "weight", "rate_low", "rate_high"] } else { &["page", "server", "change_rate", "rate_low", "rate_high"] };
-        Table { columns: columns(names), rows }
+        let mut names = vec!["page", "server", "change_rate"];
+        if weighted {
+            names.push("weight");
+        }
+        names.extend(["rate_low", "rate_high"]);
+        if typed {
+            names.push("metadata");
+        }
+        Table { columns: columns(&names), rows }
+    }
+}
+
+impl Tabular for HistoryOutput {
+    fn table(&self) -> Table {
+        self.page_list(self.config.types && self.typed > 0)
+    }
+
+    /// The crawlers experiment reads the pages' mime types; the others refuse them.
+    fn table_for(&self, reader: &str) -> Table {
+        self.page_list(reader == "crawlers" && self.typed > 0)
     }
 }

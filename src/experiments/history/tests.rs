@@ -249,6 +249,51 @@ fn the_page_list_reads_back_the_same() {
     }
 }
 
+/// A page's latest captured mime type (CDX's m field, CDXJ's `mime`, crawl.log's 7th
+/// column) goes into the page list as `Content-Type` metadata where asked (`types`) and
+/// always for the crawlers, never for the experiments that refuse the column; a revisit
+/// record, `-` and the Wayback Machine's `unk` keep the type the page had.
+#[test]
+fn captured_mime_types_go_to_the_crawlers_page_list() {
+    let cdx = " CDX N b a m s k r M S V g
+com,ex)/ 20260101000000 http://ex.com/ text/html 200 A - - 1 0 a
+com,ex)/ 20260102000000 http://ex.com/ text/html 200 B - - 1 0 a
+com,ex)/ 20260103000000 http://ex.com/ warc/revisit - B - - 1 0 a
+com,ex)/feed 20260101000000 http://ex.com/feed application/xml 200 F1 - - 1 0 a
+com,ex)/feed 20260102000000 http://ex.com/feed application/rss+xml 200 F2 - - 1 0 a
+com,ex)/feed 20260103000000 http://ex.com/feed unk 200 F2 - - 1 0 a
+com,ex)/feed 20260104000000 http://ex.com/feed - 200 F3 - - 1 0 a
+com,ex)/x 20260101000000 http://ex.com/x unk 200 X - - 1 0 a
+com,ex)/x 20260102000000 http://ex.com/x - 200 X - - 1 0 a
+com,ex)/x 20260103000000 http://ex.com/x text/plain 404 Y - - 1 0 a
+";
+    let o = run(&[("a.cdx", cdx)]);
+    assert_eq!(page(&o, "http://ex.com/").mime.as_deref(), Some("text/html"));
+    assert_eq!(page(&o, "http://ex.com/feed").mime.as_deref(), Some("application/rss+xml"), "the latest readable type");
+    assert_eq!(page(&o, "http://ex.com/x").mime, None, "unk, - and an error answer's type say nothing");
+    assert_eq!(o.typed, 2);
+    assert!(o.said.contains("2 of 3 pages have a captured mime type"), "{}", o.said);
+    // the export leaves them out unless asked; the crawlers' copy carries them
+    let plain = o.table().to_csv();
+    assert!(!plain.contains("metadata"), "{plain}");
+    assert_eq!(o.table_for("policies").to_csv(), plain);
+    let typed = o.table_for("crawlers").to_csv();
+    let list = page_list::parse(typed.as_bytes(), "page_list").expect("a page list with metadata");
+    let metadata = list.metadata.as_ref().expect("metadata read");
+    let kinds: Vec<String> = (0..list.names.len()).map(|k| metadata.kinds[metadata.of[list.position[k]] as usize].clone()).collect();
+    assert_eq!(list.names, ["http://ex.com/", "http://ex.com/feed", "http://ex.com/x"]);
+    assert_eq!(kinds, ["Content-Type=text/html", "Content-Type=application/rss+xml", ""]);
+    let asked = HistoryConfig { types: true, ..config(&[("a.cdx", cdx)]) }.start().unwrap().finish();
+    assert_eq!(asked.table().to_csv(), typed);
+    // CDXJ with parameters, and Heritrix's crawl.log
+    let cdxj = r#"com,ex)/ 20260101000000 {"url": "http://ex.com/", "mime": "text/html; charset=UTF-8", "status": "200", "digest": "A"}
+"#;
+    assert_eq!(page(&run(&[("a.cdxj", cdxj)]), "http://ex.com/").mime.as_deref(), Some("text/html; charset=UTF-8"));
+    let log = "2026-01-01T00:00:00.000Z 200 10 http://ex.net/a.pdf - - application/pdf #001 20260101000000000+10 sha1:A - -
+";
+    assert_eq!(page(&run(&[("crawl.log", log)]), "http://ex.net/a.pdf").mime.as_deref(), Some("application/pdf"));
+}
+
 /// The command line streams files — capture indexes a line at a time, sitemaps and
 /// MediaWiki dumps an XML event at a time — gzip or not, to the same result as their
 /// text, however the reading is sliced.

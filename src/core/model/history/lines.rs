@@ -156,7 +156,8 @@ fn capture(records: &mut Records, url: &str, timestamp: &str, mime: &str, status
         records.skip(Skip::NoDigest);
         return Ok(());
     }
-    records.add(url, Mark { time, what: What::Digest(hash(digest)) })?;
+    let page = records.add(url, Mark { time, what: What::Digest(hash(digest)) })?;
+    records.saw_type(page, mime);
     Ok(())
 }
 
@@ -235,7 +236,8 @@ fn heritrix(line: &str, records: &mut Records) -> Result<(), String> {
         400..=599 => records.skip(Skip::Error),
         200..=299 if f[9] == "-" => records.skip(Skip::NoDigest),
         200..=299 => {
-            records.add(uri, Mark { time, what: What::Digest(hash(f[9])) })?;
+            let page = records.add(uri, Mark { time, what: What::Digest(hash(f[9])) })?;
+            records.saw_type(page, f[6]);
         }
         other => return Err(format!("status {other} is neither an HTTP status nor a Heritrix failure code (negative)")),
     }

@@ -183,7 +183,18 @@ pub struct Records {
     /// Each sitemap snapshot's time (Unix seconds): the date in its file's name, else its
     /// latest lastmod (the sitemap cannot have been written before it).
     pub snapshots: Vec<Snapshot>,
+    /// Each page's latest captured mime type (an index into `types`, 0: none).
+    typed: Vec<u16>,
+    /// The mime types met, interned (index 0 unused).
+    types: Vec<Box<str>>,
+    type_index: HashMap<Box<str>, u16>,
+    /// Captures whose mime type was not kept: more than [`MAX_TYPES`] kinds met.
+    pub types_over: u64,
 }
+
+/// At most this many mime types in one history (a capture of another new one keeps
+/// its page's type as it was, counted in [`Records::types_over`]).
+pub const MAX_TYPES: usize = 4096;
 
 /// When a sitemap snapshot was taken.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,6 +221,7 @@ impl Records {
         self.index.insert(url.into(), p);
         self.urls.push(url.into());
         self.marks.push(Vec::new());
+        self.typed.push(0);
         Some(p)
     }
 
@@ -219,6 +231,40 @@ impl Records {
         self.marks[page as usize].push(mark);
         self.kept += 1;
         Ok(page)
+    }
+
+    /// A capture of `page` served as `mime`: the page's type from now on (records of a
+    /// URL come in time order in the indexes and logs). Kept only when it reads as a
+    /// type (`type/subtype`, parameters allowed); `-`, `unk` (the Wayback Machine's
+    /// unknown) and `warc/revisit` (no content of its own) leave the type as it was.
+    pub fn saw_type(&mut self, page: u32, mime: &str) {
+        let mime = mime.trim();
+        let readable = mime.len() <= 200 && mime.split(';').next().is_some_and(|t| t.trim().contains('/')) && !mime.contains('|') && !mime.chars().any(char::is_control);
+        if !readable || mime.eq_ignore_ascii_case("warc/revisit") {
+            return;
+        }
+        let kind = match self.type_index.get(mime) {
+            Some(&k) => k,
+            None if self.types.len() > MAX_TYPES => {
+                self.types_over += 1;
+                return;
+            }
+            None => {
+                if self.types.is_empty() {
+                    self.types.push("".into());
+                }
+                let k = self.types.len() as u16;
+                self.types.push(mime.into());
+                self.type_index.insert(mime.into(), k);
+                k
+            }
+        };
+        self.typed[page as usize] = kind;
+    }
+
+    /// The latest mime type captured of `page`, if any.
+    pub fn mime(&self, page: usize) -> Option<&str> {
+        self.typed.get(page).filter(|&&k| k > 0).map(|&k| &*self.types[k as usize])
     }
 
     /// A new sitemap snapshot, at `named` (a date in its file's name) when given.
