@@ -362,7 +362,11 @@ impl Adaptive {
                 }
                 interval = interval.clamp(r.min, r.max);
                 let next = if r.keeps_ahead { (reference + interval).clamp(t + r.min, t + r.max) } else { reference + interval };
-                self.refetch_past_max(k, t, interval, next)
+                let next = self.refetch_past_max(k, t, interval, next);
+                // a host's shortest interval past db.fetch.interval.max forces a refetch at
+                // every generate cycle; without cycles (a tuning's candidate: a file's run
+                // is refused so) after the interval forceRefetch sets, never at once again
+                if next == t && r.cycle == 0.0 && r.refetch_max.is_some_and(|m| r.min > m) { t + self.interval[k] } else { next }
             }
             // StormCrawler AdaptiveScheduler.schedule, in whole minutes
             Rule::Stormcrawler => {

@@ -160,7 +160,26 @@ impl CrawlersConfig {
         if self.source == RepositorySource::Generator {
             return refuse("names hosts, and the generated pages' servers have no host names: load a page list whose server column names your hosts");
         }
-        nutch_hosts::read(text, &loaded.model.intervals).map_err(|e| InputError::new("host_intervals", format!("({}) {e}", nutch_hosts::FILE_NAME)))
+        let hosts = nutch_hosts::read(text, &loaded.model.intervals).map_err(|e| InputError::new("host_intervals", format!("({}) {e}", nutch_hosts::FILE_NAME)))?;
+        let i = &loaded.model.intervals;
+        if let Some(m) = i.refetch_max.filter(|_| i.cycle == 0.0) {
+            let past: Vec<String> = hosts.iter().filter(|h| h.min.is_some_and(|min| min > m)).map(|h| format!("{}, line {}", h.host, h.line)).collect();
+            if !past.is_empty() {
+                return Err(InputError::new(
+                    "host_intervals",
+                    format!(
+                        "({}) gives {} host(s) a shortest interval past db.fetch.interval.max ({} s): Nutch forces their pages to a refetch at every generate cycle, so set Nutch's batch cycle (nutch_cycle_hours) to run it, or give those hosts a minimum of at most {} s ({}{})",
+                        nutch_hosts::FILE_NAME,
+                        past.len(),
+                        m / crawler_files::SECOND,
+                        m / crawler_files::SECOND,
+                        past.iter().take(10).cloned().collect::<Vec<_>>().join("; "),
+                        if past.len() > 10 { "; …" } else { "" }
+                    ),
+                ));
+            }
+        }
+        Ok(hosts)
     }
 
     /// `crawler_settings`, each a setting the crawler reads with a value it takes.
@@ -321,8 +340,13 @@ impl CrawlersConfig {
         let ramp = |start: Option<PageStart>| (i.unchanged_fetches_from(start, horizon) - 1.0).max(0.0) / horizon;
         // a fixed rule's fetches (or a page's fixed interval's) do not depend on changes:
         // the rule's own count (Nutch's forced refetch past db.fetch.interval.max included)
+        // a Nutch host's shortest interval past db.fetch.interval.max: a refetch of each
+        // page every cycle (without cycles, a tuning's candidate: every 0.9 × the maximum)
+        let past_max = i.refetch_max.filter(|&m| i.min > m).map(|m| if i.cycle > 0.0 { i.cycle } else { 0.9 * m });
         let per_page = |start: Option<PageStart>| {
-            if i.rule == Rule::Fixed || start.is_some_and(|s| s.fixed) { ramp(start) } else { (rate_sum / pages.max(1.0) / 0.916 + ramp(start)).min(1.0 / i.min) }
+            if let Some(every) = past_max {
+                1.0 / every
+            } else if i.rule == Rule::Fixed || start.is_some_and(|s| s.fixed) { ramp(start) } else { (rate_sum / pages.max(1.0) / 0.916 + ramp(start)).min(1.0 / i.min) }
         };
         let per_page_day = if mix.is_empty() { per_page(None) } else { mix.iter().map(|&(start, share)| share * per_page(start)).sum() };
         let p = self.politeness_days(loaded);
@@ -330,6 +354,28 @@ impl CrawlersConfig {
             let wanted = n * (1.0 + per_page_day * horizon);
             if p > 0.0 { (horizon / p + n).min(wanted) } else { wanted }
         }
+    }
+
+    /// What a Nutch host file's own bounds ask beyond the rule's, and its time: the k-th
+    /// host listed counted as the k-th largest server (the file names its hosts, the
+    /// estimate knows the servers' sizes only: an upper bound where, as such files do,
+    /// it lists the busy hosts), each at its own bounds ([`Self::asked`]).
+    fn host_file_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> (f64, f64) {
+        let hosts = match self.host_bounds(loaded) {
+            Ok(hosts) if !hosts.is_empty() => hosts,
+            _ => return (0.0, 0.0),
+        };
+        let plain = self.asked(loaded, mix, pages, rate_sum);
+        let sizes = sizes.filter(|s| !s.is_empty());
+        let mut bounded = loaded.clone();
+        let (mut requests, mut seconds) = (0.0, 0.0);
+        for (k, h) in hosts.iter().enumerate().take(servers as usize) {
+            let n = sizes.map_or(pages / servers.max(1.0), |s| s.get(k).copied().unwrap_or(0.0));
+            bounded.model.intervals = h.bound(loaded.model.intervals);
+            let extra = (self.asked(&bounded, mix, pages, rate_sum)(n) - plain(n)).max(0.0);
+            (requests, seconds) = (requests + extra, seconds + extra * seconds_per_request(n));
+        }
+        (requests, seconds)
     }
 
     /// The crawler's requests in one run, and their time, where servers have limits (a
@@ -453,6 +499,9 @@ impl Settings for CrawlersConfig {
         let (free, free_seconds) = self.requests_and_seconds(&loaded, &mix, pages as f64, servers as f64, rate_sum, sizes.as_deref());
         let pilot = self.under_limits(&loaded, &mix, shape.as_ref(), [pages as f64, servers as f64, rate_sum], sizes.as_deref());
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
+        // and what a Nutch host file's own bounds ask beyond
+        let (hosts, hosts_seconds) = self.host_file_requests(&loaded, &mix, [pages as f64, servers as f64, rate_sum], sizes.as_deref());
+        let (free, free_seconds, requests, request_seconds) = (free + hosts, free_seconds + hosts_seconds, requests + hosts, request_seconds + hosts_seconds);
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
         // and the crawler again without each cause of the gap it may have (the split);
         // without the servers' limits it makes what its intervals ask (stopped there)

@@ -314,7 +314,7 @@ pub struct HostBoundsUsed {
     pub pages: u64,
     pub unmatched: Vec<String>,
     /// Hosts with pages whose shortest interval lies past db.fetch.interval.max (with
-    /// their lines): Nutch forces their pages to a refetch at every chance.
+    /// their lines): Nutch forces their pages to a refetch at every crawl cycle (refused without cycles).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub past_max: Vec<(String, u64)>,
     /// The same in words (`words`), for the page.
@@ -343,7 +343,7 @@ impl HostBoundsUsed {
             (Some(m), n) if n > 0 => {
                 let named: Vec<String> = self.past_max.iter().take(10).map(|(h, line)| format!("{h}, line {line}")).collect();
                 format!(
-                    "; {n} of them give a shortest interval past db.fetch.interval.max ({} days): Nutch forces those hosts' pages to a refetch at every chance, so lower their minimum or raise db.fetch.interval.max ({}{})",
+                    "; {n} of them give a shortest interval past db.fetch.interval.max ({} days): Nutch forces those hosts' pages to a refetch at every crawl cycle, so lower their minimum or raise db.fetch.interval.max ({}{})",
                     sig(m, 4),
                     named.join("; "),
                     if n > named.len() { "; …" } else { "" }

@@ -537,11 +537,28 @@ fn nutchs_host_file_bounds_its_hosts_intervals() {
         "{}",
         used.said
     );
-    // a shortest interval past db.fetch.interval.max (90 days): every chance a refetch, said
-    let past = ran(CrawlersConfig { host_intervals: Some("a.example 8640000 default\n".into()), ..base.clone() });
+    // a shortest interval past db.fetch.interval.max (90 days): a refetch at every crawl
+    // cycle (said), and without cycles refused — even with no server delay, where a
+    // refetch "at every chance" never let the clock move (the run hung)
+    let past_file = Some("a.example 8640000 default\n".to_string());
+    let no_delay = "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property><property><name>fetcher.server.delay</name><value>0</value></property></configuration>";
+    for config in [base.crawler_config.clone(), Some(no_delay.to_string())] {
+        let e = CrawlersConfig { host_intervals: past_file.clone(), crawler_config: config, ..base.clone() }.validate().unwrap_err();
+        assert!(e.field == "host_intervals" && e.message.contains("set Nutch's batch cycle (nutch_cycle_hours)") && e.message.contains("a.example, line 1"), "{e}");
+    }
+    let past_config = CrawlersConfig { host_intervals: past_file, crawler_config: Some(no_delay.into()), nutch_cycle_hours: 24.0, ..base.clone() };
+    // the estimate counts those refetches (it counted the rule's few: 5 times low)
+    let (work, estimated) = work_and_estimate(past_config.clone());
+    assert!(work <= estimated * 1.1 && work >= estimated / 2.0, "work {work}, estimated {estimated}");
+    let past = ran(past_config);
     let used = past.host_intervals.as_ref().expect("said");
     assert_eq!(used.past_max, vec![("a.example".to_string(), 1)]);
-    assert!(used.said.contains("1 of them give a shortest interval past db.fetch.interval.max (90 days): Nutch forces those hosts' pages to a refetch at every chance"), "{}", used.said);
+    assert!(used.said.contains("1 of them give a shortest interval past db.fetch.interval.max (90 days): Nutch forces those hosts' pages to a refetch at every crawl cycle"), "{}", used.said);
+    // a.example's 10 pages once a daily cycle over 100 days (the first fetch included);
+    // b.example's as the rule asks
+    let b_requests = without.runs[0].requests / 2;
+    let a_requests = past.runs[0].requests - b_requests;
+    assert!((1000..=1010).contains(&a_requests), "{a_requests} requests to a.example");
     assert!(with.host_intervals.as_ref().unwrap().past_max.is_empty());
     let refused = |c: CrawlersConfig| c.validate().unwrap_err();
     let file = Some("a.example 3600 default".to_string());
