@@ -56,7 +56,7 @@ pub struct HistoryConfig {
     pub format: Format = Format::Auto; select("the records' format").help("CDX, CDXJ, sitemap, Heritrix crawl.log, CSV or MediaWiki; detected from each file when auto");
     pub server_by: ServerBy = ServerBy::Host; select("a server is the URL's").help("pages of one server share its politeness in the other experiments");
     pub confidence: f64 = 0.95; number("confidence of the intervals").help("the likelihood-ratio interval of each page's rate").at_least(0.5).at_most(0.999);
-    pub types: bool = false; bool("page list with mime types").help("each page's latest captured mime type as its metadata (Content-Type=…), for the crawlers experiment (Nutch's MimeAdaptiveFetchSchedule); the other experiments refuse a metadata column, and the page sends it to the crawlers view only");
+    pub types: bool = false; bool("page list with mime types").help("each page's latest captured mime type as its metadata (Content-Type=…) in the exported page list (CSV, --out), which the crawlers experiment reads (Nutch's MimeAdaptiveFetchSchedule) and the others refuse; the button to your crawler always sends them");
     /// The files' text (the page, a JSON config).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<RecordFile> = Vec::new(); internal;
