@@ -120,9 +120,9 @@ function details(result, element, phase, _label, panel) {
   element.innerHTML = `
     <p>${result.said}</p>
     <p class="sends">${phase === 'final' && listed > 0 ? sends + trace : ''}</p>
-    <table><caption>Pages by what their records say</caption><tbody>${statuses}</tbody></table>
-    <table><caption>Records left out, by reason</caption><tbody>${skipped}</tbody></table>
-    <table><caption>The ten fastest-changing pages (per day, ${fmt(100 * result.config.confidence, 3)} % interval)</caption>
+    <table class="proof"><caption>Pages by what their records say</caption><tbody>${statuses}</tbody></table>
+    <table class="proof"><caption>Records left out, by reason</caption><tbody>${skipped}</tbody></table>
+    <table class="proof"><caption>The ten fastest-changing pages (per day, ${fmt(100 * result.config.confidence, 3)} % interval)</caption>
       <thead><tr><th scope="col">page</th><th scope="col">rate</th><th scope="col">interval</th><th scope="col">intervals seen</th><th scope="col">status</th></tr></thead>
       <tbody>${top}</tbody></table>
     <p class="fineprint">Rates come from the likelihood of what the records show: a page seen changed or not between visits (Cho &amp; Garcia-Molina's
