@@ -75,3 +75,18 @@ pub const HOST_INTERVALS: FileInput = FileInput {
     table: false,
     help: "Nutch's adaptive-host-specific-intervals.txt (NUTCH-3029): <hostname> <min> <max> a line, in seconds",
 };
+
+/// Heritrix's overrides file (the `location` of its configuration's
+/// PropertyOverrideConfigurer), checked against the configuration when the run starts.
+pub const HERITRIX_OVERRIDES: FileInput = FileInput {
+    flags: &["heritrix_overrides"],
+    field: "heritrix_overrides",
+    sets: |_| None,
+    check: |bytes| match std::str::from_utf8(bytes) {
+        Ok(text) => crate::core::policy::crawler_files::heritrix::located_pairs(text).map(|_| ()).map_err(|e| crate::core::input::InputError::new("heritrix_overrides", e)),
+        Err(e) => Err(crate::core::input::InputError::new("heritrix_overrides", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    },
+    max_bytes: crate::core::policy::crawler_files::MAX_BYTES as u64,
+    table: false,
+    help: "Heritrix's overrides file, the one crawler-beans.cxml names as a PropertyOverrideConfigurer's location: bean.property=value lines (Java properties)",
+};

@@ -302,3 +302,29 @@ test('Nutch’s rates by type: a MimeAdaptiveFetchSchedule file, its adaptive-mi
   assert.match(decodeURIComponent(page.url()), /crawlers\.mime_file=\d+::adaptive-mimetypes\.txt/);
   assert.deepEqual(browser.errors, []);
 });
+
+test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings run, each naming the file and its line', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const cxml = `<?xml version="1.0" encoding="UTF-8"?>
+<beans xmlns="http://www.springframework.org/schema/beans">
+ <bean id="fileOverrides" class="org.springframework.beans.factory.config.PropertyOverrideConfigurer">
+  <property name="location" value="file:heritrix-overrides.properties"/>
+ </bean>
+</beans>
+`;
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-beans.cxml', mimeType: 'text/xml', buffer: Buffer.from(cxml) });
+  await page.waitForFunction(() => /Loaded crawler-beans\.cxml/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  assert.equal(await panel.getByLabel('crawler', { exact: true }).inputValue(), 'heritrix');
+  await panel.getByRole('button', { name: 'Load a sample overrides file' }).click();
+  await page.waitForFunction(() => /Loaded heritrix-overrides\.properties/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await done(page, 'crawlers');
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const row = (name) => settings.find((r) => r[0] === name);
+  assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
+  assert.deepEqual(row('disposition.delayFactor').slice(1, 3), ['10.0', 'heritrix-overrides.properties, line 9']);
+  await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-overrides.png') });
+  await page.waitForFunction(() => /crawlers\.overrides_file=/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(browser.errors, []);
+});

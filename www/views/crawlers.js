@@ -15,7 +15,7 @@ function settingsTable(loaded) {
   const rows = loaded.settings
     .map(
       (s) => `<tr><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
-        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `the file, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
+        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');
   const ignored = loaded.ignored.length
@@ -306,6 +306,20 @@ export default {
             type in the page list's <code>metadata</code> column (<code>Content-Type=text/html</code>). Limit: 1 MB.`,
           onLoad: () => {},
         });
+        csvDropBox(panel, controls, {
+          key: 'heritrixOverrides',
+          label: 'Heritrix’s overrides file (its PropertyOverrideConfigurer’s location)',
+          accept: '.properties,.txt,text/plain',
+          sampleLabel: 'Load a sample overrides file',
+          sample: 'heritrix-overrides.properties',
+          sampleName: 'heritrix-overrides.properties (a sample: politer delays)',
+          empty: 'No overrides file: a location your crawler-beans.cxml names is listed, not read.',
+          waiting: 'No overrides file: a location your crawler-beans.cxml names is listed, not read.',
+          loaded: 'Its bean.property=value lines are set over the beans after the overrides bean’s own (as Spring does), and each setting names it.',
+          help: `The properties file a <code>PropertyOverrideConfigurer</code> in crawler-beans.cxml reads from its <code>location</code>
+            (<code>bean.property=value</code> lines, Java properties). Limit: 1 MB.`,
+          onLoad: () => {},
+        });
       },
       files: [
         {
@@ -331,6 +345,14 @@ export default {
           param: 'mime_file',
           noun: 'rates by type',
           otherwise: 'inc_rate and dec_rate for every page',
+          when: () => true,
+        },
+        {
+          key: 'heritrixOverrides',
+          field: 'heritrix_overrides',
+          param: 'overrides_file',
+          noun: 'overrides file',
+          otherwise: 'the overrides in crawler-beans.cxml only',
           when: () => true,
         },
       ],

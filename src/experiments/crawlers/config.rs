@@ -10,7 +10,7 @@ use crate::core::model::page_list::ListShape;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::{PageStart, Rule};
-use crate::core::policy::crawler_files::seed_metadata;
+use crate::core::policy::crawler_files::{heritrix, seed_metadata};
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::nutch_mimes;
@@ -44,6 +44,10 @@ pub struct CrawlersConfig {
     /// rates by a page's Content-Type (the page list's metadata).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mime_rates: Option<String> = None; internal;
+    /// Heritrix's overrides file, the one its configuration's PropertyOverrideConfigurer
+    /// names as `location` (Java properties, `bean.property=value`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heritrix_overrides: Option<String> = None; internal;
     /// Settings over the file (or the shipped defaults), each a name the crawler reads:
     /// `--set NAME=VALUE` on the command line, one field of the form and the link.
     pub crawler_settings: String = String::new();
@@ -237,7 +241,10 @@ impl CrawlersConfig {
                         ),
                     ));
                 }
-                crawler_files::read(self.crawler, text, "crawler_config")?
+                match self.located(text)? {
+                    Some((name, located)) => crawler_files::read_beside(self.crawler, text, Some((&name, located)), ["crawler_config", "heritrix_overrides"])?,
+                    None => crawler_files::read(self.crawler, text, "crawler_config")?,
+                }
             }
             None => crawler_files::shipped(self.crawler),
         };
@@ -255,6 +262,23 @@ impl CrawlersConfig {
             loaded.model.retry_days = self.recrawl_days.0;
         }
         Ok(loaded)
+    }
+
+    /// Heritrix's overrides file beside the configuration `text`, with the name its
+    /// `location` gives it (None: no file given); refused where Heritrix would not read
+    /// it, naming the fix.
+    fn located<'a>(&'a self, text: &str) -> Result<Option<(String, &'a str)>, InputError> {
+        let Some(located) = self.heritrix_overrides.as_deref() else { return Ok(None) };
+        let refuse = |why: String| InputError::new("heritrix_overrides", why);
+        if self.crawler != Crawler::Heritrix {
+            return Err(refuse("is Heritrix's overrides file (a PropertyOverrideConfigurer's location); choose crawler heritrix or remove the file".into()));
+        }
+        let location = heritrix::location(text).map_err(|e| InputError::new("crawler_config", e))?.ok_or_else(|| {
+            refuse("is an overrides file, but the crawler-beans.cxml names none (no PropertyOverrideConfigurer with a location): add one, paste its lines into the overrides' <value>, or remove the file".into())
+        })?;
+        heritrix::located_pairs(located).map_err(|e| refuse(format!("({location}) {e}")))?;
+        let name = location.rsplit(['/', '\\', ':']).next().unwrap_or(&location).to_string();
+        Ok(Some((name, located)))
     }
 
     /// Every server's limits, as set.
@@ -470,6 +494,12 @@ impl Settings for CrawlersConfig {
                     "is {} requests a second: a server that slow refuses nearly every request; give at least {MIN_CAPACITY} (about one a day), or 0 for no limit",
                     self.server_capacity
                 ),
+            ));
+        }
+        if self.heritrix_overrides.is_some() && self.crawler_config.is_none() {
+            return Err(InputError::new(
+                "heritrix_overrides",
+                "is an overrides file, and no crawler-beans.cxml is loaded to name it: load the configuration whose PropertyOverrideConfigurer gives it as location",
             ));
         }
         if self.crawler_config.as_ref().is_some_and(|t| t.len() > crawler_files::MAX_BYTES) {

@@ -786,3 +786,25 @@ fn nutchs_injected_scores_order_its_fetch_lists() {
     assert!((r.converged - 5.0 / 50.0).abs() < 0.002, "{}", r.converged);
     assert!(o.metadata[0].meaning.contains("takes the highest first"), "{}", o.metadata[0].meaning);
 }
+
+/// Heritrix's overrides file beside its crawler-beans.cxml: the run takes its settings
+/// (its minDelayMs sets the politeness); refused, naming the field and the fix, for
+/// another crawler, without a configuration, and beside one that names no location.
+#[test]
+fn heritrixs_overrides_file_is_read_beside_its_configuration() {
+    let cxml = "<beans><bean id=\"fileOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\"><property name=\"location\" value=\"file:over.properties\"/></bean></beans>";
+    let file = Some("disposition.minDelayMs=10000\n".to_string());
+    let base = CrawlersConfig { crawler: Crawler::Heritrix, crawler_config: Some(cxml.into()), heritrix_overrides: file.clone(), ..small() };
+    let o = ran(base.clone());
+    assert_eq!(o.politeness_seconds, 10.0);
+    assert!(o.loaded.settings.iter().any(|s| s.name == "disposition.minDelayMs" && s.file.as_deref() == Some("over.properties") && s.line == Some(1)));
+    let refused = |c: CrawlersConfig| c.validate().unwrap_err();
+    let e = refused(CrawlersConfig { crawler: Crawler::Nutch, crawler_config: None, ..base.clone() });
+    assert!(e.field == "heritrix_overrides" && e.message.contains("load the configuration"), "{e}");
+    let e = refused(CrawlersConfig { crawler_config: None, ..base.clone() });
+    assert!(e.field == "heritrix_overrides" && e.message.contains("no crawler-beans.cxml is loaded"), "{e}");
+    let e = refused(CrawlersConfig { crawler_config: Some("<beans/>".into()), ..base.clone() });
+    assert!(e.field == "heritrix_overrides" && e.message.contains("names none"), "{e}");
+    let e = refused(CrawlersConfig { crawler: Crawler::Scrapy, crawler_config: Some("DOWNLOAD_DELAY = 1\n".into()), ..base });
+    assert!(e.field == "heritrix_overrides" && e.message.contains("choose crawler heritrix"), "{e}");
+}

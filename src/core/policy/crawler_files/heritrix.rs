@@ -73,8 +73,12 @@ pub const KNOWN: &[Known] = &[
 ];
 
 /// Every bean property the file sets, in order, with its line; then the overrides',
-/// which Spring applies once every bean is defined, wherever they stand in the file.
-pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
+/// which Spring applies once every bean is defined, wherever they stand in the file, bean
+/// after bean. `located`: the text of the properties file the overrides' `location`
+/// names (checked by [`located_pairs`]), applied after that bean's own `properties`
+/// (Spring's PropertiesLoaderSupport.mergeProperties), or before them with
+/// `localOverride` true; its entries name it.
+pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, String> {
     let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
     let mut entries = Vec::new();
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
@@ -82,7 +86,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         for property in bean.children().filter(|n| n.has_tag_name("property")) {
             let line = row(&doc, property.range().start);
             let Some(name) = property.attribute("name") else { return Err(format!("line {line}: a <property> without a name attribute")) };
-            if overrides_of(bean, property).is_some() {
+            if overrides_of(bean, property).is_some() || (located.is_some() && location_of(bean).is_some()) {
                 continue;
             }
             // a value attribute, or a <value> child; references and lists are not read
@@ -90,11 +94,59 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
                 .attribute("value")
                 .map(str::to_string)
                 .or_else(|| property.children().find(|n| n.has_tag_name("value")).and_then(|n| n.text()).map(|t| t.trim().to_string()));
-            entries.push(Entry { name: format!("{id}.{name}"), value: value.unwrap_or_default(), line });
+            entries.push(Entry { name: format!("{id}.{name}"), value: value.unwrap_or_default(), line, file: None });
         }
     }
-    entries.extend(overrides(&doc)?.into_iter().map(|o| o.entry));
+    for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
+        let local: Vec<Entry> = bean_overrides(&doc, bean)?.into_iter().map(|o| o.entry).collect();
+        let from_file: Vec<Entry> = match (located, location_of(bean)) {
+            (Some((name, text)), Some(_)) => located_pairs(text)?
+                .into_iter()
+                .map(|p| Entry { name: p.key, value: p.value, line: p.line, file: Some(name.to_string()) })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let local_override = bean.children().any(|p| p.has_tag_name("property") && p.attribute("name") == Some("localOverride") && p.attribute("value") == Some("true"));
+        if local_override {
+            entries.extend(from_file.into_iter().chain(local));
+        } else {
+            entries.extend(local.into_iter().chain(from_file));
+        }
+    }
     Ok(entries)
+}
+
+/// The `location` an overrides bean reads its properties from (a file beside the job).
+fn location_of<'a>(bean: Node<'a, '_>) -> Option<&'a str> {
+    if !bean.attribute("class").is_some_and(|c| c.ends_with("PropertyOverrideConfigurer")) {
+        return None;
+    }
+    bean.children().find(|p| p.has_tag_name("property") && p.attribute("name") == Some("location")).and_then(|p| p.attribute("value"))
+}
+
+/// The overrides file the configuration names (a PropertyOverrideConfigurer's
+/// `location`): None without one; refused where it names several (Freshlab reads one).
+pub fn location(text: &str) -> Result<Option<String>, String> {
+    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let named: Vec<(String, u64)> = doc.descendants().filter(|n| n.has_tag_name("bean")).filter_map(|b| location_of(b).map(|l| (l.to_string(), row(&doc, b.range().start)))).collect();
+    match &named[..] {
+        [] => Ok(None),
+        [(one, _)] => Ok(Some(one.clone())),
+        many => Err(format!(
+            "names {} overrides files ({}); Freshlab reads one beside it: paste the others' lines into an overrides' <value>",
+            many.len(),
+            many.iter().map(|(l, line)| format!("{l}, line {line}")).collect::<Vec<_>>().join("; ")
+        )),
+    }
+}
+
+/// An overrides file's pairs (Java's properties format), refused with the line that
+/// cannot be read.
+pub fn located_pairs(text: &str) -> Result<Vec<java_properties::Pair>, String> {
+    if text.len() > super::MAX_BYTES {
+        return Err(format!("is {} KB, over the {} KB a crawler's configuration may have", text.len() >> 10, super::MAX_BYTES >> 10));
+    }
+    java_properties::pairs(text).map_err(|(k, why)| format!("line {k}: {why}"))
 }
 
 /// One override: `beanId.property` and its value, and where the file gives it.
@@ -114,32 +166,39 @@ pub enum OverrideAt {
 /// Spring's PropertyOverrideConfigurer beans' `properties`, in the file's order: a
 /// `<value>` in Java's properties format (java.util.Properties.load: `key=value`,
 /// `key: value` or `key value`, `#` and `!` comments, `\` continuing a line), or
-/// `<props>` of `<prop key=…>value</prop>`. A `location` (a file beside the job) cannot
-/// be read here: it is listed as ignored.
+/// `<props>` of `<prop key=…>value</prop>`. A `location` (a file beside the job) is read
+/// by [`entries`] when given.
 pub fn overrides(doc: &Document) -> Result<Vec<Override>, String> {
     let mut found = Vec::new();
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
-        for property in bean.children().filter(|n| n.has_tag_name("property")) {
-            match overrides_of(bean, property) {
-                Some(Given::Text(value)) => {
-                    let Some(text) = value.first_child().filter(Node::is_text) else { continue };
-                    let first = row(doc, text.range().start);
-                    let pairs = java_properties::pairs(text.text().unwrap_or_default()).map_err(|(k, why)| format!("line {}: the overrides' properties: {why}", first + k - 1))?;
-                    for p in pairs {
-                        let at = first + p.line - 1;
-                        found.push(Override { entry: Entry { name: p.key, value: p.value, line: at }, at: OverrideAt::Lines { row: at, count: p.lines, within: text.range() } });
-                    }
+        found.extend(bean_overrides(doc, bean)?);
+    }
+    Ok(found)
+}
+
+/// One bean's overrides, as [`overrides`] reads them (none: not an overrides bean).
+fn bean_overrides(doc: &Document, bean: Node) -> Result<Vec<Override>, String> {
+    let mut found = Vec::new();
+    for property in bean.children().filter(|n| n.has_tag_name("property")) {
+        match overrides_of(bean, property) {
+            Some(Given::Text(value)) => {
+                let Some(text) = value.first_child().filter(Node::is_text) else { continue };
+                let first = row(doc, text.range().start);
+                let pairs = java_properties::pairs(text.text().unwrap_or_default()).map_err(|(k, why)| format!("line {}: the overrides' properties: {why}", first + k - 1))?;
+                for p in pairs {
+                    let at = first + p.line - 1;
+                    found.push(Override { entry: Entry { name: p.key, value: p.value, line: at, file: None }, at: OverrideAt::Lines { row: at, count: p.lines, within: text.range() } });
                 }
-                Some(Given::Props(props)) => {
-                    for prop in props.children().filter(|n| n.has_tag_name("prop")) {
-                        let line = row(doc, prop.range().start);
-                        let Some(name) = prop.attribute("key") else { return Err(format!("line {line}: a <prop> without a key attribute; give it key=\"bean.property\"")) };
-                        let value = prop.text().unwrap_or_default().trim().to_string();
-                        found.push(Override { entry: Entry { name: name.into(), value, line }, at: OverrideAt::Prop(prop.range()) });
-                    }
-                }
-                None => {}
             }
+            Some(Given::Props(props)) => {
+                for prop in props.children().filter(|n| n.has_tag_name("prop")) {
+                    let line = row(doc, prop.range().start);
+                    let Some(name) = prop.attribute("key") else { return Err(format!("line {line}: a <prop> without a key attribute; give it key=\"bean.property\"")) };
+                    let value = prop.text().unwrap_or_default().trim().to_string();
+                    found.push(Override { entry: Entry { name: name.into(), value, line, file: None }, at: OverrideAt::Prop(prop.range()) });
+                }
+            }
+            None => {}
         }
     }
     Ok(found)
@@ -172,6 +231,6 @@ fn row(doc: &Document, at: usize) -> u64 {
 /// cannot (None: not read here).
 pub fn aside(e: &Entry) -> Option<String> {
     e.name.ends_with(".location").then(|| {
-        "a properties file beside the job whose lines Spring sets over the beans: Freshlab reads the one file given, so its settings are not in this run; paste its lines into the overrides' <value> to have them read".into()
+        "a properties file beside the job whose lines Spring sets over the beans: not given here, so its settings are not in this run; give it beside the configuration (--heritrix-overrides FILE, the view's overrides box) or paste its lines into the overrides' <value>".into()
     })
 }

@@ -114,6 +114,9 @@ pub struct Setting {
     /// Its line in the file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
+    /// The file beside the configuration that gives it (Heritrix's overrides file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// What it sets in the model; empty: read, not modelled yet.
     pub meaning: String,
     /// Set over the file by the run's own settings (`crawler_settings`, `--set`).
@@ -143,22 +146,30 @@ pub struct Loaded {
 
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
 pub fn read(crawler: Crawler, text: &str, field: &str) -> Result<Loaded, InputError> {
+    read_beside(crawler, text, None, [field, field])
+}
+
+/// [`read`], with Heritrix's overrides file (its name and text) beside the configuration,
+/// checked beforehand ([`heritrix::location`], [`heritrix::located_pairs`]); a value it
+/// gives that cannot be taken is refused naming `fields[1]`.
+pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fields: [&str; 2]) -> Result<Loaded, InputError> {
+    let field = fields[0];
     if text.len() > MAX_BYTES {
         return Err(InputError::new(field, format!("is {} KB, over the {} KB a crawler's configuration may have; is it the right file?", text.len() >> 10, MAX_BYTES >> 10)));
     }
     let entries = match crawler {
         Crawler::Nutch => nutch::entries(text),
         Crawler::Stormcrawler => stormcrawler::entries(text),
-        Crawler::Heritrix => heritrix::entries(text),
+        Crawler::Heritrix => heritrix::entries(text, overrides),
         Crawler::Scrapy => scrapy::entries(text),
     }
     .map_err(|e| InputError::new(field, e))?;
-    apply(crawler, entries, field)
+    apply(crawler, entries, fields)
 }
 
 /// The model of `crawler` at its shipped defaults (no file).
 pub fn shipped(crawler: Crawler) -> Loaded {
-    apply(crawler, Vec::new(), "").expect("the shipped defaults read")
+    apply(crawler, Vec::new(), ["", ""]).expect("the shipped defaults read")
 }
 
 /// The settings `text` sets over the file (`name=value`, separated by `;` or new lines;
@@ -192,6 +203,9 @@ pub struct Entry {
     pub name: String,
     pub value: String,
     pub line: u64,
+    /// The file beside the configuration that gives it (Heritrix's overrides file); None:
+    /// the configuration itself.
+    pub file: Option<String>,
 }
 
 /// Every setting a crawler reads: its own, then the fetcher's (Nutch's and
@@ -246,7 +260,8 @@ fn crawl_delay_cap_s(m: &mut Model, v: &str) -> Result<(), String> {
 }
 
 /// The shipped model, then each known setting's value (the file's where it gives one).
-fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, InputError> {
+/// A value that cannot be taken is refused naming `field` (`beside`: the file beside).
+fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> Result<Loaded, InputError> {
     let mut model = match crawler {
         Crawler::Nutch => nutch::SHIPPED,
         Crawler::Stormcrawler => stormcrawler::SHIPPED,
@@ -260,10 +275,16 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
         let given = entries.iter().rev().find(|e| e.name == k.name);
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
         (k.apply)(&mut model, value.trim()).map_err(|why| {
-            let at = line.map_or(String::from(" (its default)"), |l| format!(" (line {l})"));
+            let at = match (line, given.and_then(|e| e.file.as_deref())) {
+                (None, _) => String::from(" (its default)"),
+                (Some(l), None) => format!(" (line {l})"),
+                (Some(l), Some(file)) => format!(" ({file}, line {l})"),
+            };
+            let field = if given.is_some_and(|e| e.file.is_some()) { beside } else { field };
             InputError::new(field, format!("{}{at}: {why} (got \"{}\"); fix the value or remove the line to keep the default {}", k.name, value.trim(), k.default))
         })?;
-        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, meaning: k.meaning.into(), set: false });
+        let file = given.and_then(|e| e.file.clone());
+        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, file, meaning: k.meaning.into(), set: false });
     }
     let mut ignored = Vec::new();
     for e in entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)) {
@@ -275,8 +296,8 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, field: &str) -> Result<Loaded, I
         }
         .map_err(|why| InputError::new(field, format!("{} (line {}): {why}", e.name, e.line)))?;
         match why {
-            Some(why) => settings.push(Setting { name: e.name.clone(), value: e.value.trim().into(), from_file: true, line: Some(e.line), meaning: why, set: false }),
-            None => ignored.push((e.name.clone(), e.line)),
+            Some(why) => settings.push(Setting { name: e.name.clone(), value: e.value.trim().into(), from_file: true, line: Some(e.line), file: e.file.clone(), meaning: why, set: false }),
+            None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
     }
     check(&model).map_err(|why| InputError::new(field, why))?;

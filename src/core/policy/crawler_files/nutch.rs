@@ -194,7 +194,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         let line = u64::from(doc.text_pos_at(property.range().start).row);
         let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap_or("").trim().to_string());
         let Some(name) = child("name") else { return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value>")) };
-        entries.push(Entry { name, value: child("value").unwrap_or_default(), line });
+        entries.push(Entry { name, value: child("value").unwrap_or_default(), line, file: None });
     }
     Ok(entries)
 }

@@ -176,7 +176,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             value.push(' ');
             value.push_str(uncommented(more).trim());
         }
-        entries.push(Entry { name: name.trim().to_string(), value: unquoted(&value), line: at });
+        entries.push(Entry { name: name.trim().to_string(), value: unquoted(&value), line: at, file: None });
     }
     Ok(entries)
 }

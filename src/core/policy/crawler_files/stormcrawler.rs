@@ -174,7 +174,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             _ => String::new(),
         };
         let line = line_of(&name);
-        entries.push(Entry { name, value, line });
+        entries.push(Entry { name, value, line, file: None });
     }
     Ok(entries)
 }

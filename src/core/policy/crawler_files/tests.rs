@@ -235,6 +235,48 @@ fn heritrixs_overrides_set_the_beans_properties() {
     assert_eq!(l.model, h.model);
 }
 
+/// Heritrix's overrides file beside the job (a PropertyOverrideConfigurer's `location`):
+/// Spring sets its lines after the bean's own `properties` (PropertiesLoaderSupport
+/// .mergeProperties), before them with `localOverride` true, and after the beans before
+/// it in the file; each setting names the file and its line there.
+#[test]
+fn heritrixs_overrides_file_beside_the_job() {
+    let with = |local_override: &str| {
+        HERITRIX_PROFILE.replace(
+            " <bean id=\"longerOverrides\"",
+            &format!(" <bean id=\"fileOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">\n  <property name=\"location\" value=\"file:conf/over.properties\" />{local_override}\n  <property name=\"properties\"><value>disposition.maxDelayMs=50000</value></property>\n </bean>\n <bean id=\"longerOverrides\""),
+        )
+    };
+    let file = "# beside the job\ndisposition.delayFactor=8.0\ndisposition.maxDelayMs=60000\ndisposition.minDelayMs=1000\nmetadata.operatorContactUrl=http://example.org\n";
+    assert_eq!(heritrix::location(&with("")).unwrap().as_deref(), Some("file:conf/over.properties"));
+    let l = read_beside(Crawler::Heritrix, &with(""), Some(("over.properties", file)), ["f", "g"]).unwrap();
+    let row = |name: &str| l.settings.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}")).clone();
+    // over the profile's simpleOverrides (3.0) and the bean's own properties (50000)
+    assert_eq!((row("disposition.delayFactor").value, row("disposition.delayFactor").file.as_deref(), row("disposition.delayFactor").line), ("8.0".into(), Some("over.properties"), Some(2)));
+    assert_eq!(row("disposition.maxDelayMs").value, "60000");
+    // longerOverrides, later in the file, wins over it
+    assert_eq!((row("disposition.minDelayMs").value, row("disposition.minDelayMs").file), ("7000".into(), None));
+    assert!(l.ignored.contains(&("metadata.operatorContactUrl (over.properties)".to_string(), 5)), "{:?}", l.ignored);
+    assert!(!l.settings.iter().any(|s| s.name.ends_with(".location")), "read, not listed as unread");
+    // localOverride: the bean's own properties win over its file
+    let local = read_beside(Crawler::Heritrix, &with("\n  <property name=\"localOverride\" value=\"true\" />"), Some(("over.properties", file)), ["f", "g"]).unwrap();
+    assert_eq!(local.settings.iter().find(|s| s.name == "disposition.maxDelayMs").unwrap().value, "50000");
+    // a value it gives that Heritrix cannot take: refused naming the file, line and field
+    let e = read_beside(Crawler::Heritrix, &with(""), Some(("over.properties", "disposition.delayFactor=fast\n")), ["f", "g"]).unwrap_err();
+    assert!(e.field == "g" && e.message.contains("disposition.delayFactor (over.properties, line 1)"), "{e}");
+    assert!(heritrix::located_pairs("a=\\uZZ\n").unwrap_err().contains("line 1: malformed"));
+    let twice = with("").replace(" <bean id=\"longerOverrides\"", " <bean id=\"more\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\"><property name=\"location\" value=\"b.properties\"/></bean>\n <bean id=\"longerOverrides\"");
+    assert!(heritrix::location(&twice).unwrap_err().contains("names 2 overrides files"));
+    // a setting written over such a file goes into a last overrides bean of its own, which
+    // Spring applies after the file: read back with the file, it holds
+    let written = write::write(Crawler::Heritrix, Some(&with("")), &[("disposition.delayFactor", "2.5".into()), ("disposition.respectCrawlDelayUpToSeconds", "60".into())], "tuned", &|_| String::new()).unwrap();
+    assert!(written.contains("<bean id=\"freshlabOverrides\""), "{written}");
+    let back = read_beside(Crawler::Heritrix, &written, Some(("over.properties", file)), ["f", "g"]).unwrap();
+    assert_eq!(back.model.reaction, Reaction::Heritrix { delay_factor: 2.5, max_delay_s: 60.0 });
+    assert_eq!(back.model.crawl_delay_cap_s, 60.0);
+    assert_eq!(written.matches("freshlabOverrides").count(), 1, "one bean for both");
+}
+
 /// Issue 46: each crawler's reaction to servers that push back, set from its file; the
 /// shipped values where the file is silent.
 #[test]

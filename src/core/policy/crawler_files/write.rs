@@ -89,11 +89,45 @@ fn nutch(text: &str, name: &str, value: &str, note: &str) -> Result<String, Stri
 /// (the one Spring applies) replaced; else the bean with that id, its property's `value`
 /// attribute (or `<value>` text) replaced; else the property added to the bean; else the
 /// bean (the DispositionProcessor, for `disposition`) added before `</beans>`.
+///
+/// Where an overrides bean names a file beside the job (`location`), which Spring applies
+/// after the file's own values, the setting goes into a last overrides bean of its own
+/// (`freshlabOverrides`, added before `</beans>` if missing): Spring applies overrides
+/// beans in the file's order, so it wins over that file whatever the file says.
 fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, String> {
     let (bean_id, property) = name.split_once('.').ok_or_else(|| format!("{name} is not bean.property"))?;
     let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
     let comment = format!("<!-- {} -->", escape_xml(note));
-    if let Some(o) = heritrix::overrides(&doc)?.into_iter().rfind(|o| o.entry.name == name) {
+    let last = doc.descendants().find(|n| n.has_tag_name("bean") && n.attribute("id") == Some(LAST_OVERRIDES)).map(|b| b.range());
+    let located = heritrix::location(text)?.is_some();
+    let overrides = heritrix::overrides(&doc)?.into_iter().filter(|o| {
+        let at = match &o.at {
+            OverrideAt::Lines { within, .. } => within.start,
+            OverrideAt::Prop(at) => at.start,
+        };
+        !located || last.as_ref().is_some_and(|b| b.contains(&at))
+    });
+    if let (true, None) = (located, &last) {
+        let block = format!(
+            "  <!-- after the overrides file: Spring applies this bean's overrides last -->\n  <bean id=\"{LAST_OVERRIDES}\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\">\n    <property name=\"properties\">\n      <value>\n# {}\n{}={}\n      </value>\n    </property>\n  </bean>\n",
+            escape_xml(note),
+            escape_xml(name),
+            escape_xml(value)
+        );
+        return insert_before_close(text, doc.root_element().range(), "beans", &block);
+    }
+    let found = overrides.collect::<Vec<_>>().into_iter().rfind(|o| o.entry.name == name);
+    if let (true, None, Some(bean)) = (located, &found, &last) {
+        // a new line at the end of the last bean's properties
+        let node = doc.descendants().find(|n| n.range() == *bean).expect("the bean found above");
+        let value_text = node.descendants().find(|n| n.has_tag_name("value")).and_then(|v| v.first_child().filter(|t| t.is_text()));
+        let Some(t) = value_text else { return Err(format!("the {LAST_OVERRIDES} bean has no <value> to add {name} to; remove the bean to have it written anew")) };
+        let end = t.range().end;
+        let body = &text[t.range()];
+        let at = t.range().start + body.trim_end().len();
+        return Ok(splice(text, at..end, &format!("\n# {}\n{}={}\n      ", escape_xml(note), escape_xml(name), escape_xml(value))));
+    }
+    if let Some(o) = found {
         let (at, with) = match o.at {
             // the line (and those it continues on) rewritten, a properties comment above it
             OverrideAt::Lines { row, count, within } => {
@@ -139,6 +173,9 @@ fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, S
         }
     }
 }
+
+/// The overrides bean a Heritrix file with an overrides file beside it gets its settings in.
+const LAST_OVERRIDES: &str = "freshlabOverrides";
 
 /// `block` inserted on its own line before the closing tag `</tag>` that ends `range`
 /// (a self-closed element is opened first).
