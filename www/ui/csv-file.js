@@ -65,7 +65,8 @@ export function handOff(panelId, key, file) {
  * label, empty (status with nothing loaded and another source), waiting (nothing loaded
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (read the list's
- * shape in the worker: its servers and rates, for the cost)}.
+ * shape in the worker: its servers and rates, for the cost), shownFor(config) (shown only
+ * when it says so, or while it holds a file)}.
  */
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
 
@@ -96,8 +97,10 @@ export function csvDropBox(panel, controls, options) {
   const spec = panel.fileSpecs.find((f) => f.key === options.key);
   panel.fileBoxes.push({
     refresh(config) {
-      if (panel[options.key]) return;
       const awaited = panel.awaited.get(options.key);
+      // a file for one crawler only: out of the way for the others, unless one is held
+      box.hidden = Boolean(options.shownFor) && !options.shownFor(config) && !panel[options.key] && !awaited;
+      if (panel[options.key]) return;
       if (awaited) status.textContent = `${awaitedText(spec.noun, awaited)}: choose or drop it here and it runs.`;
       else status.textContent = spec.when(config) ? options.waiting : options.empty;
     },

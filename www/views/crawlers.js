@@ -280,6 +280,7 @@ export default {
         pageListBox(panel, controls, { servers: true });
         csvDropBox(panel, controls, {
           key: 'hostIntervals',
+          shownFor: (config) => config.crawler === 'nutch',
           label: 'Nutch’s per-host intervals (adaptive-host-specific-intervals.txt)',
           accept: '.txt,text/plain',
           sampleLabel: 'Load a sample for sample-hosts.csv',
@@ -294,6 +295,7 @@ export default {
         });
         csvDropBox(panel, controls, {
           key: 'mimeRates',
+          shownFor: (config) => config.crawler === 'nutch',
           label: 'Nutch’s rates by type (adaptive-mimetypes.txt)',
           accept: '.txt,text/plain',
           sampleLabel: 'Load a sample adaptive-mimetypes.txt',
@@ -308,6 +310,7 @@ export default {
         });
         csvDropBox(panel, controls, {
           key: 'heritrixOverrides',
+          shownFor: (config) => config.crawler === 'heritrix',
           label: 'Heritrix’s overrides file (its PropertyOverrideConfigurer’s location)',
           accept: '.properties,.txt,text/plain',
           sampleLabel: 'Load a sample overrides file',
