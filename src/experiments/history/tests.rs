@@ -128,6 +128,10 @@ fn csv_crawl_logs() {
     let o = run(&[("log.csv", digest)]);
     assert_eq!(page(&o, "http://a.org/?q=1,2").estimate.changes, 1);
     assert_eq!(skipped(&o, Skip::NoDigest), 1);
+    // any crawler's log may give each fetch's Content-Type: the page's type
+    let typed = "url,fetch_time,changed,content_type\nhttp://a.org/feed,2026-01-01,0,application/xml\nhttp://a.org/feed,2026-01-02,1,application/atom+xml\n";
+    assert_eq!(page(&run(&[("log.csv", typed)]), "http://a.org/feed").mime.as_deref(), Some("application/atom+xml"));
+    assert!(run(&[("log.csv", "url,fetch_time,changed,kind\n")]).refused.unwrap().contains("weight and content_type (optional)"));
 }
 
 /// Two snapshots of a sitemap, dated by their files' names (15 January, 15 March): the

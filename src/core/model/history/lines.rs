@@ -13,7 +13,7 @@ pub struct LineReader {
     /// CDX: the positions of the original URL, timestamp, mime type, status and digest.
     cdx: [usize; 5],
     /// CSV: the columns of url, time, changed, digest and weight, once the header is read.
-    csv: Option<[Option<usize>; 5]>,
+    csv: Option<[Option<usize>; 6]>,
 }
 
 /// The CDX fields without a legend: urlkey timestamp original mimetype statuscode digest …
@@ -65,7 +65,8 @@ impl LineReader {
     }
 
     /// `url,fetch_time,changed` or `url,fetch_time,digest` (with a header naming them; `page`
-    /// for url and `time` for fetch_time also read), and an optional `weight`.
+    /// for url and `time` for fetch_time also read), and an optional `weight` and
+    /// `content_type` (or `mime`: the fetch's Content-Type, the page's type).
     fn csv(&mut self, line: &str, records: &mut Records) -> Result<(), String> {
         let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_bytes());
         let record = match reader.records().next() {
@@ -76,14 +77,14 @@ impl LineReader {
         let fields: Vec<&str> = record.iter().map(str::trim).collect();
         let Some(columns) = self.csv else {
             let at = |names: &[&str]| fields.iter().position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n)));
-            let columns = [at(&["url", "page"]), at(&["fetch_time", "time", "timestamp"]), at(&["changed"]), at(&["digest"]), at(&["weight"])];
+            let columns = [at(&["url", "page"]), at(&["fetch_time", "time", "timestamp"]), at(&["changed"]), at(&["digest"]), at(&["weight"]), at(&["content_type", "mime"])];
             if columns[0].is_none() || columns[1].is_none() || columns[2].is_some() == columns[3].is_some() {
                 return Err("is not the header: name the columns url,fetch_time and either changed (1 or 0) or digest, e.g. url,fetch_time,changed".into());
             }
             if let Some(other) =
-                fields.iter().find(|f| !["url", "page", "fetch_time", "time", "timestamp", "changed", "digest", "weight"].iter().any(|n| f.eq_ignore_ascii_case(n)))
+                fields.iter().find(|f| !["url", "page", "fetch_time", "time", "timestamp", "changed", "digest", "weight", "content_type", "mime"].iter().any(|n| f.eq_ignore_ascii_case(n)))
             {
-                return Err(format!("names an unknown column “{other}”; the columns are url, fetch_time, changed or digest, and weight (optional)"));
+                return Err(format!("names an unknown column “{other}”; the columns are url, fetch_time, changed or digest, and weight and content_type (optional)"));
             }
             self.csv = Some(columns);
             return Ok(());
@@ -114,6 +115,9 @@ impl LineReader {
         if let Some(w) = columns[4] {
             let weight: f64 = fields[w].parse().ok().filter(|w: &f64| w.is_finite() && *w >= 0.0).ok_or_else(|| format!("weight “{}” is not a number ≥ 0", fields[w]))?;
             records.weights.insert(page, weight);
+        }
+        if let Some(m) = columns[5] {
+            records.saw_type(page, fields[m]);
         }
         Ok(())
     }
