@@ -231,8 +231,9 @@ impl CrawlersJob {
         let loaded = config.loaded()?;
         let (repo, list, summary) = config.pages().load_with_limits()?;
         let metadata = list.as_ref().and_then(|l| l.metadata.clone());
+        let kind_pages = metadata.as_ref().map(|m| m.pages_of_kind()).unwrap_or_default();
         let metadata_keys = match (&metadata, &list) {
-            (Some(m), Some(l)) => match seed_metadata::starts(&loaded, &loaded.model, &m.kinds, &m.pages_of_kind()) {
+            (Some(m), Some(l)) => match seed_metadata::starts(&loaded, &loaded.model, &m.kinds, &kind_pages) {
                 Ok(starts) => starts.keys,
                 Err((kind, why)) => {
                     let row = l.position.iter().position(|&i| m.of[i] as usize == kind).unwrap_or(0);
@@ -261,7 +262,7 @@ impl CrawlersJob {
         let politeness = config.politeness_days(&loaded);
         let rate_sum: f64 = repo.lambda.iter().sum();
         let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
-        let mix = metadata.as_ref().map_or_else(Vec::new, |m| config.start_mix(&loaded, m.kinds.iter().map(String::as_str).zip(m.pages_of_kind().into_iter().map(|n| n as f64)), 0.0));
+        let mix = metadata.as_ref().map_or_else(Vec::new, |m| config.start_mix(&loaded, m.kinds.iter().map(String::as_str).zip(kind_pages.iter().map(|&n| n as f64)), 0.0));
         let requests = config.requests(&loaded, &mix, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
         let slices = slices_for(requests);
         let pushed_back = hosts.iter().any(|h| h.capacity.is_finite());
