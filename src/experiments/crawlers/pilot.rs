@@ -106,7 +106,8 @@ fn run(config: &CrawlersConfig, loaded: &Loaded, inputs: &Inputs) -> Pilot {
     let (mut requests, mut seconds) = (0.0, 0.0);
     for (k, &(host, servers, n, asked)) in inputs.classes.iter().enumerate() {
         let share = (budget / asked.max(1.0)).min(1.0);
-        let (made, refused) = run_one(config, loaded, host, n, inputs.rates, inputs.horizon * share, (2.0 * budget) as u64, k as u64);
+        let flight = Flight { until: inputs.horizon * share, most: (2.0 * budget) as u64, class: k as u64 };
+        let (made, refused) = run_one(config, loaded, host, n, inputs.rates, flight);
         // a run stopped in its first steps (a cold start's burst of retries) tells no
         // rate: the intervals' estimate then stands, each refusal retried as the
         // crawler's rules allow
@@ -137,12 +138,21 @@ fn classes(sizes: &[f64]) -> Vec<(f64, usize)> {
     (0..CLASSES).filter(|&k| count[k] > 0.0).map(|k| (count[k], (pages[k] / count[k]).round().max(1.0) as usize)).collect()
 }
 
+/// How far one server of the pilot runs: until `until` days, at most `most` requests, on
+/// the stream of its class `class`.
+struct Flight {
+    until: f64,
+    most: u64,
+    class: u64,
+}
+
 /// One server of `n` pages and limits `host` under the crawler until `until` days, stopped at `most`
 /// requests: its requests over the horizon, those made and the rest at the rate of the
 /// later half of the run (past the cold start), or None where it was stopped in the
 /// first half of its [`STEPS`]; none at all where the crawler skips the server (its Crawl-delay
 /// over the crawler's cap). And whether the server refused any.
-fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates: PageRates, until: f64, most: u64, class: u64) -> (Option<f64>, bool) {
+fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates: PageRates, flight: Flight) -> (Option<f64>, bool) {
+    let Flight { until, most, class } = flight;
     let model = &loaded.model;
     let rules = crawler_rules(config, model);
     if rules.reaction.skips(&host, rules.crawl_delay_cap_s) {
