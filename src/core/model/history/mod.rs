@@ -188,6 +188,8 @@ pub struct Records {
     /// The mime types met, interned (index 0 unused).
     types: Vec<Box<str>>,
     type_index: HashMap<Box<str>, u16>,
+    /// The page whose type was set last.
+    last_typed: u32,
     /// Captures whose mime type was not kept: more than [`MAX_TYPES`] kinds met.
     pub types_over: u64,
 }
@@ -239,6 +241,12 @@ impl Records {
     /// unknown) and `warc/revisit` (no content of its own) leave the type as it was.
     pub fn saw_type(&mut self, page: u32, mime: &str) {
         let mime = mime.trim();
+        // most captures are of the type met last (an index's lines run in key order)
+        if let Some(&k) = self.typed.get(self.last_typed as usize).filter(|&&k| k > 0 && &*self.types[k as usize] == mime) {
+            self.typed[page as usize] = k;
+            self.last_typed = page;
+            return;
+        }
         let readable = mime.len() <= 200 && mime.split(';').next().is_some_and(|t| t.trim().contains('/')) && !mime.contains('|') && !mime.chars().any(char::is_control);
         if !readable || mime.eq_ignore_ascii_case("warc/revisit") {
             return;
@@ -260,6 +268,7 @@ impl Records {
             }
         };
         self.typed[page as usize] = kind;
+        self.last_typed = page;
     }
 
     /// The latest mime type captured of `page`, if any.
