@@ -5,7 +5,7 @@
 //! a corner or an edge of the plot with no point under it — or else outside the plot.
 
 use super::clip::clip_polyline;
-use super::figure::{Dash, Figure, Layer, Pen};
+use super::figure::{Axis, Dash, Figure, Layer, Pen};
 use super::format::trim_zeros;
 use super::labels::{Placer, Request, around};
 use super::legend::{Entry, Glyph, Legend, Placement};
@@ -335,8 +335,23 @@ fn layer_pixels(figure: &Figure, layer: &Layer, to_pixel: &dyn Fn((f64, f64)) ->
             }
         }
         Layer::Rects { rects, .. } => {
+            // every part of a bar is data: its visible part, sampled as a grid of `step`
+            let (x, y) = (&figure.x, &figure.y);
+            let visible = |a: f64, b: f64, axis: &Axis| {
+                let (lo, hi) = (a.min(b).max(axis.min), a.max(b).min(axis.max));
+                (lo <= hi).then_some((lo, hi))
+            };
             for r in rects {
-                out.push(to_pixel(((r[0] + r[1]) / 2.0, (r[2] + r[3]) / 2.0)));
+                let (Some((x0, x1)), Some((y0, y1))) = (visible(r[0], r[1], x), visible(r[2], r[3], y)) else { continue };
+                let (a, b) = (to_pixel((x0, y0)), to_pixel((x1, y1)));
+                let (left, right, top, bottom) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));
+                let along = |lo: i32, hi: i32| {
+                    let n = ((hi - lo) as f64 / step).ceil().max(1.0) as i32;
+                    (0..=n).map(move |k| lo + ((hi - lo) as f64 * k as f64 / n as f64) as i32)
+                };
+                for px in along(left, right) {
+                    out.extend(along(top, bottom).map(|py| (px, py)));
+                }
             }
         }
         Layer::Dots { points, .. } => out.extend(points.iter().map(|p| to_pixel((p[0], p[1])))),
@@ -687,6 +702,19 @@ mod axis_tests {
         assert!(lines.iter().all(|l| measure(l, size) <= 100.0));
         let (lines, _) = fit(&measure, "r = λ/f  (change rate ÷ revisit frequency)", 10.0, 60.0, false, &["  ("]);
         assert_eq!(lines, vec!["r = λ/f".to_string()]);
+    }
+
+    /// A bar is data from its base to its top: the legend keeps off a tall bar's upper
+    /// part, not only off its middle (the history's rates histogram put it there).
+    #[test]
+    fn the_legend_keeps_off_every_part_of_a_bar() {
+        use crate::chart::figure::{Layer, Paint};
+        let mut f = figure(Axis::linear("x", 0.0, 1.0));
+        // a tall bar over the right half: its middle lies low, its top under the preferred corner
+        f.layers = vec![Layer::Rects { label: "a tall bar".into(), rects: vec![[0.5, 1.0, 0.0, 1.0]], paint: Paint::Series(0) }];
+        let (_, frame) = figure_svg_frame(&f, 600, 400, &DrawOptions::default()).unwrap();
+        let [left, _, right, _] = frame.legend.expect("a legend");
+        assert!(right < frame.width / 2 || left > frame.width - 20, "the legend {:?} lies over the bar's right half of a {} px frame", frame.legend, frame.width);
     }
 
     /// Issue 44: a line drawn on another says so in the legend; lines apart do not.
