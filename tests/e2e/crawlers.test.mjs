@@ -328,3 +328,28 @@ test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings ru
   await page.waitForFunction(() => /crawlers\.overrides_file=/.test(location.search), null, { timeout: 5000 });
   assert.deepEqual(browser.errors, []);
 });
+
+test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts of the sample pages apart, each sheet setting listed with its line', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByLabel('crawler', { exact: true }).selectOption('heritrix');
+  // the configuration box offers the chosen crawler's sample
+  await panel.getByRole('button', { name: 'Load a sample crawler-beans.cxml' }).click();
+  await page.waitForFunction(() => /Loaded crawler-beans\.cxml \(a sample/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await page.waitForFunction(() => /3,001 rows on 600 servers|3,000 rows on 600 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByRole('button', { name: 'Load a sample overrides file' }).click();
+  await page.waitForFunction(() => /Loaded heritrix-overrides\.properties/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Heritrix's sheets:/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers', 120_000);
+  assert.match(await panel.locator('.details').textContent(), /Heritrix's sheets: 3 SURT prefixes set 3 hosts \(1,389 pages\) apart from the crawl's settings\./);
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const row = (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
+  assert.deepEqual(row('disposition.minDelayMs (sheet askedToSlowDown)').slice(1, 3), ['60000', 'the file, line 62']);
+  assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the hosts under http:\/\/\(example,site2,, http:\/\/\(example,site3,/);
+  // the overrides file beside it still sets the crawl's own settings
+  assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
+  await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-sheets.png') });
+  assert.deepEqual(browser.errors, []);
+});

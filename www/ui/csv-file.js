@@ -66,7 +66,8 @@ export function handOff(panelId, key, file) {
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (read the list's
  * shape in the worker: its servers and rates, for the cost), shownFor(config) (shown only
- * when it says so, or while it holds a file)}.
+ * when it says so, or while it holds a file), sampleFor(config) (another sample for this
+ * configuration: {sample, sampleLabel, sampleName}, or null for the first)}.
  */
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
 
@@ -93,6 +94,9 @@ export function csvDropBox(panel, controls, options) {
     <p class="trace-status" role="status">${options.empty}</p>
     <p class="help">${options.help}</p>`;
   const status = box.querySelector('.trace-status');
+  const sampleButton = box.querySelector('.trace-sample');
+  // the sample offered: the options', or the one for the form's configuration
+  let offered = options;
   // with nothing loaded, the status says what runs, or which file a link's run needs
   const spec = panel.fileSpecs.find((f) => f.key === options.key);
   panel.fileBoxes.push({
@@ -100,6 +104,8 @@ export function csvDropBox(panel, controls, options) {
       const awaited = panel.awaited.get(options.key);
       // a file for one crawler only: out of the way for the others, unless one is held
       box.hidden = Boolean(options.shownFor) && !options.shownFor(config) && !panel[options.key] && !awaited;
+      offered = options.sampleFor?.(config) ?? options;
+      sampleButton.textContent = offered.sampleLabel;
       if (panel[options.key]) return;
       if (awaited) status.textContent = `${awaitedText(spec.noun, awaited)}: choose or drop it here and it runs.`;
       else status.textContent = spec.when(config) ? options.waiting : options.empty;
@@ -152,13 +158,14 @@ export function csvDropBox(panel, controls, options) {
   box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
   const loadShipped = async () => {
     try {
-      const text = await loadSample(options.sample);
-      use(text, options.sampleName, new TextEncoder().encode(text).length);
+      const { sample, sampleName } = offered;
+      const text = await loadSample(sample);
+      use(text, sampleName, new TextEncoder().encode(text).length);
     } catch (error) {
       status.textContent = `Not loaded: ${error.message}.`;
     }
   };
-  box.querySelector('.trace-sample').addEventListener('click', loadShipped);
+  sampleButton.addEventListener('click', loadShipped);
   // a file another view sent (the history view's page list): loaded when this view shows
   const take = () => {
     const sent = handoffs.get(`${panel.spec.id}:${options.key}`);

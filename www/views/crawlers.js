@@ -265,11 +265,15 @@ export default {
           sampleLabel: 'Load a sample nutch-site.xml',
           sample: 'nutch-site.xml',
           sampleName: 'nutch-site.xml (a sample: adaptive, weekly, 30 s delay)',
+          sampleFor: (config) =>
+            config.crawler === 'heritrix'
+              ? { sample: 'crawler-beans.cxml', sampleLabel: 'Load a sample crawler-beans.cxml', sampleName: 'crawler-beans.cxml (a sample: sheets slow site1, speed site2 and site3)' }
+              : null,
           empty: 'No configuration loaded: the crawler runs on its shipped defaults. Drop its file here or choose one.',
           waiting: 'No configuration loaded: the crawler runs on its shipped defaults.',
           loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
           help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
-            (the <code>disposition</code> bean) or settings.py (plain NAME = value lines). The crawler is set from the file's form; a setting
+            (the <code>disposition</code> bean, its overrides and its sheets over hosts) or settings.py (plain NAME = value lines). The crawler is set from the file's form; a setting
             that cannot be read is reported with its line. Limit: 1 MB.`,
           // whose file it is, from its form (as the CLI does without --crawler)
           onLoad: (p, text) => {
@@ -367,7 +371,7 @@ export default {
           result.config.source === 'page_list'
             ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
-        const hosts = result.host_intervals ? `<p>${escape(result.host_intervals.said)}.</p>` : '';
+        const hosts = [result.host_intervals, result.sheets].filter(Boolean).map((used) => `<p>${escape(used.said)}.</p>`).join('');
         element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));

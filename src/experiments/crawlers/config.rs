@@ -10,7 +10,7 @@ use crate::core::model::page_list::ListShape;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::{PageStart, Rule};
-use crate::core::policy::crawler_files::{heritrix, seed_metadata};
+use crate::core::policy::crawler_files::{heritrix, heritrix_sheets, seed_metadata};
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::nutch_mimes;
@@ -521,7 +521,9 @@ impl Settings for CrawlersConfig {
         let (pages, servers) = self.pages().shape();
         let shape = self.pages().list_shape();
         let rate_sum = shape.as_ref().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
-        let loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
+        let mut loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
+        // Heritrix's sheets: every host counted at the fastest spacing a sheet gives
+        loaded.model = heritrix_sheets::fastest(&loaded.sheets, &loaded.model);
         let sizes = self.sizes(shape.as_ref());
         // what the crawler's intervals ask (a run without the servers' limits), and a run
         // under them (the pilot's)

@@ -5,7 +5,8 @@
 //! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, Tuned, TunedChange, TunedHosts, TuningProgress};
+use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TuningProgress};
+use super::overlays::Overlays;
 use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
@@ -104,6 +105,9 @@ pub struct CrawlersJob {
     /// Nutch's scores as injected (a seed list's `nutch.score`), which order a cycle's
     /// fetch list; None: the pages' weights stand for them.
     scores: Option<Vec<f64>>,
+    /// Heritrix's sheets over the servers' hosts, and what they covered.
+    overlays: Overlays,
+    sheets_used: Option<SheetsUsed>,
 }
 
 /// A cause of the gap between the crawler and MERGE, removed from the crawler for one
@@ -154,8 +158,9 @@ pub struct Running {
     bound: Option<f64>,
     unchanged: u64,
     slice: usize,
-    /// How the run's crawler spaces requests and reacts to refusals.
-    rules: CrawlerRules,
+    /// How the run's crawler spaces requests and reacts to refusals: one set of rules
+    /// for each set of Heritrix's sheets ([`Overlays`]; the first without any).
+    rules: Vec<CrawlerRules>,
     loads: Vec<HostLoad>,
     gates: Vec<HostGate>,
     /// Each server's answers.
@@ -255,6 +260,7 @@ impl CrawlersJob {
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
         let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some(), loaded.model.intervals.refetch_max);
+        let (overlays, sheets_used) = Overlays::of(&loaded.sheets, &server_names, &repo, &loaded.model).map_err(|e| InputError::new("crawler_config", e))?;
         let hosts = match list.and_then(|l| l.servers) {
             Some(limits) => limits.iter().map(|l| l.over(set)).collect(),
             None => vec![set; repo.servers()],
@@ -311,6 +317,8 @@ impl CrawlersJob {
             metadata,
             metadata_keys,
             scores,
+            overlays,
+            sheets_used,
         })
     }
 
@@ -463,7 +471,7 @@ impl CrawlersJob {
     fn server_gaps(&self) -> Vec<ServerGap> {
         let [crawler, merge] = &self.per_server[..] else { return Vec::new() };
         let total = self.repo.total_weight();
-        let rules = self.loaded.model.reaction;
+        let models = self.overlays.models(&self.loaded.sheets, &self.loaded.model);
         let mut gaps: Vec<ServerGap> = (0..self.repo.servers())
             .map(|s| {
                 let pages = self.repo.server_pages(s);
@@ -476,7 +484,10 @@ impl CrawlersJob {
                     crawl_delay_s: host.crawl_delay_s,
                     capacity: host.capacity.is_finite().then_some(host.capacity),
                     response_ms: host.response_s * 1000.0,
-                    skipped: rules.skips(host, self.loaded.model.crawl_delay_cap_s),
+                    skipped: {
+                        let m = &models[self.overlays.set(s)];
+                        m.reaction.skips(host, m.crawl_delay_cap_s)
+                    },
                     crawler: crawler[s],
                     merge: merge[s],
                     gap: share * (merge[s].freshness - crawler[s].freshness),
@@ -661,6 +672,9 @@ impl Plan for CrawlersJob {
         // candidate on the crawler's, so that a setting's effect is not the streams')
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
         let starts = if merge { None } else { self.page_starts(&model) };
+        // the crawler's model on each set of Heritrix's sheets (the first without any)
+        let models = self.overlays.models(&self.loaded.sheets, &model);
+        let model_of = |s: usize| &models[if merge { 0 } else { self.overlays.set(s) }];
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
             .zip(&mut streams)
@@ -671,7 +685,7 @@ impl Plan for CrawlersJob {
                     let intervals = host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
                     // the run's own gap (a tuned one may be longer than the file's)
                     let pages = self.repo.server_pages(s);
-                    let adaptive = Adaptive::with(intervals, pages.clone(), model.politeness_s() / 86_400.0, 1.0);
+                    let adaptive = Adaptive::with(intervals, pages.clone(), model_of(s).politeness_s() / 86_400.0, 1.0);
                     ServerSchedule::Adaptive(match &starts {
                         Some(own) => adaptive.with_starts(own.starts.clone(), own.of[pages].to_vec()),
                         None => adaptive,
@@ -690,14 +704,15 @@ impl Plan for CrawlersJob {
         };
         let account = Account::new(Estimator::Exact, lambda.as_deref().unwrap_or(&self.repo.lambda), |i| self.repo.weight(i), self.horizon(), self.config.bins as usize)
             .with_redrawn(redrawn);
-        let rules = if merge {
+        let rules: Vec<CrawlerRules> = if merge {
             let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
-            CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }
+            vec![CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }]
         } else {
-            crawler_rules(&self.config, &model)
+            models.iter().map(|m| crawler_rules(&self.config, m)).collect()
         };
+        let rules_of = |s: usize| &rules[if merge { 0 } else { self.overlays.set(s) }];
         let free_hosts = role == Role::Without(Without::Limits);
-        let skips: Vec<bool> = self.hosts.iter().map(|h| !free_hosts && rules.reaction.skips(h, rules.crawl_delay_cap_s)).collect();
+        let skips: Vec<bool> = self.hosts.iter().enumerate().map(|(s, h)| !free_hosts && rules_of(s).reaction.skips(h, rules_of(s).crawl_delay_cap_s)).collect();
         let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
         let run = Running {
             role,
@@ -708,7 +723,7 @@ impl Plan for CrawlersJob {
             },
             schedules,
             streams,
-            checks: vec![PolitenessCheck::new(if merge { p } else { model.politeness_s() / 86_400.0 }); servers],
+            checks: (0..servers).map(|s| PolitenessCheck::new(if merge { p } else { model_of(s).politeness_s() / 86_400.0 })).collect(),
             account,
             f,
             bound,
@@ -740,6 +755,7 @@ impl Plan for CrawlersJob {
                 let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
                 let server = pushback::Server { host, refusals, load: &mut loads[s], gate: &mut gates[s] };
                 let before = visits.account.credited();
+                let rules = &rules[if rules.len() > 1 { self.overlays.set(s) } else { 0 }];
                 work += pushback::drive(schedules[s].as_schedule(), to, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
                 fresh[s] += visits.account.credited() - before;
             }
@@ -851,6 +867,7 @@ impl Plan for CrawlersJob {
                 objective: self.config.tune_for,
             }),
             host_intervals: self.host_used.clone(),
+            sheets: self.sheets_used.clone(),
             metadata: self.metadata_keys.clone(),
             done: self.done(),
         };

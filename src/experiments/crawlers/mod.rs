@@ -6,6 +6,7 @@
 pub mod config;
 pub mod job;
 pub mod output;
+mod overlays;
 mod pilot;
 #[cfg(test)]
 mod tests;

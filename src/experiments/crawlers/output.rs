@@ -298,11 +298,44 @@ pub struct CrawlersOutput {
     /// Nutch's per-host interval bounds as used (with the file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_intervals: Option<HostBoundsUsed>,
+    /// Heritrix's sheets over the pages' hosts, as used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sheets: Option<SheetsUsed>,
     /// The keys of the pages' metadata (a page list's column), with their pages and what
     /// each does under the crawler.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<KeyUse>,
     pub done: bool,
+}
+
+/// What Heritrix's sheets covered: the SURT prefixes Freshlab applies, the hosts under
+/// some (and their pages), and the prefixes no host of the pages falls under.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SheetsUsed {
+    pub prefixes: u64,
+    pub hosts: u64,
+    pub pages: u64,
+    pub unmatched: Vec<String>,
+    /// The same in words, for the page.
+    pub said: String,
+}
+
+impl SheetsUsed {
+    pub fn of(prefixes: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
+        let missing = match unmatched.len() {
+            0 => String::new(),
+            n => format!("; {n} {} no host of the pages ({})", if n == 1 { "covers" } else { "cover" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", ")),
+        };
+        let said = format!(
+            "Heritrix's sheets: {} SURT {} set {} {} ({} pages) apart from the crawl's settings{missing}",
+            prefixes,
+            if prefixes == 1 { "prefix" } else { "prefixes" },
+            thousands(hosts as f64),
+            if hosts == 1 { "host" } else { "hosts" },
+            thousands(pages as f64)
+        );
+        SheetsUsed { prefixes, hosts, pages, unmatched, said }
+    }
 }
 
 /// What `adaptive-host-specific-intervals.txt` bound: its hosts, those with pages here,
@@ -559,6 +592,10 @@ impl Figures for CrawlersOutput {
         if let Some(h) = &self.host_intervals {
             json["host_intervals"] = serde_json::json!(h);
             text.push_str(&format!("\n{}", h.said));
+        }
+        if let Some(sheets) = &self.sheets {
+            json["sheets"] = serde_json::json!(sheets);
+            text.push_str(&format!("\n{}", sheets.said));
         }
         if !self.metadata.is_empty() {
             json["metadata"] = serde_json::json!(self.metadata);

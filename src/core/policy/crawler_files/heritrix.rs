@@ -81,7 +81,8 @@ pub const KNOWN: &[Known] = &[
 pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, String> {
     let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
     let mut entries = Vec::new();
-    for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
+    // sheets and their associations are read by heritrix_sheets
+    for bean in doc.descendants().filter(|n| n.has_tag_name("bean") && !super::heritrix_sheets::is_sheet_bean(*n)) {
         let id = bean.attribute("id").map(str::to_string).unwrap_or_else(|| bean.attribute("class").and_then(|c| c.rsplit('.').next()).unwrap_or("bean").to_string());
         for property in bean.children().filter(|n| n.has_tag_name("property")) {
             let line = row(&doc, property.range().start);

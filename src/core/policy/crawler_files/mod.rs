@@ -7,6 +7,7 @@
 //! anything that cannot be read is refused with the line and the fix.
 
 pub mod heritrix;
+pub mod heritrix_sheets;
 pub mod java_properties;
 pub mod nutch;
 pub mod nutch_hosts;
@@ -142,6 +143,9 @@ pub struct Loaded {
     /// Nutch's rates by type (MimeAdaptiveFetchSchedule's file), when given beside it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mime_rates: Vec<nutch_mimes::MimeRates>,
+    /// Heritrix's sheets over the hosts their SURT prefixes cover, in the file's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sheets: Vec<heritrix_sheets::SheetRule>,
 }
 
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
@@ -164,7 +168,38 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
         Crawler::Scrapy => scrapy::entries(text),
     }
     .map_err(|e| InputError::new(field, e))?;
-    apply(crawler, entries, fields)
+    let loaded = apply(crawler, entries, fields)?;
+    if crawler != Crawler::Heritrix {
+        return Ok(loaded);
+    }
+    let doc = roxmltree::Document::parse(text).map_err(|e| InputError::new(field, format!("is not XML that Heritrix can read: {e}")))?;
+    let sheets = heritrix_sheets::read(&doc).map_err(|e| InputError::new(field, e))?;
+    with_sheets(loaded, sheets).map_err(|e| InputError::new(field, e))
+}
+
+/// `loaded` with Heritrix's sheets: each setting a sheet gives that Freshlab reads
+/// listed (its value checked), the others ignored with their lines, and the
+/// associations it cannot apply said.
+fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Loaded, String> {
+    for (sheet, e) in &sheets.entries {
+        let Some(k) = heritrix::KNOWN.iter().find(|k| k.name == e.name) else {
+            loaded.ignored.push((format!("{} (sheet {sheet})", e.name), e.line));
+            continue;
+        };
+        let mut scratch = loaded.model;
+        (k.apply)(&mut scratch, &e.value).map_err(|why| format!("sheet {sheet}, {} (line {}): {why} (got \"{}\"); fix the value or remove the entry", e.name, e.line, e.value))?;
+        let prefixes: Vec<&str> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(|r| r.prefix.as_str()).collect();
+        let meaning = match &prefixes[..] {
+            [] => "a sheet no prefix Freshlab applies names: not in this run".to_string(),
+            p => format!("over the hosts under {}: {}", p.join(", "), k.meaning),
+        };
+        loaded.settings.push(Setting { name: format!("{} (sheet {sheet})", e.name), value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false });
+    }
+    for (e, why) in sheets.aside {
+        loaded.settings.push(Setting { name: e.name, value: e.value, from_file: true, line: Some(e.line), file: None, meaning: why, set: false });
+    }
+    loaded.sheets = sheets.rules;
+    Ok(loaded)
 }
 
 /// The model of `crawler` at its shipped defaults (no file).
@@ -302,7 +337,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
     }
     check(&model).map_err(|why| InputError::new(field, why))?;
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
-    Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new() })
+    Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new() })
 }
 
 /// What no crawler can run with, whatever the file says.

@@ -239,6 +239,77 @@ fn heritrixs_overrides_set_the_beans_properties() {
 /// Spring sets its lines after the bean's own `properties` (PropertiesLoaderSupport
 /// .mergeProperties), before them with `localOverride` true, and after the beans before
 /// it in the file; each setting names the file and its line there.
+/// Heritrix's sheets (its "Sheets (Site-specific Settings)"): each setting a sheet gives
+/// over the hosts its SURT prefixes cover, the longest prefix winning and, of one prefix,
+/// the sheet associated last (SheetOverlaysManager.applyOverlays, KeyedProperties.get);
+/// what cannot be applied to whole hosts said, what cannot be read refused with its line.
+#[test]
+fn heritrixs_sheets_set_hosts_apart() {
+    use super::heritrix_sheets::{host_surt, overlay, rules_for};
+    assert_eq!(host_surt("www.Example.com"), "http://(com,example,www,)/");
+    assert_eq!(host_surt("example.com:8443"), "http://(com,example,:8443)/");
+    assert_eq!(host_surt("10.0.0.1"), "http://(10.0.0.1)/");
+    let association = |prefixes: &[&str], sheets: &[&str]| {
+        let list = |v: &[&str]| v.iter().map(|x| format!("<value>{x}</value>")).collect::<String>();
+        format!(
+            "<bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\">\n<property name=\"surtPrefixes\"><list>{}</list></property>\n<property name=\"targetSheetNames\"><list>{}</list></property></bean>\n",
+            list(prefixes),
+            list(sheets)
+        )
+    };
+    let sheet = |id: &str, entries: &[(&str, &str)]| {
+        let map: String = entries.iter().map(|(k, v)| format!("<entry key=\"{k}\" value=\"{v}\"/>\n")).collect();
+        format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map>\n{map}</map></property></bean>\n")
+    };
+    let file = |body: &str| format!("<beans>\n<bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean>\n{body}</beans>");
+    let body = [
+        association(&["http://(com,example,"], &["a"]),
+        association(&["http://(com,example,www,"], &["b"]),
+        association(&["http://(com,example,"], &["c"]),
+        association(&["https://(com,example,", "http://(org,example,)/forum/"], &["a"]),
+        association(&["http://(net,example,"], &["names"]),
+        sheet("a", &[("disposition.minDelayMs", "1000")]),
+        sheet("b", &[("disposition.minDelayMs", "2000")]),
+        sheet("c", &[("disposition.minDelayMs", "7000"), ("disposition.maxDelayMs", "5000"), ("fetchHttp.userAgent", "bot")]),
+        sheet("names", &[("metadata.jobName", "x")]),
+    ]
+    .concat();
+    let l = read(Crawler::Heritrix, &file(&body), "f").unwrap();
+    // the crawl's own settings stand; the sheets' are listed beside, with their lines
+    assert_eq!(l.model.server_delay_s, 3.0);
+    let row = |name: &str| l.settings.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}: {:?}", l.settings)).clone();
+    assert_eq!((row("disposition.minDelayMs (sheet c)").value, row("disposition.minDelayMs (sheet c)").line), ("7000".into(), Some(25)));
+    assert!(row("disposition.minDelayMs (sheet b)").meaning.starts_with("over the hosts under http://(com,example,www,:"));
+    assert!(l.ignored.contains(&("fetchHttp.userAgent (sheet c)".to_string(), 27)), "{:?}", l.ignored);
+    assert!(l.ignored.contains(&("metadata.jobName (sheet names)".to_string(), 30)), "{:?}", l.ignored);
+    assert!(!l.ignored.iter().any(|(n, _)| n.contains(".map") || n.contains("surtPrefixes")), "{:?}", l.ignored);
+    // an https prefix (Heritrix compares URLs in their http form) and a path: said, not applied
+    let aside: Vec<&Setting> = l.settings.iter().filter(|s| s.name == "SurtPrefixesSheetAssociation.surtPrefixes").collect();
+    assert_eq!(aside.len(), 2, "{aside:?}");
+    assert!(aside[0].meaning.contains("applies to no URL") && aside[1].meaning.contains("names part of a host (the path /forum/)"), "{aside:?}");
+    // www.example.com: b (the longest prefix), then c (associated after a), then a
+    let model_for = |host: &str| {
+        let found: Vec<&heritrix_sheets::SheetRule> = rules_for(&l.sheets, host).into_iter().map(|k| &l.sheets[k]).collect();
+        overlay(&found, &l.model).unwrap()
+    };
+    let www = model_for("www.example.com");
+    assert_eq!((www.server_delay_s, www.reaction), (2.0, Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 5.0 }));
+    assert_eq!(model_for("EXAMPLE.com").server_delay_s, 7.0);
+    assert_eq!(model_for("example.org").server_delay_s, 3.0, "under no sheet it reads");
+    assert!(rules_for(&l.sheets, "example.net").is_empty(), "a sheet of settings Freshlab does not read");
+    // refused: a sheet no bean defines, a value Heritrix cannot take, an entry without a key
+    let e = read(Crawler::Heritrix, &file(&association(&["http://(com,x,"], &["gone"])), "f").unwrap_err();
+    assert!(e.field == "f" && e.message.contains("line 3: names sheet “gone”, which no org.archive.spring.Sheet bean defines"), "{e}");
+    let e = read(Crawler::Heritrix, &file(&[association(&["http://(com,x,"], &["a"]), sheet("a", &[("disposition.minDelayMs", "soon")])].concat()), "f").unwrap_err();
+    assert!(e.message.contains("sheet a, disposition.minDelayMs (line 7): must be a number of milliseconds"), "{e}");
+    let e = read(Crawler::Heritrix, &file("<bean id=\"a\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry value=\"1\"/></map></property></bean>"), "f").unwrap_err();
+    assert!(e.message.contains("line 3: sheet a: an <entry> without a key"), "{e}");
+    // by decide rules, which Freshlab cannot evaluate: said
+    let ruled = file(&[body.clone(), "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"targetSheetNames\"><list><value>b</value></list></property></bean>\n".into()].concat());
+    let l = read(Crawler::Heritrix, &ruled, "f").unwrap();
+    assert!(l.settings.iter().any(|s| s.name == "DecideRuledSheetAssociation.targetSheetNames" && s.meaning.contains("cannot evaluate decide rules")));
+}
+
 #[test]
 fn heritrixs_overrides_file_beside_the_job() {
     let with = |local_override: &str| {

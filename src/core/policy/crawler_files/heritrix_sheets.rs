@@ -1,0 +1,184 @@
+//! Heritrix's sheets ("Sheets (Site-specific Settings)" in its job configuration guide):
+//! `org.archive.spring.Sheet` beans, each a map of `beanId.property` → value, laid over
+//! the crawl's settings for the URLs whose SURT form begins with a prefix that a
+//! `SurtPrefixesSheetAssociation` names. Freshlab keeps one politeness a host (as
+//! Heritrix keeps one queue a host), so a sheet applies to the hosts a prefix covers whole.
+
+use super::heritrix::KNOWN;
+use super::{Entry, Model};
+use crate::core::policy::pushback::Reaction;
+use roxmltree::{Document, Node};
+use serde::{Deserialize, Serialize};
+
+const SHEET: &str = "org.archive.spring.Sheet";
+const BY_SURT: &str = "org.archive.crawler.spring.SurtPrefixesSheetAssociation";
+const BY_RULES: &str = "org.archive.crawler.spring.DecideRuledSheetAssociation";
+
+/// A sheet as it applies to the hosts a SURT prefix covers, with its settings that
+/// Freshlab reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SheetRule {
+    /// `http://(com,example,` (example.com and its subdomains).
+    pub prefix: String,
+    pub sheet: String,
+    /// The association's line.
+    pub line: u64,
+    /// Name, value and line of each setting in the sheet's map that Freshlab reads.
+    pub settings: Vec<(String, String, u64)>,
+}
+
+/// The file's sheets as read.
+#[derive(Default)]
+pub struct Sheets {
+    /// Every (prefix, sheet) pair the associations name, in the file's order, with the
+    /// sheet's settings that Freshlab reads.
+    pub rules: Vec<SheetRule>,
+    /// Each sheet's map entries, with the sheet's name.
+    pub entries: Vec<(String, Entry)>,
+    /// Associations whose sheets set what Freshlab reads but which it cannot apply, each
+    /// with why.
+    pub aside: Vec<(Entry, String)>,
+}
+
+/// Whether `bean` is a sheet or an association (their properties are not settings).
+pub fn is_sheet_bean(bean: Node) -> bool {
+    bean.attribute("class").is_some_and(|c| [SHEET, BY_SURT, BY_RULES].contains(&c))
+}
+
+/// The sheets and their associations in `doc`, refused where an association names a
+/// sheet the file does not define or a map entry has no key.
+pub fn read(doc: &Document) -> Result<Sheets, String> {
+    let line = |n: Node| u64::from(doc.text_pos_at(n.range().start).row);
+    let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
+    let mut out = Sheets::default();
+    let mut maps: Vec<(String, Vec<Entry>)> = Vec::new();
+    for bean in beans().filter(|b| b.attribute("class") == Some(SHEET)) {
+        let Some(name) = bean.attribute("id").or_else(|| bean.attribute("name")) else {
+            return Err(format!("line {}: a sheet without an id; give it id=\"…\" for associations to name it", line(bean)));
+        };
+        let mut entries = Vec::new();
+        for entry in property(bean, "map").into_iter().flat_map(|p| p.descendants()).filter(|n| n.has_tag_name("entry")) {
+            let Some(key) = entry.attribute("key") else { return Err(format!("line {}: sheet {name}: an <entry> without a key; give it key=\"bean.property\"", line(entry))) };
+            let value = entry.attribute("value").or_else(|| entry.children().find(|n| n.has_tag_name("value")).and_then(|v| v.text())).unwrap_or_default();
+            entries.push(Entry { name: key.to_string(), value: value.trim().to_string(), line: line(entry), file: None });
+        }
+        out.entries.extend(entries.iter().map(|e| (name.to_string(), Entry { name: e.name.clone(), value: e.value.clone(), line: e.line, file: None })));
+        maps.push((name.to_string(), entries));
+    }
+    let read_here = |sheet: &str| -> Vec<(String, String, u64)> {
+        let entries = maps.iter().find(|(n, _)| n == sheet).map_or(&[][..], |(_, e)| e);
+        entries.iter().filter(|e| KNOWN.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.value.clone(), e.line)).collect()
+    };
+    for bean in beans().filter(|b| matches!(b.attribute("class"), Some(BY_SURT | BY_RULES))) {
+        let at = line(bean);
+        let names = values(property(bean, "targetSheetNames"));
+        if let Some(missing) = names.iter().find(|n| !maps.iter().any(|(m, _)| m == *n)) {
+            return Err(format!(
+                "line {at}: names sheet “{missing}”, which no {SHEET} bean defines (Heritrix warns “sheet referenced but absent” and applies nothing); define it or remove the name"
+            ));
+        }
+        let reads = names.iter().any(|n| !read_here(n).is_empty());
+        let aside = |name: &str, value: String, why: String| (Entry { name: name.to_string(), value, line: at, file: None }, why);
+        if bean.attribute("class") == Some(BY_RULES) {
+            if reads {
+                let why = "Heritrix lays these sheets over the URLs its decide rules accept; Freshlab cannot evaluate decide rules, so their settings are not in this run".into();
+                out.aside.push(aside("DecideRuledSheetAssociation.targetSheetNames", names.join(", "), why));
+            }
+            continue;
+        }
+        for prefix in values(property(bean, "surtPrefixes")) {
+            match why_not(&prefix) {
+                Some(why) if reads => out.aside.push(aside("SurtPrefixesSheetAssociation.surtPrefixes", format!("{prefix} → {}", names.join(", ")), why)),
+                Some(_) => {}
+                None => out.rules.extend(names.iter().map(|n| SheetRule { prefix: prefix.clone(), sheet: n.clone(), line: at, settings: read_here(n) })),
+            }
+        }
+    }
+    out.rules.retain(|r| !r.settings.is_empty());
+    Ok(out)
+}
+
+/// The bean's property `name`.
+fn property<'a, 'input>(bean: Node<'a, 'input>, name: &str) -> Option<Node<'a, 'input>> {
+    bean.children().find(|p| p.has_tag_name("property") && p.attribute("name") == Some(name))
+}
+
+/// A list property's `<value>`s (or its `value` attribute), trimmed.
+fn values(property: Option<Node>) -> Vec<String> {
+    let Some(p) = property else { return Vec::new() };
+    let listed: Vec<String> = p.descendants().filter(|n| n.has_tag_name("value")).filter_map(|v| v.text()).map(|t| t.trim().to_string()).collect();
+    if listed.is_empty() { p.attribute("value").map(|v| vec![v.trim().to_string()]).unwrap_or_default() } else { listed }
+}
+
+/// Why a prefix cannot be applied to whole hosts (None: it can).
+fn why_not(prefix: &str) -> Option<String> {
+    let Some(rest) = prefix.strip_prefix("http://(") else {
+        return Some(
+            "not a SURT prefix of an http URL: Heritrix compares it, as written, with each URL's SURT form (https read as http), so it applies to no URL; write http://(com,example, for example.com and its subdomains".into(),
+        );
+    };
+    match rest.split_once(')') {
+        Some((_, path)) if !path.is_empty() && path != "/" => Some(format!(
+            "names part of a host (the path {path}): Heritrix lays the sheet over those URLs only; Freshlab keeps one politeness a host, so it is not in this run"
+        )),
+        _ => None,
+    }
+}
+
+/// The SURT form of a host's root URL, as Heritrix's SURT.fromURI writes it:
+/// `www.example.com` → `http://(com,example,www,)/`; a dotted-quad address is not
+/// reversed; a port follows the host.
+pub fn host_surt(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    let (name, port) = match host.rsplit_once(':') {
+        Some((h, p)) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => (h.to_string(), format!(":{p}")),
+        _ => (host.clone(), String::new()),
+    };
+    let quad = name.split('.').count() == 4 && name.split('.').all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
+    let authority = if quad { name } else { name.split('.').rev().map(|l| format!("{l},")).collect() };
+    format!("http://({authority}{port})/")
+}
+
+/// The rules that apply to `host` (their indices), first the one that wins: a longer prefix's before a
+/// shorter's, and of one prefix the sheet associated later first (SheetOverlaysManager
+/// pushes each sheet to the front of the URL's overlays; KeyedProperties.get takes the
+/// first that gives a setting).
+pub fn rules_for(rules: &[SheetRule], host: &str) -> Vec<usize> {
+    let surt = host_surt(host);
+    let mut found: Vec<usize> = (0..rules.len()).filter(|&i| surt.starts_with(&rules[i].prefix)).collect();
+    found.sort_by(|&i, &j| rules[j].prefix.len().cmp(&rules[i].prefix.len()).then(j.cmp(&i)));
+    found
+}
+
+/// `base` with `rules` laid over it, the first that gives a setting winning (as
+/// [`rules_for`] orders them); refused with the sheet, line and why where a value cannot
+/// be taken.
+pub fn overlay(rules: &[&SheetRule], base: &Model) -> Result<Model, String> {
+    let mut model = *base;
+    // the winner last, so that its values stay
+    for rule in rules.iter().rev() {
+        for (name, value, line) in &rule.settings {
+            if let Some(k) = KNOWN.iter().find(|k| k.name == name) {
+                (k.apply)(&mut model, value).map_err(|why| format!("sheet {}, {name} (line {line}): {why} (got \"{value}\"); fix the value or remove the entry", rule.sheet))?;
+            }
+        }
+    }
+    Ok(model)
+}
+
+/// The fastest spacing any host may get: `base` with each setting at the least any
+/// sheet gives it (an estimate's bound: a host under several sheets gets no faster).
+pub fn fastest(rules: &[SheetRule], base: &Model) -> Model {
+    let mut fast = *base;
+    for rule in rules {
+        let Ok(m) = overlay(&[rule], base) else { continue };
+        fast.server_delay_s = fast.server_delay_s.min(m.server_delay_s);
+        fast.min_delay_s = fast.min_delay_s.min(m.min_delay_s);
+        fast.crawl_delay_cap_s = fast.crawl_delay_cap_s.min(m.crawl_delay_cap_s);
+        if let (Reaction::Heritrix { delay_factor, max_delay_s }, Reaction::Heritrix { delay_factor: f, max_delay_s: most }) = (&mut fast.reaction, m.reaction) {
+            *delay_factor = delay_factor.min(f);
+            *max_delay_s = max_delay_s.min(most);
+        }
+    }
+    fast
+}
