@@ -353,3 +353,34 @@ test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts of the
   await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-sheets.png') });
   assert.deepEqual(browser.errors, []);
 });
+
+test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  // a file of no delay factor and a 1 s gap: the host of 0.05 requests a second refuses it
+  const cxml = '<beans><bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor"><property name="delayFactor" value="0.0"/><property name="minDelayMs" value="1000"/></bean></beans>';
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-beans.cxml', mimeType: 'text/xml', buffer: Buffer.from(cxml) });
+  await page.waitForFunction(() => /Loaded crawler-beans\.cxml/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  const rows = Array.from({ length: 40 }, (_, k) => [`https://a.example/${k},a.example,1,${k ? '' : '0.05'},100`, `https://b.example/${k},b.example,1,,100`]).flat();
+  await panel.getByLabel(/Your page list/).setInputFiles({ name: 'two-hosts.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,capacity,response_ms', ...rows].join('\n')) });
+  await page.waitForFunction(() => /80 rows on 2 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByLabel('recrawl every (days)').fill('0.01');
+  await panel.getByLabel('simulated days').fill('5');
+  await panel.getByLabel('find a tuned configuration').check();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /A tuned crawler-beans\.cxml with its sheets to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers');
+  const text = await panel.locator('.details').textContent();
+  assert.match(text, /held to a request per 1\/capacity by a Heritrix sheet[\s\S]*for 1 host \(40 pages\): 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned crawler-beans.cxml' }).click()]);
+  const file = path.join(shots, 'tuned-crawler-beans.cxml');
+  await download.saveAs(file);
+  const tuned = fs.readFileSync(file, 'utf8');
+  assert.match(tuned, /<value>http:\/\/\(example,a,\)\/<\/value>/);
+  assert.match(tuned, /<entry key="disposition.minDelayMs" value="20000"\/>/);
+  // read back by the page's own parser: the sheet's setting listed with its line
+  assert.equal(await page.evaluate((t) => globalThis.freshlab.router.panels.get('crawlers').core.crawler_of(t), tuned), 'heritrix');
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-sheets.png') });
+  await panel.getByLabel('find a tuned configuration').uncheck();
+  assert.deepEqual(browser.errors, []);
+});

@@ -165,8 +165,10 @@ fn crawler_settings(config: &Value, rng: &mut Stream) -> String {
 
 /// A configuration file of each crawler as its users write them: the page's sample
 /// nutch-site.xml, a StormCrawler crawler-conf.yaml with -1s, a Heritrix profile setting
-/// the politeness by its overrides, a Scrapy settings.py.
-const CRAWLER_FILES: [(&str, &str); 4] = [
+/// the politeness by its overrides, a Scrapy settings.py, and the page's sample
+/// crawler-beans.cxml with its sheets.
+const CRAWLER_FILES: [(&str, &str); 5] = [
+    ("heritrix", include_str!("../../www/samples/crawler-beans.cxml")),
     ("nutch", include_str!("../../www/samples/nutch-site.xml")),
     (
         "stormcrawler",
@@ -410,6 +412,17 @@ pub fn case_of(seed: u64, k: u64, experiment: &'static str) -> Case {
             config["crawler"] = json!(crawler);
             config["crawler_config"] = json!(mutate_text(text.to_string(), &mut rng));
             mutations.push(format!("a mutated {crawler} file"));
+            if *crawler == "heritrix" && rng.below(2) == 0 {
+                // pages on the hosts the sample's sheets name
+                let mut list = String::from("page,server,change_rate\n");
+                for k in 0..(2 + rng.below(30)) {
+                    let host = format!("site{}.example", 1 + rng.below(4));
+                    list.push_str(&format!("https://{host}/{k},{host},{}\n", rng.uniform_in(0.0, 3.0)));
+                }
+                config["source"] = json!("page_list");
+                config["page_list"] = json!(mutate_text(list, &mut rng));
+                mutations.push("a mutated page list on the sheets' hosts".into());
+            }
         }
         ("crawlers", 0) => {
             let settings = crawler_settings(&config, &mut rng);

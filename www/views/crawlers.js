@@ -161,26 +161,36 @@ function tunedSection(result) {
   const rows = t.changes
     .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${escape(c.from || 'unset')}</code></td><td><code>${escape(c.to)}</code></td></tr>`)
     .join('');
-  const files = kept ? 'files' : 'file';
+  // Heritrix's sheets go into the tuned file itself; Nutch's host file beside it
+  const inside = t.hosts?.inside;
+  const files = kept && !inside ? 'files' : 'file';
   const confirmed = t.confirmed
     ? `re-simulated from the ${files} read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
     : 'its re-simulation is running';
-  return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${kept ? ` and ${escape(t.hosts.file_name)}` : ''} to take home</h3>
+  const also = kept ? (inside ? ' with its sheets' : ` and ${escape(t.hosts.file_name)}`) : '';
+  return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${also} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
-      so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${kept ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
+      so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${files === 'files' ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
       fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${tunedNote(result)}</p>
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
-      <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>
-    <p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
-      (your file with these lines changed, each marked by a comment).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
+      <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
+    ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
+      (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? ', with the sheets below added before its closing &lt;/beans&gt;' : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
     ${hostsTried(t)}`;
 }
 
-/** Nutch's host file (NUTCH-3029), tried last by the tuning on a page list's hosts. */
+/** Nutch's host file (NUTCH-3029), or Heritrix's sheets, tried last by the tuning on a
+ * page list's hosts. */
 function hostsTried(t) {
   const h = t.hosts;
   if (!h) return '';
   const tried = h.tried ? `${number(h.tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(h.tried[1])} requests` : 'no fit within the budget';
+  if (h.inside) {
+    const intro = `Last, each host whose capacity your file's gap exceeds held to a request per 1/capacity by a Heritrix sheet
+      (<code>disposition.minDelayMs</code>), the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
+    const sheets = `<details><summary>The sheets</summary><pre>${escape(h.text)}</pre></details>`;
+    return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; no fresher than the settings alone, so not part of the tuned file.</p>${sheets}`;
+  }
   const intro = `Last, each host's own bounds of the adaptive interval: from the shortest to the longest interval the optimum
       (OPT_POLITE at your crawler's bandwidth) gives the host's pages, all stretched by one factor to the same budget, written as Nutch's
       <code>${escape(h.file_name)}</code> for ${integer(h.hosts)} hosts (${integer(h.pages)} pages): ${tried}`;

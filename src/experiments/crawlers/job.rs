@@ -6,7 +6,7 @@
 
 use super::CrawlersConfig;
 use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TuningProgress};
-use super::overlays::Overlays;
+use super::overlays::{Overlays, TunedSheets};
 use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
@@ -18,7 +18,7 @@ use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
-use crate::core::policy::crawler_files::{Crawler, Loaded, Model};
+use crate::core::policy::crawler_files::{Crawler, Loaded, Model, heritrix_sheets};
 use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
@@ -99,6 +99,8 @@ pub struct CrawlersJob {
     /// The host file the tuning tries last (Nutch on named hosts): its bounds per server,
     /// its text and what it bounds.
     tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
+    /// The sheets the tuning tries last (Heritrix on named hosts with capacities).
+    tuned_sheets: Option<TunedSheets>,
     /// The pages' metadata (a page list's column), and what each key of it does.
     metadata: Option<PageMetadata>,
     metadata_keys: Vec<KeyUse>,
@@ -176,6 +178,8 @@ pub struct Running {
     /// Nutch's crawl cycles, where their fetch lists have a cap (`generate.topN`,
     /// `generate.max.count`).
     cycles: Option<Cycles>,
+    /// Whether its servers are under the tuning's sheets (else the file's).
+    tuned_sheets: bool,
 }
 
 impl Running {
@@ -314,6 +318,7 @@ impl CrawlersJob {
             host_used,
             optimum: Vec::new(),
             tuned_hosts: None,
+            tuned_sheets: None,
             metadata,
             metadata_keys,
             scores,
@@ -548,16 +553,37 @@ impl CrawlersJob {
         Some((bounds, text, used?))
     }
 
+    /// The servers' sets of Heritrix's sheets: the tuning's (`tuned`), else the file's.
+    fn overlays_of(&self, tuned: bool) -> &Overlays {
+        self.tuned_sheets.as_ref().filter(|_| tuned).map_or(&self.overlays, |t| &t.overlays)
+    }
+
+    fn sheets_of(&self, tuned: bool) -> &[heritrix_sheets::SheetRule] {
+        self.tuned_sheets.as_ref().filter(|_| tuned).map_or(&self.loaded.sheets, |t| &t.rules)
+    }
+
+    /// Each server's capacity in requests a second (∞: none).
+    fn capacities(&self) -> Vec<f64> {
+        self.hosts.iter().map(|h| h.capacity).collect()
+    }
+
     /// The search's next run (its model), or once it is over the tuned file, read
     /// back, to run; None when the file as loaded stays the best found.
     fn next_of_search(&mut self) -> Option<(Role, Model)> {
         let mut search = self.search.take()?;
         let mut next = search.next(&mut |m| self.realise(m));
         if let Some(model) = next.filter(|_| search.hosts == HostStage::Trying) {
-            let first = self.tuned_hosts.is_none();
-            self.tuned_hosts = self.host_file(&model, search.stretch());
-            // no host whose bounds differ from the global ones: nothing to try
-            if first && self.tuned_hosts.as_ref().is_none_or(|(_, _, used)| used.matched == 0) {
+            let first = self.tuned_hosts.is_none() && self.tuned_sheets.is_none();
+            let nothing = if self.loaded.crawler == Crawler::Heritrix {
+                self.tuned_sheets = TunedSheets::of(&self.loaded.sheets, &model, &self.server_names, &self.capacities(), &self.repo);
+                self.tuned_sheets.is_none()
+            } else {
+                self.tuned_hosts = self.host_file(&model, search.stretch());
+                self.tuned_hosts.as_ref().is_none_or(|(_, _, used)| used.matched == 0)
+            };
+            // no host whose bounds differ from the global ones (or who asks for a
+            // longer gap): nothing to try
+            if first && nothing {
                 search.skip_hosts();
                 next = search.next(&mut |m| self.realise(m));
             }
@@ -567,14 +593,26 @@ impl CrawlersJob {
             None => {
                 let (model, score) = search.best();
                 // the host file at its fittest stretch
-                if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
+                if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) && self.loaded.crawler == Crawler::Nutch {
                     self.tuned_hosts = self.host_file(&model, search.stretch());
                 }
+                let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
                 let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, &model);
                 let (text, read_back) = match self.file_with(&changes) {
                     Ok(file) => file,
                     Err(_) => (self.config.crawler_config.clone().unwrap_or_default(), self.loaded.clone()),
                 };
+                // Heritrix's sheets go into the tuned file itself, read back with it
+                let (text, read_back) = match self.tuned_sheets.as_ref().filter(|_| kept) {
+                    Some(t) => match heritrix_sheets::insert(&text, &t.beans).and_then(|with| Ok((self.config.read(Some(&with)).map_err(|e| e.message)?, with))) {
+                        Ok((back, with)) => (with, back),
+                        Err(_) => (text, read_back),
+                    },
+                    None => (text, read_back),
+                };
+                if let Some(t) = self.tuned_sheets.take() {
+                    self.tuned_sheets = Some(t.read_back(&read_back.sheets, &self.server_names, &self.repo, &read_back.model));
+                }
                 let setting = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).map_or_else(String::new, |s| s.value.clone());
                 self.tuned = Some(Tuned {
                     file_name: write::file_name(self.loaded.crawler).into(),
@@ -586,19 +624,28 @@ impl CrawlersJob {
                     budget: search.budget(),
                     runs: search.runs,
                     candidates: search.candidates,
-                    hosts: match (search.hosts, &self.tuned_hosts) {
-                        (HostStage::Tried { score, kept, .. }, Some((_, text, used))) => Some(TunedHosts {
+                    hosts: match (search.hosts, &self.tuned_hosts, &self.tuned_sheets) {
+                        (HostStage::Tried { score, kept, .. }, Some((_, text, used)), _) => Some(TunedHosts {
                             file_name: nutch_hosts::FILE_NAME.into(),
                             text: text.clone(),
                             hosts: used.matched,
                             pages: used.pages,
                             tried: score.map(|s| (s.freshness, s.requests)),
                             kept,
+                            inside: false,
+                        }),
+                        (HostStage::Tried { score, kept, .. }, None, Some(t)) => Some(TunedHosts {
+                            file_name: "sheets".into(),
+                            text: t.beans.clone(),
+                            hosts: t.hosts,
+                            pages: t.pages,
+                            tried: score.map(|s| (s.freshness, s.requests)),
+                            kept,
+                            inside: true,
                         }),
                         _ => None,
                     },
                 });
-                let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
                 (!changes.is_empty() || kept).then_some((Role::Tuned, read_back.model))
             }
         };
@@ -672,9 +719,12 @@ impl Plan for CrawlersJob {
         // candidate on the crawler's, so that a setting's effect is not the streams')
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
         let starts = if merge { None } else { self.page_starts(&model) };
-        // the crawler's model on each set of Heritrix's sheets (the first without any)
-        let models = self.overlays.models(&self.loaded.sheets, &model);
-        let model_of = |s: usize| &models[if merge { 0 } else { self.overlays.set(s) }];
+        // the crawler's model on each set of Heritrix's sheets (the first without any):
+        // the file's, or the tuning's where they are tried or kept
+        let tuned_sheets = tuned_hosts && self.tuned_sheets.is_some();
+        let overlays = self.overlays_of(tuned_sheets);
+        let models = overlays.models(self.sheets_of(tuned_sheets), &model);
+        let model_of = |s: usize| &models[if merge { 0 } else { overlays.set(s) }];
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
             .zip(&mut streams)
@@ -710,7 +760,7 @@ impl Plan for CrawlersJob {
         } else {
             models.iter().map(|m| crawler_rules(&self.config, m)).collect()
         };
-        let rules_of = |s: usize| &rules[if merge { 0 } else { self.overlays.set(s) }];
+        let rules_of = |s: usize| &rules[if merge { 0 } else { overlays.set(s) }];
         let free_hosts = role == Role::Without(Without::Limits);
         let skips: Vec<bool> = self.hosts.iter().enumerate().map(|(s, h)| !free_hosts && rules_of(s).reaction.skips(h, rules_of(s).crawl_delay_cap_s)).collect();
         let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
@@ -738,6 +788,7 @@ impl Plan for CrawlersJob {
             free_hosts,
             lambda,
             cycles: if merge { None } else { Cycles::of(&model.intervals) },
+            tuned_sheets,
         };
         Some((run, self.repo.pages() as f64 / 2.0))
     }
@@ -746,7 +797,8 @@ impl Plan for CrawlersJob {
         run.slice += 1;
         let until = self.horizon() * run.slice as f64 / run.slices as f64;
         let mut work = 0;
-        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, lambda, cycles, .. } = run;
+        let Running { schedules, streams, checks, account, f, unchanged, rules, loads, gates, answers, fresh, free_hosts, lambda, cycles, tuned_sheets, .. } = run;
+        let overlays = self.overlays_of(*tuned_sheets);
         let mut visits = Visits { account, repo: &self.repo, lambda: lambda.as_deref().unwrap_or(&self.repo.lambda), unchanged };
         let refusals = self.config.refusals();
         let mut drive_to = |schedules: &mut [ServerSchedule], to: f64| {
@@ -755,7 +807,7 @@ impl Plan for CrawlersJob {
                 let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
                 let server = pushback::Server { host, refusals, load: &mut loads[s], gate: &mut gates[s] };
                 let before = visits.account.credited();
-                let rules = &rules[if rules.len() > 1 { self.overlays.set(s) } else { 0 }];
+                let rules = &rules[if rules.len() > 1 { overlays.set(s) } else { 0 }];
                 work += pushback::drive(schedules[s].as_schedule(), to, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
                 fresh[s] += visits.account.credited() - before;
             }

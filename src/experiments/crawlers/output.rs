@@ -211,11 +211,23 @@ pub struct TunedHosts {
     /// Whether they kept the pages fresher than the settings alone: the tuned files are
     /// then both (the confirmation runs them together).
     pub kept: bool,
+    /// Written into the tuned file itself (Heritrix's sheets), not beside it.
+    #[serde(default)]
+    pub inside: bool,
 }
 
 impl TunedHosts {
     pub fn words(&self) -> String {
         let tried = self.tried.map_or_else(|| "no fit within the budget".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)));
+        if self.inside {
+            let verdict = if self.kept { "kept: in the tuned file" } else { "not fresher than the settings alone: not kept" };
+            return format!(
+                "Heritrix's sheets for {} {} ({} pages), each held to a request per 1/capacity, the other hosts at the file's gap: {tried}; {verdict}",
+                thousands(self.hosts as f64),
+                if self.hosts == 1 { "host" } else { "hosts" },
+                thousands(self.pages as f64)
+            );
+        }
         let verdict = if self.kept { "kept: write it beside the tuned file (--tuned-hosts)" } else { "not fresher than the settings alone: not kept" };
         format!("{} for {} hosts ({} pages) from the optimum's intervals: {tried}; {verdict}", self.file_name, thousands(self.hosts as f64), thousands(self.pages as f64))
     }
@@ -606,7 +618,7 @@ impl Figures for CrawlersOutput {
             json["tuned"] = serde_json::json!({"changes": t.changes, "objective": t.objective, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
                 "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "note": self.tuned_note});
             if let Some(h) = &t.hosts {
-                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept,
+                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
             text.push_str(&format!("\n{}", t.words()));
@@ -621,7 +633,8 @@ impl Figures for CrawlersOutput {
         let tuned = self.tuned.as_ref()?;
         match flag {
             "tuned" => Some(tuned.text.clone()),
-            "tuned_hosts" => tuned.hosts.as_ref().filter(|h| h.kept).map(|h| h.text.clone()),
+            // Heritrix's sheets are in the tuned file itself
+            "tuned_hosts" => tuned.hosts.as_ref().filter(|h| h.kept && !h.inside).map(|h| h.text.clone()),
             _ => None,
         }
     }

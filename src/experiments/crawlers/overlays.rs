@@ -4,8 +4,8 @@
 
 use super::output::SheetsUsed;
 use crate::core::model::repository::Repository;
-use crate::core::policy::crawler_files::Model;
 use crate::core::policy::crawler_files::heritrix_sheets::{self, SheetRule};
+use crate::core::policy::crawler_files::{Crawler, Model, read};
 
 /// Servers apart from the crawler's settings, by the sheets over their hosts.
 #[derive(Default)]
@@ -72,5 +72,54 @@ impl Overlays {
 
     fn rules<'a>(&self, rules: &'a [SheetRule], set: &[usize]) -> Vec<&'a SheetRule> {
         set.iter().map(|&r| &rules[r]).collect()
+    }
+}
+
+/// The tuning's sheets (Heritrix on named hosts with capacities): each host whose
+/// capacity the crawler's gap exceeds held to a request per 1/capacity, its least gap in
+/// whole milliseconds; with the file's own sheets before them, as the tuned file has
+/// them.
+pub(super) struct TunedSheets {
+    pub rules: Vec<SheetRule>,
+    pub overlays: Overlays,
+    /// The beans the tuned file gets.
+    pub beans: String,
+    pub hosts: u64,
+    pub pages: u64,
+}
+
+impl TunedSheets {
+    /// For `model`'s gap over the servers `names` with `capacities` (requests a second);
+    /// None where no host's capacity asks for a longer gap.
+    pub fn of(own: &[SheetRule], model: &Model, names: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
+        // each host's gap under the file's own sheets: a tuned sheet only ever lengthens it
+        let (file, _) = Overlays::of(own, names, repo, model).ok()?;
+        let gaps: Vec<f64> = file.models(own, model).iter().map(Model::politeness_s).collect();
+        let hosts: Vec<(usize, String, u64)> = (0..repo.servers())
+            .filter_map(|s| {
+                let (name, cap) = (names.get(s)?, capacities[s]);
+                (cap.is_finite() && cap > 0.0 && gaps[file.set(s)] < 1.0 / cap).then(|| (s, name.clone(), (1000.0 / cap).ceil() as u64))
+            })
+            .collect();
+        if hosts.is_empty() {
+            return None;
+        }
+        let listed: Vec<(String, u64)> = hosts.iter().map(|(_, n, ms)| (n.clone(), *ms)).collect();
+        let beans = heritrix_sheets::host_gaps(&listed, "Freshlab's tuning: each host whose capacity asks for it held to a request per 1/capacity");
+        // read back as Heritrix would, after the file's own sheets
+        let alone = heritrix_sheets::insert("<beans>\n</beans>", &beans).ok()?;
+        let mut rules = own.to_vec();
+        rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").ok()?.sheets);
+        let (overlays, _) = Overlays::of(&rules, names, repo, model).ok()?;
+        let pages = hosts.iter().map(|&(s, ..)| repo.server_pages(s).len() as u64).sum();
+        Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages })
+    }
+
+    /// The same sheets as the tuned file `read_back` has them.
+    pub fn read_back(mut self, read_back: &[SheetRule], names: &[String], repo: &Repository, model: &Model) -> Self {
+        if let Ok((overlays, _)) = Overlays::of(read_back, names, repo, model) {
+            (self.rules, self.overlays) = (read_back.to_vec(), overlays);
+        }
+        self
     }
 }

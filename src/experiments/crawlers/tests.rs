@@ -827,7 +827,7 @@ fn heritrixs_sheets_space_their_hosts_apart() {
         format!("<bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{prefix}</value></list></property><property name=\"targetSheetNames\"><list><value>{id}</value></list></property></bean>")
     };
     let beans = format!(
-        "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean>{}{}{}{}</beans>",
+        "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>{}{}{}{}</beans>",
         association("http://(example,slow,", "slow"),
         association("http://(example,fast,", "fast"),
         sheet("slow", 60_000),
@@ -859,4 +859,47 @@ fn heritrixs_sheets_space_their_hosts_apart() {
     let tuned = ran(CrawlersConfig { tune: true, ..config.clone() }).tuned.expect("a tuned file");
     let back = crate::core::policy::crawler_files::read(Crawler::Heritrix, &tuned.text, "f").unwrap();
     assert_eq!(back.sheets, config.loaded().unwrap().sheets);
+}
+
+/// The tuning's last candidate for Heritrix on named hosts with capacities: a sheet
+/// holding each host its file's gap would push over capacity to a request per
+/// 1/capacity, the other hosts left at the file's gap; kept where fresher within the
+/// budget and the file's refusals, written into the tuned crawler-beans.cxml and
+/// confirmed from the file read back.
+#[test]
+fn the_tuning_writes_heritrix_sheets_for_the_hosts_that_push_back() {
+    let mut list = String::from("page,server,change_rate,capacity,response_ms\n");
+    for k in 0..40 {
+        list.push_str(&format!("https://a.example/{k},a.example,1,{},100\n", if k == 0 { "0.05" } else { "" }));
+        list.push_str(&format!("https://b.example/{k},b.example,1,,100\n"));
+    }
+    let fast = "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"delayFactor\" value=\"0.0\"/><property name=\"minDelayMs\" value=\"1000\"/></bean></beans>";
+    let config = CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(fast.into()),
+        recrawl_days: Days(0.01),
+        horizon_days: Days(5.0),
+        bins: 10,
+        tune: true,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config.clone());
+    assert!(o.runs[0].answers.refused > 0, "a.example refuses the file's pace");
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let h = t.hosts.as_ref().expect("the sheets tried");
+    assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 40, "{}", h.words());
+    // a.example held to 20 s (1/0.05), b.example left at the file's 1 s
+    assert!(t.text.contains("<value>http://(example,a,)/</value>") && t.text.contains("<entry key=\"disposition.minDelayMs\" value=\"20000\"/>"), "{}", t.text);
+    assert!(t.text.contains("SheetOverlaysManager"), "the manager added: {}", t.text);
+    let back = crate::core::policy::crawler_files::read(Crawler::Heritrix, &t.text, "f").unwrap();
+    assert_eq!(back.model.server_delay_s, 1.0);
+    // confirmed from the file read back: fresher, no refusal, within the budget
+    let tuned_run = o.runs.iter().find(|r| r.label.ends_with("tuned")).expect("the tuned file's run");
+    assert_eq!(tuned_run.answers.refused, 0);
+    assert!(tuned_run.requests <= o.runs[0].requests && tuned_run.mean > o.runs[0].mean, "{} on {} against {} on {}", tuned_run.mean, tuned_run.requests, o.runs[0].mean, o.runs[0].requests);
+    assert_eq!(t.confirmed.map(|c| c.1), Some(tuned_run.requests));
+    // the CLI's --tuned-hosts has nothing to write: the sheets are in the tuned file
+    assert_eq!(Figures::file_out(&o, "tuned_hosts"), None);
 }

@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 const SHEET: &str = "org.archive.spring.Sheet";
 const BY_SURT: &str = "org.archive.crawler.spring.SurtPrefixesSheetAssociation";
 const BY_RULES: &str = "org.archive.crawler.spring.DecideRuledSheetAssociation";
+const MANAGER: &str = "org.archive.crawler.spring.SheetOverlaysManager";
+/// The bean that lays the sheets; without it Heritrix lays none.
+const MANAGER_BEAN: &str = "<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>";
 
 /// A sheet as it applies to the hosts a SURT prefix covers, with its settings that
 /// Freshlab reads.
@@ -51,6 +54,7 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
     let line = |n: Node| u64::from(doc.text_pos_at(n.range().start).row);
     let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
     let mut out = Sheets::default();
+    let managed = beans().any(|b| b.attribute("class") == Some(MANAGER));
     let mut maps: Vec<(String, Vec<Entry>)> = Vec::new();
     for bean in beans().filter(|b| b.attribute("class") == Some(SHEET)) {
         let Some(name) = bean.attribute("id").or_else(|| bean.attribute("name")) else {
@@ -79,6 +83,11 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
         }
         let reads = names.iter().any(|n| !read_here(n).is_empty());
         let aside = |name: &str, value: String, why: String| (Entry { name: name.to_string(), value, line: at, file: None }, why);
+        if reads && !managed {
+            let why = format!("no SheetOverlaysManager bean: Heritrix lays no sheet without one; add {MANAGER_BEAN}");
+            out.aside.push(aside("SheetAssociation.targetSheetNames", names.join(", "), why));
+            continue;
+        }
         if bean.attribute("class") == Some(BY_RULES) {
             if reads {
                 let why = "Heritrix lays these sheets over the URLs its decide rules accept; Freshlab cannot evaluate decide rules, so their settings are not in this run".into();
@@ -181,4 +190,35 @@ pub fn fastest(rules: &[SheetRule], base: &Model) -> Model {
         }
     }
     fast
+}
+
+/// Sheets holding each listed host to its own least gap (`disposition.minDelayMs`, one
+/// sheet a gap, its hosts' exact prefixes associated with it), with the comment
+/// `comment`, as beans to insert into a crawler-beans.cxml.
+pub fn host_gaps(hosts: &[(String, u64)], comment: &str) -> String {
+    let mut gaps: Vec<u64> = hosts.iter().map(|(_, ms)| *ms).collect();
+    gaps.sort_unstable();
+    gaps.dedup();
+    let mut out = format!(" <!-- {comment} -->\n");
+    for ms in gaps {
+        let escaped = |t: String| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+        let prefixes: String = hosts.iter().filter(|(_, m)| *m == ms).map(|(h, _)| format!("    <value>{}</value>\n", escaped(host_surt(h)))).collect();
+        out.push_str(&format!(
+            " <bean class=\"{BY_SURT}\">\n  <property name=\"surtPrefixes\"><list>\n{prefixes}  </list></property>\n  <property name=\"targetSheetNames\"><list><value>freshlabGap{ms}ms</value></list></property>\n </bean>\n"
+        ));
+        out.push_str(&format!(
+            " <bean id=\"freshlabGap{ms}ms\" class=\"{SHEET}\">\n  <property name=\"map\"><map>\n   <entry key=\"disposition.minDelayMs\" value=\"{ms}\"/>\n  </map></property>\n </bean>\n"
+        ));
+    }
+    out
+}
+
+/// `text` (a crawler-beans.cxml) with `beans` inserted before its closing `</beans>`, and
+/// a SheetOverlaysManager where it has none.
+pub fn insert(text: &str, beans: &str) -> Result<String, String> {
+    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let managed = doc.descendants().any(|b| b.has_tag_name("bean") && b.attribute("class") == Some(MANAGER));
+    let end = text.rfind("</beans>").ok_or("has no closing </beans> to write the sheets before")?;
+    let manager = if managed { String::new() } else { format!(" {MANAGER_BEAN}\n") };
+    Ok(format!("{}{manager}{beans}{}", &text[..end], &text[end..]))
 }

@@ -261,7 +261,7 @@ fn heritrixs_sheets_set_hosts_apart() {
         let map: String = entries.iter().map(|(k, v)| format!("<entry key=\"{k}\" value=\"{v}\"/>\n")).collect();
         format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map>\n{map}</map></property></bean>\n")
     };
-    let file = |body: &str| format!("<beans>\n<bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean>\n{body}</beans>");
+    let file = |body: &str| format!("<beans>\n<bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n{body}</beans>");
     let body = [
         association(&["http://(com,example,"], &["a"]),
         association(&["http://(com,example,www,"], &["b"]),
@@ -304,6 +304,17 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert!(e.message.contains("sheet a, disposition.minDelayMs (line 7): must be a number of milliseconds"), "{e}");
     let e = read(Crawler::Heritrix, &file("<bean id=\"a\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry value=\"1\"/></map></property></bean>"), "f").unwrap_err();
     assert!(e.message.contains("line 3: sheet a: an <entry> without a key"), "{e}");
+    // without a SheetOverlaysManager Heritrix lays no sheet: said, none applied
+    let unmanaged = read(Crawler::Heritrix, &file(&body).replace("org.archive.crawler.spring.SheetOverlaysManager", "x.Y"), "f").unwrap();
+    assert!(unmanaged.sheets.is_empty());
+    assert!(unmanaged.settings.iter().any(|s| s.meaning.starts_with("no SheetOverlaysManager bean: Heritrix lays no sheet without one")));
+    // the sheets a tuning writes, read back: each host at its own gap
+    let written = heritrix_sheets::insert(&file(""), &heritrix_sheets::host_gaps(&[("a.example".into(), 20_000), ("b.example".into(), 5000), ("c.example".into(), 20_000)], "tuned")).unwrap();
+    let back = read(Crawler::Heritrix, &written, "f").unwrap();
+    let gap = |host: &str| overlay(&rules_for(&back.sheets, host).into_iter().map(|k| &back.sheets[k]).collect::<Vec<_>>(), &back.model).unwrap().server_delay_s;
+    assert_eq!((gap("a.example"), gap("b.example"), gap("c.example"), gap("www.a.example")), (20.0, 5.0, 20.0, 3.0));
+    let bare = heritrix_sheets::insert("<beans>\n</beans>", &heritrix_sheets::host_gaps(&[("a.example".into(), 1000)], "tuned")).unwrap();
+    assert_eq!(heritrix_sheets::rules_for(&read(Crawler::Heritrix, &bare, "f").unwrap().sheets, "a.example").len(), 1, "a manager added");
     // by decide rules, which Freshlab cannot evaluate: said
     let ruled = file(&[body.clone(), "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"targetSheetNames\"><list><value>b</value></list></property></bean>\n".into()].concat());
     let l = read(Crawler::Heritrix, &ruled, "f").unwrap();

@@ -30,7 +30,10 @@
 //! settings found with each host's own bounds of the adaptive interval
 //! (`adaptive-host-specific-intervals.txt`, NUTCH-3029) taken from the optimum's
 //! intervals for the host's pages ([`host_bounds_from`]), fitted to the budget like the
-//! others and kept only when fresher.
+//! others and kept only when fresher. Heritrix's, on named hosts some of which have a
+//! capacity: the best settings at the file's own gap, with a sheet holding each host the
+//! gap would push over capacity to a request per 1/capacity (the experiment writes them);
+//! one run, kept only when fresher.
 
 use super::nutch_hosts::HostIntervals;
 use super::write::Change;
@@ -237,7 +240,9 @@ pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names:
     out
 }
 
-/// Nutch's last candidate, each host's own bounds (on a page list with host names).
+/// The last candidate, each host its own settings (on a page list with host names):
+/// Nutch's bounds of the adaptive interval, or Heritrix's sheets of a least gap for the
+/// hosts whose capacity the file's gap would exceed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum HostStage {
     /// Not possible here (another crawler, generated pages).
@@ -251,6 +256,17 @@ pub enum HostStage {
     /// host whose bounds differ from the global ones), whether they were kept, and the
     /// stretch of the fittest.
     Tried { score: Option<Score>, kept: bool, stretch: f64 },
+}
+
+/// The runs of the last candidate, each host its own settings (0: none): Nutch's bounds,
+/// fitted by their stretch, on named hosts; Heritrix's sheets, one run (slowing some
+/// hosts only ever spends less), on named hosts some of which have a capacity.
+fn host_stage(crawler: Crawler, named: bool, pushed_back: bool) -> usize {
+    match crawler {
+        Crawler::Nutch if named => HOST_FIT_RUNS,
+        Crawler::Heritrix if named && pushed_back => 1,
+        _ => 0,
+    }
 }
 
 /// A candidate being fitted to the budget.
@@ -323,7 +339,7 @@ impl Search {
             fitting: None,
             runs: 0,
             candidates: 0,
-            hosts: if crawler == Crawler::Nutch && named { HostStage::Waiting } else { HostStage::Off },
+            hosts: if host_stage(crawler, named, pushed_back) > 0 { HostStage::Waiting } else { HostStage::Off },
         }
     }
 
@@ -331,8 +347,7 @@ impl Search {
     pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
         let branches = if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) { 2 } else { 1 };
         let options: usize = knobs(crawler, loaded, pushed_back).iter().map(|&(_, n)| n).sum();
-        let hosts = if crawler == Crawler::Nutch && named { HOST_FIT_RUNS } else { 0 };
-        FIT_RUNS * ((branches - 1) + branches * PASSES * options) + hosts
+        FIT_RUNS * ((branches - 1) + branches * PASSES * options) + host_stage(crawler, named, pushed_back)
     }
 
     /// The most runs this search may make.
@@ -402,12 +417,16 @@ impl Search {
         if self.hosts != HostStage::Waiting {
             return None;
         }
-        if self.best.0.intervals.rule == Rule::Fixed {
+        if self.crawler == Crawler::Nutch && self.best.0.intervals.rule == Rule::Fixed {
             self.hosts = HostStage::Tried { score: None, kept: false, stretch: 1.0 };
             return None;
         }
         self.hosts = HostStage::Trying;
-        let running = self.best.0;
+        let mut running = self.best.0;
+        if self.crawler == Crawler::Heritrix {
+            // the file's own gap: the sheets slow the hosts that ask, not every host
+            (running.server_delay_s, running.min_delay_s) = (self.loaded.server_delay_s, self.loaded.min_delay_s);
+        }
         self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
         Some(running)
     }
@@ -423,7 +442,8 @@ impl Search {
         }
         let close = within && score.requests as f64 >= AIM * AIM * self.budget as f64;
         let hosts = self.hosts == HostStage::Trying;
-        if !close && f.runs < if hosts { HOST_FIT_RUNS } else { FIT_RUNS } && score.requests > 0 {
+        let most = if hosts { host_stage(self.crawler, true, true) } else { FIT_RUNS };
+        if !close && f.runs < most && score.requests > 0 {
             // aim just below the budget
             let ratio = score.requests as f64 / (AIM * self.budget as f64);
             if hosts {
