@@ -304,7 +304,7 @@ export default {
           waiting: 'No per-host intervals: every host has the global bounds.',
           loaded: 'Each listed host’s adaptive interval is held within its own bounds (Nutch’s AdaptiveFetchSchedule and a page list naming the hosts).',
           help: `NUTCH-3029: a line a host, <code>&lt;hostname&gt; &lt;min&gt; &lt;max&gt;</code> in seconds, <code>default</code> for the global
-            bound. Hosts are matched to the page list's <code>server</code> column. Limit: 16 MB.`,
+            bound. Hosts are matched to the page list's <code>server</code> column. Limit: 256 KB (about 9,000 hosts).`,
           onLoad: () => {},
         });
         csvDropBox(panel, controls, {
