@@ -71,9 +71,12 @@ pub fn read(text: &str, global: &Intervals) -> Result<Vec<HostIntervals>, String
     read
 }
 
+/// A file read: its key (text and global bounds) and what it gave.
+type Read = (u64, Result<Vec<HostIntervals>, String>);
+
 thread_local! {
-    /// The last file [`read`], by its key, and what it gave.
-    static LAST: std::cell::RefCell<Option<(u64, Result<Vec<HostIntervals>, String>)>> = const { std::cell::RefCell::new(None) };
+    /// The last file [`read`].
+    static LAST: std::cell::RefCell<Option<Read>> = const { std::cell::RefCell::new(None) };
 }
 
 fn read_lines(text: &str, global: &Intervals) -> Result<Vec<HostIntervals>, String> {
