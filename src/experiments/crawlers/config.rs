@@ -418,15 +418,12 @@ impl CrawlersConfig {
         let mut by_bounds = std::collections::HashMap::new();
         for (k, h) in listed.iter().enumerate() {
             let n = sizes.map_or(pages / servers.max(1.0), |s| s.get(k).copied().unwrap_or(0.0));
-            let mut key = (h.min.map(f64::to_bits), h.max.map(f64::to_bits));
-            let h = match &shortest {
-                Some(s) if !keys.contains(&key) => {
-                    key = (None, None);
-                    s
-                }
+            // a pair among the first ones, else (None) the shortest of the rest
+            let key = Some((h.min.map(f64::to_bits), h.max.map(f64::to_bits))).filter(|k| keys.contains(k));
+            let h = match (&key, &shortest) {
+                (None, Some(s)) => s,
                 _ => h,
             };
-            let key = (key, std::ptr::eq(h, shortest.as_ref().unwrap_or(h)));
             let asked = match by_bounds.entry(key) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
