@@ -56,7 +56,7 @@ function applyAppearance(globals) {
   root.style.setProperty('--font-scale', root.dataset.fontScale);
   document.querySelector('#theme').value = theme;
   document.querySelector('#font').value = ['1', '1.25', '1.5', '2'].includes(root.dataset.fontScale) ? root.dataset.fontScale : '1';
-  applyNarrow();
+  applyLayout();
   document.dispatchEvent(new Event('freshlab:appearance'));
 }
 
@@ -65,11 +65,18 @@ function applyAppearance(globals) {
  * hall", where a 1280-pixel projector has a phone's room for text and gets the chart
  * first, at the whole width. Returns whether the layout changed. */
 const NARROW_REM = 47.5;
-function applyNarrow() {
+/** The height under which the view's heading shrinks and the header scrolls away
+ * (style.css's `.short` rules): a 720-pixel screen from "for a room" up, a
+ * 1080-pixel one "for a hall". */
+const SHORT_REM = 34;
+function applyLayout() {
   const root = document.documentElement;
-  const narrow = innerWidth <= NARROW_REM * parseFloat(getComputedStyle(root).fontSize);
-  const changed = narrow !== root.classList.contains('narrow');
+  const rem = parseFloat(getComputedStyle(root).fontSize);
+  const narrow = innerWidth <= NARROW_REM * rem;
+  const short = innerHeight <= SHORT_REM * rem;
+  const changed = narrow !== root.classList.contains('narrow') || short !== root.classList.contains('short');
   root.classList.toggle('narrow', narrow);
+  root.classList.toggle('short', short);
   return changed;
 }
 
@@ -102,7 +109,7 @@ async function boot() {
   applyAppearance(state.globals);
   state.onGlobals = applyAppearance;
   addEventListener('resize', () => {
-    if (applyNarrow()) document.dispatchEvent(new Event('freshlab:appearance'));
+    if (applyLayout()) document.dispatchEvent(new Event('freshlab:appearance'));
   });
   for (const id of ['theme', 'font']) {
     document.querySelector(`#${id}`).addEventListener('change', (e) => {

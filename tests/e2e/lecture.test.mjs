@@ -111,18 +111,36 @@ test('the header folds its menus instead of scrolling or overlapping, at every t
   }
 });
 
-test('every view shows its whole first chart on the first screen at 1280×720, and passes the WCAG 2.2 AA rules', async () => {
+test('every view shows its whole first chart on the first screen at 1280×720, at every text size, and passes the WCAG 2.2 AA rules', async () => {
   const browser = await session({ viewport: { width: 1280, height: 720 } });
   const page = await browser.newPage();
+  const textSize = async (font) => {
+    // the Display menu's text size, as a user picks it (the page is not reloaded)
+    await page.evaluate((value) => {
+      const select = document.querySelector('#font');
+      select.value = value;
+      select.dispatchEvent(new Event('change'));
+    }, font);
+    await page.waitForTimeout(300);
+  };
   for (const view of VIEWS) {
     await showView(page, view);
     await settled(page);
-    await page.waitForTimeout(300);
-    const chart = await page.locator('.view:not([hidden]) .panel canvas').first().boundingBox();
-    assert.ok(chart.y + chart.height <= 720, `${view}: the first chart ends at ${Math.round(chart.y + chart.height)} px`);
-    assert.ok(chart.height >= 240, `${view}: the first chart is ${Math.round(chart.height)} px tall`);
+    // the room's and the hall's sizes shrink the heading and let the header scroll
+    // away (html.short); at the hall's, the panel's explanation follows its chart
+    for (const font of ['1', '1.5', '2']) {
+      await textSize(font);
+      const chart = await page.locator('.view:not([hidden]) .panel canvas').first().boundingBox();
+      const where = `${view} at text size ${font}`;
+      assert.ok(chart.y + chart.height <= 720, `${where}: the first chart ends at ${Math.round(chart.y + chart.height)} px`);
+      assert.ok(chart.height >= 240, `${where}: the first chart is ${Math.round(chart.height)} px tall`);
+    }
+    await textSize('1');
     assert.deepEqual(await auditWcag22(page), [], view);
   }
+  await textSize('2');
+  await page.screenshot({ path: path.join(shots, 'short-home-1280x720-font2.png') });
+  await textSize('1');
   // and the Embed dialog
   await showView(page, 'policies');
   await page.locator('#policies').getByRole('button', { name: /^Embed/ }).click();
