@@ -304,15 +304,22 @@ impl Adaptive {
     /// Nutch past `db.fetch.interval.max` (M): the page's new `interval`, and its next
     /// fetch `next` as the schedule set it. CrawlDbReducer: an interval over M forces a
     /// refetch (AbstractFetchSchedule.forceRefetch: 0.9 × M, signature and modified time
-    /// cleared, so the next fetch is STATUS_UNKNOWN); the Generator's shouldFetch takes a
-    /// page due more than M ahead in its next fetch list (here at once, or the next
-    /// batch cycle).
+    /// cleared, so the next fetch is STATUS_UNKNOWN); the Generator's shouldFetch, at the
+    /// next generate, takes a page due more than M after that generate in its fetch list
+    /// (here `t`: the next batch cycle, or at once without cycles).
     fn refetch_past_max(&mut self, k: usize, t: f64, interval: f64, next: f64) -> f64 {
         self.interval[k] = interval;
         let Some(m) = self.rule.refetch_max.filter(|&m| interval > m) else { return next };
         self.interval[k] = 0.9 * m;
         self.modified[k] = f64::NEG_INFINITY;
-        if next - t > m { t } else { next }
+        if next - self.next_generate(t) > m { t } else { next }
+    }
+
+    /// Nutch's first generate after a fetch at `t` (the rule's clock): the next batch
+    /// cycle's start, as `observe` rounds to it; without cycles, `t` itself.
+    fn next_generate(&self, t: f64) -> f64 {
+        let c = self.rule.cycle / self.scale;
+        if c > 0.0 { c * ((t / c).floor() + 1.0) } else { t }
     }
 
     /// The next fetch time of a page fetched at `t`, updating its interval.
@@ -329,9 +336,9 @@ impl Adaptive {
             Rule::Nutch if self.start(k).is_some_and(|s| s.fixed) => {
                 let fixed = self.start(k).map_or(r.initial, |s| s.initial);
                 let next = self.refetch_past_max(k, t, fixed, t + fixed);
-                // past db.fetch.interval.max it is forced to a refetch at every generate
-                // cycle; without cycles (a tuning's candidate: a file's run is refused so),
-                // after the interval forceRefetch sets
+                // more than db.fetch.interval.max past the next generate, it is forced to
+                // a refetch at every generate cycle; without cycles (a tuning's candidate:
+                // a file's run is refused so), after the interval forceRefetch sets
                 if next == t && r.cycle == 0.0 { t + self.interval[k] } else { next }
             }
             // Nutch AdaptiveFetchSchedule.setFetchSchedule (MimeAdaptiveFetchSchedule's:
@@ -518,8 +525,9 @@ mod tests {
 
     /// A page's own start (its metadata's): StormCrawler's custom interval is its first
     /// and its first again after a refusal, which waits the custom FETCH_ERROR interval;
-    /// Nutch's fixed interval is kept whatever the page does, and past
-    /// db.fetch.interval.max the page is forced to a refetch at every cycle.
+    /// Nutch's fixed interval is kept whatever the page does, and more than
+    /// db.fetch.interval.max past the next generate the page is forced to a refetch at
+    /// every cycle (its Generator's shouldFetch, at generate time).
     #[test]
     fn a_pages_own_start_from_its_metadata() {
         let retry = Retry { soon: 0.0, times: 0, later: 120.0 * MINUTE };
@@ -548,6 +556,12 @@ mod tests {
         };
         assert_eq!(times(Intervals::NUTCH, 2.0, 4), vec![0.0, 2.0, 4.0, 6.0]);
         assert_eq!(times(Intervals { cycle: 1.0, ..Intervals::NUTCH }, 100.0, 4), vec![0.0, 1.0, 2.0, 3.0]);
+        // a weekly cycle: fetched on day 0 with a fixed 100 days, due 93 days after the
+        // generate of day 7 (over the 90: forced then); with 95 days, 88 after it (not
+        // forced: fetched when due, day 95, in the cycle of day 98, and so on)
+        let weekly = Intervals { cycle: 7.0, ..Intervals::NUTCH };
+        assert_eq!(times(weekly, 100.0, 4), vec![0.0, 7.0, 14.0, 21.0]);
+        assert_eq!(times(weekly, 95.0, 3), vec![0.0, 98.0, 196.0]);
         // without cycles (a tuning's candidate), after the interval forceRefetch sets
         assert_eq!(times(Intervals::NUTCH, 100.0, 3), vec![0.0, 81.0, 162.0]);
     }

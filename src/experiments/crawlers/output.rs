@@ -359,7 +359,8 @@ pub struct HostBoundsUsed {
     pub pages: u64,
     pub unmatched: Vec<String>,
     /// Hosts with pages whose shortest interval lies past db.fetch.interval.max (with
-    /// their lines): Nutch forces their pages to a refetch at every crawl cycle (refused without cycles).
+    /// their lines): Nutch forces their pages to a refetch at the cycles where they fall
+    /// due more than it after the generate (refused without cycles).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub past_max: Vec<(String, u64)>,
     /// The same in words (`words`), for the page.
@@ -388,7 +389,7 @@ impl HostBoundsUsed {
             (Some(m), n) if n > 0 => {
                 let named: Vec<String> = self.past_max.iter().take(10).map(|(h, line)| format!("{h}, line {line}")).collect();
                 format!(
-                    "; {n} of them give a shortest interval past db.fetch.interval.max ({} days): Nutch forces those hosts' pages to a refetch at every crawl cycle, so lower their minimum or raise db.fetch.interval.max ({}{})",
+                    "; {n} of them give a shortest interval past db.fetch.interval.max ({} days): Nutch's generate takes a page due more than that after it at once, so those hosts' pages are refetched at every crawl cycle where the interval passes the maximum by more than the cycle; lower their minimum or raise db.fetch.interval.max ({}{})",
                     sig(m, 4),
                     named.join("; "),
                     if n > named.len() { "; …" } else { "" }

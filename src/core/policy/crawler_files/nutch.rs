@@ -128,7 +128,7 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "db.fetch.interval.max",
         default: "7776000",
-        meaning: "a page whose interval grows past this (seconds) is refetched at the next chance with 0.9 × this, its signature cleared so that fetch neither lengthens nor shortens it (CrawlDbReducer's forceRefetch, the Generator's shouldFetch)",
+        meaning: "a page whose interval grows past this (seconds) gets 0.9 × this, its signature cleared so that its next fetch neither lengthens nor shortens it (CrawlDbReducer's forceRefetch), and is refetched at the next generate if due more than this after it (the Generator's shouldFetch)",
         apply: |m, v| {
             let seconds = number(v, "seconds")?;
             if seconds <= 0.0 {
