@@ -211,7 +211,10 @@ impl Reaction {
                 next
             }
             Reaction::Heritrix { delay_factor, max_delay_s } => {
-                let wait = (delay_factor * answer.seconds()).min(max_delay_s).max(gap_s);
+                // DispositionProcessor.politenessDelayFor: the delay factor × the fetch's
+                // duration, at least minDelayMs, then at most maxDelayMs; then at least
+                // the Crawl-delay up to its cap
+                let wait = (delay_factor * answer.seconds()).max(gap_s).min(max_delay_s);
                 end + wait.max(self.gap_s(host, 0.0, crawl_delay_cap_s)) * SECOND
             }
             Reaction::Scrapy { randomize, concurrency, autothrottle, start_delay_s, max_delay_s, target_concurrency } => {

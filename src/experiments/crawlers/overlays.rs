@@ -6,6 +6,7 @@ use super::output::SheetsUsed;
 use crate::core::model::repository::Repository;
 use crate::core::policy::crawler_files::heritrix_sheets::{self, SheetRule};
 use crate::core::policy::crawler_files::{Crawler, Model, read};
+use crate::core::policy::pushback::Reaction;
 
 /// Servers apart from the crawler's settings, by the sheets over their hosts.
 #[derive(Default)]
@@ -94,17 +95,19 @@ impl TunedSheets {
     pub fn of(own: &[SheetRule], model: &Model, names: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
         // each host's gap under the file's own sheets: a tuned sheet only ever lengthens it
         let (file, _) = Overlays::of(own, names, repo, model).ok()?;
-        let gaps: Vec<f64> = file.models(own, model).iter().map(Model::politeness_s).collect();
-        let hosts: Vec<(usize, String, u64)> = (0..repo.servers())
+        let models = file.models(own, model);
+        let hosts: Vec<(usize, String, u64, bool)> = (0..repo.servers())
             .filter_map(|s| {
-                let (name, cap) = (names.get(s)?, capacities[s]);
-                (cap.is_finite() && cap > 0.0 && gaps[file.set(s)] < 1.0 / cap).then(|| (s, name.clone(), (1000.0 / cap).ceil() as u64))
+                let (name, cap, host) = (names.get(s)?, capacities[s], &models[file.set(s)]);
+                let ms = (1000.0 / cap).ceil();
+                let most = matches!(host.reaction, Reaction::Heritrix { max_delay_s, .. } if ms > 1000.0 * max_delay_s);
+                (cap.is_finite() && cap > 0.0 && host.politeness_s() < 1.0 / cap).then(|| (s, name.clone(), ms as u64, most))
             })
             .collect();
         if hosts.is_empty() {
             return None;
         }
-        let listed: Vec<(String, u64)> = hosts.iter().map(|(_, n, ms)| (n.clone(), *ms)).collect();
+        let listed: Vec<heritrix_sheets::HostGap> = hosts.iter().map(|(_, n, ms, most)| (n.clone(), *ms, *most)).collect();
         let beans = heritrix_sheets::host_gaps(&listed, "Freshlab's tuning: each host whose capacity asks for it held to a request per 1/capacity");
         // read back as Heritrix would, after the file's own sheets
         let alone = heritrix_sheets::insert("<beans>\n</beans>", &beans).ok()?;

@@ -809,29 +809,33 @@ fn heritrixs_overrides_file_is_read_beside_its_configuration() {
     assert!(e.field == "heritrix_overrides" && e.message.contains("choose crawler heritrix"), "{e}");
 }
 
-/// Heritrix's sheets: a host under a slower sheet is requested at its own gap, one under
-/// a faster one as its recrawl interval asks, the others at the crawl's gap — hand-counted
-/// over a day of 50 pages a host recrawled every 0.001 day; and the tuned file keeps them.
+/// Heritrix's sheets: a host under a slower sheet is requested at its own gap (capped by
+/// the most gap, as DispositionProcessor.politenessDelayFor caps it), one under a faster
+/// one as its recrawl interval asks, the others at the crawl's gap — hand-counted over a
+/// day of 50 pages a host recrawled every 0.001 day; and the tuned file keeps them.
 #[test]
 fn heritrixs_sheets_space_their_hosts_apart() {
     let mut list = String::from("page,server,change_rate\n");
-    for host in ["slow.example", "www.fast.example", "plain.example"] {
+    for host in ["slow.example", "capped.example", "www.fast.example", "plain.example"] {
         for k in 0..50 {
             list.push_str(&format!("https://{host}/{k},{host},1\n"));
         }
     }
-    let sheet = |id: &str, min_ms: u32| {
-        format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"disposition.minDelayMs\" value=\"{min_ms}\"/></map></property></bean>")
+    let sheet = |id: &str, min_ms: u32, max_ms: Option<u32>| {
+        let max = max_ms.map_or(String::new(), |ms| format!("<entry key=\"disposition.maxDelayMs\" value=\"{ms}\"/>"));
+        format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"disposition.minDelayMs\" value=\"{min_ms}\"/>{max}</map></property></bean>")
     };
     let association = |prefix: &str, id: &str| {
         format!("<bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{prefix}</value></list></property><property name=\"targetSheetNames\"><list><value>{id}</value></list></property></bean>")
     };
     let beans = format!(
-        "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>{}{}{}{}</beans>",
+        "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>{}{}{}{}{}{}</beans>",
         association("http://(example,slow,", "slow"),
+        association("http://(example,capped,", "capped"),
         association("http://(example,fast,", "fast"),
-        sheet("slow", 60_000),
-        sheet("fast", 500)
+        sheet("slow", 60_000, Some(60_000)),
+        sheet("capped", 60_000, None),
+        sheet("fast", 500, None)
     );
     let config = CrawlersConfig {
         crawler: Crawler::Heritrix,
@@ -845,13 +849,14 @@ fn heritrixs_sheets_space_their_hosts_apart() {
     };
     let o = ran(config.clone());
     let requests = |host: &str| o.servers.iter().find(|g| g.name == host).unwrap_or_else(|| panic!("{host}")).crawler.requests as f64;
-    // a request every 60 s, every 3 s, and each page every 86.4 s (50 000 a day; 0.5 s allows 172 800)
-    for (host, expected) in [("slow.example", 1440.0), ("plain.example", 28_800.0), ("www.fast.example", 50_000.0)] {
+    // a request every 60 s, every 30 s (60 s under the crawl's 30 s most), every 3 s, and
+    // each page every 86.4 s (50 000 a day; 0.5 s allows 172 800)
+    for (host, expected) in [("slow.example", 1440.0), ("capped.example", 2880.0), ("plain.example", 28_800.0), ("www.fast.example", 50_000.0)] {
         assert!((requests(host) - expected).abs() <= 0.01 * expected + 1.0, "{host}: {} requests, {expected} expected", requests(host));
     }
     assert_eq!(o.runs[0].violations, 0);
     let used = o.sheets.as_ref().expect("said");
-    assert_eq!((used.prefixes, used.hosts, used.pages), (2, 2, 100));
+    assert_eq!((used.prefixes, used.hosts, used.pages), (3, 3, 150));
     // the estimate counts every host at the fastest sheet's gap: never below the run
     let (work, estimated) = work_and_estimate(config.clone());
     assert!(work <= estimated * 1.1, "work {work}, estimated {estimated}");

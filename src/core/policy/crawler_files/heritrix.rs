@@ -32,7 +32,7 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "disposition.minDelayMs",
         default: "3000",
-        meaning: "the least gap between two requests to a host (ms), after the fetch ends",
+        meaning: "the least gap between two requests to a host (ms), after the fetch ends (maxDelayMs caps it too)",
         apply: |m, v| {
             m.server_delay_s = number(v, "milliseconds")? / 1000.0;
             m.min_delay_s = m.server_delay_s;
@@ -53,7 +53,7 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "disposition.maxDelayMs",
         default: "30000",
-        meaning: "the most gap the delay factor gives (ms)",
+        meaning: "the most gap (ms): caps the delay factor's, and the least gap where that is longer (DispositionProcessor.politenessDelayFor)",
         apply: |m, v| {
             if let Reaction::Heritrix { max_delay_s, .. } = &mut m.reaction {
                 *max_delay_s = number(v, "milliseconds")? / 1000.0;

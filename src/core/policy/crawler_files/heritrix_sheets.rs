@@ -192,22 +192,32 @@ pub fn fastest(rules: &[SheetRule], base: &Model) -> Model {
     fast
 }
 
+/// A host the tuning spaces apart: its name, its least gap in milliseconds, and whether
+/// its sheet also raises `disposition.maxDelayMs` to that gap (Heritrix caps the least
+/// gap at the most: a gap over the host's most would not apply otherwise).
+pub type HostGap = (String, u64, bool);
+
 /// Sheets holding each listed host to its own least gap (`disposition.minDelayMs`, one
 /// sheet a gap, its hosts' exact prefixes associated with it), with the comment
 /// `comment`, as beans to insert into a crawler-beans.cxml.
-pub fn host_gaps(hosts: &[(String, u64)], comment: &str) -> String {
-    let mut gaps: Vec<u64> = hosts.iter().map(|(_, ms)| *ms).collect();
+pub fn host_gaps(hosts: &[HostGap], comment: &str) -> String {
+    let mut gaps: Vec<(u64, bool)> = hosts.iter().map(|&(_, ms, most)| (ms, most)).collect();
     gaps.sort_unstable();
     gaps.dedup();
     let mut out = format!(" <!-- {comment} -->\n");
-    for ms in gaps {
+    for (ms, most) in gaps {
         let escaped = |t: String| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-        let prefixes: String = hosts.iter().filter(|(_, m)| *m == ms).map(|(h, _)| format!("    <value>{}</value>\n", escaped(host_surt(h)))).collect();
+        let prefixes: String = hosts.iter().filter(|&&(_, m, w)| (m, w) == (ms, most)).map(|(h, ..)| format!("    <value>{}</value>\n", escaped(host_surt(h)))).collect();
+        let (name, max_entry) = if most {
+            (format!("freshlabGap{ms}msAtMost"), format!("   <entry key=\"disposition.maxDelayMs\" value=\"{ms}\"/>\n"))
+        } else {
+            (format!("freshlabGap{ms}ms"), String::new())
+        };
         out.push_str(&format!(
-            " <bean class=\"{BY_SURT}\">\n  <property name=\"surtPrefixes\"><list>\n{prefixes}  </list></property>\n  <property name=\"targetSheetNames\"><list><value>freshlabGap{ms}ms</value></list></property>\n </bean>\n"
+            " <bean class=\"{BY_SURT}\">\n  <property name=\"surtPrefixes\"><list>\n{prefixes}  </list></property>\n  <property name=\"targetSheetNames\"><list><value>{name}</value></list></property>\n </bean>\n"
         ));
         out.push_str(&format!(
-            " <bean id=\"freshlabGap{ms}ms\" class=\"{SHEET}\">\n  <property name=\"map\"><map>\n   <entry key=\"disposition.minDelayMs\" value=\"{ms}\"/>\n  </map></property>\n </bean>\n"
+            " <bean id=\"{name}\" class=\"{SHEET}\">\n  <property name=\"map\"><map>\n   <entry key=\"disposition.minDelayMs\" value=\"{ms}\"/>\n{max_entry}  </map></property>\n </bean>\n"
         ));
     }
     out

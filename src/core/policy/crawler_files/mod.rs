@@ -87,9 +87,15 @@ pub struct Model {
 impl Model {
     /// The gap the crawler keeps between two requests to one server, in seconds: Nutch's
     /// FetchItemQueue waits `crawlDelay` after each request with one thread per queue and
-    /// `minCrawlDelay` with more (StormCrawler's FetchItemQueue likewise).
+    /// `minCrawlDelay` with more (StormCrawler's FetchItemQueue likewise). Heritrix's
+    /// DispositionProcessor.politenessDelayFor caps its wait, the least gap included, at
+    /// `maxDelayMs`.
     pub fn politeness_s(&self) -> f64 {
-        if self.threads_per_queue > 1.0 { self.min_delay_s } else { self.server_delay_s }
+        let gap = if self.threads_per_queue > 1.0 { self.min_delay_s } else { self.server_delay_s };
+        match self.reaction {
+            Reaction::Heritrix { max_delay_s, .. } => gap.min(max_delay_s),
+            _ => gap,
+        }
     }
 }
 

@@ -295,6 +295,8 @@ fn heritrixs_sheets_set_hosts_apart() {
     let www = model_for("www.example.com");
     assert_eq!((www.server_delay_s, www.reaction), (2.0, Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 5.0 }));
     assert_eq!(model_for("EXAMPLE.com").server_delay_s, 7.0);
+    // DispositionProcessor.politenessDelayFor: maxDelayMs caps the least gap too
+    assert_eq!(model_for("EXAMPLE.com").politeness_s(), 5.0, "sheet c's 7 s least gap under its 5 s most");
     assert_eq!(model_for("example.org").server_delay_s, 3.0, "under no sheet it reads");
     assert!(rules_for(&l.sheets, "example.net").is_empty(), "a sheet of settings Freshlab does not read");
     // refused: a sheet no bean defines, a value Heritrix cannot take, an entry without a key
@@ -309,11 +311,14 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert!(unmanaged.sheets.is_empty());
     assert!(unmanaged.settings.iter().any(|s| s.meaning.starts_with("no SheetOverlaysManager bean: Heritrix lays no sheet without one")));
     // the sheets a tuning writes, read back: each host at its own gap
-    let written = heritrix_sheets::insert(&file(""), &heritrix_sheets::host_gaps(&[("a.example".into(), 20_000), ("b.example".into(), 5000), ("c.example".into(), 20_000)], "tuned")).unwrap();
+    // (d.example's 45 s over the crawl's 30 s most: its sheet raises the most with it)
+    let hosts = [("a.example".into(), 20_000, false), ("b.example".into(), 5000, false), ("c.example".into(), 20_000, false), ("d.example".into(), 45_000, true)];
+    let written = heritrix_sheets::insert(&file(""), &heritrix_sheets::host_gaps(&hosts, "tuned")).unwrap();
+    assert!(written.contains("<entry key=\"disposition.maxDelayMs\" value=\"45000\"/>") && written.matches("maxDelayMs").count() == 1, "{written}");
     let back = read(Crawler::Heritrix, &written, "f").unwrap();
-    let gap = |host: &str| overlay(&rules_for(&back.sheets, host).into_iter().map(|k| &back.sheets[k]).collect::<Vec<_>>(), &back.model).unwrap().server_delay_s;
-    assert_eq!((gap("a.example"), gap("b.example"), gap("c.example"), gap("www.a.example")), (20.0, 5.0, 20.0, 3.0));
-    let bare = heritrix_sheets::insert("<beans>\n</beans>", &heritrix_sheets::host_gaps(&[("a.example".into(), 1000)], "tuned")).unwrap();
+    let gap = |host: &str| overlay(&rules_for(&back.sheets, host).into_iter().map(|k| &back.sheets[k]).collect::<Vec<_>>(), &back.model).unwrap().politeness_s();
+    assert_eq!((gap("a.example"), gap("b.example"), gap("c.example"), gap("d.example"), gap("www.a.example")), (20.0, 5.0, 20.0, 45.0, 3.0));
+    let bare = heritrix_sheets::insert("<beans>\n</beans>", &heritrix_sheets::host_gaps(&[("a.example".into(), 1000, false)], "tuned")).unwrap();
     assert_eq!(heritrix_sheets::rules_for(&read(Crawler::Heritrix, &bare, "f").unwrap().sheets, "a.example").len(), 1, "a manager added");
     // by decide rules, which Freshlab cannot evaluate: said
     let ruled = file(&[body.clone(), "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"targetSheetNames\"><list><value>b</value></list></property></bean>\n".into()].concat());
@@ -559,6 +564,32 @@ fn the_search_tries_nutchs_cycle_caps() {
         assert_eq!((m.intervals.top_n, m.intervals.per_cycle), (300, 50));
         search.report(run(&m), &mut realise);
     }
+}
+
+/// Heritrix caps its least gap at `maxDelayMs` (DispositionProcessor.politenessDelayFor):
+/// a search for a longer gap than the file's most raises the most with it, and the tuned
+/// file, read back, keeps that gap — on a made-up crawler whose servers want a request a
+/// minute at most (fresher the longer its effective gap, up to 60 s).
+#[test]
+fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
+    use tuning::{Score, Search};
+    let file = |min_ms: u32| format!("<beans>\n <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">\n  <property name=\"minDelayMs\" value=\"{min_ms}\" />\n </bean>\n</beans>\n");
+    let model = read(Crawler::Heritrix, &file(3000), "f").unwrap().model;
+    assert!(matches!(model.reaction, Reaction::Heritrix { max_delay_s, .. } if max_delay_s == 30.0));
+    let run = |m: &Model| Score { freshness: 0.5 + 0.005 * m.politeness_s().min(60.0), requests: 1000, refused: 0 };
+    let mut search = Search::new(Crawler::Heritrix, model, true, false, run(&model));
+    let mut realise = |m: &Model| Some(*m);
+    while let Some(m) = search.next(&mut realise) {
+        search.report(run(&m), &mut realise);
+    }
+    let (best, _) = search.best();
+    assert_eq!(best.politeness_s(), 60.0, "{best:?}");
+    let changes = tuning::changes(Crawler::Heritrix, &model, &best);
+    assert!(changes.contains(&("disposition.minDelayMs", "60000".to_string())) && changes.contains(&("disposition.maxDelayMs", "60000".to_string())), "{changes:?}");
+    let text = write::write(Crawler::Heritrix, Some(&file(3000)), &changes, "test", &|_| String::new()).unwrap();
+    assert_eq!(read(Crawler::Heritrix, &text, "f").unwrap().model.politeness_s(), 60.0, "{text}");
+    // a file's least gap over its most runs at the most
+    assert_eq!(read(Crawler::Heritrix, &file(45_000), "f").unwrap().model.politeness_s(), 30.0);
 }
 
 /// Nutch's caps of a crawl cycle, per host (`generate.max.count`) and in all

@@ -40,6 +40,7 @@ use super::write::Change;
 use super::{Crawler, MINUTE, Model, SECOND};
 use crate::core::labels::labelled;
 use crate::core::policy::adaptive::{Intervals, Rule};
+use crate::core::policy::pushback::Reaction;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -151,7 +152,15 @@ fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> 
     // a cap's option j: the file's times a factor (at least a page), or none (0)
     let cap = |now: u64| CAP_FACTORS.get(j).map_or(0, |f| ((now as f64 * f).round() as u64).max(1));
     match knob {
-        Knob::Gap => c.server_delay_s = *slower(loaded.server_delay_s).get(j)?,
+        Knob::Gap => {
+            c.server_delay_s = *slower(loaded.server_delay_s).get(j)?;
+            // Heritrix caps the least gap at maxDelayMs: a longer gap raises it with it
+            if let Reaction::Heritrix { max_delay_s, .. } = &mut c.reaction
+                && c.server_delay_s > loaded.server_delay_s
+            {
+                *max_delay_s = max_delay_s.max(c.server_delay_s);
+            }
+        }
         Knob::TopN => i.top_n = cap(loaded.intervals.top_n),
         Knob::PerHost => i.per_cycle = cap(loaded.intervals.per_cycle),
         // a fixed schedule's interval is the budget: only the gap and caps are searched
@@ -529,7 +538,12 @@ pub fn changes(crawler: Crawler, loaded: &Model, tuned: &Model) -> Vec<Change> {
             put(adaptive && a.dec_rate != b.dec_rate, "scheduler.adaptive.fetchInterval.rate.decr", format!("{}", b.dec_rate));
             put(loaded.server_delay_s != tuned.server_delay_s, "fetcher.server.delay", format!("{}", tuned.server_delay_s));
         }
-        Crawler::Heritrix => put(loaded.server_delay_s != tuned.server_delay_s, "disposition.minDelayMs", format!("{}", (tuned.server_delay_s * 1000.0).round())),
+        Crawler::Heritrix => {
+            put(loaded.server_delay_s != tuned.server_delay_s, "disposition.minDelayMs", format!("{}", (tuned.server_delay_s * 1000.0).round()));
+            if let (Reaction::Heritrix { max_delay_s: was, .. }, Reaction::Heritrix { max_delay_s: most, .. }) = (loaded.reaction, tuned.reaction) {
+                put(was != most, "disposition.maxDelayMs", format!("{}", (most * 1000.0).round()));
+            }
+        }
         Crawler::Scrapy => put(loaded.server_delay_s != tuned.server_delay_s, "DOWNLOAD_DELAY", format!("{}", tuned.server_delay_s)),
     }
     out
