@@ -26,6 +26,31 @@ pub fn seconds_per_request(pages: f64) -> f64 {
     1e-9 * (NS_PER_REQUEST[i] + t * (NS_PER_REQUEST[i + 1] - NS_PER_REQUEST[i]))
 }
 
+/// What the repository's size does to that cost: the table is of 2 M pages, whose
+/// schedules are out of the cache; a smaller repository's stay in it. The share of the
+/// 2 M pages' cost at 10⁴, 10⁵ and 10⁶ pages in all (MERGE and RANDOM on servers of 10
+/// and 100 pages, the mean of the four ratios), measured by
+/// `PAGES=… PER="10 100" POLICIES="merge random" scripts/calibrate-requests.sh`. (Without
+/// it, the classroom's 10,000 pages were estimated at 2.06 times their time.)
+const REPOSITORY_SHARE: [(f64, f64); 4] = [(4.0, 0.589), (5.0, 0.614), (6.0, 0.920), (6.30103, 1.0)];
+
+/// The share of [`seconds_per_request`] a request costs in a repository of `pages`
+/// pages in all, interpolated in log₁₀(pages); 1 from 2 M pages, the 10⁴ pages' share
+/// below them.
+pub fn repository_share(pages: f64) -> f64 {
+    let k = pages.max(1.0).log10();
+    let (first, last) = (REPOSITORY_SHARE[0], REPOSITORY_SHARE[REPOSITORY_SHARE.len() - 1]);
+    if k <= first.0 {
+        return first.1;
+    }
+    if k >= last.0 {
+        return last.1;
+    }
+    let i = REPOSITORY_SHARE.iter().rposition(|&(at, _)| at <= k).unwrap_or(0);
+    let ((a, sa), (b, sb)) = (REPOSITORY_SHARE[i], REPOSITORY_SHARE[i + 1]);
+    sa + (k - a) / (b - a) * (sb - sa)
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -47,5 +72,18 @@ mod tests {
         assert_eq!(seconds_per_request(1e9), seconds_per_request(1e6));
         // the shards' cut reads the table from 10² pages, as before its 10-page point
         assert_eq!([1, 100, 999, 1_000, 1_000_000, 1 << 30].map(request_ns_at_decade), [57.0, 57.0, 57.0, 75.0, 621.0, 621.0]);
+    }
+
+    /// A repository's share is the measured one at 10⁴, 10⁵ and 10⁶ pages, 1 from 2 M,
+    /// the line between two points in log₁₀(pages), and the ends beyond them.
+    #[test]
+    fn a_repositorys_share_is_measured_at_its_points() {
+        for &(k, share) in &REPOSITORY_SHARE {
+            assert!((repository_share(10f64.powf(k)) - share).abs() < 1e-12, "10^{k}: {}", repository_share(10f64.powf(k)));
+        }
+        let [(_, small), (_, medium), ..] = REPOSITORY_SHARE;
+        assert!((repository_share(10f64.powf(4.5)) - (small + medium) / 2.0).abs() < 1e-12);
+        assert_eq!((repository_share(10.0), repository_share(1e9)), (small, 1.0));
+        assert!(REPOSITORY_SHARE.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1), "a larger repository costs no less");
     }
 }

@@ -11,7 +11,7 @@ use crate::core::model::webbase::{RepositoryConfig, law_sizes_for_estimate, powe
 use crate::core::policy::PolicyKind;
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
-use crate::core::sim::request_cost::seconds_per_request;
+use crate::core::sim::request_cost::{repository_share, seconds_per_request};
 use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -284,6 +284,7 @@ impl PoliciesConfig {
     /// them, or a sample's — those taken whole and `draws` drawn by weight (sizes standing
     /// for weights, as [`super::sample::ServerSample::draw`] chooses them). Without the
     /// generator's law, the mean size stands for every server's (a sample: the largest's).
+    /// In a repository of 2 M pages: [`repository_share`] scales it to the one run.
     fn seconds_per_request(&self, pages: u64, servers: u64, sizes: Option<&[f64]>) -> f64 {
         let Some(sizes) = sizes else {
             let mean = pages as f64 / servers.max(1) as f64;
@@ -379,7 +380,7 @@ impl PoliciesConfig {
             unit: "requests".into(),
             bytes: e.bytes as f64,
             seconds: setup
-                + e.requests * self.seconds_per_request(pages, servers, sizes)
+                + e.requests * self.seconds_per_request(pages, servers, sizes) * repository_share(pages as f64)
                 + e.counted_under_redraws * self.redrawn_seconds_per_request()
                 + self.microscope_seconds(pages as f64, sizes),
             memory_fix: Fix::new(self.pages().size_field(), format!("use fewer pages ({} bytes each)", e.bytes_per_page)),
