@@ -67,6 +67,15 @@ export function sessions() {
   };
 }
 
+/** Picks the Display menu's text size (`font`: '1', '1.25', '1.5', '2'), as a user does:
+ * the page is not reloaded. */
+export const pickTextSize = (page, font) =>
+  page.evaluate((value) => {
+    const select = document.querySelector('#font');
+    select.value = value;
+    select.dispatchEvent(new Event('change'));
+  }, font);
+
 /** Resolves once `panel` says its run is computed. */
 export const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { auditAccessibility, shots, chartsFitTheirFrames, sessions, done, PANELS } from './browser.mjs';
+import { auditAccessibility, shots, chartsFitTheirFrames, sessions, done, pickTextSize, PANELS } from './browser.mjs';
 
 const session = sessions();
 // the embeds of slow panels at a size that answers in seconds
@@ -41,11 +41,7 @@ test('every embed fills a slide, 960×540 at font 1, 1.5 and 2, 1024×768 and 12
         const before = await drawn();
         await page.setViewportSize({ width, height });
         // the toolbar's text-size control (hidden in an embed; the page listens the same)
-        await page.evaluate((f) => {
-          const select = document.querySelector('#font');
-          select.value = f;
-          select.dispatchEvent(new Event('change'));
-        }, font);
+        await pickTextSize(page, font);
         await page.waitForFunction(([p, k, n]) => Number(document.querySelector(`#${p} .chart-${k} canvas`)?.dataset.drawn ?? 0) > n, [panel, shown, before], { timeout: 20_000 });
       }
       await page.waitForTimeout(300);

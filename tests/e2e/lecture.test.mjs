@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { auditWcag22, chartsFitTheirFrames, done, sessions, shots, showView, settled, GROUPS, PANELS, VIEWS } from './browser.mjs';
+import { auditWcag22, chartsFitTheirFrames, done, pickTextSize, sessions, shots, showView, settled, GROUPS, PANELS, VIEWS } from './browser.mjs';
 
 const session = sessions();
 // the embeds of slow panels at a size that answers in seconds
@@ -75,11 +75,7 @@ test('the header folds its menus instead of scrolling or overlapping, at every t
     const browser = await session({ viewport });
     const page = await browser.newPage(`${browser.url}?view=partition`);
     for (const font of ['1', '1.25', '1.5', '2']) {
-      await page.evaluate((f) => {
-        const select = document.querySelector('#font');
-        select.value = f;
-        select.dispatchEvent(new Event('change'));
-      }, font);
+      await pickTextSize(page, font);
       await page.waitForTimeout(200);
       const where = `${viewport.width}×${viewport.height}, font ${font}`;
       const layout = await page.evaluate(() => {
@@ -115,12 +111,7 @@ test('every view shows its whole first chart on the first screen at 1280×720, a
   const browser = await session({ viewport: { width: 1280, height: 720 } });
   const page = await browser.newPage();
   const textSize = async (font) => {
-    // the Display menu's text size, as a user picks it (the page is not reloaded)
-    await page.evaluate((value) => {
-      const select = document.querySelector('#font');
-      select.value = value;
-      select.dispatchEvent(new Event('change'));
-    }, font);
+    await pickTextSize(page, font);
     await page.waitForTimeout(300);
   };
   for (const view of VIEWS) {
@@ -173,11 +164,7 @@ test("at the hall's text size a 1280×720 projector gets a phone's layout: the c
   assert.deepEqual(await chartsFitTheirFrames(page), [], 'font 2');
   await page.screenshot({ path: path.join(shots, 'hall-crawlers-1280x720-font2.png') });
   // the Display menu's text size switches it back, without a reload
-  await page.evaluate(() => {
-    const select = document.querySelector('#font');
-    select.value = '1.5';
-    select.dispatchEvent(new Event('change'));
-  });
+  await pickTextSize(page, '1.5');
   await page.waitForTimeout(300);
   const room = await layout();
   assert.ok(!room.narrow, 'font 1.5 at 1280 px: the form beside the chart');
