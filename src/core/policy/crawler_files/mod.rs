@@ -342,6 +342,12 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         }
     }
     check(&model).map_err(|why| InputError::new(field, why))?;
+    if let Reaction::Heritrix { max_delay_s, .. } = model.reaction
+        && model.server_delay_s > max_delay_s
+        && let Some(least) = settings.iter_mut().find(|s| s.name == "disposition.minDelayMs")
+    {
+        least.meaning = format!("{}; here over maxDelayMs, so Heritrix waits {} ms: raise maxDelayMs with it for a longer gap", least.meaning, max_delay_s * 1000.0);
+    }
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
     Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new() })
 }

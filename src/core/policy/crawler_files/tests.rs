@@ -589,7 +589,10 @@ fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
     let text = write::write(Crawler::Heritrix, Some(&file(3000)), &changes, "test", &|_| String::new()).unwrap();
     assert_eq!(read(Crawler::Heritrix, &text, "f").unwrap().model.politeness_s(), 60.0, "{text}");
     // a file's least gap over its most runs at the most
-    assert_eq!(read(Crawler::Heritrix, &file(45_000), "f").unwrap().model.politeness_s(), 30.0);
+    let over = read(Crawler::Heritrix, &file(45_000), "f").unwrap();
+    assert_eq!(over.model.politeness_s(), 30.0);
+    let least = over.settings.iter().find(|s| s.name == "disposition.minDelayMs").unwrap();
+    assert!(least.meaning.ends_with("here over maxDelayMs, so Heritrix waits 30000 ms: raise maxDelayMs with it for a longer gap"), "{least:?}");
 }
 
 /// Nutch's caps of a crawl cycle, per host (`generate.max.count`) and in all
