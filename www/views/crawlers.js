@@ -187,7 +187,7 @@ function hostsTried(t) {
   const tried = h.tried ? `${number(h.tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(h.tried[1])} requests` : 'no fit within the budget';
   if (h.inside) {
     const intro = `Last, each host whose capacity your file's gap exceeds held to a request per 1/capacity by a Heritrix sheet
-      (<code>disposition.minDelayMs</code>), the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
+      (<code>disposition.minDelayMs</code>, and <code>maxDelayMs</code> with it where that would cap it), the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
     const sheets = `<details><summary>The sheets</summary><pre>${escape(h.text)}</pre></details>`;
     return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; no fresher than the settings alone, so not part of the tuned file.</p>${sheets}`;
   }

@@ -5,7 +5,7 @@ use super::*;
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::crawler_files::Crawler;
 use crate::core::policy::crawler_files::tuning::Objective;
-use crate::core::policy::pushback::Backoff;
+use crate::core::policy::pushback::{Backoff, Reaction};
 use crate::core::units::Days;
 use crate::experiments::{Config, Figures, Settings, policies::PoliciesConfig, run};
 
@@ -907,4 +907,15 @@ fn the_tuning_writes_heritrix_sheets_for_the_hosts_that_push_back() {
     assert_eq!(t.confirmed.map(|c| c.1), Some(tuned_run.requests));
     // the CLI's --tuned-hosts has nothing to write: the sheets are in the tuned file
     assert_eq!(Figures::file_out(&o, "tuned_hosts"), None);
+    // a host of 0.02 requests a second asks for 50 s, over the crawl's 30 s most, which
+    // Heritrix would cap it at: its sheet raises the most with it, the crawl's stays
+    let slower = CrawlersConfig { page_list: config.page_list.as_ref().map(|l| l.replace(",0.05,", ",0.02,")), ..config.clone() };
+    let o = ran(slower);
+    let t = o.tuned.as_ref().expect("a tuned file");
+    assert!(t.hosts.as_ref().is_some_and(|h| h.kept), "{:?}", t.hosts);
+    assert!(t.text.contains("<entry key=\"disposition.minDelayMs\" value=\"50000\"/>\n   <entry key=\"disposition.maxDelayMs\" value=\"50000\"/>"), "{}", t.text);
+    let back = crate::core::policy::crawler_files::read(Crawler::Heritrix, &t.text, "f").unwrap();
+    assert!(matches!(back.model.reaction, Reaction::Heritrix { max_delay_s, .. } if max_delay_s == 30.0), "{:?}", back.model);
+    let tuned_run = o.runs.iter().find(|r| r.label.ends_with("tuned")).expect("the tuned file's run");
+    assert_eq!(tuned_run.answers.refused, 0, "a.example at a request every 50 s");
 }

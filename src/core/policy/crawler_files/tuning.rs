@@ -154,11 +154,10 @@ fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> 
     match knob {
         Knob::Gap => {
             c.server_delay_s = *slower(loaded.server_delay_s).get(j)?;
-            // Heritrix caps the least gap at maxDelayMs: a longer gap raises it with it
-            if let Reaction::Heritrix { max_delay_s, .. } = &mut c.reaction
-                && c.server_delay_s > loaded.server_delay_s
-            {
-                *max_delay_s = max_delay_s.max(c.server_delay_s);
+            // Heritrix caps the least gap at maxDelayMs: a longer gap than the file's
+            // raises it with it (the file's own gap, the file's own most)
+            if let (Reaction::Heritrix { max_delay_s, .. }, Reaction::Heritrix { max_delay_s: was, .. }) = (&mut c.reaction, loaded.reaction) {
+                *max_delay_s = if c.server_delay_s > loaded.server_delay_s { was.max(c.server_delay_s) } else { was };
             }
         }
         Knob::TopN => i.top_n = cap(loaded.intervals.top_n),
@@ -433,8 +432,12 @@ impl Search {
         self.hosts = HostStage::Trying;
         let mut running = self.best.0;
         if self.crawler == Crawler::Heritrix {
-            // the file's own gap: the sheets slow the hosts that ask, not every host
+            // the file's own gap (and most, which caps it): the sheets slow the hosts that
+            // ask, not every host
             (running.server_delay_s, running.min_delay_s) = (self.loaded.server_delay_s, self.loaded.min_delay_s);
+            if let (Reaction::Heritrix { max_delay_s, .. }, Reaction::Heritrix { max_delay_s: was, .. }) = (&mut running.reaction, self.loaded.reaction) {
+                *max_delay_s = was;
+            }
         }
         self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
         Some(running)
@@ -547,4 +550,30 @@ pub fn changes(crawler: Crawler, loaded: &Model, tuned: &Model) -> Vec<Change> {
         Crawler::Scrapy => put(loaded.server_delay_s != tuned.server_delay_s, "DOWNLOAD_DELAY", format!("{}", tuned.server_delay_s)),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    /// Heritrix's gap option takes maxDelayMs from the file: raised with a gap longer
+    /// than the file's, the file's own with the file's gap, whatever choice it starts
+    /// from (a search back at the file's gap once kept a raised most, listed as a change
+    /// that changed nothing).
+    #[test]
+    fn heritrixs_gap_option_takes_the_most_from_the_file() {
+        let loaded = super::super::heritrix::SHIPPED;
+        let most = |m: &Model| match m.reaction {
+            Reaction::Heritrix { max_delay_s, .. } => max_delay_s,
+            _ => f64::NAN,
+        };
+        let far = slower(loaded.server_delay_s).iter().position(|&g| g == 60.0).expect("a 60 s option");
+        let raised = option(Crawler::Heritrix, &loaded, &loaded, Knob::Gap, far).unwrap();
+        assert_eq!((raised.server_delay_s, most(&raised)), (60.0, 60.0));
+        let back = option(Crawler::Heritrix, &loaded, &raised, Knob::Gap, 0).unwrap();
+        assert_eq!((back.server_delay_s, most(&back)), (3.0, 30.0));
+    }
 }
