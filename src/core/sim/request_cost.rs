@@ -38,16 +38,10 @@ const REPOSITORY_SHARE: [(f64, f64); 4] = [(4.0, 0.589), (5.0, 0.614), (6.0, 0.9
 /// pages in all, interpolated in log₁₀(pages); 1 from 2 M pages, the 10⁴ pages' share
 /// below them.
 pub fn repository_share(pages: f64) -> f64 {
-    let k = pages.max(1.0).log10();
-    let (first, last) = (REPOSITORY_SHARE[0], REPOSITORY_SHARE[REPOSITORY_SHARE.len() - 1]);
-    if k <= first.0 {
-        return first.1;
-    }
-    if k >= last.0 {
-        return last.1;
-    }
-    let i = REPOSITORY_SHARE.iter().rposition(|&(at, _)| at <= k).unwrap_or(0);
-    let ((a, sa), (b, sb)) = (REPOSITORY_SHARE[i], REPOSITORY_SHARE[i + 1]);
+    let points = &REPOSITORY_SHARE;
+    let k = pages.max(1.0).log10().clamp(points[0].0, points[points.len() - 1].0);
+    let i = points.windows(2).position(|w| k <= w[1].0).unwrap_or(0);
+    let ((a, sa), (b, sb)) = (points[i], points[i + 1]);
     sa + (k - a) / (b - a) * (sb - sa)
 }
 

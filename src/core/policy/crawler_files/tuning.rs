@@ -152,14 +152,7 @@ fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> 
     // a cap's option j: the file's times a factor (at least a page), or none (0)
     let cap = |now: u64| CAP_FACTORS.get(j).map_or(0, |f| ((now as f64 * f).round() as u64).max(1));
     match knob {
-        Knob::Gap => {
-            c.server_delay_s = *slower(loaded.server_delay_s).get(j)?;
-            // Heritrix caps the least gap at maxDelayMs: a longer gap than the file's
-            // raises it with it (the file's own gap, the file's own most)
-            if let (Reaction::Heritrix { max_delay_s, .. }, Reaction::Heritrix { max_delay_s: was, .. }) = (&mut c.reaction, loaded.reaction) {
-                *max_delay_s = if c.server_delay_s > loaded.server_delay_s { was.max(c.server_delay_s) } else { was };
-            }
-        }
+        Knob::Gap => c = with_gap(c, loaded, *slower(loaded.server_delay_s).get(j)?),
         Knob::TopN => i.top_n = cap(loaded.intervals.top_n),
         Knob::PerHost => i.per_cycle = cap(loaded.intervals.per_cycle),
         // a fixed schedule's interval is the budget: only the gap and caps are searched
@@ -171,6 +164,16 @@ fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> 
         Knob::SyncDelta => i.sync_delta_rate = if i.sync_delta_rate.is_some() { None } else { Some(0.3) },
     }
     Some(c)
+}
+
+/// `m` with the gap `gap` (seconds). Heritrix caps the least gap at maxDelayMs: a gap
+/// longer than the file's raises the most with it; the file's gap keeps the file's most.
+fn with_gap(mut m: Model, loaded: &Model, gap: f64) -> Model {
+    m.server_delay_s = gap;
+    if let (Reaction::Heritrix { max_delay_s, .. }, Reaction::Heritrix { max_delay_s: was, .. }) = (&mut m.reaction, loaded.reaction) {
+        *max_delay_s = if gap > loaded.server_delay_s { was.max(gap) } else { was };
+    }
+    m
 }
 
 /// Gaps between two requests to a server no shorter than `now`, in seconds.
@@ -434,10 +437,8 @@ impl Search {
         if self.crawler == Crawler::Heritrix {
             // the file's own gap (and most, which caps it): the sheets slow the hosts that
             // ask, not every host
-            (running.server_delay_s, running.min_delay_s) = (self.loaded.server_delay_s, self.loaded.min_delay_s);
-            if let (Reaction::Heritrix { max_delay_s, .. }, Reaction::Heritrix { max_delay_s: was, .. }) = (&mut running.reaction, self.loaded.reaction) {
-                *max_delay_s = was;
-            }
+            running = with_gap(running, &self.loaded, self.loaded.server_delay_s);
+            running.min_delay_s = self.loaded.min_delay_s;
         }
         self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
         Some(running)
