@@ -764,39 +764,80 @@ fn crawlers_tuned_writes_a_file_that_runs_as_predicted() {
     let mut asked = vec!["crawlers", "--crawler-config", sample, "--tuned-hosts", hosts.to_str().unwrap(), "--quiet"];
     asked.extend(small);
     let (code, _, err) = freshlab(&asked);
-    assert!(code != 0 && err.contains("--tuned-hosts: the run wrote no such file (its result says why)") && !hosts.exists(), "{err}");
+    assert!(code != 0 && err.contains("--tuned-hosts: the run wrote no such file (its result above says why)") && !hosts.exists(), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
 
 /// Issue 46: on named hosts, `--tuned-hosts FILE` writes the tuning's Nutch host file
-/// beside `--tuned FILE`; loaded back together (`--host-intervals`), they run as the
-/// tuned run did. `--help` lists both.
+/// beside `--tuned FILE`, and `--tuned-seeds FILE` its seed list of each page's fixed
+/// interval; loaded back together (`--host-intervals`, the seed list's pairs as the page
+/// list's metadata column), they run as the tuning measured them. `--help` lists all three.
 #[test]
-fn crawlers_tuned_hosts_writes_nutchs_host_file_that_runs_as_predicted() {
+fn crawlers_tuned_hosts_and_seeds_write_nutchs_files_that_run_as_predicted() {
     let dir = scratch("crawlers-tuned-hosts");
-    let (tuned, hosts) = (dir.join("nutch-site.xml"), dir.join("adaptive-host-specific-intervals.txt"));
+    let (tuned, hosts, seeds) = (dir.join("nutch-site.xml"), dir.join("adaptive-host-specific-intervals.txt"), dir.join("seeds.txt"));
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/nutch-site.xml");
     let list = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-hosts.csv");
     let short = ["--horizon-days", "200"];
-    let mut args =
-        vec!["crawlers", "--crawler-config", sample, "--repository", list, "--tuned", tuned.to_str().unwrap(), "--tuned-hosts", hosts.to_str().unwrap(), "--json", "--quiet"];
+    let mut args = vec![
+        "crawlers",
+        "--crawler-config",
+        sample,
+        "--repository",
+        list,
+        "--tuned",
+        tuned.to_str().unwrap(),
+        "--tuned-hosts",
+        hosts.to_str().unwrap(),
+        "--tuned-seeds",
+        seeds.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ];
     args.extend(short);
     let (code, out, err) = freshlab(&args);
     assert_eq!(code, 0, "{err}");
     let result = json(&out);
-    assert_eq!(result["tuned"]["hosts"]["kept"], true, "{}", result["tuned"]);
-    let predicted = &result["runs"][2];
+    let t = &result["tuned"];
+    assert_eq!((&t["hosts"]["kept"], &t["seeds"]["kept"]), (&serde_json::json!(true), &serde_json::json!(true)), "{t}");
     let text = std::fs::read_to_string(&hosts).unwrap();
     assert!(text.starts_with("# adaptive-host-specific-intervals.txt") && text.contains("\nsite1.example "), "{text}");
-    let mut again = vec!["crawlers", "--crawler-config", tuned.to_str().unwrap(), "--repository", list, "--host-intervals", hosts.to_str().unwrap(), "--json", "--quiet"];
-    again.extend(short);
-    let (code, out, err) = freshlab(&again);
-    assert_eq!(code, 0, "{err}");
-    let rerun = &json(&out)["runs"][0];
-    assert_eq!(rerun["requests"], predicted["requests"]);
-    assert!((rerun["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
+    let rerun = |extra: &[&str], pages: &str| {
+        let mut again = vec!["crawlers", "--crawler-config", tuned.to_str().unwrap(), "--repository", pages, "--json", "--quiet"];
+        again.extend(extra);
+        again.extend(short);
+        let (code, out, err) = freshlab(&again);
+        assert_eq!(code, 0, "{err}");
+        json(&out)["runs"][0].clone()
+    };
+    // the host file as the search ran it, before the seed list
+    let with_hosts = rerun(&["--host-intervals", hosts.to_str().unwrap()], list);
+    assert_eq!(with_hosts["requests"], t["hosts"]["tried_requests"]);
+    assert!((with_hosts["mean_freshness"].as_f64().unwrap() - t["hosts"]["tried_freshness"].as_f64().unwrap()).abs() < 1e-12);
+    // the seed list: a comment, then each page of the list with its interval fixed;
+    // joined to the page list by page, as its metadata column
+    let seeded = std::fs::read_to_string(&seeds).unwrap();
+    let fixed: std::collections::HashMap<&str, &str> = seeded.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t').unwrap()).collect();
+    let original = std::fs::read_to_string(list).unwrap();
+    let mut joined = String::new();
+    for (k, line) in original.lines().enumerate() {
+        let line = line.trim_end();
+        if k == 0 {
+            joined.push_str(&format!("{line},metadata\n"));
+        } else {
+            let page = line.split(',').next().unwrap();
+            joined.push_str(&format!("{line},{}\n", fixed[page].replace('\t', "|")));
+        }
+    }
+    assert_eq!(fixed.len(), original.lines().count() - 1);
+    let pages = dir.join("pages-seeded.csv");
+    std::fs::write(&pages, joined).unwrap();
+    let predicted = &result["runs"][2];
+    let with_seeds = rerun(&[], pages.to_str().unwrap());
+    assert_eq!(with_seeds["requests"], predicted["requests"]);
+    assert!((with_seeds["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
     let (_, help, _) = freshlab(&["crawlers", "--help"]);
-    assert!(help.contains("--tuned FILE") && help.contains("--tuned-hosts FILE"), "{help}");
+    assert!(help.contains("--tuned FILE") && help.contains("--tuned-hosts FILE") && help.contains("--tuned-seeds FILE"), "{help}");
     std::fs::remove_dir_all(dir).ok();
 }
 

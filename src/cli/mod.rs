@@ -152,10 +152,15 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         return Err(usage_error(format!("records refused: {why}")));
     }
     write_files(&output, &outputs)?;
+    // a file the run did not write (a tuning that kept no host file) fails the command
+    // once the rest is written and the result, which says why, is printed
+    let mut missing = Vec::new();
     for (flag, path) in &written {
         let shown = flag_for(flag);
-        let text =
-            output.file_out(flag).ok_or_else(|| Failure { message: format!("{shown}: the run wrote no such file (its result says why); nothing written to {path}"), code: 1 })?;
+        let Some(text) = output.file_out(flag) else {
+            missing.push(format!("{shown}: the run wrote no such file (its result above says why); nothing written to {path}"));
+            continue;
+        };
         std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path} ({shown}): {e}"), code: 1 })?;
         if !outputs.quiet {
             eprintln!("freshlab: wrote {path}");
@@ -178,7 +183,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         }
         _ => print_result(&output, &outputs),
     }
-    Ok(())
+    if missing.is_empty() { Ok(()) } else { Err(Failure { message: missing.join("\n"), code: 1 }) }
 }
 
 /// The files experiment `name` writes besides its result (`--tuned FILE`): each flag

@@ -200,9 +200,15 @@ impl Range {
                 _ => "a whole number".into(),
             };
         }
-        let lo = self.min.map(|m| if self.or_zero {
-            format!("0 or at least {}", n(m))
-        } else if self.min_excluded { format!("greater than {}", n(m)) } else { format!("at least {}", n(m)) });
+        let lo = self.min.map(|m| {
+            if self.or_zero {
+                format!("0 or at least {}", n(m))
+            } else if self.min_excluded {
+                format!("greater than {}", n(m))
+            } else {
+                format!("at least {}", n(m))
+            }
+        });
         let hi = self.max.map(|m| if self.max_excluded { format!("less than {}", n(m)) } else { format!("at most {}", n(m)) });
         [lo, hi].into_iter().flatten().collect::<Vec<_>>().join(", ")
     }

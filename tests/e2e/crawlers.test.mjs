@@ -223,14 +223,14 @@ test('Nutch’s per-host intervals (NUTCH-3029) beside the file and the hosts: t
   assert.deepEqual(browser.errors, []);
 });
 
-test('the tuning of Nutch on the sample hosts writes a host file too, kept only as fresher on the same budget, downloaded and read back', async () => {
+test('the tuning of Nutch on the sample hosts writes a host file and a seed list too, each kept only as fresher on the same budget, downloaded and read back', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
   await panel.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
   await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
   await panel.getByLabel('find a tuned configuration').check();
   await panel.getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /A tuned nutch-site\.xml and adaptive-host-specific-intervals\.txt to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await page.waitForFunction(() => /A tuned nutch-site\.xml, adaptive-host-specific-intervals\.txt and seeds\.txt to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   await done(page, 'crawlers');
   const text = await panel.locator('.details').textContent();
   assert.match(text, /written as Nutch's\s+adaptive-host-specific-intervals/);
@@ -243,6 +243,16 @@ test('the tuning of Nutch on the sample hosts writes a host file too, kept only 
   const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
   assert.ok(lines.length > 100, `${lines.length} hosts`);
   for (const line of lines) assert.match(line, /^site\d+\.example (\d+|default) (\d+|default)$/);
+  // very last, each page its own fixed interval in a seed list: every page of the list, once
+  assert.match(text, /Very last, each page its own interval[^]*for\s+3,000 pages: 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
+  assert.match(text, /so the adaptive-host-specific-intervals\.txt beside it changes nothing/);
+  const [seedsDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned seeds.txt' }).click()]);
+  assert.equal(seedsDownload.suggestedFilename(), 'seeds.txt');
+  const seedsFile = path.join(shots, 'tuned-seeds.txt');
+  await seedsDownload.saveAs(seedsFile);
+  const seeds = fs.readFileSync(seedsFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.equal(new Set(seeds.map((l) => l.split('\t')[0])).size, 3000);
+  for (const line of seeds) assert.match(line, /^https:\/\/site\d+\.example\/\S*\tnutch\.fetchInterval\.fixed=\d+$/);
   await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-hosts.png') });
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);

@@ -154,21 +154,23 @@ function tunedSection(result) {
   const t = result.tuned;
   if (!t) return '';
   const kept = t.hosts?.kept;
-  if (!t.changes.length && !kept) {
+  const seeded = t.seeds?.kept;
+  if (!t.changes.length && !kept && !seeded) {
     return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
-      ${integer(t.budget)} requests; the file as loaded is the best the search found.</p>${hostsTried(t)}`;
+      ${integer(t.budget)} requests; the file as loaded is the best the search found.</p>${hostsTried(t)}${seedsTried(t)}`;
   }
   const rows = t.changes
     .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${escape(c.from || 'unset')}</code></td><td><code>${escape(c.to)}</code></td></tr>`)
     .join('');
   // Heritrix's sheets go into the tuned file itself; Nutch's host file beside it
   const inside = t.hosts?.inside;
-  const files = kept && !inside ? 'files' : 'file';
+  const files = (kept && !inside) || seeded ? 'files' : 'file';
   const confirmed = t.confirmed
     ? `re-simulated from the ${files} read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
     : 'its re-simulation is running';
-  const also = kept ? (inside ? ' with its sheets' : ` and ${escape(t.hosts.file_name)}`) : '';
-  return `<h3 class="tuned-heading">A tuned ${escape(t.file_name)}${also} to take home</h3>
+  const names = [t.file_name + (kept && inside ? ' with its sheets' : ''), kept && !inside && t.hosts.file_name, seeded && t.seeds.file_name].filter(Boolean).map(escape);
+  const all = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  return `<h3 class="tuned-heading">A tuned ${all} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
       so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${files === 'files' ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
       fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${tunedNote(result)}</p>
@@ -176,7 +178,27 @@ function tunedSection(result) {
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
       (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? ', with the sheets below added before its closing &lt;/beans&gt;' : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
-    ${hostsTried(t)}`;
+    ${hostsTried(t)}${seedsTried(t)}`;
+}
+
+/** Nutch's seed list, each page's interval fixed at the optimum's, tried very last by
+ * the tuning on a page list. */
+function seedsTried(t) {
+  const s = t.seeds;
+  if (!s) return '';
+  const days = (seconds) => `${number(seconds / 86400, 3)} days`;
+  const tried = s.tried ? `${number(s.tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(s.tried[1])} requests` : 'no fit within the budget';
+  const intro = `Very last, each page its own interval, fixed in Nutch's seed list by <code>nutch.fetchInterval.fixed</code> (which the Injector
+      reads and AdaptiveFetchSchedule keeps): the interval the optimum gives the page, all stretched by one factor to the same budget, from
+      ${days(s.shortest_s)} to ${days(s.longest_s)} (a page the optimum never fetches waits <code>db.fetch.interval.max</code>), for
+      ${integer(s.pages)} pages: ${tried}`;
+  if (!s.kept) return `<p>${intro}; no fresher than the settings alone, so not part of the tuned files.</p>`;
+  const beside = t.hosts?.kept && !t.hosts.inside ? ` It fixes every page's interval, so the ${escape(t.hosts.file_name)} beside it changes nothing.` : '';
+  return `<p>${intro}; kept: the figures above are with it.${beside}</p>
+    <p><button type="button" data-tuned-seeds-download>Download the tuned ${escape(s.file_name)}</button>
+      (inject it with <code>bin/nutch inject crawldb seeds/ -overwrite</code>, so that pages already in your CrawlDb take their interval;
+      each page's other pairs are kept; in Freshlab its pairs as your page list's <code>metadata</code> column run it again;
+      <code>freshlab crawlers … --tuned-seeds FILE</code>).</p>`;
 }
 
 /** Nutch's host file (NUTCH-3029), or Heritrix's sheets, tried last by the tuning on a
@@ -387,6 +409,8 @@ export default {
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
         const hostsButton = element.querySelector('[data-tuned-hosts-download]');
         if (hostsButton) hostsButton.addEventListener('click', () => downloadText(result.tuned.hosts.file_name, result.tuned.hosts.text, 'text/plain'));
+        const seedsButton = element.querySelector('[data-tuned-seeds-download]');
+        if (seedsButton) seedsButton.addEventListener('click', () => downloadText(result.tuned.seeds.file_name, result.tuned.seeds.text, 'text/plain'));
       },
     },
   ],

@@ -22,8 +22,7 @@ pub const MAX_ROWS: usize = 20_000_000;
 /// At most this many bytes of CSV (as for traces).
 pub const MAX_BYTES: u64 = super::trace::MAX_BYTES as u64;
 const MAX_NAME: usize = 1000;
-const COLUMNS: [&str; 12] =
-    ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms", "rate_low", "rate_high", "metadata"];
+const COLUMNS: [&str; 12] = ["page", "server", "change_rate", "weight", "frequency", "observed", "crawl_delay", "capacity", "response_ms", "rate_low", "rate_high", "metadata"];
 
 /// One page as given inline in a JSON config (the same fields as the CSV columns).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

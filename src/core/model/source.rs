@@ -142,7 +142,7 @@ impl Pages<'_> {
     }
 
     /// The page list's size in bytes: its text's, or the shape or size that stands for it.
-    fn list_bytes(&self) -> u64 {
+    pub fn list_bytes(&self) -> u64 {
         match (self.page_list, self.page_list_shape) {
             (Some(text), _) => text.len() as u64,
             (None, Some(shape)) => shape.bytes,

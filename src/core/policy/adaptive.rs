@@ -699,7 +699,13 @@ mod tests {
         // StormCrawler, whole minutes: 1440, then ⌊× 1.5⌋ 2160, 3240, 4860, 7290, 10935,
         // 16402, then the two-week cap 20160
         let minutes = [0.0, 1440.0, 2160.0, 3240.0, 4860.0, 7290.0, 10935.0, 16402.0, 20160.0, 20160.0];
-        let times: Vec<f64> = minutes.iter().scan(0.0, |t, m| { *t += m * MINUTE; Some(*t) }).collect();
+        let times: Vec<f64> = minutes
+            .iter()
+            .scan(0.0, |t, m| {
+                *t += m * MINUTE;
+                Some(*t)
+            })
+            .collect();
         let s = Intervals::STORMCRAWLER;
         assert_eq!(s.unchanged_fetches(times[9] + 1e-9), 10.0);
         assert_eq!(s.unchanged_fetches(times[9] - 1e-9), 9.0);

@@ -10,13 +10,13 @@ use crate::core::model::page_list::ListShape;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::{PageStart, Rule};
-use crate::core::policy::crawler_files::{heritrix, heritrix_sheets, seed_metadata};
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::nutch_mimes;
 use crate::core::policy::crawler_files::tuning::{self, Objective};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded};
+use crate::core::policy::crawler_files::{heritrix, heritrix_sheets, seed_metadata};
 use crate::core::policy::fetch_list::FetchList;
 use crate::core::policy::pushback::{Backoff, Reaction};
 use crate::core::sim::freshness::{Account, Estimator};
@@ -99,6 +99,10 @@ const BYTES_PER_PAGE: f64 = 16.0
     + Account::bytes_per_page(Estimator::Exact) as f64
     + max((crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + crate::core::policy::adaptive::Adaptive::RETRY_BYTES_PER_PAGE) as f64, MERGE_BYTES_PER_PAGE);
 const MERGE_BYTES_PER_PAGE: f64 = 40.0;
+/// A page of Nutch's tuned seed list beyond its name: a name's string header (24), the
+/// interval's key and value (`\tnutch.fetchInterval.fixed=86400`, 32), its seconds (8)
+/// and a start's index (2).
+const SEED_LINE_BYTES: f64 = 66.0;
 /// A server's step in a slice with nothing or little to do, on the reference machine
 /// (measured on the sample hosts' tuning at two horizons: 28 ns on a host 1.75× slower).
 const SECONDS_PER_SERVER_STEP: f64 = 16e-9;
@@ -370,7 +374,11 @@ impl CrawlersConfig {
         let per_page = |start: Option<PageStart>| {
             if let Some(every) = past_max {
                 1.0 / every
-            } else if i.rule == Rule::Fixed || start.is_some_and(|s| s.fixed) { ramp(start) } else { (rate_sum / pages.max(1.0) / 0.916 + ramp(start)).min(1.0 / i.min) }
+            } else if i.rule == Rule::Fixed || start.is_some_and(|s| s.fixed) {
+                ramp(start)
+            } else {
+                (rate_sum / pages.max(1.0) / 0.916 + ramp(start)).min(1.0 / i.min)
+            }
         };
         let per_page_day = if mix.is_empty() { per_page(None) } else { mix.iter().map(|&(start, share)| share * per_page(start)).sum() };
         let p = self.politeness_days(loaded);
@@ -445,7 +453,14 @@ impl CrawlersConfig {
     /// upper bound). None without limits, or with a page list that may give limits but
     /// whose shape does not group them (over 20,000 servers): the intervals' estimate
     /// then bounds it.
-    fn under_limits(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], shape: Option<&ListShape>, [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> Option<pilot::Pilot> {
+    fn under_limits(
+        &self,
+        loaded: &Loaded,
+        mix: &[(Option<PageStart>, f64)],
+        shape: Option<&ListShape>,
+        [pages, servers, rate_sum]: [f64; 3],
+        sizes: Option<&[f64]>,
+    ) -> Option<pilot::Pilot> {
         let set = self.host();
         let limited = |h: &Host| h.capacity.is_finite() || h.crawl_delay_s > 0.0 || h.response_s > 0.0;
         // (the cost is asked before the checks: a pilot runs on a valid configuration
@@ -633,12 +648,21 @@ impl Settings for CrawlersConfig {
         // the pages' metadata: a kind a page (4 bytes), and where it gives them their own
         // starts, a start a page in the run and in its server's schedule (2 + 2), and
         // Nutch's injected scores (8)
-        let metadata_bytes = match shape.as_ref().is_some_and(|s| !s.metadata.is_empty()) {
-            true if !mix.is_empty() => 8.0,
-            true => 4.0,
-            false => 0.0,
-        } + if self.crawler == Crawler::Nutch && shape.as_ref().is_some_and(|s| s.metadata.iter().any(|(k, _)| k.contains("nutch.score="))) { 8.0 } else { 0.0 };
-        let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes + metadata_bytes) + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6)
+        let metadata_bytes =
+            match shape.as_ref().is_some_and(|s| !s.metadata.is_empty()) {
+                true if !mix.is_empty() => 8.0,
+                true => 4.0,
+                false => 0.0,
+            } + if self.crawler == Crawler::Nutch && shape.as_ref().is_some_and(|s| s.metadata.iter().any(|(k, _)| k.contains("nutch.score="))) { 8.0 } else { 0.0 };
+        // Nutch's tuning on a page list holds the page names for its seed list, then the
+        // list (a name, its metadata and an interval a line): twice the list's bytes and a
+        // string's header a page, about
+        let seed_bytes = if self.tune && self.crawler == Crawler::Nutch && self.source == RepositorySource::PageList {
+            2.0 * self.pages().list_bytes() as f64 + n * (SEED_LINE_BYTES + metadata_bytes)
+        } else {
+            0.0
+        };
+        let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes + metadata_bytes) + seed_bytes + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6)
             .max(self.pages().import_bytes(pages) as f64);
         Cost {
             work: work + n,

@@ -5,17 +5,17 @@
 //! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TuningProgress};
+use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TunedSeeds, TuningProgress};
 use super::overlays::{Overlays, TunedSheets};
 use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
+use crate::core::model::page_metadata::PageMetadata;
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
-use crate::core::model::page_metadata::PageMetadata;
 use crate::core::policy::adaptive::{Adaptive, OwnStarts};
-use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
+use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Crawler, Loaded, Model, heritrix_sheets};
@@ -101,6 +101,11 @@ pub struct CrawlersJob {
     tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
     /// The sheets the tuning tries last (Heritrix on named hosts with capacities).
     tuned_sheets: Option<TunedSheets>,
+    /// The pages' fixed intervals the tuning tries very last (Nutch on a page list): the
+    /// starts they give, read back from each page's metadata, and each page's seconds.
+    tuned_seeds: Option<(OwnStarts, Vec<u64>)>,
+    /// The page list's page names, indexed like the repository (none for the generator's).
+    page_names: Vec<String>,
     /// The pages' metadata (a page list's column), and what each key of it does.
     metadata: Option<PageMetadata>,
     metadata_keys: Vec<KeyUse>,
@@ -261,6 +266,15 @@ impl CrawlersJob {
         };
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
+        // the page names, for the tuning's seed list (Nutch only)
+        let seeded = config.tune && loaded.crawler == Crawler::Nutch;
+        let page_names = list.as_ref().filter(|_| seeded).map_or_else(Vec::new, |l| {
+            let mut names = vec![String::new(); l.names.len()];
+            for (name, &i) in l.names.iter().zip(&l.position) {
+                names[i].clone_from(name);
+            }
+            names
+        });
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
         let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some(), loaded.model.intervals.refetch_max);
@@ -319,6 +333,8 @@ impl CrawlersJob {
             optimum: Vec::new(),
             tuned_hosts: None,
             tuned_sheets: None,
+            tuned_seeds: None,
+            page_names,
             metadata,
             metadata_keys,
             scores,
@@ -355,7 +371,7 @@ impl CrawlersJob {
     /// Whether every run is done: the crawler, MERGE, the gap's split, and the tuning's
     /// when asked.
     fn done(&self) -> bool {
-        self.compared() && self.split() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| (t.changes.is_empty() && !t.hosts_kept()) || t.confirmed.is_some()))
+        self.compared() && self.split() && (!self.config.tune || self.tuned.as_ref().is_some_and(|t| !t.changed() || t.confirmed.is_some()))
     }
 
     /// Whether the crawler has run without each cause of the gap (or cannot be compared).
@@ -553,6 +569,45 @@ impl CrawlersJob {
         Some((bounds, text, used?))
     }
 
+    /// Each page's interval fixed at the optimum's times `stretch` in its seed-list
+    /// metadata (what it held besides kept), read back as Nutch's Injector reads it under
+    /// `model`, and each page's seconds (None: no optimum, or more distinct starts than a
+    /// run holds).
+    fn seed_starts(&self, model: &Model, stretch: f64) -> Option<(OwnStarts, Vec<u64>)> {
+        if self.optimum.len() != self.repo.pages() || self.page_names.len() != self.repo.pages() {
+            return None;
+        }
+        let most = model.intervals.refetch_max.unwrap_or(model.intervals.max);
+        let seconds = tuning::seed_intervals_from(&self.optimum, most, stretch);
+        let mut table = seed_metadata::StartTable::default();
+        let mut index: std::collections::HashMap<(u32, u64), u16> = std::collections::HashMap::new();
+        let mut of = Vec::with_capacity(seconds.len());
+        for (i, &s) in seconds.iter().enumerate() {
+            let kind = self.metadata.as_ref().map_or(0, |m| m.of[i]);
+            let k = match index.get(&(kind, s)) {
+                Some(&k) => k,
+                None => {
+                    let text = seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[kind as usize]), s);
+                    let k = table.index(seed_metadata::start_of(&self.loaded, model, &text).ok()?)?;
+                    index.insert((kind, s), k);
+                    k
+                }
+            };
+            of.push(k);
+        }
+        Some((OwnStarts { starts: table.starts.into(), of }, seconds))
+    }
+
+    /// The seed list of `seconds` for each page, as Nutch's Injector reads it.
+    fn seed_list(&self, seconds: &[u64]) -> String {
+        let kinds: Vec<String> =
+            (0..self.repo.pages()).map(|i| seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[m.of[i] as usize]), seconds[i])).collect();
+        seed_metadata::seed_list(
+            "Each page's interval fixed (seconds) at the one the optimum (OPT_POLITE at your crawler's bandwidth) gives it; Freshlab's tuning.\nInject with -overwrite so that pages already in your CrawlDb take their interval.",
+            self.page_names.iter().map(String::as_str).zip(kinds.iter().map(String::as_str)),
+        )
+    }
+
     /// The servers' sets of Heritrix's sheets: the tuning's (`tuned`), else the file's.
     fn overlays_of(&self, tuned: bool) -> &Overlays {
         self.tuned_sheets.as_ref().filter(|_| tuned).map_or(&self.overlays, |t| &t.overlays)
@@ -584,7 +639,19 @@ impl CrawlersJob {
             // no host whose bounds differ from the global ones (or who asks for a
             // longer gap): nothing to try
             if first && nothing {
-                search.skip_hosts();
+                search.skip_trying();
+                next = search.next(&mut |m| self.realise(m));
+            }
+        }
+        if let Some(model) = next.filter(|_| search.seeds == HostStage::Trying) {
+            if self.tuned_seeds.is_none() && matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
+                // the host file beside the seeds at its fittest stretch (not the last tried)
+                self.tuned_hosts = self.host_file(&model, search.stretch());
+            }
+            let first = self.tuned_seeds.is_none();
+            self.tuned_seeds = self.seed_starts(&model, search.seed_stretch());
+            if first && self.tuned_seeds.is_none() {
+                search.skip_trying();
                 next = search.next(&mut |m| self.realise(m));
             }
         }
@@ -597,6 +664,22 @@ impl CrawlersJob {
                     self.tuned_hosts = self.host_file(&model, search.stretch());
                 }
                 let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
+                let seeds = match search.seeds {
+                    HostStage::Tried { score, kept, stretch } => self.seed_starts(&model, stretch).map(|(starts, seconds)| {
+                        let tuned = TunedSeeds {
+                            file_name: "seeds.txt".into(),
+                            text: self.seed_list(&seconds),
+                            pages: seconds.len() as u64,
+                            shortest_s: seconds.iter().copied().min().unwrap_or(0),
+                            longest_s: seconds.iter().copied().max().unwrap_or(0),
+                            tried: score.map(|s| (s.freshness, s.requests)),
+                            kept,
+                        };
+                        self.tuned_seeds = Some((starts, seconds));
+                        tuned
+                    }),
+                    _ => None,
+                };
                 let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, &model);
                 let (text, read_back) = match self.file_with(&changes) {
                     Ok(file) => file,
@@ -645,8 +728,9 @@ impl CrawlersJob {
                         }),
                         _ => None,
                     },
+                    seeds,
                 });
-                (!changes.is_empty() || kept).then_some((Role::Tuned, read_back.model))
+                self.tuned.as_ref().is_some_and(Tuned::changed).then_some((Role::Tuned, read_back.model))
             }
         };
         self.search = Some(search);
@@ -707,8 +791,16 @@ impl Plan for CrawlersJob {
         };
         // the tuning's host file, in its candidate's runs and in the tuned files' when kept
         let tuned_hosts = match role {
-            Role::Candidate => self.search.as_ref().is_some_and(|s| s.hosts == HostStage::Trying),
+            Role::Candidate => {
+                self.search.as_ref().is_some_and(|s| s.hosts == HostStage::Trying || (s.seeds == HostStage::Trying && matches!(s.hosts, HostStage::Tried { kept: true, .. })))
+            }
             Role::Tuned | Role::Redrawn { tuned: true, .. } => self.tuned.as_ref().is_some_and(Tuned::hosts_kept),
+            _ => false,
+        };
+        // the tuning's seed list, in its candidate's runs and in the tuned files' when kept
+        let tuned_seeds = match role {
+            Role::Candidate => self.search.as_ref().is_some_and(|s| s.seeds == HostStage::Trying),
+            Role::Tuned | Role::Redrawn { tuned: true, .. } => self.tuned.as_ref().is_some_and(Tuned::seeds_kept),
             _ => false,
         };
         let host_bounds = match &self.tuned_hosts {
@@ -718,7 +810,11 @@ impl Plan for CrawlersJob {
         // the streams of the policies experiment's first crawler and its MERGE (every
         // candidate on the crawler's, so that a setting's effect is not the streams')
         let purpose = Purpose::ServerSchedule { run: if merge { 3 } else { 2 }, series: 0 };
-        let starts = if merge { None } else { self.page_starts(&model) };
+        let starts = match &self.tuned_seeds {
+            _ if merge => None,
+            Some((own, _)) if tuned_seeds => Some(OwnStarts { starts: own.starts.clone(), of: own.of.clone() }),
+            _ => self.page_starts(&model),
+        };
         // the crawler's model on each set of Heritrix's sheets (the first without any):
         // the file's, or the tuning's where they are tried or kept
         let tuned_sheets = tuned_hosts && self.tuned_sheets.is_some();
@@ -846,7 +942,8 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    self.search = Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.score(&result)));
+                    self.search =
+                        Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.repo.pages() as u64, self.score(&result)));
                 }
                 self.results.push(result);
             }

@@ -43,6 +43,7 @@ impl Experiment for CrawlersConfig {
                 sets: "tune",
                 help: "writes the tuned adaptive-host-specific-intervals.txt (Nutch on a page list's hosts), when the tuning kept one",
             },
+            FileOutput { flag: "tuned_seeds", sets: "tune", help: "writes the tuned seed list, each page's interval fixed (Nutch on a page list), when the tuning kept one" },
         ]
     }
 

@@ -5,7 +5,7 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{sig, spread_note, thousands};
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
-use crate::core::policy::crawler_files::seed_metadata::KeyUse;
+use crate::core::policy::crawler_files::seed_metadata::{KeyUse, NUTCH_FIXED};
 use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::pushback::Answers;
 use crate::core::sim::redrawn::REDRAWS;
@@ -194,6 +194,46 @@ pub struct Tuned {
     /// Nutch on named hosts: each host's own bounds, tried last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hosts: Option<TunedHosts>,
+    /// Nutch on a page list: each page's fixed interval in a seed list, tried very last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<TunedSeeds>,
+}
+
+/// The seed list the tuning wrote (Nutch's Injector format): each page its interval fixed
+/// (`nutch.fetchInterval.fixed`) at the optimum's for it, stretched to the budget, and
+/// what it gave with the best settings found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedSeeds {
+    pub file_name: String,
+    pub text: String,
+    pub pages: u64,
+    /// The shortest and the longest interval it gives, in seconds.
+    pub shortest_s: u64,
+    pub longest_s: u64,
+    /// The tuning's freshness and requests with it, fitted to the budget (None: no fit
+    /// within it).
+    pub tried: Option<(f64, u64)>,
+    /// Whether it kept the pages fresher than the settings (and host bounds) alone.
+    pub kept: bool,
+}
+
+impl TunedSeeds {
+    pub fn words(&self) -> String {
+        let tried = self.tried.map_or_else(|| "no fit within the budget".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)));
+        let verdict = if self.kept {
+            "kept: inject it (bin/nutch inject with -overwrite, so that pages already in the CrawlDb take their interval; --tuned-seeds)"
+        } else {
+            "not fresher than the settings alone: not kept"
+        };
+        format!(
+            "{} giving each of {} pages its own fixed interval ({}, {} s to {} s) from the optimum's: {tried}; {verdict}",
+            self.file_name,
+            thousands(self.pages as f64),
+            NUTCH_FIXED,
+            thousands(self.shortest_s as f64),
+            thousands(self.longest_s as f64)
+        )
+    }
 }
 
 /// Nutch's `adaptive-host-specific-intervals.txt` the tuning wrote from the optimum's
@@ -239,10 +279,26 @@ impl Tuned {
         self.hosts.as_ref().is_some_and(|h| h.kept)
     }
 
+    /// Whether the tuning kept a seed list (its confirmation then runs with it).
+    pub fn seeds_kept(&self) -> bool {
+        self.seeds.as_ref().is_some_and(|s| s.kept)
+    }
+
+    /// Whether the tuning changed anything: a setting, a host file or a seed list.
+    pub fn changed(&self) -> bool {
+        !self.changes.is_empty() || self.hosts_kept() || self.seeds_kept()
+    }
+
     /// What the tuning found, in words.
     pub fn words(&self) -> String {
-        let hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words()));
-        if self.changes.is_empty() && !self.hosts_kept() {
+        let mut hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words()));
+        if let Some(s) = &self.seeds {
+            hosts.push_str(&format!("; {}", s.words()));
+            if s.kept && self.hosts_kept() {
+                hosts.push_str(" (it fixes every page's interval: the host file beside it changes nothing)");
+            }
+        }
+        if !self.changed() {
             return format!(
                 "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {} requests; the file as loaded is the best found{hosts}",
                 self.candidates,
@@ -622,6 +678,10 @@ impl Figures for CrawlersOutput {
                 json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
+            if let Some(s) = &t.seeds {
+                json["tuned"]["seeds"] = serde_json::json!({"file_name": s.file_name, "pages": s.pages, "shortest_seconds": s.shortest_s, "longest_seconds": s.longest_s,
+                    "kept": s.kept, "tried_freshness": s.tried.map(|c| c.0), "tried_requests": s.tried.map(|c| c.1)});
+            }
             text.push_str(&format!("\n{}", t.words()));
             if let Some(note) = &self.tuned_note {
                 text.push_str(&format!("; {note}"));
@@ -636,6 +696,7 @@ impl Figures for CrawlersOutput {
             "tuned" => Some(tuned.text.clone()),
             // Heritrix's sheets are in the tuned file itself
             "tuned_hosts" => tuned.hosts.as_ref().filter(|h| h.kept && !h.inside).map(|h| h.text.clone()),
+            "tuned_seeds" => tuned.seeds.as_ref().filter(|s| s.kept).map(|s| s.text.clone()),
             _ => None,
         }
     }

@@ -571,6 +571,18 @@ fn nutchs_host_file_bounds_its_hosts_intervals() {
     assert!(e.field == "host_intervals" && e.message.contains("line 1: the minimum 10 s is below"), "{e}");
 }
 
+/// The sample nutch-site.xml on page list `list`, 200 days.
+fn sample_nutch_on(list: String) -> CrawlersConfig {
+    CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(include_str!("../../../www/samples/nutch-site.xml").into()),
+        horizon_days: Days(200.0),
+        bins: 10,
+        ..CrawlersConfig::default()
+    }
+}
+
 /// Issue 46: Nutch's tuning on named hosts tries last each host's own bounds from the
 /// optimum's intervals (NUTCH-3029's file), fitted to the same budget, and keeps them
 /// only when fresher; both tuned files, read back and run as a user would load them,
@@ -586,26 +598,76 @@ fn the_tuning_writes_nutchs_host_file_where_it_keeps_the_pages_fresher() {
             list.push_str(&format!("https://h{h}.example/{k},h{h}.example,{rate}\n"));
         }
     }
-    let base = CrawlersConfig {
-        source: crate::core::model::source::RepositorySource::PageList,
-        page_list: Some(list),
-        crawler_config: Some(include_str!("../../../www/samples/nutch-site.xml").into()),
-        horizon_days: Days(200.0),
-        bins: 10,
-        ..CrawlersConfig::default()
-    };
+    let base = sample_nutch_on(list);
     let o = ran(CrawlersConfig { tune: true, ..base.clone() });
     let t = o.tuned.as_ref().expect("a tuned file");
     let hosts = t.hosts.as_ref().expect("the host file tried");
     assert!(hosts.kept, "{}", t.words());
-    assert_eq!(hosts.tried.map(|h| h.1), Some(t.predicted.1));
+    let tried = hosts.tried.expect("fitted within the budget");
+    assert!(tried.1 <= t.budget && tried.0 > o.runs[0].mean, "{}", t.words());
     let confirmed = t.confirmed.expect("re-simulated");
     assert!(t.predicted.1 <= t.budget && confirmed.1 == t.predicted.1 && (confirmed.0 - t.predicted.0).abs() < 1e-12, "{t:?}");
+    // the two files as a user loads them give what the host file's run measured (the
+    // seed list tried after it, kept or not, is the next test's)
     let again = ran(CrawlersConfig { crawler_config: Some(t.text.clone()), host_intervals: Some(hosts.text.clone()), ..base.clone() });
-    assert_eq!(again.runs[0].requests, t.predicted.1);
-    assert!((again.runs[0].mean - t.predicted.0).abs() < 1e-12);
-    assert!(t.predicted.0 > o.runs[0].mean, "{t:?}");
+    assert_eq!(again.runs[0].requests, tried.1);
+    assert!((again.runs[0].mean - tried.0).abs() < 1e-12, "{}", t.words());
     assert_eq!(o.file_out("tuned_hosts"), Some(hosts.text.clone()));
+}
+
+/// Issue 46: Nutch's tuning on a page list tries very last each page's own interval,
+/// fixed in the seed list (`nutch.fetchInterval.fixed`) at the optimum's, fitted to the
+/// same budget. Pages of one host changing at rates 100 times apart, which no bound per
+/// host separates: the seed list keeps the pages fresher than the host file; a page's
+/// other metadata is kept and an injected interval replaced; a page that never changes
+/// waits db.fetch.interval.max. The seed list, read back as a page list's metadata with
+/// the tuned files, gives what the search measured.
+#[test]
+fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
+    let mut list = String::from("page,server,change_rate,metadata\n");
+    for h in 0..6 {
+        for k in 0..20 {
+            let rate = [0.02, 0.2, 2.0][k % 3] * (1.0 + h as f64 / 10.0);
+            let (rate, meta) = match (h, k) {
+                (0, 0) => (0.0, "nutch.score=2|nutch.fetchInterval=3600"),
+                (1, 1) => (rate, "nutch.score=3"),
+                _ => (rate, ""),
+            };
+            list.push_str(&format!("https://h{h}.example/{k},h{h}.example,{rate},{meta}\n"));
+        }
+    }
+    let base = sample_nutch_on(list.clone());
+    let o = ran(CrawlersConfig { tune: true, ..base.clone() });
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let seeds = t.seeds.as_ref().expect("the seed list tried");
+    assert!(seeds.kept, "{}", t.words());
+    assert_eq!(seeds.tried, Some(t.predicted));
+    let hosts = t.hosts.as_ref().and_then(|h| h.tried).map_or(0.0, |h| h.0);
+    assert!(t.predicted.0 > hosts + 0.01 && t.predicted.0 > o.runs[0].mean + 0.05, "{}", t.words());
+    let confirmed = t.confirmed.expect("re-simulated");
+    assert!(t.predicted.1 <= t.budget && confirmed.1 == t.predicted.1 && (confirmed.0 - t.predicted.0).abs() < 1e-12, "{t:?}");
+    assert_eq!(o.file_out("tuned_seeds"), Some(seeds.text.clone()));
+    // the seed list: a comment, then each page, its metadata kept, its interval fixed
+    let lines: Vec<&str> = seeds.text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 120);
+    assert!(lines.contains(&"https://h0.example/0\tnutch.score=2\tnutch.fetchInterval.fixed=7776000"), "{}", &seeds.text[..400]);
+    assert!(lines.iter().any(|l| l.starts_with("https://h1.example/1\tnutch.score=3\tnutch.fetchInterval.fixed=")));
+    assert_eq!((seeds.pages, seeds.longest_s), (120, 7_776_000));
+    // read back: the seed list's pairs as the page list's metadata, with the tuned files
+    let mut again = String::from("page,server,change_rate,metadata\n");
+    for (row, line) in list.lines().skip(1).zip(&lines) {
+        let (page, meta) = line.split_once('\t').unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[0], page);
+        again.push_str(&format!("{page},{},{},{}\n", fields[1], fields[2], meta.replace('\t', "|")));
+    }
+    // with the host file kept before it or without: every page's interval is fixed
+    assert!(t.hosts_kept() && t.words().contains("the host file beside it changes nothing"), "{}", t.words());
+    for host_file in [t.hosts.as_ref().map(|h| h.text.clone()), None] {
+        let back = ran(CrawlersConfig { page_list: Some(again.clone()), crawler_config: Some(t.text.clone()), host_intervals: host_file, ..base.clone() });
+        assert_eq!(back.runs[0].requests, t.predicted.1);
+        assert!((back.runs[0].mean - t.predicted.0).abs() < 1e-12, "{} against {}", back.runs[0].mean, t.predicted.0);
+    }
 }
 
 /// The cost is asked before the checks (the page asks it at every edit): the pilot does
@@ -722,7 +784,11 @@ fn a_page_lists_metadata_gives_pages_their_crawlers_custom_intervals() {
         Ok(_) => panic!("ran a page whose interval is not a number"),
     };
     assert!(e.field == "page_list" && e.message.contains("page “a”: nutch.fetchInterval=daily must be a whole number of seconds"), "{e}");
-    let policies = PoliciesConfig { source: crate::core::model::source::RepositorySource::PageList, page_list: Some(format!("page,server,change_rate,metadata\n{rows}")), ..PoliciesConfig::default() };
+    let policies = PoliciesConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(format!("page,server,change_rate,metadata\n{rows}")),
+        ..PoliciesConfig::default()
+    };
     let message = match run(Config::Policies(policies), |_, _| {}) {
         Err(e) => e.message,
         Ok(_) => panic!("the policies experiment ran a list of metadata"),
@@ -737,7 +803,9 @@ fn a_page_lists_metadata_gives_pages_their_crawlers_custom_intervals() {
 #[test]
 fn nutchs_rates_by_type_from_its_file_and_the_pages_content_type() {
     let file = |class: &str| {
-        format!("<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.{class}</value></property><property><name>db.fetch.schedule.adaptive.sync_delta</name><value>false</value></property></configuration>")
+        format!(
+            "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.{class}</value></property><property><name>db.fetch.schedule.adaptive.sync_delta</name><value>false</value></property></configuration>"
+        )
     };
     let config = CrawlersConfig {
         source: crate::core::model::source::RepositorySource::PageList,
@@ -823,10 +891,14 @@ fn heritrixs_sheets_space_their_hosts_apart() {
     }
     let sheet = |id: &str, min_ms: u32, max_ms: Option<u32>| {
         let max = max_ms.map_or(String::new(), |ms| format!("<entry key=\"disposition.maxDelayMs\" value=\"{ms}\"/>"));
-        format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"disposition.minDelayMs\" value=\"{min_ms}\"/>{max}</map></property></bean>")
+        format!(
+            "<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"disposition.minDelayMs\" value=\"{min_ms}\"/>{max}</map></property></bean>"
+        )
     };
     let association = |prefix: &str, id: &str| {
-        format!("<bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{prefix}</value></list></property><property name=\"targetSheetNames\"><list><value>{id}</value></list></property></bean>")
+        format!(
+            "<bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{prefix}</value></list></property><property name=\"targetSheetNames\"><list><value>{id}</value></list></property></bean>"
+        )
     };
     let beans = format!(
         "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>{}{}{}{}{}{}</beans>",
@@ -903,7 +975,14 @@ fn the_tuning_writes_heritrix_sheets_for_the_hosts_that_push_back() {
     // confirmed from the file read back: fresher, no refusal, within the budget
     let tuned_run = o.runs.iter().find(|r| r.label.ends_with("tuned")).expect("the tuned file's run");
     assert_eq!(tuned_run.answers.refused, 0);
-    assert!(tuned_run.requests <= o.runs[0].requests && tuned_run.mean > o.runs[0].mean, "{} on {} against {} on {}", tuned_run.mean, tuned_run.requests, o.runs[0].mean, o.runs[0].requests);
+    assert!(
+        tuned_run.requests <= o.runs[0].requests && tuned_run.mean > o.runs[0].mean,
+        "{} on {} against {} on {}",
+        tuned_run.mean,
+        tuned_run.requests,
+        o.runs[0].mean,
+        o.runs[0].requests
+    );
     assert_eq!(t.confirmed.map(|c| c.1), Some(tuned_run.requests));
     // the CLI's --tuned-hosts has nothing to write: the sheets are in the tuned file
     assert_eq!(Figures::file_out(&o, "tuned_hosts"), None);

@@ -223,7 +223,11 @@ impl HistoryOutput {
             text.push_str(" No page has a captured mime type: the page list has no metadata column.");
         }
         if self.types_over > 0 {
-            text.push_str(&format!(" {} captures' mime types were not kept: more than {} kinds in one history (those pages keep the type they had).", self.types_over, crate::core::model::history::MAX_TYPES));
+            text.push_str(&format!(
+                " {} captures' mime types were not kept: more than {} kinds in one history (those pages keep the type they had).",
+                self.types_over,
+                crate::core::model::history::MAX_TYPES
+            ));
         }
         if let Some(a) = &self.accuracy {
             text.push_str(&format!(

@@ -81,8 +81,9 @@ impl LineReader {
             if columns[0].is_none() || columns[1].is_none() || columns[2].is_some() == columns[3].is_some() {
                 return Err("is not the header: name the columns url,fetch_time and either changed (1 or 0) or digest, e.g. url,fetch_time,changed".into());
             }
-            if let Some(other) =
-                fields.iter().find(|f| !["url", "page", "fetch_time", "time", "timestamp", "changed", "digest", "weight", "content_type", "mime"].iter().any(|n| f.eq_ignore_ascii_case(n)))
+            if let Some(other) = fields
+                .iter()
+                .find(|f| !["url", "page", "fetch_time", "time", "timestamp", "changed", "digest", "weight", "content_type", "mime"].iter().any(|n| f.eq_ignore_ascii_case(n)))
             {
                 return Err(format!("names an unknown column “{other}”; the columns are url, fetch_time, changed or digest, and weight and content_type (optional)"));
             }

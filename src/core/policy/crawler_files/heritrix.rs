@@ -101,10 +101,7 @@ pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, 
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
         let local: Vec<Entry> = bean_overrides(&doc, bean)?.into_iter().map(|o| o.entry).collect();
         let from_file: Vec<Entry> = match (located, location_of(bean)) {
-            (Some((name, text)), Some(_)) => located_pairs(text)?
-                .into_iter()
-                .map(|p| Entry { name: p.key, value: p.value, line: p.line, file: Some(name.to_string()) })
-                .collect(),
+            (Some((name, text)), Some(_)) => located_pairs(text)?.into_iter().map(|p| Entry { name: p.key, value: p.value, line: p.line, file: Some(name.to_string()) }).collect(),
             _ => Vec::new(),
         };
         let local_override = bean.children().any(|p| p.has_tag_name("property") && p.attribute("name") == Some("localOverride") && p.attribute("value") == Some("true"));
@@ -129,7 +126,8 @@ fn location_of<'a>(bean: Node<'a, '_>) -> Option<&'a str> {
 /// `location`): None without one; refused where it names several (Freshlab reads one).
 pub fn location(text: &str) -> Result<Option<String>, String> {
     let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
-    let named: Vec<(String, u64)> = doc.descendants().filter(|n| n.has_tag_name("bean")).filter_map(|b| location_of(b).map(|l| (l.to_string(), row(&doc, b.range().start)))).collect();
+    let named: Vec<(String, u64)> =
+        doc.descendants().filter(|n| n.has_tag_name("bean")).filter_map(|b| location_of(b).map(|l| (l.to_string(), row(&doc, b.range().start)))).collect();
     match &named[..] {
         [] => Ok(None),
         [(one, _)] => Ok(Some(one.clone())),
@@ -188,7 +186,10 @@ fn bean_overrides(doc: &Document, bean: Node) -> Result<Vec<Override>, String> {
                 let pairs = java_properties::pairs(text.text().unwrap_or_default()).map_err(|(k, why)| format!("line {}: the overrides' properties: {why}", first + k - 1))?;
                 for p in pairs {
                     let at = first + p.line - 1;
-                    found.push(Override { entry: Entry { name: p.key, value: p.value, line: at, file: None }, at: OverrideAt::Lines { row: at, count: p.lines, within: text.range() } });
+                    found.push(Override {
+                        entry: Entry { name: p.key, value: p.value, line: at, file: None },
+                        at: OverrideAt::Lines { row: at, count: p.lines, within: text.range() },
+                    });
                 }
             }
             Some(Given::Props(props)) => {

@@ -127,9 +127,9 @@ fn why_not(prefix: &str) -> Option<String> {
         );
     };
     match rest.split_once(')') {
-        Some((_, path)) if !path.is_empty() && path != "/" => Some(format!(
-            "names part of a host (the path {path}): Heritrix lays the sheet over those URLs only; Freshlab keeps one politeness a host, so it is not in this run"
-        )),
+        Some((_, path)) if !path.is_empty() && path != "/" => {
+            Some(format!("names part of a host (the path {path}): Heritrix lays the sheet over those URLs only; Freshlab keeps one politeness a host, so it is not in this run"))
+        }
         _ => None,
     }
 }

@@ -337,7 +337,9 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         }
         .map_err(|why| InputError::new(field, format!("{} (line {}): {why}", e.name, e.line)))?;
         match why {
-            Some(why) => settings.push(Setting { name: e.name.clone(), value: e.value.trim().into(), from_file: true, line: Some(e.line), file: e.file.clone(), meaning: why, set: false }),
+            Some(why) => {
+                settings.push(Setting { name: e.name.clone(), value: e.value.trim().into(), from_file: true, line: Some(e.line), file: e.file.clone(), meaning: why, set: false })
+            }
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
     }

@@ -74,11 +74,10 @@ mod tests {
     fn the_file_reads_as_nutch_reads_it() {
         let text = "# rates by type\n\ntext/html\t0.2\t0.2\nApplication/RSS+XML\t0.5\t0.5\napplication/pdf\t0.4\t0\n";
         let types = read(text).unwrap();
-        assert_eq!(types.iter().map(|t| (t.mime.as_str(), t.inc_rate, t.dec_rate, t.line)).collect::<Vec<_>>(), vec![
-            ("text/html", 0.2, 0.2, 3),
-            ("application/rss+xml", 0.5, 0.5, 4),
-            ("application/pdf", 0.4, 0.0, 5)
-        ]);
+        assert_eq!(
+            types.iter().map(|t| (t.mime.as_str(), t.inc_rate, t.dec_rate, t.line)).collect::<Vec<_>>(),
+            vec![("text/html", 0.2, 0.2, 3), ("application/rss+xml", 0.5, 0.5, 4), ("application/pdf", 0.4, 0.0, 5)]
+        );
         assert!(read("text/html 0.2 0.2").unwrap_err().contains("line 1: “text/html 0.2 0.2” is not <mime-type> TAB"));
         assert!(read("text/html\tfast\t0.2").unwrap_err().contains("the inc_rate “fast” is not a number"));
         assert!(read("text/html\t0.2\t1").unwrap_err().contains("give one under 1"));

@@ -142,11 +142,15 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
             // Injector: nutch.fetchInterval sets the page's interval (seconds); then
             // nutch.fetchInterval.fixed sets it and marks it fixed
             if let Some(v) = values(kind, "nutch.fetchInterval").next() {
-                let seconds: u32 = v.parse().ok().filter(|&s| s > 0).ok_or_else(|| format!("nutch.fetchInterval={v} must be a whole number of seconds above 0 (the Injector's custom interval)"))?;
+                let seconds: u32 = v
+                    .parse()
+                    .ok()
+                    .filter(|&s| s > 0)
+                    .ok_or_else(|| format!("nutch.fetchInterval={v} must be a whole number of seconds above 0 (the Injector's custom interval)"))?;
                 start.initial = f64::from(seconds) * SECOND;
                 own = true;
             }
-            if let Some(v) = values(kind, "nutch.fetchInterval.fixed").next() {
+            if let Some(v) = values(kind, NUTCH_FIXED).next() {
                 let seconds: f64 = v
                     .parse()
                     .ok()
@@ -178,7 +182,12 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
             if let Some(v) = values(kind, "scheduler.delay.mins").next() {
                 let minutes = match v {
                     "-1" => f64::INFINITY,
-                    _ => f64::from(v.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(|| format!("scheduler.delay.mins={v} must be a whole number of minutes above 0, or -1 never to refetch"))?),
+                    _ => f64::from(
+                        v.parse::<u32>()
+                            .ok()
+                            .filter(|&m| m > 0)
+                            .ok_or_else(|| format!("scheduler.delay.mins={v} must be a whole number of minutes above 0, or -1 never to refetch"))?,
+                    ),
                 };
                 start.initial = minutes * MINUTE;
                 start.later = Some(minutes * MINUTE);
@@ -196,12 +205,40 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
     Ok(own.then_some(start))
 }
 
+/// Nutch's seed-list key for an interval AdaptiveFetchSchedule keeps (Injector).
+pub const NUTCH_FIXED: &str = "nutch.fetchInterval.fixed";
+
+/// A page's metadata (a canonical text) with its interval fixed at `seconds`: any
+/// interval the Injector would read (`nutch.fetchInterval`, `nutch.fetchInterval.fixed`)
+/// replaced, the other pairs kept in order.
+pub fn with_fixed_interval(kind: &str, seconds: u64) -> String {
+    let kept = kind.split('\t').filter(|p| !p.is_empty() && !matches!(p.split_once('=').map(|(k, _)| k), Some("nutch.fetchInterval" | NUTCH_FIXED)));
+    kept.chain(std::iter::once(format!("{NUTCH_FIXED}={seconds}").as_str())).collect::<Vec<_>>().join("\t")
+}
+
+/// A Nutch seed list (the Injector's format: the URL, then its `key=value` pairs, separated
+/// by tabs; a line starting with `#` is a comment), from `pages`' names and metadata.
+pub fn seed_list<'a>(about: &str, pages: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let mut text: String = about.lines().map(|l| format!("# {l}\n")).collect();
+    for (name, kind) in pages {
+        text.push_str(name);
+        if !kind.is_empty() {
+            text.push('\t');
+            text.push_str(kind);
+        }
+        text.push('\n');
+    }
+    text
+}
+
 /// What `key` of a page's metadata does under `loaded` running `model`.
 fn meaning(loaded: &Loaded, model: &Model, key: &str) -> String {
     let rule = model.intervals.rule;
     let said = match (loaded.crawler, key) {
         (Crawler::Nutch, "nutch.fetchInterval") => "the page's first interval (seconds): the Injector's custom interval, which the schedule then adapts",
-        (Crawler::Nutch, "nutch.fetchInterval.fixed") if rule == Rule::Nutch => "an interval AdaptiveFetchSchedule keeps as it is (seconds): the page is refetched that often, changed or not",
+        (Crawler::Nutch, "nutch.fetchInterval.fixed") if rule == Rule::Nutch => {
+            "an interval AdaptiveFetchSchedule keeps as it is (seconds): the page is refetched that often, changed or not"
+        }
         (Crawler::Nutch, "nutch.fetchInterval.fixed") => "the page's interval (seconds), which DefaultFetchSchedule keeps",
         (Crawler::Nutch, "nutch.score") => {
             "the page's injected score: a crawl cycle's fetch list (generate.topN, generate.max.count) takes the highest first, a page without one at db.score.injected, 1.0; kept as injected (Freshlab has no links for OPIC to add to it)"
@@ -236,7 +273,9 @@ mod tests {
     /// custom interval is the page's wait after a refusal.
     #[test]
     fn stormcrawlers_custom_intervals_by_metadata() {
-        let loaded = storm("config:\n  fetchInterval.isFeed=true: 10\n  fetchInterval.FETCH_ERROR.isFeed=true: 30\n  fetchInterval.FETCHED.lang=fr: 2880\n  fetchInterval.DISCOVERED.lang=en: 5\n");
+        let loaded = storm(
+            "config:\n  fetchInterval.isFeed=true: 10\n  fetchInterval.FETCH_ERROR.isFeed=true: 30\n  fetchInterval.FETCHED.lang=fr: 2880\n  fetchInterval.DISCOVERED.lang=en: 5\n",
+        );
         assert_eq!(loaded.custom_intervals.len(), 3);
         let start = |m: &str| start_of(&loaded, &loaded.model, &canonical(m).unwrap()).unwrap();
         assert_eq!(start(""), None);
@@ -263,7 +302,10 @@ mod tests {
         .unwrap();
         let start = |l: &Loaded, m: &str| start_of(l, &l.model, &canonical(m).unwrap());
         assert_eq!(start(&adaptive, "nutch.fetchInterval=86400").unwrap(), Some(PageStart { initial: 1.0, fixed: false, later: None, rates: None }));
-        assert_eq!(start(&adaptive, "nutch.fetchInterval=86400|nutch.fetchInterval.fixed=3600").unwrap(), Some(PageStart { initial: 1.0 / 24.0, fixed: true, later: None, rates: None }));
+        assert_eq!(
+            start(&adaptive, "nutch.fetchInterval=86400|nutch.fetchInterval.fixed=3600").unwrap(),
+            Some(PageStart { initial: 1.0 / 24.0, fixed: true, later: None, rates: None })
+        );
         assert_eq!(start(&adaptive, "nutch.score=10").unwrap(), None);
         assert_eq!(injected_score(&canonical("nutch.score=2.5|lang=en").unwrap()), Ok(Some(2.5)));
         assert_eq!(injected_score("lang=en"), Ok(None));

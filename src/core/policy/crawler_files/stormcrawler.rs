@@ -218,7 +218,12 @@ pub fn custom<'a>(name: &'a str, minutes: &str) -> Result<Option<Custom<'a>>, St
     }
     let minutes = match minutes {
         "-1" => None,
-        m => Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(|| String::from("must be a whole number of minutes above 0 (0 would refetch a page at once, over and over), or -1 never to refetch"))?),
+        m => Some(
+            m.parse::<u32>()
+                .ok()
+                .filter(|&m| m > 0)
+                .ok_or_else(|| String::from("must be a whole number of minutes above 0 (0 would refetch a page at once, over and over), or -1 never to refetch"))?,
+        ),
     };
     Ok(Some(Custom { status, key, value, minutes }))
 }
@@ -266,5 +271,7 @@ fn kept_metadata(e: &Entry, entries: &[Entry], model: &mut Model) -> String {
             missing.join(" and ")
         );
     }
-    format!("{role}: it lacks fetchInterval — deployed so, AdaptiveScheduler would start each fetch again from fetchInterval.default; the run here keeps it (add fetchInterval to the list)")
+    format!(
+        "{role}: it lacks fetchInterval — deployed so, AdaptiveScheduler would start each fetch again from fetchInterval.default; the run here keeps it (add fetchInterval to the list)"
+    )
 }

@@ -64,11 +64,15 @@ fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     assert_eq!(storm.model.intervals, Rule::Stormcrawler.shipped());
     // MimeAdaptiveFetchSchedule gives a page without a Content-Type the configured rates
     let mime = |rates: &str| {
-        let text = format!("<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.MimeAdaptiveFetchSchedule</value></property>{rates}</configuration>");
+        let text = format!(
+            "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.MimeAdaptiveFetchSchedule</value></property>{rates}</configuration>"
+        );
         read(Crawler::Nutch, &text, "f").unwrap()
     };
     assert_eq!(mime("").model.intervals, Rule::Nutch.shipped());
-    let set = mime("<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.1</value></property><property><name>db.fetch.schedule.mime.file</name><value>adaptive-mimetypes.txt</value></property>");
+    let set = mime(
+        "<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.1</value></property><property><name>db.fetch.schedule.mime.file</name><value>adaptive-mimetypes.txt</value></property>",
+    );
     assert_eq!((set.model.intervals.rule, set.model.intervals.inc_rate), (Rule::Nutch, 0.1));
     assert!(set.ignored.is_empty());
     let file = set.settings.iter().find(|s| s.name == "db.fetch.schedule.mime.file").unwrap();
@@ -86,7 +90,11 @@ fn nutch_refuses_what_it_cannot_read_with_the_line_and_the_fix() {
     assert!(bad("<configuration><property><name>x</name>").message.contains("is not XML"), "malformed");
     assert!(bad("<beans/>").message.contains("not <configuration>"));
     assert!(bad("<configuration>\n<property><value>1</value></property></configuration>").message.contains("line 2: a <property> without a <name>"));
-    assert!(bad("<configuration><property><name>db.fetch.schedule.class</name><value>my.OwnSchedule</value></property></configuration>").message.contains("AdaptiveFetchSchedule or MimeAdaptiveFetchSchedule (the schedules Nutch ships)"));
+    assert!(
+        bad("<configuration><property><name>db.fetch.schedule.class</name><value>my.OwnSchedule</value></property></configuration>")
+            .message
+            .contains("AdaptiveFetchSchedule or MimeAdaptiveFetchSchedule (the schedules Nutch ships)")
+    );
     assert!(bad(&"x".repeat(MAX_BYTES + 1)).message.contains("over the"));
 }
 
@@ -261,7 +269,11 @@ fn heritrixs_sheets_set_hosts_apart() {
         let map: String = entries.iter().map(|(k, v)| format!("<entry key=\"{k}\" value=\"{v}\"/>\n")).collect();
         format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map>\n{map}</map></property></bean>\n")
     };
-    let file = |body: &str| format!("<beans>\n<bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n{body}</beans>");
+    let file = |body: &str| {
+        format!(
+            "<beans>\n<bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n{body}</beans>"
+        )
+    };
     let body = [
         association(&["http://(com,example,"], &["a"]),
         association(&["http://(com,example,www,"], &["b"]),
@@ -304,7 +316,8 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert!(e.field == "f" && e.message.contains("line 3: names sheet “gone”, which no org.archive.spring.Sheet bean defines"), "{e}");
     let e = read(Crawler::Heritrix, &file(&[association(&["http://(com,x,"], &["a"]), sheet("a", &[("disposition.minDelayMs", "soon")])].concat()), "f").unwrap_err();
     assert!(e.message.contains("sheet a, disposition.minDelayMs (line 7): must be a number of milliseconds"), "{e}");
-    let e = read(Crawler::Heritrix, &file("<bean id=\"a\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry value=\"1\"/></map></property></bean>"), "f").unwrap_err();
+    let e = read(Crawler::Heritrix, &file("<bean id=\"a\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry value=\"1\"/></map></property></bean>"), "f")
+        .unwrap_err();
     assert!(e.message.contains("line 3: sheet a: an <entry> without a key"), "{e}");
     // without a SheetOverlaysManager Heritrix lays no sheet: said, none applied
     let unmanaged = read(Crawler::Heritrix, &file(&body).replace("org.archive.crawler.spring.SheetOverlaysManager", "x.Y"), "f").unwrap();
@@ -321,7 +334,13 @@ fn heritrixs_sheets_set_hosts_apart() {
     let bare = heritrix_sheets::insert("<beans>\n</beans>", &heritrix_sheets::host_gaps(&[("a.example".into(), 1000, false)], "tuned")).unwrap();
     assert_eq!(heritrix_sheets::rules_for(&read(Crawler::Heritrix, &bare, "f").unwrap().sheets, "a.example").len(), 1, "a manager added");
     // by decide rules, which Freshlab cannot evaluate: said
-    let ruled = file(&[body.clone(), "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"targetSheetNames\"><list><value>b</value></list></property></bean>\n".into()].concat());
+    let ruled = file(
+        &[
+            body.clone(),
+            "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"targetSheetNames\"><list><value>b</value></list></property></bean>\n".into(),
+        ]
+        .concat(),
+    );
     let l = read(Crawler::Heritrix, &ruled, "f").unwrap();
     assert!(l.settings.iter().any(|s| s.name == "DecideRuledSheetAssociation.targetSheetNames" && s.meaning.contains("cannot evaluate decide rules")));
 }
@@ -339,7 +358,10 @@ fn heritrixs_overrides_file_beside_the_job() {
     let l = read_beside(Crawler::Heritrix, &with(""), Some(("over.properties", file)), ["f", "g"]).unwrap();
     let row = |name: &str| l.settings.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}")).clone();
     // over the profile's simpleOverrides (3.0) and the bean's own properties (50000)
-    assert_eq!((row("disposition.delayFactor").value, row("disposition.delayFactor").file.as_deref(), row("disposition.delayFactor").line), ("8.0".into(), Some("over.properties"), Some(2)));
+    assert_eq!(
+        (row("disposition.delayFactor").value, row("disposition.delayFactor").file.as_deref(), row("disposition.delayFactor").line),
+        ("8.0".into(), Some("over.properties"), Some(2))
+    );
     assert_eq!(row("disposition.maxDelayMs").value, "60000");
     // longerOverrides, later in the file, wins over it
     assert_eq!((row("disposition.minDelayMs").value, row("disposition.minDelayMs").file), ("7000".into(), None));
@@ -356,7 +378,11 @@ fn heritrixs_overrides_file_beside_the_job() {
     assert!(heritrix::location(&twice).unwrap_err().contains("names 2 overrides files"));
     // a setting written over such a file goes into a last overrides bean of its own, which
     // Spring applies after the file: read back with the file, it holds
-    let written = write::write(Crawler::Heritrix, Some(&with("")), &[("disposition.delayFactor", "2.5".into()), ("disposition.respectCrawlDelayUpToSeconds", "60".into())], "tuned", &|_| String::new()).unwrap();
+    let written =
+        write::write(Crawler::Heritrix, Some(&with("")), &[("disposition.delayFactor", "2.5".into()), ("disposition.respectCrawlDelayUpToSeconds", "60".into())], "tuned", &|_| {
+            String::new()
+        })
+        .unwrap();
     assert!(written.contains("<bean id=\"freshlabOverrides\""), "{written}");
     let back = read_beside(Crawler::Heritrix, &written, Some(("over.properties", file)), ["f", "g"]).unwrap();
     assert_eq!(back.model.reaction, Reaction::Heritrix { delay_factor: 2.5, max_delay_s: 60.0 });
@@ -478,7 +504,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
         Score { freshness: 0.5 + 0.3 * i.dec_rate - 0.01 * i.min + 0.001 * i.inc_rate, requests: requests as u64, refused: 0 }
     };
     let start = run(&adaptive);
-    let mut search = Search::new(Crawler::Nutch, adaptive, false, false, start);
+    let mut search = Search::new(Crawler::Nutch, adaptive, false, false, 0, start);
     let mut realise = |m: &Model| Some(*m);
     let mut runs = 0;
     while let Some(m) = search.next(&mut realise) {
@@ -493,7 +519,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert!(best.intervals.dec_rate > adaptive.intervals.dec_rate, "by a larger decrement, its requests paid by the increment rate: {:?}", best.intervals);
     // the file as loaded stays the choice when nothing beats it
     let flat = |_: &Model| Score { freshness: 0.7, requests: 1000, refused: 0 };
-    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, false, flat(&heritrix::SHIPPED));
+    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, false, 0, flat(&heritrix::SHIPPED));
     while let Some(m) = search.next(&mut realise) {
         search.report(flat(&m), &mut realise);
     }
@@ -513,7 +539,7 @@ fn the_search_keeps_no_candidate_refused_more_than_the_file() {
         Score { freshness: 0.5 + 0.3 * i.dec_rate, requests: 1000, refused: if i.dec_rate > 0.3 { 10 } else { 0 } }
     };
     let start = run(&adaptive);
-    let mut search = Search::new(Crawler::Nutch, adaptive, true, false, start);
+    let mut search = Search::new(Crawler::Nutch, adaptive, true, false, 0, start);
     let mut realise = |m: &Model| Some(*m);
     while let Some(m) = search.next(&mut realise) {
         search.report(run(&m), &mut realise);
@@ -542,7 +568,7 @@ fn the_search_tries_nutchs_cycle_caps() {
     };
     let start = run(&cycled);
     assert_eq!(start.requests, 600, "the cap holds the crawler back");
-    let mut search = Search::new(Crawler::Nutch, cycled, false, false, start);
+    let mut search = Search::new(Crawler::Nutch, cycled, false, false, 0, start);
     let mut realise = |m: &Model| Some(*m);
     let mut runs = 0;
     while let Some(m) = search.next(&mut realise) {
@@ -559,7 +585,7 @@ fn the_search_tries_nutchs_cycle_caps() {
     assert_eq!(read(Crawler::Nutch, &text, "f").unwrap().model.intervals.top_n, 0);
     // without a cycle: the same search never touches the caps
     let uncycled = Model { intervals: Intervals { cycle: 0.0, ..cycled.intervals }, ..cycled };
-    let mut search = Search::new(Crawler::Nutch, uncycled, false, false, run(&uncycled));
+    let mut search = Search::new(Crawler::Nutch, uncycled, false, false, 0, run(&uncycled));
     while let Some(m) = search.next(&mut realise) {
         assert_eq!((m.intervals.top_n, m.intervals.per_cycle), (300, 50));
         search.report(run(&m), &mut realise);
@@ -573,11 +599,15 @@ fn the_search_tries_nutchs_cycle_caps() {
 #[test]
 fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
     use tuning::{Score, Search};
-    let file = |min_ms: u32| format!("<beans>\n <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">\n  <property name=\"minDelayMs\" value=\"{min_ms}\" />\n </bean>\n</beans>\n");
+    let file = |min_ms: u32| {
+        format!(
+            "<beans>\n <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">\n  <property name=\"minDelayMs\" value=\"{min_ms}\" />\n </bean>\n</beans>\n"
+        )
+    };
     let model = read(Crawler::Heritrix, &file(3000), "f").unwrap().model;
     assert!(matches!(model.reaction, Reaction::Heritrix { max_delay_s, .. } if max_delay_s == 30.0));
     let run = |m: &Model| Score { freshness: 0.5 + 0.005 * m.politeness_s().min(60.0), requests: 1000, refused: 0 };
-    let mut search = Search::new(Crawler::Heritrix, model, true, false, run(&model));
+    let mut search = Search::new(Crawler::Heritrix, model, true, false, 0, run(&model));
     let mut realise = |m: &Model| Some(*m);
     while let Some(m) = search.next(&mut realise) {
         search.report(run(&m), &mut realise);

@@ -34,6 +34,12 @@
 //! capacity: the best settings at the file's own gap, with a sheet holding each host the
 //! gap would push over capacity to a request per 1/capacity (the experiment writes them);
 //! one run, kept only when fresher.
+//!
+//! Nutch's very last, on a page list: each page's interval fixed in the seed list
+//! (`nutch.fetchInterval.fixed`, which the Injector reads and AdaptiveFetchSchedule
+//! keeps; DefaultFetchSchedule keeps any interval) at the optimum's interval for it
+//! ([`seed_intervals_from`]), the best settings found (host bounds included) beside it,
+//! fitted to the budget by stretching every page's interval and kept only when fresher.
 
 use super::nutch_hosts::HostIntervals;
 use super::write::Change;
@@ -251,22 +257,48 @@ pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names:
     out
 }
 
-/// The last candidate, each host its own settings (on a page list with host names):
-/// Nutch's bounds of the adaptive interval, or Heritrix's sheets of a least gap for the
-/// hosts whose capacity the file's gap would exceed.
+/// Each page's fixed interval in seconds from the optimum's request rates `f` (requests
+/// a day per page) times `stretch` (the fit to a budget): to three significant figures
+/// (a seed list a person can read, and few distinct intervals), at least a second and at
+/// most `most` days (Nutch's `db.fetch.interval.max`: a fixed interval past it is forced
+/// to a refetch at every generate cycle); a page the optimum never requests at `most`.
+pub fn seed_intervals_from(f: &[f64], most: f64, stretch: f64) -> Vec<u64> {
+    let cap = (most / SECOND).floor().max(1.0);
+    f.iter()
+        .map(|&rate| {
+            let seconds = if rate > 0.0 { (stretch / rate / SECOND).clamp(1.0, cap) } else { cap };
+            let digits = 10f64.powi(seconds.log10().floor() as i32 - 2).max(1.0);
+            ((seconds / digits).round() * digits).min(cap) as u64
+        })
+        .collect()
+}
+
+/// A last candidate, each host or each page its own settings (on a page list): Nutch's
+/// bounds of the adaptive interval per host, or Heritrix's sheets of a least gap for
+/// the hosts whose capacity the file's gap would exceed; then Nutch's fixed interval
+/// per page in the seed list.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum HostStage {
     /// Not possible here (another crawler, generated pages).
     Off,
-    /// Waits for the search over the settings to end.
+    /// Waits for the search over the settings (and the stage before) to end.
     Waiting,
-    /// Being fitted to the budget: the runs the search gives use the host bounds,
-    /// stretched by [`Search::stretch`].
+    /// Being fitted to the budget: the runs the search gives use the host bounds (or
+    /// the pages' intervals), stretched by [`Search::stretch`].
     Trying,
     /// Done: what the bounds gave fitted to the budget (None: no fit within it, or no
     /// host whose bounds differ from the global ones), whether they were kept, and the
     /// stretch of the fittest.
     Tried { score: Option<Score>, kept: bool, stretch: f64 },
+}
+
+impl HostStage {
+    fn stretch(self) -> Option<f64> {
+        match self {
+            HostStage::Tried { stretch, .. } => Some(stretch),
+            _ => None,
+        }
+    }
 }
 
 /// The runs of the last candidate, each host its own settings (0: none): Nutch's bounds,
@@ -278,6 +310,12 @@ fn host_stage(crawler: Crawler, named: bool, pushed_back: bool) -> usize {
         Crawler::Heritrix if named && pushed_back => 1,
         _ => 0,
     }
+}
+
+/// The runs of the very last candidate, each page its own fixed interval (0: none):
+/// Nutch on a page list, fitted by the intervals' stretch.
+fn seed_stage(crawler: Crawler, named: bool) -> usize {
+    if crawler == Crawler::Nutch && named { HOST_FIT_RUNS } else { 0 }
 }
 
 /// A candidate being fitted to the budget.
@@ -301,6 +339,8 @@ pub struct Search {
     budget: u64,
     /// The refusals of the file as loaded: no candidate may be refused more.
     refusals: u64,
+    /// The pages, each fetched once at the start whatever its interval.
+    pages: u64,
     /// Starts still to search (the adaptive counterpart of a fixed schedule).
     starts: Vec<Model>,
     chosen: Model,
@@ -316,15 +356,18 @@ pub struct Search {
     pub runs: usize,
     /// Candidates fitted and compared.
     pub candidates: usize,
-    /// The host bounds' candidate (Nutch).
+    /// The host bounds' candidate (Nutch; Heritrix's sheets).
     pub hosts: HostStage,
+    /// The pages' fixed intervals' candidate (Nutch's seed list).
+    pub seeds: HostStage,
 }
 
 impl Search {
     /// From the file as loaded (`loaded`), whose run scored `score` (its requests: the
-    /// budget); `pushed_back`: some server has a capacity; `named`: the servers have
-    /// host names (a Nutch host file can then be tried last).
-    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, score: Score) -> Self {
+    /// budget) on `pages` pages; `pushed_back`: some server has a capacity; `named`: a
+    /// page list's, whose hosts have names (a Nutch host file and seed list can then be
+    /// tried last).
+    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, pages: u64, score: Score) -> Self {
         let mut starts = Vec::new();
         if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) {
             let rule = if crawler == Crawler::Nutch { Rule::Nutch } else { Rule::Stormcrawler };
@@ -339,6 +382,7 @@ impl Search {
             knobs: knobs(crawler, &loaded, pushed_back),
             budget: score.requests,
             refusals: score.refused,
+            pages,
             starts,
             chosen: loaded,
             score,
@@ -351,6 +395,7 @@ impl Search {
             runs: 0,
             candidates: 0,
             hosts: if host_stage(crawler, named, pushed_back) > 0 { HostStage::Waiting } else { HostStage::Off },
+            seeds: if seed_stage(crawler, named) > 0 { HostStage::Waiting } else { HostStage::Off },
         }
     }
 
@@ -358,13 +403,18 @@ impl Search {
     pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
         let branches = if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) { 2 } else { 1 };
         let options: usize = knobs(crawler, loaded, pushed_back).iter().map(|&(_, n)| n).sum();
-        FIT_RUNS * ((branches - 1) + branches * PASSES * options) + host_stage(crawler, named, pushed_back)
+        FIT_RUNS * ((branches - 1) + branches * PASSES * options) + host_stage(crawler, named, pushed_back) + seed_stage(crawler, named)
     }
 
     /// The most runs this search may make.
     pub fn most(&self) -> usize {
         let pushed_back = self.knobs.len() > knobs(self.crawler, &self.loaded, false).len();
-        Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off)
+        Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off || self.seeds != HostStage::Off)
+    }
+
+    /// The last stage being fitted, if one is.
+    fn trying(&mut self) -> Option<&mut HostStage> {
+        [&mut self.hosts, &mut self.seeds].into_iter().find(|s| **s == HostStage::Trying)
     }
 
     /// The stretch of the host bounds: the run in progress's while their candidate is
@@ -372,16 +422,24 @@ impl Search {
     pub fn stretch(&self) -> f64 {
         match (self.hosts, &self.fitting) {
             (HostStage::Trying, Some(f)) => f.stretch,
-            (HostStage::Tried { stretch, .. }, _) => stretch,
-            _ => 1.0,
+            (stage, _) => stage.stretch().unwrap_or(1.0),
         }
     }
 
-    /// The host bounds' candidate is not run (no host's bounds differ from the global
-    /// ones): the search ends without it.
-    pub fn skip_hosts(&mut self) {
-        if self.hosts == HostStage::Trying {
-            (self.hosts, self.fitting) = (HostStage::Tried { score: None, kept: false, stretch: 1.0 }, None);
+    /// The stretch of the pages' intervals, as [`Search::stretch`] for the host bounds.
+    pub fn seed_stretch(&self) -> f64 {
+        match (self.seeds, &self.fitting) {
+            (HostStage::Trying, Some(f)) => f.stretch,
+            (stage, _) => stage.stretch().unwrap_or(1.0),
+        }
+    }
+
+    /// The last stage being fitted is not run (no host's bounds differ from the global
+    /// ones; no page to give an interval): the search goes on without it.
+    pub fn skip_trying(&mut self) {
+        if let Some(stage) = self.trying() {
+            *stage = HostStage::Tried { score: None, kept: false, stretch: 1.0 };
+            self.fitting = None;
         }
     }
 
@@ -395,7 +453,7 @@ impl Search {
             if self.knob == self.knobs.len() {
                 self.pass += 1;
                 (self.knob, self.option) = (0, 0);
-                if self.pass == PASSES || !self.changed_this_pass {
+                if self.pass >= PASSES || !self.changed_this_pass {
                     let Some(start) = self.starts.pop() else { return self.host_candidate() };
                     self.pass = 0;
                     if let Some(running) = realise(&start) {
@@ -423,14 +481,21 @@ impl Search {
     }
 
     /// Once the settings are searched: the best found, to run with each host's own
-    /// bounds (an adaptive schedule only: Nutch reads the host file with it alone).
+    /// bounds (an adaptive schedule only: Nutch reads the host file with it alone), then
+    /// with each page's own fixed interval.
     fn host_candidate(&mut self) -> Option<Model> {
         if self.hosts != HostStage::Waiting {
-            return None;
+            if self.seeds != HostStage::Waiting {
+                return None;
+            }
+            self.seeds = HostStage::Trying;
+            let running = self.best.0;
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
+            return Some(running);
         }
         if self.crawler == Crawler::Nutch && self.best.0.intervals.rule == Rule::Fixed {
             self.hosts = HostStage::Tried { score: None, kept: false, stretch: 1.0 };
-            return None;
+            return self.host_candidate();
         }
         self.hosts = HostStage::Trying;
         let mut running = self.best.0;
@@ -455,13 +520,24 @@ impl Search {
         }
         let close = within && score.requests as f64 >= AIM * AIM * self.budget as f64;
         let hosts = self.hosts == HostStage::Trying;
-        let most = if hosts { host_stage(self.crawler, true, true) } else { FIT_RUNS };
+        let seeds = self.seeds == HostStage::Trying;
+        let most = if hosts {
+            host_stage(self.crawler, true, true)
+        } else if seeds {
+            seed_stage(self.crawler, true)
+        } else {
+            FIT_RUNS
+        };
         if !close && f.runs < most && score.requests > 0 {
             // aim just below the budget
             let ratio = score.requests as f64 / (AIM * self.budget as f64);
-            if hosts {
-                // the bounds bind: requests go about as their inverse
-                f.stretch *= ratio;
+            if hosts || seeds {
+                // the bounds (the intervals) bind: requests go about as their inverse —
+                // beside the pages' first fetches, which a seed list's intervals do not
+                // move (every page is due at the start)
+                let (first, aim) = (if seeds { self.pages as f64 } else { 0.0 }, AIM * self.budget as f64);
+                let requests = score.requests as f64;
+                f.stretch *= if aim > first && requests > first { (requests - first) / (aim - first) } else { ratio };
                 self.fitting = Some(f);
                 return;
             }
@@ -472,12 +548,17 @@ impl Search {
             }
         }
         self.candidates += 1;
-        if self.hosts == HostStage::Trying {
+        if hosts || seeds {
             let kept = f.fittest.filter(|(_, s, _)| s.freshness > self.best.1.freshness + BETTER_BY);
             if let Some((model, score, _)) = kept {
                 self.best = (model, score);
             }
-            self.hosts = HostStage::Tried { score: f.fittest.map(|(_, s, _)| s), kept: kept.is_some(), stretch: f.fittest.map_or(1.0, |(_, _, k)| k) };
+            let tried = HostStage::Tried { score: f.fittest.map(|(_, s, _)| s), kept: kept.is_some(), stretch: f.fittest.map_or(1.0, |(_, _, k)| k) };
+            if hosts {
+                self.hosts = tried
+            } else {
+                self.seeds = tried
+            }
             return;
         }
         let Some((model, score, _)) = f.fittest else { return };
@@ -559,6 +640,20 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+
+    /// A page's seed-list interval: 1/f stretched, in seconds to three significant
+    /// figures, at most db.fetch.interval.max; a page never requested waits that most.
+    #[test]
+    fn seed_intervals_round_to_three_figures_within_the_most() {
+        let most = 90.0;
+        // 1/3 day = 28,800 s; 1/7 day = 12,342.9 s → 12,300; ×2 of 1/7 → 24,685.7 → 24,700
+        assert_eq!(seed_intervals_from(&[3.0, 7.0, 0.0, 1e-3, 1e9], most, 1.0), vec![28_800, 12_300, 7_776_000, 7_776_000, 1]);
+        assert_eq!(seed_intervals_from(&[7.0], most, 2.0), vec![24_700]);
+        // 86,400 / 11 = 7,854.5 s → 7,850; 86,400 / 1,000 = 86.4 s → 86
+        assert_eq!(seed_intervals_from(&[11.0, 1000.0], most, 1.0), vec![7_850, 86]);
+        // a rate past any second's: a second (no logarithm of nothing)
+        assert_eq!(seed_intervals_from(&[f64::MAX], most, 1e-300), vec![1]);
+    }
 
     /// Heritrix's gap option takes maxDelayMs from the file: raised with a gap longer
     /// than the file's, the file's own with the file's gap, whatever choice it starts
