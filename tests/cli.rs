@@ -770,8 +770,8 @@ fn crawlers_tuned_writes_a_file_that_runs_as_predicted() {
 
 /// Issue 46: on named hosts, `--tuned-hosts FILE` writes the tuning's Nutch host file
 /// beside `--tuned FILE`, and `--tuned-seeds FILE` its seed list of each page's fixed
-/// interval; loaded back together (`--host-intervals`, the seed list's pairs as the page
-/// list's metadata column), they run as the tuning measured them. `--help` lists all three.
+/// interval; loaded back together (`--host-intervals`, `--seed-list` beside the page
+/// list), they run as the tuning measured them. `--help` lists all three.
 #[test]
 fn crawlers_tuned_hosts_and_seeds_write_nutchs_files_that_run_as_predicted() {
     let dir = scratch("crawlers-tuned-hosts");
@@ -815,25 +815,13 @@ fn crawlers_tuned_hosts_and_seeds_write_nutchs_files_that_run_as_predicted() {
     assert_eq!(with_hosts["requests"], t["hosts"]["tried_requests"]);
     assert!((with_hosts["mean_freshness"].as_f64().unwrap() - t["hosts"]["tried_freshness"].as_f64().unwrap()).abs() < 1e-12);
     // the seed list: a comment, then each page of the list with its interval fixed;
-    // joined to the page list by page, as its metadata column
+    // given beside the page list (`--seed-list`), joined by page, it runs as predicted
     let seeded = std::fs::read_to_string(&seeds).unwrap();
-    let fixed: std::collections::HashMap<&str, &str> = seeded.lines().filter(|l| !l.starts_with('#')).map(|l| l.split_once('\t').unwrap()).collect();
-    let original = std::fs::read_to_string(list).unwrap();
-    let mut joined = String::new();
-    for (k, line) in original.lines().enumerate() {
-        let line = line.trim_end();
-        if k == 0 {
-            joined.push_str(&format!("{line},metadata\n"));
-        } else {
-            let page = line.split(',').next().unwrap();
-            joined.push_str(&format!("{line},{}\n", fixed[page].replace('\t', "|")));
-        }
-    }
-    assert_eq!(fixed.len(), original.lines().count() - 1);
-    let pages = dir.join("pages-seeded.csv");
-    std::fs::write(&pages, joined).unwrap();
+    let lines: Vec<&str> = seeded.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), std::fs::read_to_string(list).unwrap().lines().count() - 1);
+    assert!(lines.iter().all(|l| l.starts_with("https://site") && l.contains("\tnutch.fetchInterval.fixed=")), "{}", lines[0]);
     let predicted = &result["runs"][2];
-    let with_seeds = rerun(&[], pages.to_str().unwrap());
+    let with_seeds = rerun(&["--seed-list", seeds.to_str().unwrap()], list);
     assert_eq!(with_seeds["requests"], predicted["requests"]);
     assert!((with_seeds["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
     let (_, help, _) = freshlab(&["crawlers", "--help"]);

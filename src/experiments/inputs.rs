@@ -76,6 +76,21 @@ pub const HOST_INTERVALS: FileInput = FileInput {
     help: "Nutch's adaptive-host-specific-intervals.txt (NUTCH-3029): <hostname> <min> <max> a line, in seconds",
 };
 
+/// A crawler's seed list (Nutch's Injector or StormCrawler's format), joined to the page
+/// list by page.
+pub const SEED_LIST: FileInput = FileInput {
+    flags: &["seed_list"],
+    field: "seed_list",
+    sets: |_| None,
+    check: |bytes| match std::str::from_utf8(bytes) {
+        Ok(text) => crate::core::model::seed_list::read(text).map(|_| ()).map_err(|e| crate::core::input::InputError::new("seed_list", e)),
+        Err(e) => Err(crate::core::input::InputError::new("seed_list", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    },
+    max_bytes: crate::core::model::seed_list::MAX_BYTES,
+    table: false,
+    help: "your crawler's seed list (Nutch's Injector, StormCrawler): a URL a line, then its key=value pairs, each after a tab; joined to the page list by page, in place of its metadata column",
+};
+
 /// Heritrix's overrides file (the `location` of its configuration's
 /// PropertyOverrideConfigurer), checked against the configuration when the run starts.
 pub const HERITRIX_OVERRIDES: FileInput = FileInput {

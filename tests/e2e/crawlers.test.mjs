@@ -254,7 +254,21 @@ test('the tuning of Nutch on the sample hosts writes a host file and a seed list
   assert.equal(new Set(seeds.map((l) => l.split('\t')[0])).size, 3000);
   for (const line of seeds) assert.match(line, /^https:\/\/site\d+\.example\/\S*\tnutch\.fetchInterval\.fixed=\d+$/);
   await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-hosts.png') });
+  // loaded back as a user would, the tuned nutch-site.xml and the seed list beside the
+  // same page list: the crawler's run is the tuned run
+  const tuned = (await runsOf(panel))[2];
+  const [xmlDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned nutch-site.xml' }).click()]);
+  const xmlFile = path.join(shots, 'tuned-nutch-site.xml');
+  await xmlDownload.saveAs(xmlFile);
   await panel.getByLabel('find a tuned configuration').uncheck();
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles(xmlFile);
+  await panel.getByLabel('Your seed list (Nutch’s Injector, StormCrawler’s seeds)').setInputFiles(seedsFile);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /The seed list gives 3,000 of the page list's 3,000 pages/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  const again = (await runsOf(panel))[0];
+  assert.deepEqual([again[2], again[3]], [tuned[2], tuned[3]], 'the same freshness over the run and requests as the tuned run');
+  await page.waitForFunction(() => /crawlers\.seed_file=[^&]*tuned-seeds\.txt/.test(location.search) && /crawlers\.crawler_file=[^&]*tuned-nutch-site\.xml/.test(location.search), null, { timeout: 5000 });
   assert.deepEqual(browser.errors, []);
 });
 

@@ -197,7 +197,7 @@ function seedsTried(t) {
   return `<p>${intro}; kept: the figures above are with it.${beside}</p>
     <p><button type="button" data-tuned-seeds-download>Download the tuned ${escape(s.file_name)}</button>
       (inject it with <code>bin/nutch inject crawldb seeds/ -overwrite</code>, so that pages already in your CrawlDb take their interval;
-      each page's other pairs are kept; in Freshlab its pairs as your page list's <code>metadata</code> column run it again;
+      each page's other pairs are kept; in Freshlab, load it in the seed-list box beside your page list to run it again;
       <code>freshlab crawlers … --tuned-seeds FILE</code>).</p>`;
 }
 
@@ -315,6 +315,22 @@ export default {
         });
         pageListBox(panel, controls, { servers: true });
         csvDropBox(panel, controls, {
+          key: 'seedList',
+          shownFor: (config) => config.crawler === 'nutch' || config.crawler === 'stormcrawler',
+          label: 'Your seed list (Nutch’s Injector, StormCrawler’s seeds)',
+          accept: '.txt,text/plain',
+          sampleLabel: 'Load a sample seed list for sample-hosts.csv',
+          sample: 'seeds.txt',
+          sampleName: 'seeds.txt (a sample: the five largest hosts’ front pages daily)',
+          empty: 'No seed list: the page list’s metadata column, if any, gives the pages’ pairs.',
+          waiting: 'No seed list: the page list’s metadata column, if any, gives the pages’ pairs.',
+          loaded: 'Each line’s pairs stand for its page’s metadata (the page list’s page column holds the URLs); the run says how many pages it gave.',
+          help: `A URL a line, then its <code>key=value</code> pairs, each after a tab; <code>#</code> starts a comment. Joined to the page
+            list by page, in place of its <code>metadata</code> column; a seed of no page is listed, not run. The tuned <code>seeds.txt</code>
+            loads here. Limit: 2 MB (about 30,000 pages; more go in the page list's metadata column).`,
+          onLoad: () => {},
+        });
+        csvDropBox(panel, controls, {
           key: 'hostIntervals',
           shownFor: (config) => config.crawler === 'nutch',
           label: 'Nutch’s per-host intervals (adaptive-host-specific-intervals.txt)',
@@ -379,6 +395,14 @@ export default {
           when: () => true,
         },
         {
+          key: 'seedList',
+          field: 'seed_list',
+          param: 'seed_file',
+          noun: 'seed list',
+          otherwise: 'the page list’s metadata column',
+          when: () => true,
+        },
+        {
           key: 'mimeRates',
           field: 'mime_rates',
           param: 'mime_file',
@@ -403,7 +427,7 @@ export default {
           result.config.source === 'page_list'
             ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
-        const hosts = [result.host_intervals, result.sheets].filter(Boolean).map((used) => `<p>${escape(used.said)}.</p>`).join('');
+        const hosts = [result.host_intervals, result.sheets, result.seeds].filter(Boolean).map((used) => `<p>${escape(used.said)}.</p>`).join('');
         element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));

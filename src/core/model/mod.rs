@@ -11,6 +11,7 @@ pub mod page_list;
 pub mod page_metadata;
 pub mod renewal;
 pub mod repository;
+pub mod seed_list;
 pub mod source;
 pub mod trace;
 pub mod webbase;

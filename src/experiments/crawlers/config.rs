@@ -6,7 +6,8 @@ use super::{job, pilot};
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
-use crate::core::model::page_list::ListShape;
+use crate::core::model::page_list::{self, ListShape};
+use crate::core::model::seed_list;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
 use crate::core::policy::adaptive::{PageStart, Rule};
@@ -44,6 +45,11 @@ pub struct CrawlersConfig {
     /// rates by a page's Content-Type (the page list's metadata).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mime_rates: Option<String> = None; internal;
+    /// A seed list's text (`--seed-list FILE`, Nutch's Injector or StormCrawler's format):
+    /// each page's `key=value` pairs, joined to the page list by page, in place of its
+    /// `metadata` cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_list: Option<String> = None; internal;
     /// Heritrix's overrides file, the one its configuration's PropertyOverrideConfigurer
     /// names as `location` (Java properties, `bean.property=value`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -152,6 +158,16 @@ impl CrawlersConfig {
             return refuse("gives MimeAdaptiveFetchSchedule's rates by type: set db.fetch.schedule.class to org.apache.nutch.crawl.MimeAdaptiveFetchSchedule, or remove the file");
         }
         nutch_mimes::read(text).map_err(|e| InputError::new("mime_rates", format!("({}) {e}", nutch_mimes::FILE_NAME)))
+    }
+
+    /// The seed list's pages (none without one): on a page list only, whose pages have
+    /// URLs to join by.
+    pub fn seeds(&self) -> Result<Vec<seed_list::Seed>, InputError> {
+        let Some(text) = &self.seed_list else { return Ok(Vec::new()) };
+        if self.source == RepositorySource::Generator {
+            return Err(InputError::new("seed_list", "gives pages by URL, and the generated pages have none: load a page list whose page column holds your URLs"));
+        }
+        seed_list::read(text).map_err(|e| InputError::new("seed_list", e))
     }
 
     /// The hosts' own interval bounds (Nutch's `adaptive-host-specific-intervals.txt`)
@@ -311,6 +327,23 @@ impl CrawlersConfig {
     /// when known).
     pub fn requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
         self.requests_and_seconds(loaded, mix, pages, servers, rate_sum, sizes).0
+    }
+
+    /// [`Self::start_mix`] of a page list's `shape` with the seed list's pairs: the
+    /// seeds' kinds for as many pages, the list's own kinds for the rest, each in its
+    /// share (the join by page is the run's).
+    fn start_mix_with_seeds(&self, loaded: &Loaded, shape: &page_list::ListShape, pages: u64) -> Vec<(Option<PageStart>, f64)> {
+        let seeds = self.seeds().unwrap_or_default();
+        if seeds.is_empty() {
+            return self.start_mix(loaded, shape.metadata.iter().map(|(k, n)| (k.as_str(), *n as f64)), shape.metadata_other as f64);
+        }
+        let rest = pages.saturating_sub(seeds.len() as u64) as f64 / pages.max(1) as f64;
+        let tally = seed_list::kinds(&seeds);
+        let listed = shape.metadata.iter().map(|(k, n)| (k.as_str(), *n as f64 * rest));
+        // a list without metadata: its other pages are of kind none
+        let none = if shape.metadata.is_empty() { Some(("", pages as f64 * rest)) } else { None };
+        let seeded = tally.iter().map(|(k, &n)| (k.as_str(), n as f64));
+        self.start_mix(loaded, listed.chain(none).chain(seeded), shape.metadata_other as f64 * rest)
     }
 
     /// The pages' own starts (their metadata's custom intervals) with each one's share of
@@ -561,6 +594,7 @@ impl Settings for CrawlersConfig {
                 format!("is {}, but Google's slow-down reads no capacity to keep a share of: set it to 1, or let MERGE back off by Freshlab's rule", self.merge_load),
             ));
         }
+        self.seeds()?;
         let loaded = self.loaded()?;
         self.host_bounds(&loaded).map(|_| ())
     }
@@ -577,7 +611,7 @@ impl Settings for CrawlersConfig {
         let sizes = self.sizes(shape.as_ref());
         // what the crawler's intervals ask (a run without the servers' limits), and a run
         // under them (the pilot's)
-        let mix = shape.as_ref().map_or_else(Vec::new, |s| self.start_mix(&loaded, s.metadata.iter().map(|(k, n)| (k.as_str(), *n as f64)), s.metadata_other as f64));
+        let mix = shape.as_ref().map_or_else(Vec::new, |s| self.start_mix_with_seeds(&loaded, s, pages));
         let (free, free_seconds) = self.requests_and_seconds(&loaded, &mix, pages as f64, servers as f64, rate_sum, sizes.as_deref());
         let pilot = self.under_limits(&loaded, &mix, shape.as_ref(), [pages as f64, servers as f64, rate_sum], sizes.as_deref());
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));

@@ -12,6 +12,7 @@ use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::page_metadata::PageMetadata;
 use crate::core::model::repository::Repository;
+use crate::core::model::seed_list::{self, SeedsUsed};
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::{Adaptive, OwnStarts};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
@@ -106,6 +107,8 @@ pub struct CrawlersJob {
     tuned_seeds: Option<(OwnStarts, Vec<u64>)>,
     /// The page list's page names, indexed like the repository (none for the generator's).
     page_names: Vec<String>,
+    /// What the seed list did to the page list's pages, when one was given.
+    seeds_used: Option<SeedsUsed>,
     /// The pages' metadata (a page list's column), and what each key of it does.
     metadata: Option<PageMetadata>,
     metadata_keys: Vec<KeyUse>,
@@ -244,14 +247,37 @@ impl CrawlersJob {
     pub fn new(config: CrawlersConfig) -> Result<Self, InputError> {
         let loaded = config.loaded()?;
         let (repo, list, summary) = config.pages().load_with_limits()?;
-        let metadata = list.as_ref().and_then(|l| l.metadata.clone());
+        let seeds = config.seeds()?;
+        // the page list's page names in the repository's order
+        let names_in_order = |l: &crate::core::model::page_list::PageList| {
+            let mut names = vec![String::new(); l.names.len()];
+            for (name, &i) in l.names.iter().zip(&l.position) {
+                names[i].clone_from(name);
+            }
+            names
+        };
+        // a seed list's pairs stand for its pages' metadata cells
+        let (metadata, seeds_used) = match &list {
+            Some(l) if !seeds.is_empty() => {
+                let (joined, mut used) = seed_list::join(&seeds, &names_in_order(l), l.metadata.as_ref());
+                used.said = super::output::seeds_said(&used);
+                (Some(joined), Some(used))
+            }
+            _ => (list.as_ref().and_then(|l| l.metadata.clone()), None),
+        };
         let kind_pages = metadata.as_ref().map(|m| m.pages_of_kind()).unwrap_or_default();
         let metadata_keys = match (&metadata, &list) {
             (Some(m), Some(l)) => match seed_metadata::starts(&loaded, &loaded.model, &m.kinds, &kind_pages) {
                 Ok(starts) => starts.keys,
                 Err((kind, why)) => {
                     let row = l.position.iter().position(|&i| m.of[i] as usize == kind).unwrap_or(0);
-                    let field = if config.page_list.is_some() { "page_list" } else { "page_rows" };
+                    let field = if seeds.iter().any(|s| s.url == l.names[row]) {
+                        "seed_list"
+                    } else if config.page_list.is_some() {
+                        "page_list"
+                    } else {
+                        "page_rows"
+                    };
                     return Err(InputError::new(field, format!("page “{}”: {why}", l.names[row])));
                 }
             },
@@ -268,13 +294,7 @@ impl CrawlersJob {
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
         // the page names, for the tuning's seed list (Nutch only)
         let seeded = config.tune && loaded.crawler == Crawler::Nutch;
-        let page_names = list.as_ref().filter(|_| seeded).map_or_else(Vec::new, |l| {
-            let mut names = vec![String::new(); l.names.len()];
-            for (name, &i) in l.names.iter().zip(&l.position) {
-                names[i].clone_from(name);
-            }
-            names
-        });
+        let page_names = list.as_ref().filter(|_| seeded).map_or_else(Vec::new, names_in_order);
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
         let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some(), loaded.model.intervals.refetch_max);
@@ -335,6 +355,7 @@ impl CrawlersJob {
             tuned_sheets: None,
             tuned_seeds: None,
             page_names,
+            seeds_used,
             metadata,
             metadata_keys,
             scores,
@@ -1017,6 +1038,7 @@ impl Plan for CrawlersJob {
             }),
             host_intervals: self.host_used.clone(),
             sheets: self.sheets_used.clone(),
+            seeds: self.seeds_used.clone(),
             metadata: self.metadata_keys.clone(),
             done: self.done(),
         };

@@ -32,7 +32,7 @@ impl Experiment for CrawlersConfig {
     }
 
     fn files() -> &'static [FileInput] {
-        &[inputs::PAGE_LIST, inputs::CRAWLER_CONFIG, inputs::HOST_INTERVALS, inputs::MIME_RATES, inputs::HERITRIX_OVERRIDES]
+        &[inputs::PAGE_LIST, inputs::CRAWLER_CONFIG, inputs::HOST_INTERVALS, inputs::MIME_RATES, inputs::SEED_LIST, inputs::HERITRIX_OVERRIDES]
     }
 
     fn files_out() -> &'static [FileOutput] {

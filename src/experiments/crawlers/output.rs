@@ -3,6 +3,7 @@
 use super::CrawlersConfig;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
 use crate::chart::format::{sig, spread_note, thousands};
+use crate::core::model::seed_list::SeedsUsed;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
 use crate::core::policy::crawler_files::seed_metadata::{KeyUse, NUTCH_FIXED};
@@ -369,11 +370,28 @@ pub struct CrawlersOutput {
     /// Heritrix's sheets over the pages' hosts, as used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sheets: Option<SheetsUsed>,
+    /// What a seed list did to the page list's pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<SeedsUsed>,
     /// The keys of the pages' metadata (a page list's column), with their pages and what
     /// each does under the crawler.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<KeyUse>,
     pub done: bool,
+}
+
+/// What a seed list did to the page list's pages, in words.
+pub fn seeds_said(used: &SeedsUsed) -> String {
+    let mut said = format!("The seed list gives {} of the page list's {} pages", thousands(used.matched as f64), thousands(used.pages as f64));
+    if used.replaced > 0 {
+        said.push_str(&format!(", {} of them in place of the page list's own metadata", thousands(used.replaced as f64)));
+    }
+    if used.unmatched_count > 0 {
+        let more = if used.unmatched_count > used.unmatched.len() as u64 { ", …" } else { "" };
+        let n = used.unmatched_count;
+        said.push_str(&format!("; {} {} not in the page list, not run ({}{more})", thousands(n as f64), if n == 1 { "seed is" } else { "seeds are" }, used.unmatched.join(", ")));
+    }
+    said
 }
 
 /// What Heritrix's sheets covered: the SURT prefixes Freshlab applies, the hosts under
@@ -666,9 +684,14 @@ impl Figures for CrawlersOutput {
             json["sheets"] = serde_json::json!(sheets);
             text.push_str(&format!("\n{}", sheets.said));
         }
+        if let Some(seeds) = &self.seeds {
+            json["seeds"] = serde_json::json!(seeds);
+            text.push_str(&format!("\n{}", seeds.said));
+        }
         if !self.metadata.is_empty() {
             json["metadata"] = serde_json::json!(self.metadata);
-            let keys: Vec<String> = self.metadata.iter().map(|k| format!("{} ({} pages): {}", k.key, thousands(k.pages as f64), k.meaning)).collect();
+            let keys: Vec<String> =
+                self.metadata.iter().map(|k| format!("{} ({} {}): {}", k.key, thousands(k.pages as f64), if k.pages == 1 { "page" } else { "pages" }, k.meaning)).collect();
             text.push_str(&format!("\nThe pages' metadata: {}", keys.join("; ")));
         }
         if let Some(t) = &self.tuned {

@@ -668,6 +668,42 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
         assert_eq!(back.runs[0].requests, t.predicted.1);
         assert!((back.runs[0].mean - t.predicted.0).abs() < 1e-12, "{} against {}", back.runs[0].mean, t.predicted.0);
     }
+    // the seed list itself beside the page list as loaded: its pairs in place of the two
+    // pages' cells, the same run
+    let back = ran(CrawlersConfig { seed_list: Some(seeds.text.clone()), crawler_config: Some(t.text.clone()), ..base.clone() });
+    assert_eq!(back.runs[0].requests, t.predicted.1);
+    assert!((back.runs[0].mean - t.predicted.0).abs() < 1e-12);
+    let used = back.seeds.as_ref().expect("the seed list said");
+    assert_eq!((used.lines, used.matched, used.replaced), (120, 120, 2));
+    assert_eq!(used.said, "The seed list gives 120 of the page list's 120 pages, 2 of them in place of the page list's own metadata");
+}
+
+/// A seed list is joined by URL, so the generated pages (which have none) refuse it; a
+/// pair the crawler cannot take is refused naming the seed list and the page; a seed of
+/// no page is said, not run.
+#[test]
+fn a_seed_list_needs_a_page_list_and_names_its_bad_pages() {
+    let e = small_with_seeds("https://a.example/\tnutch.fetchInterval=600\n").validate().unwrap_err();
+    assert!(e.field == "seed_list" && e.message.contains("the generated pages have none"), "{e}");
+    let list = "page,server,change_rate\nhttps://a.example/,a.example,1\nhttps://b.example/,b.example,0.1\n".to_string();
+    let on_list = |seeds: &str| CrawlersConfig { seed_list: Some(seeds.into()), ..sample_nutch_on(list.clone()) };
+    let Err(e) = CrawlersJob::new(on_list("https://b.example/\tnutch.fetchInterval=soon\n")) else { panic!("a bad interval runs") };
+    assert!(e.field == "seed_list" && e.message.contains("page “https://b.example/”: nutch.fetchInterval=soon must be a whole number"), "{e}");
+    // one page, fixed at half a day by its seed: fetched at 0, 0.5, …, 199.5 days
+    let one = CrawlersConfig {
+        seed_list: Some("https://a.example/\tnutch.fetchInterval.fixed=43200\nhttps://c.example/\tnutch.score=2\n".into()),
+        ..sample_nutch_on("page,server,change_rate\nhttps://a.example/,a.example,1\n".into())
+    };
+    let o = ran(one);
+    let used = o.seeds.as_ref().unwrap();
+    assert_eq!((used.matched, used.unmatched.clone()), (1, vec!["https://c.example/".to_string()]));
+    assert_eq!(used.said, "The seed list gives 1 of the page list's 1 pages; 1 seed is not in the page list, not run (https://c.example/)");
+    assert!(o.metadata.iter().any(|k| k.key == "nutch.fetchInterval.fixed" && k.pages == 1), "{:?}", o.metadata);
+    assert_eq!(o.runs[0].requests, 400);
+}
+
+fn small_with_seeds(seeds: &str) -> CrawlersConfig {
+    CrawlersConfig { seed_list: Some(seeds.into()), ..small() }
 }
 
 /// The cost is asked before the checks (the page asks it at every edit): the pilot does
