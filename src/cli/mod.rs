@@ -337,6 +337,16 @@ fn insert_path(object: &mut Map<String, Value>, path: &str, value: Value) {
     }
 }
 
+/// A file's size in words: whole KB under a MB, else MB to a tenth (a 2.8 MB file over a
+/// 2 MB limit was said to be "2 MB, over the 2 MB limit", a host file's 256 KB limit "0 MB").
+fn size_words(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        return format!("{} KB", bytes.div_ceil(1 << 10));
+    }
+    let mb = bytes as f64 / f64::from(1 << 20);
+    if mb.fract() == 0.0 { format!("{mb} MB") } else { format!("{:.1} MB", (mb * 10.0).floor() / 10.0) }
+}
+
 /// The text of a file named by a flag (`--trace FILE`), its size checked before it is
 /// read and its rows checked (encoding, header, every line) before the run starts.
 fn read_input(path: &Value, flag: &str, input: &FileInput) -> Result<String, Failure> {
@@ -346,7 +356,7 @@ fn read_input(path: &Value, flag: &str, input: &FileInput) -> Result<String, Fai
     };
     let size = std::fs::metadata(path).map_err(|e| usage_error(format!("cannot read {path} ({flag}): {e}")))?.len();
     if size > input.max_bytes {
-        return Err(usage_error(format!("{flag} {path}: the file is {} MB, over the {} MB limit; keep fewer rows", size >> 20, input.max_bytes >> 20)));
+        return Err(usage_error(format!("{flag} {path}: the file is {}, over the {} limit; keep fewer rows", size_words(size), size_words(input.max_bytes))));
     }
     let bytes = std::fs::read(path).map_err(|e| usage_error(format!("cannot read {path} ({flag}): {e}")))?;
     (input.check)(&bytes).map_err(|e| usage_error(format!("{flag} {path}: {}", e.message)))?;

@@ -327,7 +327,7 @@ export default {
           loaded: 'Each line’s pairs stand for its page’s metadata (the page list’s page column holds the URLs); the run says how many pages it gave.',
           help: `A URL a line, then its <code>key=value</code> pairs, each after a tab; <code>#</code> starts a comment. Joined to the page
             list by page, in place of its <code>metadata</code> column; a seed of no page is listed, not run. The tuned <code>seeds.txt</code>
-            loads here. Limit: 2 MB (about 30,000 pages; more go in the page list's metadata column).`,
+            loads here. Limit: 256 KB (about 3,500 pages; more go in the page list's metadata column).`,
           onLoad: () => {},
         });
         csvDropBox(panel, controls, {

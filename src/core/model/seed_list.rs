@@ -6,10 +6,11 @@
 use super::page_metadata::{self, Kinds, PageMetadata};
 use std::collections::HashMap;
 
-/// At most this many bytes (2 MB, some 30,000 pages): the page reads the list in its
-/// form's checks, at every edit; a longer list's pairs go in the page list's `metadata`
-/// column.
-pub const MAX_BYTES: u64 = 2 << 20;
+/// At most this many bytes (256 KB, some 3,500 pages): the page reads the list in its
+/// form's checks, at every edit on the main thread (a 2 MB list held it 0.47 s in
+/// headless Chromium; 250 KB, under 50 ms); a longer list's pairs go in the page list's
+/// `metadata` column.
+pub const MAX_BYTES: u64 = 256 << 10;
 
 /// One page of a seed list: its URL, its pairs as a canonical text
 /// ([`page_metadata::canonical`]) and its line.
@@ -24,8 +25,8 @@ pub struct Seed {
 pub fn read(text: &str) -> Result<Vec<Seed>, String> {
     if text.len() as u64 > MAX_BYTES {
         return Err(format!(
-            "is {:.1} MB, over the 2 MB a seed list may have; give its pages' pairs in the page list's metadata column instead (| between pairs), which takes 512 MB",
-            text.len() as f64 / (1 << 20) as f64
+            "is {} KB, over the 256 KB a seed list may have; give its pages' pairs in the page list's metadata column instead (| between pairs), which takes 512 MB",
+            (text.len() as u64).div_ceil(1 << 10)
         ));
     }
     let mut seeds = Vec::new();
@@ -149,7 +150,7 @@ mod tests {
         assert!(refused("https://a.example/\tscore\n").starts_with("line 1: “score” is not key=value"));
         assert_eq!(refused("a\n# c\nb\na\tk=v\n"), "line 4: a is listed again (first on line 1); list each page once");
         assert!(refused(&format!("a\tk={}\n", "v".repeat(1000))).contains("longer than 1000 characters"));
-        assert!(refused(&"a\n".repeat((1 << 20) + 1)).starts_with("is 2.0 MB, over the 2 MB a seed list may have"));
+        assert!(refused(&"a\n".repeat((128 << 10) + 1)).starts_with("is 257 KB, over the 256 KB a seed list may have"));
     }
 
     /// Joined by page: a seed's pairs stand for its page's cell (replaced where it had

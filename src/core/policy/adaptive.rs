@@ -158,6 +158,12 @@ impl Intervals {
     /// [`Self::unchanged_fetches`] of a page with its own start (its metadata's).
     pub fn unchanged_fetches_from(&self, start: Option<PageStart>, horizon: f64) -> f64 {
         const STEPS: u32 = 10_000;
+        // a page's own fixed interval within db.fetch.interval.max, without cycles: at 0,
+        // I, 2I, … (a tuned seed list gives thousands of them, each a run of this loop)
+        if let Some(s) = start.filter(|s| (s.fixed || self.rule == Rule::Fixed) && self.cycle == 0.0 && s.initial > 0.0 && s.initial <= self.refetch_max.unwrap_or(f64::INFINITY)) {
+            let n = (horizon / s.initial).max(0.0);
+            return if n > f64::from(STEPS) { n } else { n.ceil() };
+        }
         let mut a = Adaptive::with(*self, 0..1, 0.0, 1.0).with_starts(Arc::new([start]), vec![0]);
         let (mut count, mut previous) = (0_u32, f64::NEG_INFINITY);
         loop {
@@ -696,6 +702,15 @@ mod tests {
         // takes the page at once (due 120 days ahead), then every 81 days
         let fixed = Intervals { rule: Rule::Fixed, initial: 120.0, ..Intervals::NUTCH };
         assert_eq!([80.0, 81.5, 162.5].map(|h| fixed.unchanged_fetches(h)), [2.0, 3.0, 4.0]);
+        // a page's own fixed interval (a seed list's nutch.fetchInterval.fixed), counted
+        // without running the rule: 2.5 days over 10 → at 0, 2.5, 5, 7.5; over 10.1 also 10;
+        // 3 days over 10 → 0, 3, 6, 9; an hour over 10,000 days: 240,000 (past 10,000
+        // fetches, as the loop extrapolates); past db.fetch.interval.max (90 days) the rule
+        // runs: without cycles, the interval forceRefetch sets, 81 days, from the first
+        let own = |days: f64| Some(PageStart { initial: days, fixed: true, later: None, rates: None });
+        let adaptive = Intervals { sync_delta_rate: None, ..Intervals::NUTCH };
+        assert_eq!([(2.5, 10.0), (2.5, 10.1), (3.0, 10.0), (1.0 / 24.0, 10_000.0)].map(|(i, h)| adaptive.unchanged_fetches_from(own(i), h)), [4.0, 5.0, 4.0, 240_000.0]);
+        assert_eq!([80.0, 81.5, 162.5].map(|h| adaptive.unchanged_fetches_from(own(120.0), h)), [1.0, 2.0, 3.0]);
         // StormCrawler, whole minutes: 1440, then ⌊× 1.5⌋ 2160, 3240, 4860, 7290, 10935,
         // 16402, then the two-week cap 20160
         let minutes = [0.0, 1440.0, 2160.0, 3240.0, 4860.0, 7290.0, 10935.0, 16402.0, 20160.0, 20160.0];

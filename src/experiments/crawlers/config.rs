@@ -350,14 +350,19 @@ impl CrawlersConfig {
     /// the pages, from the kinds of metadata and their pages (`other`: pages of kinds not
     /// known, counted at the start that asks the most). Empty: every page the rule's.
     pub fn start_mix<'a>(&self, loaded: &Loaded, kinds: impl Iterator<Item = (&'a str, f64)>, other: f64) -> Vec<(Option<PageStart>, f64)> {
-        let mut mix: Vec<(Option<PageStart>, f64)> = Vec::new();
+        // each distinct start once (a tuned seed list gives thousands)
+        let mut table = seed_metadata::StartTable::default();
+        let mut counts: Vec<f64> = Vec::new();
+        let mut other = other;
         for (kind, n) in kinds {
             let start = seed_metadata::start_of(loaded, &loaded.model, kind).unwrap_or(None);
-            match mix.iter_mut().find(|(s, _)| *s == start) {
-                Some((_, m)) => *m += n,
-                None => mix.push((start, n)),
+            match table.index(start).map(usize::from) {
+                Some(k) if k < counts.len() => counts[k] += n,
+                Some(_) => counts.push(n),
+                None => other += n,
             }
         }
+        let mut mix: Vec<(Option<PageStart>, f64)> = table.starts.into_iter().zip(counts).collect();
         if mix.iter().all(|(s, _)| s.is_none()) {
             return Vec::new();
         }
