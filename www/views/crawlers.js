@@ -194,6 +194,8 @@ function seedsTried(t) {
       ${integer(s.pages)} pages: ${tried}`;
   if (!s.kept) return `<p>${intro}; no fresher than the settings alone, so not part of the tuned files.</p>`;
   const beside = t.hosts?.kept && !t.hosts.inside ? ` It fixes every page's interval, so the ${escape(t.hosts.file_name)} beside it changes nothing.` : '';
+  // its text comes with the final result (a line a page)
+  if (!s.text) return `<p>${intro}; kept: the figures above are with it.${beside} The file is offered once the run ends.</p>`;
   return `<p>${intro}; kept: the figures above are with it.${beside}</p>
     <p><button type="button" data-tuned-seeds-download>Download the tuned ${escape(s.file_name)}</button>
       (inject it with <code>bin/nutch inject crawldb seeds/ -overwrite</code>, so that pages already in your CrawlDb take their interval;

@@ -1028,7 +1028,14 @@ impl Plan for CrawlersJob {
                 }
                 .to_string()
             }),
-            tuned: self.tuned.clone(),
+            // a seed list's text (a line a page: 40 MB for half a million) goes with the
+            // final result only, not with each partial one four times a second
+            tuned: self.tuned.clone().map(|mut t| {
+                if let Some(seeds) = t.seeds.as_mut().filter(|_| running.is_some()) {
+                    seeds.text.clear();
+                }
+                t
+            }),
             tuned_note: None,
             tuning: self.search.as_ref().filter(|_| self.tuned.is_none()).map(|s| TuningProgress {
                 runs: s.runs,
