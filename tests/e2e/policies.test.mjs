@@ -123,7 +123,13 @@ test('a link to a run on a page list reopens naming the file it needs, and runs 
   assert.match(await panel.locator('.status').textContent(), /^This link's run is on your page list excel\.csv \(\d+ KB, 300 rows\): choose or drop it in the box beside the chart and it runs\.$/);
   const text = 'page;server;change_rate;weight\n' + Array.from({ length: 300 }, (_, i) => `p${i};s${i % 30};0,${(i % 9) + 1};1`).join('\n');
   await panel.locator('input[type=file]').setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
-  await other.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent), null, { timeout: 60_000 });
+  // about a second alone; once (a fresh clone, beside another test file) not within 60 s:
+  // say what the panel showed if it happens again
+  await other.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent), null, { timeout: 60_000 }).catch(async (error) => {
+    const said = await panel.locator('.status, .estimate, .trace-status').allTextContents();
+    const state = await other.evaluate(() => `${document.visibilityState}, ${navigator.hardwareConcurrency} cores`);
+    throw new Error(`${error.message}; the panel said: ${said.join(' | ')} (${state})`);
+  });
   assert.match(await panel.locator('.details').textContent(), /300 pages on 30 servers/);
   await other.close();
   await page.locator('#policies').getByLabel('pages from').selectOption('generator');
