@@ -109,6 +109,8 @@ pub struct CrawlersJob {
     page_names: Vec<String>,
     /// What the seed list did to the page list's pages, when one was given.
     seeds_used: Option<SeedsUsed>,
+    /// The tuned seed list's text, once the search is over (empty before, or without one).
+    seed_text: String,
     /// The pages' metadata (a page list's column), and what each key of it does.
     metadata: Option<PageMetadata>,
     metadata_keys: Vec<KeyUse>,
@@ -356,6 +358,7 @@ impl CrawlersJob {
             tuned_seeds: None,
             page_names,
             seeds_used,
+            seed_text: String::new(),
             metadata,
             metadata_keys,
             scores,
@@ -689,13 +692,15 @@ impl CrawlersJob {
                     HostStage::Tried { score, kept, stretch } => self.seed_starts(&model, stretch).map(|(starts, seconds)| {
                         let tuned = TunedSeeds {
                             file_name: "seeds.txt".into(),
-                            text: self.seed_list(&seconds),
+                            // kept apart (`seed_text`): the final result alone carries it
+                            text: String::new(),
                             pages: seconds.len() as u64,
                             shortest_s: seconds.iter().copied().min().unwrap_or(0),
                             longest_s: seconds.iter().copied().max().unwrap_or(0),
                             tried: score.map(|s| (s.freshness, s.requests)),
                             kept,
                         };
+                        self.seed_text = self.seed_list(&seconds);
                         self.tuned_seeds = Some((starts, seconds));
                         tuned
                     }),
@@ -1029,10 +1034,10 @@ impl Plan for CrawlersJob {
                 .to_string()
             }),
             // a seed list's text (a line a page: 40 MB for half a million) goes with the
-            // final result only, not with each partial one four times a second
+            // final result only, not copied into each partial one four times a second
             tuned: self.tuned.clone().map(|mut t| {
-                if let Some(seeds) = t.seeds.as_mut().filter(|_| running.is_some()) {
-                    seeds.text.clear();
+                if let Some(seeds) = t.seeds.as_mut().filter(|_| running.is_none()) {
+                    seeds.text.clone_from(&self.seed_text);
                 }
                 t
             }),
