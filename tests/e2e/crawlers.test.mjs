@@ -272,6 +272,23 @@ test('the tuning of Nutch on the sample hosts writes a host file and a seed list
   assert.deepEqual(browser.errors, []);
 });
 
+test('StormCrawler’s shipped defaults on the sample hosts: its seed list (scheduler.delay.mins under DefaultScheduler) is tried and said with the refusals that keep it out', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers&crawlers.crawler=stormcrawler&crawlers.tune=1'));
+  await done(page, 'crawlers');
+  await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Very last, each page its own interval/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers');
+  const text = (await panel.locator('.details').textContent()).replace(/\s+/g, ' ');
+  assert.match(text, /kept the pages fresher on at most [\d,]+ requests and [\d,]+ refusals/);
+  assert.match(text, /fixed in StormCrawler's seeds by scheduler\.delay\.mins \(which DefaultScheduler reads first/);
+  assert.match(text, /[\d,]+ pages the optimum never fetches never refetched \(-1\), for 3,000 pages: no fit within the budget: at best 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests, but refused ([\d,]+) times against your file's ([\d,]+); not part of the tuned files/);
+  const [, refused, file] = text.match(/refused ([\d,]+) times against your file's ([\d,]+)/).map((n) => Number(String(n).replaceAll(',', '')));
+  assert.ok(refused > file, `${refused} against ${file}`);
+  assert.equal(await panel.getByRole('button', { name: 'Download the tuned seeds.txt' }).count(), 0);
+  assert.deepEqual(browser.errors, []);
+});
+
 test('tune for: once settled, the search keeps what the last quarter gains and the link carries it; over the whole run, the page says where the tuned file is less fresh once settled', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');

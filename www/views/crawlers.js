@@ -156,11 +156,12 @@ function tunedSection(result) {
   const kept = t.hosts?.kept;
   const seeded = t.seeds?.kept;
   if (!t.changes.length && !kept && !seeded) {
+    const refusals = t.refusals ? ` and ${integer(t.refusals)} refusals` : '';
     return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
-      ${integer(t.budget)} requests; the file as loaded is the best the search found.</p>${hostsTried(t)}${seedsTried(t)}`;
+      ${integer(t.budget)} requests${refusals}; the file as loaded is the best the search found.</p>${hostsTried(t)}${seedsTried(t)}`;
   }
   const rows = t.changes
-    .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${escape(c.from || 'unset')}</code></td><td><code>${escape(c.to)}</code></td></tr>`)
+    .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${dotted(c.from || 'unset')}</code></td><td><code>${dotted(c.to)}</code></td></tr>`)
     .join('');
   // Heritrix's sheets go into the tuned file itself; Nutch's host file beside it
   const inside = t.hosts?.inside;
@@ -181,25 +182,39 @@ function tunedSection(result) {
     ${hostsTried(t)}${seedsTried(t)}`;
 }
 
-/** Nutch's seed list, each page's interval fixed at the optimum's, tried very last by
- * the tuning on a page list. */
+/** A last candidate's fitted run (`tried`: freshness, requests) in words, or without one
+ * the freshest run within the requests that the servers refused more often than your file. */
+function triedText(t, tried, ruder) {
+  if (tried) return `${number(tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(tried[1])} requests`;
+  if (!ruder) return 'no fit within the budget';
+  return `no fit within the budget: at best ${number(ruder[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(ruder[1])} requests,
+      but refused ${integer(ruder[2])} times against your file's ${integer(t.refusals)}`;
+}
+
+/** The seed list (Nutch's, StormCrawler's), each page's interval fixed at the optimum's,
+ * tried very last by the tuning on a page list. */
 function seedsTried(t) {
   const s = t.seeds;
   if (!s) return '';
   const days = (seconds) => `${number(seconds / 86400, 3)} days`;
-  const tried = s.tried ? `${number(s.tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(s.tried[1])} requests` : 'no fit within the budget';
-  const intro = `Very last, each page its own interval, fixed in Nutch's seed list by <code>nutch.fetchInterval.fixed</code> (which the Injector
-      reads and AdaptiveFetchSchedule keeps): the interval the optimum gives the page, all stretched by one factor to the same budget, from
-      ${days(s.shortest_s)} to ${days(s.longest_s)} (a page the optimum never fetches waits <code>db.fetch.interval.max</code>), for
-      ${integer(s.pages)} pages: ${tried}`;
-  if (!s.kept) return `<p>${intro}; no fresher than the settings alone, so not part of the tuned files.</p>`;
+  const tried = triedText(t, s.tried, s.ruder);
+  const nutch = s.key === 'nutch.fetchInterval.fixed';
+  const how = nutch
+    ? `fixed in Nutch's seed list by <code>nutch.fetchInterval.fixed</code> (which the Injector reads and AdaptiveFetchSchedule keeps)`
+    : `fixed in StormCrawler's seeds by <code>scheduler.delay.mins</code> (which DefaultScheduler reads first: the tuned file names it)`;
+  const longest = nutch ? ' (a page the optimum never fetches waits <code>db.fetch.interval.max</code>)' : s.never ? `, ${integer(s.never)} page${s.never === 1 ? '' : 's'} the optimum never fetches never refetched (<code>-1</code>)` : '';
+  const intro = `Very last, each page its own interval, ${how}: the interval the optimum gives the page, all stretched by one factor to the same budget, from
+      ${days(s.shortest_s)} to ${days(s.longest_s)}${longest}, for ${integer(s.pages)} pages: ${tried}`;
+  if (!s.kept) return `<p>${intro}; ${s.tried ? 'no fresher than the settings alone, so ' : ''}not part of the tuned files.</p>`;
   const beside = t.hosts?.kept && !t.hosts.inside ? ` It fixes every page's interval, so the ${escape(t.hosts.file_name)} beside it changes nothing.` : '';
   // its text comes with the final result (a line a page)
   if (!s.text) return `<p>${intro}; kept: the figures above are with it.${beside} The file is offered once the run ends.</p>`;
+  const inject = nutch
+    ? 'inject it with <code>bin/nutch inject crawldb seeds/ -overwrite</code>, so that pages already in your CrawlDb take their interval'
+    : 'inject it into a new status index with the tuned crawler-conf.yaml: a seed of a URL the index already holds does not replace its stored metadata';
   return `<p>${intro}; kept: the figures above are with it.${beside}</p>
     <p><button type="button" data-tuned-seeds-download>Download the tuned ${escape(s.file_name)}</button>
-      (inject it with <code>bin/nutch inject crawldb seeds/ -overwrite</code>, so that pages already in your CrawlDb take their interval;
-      each page's other pairs are kept; in Freshlab, load it in the seed-list box beside your page list to run it again;
+      (${inject}; each page's other pairs are kept; in Freshlab, load it in the seed-list box beside your page list to run it again;
       <code>freshlab crawlers … --tuned-seeds FILE</code>).</p>`;
 }
 
@@ -208,17 +223,17 @@ function seedsTried(t) {
 function hostsTried(t) {
   const h = t.hosts;
   if (!h) return '';
-  const tried = h.tried ? `${number(h.tried[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(h.tried[1])} requests` : 'no fit within the budget';
+  const tried = triedText(t, h.tried, h.ruder);
   if (h.inside) {
     const intro = `Last, each host whose capacity your file's gap exceeds held to a request per 1/capacity by a Heritrix sheet
       (<code>disposition.minDelayMs</code>, and <code>maxDelayMs</code> with it where that would cap it), the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
     const sheets = `<details><summary>The sheets</summary><pre>${escape(h.text)}</pre></details>`;
-    return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; no fresher than the settings alone, so not part of the tuned file.</p>${sheets}`;
+    return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; ${h.tried ? 'no fresher than the settings alone, so ' : ''}not part of the tuned file.</p>${sheets}`;
   }
   const intro = `Last, each host's own bounds of the adaptive interval: from the shortest to the longest interval the optimum
       (OPT_POLITE at your crawler's bandwidth) gives the host's pages, all stretched by one factor to the same budget, written as Nutch's
       <code>${escape(h.file_name)}</code> for ${integer(h.hosts)} hosts (${integer(h.pages)} pages): ${tried}`;
-  if (!h.kept) return `<p>${intro}; no fresher than the settings alone, so not part of the tuned files.</p>`;
+  if (!h.kept) return `<p>${intro}; ${h.tried ? 'no fresher than the settings alone, so ' : ''}not part of the tuned files.</p>`;
   return `<p>${intro}; kept: the figures above are with it.</p>
     <p><button type="button" data-tuned-hosts-download>Download the tuned ${escape(h.file_name)}</button>
       (for Nutch's configuration directory, beside the tuned ${escape(t.file_name)}; <code>freshlab crawlers … --tuned-hosts FILE</code>).</p>`;

@@ -105,10 +105,10 @@ const BYTES_PER_PAGE: f64 = 16.0
     + Account::bytes_per_page(Estimator::Exact) as f64
     + max((crate::core::policy::adaptive::Adaptive::BYTES_PER_PAGE + crate::core::policy::adaptive::Adaptive::RETRY_BYTES_PER_PAGE) as f64, MERGE_BYTES_PER_PAGE);
 const MERGE_BYTES_PER_PAGE: f64 = 40.0;
-/// A page of Nutch's tuned seed list beyond its name: a name's string header (24), the
-/// interval's key and value (`\tnutch.fetchInterval.fixed=86400`, 32), its seconds (8)
-/// and a start's index (2).
-const SEED_LINE_BYTES: f64 = 66.0;
+/// A page of a tuned seed list (Nutch's, StormCrawler's) beyond its name: a name's string
+/// header (24), the interval's key and value (`\tnutch.fetchInterval.fixed=86400`, 32;
+/// StormCrawler's shorter), its value (16, with "never") and a start's index (2).
+const SEED_LINE_BYTES: f64 = 74.0;
 /// A server's step in a slice with nothing or little to do, on the reference machine
 /// (measured on the sample hosts' tuning at two horizons: 28 ns on a host 1.75× slower).
 const SECONDS_PER_SERVER_STEP: f64 = 16e-9;
@@ -693,10 +693,10 @@ impl Settings for CrawlersConfig {
                 true => 4.0,
                 false => 0.0,
             } + if self.crawler == Crawler::Nutch && shape.as_ref().is_some_and(|s| s.metadata.iter().any(|(k, _)| k.contains("nutch.score="))) { 8.0 } else { 0.0 };
-        // Nutch's tuning on a page list holds the page names for its seed list, then the
+        // Nutch's and StormCrawler's tuning on a page list holds the page names for its seed list, then the
         // list (a name, its metadata and an interval a line): twice the list's bytes and a
         // string's header a page, about
-        let seed_bytes = if self.tune && self.crawler == Crawler::Nutch && self.source == RepositorySource::PageList {
+        let seed_bytes = if self.tune && seed_metadata::fixed_key(loaded.crawler).is_some() && self.source == RepositorySource::PageList {
             2.0 * self.pages().list_bytes() as f64 + n * (SEED_LINE_BYTES + metadata_bytes)
         } else {
             0.0

@@ -19,7 +19,7 @@ use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
-use crate::core::policy::crawler_files::{Crawler, Loaded, Model, heritrix_sheets};
+use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets};
 use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
@@ -102,9 +102,10 @@ pub struct CrawlersJob {
     tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
     /// The sheets the tuning tries last (Heritrix on named hosts with capacities).
     tuned_sheets: Option<TunedSheets>,
-    /// The pages' fixed intervals the tuning tries very last (Nutch on a page list): the
-    /// starts they give, read back from each page's metadata, and each page's seconds.
-    tuned_seeds: Option<(OwnStarts, Vec<u64>)>,
+    /// The pages' fixed intervals the tuning tries very last (Nutch or StormCrawler on a
+    /// page list): the starts they give, read back from each page's metadata, and each
+    /// page's interval in its seed-list key's unit (None: never refetched).
+    tuned_seeds: Option<(OwnStarts, Vec<Option<u64>>)>,
     /// The page list's page names, indexed like the repository (none for the generator's).
     page_names: Vec<String>,
     /// What the seed list did to the page list's pages, when one was given.
@@ -294,8 +295,8 @@ impl CrawlersJob {
         };
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
-        // the page names, for the tuning's seed list (Nutch only)
-        let seeded = config.tune && loaded.crawler == Crawler::Nutch;
+        // the page names, for the tuning's seed list (Nutch and StormCrawler only)
+        let seeded = config.tune && seed_metadata::fixed_key(loaded.crawler).is_some();
         let page_names = list.as_ref().filter(|_| seeded).map_or_else(Vec::new, names_in_order);
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
@@ -594,42 +595,49 @@ impl CrawlersJob {
     }
 
     /// Each page's interval fixed at the optimum's times `stretch` in its seed-list
-    /// metadata (what it held besides kept), read back as Nutch's Injector reads it under
-    /// `model`, and each page's seconds (None: no optimum, or more distinct starts than a
-    /// run holds).
-    fn seed_starts(&self, model: &Model, stretch: f64) -> Option<(OwnStarts, Vec<u64>)> {
+    /// metadata (what it held besides kept), read back as the crawler reads its seeds
+    /// under `model`, and each page's interval in the key's unit (None: no optimum, no
+    /// seed-list key, or more distinct starts than a run holds).
+    fn seed_starts(&self, model: &Model, stretch: f64) -> Option<(OwnStarts, Vec<Option<u64>>)> {
+        let key = seed_metadata::fixed_key(self.loaded.crawler)?;
         if self.optimum.len() != self.repo.pages() || self.page_names.len() != self.repo.pages() {
             return None;
         }
-        let most = model.intervals.refetch_max.unwrap_or(model.intervals.max);
-        let seconds = tuning::seed_intervals_from(&self.optimum, most, stretch);
+        let most = (self.loaded.crawler == Crawler::Nutch).then(|| model.intervals.refetch_max.unwrap_or(model.intervals.max));
+        let values = tuning::seed_intervals_from(&self.optimum, key.unit, most, stretch);
         let mut table = seed_metadata::StartTable::default();
-        let mut index: std::collections::HashMap<(u32, u64), u16> = std::collections::HashMap::new();
-        let mut of = Vec::with_capacity(seconds.len());
-        for (i, &s) in seconds.iter().enumerate() {
+        let mut index: std::collections::HashMap<(u32, Option<u64>), u16> = std::collections::HashMap::new();
+        let mut of = Vec::with_capacity(values.len());
+        for (i, &v) in values.iter().enumerate() {
             let kind = self.metadata.as_ref().map_or(0, |m| m.of[i]);
-            let k = match index.get(&(kind, s)) {
+            let k = match index.get(&(kind, v)) {
                 Some(&k) => k,
                 None => {
-                    let text = seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[kind as usize]), s);
+                    let text = seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[kind as usize]), &key, v);
                     let k = table.index(seed_metadata::start_of(&self.loaded, model, &text).ok()?)?;
-                    index.insert((kind, s), k);
+                    index.insert((kind, v), k);
                     k
                 }
             };
             of.push(k);
         }
-        Some((OwnStarts { starts: table.starts.into(), of }, seconds))
+        Some((OwnStarts { starts: table.starts.into(), of }, values))
     }
 
-    /// The seed list of `seconds` for each page, as Nutch's Injector reads it.
-    fn seed_list(&self, seconds: &[u64]) -> String {
+    /// The seed list of `values` for each page (in its key's unit), as the crawler reads it.
+    fn seed_list(&self, values: &[Option<u64>]) -> String {
+        let Some(key) = seed_metadata::fixed_key(self.loaded.crawler) else { return String::new() };
         let kinds: Vec<String> =
-            (0..self.repo.pages()).map(|i| seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[m.of[i] as usize]), seconds[i])).collect();
-        seed_metadata::seed_list(
-            "Each page's interval fixed (seconds) at the one the optimum (OPT_POLITE at your crawler's bandwidth) gives it; Freshlab's tuning.\nInject with -overwrite so that pages already in your CrawlDb take their interval.",
-            self.page_names.iter().map(String::as_str).zip(kinds.iter().map(String::as_str)),
-        )
+            (0..self.repo.pages()).map(|i| seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[m.of[i] as usize]), &key, values[i])).collect();
+        let about = match self.loaded.crawler {
+            Crawler::Nutch => {
+                "Each page's interval fixed (seconds) at the one the optimum (OPT_POLITE at your crawler's bandwidth) gives it; Freshlab's tuning.\nInject with -overwrite so that pages already in your CrawlDb take their interval."
+            }
+            _ => {
+                "Each page's interval (scheduler.delay.mins, minutes; -1 never) at the one the optimum (OPT_POLITE at your crawler's bandwidth) gives it; Freshlab's tuning.\nDefaultScheduler reads it (the tuned crawler-conf.yaml sets it). Inject into a new status index: a seed of a URL the index already holds does not replace its stored metadata."
+            }
+        };
+        seed_metadata::seed_list(about, self.page_names.iter().map(String::as_str).zip(kinds.iter().map(String::as_str)))
     }
 
     /// The servers' sets of Heritrix's sheets: the tuning's (`tuned`), else the file's.
@@ -689,21 +697,27 @@ impl CrawlersJob {
                 }
                 let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
                 let seeds = match search.seeds {
-                    HostStage::Tried { score, kept, stretch } => self.seed_starts(&model, stretch).map(|(starts, seconds)| {
-                        let tuned = TunedSeeds {
-                            file_name: "seeds.txt".into(),
-                            // kept apart (`seed_text`): the final result alone carries it
-                            text: String::new(),
-                            pages: seconds.len() as u64,
-                            shortest_s: seconds.iter().copied().min().unwrap_or(0),
-                            longest_s: seconds.iter().copied().max().unwrap_or(0),
-                            tried: score.map(|s| (s.freshness, s.requests)),
-                            kept,
-                        };
-                        self.seed_text = self.seed_list(&seconds);
-                        self.tuned_seeds = Some((starts, seconds));
-                        tuned
-                    }),
+                    HostStage::Tried { score, kept, stretch, ruder } => {
+                        seed_metadata::fixed_key(self.loaded.crawler).zip(self.seed_starts(&model, stretch)).map(|(key, (starts, values))| {
+                            let seconds = || values.iter().flatten().map(|&v| (v as f64 * key.unit / SECOND).round() as u64);
+                            let tuned = TunedSeeds {
+                                file_name: "seeds.txt".into(),
+                                key: key.key.into(),
+                                // kept apart (`seed_text`): the final result alone carries it
+                                text: String::new(),
+                                pages: values.len() as u64,
+                                shortest_s: seconds().min().unwrap_or(0),
+                                longest_s: seconds().max().unwrap_or(0),
+                                never: values.iter().filter(|v| v.is_none()).count() as u64,
+                                tried: score.map(|s| (s.freshness, s.requests)),
+                                ruder: ruder.map(|s| (s.freshness, s.requests, s.refused)),
+                                kept,
+                            };
+                            self.seed_text = self.seed_list(&values);
+                            self.tuned_seeds = Some((starts, values));
+                            tuned
+                        })
+                    }
                     _ => None,
                 };
                 let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, &model);
@@ -731,24 +745,27 @@ impl CrawlersJob {
                     predicted: (score.freshness, score.requests),
                     confirmed: None,
                     budget: search.budget(),
+                    refusals: search.refusals(),
                     runs: search.runs,
                     candidates: search.candidates,
                     hosts: match (search.hosts, &self.tuned_hosts, &self.tuned_sheets) {
-                        (HostStage::Tried { score, kept, .. }, Some((_, text, used)), _) => Some(TunedHosts {
+                        (HostStage::Tried { score, kept, ruder, .. }, Some((_, text, used)), _) => Some(TunedHosts {
                             file_name: nutch_hosts::FILE_NAME.into(),
                             text: text.clone(),
                             hosts: used.matched,
                             pages: used.pages,
                             tried: score.map(|s| (s.freshness, s.requests)),
+                            ruder: ruder.map(|s| (s.freshness, s.requests, s.refused)),
                             kept,
                             inside: false,
                         }),
-                        (HostStage::Tried { score, kept, .. }, None, Some(t)) => Some(TunedHosts {
+                        (HostStage::Tried { score, kept, ruder, .. }, None, Some(t)) => Some(TunedHosts {
                             file_name: "sheets".into(),
                             text: t.beans.clone(),
                             hosts: t.hosts,
                             pages: t.pages,
                             tried: score.map(|s| (s.freshness, s.requests)),
+                            ruder: ruder.map(|s| (s.freshness, s.requests, s.refused)),
                             kept,
                             inside: true,
                         }),

@@ -189,51 +189,91 @@ pub struct Tuned {
     pub confirmed: Option<(f64, u64)>,
     /// The requests the file as loaded made: no candidate may make more.
     pub budget: u64,
+    /// The requests the servers refused the file as loaded: no candidate may be refused
+    /// more often.
+    #[serde(default)]
+    pub refusals: u64,
     /// Runs the search made, and the candidates they fitted to the budget.
     pub runs: usize,
     pub candidates: usize,
     /// Nutch on named hosts: each host's own bounds, tried last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hosts: Option<TunedHosts>,
-    /// Nutch on a page list: each page's fixed interval in a seed list, tried very last.
+    /// Nutch or StormCrawler on a page list: each page's fixed interval in a seed list,
+    /// tried very last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seeds: Option<TunedSeeds>,
 }
 
-/// The seed list the tuning wrote (Nutch's Injector format): each page its interval fixed
-/// (`nutch.fetchInterval.fixed`) at the optimum's for it, stretched to the budget, and
-/// what it gave with the best settings found.
+/// The seed list the tuning wrote (Nutch's Injector's or StormCrawler's format): each page
+/// its interval fixed (`nutch.fetchInterval.fixed`, `scheduler.delay.mins`) at the
+/// optimum's for it, stretched to the budget, and what it gave with the best settings
+/// found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TunedSeeds {
     pub file_name: String,
+    /// The key that fixes each page's interval.
+    pub key: String,
     pub text: String,
     pub pages: u64,
-    /// The shortest and the longest interval it gives, in seconds.
+    /// The shortest and the longest interval it gives, in seconds (pages never
+    /// refetched aside).
     pub shortest_s: u64,
     pub longest_s: u64,
+    /// Pages never refetched (StormCrawler's -1: pages the optimum never requests).
+    pub never: u64,
     /// The tuning's freshness and requests with it, fitted to the budget (None: no fit
     /// within it).
     pub tried: Option<(f64, u64)>,
+    /// With no fit: the freshest run within the requests, and its refusals, more than
+    /// the file as loaded's.
+    #[serde(default)]
+    pub ruder: Option<(f64, u64, u64)>,
     /// Whether it kept the pages fresher than the settings (and host bounds) alone.
     pub kept: bool,
 }
 
 impl TunedSeeds {
-    pub fn words(&self) -> String {
-        let tried = self.tried.map_or_else(|| "no fit within the budget".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)));
-        let verdict = if self.kept {
-            "kept: inject it (bin/nutch inject with -overwrite, so that pages already in the CrawlDb take their interval; --tuned-seeds)"
-        } else {
-            "not fresher than the settings alone: not kept"
+    /// In words, beside the file as loaded's `refusals`.
+    pub fn words(&self, refusals: u64) -> String {
+        let tried = tried_words(self.tried, self.ruder, refusals);
+        let verdict = match (self.kept, self.key.as_str()) {
+            (false, _) if self.tried.is_none() => "not kept",
+            (false, _) => "not fresher than the settings alone: not kept",
+            (true, NUTCH_FIXED) => "kept: inject it (bin/nutch inject with -overwrite, so that pages already in the CrawlDb take their interval; --tuned-seeds)",
+            (true, _) => {
+                "kept: inject it into a new status index (a seed of a URL already known does not replace its metadata) with the tuned file's DefaultScheduler (--tuned-seeds)"
+            }
+        };
+        let never = match self.never {
+            0 => String::new(),
+            n => format!("; {} never refetched", thousands(n as f64)),
         };
         format!(
-            "{} giving each of {} pages its own fixed interval ({}, {} s to {} s) from the optimum's: {tried}; {verdict}",
+            "{} giving each of {} pages its own fixed interval ({}, {} s to {} s{never}) from the optimum's: {tried}; {verdict}",
             self.file_name,
             thousands(self.pages as f64),
-            NUTCH_FIXED,
+            self.key,
             thousands(self.shortest_s as f64),
             thousands(self.longest_s as f64)
         )
+    }
+}
+
+/// A last candidate's fitted run in words (`tried`: freshness and requests), or without
+/// one, the freshest run within the requests that the servers refused more often than
+/// the file as loaded (`refusals`).
+fn tried_words(tried: Option<(f64, u64)>, ruder: Option<(f64, u64, u64)>, refusals: u64) -> String {
+    match (tried, ruder) {
+        (Some((f, r)), _) => format!("{} on {} requests", sig(f, 4), thousands(r as f64)),
+        (None, Some((f, r, refused))) => format!(
+            "no fit within the budget: at best {} on {} requests, but refused {} times against the file's {}",
+            sig(f, 4),
+            thousands(r as f64),
+            thousands(refused as f64),
+            thousands(refusals as f64)
+        ),
+        (None, None) => "no fit within the budget".into(),
     }
 }
 
@@ -249,6 +289,10 @@ pub struct TunedHosts {
     /// The tuning's freshness (its objective) and requests with the bounds, fitted to the
     /// budget (None: no fit within it).
     pub tried: Option<(f64, u64)>,
+    /// With no fit: the freshest run within the requests, and its refusals, more than
+    /// the file as loaded's.
+    #[serde(default)]
+    pub ruder: Option<(f64, u64, u64)>,
     /// Whether they kept the pages fresher than the settings alone: the tuned files are
     /// then both (the confirmation runs them together).
     pub kept: bool,
@@ -258,10 +302,15 @@ pub struct TunedHosts {
 }
 
 impl TunedHosts {
-    pub fn words(&self) -> String {
-        let tried = self.tried.map_or_else(|| "no fit within the budget".into(), |(f, r)| format!("{} on {} requests", sig(f, 4), thousands(r as f64)));
+    /// In words, beside the file as loaded's `refusals`.
+    pub fn words(&self, refusals: u64) -> String {
+        let tried = tried_words(self.tried, self.ruder, refusals);
         if self.inside {
-            let verdict = if self.kept { "kept: in the tuned file" } else { "not fresher than the settings alone: not kept" };
+            let verdict = match (self.kept, self.tried) {
+                (true, _) => "kept: in the tuned file",
+                (false, None) => "not kept",
+                (false, Some(_)) => "not fresher than the settings alone: not kept",
+            };
             return format!(
                 "Heritrix's sheets for {} {} ({} pages), each held to a request per 1/capacity, the other hosts at the file's gap: {tried}; {verdict}",
                 thousands(self.hosts as f64),
@@ -269,7 +318,11 @@ impl TunedHosts {
                 thousands(self.pages as f64)
             );
         }
-        let verdict = if self.kept { "kept: write it beside the tuned file (--tuned-hosts)" } else { "not fresher than the settings alone: not kept" };
+        let verdict = match (self.kept, self.tried) {
+            (true, _) => "kept: write it beside the tuned file (--tuned-hosts)",
+            (false, None) => "not kept",
+            (false, Some(_)) => "not fresher than the settings alone: not kept",
+        };
         format!("{} for {} hosts ({} pages) from the optimum's intervals: {tried}; {verdict}", self.file_name, thousands(self.hosts as f64), thousands(self.pages as f64))
     }
 }
@@ -290,29 +343,38 @@ impl Tuned {
         !self.changes.is_empty() || self.hosts_kept() || self.seeds_kept()
     }
 
+    /// The candidates' limits: the file as loaded's requests, and its refusals where the
+    /// servers refused some.
+    fn limits(&self) -> String {
+        match self.refusals {
+            0 => format!("{} requests", thousands(self.budget as f64)),
+            n => format!("{} requests and {} refusals", thousands(self.budget as f64), thousands(n as f64)),
+        }
+    }
+
     /// What the tuning found, in words.
     pub fn words(&self) -> String {
-        let mut hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words()));
+        let mut hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words(self.refusals)));
         if let Some(s) = &self.seeds {
-            hosts.push_str(&format!("; {}", s.words()));
+            hosts.push_str(&format!("; {}", s.words(self.refusals)));
             if s.kept && self.hosts_kept() {
                 hosts.push_str(" (it fixes every page's interval: the host file beside it changes nothing)");
             }
         }
         if !self.changed() {
             return format!(
-                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {} requests; the file as loaded is the best found{hosts}",
+                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {}; the file as loaded is the best found{hosts}",
                 self.candidates,
                 self.runs,
-                thousands(self.budget as f64)
+                self.limits()
             );
         }
         let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, if c.from.is_empty() { "unset" } else { &c.from }, c.to)).collect();
         format!(
-            "tuning: {} candidates ({} runs) on at most {} requests; kept {}; freshness {} {} on {} requests (re-simulated from the files read back: {}){hosts}",
+            "tuning: {} candidates ({} runs) on at most {}; kept {}; freshness {} {} on {} requests (re-simulated from the files read back: {}){hosts}",
             self.candidates,
             self.runs,
-            thousands(self.budget as f64),
+            self.limits(),
             if each.is_empty() { "the settings as loaded".into() } else { each.join(", ") },
             self.objective.words(),
             sig(self.predicted.0, 4),
@@ -382,7 +444,8 @@ pub struct CrawlersOutput {
 
 /// What a seed list did to the page list's pages, in words.
 pub fn seeds_said(used: &SeedsUsed) -> String {
-    let mut said = format!("The seed list gives {} of the page list's {} pages", thousands(used.matched as f64), thousands(used.pages as f64));
+    let pages = if used.pages == 1 { "page" } else { "pages" };
+    let mut said = format!("The seed list gives {} of the page list's {} {pages}", thousands(used.matched as f64), thousands(used.pages as f64));
     if used.replaced > 0 {
         said.push_str(&format!(", {} of them in place of the page list's own metadata", thousands(used.replaced as f64)));
     }
@@ -702,7 +765,7 @@ impl Figures for CrawlersOutput {
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
             if let Some(s) = &t.seeds {
-                json["tuned"]["seeds"] = serde_json::json!({"file_name": s.file_name, "pages": s.pages, "shortest_seconds": s.shortest_s, "longest_seconds": s.longest_s,
+                json["tuned"]["seeds"] = serde_json::json!({"file_name": s.file_name, "key": s.key, "pages": s.pages, "never": s.never, "shortest_seconds": s.shortest_s, "longest_seconds": s.longest_s,
                     "kept": s.kept, "tried_freshness": s.tried.map(|c| c.0), "tried_requests": s.tried.map(|c| c.1)});
             }
             text.push_str(&format!("\n{}", t.words()));

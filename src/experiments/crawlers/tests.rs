@@ -678,6 +678,51 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
     assert_eq!(used.said, "The seed list gives 120 of the page list's 120 pages, 2 of them in place of the page list's own metadata");
 }
 
+/// Issue 46: StormCrawler's tuning on a page list tries very last each page's own
+/// interval in the seed list (`scheduler.delay.mins`, minutes), which DefaultScheduler
+/// reads before any other: the tuned crawler-conf.yaml then names DefaultScheduler. The
+/// same pages as Nutch's test: the seed list is kept; a page's other metadata kept, its
+/// own delay replaced; a page that never changes is never refetched (-1); the seed list
+/// beside the page list, with the tuned file, gives what the search measured.
+#[test]
+fn the_tuning_writes_stormcrawlers_seed_list_of_each_pages_interval() {
+    let mut list = String::from("page,server,change_rate,metadata\n");
+    for h in 0..6 {
+        for k in 0..20 {
+            let rate = [0.02, 0.2, 2.0][k % 3] * (1.0 + h as f64 / 10.0);
+            let (rate, meta) = match (h, k) {
+                (0, 0) => (0.0, "isFeed=true|scheduler.delay.mins=60"),
+                (1, 1) => (rate, "lang=en"),
+                _ => (rate, ""),
+            };
+            list.push_str(&format!("https://h{h}.example/{k},h{h}.example,{rate},{meta}\n"));
+        }
+    }
+    let conf = "config:\n  scheduler.class: org.apache.stormcrawler.persistence.AdaptiveScheduler\n  fetchInterval.default: 1440\n  fetcher.server.delay: 600\n";
+    let base = CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(conf.into()), ..sample_nutch_on(list) };
+    let o = ran(CrawlersConfig { tune: true, ..base.clone() });
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let seeds = t.seeds.as_ref().expect("the seed list tried");
+    assert!(seeds.kept && t.hosts.is_none(), "{}", t.words());
+    assert_eq!(seeds.tried, Some(t.predicted));
+    assert!(t.predicted.0 > o.runs[0].mean + 0.05 && t.predicted.1 <= t.budget, "{}", t.words());
+    assert!(t.text.contains("scheduler.class: org.apache.stormcrawler.persistence.DefaultScheduler"), "{}", t.text);
+    assert_eq!((seeds.key.as_str(), seeds.pages, seeds.never), ("scheduler.delay.mins", 120, 1));
+    assert!(t.words().contains("1 never refetched") && t.words().contains("new status index"), "{}", t.words());
+    let lines: Vec<&str> = seeds.text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 120);
+    assert!(lines.contains(&"https://h0.example/0\tisFeed=true\tscheduler.delay.mins=-1"), "{}", &seeds.text[..600]);
+    assert!(lines.iter().any(|l| l.starts_with("https://h1.example/1\tlang=en\tscheduler.delay.mins=")));
+    // every other interval a whole number of minutes, the shortest and longest said in seconds
+    let minutes: Vec<u64> = lines.iter().filter_map(|l| l.rsplit_once("scheduler.delay.mins=")?.1.parse().ok()).collect();
+    assert_eq!(minutes.len(), 119);
+    assert_eq!((seeds.shortest_s, seeds.longest_s), (60 * minutes.iter().min().unwrap(), 60 * minutes.iter().max().unwrap()));
+    let back = ran(CrawlersConfig { seed_list: Some(seeds.text.clone()), crawler_config: Some(t.text.clone()), ..base });
+    assert_eq!(back.runs[0].requests, t.predicted.1);
+    assert!((back.runs[0].mean - t.predicted.0).abs() < 1e-12, "{} against {}", back.runs[0].mean, t.predicted.0);
+    assert_eq!(back.seeds.as_ref().map(|u| (u.matched, u.replaced)), Some((120, 2)));
+}
+
 /// A seed list is joined by URL, so the generated pages (which have none) refuse it; a
 /// pair the crawler cannot take is refused naming the seed list and the page; a seed of
 /// no page is said, not run.
@@ -697,7 +742,7 @@ fn a_seed_list_needs_a_page_list_and_names_its_bad_pages() {
     let o = ran(one);
     let used = o.seeds.as_ref().unwrap();
     assert_eq!((used.matched, used.unmatched.clone()), (1, vec!["https://c.example/".to_string()]));
-    assert_eq!(used.said, "The seed list gives 1 of the page list's 1 pages; 1 seed is not in the page list, not run (https://c.example/)");
+    assert_eq!(used.said, "The seed list gives 1 of the page list's 1 page; 1 seed is not in the page list, not run (https://c.example/)");
     assert!(o.metadata.iter().any(|k| k.key == "nutch.fetchInterval.fixed" && k.pages == 1), "{:?}", o.metadata);
     assert_eq!(o.runs[0].requests, 400);
 }
@@ -1002,7 +1047,7 @@ fn the_tuning_writes_heritrix_sheets_for_the_hosts_that_push_back() {
     assert!(o.runs[0].answers.refused > 0, "a.example refuses the file's pace");
     let t = o.tuned.as_ref().expect("a tuned file");
     let h = t.hosts.as_ref().expect("the sheets tried");
-    assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 40, "{}", h.words());
+    assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 40, "{}", h.words(t.refusals));
     // a.example held to 20 s (1/0.05), b.example left at the file's 1 s
     assert!(t.text.contains("<value>http://(example,a,)/</value>") && t.text.contains("<entry key=\"disposition.minDelayMs\" value=\"20000\"/>"), "{}", t.text);
     assert!(t.text.contains("SheetOverlaysManager"), "the manager added: {}", t.text);

@@ -179,7 +179,7 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
         }
         Crawler::Stormcrawler => {
             // DefaultScheduler.schedule: scheduler.delay.mins first, for every status
-            if let Some(v) = values(kind, "scheduler.delay.mins").next() {
+            if let Some(v) = values(kind, STORMCRAWLER_DELAY).next() {
                 let minutes = match v {
                     "-1" => f64::INFINITY,
                     _ => f64::from(
@@ -208,16 +208,45 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
 /// Nutch's seed-list key for an interval AdaptiveFetchSchedule keeps (Injector).
 pub const NUTCH_FIXED: &str = "nutch.fetchInterval.fixed";
 
-/// A page's metadata (a canonical text) with its interval fixed at `seconds`: any
-/// interval the Injector would read (`nutch.fetchInterval`, `nutch.fetchInterval.fixed`)
-/// replaced, the other pairs kept in order.
-pub fn with_fixed_interval(kind: &str, seconds: u64) -> String {
-    let kept = kind.split('\t').filter(|p| !p.is_empty() && !matches!(p.split_once('=').map(|(k, _)| k), Some("nutch.fetchInterval" | NUTCH_FIXED)));
-    kept.chain(std::iter::once(format!("{NUTCH_FIXED}={seconds}").as_str())).collect::<Vec<_>>().join("\t")
+/// StormCrawler's metadata key for a page's own interval, which DefaultScheduler.schedule
+/// reads before any other (minutes; -1: never refetch).
+pub const STORMCRAWLER_DELAY: &str = "scheduler.delay.mins";
+
+/// How a crawler's seed list fixes one page's interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FixedKey {
+    pub key: &'static str,
+    /// Its unit, in days.
+    pub unit: f64,
+    /// The keys it stands for: any the page held is replaced.
+    replaces: &'static [&'static str],
+    /// How to say "never refetch" (None: the crawler has no such value).
+    pub never: Option<&'static str>,
 }
 
-/// A Nutch seed list (the Injector's format: the URL, then its `key=value` pairs, separated
-/// by tabs; a line starting with `#` is a comment), from `pages`' names and metadata.
+/// The key `crawler`'s seed list fixes a page's interval with (None: it has none):
+/// Nutch's Injector `nutch.fetchInterval.fixed` in seconds (AdaptiveFetchSchedule keeps
+/// it; DefaultFetchSchedule keeps any); StormCrawler's `scheduler.delay.mins` in minutes
+/// (DefaultScheduler's alone: AdaptiveScheduler adapts it).
+pub fn fixed_key(crawler: Crawler) -> Option<FixedKey> {
+    match crawler {
+        Crawler::Nutch => Some(FixedKey { key: NUTCH_FIXED, unit: SECOND, replaces: &["nutch.fetchInterval", NUTCH_FIXED], never: None }),
+        Crawler::Stormcrawler => Some(FixedKey { key: STORMCRAWLER_DELAY, unit: MINUTE, replaces: &[STORMCRAWLER_DELAY], never: Some("-1") }),
+        Crawler::Heritrix | Crawler::Scrapy => None,
+    }
+}
+
+/// A page's metadata (a canonical text) with its interval fixed at `value` units of
+/// `key` (None: never refetched): any interval `key` stands for replaced, the other pairs
+/// kept in order.
+pub fn with_fixed_interval(kind: &str, key: &FixedKey, value: Option<u64>) -> String {
+    let kept = kind.split('\t').filter(|p| !p.is_empty() && !p.split_once('=').is_some_and(|(k, _)| key.replaces.contains(&k)));
+    let value = value.map_or_else(|| key.never.unwrap_or("-1").to_string(), |v| v.to_string());
+    kept.chain(std::iter::once(format!("{}={value}", key.key).as_str())).collect::<Vec<_>>().join("\t")
+}
+
+/// A seed list (Nutch's Injector's and StormCrawler's format: the URL, then its `key=value`
+/// pairs, separated by tabs; a line starting with `#` is a comment), from `pages`' names and metadata.
 pub fn seed_list<'a>(about: &str, pages: impl Iterator<Item = (&'a str, &'a str)>) -> String {
     let mut text: String = about.lines().map(|l| format!("# {l}\n")).collect();
     for (name, kind) in pages {

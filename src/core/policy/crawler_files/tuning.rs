@@ -35,11 +35,13 @@
 //! gap would push over capacity to a request per 1/capacity (the experiment writes them);
 //! one run, kept only when fresher.
 //!
-//! Nutch's very last, on a page list: each page's interval fixed in the seed list
-//! (`nutch.fetchInterval.fixed`, which the Injector reads and AdaptiveFetchSchedule
-//! keeps; DefaultFetchSchedule keeps any interval) at the optimum's interval for it
-//! ([`seed_intervals_from`]), the best settings found (host bounds included) beside it,
-//! fitted to the budget by stretching every page's interval and kept only when fresher.
+//! Nutch's and StormCrawler's very last, on a page list: each page's interval fixed in
+//! the seed list (Nutch's `nutch.fetchInterval.fixed`, which the Injector reads and
+//! AdaptiveFetchSchedule keeps, DefaultFetchSchedule keeping any interval;
+//! StormCrawler's `scheduler.delay.mins`, which DefaultScheduler reads first, so the
+//! candidate runs it) at the optimum's interval for it ([`seed_intervals_from`]), the
+//! best settings found (host bounds included) beside it, fitted to the budget by
+//! stretching every page's interval and kept only when fresher.
 
 use super::nutch_hosts::HostIntervals;
 use super::write::Change;
@@ -257,26 +259,32 @@ pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names:
     out
 }
 
-/// Each page's fixed interval in seconds from the optimum's request rates `f` (requests
-/// a day per page) times `stretch` (the fit to a budget): to three significant figures
-/// (a seed list a person can read, and few distinct intervals), at least a second and at
-/// most `most` days (Nutch's `db.fetch.interval.max`: a fixed interval past it is forced
-/// to a refetch at every generate cycle); a page the optimum never requests at `most`.
-pub fn seed_intervals_from(f: &[f64], most: f64, stretch: f64) -> Vec<u64> {
-    let cap = (most / SECOND).floor().max(1.0);
+/// Each page's fixed interval in `unit`s (days each: Nutch's seconds, StormCrawler's
+/// minutes) from the optimum's request rates `f` (requests a day per page) times
+/// `stretch` (the fit to a budget): to three significant figures (a seed list a person
+/// can read, and few distinct intervals), at least one unit. With a `most` (Nutch's
+/// `db.fetch.interval.max`, days: a fixed interval past it is forced to a refetch at
+/// every generate cycle) at most that, and a page the optimum never requests waits it;
+/// without (StormCrawler), such a page is never refetched (None) and the longest is
+/// what the crawler reads as an integer.
+pub fn seed_intervals_from(f: &[f64], unit: f64, most: Option<f64>, stretch: f64) -> Vec<Option<u64>> {
+    let cap = most.map_or(f64::from(u32::MAX), |m| (m / unit).floor().max(1.0));
     f.iter()
         .map(|&rate| {
-            let seconds = if rate > 0.0 { (stretch / rate / SECOND).clamp(1.0, cap) } else { cap };
-            let digits = 10f64.powi(seconds.log10().floor() as i32 - 2).max(1.0);
-            ((seconds / digits).round() * digits).min(cap) as u64
+            if rate <= 0.0 && most.is_none() {
+                return None;
+            }
+            let units = if rate > 0.0 { (stretch / rate / unit).clamp(1.0, cap) } else { cap };
+            let digits = 10f64.powi(units.log10().floor() as i32 - 2).max(1.0);
+            Some(((units / digits).round() * digits).min(cap) as u64)
         })
         .collect()
 }
 
 /// A last candidate, each host or each page its own settings (on a page list): Nutch's
 /// bounds of the adaptive interval per host, or Heritrix's sheets of a least gap for
-/// the hosts whose capacity the file's gap would exceed; then Nutch's fixed interval
-/// per page in the seed list.
+/// the hosts whose capacity the file's gap would exceed; then Nutch's or StormCrawler's
+/// fixed interval per page in the seed list.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum HostStage {
     /// Not possible here (another crawler, generated pages).
@@ -287,9 +295,10 @@ pub enum HostStage {
     /// the pages' intervals), stretched by [`Search::stretch`].
     Trying,
     /// Done: what the bounds gave fitted to the budget (None: no fit within it, or no
-    /// host whose bounds differ from the global ones), whether they were kept, and the
-    /// stretch of the fittest.
-    Tried { score: Option<Score>, kept: bool, stretch: f64 },
+    /// host whose bounds differ from the global ones), whether they were kept, the
+    /// stretch of the fittest, and with no fit the freshest run within the requests that
+    /// the servers refused more often than the file as loaded.
+    Tried { score: Option<Score>, kept: bool, stretch: f64, ruder: Option<Score> },
 }
 
 impl HostStage {
@@ -313,9 +322,9 @@ fn host_stage(crawler: Crawler, named: bool, pushed_back: bool) -> usize {
 }
 
 /// The runs of the very last candidate, each page its own fixed interval (0: none):
-/// Nutch on a page list, fitted by the intervals' stretch.
+/// Nutch or StormCrawler on a page list, fitted by the intervals' stretch.
 fn seed_stage(crawler: Crawler, named: bool) -> usize {
-    if crawler == Crawler::Nutch && named { HOST_FIT_RUNS } else { 0 }
+    if matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) && named { HOST_FIT_RUNS } else { 0 }
 }
 
 /// A candidate being fitted to the budget.
@@ -324,6 +333,9 @@ struct Fitting {
     /// The run in progress (its file read back), and the fittest within the budget so far.
     running: Model,
     fittest: Option<(Model, Score, f64)>,
+    /// The freshest run within the requests but refused more often than the file as
+    /// loaded (said when none fits both).
+    ruder: Option<Score>,
     /// The host bounds' stretch (their candidate is fitted by it, not by the rate).
     stretch: f64,
     /// A branch's start: kept whatever it scores.
@@ -358,15 +370,15 @@ pub struct Search {
     pub candidates: usize,
     /// The host bounds' candidate (Nutch; Heritrix's sheets).
     pub hosts: HostStage,
-    /// The pages' fixed intervals' candidate (Nutch's seed list).
+    /// The pages' fixed intervals' candidate (Nutch's or StormCrawler's seed list).
     pub seeds: HostStage,
 }
 
 impl Search {
     /// From the file as loaded (`loaded`), whose run scored `score` (its requests: the
     /// budget) on `pages` pages; `pushed_back`: some server has a capacity; `named`: a
-    /// page list's, whose hosts have names (a Nutch host file and seed list can then be
-    /// tried last).
+    /// page list's, whose hosts have names (a Nutch host file, a Nutch or StormCrawler
+    /// seed list can then be tried last).
     pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, pages: u64, score: Score) -> Self {
         let mut starts = Vec::new();
         if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) {
@@ -438,7 +450,7 @@ impl Search {
     /// ones; no page to give an interval): the search goes on without it.
     pub fn skip_trying(&mut self) {
         if let Some(stage) = self.trying() {
-            *stage = HostStage::Tried { score: None, kept: false, stretch: 1.0 };
+            *stage = HostStage::Tried { score: None, kept: false, stretch: 1.0, ruder: None };
             self.fitting = None;
         }
     }
@@ -457,7 +469,7 @@ impl Search {
                     let Some(start) = self.starts.pop() else { return self.host_candidate() };
                     self.pass = 0;
                     if let Some(running) = realise(&start) {
-                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: true, stretch: 1.0 });
+                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: true, stretch: 1.0 });
                         return Some(running);
                     }
                 }
@@ -475,7 +487,7 @@ impl Search {
             if as_run(running) == as_run(self.chosen) {
                 continue;
             }
-            self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0 });
             return Some(running);
         }
     }
@@ -489,12 +501,16 @@ impl Search {
                 return None;
             }
             self.seeds = HostStage::Trying;
-            let running = self.best.0;
-            self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
+            let mut running = self.best.0;
+            if self.crawler == Crawler::Stormcrawler {
+                // DefaultScheduler: AdaptiveScheduler adapts a page's own interval
+                running.intervals.rule = Rule::Fixed;
+            }
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0 });
             return Some(running);
         }
         if self.crawler == Crawler::Nutch && self.best.0.intervals.rule == Rule::Fixed {
-            self.hosts = HostStage::Tried { score: None, kept: false, stretch: 1.0 };
+            self.hosts = HostStage::Tried { score: None, kept: false, stretch: 1.0, ruder: None };
             return self.host_candidate();
         }
         self.hosts = HostStage::Trying;
@@ -505,7 +521,7 @@ impl Search {
             running = with_gap(running, &self.loaded, self.loaded.server_delay_s);
             running.min_delay_s = self.loaded.min_delay_s;
         }
-        self.fitting = Some(Fitting { runs: 0, running, fittest: None, start: false, stretch: 1.0 });
+        self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0 });
         Some(running)
     }
 
@@ -517,6 +533,9 @@ impl Search {
         let within = score.requests <= self.budget && score.refused <= self.refusals;
         if within && f.fittest.is_none_or(|(_, s, _)| score.freshness > s.freshness) {
             f.fittest = Some((f.running, score, f.stretch));
+        }
+        if score.requests <= self.budget && score.refused > self.refusals && f.ruder.is_none_or(|s| score.freshness > s.freshness) {
+            f.ruder = Some(score);
         }
         let close = within && score.requests as f64 >= AIM * AIM * self.budget as f64;
         let hosts = self.hosts == HostStage::Trying;
@@ -553,7 +572,12 @@ impl Search {
             if let Some((model, score, _)) = kept {
                 self.best = (model, score);
             }
-            let tried = HostStage::Tried { score: f.fittest.map(|(_, s, _)| s), kept: kept.is_some(), stretch: f.fittest.map_or(1.0, |(_, _, k)| k) };
+            let tried = HostStage::Tried {
+                score: f.fittest.map(|(_, s, _)| s),
+                kept: kept.is_some(),
+                stretch: f.fittest.map_or(1.0, |(_, _, k)| k),
+                ruder: f.ruder.filter(|_| f.fittest.is_none()),
+            };
             if hosts {
                 self.hosts = tried
             } else {
@@ -581,6 +605,11 @@ impl Search {
 
     pub fn budget(&self) -> u64 {
         self.budget
+    }
+
+    /// The refusals of the file as loaded: no candidate may be refused more.
+    pub fn refusals(&self) -> u64 {
+        self.refusals
     }
 }
 
@@ -643,16 +672,50 @@ mod tests {
 
     /// A page's seed-list interval: 1/f stretched, in seconds to three significant
     /// figures, at most db.fetch.interval.max; a page never requested waits that most.
+    /// In minutes without a most (StormCrawler): a page never requested, never.
     #[test]
     fn seed_intervals_round_to_three_figures_within_the_most() {
-        let most = 90.0;
+        let nutch = |f: &[f64], stretch| seed_intervals_from(f, SECOND, Some(90.0), stretch).into_iter().map(Option::unwrap).collect::<Vec<_>>();
         // 1/3 day = 28,800 s; 1/7 day = 12,342.9 s → 12,300; ×2 of 1/7 → 24,685.7 → 24,700
-        assert_eq!(seed_intervals_from(&[3.0, 7.0, 0.0, 1e-3, 1e9], most, 1.0), vec![28_800, 12_300, 7_776_000, 7_776_000, 1]);
-        assert_eq!(seed_intervals_from(&[7.0], most, 2.0), vec![24_700]);
+        assert_eq!(nutch(&[3.0, 7.0, 0.0, 1e-3, 1e9], 1.0), vec![28_800, 12_300, 7_776_000, 7_776_000, 1]);
+        assert_eq!(nutch(&[7.0], 2.0), vec![24_700]);
         // 86,400 / 11 = 7,854.5 s → 7,850; 86,400 / 1,000 = 86.4 s → 86
-        assert_eq!(seed_intervals_from(&[11.0, 1000.0], most, 1.0), vec![7_850, 86]);
+        assert_eq!(nutch(&[11.0, 1000.0], 1.0), vec![7_850, 86]);
         // a rate past any second's: a second (no logarithm of nothing)
-        assert_eq!(seed_intervals_from(&[f64::MAX], most, 1e-300), vec![1]);
+        assert_eq!(nutch(&[f64::MAX], 1e-300), vec![1]);
+        // 1,440 / 7 = 205.7 min → 206; 1,440 / 1e-3 = 1,440,000; 1,440 / 1e-9 past u32::MAX
+        // (4,294,967,295), to three figures below it
+        let storm = seed_intervals_from(&[7.0, 0.0, 1e-3, 1e-9, 1e6], MINUTE, None, 1.0);
+        assert_eq!(storm, vec![Some(206), None, Some(1_440_000), Some(4_290_000_000), Some(1)]);
+    }
+
+    /// StormCrawler's very last candidate, each page's own interval, runs DefaultScheduler
+    /// (AdaptiveScheduler would adapt it). Its runs within the requests but refused more
+    /// often than the file as loaded fit nothing: the freshest of them is said, none kept.
+    #[test]
+    fn stormcrawlers_seed_candidate_runs_its_default_scheduler_and_keeps_no_ruder_run() {
+        let loaded = Model { intervals: Intervals { rule: Rule::Stormcrawler, ..super::super::stormcrawler::SHIPPED.intervals }, ..super::super::stormcrawler::SHIPPED };
+        let file = Score { freshness: 0.5, requests: 1000, refused: 10 };
+        let mut search = Search::new(Crawler::Stormcrawler, loaded, true, true, 100, file);
+        let (mut seed_runs, mut guard) = (0, 0);
+        while let Some(model) = search.next(&mut |m| Some(*m)) {
+            guard += 1;
+            assert!(guard < 10_000, "the search ends");
+            let score = if search.seeds == HostStage::Trying {
+                assert_eq!(model.intervals.rule, Rule::Fixed);
+                seed_runs += 1;
+                Score { freshness: 0.6 + seed_runs as f64 / 100.0, requests: 990, refused: 11 + seed_runs }
+            } else {
+                Score { freshness: 0.4, requests: 990, refused: 0 }
+            };
+            search.report(score, &mut |m| Some(*m));
+        }
+        assert!(seed_runs > 0);
+        let (best, score) = search.best();
+        assert_eq!((best.intervals.rule, score), (Rule::Stormcrawler, file));
+        let HostStage::Tried { score: None, kept: false, ruder: Some(ruder), .. } = search.seeds else { panic!("{:?}", search.seeds) };
+        assert_eq!(ruder.refused, 11 + seed_runs, "the freshest, the last");
+        assert_eq!(search.hosts, HostStage::Off);
     }
 
     /// Heritrix's gap option takes maxDelayMs from the file: raised with a gap longer
