@@ -112,6 +112,9 @@ pub struct CrawlersJob {
     seeds_used: Option<SeedsUsed>,
     /// The tuned seed list's text, once the search is over (empty before, or without one).
     seed_text: String,
+    /// Every run has ended: the result is the final one (the seed list's text goes with
+    /// it alone).
+    complete: bool,
     /// The pages' metadata (a page list's column), and what each key of it does.
     metadata: Option<PageMetadata>,
     metadata_keys: Vec<KeyUse>,
@@ -360,6 +363,7 @@ impl CrawlersJob {
             page_names,
             seeds_used,
             seed_text: String::new(),
+            complete: false,
             metadata,
             metadata_keys,
             scores,
@@ -785,6 +789,10 @@ impl Plan for CrawlersJob {
     type Run = Running;
     type Output = CrawlersOutput;
 
+    fn complete(&mut self) {
+        self.complete = true;
+    }
+
     fn begin(&mut self) -> Option<(Running, f64)> {
         let (role, model) = if self.results.is_empty() {
             (Role::Crawler, self.loaded.model)
@@ -1053,7 +1061,7 @@ impl Plan for CrawlersJob {
             // a seed list's text (a line a page: 40 MB for half a million) goes with the
             // final result only, not copied into each partial one four times a second
             tuned: self.tuned.clone().map(|mut t| {
-                if let Some(seeds) = t.seeds.as_mut().filter(|_| running.is_none()) {
+                if let Some(seeds) = t.seeds.as_mut().filter(|_| self.complete) {
                     seeds.text.clone_from(&self.seed_text);
                 }
                 t

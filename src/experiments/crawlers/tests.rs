@@ -637,7 +637,21 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
         }
     }
     let base = sample_nutch_on(list.clone());
-    let o = ran(CrawlersConfig { tune: true, ..base.clone() });
+    // the partial results during the confirmation say the seed list without its text (a
+    // line a page, sent four times a second in the page): the final result alone has it
+    let mut partials = 0;
+    let mut job = crate::experiments::start(Config::Crawlers(CrawlersConfig { tune: true, ..base.clone() })).unwrap();
+    while !job.done() {
+        job.advance(20_000);
+        if let Some(crate::experiments::Output::Crawlers(p)) = job.partial().filter(|_| !job.done()) {
+            if let Some(s) = p.tuned.as_ref().and_then(|t| t.seeds.as_ref()) {
+                assert!(s.text.is_empty() && p.file_out("tuned_seeds").is_none_or(|t| t.is_empty()), "a partial result carries the seed list");
+                partials += 1;
+            }
+        }
+    }
+    let crate::experiments::Output::Crawlers(o) = job.finish() else { unreachable!() };
+    assert!(partials > 0, "the confirmation sent partial results");
     let t = o.tuned.as_ref().expect("a tuned file");
     let seeds = t.seeds.as_ref().expect("the seed list tried");
     assert!(seeds.kept, "{}", t.words());
