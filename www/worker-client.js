@@ -164,11 +164,12 @@ export class WorkerClient {
     return this.post({ type: 'merge', id: this.nextId++, config, results });
   }
 
-  /** A page list's shape (its pages, servers, their sizes, its rates), read in the
-   * worker: a pass over a list of hundreds of MB would hold the page's main thread for
-   * seconds. Resolves to {result}. */
-  shape(text) {
-    return this.post({ type: 'shape', id: this.nextId++, text });
+  /** A page list's shape (its pages, servers, their sizes, its rates), or with `kind`
+   * 'seeds' a seed list's (its pages and distinct pairs), read in the worker: a pass over
+   * a list of hundreds of MB would hold the page's main thread for seconds. Resolves to
+   * {result}; a seed list it cannot read rejects with the line. */
+  shape(text, kind = 'list') {
+    return this.post({ type: 'shape', id: this.nextId++, text, kind });
   }
 
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
@@ -225,9 +226,9 @@ export class WorkerPool {
     return this.clients[0].hookForTest(type, message);
   }
 
-  /** A page list's shape, from the first worker (WorkerClient.shape). */
-  shape(text) {
-    return this.clients[0].shape(text);
+  /** A list's shape, from the first worker (WorkerClient.shape). */
+  shape(text, kind) {
+    return this.clients[0].shape(text, kind);
   }
 
   /** The parts of `config` for the workers it may take; the config alone if it cannot

@@ -107,7 +107,8 @@ self.onmessage = async ({ data }) => {
     case 'shape':
       await ready;
       try {
-        postMessage({ type: 'result', id: data.id, result: core.list_shape(data.text), elapsedMs: 0, memoryBytes: 0 });
+        const shape = data.kind === 'seeds' ? core.seed_shape(data.text) : core.list_shape(data.text);
+        postMessage({ type: 'result', id: data.id, result: shape, elapsedMs: 0, memoryBytes: 0 });
       } catch (error) {
         report(data.id, error);
       }

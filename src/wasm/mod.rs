@@ -186,6 +186,17 @@ pub fn list_shape(text: &str) -> Result<JsValue, JsValue> {
     to_js(&crate::core::model::page_list::ListShape::of(text))
 }
 
+/// A seed list's shape — its size, pages and distinct pairs: what the form's checks need
+/// of it — read once by the page's worker when a list is loaded. Err: the line it cannot
+/// read, as `{field: "seed_list", message}`.
+#[wasm_bindgen]
+pub fn seed_shape(text: &str) -> Result<JsValue, JsValue> {
+    match crate::core::model::seed_list::SeedShape::of(text) {
+        Ok(shape) => to_js(&shape),
+        Err(message) => Err(error_js(&InputError::new("seed_list", message))),
+    }
+}
+
 /// Whose configuration file `text` is, from its form (`nutch`, `stormcrawler`,
 /// `heritrix`, `scrapy`; undefined when it cannot tell): the crawlers view sets its
 /// crawler field from the file dropped, as the CLI does without `--crawler`.

@@ -65,7 +65,8 @@ export function handOff(panelId, key, file) {
  * label, empty (status with nothing loaded and another source), waiting (nothing loaded
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (read the list's
- * shape in the worker: its servers and rates, for the cost), shownFor(config) (shown only
+ * shape in the worker: its servers and rates, for the cost; 'seeds': a seed list's pages
+ * and pairs, a list it cannot read refused with its line), shownFor(config) (shown only
  * when it says so, or while it holds a file), sampleFor(config) (another sample for this
  * configuration: {sample, sampleLabel, sampleName}, or null for the first)}.
  */
@@ -125,7 +126,25 @@ export function csvDropBox(panel, controls, options) {
     if (awaited) panel.start();
     // a page list's shape (its servers, their sizes, its rates), read in the worker,
     // makes the cost note as close as the text would
-    if (options.shape) {
+    if (options.shape === 'seeds') {
+      panel.client.shape(text, 'seeds').then(
+        ({ result }) => {
+          if (panel[options.key] !== held) return;
+          held.shape = result;
+          held.reading = false;
+          status.textContent = `Loaded ${name} (${kb(bytes)}): ${result.seeds.toLocaleString('en')} pages${other}. ${options.loaded}`;
+          panel.changed();
+        },
+        // a seed list it cannot read is not held: its line and fix are said here
+        (error) => {
+          if (panel[options.key] !== held) return;
+          panel[options.key] = null;
+          status.textContent = `Not loaded: ${name}: ${error.message}.`;
+          panel.setStatus(`Check the seed list: ${error.message}.`, true);
+          panel.changed();
+        },
+      );
+    } else if (options.shape) {
       panel.client.shape(text).then(
         ({ result }) => {
           if (panel[options.key] !== held) return;

@@ -387,6 +387,9 @@ export class ExperimentPanel {
       if (file && file.shape && spec.shape) config[spec.shape] = file.shape;
       // or as what the view gives for it (the history's records: each file's head and size)
       else if (file && spec.standIn) config[spec.field] = spec.standIn(file);
+      // a file with no size field, its shape still being read: left out of the checks
+      // until it is (its text is never checked on this thread)
+      else if (file && spec.shape && !spec.size && file.reading) continue;
       else if (file && spec.size) config[spec.size] = file.bytes;
       // a small file (a crawler's configuration) is checked as it is
       else if (file) config[spec.field] = file.text;

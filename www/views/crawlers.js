@@ -344,8 +344,9 @@ export default {
           loaded: 'Each line’s pairs stand for its page’s metadata (the page list’s page column holds the URLs); the run says how many pages it gave.',
           help: `A URL a line, then its <code>key=value</code> pairs, each after a tab; <code>#</code> starts a comment. Joined to the page
             list by page, in place of its <code>metadata</code> column; a seed of no page is listed, not run. The tuned <code>seeds.txt</code>
-            loads here. Limit: 256 KB (about 3,500 pages; more go in the page list's metadata column).`,
+            loads here. Limit: 64 MB (some 800,000 pages).`,
           onLoad: () => {},
+          shape: 'seeds',
         });
         csvDropBox(panel, controls, {
           key: 'hostIntervals',
@@ -414,6 +415,7 @@ export default {
         {
           key: 'seedList',
           field: 'seed_list',
+          shape: 'seed_shape',
           param: 'seed_file',
           noun: 'seed list',
           otherwise: 'the page list’s metadata column',

@@ -6,11 +6,32 @@
 use super::page_metadata::{self, Kinds, PageMetadata};
 use std::collections::HashMap;
 
-/// At most this many bytes (256 KB, some 3,500 pages): the page reads the list in its
-/// form's checks, at every edit on the main thread (a 2 MB list held it 0.47 s in
-/// headless Chromium; 250 KB, under 50 ms); a longer list's pairs go in the page list's
-/// `metadata` column.
-pub const MAX_BYTES: u64 = 256 << 10;
+/// At most this many bytes (64 MB, some 800,000 pages at 80 bytes a line; a tuned list
+/// of half a million pages is about 40 MB). The page's form checks its shape
+/// ([`SeedShape`], read once in its worker), never its text: a 2 MB list read at every
+/// edit held the main thread 0.47 s in headless Chromium.
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// What the form's checks need of a seed list, read once by the page's worker and sent
+/// in place of the text (`seed_shape`): its size, its pages, and its distinct pairs with
+/// the pages giving each (the estimate prices each kind of page).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeedShape {
+    pub bytes: u64,
+    pub seeds: u64,
+    pub kinds: Vec<(String, u64)>,
+}
+
+impl SeedShape {
+    /// The shape of a seed list's text. Err: as [`read`].
+    pub fn of(text: &str) -> Result<SeedShape, String> {
+        let seeds = read(text)?;
+        let mut kinds: Vec<(String, u64)> = kinds(&seeds).into_iter().collect();
+        kinds.sort_unstable();
+        Ok(SeedShape { bytes: text.len() as u64, seeds: seeds.len() as u64, kinds })
+    }
+}
 
 /// One page of a seed list: its URL, its pairs as a canonical text
 /// ([`page_metadata::canonical`]) and its line.
@@ -25,8 +46,8 @@ pub struct Seed {
 pub fn read(text: &str) -> Result<Vec<Seed>, String> {
     if text.len() as u64 > MAX_BYTES {
         return Err(format!(
-            "is {} KB, over the 256 KB a seed list may have; give its pages' pairs in the page list's metadata column instead (| between pairs), which takes 512 MB",
-            (text.len() as u64).div_ceil(1 << 10)
+            "is {:.1} MB, over the 64 MB a seed list may have; give its pages' pairs in the page list's metadata column instead (| between pairs), which takes 512 MB",
+            text.len() as f64 / f64::from(1 << 20)
         ));
     }
     let mut seeds = Vec::new();
@@ -150,7 +171,18 @@ mod tests {
         assert!(refused("https://a.example/\tscore\n").starts_with("line 1: “score” is not key=value"));
         assert_eq!(refused("a\n# c\nb\na\tk=v\n"), "line 4: a is listed again (first on line 1); list each page once");
         assert!(refused(&format!("a\tk={}\n", "v".repeat(1000))).contains("longer than 1000 characters"));
-        assert!(refused(&"a\n".repeat((128 << 10) + 1)).starts_with("is 257 KB, over the 256 KB a seed list may have"));
+        assert!(refused(&"a\n".repeat((32 << 20) + 1)).starts_with("is 64.0 MB, over the 64 MB a seed list may have"));
+    }
+
+    /// A seed list's shape: its size, its pages, its distinct pairs (canonical, in order)
+    /// with the pages giving each; what it cannot read, refused as the text is.
+    #[test]
+    fn a_seed_lists_shape_counts_its_kinds_of_pages() {
+        let text = "# seeds\nhttps://a.example/\tnutch.score=2\nhttps://b.example/\nhttps://c.example/ \tnutch.score=2\t\nhttps://d.example/\tk=v\n";
+        let shape = SeedShape::of(text).unwrap();
+        assert_eq!((shape.bytes, shape.seeds), (text.len() as u64, 4));
+        assert_eq!(shape.kinds, vec![(String::new(), 1), ("k=v".into(), 1), ("nutch.score=2".into(), 2)]);
+        assert_eq!(SeedShape::of("a\na\n").unwrap_err(), "line 2: a is listed again (first on line 1); list each page once");
     }
 
     /// Joined by page: a seed's pairs stand for its page's cell (replaced where it had

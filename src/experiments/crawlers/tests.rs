@@ -761,6 +761,26 @@ fn a_seed_list_needs_a_page_list_and_names_its_bad_pages() {
     assert_eq!(o.runs[0].requests, 400);
 }
 
+/// The page's form checks send a seed list's shape (read once in its worker) in place of
+/// its text: the same checks and the same estimate; never both; a run needs the text.
+#[test]
+fn a_seed_lists_shape_stands_for_it_in_the_checks() {
+    let seeds = "# two pages\nhttps://a.example/\tnutch.fetchInterval.fixed=43200\nhttps://b.example/\tnutch.score=2\n";
+    let text =
+        CrawlersConfig { seed_list: Some(seeds.into()), ..sample_nutch_on("page,server,change_rate\nhttps://a.example/,a.example,1\nhttps://b.example/,b.example,0.1\n".into()) };
+    let shape = CrawlersConfig { seed_list: None, seed_shape: Some(crate::core::model::seed_list::SeedShape::of(seeds).unwrap()), ..text.clone() };
+    assert!(text.validate().is_ok() && shape.validate().is_ok());
+    assert_eq!(shape.cost(), text.cost());
+    let none = CrawlersConfig { seed_list: None, ..text.clone() };
+    assert!(text.cost().bytes > none.cost().bytes && text.cost().seconds > none.cost().seconds, "the seed list is priced");
+    let both = CrawlersConfig { seed_shape: shape.seed_shape.clone(), ..text.clone() }.validate().unwrap_err();
+    assert!(both.field == "seed_shape" && both.message.contains("is given beside the seed list"), "{both}");
+    let Err(e) = CrawlersJob::new(shape.clone()) else { panic!("ran without the seed list") };
+    assert!(e.field == "seed_list" && e.message.contains("a run needs the seed list itself"), "{e}");
+    let generated = CrawlersConfig { seed_shape: shape.seed_shape.clone(), ..small() }.validate().unwrap_err();
+    assert!(generated.field == "seed_list" && generated.message.contains("the generated pages have none"), "{generated}");
+}
+
 fn small_with_seeds(seeds: &str) -> CrawlersConfig {
     CrawlersConfig { seed_list: Some(seeds.into()), ..small() }
 }
