@@ -643,11 +643,11 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
     let mut job = crate::experiments::start(Config::Crawlers(CrawlersConfig { tune: true, ..base.clone() })).unwrap();
     while !job.done() {
         job.advance(20_000);
-        if let Some(crate::experiments::Output::Crawlers(p)) = job.partial().filter(|_| !job.done()) {
-            if let Some(s) = p.tuned.as_ref().and_then(|t| t.seeds.as_ref()) {
-                assert!(s.text.is_empty() && p.file_out("tuned_seeds").is_none_or(|t| t.is_empty()), "a partial result carries the seed list");
-                partials += 1;
-            }
+        if let Some(crate::experiments::Output::Crawlers(p)) = job.partial().filter(|_| !job.done())
+            && let Some(s) = p.tuned.as_ref().and_then(|t| t.seeds.as_ref())
+        {
+            assert!(s.text.is_empty() && p.file_out("tuned_seeds").is_none_or(|t| t.is_empty()), "a partial result carries the seed list");
+            partials += 1;
         }
     }
     let crate::experiments::Output::Crawlers(o) = job.finish() else { unreachable!() };
