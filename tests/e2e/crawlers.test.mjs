@@ -272,20 +272,43 @@ test('the tuning of Nutch on the sample hosts writes a host file and a seed list
   assert.deepEqual(browser.errors, []);
 });
 
-test('StormCrawler’s shipped defaults on the sample hosts: its seed list (scheduler.delay.mins under DefaultScheduler) is tried and said with the refusals that keep it out', async () => {
+test('StormCrawler’s shipped defaults on the sample hosts: its tuned seed list (scheduler.delay.mins under DefaultScheduler), first refused more than the file, fits a gap slower; downloaded and read back', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers&crawlers.crawler=stormcrawler&crawlers.tune=1'));
   await done(page, 'crawlers');
   await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
   await panel.getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /Very last, each page its own interval/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
-  await done(page, 'crawlers');
+  // some 25 runs of 3,000 pages over a year: allow for a machine busy with other tests
+  await page.waitForFunction(() => /A tuned crawler-conf\.yaml and seeds\.txt to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 240_000 });
+  await done(page, 'crawlers', 120_000);
   const text = (await panel.locator('.details').textContent()).replace(/\s+/g, ' ');
-  assert.match(text, /kept the pages fresher on at most [\d,]+ requests and [\d,]+ refusals/);
+  assert.match(text, /makes no more requests than your file did \([\d,]+\) and is refused by the servers no more often/);
   assert.match(text, /fixed in StormCrawler's seeds by scheduler\.delay\.mins \(which DefaultScheduler reads first/);
-  assert.match(text, /[\d,]+ pages the optimum never fetches never refetched \(-1\), for 3,000 pages: no fit within the budget: at best 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests, but refused ([\d,]+) times against your file's ([\d,]+); not part of the tuned files/);
-  const [, refused, file] = text.match(/refused ([\d,]+) times against your file's ([\d,]+)/).map((n) => Number(String(n).replaceAll(',', '')));
-  assert.ok(refused > file, `${refused} against ${file}`);
-  assert.equal(await panel.getByRole('button', { name: 'Download the tuned seeds.txt' }).count(), 0);
+  assert.match(text, /[\d,]+ pages the optimum never fetches never refetched \(-1\), for 3,000 pages: 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
+  // the gap raised until the servers refused it no more often than the file (1 s shipped)
+  const row = await panel.locator('table.proof', { hasText: 'What the tuned file changes' }).locator('tr', { hasText: 'fetcher.server.delay' }).textContent();
+  assert.match(row.replace(/\s+/g, ' '), /fetcher\.server\.delay ?1\.0 ?(2|5|10|30|60)\b/);
+  const save = async (name, file) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: `Download the tuned ${name}` }).click()]);
+    const saved = path.join(shots, file);
+    await download.saveAs(saved);
+    return saved;
+  };
+  const seedsFile = await save('seeds.txt', 'tuned-storm-seeds.txt');
+  const seeds = fs.readFileSync(seedsFile, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  assert.equal(new Set(seeds.map((l) => l.split('\t')[0])).size, 3000);
+  for (const line of seeds) assert.match(line, /^https:\/\/site\d+\.example\/\S*\tscheduler\.delay\.mins=(-1|\d+)$/);
+  const yamlFile = await save('crawler-conf.yaml', 'tuned-crawler-conf.yaml');
+  // read back as a user would: the tuned file and the seed list beside the same pages
+  const tuned = (await runsOf(panel))[2];
+  await panel.getByLabel('find a tuned configuration').uncheck();
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles(yamlFile);
+  await panel.getByLabel('Your seed list (Nutch’s Injector, StormCrawler’s seeds)').setInputFiles(seedsFile);
+  await page.waitForFunction(() => /: 3,000 pages/.test(document.querySelector('#crawlers').textContent), null, { timeout: 20_000 });
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /The seed list gives 3,000 of the page list's 3,000 pages/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers', 120_000);
+  const again = (await runsOf(panel))[0];
+  assert.deepEqual([again[2], again[3]], [tuned[2], tuned[3]], 'the same freshness over the run and requests as the tuned run');
   assert.deepEqual(browser.errors, []);
 });
 

@@ -550,6 +550,15 @@ impl Search {
         if !close && f.runs < most && score.requests > 0 {
             // aim just below the budget
             let ratio = score.requests as f64 / (AIM * self.budget as f64);
+            // refused more often than the file as loaded: the host bounds or pages' own
+            // intervals bunch requests the file's spread; a longer gap spaces them
+            if (hosts || seeds) && score.requests <= self.budget && score.refused > self.refusals {
+                if let Some(&gap) = slower(f.running.server_delay_s).get(1) {
+                    f.running = with_gap(f.running, &self.loaded, gap);
+                    self.fitting = Some(f);
+                    return;
+                }
+            }
             if hosts || seeds {
                 // the bounds (the intervals) bind: requests go about as their inverse —
                 // beside the pages' first fetches, which a seed list's intervals do not
@@ -690,19 +699,21 @@ mod tests {
     }
 
     /// StormCrawler's very last candidate, each page's own interval, runs DefaultScheduler
-    /// (AdaptiveScheduler would adapt it). Its runs within the requests but refused more
-    /// often than the file as loaded fit nothing: the freshest of them is said, none kept.
+    /// (AdaptiveScheduler would adapt it). A run within the requests but refused more
+    /// often than the file as loaded is run again a gap slower (1 s → 2, 5, 10, 30, 60
+    /// s); still refused more at the last, it fits nothing: the freshest is said, none kept.
     #[test]
     fn stormcrawlers_seed_candidate_runs_its_default_scheduler_and_keeps_no_ruder_run() {
         let loaded = Model { intervals: Intervals { rule: Rule::Stormcrawler, ..super::super::stormcrawler::SHIPPED.intervals }, ..super::super::stormcrawler::SHIPPED };
         let file = Score { freshness: 0.5, requests: 1000, refused: 10 };
         let mut search = Search::new(Crawler::Stormcrawler, loaded, true, true, 100, file);
-        let (mut seed_runs, mut guard) = (0, 0);
+        let (mut seed_runs, mut guard, mut gaps) = (0, 0, Vec::new());
         while let Some(model) = search.next(&mut |m| Some(*m)) {
             guard += 1;
             assert!(guard < 10_000, "the search ends");
             let score = if search.seeds == HostStage::Trying {
                 assert_eq!(model.intervals.rule, Rule::Fixed);
+                gaps.push(model.server_delay_s);
                 seed_runs += 1;
                 Score { freshness: 0.6 + seed_runs as f64 / 100.0, requests: 990, refused: 11 + seed_runs }
             } else {
@@ -710,7 +721,7 @@ mod tests {
             };
             search.report(score, &mut |m| Some(*m));
         }
-        assert!(seed_runs > 0);
+        assert_eq!(gaps, vec![1.0, 2.0, 5.0, 10.0, 30.0, 60.0]);
         let (best, score) = search.best();
         assert_eq!((best.intervals.rule, score), (Rule::Stormcrawler, file));
         let HostStage::Tried { score: None, kept: false, ruder: Some(ruder), .. } = search.seeds else { panic!("{:?}", search.seeds) };
