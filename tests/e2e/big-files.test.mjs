@@ -65,6 +65,13 @@ async function editWithFileHeld(panel, file, label, value, { afterLoad = async (
   return (await cost()).join(' ');
 }
 
+/** The crawlers view's sample nutch-site.xml and sample hosts, loaded from its `box`. */
+async function loadNutchOnSampleHosts(box) {
+  await box.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
+  await box.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await page.waitForFunction(() => /3,000 rows on 600 servers/.test(document.querySelector('#crawlers').textContent), null, { timeout: 60_000 });
+}
+
 test('a page list of 60 MB held by the learning view: editing the form stays light', async () => {
   const file = bigFile('big-pages.csv', 'page,server,change_rate,weight', 1_000_000, (i) => `https://site${i % 20_000}.example/page/${i},site${i % 20_000}.example,0.${(i * 7919) % 100_000},1`);
   assert.ok(fs.statSync(file).size > 50e6);
@@ -93,12 +100,7 @@ test('a Nutch host file of 250 KB held by the crawlers view: editing the form st
   // Nutch's adaptive schedule on the sample hosts, which the file's first two name (the
   // file on the generated pages before them, which have no host names, is refused: a
   // loaded machine showed that refusal before the samples came)
-  const samples = async (box) => {
-    await box.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
-    await box.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
-    await page.waitForFunction(() => /3,000 rows on 600 servers/.test(document.querySelector('#crawlers').textContent), null, { timeout: 60_000 });
-  };
-  const words = await editWithFileHeld('crawlers', file, 'time bins of the freshness curves', 47, { afterLoad: samples, boxLabel: 'Nutch’s per-host intervals (adaptive-host-specific-intervals.txt)', watchAfterLoad: true });
+  const words = await editWithFileHeld('crawlers', file, 'time bins of the freshness curves', 47, { afterLoad: loadNutchOnSampleHosts, boxLabel: 'Nutch’s per-host intervals (adaptive-host-specific-intervals.txt)', watchAfterLoad: true });
   assert.match(words, /needs about/i, words);
 });
 
@@ -111,12 +113,7 @@ test('a seed list of 35 MB held by the crawlers view: editing the form stays lig
   await page.waitForSelector('html[data-ready="true"]', { timeout: 20_000 });
   const file = bigFile('big-seeds.txt', '# every page its own interval', 500_000, (i) => `https://site${i % 20_000}.example/page/${i}\tnutch.fetchInterval.fixed=${3600 + (i % 1000)}`);
   assert.ok(fs.statSync(file).size > 30e6, `${fs.statSync(file).size} bytes`);
-  const samples = async (box) => {
-    await box.getByRole('button', { name: 'Load a sample nutch-site.xml' }).click();
-    await box.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
-    await page.waitForFunction(() => /3,000 rows on 600 servers/.test(document.querySelector('#crawlers').textContent), null, { timeout: 60_000 });
-  };
-  const words = await editWithFileHeld('crawlers', file, 'time bins of the freshness curves', 48, { afterLoad: samples, boxLabel: 'Your seed list (Nutch’s Injector, StormCrawler’s seeds)', watchAfterLoad: true });
+  const words = await editWithFileHeld('crawlers', file, 'time bins of the freshness curves', 48, { afterLoad: loadNutchOnSampleHosts, boxLabel: 'Your seed list (Nutch’s Injector, StormCrawler’s seeds)', watchAfterLoad: true });
   assert.match(words, /needs about/i, words);
   const status = await page.locator('#crawlers .trace-status').allTextContents();
   assert.ok(status.some((s) => /Loaded big-seeds\.txt \([\d,]+ KB\): 500,000 pages/.test(s)), status.join(' | '));

@@ -615,6 +615,25 @@ fn the_tuning_writes_nutchs_host_file_where_it_keeps_the_pages_fresher() {
     assert_eq!(o.file_out("tuned_hosts"), Some(hosts.text.clone()));
 }
 
+/// Six hosts of 20 pages each, changing at rates 100 times apart within a host (0.02, 0.2
+/// and 2 a day, a little faster host by host): the first page never changes and has the
+/// metadata `first`, the second host's second page `second`.
+fn hosts_of_pages_100_times_apart(first: &str, second: &str) -> String {
+    let mut list = String::from("page,server,change_rate,metadata\n");
+    for h in 0..6 {
+        for k in 0..20 {
+            let rate = [0.02, 0.2, 2.0][k % 3] * (1.0 + h as f64 / 10.0);
+            let (rate, meta) = match (h, k) {
+                (0, 0) => (0.0, first),
+                (1, 1) => (rate, second),
+                _ => (rate, ""),
+            };
+            list.push_str(&format!("https://h{h}.example/{k},h{h}.example,{rate},{meta}\n"));
+        }
+    }
+    list
+}
+
 /// Issue 46: Nutch's tuning on a page list tries very last each page's own interval,
 /// fixed in the seed list (`nutch.fetchInterval.fixed`) at the optimum's, fitted to the
 /// same budget. Pages of one host changing at rates 100 times apart, which no bound per
@@ -624,18 +643,7 @@ fn the_tuning_writes_nutchs_host_file_where_it_keeps_the_pages_fresher() {
 /// the tuned files, gives what the search measured.
 #[test]
 fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
-    let mut list = String::from("page,server,change_rate,metadata\n");
-    for h in 0..6 {
-        for k in 0..20 {
-            let rate = [0.02, 0.2, 2.0][k % 3] * (1.0 + h as f64 / 10.0);
-            let (rate, meta) = match (h, k) {
-                (0, 0) => (0.0, "nutch.score=2|nutch.fetchInterval=3600"),
-                (1, 1) => (rate, "nutch.score=3"),
-                _ => (rate, ""),
-            };
-            list.push_str(&format!("https://h{h}.example/{k},h{h}.example,{rate},{meta}\n"));
-        }
-    }
+    let list = hosts_of_pages_100_times_apart("nutch.score=2|nutch.fetchInterval=3600", "nutch.score=3");
     let base = sample_nutch_on(list.clone());
     // the partial results during the confirmation say the seed list without its text (a
     // line a page, sent four times a second in the page): the final result alone has it
@@ -700,18 +708,7 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
 /// beside the page list, with the tuned file, gives what the search measured.
 #[test]
 fn the_tuning_writes_stormcrawlers_seed_list_of_each_pages_interval() {
-    let mut list = String::from("page,server,change_rate,metadata\n");
-    for h in 0..6 {
-        for k in 0..20 {
-            let rate = [0.02, 0.2, 2.0][k % 3] * (1.0 + h as f64 / 10.0);
-            let (rate, meta) = match (h, k) {
-                (0, 0) => (0.0, "isFeed=true|scheduler.delay.mins=60"),
-                (1, 1) => (rate, "lang=en"),
-                _ => (rate, ""),
-            };
-            list.push_str(&format!("https://h{h}.example/{k},h{h}.example,{rate},{meta}\n"));
-        }
-    }
+    let list = hosts_of_pages_100_times_apart("isFeed=true|scheduler.delay.mins=60", "lang=en");
     let conf = "config:\n  scheduler.class: org.apache.stormcrawler.persistence.AdaptiveScheduler\n  fetchInterval.default: 1440\n  fetcher.server.delay: 600\n";
     let base = CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(conf.into()), ..sample_nutch_on(list) };
     let o = ran(CrawlersConfig { tune: true, ..base.clone() });
