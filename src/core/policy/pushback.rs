@@ -3,7 +3,7 @@
 //! time of its next request to that server after each answer. Times are days, settings
 //! seconds. Each rule cites the code or documentation it follows.
 
-use super::{PolitenessCheck, Retry, Schedule};
+use super::{short_of, PolitenessCheck, Retry, Schedule};
 use crate::core::labels::labelled;
 use crate::core::model::host::{Answer, Host, HostLoad, Refusals};
 use crate::core::rng::Stream;
@@ -370,7 +370,7 @@ pub fn drive(
         if t < load.retry_until - 1e-6 * SECOND {
             answers.before_retry_after += 1;
         }
-        if (t - load.last) * 86_400.0 < host.crawl_delay_s * (1.0 - 1e-9) {
+        if short_of(t - load.last, host.crawl_delay_s * SECOND, t) {
             answers.under_crawl_delay += 1;
         }
         let answer = load.answer(host, refusals, t);
