@@ -864,17 +864,17 @@ fn crawlers_take_the_crawler_from_its_file_and_a_seed_lists_metadata() {
 }
 
 /// A file over its flag's limit is refused before it is read, its size and the limit
-/// said in the units that tell them apart (a host file's 256 KB limit was "0 MB", a
-/// 2.8 MB page list over a 2 MB limit would have been "2 MB, over the 2 MB limit").
+/// said in the units that tell them apart (a host file's limit, 256 KB then, was "0 MB",
+/// a 2.8 MB page list over a 2 MB limit would have been "2 MB, over the 2 MB limit").
 #[test]
 fn a_file_over_its_limit_says_both_sizes() {
     let dir = scratch("over-the-limit");
     let (mimes, hosts) = (dir.join("adaptive-mimetypes.txt"), dir.join("hosts.txt"));
     std::fs::write(&mimes, "x".repeat(1_200_000)).unwrap();
-    std::fs::write(&hosts, "x".repeat(300_000)).unwrap();
+    std::fs::write(&hosts, "x".repeat((64 << 20) + 150_000)).unwrap();
     let err = refusal(&["crawlers", "--mime-rates", mimes.to_str().unwrap()]);
     assert!(err.contains("the file is 1.1 MB, over the 1 MB limit"), "{err}");
     let err = refusal(&["crawlers", "--host-intervals", hosts.to_str().unwrap()]);
-    assert!(err.contains("the file is 293 KB, over the 256 KB limit"), "{err}");
+    assert!(err.contains("the file is 64.1 MB, over the 64 MB limit"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }

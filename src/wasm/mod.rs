@@ -197,6 +197,18 @@ pub fn seed_shape(text: &str) -> Result<JsValue, JsValue> {
     }
 }
 
+/// Nutch's host file's shape (`adaptive-host-specific-intervals.txt`) — its size, hosts
+/// and bounds: what the form's checks need of it — read once by the page's worker when
+/// a file is loaded. Err: what it cannot read, as `{field: "host_intervals", message}`.
+#[wasm_bindgen]
+pub fn host_shape(text: &str) -> Result<JsValue, JsValue> {
+    use crate::core::policy::crawler_files::nutch_hosts;
+    match nutch_hosts::HostsShape::of(text) {
+        Ok(shape) => to_js(&shape),
+        Err(message) => Err(error_js(&InputError::new("host_intervals", format!("({}) {message}", nutch_hosts::FILE_NAME)))),
+    }
+}
+
 /// Whose configuration file `text` is, from its form (`nutch`, `stormcrawler`,
 /// `heritrix`, `scrapy`; undefined when it cannot tell): the crawlers view sets its
 /// crawler field from the file dropped, as the CLI does without `--crawler`.

@@ -448,6 +448,14 @@ test('the tuning of Heritrix on hosts with capacities writes sheets into the tun
   // read back by the page's own parser: the sheet's setting listed with its line
   assert.equal(await page.evaluate((t) => globalThis.freshlab.router.panels.get('crawlers').core.crawler_of(t), tuned), 'heritrix');
   await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-sheets.png') });
+  // hosts that never ask for a longer gap than the file's: the sheets are not tried, and
+  // the page says why (that stage left no word)
+  const free = Array.from({ length: 40 }, (_, k) => [`https://a.example/${k},a.example,1`, `https://b.example/${k},b.example,1`]).flat();
+  await panel.getByLabel(/Your page list/).setInputFiles({ name: 'free-hosts.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate', ...free].join('\n')) });
+  await page.waitForFunction(() => /Loaded free-hosts\.csv[^.]*80 rows on 2 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByLabel('server capacity (requests a second; 0: no limit)').fill('100');
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Not tried: no sheets: no host's capacity asks for a longer gap than the file's\./.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });

@@ -66,7 +66,8 @@ export function handOff(panelId, key, file) {
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
  * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (read the list's
  * shape in the worker: its servers and rates, for the cost; 'seeds': a seed list's pages
- * and pairs, a list it cannot read refused with its line), shownFor(config) (shown only
+ * and pairs, 'hosts': Nutch's host file's hosts and bounds, a file it cannot read refused
+ * with its line), shownFor(config) (shown only
  * when it says so, or while it holds a file), sampleFor(config) (another sample for this
  * configuration: {sample, sampleLabel, sampleName}, or null for the first)}.
  */
@@ -80,6 +81,13 @@ export function awaitedText(noun, { name, bytes, rows }) {
 }
 
 /** A held file as a link's parameter (“bytes:rows:name”), and back. */
+/** The text files whose shape the worker reads (`shape` below): what the box says of one
+ * read, and the file's name in a message. */
+const TEXT_SHAPES = {
+  seeds: { count: (shape) => `${shape.seeds.toLocaleString('en')} pages`, noun: 'seed list' },
+  hosts: { count: (shape) => `${shape.hosts.toLocaleString('en')} hosts`, noun: 'per-host intervals' },
+};
+
 export const fileParam = (file) => `${file.bytes}:${file.shape?.pages ?? ''}:${file.name}`;
 export function parseFileParam(text) {
   const match = /^(\d+):(\d*):(.+)$/.exec(text);
@@ -126,21 +134,22 @@ export function csvDropBox(panel, controls, options) {
     if (awaited) panel.start();
     // a page list's shape (its servers, their sizes, its rates), read in the worker,
     // makes the cost note as close as the text would
-    if (options.shape === 'seeds') {
-      panel.client.shape(text, 'seeds').then(
+    const textShape = TEXT_SHAPES[options.shape];
+    if (textShape) {
+      panel.client.shape(text, options.shape).then(
         ({ result }) => {
           if (panel[options.key] !== held) return;
           held.shape = result;
           held.reading = false;
-          status.textContent = `Loaded ${name} (${kb(bytes)}): ${result.seeds.toLocaleString('en')} pages${other}. ${options.loaded}`;
+          status.textContent = `Loaded ${name} (${kb(bytes)}): ${textShape.count(result)}${other}. ${options.loaded}`;
           panel.changed();
         },
-        // a seed list it cannot read is not held: its line and fix are said here
+        // a file it cannot read is not held: its line and fix are said here
         (error) => {
           if (panel[options.key] !== held) return;
           panel[options.key] = null;
           status.textContent = `Not loaded: ${name}: ${error.message}.`;
-          panel.setStatus(`Check the seed list: ${error.message}.`, true);
+          panel.setStatus(`Check the ${textShape.noun}: ${error.message}.`, true);
           panel.changed();
         },
       );

@@ -436,7 +436,13 @@ export class ExperimentPanel {
     if (read.field) problem = { field: read.field, message: read.message };
     else {
       config = this.configOf(read.config);
-      problem = this.core.validate(config);
+      // a configuration the core cannot even read throws its {field, message}: said as
+      // any problem is (uncaught, the form kept its last estimate and ran nothing)
+      try {
+        problem = this.core.validate(config);
+      } catch (error) {
+        problem = { field: error.field ?? '', message: error.message ?? String(error) };
+      }
     }
     if (config) for (const box of this.fileBoxes) box.refresh(config);
     // a big file's bound from its size alone may refuse it: while the worker reads its

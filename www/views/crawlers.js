@@ -158,7 +158,7 @@ function tunedSection(result) {
   if (!t.changes.length && !kept && !seeded) {
     const refusals = t.refusals ? ` and ${integer(t.refusals)} refusals` : '';
     return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
-      ${integer(t.budget)} requests${refusals}; the file as loaded is the best the search found.</p>${hostsTried(t)}${seedsTried(t)}`;
+      ${integer(t.budget)} requests${refusals}; the file as loaded is the best the search found.</p>${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
   }
   const rows = t.changes
     .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${dotted(c.from || 'unset')}</code></td><td><code>${dotted(c.to)}</code></td></tr>`)
@@ -179,7 +179,7 @@ function tunedSection(result) {
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
       (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? ', with the sheets below added before its closing &lt;/beans&gt;' : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
-    ${hostsTried(t)}${seedsTried(t)}`;
+    ${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
 }
 
 /** A last candidate's fitted run (`tried`: freshness, requests) in words, or without one
@@ -216,6 +216,11 @@ function seedsTried(t) {
     <p><button type="button" data-tuned-seeds-download>Download the tuned ${escape(s.file_name)}</button>
       (${inject}; each page's other pairs are kept; in Freshlab, load it in the seed-list box beside your page list to run it again;
       <code>freshlab crawlers … --tuned-seeds FILE</code>).</p>`;
+}
+
+/** The last candidates the tuning could not make, each with why. */
+function untried(t) {
+  return (t.untried ?? []).map((why) => `<p>Not tried: ${escape(why)}.</p>`).join('');
 }
 
 /** Nutch's host file (NUTCH-3029), or Heritrix's sheets, tried last by the tuning on a
@@ -360,8 +365,9 @@ export default {
           waiting: 'No per-host intervals: every host has the global bounds.',
           loaded: 'Each listed host’s adaptive interval is held within its own bounds (Nutch’s AdaptiveFetchSchedule and a page list naming the hosts).',
           help: `NUTCH-3029: a line a host, <code>&lt;hostname&gt; &lt;min&gt; &lt;max&gt;</code> in seconds, <code>default</code> for the global
-            bound. Hosts are matched to the page list's <code>server</code> column. Limit: 256 KB (about 9,000 hosts).`,
+            bound. Hosts are matched to the page list's <code>server</code> column. The tuned file loads here. Limit: 64 MB (some 1,900,000 hosts).`,
           onLoad: () => {},
+          shape: 'hosts',
         });
         csvDropBox(panel, controls, {
           key: 'mimeRates',
@@ -407,6 +413,7 @@ export default {
         {
           key: 'hostIntervals',
           field: 'host_intervals',
+          shape: 'host_shape',
           param: 'host_file',
           noun: 'per-host intervals',
           otherwise: 'the global bounds',

@@ -3,7 +3,7 @@
 //! time of its next request to that server after each answer. Times are days, settings
 //! seconds. Each rule cites the code or documentation it follows.
 
-use super::{short_of, PolitenessCheck, Retry, Schedule};
+use super::{PolitenessCheck, Retry, Schedule, short_of};
 use crate::core::labels::labelled;
 use crate::core::model::host::{Answer, Host, HostLoad, Refusals};
 use crate::core::rng::Stream;

@@ -41,6 +41,10 @@ pub struct CrawlersConfig {
     /// (`--host-intervals FILE`): each listed host's own bounds of the adaptive interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_intervals: Option<String> = None; internal;
+    /// The host file's shape, in the page's form checks in place of its text (read once
+    /// in the page's worker); a run needs the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_shape: Option<Box<nutch_hosts::HostsShape>> = None; internal;
     /// Nutch's `adaptive-mimetypes.txt` text (`--mime-rates FILE`): MimeAdaptiveFetchSchedule's
     /// rates by a page's Content-Type (the page list's metadata).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -207,10 +211,12 @@ impl CrawlersConfig {
         }
     }
 
-    /// The hosts' own interval bounds (Nutch's `adaptive-host-specific-intervals.txt`)
-    /// against the crawler as `loaded`; none without the file.
-    pub fn host_bounds(&self, loaded: &Loaded) -> Result<Vec<HostIntervals>, InputError> {
-        let Some(text) = &self.host_intervals else { return Ok(Vec::new()) };
+    /// The host file (or its shape) allowed beside the crawler as `loaded` and the pages:
+    /// Nutch's AdaptiveFetchSchedule, on a page list naming hosts.
+    fn hosts_allowed(&self, loaded: &Loaded) -> Result<(), InputError> {
+        if self.host_intervals.is_none() && self.host_shape.is_none() {
+            return Ok(());
+        }
         let refuse = |why: &str| Err(InputError::new("host_intervals", why));
         if self.crawler != Crawler::Nutch {
             return refuse("is Nutch's adaptive-host-specific-intervals.txt (NUTCH-3029); choose crawler nutch or remove the file");
@@ -221,23 +227,55 @@ impl CrawlersConfig {
         if self.source == RepositorySource::Generator {
             return refuse("names hosts, and the generated pages' servers have no host names: load a page list whose server column names your hosts");
         }
+        Ok(())
+    }
+
+    /// The host file as the checks see it (None without one), from its text or from the
+    /// shape the page's worker read, checked against the crawler as `loaded`.
+    pub fn host_shape_of(&self, loaded: &Loaded) -> Result<Option<nutch_hosts::HostsShape>, InputError> {
+        self.hosts_allowed(loaded)?;
+        let hosts_error = |e: String| InputError::new("host_intervals", format!("({}) {e}", nutch_hosts::FILE_NAME));
+        let shape = match (&self.host_intervals, &self.host_shape) {
+            (Some(_), Some(_)) => {
+                return Err(InputError::new("host_shape", "is given beside the host file; it stands for a host file left out of the page's checks, so remove it"));
+            }
+            (Some(text), None) => nutch_hosts::HostsShape::of(text).map_err(hosts_error)?,
+            (None, Some(shape)) => {
+                shape.consistent().map_err(|e| InputError::new("host_shape", e))?;
+                shape.as_ref().clone()
+            }
+            (None, None) => return Ok(None),
+        };
+        let i = &loaded.model.intervals;
+        shape.check(i).map_err(hosts_error)?;
+        if let Some(m) = i.refetch_max.filter(|_| i.cycle == 0.0) {
+            // the longest minimums first: those past db.fetch.interval.max lead them
+            let past: Vec<(String, u64)> = shape.longest_mins.iter().filter(|&&(_, min, _)| min > m).map(|(host, _, line)| (host.clone(), *line)).collect();
+            let all_shown = past.len() < nutch_hosts::LONGEST_LISTED || shape.hosts as usize == past.len();
+            if !past.is_empty() {
+                let count = if all_shown { past.len().to_string() } else { format!("{} or more", past.len()) };
+                return Err(refetch_refusal(&count, &past, m, all_shown));
+            }
+        }
+        Ok(Some(shape))
+    }
+
+    /// The hosts' own interval bounds (Nutch's `adaptive-host-specific-intervals.txt`)
+    /// against the crawler as `loaded`, for a run; none without the file.
+    pub fn host_bounds(&self, loaded: &Loaded) -> Result<Vec<HostIntervals>, InputError> {
+        self.hosts_allowed(loaded)?;
+        let Some(text) = &self.host_intervals else {
+            return match self.host_shape {
+                Some(_) => Err(InputError::new("host_intervals", "a run needs the host file itself; its shape stands for it in the form's checks only")),
+                None => Ok(Vec::new()),
+            };
+        };
         let hosts = nutch_hosts::read(text, &loaded.model.intervals).map_err(|e| InputError::new("host_intervals", format!("({}) {e}", nutch_hosts::FILE_NAME)))?;
         let i = &loaded.model.intervals;
         if let Some(m) = i.refetch_max.filter(|_| i.cycle == 0.0) {
-            let past: Vec<String> = hosts.iter().filter(|h| h.min.is_some_and(|min| min > m)).map(|h| format!("{}, line {}", h.host, h.line)).collect();
+            let past: Vec<(String, u64)> = hosts.iter().filter(|h| h.min.is_some_and(|min| min > m)).map(|h| (h.host.clone(), h.line)).collect();
             if !past.is_empty() {
-                return Err(InputError::new(
-                    "host_intervals",
-                    format!(
-                        "({}) gives {} host(s) a shortest interval past db.fetch.interval.max ({} s): Nutch forces their pages to a refetch at every generate cycle, so set Nutch's batch cycle (nutch_cycle_hours) to run it, or give those hosts a minimum of at most {} s ({}{})",
-                        nutch_hosts::FILE_NAME,
-                        past.len(),
-                        m / crawler_files::SECOND,
-                        m / crawler_files::SECOND,
-                        past.iter().take(10).cloned().collect::<Vec<_>>().join("; "),
-                        if past.len() > 10 { "; …" } else { "" }
-                    ),
-                ));
+                return Err(refetch_refusal(&past.len().to_string(), &past[..past.len().min(nutch_hosts::LONGEST_LISTED)], m, past.len() <= nutch_hosts::LONGEST_LISTED));
             }
         }
         Ok(hosts)
@@ -467,54 +505,42 @@ impl CrawlersConfig {
     /// estimate knows the servers' sizes only: an upper bound where, as such files do,
     /// it lists the busy hosts), each at its own bounds ([`Self::asked`]).
     fn host_file_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> (f64, f64) {
-        let hosts = match self.host_bounds(loaded) {
-            Ok(hosts) if !hosts.is_empty() => hosts,
+        let shape = match self.host_shape_of(loaded) {
+            Ok(Some(shape)) if shape.hosts > 0 => shape,
             _ => return (0.0, 0.0),
         };
         let plain = self.asked(loaded, mix, pages, rate_sum);
         let sizes = sizes.filter(|s| !s.is_empty());
         let mut bounded = Loaded { settings: Vec::new(), ignored: Vec::new(), ..loaded.clone() };
         let (mut requests, mut seconds) = (0.0, 0.0);
-        // hosts of the same bounds ask alike: each pair of bounds reckoned once, and past
-        // the first DISTINCT_BOUNDS pairs (each a short simulation: hundreds of them held
-        // the page's form check for 0.3 s) the others at the shortest bounds among them
-        // (an upper bound)
-        const DISTINCT_BOUNDS: usize = 24;
-        let listed = &hosts[..hosts.len().min(servers as usize)];
-        let mut keys: Vec<(Option<u64>, Option<u64>)> = Vec::new();
-        for h in listed {
-            let key = (h.min.map(f64::to_bits), h.max.map(f64::to_bits));
-            if keys.len() < DISTINCT_BOUNDS && !keys.contains(&key) {
-                keys.push(key);
-            }
-        }
+        // hosts of the same bounds ask alike: each of the file's first pairs of bounds
+        // reckoned once, and the others at the shortest bounds among them (an upper
+        // bound); the k-th host counted as the k-th largest server
         let global = loaded.model.intervals;
-        let rest: Vec<&HostIntervals> = listed.iter().filter(|h| !keys.contains(&(h.min.map(f64::to_bits), h.max.map(f64::to_bits)))).collect();
-        let shortest = rest.iter().fold(None, |acc: Option<HostIntervals>, h| {
-            let (min, max) = (h.min.unwrap_or(global.min), h.max.unwrap_or(global.max));
-            Some(match acc {
-                Some(a) => HostIntervals { min: a.min.map(|m| m.min(min)), max: a.max.map(|m| m.min(max)), ..a },
-                None => HostIntervals { host: String::new(), min: Some(min), max: Some(max), line: 0 },
-            })
-        });
-        let mut by_bounds = std::collections::HashMap::new();
-        for (k, h) in listed.iter().enumerate() {
-            let n = sizes.map_or(pages / servers.max(1.0), |s| s.get(k).copied().unwrap_or(0.0));
-            // a pair among the first ones, else (None) the shortest of the rest
-            let key = Some((h.min.map(f64::to_bits), h.max.map(f64::to_bits))).filter(|k| keys.contains(k));
-            let h = match (&key, &shortest) {
-                (None, Some(s)) => s,
-                _ => h,
-            };
-            let asked = match by_bounds.entry(key) {
-                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    bounded.model.intervals = h.bound(loaded.model.intervals);
-                    e.insert(self.asked(&bounded, mix, pages, rate_sum))
-                }
-            };
-            let extra = (asked(n) - plain(n)).max(0.0);
-            (requests, seconds) = (requests + extra, seconds + extra * seconds_per_request(n));
+        let mut by_pair: Vec<Option<Asked>> = (0..=shape.pairs.len()).map(|_| None).collect();
+        let mut extra = |index: usize, n: f64| {
+            let asked = by_pair[index].get_or_insert_with(|| {
+                let (min, max) = shape.estimated(index, &global);
+                bounded.model.intervals = HostIntervals { host: String::new(), min, max, line: 0 }.bound(global);
+                Box::new(self.asked(&bounded, mix, pages, rate_sum))
+            });
+            (asked(n) - plain(n)).max(0.0)
+        };
+        let listed = (shape.hosts as usize).min(servers as usize);
+        let size = |k: usize| sizes.map_or(pages / servers.max(1.0), |s| s.get(k).copied().unwrap_or(0.0));
+        for k in 0..listed.min(shape.pair_of.len()) {
+            let (n, more) = (size(k), extra(shape.pair_index(k).unwrap_or(shape.pairs.len()), size(k)));
+            (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
+        }
+        // past the hosts in order (past a page list's sizes too: every server at the mean
+        // size), each pair by its share of the hosts after them
+        let (past, after) = (listed.saturating_sub(shape.pair_of.len()), shape.after.iter().sum::<u64>());
+        if past > 0 && after > 0 {
+            let n = size(shape.pair_of.len());
+            for (index, &count) in shape.after.iter().enumerate().filter(|(_, c)| **c > 0) {
+                let more = past as f64 * count as f64 / after as f64 * extra(index, n);
+                (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
+            }
         }
         (requests, seconds)
     }
@@ -637,7 +663,7 @@ impl Settings for CrawlersConfig {
         }
         self.seed_shape_of()?;
         let loaded = self.loaded()?;
-        self.host_bounds(&loaded).map(|_| ())
+        self.host_shape_of(&loaded).map(|_| ())
     }
 
     /// The crawler's requests and MERGE's as many (estimated from the pages' rates), at
@@ -754,4 +780,24 @@ impl Settings for CrawlersConfig {
             time_fix: Fix::new("horizon_days", "simulate fewer days or pages"),
         }
     }
+}
+
+/// What a crawler's intervals ask of a server of `n` pages, in requests (a pair of host
+/// bounds reckoned once).
+type Asked = Box<dyn Fn(f64) -> f64>;
+
+/// A host file giving `count` hosts (`past`, at most ten of them, and whether that is
+/// all) a shortest interval past db.fetch.interval.max `m` (days).
+fn refetch_refusal(count: &str, past: &[(String, u64)], m: f64, all_shown: bool) -> InputError {
+    InputError::new(
+        "host_intervals",
+        format!(
+            "({}) gives {count} host(s) a shortest interval past db.fetch.interval.max ({} s): Nutch forces their pages to a refetch at every generate cycle, so set Nutch's batch cycle (nutch_cycle_hours) to run it, or give those hosts a minimum of at most {} s ({}{})",
+            nutch_hosts::FILE_NAME,
+            m / crawler_files::SECOND,
+            m / crawler_files::SECOND,
+            past.iter().map(|(host, line)| format!("{host}, line {line}")).collect::<Vec<_>>().join("; "),
+            if all_shown { "" } else { "; …" }
+        ),
+    )
 }

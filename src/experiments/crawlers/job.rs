@@ -41,6 +41,9 @@ const SERVERS_SHOWN: usize = 10;
 pub(super) const SPLIT_SLICES: usize = 1000;
 
 /// A run's slices for about `requests` requests (each slice steps every server once).
+/// Why a candidate from the optimum's intervals is not tried: it has none.
+const NO_OPTIMUM: &str = "the optimum (MERGE at the crawler's bandwidth) made no request";
+
 pub(super) fn slices_for(requests: f64) -> usize {
     (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize
 }
@@ -100,6 +103,8 @@ pub struct CrawlersJob {
     /// The host file the tuning tries last (Nutch on named hosts): its bounds per server,
     /// its text and what it bounds.
     tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
+    /// The tuning's last candidates not tried, each with why (a sentence).
+    untried: Vec<String>,
     /// The sheets the tuning tries last (Heritrix on named hosts with capacities).
     tuned_sheets: Option<TunedSheets>,
     /// The pages' fixed intervals the tuning tries very last (Nutch or StormCrawler on a
@@ -358,6 +363,7 @@ impl CrawlersJob {
             host_used,
             optimum: Vec::new(),
             tuned_hosts: None,
+            untried: Vec::new(),
             tuned_sheets: None,
             tuned_seeds: None,
             page_names,
@@ -581,11 +587,10 @@ impl CrawlersJob {
     }
 
     /// The host file for `model`'s global bounds from the optimum's intervals times
-    /// `stretch`, read back as Nutch reads it (None: no optimum, MERGE having made no
-    /// request).
-    fn host_file(&self, model: &Model, stretch: f64) -> Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)> {
+    /// `stretch`, read back as Nutch reads it. Err: why there is none to try.
+    fn host_file(&self, model: &Model, stretch: f64) -> Result<(Vec<Option<HostIntervals>>, String, HostBoundsUsed), String> {
         if self.optimum.len() != self.repo.pages() {
-            return None;
+            return Err(NO_OPTIMUM.into());
         }
         let listed: Vec<HostIntervals> =
             tuning::host_bounds_from(&self.optimum, |s| self.repo.server_pages(s), &self.server_names, &model.intervals, stretch).into_iter().map(|(_, h)| h).collect();
@@ -593,19 +598,23 @@ impl CrawlersJob {
             &listed,
             "each host's bounds from the shortest and longest interval the optimum (OPT_POLITE at your crawler's bandwidth) gives its pages; Freshlab's tuning",
         );
-        let read = nutch_hosts::read(&text, &model.intervals).ok()?;
+        let read = nutch_hosts::read(&text, &model.intervals).map_err(|e| format!("the file written from the optimum's intervals cannot be read back: {e}"))?;
         let (bounds, used) = host_bounds_of(read, &self.server_names, &self.repo, true, model.intervals.refetch_max);
-        Some((bounds, text, used?))
+        let used = used.filter(|u| u.matched > 0).ok_or("no host's bounds from the optimum's intervals differ from the global ones")?;
+        Ok((bounds, text, used))
     }
 
     /// Each page's interval fixed at the optimum's times `stretch` in its seed-list
     /// metadata (what it held besides kept), read back as the crawler reads its seeds
-    /// under `model`, and each page's interval in the key's unit (None: no optimum, no
-    /// seed-list key, or more distinct starts than a run holds).
-    fn seed_starts(&self, model: &Model, stretch: f64) -> Option<(OwnStarts, Vec<Option<u64>>)> {
-        let key = seed_metadata::fixed_key(self.loaded.crawler)?;
-        if self.optimum.len() != self.repo.pages() || self.page_names.len() != self.repo.pages() {
-            return None;
+    /// under `model`, and each page's interval in the key's unit. Err: why there is none
+    /// to try.
+    fn seed_starts(&self, model: &Model, stretch: f64) -> Result<(OwnStarts, Vec<Option<u64>>), String> {
+        let key = seed_metadata::fixed_key(self.loaded.crawler).ok_or("the crawler reads no page's own fixed interval")?;
+        if self.optimum.len() != self.repo.pages() {
+            return Err(NO_OPTIMUM.into());
+        }
+        if self.page_names.len() != self.repo.pages() {
+            return Err("the pages have no URLs to list".into());
         }
         let most = (self.loaded.crawler == Crawler::Nutch).then(|| model.intervals.refetch_max.unwrap_or(model.intervals.max));
         let values = tuning::seed_intervals_from(&self.optimum, key.unit, most, stretch);
@@ -618,14 +627,15 @@ impl CrawlersJob {
                 Some(&k) => k,
                 None => {
                     let text = seed_metadata::with_fixed_interval(self.metadata.as_ref().map_or("", |m| &m.kinds[kind as usize]), &key, v);
-                    let k = table.index(seed_metadata::start_of(&self.loaded, model, &text).ok()?)?;
+                    let start = seed_metadata::start_of(&self.loaded, model, &text).map_err(|e| format!("a page's tuned pairs cannot be read back: {e}"))?;
+                    let k = table.index(start).ok_or("its pages would have more kinds of start than a run holds")?;
                     index.insert((kind, v), k);
                     k
                 }
             };
             of.push(k);
         }
-        Some((OwnStarts { starts: table.starts.into(), of }, values))
+        Ok((OwnStarts { starts: table.starts.into(), of }, values))
     }
 
     /// The seed list of `values` for each page (in its key's unit), as the crawler reads it.
@@ -664,17 +674,24 @@ impl CrawlersJob {
         let mut search = self.search.take()?;
         let mut next = search.next(&mut |m| self.realise(m));
         if let Some(model) = next.filter(|_| search.hosts == HostStage::Trying) {
+            let mut why = None;
             let first = self.tuned_hosts.is_none() && self.tuned_sheets.is_none();
             let nothing = if self.loaded.crawler == Crawler::Heritrix {
                 self.tuned_sheets = TunedSheets::of(&self.loaded.sheets, &model, &self.server_names, &self.capacities(), &self.repo);
                 self.tuned_sheets.is_none()
             } else {
-                self.tuned_hosts = self.host_file(&model, search.stretch());
-                self.tuned_hosts.as_ref().is_none_or(|(_, _, used)| used.matched == 0)
+                let file = self.host_file(&model, search.stretch());
+                self.tuned_hosts = file.as_ref().ok().cloned();
+                why = file.err();
+                self.tuned_hosts.is_none()
             };
             // no host whose bounds differ from the global ones (or who asks for a
-            // longer gap): nothing to try
+            // longer gap): nothing to try, and the result says why
             if first && nothing {
+                self.untried.push(match why {
+                    Some(why) => format!("no {}: {why}", nutch_hosts::FILE_NAME),
+                    None => "no sheets: no host's capacity asks for a longer gap than the file's".into(),
+                });
                 search.skip_trying();
                 next = search.next(&mut |m| self.realise(m));
             }
@@ -682,11 +699,21 @@ impl CrawlersJob {
         if let Some(model) = next.filter(|_| search.seeds == HostStage::Trying) {
             if self.tuned_seeds.is_none() && matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
                 // the host file beside the seeds at its fittest stretch (not the last tried)
-                self.tuned_hosts = self.host_file(&model, search.stretch());
+                self.tuned_hosts = self.host_file(&model, search.stretch()).ok();
             }
             let first = self.tuned_seeds.is_none();
-            self.tuned_seeds = self.seed_starts(&model, search.seed_stretch());
-            if first && self.tuned_seeds.is_none() {
+            let why = match self.seed_starts(&model, search.seed_stretch()) {
+                Ok(seeds) => {
+                    self.tuned_seeds = Some(seeds);
+                    None
+                }
+                Err(why) => {
+                    self.tuned_seeds = None;
+                    Some(why)
+                }
+            };
+            if let (true, Some(why)) = (first, why) {
+                self.untried.push(format!("no seeds.txt: {why}"));
                 search.skip_trying();
                 next = search.next(&mut |m| self.realise(m));
             }
@@ -697,12 +724,12 @@ impl CrawlersJob {
                 let (model, score) = search.best();
                 // the host file at its fittest stretch
                 if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) && self.loaded.crawler == Crawler::Nutch {
-                    self.tuned_hosts = self.host_file(&model, search.stretch());
+                    self.tuned_hosts = self.host_file(&model, search.stretch()).ok();
                 }
                 let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
                 let seeds = match search.seeds {
                     HostStage::Tried { score, kept, stretch, ruder } => {
-                        seed_metadata::fixed_key(self.loaded.crawler).zip(self.seed_starts(&model, stretch)).map(|(key, (starts, values))| {
+                        seed_metadata::fixed_key(self.loaded.crawler).zip(self.seed_starts(&model, stretch).ok()).map(|(key, (starts, values))| {
                             let seconds = || values.iter().flatten().map(|&v| (v as f64 * key.unit / SECOND).round() as u64);
                             let tuned = TunedSeeds {
                                 file_name: "seeds.txt".into(),
@@ -776,6 +803,7 @@ impl CrawlersJob {
                         _ => None,
                     },
                     seeds,
+                    untried: self.untried.clone(),
                 });
                 self.tuned.as_ref().is_some_and(Tuned::changed).then_some((Role::Tuned, read_back.model))
             }

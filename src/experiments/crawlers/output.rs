@@ -203,6 +203,9 @@ pub struct Tuned {
     /// tried very last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seeds: Option<TunedSeeds>,
+    /// The last candidates not tried (a host file, sheets, a seed list), each with why.
+    #[serde(default)]
+    pub untried: Vec<String>,
 }
 
 /// The seed list the tuning wrote (Nutch's Injector's or StormCrawler's format): each page
@@ -360,6 +363,9 @@ impl Tuned {
             if s.kept && self.hosts_kept() {
                 hosts.push_str(" (it fixes every page's interval: the host file beside it changes nothing)");
             }
+        }
+        for why in &self.untried {
+            hosts.push_str(&format!("; {why}"));
         }
         if !self.changed() {
             return format!(
@@ -539,15 +545,15 @@ impl HostBoundsUsed {
         } else {
             format!(
                 "; {} name no server of the pages ({}{})",
-                self.hosts - self.matched,
+                thousands((self.hosts - self.matched) as f64),
                 self.unmatched.join(", "),
                 if (self.hosts - self.matched) as usize > self.unmatched.len() { ", …" } else { "" }
             )
         };
         format!(
             "{} of the {} hosts of {} bound the adaptive intervals of {} pages{past}{missing}",
-            self.matched,
-            self.hosts,
+            thousands(self.matched as f64),
+            thousands(self.hosts as f64),
             crate::core::policy::crawler_files::nutch_hosts::FILE_NAME,
             thousands(self.pages as f64)
         )

@@ -778,6 +778,84 @@ fn a_seed_lists_shape_stands_for_it_in_the_checks() {
     assert!(generated.field == "seed_list" && generated.message.contains("the generated pages have none"), "{generated}");
 }
 
+/// A host file's shape (the page's worker reads it once) stands for its text in the
+/// checks: the same checks against the crawler's settings and the same estimate, never
+/// both, and a run needs the text; a file past db.fetch.interval.max is refused naming
+/// its hosts either way.
+#[test]
+fn a_host_files_shape_stands_for_it_in_the_checks() {
+    use crate::core::policy::crawler_files::nutch_hosts::HostsShape;
+    let mut list = String::from("page,server,change_rate\n");
+    for k in 0..10 {
+        list.push_str(&format!("https://a.example/{k},a.example,0.5\nhttps://b.example/{k},b.example,0.01\n"));
+    }
+    let hosts = "# daily\na.example 3600 86400\nb.example default 604800\n";
+    let adaptive = "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property></configuration>";
+    let text = CrawlersConfig { host_intervals: Some(hosts.into()), crawler_config: Some(adaptive.into()), ..sample_nutch_on(list) };
+    let shape = CrawlersConfig { host_intervals: None, host_shape: Some(Box::new(HostsShape::of(hosts).unwrap())), ..text.clone() };
+    assert!(text.validate().is_ok() && shape.validate().is_ok());
+    assert_eq!(shape.cost(), text.cost());
+    let none = CrawlersConfig { host_intervals: None, ..text.clone() };
+    assert!(text.cost().work > none.cost().work, "the hosts' own bounds are priced");
+    let both = CrawlersConfig { host_shape: shape.host_shape.clone(), ..text.clone() }.validate().unwrap_err();
+    assert!(both.field == "host_shape" && both.message.contains("is given beside the host file"), "{both}");
+    let Err(e) = CrawlersJob::new(shape.clone()) else { panic!("ran without the host file") };
+    assert!(e.field == "host_intervals" && e.message.contains("a run needs the host file itself"), "{e}");
+    let generated = CrawlersConfig { host_shape: shape.host_shape.clone(), crawler_config: Some(adaptive.into()), ..small() }.validate().unwrap_err();
+    assert!(generated.field == "host_intervals" && generated.message.contains("load a page list"), "{generated}");
+    // a form's setting changed after the file was read: checked against it
+    let tight = CrawlersConfig { crawler_settings: "db.fetch.schedule.adaptive.min_interval=7200".into(), ..shape.clone() }.validate().unwrap_err();
+    assert!(tight.message.contains("line 2: the minimum 3600 s is below db.fetch.schedule.adaptive.min_interval (7200 s)"), "{tight}");
+    let past = "a.example 8640000 default\nb.example 8640000 default\n";
+    for config in
+        [CrawlersConfig { host_intervals: Some(past.into()), ..text.clone() }, CrawlersConfig { host_shape: Some(Box::new(HostsShape::of(past).unwrap())), ..shape.clone() }]
+    {
+        let e = config.validate().unwrap_err();
+        assert!(e.message.contains("gives 2 host(s) a shortest interval past db.fetch.interval.max") && e.message.contains("a.example, line 1; b.example, line 2)"), "{e}");
+    }
+}
+
+/// Past the hosts a shape keeps in order (and a page list's sizes: every server at the
+/// mean size) the estimate counts each pair by its share of the hosts: a file of two
+/// pairs alternating over 25,000 hosts adds half of what each adds alone.
+#[test]
+fn a_big_host_files_pairs_are_priced_by_their_share() {
+    use crate::core::policy::crawler_files::nutch_hosts::HOSTS_IN_ORDER;
+    let servers = HOSTS_IN_ORDER + 5_000;
+    let mut list = String::from("page,server,change_rate\n");
+    for k in 0..servers {
+        list.push_str(&format!("https://h{k}.example/,h{k}.example,0.5\n"));
+    }
+    let adaptive = "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property></configuration>";
+    let base = CrawlersConfig { crawler_config: Some(adaptive.into()), ..sample_nutch_on(list) };
+    let file = |hosts: usize, max: &dyn Fn(usize) -> u64| (0..hosts).map(|k| format!("h{k}.example 3600 {}\n", max(k))).collect::<String>();
+    let work = |hosts: Option<String>| CrawlersConfig { host_intervals: hosts, ..base.clone() }.cost().work;
+    let none = work(None);
+    let (daily, weekly) = (work(Some(file(servers, &|_| 86_400))) - none, work(Some(file(servers, &|_| 604_800))) - none);
+    let mixed = work(Some(file(servers, &|k| if k % 2 == 0 { 86_400 } else { 604_800 }))) - none;
+    assert!(daily > weekly && weekly > 0.0, "{daily} {weekly}");
+    let in_order = work(Some(file(HOSTS_IN_ORDER, &|_| 86_400))) - none;
+    assert!((daily / in_order - servers as f64 / HOSTS_IN_ORDER as f64).abs() < 1e-9, "the hosts past those in order count: {daily} against {in_order}");
+    assert!((mixed - (daily + weekly) / 2.0).abs() < 1e-9 * daily, "{mixed} against {}", (daily + weekly) / 2.0);
+}
+
+/// A last candidate the tuning cannot make is said with why: Heritrix's sheets where no
+/// host's capacity asks for a longer gap than the file's (the stage left no word).
+#[test]
+fn the_tuning_says_a_last_candidate_it_did_not_try() {
+    let mut list = String::from("page,server,change_rate\n");
+    for s in 0..5 {
+        for k in 0..10 {
+            list.push_str(&format!("https://h{s}.example/{k},h{s}.example,0.1\n"));
+        }
+    }
+    let config = CrawlersConfig { crawler: Crawler::Heritrix, crawler_config: None, server_capacity: 100.0, tune: true, ..sample_nutch_on(list) };
+    let out = ran(config);
+    let tuned = out.tuned.as_ref().expect("tuned");
+    assert_eq!(tuned.untried, vec!["no sheets: no host's capacity asks for a longer gap than the file's".to_string()]);
+    assert!(tuned.words().ends_with("; no sheets: no host's capacity asks for a longer gap than the file's"), "{}", tuned.words());
+}
+
 fn small_with_seeds(seeds: &str) -> CrawlersConfig {
     CrawlersConfig { seed_list: Some(seeds.into()), ..small() }
 }

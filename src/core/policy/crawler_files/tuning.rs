@@ -552,12 +552,14 @@ impl Search {
             let ratio = score.requests as f64 / (AIM * self.budget as f64);
             // refused more often than the file as loaded: the host bounds or pages' own
             // intervals bunch requests the file's spread; a longer gap spaces them
-            if (hosts || seeds) && score.requests <= self.budget && score.refused > self.refusals {
-                if let Some(&gap) = slower(f.running.server_delay_s).get(1) {
-                    f.running = with_gap(f.running, &self.loaded, gap);
-                    self.fitting = Some(f);
-                    return;
-                }
+            if (hosts || seeds)
+                && score.requests <= self.budget
+                && score.refused > self.refusals
+                && let Some(&gap) = slower(f.running.server_delay_s).get(1)
+            {
+                f.running = with_gap(f.running, &self.loaded, gap);
+                self.fitting = Some(f);
+                return;
             }
             if hosts || seeds {
                 // the bounds (the intervals) bind: requests go about as their inverse —
