@@ -681,8 +681,8 @@ impl CrawlersJob {
                 self.tuned_sheets.is_none()
             } else {
                 let file = self.host_file(&model, search.stretch());
-                self.tuned_hosts = file.as_ref().ok().cloned();
-                why = file.err();
+                why = file.as_ref().err().cloned();
+                self.tuned_hosts = file.ok();
                 self.tuned_hosts.is_none()
             };
             // no host whose bounds differ from the global ones (or who asks for a
@@ -702,16 +702,9 @@ impl CrawlersJob {
                 self.tuned_hosts = self.host_file(&model, search.stretch()).ok();
             }
             let first = self.tuned_seeds.is_none();
-            let why = match self.seed_starts(&model, search.seed_stretch()) {
-                Ok(seeds) => {
-                    self.tuned_seeds = Some(seeds);
-                    None
-                }
-                Err(why) => {
-                    self.tuned_seeds = None;
-                    Some(why)
-                }
-            };
+            let seeds = self.seed_starts(&model, search.seed_stretch());
+            let why = seeds.as_ref().err().cloned();
+            self.tuned_seeds = seeds.ok();
             if let (true, Some(why)) = (first, why) {
                 self.untried.push(format!("no seeds.txt: {why}"));
                 search.skip_trying();
