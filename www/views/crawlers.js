@@ -155,10 +155,11 @@ function tunedSection(result) {
   if (!t) return '';
   const kept = t.hosts?.kept;
   const seeded = t.seeds?.kept;
+  if (!t.changes.length && !kept && !seeded && !t.candidates) return `<p>Tuning: no candidate to try; the file as loaded stands.</p>${untried(t)}`;
   if (!t.changes.length && !kept && !seeded) {
     const refusals = t.refusals ? ` and ${integer(t.refusals)} refusals` : '';
     return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
-      ${integer(t.budget)} requests${refusals}; the file as loaded is the best the search found.</p>${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
+      ${integer(t.budget)} requests${refusals}; the file as loaded is the best the search found${freshest(t)}.</p>${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
   }
   const rows = t.changes
     .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${dotted(c.from || 'unset')}</code></td><td><code>${dotted(c.to)}</code></td></tr>`)
@@ -219,6 +220,12 @@ function seedsTried(t) {
 }
 
 /** The last candidates the tuning could not make, each with why. */
+/** What the search came closest with when nothing beat the file as loaded. */
+function freshest(t) {
+  if (!t.freshest) return '';
+  return ` (the freshest candidate: ${number(t.freshest[0], 4)} ${OVER[t.objective]} on ${integer(t.freshest[1])} requests)`;
+}
+
 function untried(t) {
   return (t.untried ?? []).map((why) => `<p>Not tried: ${escape(why)}.</p>`).join('');
 }

@@ -772,6 +772,7 @@ impl CrawlersJob {
                     refusals: search.refusals(),
                     runs: search.runs,
                     candidates: search.candidates,
+                    freshest: search.freshest.map(|s| (s.freshness, s.requests)),
                     hosts: match (search.hosts, &self.tuned_hosts, &self.tuned_sheets) {
                         (HostStage::Tried { score, kept, ruder, .. }, Some((_, text, used)), _) => Some(TunedHosts {
                             file_name: nutch_hosts::FILE_NAME.into(),
@@ -1014,8 +1015,11 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    self.search =
-                        Some(Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.repo.pages() as u64, self.score(&result)));
+                    let search = Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.repo.pages() as u64, self.score(&result));
+                    if search.most() == 0 {
+                        self.untried.push(nothing_to_tune(self.loaded.crawler));
+                    }
+                    self.search = Some(search);
                 }
                 self.results.push(result);
             }
@@ -1107,4 +1111,17 @@ impl Plan for CrawlersJob {
     fn total_work(&self) -> f64 {
         self.total_work
     }
+}
+
+/// Why the tuning has no candidate for `crawler` (Heritrix and Scrapy with no server
+/// asking them to slow down): a sentence for [`Tuned::untried`].
+fn nothing_to_tune(crawler: Crawler) -> String {
+    let (name, gap) = match crawler {
+        Crawler::Scrapy => ("Scrapy", "DOWNLOAD_DELAY"),
+        _ => ("Heritrix", "the gap between two requests to a host"),
+    };
+    format!(
+        "no setting: {name} has no revisit rule of its own (its recrawl interval is set beside the file), and the tuning only ever lengthens {gap}, which it tries where some server has a capacity{}",
+        if crawler == Crawler::Heritrix { "; on a page list of named hosts it also writes sheets for the hosts the gap would push over capacity" } else { "" }
+    )
 }

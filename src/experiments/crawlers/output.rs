@@ -196,6 +196,10 @@ pub struct Tuned {
     /// Runs the search made, and the candidates they fitted to the budget.
     pub runs: usize,
     pub candidates: usize,
+    /// The freshest candidate within the budget and its requests, kept or not (what the
+    /// search came closest with when nothing beat the file as loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub freshest: Option<(f64, u64)>,
     /// Nutch on named hosts: each host's own bounds, tried last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hosts: Option<TunedHosts>,
@@ -367,12 +371,16 @@ impl Tuned {
         for why in &self.untried {
             hosts.push_str(&format!("; {why}"));
         }
+        if !self.changed() && self.candidates == 0 {
+            return format!("tuning: no candidate to try (the file as loaded stands){hosts}");
+        }
         if !self.changed() {
             return format!(
-                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {}; the file as loaded is the best found{hosts}",
+                "tuning: none of {} candidates ({} runs) kept the pages fresher on at most {}; the file as loaded is the best found{}{hosts}",
                 self.candidates,
                 self.runs,
-                self.limits()
+                self.limits(),
+                self.freshest.map_or_else(String::new, |(f, r)| format!(" (the freshest candidate: {} {} on {} requests)", sig(f, 4), self.objective.words(), thousands(r as f64)))
             );
         }
         let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, if c.from.is_empty() { "unset" } else { &c.from }, c.to)).collect();
@@ -765,7 +773,7 @@ impl Figures for CrawlersOutput {
         }
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "objective": t.objective, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
-                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "note": self.tuned_note});
+                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note});
             if let Some(h) = &t.hosts {
                 json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});

@@ -856,6 +856,24 @@ fn the_tuning_says_a_last_candidate_it_did_not_try() {
     assert!(tuned.words().ends_with("; no sheets: no host's capacity asks for a longer gap than the file's"), "{}", tuned.words());
 }
 
+/// A crawler with nothing the tuning may change (Heritrix and Scrapy on servers with no
+/// capacity: no revisit rule, a gap it never shortens) says so, not "none of 0
+/// candidates (0 runs) kept the pages fresher".
+#[test]
+fn the_tuning_says_why_it_has_nothing_to_try() {
+    for crawler in [Crawler::Heritrix, Crawler::Scrapy] {
+        let out = ran(CrawlersConfig { crawler, tune: true, ..small() });
+        let tuned = out.tuned.as_ref().expect("tuned");
+        assert_eq!((tuned.candidates, tuned.runs, tuned.changed()), (0, 0, false));
+        assert_eq!(tuned.untried.len(), 1, "{:?}", tuned.untried);
+        assert!(tuned.untried[0].starts_with("no setting: ") && tuned.untried[0].contains("no revisit rule of its own"), "{:?}", tuned.untried);
+        assert!(tuned.words().starts_with("tuning: no candidate to try (the file as loaded stands); no setting: "), "{}", tuned.words());
+    }
+    // with a capacity, the gap is a candidate
+    let out = ran(CrawlersConfig { crawler: Crawler::Scrapy, tune: true, server_capacity: 0.5, ..small() });
+    assert!(out.tuned.as_ref().is_some_and(|t| t.candidates > 0 && t.untried.is_empty()), "{:?}", out.tuned);
+}
+
 fn small_with_seeds(seeds: &str) -> CrawlersConfig {
     CrawlersConfig { seed_list: Some(seeds.into()), ..small() }
 }

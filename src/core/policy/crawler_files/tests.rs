@@ -526,6 +526,35 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
 
+/// A fixed schedule's adaptive start that no increment rate fits to the budget (its
+/// fast pages' requests go with the decrement rate alone, as Nutch's from the shipped
+/// 30 days) still leads its branch: its first candidate that fits, a smaller decrement
+/// rate, becomes the choice (the branch was once dropped: 1 candidate, 2 runs).
+#[test]
+fn an_adaptive_start_over_the_budget_still_leads_its_branch() {
+    use tuning::{Score, Search};
+    let loaded = nutch::SHIPPED;
+    assert_eq!(loaded.intervals.rule, Rule::Fixed);
+    let run = |m: &Model| match m.intervals.rule {
+        Rule::Fixed => Score { freshness: 0.6, requests: 1000, refused: 0 },
+        _ => Score { freshness: 0.65 - 0.1 * m.intervals.dec_rate, requests: (1000.0 * (0.7 + 2.0 * m.intervals.dec_rate)) as u64, refused: 0 },
+    };
+    let mut search = Search::new(Crawler::Nutch, loaded, false, false, 0, run(&loaded));
+    let mut realise = |m: &Model| Some(*m);
+    let mut runs = 0;
+    while let Some(m) = search.next(&mut realise) {
+        search.report(run(&m), &mut realise);
+        runs += 1;
+        assert!(runs <= search.most(), "at most its announced runs");
+    }
+    let (best, score) = search.best();
+    assert_eq!(best.intervals.rule, Rule::Nutch, "{score:?} after {runs} runs");
+    assert_eq!(best.intervals.dec_rate, 0.1);
+    assert!(score.requests < 1000 && (score.freshness - 0.64).abs() < 1e-12, "{score:?}");
+    assert!(search.candidates > 1);
+    assert_eq!(search.freshest, Some(score), "the freshest candidate, kept");
+}
+
 /// A candidate refused by the servers more often than the file as loaded is not kept,
 /// however fresh: on a made-up crawler fresher with every larger decrement rate but
 /// refused past 0.3, the search stops at 0.3.

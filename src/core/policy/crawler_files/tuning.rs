@@ -14,7 +14,9 @@
 //! is fresher than the choice by [`BETTER_BY`]; one past twice the budget is stopped
 //! early (the experiment's job). A fixed schedule's interval is the budget itself: it is
 //! searched as it is and, as a second start, as the crawler's adaptive rule at its
-//! shipped settings from the same first interval.
+//! shipped settings from the same first interval (where no run of that start fits the
+//! budget, its branch goes on from its last run, the first candidate that fits becoming
+//! the choice).
 //!
 //! The knobs: the adaptive rule's decrement rate (Nutch's sync delta on or off), its
 //! shortest, longest and first interval (each × ¼ to × 10); where some server has a capacity,
@@ -368,6 +370,8 @@ pub struct Search {
     pub runs: usize,
     /// Candidates fitted and compared.
     pub candidates: usize,
+    /// The freshest of the settings' candidates within the budget, kept or not.
+    pub freshest: Option<Score>,
     /// The host bounds' candidate (Nutch; Heritrix's sheets).
     pub hosts: HostStage,
     /// The pages' fixed intervals' candidate (Nutch's or StormCrawler's seed list).
@@ -406,6 +410,7 @@ impl Search {
             fitting: None,
             runs: 0,
             candidates: 0,
+            freshest: None,
             hosts: if host_stage(crawler, named, pushed_back) > 0 { HostStage::Waiting } else { HostStage::Off },
             seeds: if seed_stage(crawler, named) > 0 { HostStage::Waiting } else { HostStage::Off },
         }
@@ -596,7 +601,19 @@ impl Search {
             }
             return;
         }
-        let Some((model, score, _)) = f.fittest else { return };
+        let Some((model, score, _)) = f.fittest else {
+            if f.start {
+                // a start no run of which fits the budget (its increment rate at its
+                // limit: Nutch's adaptive rule from the shipped defaults' 30 days spends
+                // more on the fast pages whatever it is): its branch goes on from the
+                // last run, and the first candidate that fits becomes the choice
+                (self.chosen, self.score) = (f.running, Score { freshness: f64::NEG_INFINITY, ..score });
+            }
+            return;
+        };
+        if self.freshest.is_none_or(|s| score.freshness > s.freshness) {
+            self.freshest = Some(score);
+        }
         if f.start || score.freshness > self.score.freshness + BETTER_BY {
             if !f.start {
                 self.changed_this_pass = true;
