@@ -84,6 +84,8 @@ const CASES = [
   ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
   ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', path.join(root, 'www', 'samples', 'nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
   ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],
+  ['crawlers', 'StormCrawler shipped, tuned (classroom)', ['crawlers', '--crawler', 'stormcrawler', '--tune']],
+  ['crawlers', 'Nutch shipped, tuned, servers of 1 request in 20 s', ['crawlers', '--tune', '--server-capacity', '0.05', '--response-ms', '200']],
   ['crawlers', 'Scrapy retrying, servers of 1 request in 100 s', ['crawlers', '--crawler', 'scrapy', '--set', 'RETRY_TIMES=5', '--recrawl-days', '0.25', '--server-capacity', '0.01', '--repository.pages', '50000', '--repository.servers', '2000', '--horizon-days', '60']],
 ];
 

@@ -1015,7 +1015,8 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    let search = Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.repo.pages() as u64, self.score(&result));
+                    let search =
+                        Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.repo.pages() as u64, self.score(&result));
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
                     }

@@ -126,6 +126,13 @@ enum Knob {
     PerHost,
 }
 
+impl Knob {
+    /// Whether a fixed schedule has it: the gap and the caps, not the adaptive rule's.
+    fn fixed_too(self) -> bool {
+        matches!(self, Knob::Gap | Knob::TopN | Knob::PerHost)
+    }
+}
+
 /// A cycle cap's options against the file's: these multiples, then none.
 const CAP_FACTORS: [f64; 2] = [0.5, 2.0];
 
@@ -418,9 +425,16 @@ impl Search {
 
     /// The most runs a search of `crawler` as loaded may make.
     pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
-        let branches = if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) { 2 } else { 1 };
-        let options: usize = knobs(crawler, loaded, pushed_back).iter().map(|&(_, n)| n).sum();
-        FIT_RUNS * ((branches - 1) + branches * PASSES * options) + host_stage(crawler, named, pushed_back) + seed_stage(crawler, named)
+        let all = knobs(crawler, loaded, pushed_back);
+        let options = |fixed: bool| -> usize { all.iter().filter(|(k, _)| !fixed || k.fixed_too()).map(|&(_, n)| n).sum() };
+        // a fixed schedule's candidates are one run each (its interval is the budget: not
+        // refitted); its adaptive start, and every candidate from there, up to FIT_RUNS
+        let settings = match loaded.intervals.rule {
+            Rule::Fixed if matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) => PASSES * options(true) + FIT_RUNS * (1 + PASSES * options(false)),
+            Rule::Fixed => PASSES * options(true),
+            _ => FIT_RUNS * PASSES * options(false),
+        };
+        settings + host_stage(crawler, named, pushed_back) + seed_stage(crawler, named)
     }
 
     /// The most runs this search may make.
@@ -746,6 +760,27 @@ mod tests {
         let HostStage::Tried { score: None, kept: false, ruder: Some(ruder), .. } = search.seeds else { panic!("{:?}", search.seeds) };
         assert_eq!(ruder.refused, 11 + seed_runs, "the freshest, the last");
         assert_eq!(search.hosts, HostStage::Off);
+    }
+
+    /// The most runs count a fixed schedule's candidates (the gap, the caps) one run each,
+    /// and only a Nutch or StormCrawler fixed schedule's adaptive start and the adaptive
+    /// settings from it up to FIT_RUNS (StormCrawler's shipped defaults were counted 207
+    /// runs, and made 84).
+    #[test]
+    fn the_most_runs_count_a_fixed_schedules_candidates_once() {
+        use super::super::{heritrix, stormcrawler};
+        let gaps = slower(heritrix::SHIPPED.server_delay_s).len();
+        assert_eq!(Search::most_runs(Crawler::Heritrix, &heritrix::SHIPPED, true, false), PASSES * gaps);
+        assert_eq!(Search::most_runs(Crawler::Heritrix, &heritrix::SHIPPED, false, false), 0);
+        let storm = stormcrawler::SHIPPED;
+        assert_eq!(storm.intervals.rule, Rule::Fixed);
+        let adaptive_options = RATES.len() + 4 + 4 + 4;
+        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &storm, false, false), FIT_RUNS * (1 + PASSES * adaptive_options));
+        let gaps = slower(storm.server_delay_s).len();
+        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &storm, true, false), PASSES * gaps + FIT_RUNS * (1 + PASSES * (adaptive_options + gaps)));
+        let mut adaptive = storm;
+        adaptive.intervals.rule = Rule::Stormcrawler;
+        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &adaptive, false, false), FIT_RUNS * PASSES * adaptive_options);
     }
 
     /// Heritrix's gap option takes maxDelayMs from the file: raised with a gap longer
