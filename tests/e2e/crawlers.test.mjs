@@ -459,3 +459,18 @@ test('the tuning of Heritrix on hosts with capacities writes sheets into the tun
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });
+
+test('Heritrix’s shipped defaults on servers with no limit: the tuning has nothing to try and says why', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByLabel('crawler', { exact: true }).selectOption('heritrix');
+  await panel.getByLabel('find a tuned configuration').check();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Tuning: no candidate to try; the file as loaded stands\./.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  const text = await panel.locator('.details').textContent();
+  assert.match(text, /Not tried: no setting: Heritrix has no revisit rule of its own \(its recrawl interval is set beside the file\)/);
+  assert.doesNotMatch(text, /none of 0 candidates/);
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-nothing-to-try.png') });
+  await panel.getByLabel('find a tuned configuration').uncheck();
+  assert.deepEqual(browser.errors, []);
+});
