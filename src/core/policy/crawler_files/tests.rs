@@ -487,6 +487,19 @@ fn a_written_file_reads_back_with_its_changes_and_everything_else_kept() {
     }
 }
 
+/// Runs `search` to its end, each model scored by `run` (realised as it is), and checks
+/// it never makes more runs than it announced; gives the runs made.
+fn run_to_end(search: &mut tuning::Search, run: impl Fn(&Model) -> tuning::Score) -> usize {
+    let mut realise = |m: &Model| Some(*m);
+    let mut runs = 0;
+    while let Some(m) = search.next(&mut realise) {
+        search.report(run(&m), &mut realise);
+        runs += 1;
+        assert!(runs <= search.most(), "at most its announced runs");
+    }
+    runs
+}
+
 /// The tuning's search: a coordinate ascent that never keeps a candidate over the
 /// budget, run here on a made-up crawler whose freshness and requests are known
 /// functions of its decrement rate and shortest interval.
@@ -505,14 +518,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     };
     let start = run(&adaptive);
     let mut search = Search::new(Crawler::Nutch, adaptive, false, false, 0, start);
-    let mut realise = |m: &Model| Some(*m);
-    let mut runs = 0;
-    while let Some(m) = search.next(&mut realise) {
-        let score = run(&m);
-        search.report(score, &mut realise);
-        runs += 1;
-        assert!(runs <= search.most(), "at most its announced runs");
-    }
+    run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert!(score.requests <= start.requests, "within the budget: {score:?} against {start:?}");
     assert!(score.freshness > start.freshness + 0.01, "fresher: {score:?} against {start:?}");
@@ -520,9 +526,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     // the file as loaded stays the choice when nothing beats it
     let flat = |_: &Model| Score { freshness: 0.7, requests: 1000, refused: 0 };
     let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, false, 0, flat(&heritrix::SHIPPED));
-    while let Some(m) = search.next(&mut realise) {
-        search.report(flat(&m), &mut realise);
-    }
+    run_to_end(&mut search, flat);
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
 
@@ -540,13 +544,7 @@ fn an_adaptive_start_over_the_budget_still_leads_its_branch() {
         _ => Score { freshness: 0.65 - 0.1 * m.intervals.dec_rate, requests: (1000.0 * (0.7 + 2.0 * m.intervals.dec_rate)) as u64, refused: 0 },
     };
     let mut search = Search::new(Crawler::Nutch, loaded, false, false, 0, run(&loaded));
-    let mut realise = |m: &Model| Some(*m);
-    let mut runs = 0;
-    while let Some(m) = search.next(&mut realise) {
-        search.report(run(&m), &mut realise);
-        runs += 1;
-        assert!(runs <= search.most(), "at most its announced runs");
-    }
+    let runs = run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert_eq!(best.intervals.rule, Rule::Nutch, "{score:?} after {runs} runs");
     assert_eq!(best.intervals.dec_rate, 0.1);
@@ -569,10 +567,7 @@ fn the_search_keeps_no_candidate_refused_more_than_the_file() {
     };
     let start = run(&adaptive);
     let mut search = Search::new(Crawler::Nutch, adaptive, true, false, 0, start);
-    let mut realise = |m: &Model| Some(*m);
-    while let Some(m) = search.next(&mut realise) {
-        search.report(run(&m), &mut realise);
-    }
+    run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert_eq!((best.intervals.dec_rate, score.refused), (0.3, 0), "{score:?}");
 }
@@ -598,13 +593,7 @@ fn the_search_tries_nutchs_cycle_caps() {
     let start = run(&cycled);
     assert_eq!(start.requests, 600, "the cap holds the crawler back");
     let mut search = Search::new(Crawler::Nutch, cycled, false, false, 0, start);
-    let mut realise = |m: &Model| Some(*m);
-    let mut runs = 0;
-    while let Some(m) = search.next(&mut realise) {
-        search.report(run(&m), &mut realise);
-        runs += 1;
-        assert!(runs <= search.most(), "at most its announced runs");
-    }
+    run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert!(score.requests <= start.requests && score.freshness > start.freshness + 0.04, "{score:?} against {start:?}");
     assert_eq!(best.intervals.top_n, 0, "{:?}", best.intervals);
@@ -615,10 +604,10 @@ fn the_search_tries_nutchs_cycle_caps() {
     // without a cycle: the same search never touches the caps
     let uncycled = Model { intervals: Intervals { cycle: 0.0, ..cycled.intervals }, ..cycled };
     let mut search = Search::new(Crawler::Nutch, uncycled, false, false, 0, run(&uncycled));
-    while let Some(m) = search.next(&mut realise) {
+    run_to_end(&mut search, |m| {
         assert_eq!((m.intervals.top_n, m.intervals.per_cycle), (300, 50));
-        search.report(run(&m), &mut realise);
-    }
+        run(m)
+    });
 }
 
 /// Heritrix caps its least gap at `maxDelayMs` (DispositionProcessor.politenessDelayFor):
@@ -637,10 +626,7 @@ fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
     assert!(matches!(model.reaction, Reaction::Heritrix { max_delay_s, .. } if max_delay_s == 30.0));
     let run = |m: &Model| Score { freshness: 0.5 + 0.005 * m.politeness_s().min(60.0), requests: 1000, refused: 0 };
     let mut search = Search::new(Crawler::Heritrix, model, true, false, 0, run(&model));
-    let mut realise = |m: &Model| Some(*m);
-    while let Some(m) = search.next(&mut realise) {
-        search.report(run(&m), &mut realise);
-    }
+    run_to_end(&mut search, run);
     let (best, _) = search.best();
     assert_eq!(best.politeness_s(), 60.0, "{best:?}");
     let changes = tuning::changes(Crawler::Heritrix, &model, &best);
