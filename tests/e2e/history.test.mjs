@@ -1,6 +1,7 @@
 // Your history (issue 47): the sample capture index read into rates, a Wikipedia dump
 // read into a trace, a gzip file decompressed by the page, bad records refused by line,
-// and the page list sent to the policies view in one click.
+// and the page list sent to the policies view in one click; sent to your crawler and
+// tuned, the tuned files are compared with yours on the same redraws of the rates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -102,6 +103,29 @@ test('a capture index’s mime types go with its pages to your crawler, where Nu
   await page.locator('[data-send=policies]').click();
   await page.waitForFunction(() => /12 rows on 6 servers/.test(document.querySelector('#policies .trace-status')?.textContent ?? ''), null, { timeout: 20_000 });
   await page.screenshot({ path: path.join(shots, 'history-typed-policies.png') });
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+test('the sample index’s pages tuned in your crawler: the tuned files against yours on the same redraws of the estimated rates', async () => {
+  const browser = await session({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  await page.getByRole('button', { name: 'Load the sample capture index' }).click();
+  await page.waitForFunction(() => /3712 records kept/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.getByRole('link', { name: /^Run your crawler on these 127 pages/ }).click();
+  await page.waitForFunction(() => /127 rows on 30 servers/.test(document.querySelector('#crawlers').textContent), null, { timeout: 20_000 });
+  const crawlers = page.locator('#crawlers');
+  await crawlers.getByLabel('find a tuned configuration').check();
+  await crawlers.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Run again on the same 20 redraws/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  const said = (await crawlers.locator('.tuned-redrawn').textContent()).replace(/\s+/g, ' ');
+  const [, fresher, lo, hi, mid] = said.match(/fresher than yours over the whole run on (\d+) of them \(by ([+−]\d\.\d{4}) to ([+−]\d\.\d{4}), median ([+−]\d\.\d{4})\)/) ?? [];
+  assert.ok(fresher, said);
+  const value = (s) => Number(s.replace('−', '-'));
+  assert.ok(value(lo) <= value(mid) && value(mid) <= value(hi), said);
+  assert.ok(Number(fresher) <= 20 && (value(lo) <= 0 || Number(fresher) === 20) && (value(hi) > 0 || Number(fresher) === 0), said);
+  await crawlers.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-redrawn.png') });
   assert.deepEqual(browser.errors, []);
   await page.close();
 });

@@ -1,6 +1,6 @@
 // Your crawler on your pages (issue 46): a deployed crawler configured from its own
 // file, against MERGE on OPT_POLITE at the bandwidth it used.
-import { number, integer } from '../ui/format.js';
+import { number, integer, signed } from '../ui/format.js';
 import { csvDropBox } from '../ui/csv-file.js';
 import { downloadText } from '../ui/download.js';
 import { pageListBox, PAGE_LIST_FILE, estimatedNote } from '../ui/page-list.js';
@@ -176,11 +176,22 @@ function tunedSection(result) {
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
       so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${files === 'files' ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
       fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${tunedNote(result)}</p>
+    ${redrawnText(t, files)}
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
       (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? ', with the sheets below added before its closing &lt;/beans&gt;' : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
     ${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
+}
+
+/** With estimated rates: the tuned files against yours on the same redraws of the rates. */
+function redrawnText(t, files) {
+  const r = t.redrawn;
+  if (!r) return '';
+  const [lo, mid, hi] = r.difference.map((d) => signed(d, 4));
+  return `<p class="tuned-redrawn">The search scored its candidates on the estimated change rates; your records leave each rate anywhere in its interval.
+      Run again on the same ${integer(r.redraws)} redraws of the rates within their intervals, the tuned ${files} kept the pages fresher than yours
+      ${OVER[t.objective]} on ${integer(r.fresher)} of them (by ${lo} to ${hi}, median ${mid}).</p>`;
 }
 
 /** A last candidate's fitted run (`tried`: freshness, requests) in words, or without one

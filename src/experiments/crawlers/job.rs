@@ -5,7 +5,9 @@
 //! written and read back, run again to confirm what the search measured.
 
 use super::CrawlersConfig;
-use super::output::{CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TunedSeeds, TuningProgress};
+use super::output::{
+    CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TunedRedrawn, TunedSeeds, TuningProgress,
+};
 use super::overlays::{Overlays, TunedSheets};
 use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
 use crate::core::input::InputError;
@@ -91,9 +93,9 @@ pub struct CrawlersJob {
     /// With estimated rates (a history's page list): each page's rates redrawn within
     /// its interval, for the shown runs' spread.
     redrawn: Option<RedrawnRates>,
-    /// The mean freshness of the crawler's runs on each redraw so far, and the tuned
-    /// file's (its model kept for them).
-    redrawn_means: [Vec<f64>; 2],
+    /// The crawler's runs on each redraw so far, and the tuned file's (its model kept
+    /// for them): freshness over the whole run and over its last quarter.
+    redrawn_means: [Vec<(f64, f64)>; 2],
     tuned_model: Option<Model>,
     /// Each server's own interval bounds (Nutch's host file; NUTCH-3029), and the file's use.
     host_bounds: Vec<Option<HostIntervals>>,
@@ -798,6 +800,7 @@ impl CrawlersJob {
                     },
                     seeds,
                     untried: self.untried.clone(),
+                    redrawn: None,
                 });
                 self.tuned.as_ref().is_some_and(Tuned::changed).then_some((Role::Tuned, read_back.model))
             }
@@ -1045,15 +1048,23 @@ impl Plan for CrawlersJob {
             }
             Role::Redrawn { tuned, .. } => {
                 let means = &mut self.redrawn_means[usize::from(tuned)];
-                means.push(result.mean);
+                means.push((result.mean, result.converged));
                 if means.len() == REDRAWS {
-                    let mut sorted = means.clone();
+                    let mut sorted: Vec<f64> = means.iter().map(|m| m.0).collect();
                     sorted.sort_by(f64::total_cmp);
                     let spread = [sorted[0], sorted[REDRAWS / 2], sorted[REDRAWS - 1]];
                     // the crawler's result is the first; the tuned file's the last
                     let shown = if tuned { self.results.last_mut() } else { self.results.first_mut() };
                     if let Some(r) = shown {
                         r.spread = Some(spread);
+                    }
+                    if tuned {
+                        let of = |m: &(f64, f64)| self.config.tune_for.of(m.0, m.1);
+                        let [yours, files] = &self.redrawn_means;
+                        let pairs: Vec<(f64, f64)> = yours.iter().zip(files).map(|(y, t)| (of(y), of(t))).collect();
+                        if let Some(t) = &mut self.tuned {
+                            t.redrawn = TunedRedrawn::of(&pairs);
+                        }
                     }
                 }
             }

@@ -210,6 +210,53 @@ pub struct Tuned {
     /// The last candidates not tried (a host file, sheets, a seed list), each with why.
     #[serde(default)]
     pub untried: Vec<String>,
+    /// With estimated rates: the tuned files against yours on the same redraws of the
+    /// rates (set once both have run on every redraw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redrawn: Option<TunedRedrawn>,
+}
+
+/// The search scores its candidates on the estimated rates; the records leave each rate
+/// anywhere in its interval. The tuned files and yours, run again on the same redraws of
+/// the rates within their intervals (`core::sim::redrawn`), compared redraw by redraw on
+/// the freshness the search scored: how often the tuning's gain survives rates the
+/// records do not pin down.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedRedrawn {
+    /// Redraws on which the tuned files kept the pages fresher than yours, of all.
+    pub fresher: usize,
+    pub redraws: usize,
+    /// The tuned files' freshness less yours on each redraw: lowest, median, highest.
+    pub difference: [f64; 3],
+}
+
+impl TunedRedrawn {
+    /// Each redraw's (yours, tuned) freshness as the search scored it.
+    pub fn of(pairs: &[(f64, f64)]) -> Option<TunedRedrawn> {
+        let mut difference: Vec<f64> = pairs.iter().map(|(yours, tuned)| tuned - yours).collect();
+        difference.sort_by(f64::total_cmp);
+        let n = difference.len();
+        (n > 0).then(|| TunedRedrawn { fresher: difference.iter().filter(|d| **d > 0.0).count(), redraws: n, difference: [difference[0], difference[n / 2], difference[n - 1]] })
+    }
+
+    /// In words, the freshness compared as `objective` scores it.
+    pub fn words(&self, objective: Objective) -> String {
+        let [lo, mid, hi] = self.difference;
+        format!(
+            "with the rates redrawn within their intervals ({} times), the tuned files kept the pages fresher than yours {} on {} of them (by {} to {}, median {})",
+            self.redraws,
+            objective.words(),
+            self.fresher,
+            signed(lo),
+            signed(hi),
+            signed(mid)
+        )
+    }
+}
+
+/// A freshness difference with its sign, to 4 decimals.
+fn signed(d: f64) -> String {
+    format!("{d:+.4}")
 }
 
 /// The seed list the tuning wrote (Nutch's Injector's or StormCrawler's format): each page
@@ -334,6 +381,37 @@ impl TunedHosts {
     }
 }
 
+impl CrawlersOutput {
+    /// The settings the file (or `--set`) gave, with their lines, and the names it gives
+    /// that Freshlab does not read (None: the crawler's shipped defaults, nothing ignored).
+    fn loaded_words(&self) -> Option<String> {
+        let given: Vec<String> = self
+            .loaded
+            .settings
+            .iter()
+            .filter(|s| s.from_file || s.set)
+            .map(|s| {
+                let at = match (s.set, &s.file, s.line) {
+                    (true, ..) => "set over the file".to_string(),
+                    (false, Some(file), Some(line)) => format!("{file}, line {line}"),
+                    (false, None, Some(line)) => format!("line {line}"),
+                    _ => "the file".to_string(),
+                };
+                format!("{}={} ({at})", s.name, s.value)
+            })
+            .collect();
+        let ignored: Vec<String> = self.loaded.ignored.iter().map(|(name, line)| format!("{name} (line {line})")).collect();
+        let mut words = Vec::new();
+        if !given.is_empty() {
+            words.push(format!("Settings from your file (every other at the crawler's shipped default): {}", given.join(", ")));
+        }
+        if !ignored.is_empty() {
+            words.push(format!("Ignored (not settings Freshlab reads): {}", ignored.join(", ")));
+        }
+        (!words.is_empty()).then(|| words.join("\n"))
+    }
+}
+
 impl Tuned {
     /// Whether the tuning kept a host file (its confirmation then runs with it).
     pub fn hosts_kept(&self) -> bool {
@@ -370,6 +448,9 @@ impl Tuned {
         }
         for why in &self.untried {
             hosts.push_str(&format!("; {why}"));
+        }
+        if let Some(r) = self.redrawn.filter(|_| self.changed()) {
+            hosts.push_str(&format!("; {}", r.words(self.objective)));
         }
         if !self.changed() && self.candidates == 0 {
             return format!("tuning: no candidate to try (the file as loaded stands){hosts}");
@@ -742,6 +823,9 @@ impl Figures for CrawlersOutput {
             .join("\n");
         let mut json = serde_json::json!({"runs": rows, "servers": self.servers, "settings": self.loaded.settings, "ignored": self.loaded.ignored});
         let mut text = text;
+        if let Some(words) = self.loaded_words() {
+            text.push_str(&format!("\n{words}"));
+        }
         if let Some(g) = &self.gap {
             json["gap"] = serde_json::json!(g);
             text.push_str(&format!("\n{}", g.words()));
@@ -773,7 +857,8 @@ impl Figures for CrawlersOutput {
         }
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "objective": t.objective, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
-                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note});
+                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note,
+                "redrawn": t.redrawn.filter(|_| t.changed())});
             if let Some(h) = &t.hosts {
                 json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});

@@ -6,6 +6,7 @@ use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::crawler_files::Crawler;
 use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::pushback::{Backoff, Reaction};
+use crate::core::sim::redrawn::REDRAWS;
 use crate::core::units::Days;
 use crate::experiments::{Config, Figures, Settings, policies::PoliciesConfig, run};
 
@@ -348,6 +349,7 @@ fn the_tuned_file_read_back_and_run_again_gives_what_the_search_predicted() {
     assert!(o.done && o.tuning.is_none());
     let t = o.tuned.as_ref().expect("a tuned file");
     assert!(!t.changes.is_empty(), "the sample's adaptive Nutch can do better at its bandwidth");
+    assert!(t.redrawn.is_none(), "known rates: no redraws to compare on");
     let (crawler, tuned) = (&o.runs[0], &o.runs[2]);
     assert_eq!(t.budget, crawler.requests);
     assert!(tuned.requests <= crawler.requests && tuned.mean > crawler.mean, "{} requests at {} against {} at {}", tuned.requests, tuned.mean, crawler.requests, crawler.mean);
@@ -455,14 +457,7 @@ fn a_split_run_far_over_the_crawlers_requests_is_stopped_and_said() {
 /// two: a redraw is exp(ln λ)).
 #[test]
 fn estimated_rates_give_the_shown_runs_a_spread() {
-    let list = |width: f64| crate::core::model::page_list::estimated_list(400, 20, |k| 0.01 * (1.0 + (k % 23) as f64), width);
-    let config = |width: f64| CrawlersConfig {
-        source: crate::core::model::source::RepositorySource::PageList,
-        page_list: Some(list(width)),
-        horizon_days: Days(400.0),
-        bins: 20,
-        ..CrawlersConfig::default()
-    };
+    let config = estimated;
     let point = ran(config(1.0));
     assert!(point.runs.len() >= 2);
     let own = point.runs[0].mean;
@@ -477,6 +472,45 @@ fn estimated_rates_give_the_shown_runs_a_spread() {
         assert!(lo <= mid && mid <= hi && lo < hi, "{}: {lo} {mid} {hi}", r.label);
     }
     assert!(ran(small()).runs.iter().all(|r| r.spread.is_none()));
+}
+
+/// 400 pages on 20 servers whose rates are estimates, each interval `width` times as
+/// wide as its rate on either side (1: a point).
+fn estimated(width: f64) -> CrawlersConfig {
+    CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(crate::core::model::page_list::estimated_list(400, 20, |k| 0.01 * (1.0 + (k % 23) as f64), width)),
+        horizon_days: Days(400.0),
+        bins: 20,
+        ..CrawlersConfig::default()
+    }
+}
+
+/// With estimated rates the tuned files and yours run again on the same redraws of the
+/// rates and are compared redraw by redraw, on the freshness the search scored. On point
+/// intervals each rerun is its run: every difference is the tuned run's freshness less
+/// yours, and the tuned files are fresher on every redraw or on none. On wide ones the
+/// count agrees with the differences' signs (known rates give no comparison: the test
+/// of the tuned file read back).
+#[test]
+fn the_tuned_files_are_compared_with_yours_on_the_same_redraws() {
+    for objective in [Objective::WholeRun, Objective::Settled] {
+        let o = ran(CrawlersConfig { tune: true, tune_for: objective, ..estimated(1.0) });
+        let t = o.tuned.as_ref().expect("a tuning");
+        assert!(t.changed(), "the tuning changed nothing here: {}", t.words());
+        let r = t.redrawn.expect("compared on the redraws");
+        let (yours, tuned) = (&o.runs[0], o.runs.last().unwrap());
+        let own = objective.of(tuned.mean, tuned.converged) - objective.of(yours.mean, yours.converged);
+        assert_eq!(r.redraws, REDRAWS);
+        assert!(r.difference.iter().all(|d| (d - own).abs() < 1e-12), "{objective:?}: {:?} against the runs' {own}", r.difference);
+        assert_eq!(r.fresher, if own > 0.0 { REDRAWS } else { 0 });
+        assert!(t.words().contains(&format!("fresher than yours {} on {} of them", objective.words(), r.fresher)), "{}", t.words());
+    }
+    let o = ran(CrawlersConfig { tune: true, ..estimated(4.0) });
+    let r = o.tuned.as_ref().and_then(|t| t.redrawn).expect("compared on the redraws");
+    let [lo, mid, hi] = r.difference;
+    assert!(lo <= mid && mid <= hi && lo < hi, "{lo} {mid} {hi}");
+    assert!(r.fresher <= REDRAWS && (lo <= 0.0 || r.fresher == REDRAWS) && (hi > 0.0 || r.fresher == 0), "{r:?}");
 }
 
 /// Settings over the file (`crawler_settings`, the CLI's `--set`): the run is the one of
@@ -497,6 +531,12 @@ fn settings_over_the_file_run_as_a_file_that_says_them() {
     assert!(delay.set && !delay.from_file && delay.value == "120", "{delay:?}");
     let from_file = setting(&ran(CrawlersConfig { crawler_config: Some(sample.into()), ..small() }), "db.fetch.schedule.class");
     assert_eq!(setting(&a, "db.fetch.schedule.class"), from_file, "a setting not set keeps the file's line");
+    // the CLI's text says them, and what the file gives that is not read
+    let text = a.brief().and_then(|b| b.text).unwrap_or_default();
+    let line = from_file.line.expect("its line");
+    assert!(text.contains(&format!("db.fetch.schedule.class={} (line {line})", from_file.value)) && text.contains("fetcher.server.delay=120 (set over the file)"), "{text}");
+    assert!(text.contains("Ignored (not settings Freshlab reads): http.agent.name (line 5)"), "{text}");
+    assert!(!ran(small()).brief().and_then(|b| b.text).unwrap_or_default().contains("Settings from your file"), "the shipped defaults: nothing from a file");
     let refused = |settings: &str| CrawlersConfig { crawler_settings: settings.into(), ..small() }.validate().unwrap_err();
     let e = refused("fetcher.server.dealy=5");
     assert!(e.field == "crawler_settings" && e.message.contains("“fetcher.server.dealy” is not a setting") && e.message.contains("fetcher.server.delay"), "{e}");
