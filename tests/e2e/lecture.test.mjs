@@ -141,6 +141,23 @@ test('every view shows its whole first chart on the first screen at 1280×720, a
   assert.deepEqual(browser.errors, []);
 });
 
+test('a 1080-pixel projector at 200 % zoom (960×540) at the hall’s text size: every view’s first chart whole on the first screen, its text inside its frame', async () => {
+  const browser = await session({ viewport: { width: 960, height: 540 } });
+  const page = await browser.newPage(`${browser.url}?font=2`);
+  for (const view of VIEWS) {
+    await showView(page, view);
+    await settled(page);
+    await page.waitForTimeout(300);
+    const chart = await page.locator('.view:not([hidden]) .panel canvas').first().boundingBox();
+    assert.ok(chart.y + chart.height <= 540, `${view}: the first chart ends at ${Math.round(chart.y + chart.height)} px`);
+    assert.ok(chart.height >= 240, `${view}: the first chart is ${Math.round(chart.height)} px tall`);
+    assert.deepEqual(await chartsFitTheirFrames(page), [], view);
+  }
+  await showView(page, 'crawlers');
+  await page.screenshot({ path: path.join(shots, 'short-crawlers-960x540-font2.png') });
+  assert.deepEqual(browser.errors, []);
+});
+
 test("at the hall's text size a 1280×720 projector gets a phone's layout: the chart first at the whole width, the form folded under it", async () => {
   const browser = await session({ viewport: { width: 1280, height: 720 } });
   const page = await browser.newPage(`${browser.url}?view=crawlers&font=2`);

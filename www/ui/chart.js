@@ -54,7 +54,9 @@ function scheduleRedraw(view) {
 }
 
 /** A view's first chart ends on the first screen (axes and legend included): it is no
- * taller than the window leaves below the header, the title and the panel's heading. */
+ * taller than the window leaves below the header, the title and the panel's heading;
+ * at least 15 rem, or 7 rem on a short screen for its text size (`.short`: a 960 × 540
+ * window "for a hall" leaves 247 to 293 pixels, under the 480 of 15 rem). */
 const firstCharts = new Set();
 function fitFirstScreen() {
   for (const canvas of firstCharts) {
@@ -64,7 +66,8 @@ function fitFirstScreen() {
     }
     if (canvas.offsetParent === null) continue; // in a hidden view
     const top = canvas.getBoundingClientRect().top + window.scrollY;
-    canvas.style.maxHeight = `max(15rem, ${Math.floor(innerHeight - top - 8)}px)`;
+    const least = document.documentElement.classList.contains('short') ? 7 : 15;
+    canvas.style.maxHeight = `max(${least}rem, ${Math.floor(innerHeight - top - 8)}px)`;
   }
 }
 window.addEventListener('resize', fitFirstScreen);
