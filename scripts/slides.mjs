@@ -115,7 +115,7 @@ Each cell: the chart's share of the frame · the smallest text drawn in the char
 pixels (light and dark give the same geometry; both are checked for problems). Written by
 \`npm run slides\` on ${new Date().toISOString().slice(0, 10)}: ${rows.length} embeds and views, ${rows.length * SIZES.length * FONTS.length * THEMES.length} screenshots,
 ${total} problems. A view's chart is its first; "whole chart on screen" counts the states
-where it ends inside the window (a view at text size 2 on a 960×540 window cannot).
+where it ends inside the window.
 
 ${header}
 ${rule}
