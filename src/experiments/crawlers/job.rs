@@ -1049,22 +1049,16 @@ impl Plan for CrawlersJob {
             Role::Redrawn { tuned, .. } => {
                 let means = &mut self.redrawn_means[usize::from(tuned)];
                 means.push((result.mean, result.converged));
-                if means.len() == REDRAWS {
-                    let mut sorted: Vec<f64> = means.iter().map(|m| m.0).collect();
-                    sorted.sort_by(f64::total_cmp);
-                    let spread = [sorted[0], sorted[REDRAWS / 2], sorted[REDRAWS - 1]];
+                if let Ok(done) = <[(f64, f64); REDRAWS]>::try_from(&means[..]) {
+                    let spread = redrawn::spread(done.map(|m| m.0), 1.0);
                     // the crawler's result is the first; the tuned file's the last
                     let shown = if tuned { self.results.last_mut() } else { self.results.first_mut() };
                     if let Some(r) = shown {
                         r.spread = Some(spread);
                     }
-                    if tuned {
-                        let of = |m: &(f64, f64)| self.config.tune_for.of(m.0, m.1);
-                        let [yours, files] = &self.redrawn_means;
-                        let pairs: Vec<(f64, f64)> = yours.iter().zip(files).map(|(y, t)| (of(y), of(t))).collect();
-                        if let Some(t) = &mut self.tuned {
-                            t.redrawn = TunedRedrawn::of(&pairs);
-                        }
+                    if let (true, Ok(yours), Some(t)) = (tuned, <[(f64, f64); REDRAWS]>::try_from(&self.redrawn_means[0][..]), &mut self.tuned) {
+                        let of = |m: (f64, f64)| self.config.tune_for.of(m.0, m.1);
+                        t.redrawn = Some(TunedRedrawn::of(&std::array::from_fn(|k| (of(yours[k]), of(done[k])))));
                     }
                 }
             }

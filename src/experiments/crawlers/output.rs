@@ -9,7 +9,7 @@ use crate::core::policy::crawler_files::Loaded;
 use crate::core::policy::crawler_files::seed_metadata::{KeyUse, NUTCH_FIXED};
 use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::pushback::Answers;
-use crate::core::sim::redrawn::REDRAWS;
+use crate::core::sim::redrawn::{self, REDRAWS};
 use crate::experiments::{Brief, Figures, Tabular};
 use crate::table::{Cell, Table, columns};
 use serde::{Deserialize, Serialize};
@@ -232,31 +232,21 @@ pub struct TunedRedrawn {
 
 impl TunedRedrawn {
     /// Each redraw's (yours, tuned) freshness as the search scored it.
-    pub fn of(pairs: &[(f64, f64)]) -> Option<TunedRedrawn> {
-        let mut difference: Vec<f64> = pairs.iter().map(|(yours, tuned)| tuned - yours).collect();
-        difference.sort_by(f64::total_cmp);
-        let n = difference.len();
-        (n > 0).then(|| TunedRedrawn { fresher: difference.iter().filter(|d| **d > 0.0).count(), redraws: n, difference: [difference[0], difference[n / 2], difference[n - 1]] })
+    pub fn of(pairs: &[(f64, f64); REDRAWS]) -> TunedRedrawn {
+        let difference = pairs.map(|(yours, tuned)| tuned - yours);
+        TunedRedrawn { fresher: difference.iter().filter(|d| **d > 0.0).count(), redraws: REDRAWS, difference: redrawn::spread(difference, 1.0) }
     }
 
     /// In words, the freshness compared as `objective` scores it.
     pub fn words(&self, objective: Objective) -> String {
         let [lo, mid, hi] = self.difference;
         format!(
-            "with the rates redrawn within their intervals ({} times), the tuned files kept the pages fresher than yours {} on {} of them (by {} to {}, median {})",
+            "with the rates redrawn within their intervals ({} times), the tuned files kept the pages fresher than yours {} on {} of them (by {lo:+.4} to {hi:+.4}, median {mid:+.4})",
             self.redraws,
             objective.words(),
-            self.fresher,
-            signed(lo),
-            signed(hi),
-            signed(mid)
+            self.fresher
         )
     }
-}
-
-/// A freshness difference with its sign, to 4 decimals.
-fn signed(d: f64) -> String {
-    format!("{d:+.4}")
 }
 
 /// The seed list the tuning wrote (Nutch's Injector's or StormCrawler's format): each page
