@@ -345,7 +345,7 @@ export default {
           waiting: 'No configuration loaded: the crawler runs on its shipped defaults.',
           loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
           help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
-            (the <code>disposition</code> bean, its overrides and its sheets over hosts) or settings.py (plain NAME = value lines). The crawler is set from the file's form; a setting
+            (the <code>disposition</code> bean, its overrides and its sheets over hosts and paths) or settings.py (plain NAME = value lines). The crawler is set from the file's form; a setting
             that cannot be read is reported with its line. Limit: 1 MB.`,
           // whose file it is, from its form (as the CLI does without --crawler)
           onLoad: (p, text) => {

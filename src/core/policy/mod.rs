@@ -107,6 +107,13 @@ impl PolitenessCheck {
         self.last = t;
         self.requests += 1;
     }
+
+    /// The gap owed before the next request, where it depends on the last one's page
+    /// (days).
+    #[inline]
+    pub fn owe(&mut self, politeness: f64) {
+        self.politeness = politeness;
+    }
 }
 
 /// Whether a `gap` between two times ending at `t` is shorter than `wanted` by more than

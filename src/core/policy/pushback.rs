@@ -302,6 +302,25 @@ pub struct CrawlerRules {
     pub retry: Retry,
 }
 
+/// A crawler's rules on one server: one set for every page, or (Heritrix's sheets over
+/// paths) each page its own set's, `of[page]` indexing `sets`: the gap owed after a
+/// fetch is the fetched page's (DispositionProcessor reads the fetched URL's settings).
+#[derive(Clone, Copy)]
+pub enum ServerRules<'a> {
+    One(&'a CrawlerRules),
+    ByPage { sets: &'a [CrawlerRules], of: &'a [u16] },
+}
+
+impl<'a> ServerRules<'a> {
+    #[inline]
+    fn of(self, page: usize) -> &'a CrawlerRules {
+        match self {
+            ServerRules::One(rules) => rules,
+            ServerRules::ByPage { sets, of } => &sets[usize::from(of[page])],
+        }
+    }
+}
+
 /// One server as the driver sees it: its limits and how it refuses, its load, and what
 /// the crawler keeps about it.
 pub struct Server<'a> {
@@ -352,7 +371,7 @@ pub fn drive(
     visitor: &mut impl Freshness,
     check: &mut PolitenessCheck,
     rng: &mut Stream,
-    crawler: &CrawlerRules,
+    rules: ServerRules,
     server: Server,
     answers: &mut Answers,
 ) -> u64 {
@@ -365,7 +384,11 @@ pub fn drive(
             return requests;
         }
         let (_, page) = schedule.take(f, rng);
+        let crawler = rules.of(page);
         check.request(t);
+        if let ServerRules::ByPage { .. } = rules {
+            check.owe(crawler.gap_s * SECOND);
+        }
         // (a microsecond's slack: the wait is kept in days, the header in seconds)
         if t < load.retry_until - 1e-6 * SECOND {
             answers.before_retry_after += 1;

@@ -765,10 +765,17 @@ impl Settings for CrawlersConfig {
         } else {
             0.0
         };
+        // Heritrix's sheets over paths: the page names, and a set a page in the file's
+        // overlays and in the tuning's (made beside them)
+        let path_bytes = if loaded.sheets.iter().any(heritrix_sheets::names_a_path) && self.source == RepositorySource::PageList {
+            self.pages().list_bytes() as f64 + n * 3.0 * std::mem::size_of::<u16>() as f64
+        } else {
+            0.0
+        };
         // a seed list given: its text, its seeds read (a URL and pairs each), and the join
         let seed_input = seeds.as_ref().map_or(0.0, |s| SEED_INPUT_TEXTS * s.bytes as f64 + s.seeds as f64 * SEED_INPUT_BYTES);
         let seed_seconds = seeds.as_ref().map_or(0.0, |s| s.bytes as f64 * SEED_SECONDS_PER_BYTE);
-        let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes + metadata_bytes) + seed_bytes + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6)
+        let bytes = (n * (BYTES_PER_PAGE + redrawn_bytes + list_bytes + metadata_bytes) + seed_bytes + path_bytes + servers as f64 * SERVER_BYTES + self.bins as f64 * 64.0 + 1e6)
             .max(self.pages().import_bytes(pages) as f64)
             + seed_input;
         Cost {

@@ -305,13 +305,14 @@ impl CrawlersJob {
         };
         let set = config.host();
         let server_names = list.as_ref().map(|l| l.server_names.clone()).unwrap_or_default();
-        // the page names, for the tuning's seed list (Nutch and StormCrawler only)
+        // the page names, for the tuning's seed list (Nutch and StormCrawler only) and for
+        // Heritrix's sheets over paths
         let seeded = config.tune && seed_metadata::fixed_key(loaded.crawler).is_some();
-        let page_names = list.as_ref().filter(|_| seeded).map_or_else(Vec::new, names_in_order);
+        let page_names = list.as_ref().filter(|_| seeded || loaded.sheets.iter().any(heritrix_sheets::names_a_path)).map_or_else(Vec::new, names_in_order);
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
         let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some(), loaded.model.intervals.refetch_max);
-        let (overlays, sheets_used) = Overlays::of(&loaded.sheets, &server_names, &repo, &loaded.model).map_err(|e| InputError::new("crawler_config", e))?;
+        let (overlays, sheets_used) = Overlays::of(&loaded.sheets, &server_names, &page_names, &repo, &loaded.model).map_err(|e| InputError::new("crawler_config", e))?;
         let hosts = match list.and_then(|l| l.servers) {
             Some(limits) => limits.iter().map(|l| l.over(set)).collect(),
             None => vec![set; repo.servers()],
@@ -679,7 +680,7 @@ impl CrawlersJob {
             let mut why = None;
             let first = self.tuned_hosts.is_none() && self.tuned_sheets.is_none();
             let nothing = if self.loaded.crawler == Crawler::Heritrix {
-                self.tuned_sheets = TunedSheets::of(&self.loaded.sheets, &model, &self.server_names, &self.capacities(), &self.repo);
+                self.tuned_sheets = TunedSheets::of(&self.loaded.sheets, &model, &self.server_names, &self.page_names, &self.capacities(), &self.repo);
                 self.tuned_sheets.is_none()
             } else {
                 let file = self.host_file(&model, search.stretch());
@@ -760,7 +761,7 @@ impl CrawlersJob {
                     None => (text, read_back),
                 };
                 if let Some(t) = self.tuned_sheets.take() {
-                    self.tuned_sheets = Some(t.read_back(&read_back.sheets, &self.server_names, &self.repo, &read_back.model));
+                    self.tuned_sheets = Some(t.read_back(&read_back.sheets, &self.server_names, &self.page_names, &self.repo, &read_back.model));
                 }
                 let setting = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).map_or_else(String::new, |s| s.value.clone());
                 self.tuned = Some(Tuned {
@@ -979,7 +980,10 @@ impl Plan for CrawlersJob {
                 let host = if *free_hosts { &FREE_HOST } else { &self.hosts[s] };
                 let server = pushback::Server { host, refusals, load: &mut loads[s], gate: &mut gates[s] };
                 let before = visits.account.credited();
-                let rules = &rules[if rules.len() > 1 { overlays.set(s) } else { 0 }];
+                let rules = match overlays.by_page() {
+                    of if rules.len() > 1 && !of.is_empty() => pushback::ServerRules::ByPage { sets: rules, of },
+                    _ => pushback::ServerRules::One(&rules[if rules.len() > 1 { overlays.set(s) } else { 0 }]),
+                };
                 work += pushback::drive(schedules[s].as_schedule(), to, f, &mut visits, &mut checks[s], &mut streams[s], rules, server, &mut answers[s]);
                 fresh[s] += visits.account.credited() - before;
             }

@@ -543,7 +543,7 @@ pub fn seeds_said(used: &SeedsUsed) -> String {
 }
 
 /// What Heritrix's sheets covered: the SURT prefixes Freshlab applies, the hosts under
-/// some (and their pages), and the prefixes no host of the pages falls under.
+/// some (and their pages), and the prefixes none of the pages falls under.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetsUsed {
     pub prefixes: u64,
@@ -558,7 +558,7 @@ impl SheetsUsed {
     pub fn of(prefixes: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
         let missing = match unmatched.len() {
             0 => String::new(),
-            n => format!("; {n} {} no host of the pages ({})", if n == 1 { "covers" } else { "cover" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", ")),
+            n => format!("; {n} {} none of the pages ({})", if n == 1 { "covers" } else { "cover" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", ")),
         };
         let said = format!(
             "Heritrix's sheets: {} SURT {} set {} {} ({} pages) apart from the crawl's settings{missing}",

@@ -8,57 +8,89 @@ use crate::core::policy::crawler_files::heritrix_sheets::{self, SheetRule};
 use crate::core::policy::crawler_files::{Crawler, Model, read};
 use crate::core::policy::pushback::Reaction;
 
-/// Servers apart from the crawler's settings, by the sheets over their hosts.
+/// Servers, or pages, apart from the crawler's settings, by the sheets over their hosts
+/// and paths.
 #[derive(Default)]
 pub(super) struct Overlays {
     /// Each distinct set of rules (indices into the file's, the winner first); the first
     /// is the empty set: the crawler's own settings.
     sets: Vec<Vec<usize>>,
-    /// Each server's set (empty: every server on the first).
+    /// Each server's set, its host's root's (empty: every server on the first).
     of: Vec<u16>,
+    /// Each page's set, its URL's, where a sheet names a path and the pages' URLs are
+    /// known (empty: each page on its server's).
+    by_page: Vec<u16>,
 }
 
 impl Overlays {
-    /// The sets of `rules` over the servers `names` gives (a generated repository's
-    /// have none), checked on `base`; and what the sheets covered (None without sheets).
-    pub fn of(rules: &[SheetRule], names: &[String], repo: &Repository, base: &Model) -> Result<(Self, Option<SheetsUsed>), String> {
+    /// The sets of `rules` over the servers `names` gives and the pages' `urls` (in the
+    /// repository's order; a generated repository has neither), checked on `base`; and
+    /// what the sheets covered (None without sheets).
+    pub fn of(rules: &[SheetRule], names: &[String], urls: &[String], repo: &Repository, base: &Model) -> Result<(Self, Option<SheetsUsed>), String> {
         if rules.is_empty() {
             return Ok((Overlays::default(), None));
         }
         let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
-        let mut of = Vec::with_capacity(repo.servers());
-        for s in 0..repo.servers() {
-            let set: Vec<usize> = names.get(s).map(|n| heritrix_sheets::rules_for(rules, n)).unwrap_or_default();
+        let mut intern = |set: Vec<usize>| -> Result<u16, String> {
             let k = match sets.iter().position(|x| *x == set) {
                 Some(k) => k,
                 None => {
                     if sets.len() > usize::from(u16::MAX) {
-                        return Err(format!("its sheets set {} hosts apart in as many ways; Freshlab runs at most {} sets of sheets", repo.servers(), u16::MAX));
+                        return Err(format!("its sheets set the pages apart in more than {} ways; Freshlab runs at most {} sets of sheets", u16::MAX, u16::MAX));
                     }
                     sets.push(set);
                     sets.len() - 1
                 }
             };
-            of.push(k as u16);
+            Ok(k as u16)
+        };
+        let mut of = Vec::with_capacity(repo.servers());
+        for s in 0..repo.servers() {
+            of.push(intern(names.get(s).map(|n| heritrix_sheets::rules_for(rules, n)).unwrap_or_default())?);
         }
-        let overlays = Overlays { sets, of };
+        let mut by_page = Vec::new();
+        if rules.iter().any(heritrix_sheets::names_a_path) && urls.len() == repo.pages() {
+            by_page.reserve_exact(repo.pages());
+            for (s, &host) in of.iter().enumerate() {
+                for i in repo.server_pages(s) {
+                    // a page whose name is not an http(s) URL is its host's root
+                    by_page.push(match heritrix_sheets::url_surt(&urls[i]) {
+                        Some(surt) => intern(heritrix_sheets::rules_for_surt(rules, &surt))?,
+                        None => host,
+                    });
+                }
+            }
+        }
+        let overlays = Overlays { sets, of, by_page };
         for set in &overlays.sets {
             heritrix_sheets::overlay(&overlays.rules(rules, set), base)?;
         }
-        let covered: Vec<usize> = (0..repo.servers()).filter(|&s| overlays.set(s) > 0).collect();
-        let pages = covered.iter().map(|&s| repo.server_pages(s).len() as u64).sum();
+        let covered = |s: usize| overlays.set(s) > 0 || repo.server_pages(s).any(|i| overlays.page_set(i, s) > 0);
+        let hosts = (0..repo.servers()).filter(|&s| covered(s)).count() as u64;
+        let pages = (0..repo.servers()).flat_map(|s| repo.server_pages(s).map(move |i| (i, s))).filter(|&(i, s)| overlays.page_set(i, s) > 0).count() as u64;
         let mut prefixes: Vec<&str> = rules.iter().map(|r| r.prefix.as_str()).collect();
         prefixes.sort_unstable();
         prefixes.dedup();
-        let used: std::collections::BTreeSet<u16> = overlays.of.iter().copied().collect();
+        let used: std::collections::BTreeSet<u16> = overlays.of.iter().chain(&overlays.by_page).copied().collect();
         let matched: std::collections::BTreeSet<&str> = used.iter().flat_map(|&k| overlays.sets[usize::from(k)].iter().map(|&r| rules[r].prefix.as_str())).collect();
         let unmatched = prefixes.iter().filter(|p| !matched.contains(**p)).map(|p| p.to_string()).collect();
-        Ok((overlays, Some(SheetsUsed::of(prefixes.len() as u64, covered.len() as u64, pages, unmatched))))
+        Ok((overlays, Some(SheetsUsed::of(prefixes.len() as u64, hosts, pages, unmatched))))
     }
 
-    /// Server `s`'s set (0: the crawler's own settings).
+    /// Server `s`'s set, its host's root's (0: the crawler's own settings).
     pub fn set(&self, s: usize) -> usize {
         self.of.get(s).map_or(0, |&k| usize::from(k))
+    }
+
+    /// Page `i`'s set, on server `s`.
+    pub fn page_set(&self, i: usize, s: usize) -> usize {
+        self.by_page.get(i).map_or_else(|| self.set(s), |&k| usize::from(k))
+    }
+
+    /// Each page's set, where a sheet sets pages apart within their host (empty: each
+    /// page is its server's).
+    pub fn by_page(&self) -> &[u16] {
+        &self.by_page
     }
 
     /// The model of each set over `base` (the first: `base` itself).
@@ -92,9 +124,9 @@ pub(super) struct TunedSheets {
 impl TunedSheets {
     /// For `model`'s gap over the servers `names` with `capacities` (requests a second);
     /// None where no host's capacity asks for a longer gap.
-    pub fn of(own: &[SheetRule], model: &Model, names: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
+    pub fn of(own: &[SheetRule], model: &Model, names: &[String], urls: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
         // each host's gap under the file's own sheets: a tuned sheet only ever lengthens it
-        let (file, _) = Overlays::of(own, names, repo, model).ok()?;
+        let (file, _) = Overlays::of(own, names, urls, repo, model).ok()?;
         let models = file.models(own, model);
         let hosts: Vec<(usize, String, u64, bool)> = (0..repo.servers())
             .filter_map(|s| {
@@ -113,14 +145,14 @@ impl TunedSheets {
         let alone = heritrix_sheets::insert("<beans>\n</beans>", &beans).ok()?;
         let mut rules = own.to_vec();
         rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").ok()?.sheets);
-        let (overlays, _) = Overlays::of(&rules, names, repo, model).ok()?;
+        let (overlays, _) = Overlays::of(&rules, names, urls, repo, model).ok()?;
         let pages = hosts.iter().map(|&(s, ..)| repo.server_pages(s).len() as u64).sum();
         Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages })
     }
 
     /// The same sheets as the tuned file `read_back` has them.
-    pub fn read_back(mut self, read_back: &[SheetRule], names: &[String], repo: &Repository, model: &Model) -> Self {
-        if let Ok((overlays, _)) = Overlays::of(read_back, names, repo, model) {
+    pub fn read_back(mut self, read_back: &[SheetRule], names: &[String], urls: &[String], repo: &Repository, model: &Model) -> Self {
+        if let Ok((overlays, _)) = Overlays::of(read_back, names, urls, repo, model) {
             (self.rules, self.overlays) = (read_back.to_vec(), overlays);
         }
         self

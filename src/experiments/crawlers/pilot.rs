@@ -175,7 +175,7 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
         let mut requests = 0;
         let mut drive_to = |schedule: &mut Capped, to: f64| {
             let server = pushback::Server { host: &host, refusals: config.refusals(), load: &mut load, gate: &mut gate };
-            pushback::drive(schedule, to, &[], &mut visits, &mut check, &mut rng, &rules, server, &mut answers)
+            pushback::drive(schedule, to, &[], &mut visits, &mut check, &mut rng, pushback::ServerRules::One(&rules), server, &mut answers)
         };
         if let Some(c) = cycles.as_mut() {
             while let Some(start) = c.due_before(end) {

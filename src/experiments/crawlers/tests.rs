@@ -1186,6 +1186,49 @@ fn heritrixs_sheets_space_their_hosts_apart() {
     assert_eq!(back.sheets, config.loaded().unwrap().sheets);
 }
 
+/// Heritrix's sheet over a path: the gap owed after a fetch is the fetched page's
+/// (DispositionProcessor reads the fetched URL's settings), on the host's one queue.
+/// One host of 50 pages under /forum/ (a sheet of 60 s) and 50 elsewhere (the crawl's
+/// 3 s), each asked every 0.001 day: the queue takes its pages in turn, so a day holds
+/// 86,400 / ((60 + 3) / 2) = 2,743 requests, half of them to the forum; without the
+/// sheet, 28,800. None sooner than the page before it owes.
+#[test]
+fn a_heritrix_sheet_over_a_path_spaces_the_requests_after_its_pages() {
+    let mut list = String::from("page,server,change_rate\n");
+    for k in 0..50 {
+        list.push_str(&format!("https://www.board.example/forum/{k},www.board.example,1\nhttps://www.board.example/news/{k},www.board.example,1\n"));
+    }
+    let beans = |prefix: &str| {
+        format!(
+            "<beans><bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/><bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{prefix}</value></list></property><property name=\"targetSheetNames\"><list><value>slow</value></list></property></bean><bean id=\"slow\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"disposition.minDelayMs\" value=\"60000\"/><entry key=\"disposition.maxDelayMs\" value=\"60000\"/></map></property></bean></beans>"
+        )
+    };
+    let config = |prefix: &str| CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.clone()),
+        crawler_config: Some(beans(prefix)),
+        recrawl_days: Days(0.001),
+        horizon_days: Days(1.0),
+        bins: 10,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config("http://(example,board,www,)/forum/"));
+    let requests = o.servers[0].crawler.requests as f64;
+    assert!((requests - 2743.0).abs() <= 0.01 * 2743.0 + 1.0, "{requests} requests, 2,743 expected");
+    assert_eq!(o.runs[0].violations, 0);
+    let used = o.sheets.as_ref().expect("said");
+    assert_eq!((used.prefixes, used.hosts, used.pages), (1, 1, 50), "{}", used.said);
+    // a path no page is under: the crawl's own gap, and the prefix said as covering none
+    let o = ran(config("http://(example,board,www,)/wiki/"));
+    let requests = o.servers[0].crawler.requests as f64;
+    assert!((requests - 28_800.0).abs() <= 0.01 * 28_800.0 + 1.0, "{requests} requests, 28,800 expected");
+    assert_eq!(o.sheets.as_ref().map(|u| (u.pages, u.unmatched.clone())), Some((0, vec!["http://(example,board,www,)/wiki/".to_string()])));
+    // the estimate counts the host at the fastest gap: never below the run
+    let (work, estimated) = work_and_estimate(config("http://(example,board,www,)/forum/"));
+    assert!(work <= estimated * 1.1, "work {work}, estimated {estimated}");
+}
+
 /// The tuning's last candidate for Heritrix on named hosts with capacities: a sheet
 /// holding each host its file's gap would push over capacity to a request per
 /// 1/capacity, the other hosts left at the file's gap; kept where fresher within the

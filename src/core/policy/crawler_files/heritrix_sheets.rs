@@ -1,8 +1,10 @@
 //! Heritrix's sheets ("Sheets (Site-specific Settings)" in its job configuration guide):
 //! `org.archive.spring.Sheet` beans, each a map of `beanId.property` → value, laid over
 //! the crawl's settings for the URLs whose SURT form begins with a prefix that a
-//! `SurtPrefixesSheetAssociation` names. Freshlab keeps one politeness a host (as
-//! Heritrix keeps one queue a host), so a sheet applies to the hosts a prefix covers whole.
+//! `SurtPrefixesSheetAssociation` names: a host's prefix (`http://(com,example,`) over
+//! every page of the hosts it covers, a path's (`http://(com,example,www,)/news/`) over
+//! the pages under it. A sheet's politeness is owed after a fetch of one of its pages (as
+//! DispositionProcessor reads the fetched URL's settings), on the host's one queue.
 
 use super::heritrix::KNOWN;
 use super::{Entry, Model};
@@ -17,11 +19,12 @@ const MANAGER: &str = "org.archive.crawler.spring.SheetOverlaysManager";
 /// The bean that lays the sheets; without it Heritrix lays none.
 const MANAGER_BEAN: &str = "<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>";
 
-/// A sheet as it applies to the hosts a SURT prefix covers, with its settings that
+/// A sheet as it applies to the pages a SURT prefix covers, with its settings that
 /// Freshlab reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetRule {
-    /// `http://(com,example,` (example.com and its subdomains).
+    /// `http://(com,example,` (example.com and its subdomains), or with a path
+    /// `http://(com,example,www,)/news/` (the pages under it).
     pub prefix: String,
     pub sheet: String,
     /// The association's line.
@@ -96,7 +99,7 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
             continue;
         }
         for prefix in values(property(bean, "surtPrefixes")) {
-            match why_not(&prefix) {
+            match not_http(&prefix) {
                 Some(why) if reads => out.aside.push(aside("SurtPrefixesSheetAssociation.surtPrefixes", format!("{prefix} → {}", names.join(", ")), why)),
                 Some(_) => {}
                 None => out.rules.extend(names.iter().map(|n| SheetRule { prefix: prefix.clone(), sheet: n.clone(), line: at, settings: read_here(n) })),
@@ -119,19 +122,16 @@ fn values(property: Option<Node>) -> Vec<String> {
     if listed.is_empty() { p.attribute("value").map(|v| vec![v.trim().to_string()]).unwrap_or_default() } else { listed }
 }
 
-/// Why a prefix cannot be applied to whole hosts (None: it can).
-fn why_not(prefix: &str) -> Option<String> {
-    let Some(rest) = prefix.strip_prefix("http://(") else {
-        return Some(
-            "not a SURT prefix of an http URL: Heritrix compares it, as written, with each URL's SURT form (https read as http), so it applies to no URL; write http://(com,example, for example.com and its subdomains".into(),
-        );
-    };
-    match rest.split_once(')') {
-        Some((_, path)) if !path.is_empty() && path != "/" => {
-            Some(format!("names part of a host (the path {path}): Heritrix lays the sheet over those URLs only; Freshlab keeps one politeness a host, so it is not in this run"))
-        }
-        _ => None,
-    }
+/// Why a prefix applies to no URL (None: it can apply).
+fn not_http(prefix: &str) -> Option<String> {
+    (!prefix.starts_with("http://(")).then(|| {
+        "not a SURT prefix of an http URL: Heritrix compares it, as written, with each URL's SURT form (https read as http), so it applies to no URL; write http://(com,example, for example.com and its subdomains".into()
+    })
+}
+
+/// Whether a rule's prefix names part of a host (a path after its `)`).
+pub fn names_a_path(rule: &SheetRule) -> bool {
+    rule.prefix.split_once(')').is_some_and(|(_, path)| !path.is_empty() && path != "/")
 }
 
 /// The SURT form of a host's root URL, as Heritrix's SURT.fromURI writes it:
@@ -148,12 +148,43 @@ pub fn host_surt(host: &str) -> String {
     format!("http://({authority}{port})/")
 }
 
-/// The rules that apply to `host` (their indices), first the one that wins: a longer prefix's before a
-/// shorter's, and of one prefix the sheet associated later first (SheetOverlaysManager
-/// pushes each sheet to the front of the URL's overlays; KeyedProperties.get takes the
-/// first that gives a setting).
+/// The SURT form of a page's URL as Heritrix compares it with the prefixes
+/// (SurtPrefixSet.getCandidateSurt: https read as http, the host lowercased and
+/// reversed, a default port, the user and the fragment dropped, the path and query kept):
+/// `https://www.example.com/news/a?b` → `http://(com,example,www,)/news/a?b`. None for
+/// what is not an http(s) URL.
+pub fn url_surt(url: &str) -> Option<String> {
+    let url = url.trim();
+    let (scheme, rest) = url.split_once("://")?;
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return None,
+    };
+    let rest = rest.split('#').next().unwrap_or_default();
+    let cut = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(cut);
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = host.strip_suffix(default_port).unwrap_or(host);
+    if host.is_empty() {
+        return None;
+    }
+    let root = host_surt(host);
+    let path = if path.is_empty() || path.starts_with('?') { format!("/{path}") } else { path.to_string() };
+    Some(format!("{}{path}", root.strip_suffix('/').unwrap_or(&root)))
+}
+
+/// The rules that apply to the root of `host` (their indices), the winner first (see
+/// [`rules_for_surt`]).
 pub fn rules_for(rules: &[SheetRule], host: &str) -> Vec<usize> {
-    let surt = host_surt(host);
+    rules_for_surt(rules, &host_surt(host))
+}
+
+/// The rules that apply to a URL of SURT form `surt` (their indices), first the one that
+/// wins: a longer prefix's before a shorter's, and of one prefix the sheet associated
+/// later first (SheetOverlaysManager pushes each sheet to the front of the URL's
+/// overlays; KeyedProperties.get takes the first that gives a setting).
+pub fn rules_for_surt(rules: &[SheetRule], surt: &str) -> Vec<usize> {
     let mut found: Vec<usize> = (0..rules.len()).filter(|&i| surt.starts_with(&rules[i].prefix)).collect();
     found.sort_by(|&i, &j| rules[j].prefix.len().cmp(&rules[i].prefix.len()).then(j.cmp(&i)));
     found

@@ -197,7 +197,7 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
         let prefixes: Vec<&str> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(|r| r.prefix.as_str()).collect();
         let meaning = match &prefixes[..] {
             [] => "a sheet no prefix Freshlab applies names: not in this run".to_string(),
-            p => format!("over the hosts under {}: {}", p.join(", "), k.meaning),
+            p => format!("over the URLs under {}: {}", p.join(", "), k.meaning),
         };
         loaded.settings.push(Setting { name: format!("{} (sheet {sheet})", e.name), value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false });
     }

@@ -248,13 +248,22 @@ fn heritrixs_overrides_set_the_beans_properties() {
 /// .mergeProperties), before them with `localOverride` true, and after the beans before
 /// it in the file; each setting names the file and its line there.
 /// Heritrix's sheets (its "Sheets (Site-specific Settings)"): each setting a sheet gives
-/// over the hosts its SURT prefixes cover, the longest prefix winning and, of one prefix,
-/// the sheet associated last (SheetOverlaysManager.applyOverlays, KeyedProperties.get);
-/// what cannot be applied to whole hosts said, what cannot be read refused with its line.
+/// over the URLs its SURT prefixes cover (hosts, or paths within them), the longest
+/// prefix winning and, of one prefix, the sheet associated last
+/// (SheetOverlaysManager.applyOverlays, KeyedProperties.get); what applies to no URL
+/// said, what cannot be read refused with its line.
 #[test]
 fn heritrixs_sheets_set_hosts_apart() {
-    use super::heritrix_sheets::{host_surt, overlay, rules_for};
+    fn model_for_host(l: &Loaded, host: &str) -> Model {
+        let found: Vec<&heritrix_sheets::SheetRule> = rules_for(&l.sheets, host).into_iter().map(|k| &l.sheets[k]).collect();
+        overlay(&found, &l.model).unwrap()
+    }
+    use super::heritrix_sheets::{host_surt, overlay, rules_for, rules_for_surt, url_surt};
     assert_eq!(host_surt("www.Example.com"), "http://(com,example,www,)/");
+    assert_eq!(url_surt("https://user@WWW.Example.com:443/News/a?b=1#top").as_deref(), Some("http://(com,example,www,)/News/a?b=1"));
+    assert_eq!(url_surt("http://example.org:8080").as_deref(), Some("http://(org,example,:8080)/"));
+    assert_eq!(url_surt("http://example.org?q").as_deref(), Some("http://(org,example,)/?q"));
+    assert_eq!((url_surt("ftp://example.org/a"), url_surt("example.org/a"), url_surt("http:///a")), (None, None, None));
     assert_eq!(host_surt("example.com:8443"), "http://(com,example,:8443)/");
     assert_eq!(host_surt("10.0.0.1"), "http://(10.0.0.1)/");
     let association = |prefixes: &[&str], sheets: &[&str]| {
@@ -291,19 +300,20 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert_eq!(l.model.server_delay_s, 3.0);
     let row = |name: &str| l.settings.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}: {:?}", l.settings)).clone();
     assert_eq!((row("disposition.minDelayMs (sheet c)").value, row("disposition.minDelayMs (sheet c)").line), ("7000".into(), Some(25)));
-    assert!(row("disposition.minDelayMs (sheet b)").meaning.starts_with("over the hosts under http://(com,example,www,:"));
+    assert!(row("disposition.minDelayMs (sheet b)").meaning.starts_with("over the URLs under http://(com,example,www,:"));
     assert!(l.ignored.contains(&("fetchHttp.userAgent (sheet c)".to_string(), 27)), "{:?}", l.ignored);
     assert!(l.ignored.contains(&("metadata.jobName (sheet names)".to_string(), 30)), "{:?}", l.ignored);
     assert!(!l.ignored.iter().any(|(n, _)| n.contains(".map") || n.contains("surtPrefixes")), "{:?}", l.ignored);
-    // an https prefix (Heritrix compares URLs in their http form) and a path: said, not applied
+    // an https prefix (Heritrix compares URLs in their http form): said, not applied
     let aside: Vec<&Setting> = l.settings.iter().filter(|s| s.name == "SurtPrefixesSheetAssociation.surtPrefixes").collect();
-    assert_eq!(aside.len(), 2, "{aside:?}");
-    assert!(aside[0].meaning.contains("applies to no URL") && aside[1].meaning.contains("names part of a host (the path /forum/)"), "{aside:?}");
+    assert_eq!(aside.len(), 1, "{aside:?}");
+    assert!(aside[0].meaning.contains("applies to no URL"), "{aside:?}");
+    // a path's: over the URLs under it, not over the rest of the host
+    let on_url = |url: &str| overlay(&rules_for_surt(&l.sheets, &url_surt(url).unwrap()).into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap();
+    assert_eq!((on_url("https://example.org/forum/t/1").server_delay_s, on_url("https://example.org/blog/1").server_delay_s), (1.0, 3.0));
+    assert_eq!(model_for_host(&l, "example.org").server_delay_s, 3.0, "the host's root is not under the path");
     // www.example.com: b (the longest prefix), then c (associated after a), then a
-    let model_for = |host: &str| {
-        let found: Vec<&heritrix_sheets::SheetRule> = rules_for(&l.sheets, host).into_iter().map(|k| &l.sheets[k]).collect();
-        overlay(&found, &l.model).unwrap()
-    };
+    let model_for = |host: &str| model_for_host(&l, host);
     let www = model_for("www.example.com");
     assert_eq!((www.server_delay_s, www.reaction), (2.0, Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 5.0 }));
     assert_eq!(model_for("EXAMPLE.com").server_delay_s, 7.0);
