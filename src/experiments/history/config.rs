@@ -141,7 +141,7 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
         Format::Mediawiki => head.matches("\"timestamp\"").count(),
         _ => head.bytes().filter(|&b| b == b'\n').count() + usize::from(!head.ends_with('\n')),
     };
-    (records > 0).then(|| (records as f64 / head.len() as f64, margin))
+    (records > 0 && !head.is_empty()).then(|| (records as f64 / head.len() as f64, margin))
 }
 
 /// The marks a file of `bytes` bytes may give from its first bytes `head`: counted where

@@ -99,6 +99,7 @@ impl HistoryJob {
     /// every file of a run must be of one format.
     fn format_of(&mut self, head: &str) -> Result<Format, String> {
         let found = match self.config.format {
+            Format::Auto if head.trim().is_empty() => return Err("is empty (or blank to its first 4 KB): there are no records in it; check the file".into()),
             Format::Auto => {
                 history::detect(head).ok_or("its format is not one Freshlab knows from its first line; choose the format (cdx, cdxj, sitemap, heritrix, csv, mediawiki)")?
             }

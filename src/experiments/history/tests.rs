@@ -72,6 +72,20 @@ fn cdx_captures_are_read_as_the_format_says() {
     assert_eq!(o.kept, 9);
 }
 
+/// A CDX file cut mid-line (a download stopped short): its last line has its digest cut
+/// too, so it would read as a change; it is refused with its line, whether the legend or
+/// the first capture gives the width.
+#[test]
+fn a_cdx_line_cut_short_is_refused() {
+    let cut = format!("{}com,example)/ 20260106000000 http://example.com/ text/html 200 CC", CDX.lines().take(3).map(|l| format!("{l}\n")).collect::<String>());
+    let o = run(&[("cut.cdx", &cut)]);
+    let e = o.refused.expect("refused");
+    assert!(e.contains("line 4: has 6 fields where the legend names 11: a line cut short"), "{e}");
+    let bare: String = cut.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let e = run(&[("cut.cdx", &bare)]).refused.expect("refused");
+    assert!(e.contains("line 3: has 6 fields where the file's first capture has 11"), "{e}");
+}
+
 /// The Wayback CDX server's default 7 fields (no legend), and CDXJ as Common Crawl serves
 /// it (status and mime in the JSON; `mime-detected` is not the record's mime type).
 #[test]
@@ -375,6 +389,9 @@ fn the_cost_counts_records_a_byte_in_each_files_head() {
     let dump = "<mediawiki><page><revision><id>1</id></revision><revision><id>2</id></revision></page>";
     assert_eq!(marks_per_byte(dump, Format::Auto), Some((2.0 / dump.len() as f64, 2.0)));
     assert_eq!(marks_per_byte("<mediawiki><page><title>A long first text", Format::Auto), None);
+    // an empty file of a given format (`history empty.cdx --format cdx`) showed no record,
+    // not one in no bytes: its density was 1/0 and its cost NaN, "more memory than any machine has"
+    assert_eq!(marks_per_byte("", Format::Cdx), None);
     let api = r#"{"query":{"pages":[{"revisions":[{"timestamp":"2025-01-01T00:00:00Z"},{"timestamp":"2025-01-02T00:00:00Z"}]}]}}"#;
     assert_eq!(marks_per_byte(api, Format::Mediawiki), Some((2.0 / api.len() as f64, 2.0)));
     // the same lines: the whole file counted, a file eight times its head at 1.25 times the density

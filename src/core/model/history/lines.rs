@@ -12,6 +12,9 @@ pub struct LineReader {
     pub format: Format,
     /// CDX: the positions of the original URL, timestamp, mime type, status and digest.
     cdx: [usize; 5],
+    /// CDX: the fields a line has, as the legend names them or (without one) as the
+    /// first record has them: a line with fewer was cut short.
+    cdx_width: Option<(usize, &'static str)>,
     /// CSV: the columns of url, time, changed, digest and weight, once the header is read.
     csv: Option<[Option<usize>; 6]>,
 }
@@ -22,7 +25,7 @@ const CDX_DEFAULT: [usize; 5] = [2, 1, 3, 4, 5];
 impl LineReader {
     pub fn new(format: Format) -> Self {
         debug_assert!(format.by_line());
-        LineReader { format, cdx: CDX_DEFAULT, csv: None }
+        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None }
     }
 
     /// Reads one line (without its end) into `records`.
@@ -50,7 +53,7 @@ impl LineReader {
             let letters: Vec<&str> = legend.split_whitespace().collect();
             let at = |names: &[&str]| letters.iter().position(|l| names.contains(l));
             match (at(&["a"]), at(&["b"]), at(&["m"]), at(&["s"]), at(&["k", "c"])) {
-                (Some(a), Some(b), Some(m), Some(s), Some(k)) => self.cdx = [a, b, m, s, k],
+                (Some(a), Some(b), Some(m), Some(s), Some(k)) => (self.cdx, self.cdx_width) = ([a, b, m, s, k], Some((letters.len(), "the legend names"))),
                 _ => return Err("the CDX legend must name the fields a (original URL), b (date), m (mime type), s (status) and k (digest)".into()),
             }
             return Ok(()); // the legend is the header, not a record
@@ -59,6 +62,13 @@ impl LineReader {
         let need = self.cdx.iter().max().copied().unwrap_or(0) + 1;
         if fields.len() < need {
             return Err(format!("has {} fields, a CDX line needs at least {need} (urlkey timestamp original mimetype statuscode digest …); is it CDXJ or a log?", fields.len()));
+        }
+        match self.cdx_width {
+            Some((width, whose)) if fields.len() < width => {
+                return Err(format!("has {} fields where {whose} {width}: a line cut short (was the file truncated?); fetch the file again or remove the line", fields.len()));
+            }
+            None => self.cdx_width = Some((fields.len(), "the file's first capture has")),
+            _ => {}
         }
         let [a, b, m, s, k] = self.cdx;
         capture(records, fields[a], fields[b], fields[m], fields[s], fields[k])
