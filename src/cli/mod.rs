@@ -416,10 +416,10 @@ fn command_help(command: &str, name: &str) -> String {
 
 /// Runs the job, with progress on a terminal's standard error (`progress.rs`).
 fn execute(config: Config, outputs: &Outputs) -> Result<Output, InputError> {
-    let unit = config.cost().unit;
+    let cost = config.cost();
     freshlab::core::parallel::set_threads(outputs.threads);
     let mut job = start(config)?;
-    let mut progress = Progress::new(outputs.quiet, &unit);
+    let mut progress = Progress::new(outputs.quiet, &cost.unit, cost.seconds);
     while !job.done() {
         let fraction = job.advance(2_000_000);
         progress.update(fraction, job.work());

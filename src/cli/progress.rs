@@ -1,8 +1,10 @@
 //! Progress on standard error (issue 16): a bar with the share done, the rate in the
 //! experiment's own units and the time left, shown once a run has taken a second;
-//! silent with `--quiet` or when standard error is not a terminal, and never on
-//! standard output (where `--json` goes).
+//! silent with `--quiet`, never on standard output (where `--json` goes). Where standard
+//! error is not a terminal, a run estimated over a minute says so once, at its start.
 
+use freshlab::core::limits::duration;
+use freshlab::core::speed;
 #[cfg(not(target_arch = "wasm32"))]
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -20,20 +22,43 @@ impl ProgressBar {
     fn finish_and_clear(&self) {}
 }
 
-/// Steps of the bar: the job reports a fraction, drawn in thousandths.
-const STEPS: u64 = 1000;
+/// Steps of the bar: the job reports a fraction, drawn in hundred-thousandths (a run of
+/// hours moves it every few tenths of a second).
+const STEPS: u64 = 100_000;
+
+/// Below this share done, the time left is the estimate's (the run's own pace is not yet
+/// known).
+const PACE_KNOWN: f64 = 0.01;
 
 pub struct Progress {
     started: Instant,
     unit: String,
+    /// The run's estimated time on the reference machine (seconds).
+    estimate: f64,
     bar: Option<ProgressBar>,
     enabled: bool,
 }
 
 impl Progress {
-    /// `unit`: what the job's work counts ("requests", "events"…).
-    pub fn new(quiet: bool, unit: &str) -> Self {
-        Progress { started: Instant::now(), unit: unit.to_string(), bar: None, enabled: !quiet && std::io::stderr().is_terminal() }
+    /// `unit`: what the job's work counts ("requests", "events"…); `estimate`: the run's
+    /// estimated seconds on the reference machine.
+    pub fn new(quiet: bool, unit: &str, estimate: f64) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        if !quiet && !terminal && estimate > 60.0 {
+            eprintln!("freshlab: this run is estimated at about {} on this machine (--estimate says more; --quiet silences this)", duration(estimate * speed::slowness()));
+        }
+        Progress { started: Instant::now(), unit: unit.to_string(), estimate, bar: None, enabled: !quiet && terminal }
+    }
+
+    /// The time left at `fraction` done: from the run's pace once it is known, else the
+    /// estimate's less the time spent.
+    fn left(&self, fraction: f64) -> String {
+        let spent = self.started.elapsed().as_secs_f64();
+        if fraction >= PACE_KNOWN {
+            return format!("{} left", duration(spent * (1.0 - fraction) / fraction));
+        }
+        let estimated = self.estimate * speed::slowness();
+        if estimated > spent { format!("about {} left (estimated)", duration(estimated - spent)) } else { "time left not yet known".into() }
     }
 
     /// The job has done `work` units, `fraction` of the whole.
@@ -41,18 +66,19 @@ impl Progress {
         if !self.enabled || self.started.elapsed() < Duration::from_secs(1) {
             return;
         }
+        let left = self.left(fraction.clamp(0.0, 1.0));
         #[cfg(target_arch = "wasm32")]
         let bar = self.bar.get_or_insert(ProgressBar);
         #[cfg(not(target_arch = "wasm32"))]
         let bar = self.bar.get_or_insert_with(|| {
             let bar = ProgressBar::with_draw_target(Some(STEPS), ProgressDrawTarget::stderr_with_hz(4));
-            let style = ProgressStyle::with_template("{bar:32.cyan/blue} {percent:>3} % · {msg} · {eta} left").expect("a valid template").progress_chars("█▉▊▋▌▍▎▏ ");
+            let style = ProgressStyle::with_template("{bar:32.cyan/blue} {msg}").expect("a valid template").progress_chars("█▉▊▋▌▍▎▏ ");
             bar.set_style(style);
             bar
         });
-        let seconds = self.started.elapsed().as_secs_f64();
-        bar.set_message(format!("{} {}/s", rate(work / seconds), self.unit));
-        bar.set_position((fraction.clamp(0.0, 1.0) * STEPS as f64) as u64);
+        let (seconds, fraction) = (self.started.elapsed().as_secs_f64(), fraction.clamp(0.0, 1.0));
+        bar.set_message(format!("{:.1} % · {} {}/s · {left}", 100.0 * fraction, rate(work / seconds), self.unit));
+        bar.set_position((fraction * STEPS as f64) as u64);
     }
 
     /// Clears the bar and says how long the run took (if it was shown).
