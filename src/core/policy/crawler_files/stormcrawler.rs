@@ -164,14 +164,18 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
     let mut entries = Vec::new();
     for (key, value) in map {
         let Some(name) = key.as_str().map(str::to_string) else { continue };
-        let value = match value {
-            Yaml::Real(s) | Yaml::String(s) => s,
-            Yaml::Integer(i) => i.to_string(),
-            Yaml::Boolean(b) => b.to_string(),
-            // a list of names (metadata.persist): its items
-            Yaml::Array(items) => items.iter().filter_map(|i| i.as_str()).collect::<Vec<_>>().join(", "),
+        let scalar = |v: &Yaml| match v {
+            Yaml::Real(s) | Yaml::String(s) => Some(s.clone()),
+            Yaml::Integer(i) => Some(i.to_string()),
+            Yaml::Boolean(b) => Some(b.to_string()),
+            _ => None,
+        };
+        let value = match &value {
+            // a list of names (metadata.persist): its items (a list where a number is
+            // asked for is then refused showing them)
+            Yaml::Array(items) => items.iter().filter_map(scalar).collect::<Vec<_>>().join(", "),
             // maps (metrics consumers) are settings Freshlab does not read
-            _ => String::new(),
+            v => scalar(v).unwrap_or_default(),
         };
         let line = line_of(&name);
         entries.push(Entry { name, value, line, file: None });

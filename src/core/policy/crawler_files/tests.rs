@@ -113,6 +113,9 @@ fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     assert_eq!((persist.value.as_str(), persist.line), ("signature, fetchInterval", Some(9)));
     let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: soon\n", "f").unwrap_err();
     assert!(e.message.contains("fetcher.server.delay (line 2): must be a number of seconds"), "{e}");
+    // a list where a number is asked for: refused showing its items
+    let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: [1, 2]\n", "f").unwrap_err();
+    assert!(e.message.contains("(got \"1, 2\")"), "{e}");
     assert!(read(Crawler::Stormcrawler, "config: [1, 2", "f").unwrap_err().message.contains("is not YAML"));
 }
 
