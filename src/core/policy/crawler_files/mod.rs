@@ -343,7 +343,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
     }
-    check(&model).map_err(|why| InputError::new(field, why))?;
+    check(&model, crawler, &settings).map_err(|why| InputError::new(field, why))?;
     if let Reaction::Heritrix { max_delay_s, .. } = model.reaction
         && model.server_delay_s > max_delay_s
         && let Some(least) = settings.iter_mut().find(|s| s.name == "disposition.minDelayMs")
@@ -354,17 +354,41 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
     Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new() })
 }
 
-/// What no crawler can run with, whatever the file says.
-fn check(m: &Model) -> Result<(), String> {
+/// What no crawler can run with, whatever the file says: said by the crawler's own
+/// setting names, with the value and line each has (or its default).
+fn check(m: &Model, crawler: Crawler, settings: &[Setting]) -> Result<(), String> {
     let i = m.intervals;
+    // the settings that give the shortest, longest and default intervals and the decrement
+    let names = match crawler {
+        Crawler::Nutch => {
+            Some(["db.fetch.schedule.adaptive.min_interval", "db.fetch.schedule.adaptive.max_interval", "db.fetch.interval.default", "db.fetch.schedule.adaptive.dec_rate"])
+        }
+        Crawler::Stormcrawler => {
+            Some(["scheduler.adaptive.fetchInterval.min", "scheduler.adaptive.fetchInterval.max", "fetchInterval.default", "scheduler.adaptive.fetchInterval.rate.decr"])
+        }
+        Crawler::Heritrix | Crawler::Scrapy => None,
+    };
+    let said = |k: usize, value: f64| match names {
+        Some(names) => {
+            let name = names[k];
+            match settings.iter().find(|s| s.name == name) {
+                Some(s) if s.set => format!("{name} = {} (set over the file)", s.value),
+                Some(s) if !s.from_file => format!("{name} = {} (its default)", s.value),
+                Some(s) => format!("{name} = {} ({})", s.value, s.line.map_or_else(|| "in the file".to_string(), |l| format!("line {l}"))),
+                None => format!("{name} (its default)"),
+            }
+        }
+        None if k == 3 => format!("the decrement rate ({value})"),
+        None => format!("the {} ({value} days)", ["shortest interval", "longest interval", "recrawl interval"][k]),
+    };
     if !(i.min > 0.0 && i.min <= i.max) {
-        return Err(format!("the shortest interval ({} days) must be above 0 and at most the longest ({} days)", i.min, i.max));
+        return Err(format!("{} must be above 0 and at most {}: lower the one or raise the other", said(0, i.min), said(1, i.max)));
     }
     if i.initial <= 0.0 {
-        return Err("the default interval must be above 0".into());
+        return Err(format!("{} must be above 0", said(2, i.initial)));
     }
     if i.rule != Rule::Fixed && i.dec_rate >= 1.0 {
-        return Err(format!("the decrement rate must be below 1 (got {}): the interval would fall to 0", i.dec_rate));
+        return Err(format!("{} must be below 1: the interval would fall to 0", said(3, i.dec_rate)));
     }
     Ok(())
 }

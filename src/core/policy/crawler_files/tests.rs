@@ -111,6 +111,12 @@ fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     assert_eq!(loaded.ignored.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["topology.workers"]);
     let persist = loaded.settings.iter().find(|s| s.name == "metadata.persist").unwrap();
     assert_eq!((persist.value.as_str(), persist.line), ("signature, fetchInterval", Some(9)));
+    // bounds that cannot hold: named by the crawler's settings, with their lines
+    let e = read(Crawler::Stormcrawler, "config:\n  scheduler.adaptive.fetchInterval.min: 30000\n", "f").unwrap_err();
+    assert!(
+        e.message.contains("scheduler.adaptive.fetchInterval.min = 30000 (line 2) must be above 0 and at most scheduler.adaptive.fetchInterval.max = 20160 (its default): lower the one or raise the other"),
+        "{e}"
+    );
     let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: soon\n", "f").unwrap_err();
     assert!(e.message.contains("fetcher.server.delay (line 2): must be a number of seconds"), "{e}");
     // a list where a number is asked for: refused showing its items
