@@ -37,6 +37,12 @@ pub fn trim_zeros(s: &str) -> &str {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
 }
 
+/// A rate or amount that may fall below one: three significant digits under 1,000
+/// (0.04, 24, 240), whole with thousands separators above (5,000,000).
+pub fn amount(v: f64) -> String {
+    if v.abs() < 1000.0 { sig(v, 3) } else { thousands(v) }
+}
+
 /// A count with thousands separators: 5,000,000.
 pub fn thousands(v: f64) -> String {
     let digits = format!("{:.0}", v.abs());
@@ -81,6 +87,7 @@ mod tests {
         assert_eq!(thousands(5_000_000.0), "5,000,000");
         assert_eq!(thousands(5462.0), "5,462");
         assert_eq!(thousands(12.0), "12");
+        assert_eq!((amount(0.04), amount(57.6), amount(240.0), amount(5462.3)), ("0.04".into(), "57.6".into(), "240".into(), "5,462".into()));
         assert_eq!(sig(1e-9, 2), "1e-9");
         assert_eq!(sig(2.5e-7, 2), "2.5e-7");
         assert_eq!(sig(1e-9, 4), "1e-9");

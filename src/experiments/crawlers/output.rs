@@ -2,7 +2,7 @@
 
 use super::CrawlersConfig;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
-use crate::chart::format::{sig, spread_note, thousands};
+use crate::chart::format::{amount, sig, spread_note, thousands};
 use crate::core::model::seed_list::SeedsUsed;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::Loaded;
@@ -748,7 +748,7 @@ impl Figures for CrawlersOutput {
                     sig(r.converged, 3),
                     sig(r.mean, 3),
                     thousands(r.requests as f64),
-                    thousands(r.bandwidth),
+                    amount(r.bandwidth),
                     sig(100.0 * r.wasted_share(), 3),
                     thousands(r.violations as f64),
                     if pushed.is_empty() { String::new() } else { format!("; {pushed}") }

@@ -2,7 +2,7 @@
 //! thesis's Fig 5.8) and where deployed crawlers sit against MERGE and the POLITE bound.
 
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series_pen};
-use crate::chart::format::{sig, spread_note, thousands};
+use crate::chart::format::{amount, sig, spread_note, thousands};
 use crate::core::policy::PolicyKind;
 use crate::core::sim::redrawn::REDRAWS;
 use crate::experiments::Figures;
@@ -104,7 +104,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
                 "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}{}",
                 sig(o.config.horizon_days.0 / unit, 3),
                 sig(100.0 * c.share, 3),
-                thousands(c.capacity),
+                amount(c.capacity),
                 c.allocation.kind.label(),
                 sig(c.polite_bound, 4),
                 sig(c.unpolite_bound, 4),
@@ -288,7 +288,7 @@ fn crawlers(o: &PoliciesOutput) -> Figure {
         notes.push(format!(
             "{}: {} requests per day, freshness {} after convergence ({} from the cold start){against}{bound}",
             k.policy.label(),
-            thousands(k.bandwidth),
+            amount(k.bandwidth),
             sig(k.converged, 3),
             sig(k.mean, 3)
         ));
