@@ -272,6 +272,22 @@ fn bursty_replays_a_trace_and_refuses_a_bad_one() {
     std::fs::write(&bad, "page,timestamp\nA,2007-01-01T00:00Z\nA,2006-01-01T00:00Z\n").unwrap();
     let err = refusal(&["bursty", "--trace", bad.to_str().unwrap()]);
     assert!(err.contains("line 3: is earlier than line 2 for page “A”; sort each page's rows by time"), "{err}");
+    // Wikipedia revisions read by history, written as a trace with --trace-out, replayed
+    let trace = dir.join("wiki-trace.csv");
+    let pages = dir.join("wiki-pages.csv");
+    let revisions = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-revisions.xml");
+    let (code, _, err) = freshlab(&["history", revisions, "--trace-out", trace.to_str().unwrap(), "--out", pages.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = freshlab(&["bursty", "--trace", trace.to_str().unwrap(), "--fractions", "0.5", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&out)["trace"]["articles"], 15);
+    // its page list in the trace's place: said where the trace is
+    let err = refusal(&["bursty", "--trace", pages.to_str().unwrap()]);
+    assert!(err.contains("this is a page list of rates; a history of Wikipedia revisions writes its trace with freshlab history FILE --trace-out"), "{err}");
+    // records that give no trace: the flag fails, saying what it writes
+    let none = dir.join("none.csv");
+    let (code, _, err) = freshlab(&["history", concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-captures.cdx"), "--trace-out", none.to_str().unwrap(), "--quiet"]);
+    assert!(code != 0 && err.contains("--trace-out: the run wrote no such file (the flag writes MediaWiki revisions as a change trace") && !none.exists(), "{err}");
     let (code, out, _) = freshlab(&["trace", "--generator.articles", "2", "--generator.days", "30", "--generator.min-changes-per-year", "300"]);
     assert_eq!(code, 0);
     assert!(out.starts_with("page,timestamp\nArticle 1,2007-01-"), "{out}");
@@ -764,7 +780,7 @@ fn crawlers_tuned_writes_a_file_that_runs_as_predicted() {
     let mut asked = vec!["crawlers", "--crawler-config", sample, "--tuned-hosts", hosts.to_str().unwrap(), "--quiet"];
     asked.extend(small);
     let (code, _, err) = freshlab(&asked);
-    assert!(code != 0 && err.contains("--tuned-hosts: the run wrote no such file (its result above says why)") && !hosts.exists(), "{err}");
+    assert!(code != 0 && err.contains("--tuned-hosts: the run wrote no such file (the flag writes the tuned adaptive-host-specific-intervals.txt") && !hosts.exists(), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -158,7 +158,8 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     for (flag, path) in &written {
         let shown = flag_for(flag);
         let Some(text) = output.file_out(flag) else {
-            missing.push(format!("{shown}: the run wrote no such file (its result above says why); nothing written to {path}"));
+            let help = freshlab::experiments::registry::files_out(output.name()).iter().find(|o| o.flag == *flag).map_or("", |o| o.help);
+            missing.push(format!("{shown}: the run wrote no such file (the flag {help}; the result above says what the run made); nothing written to {path}"));
             continue;
         };
         std::fs::write(path, text).map_err(|e| Failure { message: format!("cannot write {path} ({shown}): {e}"), code: 1 })?;
@@ -195,7 +196,9 @@ fn files_out(name: &str, fields: &mut Map<String, Value>) -> Result<Vec<(&'stati
         let Value::String(path) = path else {
             return Err(usage_error(format!("{} needs a file name, e.g. {} {}", flag_for(out.flag), flag_for(out.flag), "tuned.xml")));
         };
-        fields.insert(out.sets.into(), Value::Bool(true));
+        if let Some(field) = out.sets {
+            fields.insert(field.into(), Value::Bool(true));
+        }
         written.push((out.flag, path));
     }
     Ok(written)

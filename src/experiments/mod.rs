@@ -164,8 +164,8 @@ impl Choice {
 /// offers it as a download).
 pub struct FileOutput {
     pub flag: &'static str,
-    /// The boolean field the flag turns on (the run that writes the file).
-    pub sets: &'static str,
+    /// The boolean field the flag turns on (the run that writes the file), if any.
+    pub sets: Option<&'static str>,
     pub help: &'static str,
 }
 

@@ -90,7 +90,13 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
         }
         if fields.len() != 2 {
             if k == 0 && fields.len() > 2 && fields.iter().all(|f| f.trim().parse::<f64>().is_err() && parse_time(f.trim()).is_err()) {
-                return Err(InputError::new("trace", format!("line 1 has {} columns ({}); the trace needs exactly two: page,timestamp", fields.len(), fields.join(", "))));
+                // a history's page list in place of its trace: say where the trace is
+                let hint = if fields.iter().any(|f| f.trim().eq_ignore_ascii_case("change_rate")) {
+                    " (this is a page list of rates; a history of Wikipedia revisions writes its trace with freshlab history FILE --trace-out trace.csv, and the page's history view sends it here)"
+                } else {
+                    ""
+                };
+                return Err(InputError::new("trace", format!("line 1 has {} columns ({}); the trace needs exactly two: page,timestamp{hint}", fields.len(), fields.join(", "))));
             }
             report.bad(line, format!("expected 2 fields (page,timestamp), found {}; quote page names that contain commas", fields.len()));
             continue;

@@ -37,13 +37,13 @@ impl Experiment for CrawlersConfig {
 
     fn files_out() -> &'static [FileOutput] {
         &[
-            FileOutput { flag: "tuned", sets: "tune", help: "writes the tuned configuration, in the crawler's own format (the run searches for it)" },
+            FileOutput { flag: "tuned", sets: Some("tune"), help: "writes the tuned configuration, in the crawler's own format (the run searches for it)" },
             FileOutput {
                 flag: "tuned_hosts",
-                sets: "tune",
+                sets: Some("tune"),
                 help: "writes the tuned adaptive-host-specific-intervals.txt (Nutch on a page list's hosts), when the tuning kept one",
             },
-            FileOutput { flag: "tuned_seeds", sets: "tune", help: "writes the tuned seed list, each page's interval fixed (Nutch on a page list), when the tuning kept one" },
+            FileOutput { flag: "tuned_seeds", sets: Some("tune"), help: "writes the tuned seed list, each page's interval fixed (Nutch on a page list), when the tuning kept one" },
         ]
     }
 

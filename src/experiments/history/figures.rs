@@ -31,6 +31,10 @@ impl Figures for HistoryOutput {
     fn brief(&self) -> Option<Brief> {
         Some(self.brief_of())
     }
+
+    fn file_out(&self, flag: &str) -> Option<String> {
+        self.trace.clone().filter(|_| flag == "trace_out")
+    }
 }
 
 fn empty(o: &HistoryOutput) -> Figure {

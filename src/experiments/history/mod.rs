@@ -14,7 +14,7 @@ mod tests;
 pub use config::{HistoryConfig, RecordFile, RecordSource};
 pub use output::{HistoryOutput, PageHistory};
 
-use super::{Brief, Choice, Experiment, Job};
+use super::{Brief, Choice, Experiment, FileOutput, Job};
 use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::model::history::Format;
@@ -30,6 +30,10 @@ impl Experiment for HistoryConfig {
         self.validate()?;
         self.cost().check(&limits::here())?;
         Ok(Box::new(HistoryJob::new(self)?))
+    }
+
+    fn files_out() -> &'static [FileOutput] {
+        &[FileOutput { flag: "trace_out", sets: None, help: "writes MediaWiki revisions as a change trace (page,timestamp) that freshlab bursty --trace reads" }]
     }
 
     fn choices() -> Vec<Choice> {

@@ -218,6 +218,9 @@ fn mediawiki_revisions_and_their_trace() {
     assert_eq!(p.estimate.rate, Some(2.0));
     let trace = crate::core::model::trace::parse(o.trace.as_ref().unwrap().as_bytes()).expect("the trace reads back");
     assert_eq!((trace.pages(), trace.total_changes()), (1, 2));
+    // the CLI's --trace-out writes it; records of other kinds give none
+    assert_eq!(Figures::file_out(&o, "trace_out"), o.trace);
+    assert_eq!(Figures::file_out(&run(&[("a.cdx", CDX)]), "trace_out"), None);
 }
 
 /// Bad lines are refused with the file, the line and the fix, all of them, nothing
