@@ -414,7 +414,7 @@ test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts of the
   const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   const row = (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
   assert.deepEqual(row('disposition.minDelayMs (sheet askedToSlowDown)').slice(1, 3), ['60000', 'the file, line 62']);
-  assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the hosts under http:\/\/\(example,site2,, http:\/\/\(example,site3,/);
+  assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the URLs under http:\/\/\(example,site2,, http:\/\/\(example,site3,/);
   // the overrides file beside it still sets the crawl's own settings
   assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
   await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-sheets.png') });
