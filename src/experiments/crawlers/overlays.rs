@@ -44,9 +44,10 @@ impl Overlays {
             };
             Ok(k as u16)
         };
+        let prefixes = heritrix_sheets::Prefixes::of(rules);
         let mut of = Vec::with_capacity(repo.servers());
         for s in 0..repo.servers() {
-            of.push(intern(names.get(s).map(|n| heritrix_sheets::rules_for(rules, n)).unwrap_or_default())?);
+            of.push(intern(names.get(s).map(|n| prefixes.matching(&heritrix_sheets::host_surt(n))).unwrap_or_default())?);
         }
         let mut by_page = Vec::new();
         if rules.iter().any(heritrix_sheets::names_a_path) && urls.len() == repo.pages() {
@@ -55,7 +56,7 @@ impl Overlays {
                 for i in repo.server_pages(s) {
                     // a page whose name is not an http(s) URL is its host's root
                     by_page.push(match heritrix_sheets::url_surt(&urls[i]) {
-                        Some(surt) => intern(heritrix_sheets::rules_for_surt(rules, &surt))?,
+                        Some(surt) => intern(prefixes.matching(&surt))?,
                         None => host,
                     });
                 }

@@ -175,23 +175,50 @@ pub fn url_surt(url: &str) -> Option<String> {
 }
 
 /// The rules that apply to the root of `host` (their indices), the winner first (see
-/// [`rules_for_surt`]).
+/// [`Prefixes::matching`]).
 pub fn rules_for(rules: &[SheetRule], host: &str) -> Vec<usize> {
-    rules_for_surt(rules, &host_surt(host))
+    Prefixes::of(rules).matching(&host_surt(host))
 }
 
-/// The rules that apply to a URL of SURT form `surt` (their indices), first the one that
-/// wins: a longer prefix's before a shorter's, and of one prefix the sheet associated
-/// later first (SheetOverlaysManager pushes each sheet to the front of the URL's
-/// overlays; KeyedProperties.get takes the first that gives a setting).
-pub fn rules_for_surt(rules: &[SheetRule], surt: &str) -> Vec<usize> {
-    let mut found: Vec<usize> = (0..rules.len()).filter(|&i| surt.starts_with(&rules[i].prefix)).collect();
-    found.sort_by(|&i, &j| rules[j].prefix.len().cmp(&rules[i].prefix.len()).then(j.cmp(&i)));
-    found
+/// The rules by their prefixes, to find a URL's among thousands: each of the URL's own
+/// prefixes of a length some rule's has is looked up, rather than every rule tried.
+pub struct Prefixes<'a> {
+    rules: &'a [SheetRule],
+    by_prefix: std::collections::HashMap<&'a str, Vec<usize>>,
+    /// The rules' prefix lengths, each once.
+    lengths: Vec<usize>,
+}
+
+impl<'a> Prefixes<'a> {
+    pub fn of(rules: &'a [SheetRule]) -> Self {
+        let mut by_prefix: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+        for (i, rule) in rules.iter().enumerate() {
+            by_prefix.entry(rule.prefix.as_str()).or_default().push(i);
+        }
+        let mut lengths: Vec<usize> = by_prefix.keys().map(|p| p.len()).collect();
+        lengths.sort_unstable();
+        lengths.dedup();
+        Prefixes { rules, by_prefix, lengths }
+    }
+
+    /// The rules that apply to a URL of SURT form `surt` (their indices), first the one
+    /// that wins: a longer prefix's before a shorter's, and of one prefix the sheet
+    /// associated later first (SheetOverlaysManager pushes each sheet to the front of
+    /// the URL's overlays; KeyedProperties.get takes the first that gives a setting).
+    pub fn matching(&self, surt: &str) -> Vec<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        for &n in self.lengths.iter().rev().filter(|&&n| n <= surt.len() && surt.is_char_boundary(n)) {
+            if let Some(rules) = self.by_prefix.get(&surt[..n]) {
+                found.extend(rules.iter().rev());
+            }
+        }
+        debug_assert!(found.windows(2).all(|w| self.rules[w[0]].prefix.len() >= self.rules[w[1]].prefix.len()));
+        found
+    }
 }
 
 /// `base` with `rules` laid over it, the first that gives a setting winning (as
-/// [`rules_for`] orders them); refused with the sheet, line and why where a value cannot
+/// [`Prefixes::matching`] orders them); refused with the sheet, line and why where a value cannot
 /// be taken.
 pub fn overlay(rules: &[&SheetRule], base: &Model) -> Result<Model, String> {
     let mut model = *base;

@@ -267,7 +267,7 @@ fn heritrixs_sheets_set_hosts_apart() {
         let found: Vec<&heritrix_sheets::SheetRule> = rules_for(&l.sheets, host).into_iter().map(|k| &l.sheets[k]).collect();
         overlay(&found, &l.model).unwrap()
     }
-    use super::heritrix_sheets::{host_surt, overlay, rules_for, rules_for_surt, url_surt};
+    use super::heritrix_sheets::{Prefixes, host_surt, overlay, rules_for, url_surt};
     assert_eq!(host_surt("www.Example.com"), "http://(com,example,www,)/");
     assert_eq!(url_surt("https://user@WWW.Example.com:443/News/a?b=1#top").as_deref(), Some("http://(com,example,www,)/News/a?b=1"));
     assert_eq!(url_surt("http://example.org:8080").as_deref(), Some("http://(org,example,:8080)/"));
@@ -318,7 +318,7 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert_eq!(aside.len(), 1, "{aside:?}");
     assert!(aside[0].meaning.contains("applies to no URL"), "{aside:?}");
     // a path's: over the URLs under it, not over the rest of the host
-    let on_url = |url: &str| overlay(&rules_for_surt(&l.sheets, &url_surt(url).unwrap()).into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap();
+    let on_url = |url: &str| overlay(&Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap()).into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap();
     assert_eq!((on_url("https://example.org/forum/t/1").server_delay_s, on_url("https://example.org/blog/1").server_delay_s), (1.0, 3.0));
     assert_eq!(model_for_host(&l, "example.org").server_delay_s, 3.0, "the host's root is not under the path");
     // www.example.com: b (the longest prefix), then c (associated after a), then a
