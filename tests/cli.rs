@@ -775,6 +775,15 @@ fn crawlers_tuned_writes_a_file_that_runs_as_predicted() {
     assert_eq!(rerun["requests"], predicted["requests"]);
     assert!((rerun["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
     assert!(refusal(&["crawlers", "--tuned"]).contains("--tuned needs a file name"));
+    // the same run from its JSON (--out, then run --config) writes the same file
+    let config = dir.join("config.json");
+    let mut saved = vec!["crawlers", "--crawler-config", sample, "--tune", "--out", config.to_str().unwrap(), "--quiet"];
+    saved.extend(small);
+    assert_eq!(freshlab(&saved).0, 0);
+    let from_json = dir.join("from-json.xml");
+    let (code, _, err) = freshlab(&["run", "--config", config.to_str().unwrap(), "--tuned", from_json.to_str().unwrap(), "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&from_json).unwrap(), text);
     // generated pages have no host names: no host file, and asking for one writes nothing
     let hosts = dir.join("hosts.txt");
     let mut asked = vec!["crawlers", "--crawler-config", sample, "--tuned-hosts", hosts.to_str().unwrap(), "--quiet"];

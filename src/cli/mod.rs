@@ -116,15 +116,15 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         print!("{}", command_help(command, name));
         return Ok(());
     }
-    let (outputs, mut fields) = parse(rest).map_err(usage_error)?;
+    let (outputs, fields) = parse(rest).map_err(usage_error)?;
     if let Some(arg) = outputs.positional.first()
         && experiment != Some("history")
     {
         return Err(usage_error(format!("unexpected argument '{arg}': options are written --name value")));
     }
-    let written = experiment.map_or(Ok(Vec::new()), |name| files_out(name, &mut fields))?;
     let from_file = outputs.config.is_some();
-    let mut object = config_object(experiment, &outputs, fields)?;
+    let mut written = Vec::new();
+    let mut object = config_object(experiment, &outputs, fields, Some(&mut written))?;
     if !outputs.positional.is_empty() {
         // files as arguments: the records of `freshlab history FILE…`, read as streams
         object.insert("paths".into(), Value::Array(outputs.positional.iter().cloned().map(Value::String).collect()));
@@ -238,8 +238,15 @@ fn without_file_texts(config: &Config, args: &[String]) -> Value {
 }
 
 /// The JSON config of a command: `--config FILE` (if given), then the presets, files and
-/// fields given as flags, over the experiment's defaults.
-fn config_object(experiment: Option<&'static str>, outputs: &Outputs, mut fields: Map<String, Value>) -> Result<Map<String, Value>, Failure> {
+/// fields given as flags, over the experiment's defaults. `written`: where the files the run writes besides its result (`--tuned FILE`) go,
+/// once the experiment is known (from the command or the file); None where none may be
+/// written (a sweep).
+fn config_object(
+    experiment: Option<&'static str>,
+    outputs: &Outputs,
+    mut fields: Map<String, Value>,
+    written: Option<&mut Vec<(&'static str, String)>>,
+) -> Result<Map<String, Value>, Failure> {
     let mut object = match &outputs.config {
         Some(path) => read_config(path)?,
         None if experiment.is_none() => return Err(usage_error("freshlab run needs --config FILE.json (or --config - to read standard input)")),
@@ -253,6 +260,9 @@ fn config_object(experiment: Option<&'static str>, outputs: &Outputs, mut fields
         },
     };
     object.insert("experiment".into(), Value::String(name.into()));
+    if let Some(written) = written {
+        written.extend(files_out(name, &mut fields)?);
+    }
     for (preset, _, config) in presets(name) {
         if fields.remove(preset).is_some() {
             let Value::Object(values) = serde_json::to_value(config).expect("configs serialise") else { unreachable!("a config is an object") };

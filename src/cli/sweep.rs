@@ -180,7 +180,7 @@ pub fn main(args: &[String]) -> Result<(), Failure> {
     }
     let (outputs, fields) = parse(&rest).map_err(usage_error)?;
     let from_file = outputs.config.is_some();
-    let base = config_object(Some(experiment), &outputs, fields)?;
+    let base = config_object(Some(experiment), &outputs, fields, None)?;
     let grid = Grid { experiment: experiment.to_string(), base, vary: vary.iter().map(|v| parse_vary(v)).collect::<Result<_, _>>()? };
     check_vary(experiment, &grid.vary)?;
     let (index, count) = match &shard {
