@@ -21,12 +21,18 @@ pub enum ServerBy {
 }
 }
 
+/// A URL's scheme, its authority without the user (`Example.COM:8080`) and what follows
+/// (path, query and fragment), or None without `scheme://`.
+pub fn url_parts(url: &str) -> Option<(&str, &str, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    let (authority, tail) = rest.split_at(rest.find(['/', '?', '#']).unwrap_or(rest.len()));
+    Some((scheme, authority.rsplit_once('@').map_or(authority, |(_, h)| h), tail))
+}
+
 /// The host of `url` (`http://User@Example.COM:8080/a` → `example.com`), or None when it
 /// has no `scheme://host`.
 pub fn host(url: &str) -> Option<String> {
-    let (_, rest) = url.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (_, authority, _) = url_parts(url)?;
     let host = if authority.starts_with('[') { authority.split_inclusive(']').next()? } else { authority.split(':').next()? };
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     (!host.is_empty()).then_some(host)

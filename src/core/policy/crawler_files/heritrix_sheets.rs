@@ -8,6 +8,7 @@
 
 use super::heritrix::KNOWN;
 use super::{Entry, Model};
+use crate::core::model::history::server::url_parts;
 use crate::core::policy::pushback::Reaction;
 use roxmltree::{Document, Node};
 use serde::{Deserialize, Serialize};
@@ -154,18 +155,14 @@ pub fn host_surt(host: &str) -> String {
 /// `https://www.example.com/news/a?b` → `http://(com,example,www,)/news/a?b`. None for
 /// what is not an http(s) URL.
 pub fn url_surt(url: &str) -> Option<String> {
-    let url = url.trim();
-    let (scheme, rest) = url.split_once("://")?;
+    let (scheme, authority, tail) = url_parts(url.trim())?;
     let default_port = match scheme.to_ascii_lowercase().as_str() {
         "http" => ":80",
         "https" => ":443",
         _ => return None,
     };
-    let rest = rest.split('#').next().unwrap_or_default();
-    let cut = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, path) = rest.split_at(cut);
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = host.strip_suffix(default_port).unwrap_or(host);
+    let path = tail.split('#').next().unwrap_or_default();
+    let host = authority.strip_suffix(default_port).unwrap_or(authority);
     if host.is_empty() {
         return None;
     }
@@ -183,7 +180,6 @@ pub fn rules_for(rules: &[SheetRule], host: &str) -> Vec<usize> {
 /// The rules by their prefixes, to find a URL's among thousands: each of the URL's own
 /// prefixes of a length some rule's has is looked up, rather than every rule tried.
 pub struct Prefixes<'a> {
-    rules: &'a [SheetRule],
     by_prefix: std::collections::HashMap<&'a str, Vec<usize>>,
     /// The rules' prefix lengths, each once.
     lengths: Vec<usize>,
@@ -198,7 +194,7 @@ impl<'a> Prefixes<'a> {
         let mut lengths: Vec<usize> = by_prefix.keys().map(|p| p.len()).collect();
         lengths.sort_unstable();
         lengths.dedup();
-        Prefixes { rules, by_prefix, lengths }
+        Prefixes { by_prefix, lengths }
     }
 
     /// The rules that apply to a URL of SURT form `surt` (their indices), first the one
@@ -212,7 +208,6 @@ impl<'a> Prefixes<'a> {
                 found.extend(rules.iter().rev());
             }
         }
-        debug_assert!(found.windows(2).all(|w| self.rules[w[0]].prefix.len() >= self.rules[w[1]].prefix.len()));
         found
     }
 }
