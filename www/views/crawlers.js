@@ -338,14 +338,15 @@ export default {
           sample: 'nutch-site.xml',
           sampleName: 'nutch-site.xml (a sample: adaptive, weekly, 30 s delay)',
           sampleFor: (config) =>
-            config.crawler === 'heritrix'
-              ? { sample: 'crawler-beans.cxml', sampleLabel: 'Load a sample crawler-beans.cxml', sampleName: 'crawler-beans.cxml (a sample: sheets slow site1, speed site2 and site3)' }
-              : null,
+            ({
+              heritrix: { sample: 'crawler-beans.cxml', sampleLabel: 'Load a sample crawler-beans.cxml', sampleName: 'crawler-beans.cxml (a sample: sheets slow site1, speed site2 and site3)' },
+              scrapy: { sample: 'settings.py', sampleLabel: 'Load a sample settings.py', sampleName: 'settings.py (a sample: 2 s delay, slots slow site1 and site2)' },
+            })[config.crawler] ?? null,
           empty: 'No configuration loaded: the crawler runs on its shipped defaults. Drop its file here or choose one.',
           waiting: 'No configuration loaded: the crawler runs on its shipped defaults.',
           loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
           help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
-            (the <code>disposition</code> bean, its overrides and its sheets over hosts and paths) or settings.py (plain NAME = value lines). The crawler is set from the file's form; a setting
+            (the <code>disposition</code> bean, its overrides and its sheets over hosts and paths) or settings.py (plain NAME = value lines; DOWNLOAD_SLOTS as a dict). The crawler is set from the file's form; a setting
             that cannot be read is reported with its line. Limit: 1 MB.`,
           // whose file it is, from its form (as the CLI does without --crawler)
           onLoad: (p, text) => {

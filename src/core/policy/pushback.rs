@@ -62,9 +62,10 @@ pub enum Reaction {
     /// Scrapy's downloader slot: `DOWNLOAD_DELAY` between request starts (× a uniform
     /// 0.5–1.5 when `RANDOMIZE_DOWNLOAD_DELAY`), `CONCURRENT_REQUESTS_PER_DOMAIN` at once
     /// when there is no delay; AutoThrottle (when enabled) moves the delay halfway to
-    /// latency / `AUTOTHROTTLE_TARGET_CONCURRENCY` after each response, within
-    /// `DOWNLOAD_DELAY` and `AUTOTHROTTLE_MAX_DELAY`, a refused response never lowering
-    /// it (scrapy/extensions/throttle.py). Robots.txt Crawl-delay and Retry-After are not
+    /// latency / `AUTOTHROTTLE_TARGET_CONCURRENCY` after each response (straight to it
+    /// when that is longer), at least `DOWNLOAD_DELAY` and then at most
+    /// `AUTOTHROTTLE_MAX_DELAY`, a refused response never lowering it
+    /// (scrapy/extensions/throttle.py, AutoThrottle._adjust_delay). Robots.txt Crawl-delay and Retry-After are not
     /// read (scrapy#3849).
     Scrapy { randomize: bool, concurrency: f64, autothrottle: bool, start_delay_s: f64, max_delay_s: f64, target_concurrency: f64 },
     /// Freshlab's rule for MERGE and OPT_POLITE: P (or the Crawl-delay when longer)
@@ -221,8 +222,10 @@ impl Reaction {
                 let mut delay = gap_s;
                 if autothrottle {
                     let old = if gate.delay_s > 0.0 { gate.delay_s } else { start_delay_s.max(gap_s) };
+                    // AutoThrottle._adjust_delay: halfway to the target, straight to it
+                    // when it is longer, within DOWNLOAD_DELAY and then the most
                     let target = answer.seconds() / target_concurrency;
-                    let mut new = ((old + target) / 2.0).min(max_delay_s).max(gap_s);
+                    let mut new = ((old + target) / 2.0).max(target).max(gap_s).min(max_delay_s);
                     if refused && new < old {
                         new = old;
                     }
@@ -514,7 +517,8 @@ mod tests {
     }
 
     /// Scrapy's AutoThrottle: from its start delay 5 s, a 2 s latency at target 1 moves the
-    /// delay to 3.5 s, then 2.75 s; a refusal's short latency does not lower it.
+    /// delay to 3.5 s, then 2.75 s; a refusal's short latency does not lower it; a longer
+    /// latency is taken whole; AUTOTHROTTLE_MAX_DELAY bounds it last.
     #[test]
     fn scrapy_autothrottle_moves_halfway_to_the_latency() {
         let r = Reaction::Scrapy { randomize: false, concurrency: 8.0, autothrottle: true, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 };
@@ -522,6 +526,11 @@ mod tests {
         assert!(close(wait(r, &mut gate, &host, 0.0, OK, 0.0), 3.5));
         assert!(close(wait(r, &mut gate, &host, 0.0, OK, 0.0), 2.75));
         assert!(close(wait(r, &mut gate, &host, 0.0, RETRY_120, 0.0), 2.75));
+        // a latency over the delay is taken at once, not halfway: 8 s, not (2.75 + 8) / 2
+        assert!(close(wait(r, &mut gate, &host, 0.0, Answer::Ok { seconds: 8.0 }, 0.0), 8.0));
+        // past AUTOTHROTTLE_MAX_DELAY the most wins, even over a longer DOWNLOAD_DELAY
+        assert!(close(wait(r, &mut HostGate::default(), &host, 0.0, Answer::Ok { seconds: 90.0 }, 0.0), 60.0));
+        assert!(close(wait(r, &mut HostGate::default(), &host, 0.0, OK, 75.0), 60.0));
         // without AutoThrottle or delay: eight in flight
         let plain = Reaction::Scrapy { randomize: false, concurrency: 8.0, autothrottle: false, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 };
         assert!(close(wait(plain, &mut HostGate::default(), &host, 0.0, OK, 0.0), 0.25));

@@ -5,9 +5,9 @@ use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen, series
 use crate::chart::format::{amount, sig, spread_note, thousands};
 use crate::core::model::seed_list::SeedsUsed;
 use crate::core::model::webbase::RepositorySummary;
-use crate::core::policy::crawler_files::Loaded;
 use crate::core::policy::crawler_files::seed_metadata::{KeyUse, NUTCH_FIXED};
 use crate::core::policy::crawler_files::tuning::Objective;
+use crate::core::policy::crawler_files::{Crawler, Loaded};
 use crate::core::policy::pushback::Answers;
 use crate::core::sim::redrawn::{self, REDRAWS};
 use crate::experiments::{Brief, Figures, Tabular};
@@ -144,11 +144,12 @@ impl RunResult {
             said.push(format!("{} servers never requested (their Crawl-delay over the cap)", thousands(self.skipped_servers as f64)));
         }
         if self.servers_over_capacity > 0 {
+            let hours = sig(self.over_capacity_s / 3600.0, 3);
             said.push(format!(
-                "{} server{} over capacity for {} hours in all",
+                "{} server{} over capacity for {hours} {} in all",
                 thousands(self.servers_over_capacity as f64),
                 if self.servers_over_capacity == 1 { "" } else { "s" },
-                sig(self.over_capacity_s / 3600.0, 3)
+                if hours == "1" { "hour" } else { "hours" }
             ));
         }
         if a.response_s > 0.0 && self.requests > 0 {
@@ -555,18 +556,27 @@ pub struct SheetsUsed {
 }
 
 impl SheetsUsed {
-    pub fn of(prefixes: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
+    /// For `crawler`'s rules: Heritrix's SURT prefixes, Scrapy's slots.
+    pub fn of(crawler: Crawler, prefixes: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
         let missing = match unmatched.len() {
             0 => String::new(),
+            n if crawler == Crawler::Scrapy => {
+                format!("; {n} {} of none of the pages ({})", if n == 1 { "is" } else { "are" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", "))
+            }
             n => format!("; {n} {} none of the pages ({})", if n == 1 { "covers" } else { "cover" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", ")),
         };
+        let (whose, one, many) = match crawler {
+            Crawler::Scrapy => ("Scrapy's DOWNLOAD_SLOTS", "slot", "slots"),
+            _ => ("Heritrix's sheets", "SURT prefix", "SURT prefixes"),
+        };
         let said = format!(
-            "Heritrix's sheets: {} SURT {} set {} {} ({} pages) apart from the crawl's settings{missing}",
+            "{whose}: {} {} set {} {} ({} pages) apart from the {} settings{missing}",
             prefixes,
-            if prefixes == 1 { "prefix" } else { "prefixes" },
+            if prefixes == 1 { one } else { many },
             thousands(hosts as f64),
             if hosts == 1 { "host" } else { "hosts" },
-            thousands(pages as f64)
+            thousands(pages as f64),
+            if crawler == Crawler::Scrapy { "file's" } else { "crawl's" }
         );
         SheetsUsed { prefixes, hosts, pages, unmatched, said }
     }

@@ -1,6 +1,6 @@
-//! Heritrix's sheets on the pages' servers: which sheets each server's host falls under,
-//! kept as the few distinct sets they form (a run then holds one set of rules a set,
-//! not one a server), and what the sheets covered.
+//! Heritrix's sheets (and Scrapy's DOWNLOAD_SLOTS) on the pages' servers: which rules
+//! each server's host falls under, kept as the few distinct sets they form (a run then
+//! holds one set of rules a set, not one a server), and what the rules covered.
 
 use super::output::SheetsUsed;
 use crate::core::model::repository::Repository;
@@ -69,13 +69,17 @@ impl Overlays {
         let covered = |s: usize| overlays.set(s) > 0 || repo.server_pages(s).any(|i| overlays.page_set(i, s) > 0);
         let hosts = (0..repo.servers()).filter(|&s| covered(s)).count() as u64;
         let pages = (0..repo.servers()).flat_map(|s| repo.server_pages(s).map(move |i| (i, s))).filter(|&(i, s)| overlays.page_set(i, s) > 0).count() as u64;
-        let mut prefixes: Vec<&str> = rules.iter().map(|r| r.prefix.as_str()).collect();
+        // a sheet's prefix as written, a Scrapy slot's host
+        fn named(r: &SheetRule) -> &str {
+            if r.crawler == Crawler::Scrapy { &r.sheet } else { &r.prefix }
+        }
+        let mut prefixes: Vec<&str> = rules.iter().map(named).collect();
         prefixes.sort_unstable();
         prefixes.dedup();
         let used: std::collections::BTreeSet<u16> = overlays.of.iter().chain(&overlays.by_page).copied().collect();
-        let matched: std::collections::BTreeSet<&str> = used.iter().flat_map(|&k| overlays.sets[usize::from(k)].iter().map(|&r| rules[r].prefix.as_str())).collect();
+        let matched: std::collections::BTreeSet<&str> = used.iter().flat_map(|&k| overlays.sets[usize::from(k)].iter().map(|&r| named(&rules[r]))).collect();
         let unmatched = prefixes.iter().filter(|p| !matched.contains(**p)).map(|p| p.to_string()).collect();
-        Ok((overlays, Some(SheetsUsed::of(prefixes.len() as u64, hosts, pages, unmatched))))
+        Ok((overlays, Some(SheetsUsed::of(rules[0].crawler, prefixes.len() as u64, hosts, pages, unmatched))))
     }
 
     /// Server `s`'s set, its host's root's (0: the crawler's own settings).

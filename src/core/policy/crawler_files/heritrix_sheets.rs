@@ -6,8 +6,7 @@
 //! the pages under it. A sheet's politeness is owed after a fetch of one of its pages (as
 //! DispositionProcessor reads the fetched URL's settings), on the host's one queue.
 
-use super::heritrix::KNOWN;
-use super::{Entry, Model};
+use super::{Crawler, Entry, Known, Model, heritrix, scrapy_slots};
 use crate::core::model::history::server::url_parts;
 use crate::core::policy::pushback::Reaction;
 use roxmltree::{Document, Node};
@@ -21,12 +20,18 @@ const MANAGER: &str = "org.archive.crawler.spring.SheetOverlaysManager";
 const MANAGER_BEAN: &str = "<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>";
 
 /// A sheet as it applies to the pages a SURT prefix covers, with its settings that
-/// Freshlab reads.
+/// Freshlab reads; also a Scrapy `DOWNLOAD_SLOTS` slot, over its one host
+/// ([`super::scrapy_slots`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetRule {
+    /// The crawler whose settings it lays (their names in its [`rule_settings`]).
+    #[serde(default = "heritrix")]
+    pub crawler: Crawler,
     /// `http://(com,example,` (example.com and its subdomains), or with a path
-    /// `http://(com,example,www,)/news/` (the pages under it).
+    /// `http://(com,example,www,)/news/` (the pages under it); a Scrapy slot's host
+    /// exactly, `http://(com,example,www,)`.
     pub prefix: String,
+    /// The sheet's name (a Scrapy slot's: its host).
     pub sheet: String,
     /// The association's line.
     pub line: u64,
@@ -75,7 +80,7 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
     }
     let read_here = |sheet: &str| -> Vec<(String, String, u64)> {
         let entries = maps.iter().find(|(n, _)| n == sheet).map_or(&[][..], |(_, e)| e);
-        entries.iter().filter(|e| KNOWN.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.value.clone(), e.line)).collect()
+        entries.iter().filter(|e| heritrix::KNOWN.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.value.clone(), e.line)).collect()
     };
     for bean in beans().filter(|b| matches!(b.attribute("class"), Some(BY_SURT | BY_RULES))) {
         let at = line(bean);
@@ -103,7 +108,9 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
             match not_http(&prefix) {
                 Some(why) if reads => out.aside.push(aside("SurtPrefixesSheetAssociation.surtPrefixes", format!("{prefix} → {}", names.join(", ")), why)),
                 Some(_) => {}
-                None => out.rules.extend(names.iter().map(|n| SheetRule { prefix: prefix.clone(), sheet: n.clone(), line: at, settings: read_here(n) })),
+                None => {
+                    out.rules.extend(names.iter().map(|n| SheetRule { crawler: Crawler::Heritrix, prefix: prefix.clone(), sheet: n.clone(), line: at, settings: read_here(n) }))
+                }
             }
         }
     }
@@ -212,6 +219,20 @@ impl<'a> Prefixes<'a> {
     }
 }
 
+fn heritrix() -> Crawler {
+    Crawler::Heritrix
+}
+
+/// The settings a crawler's rules over hosts may give: a Heritrix sheet's map keys (its
+/// crawl's own names), a Scrapy slot's keys.
+pub fn rule_settings(crawler: Crawler) -> &'static [Known] {
+    match crawler {
+        Crawler::Heritrix => heritrix::KNOWN,
+        Crawler::Scrapy => scrapy_slots::KNOWN,
+        Crawler::Nutch | Crawler::Stormcrawler => &[],
+    }
+}
+
 /// `base` with `rules` laid over it, the first that gives a setting winning (as
 /// [`Prefixes::matching`] orders them); refused with the sheet, line and why where a value cannot
 /// be taken.
@@ -220,12 +241,22 @@ pub fn overlay(rules: &[&SheetRule], base: &Model) -> Result<Model, String> {
     // the winner last, so that its values stay
     for rule in rules.iter().rev() {
         for (name, value, line) in &rule.settings {
-            if let Some(k) = KNOWN.iter().find(|k| k.name == name) {
-                (k.apply)(&mut model, value).map_err(|why| format!("sheet {}, {name} (line {line}): {why} (got \"{value}\"); fix the value or remove the entry", rule.sheet))?;
+            if let Some(k) = rule_settings(rule.crawler).iter().find(|k| k.name == name) {
+                (k.apply)(&mut model, value).map_err(|why| format!("{}, {name} (line {line}): {why} (got \"{value}\"); fix the value or remove the entry", rule.named()))?;
             }
         }
     }
     Ok(model)
+}
+
+impl SheetRule {
+    /// How messages name it: `sheet slowSite`, `DOWNLOAD_SLOTS['example.com']`.
+    pub fn named(&self) -> String {
+        match self.crawler {
+            Crawler::Scrapy => format!("DOWNLOAD_SLOTS['{}']", self.sheet),
+            _ => format!("sheet {}", self.sheet),
+        }
+    }
 }
 
 /// The fastest spacing any host may get: `base` with each setting at the least any
@@ -237,9 +268,16 @@ pub fn fastest(rules: &[SheetRule], base: &Model) -> Model {
         fast.server_delay_s = fast.server_delay_s.min(m.server_delay_s);
         fast.min_delay_s = fast.min_delay_s.min(m.min_delay_s);
         fast.crawl_delay_cap_s = fast.crawl_delay_cap_s.min(m.crawl_delay_cap_s);
-        if let (Reaction::Heritrix { delay_factor, max_delay_s }, Reaction::Heritrix { delay_factor: f, max_delay_s: most }) = (&mut fast.reaction, m.reaction) {
-            *delay_factor = delay_factor.min(f);
-            *max_delay_s = max_delay_s.min(most);
+        match (&mut fast.reaction, m.reaction) {
+            (Reaction::Heritrix { delay_factor, max_delay_s }, Reaction::Heritrix { delay_factor: f, max_delay_s: most }) => {
+                *delay_factor = delay_factor.min(f);
+                *max_delay_s = max_delay_s.min(most);
+            }
+            (Reaction::Scrapy { concurrency, start_delay_s, .. }, Reaction::Scrapy { concurrency: c, start_delay_s: start, .. }) => {
+                *concurrency = concurrency.max(c);
+                *start_delay_s = start_delay_s.min(start);
+            }
+            _ => {}
         }
     }
     fast

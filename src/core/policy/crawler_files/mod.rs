@@ -13,6 +13,7 @@ pub mod nutch;
 pub mod nutch_hosts;
 pub mod nutch_mimes;
 pub mod scrapy;
+pub mod scrapy_slots;
 pub mod seed_metadata;
 pub mod stormcrawler;
 pub mod tuning;
@@ -89,11 +90,12 @@ impl Model {
     /// FetchItemQueue waits `crawlDelay` after each request with one thread per queue and
     /// `minCrawlDelay` with more (StormCrawler's FetchItemQueue likewise). Heritrix's
     /// DispositionProcessor.politenessDelayFor caps its wait, the least gap included, at
-    /// `maxDelayMs`.
+    /// `maxDelayMs`; Scrapy's AutoThrottle bounds its delay, DOWNLOAD_DELAY included, by
+    /// `AUTOTHROTTLE_MAX_DELAY`.
     pub fn politeness_s(&self) -> f64 {
         let gap = if self.threads_per_queue > 1.0 { self.min_delay_s } else { self.server_delay_s };
         match self.reaction {
-            Reaction::Heritrix { max_delay_s, .. } => gap.min(max_delay_s),
+            Reaction::Heritrix { max_delay_s, .. } | Reaction::Scrapy { autothrottle: true, max_delay_s, .. } => gap.min(max_delay_s),
             _ => gap,
         }
     }
@@ -174,7 +176,12 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
         Crawler::Scrapy => scrapy::entries(text),
     }
     .map_err(|e| InputError::new(field, e))?;
-    let loaded = apply(crawler, entries, fields)?;
+    let slots = if crawler == Crawler::Scrapy { Some(scrapy_slots::read(&entries, text).map_err(|e| InputError::new(field, e))?) } else { None };
+    let mut loaded = apply(crawler, entries, fields)?;
+    if let Some(slots) = slots {
+        loaded.ignored.retain(|(name, _)| name != scrapy_slots::NAME);
+        return with_sheets(loaded, slots).map_err(|e| InputError::new(field, e));
+    }
     if crawler != Crawler::Heritrix {
         return Ok(loaded);
     }
@@ -183,23 +190,30 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
     with_sheets(loaded, sheets).map_err(|e| InputError::new(field, e))
 }
 
-/// `loaded` with Heritrix's sheets: each setting a sheet gives that Freshlab reads
-/// listed (its value checked), the others ignored with their lines, and the
-/// associations it cannot apply said.
+/// `loaded` with its rules over hosts (Heritrix's sheets, Scrapy's DOWNLOAD_SLOTS): each
+/// setting a rule gives that Freshlab reads listed (its value checked), the others
+/// ignored with their lines, and the associations it cannot apply said.
 fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Loaded, String> {
+    let crawler = loaded.crawler;
     for (sheet, e) in &sheets.entries {
-        let Some(k) = heritrix::KNOWN.iter().find(|k| k.name == e.name) else {
-            loaded.ignored.push((format!("{} (sheet {sheet})", e.name), e.line));
+        let name = match crawler {
+            Crawler::Scrapy => format!("{}['{sheet}']['{}']", scrapy_slots::NAME, e.name),
+            _ => format!("{} (sheet {sheet})", e.name),
+        };
+        let Some(k) = heritrix_sheets::rule_settings(crawler).iter().find(|k| k.name == e.name) else {
+            loaded.ignored.push((name, e.line));
             continue;
         };
         let mut scratch = loaded.model;
-        (k.apply)(&mut scratch, &e.value).map_err(|why| format!("sheet {sheet}, {} (line {}): {why} (got \"{}\"); fix the value or remove the entry", e.name, e.line, e.value))?;
+        let whose = if crawler == Crawler::Scrapy { name.clone() } else { format!("sheet {sheet}, {}", e.name) };
+        (k.apply)(&mut scratch, &e.value).map_err(|why| format!("{whose} (line {}): {why} (got \"{}\"); fix the value or remove the entry", e.line, e.value))?;
         let prefixes: Vec<&str> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(|r| r.prefix.as_str()).collect();
-        let meaning = match &prefixes[..] {
-            [] => "a sheet no prefix Freshlab applies names: not in this run".to_string(),
-            p => format!("over the URLs under {}: {}", p.join(", "), k.meaning),
+        let meaning = match (&prefixes[..], crawler) {
+            (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
+            ([], _) => "a sheet no prefix Freshlab applies names: not in this run".to_string(),
+            (p, _) => format!("over the URLs under {}: {}", p.join(", "), k.meaning),
         };
-        loaded.settings.push(Setting { name: format!("{} (sheet {sheet})", e.name), value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false });
+        loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false });
     }
     for (e, why) in sheets.aside {
         loaded.settings.push(Setting { name: e.name, value: e.value, from_file: true, line: Some(e.line), file: None, meaning: why, set: false });

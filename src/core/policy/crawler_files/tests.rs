@@ -735,3 +735,56 @@ fn the_host_file_takes_each_hosts_bounds_from_the_optimums_intervals() {
     let read = nutch_hosts::read(&nutch_hosts::write(&listed, "a test"), &global).unwrap();
     assert_eq!(read.iter().map(|h| (seconds(h.min), seconds(h.max))).collect::<Vec<_>>(), listed.iter().map(|h| (seconds(h.min), seconds(h.max))).collect::<Vec<_>>());
 }
+
+/// Scrapy's DOWNLOAD_SLOTS (Downloader._get_slot): each slot's `delay`, `concurrency` and
+/// `randomize_delay` over the file's settings for its one host (the URL's host name:
+/// neither subdomains nor parent), the keys a slot leaves out at the file's values; each
+/// key listed with its line, unknown ones ignored, the last of a repeated slot winning;
+/// a value that is no plain literal refused with the line and the fix.
+#[test]
+fn scrapys_download_slots_set_their_hosts_apart() {
+    use super::heritrix_sheets::{overlay, rules_for};
+    let text = "DOWNLOAD_DELAY = 3\nRANDOMIZE_DOWNLOAD_DELAY = False  # fixed gaps\nDOWNLOAD_SLOTS = {\n    'Slow.Example': {'delay': 60},  # asked by its owner\n    \"fast.example\": {\n        \"concurrency\": 2, \"delay\": 0.0,\n        'throttle': False,\n    },\n    'slow.example': {'delay': 90, 'randomize_delay': True},\n}\nBOT_NAME = 'b'\n";
+    let l = read(Crawler::Scrapy, text, "f").unwrap();
+    let model_for = |host: &str| overlay(&rules_for(&l.sheets, host).into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap();
+    // the later slow.example wins, randomised; the file's gap elsewhere
+    let slow = model_for("slow.example");
+    assert_eq!(slow.server_delay_s, 90.0);
+    assert!(matches!(slow.reaction, Reaction::Scrapy { randomize: true, concurrency, .. } if concurrency == 8.0), "{:?}", slow.reaction);
+    let fast = model_for("fast.example");
+    assert_eq!(fast.server_delay_s, 0.0);
+    assert!(matches!(fast.reaction, Reaction::Scrapy { randomize: false, concurrency, .. } if concurrency == 2.0), "{:?}", fast.reaction);
+    for other in ["www.fast.example", "example", "slow.example:8080"] {
+        assert_eq!(model_for(other), l.model, "{other} is no slot's host");
+    }
+    assert_eq!(l.model.server_delay_s, 3.0);
+    // each key with its line; the unknown key ignored with its own
+    let line = |name: &str| l.settings.iter().find(|s| s.name == name).and_then(|s| s.line);
+    assert_eq!(line("DOWNLOAD_SLOTS['slow.example']['delay']"), Some(4));
+    assert_eq!(line("DOWNLOAD_SLOTS['fast.example']['concurrency']"), Some(6));
+    assert_eq!(line("DOWNLOAD_SLOTS['slow.example']['randomize_delay']"), Some(9));
+    assert!(l.settings.iter().filter(|s| s.name.starts_with("DOWNLOAD_SLOTS")).all(|s| s.meaning.contains("that host exactly")));
+    assert_eq!(l.ignored, vec![("BOT_NAME".to_string(), 11), ("DOWNLOAD_SLOTS['fast.example']['throttle']".to_string(), 7)]);
+    // with AutoThrottle a slot's delay is where its delay starts; the least stays the file's
+    let auto = read(Crawler::Scrapy, "AUTOTHROTTLE_ENABLED = True\nDOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {'a.example': {'delay': 20}}\n", "f").unwrap();
+    let a = overlay(&rules_for(&auto.sheets, "a.example").into_iter().map(|k| &auto.sheets[k]).collect::<Vec<_>>(), &auto.model).unwrap();
+    assert!(a.server_delay_s == 1.0 && matches!(a.reaction, Reaction::Scrapy { start_delay_s, .. } if start_delay_s == 20.0), "{a:?}");
+    // refused, naming the setting, the line and the fix
+    for (value, says) in [
+        ("{'a.example': {'delay': -1}}", "DOWNLOAD_SLOTS['a.example']['delay'] (line 1): must be a number of seconds"),
+        ("{'a.example': {'delay': '2'}}", "is the string '2'"),
+        ("{'a.example': 2}", "slot 'a.example' must be a dict"),
+        ("[('a.example', 2)]", "a list or tuple"),
+        ("{'a.example': {'delay': float('inf')}}", "“float('inf')” is not a plain value"),
+        ("{'a.example/x': {'delay': 1}}", "is not a host name"),
+        ("{'a.example': {'delay': 1} 'b': {}}", "separate a dict's items with commas"),
+        ("{'a.example': {'delay': 1}} + X", "after the value's end"),
+        ("{a: {'delay': 1}}", "“a” is not a plain value"),
+        ("{1: {'delay': 1}}", "a dict key that is not a quoted string"),
+    ] {
+        let e = read(Crawler::Scrapy, &format!("DOWNLOAD_SLOTS = {value}\n"), "f").unwrap_err();
+        assert!(e.field == "f" && e.message.contains(says), "{value}: {e}");
+    }
+    // none: nothing set apart
+    assert!(read(Crawler::Scrapy, "DOWNLOAD_SLOTS = {}\n", "f").unwrap().sheets.is_empty());
+}
