@@ -70,7 +70,7 @@ export async function build({ features = [], out = 'dist', optimise = true, targ
   // the samples (CSV page lists, a crawler's XML configuration, records): as files to download,
   // and as scripts the page loads when asked for
   fs.mkdirSync(path.join(root, out, 'samples'));
-  for (const name of fs.readdirSync(path.join(root, 'www/samples')).filter((f) => ['.csv', '.xml', '.cxml', '.cdx', '.txt', '.properties'].some((ext) => f.endsWith(ext)))) {
+  for (const name of fs.readdirSync(path.join(root, 'www/samples')).filter((f) => ['.csv', '.xml', '.cxml', '.cdx', '.txt', '.properties', '.py'].some((ext) => f.endsWith(ext)))) {
     const text = fs.readFileSync(path.join(root, 'www/samples', name), 'utf8');
     fs.writeFileSync(path.join(root, out, 'samples', name), text);
     fs.writeFileSync(path.join(root, out, 'samples', `${name}.js`), `(globalThis.__freshlabSamples ??= {})[${JSON.stringify(name)}] = ${JSON.stringify(text)};\n`);

@@ -421,6 +421,28 @@ test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts of the
   assert.deepEqual(browser.errors, []);
 });
 
+test('Scrapy’s DOWNLOAD_SLOTS: the sample settings.py holds two hosts of the sample pages to their capacities, each slot key listed with its line', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  await panel.getByLabel('crawler', { exact: true }).selectOption('scrapy');
+  await panel.getByRole('button', { name: 'Load a sample settings.py' }).click();
+  await page.waitForFunction(() => /Loaded settings\.py \(a sample/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  await panel.getByRole('button', { name: 'Load the sample page list with hosts’ limits' }).click();
+  await page.waitForFunction(() => /3,001 rows on 600 servers|3,000 rows on 600 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Scrapy's DOWNLOAD_SLOTS:/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers', 120_000);
+  assert.match(await panel.locator('.details').textContent(), /Scrapy's DOWNLOAD_SLOTS: 2 slots set 2 hosts \(1,221 pages\) apart from the file's settings\./);
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const row = (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
+  assert.deepEqual(row("DOWNLOAD_SLOTS['site1.example']['delay']").slice(1, 3), ['20', 'the file, line 12']);
+  assert.match(row("DOWNLOAD_SLOTS['site2.example']['randomize_delay']").at(-1), /for site2\.example's requests \(that host exactly\), in place of RANDOMIZE_DOWNLOAD_DELAY/);
+  assert.deepEqual(row('DOWNLOAD_DELAY').slice(1, 3), ['2', 'the file, line 6']);
+  await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-scrapy-slots.png') });
+  await page.waitForFunction(() => /crawlers\.crawler=scrapy/.test(location.search), null, { timeout: 5000 });
+  assert.deepEqual(browser.errors, []);
+});
+
 test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
