@@ -242,20 +242,20 @@ pub fn overlay(rules: &[&SheetRule], base: &Model) -> Result<Model, String> {
     for rule in rules.iter().rev() {
         for (name, value, line) in &rule.settings {
             if let Some(k) = rule_settings(rule.crawler).iter().find(|k| k.name == name) {
-                (k.apply)(&mut model, value).map_err(|why| format!("{}, {name} (line {line}): {why} (got \"{value}\"); fix the value or remove the entry", rule.named()))?;
+                (k.apply)(&mut model, value)
+                    .map_err(|why| format!("{} (line {line}): {why} (got \"{value}\"); fix the value or remove the entry", said(rule.crawler, &rule.sheet, name)))?;
             }
         }
     }
     Ok(model)
 }
 
-impl SheetRule {
-    /// How messages name it: `sheet slowSite`, `DOWNLOAD_SLOTS['example.com']`.
-    pub fn named(&self) -> String {
-        match self.crawler {
-            Crawler::Scrapy => format!("DOWNLOAD_SLOTS['{}']", self.sheet),
-            _ => format!("sheet {}", self.sheet),
-        }
+/// How messages name a rule's setting: `sheet slowSite, disposition.minDelayMs`,
+/// `DOWNLOAD_SLOTS['example.com']['delay']`.
+pub fn said(crawler: Crawler, sheet: &str, key: &str) -> String {
+    match crawler {
+        Crawler::Scrapy => format!("{}['{sheet}']['{key}']", scrapy_slots::NAME),
+        _ => format!("sheet {sheet}, {key}"),
     }
 }
 

@@ -197,7 +197,7 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
     let crawler = loaded.crawler;
     for (sheet, e) in &sheets.entries {
         let name = match crawler {
-            Crawler::Scrapy => format!("{}['{sheet}']['{}']", scrapy_slots::NAME, e.name),
+            Crawler::Scrapy => heritrix_sheets::said(crawler, sheet, &e.name),
             _ => format!("{} (sheet {sheet})", e.name),
         };
         let Some(k) = heritrix_sheets::rule_settings(crawler).iter().find(|k| k.name == e.name) else {
@@ -205,8 +205,8 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             continue;
         };
         let mut scratch = loaded.model;
-        let whose = if crawler == Crawler::Scrapy { name.clone() } else { format!("sheet {sheet}, {}", e.name) };
-        (k.apply)(&mut scratch, &e.value).map_err(|why| format!("{whose} (line {}): {why} (got \"{}\"); fix the value or remove the entry", e.line, e.value))?;
+        (k.apply)(&mut scratch, &e.value)
+            .map_err(|why| format!("{} (line {}): {why} (got \"{}\"); fix the value or remove the entry", heritrix_sheets::said(crawler, sheet, &e.name), e.line, e.value))?;
         let prefixes: Vec<&str> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(|r| r.prefix.as_str()).collect();
         let meaning = match (&prefixes[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
