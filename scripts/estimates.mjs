@@ -52,6 +52,7 @@ const lists = {
   medium: pageList('100k', 100_000, 2000),
   large: pageList('535k', 535_000, 5000),
   fast: pageList('fast', 2, 1, 1e6),
+  slow: pageList('slow', 2000, 100, 0.002),
   sample: path.join(root, 'www', 'samples', 'sample-pages.csv'),
 };
 const baseline = measure(['factor-curves', '--points', '10']).bytes;
@@ -73,6 +74,7 @@ const CASES = [
   ['learning', 'page list, 5,000 pages', ['learning', '--repository', lists.small, '--capacity', '1000']],
   ['learning', 'two pages changing 10⁶ times a day', ['learning', '--repository', lists.fast, '--capacity', '100', '--horizon-days', '30', '--epoch-days', '5', '--explore-days', '10', '--policies', 'oracle,uniform,merge_learned']],
   ['learning', 'the sample page list', ['learning', '--repository', lists.sample, '--capacity', '150']],
+  ['learning', '2,000 pages changing once in 500 days, more bandwidth than the crawlers can spend', ['learning', '--repository', lists.slow, '--capacity', '20000', '--politeness-seconds', '60']],
   ['channel', 'many windows', ['channel', '--windows', '200000']],
   ['sensors', 'the article (200,000 pages)', ['sensors']],
   ['sensors', 'robots sweep', ['sensors', '--pages', '50000', '--robot-sweep', '1,2,4,8']],

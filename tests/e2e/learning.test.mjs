@@ -16,6 +16,10 @@ test('the view opens on a run of every policy, four charts and the table', async
   assert.equal(rows.length, 8);
   assert.equal(rows[0][0], 'oracle (knows the rates)');
   for (const r of rows) assert.match(r[1], /^0\.\d+$/, `freshness of ${r[0]}`);
+  // the deployed crawlers' scale with the runs their tuning made to find it
+  const deployed = rows.filter((r) => r.at(-1) !== '—');
+  assert.equal(deployed.length, 2);
+  for (const r of deployed) assert.match(r.at(-1), /^× [\d.]+ \(\d+ runs?\)/, `the scale of ${r[0]}`);
   for (const k of [0, 1, 2, 3]) assert.ok((await inkOf(page, `#learning .chart-${k} canvas`)) > 0.005, `figure ${k + 1} drawn`);
   assert.match(await panel.locator('.details').textContent(), /synthetic pages \(the WEBBASE-like generator\): 2,000 on 40 servers/);
   assert.deepEqual(await chartsFitTheirFrames(page), []);

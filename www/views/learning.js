@@ -12,7 +12,7 @@ function runsTable(result, final, label) {
       const share = c.requests ? (100 * c.violations) / c.requests : 0;
       return `<tr><th scope="row">${label('policies', c.policy) ?? c.policy}</th><td class="num">${number(c.mean_freshness, 4)}</td>
         <td class="num">${number(c.mean_harmonic, 4)}</td><td class="num">${integer(c.requests)}</td><td class="num">${number(c.requests / result.config.horizon_days, 3)}</td><td class="num">${number(share, 3)} %</td>
-        <td class="num">${last}</td><td class="num">${c.interval_scale == null ? '—' : `× ${number(c.interval_scale, 3)}${Math.abs(c.requests / (result.config.capacity * result.config.horizon_days) - 1) > 0.01 ? ' (cannot spend the bandwidth)' : ''}`}</td></tr>`;
+        <td class="num">${last}</td><td class="num">${c.interval_scale == null ? '—' : `× ${number(c.interval_scale, 3)}${c.tuning_runs ? ` (${c.tuning_runs} run${c.tuning_runs === 1 ? '' : 's'})` : ''}${Math.abs(c.requests / (result.config.capacity * result.config.horizon_days) - 1) > 0.01 ? ' (cannot spend the bandwidth)' : ''}`}</td></tr>`;
     })
     .join('');
   const pages = result.repository.pages;
@@ -40,7 +40,7 @@ function runsTable(result, final, label) {
     }. Nutch and StormCrawler run their shipped adaptive
     rules from a cold start, every time constant of the rule (first, shortest and longest interval) multiplied by the scale in the last column,
     found by re-running them on the same changes until they spend the others' ${number(result.config.capacity)} requests a day to within 1 %, as an
-    operator would tune them (at most 16 runs, scales from 0.05 to 1,000; where none spends it, their requests a day say what they spent).
+    operator would tune them (at most 12 runs, scales from 0.05 to 1,000; where none spends it, their requests a day say what they spent).
     Nutch settles each page where about 60 % of its fetches find a change, whatever the scale: the scale moves its start and its bounds. Every page is fetched at time 0; the changes are the same for
     every policy (one random stream per page). Learners start from a prior of one changed and one unchanged interval of ${number(result.config.prior_days)} days.${heard}</p>`;
 }

@@ -9,6 +9,7 @@ pub mod history;
 pub mod host;
 pub mod page_list;
 pub mod page_metadata;
+pub mod rate_bins;
 pub mod renewal;
 pub mod repository;
 pub mod seed_list;

@@ -12,6 +12,7 @@
 use super::csv_rows::{self, Report, Row, Separator, decode};
 use super::host::Host;
 use super::page_metadata::{self, Kinds, PageMetadata};
+use super::rate_bins::RateBins;
 use super::repository::Repository;
 use crate::core::input::InputError;
 use serde::{Deserialize, Serialize};
@@ -160,8 +161,8 @@ pub struct ListShape {
     /// Pages per server, largest first (empty beyond [`SHAPE_SIZES`] servers).
     #[serde(default)]
     pub sizes: Vec<f64>,
-    /// Σ of the change rates (changes per day), and the largest.
-    pub rate_sum: f64,
+    /// Its pages by change rate, with the rates' Σ (changes per day), and the largest.
+    pub rates: RateBins,
     pub rate_max: f64,
     /// How its fields are separated ("comma-separated", "semicolon-separated", …).
     #[serde(default)]
@@ -214,7 +215,7 @@ impl ListShape {
         let (mut kinds, mut unread_metadata): (HashMap<String, u64>, u64) = (HashMap::new(), 0);
         let mut estimated_rates = false;
         let mut servers_seen: HashMap<Vec<u8>, (u64, ServerLimits)> = HashMap::new();
-        let (mut pages, mut unread, mut rate_sum, mut rate_max) = (0u64, 0u64, 0.0f64, 0.0f64);
+        let (mut pages, mut unread, mut rates, mut rate_max) = (0u64, 0u64, RateBins::default(), 0.0f64);
         let number = |record: &csv::ByteRecord, k: Option<usize>| {
             k.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim).filter(|f| !f.is_empty()).and_then(|f| parse_number(f, separator).ok())
         };
@@ -244,7 +245,7 @@ impl ListShape {
                 None => unread += 1,
             }
             if let Some(r) = number(&record, rate).filter(|r| r.is_finite() && *r > 0.0) {
-                rate_sum += r;
+                rates.add(r);
                 rate_max = rate_max.max(r);
             }
             if let Some(k) = metadata {
@@ -263,7 +264,7 @@ impl ListShape {
             pages,
             servers,
             sizes,
-            rate_sum,
+            rates,
             rate_max,
             separator: separator.name().into(),
             estimated_rates,
@@ -717,7 +718,7 @@ mod tests {
         let shape = ListShape::of(text);
         assert_eq!((shape.pages, shape.servers, shape.bytes), (5, 3, text.len() as u64));
         assert_eq!(shape.sizes, vec![3.0, 1.0, 1.0]);
-        assert_eq!((shape.rate_sum, shape.rate_max), (4.0, 2.0));
+        assert_eq!((shape.rates.sum, shape.rate_max), (4.0, 2.0));
         // the columns in another order, a list without its server column
         let shape = ListShape::of("server,change_rate,page\ns,1,a\ns,1,b\n");
         assert_eq!((shape.pages, shape.servers, shape.sizes.clone()), (2, 1, vec![2.0]));
@@ -832,7 +833,7 @@ mod tests {
             assert_eq!((&list.repo.lambda, &list.repo.weight), (&comma.repo.lambda, &comma.repo.weight));
         }
         let shape = ListShape::of("page;server;change_rate\na;s1;0,5\nb;s1;1,5\n");
-        assert_eq!((shape.pages, shape.servers, shape.rate_sum, shape.separator.as_str()), (2, 1, 2.0, "semicolon-separated"));
+        assert_eq!((shape.pages, shape.servers, shape.rates.sum, shape.separator.as_str()), (2, 1, 2.0, "semicolon-separated"));
         assert!(bad("page;server;change_rate\na;s1;1.000,5\n").contains("change_rate “1.000,5” is not a number"), "a thousands separator is not guessed");
     }
 

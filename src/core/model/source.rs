@@ -3,6 +3,7 @@
 
 use super::page_list::{self, ListShape, PageList, PageRow};
 use super::page_metadata;
+use super::rate_bins::RateBins;
 use super::repository::Repository;
 use super::webbase::{RepositoryConfig, RepositorySummary, generate, rank_size_law, summarise};
 use crate::core::field::Field;
@@ -181,7 +182,7 @@ impl Pages<'_> {
                     pages: rows.len() as u64,
                     servers,
                     sizes,
-                    rate_sum: rates.clone().sum(),
+                    rates: RateBins::of(rates.clone()),
                     rate_max: rates.fold(0.0, f64::max),
                     separator: String::new(),
                     estimated_rates: rows.iter().any(|r| r.rate_low.is_some()),

@@ -671,7 +671,7 @@ impl Settings for CrawlersConfig {
     fn cost(&self) -> Cost {
         let (pages, servers) = self.pages().shape();
         let shape = self.pages().list_shape();
-        let rate_sum = shape.as_ref().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rate_sum);
+        let rate_sum = shape.as_ref().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rates.sum);
         let mut loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
         // Heritrix's sheets: every host counted at the fastest spacing a sheet gives
         loaded.model = heritrix_sheets::fastest(&loaded.sheets, &loaded.model);

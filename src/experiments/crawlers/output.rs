@@ -772,11 +772,15 @@ impl Figures for CrawlersOutput {
             layers,
             legend: Corner::LowerRight,
             summary: format!(
-                "Over {} days on {} pages and {} servers, one request every {} s at most per server. {}.{}",
+                "Over {} days on {} pages and {} servers, {}. {}.{}",
                 sig(horizon, 4),
                 thousands(self.repository.pages as f64),
                 thousands(self.repository.servers as f64),
-                sig(self.politeness_seconds, 3),
+                if self.politeness_seconds > 0.0 {
+                    format!("at most one request every {} s per server", sig(self.politeness_seconds, 3))
+                } else {
+                    "no wait between two requests to a server (the crawler's delay is 0 s)".to_string()
+                },
                 each.join("; "),
                 spread_note(
                     "the freshness over the whole run (the crawler run again on each redraw, as it adapts to what it fetches; MERGE's schedule counted under it)",

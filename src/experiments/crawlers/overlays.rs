@@ -36,7 +36,11 @@ impl Overlays {
                 Some(k) => k,
                 None => {
                     if sets.len() > usize::from(u16::MAX) {
-                        return Err(format!("its rules over hosts (Heritrix sheets, Scrapy slots) set the pages apart in more than {} ways; Freshlab runs at most {} sets of them", u16::MAX, u16::MAX));
+                        return Err(format!(
+                            "its rules over hosts (Heritrix sheets, Scrapy slots) set the pages apart in more than {} ways; Freshlab runs at most {} sets of them",
+                            u16::MAX,
+                            u16::MAX
+                        ));
                     }
                     sets.push(set);
                     sets.len() - 1

@@ -5,9 +5,11 @@ use crate::core::alloc::objective::Objective;
 use crate::core::input::{InputError, check, distinct};
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
+use crate::core::math::elementary::{ln, ln_1p};
 use crate::core::model::change_rate::Seen;
+use crate::core::model::rate_bins::RateBins;
 use crate::core::model::source::{Pages, RepositorySource, takes_pages};
-use crate::core::model::webbase::RepositoryConfig;
+use crate::core::model::webbase::{RepositoryConfig, law_sizes_for_estimate};
 use crate::core::sim::redrawn;
 use crate::core::units::{Days, Seconds};
 use crate::experiments::Settings;
@@ -186,6 +188,15 @@ const SECONDS_PER_ESTIMATOR_UNIT: f64 = 65e-9;
 /// harmonic and binary objectives.
 const SECONDS_PER_PAGE_SOLVE: f64 = 0.8e-6;
 
+/// What an estimate needs of the pages: their number, servers, the servers' sizes
+/// (pages each, in any order, where known) and the pages' rates.
+pub struct PagesShape {
+    pub pages: u64,
+    pub servers: u64,
+    pub sizes: Option<Vec<f64>>,
+    pub rates: RateBins,
+}
+
 /// One run's work by kind (see [`LearningConfig::run_work`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RunWork {
@@ -195,6 +206,8 @@ pub struct RunWork {
     /// Pages re-allocated, once a page at each re-solve (timed, not counted as work: the
     /// run's progress does not count them).
     pub solves: f64,
+    /// The runs it makes (a deployed crawler's tuning; 1 for the others).
+    pub trials: f64,
 }
 
 impl RunWork {
@@ -238,78 +251,136 @@ impl LearningConfig {
         self.capacity * self.horizon_days.0
     }
 
-    /// Tuning runs a deployed crawler makes, as measured on the classroom pages, the
-    /// sample page list and 300,000 generated pages (`npm run estimates`): the scale is
-    /// bracketed in a few proportional steps, then interpolated to within 1 %; at most
-    /// [`super::job::ADAPTIVE_TRIALS`].
-    const EXPECTED_TRIALS: f64 = 6.0;
-
-    /// The requests a deployed crawler's tuning may spend beyond the expected runs when P
+    /// The requests a deployed crawler's tuning may spend beyond those expected when P
     /// lets a server take far more than the bandwidth: its trials with too short
     /// intervals run on until an epoch's end, up to [`super::job::TRIAL_CAP`] × the
     /// bandwidth, and the search may take all [`super::job::ADAPTIVE_TRIALS`] (the fuzz
     /// campaign's case 7,711, P = 1 s: Nutch's tuning spent about 9 times the bandwidth a
     /// trial over 12 trials, 4.2 times the work estimated without this). A bound for the
-    /// work and the progress, not the time.
-    fn overshoot(&self, servers: f64) -> f64 {
+    /// work and the progress, not the time. None where the tuning's runs cannot spend
+    /// the bandwidth (`tuning`: the work [`Self::adaptive_requests`] expects).
+    fn overshoot(&self, servers: f64, tuning: &RunWork) -> f64 {
         use super::job::{ADAPTIVE_TRIALS, TRIAL_CAP};
         let target = self.requests_per_run();
-        let polite = if self.politeness_seconds.0 > 0.0 { servers * self.politeness_seconds.per_day() * self.horizon_days.0 } else { f64::INFINITY };
-        if polite < TRIAL_CAP * target {
+        if self.polite_requests(servers) < TRIAL_CAP * target || tuning.requests < tuning.trials * target {
             return 0.0;
         }
-        (ADAPTIVE_TRIALS as f64 * 0.5 * TRIAL_CAP * target - Self::EXPECTED_TRIALS * 1.3 * target).max(0.0)
+        (ADAPTIVE_TRIALS as f64 * 0.5 * TRIAL_CAP * target - tuning.requests).max(0.0)
     }
 
-    /// A deployed crawler's requests over its tuning runs: each spends about the
-    /// bandwidth (a run past twice it is stopped), at most one request every P a server.
-    fn adaptive_requests(&self, polite: f64) -> f64 {
-        Self::EXPECTED_TRIALS * (1.3 * self.requests_per_run()).min(polite)
+    /// Tuning runs a deployed crawler makes where it can spend the bandwidth, as
+    /// measured on the classroom pages, the sample page list and 300,000 generated pages
+    /// (`npm run estimates`): the scale is bracketed in a few proportional steps, then
+    /// interpolated to within 1 %; at most [`super::job::ADAPTIVE_TRIALS`].
+    const EXPECTED_TRIALS: f64 = 6.0;
+
+    /// A deployed crawler's requests over its tuning runs, and the runs. Where even its
+    /// shortest intervals (× [`super::job::MIN_SCALE`]) cannot spend the bandwidth, as
+    /// [`Self::adaptive_reach`] models a run at one request every P a server at most
+    /// (each server's share of the pages by its size, where the sizes are known), the
+    /// tuning's own search ([`super::job::next_trial`]) is made on that model: the
+    /// shipped intervals, then the shortest, and it stops. Elsewhere each of
+    /// [`Self::EXPECTED_TRIALS`] runs spends about 1.3 × the bandwidth (a run past twice
+    /// it is stopped): the model, which leaves out Nutch's sync_delta and the spread of
+    /// the intervals about where they settle, counted 2–4 times the requests of such runs.
+    fn adaptive_requests(&self, policy: LearningPolicy, shape: &PagesShape) -> (f64, f64) {
+        use super::job::{MIN_SCALE, OVERSPEND, next_trial};
+        let pages = shape.pages as f64;
+        let server_most = self.polite_requests(1.0);
+        let polite = |reach: f64| match &shape.sizes {
+            Some(sizes) => sizes.iter().map(|m| (reach * m / pages).min(server_most)).sum(),
+            None => reach.min(self.polite_requests(shape.servers as f64)),
+        };
+        let target = self.requests_per_run();
+        let run = |scale: f64| polite(self.adaptive_reach(policy, pages, &shape.rates, scale)).min(OVERSPEND * target);
+        if run(MIN_SCALE) >= target {
+            return (Self::EXPECTED_TRIALS * (1.3 * target).min(self.polite_requests(shape.servers as f64)), Self::EXPECTED_TRIALS);
+        }
+        let (mut trials, mut spent, mut u) = (Vec::new(), 0.0, 1.0);
+        loop {
+            let requests = run(1.0 / u);
+            spent += requests;
+            trials.push((u, requests));
+            match next_trial(&trials, target) {
+                Some(next) => u = next,
+                None => return (spent, trials.len() as f64),
+            }
+        }
+    }
+
+    /// The most requests `servers` servers take over the horizon, one every P each.
+    fn polite_requests(&self, servers: f64) -> f64 {
+        if self.politeness_seconds.0 > 0.0 { servers * self.politeness_seconds.per_day() * self.horizon_days.0 } else { f64::INFINITY }
+    }
+
+    /// The requests of a deployed crawler's run at its shipped intervals × `scale`,
+    /// whatever the bandwidth: every page once, the fetches its interval takes to grow
+    /// from the first to where it settles, then one every settled interval. An interval
+    /// grows by 1 + inc_rate on an unchanged fetch and shrinks by 1 − dec_rate on a
+    /// changed one, so it settles where a fetch finds a change with the probability p
+    /// that balances the two, at λ·I = −ln(1 − p), within the rule's bounds × `scale`
+    /// (Nutch's `db.fetch.interval.max` where shorter); a still page at the longest.
+    pub(super) fn adaptive_reach(&self, policy: LearningPolicy, pages: f64, rates: &RateBins, scale: f64) -> f64 {
+        use crate::core::policy::adaptive::Rule;
+        let rule = if policy == LearningPolicy::Nutch { Rule::Nutch } else { Rule::Stormcrawler }.shipped();
+        let longest = rule.max.min(rule.refetch_max.unwrap_or(f64::INFINITY)) * scale;
+        let (grow, shrink) = (ln_1p(rule.inc_rate), -ln_1p(-rule.dec_rate));
+        let balance = grow / (grow + shrink);
+        let settled = |rate: f64| (-ln_1p(-balance) / rate).clamp(rule.min * scale, longest);
+        let ramp = |interval: f64| ln(interval / (rule.initial * scale)).max(0.0) / grow;
+        let fetches = |rate: f64| 1.0 + ramp(settled(rate)) + self.horizon_days.0 / settled(rate);
+        let still = (pages - rates.pages() as f64).max(0.0);
+        still * (1.0 + ramp(longest) + self.horizon_days.0 / longest) + rates.groups().map(|(rate, n)| n * fetches(rate)).sum::<f64>()
     }
 
     /// Work of one run of `policy` on `pages` pages: its requests, the changes it
     /// simulates, and the history items its re-estimations read (each epoch, every page
     /// and the history so far).
-    pub fn run_work(&self, policy: LearningPolicy, pages: f64, servers: f64, rate_sum: f64) -> RunWork {
-        // an allocation spends at most 1/P a server
-        let polite = if self.politeness_seconds.0 > 0.0 { servers * self.politeness_seconds.per_day() * self.horizon_days.0 } else { f64::INFINITY };
-        let requests = if policy.is_adaptive() { self.adaptive_requests(polite) } else { self.requests_per_run().min(polite) };
+    pub fn run_work(&self, policy: LearningPolicy, shape: &PagesShape) -> RunWork {
+        let (pages, rates) = (shape.pages as f64, &shape.rates);
+        let (requests, trials) =
+            if policy.is_adaptive() { self.adaptive_requests(policy, shape) } else { (self.requests_per_run().min(self.polite_requests(shape.servers as f64)), 1.0) };
         // a tuning run simulates every change again
-        let changes = self.changes(rate_sum) * if policy.is_adaptive() { Self::EXPECTED_TRIALS } else { 1.0 };
+        let changes = self.changes(rates) * trials;
         let epochs = self.epoch_count() as f64;
         let (scans, solves) = match policy {
-            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => (self.history_items(rate_sum) * epochs / 2.0 + pages * epochs, pages * epochs),
-            LearningPolicy::ExploreThenCommit => (self.history_items(rate_sum) + pages, pages),
+            LearningPolicy::LearnAndCrawl | LearningPolicy::MergeLearned => (self.history_items(rates) * epochs / 2.0 + pages * epochs, pages * epochs),
+            LearningPolicy::ExploreThenCommit => (self.history_items(rates) + pages, pages),
             LearningPolicy::Oracle | LearningPolicy::OracleMerge | LearningPolicy::Uniform | LearningPolicy::Nutch | LearningPolicy::Stormcrawler => (0.0, 0.0),
         };
-        RunWork { requests, changes, scans, solves }
+        RunWork { requests, changes, scans, solves, trials }
     }
 
     /// The changes a run simulates over the horizon, from the pages' rates in all
-    /// (`rate_sum`, changes a day: the generator's mean rate on every page, or a page
-    /// list's rates, read from its shape).
-    fn changes(&self, rate_sum: f64) -> f64 {
-        rate_sum * self.horizon_days.0
+    /// (changes a day: the generator's, or a page list's, read from its shape).
+    fn changes(&self, rates: &RateBins) -> f64 {
+        rates.sum * self.horizon_days.0
     }
 
-    /// Σλ of the configured pages, and their number and servers: the generator's, or a
-    /// page list's shape (one pass over it); a list known only by its size, one change a
-    /// day a page.
-    pub fn sized(&self) -> (u64, u64, f64) {
+    /// The configured pages: the generator's, or a page list's shape (one pass over
+    /// it); a list known only by its size, one change a day a page.
+    pub fn sized(&self) -> PagesShape {
         match self.pages().list_shape() {
-            Some(shape) => (shape.pages.max(1), shape.servers.max(1), shape.rate_sum),
+            Some(shape) => PagesShape { pages: shape.pages.max(1), servers: shape.servers.max(1), sizes: (!shape.sizes.is_empty()).then_some(shape.sizes), rates: shape.rates },
             None => {
                 let (pages, servers) = self.pages().shape();
-                let rate = if self.source == RepositorySource::Generator { self.repository.mean_rate() } else { 1.0 };
-                (pages, servers, pages as f64 * rate)
+                let r = &self.repository;
+                let generated = self.source == RepositorySource::Generator;
+                let rates = if generated {
+                    RateBins::power_law(pages as f64, r.never_changing, r.rate_min, r.rate_max, r.rate_exponent)
+                } else {
+                    RateBins::power_law(pages as f64, 0.0, 1.0, 1.0, 1.0)
+                };
+                let sizes = if generated && r.pages == pages { law_sizes_for_estimate(r) } else { None };
+                PagesShape { pages, servers, sizes, rates }
             }
         }
     }
 
     /// A learner's history at the end of a run: an interval for each fetch that found a
     /// change, so at most one for each request and for each change.
-    fn history_items(&self, rate_sum: f64) -> f64 {
-        self.requests_per_run().min(self.changes(rate_sum))
+    fn history_items(&self, rates: &RateBins) -> f64 {
+        self.requests_per_run().min(self.changes(rates))
     }
 
     /// The estimators' chart holds one point's pages at a time, each its visits (the
@@ -332,36 +403,36 @@ impl LearningConfig {
         if listed { 1.0 } else { self.observed_share }
     }
 
-    pub fn cost_for(&self, pages: u64, servers: u64, rate_sum: f64) -> Cost {
-        let n = pages as f64;
-        let mut runs: Vec<RunWork> = self.policies.iter().map(|&p| self.run_work(p, n, servers as f64, rate_sum)).collect();
+    pub fn cost_for(&self, shape: &PagesShape) -> Cost {
+        let PagesShape { pages, servers, rates, .. } = shape;
+        let (n, servers) = (*pages as f64, *servers);
+        let mut runs: Vec<RunWork> = self.policies.iter().map(|&p| self.run_work(p, shape)).collect();
         // with estimated rates, a reacting policy's reruns on the redraws: one run each (a
         // deployed crawler keeps the scale its tuning found)
         if self.pages().estimated_rates() {
             for &p in self.policies.iter().filter(|p| p.reacts()) {
-                let mut rerun = self.run_work(p, n, servers as f64, rate_sum);
-                if p.is_adaptive() {
-                    rerun.requests /= Self::EXPECTED_TRIALS;
-                    rerun.changes /= Self::EXPECTED_TRIALS;
-                }
+                let mut rerun = self.run_work(p, shape);
+                rerun.requests /= rerun.trials;
+                rerun.changes /= rerun.trials;
                 runs.extend(std::iter::repeat_n(rerun, redrawn::REDRAWS));
             }
         }
         let expected = runs.iter().map(RunWork::total).sum::<f64>() + self.estimator_work();
         // the work's bound adds the tuning runs that overshoot under a loose P; the time
         // is the expected runs'
-        let work = expected + self.policies.iter().filter(|p| p.is_adaptive()).count() as f64 * self.overshoot(servers as f64);
+        let overshoot: f64 = self.policies.iter().zip(&runs).filter(|(p, _)| p.is_adaptive()).map(|(_, r)| self.overshoot(servers as f64, r)).sum();
+        let work = expected + overshoot;
         Cost {
             work,
             unit: "events".into(),
             bytes: (n * BYTES_PER_PAGE
                 + self.announced_share() * n * BYTES_PER_ANNOUNCED_PAGE
                 + self.merge_rates_bytes(n)
-                + self.history_items(rate_sum) * BYTES_PER_HISTORY_ITEM
+                + self.history_items(rates) * BYTES_PER_HISTORY_ITEM
                 + self.estimator_bytes()
                 + BYTES_BESIDES
                 + n * self.redrawn_bytes_per_page())
-            .max(self.pages().import_bytes(pages) as f64),
+            .max(self.pages().import_bytes(*pages) as f64),
             seconds: runs.iter().map(RunWork::seconds).sum::<f64>()
                 + self.estimator_work() * SECONDS_PER_ESTIMATOR_UNIT
                 + self.pages().import_seconds()
@@ -410,7 +481,6 @@ impl Settings for LearningConfig {
     }
 
     fn cost(&self) -> Cost {
-        let (pages, servers, rate_sum) = self.sized();
-        self.cost_for(pages, servers, rate_sum)
+        self.cost_for(&self.sized())
     }
 }

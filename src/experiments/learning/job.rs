@@ -3,7 +3,7 @@
 //! is cut into slices of whole servers, fixed by the configuration, so a result is the
 //! same to the last bit however the job is advanced.
 
-use super::config::{ESTIMATOR_POINTS, LearningConfig, LearningPolicy};
+use super::config::{ESTIMATOR_POINTS, LearningConfig, LearningPolicy, PagesShape};
 use super::output::{EstimatorPoint, LearningOutput, PolicyCurve, PolitenessPrice, Spread};
 use super::watch::Watch;
 use crate::core::alloc::objective::Objective;
@@ -13,6 +13,7 @@ use crate::core::input::InputError;
 use crate::core::limits;
 use crate::core::math::elementary::{exp, ln, pow};
 use crate::core::model::change_rate::{Seen, bias_reduced_seen, last_modified, maximum_likelihood, naive, observe};
+use crate::core::model::rate_bins::RateBins;
 use crate::core::model::repository::Repository;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::PolitenessCheck;
@@ -45,6 +46,37 @@ pub const OVERSPEND: f64 = 2.0;
 pub const TRIAL_CAP: f64 = 20.0;
 pub const MIN_SCALE: f64 = 0.05;
 const MAX_SCALE: f64 = 1000.0;
+
+/// The deployed crawler's tuning: after `trials` (each 1/scale and the requests it
+/// made), the next 1/scale to try so that a run spends `target` requests, or None (one
+/// was within [`BANDWIDTH_TOLERANCE`], all [`ADAPTIVE_TRIALS`] were made, or the next
+/// was tried already, or the numbers cannot be compared). Requests grow with 1/scale, steeply where pages reach the
+/// shortest interval: the scale is bracketed (proportional steps), then narrowed by
+/// interpolation in log-scale, falling back to the bracket's middle when that lands
+/// near an end; always within [`MIN_SCALE`, `MAX_SCALE`].
+pub fn next_trial(trials: &[(f64, f64)], target: f64) -> Option<f64> {
+    let &(_, requests) = trials.last()?;
+    if (requests / target - 1.0).abs() <= BANDWIDTH_TOLERANCE || trials.len() >= ADAPTIVE_TRIALS {
+        return None;
+    }
+    let below = trials.iter().filter(|t| t.1 < target).max_by(|a, b| a.0.total_cmp(&b.0));
+    let above = trials.iter().filter(|t| t.1 > target).min_by(|a, b| a.0.total_cmp(&b.0));
+    let next = match (below, above) {
+        (Some(&(u0, r0)), Some(&(u1, r1))) => {
+            let (l0, l1) = (ln(u0), ln(u1));
+            let at = l0 + (target - r0) / (r1 - r0) * (l1 - l0);
+            let inner = (at - l0) / (l1 - l0);
+            exp(if (0.1..=0.9).contains(&inner) { at } else { 0.5 * (l0 + l1) })
+        }
+        (Some(&(u0, r0)), None) => u0 * (target / r0).max(1.5),
+        (None, Some(&(u1, r1))) => u1 * (target / r1).min(1.0 / 1.5),
+        // requests or a target that are not numbers (an estimate asked of a refused
+        // configuration): nothing to aim at
+        (None, None) => return None,
+    };
+    let next = next.clamp(1.0 / MAX_SCALE, 1.0 / MIN_SCALE);
+    (!trials.iter().any(|t| t.0 == next)).then_some(next)
+}
 
 /// A run of one policy in progress.
 pub struct Run {
@@ -127,8 +159,13 @@ impl LearningJob {
         if repo.lambda.iter().all(|&l| l == 0.0) {
             return Err(InputError::new(config.pages().size_field(), "has no page that changes (every change rate is 0): there is nothing to learn or to crawl"));
         }
-        let rate_sum: f64 = repo.lambda.iter().sum();
-        config.cost_for(repo.pages() as u64, repo.servers() as u64, rate_sum).check(&limits::here())?;
+        let shape = PagesShape {
+            pages: repo.pages() as u64,
+            servers: repo.servers() as u64,
+            sizes: Some((0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect()),
+            rates: RateBins::of(repo.lambda.iter().copied()),
+        };
+        config.cost_for(&shape).check(&limits::here())?;
         let p = config.politeness_days();
         let cap = (p > 0.0).then_some(p);
         let (oracle, _) = optimal_for(config.objective, &repo, config.capacity, cap);
@@ -137,7 +174,7 @@ impl LearningJob {
         let (oracle_merge, _) = optimal_for(Objective::Freshness, blind.as_ref().unwrap_or(&repo), config.capacity, cap);
         drop(blind);
         let uniform = allocate(&repo, AllocationKind::Uniform, config.capacity, p).f;
-        let total_work = config.cost_for(repo.pages() as u64, repo.servers() as u64, rate_sum).work;
+        let total_work = config.cost_for(&shape).work;
         let politeness = politeness_prices(&repo, p);
         Ok(LearningJob {
             edges: config.epochs(),
@@ -224,38 +261,18 @@ impl LearningJob {
 
     /// After a deployed crawler's run: if its requests missed the bandwidth C × horizon
     /// by more than [`BANDWIDTH_TOLERANCE`], start it again (same changes) with its
-    /// intervals scaled so that it spends the bandwidth, as an operator would tune it.
-    /// Requests grow with 1/scale, steeply where pages reach the shortest interval: the
-    /// scale is bracketed (proportional steps), then narrowed by interpolation in
-    /// log-scale, falling back to the bracket's middle when that lands near an end.
-    /// At most [`ADAPTIVE_TRIALS`] runs, each stopped once past [`OVERSPEND`] × the
-    /// bandwidth (then known to be above it); the last one is kept, matched or not.
+    /// intervals scaled as [`next_trial`] says, as an operator would tune it. At most
+    /// [`ADAPTIVE_TRIALS`] runs, each stopped once past [`OVERSPEND`] × the bandwidth
+    /// (then known to be above it); the last one is kept, matched or not.
     fn retry(&self, run: &mut Run) -> bool {
-        let target = self.config.requests_per_run();
-        let (u, requests) = (1.0 / run.scale, run.watch.requests as f64);
-        run.trials.push((u, requests));
-        if (requests / target - 1.0).abs() <= BANDWIDTH_TOLERANCE || run.trials.len() >= ADAPTIVE_TRIALS {
-            return false;
-        }
-        let below = run.trials.iter().filter(|t| t.1 < target).max_by(|a, b| a.0.total_cmp(&b.0));
-        let above = run.trials.iter().filter(|t| t.1 > target).min_by(|a, b| a.0.total_cmp(&b.0));
-        let next = match (below, above) {
-            (Some(&(u0, r0)), Some(&(u1, r1))) => {
-                let (l0, l1) = (ln(u0), ln(u1));
-                let at = l0 + (target - r0) / (r1 - r0) * (l1 - l0);
-                let inner = (at - l0) / (l1 - l0);
-                exp(if (0.1..=0.9).contains(&inner) { at } else { 0.5 * (l0 + l1) })
+        run.trials.push((1.0 / run.scale, run.watch.requests as f64));
+        match next_trial(&run.trials, self.config.requests_per_run()) {
+            Some(next) => {
+                self.restart(run, 1.0 / next);
+                true
             }
-            (Some(&(u0, r0)), None) => u0 * (target / r0).max(1.5),
-            (None, Some(&(u1, r1))) => u1 * (target / r1).min(1.0 / 1.5),
-            (None, None) => unreachable!("the run just pushed is above or below the target"),
-        };
-        let next = next.clamp(1.0 / MAX_SCALE, 1.0 / MIN_SCALE);
-        if run.trials.iter().any(|t| t.0 == next) {
-            return false;
+            None => false,
         }
-        self.restart(run, 1.0 / next);
-        true
     }
 
     /// Starts the deployed crawler's run again from the beginning, its intervals × `scale`
@@ -360,6 +377,7 @@ impl LearningJob {
             violations: run.violations,
             rate_errors: run.rate_errors.clone(),
             interval_scale: run.policy.is_adaptive().then_some(run.scale),
+            tuning_runs: (run.policy.is_adaptive() && !run.trials.is_empty()).then_some(run.trials.len()),
             spread: run.watch.redrawn_fresh().filter(|_| until >= self.config.horizon_days.0).map(|f| redrawn::spread(f, self.repo.total_weight() * until)),
         }
     }

@@ -27,6 +27,10 @@ pub struct PolicyCurve {
     /// at 1); none for the others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval_scale: Option<f64>,
+    /// The runs its tuning made to find that scale (each from the start, on the same
+    /// changes); none for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuning_runs: Option<usize>,
     /// With estimated rates, once complete: `mean_freshness` with each rate redrawn
     /// within its interval (`core::sim::redrawn`): lowest, median, highest.
     #[serde(default, skip_serializing_if = "Option::is_none")]

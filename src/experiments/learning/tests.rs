@@ -379,3 +379,38 @@ fn a_learner_is_run_again_on_each_redraw() {
     }
     assert!(out.policies[0].spread.is_some_and(|[lo, _, hi]| lo < hi), "the oracle counted under the redraws");
 }
+
+/// The estimate's model of a deployed crawler's run: a page that never changes, under
+/// Nutch's shipped rule, fetched at 0, 30, 72, 130.8 and 213.1 days (its interval × 1.4
+/// each time, at most db.fetch.interval.max, 90 days) — 5 fetches in 240 days; the model
+/// counts the first, the ramp's ln(90/30)/ln 1.4 and 240/90 at the longest: 6.93, an
+/// upper bound within 1.5× of the hand count.
+#[test]
+fn the_estimate_counts_a_still_pages_fetches_under_nutch() {
+    use crate::core::model::rate_bins::RateBins;
+    let config = LearningConfig::default();
+    let modeled = config.adaptive_reach(LearningPolicy::Nutch, 1.0, &RateBins::default(), 1.0);
+    let hand = 1.0 + (90.0f64 / 30.0).ln() / 1.4f64.ln() + 240.0 / 90.0;
+    assert!((modeled - hand).abs() < 1e-9, "{modeled} against {hand}");
+    assert!((5.0..=7.5).contains(&modeled), "{modeled} fetches against 5");
+}
+
+/// On pages changing about once in 400 days, neither crawler can spend the bandwidth:
+/// the tuning runs at the shipped intervals, then at the shortest (× 0.05), and stops;
+/// the estimate makes the same search on its model, the same two runs, and its requests
+/// (the two runs') within 1.5× of the run's last.
+#[test]
+fn the_estimate_follows_a_deployed_crawlers_tuning_on_slow_pages() {
+    let repository = RepositoryConfig { pages: 200, servers: 20, rate_min: 0.002, rate_max: 0.003, never_changing: 0.0, ..RepositoryConfig::default() };
+    let config =
+        LearningConfig { repository, capacity: 2000.0, policies: vec![LearningPolicy::Nutch, LearningPolicy::Stormcrawler], estimator_runs: 200, ..LearningConfig::default() };
+    let out = learn(config.clone());
+    let shape = config.sized();
+    for curve in &out.policies {
+        let modeled = config.run_work(curve.policy, &shape);
+        assert_eq!(curve.tuning_runs, Some(2), "{:?}", curve.policy);
+        assert_eq!(modeled.trials, 2.0, "{:?}", curve.policy);
+        let ratio = modeled.requests / curve.requests as f64;
+        assert!((1.0..=1.5).contains(&ratio), "{:?}: {} modeled against {} in the last run", curve.policy, modeled.requests, curve.requests);
+    }
+}

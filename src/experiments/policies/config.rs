@@ -444,7 +444,7 @@ impl Settings for PoliciesConfig {
     fn cost(&self) -> Cost {
         // a page list: its servers and their sizes, read once
         match self.pages().list_shape() {
-            Some(shape) => self.cost_with(shape.pages.max(1), shape.servers.max(1), (!shape.sizes.is_empty()).then_some(&shape.sizes[..]), shape.rate_sum),
+            Some(shape) => self.cost_with(shape.pages.max(1), shape.servers.max(1), (!shape.sizes.is_empty()).then_some(&shape.sizes[..]), shape.rates.sum),
             None => {
                 let (pages, servers) = self.pages().shape();
                 self.cost_for(pages, servers)
