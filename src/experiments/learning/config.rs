@@ -329,7 +329,7 @@ impl LearningConfig {
         let settled = |rate: f64| (-ln_1p(-balance) / rate).clamp(rule.min * scale, longest);
         let ramp = |interval: f64| ln(interval / (rule.initial * scale)).max(0.0) / grow;
         let fetches = |rate: f64| 1.0 + ramp(settled(rate)) + self.horizon_days.0 / settled(rate);
-        let still = (pages - rates.pages() as f64).max(0.0);
+        let still = (pages - rates.pages()).max(0.0);
         still * (1.0 + ramp(longest) + self.horizon_days.0 / longest) + rates.groups().map(|(rate, n)| n * fetches(rate)).sum::<f64>()
     }
 
