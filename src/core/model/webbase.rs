@@ -2,6 +2,7 @@
 //! change rates and a share of pages that never change. The real WEBBASE data are not
 //! public; these are synthetic, generated from the parameters below.
 
+use super::rate_bins::RateBins;
 use super::repository::Repository;
 use crate::core::field::{Nested, settings};
 use crate::core::input::{InputError, count};
@@ -68,6 +69,11 @@ impl RepositoryConfig {
     /// The mean change rate of a generated page (never-changing pages included).
     pub fn mean_rate(&self) -> f64 {
         (1.0 - self.never_changing) * power_law_mean(self.rate_min, self.rate_max, self.rate_exponent)
+    }
+
+    /// `pages` generated pages by change rate (for an estimate).
+    pub fn rate_bins(&self, pages: u64) -> RateBins {
+        RateBins::power_law(pages as f64, self.never_changing, self.rate_min, self.rate_max, self.rate_exponent)
     }
 
     /// The servers counted as "the largest 1 %".

@@ -18,6 +18,7 @@ use crate::core::labels::labelled;
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Fetch;
 use crate::core::sim::queue::EventQueue;
+use adaptive::Rule;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -47,6 +48,16 @@ impl PolicyKind {
     pub const ALLOCATED: [PolicyKind; 4] = [PolicyKind::Merge, PolicyKind::Delayed, PolicyKind::Random, PolicyKind::Unpolite];
     /// The deployed crawlers' schedules, which learn from fetches.
     pub const ADAPTIVE: [PolicyKind; 3] = [PolicyKind::Nutch, PolicyKind::Stormcrawler, PolicyKind::Fixed];
+
+    /// A deployed crawler's rule (none for the policies that follow an allocation).
+    pub fn rule(self) -> Option<Rule> {
+        match self {
+            PolicyKind::Nutch => Some(Rule::Nutch),
+            PolicyKind::Stormcrawler => Some(Rule::Stormcrawler),
+            PolicyKind::Fixed => Some(Rule::Fixed),
+            PolicyKind::Merge | PolicyKind::Delayed | PolicyKind::Random | PolicyKind::Unpolite => None,
+        }
+    }
 
     /// Policies that learn from fetches instead of using an allocation.
     pub fn is_adaptive(self) -> bool {

@@ -489,7 +489,7 @@ impl CrawlersConfig {
             } else if i.rule == Rule::Fixed || start.is_some_and(|s| s.fixed) {
                 ramp(start)
             } else {
-                (rate_sum / pages.max(1.0) / 0.916 + ramp(start)).min(1.0 / i.min)
+                (rate_sum / pages.max(1.0) / i.settled_changes() + ramp(start)).min(1.0 / i.min)
             }
         };
         let per_page_day = if mix.is_empty() { per_page(None) } else { mix.iter().map(|&(start, share)| share * per_page(start)).sum() };

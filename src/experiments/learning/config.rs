@@ -5,7 +5,6 @@ use crate::core::alloc::objective::Objective;
 use crate::core::input::{InputError, check, distinct};
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
-use crate::core::math::elementary::{ln, ln_1p};
 use crate::core::model::change_rate::Seen;
 use crate::core::model::rate_bins::RateBins;
 use crate::core::model::source::{Pages, RepositorySource, takes_pages};
@@ -314,23 +313,11 @@ impl LearningConfig {
     }
 
     /// The requests of a deployed crawler's run at its shipped intervals × `scale`,
-    /// whatever the bandwidth: every page once, the fetches its interval takes to grow
-    /// from the first to where it settles, then one every settled interval. An interval
-    /// grows by 1 + inc_rate on an unchanged fetch and shrinks by 1 − dec_rate on a
-    /// changed one, so it settles where a fetch finds a change with the probability p
-    /// that balances the two, at λ·I = −ln(1 − p), within the rule's bounds × `scale`
-    /// (Nutch's `db.fetch.interval.max` where shorter); a still page at the longest.
+    /// whatever the bandwidth ([`Intervals::requests_over`](crate::core::policy::adaptive::Intervals::requests_over)).
     pub(super) fn adaptive_reach(&self, policy: LearningPolicy, pages: f64, rates: &RateBins, scale: f64) -> f64 {
         use crate::core::policy::adaptive::Rule;
         let rule = if policy == LearningPolicy::Nutch { Rule::Nutch } else { Rule::Stormcrawler }.shipped();
-        let longest = rule.max.min(rule.refetch_max.unwrap_or(f64::INFINITY)) * scale;
-        let (grow, shrink) = (ln_1p(rule.inc_rate), -ln_1p(-rule.dec_rate));
-        let balance = grow / (grow + shrink);
-        let settled = |rate: f64| (-ln_1p(-balance) / rate).clamp(rule.min * scale, longest);
-        let ramp = |interval: f64| ln(interval / (rule.initial * scale)).max(0.0) / grow;
-        let fetches = |rate: f64| 1.0 + ramp(settled(rate)) + self.horizon_days.0 / settled(rate);
-        let still = (pages - rates.pages()).max(0.0);
-        still * (1.0 + ramp(longest) + self.horizon_days.0 / longest) + rates.groups().map(|(rate, n)| n * fetches(rate)).sum::<f64>()
+        rule.requests_over(self.horizon_days.0, pages, rates, scale)
     }
 
     /// Work of one run of `policy` on `pages` pages: its requests, the changes it
@@ -366,11 +353,7 @@ impl LearningConfig {
                 let (pages, servers) = self.pages().shape();
                 let r = &self.repository;
                 let generated = self.source == RepositorySource::Generator;
-                let rates = if generated {
-                    RateBins::power_law(pages as f64, r.never_changing, r.rate_min, r.rate_max, r.rate_exponent)
-                } else {
-                    RateBins::power_law(pages as f64, 0.0, 1.0, 1.0, 1.0)
-                };
+                let rates = if generated { r.rate_bins(pages) } else { RateBins::power_law(pages as f64, 0.0, 1.0, 1.0, 1.0) };
                 let sizes = if generated && r.pages == pages { law_sizes_for_estimate(r) } else { None };
                 PagesShape { pages, servers, sizes, rates }
             }

@@ -6,6 +6,7 @@ use super::sample::take_whole;
 use crate::core::alloc::AllocationKind;
 use crate::core::input::{InputError, count, distinct};
 use crate::core::limits::{Cost, Fix};
+use crate::core::model::rate_bins::RateBins;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::{RepositoryConfig, law_sizes_for_estimate, power_law_mean, power_law_quantile};
 use crate::core::policy::PolicyKind;
@@ -159,28 +160,25 @@ impl PoliciesConfig {
     /// by page under the microscope (about 65 bytes a page of that server, at most the
     /// largest); then the simulation (change rates, frequencies, schedules, accounting).
     pub fn estimate_for(&self, pages: u64, servers: u64) -> Estimate {
-        self.estimate_with(pages, servers, self.law_sizes(pages).as_deref(), self.rate_sum_for(pages))
+        self.estimate_with(pages, servers, self.law_sizes(pages).as_deref(), &self.rates_for(pages))
     }
 
-    /// Σλ of `pages` generated pages (changes a day); a page list's is read from its
-    /// shape, and one a day a page stands for a list known only by its size.
-    fn rate_sum_for(&self, pages: u64) -> f64 {
-        let rate = if self.source == RepositorySource::Generator { self.repository.mean_rate() } else { 1.0 };
-        pages as f64 * rate
+    /// `pages` generated pages by rate; a page list's are read from its shape, and one
+    /// change a day a page stands for a list known only by its size.
+    fn rates_for(&self, pages: u64) -> RateBins {
+        if self.source == RepositorySource::Generator { self.repository.rate_bins(pages) } else { RateBins::power_law(pages as f64, 0.0, 1.0, 1.0, 1.0) }
     }
 
-    /// A deployed crawler's requests over the horizon, from a cold start: every page
-    /// once, then each page where about 60 % of its fetches find a change (Nutch's
-    /// ×0.8 and ×1.4 balance there; StormCrawler's rule comes near it), about λ/0.92 a
-    /// day, and a page that never changes about once a year; the fixed schedule every
-    /// 30 days. At most `slots`, one request every P a server.
-    fn crawler_requests(&self, policy: PolicyKind, pages: f64, rate_sum: f64, slots: f64) -> f64 {
-        let per_day = if policy == PolicyKind::Fixed { pages / 30.0 } else { rate_sum / 0.916 + pages / 365.0 };
-        (pages + per_day * self.horizon_days.0).min(slots)
+    /// A deployed crawler's requests over the horizon, from a cold start: each page's
+    /// interval walking to where it settles
+    /// ([`Intervals::requests_over`](crate::core::policy::adaptive::Intervals::requests_over)),
+    /// the fixed schedule one every 30 days. At most `slots`, one request every P a server.
+    fn crawler_requests(&self, policy: PolicyKind, pages: f64, rates: &RateBins, slots: f64) -> f64 {
+        policy.rule().map_or(0.0, |rule| rule.shipped().requests_over(self.horizon_days.0, pages, rates, 1.0)).min(slots)
     }
 
-    /// [`Self::estimate_for`] with the servers' sizes when known and the pages' Σλ.
-    fn estimate_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>, rate_sum: f64) -> Estimate {
+    /// [`Self::estimate_for`] with the servers' sizes when known and the pages' rates.
+    pub(super) fn estimate_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>, rates: &RateBins) -> Estimate {
         let n = pages as f64;
         let allocated = 8 + 8 + 16 + Account::bytes_per_page(self.estimator);
         // a crawler's pages: rate and weight, its schedule's state, the exact account
@@ -221,7 +219,7 @@ impl PoliciesConfig {
         }
         let allocated_requests: f64 = self.capacities.iter().map(|&c| kinds.iter().map(|&(p, n)| n * run_requests(c, p)).sum::<f64>()).sum();
         // a crawler's run and MERGE's at the bandwidth it spent
-        let crawling: Vec<f64> = self.crawlers.iter().map(|&p| self.crawler_requests(p, n, rate_sum, slots)).collect();
+        let crawling: Vec<f64> = self.crawlers.iter().map(|&p| self.crawler_requests(p, n, rates, slots)).collect();
         // a reacting crawler's run with its reruns on the redraws
         let crawling_runs: Vec<f64> = self.crawlers.iter().zip(&crawling).map(|(&p, &r)| r * (1.0 + self.reruns(&[p]))).collect();
         let requests = allocated_requests + crawling_runs.iter().sum::<f64>() + crawling.iter().sum::<f64>();
@@ -366,13 +364,13 @@ impl PoliciesConfig {
     /// The run's cost on `pages` pages and `servers` servers: its requests, and each
     /// run's setup (a pass over the pages).
     pub fn cost_for(&self, pages: u64, servers: u64) -> Cost {
-        self.cost_with(pages, servers, self.law_sizes(pages).as_deref(), self.rate_sum_for(pages))
+        self.cost_with(pages, servers, self.law_sizes(pages).as_deref(), &self.rates_for(pages))
     }
 
     /// [`Self::cost_for`] with the servers' sizes, largest first, when known: the
     /// generator's law, a page list's shape, a repository read.
-    pub fn cost_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>, rate_sum: f64) -> Cost {
-        let e = self.estimate_with(pages, servers, sizes, rate_sum);
+    pub fn cost_with(&self, pages: u64, servers: u64, sizes: Option<&[f64]>, rates: &RateBins) -> Cost {
+        let e = self.estimate_with(pages, servers, sizes, rates);
         let runs = self.capacities.len() * self.policies.len() + 2 * self.crawlers.len();
         let setup = pages as f64 * (SETUP_SECONDS_PER_PAGE + self.capacities.len() as f64 * SETUP_SECONDS_PER_PAGE_AND_CAPACITY) + self.pages().import_seconds();
         Cost {
@@ -444,7 +442,7 @@ impl Settings for PoliciesConfig {
     fn cost(&self) -> Cost {
         // a page list: its servers and their sizes, read once
         match self.pages().list_shape() {
-            Some(shape) => self.cost_with(shape.pages.max(1), shape.servers.max(1), (!shape.sizes.is_empty()).then_some(&shape.sizes[..]), shape.rates.sum),
+            Some(shape) => self.cost_with(shape.pages.max(1), shape.servers.max(1), (!shape.sizes.is_empty()).then_some(&shape.sizes[..]), &shape.rates),
             None => {
                 let (pages, servers) = self.pages().shape();
                 self.cost_for(pages, servers)

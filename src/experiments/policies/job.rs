@@ -9,6 +9,7 @@ use super::sample::{Auxiliary, ServerSample};
 use crate::core::alloc::{Allocation, AllocationKind, Saturations, allocate, allocate_sharing, capped, given};
 use crate::core::input::InputError;
 use crate::core::limits;
+use crate::core::model::rate_bins::RateBins;
 use crate::core::model::repository::Repository;
 use crate::core::model::source::RepositorySource;
 use crate::core::parallel::{self, balanced_ranges};
@@ -206,7 +207,8 @@ impl PoliciesJob {
         // the real repository's cost: its servers' sizes, as read
         let mut sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
         sizes.sort_by(|a, b| b.total_cmp(a));
-        estimate_config.cost_with(repo.pages() as u64, repo.servers() as u64, Some(&sizes), repo.lambda.iter().sum()).check(&limits::here())?;
+        let rates = RateBins::of(repo.lambda.iter().copied());
+        estimate_config.cost_with(repo.pages() as u64, repo.servers() as u64, Some(&sizes), &rates).check(&limits::here())?;
         if let Some(s) = config.microscope_server.filter(|&s| s >= repo.servers() as u64) {
             return Err(InputError::new("microscope_server", format!("must be below the number of servers, {} (got {s}); servers are numbered from 0", repo.servers())));
         }
@@ -246,7 +248,7 @@ impl PoliciesJob {
         for (index, &policy) in config.crawlers.iter().enumerate() {
             runs.push(Run::Crawler { index, policy });
         }
-        let estimate = estimate_config.estimate_for(repo.pages() as u64, servers);
+        let estimate = estimate_config.estimate_with(repo.pages() as u64, servers, Some(&sizes), &rates);
         // each run's weight in the progress: its estimated requests and its setup's pass; a
         // part of the runs reports its share of the whole run's progress (the pool adds them)
         let mut weights: Vec<f64> = estimate.runs.iter().map(|r| r + repo.pages() as f64).collect();
