@@ -414,6 +414,24 @@ pub fn tick(v: f64) -> String {
     }
 }
 
+/// How many ticks, up to `most`, an axis spanning `pixels` can mark without two labels
+/// touching: the most whose neighbouring labels, `extent` each along the axis (a label's
+/// width on x, its height on y), keep `gap` pixels apart.
+/// A tick label's width at `size` px without asking the backend (a canvas measure per
+/// candidate label kept the page's main thread busy): Helvetica's widths × 1.15, which
+/// covers the widest common sans-serif digits (DejaVu Sans, 636/1000 em against 556).
+pub(super) fn tick_width(label: &str, size: f64) -> f64 {
+    HelveticaWidths.measure(label, "", "", size).map_or(0.0, |(w, _)| w * 1.15)
+}
+
+fn spaced_ticks<R: Ranged<ValueType = f64>>(axis: &R, pixels: (i32, i32), most: usize, extent: impl Fn(f64) -> f64, gap: f64) -> usize {
+    let fits = |n: usize| {
+        let points = axis.key_points(n);
+        points.windows(2).all(|w| f64::from((axis.map(&w[1], pixels) - axis.map(&w[0], pixels)).abs()) >= (extent(w[0]) + extent(w[1])) / 2.0 + gap)
+    };
+    (2..=most).rev().find(|&n| fits(n)).unwrap_or(1)
+}
+
 fn plot<'a, DB, X, Y>(
     root: &'a DrawingArea<DB, Shift>,
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
@@ -433,6 +451,10 @@ where
     let (x_label, x_size) = fit(&measure, &figure.x.label, theme.font_px(15.0), (xr.end - xr.start) as f64, false, &["  (", " ("]);
     let (y_label, y_size) = fit(&measure, &figure.y.label, theme.font_px(15.0), (yr.end - yr.start) as f64, false, &["  (", " ("]);
     let formatter = |v: &f64| tick(*v);
+    let label_px = theme.font_px(13.0);
+    let spec = chart.as_coord_spec();
+    let x_labels = spaced_ticks(spec.x_spec(), (xr.start, xr.end), 9, |v| tick_width(&tick(v), label_px), label_px);
+    let y_labels = spaced_ticks(spec.y_spec(), (yr.start, yr.end), 8, |_| label_px, label_px / 2.0);
     chart
         .configure_mesh()
         .x_desc(x_label.join(" "))
@@ -441,8 +463,8 @@ where
         .label_style(theme.text(13.0))
         .x_label_formatter(&formatter)
         .y_label_formatter(&formatter)
-        .x_labels(9)
-        .y_labels(8)
+        .x_labels(x_labels)
+        .y_labels(y_labels)
         .bold_line_style(theme.grid.mix(0.30))
         .light_line_style(theme.grid.mix(0.10))
         .axis_style(theme.foreground)
@@ -715,6 +737,27 @@ mod axis_tests {
         let (_, frame) = figure_svg_frame(&f, 600, 400, &DrawOptions::default()).unwrap();
         let [left, _, right, _] = frame.legend.expect("a legend");
         assert!(right < frame.width / 2 || left > frame.width - 20, "the legend {:?} lies over the bar's right half of a {} px frame", frame.legend, frame.width);
+    }
+
+    /// A narrow chart marks fewer ticks rather than run their labels together (a
+    /// year in days on a phone at twice the text size read "0 50 100150200250…"); a
+    /// wide one keeps nine.
+    #[test]
+    fn tick_labels_keep_apart_on_a_narrow_axis() {
+        use plotters::coord::types::RangedCoordf64;
+        let days: RangedCoordf64 = (0.0..365.0).into();
+        let width = |v: f64| tick(v).chars().count() as f64 * 15.0;
+        let narrow = spaced_ticks(&days, (0, 200), 9, width, 26.0);
+        let points = days.key_points(narrow);
+        assert!(points.len() >= 2, "{points:?}");
+        for w in points.windows(2) {
+            let apart = f64::from(days.map(&w[1], (0, 200)) - days.map(&w[0], (0, 200)));
+            assert!(apart >= (width(w[0]) + width(w[1])) / 2.0 + 26.0, "{points:?} at {narrow}");
+        }
+        assert!(days.key_points(9).len() > points.len(), "the narrow axis dropped ticks");
+        assert_eq!(spaced_ticks(&days, (0, 1200), 9, width, 26.0), 9);
+        // an axis too short for two labels marks one
+        assert_eq!(spaced_ticks(&days, (0, 10), 9, width, 26.0), 1);
     }
 
     /// Issue 44: a line drawn on another says so in the legend; lines apart do not.

@@ -77,4 +77,16 @@ mod tests {
         let ink = buf.chunks(3).filter(|p| p.iter().any(|&c| c < 200)).count();
         assert!(ink > 5000, "{ink} dark pixels");
     }
+
+    /// The width ticks are spaced by is never narrower than the same label set in
+    /// DejaVu Sans, the widest of the common sans-serif fonts a page may fall back to.
+    #[test]
+    fn tick_spacing_widths_cover_dejavu_sans() {
+        let font = DejaVuWidths(FontRef::try_from_slice(FONT).unwrap());
+        for v in [0.0, 0.25, 1.0, 7.5, 50.0, 150.0, 365.0, 1024.0, -0.75, 12_500.0, 3.2e6, 4.5e9, 2e-5] {
+            let label = crate::chart::draw::tick(v);
+            let (dejavu, _) = font.measure(&label, "", "", 26.0).unwrap();
+            assert!(crate::chart::draw::tick_width(&label, 26.0) >= dejavu, "{label}: {dejavu} px in DejaVu Sans");
+        }
+    }
 }
