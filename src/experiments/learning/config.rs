@@ -267,23 +267,13 @@ impl LearningConfig {
         (ADAPTIVE_TRIALS as f64 * 0.5 * TRIAL_CAP * target - tuning.requests).max(0.0)
     }
 
-    /// Tuning runs a deployed crawler makes where it can spend the bandwidth, as
-    /// measured on the classroom pages, the sample page list and 300,000 generated pages
-    /// (`npm run estimates`): the scale is bracketed in a few proportional steps, then
-    /// interpolated to within 1 %; at most [`super::job::ADAPTIVE_TRIALS`].
-    const EXPECTED_TRIALS: f64 = 6.0;
-
-    /// A deployed crawler's requests over its tuning runs, and the runs. Where even its
-    /// shortest intervals (× [`super::job::MIN_SCALE`]) cannot spend the bandwidth, as
-    /// [`Self::adaptive_reach`] models a run at one request every P a server at most
-    /// (each server's share of the pages by its size, where the sizes are known), the
-    /// tuning's own search ([`super::job::next_trial`]) is made on that model: the
-    /// shipped intervals, then the shortest, and it stops. Elsewhere each of
-    /// [`Self::EXPECTED_TRIALS`] runs spends about 1.3 × the bandwidth (a run past twice
-    /// it is stopped): the model, which leaves out Nutch's sync_delta and the spread of
-    /// the intervals about where they settle, counted 2–4 times the requests of such runs.
+    /// A deployed crawler's requests over its tuning runs, and the runs: the tuning's own
+    /// search ([`super::job::next_trial`]) made on the model of a run, its requests as
+    /// [`Self::adaptive_reach`] counts them at one request every P a server at most
+    /// (each server's share of the pages by its size, where the sizes are known), a run
+    /// past [`super::job::OVERSPEND`] × the bandwidth stopped there.
     fn adaptive_requests(&self, policy: LearningPolicy, shape: &PagesShape) -> (f64, f64) {
-        use super::job::{MIN_SCALE, OVERSPEND, next_trial};
+        use super::job::{OVERSPEND, next_trial};
         let pages = shape.pages as f64;
         let server_most = self.polite_requests(1.0);
         let polite = |reach: f64| match &shape.sizes {
@@ -292,9 +282,6 @@ impl LearningConfig {
         };
         let target = self.requests_per_run();
         let run = |scale: f64| polite(self.adaptive_reach(policy, pages, &shape.rates, scale)).min(OVERSPEND * target);
-        if run(MIN_SCALE) >= target {
-            return (Self::EXPECTED_TRIALS * (1.3 * target).min(self.polite_requests(shape.servers as f64)), Self::EXPECTED_TRIALS);
-        }
         let (mut trials, mut spent, mut u) = (Vec::new(), 0.0, 1.0);
         loop {
             let requests = run(1.0 / u);

@@ -414,3 +414,26 @@ fn the_estimate_follows_a_deployed_crawlers_tuning_on_slow_pages() {
         assert!((1.0..=1.5).contains(&ratio), "{:?}: {} modeled against {} in the last run", curve.policy, modeled.requests, curve.requests);
     }
 }
+
+/// Where a deployed crawler can spend the bandwidth (the defaults: 2,000 pages, 40
+/// servers, P = 15 min), the estimate makes the tuning's search on its model of a run:
+/// the model at the scale the tuning found spends that run's requests within 10 %, and
+/// the search takes as many runs, give or take one.
+#[test]
+fn the_estimate_follows_a_deployed_crawlers_tuning_where_it_spends_the_bandwidth() {
+    let config = LearningConfig { policies: vec![LearningPolicy::Nutch, LearningPolicy::Stormcrawler], estimator_runs: 200, ..LearningConfig::default() };
+    let out = learn(config.clone());
+    let shape = config.sized();
+    let sizes = shape.sizes.clone().expect("the generator's server sizes");
+    let server_most = 86_400.0 / config.politeness_seconds.0 * config.horizon_days.0;
+    for curve in &out.policies {
+        let scale = curve.interval_scale.expect("a deployed crawler reports its scale");
+        let reach = config.adaptive_reach(curve.policy, shape.pages as f64, &shape.rates, scale);
+        let modeled: f64 = sizes.iter().map(|m| (reach * m / shape.pages as f64).min(server_most)).sum();
+        let run = curve.requests as f64;
+        assert!((modeled / run - 1.0).abs() < 0.10, "{:?} at scale {scale}: {modeled} modeled against {run} run", curve.policy);
+        let runs = curve.tuning_runs.expect("its tuning runs") as f64;
+        let trials = config.run_work(curve.policy, &shape).trials;
+        assert!((trials - runs).abs() <= 1.0, "{:?}: the estimate's search took {trials} runs, the tuning {runs}", curve.policy);
+    }
+}
