@@ -903,3 +903,28 @@ fn a_file_over_its_limit_says_both_sizes() {
     assert!(err.contains("the file is 64.1 MB, over the 64 MB limit"), "{err}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Issue 16: where standard error is not a terminal (a log, a pipe, CI), a run estimated
+/// over a minute says so once, at its start, with the way to silence it; `--quiet` does.
+#[test]
+fn a_long_run_off_a_terminal_says_its_estimate_at_the_start() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // a century at P = 1 min: hours of work on 7 MB
+    let long = ["policies", "--repository.pages", "100000", "--horizon-days", "36525", "--politeness-seconds", "60"];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_freshlab")).args(long).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("runs");
+    let mut first = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut first).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.starts_with("freshlab: this run is estimated at about "), "{first}");
+    assert!(first.contains("--estimate says more; --quiet silences this"), "{first}");
+    let (code, _, err) = freshlab(&["policies", "--repository.pages", "2000", "--repository.servers", "40", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("estimated at about"), "a short run says nothing: {err}");
+    let mut quiet = Command::new(env!("CARGO_BIN_EXE_freshlab")).args(long).arg("--quiet").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    quiet.kill().unwrap();
+    let out = quiet.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "", "--quiet prints nothing");
+}

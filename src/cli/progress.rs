@@ -44,7 +44,8 @@ impl Progress {
     /// estimated seconds on the reference machine.
     pub fn new(quiet: bool, unit: &str, estimate: f64) -> Self {
         let terminal = std::io::stderr().is_terminal();
-        if !quiet && !terminal && estimate > 60.0 {
+        // over a minute on this machine (the estimate is the reference machine's)
+        if !quiet && !terminal && estimate * speed::slowness() > 60.0 {
             eprintln!("freshlab: this run is estimated at about {} on this machine (--estimate says more; --quiet silences this)", duration(estimate * speed::slowness()));
         }
         Progress { started: Instant::now(), unit: unit.to_string(), estimate, bar: None, enabled: !quiet && terminal }
