@@ -148,7 +148,10 @@ fn gap_to_oracle(o: &LearningOutput) -> Figure {
         }
         let late = &gaps[gaps.len() / 2..];
         let mean = if late.is_empty() { f64::NAN } else { late.iter().sum::<f64>() / late.len() as f64 };
-        words.push(format!("{} {} below {} over the second half", c.policy.label(), sig(mean, 3), oracle.policy.label()));
+        // a learner that did better than its oracle over the half (chance, on pages that
+        // barely change) is said to be above it, not a negative amount below
+        let side = if mean < 0.0 { "above" } else { "below" };
+        words.push(format!("{} {} {side} {} over the second half", c.policy.label(), sig(mean.abs(), 3), oracle.policy.label()));
         layers.push(Layer::lines(c.policy.label(), vec![points(o, gaps.into_iter())], series_pen(c.policy.index())));
     }
     let pad = 0.1 * (hi - lo).max(0.01);

@@ -437,3 +437,18 @@ fn the_estimate_follows_a_deployed_crawlers_tuning_where_it_spends_the_bandwidth
         assert!((trials - runs).abs() <= 1.0, "{:?}: the estimate's search took {trials} runs, the tuning {runs}", curve.policy);
     }
 }
+
+/// A learner that did better than its oracle over the second half (chance, where pages
+/// barely change) is said to be above it, not a negative amount below.
+#[test]
+fn a_learner_above_its_oracle_is_said_to_be_above() {
+    use crate::experiments::Figures;
+    let mut out = learn(LearningConfig { policies: vec![LearningPolicy::Oracle, LearningPolicy::LearnAndCrawl], ..small() });
+    let oracle = out.policies[0].freshness.clone();
+    out.policies[1].freshness = oracle.iter().map(|f| f + 0.002).collect();
+    let said = out.figures().into_iter().map(|f| f.summary).find(|s| s.starts_with("Freshness lost")).expect("the gap's summary");
+    assert!(said.contains("LambdaLearnAndCrawl 0.002 above oracle"), "{said}");
+    out.policies[1].freshness = oracle.iter().map(|f| f - 0.002).collect();
+    let said = out.figures().into_iter().map(|f| f.summary).find(|s| s.starts_with("Freshness lost")).expect("the gap's summary");
+    assert!(said.contains("LambdaLearnAndCrawl 0.002 below oracle"), "{said}");
+}
