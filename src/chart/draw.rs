@@ -414,9 +414,6 @@ pub fn tick(v: f64) -> String {
     }
 }
 
-/// How many ticks, up to `most`, an axis spanning `pixels` can mark without two labels
-/// touching: the most whose neighbouring labels, `extent` each along the axis (a label's
-/// width on x, its height on y), keep `gap` pixels apart.
 /// A tick label's width at `size` px without asking the backend (a canvas measure per
 /// candidate label kept the page's main thread busy): Helvetica's widths × 1.15, which
 /// covers the widest common sans-serif digits (DejaVu Sans, 636/1000 em against 556).
@@ -424,6 +421,9 @@ pub(super) fn tick_width(label: &str, size: f64) -> f64 {
     HelveticaWidths.measure(label, "", "", size).map_or(0.0, |(w, _)| w * 1.15)
 }
 
+/// How many ticks, up to `most`, an axis spanning `pixels` can mark without two labels
+/// touching: the most whose neighbouring labels, `extent` each along the axis (a label's
+/// width on x, its height on y), keep `gap` pixels apart.
 fn spaced_ticks<R: Ranged<ValueType = f64>>(axis: &R, pixels: (i32, i32), most: usize, extent: impl Fn(f64) -> f64, gap: f64) -> usize {
     let fits = |n: usize| {
         let points = axis.key_points(n);
