@@ -76,8 +76,14 @@ export const pickTextSize = (page, font) =>
     select.dispatchEvent(new Event('change'));
   }, font);
 
-/** Resolves once `panel` says its run is computed. */
-export const done = (page, panel, timeout = 60_000) => page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout });
+/** Resolves once `panel` says its run is computed; past `timeout`, fails with what the
+ * panel's status said instead (a run that never finished once, in a fresh clone's e2e,
+ * left only "Timeout 120000ms exceeded"). */
+export const done = (page, panel, timeout = 60_000) =>
+  page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout }).catch(async (e) => {
+    const status = await page.locator(`#${panel} .status`).textContent({ timeout: 1000 }).catch(() => '(no status)');
+    throw new Error(`${e.message}; #${panel}'s status said: ${status}`);
+  });
 
 // the page's own list of views, groups and panels, from the core's registry as the page
 // builds it: a new experiment's view is tested without editing the tests
