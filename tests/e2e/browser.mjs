@@ -77,12 +77,23 @@ export const pickTextSize = (page, font) =>
   }, font);
 
 /** Resolves once `panel` says its run is computed; past `timeout`, fails with what the
- * panel's status said instead (a run that never finished once, in a fresh clone's e2e,
- * left only "Timeout 120000ms exceeded"). */
+ * panel's status and progress said and the workers' runs in flight (a run that never
+ * finished once, in a fresh clone's e2e, left only "Timeout 120000ms exceeded"). */
 export const done = (page, panel, timeout = 60_000) =>
   page.waitForFunction((p) => /Computed in/.test(document.querySelector(`#${p} .status`)?.textContent ?? ''), panel, { timeout }).catch(async (e) => {
-    const status = await page.locator(`#${panel} .status`).textContent({ timeout: 1000 }).catch(() => '(no status)');
-    throw new Error(`${e.message}; #${panel}'s status said: ${status}`);
+    const state = await page
+      .evaluate((p) => {
+        const pool = globalThis.freshlab?.client;
+        const progress = document.querySelector(`#${p} .progress`);
+        return JSON.stringify({
+          status: document.querySelector(`#${p} .status`)?.textContent,
+          progress: progress && !progress.hidden ? progress.querySelector('.eta')?.textContent : '(hidden)',
+          pending: pool?.clients?.map((c) => c.pending.size),
+          restarts: pool?.restarts,
+        });
+      }, panel)
+      .catch((error) => `(the page did not answer: ${error.message})`);
+    throw new Error(`${e.message}; #${panel} then: ${state}`);
   });
 
 // the page's own list of views, groups and panels, from the core's registry as the page

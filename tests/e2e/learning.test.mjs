@@ -64,6 +64,24 @@ test('the sample page list preset loads the list and runs on its 3,000 pages', a
   assert.equal(await panel.getByLabel('bandwidth (requests a day)', { exact: true }).inputValue(), '300');
 });
 
+test('an edit does not move the Simulate button: the out-of-date note above the charts does not scroll the form', async () => {
+  // the note appears when the form's check fires (after typing pauses); scroll anchoring
+  // on the charts once moved the button 44 px up under the pointer, and a click in that
+  // moment (a busy machine's e2e run) fell beside it and ran nothing
+  const run = panel.getByRole('button', { name: 'Simulate' });
+  await run.evaluate((b) => b.scrollIntoView({ block: 'center' }));
+  const at = () => run.evaluate((b) => Math.round(b.getBoundingClientRect().y));
+  const before = await at();
+  assert.ok((await page.evaluate(() => scrollY)) > 0, 'the page is scrolled (no anchoring happens at the top)');
+  await panel.getByLabel('objective', { exact: true }).selectOption('freshness');
+  await page.waitForFunction(() => !document.querySelector('#learning .stale-note').hidden, null, { timeout: 5000 });
+  assert.equal(await at(), before, 'the button stays when the note appears');
+  await run.click();
+  assert.equal(await at(), before, 'and when the run hides it');
+  await computed();
+  await panel.getByLabel('objective', { exact: true }).selectOption('harmonic');
+});
+
 test('pages that announce their changes are crawled on them by the oracle and the learners, under every objective', async () => {
   await setField(page, 'learning', 'share of pages with every change observed', 0.5);
   await panel.getByRole('button', { name: 'Simulate' }).click();
