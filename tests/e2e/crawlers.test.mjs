@@ -482,6 +482,36 @@ test('the tuning of Heritrix on hosts with capacities writes sheets into the tun
   assert.deepEqual(browser.errors, []);
 });
 
+test('the tuning of Scrapy on hosts with capacities writes DOWNLOAD_SLOTS into the tuned settings.py, the file\'s own slots kept', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  // a 1 s delay: the host of 0.05 requests a second refuses it; b.example has a slot of its own
+  const settings = "DOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {'b.example': {'delay': 2, 'concurrency': 1}}\n";
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'settings.py', mimeType: 'text/x-python', buffer: Buffer.from(settings) });
+  await page.waitForFunction(() => /Loaded settings\.py/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+  const rows = Array.from({ length: 40 }, (_, k) => [`https://a.example/${k},a.example,1,${k ? '' : '0.05'},100`, `https://b.example/${k},b.example,1,,100`]).flat();
+  await panel.getByLabel(/Your page list/).setInputFiles({ name: 'two-hosts.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,capacity,response_ms', ...rows].join('\n')) });
+  await page.waitForFunction(() => /80 rows on 2 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByLabel('recrawl every (days)').fill('0.01');
+  await panel.getByLabel('simulated days').fill('5');
+  await panel.getByLabel('find a tuned configuration').check();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /A tuned settings\.py with its slots to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers');
+  const text = await panel.locator('.details').textContent();
+  assert.match(text, /held to a request per 1\/capacity by a Scrapy slot[\s\S]*for 1 host \(40 pages\): 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned settings.py' }).click()]);
+  const file = path.join(shots, 'tuned-settings.py');
+  await download.saveAs(file);
+  const tuned = fs.readFileSync(file, 'utf8');
+  assert.ok(tuned.startsWith(settings), tuned);
+  assert.match(tuned, /DOWNLOAD_SLOTS = \{\n    'b\.example': \{'delay': 2, 'concurrency': 1\},\n    'a\.example': \{'delay': 20, 'randomize_delay': False\},\n\}\n$/);
+  assert.equal(await page.evaluate((t) => globalThis.freshlab.router.panels.get('crawlers').core.crawler_of(t), tuned), 'scrapy');
+  await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-tuned-slots.png') });
+  await panel.getByLabel('find a tuned configuration').uncheck();
+  assert.deepEqual(browser.errors, []);
+});
+
 test('Heritrix’s shipped defaults on servers with no limit: the tuning has nothing to try and says why', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');

@@ -164,13 +164,13 @@ function tunedSection(result) {
   const rows = t.changes
     .map((c) => `<tr><th scope="row"><code>${dotted(c.name)}</code></th><td><code>${dotted(c.from || 'unset')}</code></td><td><code>${dotted(c.to)}</code></td></tr>`)
     .join('');
-  // Heritrix's sheets go into the tuned file itself; Nutch's host file beside it
+  // Heritrix's sheets (Scrapy's slots) go into the tuned file itself; Nutch's host file beside it
   const inside = t.hosts?.inside;
   const files = (kept && !inside) || seeded ? 'files' : 'file';
   const confirmed = t.confirmed
     ? `re-simulated from the ${files} read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
     : 'its re-simulation is running';
-  const names = [t.file_name + (kept && inside ? ' with its sheets' : ''), kept && !inside && t.hosts.file_name, seeded && t.seeds.file_name].filter(Boolean).map(escape);
+  const names = [t.file_name + (kept && inside ? ` with its ${slots(t) ? 'slots' : 'sheets'}` : ''), kept && !inside && t.hosts.file_name, seeded && t.seeds.file_name].filter(Boolean).map(escape);
   const all = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   return `<h3 class="tuned-heading">A tuned ${all} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
@@ -180,7 +180,7 @@ function tunedSection(result) {
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
-      (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? ', with the sheets below added before its closing &lt;/beans&gt;' : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
+      (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? (slots(t) ? ', with the DOWNLOAD_SLOTS below added at its end, in place of its own' : ', with the sheets below added before its closing &lt;/beans&gt;') : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
     ${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
 }
 
@@ -241,16 +241,22 @@ function untried(t) {
   return (t.untried ?? []).map((why) => `<p>Not tried: ${escape(why)}.</p>`).join('');
 }
 
-/** Nutch's host file (NUTCH-3029), or Heritrix's sheets, tried last by the tuning on a
- * page list's hosts. */
+/** Whether the tuning's rules over hosts are Scrapy's slots (else Heritrix's sheets). */
+const slots = (t) => t.hosts?.file_name === 'DOWNLOAD_SLOTS';
+
+/** Nutch's host file (NUTCH-3029), or Heritrix's sheets (Scrapy's slots), tried last by
+ * the tuning on a page list's hosts. */
 function hostsTried(t) {
   const h = t.hosts;
   if (!h) return '';
   const tried = triedText(t, h.tried, h.ruder);
   if (h.inside) {
-    const intro = `Last, each host whose capacity your file's gap exceeds held to a request per 1/capacity by a Heritrix sheet
-      (<code>disposition.minDelayMs</code>, and <code>maxDelayMs</code> with it where that would cap it), the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
-    const sheets = `<details><summary>The sheets</summary><pre>${escape(h.text)}</pre></details>`;
+    const by = slots(t)
+      ? `a Scrapy slot (<code>DOWNLOAD_SLOTS</code>: its <code>delay</code>, not randomised; your file's own slots kept)`
+      : `a Heritrix sheet (<code>disposition.minDelayMs</code>, and <code>maxDelayMs</code> with it where that would cap it)`;
+    const intro = `Last, each host whose capacity your file's gap exceeds held to a request per 1/capacity by ${by}, the other hosts at your file's gap,
+      for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
+    const sheets = `<details><summary>The ${slots(t) ? 'slots' : 'sheets'}</summary><pre>${escape(h.text)}</pre></details>`;
     return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; ${h.tried ? 'no fresher than the settings alone, so ' : ''}not part of the tuned file.</p>${sheets}`;
   }
   const intro = `Last, each host's own bounds of the adaptive interval: from the shortest to the longest interval the optimum

@@ -21,7 +21,7 @@ use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
 use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
 use crate::core::policy::crawler_files::write::{self, Change};
-use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets};
+use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets, scrapy_slots};
 use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
@@ -679,8 +679,10 @@ impl CrawlersJob {
         if let Some(model) = next.filter(|_| search.hosts == HostStage::Trying) {
             let mut why = None;
             let first = self.tuned_hosts.is_none() && self.tuned_sheets.is_none();
-            let nothing = if self.loaded.crawler == Crawler::Heritrix {
-                self.tuned_sheets = TunedSheets::of(&self.loaded.sheets, &model, &self.server_names, &self.page_names, &self.capacities(), &self.repo);
+            let crawler = self.loaded.crawler;
+            let nothing = if matches!(crawler, Crawler::Heritrix | Crawler::Scrapy) {
+                let text = self.config.crawler_config.as_deref();
+                self.tuned_sheets = TunedSheets::of(crawler, text, &self.loaded.sheets, &model, &self.server_names, &self.page_names, &self.capacities(), &self.repo);
                 self.tuned_sheets.is_none()
             } else {
                 let file = self.host_file(&model, search.stretch());
@@ -693,7 +695,7 @@ impl CrawlersJob {
             if first && nothing {
                 self.untried.push(match why {
                     Some(why) => format!("no {}: {why}", nutch_hosts::FILE_NAME),
-                    None => "no sheets: no host's capacity asks for a longer gap than the file's".into(),
+                    None => format!("no {}: no host's capacity asks for a longer gap than the file's", if crawler == Crawler::Scrapy { "slots" } else { "sheets" }),
                 });
                 search.skip_trying();
                 next = search.next(&mut |m| self.realise(m));
@@ -752,9 +754,9 @@ impl CrawlersJob {
                     Ok(file) => file,
                     Err(_) => (self.config.crawler_config.clone().unwrap_or_default(), self.loaded.clone()),
                 };
-                // Heritrix's sheets go into the tuned file itself, read back with it
+                // Heritrix's sheets (Scrapy's slots) go into the tuned file itself, read back with it
                 let (text, read_back) = match self.tuned_sheets.as_ref().filter(|_| kept) {
-                    Some(t) => match heritrix_sheets::insert(&text, &t.beans).and_then(|with| Ok((self.config.read(Some(&with)).map_err(|e| e.message)?, with))) {
+                    Some(t) => match t.written_into(self.loaded.crawler, &text).and_then(|with| Ok((self.config.read(Some(&with)).map_err(|e| e.message)?, with))) {
                         Ok((back, with)) => (with, back),
                         Err(_) => (text, read_back),
                     },
@@ -788,7 +790,7 @@ impl CrawlersJob {
                             inside: false,
                         }),
                         (HostStage::Tried { score, kept, ruder, .. }, None, Some(t)) => Some(TunedHosts {
-                            file_name: "sheets".into(),
+                            file_name: if self.loaded.crawler == Crawler::Scrapy { scrapy_slots::NAME } else { "sheets" }.into(),
                             text: t.beans.clone(),
                             hosts: t.hosts,
                             pages: t.pages,
@@ -1126,12 +1128,11 @@ impl Plan for CrawlersJob {
 /// Why the tuning has no candidate for `crawler` (Heritrix and Scrapy with no server
 /// asking them to slow down): a sentence for [`Tuned::untried`].
 fn nothing_to_tune(crawler: Crawler) -> String {
-    let (name, gap) = match crawler {
-        Crawler::Scrapy => ("Scrapy", "DOWNLOAD_DELAY"),
-        _ => ("Heritrix", "the gap between two requests to a host"),
+    let (name, gap, rules) = match crawler {
+        Crawler::Scrapy => ("Scrapy", "DOWNLOAD_DELAY", "DOWNLOAD_SLOTS"),
+        _ => ("Heritrix", "the gap between two requests to a host", "sheets"),
     };
     format!(
-        "no setting: {name} has no revisit rule of its own (its recrawl interval is set beside the file), and the tuning only ever lengthens {gap}, which it tries where some server has a capacity{}",
-        if crawler == Crawler::Heritrix { "; on a page list of named hosts it also writes sheets for the hosts the gap would push over capacity" } else { "" }
+        "no setting: {name} has no revisit rule of its own (its recrawl interval is set beside the file), and the tuning only ever lengthens {gap}, which it tries where some server has a capacity; on a page list of named hosts it also writes {rules} for the hosts the gap would push over capacity"
     )
 }

@@ -7,7 +7,7 @@ use crate::core::model::seed_list::SeedsUsed;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::seed_metadata::{KeyUse, NUTCH_FIXED};
 use crate::core::policy::crawler_files::tuning::Objective;
-use crate::core::policy::crawler_files::{Crawler, Loaded};
+use crate::core::policy::crawler_files::{Crawler, Loaded, scrapy_slots};
 use crate::core::policy::pushback::Answers;
 use crate::core::sim::redrawn::{self, REDRAWS};
 use crate::experiments::{Brief, Figures, Tabular};
@@ -341,7 +341,7 @@ pub struct TunedHosts {
     /// Whether they kept the pages fresher than the settings alone: the tuned files are
     /// then both (the confirmation runs them together).
     pub kept: bool,
-    /// Written into the tuned file itself (Heritrix's sheets), not beside it.
+    /// Written into the tuned file itself (Heritrix's sheets, Scrapy's slots), not beside it.
     #[serde(default)]
     pub inside: bool,
 }
@@ -356,8 +356,9 @@ impl TunedHosts {
                 (false, None) => "not kept",
                 (false, Some(_)) => "not fresher than the settings alone: not kept",
             };
+            let rules = if self.file_name == scrapy_slots::NAME { "Scrapy's DOWNLOAD_SLOTS" } else { "Heritrix's sheets" };
             return format!(
-                "Heritrix's sheets for {} {} ({} pages), each held to a request per 1/capacity, the other hosts at the file's gap: {tried}; {verdict}",
+                "{rules} for {} {} ({} pages), each held to a request per 1/capacity, the other hosts at the file's gap: {tried}; {verdict}",
                 thousands(self.hosts as f64),
                 if self.hosts == 1 { "host" } else { "hosts" },
                 thousands(self.pages as f64)

@@ -117,46 +117,76 @@ impl Overlays {
     }
 }
 
-/// The tuning's sheets (Heritrix on named hosts with capacities): each host whose
-/// capacity the crawler's gap exceeds held to a request per 1/capacity, its least gap in
-/// whole milliseconds; with the file's own sheets before them, as the tuned file has
-/// them.
+/// The tuning's sheets (Heritrix) or slots (Scrapy's DOWNLOAD_SLOTS) on named hosts with
+/// capacities: each host whose capacity the crawler's gap exceeds held to a request per
+/// 1/capacity, its least gap in whole milliseconds (a Scrapy slot's delay, not
+/// randomised); with the file's own rules, as the tuned file has them.
 pub(super) struct TunedSheets {
     pub rules: Vec<SheetRule>,
     pub overlays: Overlays,
-    /// The beans the tuned file gets.
+    /// What the tuned file gets: Heritrix's beans (inserted before its `</beans>`), or
+    /// Scrapy's DOWNLOAD_SLOTS assignment (appended: it replaces the file's own).
     pub beans: String,
     pub hosts: u64,
     pub pages: u64,
 }
 
+/// The comment over what the tuning writes.
+const TUNED: &str = "Freshlab's tuning: each host whose capacity asks for it held to a request per 1/capacity";
+
 impl TunedSheets {
-    /// For `model`'s gap over the servers `names` with `capacities` (requests a second);
-    /// None where no host's capacity asks for a longer gap.
-    pub fn of(own: &[SheetRule], model: &Model, names: &[String], urls: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
-        // each host's gap under the file's own sheets: a tuned sheet only ever lengthens it
+    /// For `model`'s gap over the servers `names` with `capacities` (requests a second),
+    /// the crawler's file being `text` (None: its shipped defaults); None where no host's
+    /// capacity asks for a longer gap.
+    #[allow(clippy::too_many_arguments)]
+    pub fn of(crawler: Crawler, text: Option<&str>, own: &[SheetRule], model: &Model, names: &[String], urls: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
+        // each host's gap under the file's own rules: a tuned one only ever lengthens it
         let (file, _) = Overlays::of(own, names, urls, repo, model).ok()?;
         let models = file.models(own, model);
         let hosts: Vec<(usize, String, u64, bool)> = (0..repo.servers())
             .filter_map(|s| {
                 let (name, cap, host) = (names.get(s)?, capacities[s], &models[file.set(s)]);
                 let ms = (1000.0 / cap).ceil();
-                let most = matches!(host.reaction, Reaction::Heritrix { max_delay_s, .. } if ms > 1000.0 * max_delay_s);
-                (cap.is_finite() && cap > 0.0 && host.politeness_s() < 1.0 / cap).then(|| (s, name.clone(), ms as u64, most))
+                // Heritrix: the gap past the crawl's most, which caps it (the sheet raises
+                // it too); Scrapy: a randomised delay (the slot stops randomising)
+                let flag = match host.reaction {
+                    Reaction::Heritrix { max_delay_s, .. } => ms > 1000.0 * max_delay_s,
+                    Reaction::Scrapy { randomize, .. } => randomize,
+                    _ => false,
+                };
+                (cap.is_finite() && cap > 0.0 && host.politeness_s() < 1.0 / cap).then(|| (s, name.clone(), ms as u64, flag))
             })
             .collect();
         if hosts.is_empty() {
             return None;
         }
-        let listed: Vec<heritrix_sheets::HostGap> = hosts.iter().map(|(_, n, ms, most)| (n.clone(), *ms, *most)).collect();
-        let beans = heritrix_sheets::host_gaps(&listed, "Freshlab's tuning: each host whose capacity asks for it held to a request per 1/capacity");
-        // read back as Heritrix would, after the file's own sheets
-        let alone = heritrix_sheets::insert("<beans>\n</beans>", &beans).ok()?;
-        let mut rules = own.to_vec();
-        rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").ok()?.sheets);
+        let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag)| (n.clone(), *ms, *flag)).collect();
+        let (beans, rules) = if crawler == Crawler::Scrapy {
+            // the whole assignment, the file's own slots in it: read alone, it gives every rule
+            let beans = crate::core::policy::crawler_files::scrapy_slots::assignment(text.unwrap_or_default(), &listed, TUNED).ok()?;
+            let rules = read(Crawler::Scrapy, &beans, "tuned slots").ok()?.sheets;
+            (beans, rules)
+        } else {
+            let beans = heritrix_sheets::host_gaps(&listed, TUNED);
+            // read back as Heritrix would, after the file's own sheets
+            let alone = heritrix_sheets::insert("<beans>\n</beans>", &beans).ok()?;
+            let mut rules = own.to_vec();
+            rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").ok()?.sheets);
+            (beans, rules)
+        };
         let (overlays, _) = Overlays::of(&rules, names, urls, repo, model).ok()?;
         let pages = hosts.iter().map(|&(s, ..)| repo.server_pages(s).len() as u64).sum();
         Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages })
+    }
+
+    /// `text` (the tuned file) with the rules written into it.
+    pub fn written_into(&self, crawler: Crawler, text: &str) -> Result<String, String> {
+        if crawler == Crawler::Scrapy {
+            let newline = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+            Ok(format!("{text}{newline}{}", self.beans))
+        } else {
+            heritrix_sheets::insert(text, &self.beans)
+        }
     }
 
     /// The same sheets as the tuned file `read_back` has them.

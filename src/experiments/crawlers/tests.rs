@@ -1333,3 +1333,60 @@ fn scrapys_download_slots_space_their_hosts_apart() {
     let back = crate::core::policy::crawler_files::read(Crawler::Scrapy, &tuned.text, "f").unwrap();
     assert_eq!(back.sheets, config.loaded().unwrap().sheets);
 }
+
+/// The tuning's last candidate for Scrapy on named hosts with capacities: a slot in
+/// DOWNLOAD_SLOTS holding each host the file's DOWNLOAD_DELAY would push over capacity
+/// to a request per 1/capacity, not randomised (half a randomised delay's gaps fall
+/// short of it), the file's own slots kept; kept where fresher within the budget and
+/// the file's refusals, written at the end of the tuned settings.py and confirmed from
+/// the file read back.
+#[test]
+fn the_tuning_writes_scrapy_slots_for_the_hosts_that_push_back() {
+    let mut list = String::from("page,server,change_rate,capacity,response_ms\n");
+    for k in 0..40 {
+        list.push_str(&format!("https://a.example/{k},a.example,1,{},100\n", if k == 0 { "0.05" } else { "" }));
+        list.push_str(&format!("https://b.example/{k},b.example,1,,100\n"));
+    }
+    let settings = "DOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {'b.example': {'delay': 2, 'concurrency': 1}}\n";
+    let config = CrawlersConfig {
+        crawler: Crawler::Scrapy,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(settings.into()),
+        recrawl_days: Days(0.01),
+        horizon_days: Days(5.0),
+        bins: 10,
+        tune: true,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config.clone());
+    assert!(o.runs[0].answers.refused > 0, "a.example refuses the file's pace");
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let h = t.hosts.as_ref().expect("the slots tried");
+    assert_eq!(h.file_name, "DOWNLOAD_SLOTS");
+    assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 40, "{}", h.words(t.refusals));
+    assert!(h.words(t.refusals).starts_with("Scrapy's DOWNLOAD_SLOTS for 1 host (40 pages)"), "{}", h.words(t.refusals));
+    // a.example held to 20 s (1/0.05), b.example's own slot kept
+    assert!(t.text.ends_with("DOWNLOAD_SLOTS = {\n    'b.example': {'delay': 2, 'concurrency': 1},\n    'a.example': {'delay': 20, 'randomize_delay': False},\n}\n"), "{}", t.text);
+    let back = crate::core::policy::crawler_files::read(Crawler::Scrapy, &t.text, "f").unwrap();
+    assert_eq!(back.model.server_delay_s, 1.0);
+    assert_eq!(back.sheets.len(), 2);
+    // confirmed from the file read back: fresher, no refusal, within the budget
+    let tuned_run = o.runs.iter().find(|r| r.label.ends_with("tuned")).expect("the tuned file's run");
+    assert_eq!(tuned_run.answers.refused, 0);
+    assert!(
+        tuned_run.requests <= o.runs[0].requests && tuned_run.mean > o.runs[0].mean,
+        "{} on {} against {} on {}",
+        tuned_run.mean,
+        tuned_run.requests,
+        o.runs[0].mean,
+        o.runs[0].requests
+    );
+    assert_eq!(t.confirmed.map(|c| c.1), Some(tuned_run.requests));
+    assert_eq!(Figures::file_out(&o, "tuned_hosts"), None, "the slots are in the tuned file");
+    // no host over capacity: no slots, said
+    let calm = CrawlersConfig { page_list: config.page_list.as_ref().map(|l| l.replace(",0.05,", ",5,")), ..config };
+    let o = ran(calm);
+    let t = o.tuned.as_ref().expect("tuned");
+    assert!(t.untried.contains(&"no slots: no host's capacity asks for a longer gap than the file's".to_string()), "{:?}", t.untried);
+}

@@ -91,6 +91,55 @@ pub fn read(entries: &[Entry], text: &str) -> Result<Sheets, String> {
     Ok(out)
 }
 
+/// A host the tuning holds to a least gap: its name, the gap in whole milliseconds, and
+/// whether its delay is randomised (its slot then says `randomize_delay: False`, so that
+/// no gap falls short of the delay, as a randomised one's half do).
+pub type HostDelay = (String, u64, bool);
+
+/// The `DOWNLOAD_SLOTS` assignment that holds each of `hosts` to its delay, after the
+/// comment `comment`: the file `text`'s own slots kept as written (each key's last value,
+/// in the file's order), a listed host's `delay` (and `randomize_delay`) replaced, the
+/// other listed hosts added. Appended to the file it replaces the file's own assignment
+/// (Python's and Freshlab's reading take the last); refused where the file's own slots
+/// cannot be read.
+pub fn assignment(text: &str, hosts: &[HostDelay], comment: &str) -> Result<String, String> {
+    let own = read(&super::scrapy::entries(text)?, text)?;
+    let mut slots: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let mut set = |host: &str, key: &str, value: String| {
+        let at = slots.iter().position(|(h, _)| h == host).unwrap_or_else(|| {
+            slots.push((host.to_string(), Vec::new()));
+            slots.len() - 1
+        });
+        let keys = &mut slots[at].1;
+        match keys.iter_mut().find(|(k, _)| k == key) {
+            Some(kept) => kept.1 = value,
+            None => keys.push((key.to_string(), value)),
+        }
+    };
+    for (host, entry) in &own.entries {
+        set(host, &entry.name, entry.value.clone());
+    }
+    for (host, ms, randomized) in hosts {
+        set(host, "delay", seconds(*ms));
+        if *randomized {
+            set(host, "randomize_delay", "False".into());
+        }
+    }
+    let body: String = slots
+        .iter()
+        .map(|(host, keys)| {
+            let keys: Vec<String> = keys.iter().map(|(k, v)| format!("'{k}': {v}")).collect();
+            format!("    '{host}': {{{}}},\n", keys.join(", "))
+        })
+        .collect();
+    Ok(format!("# {comment}\n{NAME} = {{\n{body}}}\n"))
+}
+
+/// Whole milliseconds as Python writes seconds (1500 → 1.5, 20000 → 20).
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1000) { (ms / 1000).to_string() } else { format!("{}", ms as f64 / 1000.0) }
+}
+
 /// Where the dict's keys are in the file: each found on the first line from the last
 /// one found that quotes it (the dict as written over several lines).
 struct Lines<'a> {

@@ -788,3 +788,29 @@ fn scrapys_download_slots_set_their_hosts_apart() {
     // none: nothing set apart
     assert!(read(Crawler::Scrapy, "DOWNLOAD_SLOTS = {}\n", "f").unwrap().sheets.is_empty());
 }
+
+/// The tuning's DOWNLOAD_SLOTS: the file's own slots kept as written (every key, a
+/// repeated one at its last value), a listed host's delay replaced and its randomising
+/// stopped where it was on, the other listed hosts added; appended to the file, the
+/// assignment replaces the file's own, and reads back to those hosts and delays.
+#[test]
+fn the_tuned_download_slots_keep_the_files_own_and_hold_the_listed_hosts() {
+    let file =
+        "DOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {\n    'own.example': {'delay': 2, 'concurrency': 4, 'throttle': True},\n    'Busy.example': {'delay': 0.5, 'delay': 0.25},\n}\n";
+    let hosts = vec![("busy.example".to_string(), 20_000, true), ("new.example".to_string(), 1_500, false)];
+    let slots = scrapy_slots::assignment(file, &hosts, "the tuning").unwrap();
+    assert_eq!(
+        slots,
+        "# the tuning\nDOWNLOAD_SLOTS = {\n    'own.example': {'delay': 2, 'concurrency': 4, 'throttle': True},\n    'busy.example': {'delay': 20, 'randomize_delay': False},\n    'new.example': {'delay': 1.5},\n}\n"
+    );
+    let tuned = format!("{file}{slots}");
+    let back = read(Crawler::Scrapy, &tuned, "f").unwrap();
+    let delay = |host: &str| back.sheets.iter().find(|r| r.sheet == host).and_then(|r| r.settings.iter().find(|s| s.0 == "delay")).map(|s| s.1.clone());
+    assert_eq!((delay("own.example"), delay("busy.example"), delay("new.example")), (Some("2".into()), Some("20".into()), Some("1.5".into())));
+    assert_eq!(back.sheets.len(), 3, "the file's own assignment is replaced, not added to");
+    assert_eq!(back.model.server_delay_s, 1.0);
+    // a file whose slots cannot be read gives no assignment
+    assert!(scrapy_slots::assignment("DOWNLOAD_SLOTS = [1]\n", &hosts, "t").is_err());
+    // the shipped defaults: the listed hosts alone
+    assert_eq!(scrapy_slots::assignment("", &hosts[1..], "t").unwrap(), "# t\nDOWNLOAD_SLOTS = {\n    'new.example': {'delay': 1.5},\n}\n");
+}

@@ -35,7 +35,8 @@
 //! others and kept only when fresher. Heritrix's, on named hosts some of which have a
 //! capacity: the best settings at the file's own gap, with a sheet holding each host the
 //! gap would push over capacity to a request per 1/capacity (the experiment writes them);
-//! one run, kept only when fresher.
+//! one run, kept only when fresher. Scrapy's, the same with `DOWNLOAD_SLOTS`: a slot per
+//! such host, its delay 1/capacity and not randomised, the file's own slots kept.
 //!
 //! Nutch's and StormCrawler's very last, on a page list: each page's interval fixed in
 //! the seed list (Nutch's `nutch.fetchInterval.fixed`, which the Injector reads and
@@ -291,8 +292,8 @@ pub fn seed_intervals_from(f: &[f64], unit: f64, most: Option<f64>, stretch: f64
 }
 
 /// A last candidate, each host or each page its own settings (on a page list): Nutch's
-/// bounds of the adaptive interval per host, or Heritrix's sheets of a least gap for
-/// the hosts whose capacity the file's gap would exceed; then Nutch's or StormCrawler's
+/// bounds of the adaptive interval per host, or Heritrix's sheets (Scrapy's slots) of a
+/// least gap for the hosts whose capacity the file's gap would exceed; then Nutch's or StormCrawler's
 /// fixed interval per page in the seed list.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum HostStage {
@@ -320,12 +321,13 @@ impl HostStage {
 }
 
 /// The runs of the last candidate, each host its own settings (0: none): Nutch's bounds,
-/// fitted by their stretch, on named hosts; Heritrix's sheets, one run (slowing some
-/// hosts only ever spends less), on named hosts some of which have a capacity.
+/// fitted by their stretch, on named hosts; Heritrix's sheets or Scrapy's slots, one run
+/// (slowing some hosts only ever spends less), on named hosts some of which have a
+/// capacity.
 fn host_stage(crawler: Crawler, named: bool, pushed_back: bool) -> usize {
     match crawler {
         Crawler::Nutch if named => HOST_FIT_RUNS,
-        Crawler::Heritrix if named && pushed_back => 1,
+        Crawler::Heritrix | Crawler::Scrapy if named && pushed_back => 1,
         _ => 0,
     }
 }
@@ -379,7 +381,7 @@ pub struct Search {
     pub candidates: usize,
     /// The freshest of the settings' candidates within the budget, kept or not.
     pub freshest: Option<Score>,
-    /// The host bounds' candidate (Nutch; Heritrix's sheets).
+    /// The host bounds' candidate (Nutch; Heritrix's sheets; Scrapy's slots).
     pub hosts: HostStage,
     /// The pages' fixed intervals' candidate (Nutch's or StormCrawler's seed list).
     pub seeds: HostStage,
@@ -534,9 +536,9 @@ impl Search {
         }
         self.hosts = HostStage::Trying;
         let mut running = self.best.0;
-        if self.crawler == Crawler::Heritrix {
-            // the file's own gap (and most, which caps it): the sheets slow the hosts that
-            // ask, not every host
+        if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
+            // the file's own gap (and most, which caps it): the sheets (slots) slow the
+            // hosts that ask, not every host
             running = with_gap(running, &self.loaded, self.loaded.server_delay_s);
             running.min_delay_s = self.loaded.min_delay_s;
         }
