@@ -443,13 +443,12 @@ test('Scrapy’s DOWNLOAD_SLOTS: the sample settings.py holds two hosts of the s
   assert.deepEqual(browser.errors, []);
 });
 
-test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back', async () => {
-  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
-  await done(page, 'crawlers');
-  // a file of no delay factor and a 1 s gap: the host of 0.05 requests a second refuses it
-  const cxml = '<beans><bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor"><property name="delayFactor" value="0.0"/><property name="minDelayMs" value="1000"/></bean></beans>';
-  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-beans.cxml', mimeType: 'text/xml', buffer: Buffer.from(cxml) });
-  await page.waitForFunction(() => /Loaded crawler-beans\.cxml/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
+/** Loads the crawler's file `name` (`text`) and a page list of two hosts of 40 pages,
+ * a.example serving 0.05 requests a second, recrawled every 0.01 day for 5 days, and
+ * runs the tuning. */
+async function tuneOnTwoHosts(name, mimeType, text) {
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name, mimeType, buffer: Buffer.from(text) });
+  await page.waitForFunction((n) => document.querySelector('#crawlers .controls')?.textContent.includes(`Loaded ${n}`), name);
   const rows = Array.from({ length: 40 }, (_, k) => [`https://a.example/${k},a.example,1,${k ? '' : '0.05'},100`, `https://b.example/${k},b.example,1,,100`]).flat();
   await panel.getByLabel(/Your page list/).setInputFiles({ name: 'two-hosts.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,capacity,response_ms', ...rows].join('\n')) });
   await page.waitForFunction(() => /80 rows on 2 servers/.test(document.querySelector('#crawlers').textContent));
@@ -457,6 +456,14 @@ test('the tuning of Heritrix on hosts with capacities writes sheets into the tun
   await panel.getByLabel('simulated days').fill('5');
   await panel.getByLabel('find a tuned configuration').check();
   await panel.getByRole('button', { name: 'Simulate' }).click();
+}
+
+test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  // a file of no delay factor and a 1 s gap: the host of 0.05 requests a second refuses it
+  const cxml = '<beans><bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor"><property name="delayFactor" value="0.0"/><property name="minDelayMs" value="1000"/></bean></beans>';
+  await tuneOnTwoHosts('crawler-beans.cxml', 'text/xml', cxml);
   await page.waitForFunction(() => /A tuned crawler-beans\.cxml with its sheets to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   await done(page, 'crawlers');
   const text = await panel.locator('.details').textContent();
@@ -487,15 +494,7 @@ test('the tuning of Scrapy on hosts with capacities writes DOWNLOAD_SLOTS into t
   await done(page, 'crawlers');
   // a 1 s delay: the host of 0.05 requests a second refuses it; b.example has a slot of its own
   const settings = "DOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {'b.example': {'delay': 2, 'concurrency': 1}}\n";
-  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'settings.py', mimeType: 'text/x-python', buffer: Buffer.from(settings) });
-  await page.waitForFunction(() => /Loaded settings\.py/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
-  const rows = Array.from({ length: 40 }, (_, k) => [`https://a.example/${k},a.example,1,${k ? '' : '0.05'},100`, `https://b.example/${k},b.example,1,,100`]).flat();
-  await panel.getByLabel(/Your page list/).setInputFiles({ name: 'two-hosts.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,capacity,response_ms', ...rows].join('\n')) });
-  await page.waitForFunction(() => /80 rows on 2 servers/.test(document.querySelector('#crawlers').textContent));
-  await panel.getByLabel('recrawl every (days)').fill('0.01');
-  await panel.getByLabel('simulated days').fill('5');
-  await panel.getByLabel('find a tuned configuration').check();
-  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await tuneOnTwoHosts('settings.py', 'text/x-python', settings);
   await page.waitForFunction(() => /A tuned settings\.py with its slots to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   await done(page, 'crawlers');
   const text = await panel.locator('.details').textContent();
