@@ -444,9 +444,10 @@ test('Scrapy’s DOWNLOAD_SLOTS: the sample settings.py holds two hosts of the s
 });
 
 /** Loads the crawler's file `name` (`text`) and a page list of two hosts of 40 pages,
- * a.example serving 0.05 requests a second, recrawled every 0.01 day for 5 days, and
- * runs the tuning. */
-async function tuneOnTwoHosts(name, mimeType, text) {
+ * a.example serving 0.05 requests a second, recrawled every 0.01 day for 5 days, runs the
+ * tuning until the tuned file with its `rules` (sheets, slots) is offered, and downloads
+ * it; resolves to the result's text and the tuned file's. */
+async function tuneOnTwoHosts(name, mimeType, text, rules) {
   await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name, mimeType, buffer: Buffer.from(text) });
   await page.waitForFunction((n) => document.querySelector('#crawlers .controls')?.textContent.includes(`Loaded ${n}`), name);
   const rows = Array.from({ length: 40 }, (_, k) => [`https://a.example/${k},a.example,1,${k ? '' : '0.05'},100`, `https://b.example/${k},b.example,1,,100`]).flat();
@@ -456,6 +457,14 @@ async function tuneOnTwoHosts(name, mimeType, text) {
   await panel.getByLabel('simulated days').fill('5');
   await panel.getByLabel('find a tuned configuration').check();
   await panel.getByRole('button', { name: 'Simulate' }).click();
+  const offered = `A tuned ${name} with its ${rules} to take home`;
+  await page.waitForFunction((o) => document.querySelector('#crawlers .details')?.textContent.includes(o), offered, { timeout: 120_000 });
+  await done(page, 'crawlers');
+  const result = await panel.locator('.details').textContent();
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: `Download the tuned ${name}` }).click()]);
+  const file = path.join(shots, `tuned-${name}`);
+  await download.saveAs(file);
+  return { result, tuned: fs.readFileSync(file, 'utf8') };
 }
 
 test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back', async () => {
@@ -463,15 +472,8 @@ test('the tuning of Heritrix on hosts with capacities writes sheets into the tun
   await done(page, 'crawlers');
   // a file of no delay factor and a 1 s gap: the host of 0.05 requests a second refuses it
   const cxml = '<beans><bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor"><property name="delayFactor" value="0.0"/><property name="minDelayMs" value="1000"/></bean></beans>';
-  await tuneOnTwoHosts('crawler-beans.cxml', 'text/xml', cxml);
-  await page.waitForFunction(() => /A tuned crawler-beans\.cxml with its sheets to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
-  await done(page, 'crawlers');
-  const text = await panel.locator('.details').textContent();
+  const { result: text, tuned } = await tuneOnTwoHosts('crawler-beans.cxml', 'text/xml', cxml, 'sheets');
   assert.match(text, /held to a request per 1\/capacity by a Heritrix sheet[\s\S]*for 1 host \(40 pages\): 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned crawler-beans.cxml' }).click()]);
-  const file = path.join(shots, 'tuned-crawler-beans.cxml');
-  await download.saveAs(file);
-  const tuned = fs.readFileSync(file, 'utf8');
   assert.match(tuned, /<value>http:\/\/\(example,a,\)\/<\/value>/);
   assert.match(tuned, /<entry key="disposition.minDelayMs" value="20000"\/>/);
   // read back by the page's own parser: the sheet's setting listed with its line
@@ -494,15 +496,8 @@ test('the tuning of Scrapy on hosts with capacities writes DOWNLOAD_SLOTS into t
   await done(page, 'crawlers');
   // a 1 s delay: the host of 0.05 requests a second refuses it; b.example has a slot of its own
   const settings = "DOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {'b.example': {'delay': 2, 'concurrency': 1}}\n";
-  await tuneOnTwoHosts('settings.py', 'text/x-python', settings);
-  await page.waitForFunction(() => /A tuned settings\.py with its slots to take home/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
-  await done(page, 'crawlers');
-  const text = await panel.locator('.details').textContent();
+  const { result: text, tuned } = await tuneOnTwoHosts('settings.py', 'text/x-python', settings, 'slots');
   assert.match(text, /held to a request per 1\/capacity by a Scrapy slot[\s\S]*for 1 host \(40 pages\): 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned settings.py' }).click()]);
-  const file = path.join(shots, 'tuned-settings.py');
-  await download.saveAs(file);
-  const tuned = fs.readFileSync(file, 'utf8');
   assert.ok(tuned.startsWith(settings), tuned);
   assert.match(tuned, /DOWNLOAD_SLOTS = \{\n    'b\.example': \{'delay': 2, 'concurrency': 1\},\n    'a\.example': \{'delay': 20, 'randomize_delay': False\},\n\}\n$/);
   assert.equal(await page.evaluate((t) => globalThis.freshlab.router.panels.get('crawlers').core.crawler_of(t), tuned), 'scrapy');
