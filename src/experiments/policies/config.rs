@@ -326,9 +326,10 @@ impl PoliciesConfig {
     /// campaign's case 17,153: 300 pages, 8 M requests at each capacity, 0.9 s against
     /// 0.001 s estimated, before the microscope was counted; case 5,647: λ_max/λ_min in
     /// place of the mean over the quantile took 2.4 times the run's time); the most
-    /// allowed for a page list's own frequencies.
+    /// allowed for a page list's own frequencies; never over `MAX_SPREAD` times the
+    /// pages listed (the microscope's own bound).
     fn microscope_seconds(&self, n: f64, sizes: Option<&[f64]>) -> f64 {
-        use super::microscope::{MAX_LISTED, MAX_REQUESTS, MIN_REQUESTS};
+        use super::microscope::{MAX_LISTED, MAX_REQUESTS, MAX_SPREAD, MIN_REQUESTS};
         let largest = self.largest_server(n, sizes);
         let listed = largest.min(MAX_LISTED as f64);
         let spread = match (self.allocation, self.source) {
@@ -349,7 +350,7 @@ impl PoliciesConfig {
             // estimated with the pages listed)
             _ => largest,
         };
-        let requests = 2.0 * (1000.0 * spread).clamp(MIN_REQUESTS, MAX_REQUESTS);
+        let requests = 2.0 * (1000.0 * spread.min(MAX_SPREAD * listed)).clamp(MIN_REQUESTS, MAX_REQUESTS);
         self.capacities.len() as f64 * requests * MICROSCOPE_SECONDS_PER_REQUEST
     }
 
