@@ -1,8 +1,9 @@
 //! Issue 15: every figure of every experiment, in the frames a lecturer and a phone use
-//! and at every font scale of the page: no text leaves the canvas and no legend covers a
-//! point of the data — checked from the figure model and the layout's own record, not by
-//! eye. (The page draws with the same code; its end-to-end tests check its canvases. A
-//! phone's chart is 360 × 400: a phone lays charts out taller than wide.)
+//! and at every font scale of the page: no text leaves the canvas, no legend covers a
+//! point of the data and no text lies under a legend — checked from the figure model and
+//! the layout's own record, not by eye. (The page draws with the same code; its
+//! end-to-end tests check its canvases. A phone's chart is 360 × 400: a phone lays
+//! charts out taller than wide.)
 
 use freshlab::chart::draw::figure_svg_frame;
 use freshlab::chart::theme::DrawOptions;
@@ -40,6 +41,17 @@ fn no_text_leaves_the_frame_and_no_legend_covers_data_at_any_size_or_font() {
                     let outside: Vec<&[i32; 4]> = frame.texts.iter().filter(|t| t[0] < 0 || t[1] < 0 || t[2] > width as i32 || t[3] > height as i32).collect();
                     if !outside.is_empty() {
                         problems.push(format!("{:?} at {width}×{height}, font {font_scale}: text outside the frame {outside:?}", figure.title));
+                    }
+                    // the legend's own texts lie within its box; any other reaching into it lies under it
+                    if let Some(l) = frame.legend {
+                        let under: Vec<&[i32; 4]> = frame
+                            .texts
+                            .iter()
+                            .filter(|t| t[0] < l[2] && t[2] > l[0] && t[1] < l[3] && t[3] > l[1] && !(t[0] >= l[0] && t[2] <= l[2] && t[1] >= l[1] && t[3] <= l[3]))
+                            .collect();
+                        if !under.is_empty() {
+                            problems.push(format!("{:?} at {width}×{height}, font {font_scale}: texts under the legend {l:?}: {under:?}", figure.title));
+                        }
                     }
                     if frame.legend_covers > 0 {
                         problems.push(format!("{:?} at {width}×{height}, font {font_scale}: the legend covers {} points", figure.title, frame.legend_covers));

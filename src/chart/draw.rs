@@ -474,7 +474,7 @@ where
     for layer in &figure.layers {
         draw_layer(root, chart, figure, theme, layer, &mut texts)?;
     }
-    place_texts(root, chart, figure, theme, texts)?;
+    place_texts(root, chart, figure, theme, texts, legend.inside_box(placement, theme))?;
     let points = inside(&(xr.clone(), yr.clone()), data_pixels(figure, &|p: (f64, f64)| chart.backend_coord(&p), theme));
     let (legend_box, covers) = legend.draw(root, placement, &(xr.clone(), yr.clone()), &points, theme)?;
     Ok(Frame {
@@ -596,13 +596,14 @@ where
 }
 
 /// Writes the plot's texts where they cover the least: each marker's note beside its
-/// marker, then each line's tag on its line, none over another or over a marker.
+/// marker, then each line's tag on its line, none over another, a marker or the legend.
 fn place_texts<'a, DB, X, Y>(
     root: &'a DrawingArea<DB, Shift>,
     chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
     figure: &Figure,
     theme: &Theme,
     mut texts: Vec<Pending>,
+    legend: Option<[i32; 4]>,
 ) -> Result<(), String>
 where
     DB: DrawingBackend + 'a,
@@ -617,7 +618,7 @@ where
     let points = inside(&plot, figure.layers.iter().flat_map(|l| layer_pixels(figure, l, &to_pixel, theme)).collect());
     let radius = theme.px(8.0) as i32;
     let markers = figure.layers.iter().filter_map(|l| if let Layer::Marker { at, .. } = l { Some(to_pixel((at[0], at[1]))) } else { None });
-    let taken = markers.map(|(x, y)| [x - radius, y - radius, x + radius, y + radius]).collect();
+    let taken = markers.map(|(x, y)| [x - radius, y - radius, x + radius, y + radius]).chain(legend).collect();
     let pad = theme.px(3.0) as i32;
     let mut placer = Placer::new(plot, points, taken, pad);
     texts.sort_by_key(|t| matches!(t, Pending::Tag { .. }));
@@ -631,9 +632,9 @@ where
         let size = (w as i32, h as i32);
         let request = match text {
             Pending::Tag { on, layer, .. } => {
-                Request { size, corners: on.iter().map(|&(x, y)| (x - size.0 / 2, y - size.1 / 2)).collect(), own: layer_pixels(figure, layer, &to_pixel, theme) }
+                Request { size, corners: on.iter().map(|&(x, y)| (x - size.0 / 2, y - size.1 / 2)).collect(), own: layer_pixels(figure, layer, &to_pixel, theme), roams_from: None }
             }
-            Pending::Note { at, .. } => Request { size, corners: around(*at, size, theme.px(5.5) as i32, theme.px(6.0) as i32), own: vec![] },
+            Pending::Note { at, .. } => Request { size, corners: around(*at, size, theme.px(5.5) as i32, theme.px(6.0) as i32), own: vec![], roams_from: Some(*at) },
         };
         let corner = placer.place(&request);
         if let Pending::Note { at, .. } = text {

@@ -101,6 +101,13 @@ impl Legend {
             .map(|(x, y)| Placement::Inside { x: x as i32, y: y as i32 })
     }
 
+    /// The box an inside placement takes (texts in the plot keep off it).
+    pub fn inside_box(&self, placement: Placement, theme: &Theme) -> Option<[i32; 4]> {
+        let Placement::Inside { x, y } = placement else { return None };
+        let (w, h) = self.size(theme, 1.0, 1);
+        Some([x, y, x + w as i32, y + h as i32])
+    }
+
     /// Outside the plot: a strip to the right or rows below in columns, whichever leaves
     /// the plot the larger area (the right when both leave as much); the text shrinks (to
     /// half at most) until one fits.
