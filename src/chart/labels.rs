@@ -23,12 +23,14 @@ pub struct Placer {
     points: Vec<(i32, i32)>,
     taken: Vec<TextBox>,
     pad: i32,
+    /// The points counted by cells, built when a note first roams.
+    density: Option<Density>,
 }
 
 impl Placer {
     /// `points`: the figure's data in pixels; `taken`: boxes nothing may cover.
     pub fn new(plot: (Range<i32>, Range<i32>), points: Vec<(i32, i32)>, taken: Vec<TextBox>, pad: i32) -> Self {
-        Placer { plot, points, taken, pad }
+        Placer { plot, points, taken, pad, density: None }
     }
 
     /// The chosen top-left corner, now taken.
@@ -49,34 +51,91 @@ impl Placer {
             overlap * 1_000 + outside * 100 + covered * 20 + order
         };
         let near = request.corners.iter().enumerate().map(|(k, c)| (score(c, k as i64), *c)).min();
-        let far = match (near, request.roams_from) {
-            (Some((best, _)), Some(from)) if best >= request.corners.len() as i64 => {
-                self.roaming(request.size, from).into_iter().map(|(order, c)| (score(&c, request.corners.len() as i64 + order), c)).min()
-            }
+        let roams = match (near, request.roams_from) {
+            (Some((best, _)), Some(from)) if best >= request.corners.len() as i64 => Some(from),
             _ => None,
         };
+        let far = roams.and_then(|from| {
+            let density = self.density.get_or_insert_with(|| Density::new(&self.plot, &self.points));
+            let taken = &self.taken;
+            let (xr, yr) = &self.plot;
+            // inside the plot by construction; points counted by cells (a cell grazed counts whole)
+            let score = |(x, y): (i32, i32), order: i64| {
+                let b = [x - p, y - p, x + w + p, y + h + p];
+                let overlap: i64 = taken.iter().map(|t| area(intersection(&b, t))).sum();
+                let outside = area(b) - area(intersection(&b, &[xr.start, yr.start, xr.end, yr.end]));
+                overlap * 1_000 + outside * 100 + density.count(&b) * 20 + order
+            };
+            roaming(&self.plot, request.size, from).into_iter().map(|(order, c)| (score(c, request.corners.len() as i64 + order), c)).min()
+        });
         let best = near.into_iter().chain(far).min().map(|(_, c)| c).unwrap_or((self.plot.0.start, self.plot.1.start));
         self.taken.push([best.0 - p, best.1 - p, best.0 + w + p, best.1 + h + p]);
         best
     }
+}
 
-    /// Corners over the whole plot, a quarter of the text's width and one line apart,
-    /// each with its order: 0 to 16 by distance from `from`, so that a clear place
-    /// anywhere (at most 36 over the near corners' orders) beats one that crosses a line
-    /// (a line sampled every 4 px crosses a text box in about five points: 100).
-    fn roaming(&self, (w, h): (i32, i32), from: (i32, i32)) -> Vec<(i64, (i32, i32))> {
-        let (xr, yr) = &self.plot;
-        let (dx, dy) = ((w / 4).max(1) as usize, h.max(1) as usize);
-        let diagonal = (((xr.end - xr.start).pow(2) + (yr.end - yr.start).pow(2)) as f64).sqrt().max(1.0);
-        let mut out = Vec::new();
-        for y in (yr.start..(yr.end - h).max(yr.start + 1)).step_by(dy) {
-            for x in (xr.start..(xr.end - w).max(xr.start + 1)).step_by(dx) {
-                let centre = (x + w / 2 - from.0, y + h / 2 - from.1);
-                let distance = ((centre.0 as f64).powi(2) + (centre.1 as f64).powi(2)).sqrt();
-                out.push(((16.0 * distance / diagonal) as i64, (x, y)));
+/// Corners over the whole plot, a quarter of the text's width and one line apart (at
+/// most 48 × 32 of them), each with its order: 0 to 16 by distance from `from`, so that
+/// a clear place anywhere (at most 40 over the near corners' orders) beats one that
+/// crosses a line (a line sampled every 4 px crosses a text box in about five points: 100).
+fn roaming((xr, yr): &(Range<i32>, Range<i32>), (w, h): (i32, i32), from: (i32, i32)) -> Vec<(i64, (i32, i32))> {
+    let (width, height) = (xr.end - xr.start, yr.end - yr.start);
+    let (dx, dy) = ((w / 4).max(width / 48).max(1) as usize, h.max(height / 32).max(1) as usize);
+    let diagonal = ((width.pow(2) + height.pow(2)) as f64).sqrt().max(1.0);
+    let mut out = Vec::new();
+    for y in (yr.start..(yr.end - h).max(yr.start + 1)).step_by(dy) {
+        for x in (xr.start..(xr.end - w).max(xr.start + 1)).step_by(dx) {
+            let centre = (x + w / 2 - from.0, y + h / 2 - from.1);
+            let distance = ((centre.0 as f64).powi(2) + (centre.1 as f64).powi(2)).sqrt();
+            out.push(((16.0 * distance / diagonal) as i64, (x, y)));
+        }
+    }
+    out
+}
+
+/// The plot's points counted in cells of [`Density::CELL`] pixels, summed so that any
+/// box's count is four lookups (a roaming note tries a thousand boxes; the points of a
+/// long series run to hundreds of thousands).
+struct Density {
+    origin: (i32, i32),
+    columns: usize,
+    rows: usize,
+    /// sums[(r) * (columns + 1) + c]: the points in cells above row r and left of column c.
+    sums: Vec<u32>,
+}
+
+impl Density {
+    const CELL: i32 = 4;
+
+    fn new((xr, yr): &(Range<i32>, Range<i32>), points: &[(i32, i32)]) -> Self {
+        let columns = ((xr.end - xr.start).max(0) / Self::CELL + 1) as usize;
+        let rows = ((yr.end - yr.start).max(0) / Self::CELL + 1) as usize;
+        let mut sums = vec![0u32; (rows + 1) * (columns + 1)];
+        for &(x, y) in points {
+            let (c, r) = ((x - xr.start) / Self::CELL, (y - yr.start) / Self::CELL);
+            if (0..columns as i32).contains(&c) && (0..rows as i32).contains(&r) {
+                sums[(r as usize + 1) * (columns + 1) + c as usize + 1] += 1;
             }
         }
-        out
+        for r in 1..=rows {
+            for c in 1..=columns {
+                let k = r * (columns + 1) + c;
+                sums[k] += sums[k - 1] + sums[k - columns - 1] - sums[k - columns - 2];
+            }
+        }
+        Density { origin: (xr.start, yr.start), columns, rows, sums }
+    }
+
+    /// Points in the cells the box `b` touches.
+    fn count(&self, b: &TextBox) -> i64 {
+        let cell = |v: i32, o: i32, n: usize, up: bool| (((v - o) as f64 / Self::CELL as f64).floor() as i64 + i64::from(up)).clamp(0, n as i64) as usize;
+        let (c0, c1) = (cell(b[0], self.origin.0, self.columns, false), cell(b[2] - 1, self.origin.0, self.columns, true));
+        let (r0, r1) = (cell(b[1], self.origin.1, self.rows, false), cell(b[3] - 1, self.origin.1, self.rows, true));
+        if c1 <= c0 || r1 <= r0 {
+            return 0;
+        }
+        let at = |r: usize, c: usize| i64::from(self.sums[r * (self.columns + 1) + c]);
+        at(r1, c1) - at(r0, c1) - at(r1, c0) + at(r0, c0)
     }
 }
 
@@ -159,6 +218,23 @@ mod tests {
         let far = Placer::new((0..400, 0..200), points.clone(), vec![], 2).place(&request(Some((100, 100))));
         assert_eq!(covered(far), 0, "placed at {far:?}");
         assert!(far.0 >= 190 && far.0 < 240, "not the nearest clear place: {far:?}");
+    }
+
+    /// The summed counts: exact on boxes on cell edges, never fewer than the points
+    /// inside any other box.
+    #[test]
+    fn the_density_counts_the_points_in_a_box() {
+        let plot = (10..210, 20..120);
+        let points: Vec<(i32, i32)> = (0..500).map(|k: i32| (10 + (k * 37) % 200, 20 + (k * 53) % 100)).collect();
+        let density = Density::new(&plot, &points);
+        let exact = |b: &TextBox| points.iter().filter(|q| within(b, q)).count() as i64;
+        for b in [[10, 20, 210, 120], [14, 24, 50, 60], [10, 20, 14, 24], [200, 100, 210, 120]] {
+            assert_eq!(density.count(&b), exact(&b), "{b:?}");
+        }
+        for b in [[11, 23, 57, 41], [100, 50, 103, 51], [0, 0, 300, 300], [-5, -5, 12, 25]] {
+            assert!(density.count(&b) >= exact(&b), "{b:?}");
+        }
+        assert_eq!(density.count(&[0, 0, 300, 300]), 500);
     }
 
     #[test]
