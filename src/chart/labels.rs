@@ -40,15 +40,11 @@ impl Placer {
         // looked up for every covered point of every candidate: sorted, not scanned
         let mut own = request.own.clone();
         own.sort_unstable();
-        let score = |&(x, y): &(i32, i32), order: i64| {
-            let b = [x - p, y - p, x + w + p, y + h + p];
-            let overlap: i64 = self.taken.iter().map(|t| area(intersection(&b, t))).sum();
+        let at = |(x, y): (i32, i32)| [x - p, y - p, x + w + p, y + h + p];
+        let score = |c: &(i32, i32), order: i64| {
+            let b = at(*c);
             let covered = self.points.iter().filter(|q| within(&b, q) && own.binary_search(q).is_err()).count() as i64;
-            let (xr, yr) = &self.plot;
-            let outside = area([b[0], b[1], b[2], b[3]]) - area(intersection(&b, &[xr.start, yr.start, xr.end, yr.end]));
-            // texts never on texts; then as few points as may be; inside the plot; the
-            // earlier candidates (nearer the middle, nearer the marker) on a tie
-            overlap * 1_000 + outside * 100 + covered * 20 + order
+            placing_cost(&self.taken, &self.plot, &b, covered, order)
         };
         let near = request.corners.iter().enumerate().map(|(k, c)| (score(c, k as i64), *c)).min();
         let roams = match (near, request.roams_from) {
@@ -57,21 +53,23 @@ impl Placer {
         };
         let far = roams.and_then(|from| {
             let density = self.density.get_or_insert_with(|| Density::new(&self.plot, &self.points));
-            let taken = &self.taken;
-            let (xr, yr) = &self.plot;
-            // inside the plot by construction; points counted by cells (a cell grazed counts whole)
-            let score = |(x, y): (i32, i32), order: i64| {
-                let b = [x - p, y - p, x + w + p, y + h + p];
-                let overlap: i64 = taken.iter().map(|t| area(intersection(&b, t))).sum();
-                let outside = area(b) - area(intersection(&b, &[xr.start, yr.start, xr.end, yr.end]));
-                overlap * 1_000 + outside * 100 + density.count(&b) * 20 + order
-            };
+            // points counted by cells (a cell grazed counts whole)
+            let score = |c: (i32, i32), order: i64| placing_cost(&self.taken, &self.plot, &at(c), density.count(&at(c)), order);
             roaming(&self.plot, request.size, from).into_iter().map(|(order, c)| (score(c, request.corners.len() as i64 + order), c)).min()
         });
         let best = near.into_iter().chain(far).min().map(|(_, c)| c).unwrap_or((self.plot.0.start, self.plot.1.start));
         self.taken.push([best.0 - p, best.1 - p, best.0 + w + p, best.1 + h + p]);
         best
     }
+}
+
+/// What placing a text's box `b` costs: texts never on texts; then as few points as may
+/// be; inside the plot; the earlier candidates (nearer the middle, nearer the marker) on
+/// a tie.
+fn placing_cost(taken: &[TextBox], (xr, yr): &(Range<i32>, Range<i32>), b: &TextBox, covered: i64, order: i64) -> i64 {
+    let overlap: i64 = taken.iter().map(|t| area(intersection(b, t))).sum();
+    let outside = area(*b) - area(intersection(b, &[xr.start, yr.start, xr.end, yr.end]));
+    overlap * 1_000 + outside * 100 + covered * 20 + order
 }
 
 /// Corners over the whole plot, a quarter of the text's width and one line apart (at
