@@ -295,9 +295,20 @@ fn layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, th
 /// it), dots, markers and (for the legend, which is placed before them) roughly where
 /// their notes will go, rectangles.
 fn data_pixels(figure: &Figure, to_pixel: &dyn Fn((f64, f64)) -> (i32, i32), theme: &Theme) -> Vec<(i32, i32)> {
+    let mut out = layers_pixels(figure, to_pixel, theme);
+    out.extend(note_pixels(figure, to_pixel, theme));
+    out
+}
+
+/// Every layer's data in device pixels (see [`layer_pixels`]).
+fn layers_pixels(figure: &Figure, to_pixel: &dyn Fn((f64, f64)) -> (i32, i32), theme: &Theme) -> Vec<(i32, i32)> {
+    figure.layers.iter().flat_map(|l| layer_pixels(figure, l, to_pixel, theme)).collect()
+}
+
+/// Roughly where the markers' notes go beside them (for the legend, placed first).
+fn note_pixels(figure: &Figure, to_pixel: &dyn Fn((f64, f64)) -> (i32, i32), theme: &Theme) -> Vec<(i32, i32)> {
     let mut out = Vec::new();
     for layer in &figure.layers {
-        out.extend(layer_pixels(figure, layer, to_pixel, theme));
         if let Layer::Marker { at, note, .. } = layer {
             let p = to_pixel((at[0], at[1]));
             let reach = theme.font_px(6.5) * note.chars().count() as f64;
@@ -474,9 +485,13 @@ where
     for layer in &figure.layers {
         draw_layer(root, chart, figure, theme, layer, &mut texts)?;
     }
-    place_texts(root, chart, figure, theme, texts, legend.inside_box(placement, theme))?;
-    let points = inside(&(xr.clone(), yr.clone()), data_pixels(figure, &|p: (f64, f64)| chart.backend_coord(&p), theme));
-    let (legend_box, covers) = legend.draw(root, placement, &(xr.clone(), yr.clone()), &points, theme)?;
+    // the data's pixels, found once: for the texts' places, then the legend's check
+    let range = (xr.clone(), yr.clone());
+    let to_pixel = |p: (f64, f64)| chart.backend_coord(&p);
+    let mut points = inside(&range, layers_pixels(figure, &to_pixel, theme));
+    place_texts(root, chart, figure, theme, texts, &points, legend.inside_box(placement, theme))?;
+    points.extend(inside(&range, note_pixels(figure, &to_pixel, theme)));
+    let (legend_box, covers) = legend.draw(root, placement, &range, &points, theme)?;
     Ok(Frame {
         left: xr.start,
         right: xr.end,
@@ -595,14 +610,16 @@ where
     Ok(())
 }
 
-/// Writes the plot's texts where they cover the least: each marker's note beside its
-/// marker, then each line's tag on its line, none over another, a marker or the legend.
+/// Writes the plot's texts where they cover the least of the data's `points` (in the
+/// plot): each marker's note beside its marker, then each line's tag on its line, none
+/// over another, a marker or the legend.
 fn place_texts<'a, DB, X, Y>(
     root: &'a DrawingArea<DB, Shift>,
     chart: &ChartContext<'a, DB, Cartesian2d<X, Y>>,
     figure: &Figure,
     theme: &Theme,
     mut texts: Vec<Pending>,
+    points: &[(i32, i32)],
     legend: Option<[i32; 4]>,
 ) -> Result<(), String>
 where
@@ -615,12 +632,11 @@ where
     }
     let to_pixel = |p: (f64, f64)| chart.backend_coord(&p);
     let plot = chart.plotting_area().get_pixel_range();
-    let points = inside(&plot, figure.layers.iter().flat_map(|l| layer_pixels(figure, l, &to_pixel, theme)).collect());
     let radius = theme.px(8.0) as i32;
     let markers = figure.layers.iter().filter_map(|l| if let Layer::Marker { at, .. } = l { Some(to_pixel((at[0], at[1]))) } else { None });
     let taken = markers.map(|(x, y)| [x - radius, y - radius, x + radius, y + radius]).chain(legend).collect();
     let pad = theme.px(3.0) as i32;
-    let mut placer = Placer::new(plot, points, taken, pad);
+    let mut placer = Placer::new(plot, points.to_vec(), taken, pad);
     texts.sort_by_key(|t| matches!(t, Pending::Tag { .. }));
     for text in &texts {
         let (words, paint) = match text {
