@@ -327,7 +327,7 @@ impl PoliciesConfig {
     /// 0.001 s estimated, before the microscope was counted; case 5,647: λ_max/λ_min in
     /// place of the mean over the quantile took 2.4 times the run's time); the most
     /// allowed for a page list's own frequencies; never over `MAX_SPREAD` times the
-    /// pages listed (the microscope's own bound).
+    /// server's pages (the microscope's own bound).
     fn microscope_seconds(&self, n: f64, sizes: Option<&[f64]>) -> f64 {
         use super::microscope::{MAX_LISTED, MAX_REQUESTS, MAX_SPREAD, MIN_REQUESTS};
         let largest = self.largest_server(n, sizes);
@@ -350,7 +350,7 @@ impl PoliciesConfig {
             // estimated with the pages listed)
             _ => largest,
         };
-        let requests = 2.0 * (1000.0 * spread.min(MAX_SPREAD * listed)).clamp(MIN_REQUESTS, MAX_REQUESTS);
+        let requests = 2.0 * (1000.0 * spread.min(MAX_SPREAD * largest)).clamp(MIN_REQUESTS, MAX_REQUESTS);
         self.capacities.len() as f64 * requests * MICROSCOPE_SECONDS_PER_REQUEST
     }
 

@@ -22,11 +22,11 @@ pub const MAX_REQUESTS: f64 = 4_000_000.0;
 pub const MIN_VISITS: u64 = 20;
 /// At most this many pages are listed (the server's most revisited ones).
 pub const MAX_LISTED: usize = 200;
-/// The length follows the slowest listed page down to a share of 1/(4 × pages listed)
-/// of the server's rate; a page below that (an optimum's nearly abandoned page: the
-/// fuzz campaign's case 341, one page of 71 at a share of 2.8e-4 drew 3.6 M requests
-/// where the rest needed 0.1 M) gets fewer than 1,000 revisits, its factor shown from
-/// 20 on.
+/// The length follows the slowest listed page down to a share of 1/(4 n) of the
+/// server's rate, n its revisited pages (an equal share is 1/n); a page below that (an
+/// optimum's nearly abandoned page: the fuzz campaign's case 341, one page of 71 at a
+/// share of 2.8e-4 drew 3.6 M requests where the rest needed 0.1 M) gets fewer than
+/// 1,000 revisits, its factor shown from 20 on.
 pub const MAX_SPREAD: f64 = 4.0;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,9 +100,8 @@ pub fn microscope(repo: &Repository, s: usize, f: &[f64], politeness: f64, seed:
     // the pages shown are the MAX_LISTED most revisited: the last of them sets the length
     let mut rates: Vec<f64> = f[range.clone()].iter().copied().filter(|&x| x > 0.0).collect();
     rates.sort_by(|a, b| b.total_cmp(a));
-    let listed = MAX_LISTED.min(rates.len());
-    let slowest = rates.get(listed.saturating_sub(1)).copied().unwrap_or(fs);
-    let requests = (1000.0 * fs / slowest).min(1000.0 * MAX_SPREAD * listed as f64).clamp(MIN_REQUESTS, MAX_REQUESTS);
+    let slowest = rates.get(MAX_LISTED.min(rates.len()).saturating_sub(1)).copied().unwrap_or(fs);
+    let requests = (1000.0 * fs / slowest).min(1000.0 * MAX_SPREAD * rates.len() as f64).clamp(MIN_REQUESTS, MAX_REQUESTS);
     // not simulated when even the most revisited page could not reach the 20 visits a
     // factor needs (a server of millions of pages at its cap: at the WEBBASE preset the
     // largest gets 7 in 694 days, and the two runs cost a fifth of the setup for nothing)
@@ -195,6 +194,18 @@ mod tests {
         assert!((m.days * m.server_rate - 1000.0 * MAX_SPREAD * 50.0).abs() < 1e-6, "{} requests", m.days * m.server_rate);
         let slow = m.pages.iter().find(|p| p.index == 49).unwrap();
         assert!((20..1000).contains(&slow.merge_visits) && slow.merge_simulated.is_some(), "{slow:?}");
+    }
+
+    /// The bound follows the server's revisited pages, not the 200 listed: 60,000 equal
+    /// pages still get the most requests allowed, 66 visits each and their factors.
+    #[test]
+    fn a_large_server_of_equal_pages_keeps_the_most_requests() {
+        let n = 60_000;
+        let repo = Repository::from_servers(&[vec![0.5; n]]);
+        let f = vec![1.0 / n as f64; n];
+        let m = microscope(&repo, 0, &f, 0.0, 7);
+        assert!((m.days * m.server_rate - MAX_REQUESTS).abs() < 1e-3, "{} requests", m.days * m.server_rate);
+        assert!(m.pages.iter().all(|p| p.merge_simulated.is_some()), "a page without its factor");
     }
 
     /// A server so large that its most revisited page would get fewer than 20 visits in
