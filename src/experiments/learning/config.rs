@@ -167,10 +167,22 @@ const BYTES_PER_ANNOUNCED_PAGE: f64 = 60.0;
 /// Per history item (a fetch that found a change): an f32, in vectors grown by doubling.
 const BYTES_PER_HISTORY_ITEM: f64 = 8.0;
 const BYTES_BESIDES: f64 = 1_000_000.0;
-/// Native seconds per request, and per change simulated (a change is a draw and a
-/// comparison), as `npm run estimates` measures them.
-const SECONDS_PER_UNIT: f64 = 150e-9;
+/// Native ns per request by the repository's size (log₁₀ pages, ns): the slower of
+/// UNIFORM and ORACLE, measured as the time 24 M more requests add (bandwidth 1,000 and
+/// 100,000 a day over 240 days, P = 0, 100 pages a server) on 2,000, 20,000, 200,000
+/// and 1 M generated pages; a larger repository's pages fall out of the cache. (At a
+/// flat 150 ns, 2,000 pages changing once in 500 days were estimated 6.1 times their time.)
+const NS_PER_REQUEST: [(f64, f64); 4] = [(3.301, 31.0), (4.301, 33.0), (5.301, 44.0), (6.0, 68.0)];
+/// Native seconds per change simulated (a draw and a comparison).
 const SECONDS_PER_CHANGE: f64 = 25e-9;
+/// Native seconds per page of each allocation solved before the runs: the two oracles',
+/// and with politeness the price of politeness chart's (each objective with and without
+/// the caps at 7 bandwidths: 42 solves). Measured: that chart takes 8.7–10 µs a page on
+/// 10⁵–10⁶ generated pages (the same run at P = 0 less at P = 60 s); uncounted, 300,000
+/// pages at P = 60 s ran 3 s longer than estimated.
+const SECONDS_PER_SETUP_PAGE_SOLVE: f64 = 0.24e-6;
+/// Solves of the price of politeness chart: each objective, free and capped, at each share.
+const PRICE_SOLVES: f64 = (2 * Objective::ALL.len() * super::job::PRICE_SHARES.len()) as f64;
 /// Native seconds per history item a re-estimation reads (one term of a page's
 /// likelihood), and per visit the estimators' chart simulates and estimates from: 0.31 s
 /// for the 4.0 M items of LambdaLearnAndCrawl on the fuzz campaign's case 10,824, and
@@ -214,9 +226,20 @@ impl RunWork {
         self.requests + self.changes + self.scans
     }
 
-    fn seconds(&self) -> f64 {
-        self.requests * SECONDS_PER_UNIT + self.changes * SECONDS_PER_CHANGE + self.scans * SECONDS_PER_HISTORY_ITEM + self.solves * SECONDS_PER_PAGE_SOLVE
+    /// Its native time, a request costing `per_request` seconds.
+    fn seconds(&self, per_request: f64) -> f64 {
+        self.requests * per_request + self.changes * SECONDS_PER_CHANGE + self.scans * SECONDS_PER_HISTORY_ITEM + self.solves * SECONDS_PER_PAGE_SOLVE
     }
+}
+
+/// A request's native time in a repository of `pages` pages ([`NS_PER_REQUEST`],
+/// interpolated in log₁₀ pages, its ends beyond it).
+pub(super) fn seconds_per_request(pages: f64) -> f64 {
+    let points = &NS_PER_REQUEST;
+    let k = pages.max(1.0).log10().clamp(points[0].0, points[points.len() - 1].0);
+    let i = points.windows(2).position(|w| k <= w[1].0).unwrap_or(0);
+    let ((a, ta), (b, tb)) = (points[i], points[i + 1]);
+    1e-9 * (ta + (k - a) / (b - a) * (tb - ta))
 }
 
 impl LearningConfig {
@@ -403,7 +426,8 @@ impl LearningConfig {
                 + BYTES_BESIDES
                 + n * self.redrawn_bytes_per_page())
             .max(self.pages().import_bytes(*pages) as f64),
-            seconds: runs.iter().map(RunWork::seconds).sum::<f64>()
+            seconds: runs.iter().map(|r| r.seconds(seconds_per_request(n))).sum::<f64>()
+                + self.setup_solves() * n * SECONDS_PER_SETUP_PAGE_SOLVE
                 + self.estimator_work() * SECONDS_PER_ESTIMATOR_UNIT
                 + self.pages().import_seconds()
                 + runs.iter().map(|r| r.requests).sum::<f64>() * self.redrawn_seconds_per_request(),
@@ -414,6 +438,12 @@ impl LearningConfig {
 }
 
 impl LearningConfig {
+    /// The allocations solved before the runs: the two oracles', and the price of
+    /// politeness chart's where there is politeness.
+    fn setup_solves(&self) -> f64 {
+        2.0 + if self.politeness_seconds.0 > 0.0 { PRICE_SOLVES } else { 0.0 }
+    }
+
     /// Estimated rates (a history's list): each run's fetches are also counted under the
     /// redrawn rates, which hold 8 bytes a rate and a page, and a last fetch a page.
     fn redrawn_bytes_per_page(&self) -> f64 {

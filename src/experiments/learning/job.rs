@@ -395,6 +395,9 @@ impl LearningJob {
     }
 }
 
+/// The shares of the maximum polite rate the price of politeness is shown at.
+pub(super) const PRICE_SHARES: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.9];
+
 /// Each objective's optimum with and without the caps, at shares of the maximum
 /// polite rate #servers/P (none without politeness), the pages that announce their
 /// changes crawled on them.
@@ -406,7 +409,7 @@ fn politeness_prices(repo: &Repository, p: f64) -> Vec<PolitenessPrice> {
     let mut out = Vec::new();
     for objective in Objective::ALL {
         let value = |o: Objective, f: &[f64]| (0..repo.pages()).map(|i| repo.weight(i) * o.page_value(repo, i, f[i])).sum::<f64>() / repo.total_weight();
-        for share in [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.9] {
+        for share in PRICE_SHARES {
             let c = share * max;
             let (free, _) = optimal_for(objective, repo, c, None);
             let (polite, _) = optimal_for(objective, repo, c, Some(p));

@@ -438,6 +438,32 @@ fn the_estimate_follows_a_deployed_crawlers_tuning_where_it_spends_the_bandwidth
     }
 }
 
+/// The price of politeness chart's 42 solves are counted before the runs, a page each
+/// at the measured cost: P = 0 (no chart) less P = 60 s, on pages whose runs are the
+/// same length, is 42 × the pages × 0.24 µs.
+#[test]
+fn the_estimate_counts_the_price_of_politeness_charts_solves() {
+    let pages = 100_000;
+    let at = |p: f64| {
+        let repository = RepositoryConfig { pages, servers: 1000, ..RepositoryConfig::default() };
+        LearningConfig { repository, capacity: 10.0, politeness_seconds: Seconds(p), policies: vec![LearningPolicy::Uniform], ..LearningConfig::default() }.cost().seconds
+    };
+    let chart = at(60.0) - at(0.0);
+    let hand = 2.0 * 3.0 * 7.0 * pages as f64 * 0.24e-6;
+    assert!((chart / hand - 1.0).abs() < 1e-9, "{chart} s counted against {hand} s");
+}
+
+/// A request's cost follows the measured table in the repository's size: 31 ns on 2,000
+/// pages, 68 ns on 1 M, the ends beyond them, the line between two points.
+#[test]
+fn a_request_costs_more_in_a_larger_repository() {
+    let ns = |pages: f64| super::config::seconds_per_request(pages) * 1e9;
+    assert!((ns(2000.0) - 31.0).abs() < 0.01 && (ns(1e6) - 68.0).abs() < 1e-9, "{} {}", ns(2000.0), ns(1e6));
+    assert_eq!((ns(10.0), ns(1e9)), (31.0, 68.0));
+    let midway = ns(10f64.powf(4.801));
+    assert!((midway - (33.0 + 44.0) / 2.0).abs() < 1e-9, "{midway}");
+}
+
 /// A learner that did better than its oracle over the second half (chance, where pages
 /// barely change) is said to be above it, not a negative amount below.
 #[test]
