@@ -396,7 +396,7 @@ test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings ru
   assert.deepEqual(browser.errors, []);
 });
 
-test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts of the sample pages apart, each sheet setting listed with its line', async () => {
+test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts and the deep pages of every host apart, each sheet setting listed with its line', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
   await panel.getByLabel('crawler', { exact: true }).selectOption('heritrix');
@@ -410,11 +410,15 @@ test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts of the
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /Heritrix's sheets:/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   await done(page, 'crawlers', 120_000);
-  assert.match(await panel.locator('.details').textContent(), /Heritrix's sheets: 3 SURT prefixes set 3 hosts \(1,389 pages\) apart from the crawl's settings\./);
+  // site1–3 by their prefixes (1,389 pages), and the pages from /page/10 on of the other
+  // 23 hosts that have them by the decide rules (505 pages)
+  assert.match(await panel.locator('.details').textContent(), /Heritrix's sheets: 3 SURT prefixes and 1 association by decide rules set 26 hosts \(1,894 pages\) apart from the crawl's settings\./);
   const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   const row = (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
   assert.deepEqual(row('disposition.minDelayMs (sheet askedToSlowDown)').slice(1, 3), ['60000', 'the file, line 62']);
-  assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the URLs under http:\/\/\(example,site2,, http:\/\/\(example,site3,/);
+  assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the URLs under http:\/\/\(example,site2,, the URLs under http:\/\/\(example,site3,/);
+  assert.deepEqual(row('disposition.minDelayMs (sheet deepPages)').slice(1, 3), ['20000', 'the file, line 99']);
+  assert.match(row('disposition.minDelayMs (sheet deepPages)').at(-1), /over the URLs the decide rules of line 78 accept/);
   // the overrides file beside it still sets the crawl's own settings
   assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
   await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-sheets.png') });

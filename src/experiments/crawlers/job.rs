@@ -308,7 +308,7 @@ impl CrawlersJob {
         // the page names, for the tuning's seed list (Nutch and StormCrawler only) and for
         // Heritrix's sheets over paths
         let seeded = config.tune && seed_metadata::fixed_key(loaded.crawler).is_some();
-        let page_names = list.as_ref().filter(|_| seeded || loaded.sheets.iter().any(heritrix_sheets::names_a_path)).map_or_else(Vec::new, names_in_order);
+        let page_names = list.as_ref().filter(|_| seeded || loaded.sheets.iter().any(heritrix_sheets::sets_pages_apart)).map_or_else(Vec::new, names_in_order);
         let redrawn = list.as_ref().and_then(|l| l.rate_bounds.as_ref()).map(|bounds| RedrawnRates::of(config.seed, bounds));
         let listed = config.host_bounds(&loaded)?;
         let (host_bounds, host_used) = host_bounds_of(listed, &server_names, &repo, config.host_intervals.is_some(), loaded.model.intervals.refetch_max);

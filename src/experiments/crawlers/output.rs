@@ -549,6 +549,9 @@ pub fn seeds_said(used: &SeedsUsed) -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SheetsUsed {
     pub prefixes: u64,
+    /// DecideRuledSheetAssociations whose rules Freshlab evaluates.
+    #[serde(default)]
+    pub decide_rules: u64,
     pub hosts: u64,
     pub pages: u64,
     pub unmatched: Vec<String>,
@@ -557,8 +560,9 @@ pub struct SheetsUsed {
 }
 
 impl SheetsUsed {
-    /// For `crawler`'s rules: Heritrix's SURT prefixes, Scrapy's slots.
-    pub fn of(crawler: Crawler, prefixes: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
+    /// For `crawler`'s rules: Heritrix's SURT prefixes and decide-ruled associations,
+    /// Scrapy's slots.
+    pub fn of(crawler: Crawler, prefixes: u64, decide_rules: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
         let missing = match unmatched.len() {
             0 => String::new(),
             n if crawler == Crawler::Scrapy => {
@@ -570,8 +574,13 @@ impl SheetsUsed {
             Crawler::Scrapy => ("Scrapy's DOWNLOAD_SLOTS", "slot", "slots"),
             _ => ("Heritrix's sheets", "SURT prefix", "SURT prefixes"),
         };
+        let ruled = match decide_rules {
+            0 => String::new(),
+            1 => " and 1 association by decide rules".to_string(),
+            n => format!(" and {n} associations by decide rules"),
+        };
         let said = format!(
-            "{whose}: {} {} set {} {} ({} pages) apart from the {} settings{missing}",
+            "{whose}: {} {}{ruled} set {} {} ({} pages) apart from the {} settings{missing}",
             prefixes,
             if prefixes == 1 { one } else { many },
             thousands(hosts as f64),
@@ -579,7 +588,7 @@ impl SheetsUsed {
             thousands(pages as f64),
             if crawler == Crawler::Scrapy { "file's" } else { "crawl's" }
         );
-        SheetsUsed { prefixes, hosts, pages, unmatched, said }
+        SheetsUsed { prefixes, decide_rules, hosts, pages, unmatched, said }
     }
 }
 

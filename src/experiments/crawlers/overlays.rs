@@ -51,16 +51,16 @@ impl Overlays {
         let prefixes = heritrix_sheets::Prefixes::of(rules);
         let mut of = Vec::with_capacity(repo.servers());
         for s in 0..repo.servers() {
-            of.push(intern(names.get(s).map(|n| prefixes.matching(&heritrix_sheets::host_surt(n))).unwrap_or_default())?);
+            of.push(intern(names.get(s).map(|n| prefixes.matching(&heritrix_sheets::host_surt(n), &heritrix_sheets::host_root_url(n))).unwrap_or_default())?);
         }
         let mut by_page = Vec::new();
-        if rules.iter().any(heritrix_sheets::names_a_path) && urls.len() == repo.pages() {
+        if rules.iter().any(heritrix_sheets::sets_pages_apart) && urls.len() == repo.pages() {
             by_page.reserve_exact(repo.pages());
             for (s, &host) in of.iter().enumerate() {
                 for i in repo.server_pages(s) {
                     // a page whose name is not an http(s) URL is its host's root
                     by_page.push(match heritrix_sheets::url_surt(&urls[i]) {
-                        Some(surt) => intern(prefixes.matching(&surt))?,
+                        Some(surt) => intern(prefixes.matching(&surt, urls[i].trim()))?,
                         None => host,
                     });
                 }
@@ -83,7 +83,8 @@ impl Overlays {
         let used: std::collections::BTreeSet<u16> = overlays.of.iter().chain(&overlays.by_page).copied().collect();
         let matched: std::collections::BTreeSet<&str> = used.iter().flat_map(|&k| overlays.sets[usize::from(k)].iter().map(|&r| named(&rules[r]))).collect();
         let unmatched = prefixes.iter().filter(|p| !matched.contains(**p)).map(|p| p.to_string()).collect();
-        Ok((overlays, Some(SheetsUsed::of(rules[0].crawler, prefixes.len() as u64, hosts, pages, unmatched))))
+        let ruled = rules.iter().filter(|r| r.decide.is_some()).map(|r| r.line).collect::<std::collections::BTreeSet<u64>>().len();
+        Ok((overlays, Some(SheetsUsed::of(rules[0].crawler, (prefixes.len() - ruled) as u64, ruled as u64, hosts, pages, unmatched))))
     }
 
     /// Server `s`'s set, its host's root's (0: the crawler's own settings).

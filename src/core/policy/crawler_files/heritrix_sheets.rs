@@ -6,7 +6,7 @@
 //! the pages under it. A sheet's politeness is owed after a fetch of one of its pages (as
 //! DispositionProcessor reads the fetched URL's settings), on the host's one queue.
 
-use super::{Crawler, Entry, Known, Model, heritrix, scrapy_slots};
+use super::{Crawler, Entry, Known, Model, heritrix, heritrix_rules, scrapy_slots};
 use crate::core::model::history::server::url_parts;
 use crate::core::policy::pushback::Reaction;
 use roxmltree::{Document, Node};
@@ -37,6 +37,18 @@ pub struct SheetRule {
     pub line: u64,
     /// Name, value and line of each setting in the sheet's map that Freshlab reads.
     pub settings: Vec<(String, String, u64)>,
+    /// A DecideRuledSheetAssociation's rules: the sheet is laid over the URLs they
+    /// accept, after every prefix's (its `prefix` then says where it stands).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decide: Option<heritrix_rules::Rule>,
+}
+
+impl SheetRule {
+    /// Where it applies: `the URLs under http://(com,example,`, or `the URLs the decide
+    /// rules of line 12 accept`.
+    pub fn over(&self) -> String {
+        if self.decide.is_some() { format!("the URLs the decide rules of line {} accept", self.line) } else { format!("the URLs under {}", self.prefix) }
+    }
 }
 
 /// The file's sheets as read.
@@ -98,9 +110,24 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
             continue;
         }
         if bean.attribute("class") == Some(BY_RULES) {
-            if reads {
-                let why = "Heritrix lays these sheets over the URLs its decide rules accept; Freshlab cannot evaluate decide rules, so their settings are not in this run".into();
-                out.aside.push(aside("DecideRuledSheetAssociation.targetSheetNames", names.join(", "), why));
+            let ruled = match property(bean, "rules") {
+                Some(p) => heritrix_rules::read_property(doc, p)?,
+                None => Err("it has no rules property".into()),
+            };
+            match ruled {
+                Ok(rule) => out.rules.extend(names.iter().map(|n| SheetRule {
+                    crawler: Crawler::Heritrix,
+                    prefix: format!("the decide rules of line {at}"),
+                    sheet: n.clone(),
+                    line: at,
+                    settings: read_here(n),
+                    decide: Some(rule.clone()),
+                })),
+                Err(why) if reads => {
+                    let why = format!("Heritrix lays these sheets over the URLs its decide rules accept; {why}, so their settings are not in this run");
+                    out.aside.push(aside("DecideRuledSheetAssociation.targetSheetNames", names.join(", "), why));
+                }
+                Err(_) => {}
             }
             continue;
         }
@@ -108,9 +135,14 @@ pub fn read(doc: &Document) -> Result<Sheets, String> {
             match not_http(&prefix) {
                 Some(why) if reads => out.aside.push(aside("SurtPrefixesSheetAssociation.surtPrefixes", format!("{prefix} → {}", names.join(", ")), why)),
                 Some(_) => {}
-                None => {
-                    out.rules.extend(names.iter().map(|n| SheetRule { crawler: Crawler::Heritrix, prefix: prefix.clone(), sheet: n.clone(), line: at, settings: read_here(n) }))
-                }
+                None => out.rules.extend(names.iter().map(|n| SheetRule {
+                    crawler: Crawler::Heritrix,
+                    prefix: prefix.clone(),
+                    sheet: n.clone(),
+                    line: at,
+                    settings: read_here(n),
+                    decide: None,
+                })),
             }
         }
     }
@@ -137,9 +169,10 @@ fn not_http(prefix: &str) -> Option<String> {
     })
 }
 
-/// Whether a rule's prefix names part of a host (a path after its `)`).
-pub fn names_a_path(rule: &SheetRule) -> bool {
-    rule.prefix.split_once(')').is_some_and(|(_, path)| !path.is_empty() && path != "/")
+/// Whether a rule may set pages of one host apart: a prefix naming part of a host (a
+/// path after its `)`), or decide rules (which read the whole URL).
+pub fn sets_pages_apart(rule: &SheetRule) -> bool {
+    rule.decide.is_some() || rule.prefix.split_once(')').is_some_and(|(_, path)| !path.is_empty() && path != "/")
 }
 
 /// The SURT form of a host's root URL, as Heritrix's SURT.fromURI writes it:
@@ -178,43 +211,59 @@ pub fn url_surt(url: &str) -> Option<String> {
     Some(format!("{}{path}", root.strip_suffix('/').unwrap_or(&root)))
 }
 
+/// The URL a host's root stands for where no page's URL is known: `http://host/`.
+pub fn host_root_url(host: &str) -> String {
+    format!("http://{}/", host.trim())
+}
+
 /// The rules that apply to the root of `host` (their indices), the winner first (see
 /// [`Prefixes::matching`]).
 pub fn rules_for(rules: &[SheetRule], host: &str) -> Vec<usize> {
-    Prefixes::of(rules).matching(&host_surt(host))
+    Prefixes::of(rules).matching(&host_surt(host), &host_root_url(host))
 }
 
 /// The rules by their prefixes, to find a URL's among thousands: each of the URL's own
-/// prefixes of a length some rule's has is looked up, rather than every rule tried.
+/// prefixes of a length some rule's has is looked up, rather than every rule tried; and
+/// the rules decide rules associate, asked in turn.
 pub struct Prefixes<'a> {
     by_prefix: std::collections::HashMap<&'a str, Vec<usize>>,
     /// The rules' prefix lengths, each once.
     lengths: Vec<usize>,
+    /// The decide-ruled rules (their indices, in the file's order), compiled.
+    ruled: Vec<(usize, heritrix_rules::Compiled)>,
 }
 
 impl<'a> Prefixes<'a> {
     pub fn of(rules: &'a [SheetRule]) -> Self {
         let mut by_prefix: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+        let mut ruled = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
-            by_prefix.entry(rule.prefix.as_str()).or_default().push(i);
+            match &rule.decide {
+                // read once already: a rule that compiled then compiles now
+                Some(decide) => ruled.extend(decide.compile().ok().map(|c| (i, c))),
+                None => by_prefix.entry(rule.prefix.as_str()).or_default().push(i),
+            }
         }
         let mut lengths: Vec<usize> = by_prefix.keys().map(|p| p.len()).collect();
         lengths.sort_unstable();
         lengths.dedup();
-        Prefixes { by_prefix, lengths }
+        Prefixes { by_prefix, lengths, ruled }
     }
 
-    /// The rules that apply to a URL of SURT form `surt` (their indices), first the one
-    /// that wins: a longer prefix's before a shorter's, and of one prefix the sheet
+    /// The rules that apply to a URL `url` of SURT form `surt` (their indices), first the
+    /// one that wins: a longer prefix's before a shorter's, and of one prefix the sheet
     /// associated later first (SheetOverlaysManager pushes each sheet to the front of
-    /// the URL's overlays; KeyedProperties.get takes the first that gives a setting).
-    pub fn matching(&self, surt: &str) -> Vec<usize> {
+    /// the URL's overlays; KeyedProperties.get takes the first that gives a setting);
+    /// then the sheets whose decide rules accept the URL, in the file's order (it adds
+    /// them after the prefixes').
+    pub fn matching(&self, surt: &str, url: &str) -> Vec<usize> {
         let mut found: Vec<usize> = Vec::new();
         for &n in self.lengths.iter().rev().filter(|&&n| n <= surt.len() && surt.is_char_boundary(n)) {
             if let Some(rules) = self.by_prefix.get(&surt[..n]) {
                 found.extend(rules.iter().rev());
             }
         }
+        found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(url)).map(|&(i, _)| i));
         found
     }
 }

@@ -7,6 +7,7 @@
 //! anything that cannot be read is refused with the line and the fix.
 
 pub mod heritrix;
+pub mod heritrix_rules;
 pub mod heritrix_sheets;
 pub mod java_properties;
 pub mod nutch;
@@ -207,11 +208,11 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
         let mut scratch = loaded.model;
         (k.apply)(&mut scratch, &e.value)
             .map_err(|why| format!("{} (line {}): {why} (got \"{}\"); fix the value or remove the entry", heritrix_sheets::said(crawler, sheet, &e.name), e.line, e.value))?;
-        let prefixes: Vec<&str> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(|r| r.prefix.as_str()).collect();
-        let meaning = match (&prefixes[..], crawler) {
+        let over: Vec<String> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(heritrix_sheets::SheetRule::over).collect();
+        let meaning = match (&over[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
             ([], _) => "a sheet no prefix Freshlab applies names: not in this run".to_string(),
-            (p, _) => format!("over the URLs under {}: {}", p.join(", "), k.meaning),
+            (o, _) => format!("over {}: {}", o.join(", "), k.meaning),
         };
         loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false });
     }

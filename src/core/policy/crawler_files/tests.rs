@@ -318,7 +318,7 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert_eq!(aside.len(), 1, "{aside:?}");
     assert!(aside[0].meaning.contains("applies to no URL"), "{aside:?}");
     // a path's: over the URLs under it, not over the rest of the host
-    let on_url = |url: &str| overlay(&Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap()).into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap();
+    let on_url = |url: &str| overlay(&Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url).into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap();
     assert_eq!((on_url("https://example.org/forum/t/1").server_delay_s, on_url("https://example.org/blog/1").server_delay_s), (1.0, 3.0));
     assert_eq!(model_for_host(&l, "example.org").server_delay_s, 3.0, "the host's root is not under the path");
     // www.example.com: b (the longest prefix), then c (associated after a), then a
@@ -352,16 +352,92 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert_eq!((gap("a.example"), gap("b.example"), gap("c.example"), gap("d.example"), gap("www.a.example")), (20.0, 5.0, 20.0, 45.0, 3.0));
     let bare = heritrix_sheets::insert("<beans>\n</beans>", &heritrix_sheets::host_gaps(&[("a.example".into(), 1000, false)], "tuned")).unwrap();
     assert_eq!(heritrix_sheets::rules_for(&read(Crawler::Heritrix, &bare, "f").unwrap().sheets, "a.example").len(), 1, "a manager added");
-    // by decide rules, which Freshlab cannot evaluate: said
-    let ruled = file(
-        &[
-            body.clone(),
-            "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"targetSheetNames\"><list><value>b</value></list></property></bean>\n".into(),
-        ]
-        .concat(),
-    );
-    let l = read(Crawler::Heritrix, &ruled, "f").unwrap();
-    assert!(l.settings.iter().any(|s| s.name == "DecideRuledSheetAssociation.targetSheetNames" && s.meaning.contains("cannot evaluate decide rules")));
+}
+
+/// A DecideRuledSheetAssociation lays its sheets over the URLs its rules accept
+/// (SheetOverlaysManager.applyOverlays), after every prefix's sheet; each rule as
+/// Heritrix's code decides: a sequence's last decision not NONE, a regex matching the
+/// whole URL, a list's OR and AND, the Not… forms, `enabled` false; what it cannot
+/// evaluate stands aside with the line, what Spring would refuse is refused.
+#[test]
+fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
+    use super::heritrix_rules::{Decision, Rule};
+    use super::heritrix_sheets::{Prefixes, overlay, url_surt};
+    let rule = |class: &str, props: &str| format!("<bean class=\"org.archive.modules.deciderules.{class}\">{props}</bean>\n");
+    let regex = |r: &str| format!("<property name=\"regex\" value=\"{r}\"/>");
+    let decision = |d: &str| format!("<property name=\"decision\" value=\"{d}\"/>");
+    let ruled = |rules: &str, sheet: &str| {
+        format!(
+            "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\">\n<property name=\"rules\">{rules}</property>\n<property name=\"targetSheetNames\"><list><value>{sheet}</value></list></property></bean>\n"
+        )
+    };
+    let sequence = |rules: &[String]| rule("DecideRuleSequence", &format!("<property name=\"rules\"><list>\n{}</list></property>", rules.concat()));
+    let sheet = |id: &str, ms: u32| {
+        format!("<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"disposition.minDelayMs\" value=\"{ms}\"/></map></property></bean>\n")
+    };
+    let file = |body: &str| {
+        format!(
+            "<beans>\n<bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"3000\"/></bean>\n<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n{body}</beans>"
+        )
+    };
+    // forums slow (7 s), except the archive (a later REJECT wins); any .pdf faster (1 s)
+    // unless disabled; a prefix's sheet over example.org (2 s) wins over both
+    let body = [
+        ruled(&sequence(&[rule("MatchesRegexDecideRule", &regex(".*/forum/.*")), rule("MatchesRegexDecideRule", &[regex(".*/forum/archive/.*"), decision("REJECT")].concat())]), "slow"),
+        ruled(&rule("MatchesListRegexDecideRule", "<property name=\"regexList\"><list><value>.*\\.pdf</value><value>https://.*</value></list></property><property name=\"listLogicalOr\" value=\"false\"/>"), "fast"),
+        "<bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(org,example,</value></list></property><property name=\"targetSheetNames\"><list><value>org</value></list></property></bean>\n".into(),
+        sheet("slow", 7000),
+        sheet("fast", 1000),
+        sheet("org", 2000),
+    ]
+    .concat();
+    let l = read(Crawler::Heritrix, &file(&body), "f").unwrap();
+    assert_eq!(l.sheets.iter().filter(|r| r.decide.is_some()).count(), 2, "{:?}", l.sheets);
+    let gap = |url: &str| {
+        let found = Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url);
+        overlay(&found.into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap().server_delay_s
+    };
+    assert_eq!(gap("http://example.com/forum/t/1"), 7.0, "accepted by the first rule");
+    assert_eq!(gap("http://example.com/forum/archive/1"), 3.0, "the sequence's later REJECT");
+    assert_eq!(gap("http://example.com/forum"), 3.0, "a regex matches the whole URL");
+    assert_eq!((gap("https://example.com/a.pdf"), gap("http://example.com/a.pdf")), (1.0, 3.0), "a list's AND");
+    assert_eq!(gap("https://example.com/forum/a.pdf"), 7.0, "of two decide-ruled sheets, the first associated");
+    assert_eq!(gap("http://example.org/forum/1"), 2.0, "a prefix's sheet before any decide-ruled one");
+    let row = l.settings.iter().find(|s| s.name == "disposition.minDelayMs (sheet slow)").unwrap();
+    assert!(row.meaning.starts_with("over the URLs the decide rules of line 4 accept: "), "{}", row.meaning);
+    // a reference to a rule bean by id, the Not… form, OR, and `enabled` false
+    let by_ref = [
+        ruled("<ref bean=\"notPdf\"/>", "slow"),
+        rule("NotMatchesListRegexDecideRule", "<property name=\"regexList\"><list><value>.*\\.pdf</value><value>.*\\.zip</value></list></property>").replacen(
+            "<bean ",
+            "<bean id=\"notPdf\" ",
+            1,
+        ),
+        ruled(&rule("AcceptDecideRule", "<property name=\"enabled\" value=\"false\"/>"), "fast"),
+        sheet("slow", 7000),
+        sheet("fast", 1000),
+    ]
+    .concat();
+    let l = read(Crawler::Heritrix, &file(&by_ref), "f").unwrap();
+    let decides = |url: &str| Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url).len();
+    assert_eq!((decides("http://a.example/x.html"), decides("http://a.example/x.pdf"), decides("http://a.example/x.zip")), (1, 0, 0));
+    assert_eq!(l.sheets[1].decide, Some(Rule::Always(Decision::None)), "a disabled rule decides nothing");
+    // what Freshlab cannot evaluate: said with its line, not in the run
+    let hops = read(Crawler::Heritrix, &file(&[ruled(&rule("TooManyHopsDecideRule", ""), "slow"), sheet("slow", 7000)].concat()), "f").unwrap();
+    assert!(hops.sheets.is_empty());
+    let aside = hops.settings.iter().find(|s| s.name == "DecideRuledSheetAssociation.targetSheetNames").expect("said");
+    assert!(aside.meaning.contains("TooManyHopsDecideRule (line 5) decides on what a run does not have"), "{}", aside.meaning);
+    let lookahead = read(Crawler::Heritrix, &file(&[ruled(&rule("MatchesRegexDecideRule", &regex("(?=a).*")), "slow"), sheet("slow", 7000)].concat()), "f").unwrap();
+    let aside = lookahead.settings.iter().find(|s| s.name == "DecideRuledSheetAssociation.targetSheetNames").expect("said");
+    assert!(aside.meaning.contains("the regex “(?=a).*” cannot be read by Freshlab's engine") && lookahead.sheets.is_empty(), "{}", aside.meaning);
+    // what Spring refuses to start with: refused, with the line and the fix
+    let e = read(Crawler::Heritrix, &file(&[ruled(&rule("MatchesRegexDecideRule", &decision("accept")), "slow"), sheet("slow", 7000)].concat()), "f").unwrap_err();
+    assert!(e.message.contains("line 5: MatchesRegexDecideRule's decision “accept” is not ACCEPT, REJECT or NONE"), "{e}");
+    let e = read(Crawler::Heritrix, &file(&[ruled("<ref bean=\"gone\"/>", "slow"), sheet("slow", 7000)].concat()), "f").unwrap_err();
+    assert!(e.message.contains("line 5: refers to bean “gone”, which the file does not define"), "{e}");
+    let looped = rule("DecideRuleSequence", "<property name=\"rules\"><list><ref bean=\"me\"/></list></property>").replacen("<bean ", "<bean id=\"me\" ", 1);
+    let e = read(Crawler::Heritrix, &file(&[ruled("<ref bean=\"me\"/>", "slow"), looped, sheet("slow", 7000)].concat()), "f").unwrap_err();
+    assert!(e.message.contains("nested more than 32 deep"), "{e}");
 }
 
 #[test]
