@@ -64,6 +64,31 @@ test('the ratio table shows the thesis beside each measured ratio, both ways, an
   assert.equal(crawlers.length, 3);
 });
 
+test('Simulate pressed while the sample page list is still loading runs on the list once it is in', async () => {
+  const panel = page.locator('#policies');
+  await setField(page, 'policies', 'simulated days', 120);
+  // the sample's script fetched again, and held back until the button has been pressed
+  await page.evaluate(() => delete globalThis.__freshlabSamples?.['sample-pages.csv']);
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  const sample = '**/samples/sample-pages.csv.js';
+  let handled;
+  await page.route(sample, (route) => (handled = held.then(() => route.continue())));
+  try {
+    await panel.getByRole('button', { name: 'Load the sample page list' }).click();
+    await panel.getByRole('button', { name: 'Simulate' }).click();
+    assert.match(await panel.locator('.status').textContent(), /Loading sample-pages\.csv: it runs once loaded\./);
+  } finally {
+    // the later tests load the sample too
+    release();
+    await handled;
+    await page.unroute(sample);
+  }
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent), null, { timeout: 60_000 });
+  assert.match(await panel.locator('.details').textContent(), /Your page list[^]*3,000 pages on 600 servers/);
+  assert.deepEqual(browser.errors, []);
+});
+
 test('the sample page list imports, runs and reports its capped servers; a bad list names its line', async () => {
   const panel = page.locator('#policies');
   await panel.getByRole('button', { name: 'Load the sample page list' }).click();

@@ -183,7 +183,12 @@ export function csvDropBox(panel, controls, options) {
       panel.setStatus(`Check the file: ${error.message}.`, true);
     }
   };
-  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && load(e.target.files[0]));
+  // a run asked for meanwhile waits for the file (ExperimentPanel.start)
+  const loading = (promise, name) => {
+    panel.loading.set(promise, name);
+    promise.finally(() => panel.loading.delete(promise));
+  };
+  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && loading(load(e.target.files[0]), e.target.files[0].name));
   const loadShipped = async () => {
     try {
       const { sample, sampleName } = offered;
@@ -193,7 +198,12 @@ export function csvDropBox(panel, controls, options) {
       status.textContent = `Not loaded: ${error.message}.`;
     }
   };
-  sampleButton.addEventListener('click', loadShipped);
+  const loadSampleAsked = () => {
+    const promise = loadShipped();
+    loading(promise, offered.sample);
+    return promise;
+  };
+  sampleButton.addEventListener('click', loadSampleAsked);
   // a file another view sent (the history view's page list): loaded when this view shows
   const take = () => {
     const sent = handoffs.get(`${panel.spec.id}:${options.key}`);
@@ -204,7 +214,7 @@ export function csvDropBox(panel, controls, options) {
   document.addEventListener('freshlab:view', take);
   queueMicrotask(take);
   // a preset may load the shipped sample (see the panel's presets' `then`)
-  (panel.samples ??= {})[options.key] = loadShipped;
-  takesDrops(box, (files) => load(files[0]));
+  (panel.samples ??= {})[options.key] = loadSampleAsked;
+  takesDrops(box, (files) => loading(load(files[0]), files[0].name));
   controls.append(box);
 }

@@ -101,6 +101,8 @@ export class ExperimentPanel {
     this.fileSpecs = spec.files ?? [];
     this.fileBoxes = [];
     this.awaited = new Map();
+    // files being loaded (a sample fetched, a chosen file read): promise → its name
+    this.loading = new Map();
     this.running = null;
     this.result = null;
     this.shown = null; // the configuration the charts show (JSON), once a run started
@@ -591,6 +593,19 @@ export class ExperimentPanel {
   start() {
     // a check still waiting for typing to pause would clear this run's status when it fires
     clearTimeout(this.timer);
+    // a file still loading when the button is pressed: the run waits for it, so that it
+    // runs on what was asked (without this, it ran on the inputs before the file)
+    if (this.loading.size) {
+      this.setStatus(`Loading ${[...this.loading.values()].join(', ')}: it runs once loaded.`);
+      if (!this.startsAfterLoad) {
+        this.startsAfterLoad = true;
+        Promise.allSettled([...this.loading.keys()]).then(() => {
+          this.startsAfterLoad = false;
+          this.start();
+        });
+      }
+      return;
+    }
     const config = this.check();
     this.running?.cancel();
     if (!config) {

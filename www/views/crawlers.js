@@ -345,7 +345,7 @@ export default {
           sampleName: 'nutch-site.xml (a sample: adaptive, weekly, 30 s delay)',
           sampleFor: (config) =>
             ({
-              heritrix: { sample: 'crawler-beans.cxml', sampleLabel: 'Load a sample crawler-beans.cxml', sampleName: 'crawler-beans.cxml (a sample: sheets slow site1, speed site2 and site3)' },
+              heritrix: { sample: 'crawler-beans.cxml', sampleLabel: 'Load a sample crawler-beans.cxml', sampleName: 'crawler-beans.cxml (a sample: sheets slow site1 and every host’s deep pages, speed site2 and site3)' },
               scrapy: { sample: 'settings.py', sampleLabel: 'Load a sample settings.py', sampleName: 'settings.py (a sample: 2 s delay, slots slow site1 and site2)' },
             })[config.crawler] ?? null,
           empty: 'No configuration loaded: the crawler runs on its shipped defaults. Drop its file here or choose one.',
