@@ -86,7 +86,27 @@ test('Simulate pressed while the sample page list is still loading runs on the l
   }
   await page.waitForFunction(() => /Computed in/.test(document.querySelector('#policies .status').textContent), null, { timeout: 60_000 });
   assert.match(await panel.locator('.details').textContent(), /Your page list[^]*3,000 pages on 600 servers/);
-  assert.deepEqual(browser.errors, []);
+  // a sample that does not arrive: nothing runs in its stead, and the page says why
+  await page.evaluate(() => delete globalThis.__freshlabSamples?.['sample-pages.csv']);
+  let refuse;
+  const refused = new Promise((resolve) => (refuse = resolve));
+  let aborted;
+  await page.route(sample, (route) => (aborted = refused.then(() => route.abort())));
+  try {
+    await panel.getByRole('button', { name: 'Load the sample page list' }).click();
+    await panel.getByRole('button', { name: 'Simulate' }).click();
+    assert.match(await panel.locator('.status').textContent(), /Loading sample-pages\.csv/);
+  } finally {
+    refuse();
+    await aborted;
+    await page.unroute(sample);
+  }
+  await page.waitForFunction(() => /Not run: a file did not load/.test(document.querySelector('#policies .status').textContent), null, { timeout: 10_000 });
+  assert.match(await panel.locator('.trace-status').first().textContent(), /Not loaded: samples\/sample-pages\.csv\.js could not be loaded/);
+  assert.equal(await panel.locator('progress').first().evaluate((p) => p.closest('[hidden]') !== null || p.hidden), true, 'nothing runs');
+  // the aborted script is the page's only error: cleared for the tests after
+  assert.ok(browser.errors.length > 0 && browser.errors.every((e) => /ERR_FAILED|sample-pages\.csv/.test(e)), JSON.stringify(browser.errors));
+  browser.errors.length = 0;
 });
 
 test('the sample page list imports, runs and reports its capped servers; a bad list names its line', async () => {

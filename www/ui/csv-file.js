@@ -173,14 +173,17 @@ export function csvDropBox(panel, controls, options) {
       );
     }
   };
+  // each resolves to whether the file was loaded
   const load = async (file) => {
     try {
       // the file's size is its UTF-8 text's: readCsvFile takes valid UTF-8 only
       use(await readCsvFile(file), file.name, file.size);
+      return true;
     } catch (error) {
       panel[options.key] = null;
       status.textContent = `Not loaded: ${error.message}.`;
       panel.setStatus(`Check the file: ${error.message}.`, true);
+      return false;
     }
   };
   // a run asked for meanwhile waits for the file (ExperimentPanel.start)
@@ -194,8 +197,10 @@ export function csvDropBox(panel, controls, options) {
       const { sample, sampleName } = offered;
       const text = await loadSample(sample);
       use(text, sampleName, new TextEncoder().encode(text).length);
+      return true;
     } catch (error) {
       status.textContent = `Not loaded: ${error.message}.`;
+      return false;
     }
   };
   const loadSampleAsked = () => {

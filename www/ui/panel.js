@@ -599,9 +599,11 @@ export class ExperimentPanel {
       this.setStatus(`Loading ${[...this.loading.values()].join(', ')}: it runs once loaded.`);
       if (!this.startsAfterLoad) {
         this.startsAfterLoad = true;
-        Promise.allSettled([...this.loading.keys()]).then(() => {
+        Promise.allSettled([...this.loading.keys()]).then((outcomes) => {
           this.startsAfterLoad = false;
-          this.start();
+          // a file that did not load says why in its box: nothing runs in its stead
+          if (outcomes.every((o) => o.status === 'fulfilled' && o.value !== false)) this.start();
+          else this.setStatus('Not run: a file did not load (its box says why); load it again or choose another, then press the button.', true);
         });
       }
       return;
