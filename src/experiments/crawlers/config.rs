@@ -776,9 +776,11 @@ impl Settings for CrawlersConfig {
         } else {
             0.0
         };
-        // Heritrix's decide rules: each pattern asked of every page's URL and every host's
-        // root, in the run's overlays and three times more in a tuning's
-        let patterns: usize = loaded.sheets.iter().filter_map(|r| r.decide.as_ref()).map(heritrix_rules::Rule::patterns).sum();
+        // Heritrix's decide rules: each association's patterns asked of every page's URL
+        // and every host's root, in the run's overlays and three times more in a tuning's
+        let mut associations: Vec<(u64, &heritrix_rules::Rule)> = loaded.sheets.iter().filter_map(|r| r.decide.as_ref().map(|d| (r.line, d))).collect();
+        associations.dedup_by_key(|(line, _)| *line);
+        let patterns: usize = associations.iter().map(|(_, rule)| rule.patterns()).sum();
         let rule_seconds = patterns as f64 * (n + servers as f64) * if self.tune { 4.0 } else { 1.0 } * SECONDS_PER_PATTERN_MATCH;
         // a seed list given: its text, its seeds read (a URL and pairs each), and the join
         let seed_input = seeds.as_ref().map_or(0.0, |s| SEED_INPUT_TEXTS * s.bytes as f64 + s.seeds as f64 * SEED_INPUT_BYTES);

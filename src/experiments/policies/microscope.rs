@@ -196,13 +196,16 @@ mod tests {
         assert!((20..1000).contains(&slow.merge_visits) && slow.merge_simulated.is_some(), "{slow:?}");
     }
 
+    /// One server of `n` pages changing at 0.5 a day, each at an equal share of a rate of 1.
+    fn equal_pages(n: usize) -> (Repository, Vec<f64>) {
+        (Repository::from_servers(&[vec![0.5; n]]), vec![1.0 / n as f64; n])
+    }
+
     /// The bound follows the server's revisited pages, not the 200 listed: 60,000 equal
     /// pages still get the most requests allowed, 66 visits each and their factors.
     #[test]
     fn a_large_server_of_equal_pages_keeps_the_most_requests() {
-        let n = 60_000;
-        let repo = Repository::from_servers(&[vec![0.5; n]]);
-        let f = vec![1.0 / n as f64; n];
+        let (repo, f) = equal_pages(60_000);
         let m = microscope(&repo, 0, &f, 0.0, 7);
         assert!((m.days * m.server_rate - MAX_REQUESTS).abs() < 1e-3, "{} requests", m.days * m.server_rate);
         assert!(m.pages.iter().all(|p| p.merge_simulated.is_some()), "a page without its factor");
@@ -212,9 +215,7 @@ mod tests {
     /// the most requests allowed is not simulated; the closed forms are still listed.
     #[test]
     fn a_server_too_large_for_a_factor_is_not_simulated() {
-        let n = 250_000;
-        let repo = Repository::from_servers(&[vec![0.5; n]]);
-        let f = vec![1.0 / n as f64; n];
+        let (repo, f) = equal_pages(250_000);
         // the fastest page: 4,000,000 / 250,000 = 16 visits < 20
         let m = microscope(&repo, 0, &f, 1.0, 7);
         assert_eq!(m.days, 0.0);

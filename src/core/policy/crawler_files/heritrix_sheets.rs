@@ -229,18 +229,25 @@ pub struct Prefixes<'a> {
     by_prefix: std::collections::HashMap<&'a str, Vec<usize>>,
     /// The rules' prefix lengths, each once.
     lengths: Vec<usize>,
-    /// The decide-ruled rules (their indices, in the file's order), compiled.
-    ruled: Vec<(usize, heritrix_rules::Compiled)>,
+    /// Each DecideRuledSheetAssociation's rules, compiled once, with the indices of its
+    /// sheets' rules (the file's order): asked once a URL however many sheets it names.
+    ruled: Vec<(Vec<usize>, heritrix_rules::Compiled)>,
 }
 
 impl<'a> Prefixes<'a> {
     pub fn of(rules: &'a [SheetRule]) -> Self {
         let mut by_prefix: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
-        let mut ruled = Vec::new();
+        let mut ruled: Vec<(Vec<usize>, heritrix_rules::Compiled)> = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
             match &rule.decide {
+                // the association's next sheet (its rules read once, on its line)
+                Some(_) if i > 0 && rules[i - 1].decide.is_some() && rules[i - 1].line == rule.line => {
+                    if let Some((sheets, _)) = ruled.last_mut() {
+                        sheets.push(i);
+                    }
+                }
                 // read once already: a rule that compiled then compiles now
-                Some(decide) => ruled.extend(decide.compile().ok().map(|c| (i, c))),
+                Some(decide) => ruled.extend(decide.compile().ok().map(|c| (vec![i], c))),
                 None => by_prefix.entry(rule.prefix.as_str()).or_default().push(i),
             }
         }
@@ -263,7 +270,7 @@ impl<'a> Prefixes<'a> {
                 found.extend(rules.iter().rev());
             }
         }
-        found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(url)).map(|&(i, _)| i));
+        found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(url)).flat_map(|(sheets, _)| sheets.iter().copied()));
         found
     }
 }

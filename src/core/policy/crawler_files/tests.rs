@@ -422,6 +422,11 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
     let decides = |url: &str| Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url).len();
     assert_eq!((decides("http://a.example/x.html"), decides("http://a.example/x.pdf"), decides("http://a.example/x.zip")), (1, 0, 0));
     assert_eq!(l.sheets[1].decide, Some(Rule::Always(Decision::None)), "a disabled rule decides nothing");
+    // one association naming two sheets: its rules asked once, both laid, the first named first
+    let two = ruled(&rule("MatchesRegexDecideRule", &regex(".*\\.pdf")), "slow").replace("<value>slow</value>", "<value>slow</value><value>fast</value>");
+    let l = read(Crawler::Heritrix, &file(&[two, sheet("slow", 7000), sheet("fast", 1000)].concat()), "f").unwrap();
+    assert_eq!(Prefixes::of(&l.sheets).matching(&url_surt("http://a.example/x.pdf").unwrap(), "http://a.example/x.pdf"), [0, 1]);
+    assert!(Prefixes::of(&l.sheets).matching(&url_surt("http://a.example/x").unwrap(), "http://a.example/x").is_empty());
     // what Freshlab cannot evaluate: said with its line, not in the run
     let hops = read(Crawler::Heritrix, &file(&[ruled(&rule("TooManyHopsDecideRule", ""), "slow"), sheet("slow", 7000)].concat()), "f").unwrap();
     assert!(hops.sheets.is_empty());
