@@ -101,6 +101,51 @@ impl Compiled {
     }
 }
 
+/// The URL as Heritrix's decide rules read it (`uri.toString()` of the UURI that
+/// UURIFactory.fixup makes of the text a list gives): trimmed, backslashes as slashes,
+/// extra slashes after `http(s)://` dropped, the scheme and the host lowercased (not a
+/// user before `@`), the host's leading and trailing dots and http's `:80` or https's
+/// `:443` dropped, an empty path as `/`, a leading `/..` dropped, the fragment dropped,
+/// spaces and non-ASCII characters percent-encoded (UTF-8). Not done: an IDN host's
+/// punycode and RFC 2396's escaping of other characters, which stay as written. Text
+/// with no `scheme://` stays as written (trimmed).
+pub fn uuri_form(url: &str) -> String {
+    let url = url.trim().replace('\\', "/");
+    let Some((scheme, rest)) = url.split_once("://") else { return url };
+    let scheme = scheme.to_ascii_lowercase();
+    let rest = if matches!(scheme.as_str(), "http" | "https") { rest.trim_start_matches('/') } else { rest };
+    let rest = rest.split('#').next().unwrap_or_default();
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    let (user, host) = match authority.rsplit_once('@') {
+        Some((user, host)) => (Some(user), host),
+        None => (None, authority),
+    };
+    let mut host = host.to_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => Some(":80"),
+        "https" => Some(":443"),
+        _ => None,
+    };
+    if let Some(port) = default_port.filter(|p| host.ends_with(p)) {
+        host.truncate(host.len() - port.len());
+    }
+    let host = host.trim_matches('.');
+    let tail = if tail.is_empty() || tail.starts_with('?') { format!("/{tail}") } else { tail.strip_prefix("/..").filter(|t| t.starts_with('/')).unwrap_or(tail).to_string() };
+    let user = user.map(|u| format!("{u}@")).unwrap_or_default();
+    let mut form = String::with_capacity(url.len() + 1);
+    for c in format!("{scheme}://{user}{host}{tail}").chars() {
+        if c.is_whitespace() || !c.is_ascii() {
+            let mut bytes = [0; 4];
+            for b in c.encode_utf8(&mut bytes).bytes() {
+                form.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            form.push(c);
+        }
+    }
+    form
+}
+
 const PACKAGE: &str = "org.archive.modules.deciderules.";
 
 /// The rule `bean` (a `<bean>`, or a `<ref bean="…"/>` to one by id) declares in `doc`:

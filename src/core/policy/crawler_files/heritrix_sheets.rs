@@ -261,8 +261,9 @@ impl<'a> Prefixes<'a> {
     /// one that wins: a longer prefix's before a shorter's, and of one prefix the sheet
     /// associated later first (SheetOverlaysManager pushes each sheet to the front of
     /// the URL's overlays; KeyedProperties.get takes the first that gives a setting);
-    /// then the sheets whose decide rules accept the URL, in the file's order (it adds
-    /// them after the prefixes').
+    /// then the sheets whose decide rules accept the URL (in the form Heritrix holds it,
+    /// [`heritrix_rules::uuri_form`]), in the file's order (it adds them after the
+    /// prefixes').
     pub fn matching(&self, surt: &str, url: &str) -> Vec<usize> {
         let mut found: Vec<usize> = Vec::new();
         for &n in self.lengths.iter().rev().filter(|&&n| n <= surt.len() && surt.is_char_boundary(n)) {
@@ -270,7 +271,10 @@ impl<'a> Prefixes<'a> {
                 found.extend(rules.iter().rev());
             }
         }
-        found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(url)).flat_map(|(sheets, _)| sheets.iter().copied()));
+        if !self.ruled.is_empty() {
+            let url = heritrix_rules::uuri_form(url);
+            found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(&url)).flat_map(|(sheets, _)| sheets.iter().copied()));
+        }
         found
     }
 }

@@ -354,6 +354,27 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert_eq!(heritrix_sheets::rules_for(&read(Crawler::Heritrix, &bare, "f").unwrap().sheets, "a.example").len(), 1, "a manager added");
 }
 
+/// The URL a decide rule reads, as UURIFactory.fixup makes it, by hand on each step.
+#[test]
+fn heritrixs_decide_rules_read_the_url_as_heritrix_holds_it() {
+    use super::heritrix_rules::uuri_form;
+    for (written, held) in [
+        ("HTTP://WWW.Example.COM/News/A?Q=1#top", "http://www.example.com/News/A?Q=1"),
+        ("  https://example.com:443  ", "https://example.com/"),
+        ("http://example.com:80?x", "http://example.com/?x"),
+        ("http://example.com:8080/a", "http://example.com:8080/a"),
+        ("https://example.com:80/a", "https://example.com:80/a"),
+        ("http:////example.com./a", "http://example.com/a"),
+        ("http://User:Pw@Example.com/a", "http://User:Pw@example.com/a"),
+        ("http://example.com/../a", "http://example.com/a"),
+        ("http://example.com\\a\\b", "http://example.com/a/b"),
+        ("http://example.com/a b/é", "http://example.com/a%20b/%C3%A9"),
+        ("example.com/A", "example.com/A"),
+    ] {
+        assert_eq!(uuri_form(written), held, "{written}");
+    }
+}
+
 /// A DecideRuledSheetAssociation lays its sheets over the URLs its rules accept
 /// (SheetOverlaysManager.applyOverlays), after every prefix's sheet; each rule as
 /// Heritrix's code decides: a sequence's last decision not NONE, a regex matching the
@@ -403,6 +424,11 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
     assert_eq!((gap("https://example.com/a.pdf"), gap("http://example.com/a.pdf")), (1.0, 3.0), "a list's AND");
     assert_eq!(gap("https://example.com/forum/a.pdf"), 7.0, "of two decide-ruled sheets, the first associated");
     assert_eq!(gap("http://example.org/forum/1"), 2.0, "a prefix's sheet before any decide-ruled one");
+    // the URL as Heritrix holds it: scheme and host lowercased, the default port and the
+    // fragment dropped, the path's case kept
+    assert_eq!(gap("HTTPS://Example.COM:443/Forum/a.PDF#p2"), 3.0, "the path's case is kept");
+    assert_eq!(gap("HTTPS://Example.COM:443/forum/t/1#p2"), 7.0, "matched on https://example.com/forum/t/1");
+    assert_eq!(gap("https://example.com:8443/a.pdf"), 1.0, "another port is kept, and matches");
     let row = l.settings.iter().find(|s| s.name == "disposition.minDelayMs (sheet slow)").unwrap();
     assert!(row.meaning.starts_with("over the URLs the decide rules of line 4 accept: "), "{}", row.meaning);
     // a reference to a rule bean by id, the Not… form, OR, and `enabled` false
