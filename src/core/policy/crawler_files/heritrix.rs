@@ -81,8 +81,9 @@ pub const KNOWN: &[Known] = &[
 pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, String> {
     let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
     let mut entries = Vec::new();
-    // sheets and their associations are read by heritrix_sheets
-    for bean in doc.descendants().filter(|n| n.has_tag_name("bean") && !super::heritrix_sheets::is_sheet_bean(*n)) {
+    // sheets, their associations and the associations' rules are read by heritrix_sheets
+    let sheet_beans = super::heritrix_sheets::sheet_beans(&doc);
+    for bean in doc.descendants().filter(|n| n.has_tag_name("bean") && !sheet_beans.contains(&n.id())) {
         let id = bean.attribute("id").map(str::to_string).unwrap_or_else(|| bean.attribute("class").and_then(|c| c.rsplit('.').next()).unwrap_or("bean").to_string());
         for property in bean.children().filter(|n| n.has_tag_name("property")) {
             let line = row(&doc, property.range().start);

@@ -65,8 +65,26 @@ pub struct Sheets {
 }
 
 /// Whether `bean` is a sheet or an association (their properties are not settings).
-pub fn is_sheet_bean(bean: Node) -> bool {
+fn is_sheet_bean(bean: Node) -> bool {
     bean.attribute("class").is_some_and(|c| [SHEET, BY_SURT, BY_RULES].contains(&c))
+}
+
+/// The beans read with the sheets (their properties are not settings): sheets,
+/// associations, the decide rules inside an association and those its rules refer to by
+/// `<ref bean>`, at any depth. A rule elsewhere (the crawl's scope) is not among them.
+pub fn sheet_beans(doc: &Document) -> std::collections::HashSet<roxmltree::NodeId> {
+    let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
+    let mut roots: Vec<Node> = beans().filter(|b| b.attribute("class") == Some(BY_RULES)).collect();
+    let mut read: std::collections::HashSet<roxmltree::NodeId> = std::collections::HashSet::new();
+    while let Some(root) = roots.pop() {
+        if !read.insert(root.id()) {
+            continue;
+        }
+        for id in root.descendants().filter(|n| n.has_tag_name("ref")).filter_map(|r| r.attribute("bean")) {
+            roots.extend(beans().filter(|b| b.attribute("id") == Some(id)));
+        }
+    }
+    beans().filter(|b| is_sheet_bean(*b) || b.ancestors().any(|a| read.contains(&a.id()))).map(|b| b.id()).collect()
 }
 
 /// The sheets and their associations in `doc`, refused where an association names a

@@ -414,6 +414,7 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
     .concat();
     let l = read(Crawler::Heritrix, &file(&body), "f").unwrap();
     assert_eq!(l.sheets.iter().filter(|r| r.decide.is_some()).count(), 2, "{:?}", l.sheets);
+    assert!(l.ignored.is_empty(), "the associations' rules are read, not ignored: {:?}", l.ignored);
     let gap = |url: &str| {
         let found = Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url);
         overlay(&found.into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap().server_delay_s
@@ -444,7 +445,10 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
         sheet("fast", 1000),
     ]
     .concat();
-    let l = read(Crawler::Heritrix, &file(&by_ref), "f").unwrap();
+    // the crawl's scope (a sequence no association names) is not read: listed as ignored
+    let scope = "<bean id=\"scope\" class=\"org.archive.modules.deciderules.DecideRuleSequence\"><property name=\"rules\"><list><bean class=\"org.archive.modules.deciderules.RejectDecideRule\"/></list></property></bean>\n";
+    let l = read(Crawler::Heritrix, &file(&[by_ref, scope.to_string()].concat()), "f").unwrap();
+    assert_eq!(l.ignored.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["scope.rules"], "the referred rule is read, the scope's is not");
     let decides = |url: &str| Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url).len();
     assert_eq!((decides("http://a.example/x.html"), decides("http://a.example/x.pdf"), decides("http://a.example/x.zip")), (1, 0, 0));
     assert_eq!(l.sheets[1].decide, Some(Rule::Always(Decision::None)), "a disabled rule decides nothing");
