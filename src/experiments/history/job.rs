@@ -169,7 +169,7 @@ impl HistoryJob {
         let mut read = 0u64;
         let input = &mut self.inputs[self.current];
         loop {
-            let line: &str = match &mut input.source {
+            let (line, ended): (&str, bool) = match &mut input.source {
                 Source::Text { text, at } => {
                     if *at >= text.len() {
                         return Ok(false);
@@ -180,7 +180,7 @@ impl HistoryJob {
                     *at += used;
                     read += used as u64;
                     self.bytes_done += used as f64;
-                    line
+                    (line, end < text.len())
                 }
                 #[cfg(not(target_arch = "wasm32"))]
                 Source::Stream(s) => match s.line()? {
@@ -188,13 +188,13 @@ impl HistoryJob {
                     Some(used) => {
                         read += used as u64;
                         self.bytes_done += used as f64;
-                        s.text()
+                        (s.text(), s.ended())
                     }
                 },
             };
             self.line += 1;
             self.lines += 1;
-            if let Err(reason) = reader.line(line, &mut self.records) {
+            if let Err(reason) = reader.line(line, ended, &mut self.records) {
                 if reason.starts_with("more than") {
                     return Err(format!("line {}: {reason}", self.line));
                 }
@@ -349,6 +349,11 @@ mod stream {
 
         pub fn text(&self) -> &str {
             self.line.trim_end_matches('\n')
+        }
+
+        /// Whether the line read ends with a line end (the file's last may not).
+        pub fn ended(&self) -> bool {
+            self.line.ends_with('\n')
         }
 
         /// The reader itself (for a stream of XML events), the head still in its buffer.

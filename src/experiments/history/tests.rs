@@ -148,6 +148,32 @@ fn csv_crawl_logs() {
     assert!(run(&[("log.csv", "url,fetch_time,changed,kind\n")]).refused.unwrap().contains("weight and content_type (optional)"));
 }
 
+/// A CSV crawl log cut inside its last digest (no line end after it, the digest shorter
+/// than every other's) is refused with the line, not read as a change; the same line with
+/// its line end, a whole last line without one, or digests of several widths are read.
+#[test]
+fn a_csv_crawl_log_cut_inside_its_last_digest_is_refused() {
+    let log = "url,fetch_time,digest\nhttp://a.org/,2026-01-01,sha1:AAAAAAAA\nhttp://a.org/,2026-01-02,sha1:AAAAAAAA\nhttp://a.org/,2026-01-03,sha1:AAA";
+    let refused = run(&[("log.csv", log)]).refused.expect("refused");
+    assert!(refused.contains("line 4") && refused.contains("its last field has 8 characters where every line before has 13: the file was cut inside this line"), "{refused}");
+    let ended = run(&[("log.csv", &format!("{log}\n"))]);
+    assert_eq!((ended.refused.as_deref(), page(&ended, "http://a.org/").estimate.changes), (None, 1), "a line end after it: a digest of its own");
+    let whole = run(&[("log.csv", &format!("{log}AAAAA"))]);
+    assert_eq!((whole.refused.as_deref(), page(&whole, "http://a.org/").estimate.changes), (None, 0));
+    let mixed = log.replacen("sha1:AAAAAAAA", "md5:AAAAAAAAAAAAA", 1);
+    assert_eq!(run(&[("log.csv", &mixed)]).refused, None, "widths vary: a cut cannot be told");
+    // streamed from a file, as the command line reads it
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let path = std::env::temp_dir().join(format!("freshlab-cut-{}.csv", std::process::id()));
+        std::fs::write(&path, log).unwrap();
+        let c = HistoryConfig { source: RecordSource::Files, paths: vec![path.display().to_string()], ..Default::default() };
+        let streamed = c.start().unwrap().finish();
+        std::fs::remove_file(&path).ok();
+        assert!(streamed.refused.as_deref().is_some_and(|r| r.contains("cut inside this line")), "{:?}", streamed.refused);
+    }
+}
+
 /// Two snapshots of a sitemap, dated by their files' names (15 January, 15 March): the
 /// home page's lastmod moved (changed; its last change 13 days before the second
 /// snapshot), the about page's did not (59 days free of changes): X/S = 1 change over 72

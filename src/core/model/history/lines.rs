@@ -17,6 +17,9 @@ pub struct LineReader {
     cdx_width: Option<(usize, &'static str)>,
     /// CSV: the columns of url, time, changed, digest and weight, once the header is read.
     csv: Option<[Option<usize>; 6]>,
+    /// CSV: the width of the rows' last field so far, and whether every row's had it: a
+    /// last line without its line end whose last field is shorter was cut inside it.
+    csv_last_width: Option<(usize, bool)>,
 }
 
 /// The CDX fields without a legend: urlkey timestamp original mimetype statuscode digest …
@@ -25,11 +28,12 @@ const CDX_DEFAULT: [usize; 5] = [2, 1, 3, 4, 5];
 impl LineReader {
     pub fn new(format: Format) -> Self {
         debug_assert!(format.by_line());
-        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None }
+        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None, csv_last_width: None }
     }
 
-    /// Reads one line (without its end) into `records`.
-    pub fn line(&mut self, line: &str, records: &mut Records) -> Result<(), String> {
+    /// Reads one line (without its end) into `records`; `ended`: whether a line end
+    /// followed it (the file's last line may have none: where it was cut).
+    pub fn line(&mut self, line: &str, ended: bool, records: &mut Records) -> Result<(), String> {
         let line = line.trim_end_matches('\r');
         if line.trim().is_empty() || line.starts_with('#') {
             records.skip(Skip::Comment);
@@ -39,7 +43,7 @@ impl LineReader {
             Format::Cdx => self.cdx(line, records),
             Format::Cdxj => cdxj(line, records),
             Format::Heritrix => heritrix(line, records),
-            Format::Csv => self.csv(line, records),
+            Format::Csv => self.csv(line, ended, records),
             _ => unreachable!("documents are read whole"),
         }
     }
@@ -77,7 +81,7 @@ impl LineReader {
     /// `url,fetch_time,changed` or `url,fetch_time,digest` (with a header naming them; `page`
     /// for url and `time` for fetch_time also read), and an optional `weight` and
     /// `content_type` (or `mime`: the fetch's Content-Type, the page's type).
-    fn csv(&mut self, line: &str, records: &mut Records) -> Result<(), String> {
+    fn csv(&mut self, line: &str, ended: bool, records: &mut Records) -> Result<(), String> {
         let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_bytes());
         let record = match reader.records().next() {
             Some(Ok(r)) => r,
@@ -103,6 +107,16 @@ impl LineReader {
         let width = columns.iter().flatten().max().copied().unwrap_or(0) + 1;
         if fields.len() != width {
             return Err(format!("has {} fields where the header names {width}; quote URLs that contain commas", fields.len()));
+        }
+        let last = fields[width - 1].chars().count();
+        match self.csv_last_width {
+            Some((usual, true)) if !ended && last < usual => {
+                return Err(format!(
+                    "ends the file without a line end, and its last field has {last} characters where every line before has {usual}: the file was cut inside this line; fetch it again or remove the line"
+                ));
+            }
+            Some((usual, same)) => self.csv_last_width = Some((usual, same && usual == last)),
+            None => self.csv_last_width = Some((last, true)),
         }
         let url = fields[columns[0].expect("checked")];
         let time = parse_time(fields[columns[1].expect("checked")])?;
