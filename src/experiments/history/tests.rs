@@ -128,6 +128,11 @@ fn heritrix_crawl_log() {
     assert_eq!((p.estimate.observations, p.estimate.changes), (2, 1));
     assert!((p.estimate.rate.unwrap() - std::f64::consts::LN_2 / 2.0).abs() < 1e-12);
     assert_eq!((skipped(&o, Skip::NotPage), skipped(&o, Skip::Error), skipped(&o, Skip::Failed)), (1, 1, 1));
+    // cut inside the last line's digest: fewer fields than every line before, no line end
+    let cut = format!("{}2026-01-07T00:00:00.000Z   200       1000 http://ex.net/ - - text/html #001 20260107000000000+10 sha1:B", log);
+    let refused = run(&[("crawl.log", &cut)]).refused.expect("refused");
+    assert!(refused.contains("line 7") && refused.contains("has 10 fields where every line before has at least 12"), "{refused}");
+    assert_eq!(run(&[("crawl.log", &format!("{cut}\n"))]).refused, None, "with its line end: a line of its own");
 }
 
 /// A CSV crawl log, with changed flags or digests, and a weight column kept in the list.

@@ -20,6 +20,9 @@ pub struct LineReader {
     /// CSV: the width of the rows' last field so far, and whether every row's had it: a
     /// last line without its line end whose last field is shorter was cut inside it.
     csv_last_width: Option<(usize, bool)>,
+    /// crawl.log: the fewest fields a line has had: a last line without its line end
+    /// that has fewer was cut short.
+    log_fields: Option<usize>,
 }
 
 /// The CDX fields without a legend: urlkey timestamp original mimetype statuscode digest …
@@ -28,7 +31,7 @@ const CDX_DEFAULT: [usize; 5] = [2, 1, 3, 4, 5];
 impl LineReader {
     pub fn new(format: Format) -> Self {
         debug_assert!(format.by_line());
-        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None, csv_last_width: None }
+        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None, csv_last_width: None, log_fields: None }
     }
 
     /// Reads one line (without its end) into `records`; `ended`: whether a line end
@@ -42,7 +45,18 @@ impl LineReader {
         match self.format {
             Format::Cdx => self.cdx(line, records),
             Format::Cdxj => cdxj(line, records),
-            Format::Heritrix => heritrix(line, records),
+            Format::Heritrix => {
+                let fields = line.split_whitespace().count();
+                match self.log_fields {
+                    Some(fewest) if !ended && fields < fewest => {
+                        return Err(format!(
+                            "ends the file without a line end, and has {fields} fields where every line before has at least {fewest}: the file was cut inside this line; fetch it again or remove the line"
+                        ));
+                    }
+                    _ => self.log_fields = Some(self.log_fields.map_or(fields, |f| f.min(fields))),
+                }
+                heritrix(line, records)
+            }
             Format::Csv => self.csv(line, ended, records),
             _ => unreachable!("documents are read whole"),
         }
