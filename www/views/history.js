@@ -40,7 +40,7 @@ function recordsBox(panel, controls) {
     <button type="button" class="secondary trace-sample" data-sample="sample-captures.cdx">Load the sample capture index</button>
     <button type="button" class="secondary trace-sample" data-sample="sample-revisions.xml">Load the sample Wikipedia revisions</button>
     <p class="trace-status" role="status">No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.</p>
-    <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's), sitemap.xml files, a Heritrix crawl.log, a CSV
+    <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's; their index servers' <code>output=json</code> answers too), sitemap.xml files, a Heritrix crawl.log, a CSV
       <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code> (optional <code>weight</code>, <code>content_type</code>), or MediaWiki revisions (an API answer's JSON, a dump's XML);
       gzip files are decompressed here. Several snapshots of a sitemap are dated by a date in each file's name
       (<code>sitemap-2026-03-15.xml</code>, <code>20260315</code>, a Wayback timestamp), else each at its latest <code>lastmod</code>.

@@ -108,6 +108,73 @@ org,example)/ 20250104000000 {"url": "https://example.org/", "mime": "text/html"
     assert_eq!(skipped(&o, Skip::Redirect), 1);
 }
 
+/// What the index servers answer a researcher's query with, read as the same captures
+/// as their text: the Wayback CDX server's `output=json` (a header row naming the
+/// fields, in any `fl=` order; a row a line, or all on one line; `showResumeKey`'s empty
+/// row and key), its plain text with a resume key after a blank line, and the pywb /
+/// Common Crawl index server's `output=json` (a JSON object a line).
+#[test]
+fn index_servers_json_answers_read_as_their_text() {
+    let text = "org,archive)/ 19970126045828 http://www.archive.org:80/ text/html 200 Q4YU 1415
+org,archive)/ 19971011050034 http://www.archive.org:80/ text/html 200 XAHD 1402
+org,archive)/ 19971211122953 http://www.archive.org:80/ text/html 200 XAHD 1405
+org,archive)/ 19980109140106 http://www.archive.org:80/ warc/revisit - XAHD 1402
+org,archive)/ 19980209140106 http://www.archive.org:80/ text/html 302 RRRR 1402
+";
+    let want = run(&[("a.cdx", text)]);
+    let p = page(&want, "http://www.archive.org:80/");
+    assert_eq!((p.estimate.observations, p.estimate.changes, skipped(&want, Skip::Redirect)), (3, 1, 1));
+    let json = r#"[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],
+ ["org,archive)/", "19970126045828", "http://www.archive.org:80/", "text/html", "200", "Q4YU", "1415"],
+ ["org,archive)/", "19971011050034", "http://www.archive.org:80/", "text/html", "200", "XAHD", "1402"],
+ ["org,archive)/", "19971211122953", "http://www.archive.org:80/", "text/html", "200", "XAHD", "1405"],
+ ["org,archive)/", "19980109140106", "http://www.archive.org:80/", "warc/revisit", "-", "XAHD", "1402"],
+ ["org,archive)/", "19980209140106", "http://www.archive.org:80/", "text/html", "302", "RRRR", "1402"],
+ [],
+ ["org%2Carchive%29%2F+19980209140106%21"]]"#;
+    assert_eq!(detect(json), Some(Format::Cdx));
+    let same = |o: &HistoryOutput, what: &str| {
+        assert_eq!(o.refused, None, "{what}");
+        assert_eq!((&o.pages, o.kept), (&want.pages, want.kept), "{what}");
+        assert_eq!(skipped(o, Skip::Redirect), 1, "{what}");
+    };
+    let o = run(&[("a.json", json)]);
+    same(&o, "a row a line");
+    assert_eq!(skipped(&o, Skip::ResumeKey), 1);
+    same(&run(&[("a.json", &json.replace('\n', ""))]), "on one line");
+    // fl=digest,timestamp,statuscode,mimetype,original: the header row says where each is
+    let rows: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            serde_json::to_string(&[f[5], f[1], f[4], f[3], f[2]]).unwrap()
+        })
+        .collect();
+    let reordered = format!("[[\"digest\",\"timestamp\",\"statuscode\",\"mimetype\",\"original\"],\n {}]", rows.join(",\n "));
+    same(&run(&[("a.json", &reordered)]), "fl= in another order");
+    let header = run(&[("a.json", "[[\"timestamp\",\"original\"],\n]")]).refused.unwrap();
+    assert!(header.contains("must name original, timestamp, mimetype, statuscode and digest"), "{header}");
+    assert!(run(&[("a.json", &json[..json.len() - 60])]).refused.unwrap().contains("is the file cut short?"));
+    // the plain text's resume key, after a blank line
+    let o = run(&[("a.cdx", &format!("{text}\norg%2Carchive%29%2F+19980209140106%21\n"))]);
+    same(&o, "text with its resume key");
+    assert_eq!(skipped(&o, Skip::ResumeKey), 1);
+    // the index server's output=json: a capture a line
+    let lines: String = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            format!(
+                "{{\"urlkey\": \"{}\", \"timestamp\": \"{}\", \"url\": \"{}\", \"mime\": \"{}\", \"status\": \"{}\", \"digest\": \"{}\", \"length\": \"{}\"}}\n",
+                f[0], f[1], f[2], f[3], f[4], f[5], f[6]
+            )
+        })
+        .collect();
+    assert_eq!(detect(&lines), Some(Format::Cdxj));
+    same(&run(&[("a.json", &lines)]), "JSON lines");
+    assert_eq!(detect(r#"{"batchcomplete": true, "query": {"pages": [{"title": "X", "revisions": [{"timestamp": "2026-01-01T00:00:00Z"}]}]}}"#), Some(Format::Mediawiki));
+}
+
 /// Heritrix's crawl.log (its documented columns): 200 with a sha1 digest, a 304 is the
 /// content unchanged, a 404, a negative code (Heritrix's own failure), a dns: record.
 #[test]

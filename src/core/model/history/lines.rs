@@ -20,6 +20,12 @@ pub struct LineReader {
     /// CSV: the width of the rows' last field so far, and whether every row's had it: a
     /// last line without its line end whose last field is shorter was cut inside it.
     csv_last_width: Option<(usize, bool)>,
+    /// The CDX server's JSON: whether its header row was read, and whether an empty row
+    /// came last (the resume key follows it).
+    cdx_json: Option<bool>,
+    /// Whether the line before was blank (in CDX text, a one-field line after one is the
+    /// resume key).
+    blank_before: bool,
     /// crawl.log: the fewest fields a line has had: a last line without its line end
     /// that has fewer was cut short.
     log_fields: Option<usize>,
@@ -31,15 +37,20 @@ const CDX_DEFAULT: [usize; 5] = [2, 1, 3, 4, 5];
 impl LineReader {
     pub fn new(format: Format) -> Self {
         debug_assert!(format.by_line());
-        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None, csv_last_width: None, log_fields: None }
+        LineReader { format, cdx: CDX_DEFAULT, cdx_width: None, csv: None, csv_last_width: None, log_fields: None, cdx_json: None, blank_before: false }
     }
 
     /// Reads one line (without its end) into `records`; `ended`: whether a line end
     /// followed it (the file's last line may have none: where it was cut).
     pub fn line(&mut self, line: &str, ended: bool, records: &mut Records) -> Result<(), String> {
         let line = line.trim_end_matches('\r');
+        let blank_before = std::mem::replace(&mut self.blank_before, line.trim().is_empty());
         if line.trim().is_empty() || line.starts_with('#') {
             records.skip(Skip::Comment);
+            return Ok(());
+        }
+        if self.format == Format::Cdx && blank_before && line.split_whitespace().count() == 1 {
+            records.skip(Skip::ResumeKey);
             return Ok(());
         }
         match self.format {
@@ -67,6 +78,9 @@ impl LineReader {
     /// field order a ` CDX` legend line names (a original URL, b date, m mime type,
     /// s status, k or c digest: the CDX file format's letters).
     fn cdx(&mut self, line: &str, records: &mut Records) -> Result<(), String> {
+        if line.trim_start().starts_with('[') || line.trim() == "]" {
+            return self.cdx_json(line.trim(), records);
+        }
         if let Some(legend) = line.trim_start().strip_prefix("CDX ") {
             let letters: Vec<&str> = legend.split_whitespace().collect();
             let at = |names: &[&str]| letters.iter().position(|l| names.contains(l));
@@ -90,6 +104,55 @@ impl LineReader {
         }
         let [a, b, m, s, k] = self.cdx;
         capture(records, fields[a], fields[b], fields[m], fields[s], fields[k])
+    }
+
+    /// The CDX server's `output=json`: one JSON array whose first row names the fields
+    /// (in any `fl=` order: original, timestamp, mimetype, statuscode and digest read),
+    /// each other row a capture, a row a line as the server writes them (or the whole
+    /// array on one line); an empty row and then a row of one field is the resume key
+    /// (`showResumeKey`).
+    fn cdx_json(&mut self, line: &str, records: &mut Records) -> Result<(), String> {
+        let rows: Vec<Vec<String>> = match serde_json::from_str(line) {
+            Ok(rows) if line.starts_with("[[") || line == "[]" => rows,
+            _ => {
+                let row = line.strip_prefix("[[").map_or(line, |_| &line[1..]);
+                let row = row.strip_suffix(',').or_else(|| row.strip_suffix("]]").map(|_| &row[..row.len() - 1])).unwrap_or(row);
+                if row == "]" || row.is_empty() {
+                    return Ok(()); // the array's end on a line of its own
+                }
+                vec![serde_json::from_str(row).map_err(|e| format!("is not a row of the CDX server's JSON ({e}); is the file cut short?"))?]
+            }
+        };
+        for row in rows {
+            match self.cdx_json {
+                None => {
+                    let at = |name: &str| row.iter().position(|f| f == name);
+                    match (at("original"), at("timestamp"), at("mimetype"), at("statuscode"), at("digest")) {
+                        (Some(a), Some(b), Some(m), Some(s), Some(k)) => (self.cdx, self.cdx_width) = ([a, b, m, s, k], Some((row.len(), "the JSON's header row names"))),
+                        _ => {
+                            return Err(format!(
+                                "is the CDX server's JSON header row {row:?}, which must name original, timestamp, mimetype, statuscode and digest: query with those in fl= (or without fl=)"
+                            ));
+                        }
+                    }
+                    self.cdx_json = Some(false);
+                }
+                Some(_) if row.is_empty() => self.cdx_json = Some(true),
+                Some(true) if row.len() == 1 => {
+                    records.skip(Skip::ResumeKey);
+                    self.cdx_json = Some(false);
+                }
+                Some(_) => {
+                    let width = self.cdx_width.map_or(0, |(w, _)| w);
+                    if row.len() != width {
+                        return Err(format!("has {} fields where the JSON's header row names {width}; fetch the file again or remove the row", row.len()));
+                    }
+                    let [a, b, m, s, k] = self.cdx;
+                    capture(records, &row[a], &row[b], &row[m], &row[s], &row[k])?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `url,fetch_time,changed` or `url,fetch_time,digest` (with a header naming them; `page`
@@ -235,22 +298,32 @@ pub fn cdx_time(text: &str) -> Result<f64, String> {
 }
 
 /// CDXJ: `<SURT key> <timestamp> <JSON>`, the JSON with url, status, digest and mime
-/// (Common Crawl and pywb; `mime-detected` is not the record's mime type).
+/// (Common Crawl and pywb; `mime-detected` is not the record's mime type); or the JSON
+/// alone with its `timestamp` (and `urlkey`), as their index server's `output=json`
+/// writes a capture a line.
 fn cdxj(line: &str, records: &mut Records) -> Result<(), String> {
     #[derive(Deserialize)]
     struct Fields {
         url: Option<String>,
+        timestamp: Option<String>,
         status: Option<String>,
         digest: Option<String>,
         mime: Option<String>,
     }
-    let mut parts = line.splitn(3, ' ');
-    let (Some(_key), Some(timestamp), Some(json)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err("is not a CDXJ line: <SURT key> <timestamp> {JSON}".into());
+    let read = |json: &str| serde_json::from_str::<Fields>(json.trim()).map_err(|e| format!("its JSON cannot be read ({e})"));
+    let (fields, timestamp) = if line.trim_start().starts_with('{') {
+        let fields = read(line)?;
+        let timestamp = fields.timestamp.clone().ok_or("its JSON has no timestamp")?;
+        (fields, timestamp)
+    } else {
+        let mut parts = line.splitn(3, ' ');
+        let (Some(_key), Some(timestamp), Some(json)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err("is not a CDXJ line: <SURT key> <timestamp> {JSON}".into());
+        };
+        (read(json)?, timestamp.to_string())
     };
-    let fields: Fields = serde_json::from_str(json.trim()).map_err(|e| format!("its JSON cannot be read ({e})"))?;
     let url = fields.url.ok_or("its JSON has no url")?;
-    capture(records, &url, timestamp, fields.mime.as_deref().unwrap_or(""), fields.status.as_deref().unwrap_or("-"), fields.digest.as_deref().unwrap_or("-"))
+    capture(records, &url, &timestamp, fields.mime.as_deref().unwrap_or(""), fields.status.as_deref().unwrap_or("-"), fields.digest.as_deref().unwrap_or("-"))
 }
 
 /// Heritrix's crawl.log: log time (ISO-8601), status (negative: Heritrix's own failure

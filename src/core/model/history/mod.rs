@@ -26,9 +26,10 @@ pub enum Format {
     #[default]
     Auto => "detected from the file",
     /// The Wayback Machine's and Common Crawl's space-separated capture index.
-    Cdx => "CDX capture index (space-separated)",
-    /// The same as SURT key, timestamp and a JSON object a line (pywb, Common Crawl).
-    Cdxj => "CDXJ capture index (key, timestamp, JSON)",
+    Cdx => "CDX capture index (space-separated, or the CDX server's output=json)",
+    /// The same as SURT key, timestamp and a JSON object a line (pywb, Common Crawl), or
+    /// the JSON object alone (their index server's output=json).
+    Cdxj => "CDXJ capture index (key, timestamp, JSON; or JSON lines)",
     /// sitemap.xml (or an index of sitemaps): lastmod, changefreq, priority.
     Sitemap => "sitemap.xml (lastmod, changefreq)",
     /// Heritrix's crawl.log.
@@ -60,10 +61,16 @@ pub fn detect(head: &str) -> Option<Format> {
             None
         };
     }
-    if text.starts_with('{') {
-        return Some(Format::Mediawiki);
-    }
     let line = text.lines().next().unwrap_or("");
+    if text.starts_with('{') {
+        // a capture a line (the index server's output=json), else MediaWiki's API
+        let capture =
+            serde_json::from_str::<serde_json::Value>(line).ok().is_some_and(|v| v.get("url").is_some_and(|u| u.is_string()) && v.get("timestamp").is_some_and(|t| t.is_string()));
+        return Some(if capture { Format::Cdxj } else { Format::Mediawiki });
+    }
+    if text.starts_with('[') {
+        return Some(Format::Cdx);
+    }
     if line.starts_with("CDX ") {
         return Some(Format::Cdx);
     }
@@ -101,6 +108,7 @@ pub enum Skip {
     NoLastmod => "sitemap entry without lastmod",
     SitemapIndex => "an entry of a sitemap index (a sitemap to load, not a page)",
     Comment => "comment or blank line",
+    ResumeKey => "the CDX server's resume key (where a next query starts), not a capture",
 }
 }
 
