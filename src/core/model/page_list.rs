@@ -202,6 +202,25 @@ pub fn metadata_shape(tally: HashMap<String, u64>, unread: u64) -> (Vec<(String,
     (kinds, other + unread)
 }
 
+/// Each server's pages in a list's CSV text, by its name lowercased (as a crawler's
+/// host file names it); rows without a server are not counted.
+pub fn server_pages(text: &str) -> HashMap<String, u64> {
+    let mut reader = csv_rows::reader(text, Separator::of(text));
+    let mut record = csv::ByteRecord::new();
+    let mut server: Option<Option<usize>> = None;
+    let mut pages: HashMap<String, u64> = HashMap::new();
+    while reader.read_byte_record(&mut record).unwrap_or(false) {
+        let Some(column) = server else {
+            server = Some(record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case("server"))));
+            continue;
+        };
+        if let Some(name) = column.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim).filter(|n| !n.is_empty()) {
+            *pages.entry(name.to_ascii_lowercase()).or_default() += 1;
+        }
+    }
+    pages
+}
+
 impl ListShape {
     /// The shape of a list's CSV text. Rows it cannot read count as pages on servers of
     /// their own (an upper bound; the run refuses them, naming each).

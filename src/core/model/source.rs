@@ -151,6 +151,25 @@ impl Pages<'_> {
         }
     }
 
+    /// Each server's pages by its name lowercased, from a page list's text or rows; None
+    /// for the generator, or where only the list's shape is at hand (the page's checks).
+    pub fn server_pages(&self) -> Option<std::collections::HashMap<String, u64>> {
+        if self.source != RepositorySource::PageList {
+            return None;
+        }
+        match (self.page_list, self.page_rows) {
+            (Some(text), _) => Some(page_list::server_pages(text)),
+            (None, Some(rows)) => {
+                let mut pages = std::collections::HashMap::new();
+                for row in rows.iter().filter(|r| !r.server.trim().is_empty()) {
+                    *pages.entry(row.server.trim().to_ascii_lowercase()).or_default() += 1;
+                }
+                Some(pages)
+            }
+            (None, None) => None,
+        }
+    }
+
     /// A page list's shape: read from its text or rows (a pass over them), or the shape
     /// the page sent; None for the generator, or for a list known only by its size.
     pub fn list_shape(&self) -> Option<ListShape> {

@@ -504,10 +504,12 @@ impl CrawlersConfig {
         }
     }
 
-    /// What a Nutch host file's own bounds ask beyond the rule's, and its time: the k-th
-    /// host listed counted as the k-th largest server (the file names its hosts, the
-    /// estimate knows the servers' sizes only: an upper bound where, as such files do,
-    /// it lists the busy hosts), each at its own bounds ([`Self::asked`]).
+    /// What a Nutch host file's own bounds ask beyond the rule's, and its time, each host
+    /// at its own bounds ([`Self::asked`]): with the file's and the page list's texts at
+    /// hand (the command line, the page's worker), each host at its server's pages (a
+    /// host no page is on asks nothing); with their shapes only (the page's form checks),
+    /// the k-th host listed counted as the k-th largest server (an upper bound: exact
+    /// where, as such files do, it lists the busy hosts).
     fn host_file_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> (f64, f64) {
         let shape = match self.host_shape_of(loaded) {
             Ok(Some(shape)) if shape.hosts > 0 => shape,
@@ -517,10 +519,28 @@ impl CrawlersConfig {
         let sizes = sizes.filter(|s| !s.is_empty());
         let mut bounded = Loaded { settings: Vec::new(), ignored: Vec::new(), ..loaded.clone() };
         let (mut requests, mut seconds) = (0.0, 0.0);
+        let global = loaded.model.intervals;
+        let named = self.host_intervals.as_deref().and_then(|text| nutch_hosts::read(text, &global).ok()).zip(self.pages().server_pages());
+        if let Some((listed, pages_of)) = named {
+            // hosts of the same bounds ask alike: each pair reckoned once
+            let mut by_bounds: std::collections::HashMap<(Option<u64>, Option<u64>), Asked> = std::collections::HashMap::new();
+            for host in &listed {
+                let n = pages_of.get(&host.host).copied().unwrap_or(0) as f64;
+                if n == 0.0 {
+                    continue;
+                }
+                let asked = by_bounds.entry((host.min.map(f64::to_bits), host.max.map(f64::to_bits))).or_insert_with(|| {
+                    bounded.model.intervals = host.bound(global);
+                    Box::new(self.asked(&bounded, mix, pages, rate_sum))
+                });
+                let more = (asked(n) - plain(n)).max(0.0);
+                (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
+            }
+            return (requests, seconds);
+        }
         // hosts of the same bounds ask alike: each of the file's first pairs of bounds
         // reckoned once, and the others at the shortest bounds among them (an upper
         // bound); the k-th host counted as the k-th largest server
-        let global = loaded.model.intervals;
         let mut by_pair: Vec<Option<Asked>> = (0..=shape.pairs.len()).map(|_| None).collect();
         let mut extra = |index: usize, n: f64| {
             let asked = by_pair[index].get_or_insert_with(|| {

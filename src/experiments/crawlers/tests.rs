@@ -855,6 +855,40 @@ fn a_host_files_shape_stands_for_it_in_the_checks() {
     }
 }
 
+/// With the host file's and the page list's texts at hand, the estimate counts each
+/// listed host at its own server's pages: a file naming the small hosts is priced at
+/// them, not at the largest servers (as its shape alone must be: 16× more here), a host
+/// no page is on asks nothing, and the estimate still bounds the run's work.
+#[test]
+fn a_host_file_is_priced_at_its_own_hosts_pages() {
+    use crate::core::policy::crawler_files::nutch_hosts::HostsShape;
+    let mut list = String::from("page,server,change_rate\n");
+    for k in 0..400 {
+        list.push_str(&format!("https://big.example/{k},Big.example,0.05\n"));
+    }
+    for s in 0..20 {
+        list.push_str(&format!("https://s{s}.example/,s{s}.example,0.05\n"));
+    }
+    let adaptive = "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.AdaptiveFetchSchedule</value></property></configuration>";
+    let base = CrawlersConfig { crawler_config: Some(adaptive.into()), ..sample_nutch_on(list) };
+    let small: String = (0..5).map(|s| format!("s{s}.example 3600 86400\n")).collect();
+    let text = CrawlersConfig { host_intervals: Some(small.clone()), ..base.clone() };
+    let shape = CrawlersConfig { host_intervals: None, host_shape: Some(Box::new(HostsShape::of(&small).unwrap())), ..base.clone() };
+    let none = base.cost().work;
+    let (named, by_size) = (text.cost().work - none, shape.cost().work - none);
+    assert!(named > 0.0 && by_size > 16.0 * named, "named {named}, by size {by_size}");
+    let (work, estimated) = work_and_estimate(text);
+    assert!(work <= estimated, "work {work}, estimated {estimated}");
+    // the big host named (case aside): priced as the largest server, as by its shape
+    let big = CrawlersConfig { host_intervals: Some("big.example 3600 86400\n".into()), ..base.clone() };
+    let big_shape = CrawlersConfig { host_intervals: None, host_shape: Some(Box::new(HostsShape::of("big.example 3600 86400\n").unwrap())), ..base.clone() };
+    assert!((big.cost().work - big_shape.cost().work).abs() < 1e-9 * big.cost().work);
+    let (work, estimated) = work_and_estimate(big);
+    assert!(work <= estimated, "work {work}, estimated {estimated}");
+    let absent = CrawlersConfig { host_intervals: Some("elsewhere.example 3600 86400\n".into()), ..base };
+    assert_eq!(absent.cost().work, none, "a host no page is on asks nothing");
+}
+
 /// Past the hosts a shape keeps in order (and a page list's sizes: every server at the
 /// mean size) the estimate counts each pair by its share of the hosts: a file of two
 /// pairs alternating over 25,000 hosts adds half of what each adds alone.
