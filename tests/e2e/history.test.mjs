@@ -40,7 +40,7 @@ test('the view opens on generated captures against their true rates; the sample 
   await page.close();
 });
 
-test('a gzip dump of revisions becomes a trace for bursty changes; bad records are refused by line', async () => {
+test('a gzip dump of revisions becomes a trace for bursty changes; bad records are refused by line; a CDX server’s JSON answer is read', async () => {
   const browser = await session({ viewport: { width: 1280, height: 900 } });
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
@@ -63,6 +63,19 @@ test('a gzip dump of revisions becomes a trace for bursty changes; bad records a
   await page.locator('#history').getByRole('button', { name: 'Read' }).click();
   await page.waitForFunction(() => /Refused/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   assert.match(await details(page).textContent(), /bad\.cdx: has 1 bad row.*line 2: timestamp “2026010”/);
+  // the Wayback CDX server's answer to a query with output=json, saved as it came
+  const answer = path.join(dir, 'cdx-answer.json');
+  fs.writeFileSync(
+    answer,
+    '[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],\n' +
+      ' ["com,x)/", "20260101000000", "http://x.com/", "text/html", "200", "A", "9"],\n' +
+      ' ["com,x)/", "20260102000000", "http://x.com/", "text/html", "200", "B", "9"],\n' +
+      ' ["com,x)/", "20260103000000", "http://x.com/", "text/html", "200", "B", "9"]]\n',
+  );
+  await page.locator('#history input[type=file]').setInputFiles(answer);
+  await page.waitForFunction(() => /Loaded cdx-answer\.json/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /3 records kept .*output=json/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
