@@ -172,6 +172,10 @@ org,archive)/ 19980209140106 http://www.archive.org:80/ text/html 302 RRRR 1402
         .collect();
     assert_eq!(detect(&lines), Some(Format::Cdxj));
     same(&run(&[("a.json", &lines)]), "JSON lines");
+    // a SURT key of an IPv6 host is CDX text, not JSON
+    let ipv6 = "[2001:db8::1])/ 20260101000000 http://[2001:db8::1]/ text/html 200 AAAA 10\n[2001:db8::1])/ 20260102000000 http://[2001:db8::1]/ text/html 200 BBBB 10\n";
+    assert_eq!(detect(ipv6), Some(Format::Cdx));
+    assert_eq!(page(&run(&[("v6.cdx", ipv6)]), "http://[2001:db8::1]/").estimate.changes, 1);
     assert_eq!(detect(r#"{"batchcomplete": true, "query": {"pages": [{"title": "X", "revisions": [{"timestamp": "2026-01-01T00:00:00Z"}]}]}}"#), Some(Format::Mediawiki));
 }
 

@@ -78,7 +78,9 @@ impl LineReader {
     /// field order a ` CDX` legend line names (a original URL, b date, m mime type,
     /// s status, k or c digest: the CDX file format's letters).
     fn cdx(&mut self, line: &str, records: &mut Records) -> Result<(), String> {
-        if line.trim_start().starts_with('[') || line.trim() == "]" {
+        // (not a SURT key of an IPv6 host: `[2001:db8::1])/`)
+        let json = ["[[", "[\"", "[]"].iter().any(|p| line.trim_start().starts_with(p)) || line.trim() == "]";
+        if json {
             return self.cdx_json(line.trim(), records);
         }
         if let Some(legend) = line.trim_start().strip_prefix("CDX ") {

@@ -68,7 +68,7 @@ pub fn detect(head: &str) -> Option<Format> {
             serde_json::from_str::<serde_json::Value>(line).ok().is_some_and(|v| v.get("url").is_some_and(|u| u.is_string()) && v.get("timestamp").is_some_and(|t| t.is_string()));
         return Some(if capture { Format::Cdxj } else { Format::Mediawiki });
     }
-    if text.starts_with('[') {
+    if text.starts_with("[[") || text.starts_with("[]") {
         return Some(Format::Cdx);
     }
     if line.starts_with("CDX ") {
