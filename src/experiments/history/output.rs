@@ -194,9 +194,9 @@ impl HistoryOutput {
             format!("{} records kept from {} lines ({})", self.kept, self.lines, self.format.map_or("no format", |f| f.label()))
         };
         let mut text = format!(
-            "{read}: {} pages on {} servers. {} estimated ({} with visits too sparse to be sure), {} never seen changed (an upper bound each), {} changed at every visit (a lower bound each, no rate), {} with one record.",
-            self.pages.len(),
-            self.servers,
+            "{read}: {} on {}. {} estimated ({} with visits too sparse to be sure), {} never seen changed (an upper bound each), {} changed at every visit (a lower bound each, no rate), {} with one record.",
+            counted(self.pages.len() as u64, "page", "pages"),
+            counted(self.servers, "server", "servers"),
             self.count(Status::Estimated) + self.count(Status::Coarse),
             self.count(Status::Coarse),
             self.count(Status::NeverChanged),
@@ -255,4 +255,9 @@ impl HistoryOutput {
         }
         text
     }
+}
+
+/// `n` and its noun, singular for one.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
