@@ -222,7 +222,10 @@ fn records(rng: &mut Stream) -> (String, String) {
     let mimes = ["text/html", "application/rss+xml", "text/html; charset=utf-8", "unk", "-", "warc/revisit", "a|b", "text/plain"];
     let statuses = ["200", "200", "304", "301", "404", "-"];
     let format = rng.below(6);
+    // CDX and CDXJ as the index servers answer a query with output=json, a third of them
+    let answer = format <= 1 && rng.below(3) == 0;
     let mut lines: Vec<String> = match format {
+        0 if answer => vec![r#"[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],"#.into()],
         0 => vec![" CDX N b a m s k r M S V g".into()],
         3 => vec![r#"<?xml version="1.0" encoding="UTF-8"?>"#.into(), r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#.into()],
         4 => vec!["url,fetch_time,digest".into()],
@@ -236,7 +239,11 @@ fn records(rng: &mut Stream) -> (String, String) {
         let iso = format!("2025-{:02}-{:02}T{:02}:00:00Z", 1 + rng.below(12), 1 + rng.below(28), rng.below(24));
         let stamp: String = iso.chars().filter(char::is_ascii_digit).collect();
         lines.push(match format {
+            0 if answer => format!(r#" ["ex,s{page})/", "{stamp}", "http://s{page}.example/", "{mime}", "{status}", "D{digest}", "1"],"#),
             0 => format!("ex,s{page})/ {stamp} http://s{page}.example/ {mime} {status} D{digest} - - 1 0 a"),
+            1 if answer => {
+                format!(r#"{{"urlkey": "ex,s{page})/", "timestamp": "{stamp}", "url": "http://s{page}.example/", "mime": "{mime}", "status": "{status}", "digest": "D{digest}"}}"#)
+            }
             1 => format!(r#"ex,s{page})/ {stamp} {{"url": "http://s{page}.example/", "mime": "{mime}", "status": "{status}", "digest": "D{digest}"}}"#),
             2 => format!("{iso} {status} 10 http://s{page}.example/ - - {mime} #001 {stamp}000+1 sha1:D{digest} - -"),
             3 => format!("<url><loc>http://s{page}.example/</loc><lastmod>{}</lastmod><changefreq>daily</changefreq></url>", &iso[..10]),
@@ -245,6 +252,7 @@ fn records(rng: &mut Stream) -> (String, String) {
         });
     }
     match format {
+        0 if answer => lines.push(" [],\n [\"ex%2Cs0%29%2F+20250101000000%21\"]]".into()),
         3 => lines.push("</urlset>".into()),
         5 => lines.extend(["</page>".to_string(), "</mediawiki>".to_string()]),
         _ => {}
