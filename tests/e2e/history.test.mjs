@@ -40,7 +40,7 @@ test('the view opens on generated captures against their true rates; the sample 
   await page.close();
 });
 
-test('a gzip dump of revisions becomes a trace for bursty changes; bad records are refused by line; a CDX server’s JSON answer is read', async () => {
+test('a gzip dump of revisions becomes a trace for bursty changes; bad records are refused by line; a CDX server’s JSON answer and a shard gzipped in members are read', async () => {
   const browser = await session({ viewport: { width: 1280, height: 900 } });
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
@@ -63,6 +63,19 @@ test('a gzip dump of revisions becomes a trace for bursty changes; bad records a
   await page.locator('#history').getByRole('button', { name: 'Read' }).click();
   await page.waitForFunction(() => /Refused/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   assert.match(await details(page).textContent(), /bad\.cdx: has 1 bad row.*line 2: timestamp “2026010”/);
+  // a capture index gzipped in members, as Common Crawl's cdx-NNNNN.gz shards are; and cut short
+  const line = (day, digest) => `com,x)/ 202601${day}000000 http://x.com/ text/html 200 ${digest} 9\n`;
+  const members = Buffer.concat([zlib.gzipSync(line('01', 'A')), zlib.gzipSync(line('02', 'B')), zlib.gzipSync(line('03', 'B'))]);
+  const shard = path.join(dir, 'cdx-00000.gz');
+  fs.writeFileSync(shard, members);
+  await page.locator('#history input[type=file]').setInputFiles(shard);
+  await page.waitForFunction(() => /Loaded cdx-00000/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /^\s*3 records kept from 3 lines/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  const cut = path.join(dir, 'cut.cdx.gz');
+  fs.writeFileSync(cut, members.subarray(0, members.length - 30));
+  await page.locator('#history input[type=file]').setInputFiles(cut);
+  await page.waitForFunction(() => /Not loaded: cut\.cdx\.gz: its gzip data are damaged or cut short in the member at byte \d+/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
   // the Wayback CDX server's answer to a query with output=json, saved as it came
   const answer = path.join(dir, 'cdx-answer.json');
   fs.writeFileSync(

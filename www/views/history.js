@@ -3,6 +3,7 @@
 // interval, and one click to run the other experiments on those pages.
 import { number as fmt } from '../ui/format.js';
 import { loadSample, handOff, takesDrops } from '../ui/csv-file.js';
+import { gunzip, isGzip } from '../ui/gzip.js';
 
 const MAX_BYTES = 1024 * 1024 * 1024;
 /** A file's first characters in the checks, at most (the core samples up to 1 MiB). */
@@ -18,12 +19,19 @@ function head(text, chars) {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
 }
 
-/** A file's text, gunzipped by the browser when it is gzip (a .gz index or log). */
+/** A file's text, gunzipped by the browser when it is gzip (a .gz index or log, in one
+ * member or several). */
 async function textOf(file) {
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  const gzip = head[0] === 0x1f && head[1] === 0x8b;
-  const stream = gzip ? file.stream().pipeThrough(new DecompressionStream('gzip')) : file.stream();
-  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  const raw = new Uint8Array(await file.arrayBuffer());
+  const gzip = isGzip(raw);
+  let bytes = raw;
+  if (gzip) {
+    try {
+      bytes = await gunzip(raw, MAX_BYTES);
+    } catch (error) {
+      throw new Error(`${file.name}: ${error.message}; download it again`);
+    }
+  }
   if (bytes.length > MAX_BYTES) throw new Error(`${file.name} holds ${Math.round(bytes.length / 2 ** 20)} MB of text, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -42,7 +50,7 @@ function recordsBox(panel, controls) {
     <p class="trace-status" role="status">No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.</p>
     <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's; their index servers' <code>output=json</code> answers too), sitemap.xml files, a Heritrix crawl.log, a CSV
       <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code> (optional <code>weight</code>, <code>content_type</code>), or MediaWiki revisions (an API answer's JSON, a dump's XML);
-      gzip files are decompressed here. Several snapshots of a sitemap are dated by a date in each file's name
+      gzip files are decompressed here (one member or several, as Common Crawl's index shards). Several snapshots of a sitemap are dated by a date in each file's name
       (<code>sitemap-2026-03-15.xml</code>, <code>20260315</code>, a Wayback timestamp), else each at its latest <code>lastmod</code>.
       The page holds up to 1 GB of text; the command line streams any size.</p>`;
   const status = box.querySelector('.trace-status');
