@@ -183,7 +183,7 @@ impl HistoryJob {
                     (line, end < text.len())
                 }
                 #[cfg(not(target_arch = "wasm32"))]
-                Source::Stream(s) => match s.line()? {
+                Source::Stream(s) => match s.line().map_err(|e| format!("after line {}: {e}", self.line))? {
                     None => return Ok(false),
                     Some(used) => {
                         read += used as u64;
@@ -343,7 +343,7 @@ mod stream {
             match self.reader.read_line(&mut self.line) {
                 Ok(0) => Ok(None),
                 Ok(n) => Ok(Some(n)),
-                Err(e) => Err(format!("cannot be read past here ({e}); is it UTF-8 text, or a whole gzip file?")),
+                Err(e) => Err(format!("cannot be read further ({e}); is it UTF-8 text, or a whole gzip file (not cut short)?")),
             }
         }
 

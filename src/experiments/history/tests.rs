@@ -445,6 +445,13 @@ fn streamed_and_gzip_files_give_the_same_result() {
             }
         }
     }
+    // a gzip file cut short: refused after the last line it gave
+    let gz = std::fs::read(dir.join("a.cdx.gz")).unwrap();
+    let cut = dir.join("cut.cdx.gz");
+    std::fs::write(&cut, &gz[..gz.len() - 12]).unwrap();
+    let c = HistoryConfig { source: RecordSource::Files, paths: vec![cut.display().to_string()], ..Default::default() };
+    let refused = c.start().unwrap().finish().refused.expect("refused");
+    assert!(refused.contains("after line") && refused.contains("a whole gzip file (not cut short)"), "{refused}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
