@@ -255,7 +255,7 @@ impl Settings for HistoryConfig {
         let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
         Cost {
             work: bytes.max(1.0),
-            unit: "bytes".into(),
+            unit: "bytes of records".into(),
             bytes: held + marks * (history::BYTES_PER_MARK + history::BYTES_PER_PAGE / 4.0) + 1e6,
             seconds: bytes * SECONDS_PER_BYTE,
             memory_fix: fix.clone(),
