@@ -511,16 +511,15 @@ impl CrawlersConfig {
     /// the k-th host listed counted as the k-th largest server (an upper bound: exact
     /// where, as such files do, it lists the busy hosts).
     fn host_file_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> (f64, f64) {
-        let shape = match self.host_shape_of(loaded) {
-            Ok(Some(shape)) if shape.hosts > 0 => shape,
-            _ => return (0.0, 0.0),
-        };
         let plain = self.asked(loaded, mix, pages, rate_sum);
-        let sizes = sizes.filter(|s| !s.is_empty());
         let mut bounded = Loaded { settings: Vec::new(), ignored: Vec::new(), ..loaded.clone() };
         let (mut requests, mut seconds) = (0.0, 0.0);
         let global = loaded.model.intervals;
-        let named = self.host_intervals.as_deref().and_then(|text| nutch_hosts::read(text, &global).ok()).zip(self.pages().server_pages());
+        // the file read once here (its checks read it in `rules`), not its shape besides
+        let named = match (self.hosts_allowed(loaded), self.host_intervals.as_deref()) {
+            (Ok(_), Some(text)) => nutch_hosts::read(text, &global).ok().and_then(|listed| Some((listed, self.pages().server_pages()?))),
+            _ => None,
+        };
         if let Some((listed, pages_of)) = named {
             // hosts of the same bounds ask alike: each pair reckoned once
             let mut by_bounds: std::collections::HashMap<(Option<u64>, Option<u64>), Asked> = std::collections::HashMap::new();
@@ -538,6 +537,11 @@ impl CrawlersConfig {
             }
             return (requests, seconds);
         }
+        let shape = match self.host_shape_of(loaded) {
+            Ok(Some(shape)) if shape.hosts > 0 => shape,
+            _ => return (0.0, 0.0),
+        };
+        let sizes = sizes.filter(|s| !s.is_empty());
         // hosts of the same bounds ask alike: each of the file's first pairs of bounds
         // reckoned once, and the others at the shortest bounds among them (an upper
         // bound); the k-th host counted as the k-th largest server

@@ -7,6 +7,7 @@
 use regex_lite::Regex;
 use roxmltree::{Document, Node};
 use serde::{Deserialize, Serialize};
+use std::fmt::Write;
 
 /// DecideResult.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,7 +138,7 @@ pub fn uuri_form(url: &str) -> String {
         if c.is_whitespace() || !c.is_ascii() {
             let mut bytes = [0; 4];
             for b in c.encode_utf8(&mut bytes).bytes() {
-                form.push_str(&format!("%{b:02X}"));
+                let _ = write!(form, "%{b:02X}");
             }
         } else {
             form.push(c);
