@@ -30,6 +30,9 @@ function pageList(name, pages, servers, rate = null) {
   return file;
 }
 
+/** A file of the page's samples. */
+const sample = (name) => path.join(root, 'www', 'samples', name);
+
 /** Runs the CLI under GNU time: {seconds, bytes (peak resident), code}. */
 function measure(args) {
   const out = spawnSync('/usr/bin/time', ['-f', '%e %M', cli, ...args, '--quiet', '--threads', '1'], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -84,9 +87,10 @@ const CASES = [
   ['partition', 'thesis scale, 2 robot counts', ['partition', '--thesis', '--robots', '2,10']],
   ['partition', 'hashed URLs, 30 robots', ['partition', '--schemes', 'hash_url', '--robots', '2,10,30']],
   ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
-  ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', path.join(root, 'www', 'samples', 'nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
+  ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
   ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],
   ['crawlers', 'StormCrawler shipped, tuned (classroom)', ['crawlers', '--crawler', 'stormcrawler', '--tune']],
+  ['crawlers', 'adaptive Nutch, tuned, the sample hosts with their host file', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository', sample('sample-hosts.csv'), '--host-intervals', sample('adaptive-host-specific-intervals.txt'), '--tune']],
   ['crawlers', 'Nutch shipped, tuned, servers of 1 request in 20 s', ['crawlers', '--tune', '--server-capacity', '0.05', '--response-ms', '200']],
   ['crawlers', 'Scrapy retrying, servers of 1 request in 100 s', ['crawlers', '--crawler', 'scrapy', '--set', 'RETRY_TIMES=5', '--recrawl-days', '0.25', '--server-capacity', '0.01', '--repository.pages', '50000', '--repository.servers', '2000', '--horizon-days', '60']],
 ];
