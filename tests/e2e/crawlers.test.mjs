@@ -524,3 +524,23 @@ test('Heritrix’s shipped defaults on servers with no limit: the tuning has not
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });
+
+test('a nutch-site.xml copied whole from nutch-default.xml: its hundreds of unread properties behind a disclosure that names how many, each there with its line', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const unread = Array.from({ length: 300 }, (_, i) => `<property><name>plugin.option.${i}</name><value>${i}</value>\n<description>read by a plugin</description></property>`);
+  const xml = `<?xml version="1.0"?>\n<configuration>\n${unread.join('\n')}\n<property><name>fetcher.server.delay</name><value>2.0</value></property>\n</configuration>\n`;
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(xml) });
+  await page.waitForFunction(() => /Loaded nutch-site\.xml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /fetcher\.server\.delay/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 20_000 });
+  await done(page, 'crawlers');
+  const ignored = panel.locator('details.ignored');
+  assert.equal(await ignored.locator('summary').textContent(), 'Ignored (not settings Freshlab reads): 300 entries, plugin.option.0 (line 3) to plugin.option.299 (line 601)');
+  assert.equal(await ignored.evaluate((d) => d.open), false, 'closed: the settings table and the runs stay in view');
+  const list = ignored.locator('p');
+  assert.equal(await list.isVisible(), false);
+  await ignored.locator('summary').click();
+  assert.match(await list.textContent(), /plugin\.option\.150 \(line 303\), .*plugin\.option\.299 \(line 601\)\.$/);
+  assert.deepEqual(browser.errors, []);
+});

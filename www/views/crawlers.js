@@ -18,13 +18,25 @@ function settingsTable(loaded) {
         <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');
-  const ignored = loaded.ignored.length
-    ? `<p class="fineprint">Ignored (not settings Freshlab reads): ${loaded.ignored.map(([name, line]) => `<code>${escape(name)}</code> (line ${line})`).join(', ')}.</p>`
-    : '';
   return `<table class="proof"><caption>The crawler's settings as run (change any in the form's “crawler settings”: <code>name=value; …</code>)</caption>
     <thead><tr><th scope="col">setting</th><th scope="col">value</th><th scope="col">from</th><th scope="col">what it sets</th></tr></thead>
-    <tbody>${rows}</tbody></table>${ignored}`;
+    <tbody>${rows}</tbody></table>${ignoredNote(loaded.ignored)}`;
 }
+
+/** The file's entries Freshlab does not read, each with its line: inline when few, behind
+ * a disclosure when many (a nutch-site.xml copied whole from nutch-default.xml lists
+ * hundreds). */
+function ignoredNote(ignored) {
+  if (!ignored.length) return '';
+  const list = ignored.map(([name, line]) => `<code>${escape(name)}</code> (line ${line})`).join(', ');
+  if (ignored.length <= IGNORED_INLINE) return `<p class="fineprint">Ignored (not settings Freshlab reads): ${list}.</p>`;
+  const [[first, from], [last, to]] = [ignored[0], ignored.at(-1)];
+  return `<details class="fineprint ignored"><summary>Ignored (not settings Freshlab reads): ${integer(ignored.length)} entries, <code>${escape(first)}</code> (line ${from}) to <code>${escape(last)}</code> (line ${to})</summary>
+    <p>${list}.</p></details>`;
+}
+
+/** Ignored entries listed inline at most; more go behind a disclosure. */
+const IGNORED_INLINE = 12;
 
 /** The keys of the pages' metadata (the page list's column) and what each does here. */
 function metadataTable(keys) {
