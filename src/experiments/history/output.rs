@@ -244,14 +244,25 @@ impl HistoryOutput {
         }
         match self.snapshots {
             (0, 0) => {}
-            (named, 0) => text.push_str(&format!(" {named} sitemap snapshots, each dated by its file's name (Cho & Garcia-Molina's last-modified estimator at those times).")),
+            (named, 0) => text.push_str(&format!(
+                " {}, {} by its file's name (Cho & Garcia-Molina's last-modified estimator at those times).",
+                counted(named, "sitemap snapshot", "sitemap snapshots"),
+                if named == 1 { "dated" } else { "each dated" }
+            )),
             (named, undated) => text.push_str(&format!(
-                " {} sitemap snapshots, {named} dated by their files' names and {undated} without a date in the name, each placed at its latest lastmod (the page that set it then has no time known free of changes: put the date in the file's name, e.g. sitemap-2026-03-15.xml).",
-                named + undated
+                " {}, {named} dated by {} and {undated} without a date in the name, {} at its latest lastmod (the page that set it then has no time known free of changes: put the date in the file's name, e.g. sitemap-2026-03-15.xml).",
+                counted(named + undated, "sitemap snapshot", "sitemap snapshots"),
+                if named == 1 { "its file's name" } else { "their files' names" },
+                if undated == 1 { "placed" } else { "each placed" }
             )),
         }
         if !self.listed_sitemaps.is_empty() {
-            text.push_str(&format!(" A sitemap index lists {} sitemaps: load them (several snapshots of each give lastmod histories).", self.listed_sitemaps.len()));
+            let n = self.listed_sitemaps.len() as u64;
+            text.push_str(&format!(
+                " A sitemap index lists {}: load {} (several snapshots of each give lastmod histories).",
+                counted(n, "sitemap", "sitemaps"),
+                if n == 1 { "it" } else { "them" }
+            ));
         }
         text
     }

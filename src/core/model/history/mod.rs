@@ -103,12 +103,12 @@ pub enum Skip {
     NoStatus => "no status (not a revisit record)",
     NoDigest => "no content digest",
     NotPage => "not a web page (dns:, whois:, filedesc:, a non-HTTP URL)",
-    SameTime => "the same URL and second as another record with the same content (kept once)",
-    Conflicting => "the same URL and second as another record with other content (the later left out)",
+    SameTime => "record at the same URL and second as another with the same content (kept once)",
+    Conflicting => "record at the same URL and second as another with other content (the later left out)",
     NoLastmod => "sitemap entry without lastmod",
-    SitemapIndex => "an entry of a sitemap index (a sitemap to load, not a page)",
+    SitemapIndex => "sitemap index entry (a sitemap to load, not a page)",
     Comment => "comment or blank line",
-    ResumeKey => "the CDX server's resume key (where a next query starts), not a capture",
+    ResumeKey => "CDX server resume key (where a next query starts, not a capture)",
 }
 }
 
