@@ -1409,3 +1409,33 @@ fn the_tuning_writes_scrapy_slots_for_the_hosts_that_push_back() {
     let t = o.tuned.as_ref().expect("tuned");
     assert!(t.untried.contains(&"no slots: no host's capacity asks for a longer gap than the file's".to_string()), "{:?}", t.untried);
 }
+
+/// generate.max.count's backlog, by hand: hosts of 10 and 100 pages asking 22 requests a
+/// cycle in proportion (2 and 20), a cap of 5: the small host lists its 2, the large 5
+/// of its 20, and 100 × (1 − 5/20) + 5 = 80 of its pages are due at each list.
+#[test]
+fn a_hosts_cap_leaves_a_backlog_every_list_looks_at() {
+    let (listed, due) = super::config::host_capped_lists(&|n| n, &[10.0, 100.0], 1.0, 22.0, 5.0);
+    assert!((listed - 7.0).abs() < 1e-12 && (due - 82.0).abs() < 1e-12, "{listed} {due}");
+    // as many hosts of the mean size: the same as each listed once
+    let (listed, due) = super::config::host_capped_lists(&|n| n, &[100.0], 3.0, 60.0, 5.0);
+    assert!((listed - 15.0).abs() < 1e-12 && (due - 3.0 * 80.0).abs() < 1e-12, "{listed} {due}");
+    // no host over the cap: every page asked is listed, none left
+    assert_eq!(super::config::host_capped_lists(&|n| n, &[10.0, 100.0], 1.0, 2.2, 5.0), (2.2, 2.2));
+}
+
+/// The estimate's time for generate.max.count's backlog, in pages looked at (60 ns each),
+/// against the pages a run's lists looked at (its requests and the pages they left):
+/// 2,000 pages on 100 servers, daily cycles, a cap of 2 a host (the two estimates differ
+/// by a little more: the capped one counts fewer requests). It counted none before.
+#[test]
+fn the_estimate_counts_a_hosts_cap_backlog() {
+    let capped = CrawlersConfig { crawler_config: Some(ADAPTIVE_NUTCH.into()), crawler_settings: "generate.max.count=2".into(), nutch_cycle_hours: 24.0, ..small() };
+    let o = ran(capped.clone());
+    let looked_at = (o.runs[0].requests + o.runs[0].left_off_lists.unwrap_or(0)) as f64;
+    let uncapped = CrawlersConfig { crawler_settings: String::new(), ..capped.clone() };
+    // the backlog's cost is all the two estimates differ by, at 60 ns a page looked at
+    let more = (capped.cost().seconds - uncapped.cost().seconds) / 60e-9;
+    eprintln!("looked at {looked_at}, the estimate's extra pages {more}");
+    assert!(more > 0.5 * looked_at && more < 1.5 * looked_at, "looked at {looked_at}, estimated {more}");
+}
