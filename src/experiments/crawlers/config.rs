@@ -134,8 +134,9 @@ const SEED_SECONDS_PER_BYTE: f64 = 45e-9;
 const SECONDS_PER_SERVER_STEP: f64 = 16e-9;
 /// A crawler's request against MERGE's (the policies experiment's, which the request
 /// cost was measured on): its rule, its server's answer and its back-off on top (`npm
-/// run estimates`: adaptive Nutch on 1,000,000 pages ran 1.85× its estimate; the sample
-/// hosts' tuning, 174 ns a request against 105 ns estimated, 1.66×).
+/// run estimates`: adaptive Nutch on 1,000,000 pages ran 1.85× its estimate at 1). A
+/// tuning's candidates are priced apart ([`CANDIDATE_REQUEST_COST`]): the sample hosts'
+/// tuning measured 1.66× when this was set, 0.88× on 2026-12-02.
 const CRAWLER_REQUEST_COST: f64 = 1.7;
 /// A tuning candidate's request against MERGE's: the same crawler's run, measured apart
 /// (one thread, this cost's request seconds ÷ each search's requests over its time): the
