@@ -542,5 +542,15 @@ test('a nutch-site.xml copied whole from nutch-default.xml: its hundreds of unre
   assert.equal(await list.isVisible(), false);
   await ignored.locator('summary').click();
   assert.match(await list.textContent(), /plugin\.option\.150 \(line 303\), .*plugin\.option\.299 \(line 601\)\.$/);
+  // opened, it stays open as the next run's results redraw the section
+  const before = (await runsOf(panel))[0][3];
+  await setField(page, 'crawlers', 'simulated days', 200);
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction((was) => {
+    const row = [...(document.querySelector('#crawlers table.proof')?.rows ?? [])].find((r) => r.cells[0]?.textContent.trim() === 'requests');
+    return row && row.cells[1].textContent.trim() !== was;
+  }, before, { timeout: 20_000 });
+  await done(page, 'crawlers');
+  assert.equal(await ignored.evaluate((d) => d.open), true);
   assert.deepEqual(browser.errors, []);
 });

@@ -491,7 +491,10 @@ export default {
             ? `<p>Your page list: ${pages}${result.servers.some((g) => g.capacity || g.crawl_delay_s || g.response_ms) ? ', each server with its own limits where the list gives them' : ''}.${estimatedNote(result.repository)}</p>`
             : `<p class="warning">The pages are <strong>synthetic</strong> (the generator's): ${pages}, every server with the form's limits.</p>`;
         const hosts = [result.host_intervals, result.sheets, result.seeds].filter(Boolean).map((used) => `<p>${escape(used.said)}.</p>`).join('');
+        // a disclosure the reader opened stays open as a long run's partial results redraw
+        const opened = element.querySelector('details.ignored')?.open;
         element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
+        if (opened) element.querySelector('details.ignored')?.setAttribute('open', '');
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
         const hostsButton = element.querySelector('[data-tuned-hosts-download]');
