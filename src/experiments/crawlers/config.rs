@@ -161,7 +161,7 @@ const SECONDS_PER_LIST_CANDIDATE: f64 = 30e-9;
 /// each host's. Measured as above: 58 ns on the classroom pages with 12-hour cycles and
 /// a cap of 5, 59 ns on 50,000 pages on 5,000 servers with daily cycles and a cap of 2
 /// (the estimate's pages due 1.11× and 1.06× those the runs looked at).
-const SECONDS_PER_SORTED_LIST_CANDIDATE: f64 = 60e-9;
+pub(super) const SECONDS_PER_SORTED_LIST_CANDIDATE: f64 = 60e-9;
 /// A URL matched against one of Heritrix's decide-rule patterns (regex-lite's PikeVM):
 /// measured 1.5 µs (0.75 s more for 500,000 URLs of about 45 bytes and one pattern, on
 /// a machine 1.16× slower than the reference).
@@ -521,6 +521,16 @@ impl CrawlersConfig {
         }
     }
 
+    /// [`host_capped_lists`] for this configuration's hosts (the servers' sizes, or as
+    /// many of the mean size).
+    fn host_capped(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>, asked: f64, cap: f64) -> (f64, f64) {
+        let ask = self.asked(loaded, mix, pages, rate_sum);
+        match sizes {
+            Some(sizes) if !sizes.is_empty() => host_capped_lists(&ask, sizes, 1.0, asked, cap),
+            _ => host_capped_lists(&ask, &[pages / servers.max(1.0)], servers, asked, cap),
+        }
+    }
+
     /// What a Nutch host file's own bounds ask beyond the rule's, and its time, each host
     /// at its own bounds ([`Self::asked`]): with the file's and the page list's texts at
     /// hand (the command line, the page's worker), each host at its server's pages (a
@@ -848,18 +858,6 @@ impl Settings for CrawlersConfig {
             seconds: request_seconds + n * 1e-6 + self.pages().import_seconds() + seed_seconds + rule_seconds,
             memory_fix: Fix::new(self.pages().size_field(), "use fewer pages"),
             time_fix: Fix::new("horizon_days", "simulate fewer days or pages"),
-        }
-    }
-}
-
-impl CrawlersConfig {
-    /// [`host_capped_lists`] for this configuration's hosts (the servers' sizes, or as
-    /// many of the mean size).
-    fn host_capped(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>, asked: f64, cap: f64) -> (f64, f64) {
-        let ask = self.asked(loaded, mix, pages, rate_sum);
-        match sizes {
-            Some(sizes) if !sizes.is_empty() => host_capped_lists(&ask, sizes, 1.0, asked, cap),
-            _ => host_capped_lists(&ask, &[pages / servers.max(1.0)], servers, asked, cap),
         }
     }
 }

@@ -1424,7 +1424,7 @@ fn a_hosts_cap_leaves_a_backlog_every_list_looks_at() {
     assert_eq!(super::config::host_capped_lists(&|n| n, &[10.0, 100.0], 1.0, 2.2, 5.0), (2.2, 2.2));
 }
 
-/// The estimate's time for generate.max.count's backlog, in pages looked at (60 ns each),
+/// The estimate's time for generate.max.count's backlog, in pages looked at,
 /// against the pages a run's lists looked at (its requests and the pages they left):
 /// 2,000 pages on 100 servers, daily cycles, a cap of 2 a host (the two estimates differ
 /// by a little more: the capped one counts fewer requests). It counted none before.
@@ -1434,8 +1434,8 @@ fn the_estimate_counts_a_hosts_cap_backlog() {
     let o = ran(capped.clone());
     let looked_at = (o.runs[0].requests + o.runs[0].left_off_lists.unwrap_or(0)) as f64;
     let uncapped = CrawlersConfig { crawler_settings: String::new(), ..capped.clone() };
-    // the backlog's cost is all the two estimates differ by, at 60 ns a page looked at
-    let more = (capped.cost().seconds - uncapped.cost().seconds) / 60e-9;
+    // the two estimates differ by the backlog's pages, each at a sorted list's cost
+    let more = (capped.cost().seconds - uncapped.cost().seconds) / super::config::SECONDS_PER_SORTED_LIST_CANDIDATE;
     eprintln!("looked at {looked_at}, the estimate's extra pages {more}");
     assert!(more > 0.5 * looked_at && more < 1.5 * looked_at, "looked at {looked_at}, estimated {more}");
 }
