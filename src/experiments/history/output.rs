@@ -204,8 +204,8 @@ impl HistoryOutput {
             self.count(Status::OneRecord),
         );
         if !self.skipped.is_empty() {
-            let parts: Vec<String> = self.skipped.iter().map(|(why, n)| format!("{n} {}", why.label())).collect();
-            text.push_str(&format!(" Left out: {}.", parts.join("; ")));
+            let parts: Vec<String> = self.skipped.iter().map(|(why, n)| format!("{} — {}", why.label(), counted(*n, "record", "records"))).collect();
+            text.push_str(&format!(" Left out, by reason: {}.", parts.join("; ")));
         }
         let out = self.left_out;
         if out > 0 {

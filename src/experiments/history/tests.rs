@@ -296,6 +296,7 @@ fn sitemaps_and_their_lastmod_histories() {
     let o = run(&[("index.xml", index)]);
     assert_eq!(o.listed_sitemaps, ["https://s.org/a.xml", "https://s.org/b.xml"]);
     assert_eq!(skipped(&o, Skip::SitemapIndex), 2);
+    assert!(o.said.contains("Left out, by reason: sitemap index entry (a sitemap to load, not a page) — 2 records."), "{}", o.said);
     let bad = january.replace("daily", "often");
     assert!(run(&[("bad.xml", &bad)]).refused.unwrap().contains("changefreq “often”"));
 }
