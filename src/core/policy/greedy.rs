@@ -93,6 +93,8 @@ pub struct Greedy {
     /// Each article's bound at the current request (a buffer).
     bounds: Vec<f64>,
     evaluated: u64,
+    /// Intervals drawn by the sampled gain (the run's work beside its evaluations).
+    drawn: u64,
 }
 
 impl Greedy {
@@ -113,7 +115,7 @@ impl Greedy {
                 ceiling: l.mean_residual(),
             })
             .collect();
-        Greedy { overdue, laws, articles, gain, clock: Clock::new(start, period), bounds: Vec::with_capacity(n), evaluated: 0 }
+        Greedy { overdue, laws, articles, gain, clock: Clock::new(start, period), bounds: Vec::with_capacity(n), evaluated: 0, drawn: 0 }
     }
 
     /// What the fetch of `page` at `time` revealed: its last change up to then.
@@ -128,6 +130,11 @@ impl Greedy {
     /// Articles whose gain was evaluated (drawn or computed), over all requests so far.
     pub fn evaluated(&self) -> u64 {
         self.evaluated
+    }
+
+    /// Intervals the sampled gain drew, over all requests so far.
+    pub fn drawn(&self) -> u64 {
+        self.drawn
     }
 
     fn prospect(&self, page: usize, t: f64) -> Prospect {
@@ -153,12 +160,12 @@ impl Greedy {
 
     /// The value of fetching `page` at `t` (Def 6.1), drawing from `rng` if sampled.
     pub fn value(&self, page: usize, t: f64, rng: &mut Stream) -> f64 {
-        self.value_from(page, t, rng, f64::NEG_INFINITY)
+        self.value_from(page, t, rng, f64::NEG_INFINITY, &mut 0)
     }
 
     /// The same, or −∞ as soon as the draws so far show it stays below `floor`: each
-    /// sample still to draw adds at most `reach` to the sum.
-    fn value_from(&self, page: usize, t: f64, rng: &mut Stream, floor: f64) -> f64 {
+    /// sample still to draw adds at most `reach` to the sum. Counts its draws in `draws`.
+    fn value_from(&self, page: usize, t: f64, rng: &mut Stream, floor: f64, draws: &mut u64) -> f64 {
         let (d0, d1, s0, s1, changed, reach) = match self.prospect(page, t) {
             Prospect::Known(v) => return v,
             Prospect::Uncertain { d0, d1, s0, s1, changed, reach } => (d0, d1, s0, s1, changed, reach),
@@ -178,8 +185,10 @@ impl Greedy {
                         return f64::NEG_INFINITY;
                     }
                     let mut s = law.sample_between(lo, hi, rng);
+                    *draws += 1;
                     while s <= d1 {
                         s += law.sample(rng);
+                        *draws += 1;
                     }
                     sum += s - d1;
                 }
@@ -192,7 +201,9 @@ impl Greedy {
     /// or −∞ if it cannot reach `floor`.
     fn evaluate(&mut self, page: usize, t: f64, key: u64, floor: f64) -> f64 {
         self.evaluated += 1;
-        let v = self.value_from(page, t, &mut Stream::of(key, Purpose::GreedySample, page as u64), floor);
+        let mut drawn = 0;
+        let v = self.value_from(page, t, &mut Stream::of(key, Purpose::GreedySample, page as u64), floor, &mut drawn);
+        self.drawn += drawn;
         if v.is_nan() { f64::NEG_INFINITY } else { v }
     }
 }

@@ -103,13 +103,25 @@ pub struct Estimate {
     pub bytes: f64,
 }
 
-/// Native time per request of the allocation-driven policies, and per article that
-/// GREEDY evaluates at a request, sampled (at the thesis's 3 samples, each sample
-/// costing alike: 9 samples ran 3.1× the estimate that ignored them, the fuzz
-/// campaign's seed 5, case 334) and computed (BENCHMARKS.md, selection).
+/// Native time per request of the allocation-driven policies (BENCHMARKS.md, selection).
 const SECONDS_PER_REQUEST: f64 = 36e-9;
-const SECONDS_PER_SAMPLED_EVALUATION: f64 = 36e-9;
+/// GREEDY (sampled)'s time per article and request, with the work its pilot measured
+/// ([`super::pilot`]): each article bounded, each evaluation (a stream and its floor),
+/// and each interval drawn. Fitted, weighted by relative error, to 11 runs (burstiness
+/// 0–3, 200–1,000 articles, 1–30 samples, 0.1–10 s; each within 0.82–1.22× of the fit,
+/// their counts those the runs made; 2026-12-03, this machine).
+const SECONDS_PER_BOUND: f64 = 3.7e-9;
+const SECONDS_PER_SAMPLED_EVALUATION: f64 = 48e-9;
+const SECONDS_PER_DRAW: f64 = 6.2e-9;
+/// Without a pilot (a trace): every article evaluated at every request, at 36 ns an
+/// evaluation at 3 samples, each sample costing alike (9 samples ran 3.1× an estimate
+/// that ignored them, the fuzz campaign's seed 5, case 334).
+const SECONDS_PER_EVALUATION_WITHOUT_PILOT: f64 = 36e-9;
 const SAMPLES_MEASURED: f64 = 3.0;
+/// GREEDY (renewal eq.), every article evaluated at every request: it evaluates 3.5–4.5×
+/// the articles the sampled gain does, each reading its renewal table, whose cost grows
+/// with the tables' memory (16 ns an evaluation on 200 articles, 83 ns on 3,000); this
+/// figure ran 1.2× (3,000 articles) to 2.6× (200) of ten runs' times, never under.
 const SECONDS_PER_EXACT_EVALUATION: f64 = 100e-9;
 
 impl BurstyConfig {
@@ -117,10 +129,14 @@ impl BurstyConfig {
         let greedy = |p: BurstyPolicy| if self.uses(p) { e.per_policy * e.articles as f64 } else { 0.0 };
         let (sampled, exact) = (greedy(BurstyPolicy::Greedy), greedy(BurstyPolicy::GreedyExact));
         let plain = e.per_policy * self.policies.iter().filter(|p| !p.is_greedy()).count() as f64;
+        let sampled_seconds = match super::pilot::greedy_work(self) {
+            Some(w) => sampled * (SECONDS_PER_BOUND + w.evaluated * SECONDS_PER_SAMPLED_EVALUATION + w.drawn * SECONDS_PER_DRAW),
+            None => sampled * SECONDS_PER_EVALUATION_WITHOUT_PILOT * f64::from(self.greedy_samples) / SAMPLES_MEASURED,
+        };
+        let greedy_seconds = sampled_seconds + exact * SECONDS_PER_EXACT_EVALUATION;
         let size_field = if self.source == Source::Trace { "trace" } else { "generator.articles" };
         let generating = if self.source == Source::Generator { self.generator.cost() } else { Cost { seconds: 0.0, bytes: 0.0, ..self.generator.cost() } };
-        let simulating =
-            plain * SECONDS_PER_REQUEST + sampled * SECONDS_PER_SAMPLED_EVALUATION * f64::from(self.greedy_samples) / SAMPLES_MEASURED + exact * SECONDS_PER_EXACT_EVALUATION;
+        let simulating = plain * SECONDS_PER_REQUEST + greedy_seconds;
         if generating.seconds > simulating {
             return Cost {
                 work: plain + sampled + exact,

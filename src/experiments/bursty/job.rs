@@ -212,6 +212,22 @@ impl BurstyJob {
         }
     }
 
+    /// The estimate's pilot: each GREEDY run of the job over the period's first
+    /// `minutes`; their requests, evaluations and intervals drawn.
+    pub(super) fn greedy_counts(&mut self, minutes: f64) -> (u64, u64, u64) {
+        let mut counts = (0, 0, 0);
+        let greedy: Vec<usize> = (0..self.tasks.len()).filter(|&k| self.tasks[k].policy.is_greedy()).collect();
+        for k in greedy {
+            let mut c = self.start(&self.tasks[k]);
+            c.slice = minutes.min(self.trace.minutes);
+            self.step(&mut c);
+            if let Runner::Greedy(g) = &c.runner {
+                counts = (counts.0 + c.requests, counts.1 + g.evaluated(), counts.2 + g.drawn());
+            }
+        }
+        counts
+    }
+
     fn gaps(&self) -> Vec<Gap> {
         let at = |p: BurstyPolicy, k: usize| self.points.iter().find(|x| x.policy == p && x.fraction == self.config.fractions[k]).map(|x| x.freshness);
         let pairs = [

@@ -9,6 +9,7 @@ pub mod config;
 pub mod figures;
 pub mod job;
 pub mod output;
+mod pilot;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -68,11 +68,51 @@ fn fetch_marks_count_every_fetch_and_keep_the_first_of_each_column() {
 }
 
 /// GREEDY's sampled evaluations cost in proportion to their samples (the fuzz campaign's
-/// seed 5, case 334: 9 samples ran 3.1× an estimate that ignored them): the estimate's
-/// time grows by the same amount from 3 to 9 samples as three times from 1 to 3.
+/// seed 5, case 334: 9 samples ran 3.1× an estimate that ignored them): the pilot draws
+/// at most 3 samples an evaluation and scales its draws to the run's.
 #[test]
 fn the_estimate_counts_greedys_samples() {
-    let seconds = |greedy_samples| BurstyConfig { policies: vec![BurstyPolicy::Greedy], greedy_samples, ..small() }.cost().seconds;
-    let (one, three, nine) = (seconds(1), seconds(3), seconds(9));
-    assert!(three > one && ((nine - three) / (three - one) - 3.0).abs() < 1e-9, "{one} {three} {nine}");
+    let config = |greedy_samples| BurstyConfig { policies: vec![BurstyPolicy::Greedy], greedy_samples, ..small() };
+    let (one, three, nine) = (config(1).cost().seconds, config(3).cost().seconds, config(9).cost().seconds);
+    assert!(one < three && three < nine, "{one} {three} {nine}");
+    let (at3, at9) = (pilot::greedy_work(&config(3)).unwrap(), pilot::greedy_work(&config(9)).unwrap());
+    assert!(at9.evaluated == at3.evaluated && (at9.drawn / (3.0 * at3.drawn) - 1.0).abs() < 1e-12, "{at3:?} {at9:?}");
+}
+
+/// GREEDY's work per article and request in a run of `config`.
+fn greedy_work_of(config: &BurstyConfig) -> (f64, f64) {
+    let (requests, evaluated, drawn) = BurstyJob::new(config.clone()).unwrap().greedy_counts(f64::INFINITY);
+    let per = (requests * config.generator.articles) as f64;
+    (evaluated as f64 / per, drawn as f64 / per)
+}
+
+/// Where the run is within the pilot's limits (20 articles, 1,728 requests), the pilot
+/// is the run: its counts are the run's GREEDY's.
+#[test]
+fn the_pilot_of_a_small_run_is_the_run() {
+    let config =
+        BurstyConfig { generator: BurstyGenerator { articles: 20, days: 5.0, ..BurstyGenerator::default() }, policies: vec![BurstyPolicy::Greedy], ..BurstyConfig::default() };
+    let work = pilot::greedy_work(&config).unwrap();
+    assert_eq!((work.evaluated, work.drawn), greedy_work_of(&config));
+}
+
+/// The pilot (32 articles, each requested as often as in the run) scaled to 96 articles
+/// gives the run's work within ½–2×, at burstiness 0.5 and 3, whose draws differ tenfold.
+#[test]
+fn the_pilot_follows_burstiness_and_the_articles() {
+    let at = |burstiness| BurstyConfig {
+        generator: BurstyGenerator { articles: 96, days: 20.0, burstiness, ..BurstyGenerator::default() },
+        policies: vec![BurstyPolicy::Greedy],
+        ..BurstyConfig::default()
+    };
+    let mut draws = Vec::new();
+    for burstiness in [0.5, 3.0] {
+        let (evaluated, drawn) = greedy_work_of(&at(burstiness));
+        let pilot = pilot::greedy_work(&at(burstiness)).unwrap();
+        for (what, estimated, ran) in [("evaluated", pilot.evaluated, evaluated), ("drawn", pilot.drawn, drawn)] {
+            assert!((0.5..=2.0).contains(&(estimated / ran)), "burstiness {burstiness}, {what}: pilot {estimated}, run {ran}");
+        }
+        draws.push(drawn);
+    }
+    assert!(draws[1] > 5.0 * draws[0], "{draws:?}");
 }
