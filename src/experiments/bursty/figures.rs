@@ -48,7 +48,7 @@ fn fig_6_3(o: &BurstyOutput) -> Figure {
     Figure {
         title: "Freshness against request rate, non-Poisson changes (thesis Fig 6.3)".into(),
         x: Axis::linear("request rate (% of the maximum 1/P)", xs.iter().copied().fold(100.0, f64::min).min(20.0) - 5.0, 105.0),
-        y: Axis::linear("time-average share of current articles", lo, hi.max(lo + 0.05)),
+        y: Axis::linear("freshness (time-average share of current articles)", lo, hi.max(lo + 0.05)),
         layers,
         legend: Corner::LowerRight,
         summary: format!(
