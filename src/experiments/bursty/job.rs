@@ -100,6 +100,14 @@ pub struct BurstyJob {
     complete: bool,
 }
 
+/// What GREEDY's runs did (see [`BurstyJob::greedy_counts`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct GreedyCounts {
+    pub requests: u64,
+    pub evaluated: u64,
+    pub drawn: u64,
+}
+
 impl BurstyJob {
     /// Reads or generates the articles of a valid configuration, and allocates.
     pub fn new(mut config: BurstyConfig) -> Result<Self, InputError> {
@@ -214,15 +222,19 @@ impl BurstyJob {
 
     /// The estimate's pilot: each GREEDY run of the job over the period's first
     /// `minutes`; their requests, evaluations and intervals drawn.
-    pub(super) fn greedy_counts(&mut self, minutes: f64) -> (u64, u64, u64) {
-        let mut counts = (0, 0, 0);
-        let greedy: Vec<usize> = (0..self.tasks.len()).filter(|&k| self.tasks[k].policy.is_greedy()).collect();
-        for k in greedy {
+    /// What the runs of `policy` (a GREEDY) did over their first `minutes`, every rate
+    /// together: requests, article evaluations and intervals drawn (the estimate's pilot).
+    pub(super) fn greedy_counts(&mut self, policy: BurstyPolicy, minutes: f64) -> GreedyCounts {
+        let mut counts = GreedyCounts::default();
+        let runs: Vec<usize> = (0..self.tasks.len()).filter(|&k| self.tasks[k].policy == policy).collect();
+        for k in runs {
             let mut c = self.start(&self.tasks[k]);
             c.slice = minutes.min(self.trace.minutes);
             self.step(&mut c);
             if let Runner::Greedy(g) = &c.runner {
-                counts = (counts.0 + c.requests, counts.1 + g.evaluated(), counts.2 + g.drawn());
+                counts.requests += c.requests;
+                counts.evaluated += g.evaluated();
+                counts.drawn += g.drawn();
             }
         }
         counts

@@ -1,28 +1,31 @@
-//! The estimate's pilot for GREEDY (sampled): the share of the articles a request
+//! The estimate's pilot for both GREEDYs (sampled, and by the renewal equation): the share of the articles a request
 //! evaluates, and the intervals the sampled gain draws, depend on how bursty the articles
 //! are and how often each is requested — 200 generated articles at 9 samples and the
 //! same requests took 0.19 s at burstiness 0.5 (0.16 of the articles evaluated a request,
 //! 0.8 intervals drawn per article and request) and 1.69 s at burstiness 3 (0.40, 11.0),
-//! while the estimate said 0.77 s for both. The pilot runs GREEDY on the run's first
+//! while the estimate said 0.77 s for both; the renewal equation's GREEDY, priced as
+//! evaluating every article, ran 0.22–1.1 of its estimate. The pilot runs GREEDY on the run's first
 //! articles, each requested as often as in the run (politeness stretched by the articles
 //! left out), over the run's period or, where that would take more than a few
 //! milliseconds, its first days; its counts per article and request, scaled to the run's
 //! articles, stand for the run's.
 
 use super::config::{BurstyConfig, BurstyPolicy, Source};
-use super::job::BurstyJob;
+use super::job::{BurstyJob, GreedyCounts};
 use crate::core::units::Seconds;
 use crate::experiments::Settings;
 use std::cell::RefCell;
 
-/// The pilot's articles (the run's first ones). The share evaluated and the draws fall
+/// The pilot's articles (the run's first ones). The sampled share evaluated and the draws fall
 /// with the articles competing, as powers of their number: from 32 articles to 200–10,000
 /// each requested as often, the share fell as n^−0.27 to n^−0.31 and the draws as
 /// n^−0.37 to n^−0.50 (five series: burstiness 2 and 3, 200–10,000 articles, P 15–750 s,
 /// 2026-12-03; from 8 to 32 both fell faster, so two pilots' slope misled), so the run's
 /// are the pilot's scaled by these powers.
 const ARTICLES: u64 = 32;
-const EVALUATED_POWER: f64 = -0.3;
+/// GREEDY (renewal eq.)'s share fell as n^−0.05 to n^−0.18 beyond its pilot's (median
+/// −0.08; 16 runs, 200–5,000 articles, burstiness 0.5–3, 2026-12-03).
+const EVALUATED_POWER: [f64; 2] = [-0.3, -0.08];
 const DRAWN_POWER: f64 = -0.4;
 /// Requests the pilot makes at most, over all its rates.
 const REQUESTS: f64 = 2_000.0;
@@ -30,6 +33,8 @@ const REQUESTS: f64 = 2_000.0;
 const CHANGES: f64 = 40_000.0;
 /// Samples the pilot draws per article at most (the draws scale with the samples).
 const SAMPLES: u32 = 3;
+/// The pilot's renewal-equation grid at most (its tables take 0.1 µs a step to build).
+const RENEWAL_STEPS: u32 = 512;
 
 /// A pilot's configuration and the minutes it runs.
 type Pilot = (BurstyConfig, f64);
@@ -43,32 +48,41 @@ pub struct GreedyWork {
     pub drawn: f64,
 }
 
+/// Both GREEDYs' work in a pilot (None for one the run does not use).
+type Works = [Option<GreedyWork>; 2];
+
 thread_local! {
     /// The last pilot's counts (unscaled): the page checks the configuration at every
     /// edit, and most edits leave the pilot's inputs as they were.
-    static LAST: RefCell<Option<(Pilot, u32, GreedyWork)>> = const { RefCell::new(None) };
+    static LAST: RefCell<Option<(Pilot, u32, Works)>> = const { RefCell::new(None) };
 }
 
-/// The pilot for a valid generated run of GREEDY (sampled); `None` for a trace, without
-/// it, or for a configuration its checks refuse (they say why).
-pub fn greedy_work(config: &BurstyConfig) -> Option<GreedyWork> {
-    if config.source != Source::Generator || !config.policies.contains(&BurstyPolicy::Greedy) || config.validate().is_err() {
+/// The pilot's work of `policy` (GREEDY, sampled or by the renewal equation) for a valid
+/// generated run; `None` for a trace, a run without it, or a configuration its checks
+/// refuse (they say why).
+pub fn greedy_work(config: &BurstyConfig, policy: BurstyPolicy) -> Option<GreedyWork> {
+    let slot = GREEDYS.iter().position(|&p| p == policy)?;
+    if config.source != Source::Generator || !config.policies.contains(&policy) || config.validate().is_err() {
         return None;
     }
     let pilot = pilot_config(config);
     let samples = config.greedy_samples;
     let cached = LAST.with(|last| last.borrow().as_ref().filter(|(p, s, _)| (p, *s) == (&pilot, samples)).map(|(_, _, w)| *w));
-    let measured = match cached {
-        Some(work) => work,
+    let works = match cached {
+        Some(works) => works,
         None => {
-            let work = run(pilot.clone(), samples)?;
-            LAST.with(|last| *last.borrow_mut() = Some((pilot.clone(), samples, work)));
-            work
+            let works = run(pilot.clone(), samples)?;
+            LAST.with(|last| *last.borrow_mut() = Some((pilot.clone(), samples, works)));
+            works
         }
     };
+    let measured = works[slot]?;
     let more = config.generator.articles as f64 / pilot.0.generator.articles as f64;
-    Some(GreedyWork { evaluated: measured.evaluated * more.powf(EVALUATED_POWER), drawn: measured.drawn * more.powf(DRAWN_POWER) })
+    Some(GreedyWork { evaluated: measured.evaluated * more.powf(EVALUATED_POWER[slot]), drawn: measured.drawn * more.powf(DRAWN_POWER) })
 }
+
+/// The GREEDYs a pilot runs, in [`Works`]' order.
+const GREEDYS: [BurstyPolicy; 2] = [BurstyPolicy::Greedy, BurstyPolicy::GreedyExact];
 
 /// The run's first [`ARTICLES`], each requested as often as in the run (its days cut only
 /// where the pilot would generate more than [`CHANGES`]), and the minutes it runs (at
@@ -83,8 +97,9 @@ fn pilot_config(config: &BurstyConfig) -> Pilot {
     let pilot = BurstyConfig {
         generator: crate::core::model::bursty::BurstyGenerator { articles, days, ..g.clone() },
         politeness_seconds: Seconds(politeness),
-        policies: vec![BurstyPolicy::Greedy],
+        policies: GREEDYS.into_iter().filter(|p| config.policies.contains(p)).collect(),
         greedy_samples: config.greedy_samples.min(SAMPLES),
+        renewal_steps: config.renewal_steps.min(RENEWAL_STEPS),
         article: 0,
         article_rate: 0,
         training_days: config.training_days.min(days),
@@ -93,10 +108,13 @@ fn pilot_config(config: &BurstyConfig) -> Pilot {
     (pilot, minutes)
 }
 
-/// Runs a pilot: its counts per article and request, the draws scaled to `samples`.
-fn run((pilot, minutes): Pilot, samples: u32) -> Option<GreedyWork> {
+/// Runs a pilot: each GREEDY's counts per article and request, the draws scaled to
+/// `samples`.
+fn run((pilot, minutes): Pilot, samples: u32) -> Option<Works> {
     let mut job = BurstyJob::new(pilot.clone()).ok()?;
-    let (requests, evaluated, drawn) = job.greedy_counts(minutes);
-    let per = (requests * pilot.generator.articles).max(1) as f64;
-    Some(GreedyWork { evaluated: evaluated as f64 / per, drawn: drawn as f64 / per * f64::from(samples) / f64::from(pilot.greedy_samples) })
+    let per_request = |c: GreedyCounts| {
+        let per = (c.requests * pilot.generator.articles).max(1) as f64;
+        GreedyWork { evaluated: c.evaluated as f64 / per, drawn: c.drawn as f64 / per * f64::from(samples) / f64::from(pilot.greedy_samples) }
+    };
+    Some(GREEDYS.map(|p| pilot.policies.contains(&p).then(|| per_request(job.greedy_counts(p, minutes)))))
 }
