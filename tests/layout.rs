@@ -67,3 +67,25 @@ fn no_text_leaves_the_frame_and_no_legend_covers_data_at_any_size_or_font() {
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
 }
+
+/// The font size of the SVG text element holding `text`.
+fn font_size_of(svg: &str, text: &str) -> f64 {
+    let at = svg.find(text).unwrap_or_else(|| panic!("{text:?} is drawn"));
+    let tag = &svg[svg[..at].rfind("<text").expect("inside a text element")..at];
+    let size = tag.split("font-size=\"").nth(1).and_then(|s| s.split('"').next()).expect("a font size");
+    size.parse().expect("a number")
+}
+
+/// A y title too long for a short plot shrinks alone: plotters' mesh has one style for
+/// both axis titles, which had shrunk the x title with it (bursty's embed with controls
+/// at font 2 drew both at about 7 px).
+#[test]
+fn a_long_y_title_shrinks_alone() {
+    let output = run(parse_config(CONFIGS[1]).unwrap(), |_, _| {}).unwrap();
+    let mut figure = output.figures().remove(0);
+    figure.y.label = "a title far too long for the y axis of so short a plot to hold at its size".into();
+    let (svg, _) = figure_svg_frame(&figure, 960, 300, &DrawOptions { font_scale: 2.0, ..Default::default() }).unwrap();
+    let x_title = figure.x.label.split(" (").next().unwrap();
+    let (x, y) = (font_size_of(&svg, x_title), font_size_of(&svg, "a title far too long"));
+    assert!(x > 1.4 * y, "x title {x} px, y title {y} px");
+}

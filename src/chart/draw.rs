@@ -469,8 +469,7 @@ where
     chart
         .configure_mesh()
         .x_desc(x_label.join(" "))
-        .y_desc(y_label.join(" "))
-        .axis_desc_style(theme.sized_text(x_size.min(y_size)))
+        .axis_desc_style(theme.sized_text(x_size))
         .label_style(theme.text(13.0))
         .x_label_formatter(&formatter)
         .y_label_formatter(&formatter)
@@ -481,6 +480,9 @@ where
         .axis_style(theme.foreground)
         .draw()
         .map_err(fail)?;
+    // the y title at its own size (plotters' mesh has one style for both titles, so a
+    // long one that must shrink would shrink the other): a second mesh with nothing else
+    chart.configure_mesh().disable_mesh().disable_axes().x_labels(0).y_labels(0).y_desc(y_label.join(" ")).axis_desc_style(theme.sized_text(y_size)).draw().map_err(fail)?;
     let mut texts = Vec::new();
     for layer in &figure.layers {
         draw_layer(root, chart, figure, theme, layer, &mut texts)?;
