@@ -220,8 +220,6 @@ impl BurstyJob {
         }
     }
 
-    /// The estimate's pilot: each GREEDY run of the job over the period's first
-    /// `minutes`; their requests, evaluations and intervals drawn.
     /// What the runs of `policy` (a GREEDY) did over their first `minutes`, every rate
     /// together: requests, article evaluations and intervals drawn (the estimate's pilot).
     pub(super) fn greedy_counts(&mut self, policy: BurstyPolicy, minutes: f64) -> GreedyCounts {

@@ -1,14 +1,14 @@
-//! The estimate's pilot for both GREEDYs (sampled, and by the renewal equation): the share of the articles a request
-//! evaluates, and the intervals the sampled gain draws, depend on how bursty the articles
-//! are and how often each is requested — 200 generated articles at 9 samples and the
-//! same requests took 0.19 s at burstiness 0.5 (0.16 of the articles evaluated a request,
-//! 0.8 intervals drawn per article and request) and 1.69 s at burstiness 3 (0.40, 11.0),
-//! while the estimate said 0.77 s for both; the renewal equation's GREEDY, priced as
-//! evaluating every article, ran 0.22–1.1 of its estimate. The pilot runs GREEDY on the run's first
-//! articles, each requested as often as in the run (politeness stretched by the articles
-//! left out), over the run's period or, where that would take more than a few
-//! milliseconds, its first days; its counts per article and request, scaled to the run's
-//! articles, stand for the run's.
+//! The estimate's pilot for both GREEDYs (sampled, and by the renewal equation): the
+//! share of the articles a request evaluates, and the intervals the sampled gain draws,
+//! depend on how bursty the articles are and how often each is requested — 200 generated
+//! articles at 9 samples and the same requests took 0.19 s at burstiness 0.5 (0.16 of the
+//! articles evaluated a request, 0.8 intervals drawn per article and request) and 1.69 s
+//! at burstiness 3 (0.40, 11.0), while the estimate said 0.77 s for both; the renewal
+//! equation's GREEDY, priced as evaluating every article, ran 0.22–1.1 of its estimate.
+//! The pilot runs GREEDY on the run's first articles, each requested as often as in the
+//! run (politeness stretched by the articles left out), over the run's period or, where
+//! that would take more than a few milliseconds, its first days; its counts per article
+//! and request, scaled to the run's articles, stand for the run's.
 
 use super::config::{BurstyConfig, BurstyPolicy, Source};
 use super::job::{BurstyJob, GreedyCounts};
@@ -16,12 +16,12 @@ use crate::core::units::Seconds;
 use crate::experiments::Settings;
 use std::cell::RefCell;
 
-/// The pilot's articles (the run's first ones). The sampled share evaluated and the draws fall
-/// with the articles competing, as powers of their number: from 32 articles to 200–10,000
-/// each requested as often, the share fell as n^−0.27 to n^−0.31 and the draws as
-/// n^−0.37 to n^−0.50 (five series: burstiness 2 and 3, 200–10,000 articles, P 15–750 s,
-/// 2026-12-03; from 8 to 32 both fell faster, so two pilots' slope misled), so the run's
-/// are the pilot's scaled by these powers.
+/// The pilot's articles (the run's first ones). The sampled GREEDY's share evaluated and
+/// its draws fall with the articles competing, as powers of their number: from 32
+/// articles to 200–10,000 each requested as often, the share fell as n^−0.27 to n^−0.31
+/// and the draws as n^−0.37 to n^−0.50 (five series: burstiness 2 and 3, 200–10,000
+/// articles, P 15–750 s, 2026-12-03; from 8 to 32 both fell faster, so two pilots' slope
+/// misled), so the run's are the pilot's scaled by these powers.
 const ARTICLES: u64 = 32;
 /// GREEDY (renewal eq.)'s share fell as n^−0.05 to n^−0.18 beyond its pilot's (median
 /// −0.08; 16 runs, 200–5,000 articles, burstiness 0.5–3, 2026-12-03).
@@ -82,7 +82,7 @@ pub fn greedy_work(config: &BurstyConfig, policy: BurstyPolicy) -> Option<Greedy
 }
 
 /// The GREEDYs a pilot runs, in [`Works`]' order.
-const GREEDYS: [BurstyPolicy; 2] = [BurstyPolicy::Greedy, BurstyPolicy::GreedyExact];
+pub(super) const GREEDYS: [BurstyPolicy; 2] = [BurstyPolicy::Greedy, BurstyPolicy::GreedyExact];
 
 /// The run's first [`ARTICLES`], each requested as often as in the run (its days cut only
 /// where the pilot would generate more than [`CHANGES`]), and the minutes it runs (at

@@ -8,6 +8,7 @@ use crate::chart::format::thousands;
 use crate::core::model::bursty::BurstyGenerator;
 use crate::core::units::Seconds;
 use crate::experiments::{Figures, Settings};
+use pilot::GREEDYS;
 
 fn small() -> BurstyConfig {
     BurstyConfig {
@@ -85,8 +86,6 @@ fn greedy_work_of(config: &BurstyConfig, policy: BurstyPolicy) -> (f64, f64) {
     let per = (c.requests * config.generator.articles) as f64;
     (c.evaluated as f64 / per, c.drawn as f64 / per)
 }
-
-const GREEDYS: [BurstyPolicy; 2] = [BurstyPolicy::Greedy, BurstyPolicy::GreedyExact];
 
 /// Where the run is within the pilot's limits (20 articles, 1,728 requests, 512 grid
 /// steps), the pilot is the run: its counts are the run's, for both GREEDYs.
