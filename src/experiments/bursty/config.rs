@@ -133,12 +133,13 @@ impl BurstyConfig {
         let greedy = |p: BurstyPolicy| if self.uses(p) { e.per_policy * e.articles as f64 } else { 0.0 };
         let (sampled, exact) = (greedy(BurstyPolicy::Greedy), greedy(BurstyPolicy::GreedyExact));
         let plain = e.per_policy * self.policies.iter().filter(|p| !p.is_greedy()).count() as f64;
-        let sampled_seconds = match super::pilot::greedy_work(self, BurstyPolicy::Greedy) {
+        let [sampled_work, exact_work] = super::pilot::greedy_work(self);
+        let sampled_seconds = match sampled_work {
             Some(w) => sampled * (SECONDS_PER_BOUND + w.evaluated * SECONDS_PER_SAMPLED_EVALUATION + w.drawn * SECONDS_PER_DRAW),
             None => sampled * SECONDS_PER_EVALUATION_WITHOUT_PILOT * f64::from(self.greedy_samples) / SAMPLES_MEASURED,
         };
         let exact_seconds = if exact > 0.0 {
-            let evaluated = super::pilot::greedy_work(self, BurstyPolicy::GreedyExact).map_or(1.0, |w| w.evaluated);
+            let evaluated = exact_work.map_or(1.0, |w| w.evaluated);
             let tables = e.articles as f64 * (f64::from(self.renewal_steps) + 1.0) * SECONDS_PER_RENEWAL_STEP;
             tables + exact * (SECONDS_PER_EXACT_BOUND + evaluated * SECONDS_PER_EXACT_EVALUATION)
         } else {

@@ -49,7 +49,7 @@ pub struct GreedyWork {
 }
 
 /// Both GREEDYs' work in a pilot (None for one the run does not use).
-type Works = [Option<GreedyWork>; 2];
+pub type Works = [Option<GreedyWork>; 2];
 
 thread_local! {
     /// The last pilot's counts (unscaled): the page checks the configuration at every
@@ -57,13 +57,12 @@ thread_local! {
     static LAST: RefCell<Option<(Pilot, u32, Works)>> = const { RefCell::new(None) };
 }
 
-/// The pilot's work of `policy` (GREEDY, sampled or by the renewal equation) for a valid
-/// generated run; `None` for a trace, a run without it, or a configuration its checks
-/// refuse (they say why).
-pub fn greedy_work(config: &BurstyConfig, policy: BurstyPolicy) -> Option<GreedyWork> {
-    let slot = GREEDYS.iter().position(|&p| p == policy)?;
-    if config.source != Source::Generator || !config.policies.contains(&policy) || config.validate().is_err() {
-        return None;
+/// The pilot's work of each GREEDY, in [`GREEDYS`]' order, for a valid generated run:
+/// None for one the run does not use, and for both on a trace or a configuration its
+/// checks refuse (they say why).
+pub fn greedy_work(config: &BurstyConfig) -> Works {
+    if config.source != Source::Generator || !GREEDYS.iter().any(|p| config.policies.contains(p)) || config.validate().is_err() {
+        return [None; 2];
     }
     let pilot = pilot_config(config);
     let samples = config.greedy_samples;
@@ -71,14 +70,13 @@ pub fn greedy_work(config: &BurstyConfig, policy: BurstyPolicy) -> Option<Greedy
     let works = match cached {
         Some(works) => works,
         None => {
-            let works = run(pilot.clone(), samples)?;
+            let Some(works) = run(pilot.clone(), samples) else { return [None; 2] };
             LAST.with(|last| *last.borrow_mut() = Some((pilot.clone(), samples, works)));
             works
         }
     };
-    let measured = works[slot]?;
     let more = config.generator.articles as f64 / pilot.0.generator.articles as f64;
-    Some(GreedyWork { evaluated: measured.evaluated * more.powf(EVALUATED_POWER[slot]), drawn: measured.drawn * more.powf(DRAWN_POWER) })
+    std::array::from_fn(|k| works[k].map(|w| GreedyWork { evaluated: w.evaluated * more.powf(EVALUATED_POWER[k]), drawn: w.drawn * more.powf(DRAWN_POWER) }))
 }
 
 /// The GREEDYs a pilot runs, in [`Works`]' order.

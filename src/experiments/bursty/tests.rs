@@ -76,8 +76,13 @@ fn the_estimate_counts_greedys_samples() {
     let config = |greedy_samples| BurstyConfig { policies: vec![BurstyPolicy::Greedy], greedy_samples, ..small() };
     let (one, three, nine) = (config(1).cost().seconds, config(3).cost().seconds, config(9).cost().seconds);
     assert!(one < three && three < nine, "{one} {three} {nine}");
-    let (at3, at9) = (pilot::greedy_work(&config(3), BurstyPolicy::Greedy).unwrap(), pilot::greedy_work(&config(9), BurstyPolicy::Greedy).unwrap());
+    let (at3, at9) = (pilot_of(&config(3), BurstyPolicy::Greedy), pilot_of(&config(9), BurstyPolicy::Greedy));
     assert!(at9.evaluated == at3.evaluated && (at9.drawn / (3.0 * at3.drawn) - 1.0).abs() < 1e-12, "{at3:?} {at9:?}");
+}
+
+/// The pilot's work of `policy` (a GREEDY the run uses).
+fn pilot_of(config: &BurstyConfig, policy: BurstyPolicy) -> pilot::GreedyWork {
+    pilot::greedy_work(config)[GREEDYS.iter().position(|&p| p == policy).unwrap()].unwrap()
 }
 
 /// The work per article and request of `policy` (a GREEDY) in a run of `config`.
@@ -98,7 +103,7 @@ fn the_pilot_of_a_small_run_is_the_run() {
         ..BurstyConfig::default()
     };
     for policy in GREEDYS {
-        let work = pilot::greedy_work(&config, policy).unwrap();
+        let work = pilot_of(&config, policy);
         assert_eq!((work.evaluated, work.drawn), greedy_work_of(&config, policy), "{policy:?}");
     }
 }
@@ -118,7 +123,7 @@ fn the_pilot_follows_burstiness_and_the_articles() {
     for burstiness in [0.5, 3.0] {
         for policy in GREEDYS {
             let (evaluated, drawn) = greedy_work_of(&at(burstiness), policy);
-            let pilot = pilot::greedy_work(&at(burstiness), policy).unwrap();
+            let pilot = pilot_of(&at(burstiness), policy);
             let mut checks = vec![("evaluated", pilot.evaluated, evaluated)];
             if policy == BurstyPolicy::Greedy {
                 checks.push(("drawn", pilot.drawn, drawn));
