@@ -109,7 +109,7 @@ const rows = [
     `runs over 1 s (their time judged): estimate ÷ measured time, median ${ratio(t.median)}, lowest ${ratio(t.lowest)}, highest ${ratio(t.highest)}`,
     n(t.runs),
   ],
-  ['checks slower than 50 ms (the page runs them on its main thread)', n(s.slow_checks)],
+  ['checks over 50 ms of CPU (the page runs them on its main thread)', n(s.slow_checks)],
   ['refusals without a message', n(s.refusals_without_a_message)],
 ];
 const outcomes = [...new Set(Object.values(s.by_experiment).flatMap((o) => Object.keys(o)))].sort();
