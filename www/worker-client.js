@@ -166,9 +166,11 @@ export class WorkerClient {
 
   /** A page list's shape (its pages, servers, their sizes, its rates), or with `kind`
    * 'seeds' a seed list's (its pages and distinct pairs), 'hosts' Nutch's host file's
-   * (its hosts and bounds), read in the worker: a pass over a file of many MB would hold
+   * (its hosts and bounds), 'trace' a change trace's (its articles, changes and days),
+   * read in the worker: a pass over a file of many MB would hold
    * the page's main thread for seconds. Resolves to {result}; a seed list or host file
-   * it cannot read rejects with the line. */
+   * it cannot read rejects with the line, and a trace with its bad rows (the view keeps
+   * a trace: its run reports them). */
   shape(text, kind = 'list') {
     return this.post({ type: 'shape', id: this.nextId++, text, kind });
   }

@@ -107,7 +107,8 @@ self.onmessage = async ({ data }) => {
     case 'shape':
       await ready;
       try {
-        const shape = data.kind === 'seeds' ? core.seed_shape(data.text) : data.kind === 'hosts' ? core.host_shape(data.text) : core.list_shape(data.text);
+        const read = { seeds: core.seed_shape, hosts: core.host_shape, trace: core.trace_shape, list: core.list_shape }[data.kind];
+        const shape = read(data.text);
         postMessage({ type: 'result', id: data.id, result: shape, elapsedMs: 0, memoryBytes: 0 });
       } catch (error) {
         report(data.id, error);

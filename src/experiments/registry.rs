@@ -546,7 +546,17 @@ mod tests {
             let sized = with(serde_json::json!({ size: text.len() }));
             assert!(sized.validate_fields().is_ok(), "{experiment}");
             if source == "trace" {
-                assert_eq!(sized.cost(), sent.cost(), "{experiment}: the same estimate");
+                // a size alone guesses the articles and changes; the shape (read in the
+                // page's worker) gives the text's own estimate
+                let shape = crate::core::model::trace::TraceShape::of(text).unwrap();
+                let shaped = with(serde_json::json!({ "trace_shape": shape }));
+                assert!(shaped.validate_fields().is_ok(), "{experiment}");
+                assert_eq!(shaped.cost(), sent.cost(), "{experiment}: the shape's estimate is the text's");
+                assert_ne!(sized.cost(), sent.cost(), "{experiment}: 400 rows of 3 articles are not guessed from their size");
+                let both = with(serde_json::json!({ file: text, "trace_shape": shape })).validate_fields().unwrap_err();
+                assert_eq!(both.field, "trace_shape", "{experiment}: {both}");
+                let with_size = with(serde_json::json!({ size: text.len(), "trace_shape": shape })).validate_fields().unwrap_err();
+                assert_eq!(with_size.field, size, "{experiment}: {with_size}");
             } else {
                 // a page list's size alone bounds its cost from above; its shape (read in
                 // the page's worker) gives the text's own estimate
@@ -628,7 +638,7 @@ mod tests {
             let mut visible: Vec<String> = fields(name).iter().map(|f| f.key.to_string()).collect();
             visible.extend(files(name).iter().map(|f| f.field.to_string()));
             // the sizes that stand for a held file in the page's checks
-            visible.extend(["page_list_bytes", "trace_bytes", "experiment", ""].map(String::from));
+            visible.extend(["page_list_bytes", "trace_bytes", "trace_shape", "experiment", ""].map(String::from));
             let json = serde_json::to_value(defaults(name).unwrap()).unwrap();
             let mut all = Vec::new();
             leaves(&json, &mut Vec::new(), &mut all);

@@ -197,6 +197,17 @@ pub fn seed_shape(text: &str) -> Result<JsValue, JsValue> {
     }
 }
 
+/// A trace's shape — its size, articles, changes and period: what the form's checks need
+/// of it — read once by the page's worker when a trace is loaded. Err: what it cannot
+/// read, as `{field: "trace", message}` (the view keeps the file and the run says it).
+#[wasm_bindgen]
+pub fn trace_shape(text: &str) -> Result<JsValue, JsValue> {
+    match crate::core::model::trace::TraceShape::of(text) {
+        Ok(shape) => to_js(&shape),
+        Err(e) => Err(error_js(&e)),
+    }
+}
+
 /// Nutch's host file's shape (`adaptive-host-specific-intervals.txt`) — its size, hosts
 /// and bounds: what the form's checks need of it — read once by the page's worker when
 /// a file is loaded. Err: what it cannot read, as `{field: "host_intervals", message}`.

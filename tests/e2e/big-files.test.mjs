@@ -90,6 +90,8 @@ test('a trace of 60 MB held by the bursty view: editing the form stays light', a
   assert.ok(fs.statSync(file).size > 50e6);
   const words = await editWithFileHeld('bursty', file, 'GREEDY samples per article', 2, { afterLoad: (box) => box.getByLabel('changes from').selectOption('trace') });
   assert.match(words, /needs about/i, words);
+  // the worker reads its shape: the estimate then prices its own articles and changes
+  await page.waitForFunction(() => /3,000,000 changes of 5,000 articles over 348 days/.test(document.querySelector('#bursty .trace-status').textContent), null, { timeout: 60_000 });
 });
 
 // The host file is read once, in the worker, for its shape (its hosts and bounds): the

@@ -61,6 +61,11 @@ test('the sample trace loads and replays', async () => {
   const source = page.locator('#bursty').getByLabel('changes from');
   for (let i = 0; i < 100 && (await source.inputValue()) !== 'trace'; i++) await page.waitForTimeout(100);
   assert.equal(await source.inputValue(), 'trace');
+  // its shape, read in the worker, is what the estimate prices (not its size)
+  await page.waitForFunction(() => /6,707 changes of 20 articles over 91 days/.test(document.querySelector('#bursty .trace-status').textContent));
+  await setField(page, 'bursty', 'article shown below (from 0)', 20);
+  await page.waitForFunction(() => /must be below the number of articles \(20\)/.test(document.querySelector('#bursty .status').textContent));
+  await setField(page, 'bursty', 'article shown below (from 0)', 0);
   await setField(page, 'bursty', 'politeness P (seconds)', 7200);
   await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
   await done(page, 'bursty', 120_000);
@@ -74,6 +79,8 @@ test('a bad trace is refused with its lines, and an unreadable one at once', asy
   fs.writeFileSync(bad, 'page,timestamp\nA,2007-01-01T00:00Z\nA,2007-01-01T00:00Z\nB,soon\n');
   await page.locator('#bursty input[type=file]').setInputFiles(bad);
   await page.waitForFunction(() => /Loaded bad\.csv/.test(document.querySelector('#bursty .trace-status').textContent));
+  // the worker reading its shape says at once what the run will refuse
+  await page.waitForFunction(() => /but a run will refuse it: .*2 bad rows/.test(document.querySelector('#bursty .trace-status').textContent));
   await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /bad rows/.test(document.querySelector('#bursty .status').textContent), null, { timeout: 30_000 });
   const text = await status();

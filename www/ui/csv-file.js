@@ -64,14 +64,17 @@ export function handOff(panelId, key, file) {
  * bytes (its UTF-8 size), serial (one per load)}),
  * label, empty (status with nothing loaded and another source), waiting (nothing loaded
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
- * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (read the list's
- * shape in the worker: its servers and rates, for the cost; 'seeds': a seed list's pages
- * and pairs, 'hosts': Nutch's host file's hosts and bounds, a file it cannot read refused
- * with its line), shownFor(config) (shown only
+ * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (the file's
+ * shape read in the worker, for the cost — 'list': a page list's servers and rates,
+ * 'trace': a trace's articles, changes and days, both kept when unreadable, their run
+ * reporting the rows; 'seeds': a seed list's pages and pairs, 'hosts': Nutch's host
+ * file's hosts and bounds, a file it cannot read refused with its line), shownFor(config) (shown only
  * when it says so, or while it holds a file), sampleFor(config) (another sample for this
  * configuration: {sample, sampleLabel, sampleName}, or null for the first)}.
  */
 const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KB`;
+// a message set in a sentence of ours, which ends it: without its own full stop
+const unstopped = (message) => message.replace(/\.$/, '');
 
 /** What a link's run was given: “This link's run is on your page list x.csv (52 KB,
  * 3,001 rows)”. */
@@ -80,7 +83,6 @@ export function awaitedText(noun, { name, bytes, rows }) {
   return `This link's run is on your ${noun} ${name} (${kb(bytes)}${count})`;
 }
 
-/** A held file as a link's parameter (“bytes:rows:name”), and back. */
 /** The text files whose shape the worker reads (`shape` below): what the box says of one
  * read, and the file's name in a message. */
 const TEXT_SHAPES = {
@@ -88,6 +90,18 @@ const TEXT_SHAPES = {
   hosts: { count: (shape) => `${shape.hosts.toLocaleString('en')} hosts`, noun: 'per-host intervals' },
 };
 
+// the shapes of files a view keeps even when the worker cannot read them: they stand in
+// the checks by their size, and the run reports their bad rows by line
+const HELD_SHAPES = {
+  list: (shape) => {
+    // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
+    const read = shape.separator && shape.separator !== 'comma-separated' ? `, read as ${shape.separator} with decimal commas` : '';
+    return `${shape.pages.toLocaleString('en')} rows on ${shape.servers.toLocaleString('en')} servers${read}`;
+  },
+  trace: (shape) => `${shape.changes.toLocaleString('en')} changes of ${shape.pages.toLocaleString('en')} articles over ${(shape.minutes / 1440).toLocaleString('en')} days`,
+};
+
+/** A held file as a link's parameter (“bytes:rows:name”), and back. */
 export const fileParam = (file) => `${file.bytes}:${file.shape?.pages ?? ''}:${file.name}`;
 export function parseFileParam(text) {
   const match = /^(\d+):(\d*):(.+)$/.exec(text);
@@ -132,8 +146,8 @@ export function csvDropBox(panel, controls, options) {
     options.onLoad(panel, text);
     panel.changed();
     if (awaited) panel.start();
-    // a page list's shape (its servers, their sizes, its rates), read in the worker,
-    // makes the cost note as close as the text would
+    // the file's shape (a page list's servers, their sizes and rates; a trace's articles
+    // and changes), read in the worker, makes the cost note as close as the text would
     const textShape = TEXT_SHAPES[options.shape];
     if (textShape) {
       panel.client.shape(text, options.shape).then(
@@ -148,26 +162,26 @@ export function csvDropBox(panel, controls, options) {
         (error) => {
           if (panel[options.key] !== held) return;
           panel[options.key] = null;
-          status.textContent = `Not loaded: ${name}: ${error.message}.`;
-          panel.setStatus(`Check the ${textShape.noun}: ${error.message}.`, true);
+          status.textContent = `Not loaded: ${name}: ${unstopped(error.message)}.`;
+          panel.setStatus(`Check the ${textShape.noun}: ${unstopped(error.message)}.`, true);
           panel.changed();
         },
       );
     } else if (options.shape) {
-      panel.client.shape(text).then(
+      panel.client.shape(text, options.shape).then(
         ({ result }) => {
           if (panel[options.key] !== held) return;
           held.shape = result;
           held.reading = false;
-          // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
-          const read = result.separator && result.separator !== 'comma-separated' ? `, read as ${result.separator} with decimal commas` : '';
-          status.textContent = `Loaded ${name} (${kb(bytes)}): ${result.pages.toLocaleString('en')} rows on ${result.servers.toLocaleString('en')} servers${read}${other}. ${options.loaded}`;
+          status.textContent = `Loaded ${name} (${kb(bytes)}): ${HELD_SHAPES[options.shape](result)}${other}. ${options.loaded}`;
           panel.changed();
         },
-        // unread, the file stands in the checks by its size (and the run reads it again)
-        () => {
+        // unread, the file stands in the checks by its size, and what the run will refuse
+        // is said now (a trace's bad rows by line); the run reads it again
+        (error) => {
           if (panel[options.key] !== held) return;
           held.reading = false;
+          status.textContent = `Loaded ${name} (${kb(bytes)})${other}, but a run will refuse it: ${unstopped(error.message)}.`;
           panel.changed();
         },
       );
@@ -181,8 +195,8 @@ export function csvDropBox(panel, controls, options) {
       return true;
     } catch (error) {
       panel[options.key] = null;
-      status.textContent = `Not loaded: ${error.message}.`;
-      panel.setStatus(`Check the file: ${error.message}.`, true);
+      status.textContent = `Not loaded: ${unstopped(error.message)}.`;
+      panel.setStatus(`Check the file: ${unstopped(error.message)}.`, true);
       return false;
     }
   };
@@ -199,7 +213,7 @@ export function csvDropBox(panel, controls, options) {
       use(text, sampleName, new TextEncoder().encode(text).length);
       return true;
     } catch (error) {
-      status.textContent = `Not loaded: ${error.message}.`;
+      status.textContent = `Not loaded: ${unstopped(error.message)}.`;
       return false;
     }
   };

@@ -26,7 +26,7 @@ export function pageListBox(panel, controls, { servers = false } = {}) {
     loaded: 'The source is now your page list. Rows are checked when the run starts.',
     help: [COLUMNS_HELP, servers ? SERVERS_HELP : '', LIMITS_HELP].filter(Boolean).join(' '),
     onLoad: (p) => p.form.set('source', 'page_list'),
-    shape: true,
+    shape: 'list',
   });
 }
 

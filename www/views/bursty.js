@@ -12,10 +12,11 @@ function traceControls(panel, controls) {
     sampleName: 'sample-trace.csv (synthetic, 20 articles)',
     empty: 'No trace loaded: the synthetic generator runs. Drop a CSV file here or choose one.',
     waiting: 'No trace loaded: the source says an imported trace. Drop a CSV file here or choose one.',
-    loaded: 'Choose “an imported trace” as the source and Simulate. Rows are checked when the run starts.',
+    loaded: 'The source is now the imported trace: Simulate to replay it.',
     help: `One row per change: page name (quoted if it holds a comma), then ISO-8601 (UTC unless a zone is given) or Unix seconds; a header
       line is optional. Every bad row is reported with its line; nothing is dropped or reordered. Limits: 512 MB, 20 million rows, 100,000 pages.`,
     onLoad: (p) => p.form.set('source', 'trace'),
+    shape: 'trace',
   });
 }
 
@@ -65,7 +66,7 @@ const panel = {
     },
   ],
   setup: traceControls,
-  files: [{ key: 'trace', field: 'trace', size: 'trace_bytes', param: 'file', noun: 'trace', otherwise: 'the synthetic articles', when: (config) => config.source === 'trace' }],
+  files: [{ key: 'trace', field: 'trace', size: 'trace_bytes', shape: 'trace_shape', param: 'file', noun: 'trace', otherwise: 'the synthetic articles', when: (config) => config.source === 'trace' }],
   estimate: true,
   details: (result, element, phase) => (element.innerHTML = gapsTable(result, phase === 'final')),
 };

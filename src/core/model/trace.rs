@@ -68,6 +68,47 @@ impl Trace {
     }
 }
 
+/// What the form's checks need of a trace, read once by the page's worker and sent in
+/// place of its text (`trace_shape`): its size, articles, changes and period. The
+/// estimate and the memory check price the articles and changes as they are (a size
+/// alone says neither: Wikipedia's histories run from a few revisions an article to
+/// thousands).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceShape {
+    pub bytes: u64,
+    pub pages: u64,
+    pub changes: u64,
+    pub minutes: f64,
+}
+
+impl TraceShape {
+    /// The shape of a trace's text. Err: as [`parse`].
+    pub fn of(text: &str) -> Result<TraceShape, InputError> {
+        let trace = parse(text.as_bytes())?;
+        Ok(TraceShape { bytes: text.len() as u64, pages: trace.pages() as u64, changes: trace.total_changes() as u64, minutes: trace.minutes })
+    }
+
+    /// Err: a shape no trace [`parse`] reads could have (one sent by hand), with why.
+    pub fn consistent(&self) -> Result<(), String> {
+        let days = self.minutes / 1440.0;
+        if self.pages == 0 || self.pages > MAX_PAGES as u64 {
+            return Err(format!("has {} articles; a trace has 1 to {MAX_PAGES}", self.pages));
+        }
+        if self.changes < self.pages || self.changes > MAX_ROWS as u64 {
+            return Err(format!("has {} changes on {} articles; a trace has a change an article at least, and at most {MAX_ROWS}", self.changes, self.pages));
+        }
+        // whole UTC days, from 1970 to 2100
+        if !((1.0..=LATEST / DAY).contains(&days) && days.fract() == 0.0) {
+            return Err(format!("spans {days} days; a trace spans whole days, 1 at least"));
+        }
+        if self.bytes > MAX_BYTES as u64 {
+            return Err(format!("is {} MB, over the {} MB limit", self.bytes >> 20, MAX_BYTES >> 20));
+        }
+        Ok(())
+    }
+}
+
 /// Reads a trace from the bytes of a CSV file. A first row `page,timestamp` is a header.
 pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
     let text = decode(bytes, "trace", MAX_BYTES, "split the trace or keep fewer pages")?;
@@ -252,6 +293,27 @@ mod tests {
         let again = parse(t.to_csv().as_bytes()).unwrap();
         assert_eq!(again.names, t.names);
         assert_eq!(again.changes(0), &[10.0, 60.5], "{}", t.to_csv());
+    }
+
+    #[test]
+    fn a_traces_shape_is_its_articles_changes_and_days_and_a_made_up_one_is_refused() {
+        let csv = "page,timestamp\nA,2007-01-01T00:10Z\nB,2007-01-01T05:00Z\nA,2007-01-03T01:00Z\nC,1167609660\n";
+        let shape = TraceShape::of(csv).unwrap();
+        assert_eq!(shape, TraceShape { bytes: csv.len() as u64, pages: 3, changes: 4, minutes: 3.0 * 1440.0 });
+        assert_eq!(shape.consistent(), Ok(()));
+        // what parse refuses, the shape does too, with the same message
+        assert_eq!(TraceShape::of("A,soon\n").unwrap_err(), parse(b"A,soon\n").unwrap_err());
+        let made_up = [
+            (TraceShape { pages: 0, ..shape.clone() }, "0 articles"),
+            (TraceShape { changes: 2, ..shape.clone() }, "2 changes on 3 articles"),
+            (TraceShape { minutes: 1.5 * 1440.0, ..shape.clone() }, "spans 1.5 days"),
+            (TraceShape { minutes: f64::NAN, ..shape.clone() }, "spans NaN days"),
+            (TraceShape { bytes: 600 << 20, ..shape.clone() }, "is 600 MB, over the 512 MB limit"),
+        ];
+        for (bad, why) in made_up {
+            let message = bad.consistent().unwrap_err();
+            assert!(message.contains(why), "{bad:?}: {message}");
+        }
     }
 
     #[test]

@@ -59,6 +59,11 @@ pub struct BurstyConfig {
     /// `trace` in validation and the cost, and a run needs the trace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_bytes: Option<u64> = None; internal;
+    /// The shape of a trace the page holds (its size, articles, changes and period),
+    /// read by the page's worker: it stands for `trace` in validation and the cost, as
+    /// `trace_bytes` does until it is read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_shape: Option<trace::TraceShape> = None; internal;
     /// Minimum time between two requests to the server (the thesis: 15 s for 10,000
     /// articles; 200 at 750 s keep its requests per article).
     pub politeness_seconds: Seconds = Seconds(750.0);
@@ -172,9 +177,23 @@ impl BurstyConfig {
         self.policies.contains(&p)
     }
 
-    /// The trace's size in bytes: its text's, or the size that stands for it.
+    /// The trace's size in bytes: its text's, or the shape's or size that stands for it.
     fn trace_len(&self) -> u64 {
-        self.trace.as_ref().map_or(self.trace_bytes.unwrap_or(0), |t| t.len() as u64)
+        match (&self.trace, &self.trace_shape) {
+            (Some(text), _) => text.len() as u64,
+            (None, Some(shape)) => shape.bytes,
+            (None, None) => self.trace_bytes.unwrap_or(0),
+        }
+    }
+
+    /// The trace's shape where it is known: read from its text (the command line, the
+    /// worker) or sent by the page's worker; None from a size alone, or a text the run
+    /// will refuse (it says why when it starts).
+    fn known_trace_shape(&self) -> Option<trace::TraceShape> {
+        match (&self.trace, &self.trace_shape) {
+            (Some(text), _) => shape_of_text(text),
+            (None, shape) => shape.clone(),
+        }
     }
 
     /// The period in minutes, the articles and changes (a trace's from its text size).
@@ -184,11 +203,15 @@ impl BurstyConfig {
                 let g = &self.generator;
                 (g.articles, (g.articles as f64 * (g.rate_min + g.rate_max) / 2.0 * g.days / 365.0) as u64, g.minutes())
             }
-            // about 25 bytes a row; a year by default
-            Source::Trace => {
-                let rows = self.trace_len() / 25;
-                ((rows / 300).max(1), rows, 525_600.0)
-            }
+            Source::Trace => match self.known_trace_shape() {
+                Some(shape) => (shape.pages, shape.changes, shape.minutes),
+                // from a size alone (while the page's worker reads the shape): about 25
+                // bytes a row, 300 rows an article, a year
+                None => {
+                    let rows = self.trace_len() / 25;
+                    ((rows / 300).max(1), rows, 525_600.0)
+                }
+            },
         };
         self.estimate_for(articles, changes, minutes)
     }
@@ -216,11 +239,36 @@ impl BurstyConfig {
     }
 }
 
+thread_local! {
+    /// The last trace text's shape, by its length and hash: the command line checks and
+    /// prices a configuration several times, and reading a trace of 50 MB takes a second
+    /// (hashing it, 30 ms).
+    static LAST_SHAPE: std::cell::RefCell<Option<(usize, u64, Option<trace::TraceShape>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A trace text's shape (None where the run will refuse it).
+fn shape_of_text(text: &str) -> Option<trace::TraceShape> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let key = (text.len(), hasher.finish());
+    if let Some(shape) = LAST_SHAPE.with(|last| last.borrow().as_ref().filter(|(n, h, _)| (*n, *h) == key).map(|(_, _, s)| s.clone())) {
+        return shape;
+    }
+    let shape = trace::TraceShape::of(text).ok();
+    LAST_SHAPE.with(|last| *last.borrow_mut() = Some((key.0, key.1, shape.clone())));
+    shape
+}
+
 impl Settings for BurstyConfig {
     fn rules(&self) -> Result<(), InputError> {
         match self.source {
             Source::Generator => {
-                if let Some(field) = [("trace", self.trace.is_some()), ("trace_bytes", self.trace_bytes.is_some())].iter().find(|(_, given)| *given).map(|(f, _)| *f) {
+                if let Some(field) = [("trace", self.trace.is_some()), ("trace_bytes", self.trace_bytes.is_some()), ("trace_shape", self.trace_shape.is_some())]
+                    .iter()
+                    .find(|(_, given)| *given)
+                    .map(|(f, _)| *f)
+                {
                     return Err(InputError::new(field, "is given but source is generator; set source to trace to replay it, or remove it"));
                 }
             }
@@ -228,7 +276,19 @@ impl Settings for BurstyConfig {
                 if self.trace.is_some() && self.trace_bytes.is_some() {
                     return Err(InputError::new("trace_bytes", "is given beside trace; it stands for a trace left out of the page's checks, so remove it"));
                 }
-                if self.trace.is_none() && self.trace_bytes.is_none() {
+                if let Some(shape) = &self.trace_shape {
+                    if self.trace.is_some() {
+                        return Err(InputError::new("trace_shape", "is given beside trace; it stands for a trace left out of the page's checks, so remove it"));
+                    }
+                    if self.trace_bytes.is_some() {
+                        return Err(InputError::new(
+                            "trace_bytes",
+                            "is given beside trace_shape; both stand for the trace left out of the page's checks, and the shape says more: remove the size",
+                        ));
+                    }
+                    shape.consistent().map_err(|e| InputError::new("trace_shape", e))?;
+                }
+                if self.trace.is_none() && self.trace_bytes.is_none() && self.trace_shape.is_none() {
                     return Err(InputError::new("trace", "is empty: choose a CSV file of page,timestamp rows (or use the generator)"));
                 }
                 if self.trace_len() > trace::MAX_BYTES as u64 {
@@ -252,8 +312,12 @@ impl Settings for BurstyConfig {
         if self.article_rate as usize >= self.fractions.len() {
             return Err(InputError::new("article_rate", format!("must be below the number of request rates ({}): 0 is the first rate of the list", self.fractions.len())));
         }
-        let articles = self.estimate().articles;
-        if self.article >= articles && self.source == Source::Generator {
+        // the articles where they are known (a trace's from its shape or text)
+        let articles = match self.source {
+            Source::Generator => Some(self.generator.articles),
+            Source::Trace => self.known_trace_shape().map(|s| s.pages),
+        };
+        if let Some(articles) = articles.filter(|&n| self.article >= n) {
             return Err(InputError::new("article", format!("must be below the number of articles ({articles})")));
         }
         Ok(())

@@ -115,7 +115,7 @@ impl BurstyJob {
             Source::Generator => config.generator.generate(config.seed)?,
             Source::Trace => match &config.trace {
                 Some(text) => trace::parse(text.as_bytes())?,
-                None => return Err(InputError::new("trace", "is not given: trace_bytes stands for it in the page's checks only; a run needs the trace's text")),
+                None => return Err(InputError::new("trace", "is not given: its size or shape stands for it in the page's checks only; a run needs the trace's text")),
             },
         };
         config.trace = None;

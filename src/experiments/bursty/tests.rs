@@ -94,6 +94,30 @@ fn greedy_work_of(config: &BurstyConfig, policy: BurstyPolicy) -> (f64, f64) {
 
 /// Where the run is within the pilot's limits (20 articles, 1,728 requests, 512 grid
 /// steps), the pilot is the run: its counts are the run's, for both GREEDYs.
+/// A trace's articles, changes and period priced as they are (from its text or the
+/// shape the page's worker read), not guessed from its size: 600 rows of 2 articles,
+/// whose size reads as 504 rows of 1 article.
+#[test]
+fn a_traces_estimate_reads_its_articles_and_changes() {
+    let text: String = (0..600).map(|i| format!("article {},{}\n", i % 2, 1_167_609_600 + 3_600 * i)).collect();
+    let shape = crate::core::model::trace::TraceShape::of(&text).unwrap();
+    let trace = BurstyConfig { source: Source::Trace, trace: Some(text.clone()), ..small() };
+    let shaped = BurstyConfig { trace: None, trace_shape: Some(shape), ..trace.clone() };
+    let sized = BurstyConfig { trace: None, trace_bytes: Some(text.len() as u64), ..trace.clone() };
+    for config in [&trace, &shaped] {
+        let e = config.estimate();
+        assert_eq!((e.articles, e.changes), (2, 600));
+        assert_eq!(e.per_policy, config.estimate_for(2, 600, 25.0 * 1440.0).per_policy, "600 hours end on the 25th day");
+    }
+    assert_eq!(sized.estimate().articles, 1, "the size alone reads {} rows of 300", text.len() / 25);
+    // the article shown is checked against the articles known, before a run
+    for config in [&trace, &shaped] {
+        let e = BurstyConfig { article: 2, ..config.clone() }.validate().unwrap_err();
+        assert_eq!((e.field.as_str(), e.message.as_str()), ("article", "must be below the number of articles (2)"));
+    }
+    assert!(BurstyConfig { article: 2, ..sized }.validate().is_ok(), "a size says no articles: the run checks");
+}
+
 #[test]
 fn the_pilot_of_a_small_run_is_the_run() {
     let config = BurstyConfig {
