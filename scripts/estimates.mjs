@@ -30,6 +30,31 @@ function pageList(name, pages, servers, rate = null) {
   return file;
 }
 
+/** A change trace of `articles` bursty articles over 91 days of 2007: each article's
+ * intervals lognormal (σ 2), its mean rate log-uniform over 300–3,000 changes a year. */
+function burstyTrace(name, articles) {
+  const file = path.join(dir, `${name}.csv`);
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+  const normal = () => Math.sqrt(-2 * Math.log(random())) * Math.cos(2 * Math.PI * random());
+  const [start, end, sigma] = [1_167_609_600, 1_167_609_600 + 91 * 86_400, 2];
+  const rows = ['page,timestamp'];
+  for (let a = 0; a < articles; a++) {
+    const mean = (365 * 86_400) / (300 * 10 ** random());
+    // a lognormal interval of this mean: e^(μ + σ²/2) = mean
+    const mu = Math.log(mean) - (sigma * sigma) / 2;
+    let [t, last] = [start + 86_400 * random(), -1];
+    for (;;) {
+      t += Math.exp(mu + sigma * normal());
+      if (t >= end) break;
+      // whole seconds: two changes in one second are one
+      if (Math.floor(t) > last) rows.push(`article ${a},${(last = Math.floor(t))}`);
+    }
+  }
+  fs.writeFileSync(file, `${rows.join('\n')}\n`);
+  return file;
+}
+
 /** A file of the page's samples. */
 const sample = (name) => path.join(root, 'www', 'samples', name);
 
@@ -83,6 +108,7 @@ const CASES = [
   ['sensors', 'robots sweep', ['sensors', '--pages', '50000', '--robot-sweep', '1,2,4,8']],
   ['bursty', 'defaults', ['bursty']],
   ['bursty', 'short P (120 s)', ['bursty', '--politeness-seconds', '120']],
+  ['bursty', 'a trace of 400 bursty articles', ['bursty', '--source', 'trace', '--trace', burstyTrace('trace', 400)]],
   ['partition', 'defaults', ['partition']],
   ['partition', 'thesis scale, 2 robot counts', ['partition', '--thesis', '--robots', '2,10']],
   ['partition', 'hashed URLs, 30 robots', ['partition', '--schemes', 'hash_url', '--robots', '2,10,30']],

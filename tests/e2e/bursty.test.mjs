@@ -71,6 +71,9 @@ test('the sample trace loads and replays', async () => {
   await done(page, 'bursty', 120_000);
   assert.match(await page.locator('#bursty .details').textContent(), /20 articles, 6,707 changes over 91 days from 2007-01-01/);
   assert.match(await page.locator('#bursty .chart-1 figcaption').textContent(), /^Global warming: /);
+  // the address, once the run is in, names the trace by its size and rows (its changes,
+  // not its articles)
+  await page.waitForFunction(() => /bursty\.file=234951%3A6707%3Asample-trace\.csv/.test(location.search), null, { timeout: 5000 });
 });
 
 test('a bad trace is refused with its lines, and an unreadable one at once', async () => {

@@ -92,17 +92,24 @@ const TEXT_SHAPES = {
 
 // the shapes of files a view keeps even when the worker cannot read them: they stand in
 // the checks by their size, and the run reports their bad rows by line
+// (what the box says of one read, and its rows, which a link names)
 const HELD_SHAPES = {
-  list: (shape) => {
-    // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
-    const read = shape.separator && shape.separator !== 'comma-separated' ? `, read as ${shape.separator} with decimal commas` : '';
-    return `${shape.pages.toLocaleString('en')} rows on ${shape.servers.toLocaleString('en')} servers${read}`;
+  list: {
+    count: (shape) => {
+      // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
+      const read = shape.separator && shape.separator !== 'comma-separated' ? `, read as ${shape.separator} with decimal commas` : '';
+      return `${shape.pages.toLocaleString('en')} rows on ${shape.servers.toLocaleString('en')} servers${read}`;
+    },
+    rows: (shape) => shape.pages,
   },
-  trace: (shape) => `${shape.changes.toLocaleString('en')} changes of ${shape.pages.toLocaleString('en')} articles over ${(shape.minutes / 1440).toLocaleString('en')} days`,
+  trace: {
+    count: (shape) => `${shape.changes.toLocaleString('en')} changes of ${shape.pages.toLocaleString('en')} articles over ${(shape.minutes / 1440).toLocaleString('en')} days`,
+    rows: (shape) => shape.changes,
+  },
 };
 
-/** A held file as a link's parameter (“bytes:rows:name”), and back. */
-export const fileParam = (file) => `${file.bytes}:${file.shape?.pages ?? ''}:${file.name}`;
+/** A held (or awaited) file as a link's parameter (“bytes:rows:name”), and back. */
+export const fileParam = (file) => `${file.bytes}:${file.rows ?? ''}:${file.name}`;
 export function parseFileParam(text) {
   const match = /^(\d+):(\d*):(.+)$/.exec(text);
   return match ? { bytes: Number(match[1]), rows: match[2] ? Number(match[2]) : null, name: match[3] } : null;
@@ -172,8 +179,9 @@ export function csvDropBox(panel, controls, options) {
         ({ result }) => {
           if (panel[options.key] !== held) return;
           held.shape = result;
+          held.rows = HELD_SHAPES[options.shape].rows(result);
           held.reading = false;
-          status.textContent = `Loaded ${name} (${kb(bytes)}): ${HELD_SHAPES[options.shape](result)}${other}. ${options.loaded}`;
+          status.textContent = `Loaded ${name} (${kb(bytes)}): ${HELD_SHAPES[options.shape].count(result)}${other}. ${options.loaded}`;
           panel.changed();
         },
         // unread, the file stands in the checks by its size, and what the run will refuse

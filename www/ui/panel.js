@@ -289,7 +289,7 @@ export class ExperimentPanel {
     for (const spec of this.fileSpecs) {
       const held = this.heldFile(config, spec);
       const file = held ?? (spec.when(config) ? this.awaited.get(spec.key) : null);
-      if (file) params.set(spec.param, held ? fileParam(file) : `${file.bytes}:${file.rows ?? ''}:${file.name}`);
+      if (file) params.set(spec.param, fileParam(file));
     }
     return params;
   }
@@ -448,10 +448,11 @@ export class ExperimentPanel {
     }
     if (config) for (const box of this.fileBoxes) box.refresh(config);
     // a big file's bound from its size alone may refuse it: while the worker reads its
-    // rows and servers, the estimate waits for them instead of flashing that refusal
+    // shape (a page list's rows and servers, a trace's articles and changes), the
+    // estimate waits for it instead of flashing that refusal
     const reading = config && problem && /needs about/.test(problem.message) ? this.fileSpecs.map((spec) => this.heldFile(config, spec)).find((file) => file?.reading) : null;
     if (reading) {
-      this.note.textContent = `Reading ${reading.name} for its rows and servers: the estimate follows.`;
+      this.note.textContent = `Reading ${reading.name} for what it holds: the estimate follows.`;
       this.noted = null;
       this.setStatus(`Reading ${reading.name}: it runs once its estimate is known.`);
       this.markStale(config);
