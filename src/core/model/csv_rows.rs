@@ -70,7 +70,8 @@ impl Separator {
 
 /// The rows of `text`, in order, and the number of blank lines met. A row that spans
 /// lines (an opening quote never closed) comes back as an error on its first line.
-pub fn rows(text: &str) -> (Vec<RowOrError>, usize) {
+#[cfg(test)]
+fn rows(text: &str) -> (Vec<RowOrError>, usize) {
     let mut out = Vec::new();
     let blank = each_row(text, Separator::of(text), |row| out.push(row));
     (out, blank)

@@ -2,7 +2,7 @@
 //! the simulator. Import is strict: every bad row is reported with its line and the
 //! reason, nothing is dropped or reordered, and a trace over the stated limits is refused.
 
-use super::csv_rows::{self, Report, Row, decode};
+use super::csv_rows::{self, Report, Row, Separator, decode};
 use crate::core::input::InputError;
 
 /// Limits on an imported trace (a year of the thesis's 10,000 articles is about 7 M rows).
@@ -112,84 +112,22 @@ impl TraceShape {
 /// Reads a trace from the bytes of a CSV file. A first row `page,timestamp` is a header.
 pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
     let text = decode(bytes, "trace", MAX_BYTES, "split the trace or keep fewer pages")?;
-    let mut report = Report::default();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut pages: Vec<Vec<(f64, usize)>> = Vec::new();
-    let mut count = 0usize;
-    let (rows, blank_lines) = csv_rows::rows(text);
-    for (k, row) in rows.into_iter().enumerate() {
-        let Row { line, fields } = match row {
-            Ok(row) => row,
-            Err((line, reason)) => {
-                report.bad(line, reason);
-                continue;
-            }
-        };
-        if k == 0 && is_header(&fields) {
-            continue;
+    let mut r = Reading::default();
+    let mut stop: Option<InputError> = None;
+    let mut k = 0;
+    // row by row, as the file is read: the rows of strings are never all held at once (a
+    // trace of 121,146 changes, 2.8 MB, peaked 11.6 MB higher when they were: above its
+    // estimate)
+    let blank_lines = csv_rows::each_row(text, Separator::of(text), |row| {
+        if stop.is_none() {
+            stop = read_row(&mut r, k, row).err();
         }
-        if fields.len() != 2 {
-            if k == 0 && fields.len() > 2 && fields.iter().all(|f| f.trim().parse::<f64>().is_err() && parse_time(f.trim()).is_err()) {
-                // a history's page list in place of its trace: say where the trace is
-                let hint = if fields.iter().any(|f| f.trim().eq_ignore_ascii_case("change_rate")) {
-                    " (this is a page list of rates; a history of Wikipedia revisions writes its trace with freshlab history FILE --trace-out trace.csv, and the page's history view sends it here)"
-                } else {
-                    ""
-                };
-                return Err(InputError::new("trace", format!("line 1 has {} columns ({}); the trace needs exactly two: page,timestamp{hint}", fields.len(), fields.join(", "))));
-            }
-            report.bad(line, format!("expected 2 fields (page,timestamp), found {}; quote page names that contain commas", fields.len()));
-            continue;
-        }
-        let (page, stamp) = (fields[0].trim(), fields[1].trim());
-        let time = match parse_time(stamp) {
-            Ok(t) => t,
-            Err(reason) if k == 0 => {
-                report.bad(line, format!("{reason} (a header, if this is one, must be page,timestamp)"));
-                continue;
-            }
-            Err(reason) => {
-                report.bad(line, reason);
-                continue;
-            }
-        };
-        if page.is_empty() {
-            report.bad(line, "the page name is empty".into());
-            continue;
-        }
-        if page.chars().count() > MAX_NAME {
-            report.bad(line, format!("the page name is longer than {MAX_NAME} characters"));
-            continue;
-        }
-        count += 1;
-        if count > MAX_ROWS {
-            return Err(InputError::new("trace", format!("has more than {MAX_ROWS} rows (the limit; line {line}); split the trace or keep fewer pages")));
-        }
-        let id = match index.get(page) {
-            Some(&id) => id,
-            None => {
-                if names.len() == MAX_PAGES {
-                    return Err(InputError::new("trace", format!("has more than {MAX_PAGES} pages (the limit; line {line} adds one more); keep fewer pages")));
-                }
-                index.insert(page.to_string(), names.len());
-                names.push(page.to_string());
-                pages.push(Vec::new());
-                names.len() - 1
-            }
-        };
-        if let Some(&(previous, previous_line)) = pages[id].last() {
-            if time == previous {
-                report.bad(line, format!("repeats the time of line {previous_line} for page “{page}”; keep one row per change"));
-                continue;
-            }
-            if time < previous {
-                report.bad(line, format!("is earlier than line {previous_line} for page “{page}”; sort each page's rows by time"));
-                continue;
-            }
-        }
-        pages[id].push((time, line));
+        k += 1;
+    });
+    if let Some(error) = stop {
+        return Err(error);
     }
+    let Reading { report, names, pages, count, .. } = r;
     if let Some(message) = report.message() {
         return Err(InputError::new("trace", message));
     }
@@ -205,6 +143,93 @@ pub fn parse(bytes: &[u8]) -> Result<Trace, InputError> {
     let mut trace = Trace::from_pages(names, pages, start, (end - start) / 60.0);
     trace.blank_lines = blank_lines;
     Ok(trace)
+}
+
+/// A trace as read so far: what [`parse`] keeps of each row.
+#[derive(Default)]
+struct Reading {
+    report: Report,
+    index: std::collections::HashMap<String, usize>,
+    names: Vec<String>,
+    /// Each page's changes, with their lines.
+    pages: Vec<Vec<(f64, usize)>>,
+    count: usize,
+}
+
+/// Reads row `k` of a trace into `r`: a bad row is reported there; Err stops the reading
+/// (a limit passed, or a page list in place of a trace).
+fn read_row(r: &mut Reading, k: usize, row: csv_rows::RowOrError) -> Result<(), InputError> {
+    let Row { line, fields } = match row {
+        Ok(row) => row,
+        Err((line, reason)) => {
+            r.report.bad(line, reason);
+            return Ok(());
+        }
+    };
+    if k == 0 && is_header(&fields) {
+        return Ok(());
+    }
+    if fields.len() != 2 {
+        if k == 0 && fields.len() > 2 && fields.iter().all(|f| f.trim().parse::<f64>().is_err() && parse_time(f.trim()).is_err()) {
+            // a history's page list in place of its trace: say where the trace is
+            let hint = if fields.iter().any(|f| f.trim().eq_ignore_ascii_case("change_rate")) {
+                " (this is a page list of rates; a history of Wikipedia revisions writes its trace with freshlab history FILE --trace-out trace.csv, and the page's history view sends it here)"
+            } else {
+                ""
+            };
+            return Err(InputError::new("trace", format!("line 1 has {} columns ({}); the trace needs exactly two: page,timestamp{hint}", fields.len(), fields.join(", "))));
+        }
+        r.report.bad(line, format!("expected 2 fields (page,timestamp), found {}; quote page names that contain commas", fields.len()));
+        return Ok(());
+    }
+    let (page, stamp) = (fields[0].trim(), fields[1].trim());
+    let time = match parse_time(stamp) {
+        Ok(t) => t,
+        Err(reason) if k == 0 => {
+            r.report.bad(line, format!("{reason} (a header, if this is one, must be page,timestamp)"));
+            return Ok(());
+        }
+        Err(reason) => {
+            r.report.bad(line, reason);
+            return Ok(());
+        }
+    };
+    if page.is_empty() {
+        r.report.bad(line, "the page name is empty".into());
+        return Ok(());
+    }
+    if page.chars().count() > MAX_NAME {
+        r.report.bad(line, format!("the page name is longer than {MAX_NAME} characters"));
+        return Ok(());
+    }
+    r.count += 1;
+    if r.count > MAX_ROWS {
+        return Err(InputError::new("trace", format!("has more than {MAX_ROWS} rows (the limit; line {line}); split the trace or keep fewer pages")));
+    }
+    let id = match r.index.get(page) {
+        Some(&id) => id,
+        None => {
+            if r.names.len() == MAX_PAGES {
+                return Err(InputError::new("trace", format!("has more than {MAX_PAGES} pages (the limit; line {line} adds one more); keep fewer pages")));
+            }
+            r.index.insert(page.to_string(), r.names.len());
+            r.names.push(page.to_string());
+            r.pages.push(Vec::new());
+            r.names.len() - 1
+        }
+    };
+    if let Some(&(previous, previous_line)) = r.pages[id].last() {
+        if time == previous {
+            r.report.bad(line, format!("repeats the time of line {previous_line} for page “{page}”; keep one row per change"));
+            return Ok(());
+        }
+        if time < previous {
+            r.report.bad(line, format!("is earlier than line {previous_line} for page “{page}”; sort each page's rows by time"));
+            return Ok(());
+        }
+    }
+    r.pages[id].push((time, line));
+    Ok(())
 }
 
 /// The header row: exactly `page,timestamp` (any case). Any other first row is data, so
