@@ -196,7 +196,8 @@ impl BurstyConfig {
         }
     }
 
-    /// The period in minutes, the articles and changes (a trace's from its text size).
+    /// The period in minutes, the articles and changes (a trace's from its shape, or
+    /// guessed from its size until the shape is known).
     pub fn estimate(&self) -> Estimate {
         let (articles, changes, minutes) = match self.source {
             Source::Generator => {
