@@ -175,6 +175,13 @@ export class WorkerClient {
     return this.post({ type: 'shape', id: this.nextId++, text, kind });
   }
 
+  /** Runs the pilot a configuration's estimate needs (core.pilot: bursty's GREEDY
+   * counts) in the worker: milliseconds, too long for the main thread at every edit.
+   * Resolves to {result}: the value of the field core.pilot_key names. */
+  pilot(config) {
+    return this.post({ type: 'pilot', id: this.nextId++, config });
+  }
+
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
    * with the tests' own build: the page's module has neither entry point). */
   hookForTest(type, message = '') {
@@ -232,6 +239,11 @@ export class WorkerPool {
   /** A list's shape, from the first worker (WorkerClient.shape). */
   shape(text, kind) {
     return this.clients[0].shape(text, kind);
+  }
+
+  /** A configuration's pilot, from the first worker (WorkerClient.pilot). */
+  pilot(config) {
+    return this.clients[0].pilot(config);
   }
 
   /** The parts of `config` for the workers it may take; the config alone if it cannot

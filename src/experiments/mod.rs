@@ -101,6 +101,24 @@ pub trait Settings: Declared {
     /// Work, peak memory and time of a run, from the configuration alone (cheap); the
     /// one place where a run's size is weighed against the limits (`core::limits`).
     fn cost(&self) -> Cost;
+    /// A pilot run the cost needs (milliseconds: bursty's GREEDY counts), named by its
+    /// field and the key of its inputs. The page's form asks its worker for it
+    /// ([`Settings::pilot`]) and sends it in that field; elsewhere the cost runs it.
+    fn pilot_key(&self) -> Option<PilotKey> {
+        None
+    }
+    /// Runs the pilot [`Settings::pilot_key`] names: the value for its field.
+    fn pilot(&self) -> Option<serde_json::Value> {
+        None
+    }
+}
+
+/// The pilot a configuration's cost needs: the field that carries it, and the key of its
+/// inputs (a pilot whose key is another's stands for nothing).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PilotKey {
+    pub field: &'static str,
+    pub key: String,
 }
 
 /// What the page draws and the CLI writes as SVG or PNG.

@@ -116,6 +116,16 @@ macro_rules! registry {
                 cost
             }
 
+            /// The pilot the cost needs ([`super::Settings::pilot_key`]).
+            pub fn pilot_key(&self) -> Option<super::PilotKey> {
+                match self { $( Config::$variant(c) => c.pilot_key(), )* }
+            }
+
+            /// Runs the pilot the cost needs ([`super::Settings::pilot`]).
+            pub fn pilot(&self) -> Option<serde_json::Value> {
+                match self { $( Config::$variant(c) => c.pilot(), )* }
+            }
+
             /// The parts of [`Experiment::split`] (the configuration alone if it cannot be cut).
             pub fn split(&self, parts: usize) -> Vec<Config> {
                 match self { $( Config::$variant(c) => c.split(parts).into_iter().map(Config::$variant).collect(), )* }
@@ -526,6 +536,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A pilot the cost needs (run in the page's worker) sent in its field with its key
+    /// prices the run as the pilot run here does; with its key alone (still running), the
+    /// cost does not run it. Every experiment that has one.
+    #[test]
+    fn a_pilot_sent_in_its_field_stands_for_the_pilot_run_here() {
+        let mut piloted = Vec::new();
+        for name in NAMES {
+            let config = defaults(name).unwrap();
+            let Some(want) = config.pilot_key() else { continue };
+            let mut json = serde_json::to_value(&config).unwrap();
+            let pilot = config.pilot().unwrap();
+            assert_eq!(pilot["key"], want.key.as_str(), "{name}");
+            json[want.field] = pilot;
+            assert_eq!(config_from_value(json.clone()).unwrap().cost(), config.cost(), "{name}");
+            json[want.field] = serde_json::json!({ "key": want.key });
+            assert_ne!(config_from_value(json).unwrap().cost(), config.cost(), "{name}: priced without its pilot");
+            piloted.push(*name);
+        }
+        assert_eq!(piloted, ["bursty"]);
     }
 
     #[test]

@@ -170,6 +170,23 @@ pub fn estimate(config: JsValue) -> Result<JsValue, JsValue> {
     to_js(&config.cost().on_this_machine())
 }
 
+/// The pilot a configuration's estimate needs, `{field, key}`, or undefined when it
+/// needs none (or cannot be read): cheap. The form sends the worker's [`pilot`] for that
+/// key in that field, and the estimate is priced without a pilot until it has one.
+#[wasm_bindgen]
+pub fn pilot_key(config: JsValue) -> Result<JsValue, JsValue> {
+    let key = json_of(config, "the configuration").ok().and_then(|c| config_from_value(c).ok()).and_then(|c| c.pilot_key());
+    key.map_or(Ok(JsValue::UNDEFINED), |k| to_js(&k))
+}
+
+/// Runs the pilot a configuration's estimate needs (milliseconds: the page's worker
+/// runs it): the value of the field [`pilot_key`] names, or undefined.
+#[wasm_bindgen]
+pub fn pilot(config: JsValue) -> Result<JsValue, JsValue> {
+    let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
+    config.pilot().map_or(Ok(JsValue::UNDEFINED), |p| to_js(&p))
+}
+
 /// Runs the machine's speed probe once (a few milliseconds) and returns this module's
 /// slowness against the reference machine's native code, the least seen so far. The
 /// page calls it a few times when idle, each in a task of its own.

@@ -55,6 +55,51 @@ test('the article\'s fetches are shown at another rate without a rerun, and a ra
   assert.match(await caption(), /^At 20 % of the maximum rate\. Row 0: /);
 });
 
+test('GREEDY\'s pilot for the estimate runs in the worker: a first guess without it until it answers', async () => {
+  // the worker's pilots held until the test lets them go
+  await page.evaluate(() => {
+    const pool = globalThis.freshlab.client;
+    globalThis.realPilot = pool.pilot;
+    globalThis.heldPilots = [];
+    pool.pilot = (config) => new Promise((resolve, reject) => globalThis.heldPilots.push(() => globalThis.realPilot.call(pool, config).then(resolve, reject)));
+  });
+  const note = () => page.locator('#bursty .estimate').textContent();
+  // the estimate of the form's configuration, with the field as the form sent it, and
+  // with the pilot run on this thread (only this test does that)
+  const estimates = () =>
+    page.evaluate(() => {
+      const { core, router } = globalThis.freshlab;
+      const { greedy_pilot: pilot, ...inputs } = router.panels.get('bursty').noted;
+      return { pilot, sent: core.estimate({ ...inputs, greedy_pilot: pilot }).seconds, here: core.estimate(inputs).seconds, held: globalThis.heldPilots.length };
+    });
+  await setField(page, 'bursty', 'burstiness σ', 2.7);
+  await page.waitForFunction(() => /first guess: a short pilot run in the background refines it\)\.$/.test(document.querySelector('#bursty .estimate').textContent));
+  const guess = await estimates();
+  assert.equal(guess.held, 1, 'one pilot asked of the worker');
+  assert.equal(guess.pilot.works, undefined, 'its key only, while it runs');
+  assert.notEqual(guess.sent, guess.here, 'priced without the pilot');
+  await page.evaluate(() => globalThis.heldPilots.shift()());
+  await page.waitForFunction(() => !/first guess/.test(document.querySelector('#bursty .estimate').textContent));
+  const piloted = await estimates();
+  assert.ok(piloted.pilot.works, JSON.stringify(piloted.pilot));
+  assert.equal(piloted.sent, piloted.here, 'the worker\'s pilot is the one this thread would run');
+  assert.match(await note(), /^Needs about [\d.]+ MB and [\d,.]+ requests and GREEDY evaluations: roughly [\d.]+ s here\.$/);
+  // back to inputs whose pilot the worker gave: nothing asked, no guess
+  await setField(page, 'bursty', 'burstiness σ', 2);
+  await page.waitForTimeout(600);
+  assert.equal((await estimates()).held, 0);
+  assert.doesNotMatch(await note(), /first guess/);
+  // the run and its export leave the pilot out: it priced the run, it is not part of it
+  await page.evaluate(() => (globalThis.freshlab.client.pilot = globalThis.realPilot));
+  await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
+  await done(page, 'bursty', 120_000);
+  const configs = await page.evaluate(() => {
+    const panel = globalThis.freshlab.router.panels.get('bursty');
+    return [Object.keys(panel.lastConfig), Object.keys(panel.result.config)];
+  });
+  for (const keys of configs) assert.ok(keys.includes('generator') && !keys.includes('greedy_pilot'), keys.join());
+});
+
 test('the sample trace loads and replays', async () => {
   await page.locator('#bursty').getByRole('button', { name: 'Load the sample trace' }).click();
   // the sample is a script of its own, fetched on demand: the source switches once it is in

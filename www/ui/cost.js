@@ -3,12 +3,14 @@
 import { bytes, duration, number } from './format.js';
 
 /** "Needs about 40 MB and 8.8 × 10^7 requests: roughly 10 s here." — or the reason it
- * cannot run. */
-export function costNote(core, config) {
+ * cannot run. `pending`: the estimate's pilot is still running in the worker (the time
+ * is a first guess until it answers). */
+export function costNote(core, config, pending = false) {
   try {
     // the time is this page's: the core measures its own speed (main.js, probeSpeed)
     const cost = core.estimate(config);
-    return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(cost.seconds)} here.`;
+    const guess = pending ? ' (a first guess: a short pilot run in the background refines it)' : '';
+    return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(cost.seconds)} here${guess}.`;
   } catch (error) {
     return error.message ?? String(error);
   }

@@ -33,6 +33,10 @@ function setPath(object, path, value) {
 }
 
 const DEBOUNCE_MS = 180;
+/** The estimate's pilots a panel keeps (withPilot). */
+const PILOTS_KEPT = 8;
+/** How long an estimate waits for its pilot before it shows a first guess (ms). */
+const GUESS_MS = 300;
 // partial results are drawn at most this often, the latest one each time, so that a
 // run that reports often never piles drawing work onto the main thread
 const PARTIAL_EVERY_MS = 300;
@@ -101,6 +105,9 @@ export class ExperimentPanel {
     this.fileSpecs = spec.files ?? [];
     this.fileBoxes = [];
     this.awaited = new Map();
+    // the worker's pilots for the estimate, by key, and those it is running (withPilot)
+    this.pilots = new Map();
+    this.pilotAsked = new Set();
     // files being loaded (a sample fetched, a chosen file read): promise → its name
     this.loading = new Map();
     this.running = null;
@@ -184,7 +191,7 @@ export class ExperimentPanel {
     controls.append(this.note, this.status, exports);
     // the machine's speed measured (main.js): the time under the form is this machine's
     document.addEventListener('freshlab:speed', () => {
-      if (this.spec.estimate && this.noted) this.note.textContent = costNote(this.core, this.noted);
+      if (this.spec.estimate && this.noted) this.note.textContent = costNote(this.core, this.noted, this.pilotPending(this.noted));
     });
     if (this.embedded) this.fitSlide(state.globals.controls);
 
@@ -396,7 +403,52 @@ export class ExperimentPanel {
       // a small file (a crawler's configuration) is checked as it is
       else if (file) config[spec.field] = file.text;
     }
+    this.withPilot(config);
     return config;
+  }
+
+  /** Puts in `config` the pilot its estimate needs (bursty's GREEDY counts), as the
+   * worker ran it for these inputs; until the worker answers, only its key, and the
+   * estimate is priced without it (the pilot takes milliseconds: never on this thread). */
+  withPilot(config) {
+    let want;
+    try {
+      want = this.core.pilot_key(config);
+    } catch {
+      return;
+    }
+    if (!want) return;
+    this.pilotField = want.field;
+    config[want.field] = this.pilots.get(want.key) ?? { key: want.key };
+    if (this.pilots.has(want.key) || this.pilotAsked.has(want.key)) return;
+    this.pilotAsked.add(want.key);
+    const { [want.field]: _pilot, ...inputs } = config;
+    const answered = (pilot) => {
+      this.pilotAsked.delete(want.key);
+      this.pilots.set(want.key, pilot);
+      // the last few inputs' pilots: an edit and its undo need no second run
+      if (this.pilots.size > PILOTS_KEPT) this.pilots.delete(this.pilots.keys().next().value);
+      if (this.noted?.[want.field]?.key !== want.key) return;
+      this.noted[want.field] = pilot;
+      this.note.textContent = costNote(this.core, this.noted);
+    };
+    this.client.pilot(inputs).then(
+      ({ result }) => answered(result ?? { key: want.key }),
+      // a worker that cannot run it (replaced, or the inputs refused): priced without
+      () => answered({ key: want.key, works: null }),
+    );
+  }
+
+  /** Whether `config`'s estimate waits for its pilot from the worker. */
+  pilotPending(config) {
+    const pilot = config[this.pilotField ?? ''];
+    return Boolean(pilot) && !this.pilots.has(pilot.key);
+  }
+
+  /** A configuration as it was run, without the pilot its estimate used. */
+  withoutPilot(config) {
+    const { [this.pilotField ?? '']: _pilot, ...run } = config;
+    return run;
   }
 
   /** The file of `spec` the panel holds for this configuration, if it takes one. */
@@ -464,7 +516,11 @@ export class ExperimentPanel {
       this.markStale(null);
       return null;
     }
-    this.note.textContent = this.spec.estimate ? costNote(this.core, config) : '';
+    clearTimeout(this.guessTimer);
+    // an estimate waiting for its pilot (milliseconds, in the worker) keeps the last one
+    // a moment rather than flash a first guess the pilot replaces at once
+    if (this.spec.estimate && this.pilotPending(config)) this.guessTimer = setTimeout(() => this.pilotPending(config) && this.noted === config && (this.note.textContent = costNote(this.core, config, true)), GUESS_MS);
+    else this.note.textContent = this.spec.estimate ? costNote(this.core, config) : '';
     this.noted = config;
     this.setStatus('');
     // a chart that follows the form keeps the link with it; one that waits for its
@@ -640,7 +696,7 @@ export class ExperimentPanel {
       ({ result, elapsedMs, workers }) => {
         if (this.running !== run) return;
         this.finish();
-        this.lastConfig = runConfig;
+        this.lastConfig = this.withoutPilot(runConfig);
         this.shownInputs = inputs;
         this.show(result, 'final');
         // edits made while it ran leave the chart out of date; an invalid one keeps its
@@ -654,7 +710,7 @@ export class ExperimentPanel {
           const last = this.pendingPartial ?? this.lastPartial;
           this.pendingPartial = null;
           if (last) {
-            this.lastConfig = runConfig;
+            this.lastConfig = this.withoutPilot(runConfig);
             this.shownInputs = inputs;
             this.show(last.partial, 'cancelled', last.fraction);
             this.check();

@@ -64,6 +64,12 @@ pub struct BurstyConfig {
     /// `trace_bytes` does until it is read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_shape: Option<trace::TraceShape> = None; internal;
+    /// GREEDY's pilot for the estimate as the page's worker ran it (its key and
+    /// counts; [`super::pilot`]): the form's checks price the run with it, and without a
+    /// pilot until the worker answers (it takes milliseconds, too long for the page's
+    /// main thread at every edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub greedy_pilot: Option<super::pilot::GreedyPilot> = None; internal;
     /// Minimum time between two requests to the server (the thesis: 15 s for 10,000
     /// articles; 200 at 750 s keep its requests per article).
     pub politeness_seconds: Seconds = Seconds(750.0);
@@ -297,6 +303,12 @@ impl Settings for BurstyConfig {
                 }
             }
         }
+        if let Some(pilot) = &self.greedy_pilot {
+            if self.source == Source::Trace {
+                return Err(InputError::new("greedy_pilot", "is given but source is trace: a trace's GREEDYs have no pilot; remove it"));
+            }
+            pilot.check()?;
+        }
         if self.fractions.is_empty() || self.fractions.len() > 20 {
             return Err(InputError::new("fractions", "give 1 to 20 shares of the maximum rate, such as 0.2, 0.4, 0.6, 0.8, 1"));
         }
@@ -327,5 +339,13 @@ impl Settings for BurstyConfig {
     /// Work: a unit per request, and per article GREEDY evaluates at each of its requests.
     fn cost(&self) -> Cost {
         self.cost_of(&self.estimate())
+    }
+
+    fn pilot_key(&self) -> Option<crate::experiments::PilotKey> {
+        super::pilot::key(self).map(|key| crate::experiments::PilotKey { field: "greedy_pilot", key })
+    }
+
+    fn pilot(&self) -> Option<serde_json::Value> {
+        super::pilot::run_for(self).and_then(|p| serde_json::to_value(p).ok())
     }
 }

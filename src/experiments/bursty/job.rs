@@ -263,7 +263,8 @@ impl BurstyJob {
     fn output_with(&self, detail: bool) -> BurstyOutput {
         let i = self.config.article as usize;
         BurstyOutput {
-            config: self.config.clone(),
+            // what was run: the page's pilot for its estimate is not part of it
+            config: BurstyConfig { greedy_pilot: None, ..self.config.clone() },
             trace: self.summary.clone(),
             points: self.points.clone(),
             gaps: self.gaps(),

@@ -9,11 +9,18 @@
 //! run (politeness stretched by the articles left out), over the run's period or, where
 //! that would take more than a few milliseconds, its first days; its counts per article
 //! and request, scaled to the run's articles, stand for the run's.
+//!
+//! The pilot takes milliseconds (4.5–22.5 ms in the page here), too long for a page's
+//! main thread at every edit: there the form sends its key ([`key`]) with the counts its
+//! worker computed ([`GreedyPilot`], in the internal field `greedy_pilot`), and prices
+//! the GREEDYs without a pilot until the worker answers. The command line runs it.
 
 use super::config::{BurstyConfig, BurstyPolicy, Source};
 use super::job::{BurstyJob, GreedyCounts};
+use crate::core::input::InputError;
 use crate::core::units::Seconds;
 use crate::experiments::Settings;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 
 /// The pilot's articles (the run's first ones). The sampled GREEDY's share evaluated and
@@ -40,7 +47,7 @@ const RENEWAL_STEPS: u32 = 512;
 type Pilot = (BurstyConfig, f64);
 
 /// What GREEDY does per article and request.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GreedyWork {
     /// Evaluations (drawn or computed) per article and request.
     pub evaluated: f64,
@@ -51,6 +58,27 @@ pub struct GreedyWork {
 /// Both GREEDYs' work in a pilot (None for one the run does not use).
 pub type Works = [Option<GreedyWork>; 2];
 
+/// A pilot run elsewhere (the page's worker) for the configuration whose [`key`] it
+/// carries: its counts, unscaled, or None while it runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GreedyPilot {
+    pub key: String,
+    #[serde(default)]
+    pub works: Option<Works>,
+}
+
+impl GreedyPilot {
+    /// Counts a pilot can give: finite and not negative.
+    pub fn check(&self) -> Result<(), InputError> {
+        let counts = self.works.iter().flatten().flatten().flat_map(|w| [w.evaluated, w.drawn]);
+        if self.key.len() > 64 || counts.into_iter().any(|c| !(c.is_finite() && c >= 0.0)) {
+            return Err(InputError::new("greedy_pilot", "is not a pilot's counts (the page's worker computes them); remove it"));
+        }
+        Ok(())
+    }
+}
+
 thread_local! {
     /// The last pilot's counts (unscaled): the page checks the configuration at every
     /// edit, and most edits leave the pilot's inputs as they were.
@@ -60,23 +88,61 @@ thread_local! {
 /// The pilot's work of each GREEDY, in [`GREEDYS`]' order, for a valid generated run:
 /// None for one the run does not use, and for both on a trace or a configuration its
 /// checks refuse (they say why).
+/// A pilot given with the configuration (`greedy_pilot`) stands for it where its key is
+/// the configuration's; otherwise (another key, or still running) both are priced
+/// without a pilot. Without one given, the pilot runs here.
 pub fn greedy_work(config: &BurstyConfig) -> Works {
-    if config.source != Source::Generator || !GREEDYS.iter().any(|p| config.policies.contains(p)) || config.validate().is_err() {
-        return [None; 2];
-    }
-    let pilot = pilot_config(config);
+    let Some(pilot) = pilot_of(config) else { return [None; 2] };
     let samples = config.greedy_samples;
-    let cached = LAST.with(|last| last.borrow().as_ref().filter(|(p, s, _)| (p, *s) == (&pilot, samples)).map(|(_, _, w)| *w));
-    let works = match cached {
-        Some(works) => works,
-        None => {
-            let Some(works) = run(pilot.clone(), samples) else { return [None; 2] };
-            LAST.with(|last| *last.borrow_mut() = Some((pilot.clone(), samples, works)));
-            works
-        }
+    let works = match &config.greedy_pilot {
+        Some(GreedyPilot { key: given, works: Some(works) }) if *given == key_of(&pilot, samples) => *works,
+        Some(_) => return [None; 2],
+        None => match counts(&pilot, samples) {
+            Some(works) => works,
+            None => return [None; 2],
+        },
     };
     let more = config.generator.articles as f64 / pilot.0.generator.articles as f64;
     std::array::from_fn(|k| works[k].map(|w| GreedyWork { evaluated: w.evaluated * more.powf(EVALUATED_POWER[k]), drawn: w.drawn * more.powf(DRAWN_POWER) }))
+}
+
+/// The key of the pilot a configuration's estimate needs (None where it needs none): a
+/// digest of the pilot's inputs, the same natively and in the page's worker.
+pub fn key(config: &BurstyConfig) -> Option<String> {
+    pilot_of(config).map(|pilot| key_of(&pilot, config.greedy_samples))
+}
+
+/// Runs the pilot a configuration's estimate needs (None where it needs none): what the
+/// page's worker sends back for the form's checks.
+pub fn run_for(config: &BurstyConfig) -> Option<GreedyPilot> {
+    let pilot = pilot_of(config)?;
+    let samples = config.greedy_samples;
+    Some(GreedyPilot { key: key_of(&pilot, samples), works: counts(&pilot, samples) })
+}
+
+/// The pilot of a valid generated run with a GREEDY.
+fn pilot_of(config: &BurstyConfig) -> Option<Pilot> {
+    let needed = config.source == Source::Generator && GREEDYS.iter().any(|p| config.policies.contains(p));
+    (needed && config.validate().is_ok()).then(|| pilot_config(config))
+}
+
+fn key_of((pilot, minutes): &Pilot, samples: u32) -> String {
+    use std::hash::{Hash, Hasher};
+    let inputs = serde_json::to_string(&(pilot, minutes.to_bits(), samples)).unwrap_or_default();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    inputs.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// The pilot's counts, from the last pilot where its inputs are the same.
+fn counts(pilot: &Pilot, samples: u32) -> Option<Works> {
+    let cached = LAST.with(|last| last.borrow().as_ref().filter(|(p, s, _)| (p, *s) == (pilot, samples)).map(|(_, _, w)| *w));
+    if cached.is_some() {
+        return cached;
+    }
+    let works = run(pilot.clone(), samples)?;
+    LAST.with(|last| *last.borrow_mut() = Some((pilot.clone(), samples, works)));
+    Some(works)
 }
 
 /// The GREEDYs a pilot runs, in [`Works`]' order.
@@ -101,6 +167,7 @@ fn pilot_config(config: &BurstyConfig) -> Pilot {
         article: 0,
         article_rate: 0,
         training_days: config.training_days.min(days),
+        greedy_pilot: None,
         ..config.clone()
     };
     (pilot, minutes)

@@ -92,8 +92,6 @@ fn greedy_work_of(config: &BurstyConfig, policy: BurstyPolicy) -> (f64, f64) {
     (c.evaluated as f64 / per, c.drawn as f64 / per)
 }
 
-/// Where the run is within the pilot's limits (20 articles, 1,728 requests, 512 grid
-/// steps), the pilot is the run: its counts are the run's, for both GREEDYs.
 /// A trace's articles, changes and period priced as they are (from its text or the
 /// shape the page's worker read), not guessed from its size: 600 rows of 2 articles,
 /// whose size reads as 504 rows of 1 article.
@@ -118,6 +116,8 @@ fn a_traces_estimate_reads_its_articles_and_changes() {
     assert!(BurstyConfig { article: 2, ..sized }.validate().is_ok(), "a size says no articles: the run checks");
 }
 
+/// Where the run is within the pilot's limits (20 articles, 1,728 requests, 512 grid
+/// steps), the pilot is the run: its counts are the run's, for both GREEDYs.
 #[test]
 fn the_pilot_of_a_small_run_is_the_run() {
     let config = BurstyConfig {
@@ -178,4 +178,53 @@ fn the_renewal_equations_estimate_counts_its_tables_and_its_evaluations() {
     assert!((tables / expected - 1.0).abs() < 1e-9, "{tables} against {expected}");
     let (calm, bursty) = (seconds(at(0.5, 2048)), seconds(at(3.0, 2048)));
     assert!(bursty > 1.3 * calm, "burstiness 0.5: {calm} s, 3: {bursty} s");
+}
+
+/// The page's form sends the pilot its worker ran (`greedy_pilot`): with this
+/// configuration's key it prices the run as the pilot run here does; with another's
+/// (an edit since), or none yet, both GREEDYs are priced without a pilot — the pilot
+/// never runs where it was given. The article shown is not among its inputs.
+#[test]
+fn a_pilot_run_elsewhere_stands_for_its_own_inputs_only() {
+    let config = BurstyConfig { policies: GREEDYS.to_vec(), ..BurstyConfig::default() };
+    let ran = pilot::run_for(&config).unwrap();
+    assert!(ran.works.unwrap().iter().all(Option::is_some), "both GREEDYs: {ran:?}");
+    let with = |pilot: pilot::GreedyPilot| BurstyConfig { greedy_pilot: Some(pilot), ..config.clone() };
+    assert_eq!(with(ran.clone()).cost(), config.cost(), "the worker's pilot is the one run here");
+    assert_eq!(pilot::greedy_work(&with(ran.clone())), pilot::greedy_work(&config));
+    let other = BurstyConfig { generator: BurstyGenerator { burstiness: 0.5, ..config.generator.clone() }, ..config.clone() };
+    assert_ne!(pilot::key(&other), Some(ran.key.clone()), "burstiness is an input");
+    assert_eq!(pilot::key(&BurstyConfig { article: 7, ..config.clone() }), Some(ran.key.clone()), "the article shown is not");
+    let stale = BurstyConfig { greedy_pilot: Some(ran.clone()), ..other.clone() };
+    let running = with(pilot::GreedyPilot { key: ran.key.clone(), works: None });
+    for unpiloted in [stale, running] {
+        assert_eq!(pilot::greedy_work(&unpiloted), [None; 2]);
+        assert_ne!(unpiloted.cost().seconds, config.cost().seconds, "priced as without a pilot");
+    }
+    // not part of the run: its result's configuration leaves it out
+    let small_greedy = BurstyConfig { policies: vec![BurstyPolicy::Greedy], ..small() };
+    let given = BurstyConfig { greedy_pilot: pilot::run_for(&small_greedy), ..small_greedy.clone() };
+    assert_eq!(Sliced::new(BurstyJob::new(given).unwrap()).finish().config, small_greedy);
+    // none where none is needed
+    assert_eq!(pilot::key(&small()), None, "no GREEDY");
+    assert_eq!(pilot::key(&BurstyConfig { generator: BurstyGenerator { articles: 0, ..config.generator.clone() }, ..config.clone() }), None, "refused");
+}
+
+/// A pilot sent by hand is checked: counts a pilot can give, and only where a pilot
+/// can run.
+#[test]
+fn a_pilot_that_no_pilot_gives_is_refused() {
+    let config = BurstyConfig { policies: GREEDYS.to_vec(), ..BurstyConfig::default() };
+    let ran = pilot::run_for(&config).unwrap();
+    let [sampled, exact] = ran.works.unwrap();
+    for bad in [f64::NAN, -1.0, f64::INFINITY] {
+        let work = pilot::GreedyWork { evaluated: bad, ..sampled.unwrap() };
+        let e = BurstyConfig { greedy_pilot: Some(pilot::GreedyPilot { works: Some([Some(work), exact]), ..ran.clone() }), ..config.clone() }.validate().unwrap_err();
+        assert_eq!(e.field, "greedy_pilot", "{bad}: {e}");
+    }
+    let long = pilot::GreedyPilot { key: "0".repeat(65), ..ran.clone() };
+    assert_eq!(BurstyConfig { greedy_pilot: Some(long), ..config.clone() }.validate().unwrap_err().field, "greedy_pilot");
+    let on_trace = BurstyConfig { source: Source::Trace, trace_bytes: Some(1000), greedy_pilot: Some(ran), ..config };
+    let e = on_trace.validate().unwrap_err();
+    assert_eq!((e.field.as_str(), e.message.contains("a trace's GREEDYs have no pilot")), ("greedy_pilot", true), "{e}");
 }
