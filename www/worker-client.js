@@ -116,10 +116,10 @@ export class WorkerClient {
 
   /** Posts `message` (its id a new one) and keeps it, to be posted again should the
    * worker be replaced; resolves with the worker's answer. */
-  post(message, onProgress) {
+  post(message, onProgress, transfer = []) {
     const promise = new Promise((resolve, reject) => this.pending.set(message.id, { resolve, reject, onProgress, message }));
     if (this.pending.size === 1) this.lastHeard = performance.now();
-    this.worker.postMessage(message);
+    this.worker.postMessage(message, transfer);
     return promise;
   }
 
@@ -148,7 +148,13 @@ export class WorkerClient {
     this.spawn();
     for (const [id, run] of this.pending) {
       if (!this.cancelling.has(id)) {
-        this.worker.postMessage(run.message);
+        try {
+          this.worker.postMessage(run.message);
+        } catch {
+          // bytes handed to the old worker (a WARC file being indexed) are gone with it
+          this.pending.delete(id);
+          run.reject(new Error('the worker stopped while reading it; load it again'));
+        }
         continue;
       }
       this.pending.delete(id);
@@ -180,6 +186,13 @@ export class WorkerClient {
    * Resolves to {result}: the value of the field core.pilot_key names. */
   pilot(config) {
     return this.post({ type: 'pilot', id: this.nextId++, config });
+  }
+
+  /** A WARC file's bytes (decompressed) read as the capture index they imply
+   * (core.warc_index), in the worker: the bytes are handed over, not copied (this thread
+   * no longer holds them). Resolves to {result}: the index's CDX text. */
+  warcIndex(bytes) {
+    return this.post({ type: 'warc', id: this.nextId++, bytes }, undefined, [bytes.buffer]);
   }
 
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
@@ -239,6 +252,11 @@ export class WorkerPool {
   /** A list's shape, from the first worker (WorkerClient.shape). */
   shape(text, kind) {
     return this.clients[0].shape(text, kind);
+  }
+
+  /** A WARC file's capture index, from the first worker (WorkerClient.warcIndex). */
+  warcIndex(bytes) {
+    return this.clients[0].warcIndex(bytes);
   }
 
   /** A configuration's pilot, from the first worker (WorkerClient.pilot). */

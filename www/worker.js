@@ -114,6 +114,14 @@ self.onmessage = async ({ data }) => {
         report(data.id, error);
       }
       break;
+    case 'warc':
+      await ready;
+      try {
+        postMessage({ type: 'result', id: data.id, result: core.warc_index(data.bytes), elapsedMs: 0, memoryBytes: 0 });
+      } catch (error) {
+        report(data.id, error);
+      }
+      break;
     case 'pilot':
       await ready;
       try {

@@ -187,6 +187,18 @@ pub fn pilot(config: JsValue) -> Result<JsValue, JsValue> {
     config.pilot().map_or(Ok(JsValue::UNDEFINED), |p| to_js(&p))
 }
 
+/// A WARC file's bytes (decompressed) read as the capture index they imply, as CDX text
+/// (`core::model::history::warc`): the history view's worker reads a WARC file so as it
+/// loads, since its binary payloads cannot travel as text. Err: the record it cannot
+/// read, as `{field: "files", message}`.
+#[wasm_bindgen]
+pub fn warc_index(bytes: &[u8]) -> Result<String, JsValue> {
+    use std::io::Read;
+    let mut index = String::new();
+    crate::core::model::history::warc::Index::new(bytes).read_to_string(&mut index).map_err(|e| error_js(&InputError::new("files", e.to_string())))?;
+    Ok(index)
+}
+
 /// Runs the machine's speed probe once (a few milliseconds) and returns this module's
 /// slowness against the reference machine's native code, the least seen so far. The
 /// page calls it a few times when idle, each in a task of its own.

@@ -155,3 +155,36 @@ test('the sample index’s pages tuned in your crawler: the tuned files against 
   assert.deepEqual(browser.errors, []);
   await page.close();
 });
+
+test('a WARC file, gzipped a record a member as crawlers write it, is read in the worker as its capture index; a damaged one is refused with its record', async () => {
+  const browser = await session({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-warc-'));
+  // WARC 1.1's records (CRLF line ends; a block and then two CRLFs), ASCII throughout
+  const record = (type, date, headers, blockType, block, length = block.length) =>
+    `WARC/1.1\r\nWARC-Type: ${type}\r\nWARC-Date: ${date}\r\nWARC-Target-URI: http://x.com/\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Type: ${blockType}\r\nContent-Length: ${length}\r\n\r\n${block}\r\n\r\n`;
+  const response = (day, digest) => record('response', `2026-01-0${day}T00:00:00Z`, [`WARC-Payload-Digest: sha1:${digest}`], 'application/http; msgtype=response', `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>${digest}</p>`);
+  const request = (day) => record('request', `2026-01-0${day}T00:00:00Z`, [], 'application/http; msgtype=request', 'GET / HTTP/1.1\r\nHost: x.com\r\n\r\n');
+  const notModified = record('revisit', '2026-01-04T00:00:00Z', ['WARC-Profile: http://netpreserve.org/warc/1.1/revisit/server-not-modified'], 'application/http; msgtype=response', 'HTTP/1.1 304 Not Modified\r\n\r\n');
+  const records = [request(1), response(1, 'AAAA'), request(2), response(2, 'AAAA'), request(3), response(3, 'BBBB'), notModified];
+  const warc = path.join(dir, 'crawl.warc.gz');
+  fs.writeFileSync(warc, Buffer.concat(records.map((r) => zlib.gzipSync(r))));
+  await page.locator('#history input[type=file]').setInputFiles(warc);
+  await page.waitForFunction(() => /Loaded crawl\.warc \([\d.]+ KB, the capture index of a WARC file: 7 records\)/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /4 records kept from 8 lines \(CDX .*; 1 WARC file read as its capture index, a line a record\)/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  const text = await details(page).textContent();
+  // A A B B(304): three intervals, one changed; the requests left out as not captures
+  assert.match(text, /WARC record that is not a capture.*\s*3\b/);
+  const kept = await page.evaluate(() => globalThis.freshlab.router.panels.get('history').result.pages.map((p) => [p.url, p.estimate.observations, p.estimate.changes]));
+  assert.deepEqual(kept, [['http://x.com/', 3, 1]]);
+  // a record whose Content-Length is wrong: the next record is not where it says
+  const damaged = path.join(dir, 'damaged.warc.gz');
+  const broken = record('response', '2026-01-05T00:00:00Z', ['WARC-Payload-Digest: sha1:CCCC'], 'text/html', '<p>C</p>', 3);
+  fs.writeFileSync(damaged, Buffer.concat([...records, broken, response(6, 'DDDD')].map((r) => zlib.gzipSync(r))));
+  await page.locator('#history input[type=file]').setInputFiles(damaged);
+  await page.waitForFunction(() => /Not loaded: damaged\.warc\.gz: WARC record 9 \(at byte \d+ of the decompressed file\): starts with “/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});

@@ -221,7 +221,7 @@ fn seed_list(rng: &mut Stream) -> String {
 fn records(rng: &mut Stream) -> (String, String) {
     let mimes = ["text/html", "application/rss+xml", "text/html; charset=utf-8", "unk", "-", "warc/revisit", "a|b", "text/plain"];
     let statuses = ["200", "200", "304", "301", "404", "-"];
-    let format = rng.below(6);
+    let format = rng.below(7);
     // CDX and CDXJ as the index servers answer a query with output=json, a third of them
     let answer = format <= 1 && rng.below(3) == 0;
     let mut lines: Vec<String> = match format {
@@ -248,7 +248,16 @@ fn records(rng: &mut Stream) -> (String, String) {
             2 => format!("{iso} {status} 10 http://s{page}.example/ - - {mime} #001 {stamp}000+1 sha1:D{digest} - -"),
             3 => format!("<url><loc>http://s{page}.example/</loc><lastmod>{}</lastmod><changefreq>daily</changefreq></url>", &iso[..10]),
             4 => format!("http://s{page}.example/,{t},D{digest}"),
-            _ => format!("<revision><id>{t}</id><timestamp>{iso}</timestamp></revision>"),
+            5 => format!("<revision><id>{t}</id><timestamp>{iso}</timestamp></revision>"),
+            // a WARC response (or revisit, or request) record, CRLF line ends
+            _ => {
+                let kind = *pick(rng, &["response", "response", "revisit", "request", "resource"]);
+                let block = format!("HTTP/1.1 {status} X\r\nContent-Type: {mime}\r\n\r\nbody {digest}");
+                format!(
+                    "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Target-URI: http://s{page}.example/\r\nWARC-Date: {iso}\r\nWARC-Payload-Digest: sha1:D{digest}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+                    block.len()
+                )
+            }
         });
     }
     match format {
@@ -257,8 +266,13 @@ fn records(rng: &mut Stream) -> (String, String) {
         5 => lines.extend(["</page>".to_string(), "</mediawiki>".to_string()]),
         _ => {}
     }
-    let name = ["a.cdx", "a.cdxj", "crawl.log", "sitemap-2025-06-01.xml", "log.csv", "dump.xml"][format as usize];
-    (name.into(), mutate_text(lines.join("\n"), rng))
+    let name = ["a.cdx", "a.cdxj", "crawl.log", "sitemap-2025-06-01.xml", "log.csv", "dump.xml", "crawl.warc"][format as usize];
+    // half the WARC files whole (a mutated line end shifts every record after it)
+    if format == 6 && rng.below(2) == 0 {
+        return (name.into(), lines.concat());
+    }
+    let text = if format == 6 { lines.concat() } else { lines.join("\n") };
+    (name.into(), mutate_text(text, rng))
 }
 
 /// A small trace, mutated.

@@ -19,9 +19,16 @@ function head(text, chars) {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
 }
 
+/** Whether `bytes` start as a WARC file does. */
+function isWarc(bytes) {
+  return String.fromCharCode(...bytes.subarray(0, 7)) === 'WARC/1.';
+}
+
 /** A file's text, gunzipped by the browser when it is gzip (a .gz index or log, in one
- * member or several). */
-async function textOf(file) {
+ * member or several): {text}, or for a WARC file {text, warc: true} with the capture
+ * index it implies, read in the worker (its payloads are binary, and a WARC of many
+ * records would hold this thread). */
+async function textOf(file, panel) {
   const raw = new Uint8Array(await file.arrayBuffer());
   const gzip = isGzip(raw);
   let bytes = raw;
@@ -33,8 +40,16 @@ async function textOf(file) {
     }
   }
   if (bytes.length > MAX_BYTES) throw new Error(`${file.name} holds ${Math.round(bytes.length / 2 ** 20)} MB of text, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
+  if (isWarc(bytes)) {
+    try {
+      const { result } = await panel.client.warcIndex(bytes);
+      return { text: result, warc: true };
+    } catch (error) {
+      throw new Error(`${file.name}: ${error.message ?? error}`);
+    }
+  }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
     throw new Error(`${file.name} is not UTF-8 text${gzip ? ' once decompressed' : ''}`);
   }
@@ -49,7 +64,8 @@ function recordsBox(panel, controls) {
     <button type="button" class="secondary trace-sample" data-sample="sample-revisions.xml">Load the sample Wikipedia revisions</button>
     <p class="trace-status" role="status">No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.</p>
     <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's; their index servers' <code>output=json</code> answers too), sitemap.xml files, a Heritrix crawl.log, a CSV
-      <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code> (optional <code>weight</code>, <code>content_type</code>), or MediaWiki revisions (an API answer's JSON, a dump's XML);
+      <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code> (optional <code>weight</code>, <code>content_type</code>), MediaWiki revisions (an API answer's JSON, a dump's XML),
+      or WARC files themselves (read as the capture index they imply: each response's payload digest);
       gzip files are decompressed here (one member or several, as Common Crawl's index shards). Several snapshots of a sitemap are dated by a date in each file's name
       (<code>sitemap-2026-03-15.xml</code>, <code>20260315</code>, a Wayback timestamp), else each at its latest <code>lastmod</code>.
       The page holds up to 1 GB of text; the command line streams any size.</p>`;
@@ -70,16 +86,20 @@ function recordsBox(panel, controls) {
     // in the checks each file stands as its first characters and its size: the core
     // counts the records a byte there, for the memory a run needs
     const room = Math.max(4096, Math.min(HEAD_CHARS, Math.floor(HEADS_CHARS / files.length)));
-    const heads = files.map((f, k) => ({ name: f.name, text: head(f.text, room), bytes: sizes[k] }));
+    const heads = files.map((f, k) => ({ name: f.name, text: head(f.text, room), bytes: sizes[k], ...(f.warc && { warc: true }) }));
     panel.records = { text: files, name, bytes, serial: ++loads, shape: null, heads };
     panel.form.set('source', 'files');
-    status.textContent = `Loaded ${name} (${fmt(bytes / 1024, 3)} KB). Read when the run starts.`;
+    const warcs = files.filter((f) => f.warc);
+    // the index's lines less its legend: a record each
+    const records = warcs.reduce((n, f) => n + f.text.split('\n').length - 2, 0);
+    const indexed = warcs.length ? `, the capture index of ${warcs.length === 1 ? 'a WARC file' : `${warcs.length} WARC files`}: ${fmt(records, 9)} records` : '';
+    status.textContent = `Loaded ${name} (${fmt(bytes / 1024, 3)} KB${indexed}). Read when the run starts.`;
     panel.changed();
     if (awaited || run) panel.start();
   };
   const load = async (list) => {
     try {
-      use(await Promise.all([...list].map(async (file) => ({ name: file.name.replace(/\.gz$/, ''), text: await textOf(file) }))));
+      use(await Promise.all([...list].map(async (file) => ({ name: file.name.replace(/\.gz$/, ''), ...(await textOf(file, panel)) }))));
     } catch (error) {
       panel.records = null;
       status.textContent = `Not loaded: ${error.message}.`;

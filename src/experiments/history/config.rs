@@ -24,6 +24,10 @@ pub struct RecordFile {
     /// page's checks (its records a byte are sampled there; a run needs the whole).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
+    /// The text is a WARC file's capture index, which the page's worker read from the
+    /// file as it loaded (a WARC holds binary payloads: it cannot travel as text).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warc: bool,
 }
 
 labelled! {
@@ -130,9 +134,14 @@ impl HistoryConfig {
 /// Records a byte in `head`, a file's first bytes, in `format` (told by the head when
 /// auto), and the margin for a file read past it: a line each in the line formats, a
 /// `<url>` each in a sitemap, a `<revision>` in a MediaWiki dump and a `"timestamp"` in
-/// the API's JSON — each at most one mark. None where the head shows no record (a dump
+/// the API's JSON, a record in a WARC file — each at most one mark. None where the head shows no record (a dump
 /// whose first text is longer than it).
 pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
+    // a WARC file: a mark a record at most (its records' sizes vary as its pages' do)
+    if history::warc::is_warc(head.as_bytes()) {
+        let records = 1 + head.matches("\nWARC/1.").count();
+        return Some((records as f64 / head.len() as f64, SAMPLED_MARGIN));
+    }
     let format = if format == Format::Auto { history::detect(head)? } else { format };
     let margin = if format.by_line() { SAMPLED_MARGIN_LINES } else { SAMPLED_MARGIN };
     let records = match format {

@@ -10,8 +10,9 @@ use crate::core::model::csv_rows::Report;
 use crate::core::model::history::documents::XmlReader;
 use crate::core::model::history::lines::LineReader;
 use crate::core::model::history::server::server_of;
-use crate::core::model::history::{self, Format, Records, documents};
+use crate::core::model::history::{self, Format, Records, documents, warc};
 use crate::experiments::Job;
+use std::io::Read;
 
 /// Where a file's bytes come from.
 enum Source {
@@ -26,6 +27,8 @@ enum Source {
 struct Input {
     name: String,
     source: Source,
+    /// A WARC file, read as its capture index.
+    warc: bool,
 }
 
 pub struct HistoryJob {
@@ -46,6 +49,8 @@ pub struct HistoryJob {
     listed: Vec<String>,
     bytes_done: f64,
     lines: u64,
+    /// The files read so far that were WARC files.
+    warc_files: u64,
     refused: Option<String>,
     output: Option<HistoryOutput>,
 }
@@ -66,13 +71,16 @@ impl HistoryJob {
         let mut inputs: Vec<Input> = std::mem::take(&mut config.files)
             .into_iter()
             .map(|f| {
-                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64) });
-                Input { name: f.name, source: Source::Text { text: f.text, at: 0 } }
+                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64), warc: f.warc });
+                Input { name: f.name, source: Source::Text { text: f.text, at: 0 }, warc: f.warc }
             })
             .collect();
         for path in &config.paths {
             #[cfg(not(target_arch = "wasm32"))]
-            inputs.push(Input { name: path.clone(), source: Source::Stream(stream::Stream::open(path)?) });
+            {
+                let stream = stream::Stream::open(path)?;
+                inputs.push(Input { name: path.clone(), warc: stream.warc, source: Source::Stream(stream) });
+            }
             #[cfg(target_arch = "wasm32")]
             return Err(InputError::new("paths", format!("{path}: files are read by the command line only; in the page, load them")));
         }
@@ -90,6 +98,7 @@ impl HistoryJob {
             listed: Vec::new(),
             bytes_done: 0.0,
             lines: 0,
+            warc_files: 0,
             refused: None,
             output: None,
         })
@@ -128,11 +137,20 @@ impl HistoryJob {
         let format = match self.reader.as_ref().map(|r| r.format) {
             Some(f) => f,
             None => {
-                let head = match &mut self.inputs[self.current].source {
+                let input = &mut self.inputs[self.current];
+                let head = match &mut input.source {
+                    // a WARC file's text (a configuration's): read as the capture index it implies
+                    Source::Text { text, at } if warc::is_warc(text.as_bytes()) => {
+                        let mut index = String::new();
+                        warc::Index::new(text.as_bytes()).read_to_string(&mut index).map_err(|e| e.to_string())?;
+                        (*text, *at, input.warc) = (index, 0, true);
+                        text[..floor_char(text, 4096)].to_string()
+                    }
                     Source::Text { text, .. } => text[..floor_char(text, 4096)].to_string(),
                     #[cfg(not(target_arch = "wasm32"))]
                     Source::Stream(s) => s.head()?,
                 };
+                self.warc_files += u64::from(self.inputs[self.current].warc);
                 let format = self.format_of(&head)?;
                 self.format = Some(format);
                 if format == Format::Mediawiki && head.trim_start_matches('\u{feff}').trim_start().starts_with('{') {
@@ -237,7 +255,8 @@ impl HistoryJob {
                 estimate,
             });
         }
-        HistoryOutput::new(&self.config, self.format, self.bytes_done, self.lines, &self.records, &self.listed, self.refused.clone(), pages, self.trace_csv(estimates))
+        let lines = (self.lines, self.warc_files);
+        HistoryOutput::new(&self.config, self.format, self.bytes_done, lines, &self.records, &self.listed, self.refused.clone(), pages, self.trace_csv(estimates))
     }
 
     /// The revisions as a change trace (page,timestamp), for the bursty experiment.
@@ -313,11 +332,14 @@ impl HistoryJob {
 #[cfg(not(target_arch = "wasm32"))]
 mod stream {
     use crate::core::input::InputError;
+    use crate::core::model::history::warc;
     use std::io::{BufRead, BufReader, Read};
 
     pub struct Stream {
         reader: Box<dyn BufRead>,
         line: String,
+        /// A WARC file, read as its capture index.
+        pub warc: bool,
     }
 
     impl Stream {
@@ -326,9 +348,14 @@ mod stream {
             let mut magic = [0u8; 2];
             let gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
             let file = std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
-            let reader: Box<dyn BufRead> =
+            let mut reader: Box<dyn BufRead> =
                 if gzip { Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(1 << 20, file)) };
-            Ok(Stream { reader, line: String::new() })
+            // a WARC file: read as the capture index it implies, a record at a time
+            let warc = reader.fill_buf().is_ok_and(warc::is_warc);
+            if warc {
+                reader = Box::new(BufReader::with_capacity(1 << 16, warc::Index::new(reader)));
+            }
+            Ok(Stream { reader, line: String::new(), warc })
         }
 
         /// The first 4 KB (left in the buffer, read again as lines).
@@ -343,6 +370,7 @@ mod stream {
             match self.reader.read_line(&mut self.line) {
                 Ok(0) => Ok(None),
                 Ok(n) => Ok(Some(n)),
+                Err(e) if e.to_string().starts_with("WARC") => Err(format!("cannot be read further: {e}")),
                 Err(e) => Err(format!("cannot be read further ({e}); is it UTF-8 text, or a whole gzip file (not cut short)?")),
             }
         }

@@ -46,6 +46,9 @@ pub struct HistoryOutput {
     pub format: Option<Format>,
     pub bytes: f64,
     pub lines: u64,
+    /// The files that were WARC files, read as their capture index (a line a record).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub warc_files: u64,
     /// Records kept, and left out by reason (largest first).
     pub kept: u64,
     pub skipped: Vec<(Skip, u64)>,
@@ -134,7 +137,7 @@ impl HistoryOutput {
         config: &HistoryConfig,
         format: Option<Format>,
         bytes: f64,
-        lines: u64,
+        (lines, warc_files): (u64, u64),
         records: &Records,
         listed: &[String],
         refused: Option<String>,
@@ -157,6 +160,7 @@ impl HistoryOutput {
             format,
             bytes,
             lines,
+            warc_files,
             kept: records.kept,
             skipped,
             refused,
@@ -191,7 +195,11 @@ impl HistoryOutput {
         let read = if self.config.source == super::config::RecordSource::Generator {
             format!("{} generated captures of pages whose rates are known", self.kept)
         } else {
-            format!("{} records kept from {} lines ({})", self.kept, self.lines, self.format.map_or("no format", |f| f.label()))
+            let warc = match self.warc_files {
+                0 => String::new(),
+                n => format!("; {} read as {} capture index, a line a record", counted(n, "WARC file", "WARC files"), if n == 1 { "its" } else { "their" }),
+            };
+            format!("{} records kept from {} lines ({}{warc})", self.kept, self.lines, self.format.map_or("no format", |f| f.label()))
         };
         let mut text = format!(
             "{read}: {} on {}. {} estimated ({} with visits too sparse to be sure), {} never seen changed (an upper bound each), {} changed at every visit (a lower bound each, no rate), {} with one record.",
@@ -271,4 +279,8 @@ impl HistoryOutput {
 /// `n` and its noun, singular for one.
 fn counted(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

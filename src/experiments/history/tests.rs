@@ -14,7 +14,7 @@ use crate::experiments::{Figures, Tabular};
 fn config(files: &[(&str, &str)]) -> HistoryConfig {
     HistoryConfig {
         source: RecordSource::Files,
-        files: files.iter().map(|(name, text)| RecordFile { name: name.to_string(), text: text.to_string(), bytes: None }).collect(),
+        files: files.iter().map(|(name, text)| RecordFile { name: name.to_string(), text: text.to_string(), ..Default::default() }).collect(),
         ..Default::default()
     }
 }
@@ -508,10 +508,49 @@ fn the_cost_counts_records_a_byte_in_each_files_head() {
     let api = r#"{"query":{"pages":[{"revisions":[{"timestamp":"2025-01-01T00:00:00Z"},{"timestamp":"2025-01-02T00:00:00Z"}]}]}}"#;
     assert_eq!(marks_per_byte(api, Format::Mediawiki), Some((2.0 / api.len() as f64, 2.0)));
     // the same lines: the whole file counted, a file eight times its head at 1.25 times the density
-    let whole = HistoryConfig { source: RecordSource::Files, files: vec![RecordFile { name: "a.cdx".into(), text: cdx.repeat(1000), bytes: None }], ..Default::default() };
-    let headed = HistoryConfig { files: vec![RecordFile { name: "a.cdx".into(), text: cdx.repeat(1000), bytes: Some(8 * cdx.len() as u64 * 1000) }], ..whole.clone() };
+    let whole = HistoryConfig { source: RecordSource::Files, files: vec![RecordFile { name: "a.cdx".into(), text: cdx.repeat(1000), ..Default::default() }], ..Default::default() };
+    let headed =
+        HistoryConfig { files: vec![RecordFile { name: "a.cdx".into(), text: cdx.repeat(1000), bytes: Some(8 * cdx.len() as u64 * 1000), ..Default::default() }], ..whole.clone() };
     let marks = |c: &HistoryConfig| c.cost().bytes - c.bytes() - 1e6;
     assert!((marks(&headed) / marks(&whole) - 10.0).abs() < 1e-9, "{} against {}", marks(&headed), marks(&whole));
     let refused = headed.start().err().expect("a head alone does not run");
     assert!(refused.message.contains("a.cdx is given by its first 106000 bytes only") && refused.message.contains("load the whole file"), "{}", refused.message);
+}
+
+/// A WARC file (a crawl of one page over five days, beside its requests, metadata and
+/// other records) is read as the capture index it implies: its responses and
+/// identical-payload revisits by their payload digests, a server-not-modified revisit as
+/// unchanged, the other records left out by reason. As a configuration's text and, by
+/// the command line, as a file gzipped a record a member (as WARC writers do).
+#[test]
+fn a_warc_file_is_read_as_its_captures() {
+    let warc = crate::core::model::history::warc::tests::crawl();
+    let check = |o: &HistoryOutput, how: &str| {
+        assert_eq!(o.refused, None, "{how}");
+        assert!(o.said.contains("; 1 WARC file read as its capture index, a line a record)"), "{how}: {}", o.said);
+        let home = page(o, "http://example.com/");
+        // A A A(revisit) B B(304): four intervals of a day, one changed
+        assert_eq!((home.estimate.observations, home.estimate.changes), (4, 1), "{how}");
+        assert_eq!(page(o, "http://example.com/notes.txt").estimate.observations, 0, "{how}: one capture");
+        for (why, n) in [(Skip::NotCapture, 2), (Skip::NotPage, 2), (Skip::Redirect, 1), (Skip::Error, 1)] {
+            assert_eq!(skipped(o, why), n, "{how}: {why:?}");
+        }
+    };
+    check(&run(&[("crawl.warc", &warc)]), "text");
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::io::Write;
+        let path = std::env::temp_dir().join(format!("freshlab-{}-crawl.warc.gz", std::process::id()));
+        let mut bytes = Vec::new();
+        for record in warc.split_inclusive("\r\n\r\n\r\n").flat_map(|r| r.split_inclusive("\r\n\r\nWARC/")) {
+            let mut member = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            member.write_all(record.as_bytes()).unwrap();
+            bytes.extend(member.finish().unwrap());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let config = HistoryConfig { source: RecordSource::Files, paths: vec![path.to_string_lossy().into_owned()], ..Default::default() };
+        let o = config.start().expect("starts").finish();
+        std::fs::remove_file(&path).unwrap();
+        check(&o, "gzip path");
+    }
 }

@@ -236,6 +236,11 @@ fn capture(records: &mut Records, url: &str, timestamp: &str, mime: &str, status
         records.skip(Skip::NotPage);
         return Ok(());
     }
+    // a request or metadata record (pywb's --allrecords, a WARC read here)
+    if mime.strip_prefix("warc/").is_some_and(|kind| kind != "revisit") {
+        records.skip(Skip::NotCapture);
+        return Ok(());
+    }
     let revisit = mime == "warc/revisit";
     match status.parse::<u16>() {
         Ok(200..=299) => {}

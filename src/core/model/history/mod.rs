@@ -5,12 +5,14 @@
 //! records kept, never with the file: line formats are fed a line at a time
 //! ([`lines::LineReader`]), sitemaps and MediaWiki dumps an XML event at a time
 //! ([`documents::XmlReader`]); only the MediaWiki API's JSON answers are read whole.
+//! A WARC file is read as the capture index it implies ([`warc::Index`]).
 
 pub mod documents;
 pub mod estimate;
 pub mod generate;
 pub mod lines;
 pub mod server;
+pub mod warc;
 
 use crate::core::labels::labelled;
 use estimate::{Estimate, Estimator};
@@ -48,8 +50,13 @@ impl Format {
     }
 }
 
-/// The format of a file from its first bytes, None when none fits.
+/// The format of a file from its first bytes, None when none fits (a WARC file's is
+/// CDX: [`warc::Index`]).
 pub fn detect(head: &str) -> Option<Format> {
+    // a WARC file is read as the capture index it implies
+    if warc::is_warc(head.as_bytes()) {
+        return Some(Format::Cdx);
+    }
     let text = head.trim_start_matches('\u{feff}').trim_start();
     if text.starts_with('<') {
         let first = &text[..text.len().min(4096)];
@@ -103,6 +110,7 @@ pub enum Skip {
     NoStatus => "no status (not a revisit record)",
     NoDigest => "no content digest",
     NotPage => "not a web page (dns:, whois:, filedesc:, a non-HTTP URL)",
+    NotCapture => "WARC record that is not a capture (a request or metadata: mime type warc/…)",
     SameTime => "record at the same URL and second as another with the same content (kept once)",
     Conflicting => "record at the same URL and second as another with other content (the later left out)",
     NoLastmod => "sitemap entry without lastmod",
