@@ -188,7 +188,7 @@ export class WorkerClient {
     return this.post({ type: 'pilot', id: this.nextId++, config });
   }
 
-  /** A WARC file's bytes (decompressed) read as the capture index they imply
+  /** A WARC file's bytes (gzipped or not) read as the capture index they imply
    * (core.warc_index), in the worker: the bytes are handed over, not copied (this thread
    * no longer holds them). Resolves to {result}: the index's CDX text. */
   warcIndex(bytes) {

@@ -187,15 +187,26 @@ pub fn pilot(config: JsValue) -> Result<JsValue, JsValue> {
     config.pilot().map_or(Ok(JsValue::UNDEFINED), |p| to_js(&p))
 }
 
-/// A WARC file's bytes (decompressed) read as the capture index they imply, as CDX text
+/// A WARC file's bytes (gzipped or not) read as the capture index they imply, as CDX text
 /// (`core::model::history::warc`): the history view's worker reads a WARC file so as it
 /// loads, since its binary payloads cannot travel as text. Err: the record it cannot
 /// read, as `{field: "files", message}`.
 #[wasm_bindgen]
 pub fn warc_index(bytes: &[u8]) -> Result<String, JsValue> {
-    use std::io::Read;
+    use crate::core::model::history::warc::Index;
+    use std::io::{BufReader, Read};
     let mut index = String::new();
-    crate::core::model::history::warc::Index::new(bytes).read_to_string(&mut index).map_err(|e| error_js(&InputError::new("files", e.to_string())))?;
+    // gzipped a record a member, as WARC writers do: decompressed as it is indexed
+    let read = if bytes.starts_with(&[0x1f, 0x8b]) {
+        Index::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(bytes))).read_to_string(&mut index)
+    } else {
+        Index::new(bytes).read_to_string(&mut index)
+    };
+    read.map_err(|e| {
+        let said = e.to_string();
+        let said = if said.starts_with("WARC") { said } else { format!("its gzip data are damaged or cut short ({said}); download it again") };
+        error_js(&InputError::new("files", said))
+    })?;
     Ok(index)
 }
 

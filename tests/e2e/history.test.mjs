@@ -185,6 +185,11 @@ test('a WARC file, gzipped a record a member as crawlers write it, is read in th
   fs.writeFileSync(damaged, Buffer.concat([...records, broken, response(6, 'DDDD')].map((r) => zlib.gzipSync(r))));
   await page.locator('#history input[type=file]').setInputFiles(damaged);
   await page.waitForFunction(() => /Not loaded: damaged\.warc\.gz: WARC record 9 \(at byte \d+ of the decompressed file\): starts with “/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  // cut short inside its last member
+  const cut = path.join(dir, 'cut.warc.gz');
+  fs.writeFileSync(cut, fs.readFileSync(warc).subarray(0, -30));
+  await page.locator('#history input[type=file]').setInputFiles(cut);
+  await page.waitForFunction(() => /Not loaded: cut\.warc\.gz: .*cut short/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
   assert.deepEqual(browser.errors, []);
   await page.close();
 });

@@ -19,6 +19,29 @@ async function inflate(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** The first `n` bytes (at most) that gzip `bytes` decompress to, the rest left
+ * compressed: what kind of file it holds. Empty where the data are damaged (reading the
+ * whole says why). */
+export async function gunzipHead(bytes, n) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const chunks = [];
+  let length = 0;
+  try {
+    while (length < n) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      length += value.length;
+    }
+  } catch {
+    // damaged, or a second member: the head read so far stands
+  }
+  reader.cancel().catch(() => {});
+  const head = new Uint8Array(length);
+  chunks.reduce((at, chunk) => (head.set(chunk, at), at + chunk.length), 0);
+  return head.subarray(0, n);
+}
+
 /** Where the next member may start after `from` (the magic bytes), else the end. */
 function nextStart(bytes, from) {
   for (let k = bytes.indexOf(MAGIC[0], from); k >= 0 && k + 2 < bytes.length; k = bytes.indexOf(MAGIC[0], k + 1)) {

@@ -3,7 +3,7 @@
 // interval, and one click to run the other experiments on those pages.
 import { number as fmt } from '../ui/format.js';
 import { loadSample, handOff, takesDrops } from '../ui/csv-file.js';
-import { gunzip, isGzip } from '../ui/gzip.js';
+import { gunzip, gunzipHead, isGzip } from '../ui/gzip.js';
 
 const MAX_BYTES = 1024 * 1024 * 1024;
 /** A file's first characters in the checks, at most (the core samples up to 1 MiB). */
@@ -26,11 +26,21 @@ function isWarc(bytes) {
 
 /** A file's text, gunzipped by the browser when it is gzip (a .gz index or log, in one
  * member or several): {text}, or for a WARC file {text, warc: true} with the capture
- * index it implies, read in the worker (its payloads are binary, and a WARC of many
- * records would hold this thread). */
+ * index it implies, read in the worker (its payloads are binary). */
 async function textOf(file, panel) {
   const raw = new Uint8Array(await file.arrayBuffer());
   const gzip = isGzip(raw);
+  // a WARC file goes to the worker as it is, decompressed there as it is indexed (gzipped
+  // a record a member, as WARC writers do, it would take a stream a member here)
+  if (isWarc(gzip ? await gunzipHead(raw, 7) : raw)) {
+    if (raw.length > MAX_BYTES) throw new Error(`${file.name} is ${Math.round(raw.length / 2 ** 20)} MB, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
+    try {
+      const { result } = await panel.client.warcIndex(raw);
+      return { text: result, warc: true };
+    } catch (error) {
+      throw new Error(`${file.name}: ${error.message ?? error}`);
+    }
+  }
   let bytes = raw;
   if (gzip) {
     try {
@@ -40,14 +50,6 @@ async function textOf(file, panel) {
     }
   }
   if (bytes.length > MAX_BYTES) throw new Error(`${file.name} holds ${Math.round(bytes.length / 2 ** 20)} MB of text, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
-  if (isWarc(bytes)) {
-    try {
-      const { result } = await panel.client.warcIndex(bytes);
-      return { text: result, warc: true };
-    } catch (error) {
-      throw new Error(`${file.name}: ${error.message ?? error}`);
-    }
-  }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
