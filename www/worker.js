@@ -32,6 +32,16 @@ function report(id, error) {
   }
 }
 
+/** Answers request `id` with what `compute` returns at once (a shape, a WARC file's
+ * index, a pilot, a join), or with the error it throws. */
+function answer(id, compute) {
+  try {
+    postMessage({ type: 'result', id, result: compute(), elapsedMs: 0, memoryBytes: 0 });
+  } catch (error) {
+    report(id, error);
+  }
+}
+
 const SLICE_MS = 8;
 // progress four times a second; a partial result costs a pass over the run's pages (both
 // concepts of the sensors; a sample's 6 M pages at the WEBBASE scale, about 0.14 s), so one
@@ -106,37 +116,19 @@ self.onmessage = async ({ data }) => {
       break;
     case 'shape':
       await ready;
-      try {
-        const read = { seeds: core.seed_shape, hosts: core.host_shape, trace: core.trace_shape, list: core.list_shape }[data.kind];
-        const shape = read(data.text);
-        postMessage({ type: 'result', id: data.id, result: shape, elapsedMs: 0, memoryBytes: 0 });
-      } catch (error) {
-        report(data.id, error);
-      }
+      answer(data.id, () => ({ seeds: core.seed_shape, hosts: core.host_shape, trace: core.trace_shape, list: core.list_shape })[data.kind](data.text));
       break;
     case 'warc':
       await ready;
-      try {
-        postMessage({ type: 'result', id: data.id, result: core.warc_index(data.bytes), elapsedMs: 0, memoryBytes: 0 });
-      } catch (error) {
-        report(data.id, error);
-      }
+      answer(data.id, () => core.warc_index(data.bytes));
       break;
     case 'pilot':
       await ready;
-      try {
-        postMessage({ type: 'result', id: data.id, result: core.pilot(data.config) ?? null, elapsedMs: 0, memoryBytes: 0 });
-      } catch (error) {
-        report(data.id, error);
-      }
+      answer(data.id, () => core.pilot(data.config) ?? null);
       break;
     case 'merge':
       await ready;
-      try {
-        postMessage({ type: 'result', id: data.id, result: core.merge(data.config, data.results), elapsedMs: 0, memoryBytes: 0 });
-      } catch (error) {
-        report(data.id, error);
-      }
+      answer(data.id, () => core.merge(data.config, data.results));
       break;
     case 'panic-test':
     case 'hang-test':

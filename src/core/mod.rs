@@ -8,6 +8,7 @@ pub mod input;
 pub mod labels;
 pub mod limits;
 pub mod math;
+pub mod memo;
 pub mod model;
 pub mod parallel;
 pub mod policy;

@@ -246,25 +246,10 @@ impl BurstyConfig {
     }
 }
 
-thread_local! {
-    /// The last trace text's shape, by its length and hash: the command line checks and
-    /// prices a configuration several times, and reading a trace of 50 MB takes a second
-    /// (hashing it, 30 ms).
-    static LAST_SHAPE: std::cell::RefCell<Option<(usize, u64, Option<trace::TraceShape>)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// A trace text's shape (None where the run will refuse it).
+/// A trace text's shape (None where the run will refuse it), read once a text: the
+/// command line checks and prices a configuration several times.
 fn shape_of_text(text: &str) -> Option<trace::TraceShape> {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    let key = (text.len(), hasher.finish());
-    if let Some(shape) = LAST_SHAPE.with(|last| last.borrow().as_ref().filter(|(n, h, _)| (*n, *h) == key).map(|(_, _, s)| s.clone())) {
-        return shape;
-    }
-    let shape = trace::TraceShape::of(text).ok();
-    LAST_SHAPE.with(|last| *last.borrow_mut() = Some((key.0, key.1, shape.clone())));
-    shape
+    crate::core::memo::read_once("trace shape", text, |text| trace::TraceShape::of(text).ok())
 }
 
 impl Settings for BurstyConfig {

@@ -227,7 +227,7 @@ impl CrawlersConfig {
         self.seeds_allowed()?;
         match (&self.seed_list, &self.seed_shape) {
             (Some(_), Some(_)) => Err(InputError::new("seed_shape", "is given beside the seed list; it stands for a seed list left out of the page's checks, so remove it")),
-            (Some(text), None) => seed_list::SeedShape::of(text).map(Some).map_err(|e| InputError::new("seed_list", e)),
+            (Some(text), None) => crate::core::memo::read_once("seed shape", text, seed_list::SeedShape::of).map(Some).map_err(|e| InputError::new("seed_list", e)),
             (None, shape) => Ok(shape.clone()),
         }
     }
@@ -260,7 +260,7 @@ impl CrawlersConfig {
             (Some(_), Some(_)) => {
                 return Err(InputError::new("host_shape", "is given beside the host file; it stands for a host file left out of the page's checks, so remove it"));
             }
-            (Some(text), None) => nutch_hosts::HostsShape::of(text).map_err(hosts_error)?,
+            (Some(text), None) => crate::core::memo::read_once("host shape", text, nutch_hosts::HostsShape::of).map_err(hosts_error)?,
             (None, Some(shape)) => {
                 shape.consistent().map_err(|e| InputError::new("host_shape", e))?;
                 shape.as_ref().clone()
