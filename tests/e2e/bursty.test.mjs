@@ -89,10 +89,20 @@ test('GREEDY\'s pilot for the estimate runs in the worker: a first guess without
   await page.waitForTimeout(600);
   assert.equal((await estimates()).held, 0);
   assert.doesNotMatch(await note(), /first guess/);
-  // the run and its export leave the pilot out: it priced the run, it is not part of it
-  await page.evaluate(() => (globalThis.freshlab.client.pilot = globalThis.realPilot));
+  // a run started before its pilot's answer: the answer, coming in later, does not make
+  // the chart out of date (the pilot priced the run; it is not one of its inputs)
+  await setField(page, 'bursty', 'burstiness σ', 2.9);
+  await page.waitForFunction(() => globalThis.heldPilots.length === 1);
   await page.locator('#bursty').getByRole('button', { name: 'Simulate' }).click();
   await done(page, 'bursty', 120_000);
+  await page.evaluate(() => globalThis.heldPilots.shift()());
+  await page.waitForFunction(() => !/first guess/.test(document.querySelector('#bursty .estimate').textContent));
+  // the form checked again (the same value typed again)
+  await setField(page, 'bursty', 'burstiness σ', 2.9);
+  await page.waitForTimeout(500);
+  assert.ok(await page.locator('#bursty .stale-note').isHidden(), await page.locator('#bursty .stale-note').textContent());
+  await page.evaluate(() => (globalThis.freshlab.client.pilot = globalThis.realPilot));
+  // the run and its export leave the pilot out: it priced the run, it is not part of it
   const configs = await page.evaluate(() => {
     const panel = globalThis.freshlab.router.panels.get('bursty');
     return [Object.keys(panel.lastConfig), Object.keys(panel.result.config)];

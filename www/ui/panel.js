@@ -468,9 +468,10 @@ export class ExperimentPanel {
     return run;
   }
 
-  /** What decides the charts: the configuration without display-only fields. */
+  /** What decides the charts: the configuration without display-only fields, nor the
+   * pilot its estimate used (the worker's answer to the same inputs comes in later). */
   comparable(config) {
-    const copy = structuredClone(config);
+    const copy = structuredClone(this.withoutPilot(config));
     for (const key of this.spec.display ?? []) setPath(copy, key, null);
     // another file of the same size is another run
     for (const spec of this.fileSpecs) {
