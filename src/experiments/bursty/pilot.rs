@@ -10,7 +10,7 @@
 //! that would take more than a few milliseconds, its first days; its counts per article
 //! and request, scaled to the run's articles, stand for the run's.
 //!
-//! The pilot takes milliseconds (4.5–22.5 ms in the page here), too long for a page's
+//! The pilot takes milliseconds (5.5–20.9 ms in the page here), too long for a page's
 //! main thread at every edit: there the form sends its key ([`key`]) with the counts its
 //! worker computed ([`GreedyPilot`], in the internal field `greedy_pilot`), and prices
 //! the GREEDYs without a pilot until the worker answers. The command line runs it.
@@ -88,6 +88,7 @@ thread_local! {
 /// The pilot's work of each GREEDY, in [`GREEDYS`]' order, for a valid generated run:
 /// None for one the run does not use, and for both on a trace or a configuration its
 /// checks refuse (they say why).
+///
 /// A pilot given with the configuration (`greedy_pilot`) stands for it where its key is
 /// the configuration's; otherwise (another key, or still running) both are priced
 /// without a pilot. Without one given, the pilot runs here.
