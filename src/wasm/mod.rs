@@ -193,21 +193,7 @@ pub fn pilot(config: JsValue) -> Result<JsValue, JsValue> {
 /// read, as `{field: "files", message}`.
 #[wasm_bindgen]
 pub fn warc_index(bytes: &[u8]) -> Result<String, JsValue> {
-    use crate::core::model::history::warc::Index;
-    use std::io::{BufReader, Read};
-    let mut index = String::new();
-    // gzipped a record a member, as WARC writers do: decompressed as it is indexed
-    let read = if bytes.starts_with(&[0x1f, 0x8b]) {
-        Index::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(bytes))).read_to_string(&mut index)
-    } else {
-        Index::new(bytes).read_to_string(&mut index)
-    };
-    read.map_err(|e| {
-        let said = e.to_string();
-        let said = if said.starts_with("WARC") { said } else { format!("its gzip data are damaged or cut short ({said}); download it again") };
-        error_js(&InputError::new("files", said))
-    })?;
-    Ok(index)
+    crate::core::model::history::warc::index_of(bytes).map_err(|e| error_js(&InputError::new("files", e)))
 }
 
 /// Runs the machine's speed probe once (a few milliseconds) and returns this module's

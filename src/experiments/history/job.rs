@@ -12,7 +12,6 @@ use crate::core::model::history::lines::LineReader;
 use crate::core::model::history::server::server_of;
 use crate::core::model::history::{self, Format, Records, documents, warc};
 use crate::experiments::Job;
-use std::io::Read;
 
 /// Where a file's bytes come from.
 enum Source {
@@ -141,9 +140,7 @@ impl HistoryJob {
                 let head = match &mut input.source {
                     // a WARC file's text (a configuration's): read as the capture index it implies
                     Source::Text { text, at } if warc::is_warc(text.as_bytes()) => {
-                        let mut index = String::new();
-                        warc::Index::new(text.as_bytes()).read_to_string(&mut index).map_err(|e| e.to_string())?;
-                        (*text, *at, input.warc) = (index, 0, true);
+                        (*text, *at, input.warc) = (warc::index_of(text.as_bytes())?, 0, true);
                         text[..floor_char(text, 4096)].to_string()
                     }
                     Source::Text { text, .. } => text[..floor_char(text, 4096)].to_string(),

@@ -36,6 +36,22 @@ pub fn is_warc(head: &[u8]) -> bool {
     head.starts_with(b"WARC/1.")
 }
 
+/// The capture index of a WARC file held whole (gzipped a record a member, as WARC
+/// writers do, or not), as CDX text; Err says what cannot be read, and where.
+pub fn index_of(bytes: &[u8]) -> Result<String, String> {
+    let mut index = String::new();
+    let read = if bytes.starts_with(&[0x1f, 0x8b]) {
+        Index::new(io::BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(bytes))).read_to_string(&mut index)
+    } else {
+        Index::new(bytes).read_to_string(&mut index)
+    };
+    read.map_err(|e| {
+        let said = e.to_string();
+        if said.starts_with("WARC") { said } else { format!("its gzip data are damaged or cut short ({said}); download it again") }
+    })?;
+    Ok(index)
+}
+
 impl<R: BufRead> Index<R> {
     pub fn new(input: R) -> Self {
         Index { input, records: 0, consumed: 0, start: 0, out: LEGEND.as_bytes().to_vec(), at: 0, ended: false }

@@ -131,3 +131,21 @@ fn a_damaged_warc_is_refused_with_its_record_and_byte() {
     assert!(index(&endless).unwrap_err().to_string().contains("its headers run past 64 KB"));
     assert!(!is_warc(b"<?xml version=\"1.0\"?>") && !is_warc(b" CDX N b a m s k"));
 }
+
+/// A WARC file held whole, gzipped a record a member: the same index; cut short inside
+/// its last member, refused as such.
+#[test]
+fn a_gzipped_warc_held_whole_gives_the_same_index() {
+    use std::io::Write;
+    let warc = crawl();
+    let mut bytes = Vec::new();
+    for record in warc.split_inclusive("\r\n\r\nWARC/") {
+        let mut member = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        member.write_all(record.as_bytes()).unwrap();
+        bytes.extend(member.finish().unwrap());
+    }
+    assert_eq!(index_of(&bytes).unwrap(), index(&warc).unwrap());
+    assert_eq!(index_of(warc.as_bytes()).unwrap(), index(&warc).unwrap());
+    let cut = index_of(&bytes[..bytes.len() - 30]).unwrap_err();
+    assert!(cut.contains("cut short"), "{cut}");
+}
