@@ -176,8 +176,8 @@ included). ${os.cpus().length} cores of ${cpu}, load average ${loadAtStart.toFix
 
 freshlab ÷ Python, native, MB/s: **${(p.seconds / f.seconds).toFixed(2)}×**. The native run kept
 ${brief.records.toLocaleString('en')} records of ${brief.pages.toLocaleString('en')} pages (memory grows with those, not the file:
-the file is streamed). The page first reads the file into text (${loadSeconds.toFixed(1)} s for the
-100 MB, in the browser, before the run), then the worker reads it.
+the file is streamed). The page hands the file to its worker, which decodes it as it loads
+(${loadSeconds.toFixed(1)} s for the 100 MB, before the run; the page's main thread never holds its text), then reads it at the run.
 
 Runs: ${JSON.stringify(runs)}
 <!-- /history -->`;

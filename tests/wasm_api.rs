@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, preset, validate};
+use freshlab::wasm::{Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, preset, unpack, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -196,4 +196,25 @@ fn a_crawlers_file_says_whose_it_is() {
     let config = object(r#"{"experiment": "crawlers"}"#);
     Reflect::set(&config, &JsValue::from_str("crawler"), &JsValue::from_str(&crawler_of("config:\n  x: 1\n").unwrap())).unwrap();
     assert!(validate(config).unwrap().is_null(), "a valid crawlers configuration");
+}
+
+/// The page's worker reads a history's gzipped records so: the members' text joined and
+/// sized, and a member cut short refused by its first byte, as {field, message}.
+#[test]
+fn gzipped_records_unpack_to_their_text_and_a_cut_member_is_named() {
+    use std::io::Write;
+    let member = |text: &str| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    };
+    let bytes = [member("a 20260101000000 x\n"), member("b 20260102000000 y\n")].concat();
+    let read = unpack(&bytes, 1 << 20, true).expect("two whole members");
+    assert_eq!(get(&read, "text").as_string().as_deref(), Some("a 20260101000000 x\nb 20260102000000 y\n"));
+    assert_eq!(get(&read, "bytes").as_f64(), Some(38.0));
+    assert_eq!(get(&read, "warc").as_bool(), Some(false));
+    let second = member("a 20260101000000 x\n").len();
+    let error = unpack(&bytes[..bytes.len() - 3], 1 << 20, true).expect_err("cut short");
+    let message = get(&error, "message").as_string().unwrap();
+    assert!(message.contains(&format!("in the member at byte {second} of")), "{message}");
 }

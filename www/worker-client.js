@@ -116,18 +116,20 @@ export class WorkerClient {
 
   /** Posts `message` (its id a new one) and keeps it, to be posted again should the
    * worker be replaced; resolves with the worker's answer. */
-  post(message, onProgress, transfer = []) {
+  post(message, onProgress) {
     const promise = new Promise((resolve, reject) => this.pending.set(message.id, { resolve, reject, onProgress, message }));
     if (this.pending.size === 1) this.lastHeard = performance.now();
-    this.worker.postMessage(message, transfer);
+    this.worker.postMessage(message);
     return promise;
   }
 
-  /** Starts a run; returns {promise, cancel}. `buildMs`: how long the worker may be
+  /** Starts a run of `config` (as the form's checks have it: a held file by its size or
+   * shape), `prepare(config)` being what the worker runs (each held file by its marker,
+   * worker-files.js); returns {promise, cancel}. `buildMs`: how long the worker may be
    * silent while it builds the run (the watchdog's allowance; else watchdogMs). */
-  run(config, { onProgress, buildMs = 0 } = {}) {
+  run(config, { onProgress, buildMs = 0, prepare = (c) => c } = {}) {
     const id = this.nextId++;
-    const promise = this.post({ type: 'run', id, config, buildMs }, onProgress);
+    const promise = this.post({ type: 'run', id, config: prepare(config), buildMs }, onProgress);
     return { promise, cancel: () => this.cancel(id) };
   }
 
@@ -148,13 +150,7 @@ export class WorkerClient {
     this.spawn();
     for (const [id, run] of this.pending) {
       if (!this.cancelling.has(id)) {
-        try {
-          this.worker.postMessage(run.message);
-        } catch {
-          // bytes handed to the old worker (a WARC file being indexed) are gone with it
-          this.pending.delete(id);
-          run.reject(new Error('the worker stopped while reading it; load it again'));
-        }
+        this.worker.postMessage(run.message);
         continue;
       }
       this.pending.delete(id);
@@ -170,15 +166,21 @@ export class WorkerClient {
     return this.post({ type: 'merge', id: this.nextId++, config, results });
   }
 
-  /** A page list's shape (its pages, servers, their sizes, its rates), or with `kind`
-   * 'seeds' a seed list's (its pages and distinct pairs), 'hosts' Nutch's host file's
-   * (its hosts and bounds), 'trace' a change trace's (its articles, changes and days),
-   * read in the worker: a pass over a file of many MB would hold
-   * the page's main thread for seconds. Resolves to {result}; a seed list or host file
-   * it cannot read rejects with the line, and a trace with its bad rows (the view keeps
-   * a trace: its run reports them). */
-  shape(text, kind = 'list') {
-    return this.post({ type: 'shape', id: this.nextId++, text, kind });
+  /** Reads the files `blobs` (Files or Blobs: handles, their bytes never read on this
+   * thread) in the worker and holds their text in `slot` (a panel's file box) under
+   * `serial` (worker-files.js `hold`): a run names them by marker. `records`: a
+   * history's (gzip decompressed, a WARC file read as its capture index); `kind`: the shape read of each ('list' a page list's
+   * servers and rates, 'seeds', 'hosts', 'trace'); `headChars`: its first characters
+   * returned. Resolves to {result}: for each file {bytes, warc, records, head, shape or
+   * shapeError}; rejects with what cannot be read (not UTF-8, damaged gzip, too big), its `field`
+   * the file's index. */
+  hold(request) {
+    return this.post({ type: 'hold', id: this.nextId++, ...request });
+  }
+
+  /** A held file's text as a JSON string, in a Blob (a configuration's export). */
+  json(marker) {
+    return this.post({ type: 'json', id: this.nextId++, marker });
   }
 
   /** Runs the pilot a configuration's estimate needs (core.pilot: bursty's GREEDY
@@ -186,13 +188,6 @@ export class WorkerClient {
    * Resolves to {result}: the value of the field core.pilot_key names. */
   pilot(config) {
     return this.post({ type: 'pilot', id: this.nextId++, config });
-  }
-
-  /** A WARC file's bytes (gzipped or not) read as the capture index they imply
-   * (core.warc_index), in the worker: the bytes are handed over, not copied (this thread
-   * no longer holds them). Resolves to {result}: the index's CDX text. */
-  warcIndex(bytes) {
-    return this.post({ type: 'warc', id: this.nextId++, bytes }, undefined, [bytes.buffer]);
   }
 
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
@@ -249,14 +244,15 @@ export class WorkerPool {
     return this.clients[0].hookForTest(type, message);
   }
 
-  /** A list's shape, from the first worker (WorkerClient.shape). */
-  shape(text, kind) {
-    return this.clients[0].shape(text, kind);
+  /** Files read and held by the first worker (WorkerClient.hold); the others read a
+   * run's files from their markers. */
+  hold(request) {
+    return this.clients[0].hold(request);
   }
 
-  /** A WARC file's capture index, from the first worker (WorkerClient.warcIndex). */
-  warcIndex(bytes) {
-    return this.clients[0].warcIndex(bytes);
+  /** A held file's text as JSON, from the first worker (WorkerClient.json). */
+  json(marker) {
+    return this.clients[0].json(marker);
   }
 
   /** A configuration's pilot, from the first worker (WorkerClient.pilot). */
@@ -279,10 +275,11 @@ export class WorkerPool {
     }
   }
 
-  /** Starts a run; returns {promise, cancel}; the result says how many workers ran it. */
-  run(config, { onProgress, buildMs = 0 } = {}) {
+  /** Starts a run (WorkerClient.run: `config` as checked, `prepare` making each part's
+   * run); returns {promise, cancel}; the result says how many workers ran it. */
+  run(config, { onProgress, buildMs = 0, prepare } = {}) {
     const parts = this.parts(config);
-    if (parts.length <= 1) return this.clients[0].run(config, { onProgress, buildMs });
+    if (parts.length <= 1) return this.clients[0].run(config, { onProgress, buildMs, prepare });
     while (this.clients.length < parts.length) {
       const client = new WorkerClient(this.source, this.module);
       client.watchdogMs = this.clients[0].watchdogMs;
@@ -320,7 +317,7 @@ export class WorkerPool {
         () => (joining = null),
       );
     };
-    const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial), buildMs }));
+    const runs = parts.map((part, k) => this.clients[k].run(part, { onProgress: (fraction, partial) => progress(k, fraction, partial), buildMs, prepare }));
     const cancel = () => {
       finished = true;
       runs.forEach((r) => r.cancel());

@@ -1,6 +1,7 @@
 // The simulation worker: runs experiments in slices so that progress, partial results
 // and cancellation reach the page while the core computes.
 import init, * as core from '../build/pkg/freshlab.js';
+import { hold, json, withTexts } from './worker-files.js';
 
 let ready = null;
 let lastPanic = null;
@@ -32,11 +33,11 @@ function report(id, error) {
   }
 }
 
-/** Answers request `id` with what `compute` returns at once (a shape, a WARC file's
- * index, a pilot, a join), or with the error it throws. */
-function answer(id, compute) {
+/** Answers request `id` with what `compute` returns (a file held, a pilot, a join), or
+ * with the error it throws. */
+async function answer(id, compute) {
   try {
-    postMessage({ type: 'result', id, result: compute(), elapsedMs: 0, memoryBytes: 0 });
+    postMessage({ type: 'result', id, result: await compute(), elapsedMs: 0, memoryBytes: 0 });
   } catch (error) {
     report(id, error);
   }
@@ -57,7 +58,7 @@ async function execute(id, config, buildMs) {
     // building the run (a repository's pages, their allocation) is one call that says
     // nothing until it returns: the page's watchdog waits up to `buildMs` for it
     postMessage({ type: 'building', id, allowMs: buildMs ?? 0 });
-    run = new core.Run(config);
+    run = new core.Run(await withTexts(config));
   } catch (error) {
     report(id, error);
     return;
@@ -114,13 +115,13 @@ self.onmessage = async ({ data }) => {
     case 'cancel':
       cancelled.add(data.id);
       break;
-    case 'shape':
+    case 'hold':
       await ready;
-      answer(data.id, () => ({ seeds: core.seed_shape, hosts: core.host_shape, trace: core.trace_shape, list: core.list_shape })[data.kind](data.text));
+      answer(data.id, () => hold(data));
       break;
-    case 'warc':
+    case 'json':
       await ready;
-      answer(data.id, () => core.warc_index(data.bytes));
+      answer(data.id, () => json(data.marker));
       break;
     case 'pilot':
       await ready;

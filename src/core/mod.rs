@@ -16,3 +16,4 @@ pub mod rng;
 pub mod sim;
 pub mod speed;
 pub mod units;
+pub mod unpack;

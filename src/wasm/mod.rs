@@ -187,13 +187,14 @@ pub fn pilot(config: JsValue) -> Result<JsValue, JsValue> {
     config.pilot().map_or(Ok(JsValue::UNDEFINED), |p| to_js(&p))
 }
 
-/// A WARC file's bytes (gzipped or not) read as the capture index they imply, as CDX text
-/// (`core::model::history::warc`): the history view's worker reads a WARC file so as it
-/// loads, since its binary payloads cannot travel as text. Err: the record it cannot
-/// read, as `{field: "files", message}`.
+/// A file's bytes as the text they hold (`core::unpack`): gzip decompressed (a member
+/// or many), a WARC file as the capture index it implies where `warc_too` (the history
+/// view's records), at most `most` bytes of text: `{text, bytes, warc}`. The page's
+/// worker reads a dropped file so (its plain text it decodes itself, without a copy into
+/// this module). Err: what cannot be read and where, as `{field: "", message}`.
 #[wasm_bindgen]
-pub fn warc_index(bytes: &[u8]) -> Result<String, JsValue> {
-    crate::core::model::history::warc::index_of(bytes).map_err(|e| error_js(&InputError::new("files", e)))
+pub fn unpack(bytes: &[u8], most: usize, warc_too: bool) -> Result<JsValue, JsValue> {
+    crate::core::unpack::text_of(bytes, most, warc_too).map_err(|e| error_js(&InputError::new("", e))).and_then(|u| to_js(&u))
 }
 
 /// Runs the machine's speed probe once (a few milliseconds) and returns this module's

@@ -434,3 +434,30 @@ test("a link's setting beyond the form runs and stays in the link, and one the e
   assert.match(other.url(), /policies\.bins=20/, 'the link keeps it');
   await other.close();
 });
+
+// The page list is held by the worker (the page keeps its handle): the export asks the
+// worker for its text, so the exported configuration runs again as it is (`freshlab run
+// --config`), the list in it to the byte.
+test("a run on a page list exports its configuration with the list's text, which the page's thread never held", async () => {
+  const other = await browser.newPage(`${browser.url}?view=policies&policies.bins=30`);
+  await done(other, 'policies');
+  const panel = other.locator('#policies');
+  await panel.getByRole('button', { name: 'Load the sample page list' }).click();
+  await other.waitForFunction(() => /3,000 rows on 600 servers/.test(document.querySelector('#policies .trace-status').textContent), null, { timeout: 20_000 });
+  const held = await other.evaluate(() => globalThis.freshlab.router.panels.get('policies').pageList);
+  assert.equal(held.value.held, 'policies:pageList', 'a marker, not the text');
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await done(other, 'policies');
+  const [download] = await Promise.all([other.waitForEvent('download'), panel.getByRole('button', { name: /as JSON/ }).click()]);
+  const file = path.join(shots, 'page-list-run.json');
+  await download.saveAs(file);
+  const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const sample = await other.evaluate(() => globalThis.__freshlabSamples['sample-pages.csv']);
+  assert.equal(json.config.source, 'page_list');
+  assert.equal(json.config.page_list, sample);
+  assert.equal(json.config.page_list_bytes, undefined);
+  assert.equal(json.config.page_list_shape, undefined);
+  assert.equal(json.config.bins, 30);
+  assert.equal(json.result.capacities[0].curves[0].freshness.length, 30);
+  await other.close();
+});

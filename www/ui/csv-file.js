@@ -1,22 +1,37 @@
-// A CSV file for an experiment: chosen, dropped on its box, or a shipped sample. The
-// text is kept by the panel and sent with the configuration when the run starts (the
-// form's checks send its size); the core checks every row and names the bad ones.
+// A file for an experiment: chosen, dropped on its box, or a shipped sample. A large
+// one (a page list, a trace, a seed list, a host file: a box with a shape) is read and
+// held by the worker (worker-files.js): this thread keeps its handle, its size and its
+// shape, and a run names it by marker. A crawler's configuration (at most 1 MB) is kept
+// here as text and checked as it is. The core checks every row and names the bad ones.
 
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
+/** A configuration file's size, at most (the core's limit for every such file). */
+const MAX_SMALL_BYTES = 1024 * 1024;
 
-/** Reads a chosen or dropped file as UTF-8 text, or says why it cannot. */
-export async function readCsvFile(file) {
-  if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / 2 ** 20)} MB, over the 512 MB limit; keep fewer rows`);
+/** A configuration file's UTF-8 text (small: read on this thread), or says why not. */
+async function readSmallFile(file) {
+  if (file.size > MAX_SMALL_BYTES) throw new Error(`${file.name} is ${(file.size / 2 ** 20).toFixed(1)} MB, over the 1 MB a configuration file may have; is it the right file?`);
   const bytes = new Uint8Array(await file.arrayBuffer());
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error(`${file.name} looks like UTF-16 text; save it as UTF-8 CSV`);
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error(`${file.name} looks like UTF-16 text; save it as UTF-8`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const text = new TextDecoder('utf-8').decode(bytes);
     const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
-    throw new Error(`${file.name} is not UTF-8 text (line ${line} holds a byte that is not valid UTF-8); save it as UTF-8 CSV`);
+    throw new Error(`${file.name} is not UTF-8 text (line ${line} holds a byte that is not valid UTF-8); save it as UTF-8`);
   }
 }
+
+/** Keeps `promise` (a file loading; resolves to whether it loaded) as `panel`'s: a run
+ * asked for meanwhile waits for it (ExperimentPanel.start). */
+export function whileLoading(panel, promise, name) {
+  panel.loading.set(promise, name);
+  promise.finally(() => panel.loading.delete(promise));
+  return promise;
+}
+
+/** A held file's marker: what a run's configuration carries in its place. */
+export const marker = (slot, serial, blob, part = 0, records = false) => ({ held: slot, serial, part, blob, ...(records && { records: true }) });
 
 /** A shipped sample's text. Samples are not part of the page's script (they would weigh
  * on every load): each is a small script beside the page, loaded when asked for, which
@@ -54,17 +69,18 @@ export function takesDrops(box, onFiles) {
 const handoffs = new Map();
 
 /** Sends `file` ({text, name}) to the box `key` of panel `panelId`, which loads it when
- * its view is next shown. */
+ * its view is next shown (its text handed to the worker as a Blob). */
 export function handOff(panelId, key, file) {
   handoffs.set(`${panelId}:${key}`, file);
 }
 
 /**
- * Adds a drop box to `controls`. options: {key (the panel property holding {text, name,
- * bytes (its UTF-8 size), serial (one per load)}),
+ * Adds a drop box to `controls`. options: {key (the panel property holding {value (its
+ * text, or for a file with a shape its marker), name, bytes (its UTF-8 size), serial (one
+ * per load), shape, rows}),
  * label, empty (status with nothing loaded and another source), waiting (nothing loaded
  * and this file the source), help (HTML), sample (its file name in samples/), sampleName,
- * sampleLabel, onLoad(panel, text) (e.g. switch the source field), shape (the file's
+ * sampleLabel, onLoad(panel, text) (e.g. switch the source field; the text of a file without a shape only), shape (the file's
  * shape read in the worker, for the cost — 'list': a page list's servers and rates,
  * 'trace': a trace's articles, changes and days, both kept when unreadable, their run
  * reporting the rows; 'seeds': a seed list's pages and pairs, 'hosts': Nutch's host
@@ -141,87 +157,78 @@ export function csvDropBox(panel, controls, options) {
       else status.textContent = spec.when(config) ? options.waiting : options.empty;
     },
   });
-  const use = (text, name, bytes) => {
-    // reading: its shape is being read in the worker (the checks wait for it)
-    const held = { text, name, bytes, serial: ++loads, shape: null, reading: Boolean(options.shape) };
+  const textShape = TEXT_SHAPES[options.shape];
+  const heldShape = HELD_SHAPES[options.shape];
+  const use = (held, said = '') => {
     panel[options.key] = held;
     const awaited = panel.awaited.get(options.key);
     panel.awaited.delete(options.key);
     // a link's run needed a file: given one, it runs, saying if it is not the same size
-    const other = awaited && (awaited.bytes !== bytes || awaited.name !== name) ? ` (the link's run was on ${awaited.name}, ${kb(awaited.bytes)})` : '';
-    status.textContent = `Loaded ${name} (${kb(bytes)})${other}. ${options.loaded}`;
-    options.onLoad(panel, text);
+    const other = awaited && (awaited.bytes !== held.bytes || awaited.name !== held.name) ? ` (the link's run was on ${awaited.name}, ${kb(awaited.bytes)})` : '';
+    status.textContent = `Loaded ${held.name} (${kb(held.bytes)})${said}${other}. ${options.loaded}`;
+    // a file the run will refuse (a trace's bad rows) is kept: the run reports them
+    if (held.refused) status.textContent = `Loaded ${held.name} (${kb(held.bytes)})${other}, but a run will refuse it: ${unstopped(held.refused)}.`;
+    options.onLoad(panel, options.shape ? null : held.value);
     panel.changed();
     if (awaited) panel.start();
-    // the file's shape (a page list's servers, their sizes and rates; a trace's articles
-    // and changes), read in the worker, makes the cost note as close as the text would
-    const textShape = TEXT_SHAPES[options.shape];
-    if (textShape) {
-      panel.client.shape(text, options.shape).then(
-        ({ result }) => {
-          if (panel[options.key] !== held) return;
-          held.shape = result;
-          held.reading = false;
-          status.textContent = `Loaded ${name} (${kb(bytes)}): ${textShape.count(result)}${other}. ${options.loaded}`;
-          panel.changed();
-        },
-        // a file it cannot read is not held: its line and fix are said here
-        (error) => {
-          if (panel[options.key] !== held) return;
-          panel[options.key] = null;
-          status.textContent = `Not loaded: ${name}: ${unstopped(error.message)}.`;
-          panel.setStatus(`Check the ${textShape.noun}: ${unstopped(error.message)}.`, true);
-          panel.changed();
-        },
-      );
-    } else if (options.shape) {
-      panel.client.shape(text, options.shape).then(
-        ({ result }) => {
-          if (panel[options.key] !== held) return;
-          held.shape = result;
-          held.rows = HELD_SHAPES[options.shape].rows(result);
-          held.reading = false;
-          status.textContent = `Loaded ${name} (${kb(bytes)}): ${HELD_SHAPES[options.shape].count(result)}${other}. ${options.loaded}`;
-          panel.changed();
-        },
-        // unread, the file stands in the checks by its size, and what the run will refuse
-        // is said now (a trace's bad rows by line); the run reads it again
-        (error) => {
-          if (panel[options.key] !== held) return;
-          held.reading = false;
-          status.textContent = `Loaded ${name} (${kb(bytes)})${other}, but a run will refuse it: ${unstopped(error.message)}.`;
-          panel.changed();
-        },
-      );
-    }
   };
+  // the last file asked for: an earlier one read later is not used
+  let latest = 0;
+  /** Has the worker read and hold `blob` (its shape too), then uses it. */
+  const hold = async (blob, name) => {
+    const serial = ++loads;
+    latest = serial;
+    const slot = `${panel.spec.id}:${options.key}`;
+    status.textContent = `Reading ${name}…`;
+    const read = await panel.client.hold({ slot, serial, blobs: [blob], kind: options.shape }).then(
+      ({ result }) => result[0],
+      (error) => {
+        throw new Error(`${name} ${unstopped(error.message)}${/^is not UTF-8/.test(error.message) ? '; save it as UTF-8' : ''}`);
+      },
+    );
+    if (latest !== serial) return;
+    if (read.shapeError && textShape) {
+      // a seed list or host file it cannot read is not held: its line and fix are said
+      const error = new Error(`${name}: ${read.shapeError}`);
+      error.panelMessage = `Check the ${textShape.noun}: ${unstopped(read.shapeError)}.`;
+      throw error;
+    }
+    const held = { value: marker(slot, serial, blob), name, bytes: read.bytes, serial, shape: read.shape ?? null };
+    if (read.shapeError) held.refused = read.shapeError;
+    else if (heldShape) held.rows = heldShape.rows(read.shape);
+    use(held, read.shape ? `: ${(textShape ?? heldShape).count(read.shape)}` : '');
+  };
+  /** A file's text (a sample's, another view's) in this box. */
+  const useText = async (text, name) => (options.shape ? hold(new Blob([text]), name) : use({ value: text, name, bytes: new TextEncoder().encode(text).length, serial: ++loads }));
   // each resolves to whether the file was loaded
   const load = async (file) => {
     try {
-      // the file's size is its UTF-8 text's: readCsvFile takes valid UTF-8 only
-      use(await readCsvFile(file), file.name, file.size);
+      if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / 2 ** 20)} MB, over the 512 MB limit; keep fewer rows`);
+      if (options.shape) await hold(file, file.name);
+      else use({ value: await readSmallFile(file), name: file.name, bytes: file.size, serial: ++loads });
       return true;
     } catch (error) {
-      panel[options.key] = null;
-      status.textContent = `Not loaded: ${unstopped(error.message)}.`;
-      panel.setStatus(`Check the file: ${unstopped(error.message)}.`, true);
+      failed(error);
       return false;
     }
   };
-  // a run asked for meanwhile waits for the file (ExperimentPanel.start)
-  const loading = (promise, name) => {
-    panel.loading.set(promise, name);
-    promise.finally(() => panel.loading.delete(promise));
+  /** A file not loaded: the box and the panel say why. */
+  const failed = (error) => {
+    panel[options.key] = null;
+    const message = unstopped(error.message);
+    status.textContent = `Not loaded: ${message}.`;
+    panel.setStatus(error.panelMessage ?? `Check the file: ${message}.`, true);
+    panel.changed();
   };
+  const loading = (promise, name) => whileLoading(panel, promise, name);
   box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files[0] && loading(load(e.target.files[0]), e.target.files[0].name));
   const loadShipped = async () => {
     try {
       const { sample, sampleName } = offered;
-      const text = await loadSample(sample);
-      use(text, sampleName, new TextEncoder().encode(text).length);
+      await useText(await loadSample(sample), sampleName);
       return true;
     } catch (error) {
-      status.textContent = `Not loaded: ${unstopped(error.message)}.`;
+      failed(error);
       return false;
     }
   };
@@ -236,7 +243,7 @@ export function csvDropBox(panel, controls, options) {
     const sent = handoffs.get(`${panel.spec.id}:${options.key}`);
     if (!sent) return;
     handoffs.delete(`${panel.spec.id}:${options.key}`);
-    use(sent.text, sent.name, new TextEncoder().encode(sent.text).length);
+    loading(useText(sent.text, sent.name).catch(failed), sent.name);
   };
   document.addEventListener('freshlab:view', take);
   queueMicrotask(take);

@@ -4,7 +4,7 @@ import { Form, parse } from './form.js';
 import { ChartView } from './chart.js';
 import { Progress } from './progress.js';
 import { Cancelled } from '../worker-client.js';
-import { downloadText } from './download.js';
+import { download, downloadText } from './download.js';
 import { encodeValue, decodeValue } from './state.js';
 import { elapsed, number } from './format.js';
 import { costNote } from './cost.js';
@@ -389,19 +389,16 @@ export class ExperimentPanel {
     config.experiment = this.experiment;
     for (const [key, value] of Object.entries(read)) setPath(config, key, value);
     for (const [key, { value }] of this.linked) setPath(config, key, value);
-    // a held file stands in the checks as its shape once the worker has read it, else
-    // as its size
+    // a held file stands in the checks as its shape (read by the worker as it loaded),
+    // else as its size (a file whose rows the run will refuse)
     for (const spec of this.fileSpecs) {
       const file = this.heldFile(config, spec);
       if (file && file.shape && spec.shape) config[spec.shape] = file.shape;
       // or as what the view gives for it (the history's records: each file's head and size)
       else if (file && spec.standIn) config[spec.field] = spec.standIn(file);
-      // a file with no size field, its shape still being read: left out of the checks
-      // until it is (its text is never checked on this thread)
-      else if (file && spec.shape && !spec.size && file.reading) continue;
       else if (file && spec.size) config[spec.size] = file.bytes;
       // a small file (a crawler's configuration) is checked as it is
-      else if (file) config[spec.field] = file.text;
+      else if (file) config[spec.field] = file.value;
     }
     this.withPilot(config);
     return config;
@@ -456,14 +453,15 @@ export class ExperimentPanel {
     return spec.when(config) ? (this[spec.key] ?? null) : null;
   }
 
-  /** The configuration a run needs: each held file's text in place of its size. */
+  /** The configuration a run needs: each held file in place of its size or shape (its
+   * text, or the marker by which the worker holding it finds it: worker-files.js). */
   forRun(config) {
     let run = config;
     for (const spec of this.fileSpecs) {
       const file = this.heldFile(run, spec);
       if (!file) continue;
       const { [spec.size ?? '']: _size, [spec.shape ?? '']: _shape, ...rest } = run;
-      run = { ...rest, [spec.field]: file.text };
+      run = { ...rest, [spec.field]: file.value };
     }
     return run;
   }
@@ -500,17 +498,6 @@ export class ExperimentPanel {
       }
     }
     if (config) for (const box of this.fileBoxes) box.refresh(config);
-    // a big file's bound from its size alone may refuse it: while the worker reads its
-    // shape (a page list's rows and servers, a trace's articles and changes), the
-    // estimate waits for it instead of flashing that refusal
-    const reading = config && problem && /needs about/.test(problem.message) ? this.fileSpecs.map((spec) => this.heldFile(config, spec)).find((file) => file?.reading) : null;
-    if (reading) {
-      this.note.textContent = `Reading ${reading.name} for what it holds: the estimate follows.`;
-      this.noted = null;
-      this.setStatus(`Reading ${reading.name}: it runs once its estimate is known.`);
-      this.markStale(config);
-      return null;
-    }
     if (problem) {
       this.showProblem(problem);
       if (!this.result) this.placeholder.textContent = `No chart yet: ${this.status.textContent}`;
@@ -680,7 +667,8 @@ export class ExperimentPanel {
     this.shown = JSON.stringify(this.comparable(config));
     this.lastPartial = null;
     const runConfig = this.forRun(config);
-    const run = this.client.run(runConfig, {
+    const run = this.client.run(config, {
+      prepare: (part) => this.forRun(part),
       buildMs: buildAllowance(this.core, config),
       onProgress: (fraction, partial, elapsedMs) => {
         if (this.running !== run) return;
@@ -743,9 +731,15 @@ export class ExperimentPanel {
     if (this.runButton) this.runButton.disabled = false;
   }
 
-  exportJson() {
-    const text = JSON.stringify({ config: this.lastConfig, result: this.result }, null, 1);
-    downloadText(`freshlab-${this.spec.id}.json`, text, 'application/json');
+  /** The last run's configuration and result as JSON, a held file's text (in the
+   * worker) put in by the worker: this thread never holds it. */
+  async exportJson() {
+    const held = [];
+    const text = JSON.stringify({ config: this.lastConfig, result: this.result }, (_key, value) => (value?.blob instanceof Blob && typeof value.held === 'string' ? `\u0000${held.push(value) - 1}` : value), 1);
+    // each marker was written as the string "\u0000k": the k-th file's JSON string in its place
+    const pieces = text.split(/"\\u0000(\d+)"/);
+    const parts = await Promise.all(pieces.map((piece, k) => (k % 2 ? this.client.json(held[Number(piece)]).then(({ result }) => result) : piece)));
+    download(`freshlab-${this.spec.id}.json`, new Blob(parts, { type: 'application/json' }));
   }
 }
 

@@ -2,60 +2,15 @@
 // capture index, sitemaps, a crawl log, Wikipedia's revisions — each page's rate with its
 // interval, and one click to run the other experiments on those pages.
 import { number as fmt } from '../ui/format.js';
-import { loadSample, handOff, takesDrops } from '../ui/csv-file.js';
-import { gunzip, gunzipHead, isGzip } from '../ui/gzip.js';
+import { loadSample, handOff, marker, takesDrops, whileLoading } from '../ui/csv-file.js';
 
-const MAX_BYTES = 1024 * 1024 * 1024;
 /** A file's first characters in the checks, at most (the core samples up to 1 MiB). */
 const HEAD_CHARS = 256 * 1024;
 /** Every file's together, at most (several sitemap snapshots). */
 const HEADS_CHARS = 1024 * 1024;
+/** The worker's slot for the records held. */
+const SLOT = 'history:records';
 let loads = 0;
-
-/** The first `chars` characters of `text`, never half of a surrogate pair. */
-function head(text, chars) {
-  if (text.length <= chars) return text;
-  const code = text.charCodeAt(chars - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
-}
-
-/** Whether `bytes` start as a WARC file does. */
-function isWarc(bytes) {
-  return String.fromCharCode(...bytes.subarray(0, 7)) === 'WARC/1.';
-}
-
-/** A file's text, gunzipped by the browser when it is gzip (a .gz index or log, in one
- * member or several): {text}, or for a WARC file {text, warc: true} with the capture
- * index it implies, read in the worker (its payloads are binary). */
-async function textOf(file, panel) {
-  const raw = new Uint8Array(await file.arrayBuffer());
-  const gzip = isGzip(raw);
-  // a WARC file goes to the worker as it is, decompressed there as it is indexed (gzipped
-  // a record a member, as WARC writers do, it would take a stream a member here)
-  if (isWarc(gzip ? await gunzipHead(raw, 7) : raw)) {
-    if (raw.length > MAX_BYTES) throw new Error(`${file.name} is ${Math.round(raw.length / 2 ** 20)} MB, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
-    try {
-      const { result } = await panel.client.warcIndex(raw);
-      return { text: result, warc: true };
-    } catch (error) {
-      throw new Error(`${file.name}: ${error.message ?? error}`);
-    }
-  }
-  let bytes = raw;
-  if (gzip) {
-    try {
-      bytes = await gunzip(raw, MAX_BYTES);
-    } catch (error) {
-      throw new Error(`${file.name}: ${error.message}; download it again`);
-    }
-  }
-  if (bytes.length > MAX_BYTES) throw new Error(`${file.name} holds ${Math.round(bytes.length / 2 ** 20)} MB of text, over the page's 1 GB; the command line reads any size (freshlab history FILE…)`);
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    throw new Error(`${file.name} is not UTF-8 text${gzip ? ' once decompressed' : ''}`);
-  }
-}
 
 function recordsBox(panel, controls) {
   const box = document.createElement('div');
@@ -68,9 +23,9 @@ function recordsBox(panel, controls) {
     <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's; their index servers' <code>output=json</code> answers too), sitemap.xml files, a Heritrix crawl.log, a CSV
       <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code> (optional <code>weight</code>, <code>content_type</code>), MediaWiki revisions (an API answer's JSON, a dump's XML),
       or WARC files themselves (read as the capture index they imply: each response's payload digest);
-      gzip files are decompressed here (one member or several, as Common Crawl's index shards). Several snapshots of a sitemap are dated by a date in each file's name
+      gzip files are decompressed as they load (one member or several, as Common Crawl's index shards). Several snapshots of a sitemap are dated by a date in each file's name
       (<code>sitemap-2026-03-15.xml</code>, <code>20260315</code>, a Wayback timestamp), else each at its latest <code>lastmod</code>.
-      The page holds up to 1 GB of text; the command line streams any size.</p>`;
+      The page holds up to 512 MB of text a file (1 GB a gzip or WARC file); the command line streams any size.</p>`;
   const status = box.querySelector('.trace-status');
   panel.fileBoxes.push({
     refresh() {
@@ -79,46 +34,61 @@ function recordsBox(panel, controls) {
       status.textContent = awaited ? `This link's run is on your records ${awaited.name}: choose or drop them here and it runs.` : 'No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.';
     },
   });
-  const use = (files, run = false) => {
-    const sizes = files.map((f) => new TextEncoder().encode(f.text).length);
-    const bytes = sizes.reduce((n, b) => n + b, 0);
-    const name = files.length === 1 ? files[0].name : `${files.length} files (${files.map((f) => f.name).join(', ')})`;
-    const awaited = panel.awaited.get('records');
-    panel.awaited.delete('records');
+  // the last files asked for: earlier ones read later are not used
+  let latest = 0;
+  /** Has the worker read and hold `blobs` (each {blob, name}), then uses them; resolves
+   * to whether they loaded. */
+  const load = async (blobs, run = false) => {
+    const serial = ++loads;
+    latest = serial;
+    const names = blobs.map((b) => b.name);
+    const name = names.length === 1 ? names[0] : `${names.length} files (${names.join(', ')})`;
+    status.textContent = `Reading ${name}…`;
     // in the checks each file stands as its first characters and its size: the core
     // counts the records a byte there, for the memory a run needs
-    const room = Math.max(4096, Math.min(HEAD_CHARS, Math.floor(HEADS_CHARS / files.length)));
-    const heads = files.map((f, k) => ({ name: f.name, text: head(f.text, room), bytes: sizes[k], ...(f.warc && { warc: true }) }));
-    panel.records = { text: files, name, bytes, serial: ++loads, shape: null, heads };
+    const room = Math.max(4096, Math.min(HEAD_CHARS, Math.floor(HEADS_CHARS / blobs.length)));
+    let read;
+    try {
+      ({ result: read } = await panel.client.hold({ slot: SLOT, serial, blobs: blobs.map((b) => b.blob), records: true, headChars: room }));
+    } catch (error) {
+      if (latest !== serial) return true;
+      panel.records = null;
+      // named as chosen (a .gz name with its .gz)
+      const message = `${blobs[Number(error.field)]?.blob.name || name}: ${error.message}`;
+      status.textContent = `Not loaded: ${message}.`;
+      panel.setStatus(`Check the file: ${message}.`, true);
+      panel.changed();
+      return false;
+    }
+    if (latest !== serial) return true;
+    const bytes = read.reduce((n, r) => n + r.bytes, 0);
+    const awaited = panel.awaited.get('records');
+    panel.awaited.delete('records');
+    const value = read.map((r, k) => ({ name: names[k], text: marker(SLOT, serial, blobs[k].blob, k, true), ...(r.warc && { warc: true }) }));
+    const heads = read.map((r, k) => ({ name: names[k], text: r.head, bytes: r.bytes, ...(r.warc && { warc: true }) }));
+    panel.records = { value, name, bytes, serial, shape: null, heads };
     panel.form.set('source', 'files');
-    const warcs = files.filter((f) => f.warc);
-    // the index's lines less its legend: a record each
-    const records = warcs.reduce((n, f) => n + f.text.split('\n').length - 2, 0);
+    const warcs = read.filter((r) => r.warc);
+    const records = warcs.reduce((n, r) => n + r.records, 0);
     const indexed = warcs.length ? `, the capture index of ${warcs.length === 1 ? 'a WARC file' : `${warcs.length} WARC files`}: ${fmt(records, 9)} records` : '';
     status.textContent = `Loaded ${name} (${fmt(bytes / 1024, 3)} KB${indexed}). Read when the run starts.`;
     panel.changed();
     if (awaited || run) panel.start();
+    return true;
   };
-  const load = async (list) => {
-    try {
-      use(await Promise.all([...list].map(async (file) => ({ name: file.name.replace(/\.gz$/, ''), ...(await textOf(file, panel)) }))));
-    } catch (error) {
-      panel.records = null;
-      status.textContent = `Not loaded: ${error.message}.`;
-      panel.setStatus(`Check the file: ${error.message}.`, true);
-    }
-  };
-  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files.length && load(e.target.files));
+  /** Chosen or dropped files (a .gz name read as the name of what it holds). */
+  const loadFiles = (list) => whileLoading(panel, load([...list].map((file) => ({ blob: file, name: file.name.replace(/\.gz$/, '') }))), list.length === 1 ? list[0].name : `${list.length} files`);
+  box.querySelector('input[type=file]').addEventListener('change', (e) => e.target.files.length && loadFiles(e.target.files));
   for (const button of box.querySelectorAll('[data-sample]')) {
     button.addEventListener('click', async () => {
       try {
-        use([{ name: button.dataset.sample, text: await loadSample(button.dataset.sample) }], true);
+        await load([{ blob: new Blob([await loadSample(button.dataset.sample)]), name: button.dataset.sample }], true);
       } catch (error) {
         status.textContent = `Not loaded: ${error.message}.`;
       }
     });
   }
-  takesDrops(box, load);
+  takesDrops(box, loadFiles);
   controls.append(box);
 }
 
