@@ -22,7 +22,7 @@ function recordsBox(panel, controls) {
     <p class="trace-status" role="status">No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.</p>
     <p class="help">A CDX or CDXJ capture index (the Wayback Machine's, Common Crawl's; their index servers' <code>output=json</code> answers too), sitemap.xml files, a Heritrix crawl.log, a CSV
       <code>url,fetch_time,changed</code> or <code>url,fetch_time,digest</code> (optional <code>weight</code>, <code>content_type</code>), MediaWiki revisions (an API answer's JSON, a dump's XML),
-      or WARC files themselves (read as the capture index they imply: each response's payload digest);
+      or WARC files themselves (read as the capture index they imply: each response's payload digest, or its payload's SHA-1 where the record gives none);
       gzip files are decompressed as they load (one member or several, as Common Crawl's index shards). Several snapshots of a sitemap are dated by a date in each file's name
       (<code>sitemap-2026-03-15.xml</code>, <code>20260315</code>, a Wayback timestamp), else each at its latest <code>lastmod</code>.
       The page holds up to 512 MB of text a file (1 GB a gzip or WARC file); the command line streams any size.</p>`;

@@ -1,13 +1,14 @@
 //! WARC files (ISO 28500: WARC/1.0 and WARC/1.1, as Heritrix, wget, warcio and
 //! Browsertrix write them) read as the capture index they imply, a record at a time:
 //! each `response`, `resource` and `revisit` record a capture — its target URI, its
-//! date, the status and content type of the HTTP response it holds, its payload digest —
-//! written as a CDX line under the legend ` CDX a b m s k`, which the CDX reader then
+//! date, the status and content type of the HTTP response it holds, its payload digest
+//! (where the record gives none, the SHA-1 of its payload, hashed as it passes: a
+//! response's body after its HTTP head as stored, a resource's block) — written as a CDX line under the legend ` CDX a b m s k`, which the CDX reader then
 //! reads as any index's ([`super::lines`]). Every other record (`request`, `metadata`,
 //! `warcinfo`, `conversion`, `continuation`) is written with the mime type
 //! `warc/<type>`, as pywb's indexer writes them with `--allrecords`, and counted as not a
-//! capture. The records' blocks are skipped, never held: memory stays that of one
-//! record's headers.
+//! capture. The records' blocks pass, never held: memory stays that of one record's
+//! headers.
 
 use std::io::{self, BufRead, Read};
 
@@ -115,35 +116,44 @@ impl<R: BufRead> Index<R> {
         };
         let kind = headers.get("warc-type").unwrap_or("").trim().to_ascii_lowercase();
         let block_type = headers.get("content-type").unwrap_or("").trim().to_ascii_lowercase();
-        // the HTTP response's head, where the block holds one
-        let http = if block_type.starts_with("application/http") && matches!(kind.as_str(), "response" | "revisit") {
+        let given = headers.get("warc-payload-digest").is_some();
+        // the HTTP response's head, where the block holds one; the payload after it hashed
+        // where the record gives no digest of it
+        let (http, computed) = if block_type.starts_with("application/http") && matches!(kind.as_str(), "response" | "revisit") {
             let mut head = Vec::new();
             let read = (&mut self.input).take(length.min(MAX_HTTP_HEAD)).read_until_blank_line(&mut head)?;
-            let rest = length - read;
-            self.skip(rest)?;
-            Some(HttpHead::of(&head))
+            let computed = self.block(length - read, kind == "response" && !given)?;
+            (Some(HttpHead::of(&head)), computed)
         } else {
-            self.skip(length)?;
-            None
+            // a resource is its own payload
+            let hash = kind == "resource" && !given && headers.get("warc-block-digest").is_none();
+            (None, self.block(length, hash)?)
         };
-        let line = self.capture(&kind, &headers, &block_type, http.as_ref())?;
+        let line = self.capture(&kind, &headers, &block_type, http.as_ref(), computed)?;
         self.out.extend_from_slice(line.as_bytes());
         self.records += 1;
         self.consumed += used as u64 + length;
         Ok(())
     }
 
-    /// Skips `n` bytes of a block; the file ending first is an error.
-    fn skip(&mut self, n: u64) -> io::Result<()> {
-        let skipped = io::copy(&mut (&mut self.input).take(n), &mut io::sink())?;
-        if skipped < n {
-            return Err(self.damaged(format!("the file ends {} bytes into its {n}-byte block: it was cut short; fetch it again", skipped)));
+    /// Passes `n` bytes of a block, their SHA-1 in base32 where `hash` (as WARC writers
+    /// write a payload digest); the file ending first is an error.
+    fn block(&mut self, n: u64, hash: bool) -> io::Result<Option<String>> {
+        let mut sha1 = hash.then(sha1_smol::Sha1::new);
+        let passed = match &mut sha1 {
+            Some(sha1) => io::copy(&mut (&mut self.input).take(n), &mut Hashing(sha1))?,
+            None => io::copy(&mut (&mut self.input).take(n), &mut io::sink())?,
+        };
+        if passed < n {
+            return Err(self.damaged(format!("the file ends {passed} bytes into its {n}-byte block: it was cut short; fetch it again")));
         }
-        Ok(())
+        Ok(sha1.map(|s| base32(&s.digest().bytes())))
     }
 
     /// The record's index line: `url date mime status digest`.
-    fn capture(&self, kind: &str, headers: &Headers, block_type: &str, http: Option<&HttpHead>) -> io::Result<String> {
+    /// `computed`: the payload's digest where the record gives none (a response's, a
+    /// resource's).
+    fn capture(&self, kind: &str, headers: &Headers, block_type: &str, http: Option<&HttpHead>, computed: Option<String>) -> io::Result<String> {
         let url = headers
             .get("warc-target-uri")
             .map(|u| u.trim().trim_start_matches('<').trim_end_matches('>').replace(' ', "%20"))
@@ -154,12 +164,12 @@ impl<R: BufRead> Index<R> {
         let digest = |name: &str| headers.get(name).map(|d| d.trim().rsplit(':').next().unwrap_or("").to_string()).filter(|d| !d.is_empty() && !d.contains(' '));
         let (mime, status, digest) = match kind {
             "response" => match http {
-                Some(h) => (h.content_type.clone(), h.status.clone(), digest("warc-payload-digest")),
+                Some(h) => (h.content_type.clone(), h.status.clone(), digest("warc-payload-digest").or(computed)),
                 // a response of another protocol (dns:, whois:): the URL says it is not a page
                 None => (first_word(block_type), "-".into(), digest("warc-payload-digest").or_else(|| digest("warc-block-digest"))),
             },
             // the resource itself, without a protocol's response around it
-            "resource" => (first_word(block_type), "200".into(), digest("warc-payload-digest").or_else(|| digest("warc-block-digest"))),
+            "resource" => (first_word(block_type), "200".into(), digest("warc-payload-digest").or_else(|| digest("warc-block-digest")).or(computed)),
             "revisit" => {
                 let profile = headers.get("warc-profile").unwrap_or("").to_ascii_lowercase();
                 if profile.contains("server-not-modified") {
@@ -241,6 +251,40 @@ impl HttpHead {
             .unwrap_or_default();
         HttpHead { status: status.to_string(), content_type }
     }
+}
+
+/// A block's bytes into a SHA-1.
+struct Hashing<'a>(&'a mut sha1_smol::Sha1);
+
+impl io::Write for Hashing<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A digest in base32 (RFC 4648, without padding: a SHA-1's 20 bytes are 32 letters),
+/// as Heritrix, wget and warcio write `WARC-Payload-Digest: sha1:…`.
+fn base32(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+    let mut out = String::new();
+    let (mut bits, mut held) = (0u32, 0u32);
+    for &b in bytes {
+        bits = (bits << 8) | u32::from(b);
+        held += 8;
+        while held >= 5 {
+            held -= 5;
+            out.push(ALPHABET[((bits >> held) & 31) as usize] as char);
+        }
+    }
+    if held > 0 {
+        out.push(ALPHABET[((bits << (5 - held)) & 31) as usize] as char);
+    }
+    out
 }
 
 /// A content type without its parameters (`text/html; charset=utf-8` → `text/html`).

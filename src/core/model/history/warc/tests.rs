@@ -105,6 +105,39 @@ dns:example.com 20260101000000 text/dns - -
     assert_eq!(index(old).unwrap(), " CDX a b m s k\nhttp://example.com/ 20260101000000 - - AAAA\n");
 }
 
+/// A writer that gives no payload digest (an older or homemade one): each response's
+/// body after its HTTP head, and a resource's block, hashed as they pass (the digests
+/// below by Python's hashlib and base64, an independent evaluation); a revisit has no
+/// payload to hash, and a DNS response is no page.
+#[test]
+fn records_without_a_payload_digest_are_given_their_payloads_sha1() {
+    let page = Some("http://example.com/");
+    let warc = [
+        record("response", page, "2026-01-01T00:00:00Z", &[], HTTP, &http("200 OK", "text/html", "<p>one</p>")),
+        record("response", page, "2026-01-02T00:00:00Z", &[], HTTP, &http("200 OK", "text/html", "<p>one</p>")),
+        record("response", page, "2026-01-03T00:00:00Z", &[], HTTP, &http("200 OK", "text/html", "<p>two</p>")),
+        record("response", page, "2026-01-04T00:00:00Z", &[], HTTP, &http("200 OK", "text/html", "")),
+        record("revisit", page, "2026-01-05T00:00:00Z", &[("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest")], HTTP, "HTTP/1.1 200 OK\r\n\r\n"),
+        record("resource", Some("http://example.com/notes.txt"), "2026-01-01T00:00:00Z", &[], "text/plain", "notes"),
+        // a digest given is kept as given, never recomputed
+        record("response", page, "2026-01-06T00:00:00Z", &[("WARC-Payload-Digest", "sha1:GIVEN")], HTTP, &http("200 OK", "text/html", "<p>two</p>")),
+    ]
+    .concat();
+    let expected = " CDX a b m s k
+http://example.com/ 20260101000000 text/html 200 3CURHRYR54XL2CVXV2KABN2Y3JA4O4B2
+http://example.com/ 20260102000000 text/html 200 3CURHRYR54XL2CVXV2KABN2Y3JA4O4B2
+http://example.com/ 20260103000000 text/html 200 FEME523OHNOXMNZD54NGSUDR67CV2UZO
+http://example.com/ 20260104000000 text/html 200 3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ
+http://example.com/ 20260105000000 warc/revisit 200 -
+http://example.com/notes.txt 20260101000000 text/plain 200 HLOXXFQSCAXSU7N6J3KP5CDOA7UEPQSN
+http://example.com/ 20260106000000 text/html 200 GIVEN
+";
+    assert_eq!(index(&warc).unwrap(), expected);
+    assert_eq!(base32(&[]), "");
+    assert_eq!(base32(b"f"), "MY");
+    assert_eq!(base32(b"foobar"), "MZXW6YTBOI", "RFC 4648 §10");
+}
+
 #[test]
 fn a_damaged_warc_is_refused_with_its_record_and_byte() {
     let good = record("resource", Some("http://example.com/"), "2026-01-01T00:00:00Z", &[], "text/plain", "hello");
