@@ -145,6 +145,8 @@ export function csvDropBox(panel, controls, options) {
   let offered = options;
   // with nothing loaded, the status says what runs, or which file a link's run needs
   const spec = panel.fileSpecs.find((f) => f.key === options.key);
+  // why the file last chosen was refused (null once another loads)
+  let refusal = null;
   panel.fileBoxes.push({
     refresh(config) {
       const awaited = panel.awaited.get(options.key);
@@ -153,13 +155,16 @@ export function csvDropBox(panel, controls, options) {
       offered = options.sampleFor?.(config) ?? options;
       sampleButton.textContent = offered.sampleLabel;
       if (panel[options.key]) return;
-      if (awaited) status.textContent = `${awaitedText(spec.noun, awaited)}: choose or drop it here and it runs.`;
+      // a file just refused: why stays said until another is loaded
+      if (refusal) status.textContent = refusal;
+      else if (awaited) status.textContent = `${awaitedText(spec.noun, awaited)}: choose or drop it here and it runs.`;
       else status.textContent = spec.when(config) ? options.waiting : options.empty;
     },
   });
   const textShape = TEXT_SHAPES[options.shape];
   const heldShape = HELD_SHAPES[options.shape];
   const use = (held, said = '') => {
+    refusal = null;
     panel[options.key] = held;
     const awaited = panel.awaited.get(options.key);
     panel.awaited.delete(options.key);
@@ -216,7 +221,8 @@ export function csvDropBox(panel, controls, options) {
   const failed = (error) => {
     panel[options.key] = null;
     const message = unstopped(error.message);
-    status.textContent = `Not loaded: ${message}.`;
+    refusal = `Not loaded: ${message}.`;
+    status.textContent = refusal;
     panel.setStatus(error.panelMessage ?? `Check the file: ${message}.`, true);
     panel.changed();
   };

@@ -27,9 +27,16 @@ function recordsBox(panel, controls) {
       (<code>sitemap-2026-03-15.xml</code>, <code>20260315</code>, a Wayback timestamp), else each at its latest <code>lastmod</code>.
       The page holds up to 512 MB of text a file (1 GB a gzip or WARC file); the command line streams any size.</p>`;
   const status = box.querySelector('.trace-status');
+  // why the files last chosen were refused (null once others load)
+  let refusal = null;
   panel.fileBoxes.push({
     refresh() {
       if (panel.records) return;
+      // files just refused: why stays said until others are loaded
+      if (refusal) {
+        status.textContent = refusal;
+        return;
+      }
       const awaited = panel.awaited.get('records');
       status.textContent = awaited ? `This link's run is on your records ${awaited.name}: choose or drop them here and it runs.` : 'No records loaded: generated captures of pages with known rates are read. Drop files here or choose them.';
     },
@@ -55,12 +62,14 @@ function recordsBox(panel, controls) {
       panel.records = null;
       // named as chosen (a .gz name with its .gz)
       const message = `${blobs[Number(error.field)]?.blob.name || name}: ${error.message}`;
-      status.textContent = `Not loaded: ${message}.`;
+      refusal = `Not loaded: ${message}.`;
+      status.textContent = refusal;
       panel.setStatus(`Check the file: ${message}.`, true);
       panel.changed();
       return false;
     }
     if (latest !== serial) return true;
+    refusal = null;
     const bytes = read.reduce((n, r) => n + r.bytes, 0);
     const awaited = panel.awaited.get('records');
     panel.awaited.delete('records');
