@@ -288,6 +288,9 @@ export class WorkerPool {
     this.joiner ??= new WorkerClient(this.source, this.module);
     this.joiner.watchdogMs = this.clients[0].watchdogMs;
     const started = performance.now();
+    // the join's configuration: the run's, without its held files (the result echoes it
+    // as one worker's does; the join needs no file)
+    const joinConfig = Object.fromEntries(Object.entries(prepare ? prepare(config) : config).filter(([, v]) => !(v?.blob instanceof Blob)));
     const byServers = parts.some((p) => p.server_part);
     const fractions = parts.map(() => 0);
     const partials = parts.map(() => null);
@@ -309,7 +312,7 @@ export class WorkerPool {
         onProgress?.(done, undefined, now - started);
         return;
       }
-      joining = this.joiner.merge(config, have).then(
+      joining = this.joiner.merge(joinConfig, have).then(
         ({ result }) => {
           joining = null;
           if (!finished) onProgress?.(done, result, performance.now() - started);
@@ -331,7 +334,7 @@ export class WorkerPool {
       const failed = outcomes.filter((o) => o.status === 'rejected').map((o) => o.reason);
       if (failed.length > 0) throw failed.find((e) => !(e instanceof Cancelled)) ?? failed[0];
       const done = outcomes.map((o) => o.value);
-      const { result } = await this.joiner.merge(config, done.map((d) => d.result));
+      const { result } = await this.joiner.merge(joinConfig, done.map((d) => d.result));
       return {
         result,
         elapsedMs: performance.now() - started,

@@ -459,5 +459,9 @@ test("a run on a page list exports its configuration with the list's text, which
   assert.equal(json.config.page_list_shape, undefined);
   assert.equal(json.config.bins, 30);
   assert.equal(json.result.capacities[0].curves[0].freshness.length, 30);
+  // the result's configuration is the run's, as the command line's run of it echoes it
+  // (a run cut over the pool's workers was joined with the form's, its list's shape in it)
+  assert.equal(json.result.config.page_list_shape, undefined);
+  assert.equal(json.result.config.page_list_bytes, undefined);
   await other.close();
 });
