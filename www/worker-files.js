@@ -2,8 +2,8 @@
 // file (a Blob: a handle, not its bytes) and what the form's checks need of it (its size,
 // its shape, its first characters), never its text. Decoding 100 MB took 0.44 s of the
 // main thread, and a run's checks on a 60 MB page list 2 s. A run's configuration names a
-// held file by a marker, {held, serial, part, blob, records}, which any worker resolves: from what
-// it holds, else by reading the Blob (a worker of the pool, or one replaced).
+// held file by a marker, {held, serial, part, blob, records}, which any worker resolves:
+// from what it holds, else by reading the Blob (a worker of the pool, or one replaced).
 import * as core from '../build/pkg/freshlab.js';
 
 /** Text a file may hold in the page, at most: V8's longest string (2^29 - 24 characters,
@@ -108,8 +108,13 @@ async function textOf({ held: slot, serial, part = 0, blob, records = false }) {
   // a worker that did not load it (one of the pool's, or one replaced) holds it a part a slot
   const alone = held.get(`${slot}#${part}`);
   if (alone?.serial === serial) return alone.parts[0].text;
-  const [read] = await holdAll(`${slot}#${part}`, serial, [blob], records);
-  return read.text;
+  try {
+    const [read] = await holdAll(`${slot}#${part}`, serial, [blob], records);
+    return read.text;
+  } catch (error) {
+    // (changed or removed on the disk since it was loaded)
+    throw new Error(`${blob.name ?? 'a file loaded'} could not be read again: ${error.message}; load it again`);
+  }
 }
 
 /** `value` (a run's configuration) with every held file's marker replaced by its text. */
