@@ -27,7 +27,6 @@ function lines(text) {
  * be read, without the file's name. */
 async function read(blob, records) {
   const bytes = new Uint8Array(await blob.arrayBuffer());
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error('looks like UTF-16 text; save it as UTF-8');
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
   const warc = String.fromCharCode(...bytes.subarray(0, 7)) === 'WARC/1.';
   if (records && (gzip || warc)) {
@@ -38,7 +37,7 @@ async function read(blob, records) {
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), bytes: bytes.length, warc: false };
   } catch {
-    // the core names the line of the first bad byte
+    // the core says why (UTF-16, or the line of the first bad byte)
     return unpacked(bytes, false);
   }
 }

@@ -2,9 +2,10 @@
 //! user drops, so that the page's main thread never holds them): gzip decompressed
 //! member by member (RFC 1952 §2.2: one member or many, as Common Crawl's index shards
 //! and WARC writers write them), a WARC file read as the capture index it implies
-//! ([`warc`]), and the text checked as UTF-8, the line of a bad byte named.
+//! ([`warc`]), and the text checked as UTF-8 as every file is ([`csv_rows::decode`]).
 
 use crate::chart::format::thousands;
+use crate::core::model::csv_rows;
 use crate::core::model::history::warc;
 use std::io::Read;
 
@@ -31,21 +32,11 @@ pub fn text_of(bytes: &[u8], most: usize, warc_too: bool) -> Result<Unpacked, St
         let text = warc::index_of(bytes)?;
         return Ok(Unpacked { bytes: text.len(), text, warc: true });
     }
-    let text = if gzip { gunzip(bytes, most)? } else { bytes.to_vec() };
-    if text.len() > most {
-        return Err(format!(
-            "holds over {:.0} MB of text{}, more than the page holds; the command line reads any size",
-            most as f64 / 1048576.0,
-            if gzip { " once decompressed" } else { "" }
-        ));
-    }
-    let bytes = text.len();
-    let text = String::from_utf8(text).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let line = 1 + e.as_bytes()[..valid].iter().filter(|b| **b == b'\n').count();
-        format!("is not UTF-8 text{} (line {line} holds a byte that is not valid UTF-8)", if gzip { " once decompressed" } else { "" })
-    })?;
-    Ok(Unpacked { text, bytes, warc: false })
+    let unpacked = if gzip { gunzip(bytes, most)? } else { Vec::new() };
+    let plain = if gzip { &unpacked[..] } else { bytes };
+    // (a BOM dropped; UTF-16 and binary refused with the fix; a bad byte by its line)
+    let text = csv_rows::decode(plain, "", most, "the command line reads any size").map_err(|e| if gzip { format!("once decompressed, {}", e.message) } else { e.message })?;
+    Ok(Unpacked { bytes: text.len(), text: text.to_owned(), warc: false })
 }
 
 /// The first bytes the file holds (decompressed when gzip): enough to tell its kind;

@@ -149,11 +149,11 @@ test('a bad trace is refused with its lines, and an unreadable one at once', asy
   fs.writeFileSync(latin1, Buffer.from([...Buffer.from('A,0\nCaf'), 0xe9, ...Buffer.from(',60\n')]));
   await page.locator('#bursty input[type=file]').setInputFiles(latin1);
   await page.waitForFunction(() => /not UTF-8/.test(document.querySelector('#bursty .trace-status').textContent));
-  assert.match(await page.locator('#bursty .trace-status').textContent(), /line 2 holds a byte that is not valid UTF-8/);
+  assert.match(await page.locator('#bursty .trace-status').textContent(), /byte \d+ on line 2 is not valid UTF-8/);
   // and stays said once the form has checked the inputs again (the box's refresh wrote
   // over it with "No trace loaded" when the file was read in the worker)
   await page.waitForTimeout(1000);
-  assert.match(await page.locator('#bursty .trace-status').textContent(), /Not loaded: latin1\.csv is not UTF-8 text \(line 2/);
+  assert.match(await page.locator('#bursty .trace-status').textContent(), /Not loaded: latin1\.csv is not UTF-8 text \(byte \d+ on line 2/);
   // back to the generator: the panel runs again
   await page.locator('#bursty').getByLabel('changes from').selectOption('generator');
 });

@@ -8,17 +8,14 @@ const MAX_FILE_BYTES = 512 * 1024 * 1024;
 /** A configuration file's size, at most (the core's limit for every such file). */
 const MAX_SMALL_BYTES = 1024 * 1024;
 
-/** A configuration file's UTF-8 text (small: read on this thread), or says why not. */
-async function readSmallFile(file) {
+/** A configuration file's UTF-8 text (small: read on this thread, by the core as the
+ * worker reads the large ones), or says why not. */
+async function readSmallFile(file, core) {
   if (file.size > MAX_SMALL_BYTES) throw new Error(`${file.name} is ${(file.size / 2 ** 20).toFixed(1)} MB, over the 1 MB a configuration file may have; is it the right file?`);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) throw new Error(`${file.name} looks like UTF-16 text; save it as UTF-8`);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const text = new TextDecoder('utf-8').decode(bytes);
-    const line = text.slice(0, text.indexOf('\uFFFD')).split('\n').length;
-    throw new Error(`${file.name} is not UTF-8 text (line ${line} holds a byte that is not valid UTF-8); save it as UTF-8`);
+    return core.unpack(new Uint8Array(await file.arrayBuffer()), MAX_SMALL_BYTES, false).text;
+  } catch (error) {
+    throw new Error(`${file.name} ${error.message ?? error}`);
   }
 }
 
@@ -188,7 +185,7 @@ export function csvDropBox(panel, controls, options) {
     const read = await panel.client.hold({ slot, serial, blobs: [blob], kind: options.shape }).then(
       ({ result }) => result[0],
       (error) => {
-        throw new Error(`${name} ${unstopped(error.message)}${/^is not UTF-8/.test(error.message) ? '; save it as UTF-8' : ''}`);
+        throw new Error(`${name} ${unstopped(error.message)}`);
       },
     );
     if (latest !== serial) return;
@@ -210,7 +207,7 @@ export function csvDropBox(panel, controls, options) {
     try {
       if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / 2 ** 20)} MB, over the 512 MB limit; keep fewer rows`);
       if (options.shape) await hold(file, file.name);
-      else use({ value: await readSmallFile(file), name: file.name, bytes: file.size, serial: ++loads });
+      else use({ value: await readSmallFile(file, panel.core), name: file.name, bytes: file.size, serial: ++loads });
       return true;
     } catch (error) {
       failed(error);
