@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, preset, unpack, validate};
+use freshlab::wasm::{Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, figures, limits, preset, table, unpack, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -34,10 +34,10 @@ fn a_run_returns_a_plain_result_object() {
     let minimum = get(&result, "minimum");
     let value = get(&minimum, "value").as_f64().unwrap();
     assert!(value > 0.927 && value < 0.9275);
-    let plots = Plots::new(result).expect("a result");
+    let plots = Plots::new(figures(result.clone()).expect("a result")).expect("its figures");
     assert!(plots.svg(640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
     assert_eq!(field_of(plots.svg(640, 400, JsValue::UNDEFINED, 1).expect_err("one figure only")), "index");
-    assert!(plots.csv().starts_with("level,line,r,c\n"));
+    assert!(table(result, None).unwrap().starts_with("level,line,r,c\n"));
     assert!(plots.summary(0).unwrap().contains("smallest factor"));
     assert_eq!(plots.count(), 1);
 }
@@ -45,10 +45,13 @@ fn a_run_returns_a_plain_result_object() {
 #[test]
 fn certify_reports_partial_results_while_it_runs() {
     let mut run = Run::new(object(r#"{"experiment": "certify", "enclosure": "natural", "max_boxes": 20000}"#)).unwrap();
+    assert!(run.figures().is_err(), "no result yet, no figures");
     run.advance(3000.0);
     assert!(!run.done());
     let partial = run.partial().unwrap();
     assert_eq!(get(&partial, "status").as_string().unwrap(), "running");
+    let text = |value: JsValue| js_sys::JSON::stringify(&value).unwrap().as_string().unwrap();
+    assert_eq!(text(run.figures().unwrap()), text(figures(partial).unwrap()), "the run's figures are those of the partial result it returned");
     while !run.done() {
         run.advance(100_000.0);
     }
@@ -73,8 +76,10 @@ fn bad_input_comes_back_as_field_and_message() {
     assert_eq!(field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()), "");
     assert_eq!(field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()), "n[1]");
     assert!(validate(object(r#"{"experiment": "bursts"}"#)).unwrap().is_null());
-    assert!(Plots::new(object(r#"{"experiment": "bursts"}"#)).is_err(), "not a result");
-    let plots = Plots::new(run_to_end(r#"{"experiment": "bursts"}"#)).unwrap();
+    assert!(figures(object(r#"{"experiment": "bursts"}"#)).is_err(), "not a result");
+    assert!(table(object(r#"{"experiment": "bursts"}"#), None).is_err(), "not a result");
+    assert!(Plots::new(run_to_end(r#"{"experiment": "bursts"}"#)).is_err(), "a result, not its figures");
+    let plots = Plots::new(figures(run_to_end(r#"{"experiment": "bursts"}"#)).unwrap()).unwrap();
     assert_eq!(field_of(plots.svg(640, 400, object(r#"{"font_scale": 99}"#), 0).err().unwrap()), "font_scale");
 }
 
@@ -155,7 +160,7 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     }
     let result = run.finish().unwrap();
     assert!(get(&result, "done").as_bool().unwrap());
-    let plots = Plots::new(result).unwrap();
+    let plots = Plots::new(run.figures().unwrap()).unwrap();
     assert_eq!(plots.count(), 6, "two capacities, the ratios to the bound, the crawlers and one server page by page per capacity");
     assert!(plots.summary(2).unwrap().contains("POLITE"), "{}", plots.summary(2).unwrap());
     assert!(plots.summary(3).unwrap().contains("Nutch"));
@@ -172,10 +177,10 @@ fn a_distributed_crawl_runs_with_four_figures_and_refuses_what_cannot_be() {
         run.advance(1e5);
     }
     let result = run.finish().unwrap();
-    let plots = Plots::new(result).unwrap();
+    let plots = Plots::new(run.figures().unwrap()).unwrap();
     assert_eq!(plots.count(), 4, "time, exchanges, algebraic, map");
     assert!(plots.summary(0).unwrap().contains("politeness violations: 0"));
-    assert!(plots.csv().starts_with("source,scheme,politeness,robots,"));
+    assert!(table(result, None).unwrap().starts_with("source,scheme,politeness,robots,"));
     let e = estimate(object(r#"{"experiment": "partition", "robots": [2, 2]}"#)).err().unwrap();
     assert_eq!(field_of(e), "robots[1]");
     let cost = estimate(object(r#"{"experiment": "partition"}"#)).unwrap();

@@ -51,7 +51,10 @@ const SLICE_MS = 8;
 const REPORT_MS = 250;
 const PARTIAL_SHARE = 20;
 
-async function execute(id, config, buildMs) {
+/** Runs `config`, reporting progress and partial results, then the result; each result
+ * with its figures (built here, where the result is: the page reads only them) unless
+ * `figures` is false (a part of a run cut over the pool, which the pool joins). */
+async function execute(id, config, buildMs, figures) {
   const started = performance.now();
   let run;
   try {
@@ -81,21 +84,24 @@ async function execute(id, config, buildMs) {
       if (t0 - lastReport > REPORT_MS && !run.done()) {
         lastReport = t0;
         let partial;
+        let shown;
         const now = performance.now();
         if (now - lastPartial > PARTIAL_SHARE * partialMs) {
           partial = run.partial();
+          if (figures && partial !== undefined) shown = run.figures();
           lastPartial = performance.now();
           partialMs = lastPartial - now;
         }
-        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial });
+        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial, figures: shown });
       }
       await yieldToEvents();
     }
     const result = run.finish();
+    const shown = figures ? run.figures() : undefined;
     run.free();
     // the module's memory only grows: its size now is the most this worker has held
     const memoryBytes = (await ready).memory.buffer.byteLength;
-    postMessage({ type: 'result', id, result, elapsedMs: performance.now() - started, memoryBytes });
+    postMessage({ type: 'result', id, result, figures: shown, elapsedMs: performance.now() - started, memoryBytes });
   } catch (error) {
     report(id, error);
   }
@@ -110,7 +116,7 @@ self.onmessage = async ({ data }) => {
       break;
     case 'run':
       await ready;
-      execute(data.id, data.config, data.buildMs);
+      execute(data.id, data.config, data.buildMs, data.figures !== false);
       break;
     case 'cancel':
       cancelled.add(data.id);
@@ -130,6 +136,14 @@ self.onmessage = async ({ data }) => {
     case 'merge':
       await ready;
       answer(data.id, () => core.merge(data.config, data.results));
+      break;
+    case 'figures':
+      await ready;
+      answer(data.id, () => core.figures(data.result));
+      break;
+    case 'table':
+      await ready;
+      answer(data.id, () => core.table(data.result, data.reader));
       break;
     case 'panic-test':
     case 'hang-test':

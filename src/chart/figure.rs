@@ -1,8 +1,12 @@
 //! A chart described independently of how it is drawn: axes and layers of data.
-//! [`super::draw`] renders it with plotters on a canvas or into SVG.
+//! [`super::draw`] renders it with plotters on a canvas or into SVG. It crosses from the
+//! worker, where results are, to the page, which draws (serde), so that the page never
+//! reads a whole result.
+
+use serde::{Deserialize, Serialize};
 
 /// One axis: its label, range and scale.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Axis {
     pub label: String,
     pub min: f64,
@@ -23,7 +27,7 @@ impl Axis {
 }
 
 /// Where a colour comes from; the theme turns it into pixels (light or dark).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Paint {
     /// The k-th colour of the colour-blind-safe palette.
     Series(usize),
@@ -36,14 +40,14 @@ pub enum Paint {
 }
 
 /// Line pattern: series are told apart by pattern as well as colour.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Dash {
     Solid,
     Dashed,
     Dotted,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Pen {
     pub paint: Paint,
     pub dash: Dash,
@@ -64,7 +68,7 @@ pub fn series_pen(k: usize) -> Pen {
     Pen::new(Paint::Series(k), [Dash::Solid, Dash::Dashed, Dash::Dotted][(k + shift) % 3])
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Layer {
     /// Polylines sharing a legend entry; `tag` is written on the longest one.
     Lines { label: String, lines: Vec<Vec<[f64; 2]>>, pen: Pen, tag: Option<String> },
@@ -90,7 +94,7 @@ impl Layer {
 }
 
 /// Which corner the legend sits in.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Corner {
     UpperLeft,
     UpperRight,
@@ -98,7 +102,7 @@ pub enum Corner {
     LowerRight,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Figure {
     pub title: String,
     pub x: Axis,

@@ -1,7 +1,10 @@
 //! The thin boundary between the core and JavaScript: the worker runs experiments
-//! through [`Run`]; the page reads each result once into [`Plots`], which draws it
-//! (plotters on a canvas) and exports it as SVG and CSV. Configs and results cross as plain objects
-//! (serde-wasm-bindgen); errors cross as `{field, message}` objects.
+//! through [`Run`] and builds each result's figures where the result is; the page reads
+//! only the figures into [`Plots`], which draws them (plotters on a canvas) and exports
+//! them as SVG (a result of 20,000 pages read on the page's thread held it 0.13–0.17 s;
+//! its figures are a few thousand points). A result's CSV comes from the worker too
+//! ([`table`]). Configs, results and figures cross as plain objects (serde-wasm-bindgen);
+//! errors cross as `{field, message}` objects.
 
 use crate::chart::draw::{draw_measured, figure_svg};
 use crate::chart::figure::Figure;
@@ -61,6 +64,8 @@ fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
 #[wasm_bindgen]
 pub struct Run {
     job: Option<Box<dyn Job<Output>>>,
+    /// The result `partial` or `finish` last returned, for its figures.
+    last: Option<Output>,
 }
 
 #[wasm_bindgen]
@@ -69,7 +74,7 @@ impl Run {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Run, JsValue> {
         let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
-        Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?) })
+        Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?), last: None })
     }
 
     /// Does about `budget` units of work; returns the fraction done.
@@ -82,9 +87,9 @@ impl Run {
     }
 
     /// The partial result, or `undefined` when the experiment has none.
-    pub fn partial(&self) -> Result<JsValue, JsValue> {
+    pub fn partial(&mut self) -> Result<JsValue, JsValue> {
         match self.job.as_ref().and_then(|j| j.partial()) {
-            Some(output) => to_js(&output),
+            Some(output) => self.returned(output),
             None => Ok(JsValue::UNDEFINED),
         }
     }
@@ -92,7 +97,20 @@ impl Run {
     /// The final result; the run is spent afterwards.
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         let job = self.job.take().ok_or_else(|| error_js(&InputError::new("", "this run has already finished")))?;
-        to_js(&job.finish())
+        self.returned(job.finish())
+    }
+
+    /// The figures of the result `partial` or `finish` last returned (for [`Plots::new`]).
+    pub fn figures(&self) -> Result<JsValue, JsValue> {
+        let output = self.last.as_ref().ok_or_else(|| error_js(&InputError::new("", "this run has returned no result yet")))?;
+        to_js(&output.figures())
+    }
+
+    /// `output` as a plain object, kept for its figures.
+    fn returned(&mut self, output: Output) -> Result<JsValue, JsValue> {
+        let value = to_js(&output);
+        self.last = Some(output);
+        value
     }
 }
 
@@ -264,31 +282,54 @@ pub fn split(config: JsValue, parts: usize) -> Result<JsValue, JsValue> {
 }
 
 /// Joins the results (final or partial) of `split`'s parts into the whole run's, the
-/// same to the last bit as one worker's.
+/// same to the last bit as one worker's: `{result, figures}`.
 #[wasm_bindgen]
 pub fn merge(config: JsValue, results: Vec<JsValue>) -> Result<JsValue, JsValue> {
     let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
     let outputs = results.into_iter().map(output_of).collect::<Result<Vec<_>, _>>()?;
-    to_js(&config.merge(outputs).map_err(|e| error_js(&e))?)
+    let output = config.merge(outputs).map_err(|e| error_js(&e))?;
+    to_js(&Shown { figures: output.figures(), result: &output })
 }
 
-/// A result ready to show: read from JavaScript once, its figures built once, then
-/// drawn, summarised and exported as often as the page needs (a redraw costs only the
-/// drawing, not another crossing of the whole result).
+/// A result beside its figures.
+#[derive(Serialize)]
+struct Shown<'a> {
+    result: &'a Output,
+    figures: Vec<Figure>,
+}
+
+/// The figures of a result (as [`Run::finish`] or [`Run::partial`] returned it, its
+/// display settings perhaps changed since): for [`Plots::new`].
+#[wasm_bindgen]
+pub fn figures(result: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&output_of(result)?.figures())
+}
+
+/// A result's data as CSV; with `reader`, as the page list that experiment reads.
+#[wasm_bindgen]
+pub fn table(result: JsValue, reader: Option<String>) -> Result<String, JsValue> {
+    let output = output_of(result)?;
+    Ok(match reader {
+        Some(reader) => output.table_for(&reader),
+        None => output.table(),
+    }
+    .to_csv())
+}
+
+/// A result's figures ready to show: read from JavaScript once, then drawn, summarised
+/// and exported as often as the page needs (a redraw costs only the drawing).
 #[wasm_bindgen]
 pub struct Plots {
-    output: Output,
     figures: Vec<Figure>,
 }
 
 #[wasm_bindgen]
 impl Plots {
-    /// Reads a result object (as `Run::finish` or `Run::partial` returned it).
+    /// Reads the figures [`Run::figures`], [`figures`] or [`merge`] returned.
     #[wasm_bindgen(constructor)]
-    pub fn new(output: JsValue) -> Result<Plots, JsValue> {
-        let output = output_of(output)?;
-        let figures = output.figures();
-        Ok(Plots { output, figures })
+    pub fn new(figures: JsValue) -> Result<Plots, JsValue> {
+        let figures = serde_wasm_bindgen::from_value(figures).map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result's figures: {e}"))))?;
+        Ok(Plots { figures })
     }
 
     /// How many figures the result has.
@@ -309,16 +350,6 @@ impl Plots {
     /// Figure `index` as an SVG document.
     pub fn svg(&self, width: u32, height: u32, options: JsValue, index: usize) -> Result<String, JsValue> {
         figure_svg(self.figure(index)?, width.clamp(200, 8000), height.clamp(150, 8000), &options_of(options)?).map_err(|e| error_js(&InputError::new("", e)))
-    }
-
-    /// The result's data as CSV.
-    pub fn csv(&self) -> String {
-        self.output.table().to_csv()
-    }
-
-    /// The result's data as CSV for experiment `reader` (a page list handed to its view).
-    pub fn csv_for(&self, reader: &str) -> String {
-        self.output.table_for(reader).to_csv()
     }
 
     /// A plain-text account of figure `index`'s key numbers (for screen readers).

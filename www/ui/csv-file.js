@@ -65,8 +65,9 @@ export function takesDrops(box, onFiles) {
  * by `panel id:file key` until that view's box takes them. */
 const handoffs = new Map();
 
-/** Sends `file` ({text, name}) to the box `key` of panel `panelId`, which loads it when
- * its view is next shown (its text handed to the worker as a Blob). */
+/** Sends `file` ({text, name}: the text, or a promise of it that the worker writes) to
+ * the box `key` of panel `panelId`, which loads it when its view is next shown (its text
+ * handed to the worker as a Blob). */
 export function handOff(panelId, key, file) {
   handoffs.set(`${panelId}:${key}`, file);
 }
@@ -246,7 +247,7 @@ export function csvDropBox(panel, controls, options) {
     const sent = handoffs.get(`${panel.spec.id}:${options.key}`);
     if (!sent) return;
     handoffs.delete(`${panel.spec.id}:${options.key}`);
-    loading(useText(sent.text, sent.name).catch(failed), sent.name);
+    loading(Promise.resolve(sent.text).then((text) => useText(text, sent.name)).catch(failed), sent.name);
   };
   document.addEventListener('freshlab:view', take);
   queueMicrotask(take);

@@ -173,7 +173,7 @@ export class ExperimentPanel {
     const exports = document.createElement('div');
     exports.className = 'buttons exports';
     for (const [text, act] of [
-      ['CSV', () => downloadText(`freshlab-${spec.id}.csv`, this.plots.csv(), 'text/csv')],
+      ['CSV', () => this.exportCsv()],
       ['JSON', () => this.exportJson()],
       ['Embed', () => (this.embedDialog ??= new EmbedDialog(this)).open()],
     ]) {
@@ -369,18 +369,28 @@ export class ExperimentPanel {
   }
 
   /** When only display fields (spec.display) differ from the finished result's
-   * configuration, draws that result again with them: no rerun. */
+   * configuration, draws that result again with them: no rerun (the worker builds its
+   * figures anew; an edit or a run meanwhile drops them). */
   redisplay(config) {
-    const shown = this.result?.config;
+    const last = this.result;
+    const shown = last?.config;
     if (!shown || this.running || !this.spec.display) return;
     const differs = this.fields.map((f) => f.key).filter((key) => JSON.stringify(getPath(config, key)) !== JSON.stringify(getPath(shown, key)));
     if (!differs.length || !differs.every((key) => this.spec.display.includes(key))) return;
     const next = structuredClone(shown);
     for (const key of differs) setPath(next, key, getPath(config, key));
-    this.show({ ...this.result, config: next }, 'final');
-    this.shown = JSON.stringify(this.comparable(config));
-    this.markStale(config);
-    this.setStatus('Redrawn from the last run (a display choice: no rerun).');
+    const result = { ...last, config: next };
+    const asked = (this.redrawing = {});
+    this.client.figures(result).then(
+      (figures) => {
+        if (this.redrawing !== asked || this.running || this.result !== last) return;
+        this.show(result, figures, 'final');
+        this.shown = JSON.stringify(this.comparable(config));
+        this.markStale(config);
+        this.setStatus('Redrawn from the last run (a display choice: no rerun).');
+      },
+      (error) => this.redrawing === asked && this.showProblem(error),
+    );
   }
 
   /** The configuration as the form has it (base values for what it does not hold). */
@@ -540,11 +550,12 @@ export class ExperimentPanel {
     for (const view of this.chartViews) view.setStale(stale ? this.staleNote.textContent : '');
   }
 
-  /** Draws every figure of `result` (adding or removing charts as needed). `phase`:
-   * 'final', 'partial' (`fraction` done) or 'cancelled'. */
-  show(result, phase, fraction = 0) {
+  /** Draws `figures` (`result`'s, built by the worker), adding or removing charts as
+   * needed, and writes `result`'s tables. `phase`: 'final', 'partial' (`fraction` done)
+   * or 'cancelled'. */
+  show(result, figures, phase, fraction = 0) {
     const previous = this.plots;
-    this.plots = new this.core.Plots(result);
+    this.plots = new this.core.Plots(figures);
     this.result = result;
     this.placeholder.hidden = true;
     const count = Math.min(this.plots.count(), this.spec.figures ?? Infinity);
@@ -576,15 +587,15 @@ export class ExperimentPanel {
   }
 
   /** Draws the latest partial result, at most every PARTIAL_EVERY_MS. */
-  showPartial(run, partial, fraction) {
-    this.pendingPartial = { partial, fraction };
+  showPartial(run, partial, figures, fraction) {
+    this.pendingPartial = { partial, figures, fraction };
     if (this.partialTimer) return;
     const wait = Math.max(0, (this.lastPartialAt ?? 0) + PARTIAL_EVERY_MS - performance.now());
     this.partialTimer = setTimeout(() => {
       this.partialTimer = null;
       if (this.running !== run || !this.pendingPartial) return;
       this.lastPartialAt = performance.now();
-      this.show(this.pendingPartial.partial, 'partial', this.pendingPartial.fraction);
+      this.show(this.pendingPartial.partial, this.pendingPartial.figures, 'partial', this.pendingPartial.fraction);
       this.lastPartial = this.pendingPartial;
       this.pendingPartial = null;
     }, wait);
@@ -670,11 +681,11 @@ export class ExperimentPanel {
     const run = this.client.run(config, {
       prepare: (part) => this.forRun(part),
       buildMs: buildAllowance(this.core, config),
-      onProgress: (fraction, partial, elapsedMs) => {
+      onProgress: (fraction, partial, elapsedMs, figures) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
         this.fraction = fraction;
-        if (partial) this.showPartial(run, partial, fraction);
+        if (partial) this.showPartial(run, partial, figures, fraction);
       },
     });
     this.running = run;
@@ -682,12 +693,12 @@ export class ExperimentPanel {
     this.progress.start(() => run.cancel());
     if (this.runButton) this.runButton.disabled = true;
     run.promise.then(
-      ({ result, elapsedMs, workers }) => {
+      ({ result, figures, elapsedMs, workers }) => {
         if (this.running !== run) return;
         this.finish();
         this.lastConfig = this.withoutPilot(runConfig);
         this.shownInputs = inputs;
-        this.show(result, 'final');
+        this.show(result, figures, 'final');
         // edits made while it ran leave the chart out of date; an invalid one keeps its
         // message in the status, which the run's time would otherwise replace
         if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}.`);
@@ -701,7 +712,7 @@ export class ExperimentPanel {
           if (last) {
             this.lastConfig = this.withoutPilot(runConfig);
             this.shownInputs = inputs;
-            this.show(last.partial, 'cancelled', last.fraction);
+            this.show(last.partial, last.figures, 'cancelled', last.fraction);
             this.check();
             this.setStatus(`Cancelled at ${Math.round(100 * last.fraction)} %: the chart and the tables show the partial result.`);
           } else {
@@ -729,6 +740,15 @@ export class ExperimentPanel {
     this.running = null;
     this.progress.stop();
     if (this.runButton) this.runButton.disabled = false;
+  }
+
+  /** The result's data as CSV, written by the worker (core.table). */
+  async exportCsv() {
+    try {
+      downloadText(`freshlab-${this.spec.id}.csv`, await this.client.table(this.result), 'text/csv');
+    } catch (error) {
+      this.showProblem(error);
+    }
   }
 
   /** The last run's configuration and result as JSON, a held file's text (in the
