@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { root, run, say } from './shell.mjs';
 
 const cli = path.join(root, 'target', 'release', 'freshlab');
@@ -55,6 +56,53 @@ function burstyTrace(name, articles) {
   return file;
 }
 
+/** A capture index (CDX) of `pages` pages on 500 hosts, each captured daily for
+ * `days` days, its content changing every 1–4 captures. */
+function captureIndex(name, pages, days) {
+  const file = path.join(dir, `${name}.cdx`);
+  const out = fs.openSync(file, 'w');
+  fs.writeSync(out, ' CDX N b a m s k r M S V g\n');
+  for (let day = 0; day < days; day++) {
+    const stamp = `2026${String(1 + Math.floor(day / 28)).padStart(2, '0')}${String(1 + (day % 28)).padStart(2, '0')}000000`;
+    const lines = [];
+    for (let p = 0; p < pages; p++) {
+      lines.push(`example,site${p % 500})/p${p} ${stamp} http://site${p % 500}.example/p${p} text/html 200 D${p}V${Math.floor(day / (1 + (p % 4)))}${'A'.repeat(24)} - - 9000 ${day * pages + p} crawl-00001.warc.gz`);
+    }
+    fs.writeSync(out, `${lines.join('\n')}\n`);
+  }
+  fs.closeSync(out);
+  return file;
+}
+
+/** A WARC file of `pages` pages fetched `visits` times: responses whose payloads are
+ * `size` bytes (± half) of words (they deflate 2.6 times, HTML more), each page changing
+ * every 1–5 visits; with their payload digests or without (the reader then hashes
+ * them), gzipped a record a member where `gzip` (as WARC writers write them). */
+function warcFile(name, pages, visits, { size, digests, gzip }) {
+  const file = path.join(dir, `${name}.warc${gzip ? '.gz' : ''}`);
+  let seed = 11;
+  const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+  const words = Array.from({ length: 3000 }, () => Array.from({ length: 2 + Math.floor(8 * random()) }, () => String.fromCharCode(97 + Math.floor(26 * random()))).join(''));
+  const pool = Array.from({ length: 200_000 }, () => words[Math.floor(words.length * random())]).join(' ');
+  const out = fs.openSync(file, 'w');
+  for (let v = 0; v < visits; v++) {
+    const date = `2026-${String(1 + Math.floor(v / 28)).padStart(2, '0')}-${String(1 + (v % 28)).padStart(2, '0')}T12:00:00Z`;
+    const records = [];
+    for (let p = 0; p < pages; p++) {
+      const length = Math.floor(size * (0.5 + random()));
+      const at = Math.floor((pool.length - length - 1) * random());
+      const body = `<html>page ${p} version ${Math.floor(v / (1 + (p % 5)))}</html>${pool.slice(at, at + length)}`;
+      const http = `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+      const digest = digests ? `WARC-Payload-Digest: sha1:D${p}V${Math.floor(v / (1 + (p % 5)))}\r\n` : '';
+      const record = `WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://site${p % 100}.example/p${p}\r\nWARC-Date: ${date}\r\nContent-Type: application/http; msgtype=response\r\n${digest}Content-Length: ${http.length}\r\n\r\n${http}\r\n\r\n`;
+      records.push(gzip ? zlib.gzipSync(record) : Buffer.from(record));
+    }
+    fs.writeSync(out, Buffer.concat(records));
+  }
+  fs.closeSync(out);
+  return file;
+}
+
 /** A file of the page's samples. */
 const sample = (name) => path.join(root, 'www', 'samples', name);
 
@@ -82,6 +130,13 @@ const lists = {
   fast: pageList('fast', 2, 1, 1e6),
   slow: pageList('slow', 2000, 100, 0.002),
   sample: path.join(root, 'www', 'samples', 'sample-pages.csv'),
+};
+say(`writing capture indexes and WARC files into ${dir}…`);
+const records = {
+  cdx: captureIndex('index', 50_000, 30),
+  warc: warcFile('digests', 4000, 12, { size: 2250, digests: true, gzip: false }),
+  hashed: warcFile('hashed', 500, 40, { size: 40_000, digests: false, gzip: false }),
+  gzipped: warcFile('gzipped', 4000, 24, { size: 2250, digests: false, gzip: true }),
 };
 const baseline = measure(['factor-curves', '--points', '10']).bytes;
 
@@ -112,6 +167,12 @@ const CASES = [
   ['partition', 'defaults', ['partition']],
   ['partition', 'thesis scale, 2 robot counts', ['partition', '--thesis', '--robots', '2,10']],
   ['partition', 'hashed URLs, 30 robots', ['partition', '--schemes', 'hash_url', '--robots', '2,10,30']],
+  ['history', 'generated captures, defaults', ['history']],
+  ['history', 'generated captures, 200,000 pages', ['history', '--pages', '200000', '--servers', '5000']],
+  ['history', 'a capture index, 1,500,000 lines', ['history', records.cdx]],
+  ['history', 'a WARC file, 48,000 responses with digests', ['history', records.warc]],
+  ['history', 'a WARC file, 20,000 responses of 40 KB hashed', ['history', records.hashed]],
+  ['history', 'a WARC file gzipped a record a member, 96,000 responses hashed', ['history', records.gzipped]],
   ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
   ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
   ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],

@@ -89,15 +89,32 @@ pub const SAMPLED_BYTES: usize = 1 << 20;
 /// one index or log vary less.
 const SAMPLED_MARGIN: f64 = 2.0;
 const SAMPLED_MARGIN_LINES: f64 = 1.25;
-/// Native reading speed (tests/cost_model.rs, `npm run bench:history`).
+/// Native reading speed of the line and XML formats (tests/cost_model.rs, `npm run
+/// bench:history`).
 pub const SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
+/// A WARC file's reading, natively on the reference machine: a record's fixed cost (its
+/// headers, its index line, its capture estimated), its bytes passed over, and a payload
+/// without a digest hashed (SHA-1). Fitted to generated WARC files (`npm run estimates`
+/// has them) measured here, 1.2 times slower than the reference: 126 MB in 48,000
+/// records carrying digests read in 0.15 s, 403 MB in 10,000 in 0.10 s, and the same
+/// without digests in 0.28 s and 0.54 s.
+const WARC_SECONDS_PER_RECORD: f64 = 2.2e-6;
+const WARC_SECONDS_PER_BYTE: f64 = 1.0 / 6e9;
+const HASH_SECONDS_PER_BYTE: f64 = 1.0 / 1.1e9;
+/// Inflating gzip, per compressed byte (the same 126 MB gzipped whole, 49 MB: 0.37 s
+/// more; a record a member, 80 MB: 0.66 s more).
+const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
 
 impl HistoryConfig {
     /// The records' total size in bytes: the texts', and the paths' files (compressed
     /// ones count eight times their size, gzip's usual ratio on these records).
     pub fn bytes(&self) -> f64 {
-        let texts: u64 = self.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64)).sum::<u64>() + self.records_bytes.unwrap_or(0);
-        texts as f64 + self.paths.iter().map(|p| path_bytes(p)).sum::<f64>()
+        self.text_bytes() + self.paths.iter().map(|p| PathSample::of(p).bytes).sum::<f64>()
+    }
+
+    /// The texts' size in bytes (the page's files, a WARC file as its capture index).
+    fn text_bytes(&self) -> f64 {
+        (self.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64)).sum::<u64>() + self.records_bytes.unwrap_or(0)) as f64
     }
 
     /// The generator of records with known rates.
@@ -165,31 +182,58 @@ fn file_marks(head: &str, bytes: f64, format: Format) -> f64 {
     }
 }
 
-/// A path's first bytes, decompressed where it is gzip (for its records a byte).
-#[cfg(not(target_arch = "wasm32"))]
-fn path_head(path: &str) -> String {
-    use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else { return String::new() };
-    let mut bytes = Vec::new();
-    let limit = SAMPLED_BYTES as u64;
-    let _ = if path.ends_with(".gz") { flate2::read::MultiGzDecoder::new(file).take(limit).read_to_end(&mut bytes) } else { file.take(limit).read_to_end(&mut bytes) };
-    String::from_utf8_lossy(&bytes).into_owned()
+/// A file the command line reads, as its cost sees it before reading it: its first
+/// megabyte, decompressed where it is gzip.
+struct PathSample {
+    /// Its first bytes, decompressed (for its records a byte).
+    head: String,
+    /// Its records' bytes: its size, times the ratio its first megabyte inflates by
+    /// where it is gzip (gzip told by its first two bytes, as the reader tells it).
+    bytes: f64,
+    /// Its size on the disk where it is gzip, else 0.
+    gzipped: f64,
 }
 
-#[cfg(target_arch = "wasm32")]
-fn path_head(_: &str) -> String {
-    String::new()
-}
+impl PathSample {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn of(path: &str) -> PathSample {
+        use std::io::Read;
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) as f64;
+        let mut raw = Vec::new();
+        if let Ok(file) = std::fs::File::open(path) {
+            let _ = file.take(SAMPLED_BYTES as u64).read_to_end(&mut raw);
+        }
+        if !raw.starts_with(&[0x1f, 0x8b]) {
+            return PathSample { head: String::from_utf8_lossy(&raw).into_owned(), bytes: size, gzipped: 0.0 };
+        }
+        // the sample's last member is cut short: what it gave up to there counts
+        let mut text = Vec::new();
+        let _ = flate2::read::MultiGzDecoder::new(raw.as_slice()).read_to_end(&mut text);
+        let ratio = text.len() as f64 / raw.len().max(1) as f64;
+        text.truncate(SAMPLED_BYTES);
+        PathSample { head: String::from_utf8_lossy(&text).into_owned(), bytes: size * ratio.max(1.0), gzipped: size }
+    }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn path_bytes(path: &str) -> f64 {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) as f64;
-    if path.ends_with(".gz") { 8.0 * size } else { size }
-}
+    #[cfg(target_arch = "wasm32")]
+    fn of(_: &str) -> PathSample {
+        PathSample { head: String::new(), bytes: 0.0, gzipped: 0.0 }
+    }
 
-#[cfg(target_arch = "wasm32")]
-fn path_bytes(_: &str) -> f64 {
-    0.0
+    /// Its reading time on the reference machine: a WARC file by its records (each
+    /// payload without a digest hashed), any other at the line and XML readers' speed;
+    /// gzip inflated.
+    fn seconds(&self) -> f64 {
+        let inflate = self.gzipped * INFLATE_SECONDS_PER_BYTE;
+        if !history::warc::is_warc(self.head.as_bytes()) {
+            return self.bytes * SECONDS_PER_BYTE + inflate;
+        }
+        let head = self.head.to_ascii_lowercase();
+        let records = (1 + head.matches("\nwarc/1.").count()) as f64 * self.bytes / head.len().max(1) as f64;
+        let captures = head.matches("warc-type: response").count() + head.matches("warc-type: resource").count();
+        let digested = head.matches("warc-payload-digest:").count();
+        let hashed = if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 };
+        records * WARC_SECONDS_PER_RECORD + self.bytes * (WARC_SECONDS_PER_BYTE + hashed * HASH_SECONDS_PER_BYTE) + inflate
+    }
 }
 
 impl Settings for HistoryConfig {
@@ -253,20 +297,24 @@ impl Settings for HistoryConfig {
                 time_fix: fix,
             };
         }
-        let bytes = self.bytes();
+        let paths: Vec<PathSample> = self.paths.iter().map(|p| PathSample::of(p)).collect();
+        let texts = self.text_bytes();
+        let bytes = texts + paths.iter().map(|p| p.bytes).sum::<f64>();
         // the page holds every file's whole text while it runs
         let held: f64 = self.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + self.records_bytes.unwrap_or(0) as f64;
         // records a byte, sampled from each file's first bytes (a CDX line is some 250
         // bytes, a dump's revision with its text over a thousand)
         let marks = self.files.iter().map(|f| file_marks(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format)).sum::<f64>()
-            + self.paths.iter().map(|p| file_marks(&path_head(p), path_bytes(p), self.format)).sum::<f64>()
+            + paths.iter().map(|p| file_marks(&p.head, p.bytes, self.format)).sum::<f64>()
             + self.records_bytes.unwrap_or(0) as f64 * MARKS_PER_BYTE;
+        // the page's files are text (a WARC file it read as its capture index)
+        let seconds = texts * SECONDS_PER_BYTE + paths.iter().map(PathSample::seconds).sum::<f64>();
         let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
         Cost {
             work: bytes.max(1.0),
             unit: "bytes of records".into(),
             bytes: held + marks * (history::BYTES_PER_MARK + history::BYTES_PER_PAGE / 4.0) + 1e6,
-            seconds: bytes * SECONDS_PER_BYTE,
+            seconds,
             memory_fix: fix.clone(),
             time_fix: fix,
         }

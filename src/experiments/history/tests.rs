@@ -554,3 +554,46 @@ fn a_warc_file_is_read_as_its_captures() {
         check(&o, "gzip path");
     }
 }
+
+/// A WARC file's reading time is priced by its records, the payloads it must hash (those
+/// without a digest) and the gzip it inflates, as measured (config.rs): by hand, 200
+/// responses of 2,000-byte payloads, with their digests, without, and gzipped a record a
+/// member (its bytes then its first megabyte's inflated ratio times its size: here the
+/// whole file's).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
+    use std::io::Write;
+    let record = |k: usize, digest: bool| {
+        let body = format!("{k:06}{}", "x".repeat(1994));
+        let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2000\r\n\r\n{body}");
+        let digest = if digest { "WARC-Payload-Digest: sha1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\r\n" } else { "" };
+        format!(
+            "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.example/p{k}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\n{digest}Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        )
+    };
+    let dir = std::env::temp_dir().join(format!("freshlab-warc-cost-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let seconds = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        HistoryConfig { source: RecordSource::Files, paths: vec![path.to_string_lossy().into_owned()], ..Default::default() }.cost().seconds
+    };
+    let with: String = (0..200).map(|k| record(k, true)).collect();
+    let without: String = (0..200).map(|k| record(k, false)).collect();
+    let (a, b) = (with.len() as f64, without.len() as f64);
+    let close = |got: f64, want: f64, what: &str| assert!((got / want - 1.0).abs() < 1e-9, "{what}: {got} against {want}");
+    close(seconds("with.warc", with.as_bytes()), 200.0 * 2.2e-6 + a / 6e9, "with digests");
+    close(seconds("without.warc", without.as_bytes()), 200.0 * 2.2e-6 + b / 6e9 + b / 1.1e9, "without");
+    let mut gzipped = Vec::new();
+    for k in 0..200 {
+        let mut member = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        member.write_all(record(k, true).as_bytes()).unwrap();
+        gzipped.extend(member.finish().unwrap());
+    }
+    close(seconds("with.warc.gz", &gzipped), 200.0 * 2.2e-6 + a / 6e9 + gzipped.len() as f64 / 150e6, "gzipped a record a member");
+    // a line format: its bytes at the line readers' speed
+    close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), 5300.0 / 150e6, "a capture index");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
