@@ -928,3 +928,25 @@ fn a_long_run_off_a_terminal_says_its_estimate_at_the_start() {
     let out = quiet.wait_with_output().unwrap();
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "", "--quiet prints nothing");
 }
+
+/// Every file a flag names is decoded by the core's one decoder: a crawler's
+/// configuration saved with a byte-order mark is read (it had been refused as no crawler
+/// configuration Freshlab knows), and a bad byte in any of them is named by its byte and
+/// line, with the fix.
+#[test]
+fn every_file_flag_decodes_as_the_page_lists_do() {
+    let dir = scratch("decoded");
+    let sample = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/nutch-site.xml")).unwrap();
+    let bom = dir.join("nutch-site.xml");
+    std::fs::write(&bom, [b"\xEF\xBB\xBF".as_slice(), &sample].concat()).unwrap();
+    let (code, out, err) = freshlab(&["crawlers", "--crawler-config", bom.to_str().unwrap(), "--horizon-days", "5", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("fetcher.server.delay=30.0 (line 17)"), "{out}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, b"# hosts\nexample.org 60\xFF 3600\n").unwrap();
+    for flag in ["--crawler-config", "--host-intervals", "--mime-rates", "--seed-list", "--heritrix-overrides"] {
+        let err = refusal(&["crawlers", flag, bad.to_str().unwrap()]);
+        assert!(err.contains(&format!("{flag} {}: is not UTF-8 text (byte 23 on line 2 is not valid UTF-8); save the file as UTF-8 text", bad.display())), "{flag}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,6 +12,7 @@ use progress::Progress;
 use freshlab::chart::theme::DrawOptions;
 use freshlab::core::input::InputError;
 use freshlab::core::input::nearest;
+use freshlab::core::model::csv_rows;
 use freshlab::core::{limits, speed};
 use freshlab::experiments::registry::{canonical, choices, defaults, fields, files, presets, summaries, visible_fields};
 use freshlab::experiments::{Config, FileInput, Output, config_from_value, start};
@@ -373,7 +374,9 @@ fn read_input(path: &Value, flag: &str, input: &FileInput) -> Result<String, Fai
     }
     let bytes = std::fs::read(path).map_err(|e| usage_error(format!("cannot read {path} ({flag}): {e}")))?;
     (input.check)(&bytes).map_err(|e| usage_error(format!("{flag} {path}: {}", e.message)))?;
-    String::from_utf8(bytes).map_err(|_| usage_error(format!("{flag} {path}: the file is not UTF-8 text")))
+    // the text as the check read it (a BOM dropped)
+    let text = csv_rows::decode_as(&bytes, input.field, usize::MAX, "", "UTF-8 text").map_err(|e| usage_error(format!("{flag} {path}: {}", e.message)))?;
+    Ok(text.to_owned())
 }
 
 fn read_config(path: &str) -> Result<Map<String, Value>, Failure> {

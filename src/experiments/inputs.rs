@@ -2,7 +2,14 @@
 //! line before the run, their size checked before they are read.
 
 use super::FileInput;
-use crate::core::model::{page_list, trace};
+use crate::core::input::InputError;
+use crate::core::model::{csv_rows, page_list, trace};
+
+/// A configuration file's text, by the core's one decoder (its size was checked before
+/// it was read).
+fn text_of<'a>(bytes: &'a [u8], field: &str) -> Result<&'a str, InputError> {
+    csv_rows::decode_as(bytes, field, usize::MAX, "", "UTF-8 text")
+}
 
 /// `--repository FILE` (or `--page-list FILE`): a page list,
 /// `page,server,change_rate[,weight][,frequency][,observed]` and the crawlers' columns.
@@ -33,13 +40,12 @@ pub const CRAWLER_CONFIG: FileInput = FileInput {
     flags: &["crawler_config"],
     field: "crawler_config",
     sets: |text| crate::core::policy::crawler_files::detect(text).map(|c| ("crawler", c.name())),
-    check: |bytes| match std::str::from_utf8(bytes) {
-        Ok(text) if crate::core::policy::crawler_files::detect(text).is_some() => Ok(()),
-        Ok(_) => Err(crate::core::input::InputError::new(
-            "crawler_config",
-            "is not a crawler configuration Freshlab knows: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py",
-        )),
-        Err(e) => Err(crate::core::input::InputError::new("crawler_config", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    check: |bytes| {
+        let text = text_of(bytes, "crawler_config")?;
+        match crate::core::policy::crawler_files::detect(text) {
+            Some(_) => Ok(()),
+            None => Err(InputError::new("crawler_config", "is not a crawler configuration Freshlab knows: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py")),
+        }
     },
     max_bytes: crate::core::policy::crawler_files::MAX_BYTES as u64,
     table: false,
@@ -52,9 +58,8 @@ pub const MIME_RATES: FileInput = FileInput {
     flags: &["mime_rates"],
     field: "mime_rates",
     sets: |_| None,
-    check: |bytes| match std::str::from_utf8(bytes) {
-        Ok(text) => crate::core::policy::crawler_files::nutch_mimes::read(text).map(|_| ()).map_err(|e| crate::core::input::InputError::new("mime_rates", e)),
-        Err(e) => Err(crate::core::input::InputError::new("mime_rates", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    check: |bytes| {
+        text_of(bytes, "mime_rates").and_then(|text| crate::core::policy::crawler_files::nutch_mimes::read(text).map(|_| ()).map_err(|e| InputError::new("mime_rates", e)))
     },
     max_bytes: crate::core::policy::crawler_files::nutch_mimes::MAX_BYTES as u64,
     table: false,
@@ -67,10 +72,7 @@ pub const HOST_INTERVALS: FileInput = FileInput {
     flags: &["host_intervals"],
     field: "host_intervals",
     sets: |_| None,
-    check: |bytes| match std::str::from_utf8(bytes) {
-        Ok(_) => Ok(()),
-        Err(e) => Err(crate::core::input::InputError::new("host_intervals", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
-    },
+    check: |bytes| text_of(bytes, "host_intervals").map(|_| ()),
     max_bytes: crate::core::policy::crawler_files::nutch_hosts::MAX_BYTES as u64,
     table: false,
     help: "Nutch's adaptive-host-specific-intervals.txt (NUTCH-3029): <hostname> <min> <max> a line, in seconds",
@@ -82,10 +84,7 @@ pub const SEED_LIST: FileInput = FileInput {
     flags: &["seed_list"],
     field: "seed_list",
     sets: |_| None,
-    check: |bytes| match std::str::from_utf8(bytes) {
-        Ok(text) => crate::core::model::seed_list::read(text).map(|_| ()).map_err(|e| crate::core::input::InputError::new("seed_list", e)),
-        Err(e) => Err(crate::core::input::InputError::new("seed_list", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
-    },
+    check: |bytes| text_of(bytes, "seed_list").and_then(|text| crate::core::model::seed_list::read(text).map(|_| ()).map_err(|e| InputError::new("seed_list", e))),
     max_bytes: crate::core::model::seed_list::MAX_BYTES,
     table: false,
     help: "your crawler's seed list (Nutch's Injector, StormCrawler): a URL a line, then its key=value pairs, each after a tab; joined to the page list by page, in place of its metadata column",
@@ -97,9 +96,9 @@ pub const HERITRIX_OVERRIDES: FileInput = FileInput {
     flags: &["heritrix_overrides"],
     field: "heritrix_overrides",
     sets: |_| None,
-    check: |bytes| match std::str::from_utf8(bytes) {
-        Ok(text) => crate::core::policy::crawler_files::heritrix::located_pairs(text).map(|_| ()).map_err(|e| crate::core::input::InputError::new("heritrix_overrides", e)),
-        Err(e) => Err(crate::core::input::InputError::new("heritrix_overrides", format!("is not UTF-8 text (byte {}); save it as UTF-8", e.valid_up_to()))),
+    check: |bytes| {
+        text_of(bytes, "heritrix_overrides")
+            .and_then(|text| crate::core::policy::crawler_files::heritrix::located_pairs(text).map(|_| ()).map_err(|e| InputError::new("heritrix_overrides", e)))
     },
     max_bytes: crate::core::policy::crawler_files::MAX_BYTES as u64,
     table: false,

@@ -129,20 +129,27 @@ pub fn reader(text: &str, separator: Separator) -> csv::Reader<&[u8]> {
     csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(separator.byte()).from_reader(text.as_bytes())
 }
 
-/// UTF-8 text (a BOM is allowed); other encodings are refused with the fix.
-/// `field` names the input in messages; `smaller` says how to make a file smaller.
+/// UTF-8 text (a BOM is allowed); other encodings are refused with the fix: every file
+/// Freshlab reads is decoded here. `field` names the input in messages; `smaller` says
+/// how to make a file smaller.
 pub fn decode<'a>(bytes: &'a [u8], field: &str, max_bytes: usize, smaller: &str) -> Result<&'a str, InputError> {
+    decode_as(bytes, field, max_bytes, smaller, "UTF-8 CSV")
+}
+
+/// [`decode`], the fix naming what to save the file as (`"UTF-8 text"` for a file that is
+/// not CSV).
+pub fn decode_as<'a>(bytes: &'a [u8], field: &str, max_bytes: usize, smaller: &str, save_as: &str) -> Result<&'a str, InputError> {
     if bytes.len() > max_bytes {
         return Err(InputError::new(field, format!("is {} MB, over the {} MB limit; {smaller}", bytes.len() >> 20, max_bytes >> 20)));
     }
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || bytes.iter().take(4096).any(|&b| b == 0) {
-        return Err(InputError::new(field, "looks like UTF-16 (or binary) text; save the file as UTF-8 CSV"));
+        return Err(InputError::new(field, format!("looks like UTF-16 (or binary) text; save the file as {save_as}")));
     }
     let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        InputError::new(field, format!("is not UTF-8 text (byte {} on line {line} is not valid UTF-8); save the file as UTF-8 CSV", at + 1))
+        InputError::new(field, format!("is not UTF-8 text (byte {} on line {line} is not valid UTF-8); save the file as {save_as}", at + 1))
     })
 }
 
