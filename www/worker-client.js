@@ -192,9 +192,10 @@ export class WorkerClient {
     return this.post({ type: 'hold', id: this.nextId++, ...request });
   }
 
-  /** A held file's text as a JSON string, in a Blob (a configuration's export). */
-  json(marker) {
-    return this.post({ type: 'json', id: this.nextId++, marker });
+  /** `value` ({config, result}) as an export's JSON, in a Blob, written by the worker
+   * (worker-files.js `exported`: each held file's text in place of its marker). */
+  exported(value) {
+    return this.post({ type: 'export', id: this.nextId++, value }).then(({ result }) => result);
   }
 
   /** Runs the pilot a configuration's estimate needs (core.pilot: bursty's GREEDY
@@ -264,9 +265,9 @@ export class WorkerPool {
     return this.clients[0].hold(request);
   }
 
-  /** A held file's text as JSON, from the first worker (WorkerClient.json). */
-  json(marker) {
-    return this.clients[0].json(marker);
+  /** An export's JSON, from the first worker (WorkerClient.exported). */
+  exported(value) {
+    return this.clients[0].exported(value);
   }
 
   /** A configuration's pilot, from the first worker (WorkerClient.pilot). */

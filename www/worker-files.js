@@ -128,7 +128,15 @@ export async function withTexts(value) {
   return value;
 }
 
-/** A held file's text as a JSON string, in a Blob (an export's configuration). */
-export async function json(marker) {
-  return new Blob([JSON.stringify(await textOf(marker))]);
+/** An export ({config, result}: a run's configuration, its held files by marker, and
+ * its result) as JSON in a Blob, each marker replaced by its file's text: written here,
+ * the page's thread neither holds a file's text nor stringifies a large result (37–51 ms
+ * there for a history of 20,000 pages). */
+export async function exported(value) {
+  const files = [];
+  const text = JSON.stringify(value, (_key, v) => (isMarker(v) ? `\u0000${files.push(v) - 1}` : v), 1);
+  // each marker was written as the string "\u0000k": the k-th file's JSON string in its place
+  const pieces = text.split(/"\\u0000(\d+)"/);
+  const parts = await Promise.all(pieces.map((piece, k) => (k % 2 ? textOf(files[Number(piece)]).then((t) => JSON.stringify(t)) : piece)));
+  return new Blob(parts, { type: 'application/json' });
 }

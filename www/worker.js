@@ -1,7 +1,7 @@
 // The simulation worker: runs experiments in slices so that progress, partial results
 // and cancellation reach the page while the core computes.
 import init, * as core from '../build/pkg/freshlab.js';
-import { hold, json, withTexts } from './worker-files.js';
+import { exported, hold, withTexts } from './worker-files.js';
 
 let ready = null;
 let lastPanic = null;
@@ -125,9 +125,9 @@ self.onmessage = async ({ data }) => {
       await ready;
       answer(data.id, () => hold(data));
       break;
-    case 'json':
+    case 'export':
       await ready;
-      answer(data.id, () => json(data.marker));
+      answer(data.id, () => exported(data.value));
       break;
     case 'pilot':
       await ready;

@@ -179,6 +179,18 @@ test('a capture index gzipped in 60 members (21 MB of text) loads, is read, show
   });
   assert.equal(read.pages, 20_000, read.said);
   assert.equal(await box.locator('canvas').count(), 3, 'the rates, the spacing and the servers are drawn');
+  // the exports are written by the worker: the JSON holds the whole result and the
+  // configuration with the index's text, the CSV a row a page
+  const saved = async (name) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), box.getByRole('button', { name: `Download the data of How often your pages change as ${name}` }).click()]);
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return fs.readFileSync(file, 'utf8');
+  };
+  const exported = JSON.parse(await saved('JSON'));
+  assert.equal(exported.result.pages.length, 20_000);
+  assert.equal(exported.config.files[0].text.split('\n').length, 180_002, 'the index, its legend and its last line end');
+  assert.equal((await saved('CSV')).trim().split('\n').length, 20_001);
   await box.locator('[data-send=policies]').click();
   await page.waitForFunction(() => /Loaded cdx-00042-pages\.csv \([\d,.]+ KB\): 20,000 rows on 500 servers/.test(document.querySelector('#policies .trace-status')?.textContent), null, { timeout: 60_000 });
   await noLongTask();

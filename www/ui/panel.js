@@ -751,15 +751,14 @@ export class ExperimentPanel {
     }
   }
 
-  /** The last run's configuration and result as JSON, a held file's text (in the
-   * worker) put in by the worker: this thread never holds it. */
+  /** The last run's configuration and result as JSON, written by the worker (each held
+   * file's text put in there: this thread never holds it). */
   async exportJson() {
-    const held = [];
-    const text = JSON.stringify({ config: this.lastConfig, result: this.result }, (_key, value) => (value?.blob instanceof Blob && typeof value.held === 'string' ? `\u0000${held.push(value) - 1}` : value), 1);
-    // each marker was written as the string "\u0000k": the k-th file's JSON string in its place
-    const pieces = text.split(/"\\u0000(\d+)"/);
-    const parts = await Promise.all(pieces.map((piece, k) => (k % 2 ? this.client.json(held[Number(piece)]).then(({ result }) => result) : piece)));
-    download(`freshlab-${this.spec.id}.json`, new Blob(parts, { type: 'application/json' }));
+    try {
+      download(`freshlab-${this.spec.id}.json`, await this.client.exported({ config: this.lastConfig, result: this.result }));
+    } catch (error) {
+      this.showProblem(error);
+    }
   }
 }
 
