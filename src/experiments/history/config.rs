@@ -106,8 +106,8 @@ const HASH_SECONDS_PER_BYTE: f64 = 1.0 / 1.1e9;
 const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
 
 impl HistoryConfig {
-    /// The records' total size in bytes: the texts', and the paths' files (compressed
-    /// ones count eight times their size, gzip's usual ratio on these records).
+    /// The records' total size in bytes: the texts', and the paths' files (a gzip file
+    /// its size times the ratio its first megabyte inflates by).
     pub fn bytes(&self) -> f64 {
         self.text_bytes() + self.paths.iter().map(|p| PathSample::of(p).bytes).sum::<f64>()
     }
@@ -206,10 +206,13 @@ impl PathSample {
         if !raw.starts_with(&[0x1f, 0x8b]) {
             return PathSample { head: String::from_utf8_lossy(&raw).into_owned(), bytes: size, gzipped: 0.0 };
         }
-        // the sample's last member is cut short: what it gave up to there counts
+        // the sample's last member is cut short: what it gave up to there counts; at most
+        // 64 sampled sizes inflated (gzip inflates up to 1,032 times: a megabyte of
+        // zeros had taken a gigabyte to price), the ratio over the bytes that made them
+        let mut rest = raw.as_slice();
         let mut text = Vec::new();
-        let _ = flate2::read::MultiGzDecoder::new(raw.as_slice()).read_to_end(&mut text);
-        let ratio = text.len() as f64 / raw.len().max(1) as f64;
+        let _ = flate2::bufread::MultiGzDecoder::new(&mut rest).take(64 * SAMPLED_BYTES as u64).read_to_end(&mut text);
+        let ratio = text.len() as f64 / (raw.len() - rest.len()).max(1) as f64;
         text.truncate(SAMPLED_BYTES);
         PathSample { head: String::from_utf8_lossy(&text).into_owned(), bytes: size * ratio.max(1.0), gzipped: size }
     }

@@ -593,6 +593,17 @@ fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
         gzipped.extend(member.finish().unwrap());
     }
     close(seconds("with.warc.gz", &gzipped), 200.0 * 2.2e-6 + a / 6e9 + gzipped.len() as f64 / 150e6, "gzipped a record a member");
+    // a gzip file that inflates a thousand times (100 MB of zeros in about 100 KB): its
+    // size priced by the ratio its first bytes inflate by, without inflating the megabyte
+    // sampled whole (64 MB at most)
+    let mut zeros = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for _ in 0..100 {
+        zeros.write_all(&[0u8; 1 << 20]).unwrap();
+    }
+    let path = dir.join("zeros.gz");
+    std::fs::write(&path, zeros.finish().unwrap()).unwrap();
+    let config = HistoryConfig { source: RecordSource::Files, paths: vec![path.to_string_lossy().into_owned()], ..Default::default() };
+    assert!((config.bytes() / 104_857_600.0 - 1.0).abs() < 0.05, "{} bytes", config.bytes());
     // a line format: its bytes at the line readers' speed
     close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), 5300.0 / 150e6, "a capture index");
     std::fs::remove_dir_all(&dir).unwrap();
