@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, figures, limits, preset, table, unpack, validate};
+use freshlab::wasm::{Held, Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, merge, preset, split, unpack, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -19,7 +19,7 @@ fn field_of(error: JsValue) -> String {
     get(&error, "field").as_string().expect("errors carry a field")
 }
 
-fn run_to_end(config: &str) -> JsValue {
+fn held_at_end(config: &str) -> Held {
     let mut run = Run::new(object(config)).expect("valid config");
     while !run.done() {
         run.advance(10_000.0);
@@ -27,17 +27,27 @@ fn run_to_end(config: &str) -> JsValue {
     run.finish().expect("result")
 }
 
+fn run_to_end(config: &str) -> JsValue {
+    held_at_end(config).whole().expect("a plain object")
+}
+
+fn text(value: &JsValue) -> String {
+    JSON::stringify(value).unwrap().as_string().unwrap()
+}
+
 #[test]
 fn a_run_returns_a_plain_result_object() {
-    let result = run_to_end(r#"{"experiment": "level_sets", "grid": 41}"#);
+    let held = held_at_end(r#"{"experiment": "level_sets", "grid": 41}"#);
+    let result = held.whole().unwrap();
     assert_eq!(get(&result, "experiment").as_string().unwrap(), "level_sets");
+    assert_eq!(text(&held.shown().unwrap()), text(&result), "the page's tables read a level set's result whole");
     let minimum = get(&result, "minimum");
     let value = get(&minimum, "value").as_f64().unwrap();
     assert!(value > 0.927 && value < 0.9275);
-    let plots = Plots::new(figures(result.clone()).expect("a result")).expect("its figures");
+    let plots = Plots::new(held.figures(JsValue::UNDEFINED).expect("a result")).expect("its figures");
     assert!(plots.svg(640, 400, JsValue::UNDEFINED, 0).unwrap().starts_with("<svg"));
     assert_eq!(field_of(plots.svg(640, 400, JsValue::UNDEFINED, 1).expect_err("one figure only")), "index");
-    assert!(table(result, None).unwrap().starts_with("level,line,r,c\n"));
+    assert!(held.table(None).starts_with("level,line,r,c\n"));
     assert!(plots.summary(0).unwrap().contains("smallest factor"));
     assert_eq!(plots.count(), 1);
 }
@@ -45,17 +55,15 @@ fn a_run_returns_a_plain_result_object() {
 #[test]
 fn certify_reports_partial_results_while_it_runs() {
     let mut run = Run::new(object(r#"{"experiment": "certify", "enclosure": "natural", "max_boxes": 20000}"#)).unwrap();
-    assert!(run.figures().is_err(), "no result yet, no figures");
     run.advance(3000.0);
     assert!(!run.done());
     let partial = run.partial().unwrap();
-    assert_eq!(get(&partial, "status").as_string().unwrap(), "running");
-    let text = |value: JsValue| js_sys::JSON::stringify(&value).unwrap().as_string().unwrap();
-    assert_eq!(text(run.figures().unwrap()), text(figures(partial).unwrap()), "the run's figures are those of the partial result it returned");
+    assert_eq!(get(&partial.shown().unwrap(), "status").as_string().unwrap(), "running");
+    assert!(Plots::new(partial.figures(JsValue::UNDEFINED).unwrap()).unwrap().count() >= 1);
     while !run.done() {
         run.advance(100_000.0);
     }
-    let result = run.finish().unwrap();
+    let result = run.finish().unwrap().whole().unwrap();
     assert_eq!(get(&result, "status").as_string().unwrap(), "budget_exhausted");
     assert!(run.finish().is_err(), "a spent run refuses to finish twice");
 }
@@ -76,10 +84,10 @@ fn bad_input_comes_back_as_field_and_message() {
     assert_eq!(field_of(Run::new(JsValue::from_f64(3.0)).err().unwrap()), "");
     assert_eq!(field_of(validate(object(r#"{"experiment": "bursts", "n": [5000, -1]}"#)).unwrap()), "n[1]");
     assert!(validate(object(r#"{"experiment": "bursts"}"#)).unwrap().is_null());
-    assert!(figures(object(r#"{"experiment": "bursts"}"#)).is_err(), "not a result");
-    assert!(table(object(r#"{"experiment": "bursts"}"#), None).is_err(), "not a result");
-    assert!(Plots::new(run_to_end(r#"{"experiment": "bursts"}"#)).is_err(), "a result, not its figures");
-    let plots = Plots::new(figures(run_to_end(r#"{"experiment": "bursts"}"#)).unwrap()).unwrap();
+    let held = held_at_end(r#"{"experiment": "bursts"}"#);
+    assert!(held.figures(object(r#"{"experiment": "bursts", "n": "many"}"#)).is_err(), "a configuration the result cannot be drawn under");
+    assert!(Plots::new(held.whole().unwrap()).is_err(), "a result, not its figures");
+    let plots = Plots::new(held.figures(JsValue::UNDEFINED).unwrap()).unwrap();
     assert_eq!(field_of(plots.svg(640, 400, object(r#"{"font_scale": 99}"#), 0).err().unwrap()), "font_scale");
 }
 
@@ -153,14 +161,14 @@ fn a_repository_run_reports_partial_curves_then_all_figures() {
     let config = r#"{"experiment": "policies", "repository": {"pages": 2000, "servers": 20}, "horizon_days": 60, "capacities": [0.1, 0.9], "crawlers": ["nutch"]}"#;
     let mut run = Run::new(object(config)).unwrap();
     run.advance(20_000.0);
-    let partial = run.partial().unwrap();
+    let partial = run.partial().unwrap().shown().unwrap();
     assert!(!get(&partial, "done").as_bool().unwrap());
     while !run.done() {
         run.advance(1e6);
     }
-    let result = run.finish().unwrap();
-    assert!(get(&result, "done").as_bool().unwrap());
-    let plots = Plots::new(run.figures().unwrap()).unwrap();
+    let held = run.finish().unwrap();
+    assert!(get(&held.shown().unwrap(), "done").as_bool().unwrap());
+    let plots = Plots::new(held.figures(JsValue::UNDEFINED).unwrap()).unwrap();
     assert_eq!(plots.count(), 6, "two capacities, the ratios to the bound, the crawlers and one server page by page per capacity");
     assert!(plots.summary(2).unwrap().contains("POLITE"), "{}", plots.summary(2).unwrap());
     assert!(plots.summary(3).unwrap().contains("Nutch"));
@@ -172,15 +180,15 @@ fn a_distributed_crawl_runs_with_four_figures_and_refuses_what_cannot_be() {
     let config = r#"{"experiment": "partition", "web": {"hosts": 60, "ips": 15, "mean_pages": 8, "max_pages": 100}, "robots": [2, 4]}"#;
     let mut run = Run::new(object(config)).unwrap();
     run.advance(500.0);
-    assert!(!get(&run.partial().unwrap(), "complete").as_bool().unwrap());
+    assert!(!get(&run.partial().unwrap().shown().unwrap(), "complete").as_bool().unwrap());
     while !run.done() {
         run.advance(1e5);
     }
-    let result = run.finish().unwrap();
-    let plots = Plots::new(run.figures().unwrap()).unwrap();
+    let held = run.finish().unwrap();
+    let plots = Plots::new(held.figures(JsValue::UNDEFINED).unwrap()).unwrap();
     assert_eq!(plots.count(), 4, "time, exchanges, algebraic, map");
     assert!(plots.summary(0).unwrap().contains("politeness violations: 0"));
-    assert!(table(result, None).unwrap().starts_with("source,scheme,politeness,robots,"));
+    assert!(held.table(None).starts_with("source,scheme,politeness,robots,"));
     let e = estimate(object(r#"{"experiment": "partition", "robots": [2, 2]}"#)).err().unwrap();
     assert_eq!(field_of(e), "robots[1]");
     let cost = estimate(object(r#"{"experiment": "partition"}"#)).unwrap();
@@ -222,4 +230,52 @@ fn gzipped_records_unpack_to_their_text_and_a_cut_member_is_named() {
     let error = unpack(&bytes[..bytes.len() - 3], 1 << 20, true).expect_err("cut short");
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains(&format!("in the member at byte {second} of")), "{message}");
+}
+
+/// A history's pages stay where it was computed: the page's tables read the ten
+/// fastest-changing, its figures, CSV and JSON come from the whole.
+#[test]
+fn a_held_history_shows_its_ten_fastest_pages_and_keeps_them_all() {
+    let held = held_at_end(r#"{"experiment": "history", "pages": 300, "servers": 10, "seed": 7}"#);
+    let (whole, shown) = (held.whole().unwrap(), held.shown().unwrap());
+    let rates = |result: &JsValue| -> Vec<f64> { js_sys::Array::from(&get(result, "pages")).iter().filter_map(|p| get(&get(&p, "estimate"), "rate").as_f64()).collect() };
+    let all = rates(&whole);
+    assert_eq!(js_sys::Array::from(&get(&whole, "pages")).length(), 300);
+    let mut fastest: Vec<f64> = all.iter().copied().filter(|r| *r > 0.0).collect();
+    fastest.sort_by(|a, b| b.total_cmp(a));
+    fastest.truncate(10);
+    assert_eq!(rates(&shown), fastest, "the ten fastest, fastest first");
+    assert_eq!(text(&get(&shown, "statuses")), text(&get(&whole, "statuses")));
+    assert_eq!(
+        text(&held.figures(JsValue::UNDEFINED).unwrap()),
+        text(&Held::figures(&held_at_end(r#"{"experiment": "history", "pages": 300, "servers": 10, "seed": 7}"#), JsValue::UNDEFINED).unwrap())
+    );
+    let listed = 300 - get(&whole, "left_out").as_f64().unwrap() as usize;
+    assert_eq!(held.table(None).lines().count(), listed + 1, "a row for every listed page, not the ten shown");
+}
+
+/// A display setting changed after the run redraws its figures from the held result.
+#[test]
+fn a_held_result_is_redrawn_under_a_display_setting() {
+    let config = r#"{"experiment": "bursty", "generator": {"articles": 40}, "fractions": [0.05, 0.5]}"#;
+    let held = held_at_end(config);
+    let first = text(&held.figures(JsValue::UNDEFINED).unwrap());
+    let other = get(&held.whole().unwrap(), "config");
+    Reflect::set(&other, &JsValue::from_str("article_rate"), &JsValue::from_f64(1.0)).unwrap();
+    let redrawn = text(&held.figures(other).unwrap());
+    assert_ne!(first, redrawn, "another request rate's article curve");
+    assert_eq!(text(&held.figures(JsValue::NULL).unwrap()), first, "the held result is unchanged");
+}
+
+/// The pool's join: the parts' whole results joined in a worker give one run's result.
+#[test]
+fn the_parts_of_a_split_run_join_into_one_runs_result() {
+    let config = r#"{"experiment": "policies", "repository": {"pages": 3000, "servers": 40}, "horizon_days": 30, "capacities": [0.2, 0.6]}"#;
+    let alone = run_to_end(config);
+    let parts = js_sys::Array::from(&split(object(config), 2).unwrap());
+    assert_eq!(parts.length(), 2);
+    let wholes: Vec<JsValue> = parts.iter().map(|part| run_to_end(&text(&part))).collect();
+    let joined = merge(object(config), wholes).unwrap();
+    assert_eq!(text(&joined.whole().unwrap()), text(&alone));
+    assert_eq!(text(&joined.shown().unwrap()), text(&alone));
 }

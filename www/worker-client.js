@@ -30,6 +30,39 @@ const WATCHDOG_MS = 60_000;
  * other runs start again on the new one. */
 const CANCEL_GRACE_MS = 250;
 
+/** A result the worker that computed it keeps (the page gets what its tables show and
+ * the figures): its redraws, CSV, page lists and JSON export are asked of that worker.
+ * `key`: its run's id (or its join's), under which the worker keeps the run's latest
+ * result. A worker restarted since keeps none: each then rejects saying so. */
+export class HeldResult {
+  constructor(client, key) {
+    this.client = client;
+    this.key = key;
+  }
+
+  /** Its figures (core.Held.figures), drawn under `config` (display settings changed
+   * since the run; none: its own). */
+  figures(config) {
+    return this.client.ask({ type: 'figures', key: this.key, config });
+  }
+
+  /** Its data as CSV, or as the page list experiment `reader` reads. */
+  table(reader) {
+    return this.client.ask({ type: 'table', key: this.key, reader });
+  }
+
+  /** {config, result} as an export's JSON, in a Blob (worker-files.js `exported`: each
+   * held file's text in place of its marker). */
+  exported(config) {
+    return this.client.ask({ type: 'export', key: this.key, config });
+  }
+
+  /** Lets the worker free it (the page shows another). */
+  release() {
+    this.client.worker.postMessage({ type: 'release', key: this.key });
+  }
+}
+
 export class WorkerClient {
   constructor(source, module) {
     this.url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
@@ -125,15 +158,27 @@ export class WorkerClient {
 
   /** Starts a run of `config` (as the form's checks have it: a held file by its size or
    * shape), `prepare(config)` being what the worker runs (each held file by its marker,
-   * worker-files.js); returns {promise, cancel}, the promise resolving to {result,
+   * worker-files.js); returns {promise, cancel, held}, the promise resolving to {result,
    * figures, elapsedMs, memoryBytes} and `onProgress(fraction, partial, elapsedMs,
-   * figures)` called as it goes (`figures`: the result's, which the page draws; none
-   * when `figures` is false). `buildMs`: how long the worker may be silent while it
-   * builds the run (the watchdog's allowance; else watchdogMs). */
+   * figures)` called as it goes. `result` and `partial` are what the page's tables show,
+   * `figures` theirs; `held` (a HeldResult) the whole of the latest, kept by the worker.
+   * With `figures` false (a part of a run the pool joins) each result comes whole, none
+   * kept. `buildMs`: how long the worker may be silent while it builds the run (the
+   * watchdog's allowance; else watchdogMs). */
   run(config, { onProgress, buildMs = 0, prepare = (c) => c, figures = true } = {}) {
     const id = this.nextId++;
     const promise = this.post({ type: 'run', id, config: prepare(config), buildMs, figures }, onProgress);
-    return { promise, cancel: () => this.cancel(id) };
+    return { promise, cancel: () => this.cancel(id), held: new HeldResult(this, id) };
+  }
+
+  /** Posts `request` under a new id; resolves with the worker's answer. */
+  ask(request) {
+    return this.post({ ...request, id: this.nextId++ }).then(({ result }) => result);
+  }
+
+  /** A new key for a result the worker keeps (a pool's joins). */
+  newKey() {
+    return this.nextId++;
   }
 
   /** Asks the worker to stop run `id`; a worker that has not stopped it within
@@ -164,20 +209,10 @@ export class WorkerClient {
 
   /** Joins the results of a split run's parts in the worker (a join decodes every part's
    * measures: the sensors' downloads, a million at the article's scale, take about
-   * 20–60 ms, too long for the page's main thread); resolves to {result, figures}. */
-  merge(config, results) {
-    return this.post({ type: 'merge', id: this.nextId++, config, results }).then(({ result }) => result);
-  }
-
-  /** The figures of `result` (core.figures), built in the worker: reading a whole result
-   * on the page's thread held it 0.13–0.17 s for 20,000 pages. */
-  figures(result) {
-    return this.post({ type: 'figures', id: this.nextId++, result }).then(({ result: figures }) => figures);
-  }
-
-  /** `result`'s data as CSV (core.table), or as the page list experiment `reader` reads. */
-  table(result, reader) {
-    return this.post({ type: 'table', id: this.nextId++, result, reader }).then(({ result: text }) => text);
+   * 20–60 ms, too long for the page's main thread), which keeps it under `key`;
+   * resolves to {result, figures} as a run's. */
+  merge(config, results, key) {
+    return this.ask({ type: 'merge', config, results, key });
   }
 
   /** Reads the files `blobs` (Files or Blobs: handles, their bytes never read on this
@@ -190,12 +225,6 @@ export class WorkerClient {
    * the file's index. */
   hold(request) {
     return this.post({ type: 'hold', id: this.nextId++, ...request });
-  }
-
-  /** `value` ({config, result}) as an export's JSON, in a Blob, written by the worker
-   * (worker-files.js `exported`: each held file's text in place of its marker). */
-  exported(value) {
-    return this.post({ type: 'export', id: this.nextId++, value }).then(({ result }) => result);
   }
 
   /** Runs the pilot a configuration's estimate needs (core.pilot: bursty's GREEDY
@@ -265,24 +294,9 @@ export class WorkerPool {
     return this.clients[0].hold(request);
   }
 
-  /** An export's JSON, from the first worker (WorkerClient.exported). */
-  exported(value) {
-    return this.clients[0].exported(value);
-  }
-
   /** A configuration's pilot, from the first worker (WorkerClient.pilot). */
   pilot(config) {
     return this.clients[0].pilot(config);
-  }
-
-  /** A result's figures, from the first worker (WorkerClient.figures). */
-  figures(result) {
-    return this.clients[0].figures(result);
-  }
-
-  /** A result's CSV, from the first worker (WorkerClient.table). */
-  table(result, reader) {
-    return this.clients[0].table(result, reader);
   }
 
   /** The parts of `config` for the workers it may take; the config alone if it cannot
@@ -301,7 +315,7 @@ export class WorkerPool {
   }
 
   /** Starts a run (WorkerClient.run: `config` as checked, `prepare` making each part's
-   * run); returns {promise, cancel}; the result says how many workers ran it. */
+   * run); returns {promise, cancel, held}; the result says how many workers ran it. */
   run(config, { onProgress, buildMs = 0, prepare } = {}) {
     const parts = this.parts(config);
     if (parts.length <= 1) return this.clients[0].run(config, { onProgress, buildMs, prepare });
@@ -312,6 +326,8 @@ export class WorkerPool {
     }
     this.joiner ??= new WorkerClient(this.source, this.module);
     this.joiner.watchdogMs = this.clients[0].watchdogMs;
+    // the joins' results, kept by the joining worker under one key
+    const held = new HeldResult(this.joiner, this.joiner.newKey());
     const started = performance.now();
     // the join's configuration: the run's, without its held files (the result echoes it
     // as one worker's does; the join needs no file)
@@ -337,7 +353,7 @@ export class WorkerPool {
         onProgress?.(done, undefined, now - started);
         return;
       }
-      joining = this.joiner.merge(joinConfig, have).then(
+      joining = this.joiner.merge(joinConfig, have, held.key).then(
         ({ result, figures }) => {
           joining = null;
           if (!finished) onProgress?.(done, result, performance.now() - started, figures);
@@ -360,7 +376,7 @@ export class WorkerPool {
       const failed = outcomes.filter((o) => o.status === 'rejected').map((o) => o.reason);
       if (failed.length > 0) throw failed.find((e) => !(e instanceof Cancelled)) ?? failed[0];
       const done = outcomes.map((o) => o.value);
-      const { result, figures } = await this.joiner.merge(joinConfig, done.map((d) => d.result));
+      const { result, figures } = await this.joiner.merge(joinConfig, done.map((d) => d.result), held.key);
       return {
         result,
         figures,
@@ -369,6 +385,6 @@ export class WorkerPool {
         memoryBytes: done.reduce((sum, d) => sum + d.memoryBytes, 0),
       };
     });
-    return { promise, cancel };
+    return { promise, cancel, held };
   }
 }

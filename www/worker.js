@@ -6,6 +6,36 @@ import { exported, hold, withTexts } from './worker-files.js';
 let ready = null;
 let lastPanic = null;
 const cancelled = new Set();
+// the results this worker computed that the page shows (core.Held), by the key of the run
+// (or join) that made them: a run's latest replaces its earlier ones; the page releases
+// a result once it shows another
+const kept = new Map();
+
+/** Keeps `held` under `key`, freeing what was kept there. */
+function keep(key, held) {
+  kept.get(key)?.free();
+  kept.set(key, held);
+}
+
+/** The result kept under `key`, or an error the page shows (a restarted worker keeps none). */
+function keptAt(key) {
+  const held = kept.get(key);
+  if (held) return held;
+  throw { field: '', message: 'this result is no longer held by the computation (its worker was restarted after an internal error or a run that did not stop when cancelled): run it again' };
+}
+
+/** What the page gets of `held`, a result kept under `key`: what its tables show and the
+ * figures; a part of a run cut over the pool (`figures` false) goes whole, to be joined,
+ * and is not kept. */
+function sent(key, held, figures) {
+  if (!figures) {
+    const whole = held.whole();
+    held.free();
+    return { result: whole };
+  }
+  keep(key, held);
+  return { result: held.shown(), figures: held.figures(), key };
+}
 
 // The core's panic hook calls this before the WebAssembly trap.
 globalThis.__freshlabPanic = (message) => {
@@ -52,7 +82,7 @@ const REPORT_MS = 250;
 const PARTIAL_SHARE = 20;
 
 /** Runs `config`, reporting progress and partial results, then the result; each result
- * with its figures (built here, where the result is: the page reads only them) unless
+ * kept here, the page sent what its tables show and the figures (`sent`), unless
  * `figures` is false (a part of a run cut over the pool, which the pool joins). */
 async function execute(id, config, buildMs, figures) {
   const started = performance.now();
@@ -83,25 +113,23 @@ async function execute(id, config, buildMs, figures) {
       budget = Math.min(1e9, Math.max(500, budget * (SLICE_MS / Math.max(spent, 0.25))));
       if (t0 - lastReport > REPORT_MS && !run.done()) {
         lastReport = t0;
-        let partial;
-        let shown;
+        let partial = {};
         const now = performance.now();
         if (now - lastPartial > PARTIAL_SHARE * partialMs) {
-          partial = run.partial();
-          if (figures && partial !== undefined) shown = run.figures();
+          const held = run.partial();
+          if (held !== undefined) partial = sent(id, held, figures);
           lastPartial = performance.now();
           partialMs = lastPartial - now;
         }
-        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial, figures: shown });
+        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial: partial.result, figures: partial.figures, key: partial.key });
       }
       await yieldToEvents();
     }
-    const result = run.finish();
-    const shown = figures ? run.figures() : undefined;
+    const { result, figures: shown, key } = sent(id, run.finish(), figures);
     run.free();
     // the module's memory only grows: its size now is the most this worker has held
     const memoryBytes = (await ready).memory.buffer.byteLength;
-    postMessage({ type: 'result', id, result, figures: shown, elapsedMs: performance.now() - started, memoryBytes });
+    postMessage({ type: 'result', id, result, figures: shown, key, elapsedMs: performance.now() - started, memoryBytes });
   } catch (error) {
     report(id, error);
   }
@@ -127,7 +155,7 @@ self.onmessage = async ({ data }) => {
       break;
     case 'export':
       await ready;
-      answer(data.id, () => exported(data.value));
+      answer(data.id, () => exported({ config: data.config, result: keptAt(data.key).whole() }));
       break;
     case 'pilot':
       await ready;
@@ -135,15 +163,19 @@ self.onmessage = async ({ data }) => {
       break;
     case 'merge':
       await ready;
-      answer(data.id, () => core.merge(data.config, data.results));
+      answer(data.id, () => sent(data.key, core.merge(data.config, data.results), true));
       break;
     case 'figures':
       await ready;
-      answer(data.id, () => core.figures(data.result));
+      answer(data.id, () => keptAt(data.key).figures(data.config));
       break;
     case 'table':
       await ready;
-      answer(data.id, () => core.table(data.result, data.reader));
+      answer(data.id, () => keptAt(data.key).table(data.reader));
+      break;
+    case 'release':
+      kept.get(data.key)?.free();
+      kept.delete(data.key);
       break;
     case 'panic-test':
     case 'hang-test':

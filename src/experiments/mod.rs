@@ -133,6 +133,15 @@ pub trait Figures {
     fn file_out(&self, _flag: &str) -> Option<String> {
         None
     }
+    /// What the page's tables read, where that is less than the whole result (which
+    /// stays in the worker for the figures, the CSV and the exports): `None` when the
+    /// page reads it whole.
+    fn shown(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
 }
 
 /// The result as a table: the CSV export.

@@ -184,6 +184,12 @@ macro_rules! registry {
                 match self { $( Output::$variant(o) => o.brief(), )* }
             }
 
+            /// What the page's tables read ([`super::Figures::shown`]): the whole result
+            /// unless the experiment cuts it.
+            pub fn shown(&self) -> Option<Output> {
+                match self { $( Output::$variant(o) => o.shown().map(Output::$variant), )* }
+            }
+
             /// The file a run wrote for its [`super::FileOutput`] `flag`, if it wrote one.
             pub fn file_out(&self, flag: &str) -> Option<String> {
                 match self { $( Output::$variant(o) => o.file_out(flag), )* }

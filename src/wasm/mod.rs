@@ -1,10 +1,10 @@
 //! The thin boundary between the core and JavaScript: the worker runs experiments
-//! through [`Run`] and builds each result's figures where the result is; the page reads
-//! only the figures into [`Plots`], which draws them (plotters on a canvas) and exports
-//! them as SVG (a result of 20,000 pages read on the page's thread held it 0.13–0.17 s;
-//! its figures are a few thousand points). A result's CSV comes from the worker too
-//! ([`table`]). Configs, results and figures cross as plain objects (serde-wasm-bindgen);
-//! errors cross as `{field, message}` objects.
+//! through [`Run`] and keeps each result where it was computed ([`Held`]); the page
+//! gets what its tables show and the figures, read into [`Plots`], which draws them
+//! (plotters on a canvas) and exports them as SVG (a result of 20,000 pages read on the
+//! page's thread held it 0.13–0.17 s; its figures are a few thousand points). Configs,
+//! results and figures cross as plain objects (serde-wasm-bindgen); errors cross as
+//! `{field, message}` objects.
 
 use crate::chart::draw::{draw_measured, figure_svg};
 use crate::chart::figure::Figure;
@@ -64,8 +64,6 @@ fn options_of(value: JsValue) -> Result<DrawOptions, JsValue> {
 #[wasm_bindgen]
 pub struct Run {
     job: Option<Box<dyn Job<Output>>>,
-    /// The result `partial` or `finish` last returned, for its figures.
-    last: Option<Output>,
 }
 
 #[wasm_bindgen]
@@ -74,7 +72,7 @@ impl Run {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Run, JsValue> {
         let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
-        Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?), last: None })
+        Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?) })
     }
 
     /// Does about `budget` units of work; returns the fraction done.
@@ -87,30 +85,60 @@ impl Run {
     }
 
     /// The partial result, or `undefined` when the experiment has none.
-    pub fn partial(&mut self) -> Result<JsValue, JsValue> {
-        match self.job.as_ref().and_then(|j| j.partial()) {
-            Some(output) => self.returned(output),
-            None => Ok(JsValue::UNDEFINED),
-        }
+    pub fn partial(&self) -> Option<Held> {
+        self.job.as_ref().and_then(|j| j.partial()).map(|output| Held { output })
     }
 
     /// The final result; the run is spent afterwards.
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+    pub fn finish(&mut self) -> Result<Held, JsValue> {
         let job = self.job.take().ok_or_else(|| error_js(&InputError::new("", "this run has already finished")))?;
-        self.returned(job.finish())
+        Ok(Held { output: job.finish() })
+    }
+}
+
+/// A result kept where it was computed (the worker): the page reads what its tables
+/// show ([`Held::shown`]) and the figures; the CSV, the page lists sent to other views,
+/// a redraw with other display settings and the JSON export are made here, from the
+/// whole result (a history's 20,000 pages, crossing to the page, held its main thread
+/// 30–35 ms).
+#[wasm_bindgen]
+pub struct Held {
+    output: Output,
+}
+
+#[wasm_bindgen]
+impl Held {
+    /// What the page's tables read (the whole result unless the experiment cuts it).
+    pub fn shown(&self) -> Result<JsValue, JsValue> {
+        match self.output.shown() {
+            Some(cut) => to_js(&cut),
+            None => to_js(&self.output),
+        }
     }
 
-    /// The figures of the result `partial` or `finish` last returned (for [`Plots::new`]).
-    pub fn figures(&self) -> Result<JsValue, JsValue> {
-        let output = self.last.as_ref().ok_or_else(|| error_js(&InputError::new("", "this run has returned no result yet")))?;
-        to_js(&output.figures())
+    /// The whole result as a plain object (the JSON export; a part's, for the join).
+    pub fn whole(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.output)
     }
 
-    /// `output` as a plain object, kept for its figures.
-    fn returned(&mut self, output: Output) -> Result<JsValue, JsValue> {
-        let value = to_js(&output);
-        self.last = Some(output);
-        value
+    /// The result's figures (for [`Plots::new`]); with `config`, as drawn under that
+    /// configuration (display settings changed since the run, nothing recomputed).
+    pub fn figures(&self, config: JsValue) -> Result<JsValue, JsValue> {
+        if config.is_undefined() || config.is_null() {
+            return to_js(&self.output.figures());
+        }
+        let value = to_js(&self.output)?;
+        js_sys::Reflect::set(&value, &JsValue::from_str("config"), &config)?;
+        to_js(&output_of(value)?.figures())
+    }
+
+    /// The result's data as CSV; with `reader`, as the page list that experiment reads.
+    pub fn table(&self, reader: Option<String>) -> String {
+        match reader {
+            Some(reader) => self.output.table_for(&reader),
+            None => self.output.table(),
+        }
+        .to_csv()
     }
 }
 
@@ -281,39 +309,13 @@ pub fn split(config: JsValue, parts: usize) -> Result<JsValue, JsValue> {
     to_js(&config.split(parts.clamp(1, 64)))
 }
 
-/// Joins the results (final or partial) of `split`'s parts into the whole run's, the
-/// same to the last bit as one worker's: `{result, figures}`.
+/// Joins the results (final or partial, each [`Held::whole`]) of `split`'s parts into
+/// the whole run's, the same to the last bit as one worker's.
 #[wasm_bindgen]
-pub fn merge(config: JsValue, results: Vec<JsValue>) -> Result<JsValue, JsValue> {
+pub fn merge(config: JsValue, results: Vec<JsValue>) -> Result<Held, JsValue> {
     let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
     let outputs = results.into_iter().map(output_of).collect::<Result<Vec<_>, _>>()?;
-    let output = config.merge(outputs).map_err(|e| error_js(&e))?;
-    to_js(&Shown { figures: output.figures(), result: &output })
-}
-
-/// A result beside its figures.
-#[derive(Serialize)]
-struct Shown<'a> {
-    result: &'a Output,
-    figures: Vec<Figure>,
-}
-
-/// The figures of a result (as [`Run::finish`] or [`Run::partial`] returned it, its
-/// display settings perhaps changed since): for [`Plots::new`].
-#[wasm_bindgen]
-pub fn figures(result: JsValue) -> Result<JsValue, JsValue> {
-    to_js(&output_of(result)?.figures())
-}
-
-/// A result's data as CSV; with `reader`, as the page list that experiment reads.
-#[wasm_bindgen]
-pub fn table(result: JsValue, reader: Option<String>) -> Result<String, JsValue> {
-    let output = output_of(result)?;
-    Ok(match reader {
-        Some(reader) => output.table_for(&reader),
-        None => output.table(),
-    }
-    .to_csv())
+    Ok(Held { output: config.merge(outputs).map_err(|e| error_js(&e))? })
 }
 
 /// A result's figures ready to show: read from JavaScript once, then drawn, summarised
@@ -325,7 +327,7 @@ pub struct Plots {
 
 #[wasm_bindgen]
 impl Plots {
-    /// Reads the figures [`Run::figures`], [`figures`] or [`merge`] returned.
+    /// Reads the figures [`Held::figures`] returned.
     #[wasm_bindgen(constructor)]
     pub fn new(figures: JsValue) -> Result<Plots, JsValue> {
         let figures = serde_wasm_bindgen::from_value(figures).map_err(|e| error_js(&InputError::new("", format!("not a Freshlab result's figures: {e}"))))?;

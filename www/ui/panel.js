@@ -41,9 +41,9 @@ const GUESS_MS = 300;
 // run that reports often never piles drawing work onto the main thread
 const PARTIAL_EVERY_MS = 300;
 
-/** `value` in a task of its own: a large result's arrival (the browser's copy of it from
- * the worker, 30–35 ms for a history of 20,000 pages) and its drawing are two tasks,
- * each under 50 ms, not one over. */
+/** `value` in a task of its own: a large result's arrival (the browser's copy of what
+ * its tables show and its figures, from the worker) and its drawing are two tasks, each
+ * under 50 ms, not one over. */
 const nextTask = (value) => new Promise((resolve) => setTimeout(() => resolve(value), 0));
 
 /** Each table cell learns its column's heading, so that a phone can show a row as a card. */
@@ -117,6 +117,8 @@ export class ExperimentPanel {
     this.loading = new Map();
     this.running = null;
     this.result = null;
+    // the whole of the result shown, kept by the worker (a HeldResult)
+    this.held = null;
     this.shown = null; // the configuration the charts show (JSON), once a run started
     this.lastEdited = null;
     this.base = spec.initial ? spec.initial(core) : core.defaults(this.experiment);
@@ -386,10 +388,10 @@ export class ExperimentPanel {
     for (const key of differs) setPath(next, key, getPath(config, key));
     const result = { ...last, config: next };
     const asked = (this.redrawing = {});
-    this.client.figures(result).then(
+    this.held.figures(next).then(
       (figures) => {
         if (this.redrawing !== asked || this.running || this.result !== last) return;
-        this.show(result, figures, 'final');
+        this.show(result, figures, 'final', this.held);
         this.shown = JSON.stringify(this.comparable(config));
         this.markStale(config);
         this.setStatus('Redrawn from the last run (a display choice: no rerun).');
@@ -556,12 +558,15 @@ export class ExperimentPanel {
   }
 
   /** Draws `figures` (`result`'s, built by the worker), adding or removing charts as
-   * needed, and writes `result`'s tables. `phase`: 'final', 'partial' (`fraction` done)
+   * needed, and writes `result`'s tables (`result`: what they show; `held`, the whole,
+   * kept by the worker: a HeldResult). `phase`: 'final', 'partial' (`fraction` done)
    * or 'cancelled'. */
-  show(result, figures, phase, fraction = 0) {
+  show(result, figures, phase, held, fraction = 0) {
     const previous = this.plots;
     this.plots = new this.core.Plots(figures);
     this.result = result;
+    if (this.held !== held) this.held?.release();
+    this.held = held;
     this.placeholder.hidden = true;
     const count = Math.min(this.plots.count(), this.spec.figures ?? Infinity);
     while (this.chartViews.length < count) {
@@ -600,7 +605,7 @@ export class ExperimentPanel {
       this.partialTimer = null;
       if (this.running !== run || !this.pendingPartial) return;
       this.lastPartialAt = performance.now();
-      this.show(this.pendingPartial.partial, this.pendingPartial.figures, 'partial', this.pendingPartial.fraction);
+      this.show(this.pendingPartial.partial, this.pendingPartial.figures, 'partial', run.held, this.pendingPartial.fraction);
       this.lastPartial = this.pendingPartial;
       this.pendingPartial = null;
     }, wait);
@@ -697,19 +702,22 @@ export class ExperimentPanel {
     this.markStale(config);
     this.progress.start(() => run.cancel());
     if (this.runButton) this.runButton.disabled = true;
+    // a run whose result is not shown (replaced by another, or its inputs since changed)
+    // lets the worker free what it keeps of it
+    const dropped = () => this.held !== run.held && run.held.release();
     run.promise.then(nextTask).then(
       ({ result, figures, elapsedMs, workers }) => {
-        if (this.running !== run) return;
+        if (this.running !== run) return dropped();
         this.finish();
         this.lastConfig = this.withoutPilot(runConfig);
         this.shownInputs = inputs;
-        this.show(result, figures, 'final');
+        this.show(result, figures, 'final', run.held);
         // edits made while it ran leave the chart out of date; an invalid one keeps its
         // message in the status, which the run's time would otherwise replace
         if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}.`);
       },
       (error) => {
-        if (this.running !== run) return;
+        if (this.running !== run) return dropped();
         this.finish();
         if (error instanceof Cancelled) {
           const last = this.pendingPartial ?? this.lastPartial;
@@ -717,13 +725,14 @@ export class ExperimentPanel {
           if (last) {
             this.lastConfig = this.withoutPilot(runConfig);
             this.shownInputs = inputs;
-            this.show(last.partial, last.figures, 'cancelled', last.fraction);
+            this.show(last.partial, last.figures, 'cancelled', run.held, last.fraction);
             this.check();
             this.setStatus(`Cancelled at ${Math.round(100 * last.fraction)} %: the chart and the tables show the partial result.`);
           } else {
             this.setStatus('Cancelled before a first partial result.');
           }
         } else {
+          dropped();
           this.showProblem(error);
           // the charts of the last run stay, greyed, saying what they were made from
           if (this.result) {
@@ -747,10 +756,10 @@ export class ExperimentPanel {
     if (this.runButton) this.runButton.disabled = false;
   }
 
-  /** The result's data as CSV, written by the worker (core.table). */
+  /** The result's data as CSV, written by the worker that keeps it. */
   async exportCsv() {
     try {
-      downloadText(`freshlab-${this.spec.id}.csv`, await this.client.table(this.result), 'text/csv');
+      downloadText(`freshlab-${this.spec.id}.csv`, await this.held.table(), 'text/csv');
     } catch (error) {
       this.showProblem(error);
     }
@@ -760,7 +769,7 @@ export class ExperimentPanel {
    * file's text put in there: this thread never holds it). */
   async exportJson() {
     try {
-      download(`freshlab-${this.spec.id}.json`, await this.client.exported({ config: this.lastConfig, result: this.result }));
+      download(`freshlab-${this.spec.id}.json`, await this.held.exported(this.lastConfig));
     } catch (error) {
       this.showProblem(error);
     }

@@ -116,13 +116,12 @@ function details(result, element, phase, _label, panel) {
   const label = (s) => s.replaceAll('_', ' ');
   const statuses = result.statuses.map(([s, n]) => `<tr><th scope="row">${label(s)}</th><td class="num">${fmt(n, 9)}</td></tr>`).join('');
   const skipped = result.skipped.length ? result.skipped.map(([s, n]) => `<tr><th scope="row">${label(s)}</th><td class="num">${fmt(n, 9)}</td></tr>`).join('') : '<tr><td colspan="2">none</td></tr>';
+  // the core sends the page the ten fastest-changing pages (HistoryOutput::fastest_only);
+  // the others stay in the worker
   const top = result.pages
-    .filter((p) => p.estimate.rate > 0)
-    .sort((a, b) => b.estimate.rate - a.estimate.rate)
-    .slice(0, 10)
     .map((p) => `<tr><th scope="row">${p.url}</th><td class="num">${fmt(p.estimate.rate, 3)}</td><td class="num">${fmt(p.estimate.low, 3)}–${fmt(p.estimate.high, 3)}</td><td class="num">${p.estimate.observations}</td><td>${label(p.estimate.status)}</td></tr>`)
     .join('');
-  const listed = result.pages.length - result.left_out;
+  const listed = result.statuses.reduce((sum, [, n]) => sum + n, 0) - result.left_out;
   const typed = (id) => (id === 'crawlers' && result.typed > 0 ? ' with their mime types' : '');
   const sends = TARGETS.map(([id, what]) => `<a class="button secondary" href="?view=${id}" data-view="${id}" data-send="${id}">Run ${what} on these ${fmt(listed, 9)} pages${typed(id)}</a>`).join(' ');
   const trace = result.trace ? ' <a class="button secondary" href="?view=bursty" data-view="bursty" data-send="bursty">Replay the revisions in bursty changes</a>' : '';
@@ -138,14 +137,14 @@ function details(result, element, phase, _label, panel) {
       estimator for irregular visits), or exact change times (revisions). A page never seen changed gets rate 0 with an upper bound; one changed at every
       visit gets a lower bound and no rate, and is left out of the page list. Where visits are sparser than changes the records can only bound the rate
       from below: the second chart shows where.</p>`;
+  const held = panel.held;
   for (const a of element.querySelectorAll('[data-send]')) {
     a.addEventListener('click', () => {
       const name = `${(result.config.files?.[0]?.name ?? 'history').replace(/\.[a-z]+$/, '')}-pages.csv`;
       if (a.dataset.send === 'bursty') handOff('bursty', 'trace', { text: result.trace, name: name.replace('-pages', '-trace') });
       // the page list as `freshlab history --out` writes it (with the pages' mime types
-      // for the crawlers, which read them), written by the worker once that view has
-      // opened (the result's copy to the worker, 19 ms for 20,000 pages, a task apart)
-      else handOff(a.dataset.send, 'pageList', { text: new Promise((opened) => setTimeout(opened, 0)).then(() => panel.client.table(result, a.dataset.send)), name });
+      // for the crawlers, which read them), written by the worker that keeps the pages
+      else handOff(a.dataset.send, 'pageList', { text: held.table(a.dataset.send), name });
     });
   }
 }

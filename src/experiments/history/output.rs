@@ -7,6 +7,9 @@ use crate::core::model::history::{ChangeFreq, Format, Records, Skip};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
+/// The pages the history view lists: the fastest-changing.
+pub const SHOWN_PAGES: usize = 10;
+
 /// One page: its URL, server, weight, declared change frequency and estimate.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PageHistory {
@@ -182,6 +185,37 @@ impl HistoryOutput {
         output.accuracy = Accuracy::of(&output.pages);
         output.said = output.sentence();
         output
+    }
+
+    /// What the page's tables read: everything but the pages, of which the
+    /// [`SHOWN_PAGES`] fastest-changing (a positive rate, fastest first, ties in the
+    /// records' order); the whole result stays in the worker.
+    pub fn fastest_only(&self) -> HistoryOutput {
+        let mut fastest: Vec<&PageHistory> = self.pages.iter().filter(|p| p.estimate.rate.is_some_and(|r| r > 0.0)).collect();
+        fastest.sort_by(|a, b| b.estimate.rate.unwrap_or(0.0).total_cmp(&a.estimate.rate.unwrap_or(0.0)));
+        HistoryOutput {
+            config: self.config.clone(),
+            format: self.format,
+            bytes: self.bytes,
+            lines: self.lines,
+            warc_files: self.warc_files,
+            kept: self.kept,
+            skipped: self.skipped.clone(),
+            refused: self.refused.clone(),
+            pages: fastest.into_iter().take(SHOWN_PAGES).cloned().collect(),
+            servers: self.servers,
+            statuses: self.statuses.clone(),
+            listed_sitemaps: self.listed_sitemaps.clone(),
+            snapshots: self.snapshots,
+            first: self.first,
+            last: self.last,
+            trace: self.trace.clone(),
+            left_out: self.left_out,
+            typed: self.typed,
+            types_over: self.types_over,
+            said: self.said.clone(),
+            accuracy: self.accuracy.clone(),
+        }
     }
 
     pub fn count(&self, status: Status) -> u64 {

@@ -608,3 +608,24 @@ fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
     close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), 5300.0 / 150e6, "a capture index");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// What crosses to the page: the ten fastest-changing pages (ties in the records'
+/// order), everything else as it is; the CSV and the figures come from the whole.
+#[test]
+fn the_page_is_sent_the_ten_fastest_changing_pages() {
+    let output = HistoryConfig { pages: 200, servers: 8, seed: 3, ..Default::default() }.start().expect("starts").finish();
+    let shown = output.fastest_only();
+    let mut rated: Vec<&PageHistory> = output.pages.iter().filter(|p| p.estimate.rate.is_some_and(|r| r > 0.0)).collect();
+    assert!(rated.len() > 10);
+    let cut = rated.iter().map(|p| p.estimate.rate.unwrap()).fold(Vec::new(), |mut top: Vec<f64>, r| {
+        top.push(r);
+        top.sort_by(|a, b| b.total_cmp(a));
+        top.truncate(10);
+        top
+    });
+    assert_eq!(shown.pages.iter().map(|p| p.estimate.rate.unwrap()).collect::<Vec<_>>(), cut);
+    rated.sort_by(|a, b| b.estimate.rate.unwrap().total_cmp(&a.estimate.rate.unwrap()));
+    assert_eq!(shown.pages[0].url, rated[0].url);
+    assert_eq!(HistoryOutput { pages: output.pages.clone(), ..shown.clone() }, output, "only the pages are cut");
+    assert_eq!(output.shown(), Some(shown));
+}
