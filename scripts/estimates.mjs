@@ -74,6 +74,23 @@ function captureIndex(name, pages, days) {
   return file;
 }
 
+/** A sitemap of `pages` URLs on 300 hosts, each with its lastmod and changefreq. */
+function sitemap(name, pages) {
+  const file = path.join(dir, `${name}.xml`);
+  const out = fs.openSync(file, 'w');
+  fs.writeSync(out, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n');
+  for (let from = 0; from < pages; from += 10_000) {
+    const urls = [];
+    for (let p = from; p < Math.min(pages, from + 10_000); p++) {
+      urls.push(`<url><loc>https://site${p % 300}.example.org/articles/${p}/some-title-words</loc><lastmod>2026-0${1 + (p % 9)}-1${p % 10}</lastmod><changefreq>weekly</changefreq></url>`);
+    }
+    fs.writeSync(out, `${urls.join('\n')}\n`);
+  }
+  fs.writeSync(out, '</urlset>\n');
+  fs.closeSync(out);
+  return file;
+}
+
 /** A WARC file of `pages` pages fetched `visits` times: responses whose payloads are
  * `size` bytes (± half) of words (they deflate 2.6 times, HTML more), each page changing
  * every 1–5 visits; with their payload digests or without (the reader then hashes
@@ -134,6 +151,8 @@ const lists = {
 say(`writing capture indexes and WARC files into ${dir}…`);
 const records = {
   cdx: captureIndex('index', 50_000, 30),
+  once: captureIndex('crawl', 500_000, 1),
+  sitemap: sitemap('sitemap', 500_000),
   warc: warcFile('digests', 4000, 12, { size: 2250, digests: true, gzip: false }),
   hashed: warcFile('hashed', 500, 40, { size: 40_000, digests: false, gzip: false }),
   gzipped: warcFile('gzipped', 4000, 24, { size: 2250, digests: false, gzip: true }),
@@ -170,6 +189,8 @@ const CASES = [
   ['history', 'generated captures, defaults', ['history']],
   ['history', 'generated captures, 200,000 pages', ['history', '--pages', '200000', '--servers', '5000']],
   ['history', 'a capture index, 1,500,000 lines', ['history', records.cdx]],
+  ['history', 'a capture index of one crawl, 500,000 pages', ['history', records.once]],
+  ['history', 'a sitemap of 500,000 URLs', ['history', records.sitemap]],
   ['history', 'a WARC file, 48,000 responses with digests', ['history', records.warc]],
   ['history', 'a WARC file, 20,000 responses of 40 KB hashed', ['history', records.hashed]],
   ['history', 'a WARC file gzipped a record a member, 96,000 responses hashed', ['history', records.gzipped]],

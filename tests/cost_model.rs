@@ -204,33 +204,41 @@ fn cdx(urls: usize, captures: usize) -> String {
     s
 }
 
+fn sitemap(urls: usize) -> String {
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+    for u in 0..urls {
+        s.push_str(&format!("<url><loc>https://site{}.example/articles/p{u}</loc><lastmod>2026-{:02}-10</lastmod><changefreq>weekly</changefreq></url>\n", u % 100, 1 + u % 12));
+    }
+    s + "</urlset>\n"
+}
+
 /// Issue 47: the history's memory from its records a byte, counted in each file's head
 /// (the first MiB): a dump's revisions carry texts of a kilobyte, a CDX line is some 130
 /// bytes — the bound of a mark every 40 bytes was 11 times the peak on a 332 MB dump.
 /// The estimate, less the text the run holds (allocated here before the count starts),
-/// covers the measured peak, and its part for the records is a small share of that
-/// bound's (at these sizes the fixed allowance of a megabyte dominates the peak); a
-/// file given by its head alone (the page's checks) is estimated about the same.
+/// covers the measured peak and is at most 1.6 times it (1.9 a sitemap's), beside the
+/// megabyte every run is allowed (which dominates the dump's peak at this size); a
+/// file given by its head alone (the page's checks) is estimated about the same. A file
+/// of one capture a page (an index of one crawl, a sitemap) costs most by its pages:
+/// the estimate had taken a page for every four records and fell short.
 #[test]
 fn history_memory_follows_the_records_a_byte_of_each_file() {
     let _alone = MEASURING.lock().unwrap_or_else(|e| e.into_inner());
-    for (name, text, share) in [("dump.xml", dump(400, 60, 1000), 0.15), ("index.cdx", cdx(20_000, 12), 0.5)] {
+    // a sitemap's pages hold less than an index's (no mime type, one mark each): the
+    // one constant a page overestimates them most
+    for (name, text, most) in
+        [("dump.xml", dump(400, 60, 1000), 1.6), ("index.cdx", cdx(20_000, 12), 1.6), ("once.cdx", cdx(60_000, 1), 1.6), ("sitemap.xml", sitemap(60_000), 1.9)]
+    {
         let config = serde_json::json!({ "experiment": "history", "source": "files", "files": [{ "name": name, "text": text }] });
         let (estimated, peak, _, _) = measure(&config.to_string());
         // the text with the 7 % allowance every estimate carries (experiments::registry)
         let records = estimated - 1.07 * text.len() as f64;
-        // the bound before: a mark every 40 bytes, 24 bytes and a quarter page's 160 each
-        let bound = text.len() as f64 / 40.0 * 64.0;
-        println!(
-            "{name}: {} bytes of records, estimated {estimated:.0}: less the text {records:.0} against a peak of {peak:.0} ({:.2}×) and the bound's {bound:.0}",
-            text.len(),
-            records / peak
-        );
-        assert!(
-            records >= peak && records - 1e6 < share * bound,
-            "{name}: estimated {estimated:.0} less {} of text against a peak of {peak:.0} and the bound's {bound:.0}",
-            text.len()
-        );
+        println!("{name}: {} bytes of records, estimated {estimated:.0}: less the text {records:.0} against a peak of {peak:.0} ({:.2}×)", text.len(), records / peak);
+        // never short; at most `most` times, beside the megabyte every run is allowed: the
+        // margin of a file read past its first megabyte (1.25) times the resident size's
+        // share over what is allocated (the pages' constants are fitted to the CLI's
+        // peak resident size, `npm run estimates`' measure: about 1.2 times this count)
+        assert!(records >= peak && records <= most * peak + 2e6, "{name}: estimated {estimated:.0} less {} of text against a peak of {peak:.0}", text.len());
         let cut = text.char_indices().nth(256 * 1024).map_or(text.len(), |(i, _)| i);
         let head = serde_json::json!({ "experiment": "history", "source": "files", "files": [{ "name": name, "text": &text[..cut], "bytes": text.len() }] });
         let by_head = parse_config(&head.to_string()).expect("a valid config").cost().bytes;

@@ -6,6 +6,7 @@ use crate::core::input::InputError;
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
 use crate::core::model::history::generate::{Captures, Generator};
+use crate::core::model::history::head::PageShare;
 use crate::core::model::history::server::ServerBy;
 use crate::core::model::history::{self, Format};
 use crate::experiments::Settings;
@@ -86,12 +87,18 @@ const MARKS_PER_BYTE: f64 = 1.0 / 40.0;
 pub const SAMPLED_BYTES: usize = 1 << 20;
 /// A file read past its sampled head may hold records this many times as dense: a
 /// dump's first articles with long texts, later ones short (XML and JSON); lines of
-/// one index or log vary less.
+/// one index or log, and a sitemap's entries, vary less.
 const SAMPLED_MARGIN: f64 = 2.0;
 const SAMPLED_MARGIN_LINES: f64 = 1.25;
 /// Native reading speed of the line and XML formats (tests/cost_model.rs, `npm run
 /// bench:history`).
 pub const SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
+/// A sitemap's reading, and a page's estimate and row, on the reference machine: fitted
+/// to `npm run estimates`' capture indexes of 500,000 pages once and 50,000 pages 30
+/// times (0.99 s and 1.36 s here, 1.23 times slower than the reference: 1.1 µs a page)
+/// and its sitemap of 500,000 URLs (71 MB in 1.61 s, 0.55 s of it its pages).
+const SECONDS_PER_PAGE: f64 = 0.9e-6;
+const SITEMAP_SECONDS_PER_BYTE: f64 = 1.0 / 80e6;
 /// A WARC file's reading, natively on the reference machine: a record's fixed cost (its
 /// headers, its index line, its capture estimated), its bytes passed over, and a payload
 /// without a digest hashed (SHA-1). Fitted to generated WARC files (`npm run estimates`
@@ -160,7 +167,8 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
         return Some((records as f64 / head.len() as f64, SAMPLED_MARGIN));
     }
     let format = if format == Format::Auto { history::detect(head)? } else { format };
-    let margin = if format.by_line() { SAMPLED_MARGIN_LINES } else { SAMPLED_MARGIN };
+    // a sitemap's entries, a URL and its dates each, vary as an index's lines do
+    let margin = if format.by_line() || format == Format::Sitemap { SAMPLED_MARGIN_LINES } else { SAMPLED_MARGIN };
     let records = match format {
         Format::Sitemap => head.matches("<url>").count() + head.matches("<url ").count(),
         Format::Mediawiki if head.trim_start().starts_with('<') => head.matches("<revision>").count() + head.matches("<revision ").count(),
@@ -170,17 +178,38 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
     (records > 0 && !head.is_empty()).then(|| (records as f64 / head.len() as f64, margin))
 }
 
-/// The marks a file of `bytes` bytes may give from its first bytes `head`: counted where
+/// The marks a file of `bytes` bytes may give from its first bytes `head` (counted where
 /// the head is the whole file, else its density × its format's margin; the smallest
-/// record's bound where the head shows none.
-fn file_marks(head: &str, bytes: f64, format: Format) -> f64 {
+/// record's bound where the head shows none), the memory of their pages (their share of
+/// the records as the head shows it, [`PageShare`]), and the time the pages take beside
+/// the file's bytes (a sitemap's XML is read slower than the line formats).
+fn file_records(head: &str, bytes: f64, format: Format) -> (f64, f64, f64) {
     let head = &head[..floor_char(head, SAMPLED_BYTES)];
     let whole = head.len() as f64 >= bytes;
-    match marks_per_byte(head, format) {
+    let marks = match marks_per_byte(head, format) {
         Some((density, margin)) => bytes * density * if whole { 1.0 } else { margin },
         None => bytes * MARKS_PER_BYTE,
-    }
+    };
+    let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
+    let share =
+        if told == Format::Auto && !history::warc::is_warc(head.as_bytes()) { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
+    let pages = (marks * share.per_record).min(history::MAX_PAGES as f64);
+    // a WARC file's record cost was fitted with its pages' (PathSample::seconds)
+    let pages_seconds = if history::warc::is_warc(head.as_bytes()) { 0.0 } else { pages * SECONDS_PER_PAGE };
+    let sitemap = if told == Format::Sitemap { bytes * (SITEMAP_SECONDS_PER_BYTE - SECONDS_PER_BYTE) } else { 0.0 };
+    (marks, pages * page_bytes(&share), pages_seconds + sitemap)
 }
+
+/// A page's memory through a run read from files: its records' entry, its estimate, its
+/// row in the result and the page list, and its URL, kept about three times. Fitted to
+/// the CLI's peak resident size on capture indexes of 500,000 pages of one capture each,
+/// with URLs of 60 and 210 bytes: 751 and 1,182 bytes a page beside the records'.
+fn page_bytes(share: &PageShare) -> f64 {
+    580.0 + 2.9 * share.url_bytes
+}
+
+/// The head's bytes read for the pages' share (a 256 KB head is read in about 2 ms).
+const SHARE_BYTES: usize = 256 * 1024;
 
 /// A file the command line reads, as its cost sees it before reading it: its first
 /// megabyte, decompressed where it is gzip.
@@ -305,22 +334,20 @@ impl Settings for HistoryConfig {
         let bytes = texts + paths.iter().map(|p| p.bytes).sum::<f64>();
         // the page holds every file's whole text while it runs
         let held: f64 = self.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + self.records_bytes.unwrap_or(0) as f64;
-        // records a byte, sampled from each file's first bytes (a CDX line is some 250
-        // bytes, a dump's revision with its text over a thousand)
-        let marks = self.files.iter().map(|f| file_marks(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format)).sum::<f64>()
-            + paths.iter().map(|p| file_marks(&p.head, p.bytes, self.format)).sum::<f64>()
-            + self.records_bytes.unwrap_or(0) as f64 * MARKS_PER_BYTE;
+        // records a byte and pages a record, sampled from each file's first bytes (a CDX
+        // line is some 250 bytes, a dump's revision with its text over a thousand)
+        let unsampled = self.records_bytes.unwrap_or(0) as f64 * MARKS_PER_BYTE;
+        let (marks, pages, more_seconds) = self
+            .files
+            .iter()
+            .map(|f| file_records(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format))
+            .chain(paths.iter().map(|p| file_records(&p.head, p.bytes, self.format)))
+            .chain([(unsampled, unsampled * page_bytes(&PageShare::EVERY_RECORD), unsampled * SECONDS_PER_PAGE)])
+            .fold((0.0, 0.0, 0.0), |(m, p, t), (fm, fp, ft)| (m + fm, p + fp, t + ft));
         // the page's files are text (a WARC file it read as its capture index)
-        let seconds = texts * SECONDS_PER_BYTE + paths.iter().map(PathSample::seconds).sum::<f64>();
+        let seconds = texts * SECONDS_PER_BYTE + paths.iter().map(PathSample::seconds).sum::<f64>() + more_seconds;
         let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
-        Cost {
-            work: bytes.max(1.0),
-            unit: "bytes of records".into(),
-            bytes: held + marks * (history::BYTES_PER_MARK + history::BYTES_PER_PAGE / 4.0) + 1e6,
-            seconds,
-            memory_fix: fix.clone(),
-            time_fix: fix,
-        }
+        Cost { work: bytes.max(1.0), unit: "bytes of records".into(), bytes: held + marks * history::BYTES_PER_MARK + pages + 1e6, seconds, memory_fix: fix.clone(), time_fix: fix }
     }
 }
 

@@ -498,7 +498,7 @@ fn the_cost_counts_records_a_byte_in_each_files_head() {
     let cdx = "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\nb 20250101000000 http://b/ text/html 200 Y - - 1 0 w\n";
     assert_eq!(marks_per_byte(cdx, Format::Auto), Some((2.0 / cdx.len() as f64, 1.25)));
     let sitemap = "<?xml version=\"1.0\"?><urlset><url><loc>a</loc></url><url ><loc>b</loc></url></urlset>";
-    assert_eq!(marks_per_byte(sitemap, Format::Auto), Some((2.0 / sitemap.len() as f64, 2.0)));
+    assert_eq!(marks_per_byte(sitemap, Format::Auto), Some((2.0 / sitemap.len() as f64, 1.25)));
     let dump = "<mediawiki><page><revision><id>1</id></revision><revision><id>2</id></revision></page>";
     assert_eq!(marks_per_byte(dump, Format::Auto), Some((2.0 / dump.len() as f64, 2.0)));
     assert_eq!(marks_per_byte("<mediawiki><page><title>A long first text", Format::Auto), None);
@@ -604,8 +604,11 @@ fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
     std::fs::write(&path, zeros.finish().unwrap()).unwrap();
     let config = HistoryConfig { source: RecordSource::Files, paths: vec![path.to_string_lossy().into_owned()], ..Default::default() };
     assert!((config.bytes() / 104_857_600.0 - 1.0).abs() < 0.05, "{} bytes", config.bytes());
-    // a line format: its bytes at the line readers' speed
-    close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), 5300.0 / 150e6, "a capture index");
+    // a line format: its bytes at the line readers' speed, and its one page's estimate
+    close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), 5300.0 / 150e6 + 0.9e-6, "a capture index");
+    // a sitemap: its bytes at the XML reader's, and its two pages
+    let sitemap = "<urlset><url><loc>https://a.org/x</loc></url><url><loc>https://a.org/y</loc></url></urlset>\n";
+    close(seconds("sitemap.xml", sitemap.as_bytes()), sitemap.len() as f64 / 80e6 + 2.0 * 0.9e-6, "a sitemap");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

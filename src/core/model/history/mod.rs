@@ -10,6 +10,7 @@
 pub mod documents;
 pub mod estimate;
 pub mod generate;
+pub mod head;
 pub mod lines;
 pub mod server;
 pub mod warc;
