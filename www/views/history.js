@@ -132,7 +132,7 @@ function details(result, element, phase, _label, panel) {
     <table class="proof"><caption>Records left out, by reason</caption><tbody>${skipped}</tbody></table>
     <table class="proof"><caption>The ten fastest-changing pages (per day, ${fmt(100 * result.config.confidence, 3)} % interval)</caption>
       <thead><tr><th scope="col">page</th><th scope="col">rate</th><th scope="col">interval</th><th scope="col">intervals seen</th><th scope="col">status</th></tr></thead>
-      <tbody>${top}</tbody></table>
+      <tbody>${top || '<tr><td colspan="5">none: no page was seen to change between two of its records</td></tr>'}</tbody></table>
     <p class="fineprint">Rates come from the likelihood of what the records show: a page seen changed or not between visits (Cho &amp; Garcia-Molina's
       estimator for irregular visits), or exact change times (revisions). A page never seen changed gets rate 0 with an upper bound; one changed at every
       visit gets a lower bound and no rate, and is left out of the page list. Where visits are sparser than changes the records can only bound the rate
