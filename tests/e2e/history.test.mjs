@@ -23,7 +23,7 @@ test('the view opens on generated captures against their true rates; the sample 
   await page.getByRole('button', { name: 'Load the sample capture index' }).click();
   await page.waitForFunction(() => /sample-captures\.cdx/.test(document.querySelector('#history .details')?.textContent ?? '') || /3712 records/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   const text = await details(page).textContent();
-  assert.match(text, /3712 records kept from 3918 lines \(CDX capture index/);
+  assert.match(text, /3,712 records kept from 3,918 lines \(CDX capture index/);
   assert.match(text, /error answer \(4xx, 5xx\): no content captured — 125 records/);
   assert.match(text, /redirect \(3xx\): a capture of the redirect, not of the page — 80 records/);
   assert.match(text, /leaves out 15 pages/);

@@ -4,7 +4,7 @@
 
 use super::output::HistoryOutput;
 use crate::chart::figure::{Axis, Corner, Dash, Figure, Layer, Paint, Pen};
-use crate::chart::format::sig;
+use crate::chart::format::{sig, thousands};
 use crate::core::math::elementary::{log10, pow};
 use crate::core::model::history::estimate::{COARSE, Status};
 use crate::core::model::history::server::ServerBy;
@@ -102,11 +102,11 @@ fn rates(o: &HistoryOutput) -> Figure {
         legend: Corner::UpperRight,
         summary: format!(
             "{} pages with a rate{} ({} with visits too sparse to be sure); {} never seen changed and {} changed at every visit are not on this axis.",
-            estimated.len(),
+            thousands(estimated.len() as f64),
             range_words(estimated.iter().map(|e| e.0)),
-            o.count(Status::Coarse),
-            o.count(Status::NeverChanged),
-            o.count(Status::AlwaysChanged),
+            thousands(o.count(Status::Coarse) as f64),
+            thousands(o.count(Status::NeverChanged) as f64),
+            thousands(o.count(Status::AlwaysChanged) as f64),
         ),
     }
 }

@@ -2,6 +2,7 @@
 //! what the records cannot support, and where capture spacing limits what can be known.
 
 use super::config::HistoryConfig;
+use crate::chart::format::thousands;
 use crate::core::model::history::estimate::{Estimate, Status};
 use crate::core::model::history::{ChangeFreq, Format, Records, Skip};
 use serde::{Deserialize, Serialize};
@@ -227,23 +228,23 @@ impl HistoryOutput {
             return format!("Refused, nothing estimated: {why}");
         }
         let read = if self.config.source == super::config::RecordSource::Generator {
-            format!("{} generated captures of pages whose rates are known", self.kept)
+            format!("{} generated captures of pages whose rates are known", thousands(self.kept as f64))
         } else {
             let warc = match self.warc_files {
                 0 => String::new(),
                 n => format!("; {} read as {} capture index, a line a record", counted(n, "WARC file", "WARC files"), if n == 1 { "its" } else { "their" }),
             };
-            format!("{} records kept from {} lines ({}{warc})", self.kept, self.lines, self.format.map_or("no format", |f| f.label()))
+            format!("{} records kept from {} lines ({}{warc})", thousands(self.kept as f64), thousands(self.lines as f64), self.format.map_or("no format", |f| f.label()))
         };
         let mut text = format!(
             "{read}: {} on {}. {} estimated ({} with visits too sparse to be sure), {} never seen changed (an upper bound each), {} changed at every visit (a lower bound each, no rate), {} with one record.",
             counted(self.pages.len() as u64, "page", "pages"),
             counted(self.servers, "server", "servers"),
-            self.count(Status::Estimated) + self.count(Status::Coarse),
-            self.count(Status::Coarse),
-            self.count(Status::NeverChanged),
-            self.count(Status::AlwaysChanged),
-            self.count(Status::OneRecord),
+            thousands((self.count(Status::Estimated) + self.count(Status::Coarse)) as f64),
+            thousands(self.count(Status::Coarse) as f64),
+            thousands(self.count(Status::NeverChanged) as f64),
+            thousands(self.count(Status::AlwaysChanged) as f64),
+            thousands(self.count(Status::OneRecord) as f64),
         );
         if !self.skipped.is_empty() {
             let parts: Vec<String> = self.skipped.iter().map(|(why, n)| format!("{} — {}", why.label(), counted(*n, "record", "records"))).collect();
@@ -251,6 +252,7 @@ impl HistoryOutput {
         }
         let out = self.left_out;
         if out > 0 {
+            let out = thousands(out as f64);
             text.push_str(&format!(" The page list leaves out {out} pages without a rate the records support or without a host (they stay in the JSON result)."));
         }
         if self.typed > 0 {
@@ -259,7 +261,7 @@ impl HistoryOutput {
             } else {
                 "the page list leaves them out (“page list with mime types”, --types, carries them; the button to your crawler always does)"
             };
-            text.push_str(&format!(" {} of {} pages have a captured mime type (the latest of each): {listed}.", self.typed, self.pages.len()));
+            text.push_str(&format!(" {} of {} pages have a captured mime type (the latest of each): {listed}.", thousands(self.typed as f64), thousands(self.pages.len() as f64)));
         }
         if self.typed == 0 && self.config.types && !self.pages.is_empty() {
             text.push_str(" No page has a captured mime type: the page list has no metadata column.");
@@ -267,21 +269,21 @@ impl HistoryOutput {
         if self.types_over > 0 {
             text.push_str(&format!(
                 " {} captures' mime types were not kept: more than {} kinds in one history (those pages keep the type they had).",
-                self.types_over,
-                crate::core::model::history::MAX_TYPES
+                thousands(self.types_over as f64),
+                thousands(crate::core::model::history::MAX_TYPES as f64)
             ));
         }
         if let Some(a) = &self.accuracy {
             text.push_str(&format!(
                 " Against the generator's true rates: the {}% intervals hold {} of {} pages ({:.1} %); the median estimate is {:.3} times the true rate, {:.1} % within a factor 2; {} pages change faster than their captures can tell (rate × spacing > 2), {} of them flagged by their records.",
                 (100.0 * self.config.confidence).round(),
-                a.covered,
-                a.bounded,
+                thousands(a.covered as f64),
+                thousands(a.bounded as f64),
                 100.0 * a.covered as f64 / a.bounded.max(1) as f64,
                 a.median_ratio,
                 100.0 * a.within_2,
-                a.fast,
-                a.fast_flagged
+                thousands(a.fast as f64),
+                thousands(a.fast_flagged as f64)
             ));
         }
         match self.snapshots {
@@ -312,7 +314,7 @@ impl HistoryOutput {
 
 /// `n` and its noun, singular for one.
 fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    format!("{} {}", thousands(n as f64), if n == 1 { one } else { many })
 }
 
 fn is_zero(n: &u64) -> bool {
