@@ -24,9 +24,9 @@ function keptAt(key) {
   throw { field: '', message: 'this result is no longer held by the computation (its worker was restarted after an internal error or a run that did not stop when cancelled): run it again' };
 }
 
-/** What the page gets of `held`, a result kept under `key`: what its tables show and the
- * figures; a part of a run cut over the pool (`figures` false) goes whole, to be joined,
- * and is not kept. */
+/** What the page gets of `held`, kept under `key` (the page's HeldResult names it): what
+ * its tables show and the figures; a part of a run cut over the pool (`figures` false)
+ * goes whole, to be joined, and is not kept. */
 function sent(key, held, figures) {
   if (!figures) {
     const whole = held.whole();
@@ -34,7 +34,7 @@ function sent(key, held, figures) {
     return { result: whole };
   }
   keep(key, held);
-  return { result: held.shown(), figures: held.figures(), key };
+  return { result: held.shown(), figures: held.figures() };
 }
 
 // The core's panic hook calls this before the WebAssembly trap.
@@ -121,15 +121,15 @@ async function execute(id, config, buildMs, figures) {
           lastPartial = performance.now();
           partialMs = lastPartial - now;
         }
-        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial: partial.result, figures: partial.figures, key: partial.key });
+        postMessage({ type: 'progress', id, fraction, elapsedMs: performance.now() - started, partial: partial.result, figures: partial.figures });
       }
       await yieldToEvents();
     }
-    const { result, figures: shown, key } = sent(id, run.finish(), figures);
+    const { result, figures: shown } = sent(id, run.finish(), figures);
     run.free();
     // the module's memory only grows: its size now is the most this worker has held
     const memoryBytes = (await ready).memory.buffer.byteLength;
-    postMessage({ type: 'result', id, result, figures: shown, key, elapsedMs: performance.now() - started, memoryBytes });
+    postMessage({ type: 'result', id, result, figures: shown, elapsedMs: performance.now() - started, memoryBytes });
   } catch (error) {
     report(id, error);
   }
