@@ -18,10 +18,10 @@ test('the view opens on generated captures against their true rates; the sample 
   const browser = await session({ viewport: { width: 1280, height: 900 } });
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
-  assert.match(await details(page).textContent(), /Against the generator's true rates: the 95% intervals hold \d+ of \d+ pages \(9\d\.\d %\)/);
+  assert.match(await details(page).textContent(), /Against the generator's true rates: the 95% intervals hold [\d,]+ of [\d,]+ pages \(9\d\.\d %\)/);
   await page.screenshot({ path: path.join(shots, 'history-generated.png'), fullPage: true });
   await page.getByRole('button', { name: 'Load the sample capture index' }).click();
-  await page.waitForFunction(() => /sample-captures\.cdx/.test(document.querySelector('#history .details')?.textContent ?? '') || /3712 records/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /sample-captures\.cdx/.test(document.querySelector('#history .details')?.textContent ?? '') || /3,712 records/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   const text = await details(page).textContent();
   assert.match(text, /3,712 records kept from 3,918 lines \(CDX capture index/);
   assert.match(text, /error answer \(4xx, 5xx\): no content captured — 125 records/);
@@ -50,7 +50,7 @@ test('a gzip dump of revisions becomes a trace for bursty changes; bad records a
   await page.locator('#history input[type=file]').setInputFiles(dump);
   await page.waitForFunction(() => /Loaded revisions\.xml/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
   await page.locator('#history').getByRole('button', { name: 'Read' }).click();
-  await page.waitForFunction(() => /2308 records kept .*MediaWiki/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /2,308 records kept .*MediaWiki/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.locator('[data-send=bursty]').click();
   await page.waitForFunction(() => /Loaded revisions-trace\.csv/.test(document.querySelector('#bursty .trace-status')?.textContent ?? ''), null, { timeout: 20_000 });
   assert.equal(await page.locator('#bursty').getByLabel('changes from', { exact: true }).inputValue(), 'trace');
@@ -138,7 +138,7 @@ test('the sample index’s pages tuned in your crawler: the tuned files against 
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
   await page.getByRole('button', { name: 'Load the sample capture index' }).click();
-  await page.waitForFunction(() => /3712 records kept/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /3,712 records kept/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.getByRole('link', { name: /^Run your crawler on these 127 pages/ }).click();
   await page.waitForFunction(() => /127 rows on 30 servers/.test(document.querySelector('#crawlers').textContent), null, { timeout: 20_000 });
   const crawlers = page.locator('#crawlers');
