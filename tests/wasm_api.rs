@@ -252,6 +252,12 @@ fn a_held_history_shows_its_ten_fastest_pages_and_keeps_them_all() {
     );
     let listed = 300 - get(&whole, "left_out").as_f64().unwrap() as usize;
     assert_eq!(held.table(None).lines().count(), listed + 1, "a row for every listed page, not the ten shown");
+    // a worker restarted keeps again what the page was shown, but not a cut of it
+    let e = Held::again(shown).err().expect("a cut is refused");
+    assert!(get(&e, "message").as_string().unwrap().contains("run it again"));
+    assert_eq!(Held::again(whole.clone()).unwrap().table(None), held.table(None));
+    let level = held_at_end(r#"{"experiment": "level_sets", "grid": 21}"#);
+    assert_eq!(Held::again(level.shown().unwrap()).unwrap().table(None), level.table(None));
 }
 
 /// A display setting changed after the run redraws its figures from the held result.

@@ -33,7 +33,9 @@ const CANCEL_GRACE_MS = 250;
 /** A result the worker that computed it keeps (the page gets what its tables show and
  * the figures): its redraws, CSV, page lists and JSON export are asked of that worker.
  * `key`: its run's id (or its join's), under which the worker keeps the run's latest
- * result. A worker restarted since keeps none: each then rejects saying so. */
+ * result. Each request carries `shown`, what the page was shown: a worker restarted
+ * since keeps it again, unless it is a cut of the whole (a history's pages), when the
+ * request rejects saying to run again. */
 export class HeldResult {
   constructor(client, key) {
     this.client = client;
@@ -42,19 +44,19 @@ export class HeldResult {
 
   /** Its figures (core.Held.figures), drawn under `config` (display settings changed
    * since the run; none: its own). */
-  figures(config) {
-    return this.client.ask({ type: 'figures', key: this.key, config });
+  figures(config, shown) {
+    return this.client.ask({ type: 'figures', key: this.key, config, shown });
   }
 
   /** Its data as CSV, or as the page list experiment `reader` reads. */
-  table(reader) {
-    return this.client.ask({ type: 'table', key: this.key, reader });
+  table(reader, shown) {
+    return this.client.ask({ type: 'table', key: this.key, reader, shown });
   }
 
   /** {config, result} as an export's JSON, in a Blob (worker-files.js `exported`: each
    * held file's text in place of its marker). */
-  exported(config) {
-    return this.client.ask({ type: 'export', key: this.key, config });
+  exported(config, shown) {
+    return this.client.ask({ type: 'export', key: this.key, config, shown });
   }
 
   /** Lets the worker free it (the page shows another). */

@@ -17,11 +17,12 @@ function keep(key, held) {
   kept.set(key, held);
 }
 
-/** The result kept under `key`, or an error the page shows (a restarted worker keeps none). */
-function keptAt(key) {
-  const held = kept.get(key);
-  if (held) return held;
-  throw { field: '', message: 'this result is no longer held by the computation (its worker was restarted after an internal error or a run that did not stop when cancelled): run it again' };
+/** The result kept under `key`; where this worker has none (restarted since: an internal
+ * error, or a run that did not stop when cancelled), `shown`, what the page was shown of
+ * it, kept again (core.Held.again refuses a cut of it, saying to run again). */
+function keptAt(key, shown) {
+  if (!kept.has(key)) keep(key, core.Held.again(shown));
+  return kept.get(key);
 }
 
 /** What the page gets of `held`, kept under `key` (the page's HeldResult names it): what
@@ -155,7 +156,7 @@ self.onmessage = async ({ data }) => {
       break;
     case 'export':
       await ready;
-      answer(data.id, () => exported({ config: data.config, result: keptAt(data.key).whole() }));
+      answer(data.id, () => exported({ config: data.config, result: keptAt(data.key, data.shown).whole() }));
       break;
     case 'pilot':
       await ready;
@@ -167,11 +168,11 @@ self.onmessage = async ({ data }) => {
       break;
     case 'figures':
       await ready;
-      answer(data.id, () => keptAt(data.key).figures(data.config));
+      answer(data.id, () => keptAt(data.key, data.shown).figures(data.config));
       break;
     case 'table':
       await ready;
-      answer(data.id, () => keptAt(data.key).table(data.reader));
+      answer(data.id, () => keptAt(data.key, data.shown).table(data.reader));
       break;
     case 'release':
       kept.get(data.key)?.free();

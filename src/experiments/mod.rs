@@ -142,6 +142,10 @@ pub trait Figures {
     {
         None
     }
+    /// Whether this is such a cut (a page that gets it back cannot rebuild the whole).
+    fn is_cut(&self) -> bool {
+        false
+    }
 }
 
 /// The result as a table: the CSV export.

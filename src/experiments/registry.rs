@@ -190,6 +190,11 @@ macro_rules! registry {
                 match self { $( Output::$variant(o) => o.shown().map(Output::$variant), )* }
             }
 
+            /// Whether this is what the page's tables read, cut from the whole ([`super::Figures::is_cut`]).
+            pub fn is_cut(&self) -> bool {
+                match self { $( Output::$variant(o) => o.is_cut(), )* }
+            }
+
             /// The file a run wrote for its [`super::FileOutput`] `flag`, if it wrote one.
             pub fn file_out(&self, flag: &str) -> Option<String> {
                 match self { $( Output::$variant(o) => o.file_out(flag), )* }

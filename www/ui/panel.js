@@ -388,7 +388,7 @@ export class ExperimentPanel {
     for (const key of differs) setPath(next, key, getPath(config, key));
     const result = { ...last, config: next };
     const asked = (this.redrawing = {});
-    this.held.figures(next).then(
+    this.held.figures(next, last).then(
       (figures) => {
         if (this.redrawing !== asked || this.running || this.result !== last) return;
         this.show(result, figures, 'final', this.held);
@@ -759,7 +759,7 @@ export class ExperimentPanel {
   /** The result's data as CSV, written by the worker that keeps it. */
   async exportCsv() {
     try {
-      downloadText(`freshlab-${this.spec.id}.csv`, await this.held.table(), 'text/csv');
+      downloadText(`freshlab-${this.spec.id}.csv`, await this.held.table(undefined, this.result), 'text/csv');
     } catch (error) {
       this.showProblem(error);
     }
@@ -769,7 +769,7 @@ export class ExperimentPanel {
    * file's text put in there: this thread never holds it). */
   async exportJson() {
     try {
-      download(`freshlab-${this.spec.id}.json`, await this.held.exported(this.lastConfig));
+      download(`freshlab-${this.spec.id}.json`, await this.held.exported(this.lastConfig, this.result));
     } catch (error) {
       this.showProblem(error);
     }

@@ -144,7 +144,7 @@ function details(result, element, phase, _label, panel) {
       if (a.dataset.send === 'bursty') handOff('bursty', 'trace', { text: result.trace, name: name.replace('-pages', '-trace') });
       // the page list as `freshlab history --out` writes it (with the pages' mime types
       // for the crawlers, which read them), written by the worker that keeps the pages
-      else handOff(a.dataset.send, 'pageList', { text: held.table(a.dataset.send), name });
+      else handOff(a.dataset.send, 'pageList', { text: held.table(a.dataset.send, result), name });
     });
   }
 }

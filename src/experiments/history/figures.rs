@@ -41,6 +41,11 @@ impl Figures for HistoryOutput {
     fn shown(&self) -> Option<Self> {
         Some(self.fastest_only())
     }
+
+    /// Fewer pages than its statuses count: the page's cut.
+    fn is_cut(&self) -> bool {
+        self.pages.len() as u64 != self.statuses.iter().map(|s| s.1).sum::<u64>()
+    }
 }
 
 fn empty(o: &HistoryOutput) -> Figure {
