@@ -186,16 +186,17 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
 fn file_records(head: &str, bytes: f64, format: Format) -> (f64, f64, f64) {
     let head = &head[..floor_char(head, SAMPLED_BYTES)];
     let whole = head.len() as f64 >= bytes;
-    let marks = match marks_per_byte(head, format) {
+    let warc = history::warc::is_warc(head.as_bytes());
+    // the format told once, from the head where not given
+    let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
+    let marks = match marks_per_byte(head, told) {
         Some((density, margin)) => bytes * density * if whole { 1.0 } else { margin },
         None => bytes * MARKS_PER_BYTE,
     };
-    let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
-    let share =
-        if told == Format::Auto && !history::warc::is_warc(head.as_bytes()) { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
+    let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
     let pages = (marks * share.per_record).min(history::MAX_PAGES as f64);
     // a WARC file's record cost was fitted with its pages' (PathSample::seconds)
-    let pages_seconds = if history::warc::is_warc(head.as_bytes()) { 0.0 } else { pages * SECONDS_PER_PAGE };
+    let pages_seconds = if warc { 0.0 } else { pages * SECONDS_PER_PAGE };
     let sitemap = if told == Format::Sitemap { bytes * (SITEMAP_SECONDS_PER_BYTE - SECONDS_PER_BYTE) } else { 0.0 };
     (marks, pages * page_bytes(&share), pages_seconds + sitemap)
 }
@@ -338,7 +339,7 @@ impl Settings for HistoryConfig {
         // records a byte and pages a record, sampled from each file's first bytes (a CDX
         // line is some 250 bytes, a dump's revision with its text over a thousand)
         let unsampled = self.records_bytes.unwrap_or(0) as f64 * MARKS_PER_BYTE;
-        let (marks, pages, more_seconds) = self
+        let (marks, page_memory, more_seconds) = self
             .files
             .iter()
             .map(|f| file_records(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format))
@@ -348,7 +349,14 @@ impl Settings for HistoryConfig {
         // the page's files are text (a WARC file it read as its capture index)
         let seconds = texts * SECONDS_PER_BYTE + paths.iter().map(PathSample::seconds).sum::<f64>() + more_seconds;
         let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
-        Cost { work: bytes.max(1.0), unit: "bytes of records".into(), bytes: held + marks * history::BYTES_PER_MARK + pages + 1e6, seconds, memory_fix: fix.clone(), time_fix: fix }
+        Cost {
+            work: bytes.max(1.0),
+            unit: "bytes of records".into(),
+            bytes: held + marks * history::BYTES_PER_MARK + page_memory + 1e6,
+            seconds,
+            memory_fix: fix.clone(),
+            time_fix: fix,
+        }
     }
 }
 
