@@ -188,7 +188,7 @@ const CASES = [
   ['partition', 'hashed URLs, 30 robots', ['partition', '--schemes', 'hash_url', '--robots', '2,10,30']],
   ['history', 'generated captures, defaults', ['history']],
   ['history', 'generated captures, 200,000 pages', ['history', '--pages', '200000', '--servers', '5000']],
-  ['history', 'a capture index, 1,500,000 lines', ['history', records.cdx]],
+  ['history', 'a capture index in time order, 1,500,000 lines', ['history', records.cdx]],
   ['history', 'a capture index of one crawl, 500,000 pages', ['history', records.once]],
   ['history', 'a sitemap of 500,000 URLs', ['history', records.sitemap]],
   ['history', 'a WARC file, 48,000 responses with digests', ['history', records.warc]],

@@ -2,7 +2,7 @@
 //! out, errors as {field, message}, never a panic for bad input.
 #![cfg(target_arch = "wasm32")]
 
-use freshlab::wasm::{Held, Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, merge, preset, split, unpack, validate};
+use freshlab::wasm::{Held, PageCounter, Plots, Run, choices, crawler_of, defaults, eq59, estimate, experiments, fields, limits, merge, preset, split, unpack, validate};
 use js_sys::{JSON, Reflect};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -230,6 +230,31 @@ fn gzipped_records_unpack_to_their_text_and_a_cut_member_is_named() {
     let error = unpack(&bytes[..bytes.len() - 3], 1 << 20, true).expect_err("cut short");
     let message = get(&error, "message").as_string().unwrap();
     assert!(message.contains(&format!("in the member at byte {second} of")), "{message}");
+}
+
+/// A crawl log in time order names each page once in its head: the page's worker counts
+/// its pages over the whole file as it loads it, a piece at a time (pieces cutting lines);
+/// a sorted index's head tells them, and a file within its first megabyte is read whole.
+#[test]
+fn a_logs_pages_are_counted_as_it_loads_and_a_sorted_index_is_told_by_its_head() {
+    let line = |page: usize, day: usize| format!("https://example.org/page/{page},2026-01-{:02}T00:00:00Z,D{page}V{}\n", day + 1, day / 2);
+    let mut log = String::from("url,fetch_time,digest\n");
+    let mut sorted = log.clone();
+    for day in 0..20 {
+        log.extend((0..2_000).map(|page| line(page, day)));
+    }
+    for page in 0..2_000 {
+        sorted.extend((0..20).map(|day| line(page, day)));
+    }
+    assert!(log.len() > 1 << 20, "past the first megabyte: {}", log.len());
+    let mut counter = PageCounter::of(&log[..1 << 20], log.len() as f64).expect("a log's head cannot tell its pages");
+    for piece in log.as_bytes().chunks(100_003) {
+        counter.feed(std::str::from_utf8(piece).unwrap());
+    }
+    let pages = counter.pages();
+    assert!((pages - 2_000.0).abs() < 0.02 * 2_000.0, "{pages}");
+    assert!(PageCounter::of(&sorted[..1 << 20], sorted.len() as f64).is_none(), "a sorted index: its head tells");
+    assert!(PageCounter::of(&log[..1 << 19], (1 << 19) as f64).is_none(), "within its first megabyte");
 }
 
 /// A history's pages stay where it was computed: the page's tables read the ten

@@ -72,17 +72,41 @@ function head(text, chars) {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? chars - 1 : chars);
 }
 
+/** A file's first characters its pages' count is decided on (the core samples 1 MiB). */
+const COUNT_HEAD = 2 ** 20;
+/** Characters a piece sent to the core's page count (its text is not copied there whole). */
+const COUNT_PIECE = 2 ** 23;
+
+/** The pages of a history's file of text `text` where its head cannot tell them (a log
+ * of many visits in time order looks like an index of one capture a page there), else
+ * undefined: counted by the core a piece at a time. */
+function pagesOf(text, bytes) {
+  const counter = core.PageCounter.of(head(text, COUNT_HEAD), bytes);
+  if (!counter) return undefined;
+  for (let at = 0; at < text.length; ) {
+    // never half of a surrogate pair at a piece's end
+    let end = Math.min(text.length, at + COUNT_PIECE);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
+    counter.feed(text.slice(at, end));
+    at = end;
+  }
+  return counter.pages();
+}
+
 const SHAPES = { seeds: core.seed_shape, hosts: core.host_shape, trace: core.trace_shape, list: core.list_shape };
 
 /** A 'hold' request: the files read and kept, and for each what the page's checks need:
- * {bytes, warc, records (a WARC file's), head (its first `headChars` characters), shape
- * (read by `kind`) or shapeError}. */
+ * {bytes, warc, records (a WARC file's), pages (a history's file's, where its head cannot
+ * tell them), head (its first `headChars` characters), shape (read by `kind`) or
+ * shapeError}. */
 export async function hold({ slot, serial, blobs, records = false, kind = null, headChars = 0 }) {
   const parts = await holdAll(slot, serial, blobs, records);
   return parts.map((part) => {
     const said = { bytes: part.bytes, warc: part.warc };
     // the index's lines less its legend and its last line end: a record each
     if (part.warc) said.records = lines(part.text) - 2;
+    else if (records) said.pages = pagesOf(part.text, part.bytes);
     if (headChars) said.head = head(part.text, headChars);
     if (kind) {
       try {

@@ -169,6 +169,13 @@ test('a capture index gzipped in 60 members (21 MB of text) loads, is read, show
   const noLongTask = await watchLongTasks(page, box.locator('input[type=file]'));
   await box.locator('input[type=file]').setInputFiles(file);
   await page.waitForFunction(() => /Loaded cdx-00042 \([\d,.]+ KB\)/.test(document.querySelector('#history .trace-status').textContent), null, { timeout: 60_000 });
+  // in time order (nine rounds over 20,000 pages) its head names each page once, as an
+  // index of one crawl would: its pages were counted as it loaded, and it is priced by
+  // them (taken for a page a capture, it had read 200 MB)
+  await page.waitForFunction(() => /Needs about .* bytes of records/.test(document.querySelector('#history .estimate')?.textContent ?? ''), null, { timeout: 20_000 });
+  const needs = await box.locator('.estimate').textContent();
+  const mb = Number(/Needs about ([\d.]+) MB/.exec(needs)?.[1]);
+  assert.ok(mb > 21 && mb < 60, needs);
   // the result of 20,000 pages stays in the worker: the page gets the figures built there
   // (read here, the whole result held the main thread 0.13–0.17 s) and the ten pages its
   // table lists (crossing whole, the result's copy took 30–35 ms); the exports and the

@@ -73,8 +73,10 @@ function recordsBox(panel, controls) {
     const bytes = read.reduce((n, r) => n + r.bytes, 0);
     const awaited = panel.awaited.get('records');
     panel.awaited.delete('records');
-    const value = read.map((r, k) => ({ name: names[k], text: marker(SLOT, serial, blobs[k].blob, k, true), ...(r.warc && { warc: true }) }));
-    const heads = read.map((r, k) => ({ name: names[k], text: r.head, bytes: r.bytes, ...(r.warc && { warc: true }) }));
+    // a file's pages counted as it loaded, where its head cannot tell them
+    const counted = (r) => ({ ...(r.warc && { warc: true }), ...(r.pages !== undefined && { pages: r.pages }) });
+    const value = read.map((r, k) => ({ name: names[k], text: marker(SLOT, serial, blobs[k].blob, k, true), ...counted(r) }));
+    const heads = read.map((r, k) => ({ name: names[k], text: r.head, bytes: r.bytes, ...counted(r) }));
     panel.records = { value, name, bytes, serial, shape: null, heads };
     panel.form.set('source', 'files');
     const warcs = read.filter((r) => r.warc);

@@ -2,6 +2,7 @@
 
 pub mod axis;
 pub mod bursts;
+pub mod distinct;
 pub mod elementary;
 pub mod freshness;
 pub mod interval;

@@ -5,6 +5,8 @@
 use crate::core::input::InputError;
 use crate::core::labels::labelled;
 use crate::core::limits::{Cost, Fix};
+use crate::core::math::distinct;
+use crate::core::model::history::count::PageCount;
 use crate::core::model::history::generate::{Captures, Generator};
 use crate::core::model::history::head::PageShare;
 use crate::core::model::history::server::ServerBy;
@@ -29,6 +31,10 @@ pub struct RecordFile {
     /// file as it loaded (a WARC holds binary payloads: it cannot travel as text).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub warc: bool,
+    /// The pages the file names, counted by the page's worker as it loaded the file,
+    /// where its head cannot tell them ([`counted_format`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<f64>,
 }
 
 labelled! {
@@ -108,6 +114,10 @@ const SITEMAP_SECONDS_PER_BYTE: f64 = 1.0 / 80e6;
 const WARC_SECONDS_PER_RECORD: f64 = 2.2e-6;
 const WARC_SECONDS_PER_BYTE: f64 = 1.0 / 6e9;
 const HASH_SECONDS_PER_BYTE: f64 = 1.0 / 1.1e9;
+/// Counting a file's pages before it is read ([`PageCount`], natively on the reference
+/// machine: the 1.5-million-line index in time order of `npm run estimates`, 227 MB, in
+/// 0.80 s).
+const COUNT_SECONDS_PER_BYTE: f64 = 1.0 / 280e6;
 /// Inflating gzip, per compressed byte (the same 126 MB gzipped whole, 49 MB: 0.37 s
 /// more; a record a member, 80 MB: 0.66 s more).
 const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
@@ -180,25 +190,44 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
 
 /// The marks a file of `bytes` bytes may give from its first bytes `head` (counted where
 /// the head is the whole file, else its density × its format's margin; the smallest
-/// record's bound where the head shows none), the memory of their pages (their share of
-/// the records as the head shows it, [`PageShare`]), and the time the pages take beside
-/// the file's bytes (a sitemap's XML is read slower than the line formats).
-fn file_records(head: &str, bytes: f64, format: Format) -> (f64, f64, f64) {
+/// record's bound where the head shows none), the memory of their pages (`counted` over
+/// the whole file, else their share of the records as the head shows it, [`PageShare`]),
+/// and the time the pages take beside the file's bytes (a sitemap's XML is read slower
+/// than the line formats).
+fn file_records(head: &str, bytes: f64, format: Format, counted: Option<f64>) -> (f64, f64, f64) {
     let head = &head[..floor_char(head, SAMPLED_BYTES)];
     let whole = head.len() as f64 >= bytes;
     let warc = history::warc::is_warc(head.as_bytes());
     // the format told once, from the head where not given
     let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
-    let marks = match marks_per_byte(head, told) {
-        Some((density, margin)) => bytes * density * if whole { 1.0 } else { margin },
-        None => bytes * MARKS_PER_BYTE,
+    // the marks at the head's density, and the margin for a file read past it
+    let (seen, margin) = match marks_per_byte(head, told) {
+        Some((density, margin)) => (bytes * density, if whole { 1.0 } else { margin }),
+        None => (bytes * MARKS_PER_BYTE, 1.0),
     };
+    let marks = seen * margin;
     let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
-    let pages = (marks * share.per_record).min(history::MAX_PAGES as f64);
+    // a page counted over the whole file, at the count's 4 standard errors
+    let pages = match counted {
+        Some(pages) if !warc => (pages * (1.0 + 4.0 * distinct::STANDARD_ERROR)).min(marks),
+        _ => marks * share.per_record,
+    }
+    .min(history::MAX_PAGES as f64);
     // a WARC file's record cost was fitted with its pages' (PathSample::seconds)
     let pages_seconds = if warc { 0.0 } else { pages * SECONDS_PER_PAGE };
     let sitemap = if told == Format::Sitemap { bytes * (SITEMAP_SECONDS_PER_BYTE - SECONDS_PER_BYTE) } else { 0.0 };
-    (marks, pages * page_bytes(&share), pages_seconds + sitemap)
+    // a page's marks: over its counted pages, else as its head shows them
+    let each = if counted.is_some() && !warc { seen / pages.max(1.0) } else { 1.0 / share.per_record };
+    (marks, pages * (page_bytes(&share) + marks_slack(each)), pages_seconds + sitemap)
+}
+
+/// A page's marks' room beyond its `each` marks, in bytes: its vector's capacity doubles
+/// as it grows (from 4, which the fitted [`page_bytes`] holds), so 20 marks take the room
+/// of 32 (a crawl.log of 20 rounds, its pages counted, had been priced at its peak). The
+/// marks at the head's density, not the margin's: 30 captures a page read as 37 would
+/// take the room of 64.
+fn marks_slack(each: f64) -> f64 {
+    if each <= 4.0 { 0.0 } else { (each.ceil().log2().ceil().exp2() - each) * history::BYTES_PER_MARK }
 }
 
 /// A page's memory through a run read from files: its records' entry, its estimate, its
@@ -207,6 +236,29 @@ fn file_records(head: &str, bytes: f64, format: Format) -> (f64, f64, f64) {
 /// with URLs of 60 and 210 bytes: 751 and 1,182 bytes a page beside the records'.
 fn page_bytes(share: &PageShare) -> f64 {
     580.0 + 2.9 * share.url_bytes
+}
+
+/// The format in which a file of `bytes` bytes, `head` its first, has its pages counted
+/// over the whole of it ([`PageCount`]): a line format's file past its sampled head, unless
+/// the head is in page order with pages of several records (a sorted index, whose head's
+/// share holds). A head naming each page once, or a page again after others, may open a
+/// log of many visits in time order, whose pages its head cannot tell (a page taken for
+/// each record had priced a 30-visit log at 20 times its memory).
+pub fn counted_format(head: &str, bytes: f64, format: Format) -> Option<Format> {
+    let head = &head[..floor_char(head, SHARE_BYTES)];
+    if bytes <= SAMPLED_BYTES as f64 || history::warc::is_warc(head.as_bytes()) {
+        return None;
+    }
+    let told = if format == Format::Auto { history::detect(head)? } else { format };
+    (told.by_line() && !PageShare::of(head, told, false).by_page).then_some(told)
+}
+
+/// The pages of `text`, a whole file, where its head cannot tell them.
+fn counted_text(text: &str, format: Format) -> Option<f64> {
+    let format = counted_format(text, text.len() as f64, format)?;
+    let mut count = PageCount::new(format);
+    count.feed(text);
+    Some(count.pages())
 }
 
 /// The head's bytes read for the pages' share, some 300 index lines: the page's checks
@@ -223,6 +275,9 @@ struct PathSample {
     bytes: f64,
     /// Its size on the disk where it is gzip, else 0.
     gzipped: f64,
+    /// Its pages, counted over the whole file where its head cannot tell them
+    /// ([`counted_format`]).
+    pages: Option<f64>,
 }
 
 impl PathSample {
@@ -235,7 +290,8 @@ impl PathSample {
             let _ = file.take(SAMPLED_BYTES as u64).read_to_end(&mut raw);
         }
         if !raw.starts_with(&[0x1f, 0x8b]) {
-            return PathSample { head: String::from_utf8_lossy(&raw).into_owned(), bytes: size, gzipped: 0.0 };
+            let head = String::from_utf8_lossy(&raw).into_owned();
+            return PathSample { pages: counted_path(path, &head, size), head, bytes: size, gzipped: 0.0 };
         }
         // the sample's last member is cut short: what it gave up to there counts; at most
         // 64 sampled sizes inflated (gzip inflates up to 1,032 times: a megabyte of
@@ -245,21 +301,23 @@ impl PathSample {
         let _ = flate2::bufread::MultiGzDecoder::new(&mut rest).take(64 * SAMPLED_BYTES as u64).read_to_end(&mut text);
         let ratio = text.len() as f64 / (raw.len() - rest.len()).max(1) as f64;
         text.truncate(SAMPLED_BYTES);
-        PathSample { head: String::from_utf8_lossy(&text).into_owned(), bytes: size * ratio.max(1.0), gzipped: size }
+        let (head, bytes) = (String::from_utf8_lossy(&text).into_owned(), size * ratio.max(1.0));
+        PathSample { pages: counted_path(path, &head, bytes), head, bytes, gzipped: size }
     }
 
     #[cfg(target_arch = "wasm32")]
     fn of(_: &str) -> PathSample {
-        PathSample { head: String::new(), bytes: 0.0, gzipped: 0.0 }
+        PathSample { head: String::new(), bytes: 0.0, gzipped: 0.0, pages: None }
     }
 
     /// Its reading time on the reference machine: a WARC file by its records (each
-    /// payload without a digest hashed), any other at the line and XML readers' speed;
-    /// gzip inflated.
+    /// payload without a digest hashed), any other at the line and XML readers' speed
+    /// (its pages' count first where they were counted); gzip inflated.
     fn seconds(&self) -> f64 {
         let inflate = self.gzipped * INFLATE_SECONDS_PER_BYTE;
         if !history::warc::is_warc(self.head.as_bytes()) {
-            return self.bytes * SECONDS_PER_BYTE + inflate;
+            let count = if self.pages.is_some() { self.bytes * COUNT_SECONDS_PER_BYTE + inflate } else { 0.0 };
+            return self.bytes * SECONDS_PER_BYTE + inflate + count;
         }
         let head = self.head.to_ascii_lowercase();
         let records = (1 + head.matches("\nwarc/1.").count()) as f64 * self.bytes / head.len().max(1) as f64;
@@ -268,6 +326,30 @@ impl PathSample {
         let hashed = if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 };
         records * WARC_SECONDS_PER_RECORD + self.bytes * (WARC_SECONDS_PER_BYTE + hashed * HASH_SECONDS_PER_BYTE) + inflate
     }
+}
+
+/// The pages of the file at `path` (`head` its first bytes, `bytes` its text's size),
+/// counted in one pass of the reader where its head cannot tell them; a file's count is
+/// kept for the process (the checks price a configuration more than once).
+#[cfg(not(target_arch = "wasm32"))]
+fn counted_path(path: &str, head: &str, bytes: f64) -> Option<f64> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static COUNTED: Mutex<Option<HashMap<(String, u64), f64>>> = Mutex::new(None);
+    let format = counted_format(head, bytes, history::detect(head)?)?;
+    let size = std::fs::metadata(path).ok()?.len();
+    let key = (path.to_string(), size);
+    if let Some(&pages) = COUNTED.lock().ok()?.get_or_insert_with(HashMap::new).get(&key) {
+        return Some(pages);
+    }
+    let mut stream = super::job::Stream::open(path).ok()?;
+    let mut count = PageCount::new(format);
+    while let Ok(Some(_)) = stream.line() {
+        count.line(stream.text(), stream.ended());
+    }
+    let pages = count.pages();
+    COUNTED.lock().ok()?.get_or_insert_with(HashMap::new).insert(key, pages);
+    Some(pages)
 }
 
 impl Settings for HistoryConfig {
@@ -296,6 +378,12 @@ impl Settings for HistoryConfig {
             return Err(InputError::new("paths", "are read by the command line only; in the page, load the files"));
         }
         for (k, file) in self.files.iter().enumerate() {
+            if file.pages.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
+                return Err(InputError::new(
+                    format!("files[{k}].pages"),
+                    "must be a count of pages, 0 or more (the page's worker counts them as it loads the file); leave it out to price the file by its text",
+                ));
+            }
             if file.text.is_empty() {
                 let why = if file.bytes.is_some() { "was left out of this copy of the configuration; load the file again" } else { "is empty" };
                 return Err(InputError::new(format!("files[{k}]"), format!("{} {why}", file.name)));
@@ -342,8 +430,12 @@ impl Settings for HistoryConfig {
         let (marks, page_memory, more_seconds) = self
             .files
             .iter()
-            .map(|f| file_records(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format))
-            .chain(paths.iter().map(|p| file_records(&p.head, p.bytes, self.format)))
+            .map(|f| {
+                // the page's worker counted them as it loaded the file; a whole text here
+                let counted = f.pages.or_else(|| if f.bytes.is_none() && !f.warc { counted_text(&f.text, self.format) } else { None });
+                file_records(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, self.format, counted)
+            })
+            .chain(paths.iter().map(|p| file_records(&p.head, p.bytes, self.format, p.pages)))
             .chain([(unsampled, unsampled * page_bytes(&PageShare::EVERY_RECORD), unsampled * SECONDS_PER_PAGE)])
             .fold((0.0, 0.0, 0.0), |(m, p, t), (fm, fp, ft)| (m + fm, p + fp, t + ft));
         // the page's files are text (a WARC file it read as its capture index)

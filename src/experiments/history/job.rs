@@ -70,7 +70,7 @@ impl HistoryJob {
         let mut inputs: Vec<Input> = std::mem::take(&mut config.files)
             .into_iter()
             .map(|f| {
-                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64), warc: f.warc });
+                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64), warc: f.warc, pages: f.pages });
                 Input { name: f.name, source: Source::Text { text: f.text, at: 0 }, warc: f.warc }
             })
             .collect();
@@ -323,6 +323,9 @@ impl HistoryJob {
         (self.bytes_done / total).min(0.999)
     }
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) use stream::Stream;
 
 /// A file read as a stream, a line at a time (gzip decompressed by flate2 when the file
 /// starts with gzip's magic bytes).

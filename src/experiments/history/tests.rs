@@ -475,6 +475,27 @@ fn records_over_the_memory_limit_are_refused_before_the_run() {
     assert!(refused.message.contains("make the shortest capture spacing longer"), "{}", refused.message);
 }
 
+/// A file's pages counted as the page loaded it price its memory; a count that is not one
+/// is refused by its field.
+#[test]
+fn a_files_counted_pages_price_it_and_a_bad_count_is_refused() {
+    let mut log = String::from("url,fetch_time,digest\n");
+    for day in 1..=9 {
+        log.extend((0..2_000).map(|p| format!("https://example.org/a/long/path/to/page/{p},2026-01-0{day}T00:00:00Z,D{p}V{}\n", day / 3)));
+    }
+    let head = |pages: Option<f64>| HistoryConfig {
+        source: RecordSource::Files,
+        files: vec![RecordFile { name: "log.csv".into(), text: log[..64 * 1024].to_string(), bytes: Some(1 << 30), pages, ..Default::default() }],
+        ..Default::default()
+    };
+    let (counted, by_head) = (head(Some(2_000.0)).cost().bytes, head(None).cost().bytes);
+    assert!(counted < by_head / 3.0, "2,000 pages counted: {counted:.0} bytes; a page a record: {by_head:.0}");
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        let error = head(Some(bad)).validate().unwrap_err();
+        assert_eq!(error.field, "files[0].pages", "{bad}");
+    }
+}
+
 /// The rates chart's summary names the rates' own lowest and highest, not the decades
 /// of its axis.
 #[test]

@@ -7,6 +7,7 @@
 //! ([`documents::XmlReader`]); only the MediaWiki API's JSON answers are read whole.
 //! A WARC file is read as the capture index it implies ([`warc::Index`]).
 
+pub mod count;
 pub mod documents;
 pub mod estimate;
 pub mod generate;
