@@ -17,11 +17,19 @@ function keep(key, held) {
   kept.set(key, held);
 }
 
+/** What a request throws for a result this worker does not keep, when the page did not
+ * send what it was shown of it (HeldResult sends it then, and only then). */
+const NOT_KEPT = 'kept';
+
 /** The result kept under `key`; where this worker has none (restarted since: an internal
  * error, or a run that did not stop when cancelled), `shown`, what the page was shown of
- * it, kept again (core.Held.again refuses a cut of it, saying to run again). */
+ * it, kept again (core.Held.again refuses a cut of it, saying to run again), or the
+ * request refused with NOT_KEPT for the page to send it. */
 function keptAt(key, shown) {
-  if (!kept.has(key)) keep(key, core.Held.again(shown));
+  if (!kept.has(key)) {
+    if (shown === undefined) throw { field: NOT_KEPT, message: 'this worker does not keep the result: send what the page was shown of it' };
+    keep(key, core.Held.again(shown));
+  }
   return kept.get(key);
 }
 

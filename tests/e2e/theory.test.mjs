@@ -126,8 +126,9 @@ test('a panic in the core is reported and the worker restarted (the tests\' own 
     const message = await page.evaluate(() => globalThis.freshlab.client.hookForTest('panic-test', 'deliberate test panic').then(() => 'no error', (e) => e.message));
     assert.match(message, /internal error: .*deliberate test panic.*the worker was restarted/s);
     assert.equal(await page.evaluate(() => globalThis.freshlab.client.restarts), 1);
-    // the chart drawn before stays; the worker restarted lost its result, which the page
-    // sends back with the export to be kept again: the CSV still downloads
+    // the chart drawn before stays; the worker restarted lost its result, which it says
+    // when asked for the export, and the page sends it back to be kept again: the CSV
+    // still downloads
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#factor-curves').getByRole('button', { name: /as CSV$/ }).click()]);
     assert.match(download.suggestedFilename(), /freshlab-factor-curves\.csv/);
     const drawn = Number(await page.locator('#factor-curves canvas').getAttribute('data-drawn'));
