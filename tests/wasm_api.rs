@@ -234,9 +234,10 @@ fn gzipped_records_unpack_to_their_text_and_a_cut_member_is_named() {
 
 /// A crawl log in time order names each page once in its head: the page's worker counts
 /// its pages over the whole file as it loads it, a piece at a time (pieces cutting lines);
-/// a sorted index's head tells them, and a file within its first megabyte is read whole.
+/// a sorted index's head tells them, unless it is loaded with other files (their pages
+/// are counted together), and a file within its first megabyte is read whole.
 #[test]
-fn a_logs_pages_are_counted_as_it_loads_and_a_sorted_index_is_told_by_its_head() {
+fn a_logs_pages_are_counted_as_it_loads_and_a_sorted_index_is_told_by_its_head_unless_loaded_with_others() {
     let line = |page: usize, day: usize| format!("https://example.org/page/{page},2026-01-{:02}T00:00:00Z,D{page}V{}\n", day + 1, day / 2);
     let mut log = String::from("url,fetch_time,digest\n");
     let mut sorted = log.clone();
@@ -247,14 +248,19 @@ fn a_logs_pages_are_counted_as_it_loads_and_a_sorted_index_is_told_by_its_head()
         sorted.extend((0..20).map(|day| line(page, day)));
     }
     assert!(log.len() > 1 << 20, "past the first megabyte: {}", log.len());
-    let mut counter = PageCounter::of(&log[..1 << 20], log.len() as f64).expect("a log's head cannot tell its pages");
+    let mut counter = PageCounter::new();
+    assert!(counter.file(&log[..1 << 20], log.len() as f64, false), "a log's head cannot tell its pages");
     for piece in log.as_bytes().chunks(100_003) {
         counter.feed(std::str::from_utf8(piece).unwrap());
     }
     let pages = counter.pages();
     assert!((pages - 2_000.0).abs() < 0.02 * 2_000.0, "{pages}");
-    assert!(PageCounter::of(&sorted[..1 << 20], sorted.len() as f64).is_none(), "a sorted index: its head tells");
-    assert!(PageCounter::of(&log[..1 << 19], (1 << 19) as f64).is_none(), "within its first megabyte");
+    assert!(!PageCounter::new().file(&sorted[..1 << 20], sorted.len() as f64, false), "a sorted index: its head tells");
+    assert!(!PageCounter::new().file(&log[..1 << 19], (1 << 19) as f64, false), "within its first megabyte");
+    // loaded with another file, the sorted index is counted too: both name the same pages
+    assert!(counter.file(&sorted[..1 << 20], sorted.len() as f64, true), "one of several files");
+    counter.feed(&sorted);
+    assert!((counter.pages() - pages).abs() < 1e-9, "the same 2,000 pages add none");
 }
 
 /// A history's pages stay where it was computed: the page's tables read the ten

@@ -77,21 +77,30 @@ const COUNT_HEAD = 2 ** 20;
 /** Characters a piece sent to the core's page count (its text is not copied there whole). */
 const COUNT_PIECE = 2 ** 23;
 
-/** The pages of a history's file of text `text` where its head cannot tell them (a log
- * of many visits in time order looks like an index of one capture a page there), else
- * undefined: counted by the core a piece at a time. */
-function pagesOf(text, bytes) {
-  const counter = core.PageCounter.of(head(text, COUNT_HEAD), bytes);
-  if (!counter) return undefined;
-  for (let at = 0; at < text.length; ) {
-    // never half of a surrogate pair at a piece's end
-    let end = Math.min(text.length, at + COUNT_PIECE);
-    const code = text.charCodeAt(end - 1);
-    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
-    counter.feed(text.slice(at, end));
-    at = end;
-  }
-  return counter.pages();
+/** The pages of a history's files `parts` ({text, bytes, warc}), counted together by
+ * the core a piece at a time where their heads cannot tell them (a log of many visits in
+ * time order looks like an index of one capture a page there; several files may name the
+ * same pages): for each, the pages it adds to those before it, or undefined. */
+function pagesOf(parts) {
+  const counter = new core.PageCounter();
+  let before = 0;
+  const added = parts.map(({ text, bytes, warc }) => {
+    if (warc || !counter.file(head(text, COUNT_HEAD), bytes, parts.length > 1)) return undefined;
+    for (let at = 0; at < text.length; ) {
+      // never half of a surrogate pair at a piece's end
+      let end = Math.min(text.length, at + COUNT_PIECE);
+      const code = text.charCodeAt(end - 1);
+      if (end < text.length && code >= 0xd800 && code <= 0xdbff) end--;
+      counter.feed(text.slice(at, end));
+      at = end;
+    }
+    const total = counter.pages();
+    const adds = total - before;
+    before = total;
+    return adds;
+  });
+  counter.free();
+  return added;
 }
 
 const SHAPES = { seeds: core.seed_shape, hosts: core.host_shape, trace: core.trace_shape, list: core.list_shape };
@@ -102,11 +111,12 @@ const SHAPES = { seeds: core.seed_shape, hosts: core.host_shape, trace: core.tra
  * shapeError}. */
 export async function hold({ slot, serial, blobs, records = false, kind = null, headChars = 0 }) {
   const parts = await holdAll(slot, serial, blobs, records);
-  return parts.map((part) => {
+  const pages = records ? pagesOf(parts) : [];
+  return parts.map((part, k) => {
     const said = { bytes: part.bytes, warc: part.warc };
     // the index's lines less its legend and its last line end: a record each
     if (part.warc) said.records = lines(part.text) - 2;
-    else if (records) said.pages = pagesOf(part.text, part.bytes);
+    if (pages[k] !== undefined) said.pages = pages[k];
     if (headChars) said.head = head(part.text, headChars);
     if (kind) {
       try {

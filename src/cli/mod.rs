@@ -133,7 +133,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
     }
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     // a history's pages are counted over a file whose first megabyte cannot tell them
-    // (history::config::counted_format), before it is priced: a pass of some 280 MB/s
+    // (history::cost::counted_format), before it is priced: a pass of some 330 MB/s
     let sizes: u64 = outputs.positional.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     if sizes >= 100 << 20 && !outputs.quiet {
         eprintln!("freshlab: pricing {} MB of records (a file whose first megabyte cannot tell its pages is read once to count them)…", sizes >> 20);

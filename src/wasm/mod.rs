@@ -294,30 +294,47 @@ pub fn trace_shape(text: &str) -> Result<JsValue, JsValue> {
     }
 }
 
-/// A history file's pages, counted as the page's worker loads it where its head cannot
-/// tell them (a log of many visits in time order looks like an index of one capture a
-/// page there): read a piece at a time, so its text is not copied here whole.
+/// A history's files' pages, counted together as the page's worker loads them where
+/// their heads cannot tell them (a log of many visits in time order looks like an index
+/// of one capture a page there; several files may name the same pages): read a piece at
+/// a time, so a file's text is not copied here whole.
 #[wasm_bindgen]
-pub struct PageCounter(crate::core::model::history::count::PageCount);
+#[derive(Default)]
+pub struct PageCounter(Option<crate::core::model::history::count::PageCount>);
 
 #[wasm_bindgen]
 impl PageCounter {
-    /// A counter for a file of `bytes` bytes whose first characters are `head` (a
-    /// megabyte or more), or undefined where its head tells its pages
-    /// (`history::config::counted_format`).
-    pub fn of(head: &str, bytes: f64) -> Option<PageCounter> {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> PageCounter {
+        PageCounter::default()
+    }
+
+    /// Begins a file of `bytes` bytes whose first characters are `head` (a megabyte or
+    /// more), one of `several` loaded together; false where its pages are not counted
+    /// (`history::cost::counted_format`: its head tells them), and then nothing is fed.
+    pub fn file(&mut self, head: &str, bytes: f64, several: bool) -> bool {
         use crate::core::model::history::{Format, count::PageCount};
-        crate::experiments::history::config::counted_format(head, bytes, Format::Auto).map(|f| PageCounter(PageCount::new(f)))
+        let Some(format) = crate::experiments::history::cost::counted_format(head, bytes, Format::Auto, several) else {
+            return false;
+        };
+        match self.0.as_mut() {
+            Some(count) => count.next_file(format),
+            None => self.0 = Some(PageCount::new(format)),
+        }
+        true
     }
 
     /// Reads the file's next piece (a line it cuts is read with the next).
     pub fn feed(&mut self, text: &str) {
-        self.0.feed(text);
+        if let Some(count) = self.0.as_mut() {
+            count.feed(text);
+        }
     }
 
-    /// The pages named (within 0.81 %, the count's standard error).
-    pub fn pages(self) -> f64 {
-        self.0.pages()
+    /// The pages the files counted so far name, the last ended (within 0.81 %, the
+    /// count's standard error).
+    pub fn pages(&mut self) -> f64 {
+        self.0.as_mut().map_or(0.0, |count| count.pages())
     }
 }
 

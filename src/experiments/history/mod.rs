@@ -4,6 +4,7 @@
 //! cannot support said as such, and a page list every other experiment reads.
 
 pub mod config;
+pub mod cost;
 pub mod figures;
 pub mod job;
 pub mod output;

@@ -515,7 +515,7 @@ fn the_rates_summary_gives_the_rates_own_range() {
 /// refused by a run.
 #[test]
 fn the_cost_counts_records_a_byte_in_each_files_head() {
-    use super::config::marks_per_byte;
+    use super::cost::marks_per_byte;
     let cdx = "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\nb 20250101000000 http://b/ text/html 200 Y - - 1 0 w\n";
     assert_eq!(marks_per_byte(cdx, Format::Auto), Some((2.0 / cdx.len() as f64, 1.25)));
     let sitemap = "<?xml version=\"1.0\"?><urlset><url><loc>a</loc></url><url ><loc>b</loc></url></urlset>";

@@ -1,7 +1,8 @@
-//! The pages a line format's file names, counted in one pass in constant memory. Its head
-//! cannot tell an index of one capture a page from a log of many visits in time order
-//! (both name each page once there), and a page costs some 30 times a record: only the
-//! whole file can say which it is.
+//! The pages line formats' files name, counted in one pass in constant memory. A file's
+//! head cannot tell an index of one capture a page from a log of many visits in time
+//! order (both name each page once there), nor can one file tell the pages it shares with
+//! the others (a crawler's log rotated daily), and a page costs some 30 times a record:
+//! only the whole files can say.
 
 use super::lines::LineReader;
 use super::{Format, Records, hash};
@@ -10,8 +11,9 @@ use crate::core::math::distinct::Distinct;
 /// Pages read into a batch of records before their URLs go to the sketch.
 const BATCH: usize = 4096;
 
-/// A line format's pages, read a piece of text at a time as the run reads them (the same
-/// reader: a page is a URL with a record kept; skipped and refused lines name none).
+/// Line formats' pages, read a file at a time and a piece of text at a time as the run
+/// reads them (the same reader: a page is a URL with a record kept; skipped and refused
+/// lines name none), the files' pages counted together.
 #[derive(Clone, Debug)]
 pub struct PageCount {
     reader: LineReader,
@@ -22,8 +24,15 @@ pub struct PageCount {
 }
 
 impl PageCount {
+    /// A count whose first file is in `format`.
     pub fn new(format: Format) -> PageCount {
         PageCount { reader: LineReader::new(format), batch: Records::default(), sketch: Distinct::default(), rest: String::new() }
+    }
+
+    /// Ends the file read (as [`Self::pages`]) and begins another, in `format`.
+    pub fn next_file(&mut self, format: Format) {
+        self.end_file();
+        self.reader = LineReader::new(format);
     }
 
     /// Reads `text`, the file's next piece (a line it cuts is read with the next piece).
@@ -67,14 +76,19 @@ impl PageCount {
         self.batch = Records::default();
     }
 
-    /// The pages named, estimated within the sketch's standard error
-    /// ([`crate::core::math::distinct::STANDARD_ERROR`]).
-    pub fn pages(mut self) -> f64 {
+    /// The file read ends (its last line may have no line end).
+    fn end_file(&mut self) {
         if !self.rest.is_empty() {
             let rest = std::mem::take(&mut self.rest);
             self.line(&rest, false);
         }
         self.flush();
+    }
+
+    /// The pages the files read so far name, the file read ended; estimated within the
+    /// sketch's standard error ([`crate::core::math::distinct::STANDARD_ERROR`]).
+    pub fn pages(&mut self) -> f64 {
+        self.end_file();
         self.sketch.count()
     }
 }
@@ -116,5 +130,20 @@ mod tests {
             }
             assert_eq!(cut.pages(), pages, "pieces of {piece} bytes");
         }
+    }
+
+    /// Two files' pages counted together: a page both name is one page.
+    #[test]
+    fn files_naming_the_same_pages_count_them_once() {
+        let mut count = PageCount::new(Format::Csv);
+        count.feed(&log(2_000, 2));
+        let first = count.pages();
+        count.next_file(Format::Csv);
+        count.feed(&log(3_000, 1));
+        let both = count.pages();
+        // within the sketch's 4 standard errors
+        let within = 4.0 * crate::core::math::distinct::STANDARD_ERROR;
+        assert!((first - 2_001.0).abs() <= within * 2_001.0, "{first}");
+        assert!((both - 3_001.0).abs() <= within * 3_001.0, "{both}");
     }
 }

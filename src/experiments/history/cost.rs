@@ -1,0 +1,330 @@
+//! The history's cost from files: records a byte and pages a record from each file's
+//! first bytes, pages counted over the whole files where those cannot tell them, and the
+//! reading's time by format.
+
+use super::config::{HistoryConfig, floor_char};
+use crate::core::limits::{Cost, Fix};
+use crate::core::math::distinct;
+use crate::core::model::history::count::PageCount;
+use crate::core::model::history::head::PageShare;
+use crate::core::model::history::{self, Format};
+
+/// What a mark costs per byte of records, at the smallest record (a CSV line of about
+/// 40 bytes): the bound the cost gives where no file's head can be sampled.
+const MARKS_PER_BYTE: f64 = 1.0 / 40.0;
+/// A file's records a byte are counted in its first bytes, this many at most.
+pub const SAMPLED_BYTES: usize = 1 << 20;
+/// A file read past its sampled head may hold records this many times as dense: a
+/// dump's first articles with long texts, later ones short (XML and JSON); lines of
+/// one index or log, and a sitemap's entries, vary less.
+const SAMPLED_MARGIN: f64 = 2.0;
+const SAMPLED_MARGIN_LINES: f64 = 1.25;
+/// Native reading speed of the line and XML formats (tests/cost_model.rs, `npm run
+/// bench:history`).
+pub const SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
+/// A sitemap's reading, and a page's estimate and row, on the reference machine: fitted
+/// to `npm run estimates`' capture indexes of 500,000 pages once and 50,000 pages 30
+/// times (0.99 s and 1.36 s here, 1.23 times slower than the reference: 1.1 µs a page)
+/// and its sitemap of 500,000 URLs (71 MB in 1.61 s, 0.55 s of it its pages).
+const SECONDS_PER_PAGE: f64 = 0.9e-6;
+const SITEMAP_SECONDS_PER_BYTE: f64 = 1.0 / 80e6;
+/// A WARC file's reading, natively on the reference machine: a record's fixed cost (its
+/// headers, its index line, its capture estimated), its bytes passed over, and a payload
+/// without a digest hashed (SHA-1). Fitted to generated WARC files (`npm run estimates`
+/// has them) measured here, 1.2 times slower than the reference: 126 MB in 48,000
+/// records carrying digests read in 0.15 s, 403 MB in 10,000 in 0.10 s, and the same
+/// without digests in 0.28 s and 0.54 s.
+const WARC_SECONDS_PER_RECORD: f64 = 2.2e-6;
+const WARC_SECONDS_PER_BYTE: f64 = 1.0 / 6e9;
+const HASH_SECONDS_PER_BYTE: f64 = 1.0 / 1.1e9;
+/// Counting a file's pages before it is read ([`PageCount`]), natively on the reference
+/// machine: the 1.5-million-line index in time order of `npm run estimates`, 227 MB, in
+/// 0.80 s here, 1.19 times slower than the reference.
+const COUNT_SECONDS_PER_BYTE: f64 = 1.0 / 330e6;
+/// Inflating gzip, per compressed byte (the same 126 MB gzipped whole, 49 MB: 0.37 s
+/// more; a record a member, 80 MB: 0.66 s more).
+const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
+
+/// What a file costs, as its first bytes and its pages' count tell it.
+struct FileCost {
+    /// The marks it may give (a file read past its head at its format's margin).
+    marks: f64,
+    /// The marks at its head's density (no margin).
+    seen: f64,
+    /// Its pages: counted (those it adds to the files counted before it), else its head's
+    /// share of its marks.
+    pages: f64,
+    /// A page's memory beside its marks' room ([`page_bytes`]).
+    page_bytes: f64,
+    /// Marks a page as its head shows them; None where its pages were counted (their
+    /// marks a page are then the counted files' together: a page's marks from every file
+    /// share its vector).
+    each: Option<f64>,
+    /// The time its pages take beside its bytes (a sitemap's XML is read slower).
+    seconds: f64,
+}
+
+/// Records a byte in `head`, a file's first bytes, in `format` (told by the head when
+/// auto), and the margin for a file read past it: a line each in the line formats, a
+/// `<url>` each in a sitemap, a `<revision>` in a MediaWiki dump and a `"timestamp"` in
+/// the API's JSON, a record in a WARC file — each at most one mark. None where the head shows no record (a dump
+/// whose first text is longer than it).
+pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
+    // a WARC file: a mark a record at most (its records' sizes vary as its pages' do)
+    if history::warc::is_warc(head.as_bytes()) {
+        let records = 1 + head.matches("\nWARC/1.").count();
+        return Some((records as f64 / head.len() as f64, SAMPLED_MARGIN));
+    }
+    let format = if format == Format::Auto { history::detect(head)? } else { format };
+    // a sitemap's entries, a URL and its dates each, vary as an index's lines do
+    let margin = if format.by_line() || format == Format::Sitemap { SAMPLED_MARGIN_LINES } else { SAMPLED_MARGIN };
+    let records = match format {
+        Format::Sitemap => head.matches("<url>").count() + head.matches("<url ").count(),
+        Format::Mediawiki if head.trim_start().starts_with('<') => head.matches("<revision>").count() + head.matches("<revision ").count(),
+        Format::Mediawiki => head.matches("\"timestamp\"").count(),
+        _ => head.bytes().filter(|&b| b == b'\n').count() + usize::from(!head.ends_with('\n')),
+    };
+    (records > 0 && !head.is_empty()).then(|| (records as f64 / head.len() as f64, margin))
+}
+
+/// What a file of `bytes` bytes costs from its first bytes `head`: its marks (counted
+/// where the head is the whole file, else its density × its format's margin; the
+/// smallest record's bound where the head shows none), and its pages (`counted` over the
+/// whole files, else their share of the records as the head shows it, [`PageShare`]).
+fn file_cost(head: &str, bytes: f64, format: Format, counted: Option<f64>) -> FileCost {
+    let head = &head[..floor_char(head, SAMPLED_BYTES)];
+    let whole = head.len() as f64 >= bytes;
+    let warc = history::warc::is_warc(head.as_bytes());
+    // the format told once, from the head where not given
+    let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
+    // the marks at the head's density, and the margin for a file read past it
+    let (seen, margin) = match marks_per_byte(head, told) {
+        Some((density, margin)) => (bytes * density, if whole { 1.0 } else { margin }),
+        None => (bytes * MARKS_PER_BYTE, 1.0),
+    };
+    let marks = seen * margin;
+    let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
+    let counted = counted.filter(|_| !warc);
+    // a page counted over the whole files, at the count's 4 standard errors
+    let pages = match counted {
+        Some(pages) => (pages * (1.0 + 4.0 * distinct::STANDARD_ERROR)).min(marks),
+        None => marks * share.per_record,
+    }
+    .min(history::MAX_PAGES as f64);
+    // a WARC file's record cost was fitted with its pages' (PathSample::seconds)
+    let pages_seconds = if warc { 0.0 } else { pages * SECONDS_PER_PAGE };
+    let sitemap = if told == Format::Sitemap { bytes * (SITEMAP_SECONDS_PER_BYTE - SECONDS_PER_BYTE) } else { 0.0 };
+    let each = counted.is_none().then(|| 1.0 / share.per_record);
+    FileCost { marks, seen, pages, page_bytes: page_bytes(&share), each, seconds: pages_seconds + sitemap }
+}
+
+/// A page's marks' room beyond its `each` marks, in bytes: its vector's capacity doubles
+/// as it grows (from 4, which the fitted [`page_bytes`] holds), so 20 marks take the room
+/// of 32 (a crawl.log of 20 rounds, its pages counted, had been priced at its peak). The
+/// marks at the head's density, not the margin's: 30 captures a page read as 37 would
+/// take the room of 64.
+fn marks_slack(each: f64) -> f64 {
+    if each <= 4.0 { 0.0 } else { (each.ceil().log2().ceil().exp2() - each) * history::BYTES_PER_MARK }
+}
+
+/// A page's memory through a run read from files: its records' entry, its estimate, its
+/// row in the result and the page list, and its URL, kept about three times. Fitted to
+/// the CLI's peak resident size on capture indexes of 500,000 pages of one capture each,
+/// with URLs of 60 and 210 bytes: 751 and 1,182 bytes a page beside the records'.
+fn page_bytes(share: &PageShare) -> f64 {
+    580.0 + 2.9 * share.url_bytes
+}
+
+/// The format in which a file of `bytes` bytes, `head` its first, has its pages counted
+/// over the whole of it ([`PageCount`]): a line format's file past its sampled head,
+/// unless it is the only file and its head is in page order with pages of several
+/// records (a sorted index, whose head's share holds). A head naming each page once, or
+/// a page again after others, may open a log of many visits in time order, whose pages
+/// its head cannot tell (a page taken for each record had priced a 30-visit log at 20
+/// times its memory); `several` files may name the same pages (a log rotated daily).
+pub fn counted_format(head: &str, bytes: f64, format: Format, several: bool) -> Option<Format> {
+    let head = &head[..floor_char(head, SHARE_BYTES)];
+    if bytes <= SAMPLED_BYTES as f64 || history::warc::is_warc(head.as_bytes()) {
+        return None;
+    }
+    let told = if format == Format::Auto { history::detect(head)? } else { format };
+    (told.by_line() && (several || !PageShare::of(head, told, false).by_page)).then_some(told)
+}
+
+/// The pages of files counted together, each the pages it adds to those before it (None
+/// where it is not counted): `files` each its format to count in, if any, and what reads
+/// its lines into the count.
+fn counted_together<F: FnMut(usize, &mut PageCount)>(formats: &[Option<Format>], mut read: F) -> Vec<Option<f64>> {
+    let (mut count, mut before) = (None::<PageCount>, 0.0);
+    let mut added = Vec::with_capacity(formats.len());
+    for (k, format) in formats.iter().enumerate() {
+        let Some(format) = *format else {
+            added.push(None);
+            continue;
+        };
+        let count = match count.as_mut() {
+            Some(count) => {
+                count.next_file(format);
+                count
+            }
+            None => count.insert(PageCount::new(format)),
+        };
+        read(k, count);
+        let now = count.pages();
+        added.push(Some(now - before));
+        before = now;
+    }
+    added
+}
+
+/// The head's bytes read for the pages' share, some 300 index lines: the page's checks
+/// read each file's at every edit (256 KB took 3 ms a file there).
+const SHARE_BYTES: usize = 64 * 1024;
+
+/// A file the command line reads, as its cost sees it before reading it: its first
+/// megabyte, decompressed where it is gzip.
+struct PathSample {
+    path: String,
+    /// Its first bytes, decompressed (for its records a byte).
+    head: String,
+    /// Its records' bytes: its size, times the ratio its first megabyte inflates by
+    /// where it is gzip (gzip told by its first two bytes, as the reader tells it).
+    bytes: f64,
+    /// Its size on the disk where it is gzip, else 0.
+    gzipped: f64,
+}
+
+impl PathSample {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn of(path: &str) -> PathSample {
+        use std::io::Read;
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) as f64;
+        let mut raw = Vec::new();
+        if let Ok(file) = std::fs::File::open(path) {
+            let _ = file.take(SAMPLED_BYTES as u64).read_to_end(&mut raw);
+        }
+        if !raw.starts_with(&[0x1f, 0x8b]) {
+            return PathSample { path: path.to_string(), head: String::from_utf8_lossy(&raw).into_owned(), bytes: size, gzipped: 0.0 };
+        }
+        // the sample's last member is cut short: what it gave up to there counts; at most
+        // 64 sampled sizes inflated (gzip inflates up to 1,032 times: a megabyte of
+        // zeros had taken a gigabyte to price), the ratio over the bytes that made them
+        let mut rest = raw.as_slice();
+        let mut text = Vec::new();
+        let _ = flate2::bufread::MultiGzDecoder::new(&mut rest).take(64 * SAMPLED_BYTES as u64).read_to_end(&mut text);
+        let ratio = text.len() as f64 / (raw.len() - rest.len()).max(1) as f64;
+        text.truncate(SAMPLED_BYTES);
+        PathSample { path: path.to_string(), head: String::from_utf8_lossy(&text).into_owned(), bytes: size * ratio.max(1.0), gzipped: size }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn of(_: &str) -> PathSample {
+        PathSample { path: String::new(), head: String::new(), bytes: 0.0, gzipped: 0.0 }
+    }
+
+    /// Its reading time on the reference machine: a WARC file by its records (each
+    /// payload without a digest hashed), any other at the line and XML readers' speed
+    /// (its pages' count first where they were `counted`); gzip inflated.
+    fn seconds(&self, counted: bool) -> f64 {
+        let inflate = self.gzipped * INFLATE_SECONDS_PER_BYTE;
+        if !history::warc::is_warc(self.head.as_bytes()) {
+            let count = if counted { self.bytes * COUNT_SECONDS_PER_BYTE + inflate } else { 0.0 };
+            return self.bytes * SECONDS_PER_BYTE + inflate + count;
+        }
+        let head = self.head.to_ascii_lowercase();
+        let records = (1 + head.matches("\nwarc/1.").count()) as f64 * self.bytes / head.len().max(1) as f64;
+        let captures = head.matches("warc-type: response").count() + head.matches("warc-type: resource").count();
+        let digested = head.matches("warc-payload-digest:").count();
+        let hashed = if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 };
+        records * WARC_SECONDS_PER_RECORD + self.bytes * (WARC_SECONDS_PER_BYTE + hashed * HASH_SECONDS_PER_BYTE) + inflate
+    }
+}
+
+/// The pages of the files at `samples`' paths, counted together in one pass of the
+/// reader over each whose head cannot tell them (or of several files); the counts are
+/// kept for the process (the checks price a configuration more than once).
+#[cfg(not(target_arch = "wasm32"))]
+fn counted_paths(samples: &[PathSample], format: Format, several: bool) -> Vec<Option<f64>> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    type Key = Vec<(String, u64)>;
+    static COUNTED: Mutex<Option<HashMap<Key, Vec<Option<f64>>>>> = Mutex::new(None);
+    let formats: Vec<Option<Format>> = samples.iter().map(|s| counted_format(&s.head, s.bytes, format, several)).collect();
+    if formats.iter().all(Option::is_none) {
+        return formats.iter().map(|_| None).collect();
+    }
+    let key: Key = samples.iter().map(|s| (s.path.clone(), std::fs::metadata(&s.path).map_or(0, |m| m.len()))).collect();
+    if let Some(kept) = COUNTED.lock().ok().and_then(|mut c| c.get_or_insert_with(HashMap::new).get(&key).cloned()) {
+        return kept;
+    }
+    let added = counted_together(&formats, |k, count| {
+        if let Ok(mut stream) = super::job::Stream::open(&samples[k].path) {
+            while let Ok(Some(_)) = stream.line() {
+                count.line(stream.text(), stream.ended());
+            }
+        }
+    });
+    if let Ok(mut counted) = COUNTED.lock() {
+        counted.get_or_insert_with(HashMap::new).insert(key, added.clone());
+    }
+    added
+}
+
+#[cfg(target_arch = "wasm32")]
+fn counted_paths(samples: &[PathSample], _: Format, _: bool) -> Vec<Option<f64>> {
+    samples.iter().map(|_| None).collect()
+}
+
+/// The records' size of the file at `path` (a gzip file its size times the ratio its
+/// first megabyte inflates by).
+pub(super) fn path_bytes(path: &str) -> f64 {
+    PathSample::of(path).bytes
+}
+
+/// The cost of reading `config`'s files (its source is files).
+pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
+    let paths: Vec<PathSample> = config.paths.iter().map(|p| PathSample::of(p)).collect();
+    let texts = config.text_bytes();
+    let bytes = texts + paths.iter().map(|p| p.bytes).sum::<f64>();
+    // the page holds every file's whole text while it runs
+    let held: f64 = config.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + config.records_bytes.unwrap_or(0) as f64;
+    let several = config.files.len() + config.paths.len() > 1;
+    // pages counted over whole files: by the page's worker as it loaded them (given), a
+    // whole text here, the command line's paths before they are read
+    let whole: Vec<Option<Format>> = config
+        .files
+        .iter()
+        .map(|f| if f.pages.is_none() && f.bytes.is_none() && !f.warc { counted_format(&f.text, f.text.len() as f64, config.format, several) } else { None })
+        .collect();
+    let in_texts = counted_together(&whole, |k, count| count.feed(&config.files[k].text));
+    let in_paths = counted_paths(&paths, config.format, several);
+    // records a byte and pages a record, sampled from each file's first bytes (a CDX
+    // line is some 250 bytes, a dump's revision with its text over a thousand)
+    let files: Vec<FileCost> = config
+        .files
+        .iter()
+        .zip(&in_texts)
+        .map(|(f, counted)| file_cost(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, config.format, f.pages.or(*counted)))
+        .chain(paths.iter().zip(&in_paths).map(|(p, counted)| file_cost(&p.head, p.bytes, config.format, *counted)))
+        .collect();
+    // a counted page's marks: the counted files' together
+    let (seen, pages) = files.iter().filter(|f| f.each.is_none()).fold((0.0, 0.0), |(s, p), f| (s + f.seen, p + f.pages));
+    let counted_each = seen / f64::max(pages, 1.0);
+    let page_memory: f64 = files.iter().map(|f| f.pages * (f.page_bytes + marks_slack(f.each.unwrap_or(counted_each)))).sum();
+    // files left out of the page's checks: a mark at the smallest record, a page each
+    let unsampled = config.records_bytes.unwrap_or(0) as f64 * MARKS_PER_BYTE;
+    let marks = files.iter().map(|f| f.marks).sum::<f64>() + unsampled;
+    let page_memory = page_memory + unsampled * page_bytes(&PageShare::EVERY_RECORD);
+    // the page's files are text (a WARC file it read as its capture index)
+    let read_paths: f64 = paths.iter().zip(&in_paths).map(|(p, counted)| p.seconds(counted.is_some())).sum();
+    let seconds = texts * SECONDS_PER_BYTE + read_paths + files.iter().map(|f| f.seconds).sum::<f64>() + unsampled * SECONDS_PER_PAGE;
+    let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
+    Cost {
+        work: bytes.max(1.0),
+        unit: "bytes of records".into(),
+        bytes: held + marks * history::BYTES_PER_MARK + page_memory + 1e6,
+        seconds,
+        memory_fix: fix.clone(),
+        time_fix: fix,
+    }
+}
