@@ -70,6 +70,15 @@ pub fn axis_problem(name: &str, axis: &super::figure::Axis) -> Option<String> {
     Some(format!("the {name} axis runs from {a:e} to {b:e}: {why}"))
 }
 
+/// An axis's range as plotters is given it. On a log axis whose start is a decade, the
+/// start a part in 10⁹ lower: plotters finds the decades it marks from ln(start)/ln(10),
+/// which puts 0.1 a hair above 10⁻¹ (−0.9999999999999998), and the start's own decade
+/// went unmarked (a rates chart over 0.1–1 had one label).
+fn marked(axis: &super::figure::Axis) -> std::ops::Range<f64> {
+    let decade = axis.log && (axis.min.log10().round() - axis.min.log10()).abs() < 1e-9;
+    (if decade { axis.min * (1.0 - 1e-9) } else { axis.min })..axis.max
+}
+
 /// Text of nominal size `size` fitted into `width` device pixels: the text (or, if it
 /// has one, its part before the first alternative in `shorter`) at the largest size
 /// down to 60 % that fits, wrapped onto two lines if `wrap` and one does not.
@@ -271,7 +280,7 @@ fn layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure, th
     let mut builder = ChartBuilder::on(&area);
     builder.x_label_area_size(a.x_label).y_label_area_size(a.y_label);
     let (x, y) = (&figure.x, &figure.y);
-    let (xs, ys) = (x.min..x.max, y.min..y.max);
+    let (xs, ys) = (marked(x), marked(y));
     let points: Vec<(i32, i32)>;
     let range: (std::ops::Range<i32>, std::ops::Range<i32>);
     macro_rules! sample {
@@ -398,7 +407,7 @@ fn plot_with<DB: DrawingBackend>(
     let mut builder = ChartBuilder::on(&area);
     builder.x_label_area_size(a.x_label).y_label_area_size(a.y_label);
     let (x, y) = (&figure.x, &figure.y);
-    let (xs, ys) = (x.min..x.max, y.min..y.max);
+    let (xs, ys) = (marked(x), marked(y));
     match (x.log, y.log) {
         (false, false) => plot(root, &mut builder.build_cartesian_2d(xs, ys).map_err(fail)?, figure, theme, legend, placement),
         (true, false) => plot(root, &mut builder.build_cartesian_2d(xs.log_scale(), ys).map_err(fail)?, figure, theme, legend, placement),
@@ -777,6 +786,20 @@ mod axis_tests {
         assert_eq!(spaced_ticks(&days, (0, 1200), 9, width, 26.0), 9);
         // an axis too short for two labels marks one
         assert_eq!(spaced_ticks(&days, (0, 10), 9, width, 26.0), 1);
+    }
+
+    /// A log axis starting at a decade marks it: plotters finds its decades by
+    /// ln(start)/ln(10), which put 0.1 a hair above 10⁻¹ and left the history's rates chart
+    /// of rates from 0.17 to 0.64 a day (an axis over 0.1–1) one label, "1".
+    #[test]
+    fn a_log_axis_starting_at_a_decade_marks_it() {
+        for (lo, hi, labels) in [(0.1, 1.0, ["0.1", "1"]), (1e-3, 1e-2, ["0.001", "0.01"]), (10.0, 100.0, ["10", "100"]), (1e-3, 10.0, ["0.001", "10"])] {
+            let svg = figure_svg(&figure(Axis::log("x", lo, hi)), 640, 360, &DrawOptions::default()).unwrap();
+            let texts: Vec<&str> = svg.split("<text").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).map(str::trim).collect();
+            for label in labels {
+                assert!(texts.contains(&label), "{lo}–{hi}: no {label} in {texts:?}");
+            }
+        }
     }
 
     /// Issue 44: a line drawn on another says so in the legend; lines apart do not.
