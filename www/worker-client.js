@@ -33,9 +33,10 @@ const CANCEL_GRACE_MS = 250;
 /** A result the worker that computed it keeps (the page gets what its tables show and
  * the figures): its redraws, CSV, page lists and JSON export are asked of that worker.
  * `key`: its run's id (or its join's), under which the worker keeps the run's latest
- * result. Each request carries `shown`, what the page was shown: a worker restarted
- * since keeps it again, unless it is a cut of the whole (a history's pages), when the
- * request rejects saying to run again. */
+ * result. A worker restarted since says it no longer keeps it; the request then goes
+ * again with `shown`, what the page was shown, which that worker keeps again, unless it
+ * is a cut of the whole (a history's pages), when the request rejects saying to run
+ * again. */
 export class HeldResult {
   constructor(client, key) {
     this.client = client;
