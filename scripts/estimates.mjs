@@ -91,6 +91,24 @@ function sitemap(name, pages) {
   return file;
 }
 
+/** `snapshots` daily snapshots of a sitemap of `pages` URLs on 300 hosts, each named by
+ * its date: URL p changes at noon every 1–5 days, its lastmod the latest change. */
+function sitemapSnapshots(name, snapshots, pages) {
+  const folder = path.join(dir, name);
+  fs.mkdirSync(folder);
+  const day = (d) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString().slice(0, 10);
+  return Array.from({ length: snapshots }, (_, s) => {
+    const file = path.join(folder, `sitemap-${day(s + 1)}.xml`);
+    const urls = [];
+    for (let p = 0; p < pages; p++) {
+      const every = 1 + (p % 5);
+      urls.push(`<url><loc>https://site${p % 300}.example.org/articles/${p}/some-title-words</loc><lastmod>${day(s - (s % every))}T12:00:00Z</lastmod><changefreq>weekly</changefreq></url>`);
+    }
+    fs.writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`);
+    return file;
+  });
+}
+
 /** A WARC file of `pages` pages fetched `visits` times: responses whose payloads are
  * `size` bytes (± half) of words (they deflate 2.6 times, HTML more), each page changing
  * every 1–5 visits; with their payload digests or without (the reader then hashes
@@ -153,6 +171,7 @@ const records = {
   cdx: captureIndex('index', 50_000, 30),
   once: captureIndex('crawl', 500_000, 1),
   sitemap: sitemap('sitemap', 500_000),
+  snapshots: sitemapSnapshots('snapshots', 30, 30_000),
   warc: warcFile('digests', 4000, 12, { size: 2250, digests: true, gzip: false }),
   hashed: warcFile('hashed', 500, 40, { size: 40_000, digests: false, gzip: false }),
   gzipped: warcFile('gzipped', 4000, 24, { size: 2250, digests: false, gzip: true }),
@@ -191,6 +210,7 @@ const CASES = [
   ['history', 'a capture index in time order, 1,500,000 lines', ['history', records.cdx]],
   ['history', 'a capture index of one crawl, 500,000 pages', ['history', records.once]],
   ['history', 'a sitemap of 500,000 URLs', ['history', records.sitemap]],
+  ['history', '30 daily snapshots of a sitemap of 30,000 URLs', ['history', ...records.snapshots]],
   ['history', 'a WARC file, 48,000 responses with digests', ['history', records.warc]],
   ['history', 'a WARC file, 20,000 responses of 40 KB hashed', ['history', records.hashed]],
   ['history', 'a WARC file gzipped a record a member, 96,000 responses hashed', ['history', records.gzipped]],

@@ -77,15 +77,16 @@ const COUNT_HEAD = 2 ** 20;
 /** Characters a piece sent to the core's page count (its text is not copied there whole). */
 const COUNT_PIECE = 2 ** 23;
 
-/** The pages of a history's files `parts` ({text, bytes, warc}), counted together by
- * the core a piece at a time where their heads cannot tell them (a log of many visits in
- * time order looks like an index of one capture a page there; several files may name the
- * same pages): for each, the pages it adds to those before it, or undefined. */
+/** The pages of a history's files `parts` ({text, bytes, warc}: a WARC file's text is
+ * its capture index), counted together by the core a piece at a time where their heads
+ * cannot tell them (a log of many visits in time order looks like an index of one
+ * capture a page there; several files may name the same pages): for each, the pages it
+ * adds to those before it, or undefined. */
 function pagesOf(parts) {
   const counter = new core.PageCounter();
   let before = 0;
-  const added = parts.map(({ text, bytes, warc }) => {
-    if (warc || !counter.file(head(text, COUNT_HEAD), bytes, parts.length > 1)) return undefined;
+  const added = parts.map(({ text, bytes }) => {
+    if (!counter.file(head(text, COUNT_HEAD), bytes, parts.length > 1)) return undefined;
     for (let at = 0; at < text.length; ) {
       // never half of a surrogate pair at a piece's end
       let end = Math.min(text.length, at + COUNT_PIECE);

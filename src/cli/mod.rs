@@ -132,11 +132,15 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         object.entry("source").or_insert_with(|| Value::String("files".into()));
     }
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
-    // a history's pages are counted over a file whose first megabyte cannot tell them
-    // (history::cost::counted_format), before it is priced: a pass of some 330 MB/s
-    let sizes: u64 = outputs.positional.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
-    if sizes >= 100 << 20 && !outputs.quiet {
-        eprintln!("freshlab: pricing {} MB of records (a file whose first megabyte cannot tell its pages is read once to count them)…", sizes >> 20);
+    // a history's pages are counted over files whose first megabyte cannot tell them,
+    // before they are priced (history::cost::counted_format)
+    if let Config::History(history) = &config
+        && !outputs.quiet
+    {
+        let counted = freshlab::experiments::history::cost::counted_bytes(history);
+        if counted >= 100e6 {
+            eprintln!("freshlab: counting the pages of {:.0} MB of records before pricing them (their first megabytes cannot tell them)…", counted / 1e6);
+        }
     }
     if let Some((k, n)) = outputs.part {
         config = parts::part_of(config, k, n, outputs.out.as_deref())?;

@@ -22,12 +22,17 @@ const SAMPLED_MARGIN_LINES: f64 = 1.25;
 /// Native reading speed of the line and XML formats (tests/cost_model.rs, `npm run
 /// bench:history`).
 pub const SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
-/// A sitemap's reading, and a page's estimate and row, on the reference machine: fitted
-/// to `npm run estimates`' capture indexes of 500,000 pages once and 50,000 pages 30
-/// times (0.99 s and 1.36 s here, 1.23 times slower than the reference: 1.1 µs a page)
-/// and its sitemap of 500,000 URLs (71 MB in 1.61 s, 0.55 s of it its pages).
+/// A page's estimate and row, on the reference machine: fitted to `npm run estimates`'
+/// capture indexes of 500,000 pages once and 50,000 pages 30 times (0.99 s and 1.36 s
+/// here, 1.23 times slower than the reference: 1.1 µs a page).
 const SECONDS_PER_PAGE: f64 = 0.9e-6;
-const SITEMAP_SECONDS_PER_BYTE: f64 = 1.0 / 80e6;
+/// A sitemap's page beside it (its `<url>` parsed as XML events, its changefreq kept),
+/// its bytes read at the line formats' speed: fitted to the sitemap of 500,000 URLs of
+/// `npm run estimates` (71 MB, 1.26–1.35 s here at a probe of 1.19) against 30 snapshots
+/// of 30,000 URLs (127 MB, read in 0.88 s beside its pages' count at 1.16): 1.3 µs a
+/// page. (It had been 80 MB/s a byte, fitted to the one sitemap while every run re-read
+/// each file's first megabyte to say how far it was: the snapshots ran 2.2 times under.)
+const SITEMAP_SECONDS_PER_PAGE: f64 = 0.4e-6;
 /// A WARC file's reading, natively on the reference machine: a record's fixed cost (its
 /// headers, its index line, its capture estimated), its bytes passed over, and a payload
 /// without a digest hashed (SHA-1). Fitted to generated WARC files (`npm run estimates`
@@ -87,35 +92,59 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
     (records > 0 && !head.is_empty()).then(|| (records as f64 / head.len() as f64, margin))
 }
 
-/// What a file of `bytes` bytes costs from its first bytes `head`: its marks (counted
-/// where the head is the whole file, else its density × its format's margin; the
-/// smallest record's bound where the head shows none), and its pages (`counted` over the
+/// What a file's first bytes tell its cost, kept without them (a run of a thousand
+/// files must not hold a megabyte of each to price itself).
+struct Sample {
+    /// Its records' bytes.
+    bytes: f64,
+    /// Its format, told by its head where not given (Auto where it cannot be told).
+    told: Format,
+    /// A WARC file (as the command line reads it; the page's worker sends its index).
+    warc: bool,
+    /// Its marks at its head's density, and the margin for the file read past its head
+    /// (the smallest record's bound where the head shows no record: [`MARKS_PER_BYTE`]).
+    seen: f64,
+    margin: f64,
+    /// Its pages' share of its records, as its head shows them.
+    share: PageShare,
+    /// The format its pages are counted in over the whole file, if they are.
+    counted: Option<Format>,
+}
+
+impl Sample {
+    /// From `head`, the first bytes of a file of `bytes` bytes in `format`, loaded with
+    /// others where `several`.
+    fn of(head: &str, bytes: f64, format: Format, several: bool) -> Sample {
+        let head = &head[..floor_char(head, SAMPLED_BYTES)];
+        let whole = head.len() as f64 >= bytes;
+        let warc = history::warc::is_warc(head.as_bytes());
+        let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
+        let (seen, margin) = match marks_per_byte(head, told) {
+            Some((density, margin)) => (bytes * density, if whole { 1.0 } else { margin }),
+            None => (bytes * MARKS_PER_BYTE, 1.0),
+        };
+        let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
+        Sample { bytes, told, warc, seen, margin, share, counted: counted_format(head, bytes, format, several) }
+    }
+}
+
+/// What a file costs from its [`Sample`]: its marks (counted where the head is the whole
+/// file, else its density × its format's margin), and its pages (`counted` over the
 /// whole files, else their share of the records as the head shows it, [`PageShare`]).
-fn file_cost(head: &str, bytes: f64, format: Format, counted: Option<f64>) -> FileCost {
-    let head = &head[..floor_char(head, SAMPLED_BYTES)];
-    let whole = head.len() as f64 >= bytes;
-    let warc = history::warc::is_warc(head.as_bytes());
-    // the format told once, from the head where not given
-    let told = if format == Format::Auto { history::detect(head).unwrap_or(Format::Auto) } else { format };
-    // the marks at the head's density, and the margin for a file read past it
-    let (seen, margin) = match marks_per_byte(head, told) {
-        Some((density, margin)) => (bytes * density, if whole { 1.0 } else { margin }),
-        None => (bytes * MARKS_PER_BYTE, 1.0),
-    };
-    let marks = seen * margin;
-    let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
-    let counted = counted.filter(|_| !warc);
+fn file_cost(sample: &Sample, counted: Option<f64>) -> FileCost {
+    let marks = sample.seen * sample.margin;
+    let counted = counted.filter(|_| !sample.warc);
     // a page counted over the whole files, at the count's 4 standard errors
     let pages = match counted {
         Some(pages) => (pages * (1.0 + 4.0 * distinct::STANDARD_ERROR)).min(marks),
-        None => marks * share.per_record,
+        None => marks * sample.share.per_record,
     }
     .min(history::MAX_PAGES as f64);
     // a WARC file's record cost was fitted with its pages' (PathSample::seconds)
-    let pages_seconds = if warc { 0.0 } else { pages * SECONDS_PER_PAGE };
-    let sitemap = if told == Format::Sitemap { bytes * (SITEMAP_SECONDS_PER_BYTE - SECONDS_PER_BYTE) } else { 0.0 };
-    let each = counted.is_none().then(|| 1.0 / share.per_record);
-    FileCost { marks, seen, pages, page_bytes: page_bytes(&share), each, seconds: pages_seconds + sitemap }
+    let pages_seconds = if sample.warc { 0.0 } else { pages * SECONDS_PER_PAGE };
+    let sitemap = if sample.told == Format::Sitemap { pages * SITEMAP_SECONDS_PER_PAGE } else { 0.0 };
+    let each = counted.is_none().then(|| 1.0 / sample.share.per_record);
+    FileCost { marks, seen: sample.seen, pages, page_bytes: page_bytes(&sample.share), each, seconds: pages_seconds + sitemap }
 }
 
 /// A page's marks' room beyond its `each` marks, in bytes: its vector's capacity doubles
@@ -136,19 +165,26 @@ fn page_bytes(share: &PageShare) -> f64 {
 }
 
 /// The format in which a file of `bytes` bytes, `head` its first, has its pages counted
-/// over the whole of it ([`PageCount`]): a line format's file past its sampled head,
-/// unless it is the only file and its head is in page order with pages of several
-/// records (a sorted index, whose head's share holds). A head naming each page once, or
-/// a page again after others, may open a log of many visits in time order, whose pages
-/// its head cannot tell (a page taken for each record had priced a 30-visit log at 20
-/// times its memory); `several` files may name the same pages (a log rotated daily).
+/// over the whole of it ([`PageCount`]): a line format's file, unless it is the only file
+/// and its head tells its pages (the whole file, or a head in page order with pages of
+/// several records: a sorted index, whose head's share holds). A head naming each page
+/// once, or a page again after others, may open a log of many visits in time order,
+/// whose pages its head cannot tell (a page taken for each record had priced a 30-visit
+/// log at 20 times its memory). `several` files may name the same pages, whatever their
+/// size: a log rotated daily, and a sitemap's snapshots (30 snapshots of one sitemap had
+/// been priced at 17 times their memory).
 pub fn counted_format(head: &str, bytes: f64, format: Format, several: bool) -> Option<Format> {
     let head = &head[..floor_char(head, SHARE_BYTES)];
-    if bytes <= SAMPLED_BYTES as f64 || history::warc::is_warc(head.as_bytes()) {
+    if (bytes <= SAMPLED_BYTES as f64 && !several) || history::warc::is_warc(head.as_bytes()) {
         return None;
     }
     let told = if format == Format::Auto { history::detect(head)? } else { format };
-    (told.by_line() && (several || !PageShare::of(head, told, false).by_page)).then_some(told)
+    let counted = match told {
+        Format::Sitemap => several,
+        _ if told.by_line() => several || !PageShare::of(head, told, false).by_page,
+        _ => false,
+    };
+    counted.then_some(told)
 }
 
 /// The pages of files counted together, each the pages it adds to those before it (None
@@ -182,21 +218,43 @@ fn counted_together<F: FnMut(usize, &mut PageCount)>(formats: &[Option<Format>],
 const SHARE_BYTES: usize = 64 * 1024;
 
 /// A file the command line reads, as its cost sees it before reading it: its first
-/// megabyte, decompressed where it is gzip.
+/// megabyte (decompressed where it is gzip) sampled, then let go.
 struct PathSample {
     path: String,
-    /// Its first bytes, decompressed (for its records a byte).
-    head: String,
-    /// Its records' bytes: its size, times the ratio its first megabyte inflates by
-    /// where it is gzip (gzip told by its first two bytes, as the reader tells it).
-    bytes: f64,
+    sample: Sample,
     /// Its size on the disk where it is gzip, else 0.
     gzipped: f64,
+    /// A WARC file's records a byte, and its captures' share whose payload is hashed
+    /// (none gives its digest), from its head.
+    warc: Option<(f64, f64)>,
 }
 
 impl PathSample {
+    /// The file at `path` in `format`, read with others where `several`. Its records'
+    /// bytes are its size, times the ratio its first megabyte inflates by where it is
+    /// gzip (gzip told by its first two bytes, as the reader tells it).
     #[cfg(not(target_arch = "wasm32"))]
-    fn of(path: &str) -> PathSample {
+    fn of(path: &str, format: Format, several: bool) -> PathSample {
+        let (head, bytes, gzipped) = Self::head(path);
+        let warc = history::warc::is_warc(head.as_bytes()).then(|| {
+            let head = head.to_ascii_lowercase();
+            let records = (1 + head.matches("\nwarc/1.").count()) as f64 / head.len().max(1) as f64;
+            let captures = head.matches("warc-type: response").count() + head.matches("warc-type: resource").count();
+            let digested = head.matches("warc-payload-digest:").count();
+            (records, if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 })
+        });
+        PathSample { path: path.to_string(), sample: Sample::of(&head, bytes, format, several), gzipped, warc }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn of(path: &str, format: Format, several: bool) -> PathSample {
+        PathSample { path: path.to_string(), sample: Sample::of("", 0.0, format, several), gzipped: 0.0, warc: None }
+    }
+
+    /// The file's first megabyte as text (decompressed), its records' bytes, and its
+    /// size where it is gzip (else 0).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn head(path: &str) -> (String, f64, f64) {
         use std::io::Read;
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) as f64;
         let mut raw = Vec::new();
@@ -204,7 +262,7 @@ impl PathSample {
             let _ = file.take(SAMPLED_BYTES as u64).read_to_end(&mut raw);
         }
         if !raw.starts_with(&[0x1f, 0x8b]) {
-            return PathSample { path: path.to_string(), head: String::from_utf8_lossy(&raw).into_owned(), bytes: size, gzipped: 0.0 };
+            return (String::from_utf8_lossy(&raw).into_owned(), size, 0.0);
         }
         // the sample's last member is cut short: what it gave up to there counts; at most
         // 64 sampled sizes inflated (gzip inflates up to 1,032 times: a megabyte of
@@ -214,29 +272,19 @@ impl PathSample {
         let _ = flate2::bufread::MultiGzDecoder::new(&mut rest).take(64 * SAMPLED_BYTES as u64).read_to_end(&mut text);
         let ratio = text.len() as f64 / (raw.len() - rest.len()).max(1) as f64;
         text.truncate(SAMPLED_BYTES);
-        PathSample { path: path.to_string(), head: String::from_utf8_lossy(&text).into_owned(), bytes: size * ratio.max(1.0), gzipped: size }
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn of(_: &str) -> PathSample {
-        PathSample { path: String::new(), head: String::new(), bytes: 0.0, gzipped: 0.0 }
+        (String::from_utf8_lossy(&text).into_owned(), size * ratio.max(1.0), size)
     }
 
     /// Its reading time on the reference machine: a WARC file by its records (each
     /// payload without a digest hashed), any other at the line and XML readers' speed
     /// (its pages' count first where they were `counted`); gzip inflated.
     fn seconds(&self, counted: bool) -> f64 {
-        let inflate = self.gzipped * INFLATE_SECONDS_PER_BYTE;
-        if !history::warc::is_warc(self.head.as_bytes()) {
-            let count = if counted { self.bytes * COUNT_SECONDS_PER_BYTE + inflate } else { 0.0 };
-            return self.bytes * SECONDS_PER_BYTE + inflate + count;
-        }
-        let head = self.head.to_ascii_lowercase();
-        let records = (1 + head.matches("\nwarc/1.").count()) as f64 * self.bytes / head.len().max(1) as f64;
-        let captures = head.matches("warc-type: response").count() + head.matches("warc-type: resource").count();
-        let digested = head.matches("warc-payload-digest:").count();
-        let hashed = if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 };
-        records * WARC_SECONDS_PER_RECORD + self.bytes * (WARC_SECONDS_PER_BYTE + hashed * HASH_SECONDS_PER_BYTE) + inflate
+        let (bytes, inflate) = (self.sample.bytes, self.gzipped * INFLATE_SECONDS_PER_BYTE);
+        let Some((records_per_byte, hashed)) = self.warc else {
+            let count = if counted { bytes * COUNT_SECONDS_PER_BYTE + inflate } else { 0.0 };
+            return bytes * SECONDS_PER_BYTE + inflate + count;
+        };
+        bytes * records_per_byte * WARC_SECONDS_PER_RECORD + bytes * (WARC_SECONDS_PER_BYTE + hashed * HASH_SECONDS_PER_BYTE) + inflate
     }
 }
 
@@ -244,12 +292,12 @@ impl PathSample {
 /// reader over each whose head cannot tell them (or of several files); the counts are
 /// kept for the process (the checks price a configuration more than once).
 #[cfg(not(target_arch = "wasm32"))]
-fn counted_paths(samples: &[PathSample], format: Format, several: bool) -> Vec<Option<f64>> {
+fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
     use std::collections::HashMap;
     use std::sync::Mutex;
     type Key = Vec<(String, u64)>;
     static COUNTED: Mutex<Option<HashMap<Key, Vec<Option<f64>>>>> = Mutex::new(None);
-    let formats: Vec<Option<Format>> = samples.iter().map(|s| counted_format(&s.head, s.bytes, format, several)).collect();
+    let formats: Vec<Option<Format>> = samples.iter().map(|s| s.sample.counted).collect();
     if formats.iter().all(Option::is_none) {
         return formats.iter().map(|_| None).collect();
     }
@@ -271,41 +319,46 @@ fn counted_paths(samples: &[PathSample], format: Format, several: bool) -> Vec<O
 }
 
 #[cfg(target_arch = "wasm32")]
-fn counted_paths(samples: &[PathSample], _: Format, _: bool) -> Vec<Option<f64>> {
+fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
     samples.iter().map(|_| None).collect()
 }
 
 /// The records' size of the file at `path` (a gzip file its size times the ratio its
 /// first megabyte inflates by).
 pub(super) fn path_bytes(path: &str) -> f64 {
-    PathSample::of(path).bytes
+    PathSample::of(path, Format::Auto, false).sample.bytes
+}
+
+/// The bytes of `config`'s paths whose pages are counted over the whole file before it
+/// is priced (the command line says so past 100 MB: a pass of some 330 MB/s).
+pub fn counted_bytes(config: &HistoryConfig) -> f64 {
+    let several = config.files.len() + config.paths.len() > 1;
+    config.paths.iter().map(|p| PathSample::of(p, config.format, several)).filter(|p| p.sample.counted.is_some()).map(|p| p.sample.bytes).sum()
 }
 
 /// The cost of reading `config`'s files (its source is files).
 pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
-    let paths: Vec<PathSample> = config.paths.iter().map(|p| PathSample::of(p)).collect();
+    let several = config.files.len() + config.paths.len() > 1;
+    let paths: Vec<PathSample> = config.paths.iter().map(|p| PathSample::of(p, config.format, several)).collect();
     let texts = config.text_bytes();
-    let bytes = texts + paths.iter().map(|p| p.bytes).sum::<f64>();
+    let bytes = texts + paths.iter().map(|p| p.sample.bytes).sum::<f64>();
     // the page holds every file's whole text while it runs
     let held: f64 = config.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + config.records_bytes.unwrap_or(0) as f64;
-    let several = config.files.len() + config.paths.len() > 1;
-    // pages counted over whole files: by the page's worker as it loaded them (given), a
-    // whole text here, the command line's paths before they are read
-    let whole: Vec<Option<Format>> = config
-        .files
-        .iter()
-        .map(|f| if f.pages.is_none() && f.bytes.is_none() && !f.warc { counted_format(&f.text, f.text.len() as f64, config.format, several) } else { None })
-        .collect();
+    let samples: Vec<Sample> = config.files.iter().map(|f| Sample::of(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, config.format, several)).collect();
+    // pages counted over whole files: by the page's worker as it loaded them (given; a
+    // WARC file's as its capture index), a whole text here, the command line's paths
+    // before they are read (a WARC file's are not: its head's target URIs price it)
+    let whole: Vec<Option<Format>> = config.files.iter().zip(&samples).map(|(f, s)| s.counted.filter(|_| f.pages.is_none() && f.bytes.is_none())).collect();
     let in_texts = counted_together(&whole, |k, count| count.feed(&config.files[k].text));
-    let in_paths = counted_paths(&paths, config.format, several);
+    let in_paths = counted_paths(&paths);
     // records a byte and pages a record, sampled from each file's first bytes (a CDX
     // line is some 250 bytes, a dump's revision with its text over a thousand)
-    let files: Vec<FileCost> = config
-        .files
+    let files: Vec<FileCost> = samples
         .iter()
+        .zip(&config.files)
         .zip(&in_texts)
-        .map(|(f, counted)| file_cost(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, config.format, f.pages.or(*counted)))
-        .chain(paths.iter().zip(&in_paths).map(|(p, counted)| file_cost(&p.head, p.bytes, config.format, *counted)))
+        .map(|((s, f), counted)| file_cost(s, f.pages.or(*counted)))
+        .chain(paths.iter().zip(&in_paths).map(|(p, counted)| file_cost(&p.sample, *counted)))
         .collect();
     // a counted page's marks: the counted files' together
     let (seen, pages) = files.iter().filter(|f| f.each.is_none()).fold((0.0, 0.0), |(s, p), f| (s + f.seen, p + f.pages));

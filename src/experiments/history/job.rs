@@ -47,6 +47,9 @@ pub struct HistoryJob {
     truth: Vec<f64>,
     listed: Vec<String>,
     bytes_done: f64,
+    /// The records' bytes, for the fraction read (sampled once: a gzip file's by
+    /// inflating its first megabyte).
+    bytes_total: f64,
     lines: u64,
     /// The files read so far that were WARC files.
     warc_files: u64,
@@ -78,11 +81,12 @@ impl HistoryJob {
             #[cfg(not(target_arch = "wasm32"))]
             {
                 let stream = stream::Stream::open(path)?;
-                inputs.push(Input { name: path.clone(), warc: stream.warc, source: Source::Stream(stream) });
+                inputs.push(Input { name: path.clone(), warc: false, source: Source::Stream(stream) });
             }
             #[cfg(target_arch = "wasm32")]
             return Err(InputError::new("paths", format!("{path}: files are read by the command line only; in the page, load them")));
         }
+        let bytes_total = config.bytes().max(1.0);
         Ok(HistoryJob {
             config,
             inputs,
@@ -96,6 +100,7 @@ impl HistoryJob {
             truth,
             listed: Vec::new(),
             bytes_done: 0.0,
+            bytes_total,
             lines: 0,
             warc_files: 0,
             refused: None,
@@ -145,7 +150,11 @@ impl HistoryJob {
                     }
                     Source::Text { text, .. } => text[..floor_char(text, 4096)].to_string(),
                     #[cfg(not(target_arch = "wasm32"))]
-                    Source::Stream(s) => s.head()?,
+                    Source::Stream(s) => {
+                        let head = s.head()?;
+                        input.warc = s.warc;
+                        head
+                    }
                 };
                 self.warc_files += u64::from(self.inputs[self.current].warc);
                 let format = self.format_of(&head)?;
@@ -170,7 +179,7 @@ impl HistoryJob {
                     let bytes: Box<dyn std::io::BufRead> = match source {
                         Source::Text { text, .. } => Box::new(std::io::Cursor::new(text.into_bytes())),
                         #[cfg(not(target_arch = "wasm32"))]
-                        Source::Stream(s) => s.into_reader(),
+                        Source::Stream(s) => s.into_reader()?,
                     };
                     self.xml = Some((XmlReader::new(bytes, format, self.config.wiki(), &self.inputs[self.current].name), 0, 0));
                     return self.read(budget);
@@ -224,6 +233,11 @@ impl HistoryJob {
     /// Ends the current file: its bad lines refuse the run, naming the file.
     fn end_file(&mut self) -> Result<(), String> {
         self.xml = None;
+        // a stream's file and buffer let go (a text is kept, as the estimate prices it)
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Source::Stream(_) = self.inputs[self.current].source {
+            self.inputs[self.current].source = Source::Text { text: String::new(), at: 0 };
+        }
         if let Some(message) = std::mem::take(&mut self.report).message() {
             return Err(message);
         }
@@ -319,8 +333,7 @@ impl HistoryJob {
         if self.config.source == RecordSource::Generator {
             return 0.0;
         }
-        let total = self.config.bytes().max(1.0);
-        (self.bytes_done / total).min(0.999)
+        (self.bytes_done / self.bytes_total).min(0.999)
     }
 }
 
@@ -335,39 +348,55 @@ mod stream {
     use crate::core::model::history::warc;
     use std::io::{BufRead, BufReader, Read};
 
+    /// A file's stream, opened when its reading starts: a run of a thousand files (a
+    /// year of daily sitemaps, an index's shards) holds one file open and one buffer.
     pub struct Stream {
-        reader: Box<dyn BufRead>,
+        path: String,
+        reader: Option<Box<dyn BufRead>>,
         line: String,
-        /// A WARC file, read as its capture index.
+        /// A WARC file, read as its capture index (told once it is opened).
         pub warc: bool,
     }
 
     impl Stream {
+        /// The file at `path`, which can be opened (it is, when first read).
         pub fn open(path: &str) -> Result<Stream, InputError> {
-            let mut file = std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
-            let mut magic = [0u8; 2];
-            let gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
-            let file = std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
-            let mut reader: Box<dyn BufRead> =
-                if gzip { Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(1 << 20, file)) };
-            // a WARC file: read as the capture index it implies, a record at a time
-            let warc = reader.fill_buf().is_ok_and(warc::is_warc);
-            if warc {
-                reader = Box::new(BufReader::with_capacity(1 << 16, warc::Index::new(reader)));
+            std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
+            Ok(Stream { path: path.to_string(), reader: None, line: String::new(), warc: false })
+        }
+
+        /// Its reader: gzip decompressed, a WARC file as the capture index it implies.
+        fn reader(&mut self) -> Result<&mut Box<dyn BufRead>, String> {
+            if self.reader.is_none() {
+                let cannot = |e: std::io::Error| format!("cannot be read ({e})");
+                let mut magic = [0u8; 2];
+                let gzip = std::fs::File::open(&self.path).map_err(cannot)?.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+                let file = std::fs::File::open(&self.path).map_err(cannot)?;
+                let mut reader: Box<dyn BufRead> =
+                    if gzip { Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(1 << 20, file)) };
+                // a WARC file: read as the capture index it implies, a record at a time
+                self.warc = reader.fill_buf().is_ok_and(warc::is_warc);
+                if self.warc {
+                    reader = Box::new(BufReader::with_capacity(1 << 16, warc::Index::new(reader)));
+                }
+                self.reader = Some(reader);
             }
-            Ok(Stream { reader, line: String::new(), warc })
+            Ok(self.reader.as_mut().expect("opened"))
         }
 
         /// The first 4 KB (left in the buffer, read again as lines).
         pub fn head(&mut self) -> Result<String, String> {
-            let buffer = self.reader.fill_buf().map_err(|e| format!("cannot be read ({e})"))?;
+            let buffer = self.reader()?.fill_buf().map_err(|e| format!("cannot be read ({e})"))?;
             Ok(String::from_utf8_lossy(&buffer[..buffer.len().min(4096)]).into_owned())
         }
 
         /// The next line into [`Self::text`]: its bytes with the line end, None at the end.
         pub fn line(&mut self) -> Result<Option<usize>, String> {
-            self.line.clear();
-            match self.reader.read_line(&mut self.line) {
+            let mut line = std::mem::take(&mut self.line);
+            line.clear();
+            let read = self.reader()?.read_line(&mut line);
+            self.line = line;
+            match read {
                 Ok(0) => Ok(None),
                 Ok(n) => Ok(Some(n)),
                 Err(e) if e.to_string().starts_with("WARC") => Err(format!("cannot be read further: {e}")),
@@ -385,14 +414,15 @@ mod stream {
         }
 
         /// The reader itself (for a stream of XML events), the head still in its buffer.
-        pub fn into_reader(self) -> Box<dyn BufRead> {
-            self.reader
+        pub fn into_reader(mut self) -> Result<Box<dyn BufRead>, String> {
+            self.reader()?;
+            Ok(self.reader.expect("opened"))
         }
 
         /// The rest, whole (JSON documents).
         pub fn whole(&mut self) -> Result<String, String> {
             let mut text = String::new();
-            self.reader.read_to_string(&mut text).map_err(|e| format!("cannot be read ({e}); is it UTF-8 text, or a whole gzip file?"))?;
+            self.reader()?.read_to_string(&mut text).map_err(|e| format!("cannot be read ({e}); is it UTF-8 text, or a whole gzip file?"))?;
             Ok(text)
         }
     }
