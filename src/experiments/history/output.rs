@@ -302,14 +302,42 @@ impl HistoryOutput {
         }
         if !self.listed_sitemaps.is_empty() {
             let n = self.listed_sitemaps.len() as u64;
-            text.push_str(&format!(
-                " A sitemap index lists {}: load {} (several snapshots of each give lastmod histories).",
-                counted(n, "sitemap", "sitemaps"),
-                if n == 1 { "it" } else { "them" }
-            ));
+            let names: Vec<&str> = self.config.files.iter().map(|f| f.name.as_str()).chain(self.config.paths.iter().map(String::as_str)).collect();
+            let unread: Vec<&str> = self.listed_sitemaps.iter().map(|url| file_name(url)).filter(|listed| !names.iter().any(|name| read_as(name, stem(listed)))).collect();
+            let (listed, k) = (counted(n, "sitemap", "sitemaps"), unread.len() as u64);
+            let shown = unread.iter().take(5).copied().collect::<Vec<_>>().join(", ") + if k > 5 { ", …" } else { "" };
+            let load = "(several snapshots of each give lastmod histories)";
+            text.push_str(&match k {
+                0 => format!(" A sitemap index lists {listed}, each named like a file read here."),
+                1 if n == 1 => format!(" A sitemap index lists {listed}, not named like a file read here ({shown}): load it {load}."),
+                _ if k == n => format!(" A sitemap index lists {listed}, none named like a file read here ({shown}): load them {load}."),
+                1 => format!(" A sitemap index lists {listed}; 1 is named like no file read here ({shown}): load it {load}."),
+                _ => format!(" A sitemap index lists {listed}; {} are named like no file read here ({shown}): load them {load}.", thousands(k as f64)),
+            });
         }
         text
     }
+}
+
+/// A path's or URL's file name, without its folder or query: `sitemap-posts.xml.gz` of
+/// `https://example.org/sitemap-posts.xml.gz?page=2`.
+fn file_name(path: &str) -> &str {
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// A file name without its folder, `.gz` and `.xml`: `sitemap-posts`.
+fn stem(name: &str) -> &str {
+    let name = file_name(name);
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    name.strip_suffix(".xml").unwrap_or(name)
+}
+
+/// Whether the file `name` reads the sitemap of stem `listed`: its own, or a snapshot of
+/// it named with a date after it (`sitemap-posts-2026-03-15.xml`).
+fn read_as(name: &str, listed: &str) -> bool {
+    let own = stem(name);
+    own == listed || own.strip_prefix(listed).is_some_and(|rest| rest.starts_with(['-', '_', '.', '@']) && rest.bytes().any(|b| b.is_ascii_digit()))
 }
 
 /// `n` and its noun, singular for one.
