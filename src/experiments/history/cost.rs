@@ -220,6 +220,8 @@ const SHARE_BYTES: usize = 64 * 1024;
 /// A file the command line reads, as its cost sees it before reading it: its first
 /// megabyte (decompressed where it is gzip) sampled, then let go.
 struct PathSample {
+    /// Its path, to count its pages (natively: the page's files are texts).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     path: String,
     sample: Sample,
     /// Its size on the disk where it is gzip, else 0.
