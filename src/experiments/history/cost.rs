@@ -124,7 +124,9 @@ impl Sample {
             None => (bytes * MARKS_PER_BYTE, 1.0),
         };
         let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
-        Sample { bytes, told, warc, seen, margin, share, counted: counted_format(head, bytes, format, several) }
+        // a head's share tells its pages where it is the whole file's or a file's read past it
+        let counted = if warc || told == Format::Auto { None } else { counted_in(told, bytes, several, || share.by_page) };
+        Sample { bytes, told, warc, seen, margin, share, counted }
     }
 }
 
@@ -175,13 +177,20 @@ fn page_bytes(share: &PageShare) -> f64 {
 /// been priced at 17 times their memory).
 pub fn counted_format(head: &str, bytes: f64, format: Format, several: bool) -> Option<Format> {
     let head = &head[..floor_char(head, SHARE_BYTES)];
-    if (bytes <= SAMPLED_BYTES as f64 && !several) || history::warc::is_warc(head.as_bytes()) {
+    if history::warc::is_warc(head.as_bytes()) {
         return None;
     }
     let told = if format == Format::Auto { history::detect(head)? } else { format };
+    counted_in(told, bytes, several, || PageShare::of(head, told, false).by_page)
+}
+
+/// [`counted_format`] for a file in `told`, `by_page` its head's share's
+/// ([`PageShare::by_page`] of a head read past, asked only where it decides).
+fn counted_in(told: Format, bytes: f64, several: bool, by_page: impl FnOnce() -> bool) -> Option<Format> {
     let counted = match told {
+        _ if bytes <= SAMPLED_BYTES as f64 && !several => false,
         Format::Sitemap => several,
-        _ if told.by_line() => several || !PageShare::of(head, told, false).by_page,
+        _ if told.by_line() => several || !by_page(),
         _ => false,
     };
     counted.then_some(told)

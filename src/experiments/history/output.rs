@@ -304,15 +304,13 @@ impl HistoryOutput {
             let n = self.listed_sitemaps.len() as u64;
             let names: Vec<&str> = self.config.files.iter().map(|f| f.name.as_str()).chain(self.config.paths.iter().map(String::as_str)).collect();
             let unread: Vec<&str> = self.listed_sitemaps.iter().map(|url| file_name(url)).filter(|listed| !names.iter().any(|name| read_as(name, stem(listed)))).collect();
-            let (listed, k) = (counted(n, "sitemap", "sitemaps"), unread.len() as u64);
-            let shown = unread.iter().take(5).copied().collect::<Vec<_>>().join(", ") + if k > 5 { ", …" } else { "" };
-            let load = "(several snapshots of each give lastmod histories)";
-            text.push_str(&match k {
-                0 => format!(" A sitemap index lists {listed}, each named like a file read here."),
-                1 if n == 1 => format!(" A sitemap index lists {listed}, not named like a file read here ({shown}): load it {load}."),
-                _ if k == n => format!(" A sitemap index lists {listed}, none named like a file read here ({shown}): load them {load}."),
-                1 => format!(" A sitemap index lists {listed}; 1 is named like no file read here ({shown}): load it {load}."),
-                _ => format!(" A sitemap index lists {listed}; {} are named like no file read here ({shown}): load them {load}.", thousands(k as f64)),
+            let listed = counted(n, "sitemap", "sitemaps");
+            text.push_str(&if unread.is_empty() {
+                format!(" A sitemap index lists {listed}, each named like a file read here.")
+            } else {
+                let shown = unread.iter().take(5).copied().collect::<Vec<_>>().join(", ") + if unread.len() > 5 { ", …" } else { "" };
+                let it = if unread.len() == 1 { "it" } else { "them" };
+                format!(" A sitemap index lists {listed}; not named like a file read here: {shown}. Load {it} (several snapshots of each give lastmod histories).")
             });
         }
         text

@@ -297,12 +297,12 @@ fn sitemaps_and_their_lastmod_histories() {
     assert_eq!(o.listed_sitemaps, ["https://s.org/a.xml", "https://s.org/b.xml"]);
     assert_eq!(skipped(&o, Skip::SitemapIndex), 2);
     assert!(o.said.contains("Left out, by reason: sitemap index entry (a sitemap to load, not a page) — 2 records."), "{}", o.said);
-    assert!(o.said.contains("lists 2 sitemaps, none named like a file read here (a.xml, b.xml): load them"), "{}", o.said);
+    assert!(o.said.contains("lists 2 sitemaps; not named like a file read here: a.xml, b.xml. Load them"), "{}", o.said);
     // the sitemaps it lists, read beside it (one of them as a dated snapshot), are not asked for
     let o = run(&[("index.xml", index), ("a.xml.gz", january), ("b-2026-03-15.xml", &march)]);
     assert!(o.said.contains("lists 2 sitemaps, each named like a file read here."), "{}", o.said);
     let o = run(&[("index.xml", index), ("b.xml", &march)]);
-    assert!(o.said.contains("lists 2 sitemaps; 1 is named like no file read here (a.xml): load it"), "{}", o.said);
+    assert!(o.said.contains("lists 2 sitemaps; not named like a file read here: a.xml. Load it"), "{}", o.said);
     let bad = january.replace("daily", "often");
     assert!(run(&[("bad.xml", &bad)]).refused.unwrap().contains("changefreq “often”"));
 }
