@@ -316,4 +316,39 @@ fn history_files_naming_the_same_pages_are_priced_by_their_pages_together() {
     std::fs::remove_dir_all(&dir).ok();
     println!("12 sitemap snapshots of 7,000 URLs: estimated {estimated:.0} against a peak of {peak:.0} ({:.2}×)", estimated / peak);
     assert!(estimated >= peak && estimated <= 1.6 * peak + 2e6, "estimated {estimated:.0} against a peak of {peak:.0}");
+
+    // a WARC file of 12 rounds: its head names each page once, as one crawl's would; its
+    // pages are counted in the capture index it implies (its head's had priced it at
+    // 11 to 21 times its peak)
+    let path = dir.with_extension("warc");
+    std::fs::write(&path, warc(6_000, 12)).expect("a WARC file written");
+    let config = serde_json::json!({ "experiment": "history", "source": "files", "paths": [path.to_string_lossy()] });
+    let (estimated, peak, _, _) = measure(&config.to_string());
+    std::fs::remove_file(&path).ok();
+    println!("a WARC file of 12 rounds over 6,000 pages: estimated {estimated:.0} against a peak of {peak:.0} ({:.2}×)", estimated / peak);
+    // its records at twice its head's density (a WARC file's records vary in size as
+    // its pages do), beside its stream's buffers
+    assert!(estimated >= peak && estimated <= 2.0 * peak + 2e6, "estimated {estimated:.0} against a peak of {peak:.0}");
+}
+
+/// A WARC file of `rounds` crawls of `pages` pages in time order, a response each (its
+/// payload changing every other round), every other page's with its payload digest
+/// and the rest's hashed by the reader.
+fn warc(pages: usize, rounds: usize) -> String {
+    let mut s = String::new();
+    for r in 0..rounds {
+        for p in 0..pages {
+            let body = format!("<html>page {p} version {}</html>{}", r / 2, "words ".repeat(20));
+            let http = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+            let digest = if p % 2 == 0 { format!("WARC-Payload-Digest: sha1:D{p}V{}\r\n", r / 2) } else { String::new() };
+            s.push_str(&format!(
+                "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://site{}.example/p{p}\r\nWARC-Date: 2026-{:02}-{:02}T12:00:00Z\r\nContent-Type: application/http; msgtype=response\r\n{digest}Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+                p % 100,
+                1 + r / 28,
+                1 + r % 28,
+                http.len()
+            ));
+        }
+    }
+    s
 }

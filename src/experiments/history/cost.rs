@@ -46,6 +46,11 @@ const HASH_SECONDS_PER_BYTE: f64 = 1.0 / 1.1e9;
 /// machine: the 1.5-million-line index in time order of `npm run estimates`, 227 MB, in
 /// 0.80 s here, 1.19 times slower than the reference.
 const COUNT_SECONDS_PER_BYTE: f64 = 1.0 / 330e6;
+/// A path's stream while it is read (its pages' count's too, before): its 1 MB buffer
+/// and a WARC file's index's 64 KB (`job::Stream`). Beside the megabyte every run is
+/// allowed, it had left a WARC file of 20,000 records on 500 pages priced at 0.96 times
+/// its peak resident size once its pages were counted.
+const STREAM_BYTES: f64 = 1.1e6;
 /// Inflating gzip, per compressed byte (the same 126 MB gzipped whole, 49 MB: 0.37 s
 /// more; a record a member, 80 MB: 0.66 s more).
 const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
@@ -107,7 +112,8 @@ struct Sample {
     margin: f64,
     /// Its pages' share of its records, as its head shows them.
     share: PageShare,
-    /// The format its pages are counted in over the whole file, if they are.
+    /// The format its pages are counted in over the whole file, if they are (a WARC
+    /// file's: CDX, the index it implies; only from a path).
     counted: Option<Format>,
 }
 
@@ -124,8 +130,14 @@ impl Sample {
             None => (bytes * MARKS_PER_BYTE, 1.0),
         };
         let share = if told == Format::Auto && !warc { PageShare::EVERY_RECORD } else { PageShare::of(&head[..floor_char(head, SHARE_BYTES)], told, whole) };
-        // a head's share tells its pages where it is the whole file's or a file's read past it
-        let counted = if warc || told == Format::Auto { None } else { counted_in(told, bytes, several, || share.by_page) };
+        // a head's share tells its pages where it is the whole file's or a file's read past
+        // it; a WARC file's are counted in the capture index it implies (its head cannot
+        // tell a crawl of many rounds from one)
+        let counted = match told {
+            _ if warc => counted_in(Format::Cdx, bytes, several, || false),
+            Format::Auto => None,
+            _ => counted_in(told, bytes, several, || share.by_page),
+        };
         Sample { bytes, told, warc, seen, margin, share, counted }
     }
 }
@@ -135,7 +147,6 @@ impl Sample {
 /// whole files, else their share of the records as the head shows it, [`PageShare`]).
 fn file_cost(sample: &Sample, counted: Option<f64>) -> FileCost {
     let marks = sample.seen * sample.margin;
-    let counted = counted.filter(|_| !sample.warc);
     // a page counted over the whole files, at the count's 4 standard errors
     let pages = match counted {
         Some(pages) => (pages * (1.0 + 4.0 * distinct::STANDARD_ERROR)).min(marks),
@@ -248,10 +259,12 @@ impl PathSample {
     fn of(path: &str, format: Format, several: bool) -> PathSample {
         let (head, bytes, gzipped) = Self::head(path);
         let warc = history::warc::is_warc(head.as_bytes()).then(|| {
-            let head = head.to_ascii_lowercase();
-            let records = (1 + head.matches("\nwarc/1.").count()) as f64 / head.len().max(1) as f64;
-            let captures = head.matches("warc-type: response").count() + head.matches("warc-type: resource").count();
-            let digested = head.matches("warc-payload-digest:").count();
+            // its records' first lines and headers, names without case (not a lower-case
+            // copy of the head: pricing a file held a third megabyte for it)
+            let starting = |name: &str| head.lines().filter(|l| l.get(..name.len()).is_some_and(|s| s.eq_ignore_ascii_case(name))).count();
+            let records = starting("WARC/1.") as f64 / head.len().max(1) as f64;
+            let captures = starting("WARC-Type: response") + starting("WARC-Type: resource");
+            let digested = starting("WARC-Payload-Digest:");
             (records, if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 })
         });
         PathSample { path: path.to_string(), sample: Sample::of(&head, bytes, format, several), gzipped, warc }
@@ -267,35 +280,60 @@ impl PathSample {
     #[cfg(not(target_arch = "wasm32"))]
     fn head(path: &str) -> (String, f64, f64) {
         use std::io::Read;
+        // its bytes as text, copied only where they are not UTF-8 (a megabyte more)
+        let text_of = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) as f64;
         let mut raw = Vec::new();
         if let Ok(file) = std::fs::File::open(path) {
             let _ = file.take(SAMPLED_BYTES as u64).read_to_end(&mut raw);
         }
         if !raw.starts_with(&[0x1f, 0x8b]) {
-            return (String::from_utf8_lossy(&raw).into_owned(), size, 0.0);
+            return (text_of(raw), size, 0.0);
         }
         // the sample's last member is cut short: what it gave up to there counts; at most
         // 64 sampled sizes inflated (gzip inflates up to 1,032 times: a megabyte of
-        // zeros had taken a gigabyte to price), the ratio over the bytes that made them
+        // zeros had taken a gigabyte to price), the first kept and the rest counted as
+        // they pass (held, a CDX file's 9 had been), the ratio over the bytes that made them
         let mut rest = raw.as_slice();
+        let mut inflated = flate2::bufread::MultiGzDecoder::new(&mut rest).take(64 * SAMPLED_BYTES as u64);
         let mut text = Vec::new();
-        let _ = flate2::bufread::MultiGzDecoder::new(&mut rest).take(64 * SAMPLED_BYTES as u64).read_to_end(&mut text);
-        let ratio = text.len() as f64 / (raw.len() - rest.len()).max(1) as f64;
-        text.truncate(SAMPLED_BYTES);
-        (String::from_utf8_lossy(&text).into_owned(), size * ratio.max(1.0), size)
+        let _ = (&mut inflated).take(SAMPLED_BYTES as u64).read_to_end(&mut text);
+        let mut passed = Passed(0);
+        let _ = std::io::copy(&mut inflated, &mut passed);
+        drop(inflated);
+        let ratio = (text.len() as u64 + passed.0) as f64 / (raw.len() - rest.len()).max(1) as f64;
+        drop(raw);
+        (text_of(text), size * ratio.max(1.0), size)
     }
 
     /// Its reading time on the reference machine: a WARC file by its records (each
-    /// payload without a digest hashed), any other at the line and XML readers' speed
-    /// (its pages' count first where they were `counted`); gzip inflated.
+    /// payload without a digest hashed), any other at the line and XML readers' speed;
+    /// its pages' count first where they were `counted`; gzip inflated.
     fn seconds(&self, counted: bool) -> f64 {
         let (bytes, inflate) = (self.sample.bytes, self.gzipped * INFLATE_SECONDS_PER_BYTE);
         let Some((records_per_byte, hashed)) = self.warc else {
             let count = if counted { bytes * COUNT_SECONDS_PER_BYTE + inflate } else { 0.0 };
             return bytes * SECONDS_PER_BYTE + inflate + count;
         };
-        bytes * records_per_byte * WARC_SECONDS_PER_RECORD + bytes * (WARC_SECONDS_PER_BYTE + hashed * HASH_SECONDS_PER_BYTE) + inflate
+        // a pass over its records; its pages' count passes them once more, unhashed
+        let pass = bytes * records_per_byte * WARC_SECONDS_PER_RECORD + bytes * WARC_SECONDS_PER_BYTE + inflate;
+        pass * (1.0 + f64::from(u8::from(counted))) + bytes * hashed * HASH_SECONDS_PER_BYTE
+    }
+}
+
+/// Bytes written and let go (counted where an error ends the copy: `io::copy` then
+/// says none).
+#[cfg(not(target_arch = "wasm32"))]
+struct Passed(u64);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl std::io::Write for Passed {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -317,7 +355,7 @@ fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
         return kept;
     }
     let added = counted_together(&formats, |k, count| {
-        if let Ok(mut stream) = super::job::Stream::open(&samples[k].path) {
+        if let Ok(mut stream) = super::job::Stream::naming_pages(&samples[k].path) {
             while let Ok(Some(_)) = stream.line() {
                 count.line(stream.text(), stream.ended());
             }
@@ -363,9 +401,9 @@ pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
     let held: f64 = config.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + config.records_bytes.unwrap_or(0) as f64;
     let samples: Vec<Sample> = config.files.iter().map(|f| Sample::of(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, config.format, several)).collect();
     // pages counted over whole files: by the page's worker as it loaded them (given; a
-    // WARC file's as its capture index), a whole text here, the command line's paths
-    // before they are read (a WARC file's are not: its head's target URIs price it)
-    let whole: Vec<Option<Format>> = config.files.iter().zip(&samples).map(|(f, s)| s.counted.filter(|_| f.pages.is_none() && f.bytes.is_none())).collect();
+    // WARC file's as its capture index), a whole text here (a WARC file's text is priced
+    // by its head's target URIs), the command line's paths before they are read
+    let whole: Vec<Option<Format>> = config.files.iter().zip(&samples).map(|(f, s)| s.counted.filter(|_| f.pages.is_none() && f.bytes.is_none() && !s.warc)).collect();
     let in_texts = counted_together(&whole, |k, count| count.feed(&config.files[k].text));
     let in_paths = counted_paths(&paths);
     // records a byte and pages a record, sampled from each file's first bytes (a CDX
@@ -388,11 +426,13 @@ pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
     // the page's files are text (a WARC file it read as its capture index)
     let read_paths: f64 = paths.iter().zip(&in_paths).map(|(p, counted)| p.seconds(counted.is_some())).sum();
     let seconds = texts * SECONDS_PER_BYTE + read_paths + files.iter().map(|f| f.seconds).sum::<f64>() + unsampled * SECONDS_PER_PAGE;
+    // the command line's paths are read one at a time through a stream's buffers
+    let streams = if paths.is_empty() { 0.0 } else { STREAM_BYTES };
     let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
     Cost {
         work: bytes.max(1.0),
         unit: "bytes of records".into(),
-        bytes: held + marks * history::BYTES_PER_MARK + page_memory + 1e6,
+        bytes: held + marks * history::BYTES_PER_MARK + page_memory + streams + 1e6,
         seconds,
         memory_fix: fix.clone(),
         time_fix: fix,

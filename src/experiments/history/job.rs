@@ -356,13 +356,20 @@ mod stream {
         line: String,
         /// A WARC file, read as its capture index (told once it is opened).
         pub warc: bool,
+        /// Read to count its pages: a WARC file's payloads passed unhashed.
+        naming_pages: bool,
     }
 
     impl Stream {
         /// The file at `path`, which can be opened (it is, when first read).
         pub fn open(path: &str) -> Result<Stream, InputError> {
             std::fs::File::open(path).map_err(|e| InputError::new("", format!("cannot read {path}: {e}")))?;
-            Ok(Stream { path: path.to_string(), reader: None, line: String::new(), warc: false })
+            Ok(Stream { path: path.to_string(), reader: None, line: String::new(), warc: false, naming_pages: false })
+        }
+
+        /// The file at `path`, read to count its pages ([`warc::Index::naming_pages`]).
+        pub fn naming_pages(path: &str) -> Result<Stream, InputError> {
+            Ok(Stream { naming_pages: true, ..Self::open(path)? })
         }
 
         /// Its reader: gzip decompressed, a WARC file as the capture index it implies.
@@ -377,7 +384,8 @@ mod stream {
                 // a WARC file: read as the capture index it implies, a record at a time
                 self.warc = reader.fill_buf().is_ok_and(warc::is_warc);
                 if self.warc {
-                    reader = Box::new(BufReader::with_capacity(1 << 16, warc::Index::new(reader)));
+                    let index = if self.naming_pages { warc::Index::naming_pages(reader) } else { warc::Index::new(reader) };
+                    reader = Box::new(BufReader::with_capacity(1 << 16, index));
                 }
                 self.reader = Some(reader);
             }

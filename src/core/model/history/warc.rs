@@ -30,7 +30,13 @@ pub struct Index<R: BufRead> {
     out: Vec<u8>,
     at: usize,
     ended: bool,
+    /// Payloads without a digest hashed; else a stand-in where a digest would be
+    /// computed ([`Index::naming_pages`]).
+    hashing: bool,
 }
+
+/// The digest an index naming its pages writes where a payload would be hashed.
+const UNHASHED: &str = "UNHASHED";
 
 /// Whether `head` (a file's first bytes, decompressed) starts as a WARC file does.
 pub fn is_warc(head: &[u8]) -> bool {
@@ -55,7 +61,14 @@ pub fn index_of(bytes: &[u8]) -> Result<String, String> {
 
 impl<R: BufRead> Index<R> {
     pub fn new(input: R) -> Self {
-        Index { input, records: 0, consumed: 0, start: 0, out: LEGEND.as_bytes().to_vec(), at: 0, ended: false }
+        Index { input, records: 0, consumed: 0, start: 0, out: LEGEND.as_bytes().to_vec(), at: 0, ended: false, hashing: true }
+    }
+
+    /// The same index for counting its pages before the run: the same lines, but a
+    /// payload without a digest is passed unhashed, a stand-in written for its digest
+    /// (the pages are the same; hashing is most of a WARC file's reading).
+    pub fn naming_pages(input: R) -> Self {
+        Index { hashing: false, ..Self::new(input) }
     }
 
     /// An error naming the record and where it starts, and what to do.
@@ -139,7 +152,7 @@ impl<R: BufRead> Index<R> {
     /// Passes `n` bytes of a block, their SHA-1 in base32 where `hash` (as WARC writers
     /// write a payload digest); the file ending first is an error.
     fn block(&mut self, n: u64, hash: bool) -> io::Result<Option<String>> {
-        let mut sha1 = hash.then(sha1_smol::Sha1::new);
+        let mut sha1 = (hash && self.hashing).then(sha1_smol::Sha1::new);
         let passed = match &mut sha1 {
             Some(sha1) => io::copy(&mut (&mut self.input).take(n), &mut Hashing(sha1))?,
             None => io::copy(&mut (&mut self.input).take(n), &mut io::sink())?,
@@ -147,7 +160,10 @@ impl<R: BufRead> Index<R> {
         if passed < n {
             return Err(self.damaged(format!("the file ends {passed} bytes into its {n}-byte block: it was cut short; fetch it again")));
         }
-        Ok(sha1.map(|s| base32(&s.digest().bytes())))
+        Ok(match sha1 {
+            Some(sha1) => Some(base32(&sha1.digest().bytes())),
+            None => (hash && !self.hashing).then(|| UNHASHED.to_string()),
+        })
     }
 
     /// The record's index line: `url date mime status digest`.
