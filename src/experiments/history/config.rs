@@ -89,7 +89,7 @@ impl HistoryConfig {
     /// The records' total size in bytes: the texts', and the paths' files (a gzip file
     /// its size times the ratio its first megabyte inflates by).
     pub fn bytes(&self) -> f64 {
-        self.text_bytes() + self.paths.iter().map(|p| cost::path_bytes(p)).sum::<f64>()
+        self.text_bytes() + cost::paths_bytes(self)
     }
 
     /// The texts' size in bytes (the page's files, a WARC file as its capture index).

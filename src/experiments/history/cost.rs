@@ -99,6 +99,7 @@ pub fn marks_per_byte(head: &str, format: Format) -> Option<(f64, f64)> {
 
 /// What a file's first bytes tell its cost, kept without them (a run of a thousand
 /// files must not hold a megabyte of each to price itself).
+#[derive(Clone)]
 struct Sample {
     /// Its records' bytes.
     bytes: f64,
@@ -239,6 +240,7 @@ const SHARE_BYTES: usize = 64 * 1024;
 
 /// A file the command line reads, as its cost sees it before reading it: its first
 /// megabyte (decompressed where it is gzip) sampled, then let go.
+#[derive(Clone)]
 struct PathSample {
     /// Its path, to count its pages (natively: the page's files are texts).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
@@ -255,8 +257,26 @@ impl PathSample {
     /// The file at `path` in `format`, read with others where `several`. Its records'
     /// bytes are its size, times the ratio its first megabyte inflates by where it is
     /// gzip (gzip told by its first two bytes, as the reader tells it).
+    /// Sampled once a process for the file as it is (the command line's notice prices
+    /// its paths before the run's checks do).
     #[cfg(not(target_arch = "wasm32"))]
     fn of(path: &str, format: Format, several: bool) -> PathSample {
+        use std::collections::HashMap;
+        use std::sync::Mutex;
+        static SAMPLED: Mutex<Option<HashMap<(FileKey, Format, bool), PathSample>>> = Mutex::new(None);
+        let key = (file_key(path), format, several);
+        if let Some(kept) = SAMPLED.lock().ok().and_then(|mut s| s.get_or_insert_with(HashMap::new).get(&key).cloned()) {
+            return kept;
+        }
+        let sampled = Self::sampled(path, format, several);
+        if let Ok(mut kept) = SAMPLED.lock() {
+            kept.get_or_insert_with(HashMap::new).insert(key, sampled.clone());
+        }
+        sampled
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn sampled(path: &str, format: Format, several: bool) -> PathSample {
         let (head, bytes, gzipped) = Self::head(path);
         let warc = history::warc::is_warc(head.as_bytes()).then(|| {
             // its records' first lines and headers, names without case (not a lower-case
@@ -321,6 +341,17 @@ impl PathSample {
     }
 }
 
+/// A file as it is now, to keep what was read of it for the process: its path, size
+/// and time of change.
+#[cfg(not(target_arch = "wasm32"))]
+type FileKey = (String, u64, Option<std::time::SystemTime>);
+
+#[cfg(not(target_arch = "wasm32"))]
+fn file_key(path: &str) -> FileKey {
+    let metadata = std::fs::metadata(path).ok();
+    (path.to_string(), metadata.as_ref().map_or(0, |m| m.len()), metadata.and_then(|m| m.modified().ok()))
+}
+
 /// Bytes written and let go (counted where an error ends the copy: `io::copy` then
 /// says none).
 #[cfg(not(target_arch = "wasm32"))]
@@ -344,13 +375,13 @@ impl std::io::Write for Passed {
 fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
     use std::collections::HashMap;
     use std::sync::Mutex;
-    type Key = Vec<(String, u64)>;
+    type Key = (Vec<FileKey>, Vec<Option<Format>>);
     static COUNTED: Mutex<Option<HashMap<Key, Vec<Option<f64>>>>> = Mutex::new(None);
     let formats: Vec<Option<Format>> = samples.iter().map(|s| s.sample.counted).collect();
     if formats.iter().all(Option::is_none) {
         return formats.iter().map(|_| None).collect();
     }
-    let key: Key = samples.iter().map(|s| (s.path.clone(), std::fs::metadata(&s.path).map_or(0, |m| m.len()))).collect();
+    let key: Key = (samples.iter().map(|s| file_key(&s.path)).collect(), formats.clone());
     if let Some(kept) = COUNTED.lock().ok().and_then(|mut c| c.get_or_insert_with(HashMap::new).get(&key).cloned()) {
         return kept;
     }
@@ -372,29 +403,28 @@ fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
     samples.iter().map(|_| None).collect()
 }
 
-/// The records' size of the file at `path` (a gzip file its size times the ratio its
-/// first megabyte inflates by).
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn path_bytes(path: &str) -> f64 {
-    PathSample::head(path).1
+/// The records' size of `config`'s paths (a gzip file its size times the ratio its first
+/// megabyte inflates by), as their pricing sampled them.
+pub(super) fn paths_bytes(config: &HistoryConfig) -> f64 {
+    path_samples(config).iter().map(|p| p.sample.bytes).sum()
 }
 
-#[cfg(target_arch = "wasm32")]
-pub(super) fn path_bytes(_: &str) -> f64 {
-    0.0
+/// `config`'s paths sampled, each read with the others where there are several files.
+fn path_samples(config: &HistoryConfig) -> Vec<PathSample> {
+    let several = config.files.len() + config.paths.len() > 1;
+    config.paths.iter().map(|p| PathSample::of(p, config.format, several)).collect()
 }
 
 /// The bytes of `config`'s paths whose pages are counted over the whole file before it
 /// is priced (the command line says so past 100 MB: a pass of some 330 MB/s).
 pub fn counted_bytes(config: &HistoryConfig) -> f64 {
-    let several = config.files.len() + config.paths.len() > 1;
-    config.paths.iter().map(|p| PathSample::of(p, config.format, several)).filter(|p| p.sample.counted.is_some()).map(|p| p.sample.bytes).sum()
+    path_samples(config).iter().filter(|p| p.sample.counted.is_some()).map(|p| p.sample.bytes).sum()
 }
 
 /// The cost of reading `config`'s files (its source is files).
 pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
     let several = config.files.len() + config.paths.len() > 1;
-    let paths: Vec<PathSample> = config.paths.iter().map(|p| PathSample::of(p, config.format, several)).collect();
+    let paths = path_samples(config);
     let texts = config.text_bytes();
     let bytes = texts + paths.iter().map(|p| p.sample.bytes).sum::<f64>();
     // the page holds every file's whole text while it runs

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 labelled! {
 /// The kinds of record Freshlab reads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// Told by the file's first lines.
