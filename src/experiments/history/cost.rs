@@ -263,8 +263,9 @@ impl PathSample {
     fn of(path: &str, format: Format, several: bool) -> PathSample {
         use std::collections::HashMap;
         use std::sync::Mutex;
-        static SAMPLED: Mutex<Option<HashMap<(FileKey, Format, bool), PathSample>>> = Mutex::new(None);
-        let key = (file_key(path), format, several);
+        type Key = (FileKey, Format, bool);
+        static SAMPLED: Mutex<Option<HashMap<Key, PathSample>>> = Mutex::new(None);
+        let key: Key = (file_key(path), format, several);
         if let Some(kept) = SAMPLED.lock().ok().and_then(|mut s| s.get_or_insert_with(HashMap::new).get(&key).cloned()) {
             return kept;
         }
