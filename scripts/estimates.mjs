@@ -217,6 +217,7 @@ const CASES = [
   ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
   ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
   ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],
+  ['crawlers', 'adaptive Nutch, sync delta, 1 hour to 14 days, 40,000 pages', ['crawlers', '--set', 'db.fetch.schedule.class=org.apache.nutch.crawl.AdaptiveFetchSchedule; db.fetch.schedule.adaptive.min_interval=3600; db.fetch.schedule.adaptive.max_interval=1209600', '--repository.pages', '40000', '--repository.servers', '400']],
   ['crawlers', 'StormCrawler shipped, tuned (classroom)', ['crawlers', '--crawler', 'stormcrawler', '--tune']],
   ['crawlers', 'adaptive Nutch, tuned, the sample hosts with their host file', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository', sample('sample-hosts.csv'), '--host-intervals', sample('adaptive-host-specific-intervals.txt'), '--tune']],
   ['crawlers', 'Nutch shipped, tuned, servers of 1 request in 20 s', ['crawlers', '--tune', '--server-capacity', '0.05', '--response-ms', '200']],

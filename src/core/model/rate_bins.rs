@@ -55,6 +55,15 @@ impl RateBins {
         self.counts.iter().map(|&n| n as f64).sum()
     }
 
+    /// The mean over `pages` pages of `f` of their rates: each bin's pages at its lower
+    /// edge, the pages beyond the bins' (that never change) at 0 — an upper bound where
+    /// `f` falls as the rate grows.
+    pub fn mean_at_lower_edges(&self, pages: f64, f: impl Fn(f64) -> f64) -> f64 {
+        let binned: f64 = self.counts.iter().enumerate().map(|(k, &n)| n as f64 * f(pow(2.0, k as f64 - ZERO as f64))).sum();
+        let still = (pages - self.pages()).max(0.0);
+        (binned + still * f(0.0)) / pages.max(1.0)
+    }
+
     /// Each bin's pages with the rate that stands for them: the bins' rates scaled so
     /// that they sum to [`RateBins::sum`] (each bin's geometric middle before).
     pub fn groups(&self) -> impl Iterator<Item = (f64, f64)> + '_ {

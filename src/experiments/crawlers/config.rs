@@ -5,12 +5,14 @@
 use super::{job, pilot};
 use crate::core::input::InputError;
 use crate::core::limits::{Cost, Fix};
+use crate::core::math::elementary::exp;
 use crate::core::model::host::{Host, MIN_CAPACITY, Refusal, Refusals};
 use crate::core::model::page_list::{self, ListShape};
+use crate::core::model::rate_bins::RateBins;
 use crate::core::model::seed_list;
 use crate::core::model::source::{RepositorySource, takes_pages};
 use crate::core::model::webbase::law_sizes_for_estimate;
-use crate::core::policy::adaptive::{PageStart, Rule};
+use crate::core::policy::adaptive::{Intervals, PageStart, Rule};
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::nutch_mimes;
@@ -421,8 +423,8 @@ impl CrawlersConfig {
     /// ([`crate::core::policy::adaptive::Intervals::unchanged_fetches`]), or (a fixed
     /// rule) once an interval; at most one every P a server (`sizes`: the servers' pages,
     /// when known).
-    pub fn requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> f64 {
-        self.requests_and_seconds(loaded, mix, pages, servers, rate_sum, sizes).0
+    pub fn requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rates: &RateBins, sizes: Option<&[f64]>) -> f64 {
+        self.requests_and_seconds(loaded, mix, pages, servers, rates, sizes).0
     }
 
     /// [`Self::start_mix`] of a page list's `shape` with the seed list's pairs: the
@@ -481,8 +483,8 @@ impl CrawlersConfig {
     /// campaign's case 12,838; Nutch on 1,000,000 pages and 20,000 servers; 200,000 pages
     /// on 200 servers; Scrapy on 100,000 pages). One 0.2 µs a request, before, put case
     /// 12,838 at 2.9 s against 1.1 s.
-    fn requests_and_seconds(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rate_sum: f64, sizes: Option<&[f64]>) -> (f64, f64) {
-        let asked = self.asked(loaded, mix, pages, rate_sum);
+    fn requests_and_seconds(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, servers: f64, rates: &RateBins, sizes: Option<&[f64]>) -> (f64, f64) {
+        let asked = self.asked(loaded, mix, pages, rates);
         let seconds = |n: f64| asked(n) * seconds_per_request(n);
         match sizes {
             Some(sizes) if !sizes.is_empty() => sizes.iter().fold((0.0, 0.0), |(r, t), &n| (r + asked(n), t + seconds(n))),
@@ -494,11 +496,33 @@ impl CrawlersConfig {
     }
 
     /// What the crawler's intervals ask of a server of n pages over the horizon (see
-    /// [`Self::requests`]), its pages' own starts in their shares (`mix`).
-    fn asked(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rate_sum: f64) -> impl Fn(f64) -> f64 + use<> {
+    /// [`Self::requests`]), its pages' own starts in their shares (`mix`), `rates` their
+    /// change rates.
+    fn asked(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rates: &RateBins) -> impl Fn(f64) -> f64 + use<> {
         let i = loaded.model.intervals;
         let horizon = self.horizon_days.0;
-        let ramp = |start: Option<PageStart>| (i.unchanged_fetches_from(start, horizon) - 1.0).max(0.0) / horizon;
+        let rate_sum = rates.sum;
+        // Nutch's sync delta (Freshlab's reading of NUTCH-1564's fix, or before it): a
+        // page unchanged for `quiet` days, (max − min) / sync_delta_rate, is refetched
+        // at every chance until it changes — the fetches the rule without sync delta
+        // does not make. A page of rate λ is so for about e^(−λ·quiet) of its days
+        // (its rate's bin at its lower edge: an upper bound); every page had been
+        // counted as one that never changes, 17 times the requests of a file with a
+        // 14-day longest interval
+        let unsynced = Intervals { sync_delta_rate: None, ..i };
+        let (quiet, storm_share) = match i.sync_delta_rate {
+            Some(rate) if i.rule == Rule::Nutch && rate > 0.0 => {
+                let quiet = (i.max - i.min).max(0.0) / rate;
+                (quiet, rates.mean_at_lower_edges(pages, |lambda| exp(-lambda * quiet)))
+            }
+            _ => (0.0, 1.0),
+        };
+        let in_storm = if horizon > quiet { horizon / (horizon - quiet) } else { 1.0 };
+        let ramp = move |start: Option<PageStart>| {
+            let with = (i.unchanged_fetches_from(start, horizon) - 1.0).max(0.0) / horizon;
+            let without = (unsynced.unchanged_fetches_from(start, horizon) - 1.0).max(0.0) / horizon;
+            without.min(with) + (with - without).max(0.0) * in_storm * storm_share
+        };
         // a fixed rule's fetches (or a page's fixed interval's) do not depend on changes:
         // the rule's own count (Nutch's forced refetch past db.fetch.interval.max included)
         // a Nutch host's shortest interval past db.fetch.interval.max: a refetch of each
@@ -522,9 +546,17 @@ impl CrawlersConfig {
     }
 
     /// [`host_capped_lists`] for this configuration's hosts (the servers' sizes, or as
-    /// many of the mean size).
-    fn host_capped(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>, asked: f64, cap: f64) -> (f64, f64) {
-        let ask = self.asked(loaded, mix, pages, rate_sum);
+    /// many of the mean size): `asked` a cycle, at most `cap` a host.
+    fn host_capped(
+        &self,
+        loaded: &Loaded,
+        mix: &[(Option<PageStart>, f64)],
+        [pages, servers]: [f64; 2],
+        rates: &RateBins,
+        sizes: Option<&[f64]>,
+        [asked, cap]: [f64; 2],
+    ) -> (f64, f64) {
+        let ask = self.asked(loaded, mix, pages, rates);
         match sizes {
             Some(sizes) if !sizes.is_empty() => host_capped_lists(&ask, sizes, 1.0, asked, cap),
             _ => host_capped_lists(&ask, &[pages / servers.max(1.0)], servers, asked, cap),
@@ -537,8 +569,8 @@ impl CrawlersConfig {
     /// host no page is on asks nothing); with their shapes only (the page's form checks),
     /// the k-th host listed counted as the k-th largest server (an upper bound: exact
     /// where, as such files do, it lists the busy hosts).
-    fn host_file_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers, rate_sum]: [f64; 3], sizes: Option<&[f64]>) -> (f64, f64) {
-        let plain = self.asked(loaded, mix, pages, rate_sum);
+    fn host_file_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], [pages, servers]: [f64; 2], rates: &RateBins, sizes: Option<&[f64]>) -> (f64, f64) {
+        let plain = self.asked(loaded, mix, pages, rates);
         let mut bounded = Loaded { settings: Vec::new(), ignored: Vec::new(), ..loaded.clone() };
         let (mut requests, mut seconds) = (0.0, 0.0);
         let global = loaded.model.intervals;
@@ -557,7 +589,7 @@ impl CrawlersConfig {
                 }
                 let asked = by_bounds.entry((host.min.map(f64::to_bits), host.max.map(f64::to_bits))).or_insert_with(|| {
                     bounded.model.intervals = host.bound(global);
-                    Box::new(self.asked(&bounded, mix, pages, rate_sum))
+                    Box::new(self.asked(&bounded, mix, pages, rates))
                 });
                 let more = (asked(n) - plain(n)).max(0.0);
                 (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
@@ -577,7 +609,7 @@ impl CrawlersConfig {
             let asked = by_pair[index].get_or_insert_with(|| {
                 let (min, max) = shape.estimated(index, &global);
                 bounded.model.intervals = HostIntervals { host: String::new(), min, max, line: 0 }.bound(global);
-                Box::new(self.asked(&bounded, mix, pages, rate_sum))
+                Box::new(self.asked(&bounded, mix, pages, rates))
             });
             (asked(n) - plain(n)).max(0.0)
         };
@@ -613,7 +645,8 @@ impl CrawlersConfig {
         loaded: &Loaded,
         mix: &[(Option<PageStart>, f64)],
         shape: Option<&ListShape>,
-        [pages, servers, rate_sum]: [f64; 3],
+        [pages, servers]: [f64; 2],
+        rates: &RateBins,
         sizes: Option<&[f64]>,
     ) -> Option<pilot::Pilot> {
         let set = self.host();
@@ -625,11 +658,11 @@ impl CrawlersConfig {
             return None;
         }
         let r = &self.repository;
-        let rates = match self.source {
+        let page_rates = match self.source {
             RepositorySource::Generator => pilot::PageRates::Law { never_changing: r.never_changing, min: r.rate_min, max: r.rate_max, exponent: r.rate_exponent },
-            RepositorySource::PageList => pilot::PageRates::Mean(rate_sum / pages.max(1.0)),
+            RepositorySource::PageList => pilot::PageRates::Mean(rates.sum / pages.max(1.0)),
         };
-        let asked = self.asked(loaded, mix, pages, rate_sum);
+        let asked = self.asked(loaded, mix, pages, rates);
         if self.list_may_limit() {
             let groups = shape.map(|s| &s.limits[..]).filter(|g| !g.is_empty())?;
             let (mut piloted, mut requests, mut seconds) = (Vec::new(), 0.0, 0.0);
@@ -644,7 +677,7 @@ impl CrawlersConfig {
                 }
             }
             if !piloted.is_empty() {
-                let flown = pilot::under_limits(self, loaded, &piloted, rates, &asked);
+                let flown = pilot::under_limits(self, loaded, &piloted, page_rates, &asked);
                 (requests, seconds) = (requests + flown.requests, seconds + flown.seconds);
             }
             return Some(pilot::Pilot { requests, seconds });
@@ -653,9 +686,9 @@ impl CrawlersConfig {
             return None;
         }
         match sizes {
-            Some(sizes) if !sizes.is_empty() => Some(pilot::under_limits(self, loaded, &[(set, sizes)], rates, asked)),
+            Some(sizes) if !sizes.is_empty() => Some(pilot::under_limits(self, loaded, &[(set, sizes)], page_rates, asked)),
             _ => {
-                let one = pilot::under_limits(self, loaded, &[(set, &[pages / servers.max(1.0)])], rates, asked);
+                let one = pilot::under_limits(self, loaded, &[(set, &[pages / servers.max(1.0)])], page_rates, asked);
                 Some(pilot::Pilot { requests: one.requests * servers, seconds: one.seconds * servers })
             }
         }
@@ -726,7 +759,7 @@ impl Settings for CrawlersConfig {
     fn cost(&self) -> Cost {
         let (pages, servers) = self.pages().shape();
         let shape = self.pages().list_shape();
-        let rate_sum = shape.as_ref().map_or_else(|| pages as f64 * self.repository.mean_rate(), |s| s.rates.sum);
+        let rates = shape.as_ref().map_or_else(|| self.repository.rate_bins(pages), |s| s.rates.clone());
         let mut loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
         // Heritrix's sheets: every host counted at the fastest spacing a sheet gives
         loaded.model = heritrix_sheets::fastest(&loaded.sheets, &loaded.model);
@@ -736,11 +769,11 @@ impl Settings for CrawlersConfig {
         // the seed list read once (its text, or its shape from the page's worker)
         let seeds = self.seed_shape_of().ok().flatten();
         let mix = shape.as_ref().map_or_else(Vec::new, |s| self.start_mix_with_seeds(&loaded, s, seeds.as_ref(), pages));
-        let (free, free_seconds) = self.requests_and_seconds(&loaded, &mix, pages as f64, servers as f64, rate_sum, sizes.as_deref());
-        let pilot = self.under_limits(&loaded, &mix, shape.as_ref(), [pages as f64, servers as f64, rate_sum], sizes.as_deref());
+        let (free, free_seconds) = self.requests_and_seconds(&loaded, &mix, pages as f64, servers as f64, &rates, sizes.as_deref());
+        let pilot = self.under_limits(&loaded, &mix, shape.as_ref(), [pages as f64, servers as f64], &rates, sizes.as_deref());
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
         // and what a Nutch host file's own bounds ask beyond
-        let (hosts, hosts_seconds) = self.host_file_requests(&loaded, &mix, [pages as f64, servers as f64, rate_sum], sizes.as_deref());
+        let (hosts, hosts_seconds) = self.host_file_requests(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref());
         let (free, free_seconds, requests, request_seconds) = (free + hosts, free_seconds + hosts_seconds, requests + hosts, request_seconds + hosts_seconds);
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
         // and the crawler again without each cause of the gap it may have (the split);
@@ -767,7 +800,7 @@ impl Settings for CrawlersConfig {
         let cycle_count = if cycles && (i.top_n > 0 || i.per_cycle > 0) { (self.horizon_days.0 / i.cycle).ceil() } else { 0.0 };
         let asked = requests / cycle_count.max(1.0);
         let (host_listed, host_due) = match cycle_count > 0.0 && i.per_cycle > 0 {
-            true => self.host_capped(&loaded, &mix, [pages as f64, servers as f64, rate_sum], sizes.as_deref(), asked, i.per_cycle as f64 * (1.0 + retries)),
+            true => self.host_capped(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [asked, i.per_cycle as f64 * (1.0 + retries)]),
             false => (asked, asked),
         };
         let top_n = if i.top_n > 0 { i.top_n as f64 * (1.0 + retries) } else { f64::INFINITY };

@@ -13,6 +13,7 @@ use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
 use crate::core::input::InputError;
 use crate::core::model::host::{Host, HostLoad, Refusal};
 use crate::core::model::page_metadata::PageMetadata;
+use crate::core::model::rate_bins::RateBins;
 use crate::core::model::repository::Repository;
 use crate::core::model::seed_list::{self, SeedsUsed};
 use crate::core::model::webbase::RepositorySummary;
@@ -318,10 +319,10 @@ impl CrawlersJob {
             None => vec![set; repo.servers()],
         };
         let politeness = config.politeness_days(&loaded);
-        let rate_sum: f64 = repo.lambda.iter().sum();
+        let rates = RateBins::of(repo.lambda.iter().copied());
         let sizes: Vec<f64> = (0..repo.servers()).map(|s| repo.server_pages(s).len() as f64).collect();
         let mix = metadata.as_ref().map_or_else(Vec::new, |m| config.start_mix(&loaded, m.kinds.iter().map(String::as_str).zip(kind_pages.iter().map(|&n| n as f64)), 0.0));
-        let requests = config.requests(&loaded, &mix, repo.pages() as f64, repo.servers() as f64, rate_sum, Some(&sizes));
+        let requests = config.requests(&loaded, &mix, repo.pages() as f64, repo.servers() as f64, &rates, Some(&sizes));
         let slices = slices_for(requests);
         let pushed_back = hosts.iter().any(|h| h.capacity.is_finite());
         let mut causes = Vec::new();
