@@ -444,6 +444,9 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
         match COLUMNS.iter().position(|&c| c == name) {
             Some(c) if columns.contains(&c) => return Err(InputError::new(field, format!("line {line} names the column {name} twice; keep one"))),
             Some(c) => columns.push(c),
+            None if let Some(ours) = synonym(&name) => {
+                return Err(InputError::new(field, format!("line {line} names a column “{name}”, which a page list calls {ours}: rename it {ours}")));
+            }
             None => {
                 return Err(InputError::new(
                     field,
@@ -463,6 +466,17 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
         }
     }
     Ok(columns)
+}
+
+/// The column a page list's header means by another common name (a crawl's own export
+/// says url, host or rate), to name in its refusal.
+fn synonym(name: &str) -> Option<&'static str> {
+    match name {
+        "url" | "uri" | "address" => Some("page"),
+        "host" | "domain" | "site" => Some("server"),
+        "rate" | "lambda" | "change_rate_per_day" | "changes_per_day" => Some("change_rate"),
+        _ => None,
+    }
 }
 
 fn names_of(columns: &[usize]) -> String {
@@ -863,6 +877,10 @@ mod tests {
         assert!(bad("a,s1,1\nb,s1,2\n").contains("line 1 is not a header"), "{}", bad("a,s1,1\n"));
         assert!(bad("page,server\na,s1\n").contains("no column change_rate"));
         assert!(bad("page,server,change_rate,colour\na,s,1,red\n").contains("unknown column “colour”"));
+        // a crawl's own names for the columns: named with the page list's
+        assert!(bad("url,host,rate\na,s,1\n").contains("names a column “url”, which a page list calls page: rename it page"));
+        assert!(bad("page,domain,change_rate\na,s,1\n").contains("“domain”, which a page list calls server"));
+        assert!(bad("page,server,Rate\na,s,1\n").contains("“rate”, which a page list calls change_rate"));
         let m = bad("page,server,change_rate\na,s1,-1\nb,s1,NaN\nc,s1,abc\nd,s1,\"0,5\"\n");
         assert!(m.contains("has 4 bad rows") && m.contains("line 2: change_rate must be a finite number ≥ 0"), "{m}");
         assert!(m.contains("line 3: change_rate") && m.contains("line 4: change_rate “abc” is not a number"), "{m}");

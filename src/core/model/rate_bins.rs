@@ -55,11 +55,16 @@ impl RateBins {
         self.counts.iter().map(|&n| n as f64).sum()
     }
 
-    /// The mean over `pages` pages of `f` of their rates: each bin's pages at its lower
-    /// edge, the pages beyond the bins' (that never change) at 0 — an upper bound where
-    /// `f` falls as the rate grows.
-    pub fn mean_at_lower_edges(&self, pages: f64, f: impl Fn(f64) -> f64) -> f64 {
-        let binned: f64 = self.counts.iter().enumerate().map(|(k, &n)| n as f64 * f(pow(2.0, k as f64 - ZERO as f64))).sum();
+    /// The mean over `pages` pages of `f` of their rates: each bin's pages spread evenly
+    /// in the logarithm of their rate over its octave (a density ∝ 1/λ, the generator's
+    /// at exponent 1; the midpoints of eight equal steps), the pages beyond the bins'
+    /// (that never change) at 0. Each bin at its lower edge, before, counted a page of
+    /// rate 0.02 a day as one of 0.0156: e^(−0.73) for e^(−0.93) where `f` is a quiet
+    /// spell's chance.
+    pub fn mean_within_octaves(&self, pages: f64, f: impl Fn(f64) -> f64) -> f64 {
+        const STEPS: usize = 8;
+        let octave = |k: usize| (0..STEPS).map(|j| f(pow(2.0, k as f64 - ZERO as f64 + (j as f64 + 0.5) / STEPS as f64))).sum::<f64>() / STEPS as f64;
+        let binned: f64 = self.counts.iter().enumerate().filter(|(_, n)| **n > 0).map(|(k, &n)| n as f64 * octave(k)).sum();
         let still = (pages - self.pages()).max(0.0);
         (binned + still * f(0.0)) / pages.max(1.0)
     }

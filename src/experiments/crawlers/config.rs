@@ -24,7 +24,7 @@ use crate::core::policy::fetch_list::FetchList;
 use crate::core::policy::pushback::{Backoff, Reaction};
 use crate::core::sim::freshness::{Account, Estimator};
 use crate::core::sim::redrawn;
-use crate::core::sim::request_cost::seconds_per_request;
+use crate::core::sim::request_cost::{repository_share, seconds_per_request};
 use crate::core::units::Days;
 use crate::experiments::Settings;
 use serde::{Deserialize, Serialize};
@@ -135,17 +135,14 @@ const SEED_SECONDS_PER_BYTE: f64 = 45e-9;
 /// (measured on the sample hosts' tuning at two horizons: 28 ns on a host 1.75× slower).
 const SECONDS_PER_SERVER_STEP: f64 = 16e-9;
 /// A crawler's request against MERGE's (the policies experiment's, which the request
-/// cost was measured on): its rule, its server's answer and its back-off on top (`npm
-/// run estimates`: adaptive Nutch on 1,000,000 pages ran 1.85× its estimate at 1). A
-/// tuning's candidates are priced apart ([`CANDIDATE_REQUEST_COST`]): the sample hosts'
-/// tuning measured 1.66× when this was set, 0.88× on 2026-12-02.
+/// cost was measured on), both at the repository's size ([`repository_share`]: a small
+/// repository's schedules stay in the cache): its rule, its server's answer and its
+/// back-off on top. Adaptive Nutch on 1,000,000 pages (share 0.92) ran 1.85× its estimate
+/// at 1; a tuning's candidates, measured apart on the sample hosts and the classroom
+/// pages (3,000 and 10,000 pages, share 0.59), 0.88–1.00 without the share, 1.5–1.7 with
+/// it. (Without the share, adaptive Nutch's sync-delta storm on 40,000 pages was
+/// estimated at 2.19 times its time.)
 const CRAWLER_REQUEST_COST: f64 = 1.7;
-/// A tuning candidate's request against MERGE's: the same crawler's run, measured apart
-/// (one thread, this cost's request seconds ÷ each search's requests over its time): the
-/// sample hosts' tuning with its host file 0.88, with a host file of its 40 largest hosts
-/// 0.98, StormCrawler's on the classroom repository 1.00 — the crawler's first run costs
-/// more a request (its freshness series and the servers' gaps are kept).
-const CANDIDATE_REQUEST_COST: f64 = 1.0;
 /// MERGE's requests over what its servers serve, at most, where it backs off from them
 /// (its refusals and the cold start's: 1.04 after Scrapy on servers of one request in
 /// 500 s, `the_estimate_follows_a_crawler_its_servers_hold_back`).
@@ -506,14 +503,14 @@ impl CrawlersConfig {
         // page unchanged for `quiet` days, (max − min) / sync_delta_rate, is refetched
         // at every chance until it changes — the fetches the rule without sync delta
         // does not make. A page of rate λ is so for about e^(−λ·quiet) of its days
-        // (its rate's bin at its lower edge: an upper bound); every page had been
+        // (its rate's octave spread evenly in log rate); every page had been
         // counted as one that never changes, 17 times the requests of a file with a
         // 14-day longest interval
         let unsynced = Intervals { sync_delta_rate: None, ..i };
         let (quiet, storm_share) = match i.sync_delta_rate {
             Some(rate) if i.rule == Rule::Nutch && rate > 0.0 => {
                 let quiet = (i.max - i.min).max(0.0) / rate;
-                (quiet, rates.mean_at_lower_edges(pages, |lambda| exp(-lambda * quiet)))
+                (quiet, rates.mean_within_octaves(pages, |lambda| exp(-lambda * quiet)))
             }
             _ => (0.0, 1.0),
         };
@@ -838,11 +835,9 @@ impl Settings for CrawlersConfig {
         let merge_requests = if listed_runs > 0.0 { requests * listed } else { requests };
         let merged = (MERGE_OVER_CAPACITY * capacity + pages as f64).min(merge_requests) / requests.max(1.0);
         let work = (crawled + merged) * requests + free_runs * free;
-        // the search's candidates at their own cost, the crawler's other runs at theirs
-        let searched = candidates / crawler_runs;
-        let crawler_cost = CRAWLER_REQUEST_COST * (1.0 - searched) + CANDIDATE_REQUEST_COST * searched;
-        let request_seconds = (crawled * crawler_cost + merged) * request_seconds
-            + free_runs * CRAWLER_REQUEST_COST * free_seconds
+        let share = repository_share(pages as f64);
+        let request_seconds = (crawled * CRAWLER_REQUEST_COST + merged) * request_seconds * share
+            + free_runs * CRAWLER_REQUEST_COST * free_seconds * share
             + redrawn_seconds
             + steps * SECONDS_PER_SERVER_STEP
             + listed_runs * list_seconds;

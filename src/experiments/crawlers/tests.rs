@@ -111,9 +111,9 @@ fn the_estimate_counts_nutchs_sync_delta_refetches_by_the_pages_rates() {
     let config = CrawlersConfig { crawler_settings: storm.into(), horizon_days: Days(365.0), repository, ..small() };
     let (work, estimated) = work_and_estimate(config);
     eprintln!("work {work}, estimated {estimated} ({:.2})", estimated / work);
-    // 1.97 times: a bin's pages at its lower edge stay quiet longer than their rates
-    // leave them (7.4 times before)
-    assert!(work <= estimated * 1.1 && work >= estimated / 2.5, "work {work}, estimated {estimated}");
+    // 1.35 times (each octave's pages at its lower edge stay quiet longer than their
+    // rates leave them: 1.97; every page as one that never changes: 7.4)
+    assert!(work <= estimated * 1.1 && work >= estimated / 1.7, "work {work}, estimated {estimated}");
 }
 
 /// Servers that hold a crawler back: its requests come from the pilot, which runs the
