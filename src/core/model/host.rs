@@ -108,6 +108,13 @@ impl Default for HostLoad {
 impl HostLoad {
     /// The answer of `host` to a request at `t` (days).
     pub fn answer(&mut self, host: &Host, refusals: Refusals, t: f64) -> Answer {
+        // without a capacity a server is never over it and its load is 0 whatever its
+        // rate: the rate is not kept (its update was an eighth of a crawler's run on
+        // 1,000,000 pages without limits)
+        if host.capacity == f64::INFINITY {
+            self.last = t;
+            return Answer::Ok { seconds: host.response_s };
+        }
         self.rate = if self.last == f64::NEG_INFINITY { 0.0 } else { rate_after(self.rate, (t - self.last) * SECONDS_PER_DAY) };
         if self.over_until > self.last {
             // an episode over capacity was open: it ends by now at the latest
