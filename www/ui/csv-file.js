@@ -112,7 +112,9 @@ const HELD_SHAPES = {
     count: (shape) => {
       // a spreadsheet in a European locale saves "CSV" with semicolons and decimal commas
       const read = shape.separator && shape.separator !== 'comma-separated' ? `, read as ${shape.separator} with decimal commas` : '';
-      return `${shape.pages.toLocaleString('en')} rows on ${shape.servers.toLocaleString('en')} servers${read}`;
+      // a header the run will refuse is said now, not when the run starts
+      const header = shape.header_problem ? `; the run will refuse its header: ${unstopped(shape.header_problem)}` : '';
+      return `${shape.pages.toLocaleString('en')} rows on ${shape.servers.toLocaleString('en')} servers${read}${header}`;
     },
     rows: (shape) => shape.pages,
   },

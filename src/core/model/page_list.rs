@@ -184,6 +184,10 @@ pub struct ListShape {
     /// Pages of the kinds beyond those, or whose metadata cannot be read.
     #[serde(default)]
     pub metadata_other: u64,
+    /// Why the run will refuse its header (an unknown or missing column), said when the
+    /// list is loaded rather than when the run starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header_problem: Option<String>,
 }
 
 /// At most this many kinds of metadata are kept in a [`ListShape`].
@@ -233,6 +237,7 @@ impl ListShape {
         let mut columns: Option<Columns> = None;
         let (mut kinds, mut unread_metadata): (HashMap<String, u64>, u64) = (HashMap::new(), 0);
         let mut estimated_rates = false;
+        let mut header_problem = None;
         let mut servers_seen: HashMap<Vec<u8>, (u64, ServerLimits)> = HashMap::new();
         let (mut pages, mut unread, mut rates, mut rate_max) = (0u64, 0u64, RateBins::default(), 0.0f64);
         let number = |record: &csv::ByteRecord, k: Option<usize>| {
@@ -243,6 +248,9 @@ impl ListShape {
                 let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
                 columns = Some((index("server"), index("change_rate"), [index("crawl_delay"), index("capacity"), index("response_ms")], index("metadata")));
                 estimated_rates = index("rate_low").is_some();
+                let names: Vec<String> = record.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
+                let line = record.position().map_or(1, |p| p.line() as usize);
+                header_problem = read_header(&names, line, "page_list").err().map(|e| e.message);
                 continue;
             };
             if record.iter().all(|f| f.iter().all(u8::is_ascii_whitespace)) {
@@ -291,6 +299,7 @@ impl ListShape {
             limits,
             metadata,
             metadata_other,
+            header_problem,
         }
     }
 }
@@ -881,6 +890,10 @@ mod tests {
         assert!(bad("url,host,rate\na,s,1\n").contains("names a column “url”, which a page list calls page: rename it page"));
         assert!(bad("page,domain,change_rate\na,s,1\n").contains("“domain”, which a page list calls server"));
         assert!(bad("page,server,Rate\na,s,1\n").contains("“rate”, which a page list calls change_rate"));
+        // and said when the list is loaded: its shape carries the header's refusal
+        let shape = ListShape::of("url,host,rate\na,s,1\n");
+        assert!(shape.header_problem.as_deref().is_some_and(|m| m.contains("line 1 names a column “url”")), "{:?}", shape.header_problem);
+        assert_eq!(ListShape::of("page,server,change_rate\na,s,1\n").header_problem, None);
         let m = bad("page,server,change_rate\na,s1,-1\nb,s1,NaN\nc,s1,abc\nd,s1,\"0,5\"\n");
         assert!(m.contains("has 4 bad rows") && m.contains("line 2: change_rate must be a finite number ≥ 0"), "{m}");
         assert!(m.contains("line 3: change_rate") && m.contains("line 4: change_rate “abc” is not a number"), "{m}");

@@ -209,6 +209,7 @@ impl Pages<'_> {
                     limits,
                     metadata,
                     metadata_other,
+                    header_problem: None,
                 })
             }
             (None, None, Some(shape)) => Some(shape.clone()),
