@@ -894,6 +894,8 @@ mod tests {
         let shape = ListShape::of("url,host,rate\na,s,1\n");
         assert!(shape.header_problem.as_deref().is_some_and(|m| m.contains("line 1 names a column “url”")), "{:?}", shape.header_problem);
         assert_eq!(ListShape::of("page,server,change_rate\na,s,1\n").header_problem, None);
+        // (a spreadsheet's byte-order mark and semicolons read as the run reads them)
+        assert_eq!(ListShape::of("\u{feff}page;server;change_rate\na;s;0,5\n").header_problem, None);
         let m = bad("page,server,change_rate\na,s1,-1\nb,s1,NaN\nc,s1,abc\nd,s1,\"0,5\"\n");
         assert!(m.contains("has 4 bad rows") && m.contains("line 2: change_rate must be a finite number ≥ 0"), "{m}");
         assert!(m.contains("line 3: change_rate") && m.contains("line 4: change_rate “abc” is not a number"), "{m}");
