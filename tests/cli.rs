@@ -850,7 +850,7 @@ fn crawlers_tuned_hosts_and_seeds_write_nutchs_files_that_run_as_predicted() {
     assert_eq!(with_seeds["requests"], predicted["requests"]);
     assert!((with_seeds["mean_freshness"].as_f64().unwrap() - predicted["mean_freshness"].as_f64().unwrap()).abs() < 1e-12);
     let (_, help, _) = freshlab(&["crawlers", "--help"]);
-    assert!(help.contains("--tuned FILE") && help.contains("--tuned-hosts FILE") && help.contains("--tuned-seeds FILE"), "{help}");
+    assert!(help.contains("--tuned FILE") && help.contains("--tuned-hosts FILE") && help.contains("--tuned-seeds FILE") && help.contains("--tuned-mimes FILE"), "{help}");
     std::fs::remove_dir_all(dir).ok();
 }
 

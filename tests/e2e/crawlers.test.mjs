@@ -371,6 +371,21 @@ test('Nutch’s rates by type: a MimeAdaptiveFetchSchedule file, its adaptive-mi
   assert.match(keys[0][2], /adapts a page whose type adaptive-mimetypes\.txt lists/);
   await page.waitForFunction(() => /crawlers\.mime_file=/.test(location.search), null, { timeout: 5000 });
   assert.match(decodeURIComponent(page.url()), /crawlers\.mime_file=\d+::adaptive-mimetypes\.txt/);
+  // tuned, its rates by type move with the fit (every page is typed: the file's own
+  // inc_rate moves none), shown and downloaded as Nutch reads them
+  await panel.getByLabel('find a tuned configuration').check();
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /What the tuned adaptive-mimetypes\.txt changes/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await done(page, 'crawlers');
+  const moved = await panel.locator('table.proof', { hasText: 'What the tuned adaptive-mimetypes.txt changes' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  assert.ok(moved.length >= 1 && moved.every(([name]) => /^(text\/html|application\/rss\+xml)$/.test(name)), JSON.stringify(moved));
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned adaptive-mimetypes.txt' }).click()]);
+  assert.equal(download.suggestedFilename(), 'adaptive-mimetypes.txt');
+  const saved = path.join(shots, 'tuned-mimes.txt');
+  await download.saveAs(saved);
+  const types = Object.fromEntries(fs.readFileSync(saved, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => [l.split('\t')[0], l.split('\t')]));
+  for (const [name, , to] of moved) assert.equal(types[name][1], to);
+  assert.equal(types['application/pdf'].join('\t'), 'application/pdf\t0.4\t0.05', 'a type no page has is kept as written');
   assert.deepEqual(browser.errors, []);
 });
 

@@ -167,8 +167,9 @@ function tunedSection(result) {
   if (!t) return '';
   const kept = t.hosts?.kept;
   const seeded = t.seeds?.kept;
-  if (!t.changes.length && !kept && !seeded && !t.candidates) return `<p>Tuning: no candidate to try; the file as loaded stands.</p>${untried(t)}`;
-  if (!t.changes.length && !kept && !seeded) {
+  const typed = Boolean(t.mimes);
+  if (!t.changes.length && !kept && !seeded && !typed && !t.candidates) return `<p>Tuning: no candidate to try; the file as loaded stands.</p>${untried(t)}`;
+  if (!t.changes.length && !kept && !seeded && !typed) {
     const refusals = t.refusals ? ` and ${integer(t.refusals)} refusals` : '';
     return `<p>Tuning: none of ${integer(t.candidates)} candidates (${integer(t.runs)} runs) kept the pages fresher on at most
       ${integer(t.budget)} requests${refusals}; the file as loaded is the best the search found${freshest(t)}.</p>${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
@@ -178,11 +179,13 @@ function tunedSection(result) {
     .join('');
   // Heritrix's sheets (Scrapy's slots) go into the tuned file itself; Nutch's host file beside it
   const inside = t.hosts?.inside;
-  const files = (kept && !inside) || seeded ? 'files' : 'file';
+  const files = (kept && !inside) || seeded || typed ? 'files' : 'file';
   const confirmed = t.confirmed
     ? `re-simulated from the ${files} read back by the same parser: ${number(t.confirmed[0], 4)} on ${integer(t.confirmed[1])} requests`
     : 'its re-simulation is running';
-  const names = [t.file_name + (kept && inside ? ` with its ${slots(t) ? 'slots' : 'sheets'}` : ''), kept && !inside && t.hosts.file_name, seeded && t.seeds.file_name].filter(Boolean).map(escape);
+  const names = [t.file_name + (kept && inside ? ` with its ${slots(t) ? 'slots' : 'sheets'}` : ''), typed && t.mimes.file_name, kept && !inside && t.hosts.file_name, seeded && t.seeds.file_name]
+    .filter(Boolean)
+    .map(escape);
   const all = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   return `<h3 class="tuned-heading">A tuned ${all} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
@@ -193,7 +196,18 @@ function tunedSection(result) {
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
       (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? (slots(t) ? ', with the DOWNLOAD_SLOTS below added at its end, in place of its own' : ', with the sheets below added before its closing &lt;/beans&gt;') : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
-    ${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
+    ${mimesMoved(t)}${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
+}
+
+/** Nutch's rates by type as the tuning moved them (MimeAdaptiveFetchSchedule). */
+function mimesMoved(t) {
+  const m = t.mimes;
+  if (!m) return '';
+  const rows = m.changes.map((c) => `<tr><th scope="row"><code>${escape(c.name.replace(/ inc_rate$/, ''))}</code></th><td class="num">${escape(c.from)}</td><td class="num">${escape(c.to)}</td></tr>`).join('');
+  return `<table class="proof"><caption>What the tuned ${escape(m.file_name)} changes: each type's inc_rate, moved with the fit and by the type's own knob (its dec_rate kept)</caption>
+      <thead><tr><th scope="col">type</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>
+    <p><button type="button" data-tuned-mimes-download>Download the tuned ${escape(m.file_name)}</button>
+      (for Nutch's configuration directory, beside the tuned ${escape(t.file_name)}; <code>freshlab crawlers … --tuned-mimes FILE</code>${t.seeds?.kept ? '; beside the tuned seed list, which fixes every page\'s interval, it changes nothing' : ''}).</p>`;
 }
 
 /** With estimated rates: the tuned files against yours on the same redraws of the rates. */
@@ -499,6 +513,8 @@ export default {
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));
         const hostsButton = element.querySelector('[data-tuned-hosts-download]');
         if (hostsButton) hostsButton.addEventListener('click', () => downloadText(result.tuned.hosts.file_name, result.tuned.hosts.text, 'text/plain'));
+        const mimesButton = element.querySelector('[data-tuned-mimes-download]');
+        if (mimesButton) mimesButton.addEventListener('click', () => downloadText(result.tuned.mimes.file_name, result.tuned.mimes.text, 'text/plain'));
         const seedsButton = element.querySelector('[data-tuned-seeds-download]');
         if (seedsButton) seedsButton.addEventListener('click', () => downloadText(result.tuned.seeds.file_name, result.tuned.seeds.text, 'text/plain'));
       },

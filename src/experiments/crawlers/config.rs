@@ -809,8 +809,13 @@ impl Settings for CrawlersConfig {
         // the search's runs: the most it may make (StormCrawler's shipped defaults on the
         // classroom pages made 84 of 105, Nutch's sample file with daily cycles and topN
         // 300 51 of 126)
-        let candidates =
-            if self.tune { tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) as f64 } else { 0.0 };
+        // (and with MimeAdaptiveFetchSchedule, a knob for each listed type the pages have)
+        let types = shape.as_ref().map_or(0, |s| listed_types(&loaded, &s.metadata));
+        let candidates = if self.tune {
+            (tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) + tuning::Search::lead_runs(types)) as f64
+        } else {
+            0.0
+        };
         // the runs under the limits: MERGE's and the crawler's others
         let crawler_runs = 1.0 + reruns + f64::from(u8::from(cycles)) + if self.tune { candidates + 1.0 } else { 0.0 };
         let free_runs = f64::from(u8::from(limits));
@@ -888,6 +893,19 @@ impl Settings for CrawlersConfig {
             time_fix: Fix::new("horizon_days", "simulate fewer days or pages"),
         }
     }
+}
+
+/// The types adaptive-mimetypes.txt lists that some kind of page (`kinds`, a list
+/// shape's) has, where MimeAdaptiveFetchSchedule reads them.
+fn listed_types(loaded: &Loaded, kinds: &[(String, u64)]) -> usize {
+    if !loaded.model.by_type {
+        return 0;
+    }
+    let mut types: Vec<usize> =
+        kinds.iter().filter_map(|(kind, _)| seed_metadata::content_type(kind).and_then(|t| loaded.mime_rates.iter().position(|r| r.mime == nutch_mimes::clean(t)))).collect();
+    types.sort_unstable();
+    types.dedup();
+    types.len()
 }
 
 /// Nutch's fetch lists under `generate.max.count` (`cap` a host a cycle, its retries

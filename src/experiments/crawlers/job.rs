@@ -6,7 +6,7 @@
 
 use super::CrawlersConfig;
 use super::output::{
-    CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TunedRedrawn, TunedSeeds, TuningProgress,
+    CrawlersOutput, GapSplit, HostBoundsUsed, RunResult, ServerGap, ServerRun, SheetsUsed, Tuned, TunedChange, TunedHosts, TunedMimes, TunedRedrawn, TunedSeeds, TuningProgress,
 };
 use super::overlays::{Overlays, TunedSheets};
 use crate::core::alloc::{AllocationKind, allocate, allocate_within, bound};
@@ -20,9 +20,9 @@ use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::{Adaptive, OwnStarts};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
-use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search};
+use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search, Typed};
 use crate::core::policy::crawler_files::write::{self, Change};
-use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets, scrapy_slots};
+use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets, nutch_mimes, scrapy_slots};
 use crate::core::policy::fetch_list::Cycles;
 use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
@@ -98,6 +98,9 @@ pub struct CrawlersJob {
     /// for them): freshness over the whole run and over its last quarter.
     redrawn_means: [Vec<(f64, f64)>; 2],
     tuned_model: Option<Model>,
+    /// The tuned files as read back, where their rates by type moved (the tuned
+    /// adaptive-mimetypes.txt's): the tuned runs' pages start from them.
+    tuned_loaded: Option<Loaded>,
     /// Each server's own interval bounds (Nutch's host file; NUTCH-3029), and the file's use.
     host_bounds: Vec<Option<HostIntervals>>,
     host_used: Option<HostBoundsUsed>,
@@ -363,6 +366,7 @@ impl CrawlersJob {
             redrawn,
             redrawn_means: [Vec::new(), Vec::new()],
             tuned_model: None,
+            tuned_loaded: None,
             host_bounds,
             host_used,
             optimum: Vec::new(),
@@ -567,27 +571,64 @@ impl CrawlersJob {
 
     /// What the crawler reads of the file that sets `model`'s settings (None: a file it
     /// would refuse).
+    /// The types' rates are the tuned adaptive-mimetypes.txt's, written beside it.
     fn realise(&self, model: &Model) -> Option<Model> {
         let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, model);
-        if changes.is_empty() {
-            return Some(self.loaded.model);
-        }
-        self.file_with(&changes).ok().map(|(_, l)| l.model)
+        let read = if changes.is_empty() { Some(self.loaded.model) } else { self.file_with(&changes).ok().map(|(_, l)| l.model) };
+        read.map(|m| Model { type_share: model.type_share, type_lead: model.type_lead, ..m })
     }
 
     /// The pages' own starts under the run's `model` (their metadata's custom intervals),
     /// and each page's index into them; None without metadata. A kind the loaded file
     /// takes but a tuning candidate does not (a fixed interval past db.fetch.interval.max
     /// once the candidate adapts, without cycles) keeps the candidate's rule.
-    fn page_starts(&self, model: &Model) -> Option<OwnStarts> {
+    fn page_starts(&self, loaded: &Loaded, model: &Model) -> Option<OwnStarts> {
         let m = self.metadata.as_ref()?;
         let mut table = seed_metadata::StartTable::default();
         // (at most as many starts as the loaded file's, which new() counted)
-        let of_kind: Vec<u16> = m.kinds.iter().map(|kind| table.index(seed_metadata::start_of(&self.loaded, model, kind).unwrap_or(None)).unwrap_or(0)).collect();
+        let of_kind: Vec<u16> = m.kinds.iter().map(|kind| table.index(seed_metadata::start_of(loaded, model, kind).unwrap_or(None)).unwrap_or(0)).collect();
         if table.starts.iter().all(Option::is_none) {
             return None;
         }
         Some(OwnStarts { starts: table.starts.into(), of: m.of.iter().map(|&k| of_kind[k as usize]).collect() })
+    }
+
+    /// The tuned adaptive-mimetypes.txt, each type some page has moved as in `model`,
+    /// read back into `read_back` (None, and the file's rates kept: no type's rate moved).
+    fn tuned_mimes(&self, model: &Model, read_back: &mut Loaded) -> Option<TunedMimes> {
+        // (a type no page has is kept as written: no run measured it)
+        let typed = self.typed().types;
+        let text = self.config.mime_rates.as_deref().filter(|_| !typed.is_empty())?;
+        let written = nutch_mimes::write(text, |k| if typed.contains(&k) { model.share_of_type(k) } else { 1.0 }).ok()?;
+        let back = nutch_mimes::read(&written).ok()?;
+        let changes: Vec<TunedChange> = self
+            .loaded
+            .mime_rates
+            .iter()
+            .zip(&back)
+            .filter(|(was, now)| was.inc_rate != now.inc_rate)
+            .map(|(was, now)| TunedChange { name: format!("{} inc_rate", was.mime), from: format!("{}", was.inc_rate), to: format!("{}", now.inc_rate) })
+            .collect();
+        if changes.is_empty() {
+            return None;
+        }
+        read_back.mime_rates = back;
+        Some(TunedMimes { file_name: nutch_mimes::FILE_NAME.into(), text: written, changes })
+    }
+
+    /// Which pages adapt at their type's rates (MimeAdaptiveFetchSchedule's file lists
+    /// their Content-Type).
+    fn typed(&self) -> Typed {
+        let (Some(m), true) = (self.metadata.as_ref(), self.loaded.model.by_type) else { return Typed::default() };
+        let rates = &self.loaded.mime_rates;
+        // each kind of page's type, by its place in the file
+        let type_of: Vec<Option<usize>> =
+            m.kinds.iter().map(|kind| seed_metadata::content_type(kind).and_then(|t| rates.iter().position(|r| r.mime == nutch_mimes::clean(t)))).collect();
+        let mut types: Vec<usize> = type_of.iter().flatten().copied().collect();
+        types.sort_unstable();
+        types.dedup();
+        let every = m.of.iter().all(|&k| type_of[k as usize].is_some());
+        Typed { types, every }
     }
 
     /// The host file for `model`'s global bounds from the optimum's intervals times
@@ -766,6 +807,9 @@ impl CrawlersJob {
                 if let Some(t) = self.tuned_sheets.take() {
                     self.tuned_sheets = Some(t.read_back(&read_back.sheets, &self.server_names, &self.page_names, &self.repo, &read_back.model));
                 }
+                // the rates by type as the fit moved them, written and read back
+                let mut read_back = read_back;
+                let mimes = self.tuned_mimes(&model, &mut read_back);
                 let setting = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).map_or_else(String::new, |s| s.value.clone());
                 self.tuned = Some(Tuned {
                     file_name: write::file_name(self.loaded.crawler).into(),
@@ -803,10 +847,13 @@ impl CrawlersJob {
                         _ => None,
                     },
                     seeds,
+                    mimes,
                     untried: self.untried.clone(),
                     redrawn: None,
                 });
-                self.tuned.as_ref().is_some_and(Tuned::changed).then_some((Role::Tuned, read_back.model))
+                let model = read_back.model;
+                self.tuned_loaded = Some(read_back);
+                self.tuned.as_ref().is_some_and(Tuned::changed).then_some((Role::Tuned, model))
             }
         };
         self.search = Some(search);
@@ -893,7 +940,10 @@ impl Plan for CrawlersJob {
         let starts = match &self.tuned_seeds {
             _ if merge => None,
             Some((own, _)) if tuned_seeds => Some(OwnStarts { starts: own.starts.clone(), of: own.of.clone() }),
-            _ => self.page_starts(&model),
+            _ => match role {
+                Role::Tuned | Role::Redrawn { tuned: true, .. } => self.page_starts(self.tuned_loaded.as_ref().unwrap_or(&self.loaded), &model),
+                _ => self.page_starts(&self.loaded, &model),
+            },
         };
         // the crawler's model on each set of Heritrix's sheets (the first without any):
         // the file's, or the tuning's where they are tried or kept
@@ -1025,8 +1075,8 @@ impl Plan for CrawlersJob {
             Role::Crawler => {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
-                    let search =
-                        Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, !self.server_names.is_empty(), self.repo.pages() as u64, self.score(&result));
+                    let named = !self.server_names.is_empty();
+                    let search = Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, named, self.typed(), self.repo.pages() as u64, self.score(&result));
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
                     }

@@ -43,6 +43,11 @@ impl Experiment for CrawlersConfig {
                 sets: Some("tune"),
                 help: "writes the tuned adaptive-host-specific-intervals.txt (Nutch on a page list's hosts), when the tuning kept one",
             },
+            FileOutput {
+                flag: "tuned_mimes",
+                sets: Some("tune"),
+                help: "writes the tuned adaptive-mimetypes.txt (Nutch's MimeAdaptiveFetchSchedule on pages typed by their Content-Type), when the tuning moved its rates",
+            },
             FileOutput { flag: "tuned_seeds", sets: Some("tune"), help: "writes the tuned seed list, each page's interval fixed (Nutch on a page list), when the tuning kept one" },
         ]
     }

@@ -208,6 +208,10 @@ pub struct Tuned {
     /// tried very last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seeds: Option<TunedSeeds>,
+    /// Nutch's MimeAdaptiveFetchSchedule: its rates by type, moved with the fit (None:
+    /// no type's rate moved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mimes: Option<TunedMimes>,
     /// The last candidates not tried (a host file, sheets, a seed list), each with why.
     #[serde(default)]
     pub untried: Vec<String>,
@@ -302,6 +306,23 @@ impl TunedSeeds {
             thousands(self.shortest_s as f64),
             thousands(self.longest_s as f64)
         )
+    }
+}
+
+/// Nutch's `adaptive-mimetypes.txt` as the tuning moved it: each listed type's inc_rate
+/// moved with the fit and by the type's own knob (the decrement rates kept).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedMimes {
+    pub file_name: String,
+    pub text: String,
+    /// Each type whose inc_rate moved, from and to.
+    pub changes: Vec<TunedChange>,
+}
+
+impl TunedMimes {
+    pub fn words(&self) -> String {
+        let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, c.from, c.to)).collect();
+        format!("{} with its types' rates moved ({}): write it beside the tuned file (--tuned-mimes)", self.file_name, each.join(", "))
     }
 }
 
@@ -415,9 +436,10 @@ impl Tuned {
         self.seeds.as_ref().is_some_and(|s| s.kept)
     }
 
-    /// Whether the tuning changed anything: a setting, a host file or a seed list.
+    /// Whether the tuning changed anything: a setting, the rates by type, a host file or a
+    /// seed list.
     pub fn changed(&self) -> bool {
-        !self.changes.is_empty() || self.hosts_kept() || self.seeds_kept()
+        !self.changes.is_empty() || self.mimes.is_some() || self.hosts_kept() || self.seeds_kept()
     }
 
     /// The candidates' limits: the file as loaded's requests, and its refusals where the
@@ -431,11 +453,20 @@ impl Tuned {
 
     /// What the tuning found, in words.
     pub fn words(&self) -> String {
-        let mut hosts = self.hosts.as_ref().map_or_else(String::new, |h| format!("; {}", h.words(self.refusals)));
+        let mut hosts = self.mimes.as_ref().map_or_else(String::new, |m| format!("; {}", m.words()));
+        if let Some(h) = &self.hosts {
+            hosts.push_str(&format!("; {}", h.words(self.refusals)));
+        }
         if let Some(s) = &self.seeds {
             hosts.push_str(&format!("; {}", s.words(self.refusals)));
-            if s.kept && self.hosts_kept() {
-                hosts.push_str(" (it fixes every page's interval: the host file beside it changes nothing)");
+            let beside = match (self.hosts_kept(), self.mimes.is_some()) {
+                (true, true) => "the host file and the rates by type beside it change",
+                (true, false) => "the host file beside it changes",
+                (false, true) => "the rates by type beside it change",
+                (false, false) => "",
+            };
+            if s.kept && !beside.is_empty() {
+                hosts.push_str(&format!(" (it fixes every page's interval: {beside} nothing)"));
             }
         }
         for why in &self.untried {
@@ -877,6 +908,9 @@ impl Figures for CrawlersOutput {
                 json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
+            if let Some(m) = &t.mimes {
+                json["tuned"]["mimes"] = serde_json::json!({"file_name": m.file_name, "changes": m.changes});
+            }
             if let Some(s) = &t.seeds {
                 json["tuned"]["seeds"] = serde_json::json!({"file_name": s.file_name, "key": s.key, "pages": s.pages, "never": s.never, "shortest_seconds": s.shortest_s, "longest_seconds": s.longest_s,
                     "kept": s.kept, "tried_freshness": s.tried.map(|c| c.0), "tried_requests": s.tried.map(|c| c.1)});
@@ -896,6 +930,7 @@ impl Figures for CrawlersOutput {
             // Heritrix's sheets are in the tuned file itself
             "tuned_hosts" => tuned.hosts.as_ref().filter(|h| h.kept && !h.inside).map(|h| h.text.clone()),
             "tuned_seeds" => tuned.seeds.as_ref().filter(|s| s.kept).map(|s| s.text.clone()),
+            "tuned_mimes" => tuned.mimes.as_ref().map(|m| m.text.clone()),
             _ => None,
         }
     }

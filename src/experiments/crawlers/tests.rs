@@ -3,8 +3,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::core::model::webbase::RepositoryConfig;
-use crate::core::policy::crawler_files::Crawler;
 use crate::core::policy::crawler_files::tuning::Objective;
+use crate::core::policy::crawler_files::{Crawler, nutch_mimes};
 use crate::core::policy::pushback::{Backoff, Reaction};
 use crate::core::sim::redrawn::REDRAWS;
 use crate::core::units::Days;
@@ -1122,6 +1122,46 @@ fn nutchs_rates_by_type_from_its_file_and_the_pages_content_type() {
     let e = CrawlersConfig { crawler_config: Some(file("AdaptiveFetchSchedule")), ..config }.validate().unwrap_err();
     assert_eq!(e.field, "mime_rates");
     assert!(e.message.contains("set db.fetch.schedule.class to org.apache.nutch.crawl.MimeAdaptiveFetchSchedule"), "{e}");
+}
+
+/// Tuning MimeAdaptiveFetchSchedule on pages every one of which its adaptive-mimetypes.txt
+/// types: the fit moves the types' rates (the configuration's inc_rate moves none of
+/// them; it once stayed the same run after run), the tuned adaptive-mimetypes.txt keeps
+/// the file's comment, decrement rates and a type no page has, its rates are those the
+/// words list, and the
+/// tuned files read back (the mime file too) confirm the search's figures exactly.
+#[test]
+fn a_typed_tuning_moves_and_writes_the_rates_by_type() {
+    let mut list = String::from("page,server,change_rate,metadata\n");
+    for k in 0..40 {
+        let (rate, kind) = if k % 2 == 0 { (2.0 + k as f64 / 10.0, "text/html") } else { (0.01, "application/pdf") };
+        list.push_str(&format!("p{k},h{}.example,{rate},Content-Type={kind}\n", k % 4));
+    }
+    let config = CrawlersConfig {
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(
+            "<configuration><property><name>db.fetch.schedule.class</name><value>org.apache.nutch.crawl.MimeAdaptiveFetchSchedule</value></property><property><name>db.fetch.interval.default</name><value>86400</value></property></configuration>".into(),
+        ),
+        mime_rates: Some("# ours\ntext/html\t0.3\t0.3\napplication/pdf\t0.3\t0.3\nimage/png\t0.3\t0.3\n".into()),
+        horizon_days: Days(60.0),
+        tune: true,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config);
+    let t = o.tuned.as_ref().expect("tuned");
+    let m = t.mimes.as_ref().expect("the rates by type moved");
+    let back = nutch_mimes::read(&m.text).unwrap();
+    assert!(m.text.contains("\n# ours\n") && back.iter().all(|r| r.dec_rate == 0.3), "{}", m.text);
+    // a type no page has is kept as written
+    assert!(m.text.ends_with("\nimage/png\t0.3\t0.3\n") && !m.changes.iter().any(|c| c.name.starts_with("image/png")), "{}", m.text);
+    for c in &m.changes {
+        let r = back.iter().find(|r| c.name == format!("{} inc_rate", r.mime)).unwrap();
+        assert_eq!((c.from.as_str(), c.to.clone()), ("0.3", format!("{}", r.inc_rate)));
+    }
+    assert_eq!(t.confirmed, Some(t.predicted), "{}", t.words());
+    assert!(t.words().contains("adaptive-mimetypes.txt with its types' rates moved ("), "{}", t.words());
+    assert_eq!(o.file_out("tuned_mimes").as_deref(), Some(m.text.as_str()));
 }
 
 /// Nutch's injected scores (a seed list's `nutch.score`) order a cycle's fetch list in

@@ -25,6 +25,8 @@ pub const SHIPPED: Model = Model {
     retries_429: false,
     retries_503: false,
     by_type: false,
+    type_share: 1.0,
+    type_lead: [1.0; super::TUNED_TYPES],
 };
 
 /// The settings read, with the shipped profile's values.

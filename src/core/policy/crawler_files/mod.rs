@@ -84,6 +84,33 @@ pub struct Model {
     /// beside the configuration ([`nutch_mimes`]).
     #[serde(default)]
     pub by_type: bool,
+    /// The tuning's factor on the share of fetches that find a change for every type
+    /// adaptive-mimetypes.txt lists (1: the file's rates), as its fit moves `inc_rate`
+    /// ([`nutch_mimes::MimeRates::scaled`])…
+    #[serde(default = "unscaled")]
+    pub type_share: f64,
+    /// …and each of the file's first [`TUNED_TYPES`] types' own factor besides (its
+    /// knob in the search).
+    #[serde(default = "unled")]
+    pub type_lead: [f64; TUNED_TYPES],
+}
+
+/// The types of adaptive-mimetypes.txt (the first in the file) the tuning moves apart.
+pub const TUNED_TYPES: usize = 6;
+
+fn unscaled() -> f64 {
+    1.0
+}
+
+fn unled() -> [f64; TUNED_TYPES] {
+    [1.0; TUNED_TYPES]
+}
+
+impl Model {
+    /// The factor on the share of changed fetches of the file's `k`-th type.
+    pub fn share_of_type(&self, k: usize) -> f64 {
+        self.type_share * self.type_lead.get(k).copied().unwrap_or(1.0)
+    }
 }
 
 impl Model {

@@ -35,6 +35,8 @@ pub const SHIPPED: Model = Model {
     retries_429: false,
     retries_503: false,
     by_type: false,
+    type_share: 1.0,
+    type_lead: [1.0; super::TUNED_TYPES],
 };
 
 /// The fetcher's settings, with its 5.0 s server delay.

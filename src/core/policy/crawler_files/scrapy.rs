@@ -23,6 +23,8 @@ pub const SHIPPED: Model = Model {
     retries_429: true,
     retries_503: true,
     by_type: false,
+    type_share: 1.0,
+    type_lead: [1.0; super::TUNED_TYPES],
 };
 
 /// The settings read, with Scrapy's defaults.

@@ -131,6 +131,11 @@ pub fn injected_score(kind: &str) -> Result<Option<f64>, String> {
 /// Nutch's `db.score.injected`: the score of a page injected without `nutch.score`.
 pub const SCORE_INJECTED: f64 = 1.0;
 
+/// The page's Content-Type in its metadata (as given, before cleaning), if any.
+pub fn content_type(kind: &str) -> Option<&str> {
+    values(kind, "Content-Type").next()
+}
+
 /// A page's start from its metadata (a canonical text) under `loaded` running `model`
 /// (None: its metadata changes nothing, the rule's).
 pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<PageStart>, String> {
@@ -168,11 +173,12 @@ pub fn start_of(loaded: &Loaded, model: &Model, kind: &str) -> Result<Option<Pag
                 }
             }
             // MimeAdaptiveFetchSchedule.setFetchSchedule: the rates of the page's type
-            // (cleaned as MimeUtil.cleanMimeType does) where the file lists it
-            if let Some(t) = values(kind, "Content-Type").next().filter(|_| model.by_type && i.rule == Rule::Nutch) {
+            // (cleaned as MimeUtil.cleanMimeType does) where the file lists it, as a
+            // tuning moves them (the file it writes, read back, gives the same)
+            if let Some(t) = content_type(kind).filter(|_| model.by_type && i.rule == Rule::Nutch) {
                 let typed = nutch_mimes::clean(t);
-                if let Some(r) = loaded.mime_rates.iter().find(|r| r.mime == typed) {
-                    start.rates = Some([r.inc_rate, r.dec_rate]);
+                if let Some((k, r)) = loaded.mime_rates.iter().enumerate().find(|(_, r)| r.mime == typed) {
+                    start.rates = Some(r.scaled(model.share_of_type(k)));
                     own = true;
                 }
             }

@@ -48,7 +48,7 @@
 
 use super::nutch_hosts::HostIntervals;
 use super::write::Change;
-use super::{Crawler, MINUTE, Model, SECOND};
+use super::{Crawler, MINUTE, Model, SECOND, TUNED_TYPES};
 use crate::core::labels::labelled;
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
@@ -119,6 +119,8 @@ enum Knob {
     Initial,
     /// Nutch's sync delta, on or off.
     SyncDelta,
+    /// MimeAdaptiveFetchSchedule: a type's share of changed fetches against the others'.
+    TypeLead(usize),
     /// The gap between two requests to a server (only ever longer than the file's).
     Gap,
     /// Nutch's cycle caps, where the file sets them: `generate.topN` over all hosts and
@@ -137,10 +139,31 @@ impl Knob {
 /// A cycle cap's options against the file's: these multiples, then none.
 const CAP_FACTORS: [f64; 2] = [0.5, 2.0];
 
-/// The knobs of `crawler` (as loaded: `model`), each with how many options it has.
-fn knobs(crawler: Crawler, model: &Model, pushed_back: bool) -> Vec<(Knob, usize)> {
+/// The pages that adapt at their type's rates (Nutch's MimeAdaptiveFetchSchedule, with
+/// its `adaptive-mimetypes.txt` and pages whose Content-Type it lists).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Typed {
+    /// The file's types some page has, by their places in the file.
+    pub types: Vec<usize>,
+    /// Every page has one: the configuration's own rates move none.
+    pub every: bool,
+}
+
+/// A type's lead over the others: its factor on the share of changed fetches.
+const LEADS: [f64; 2] = [0.5, 2.0];
+
+/// The knobs of `crawler` (as loaded: `model`), each with how many options it has; with
+/// pages `typed`, each of the file's first [`TUNED_TYPES`] types' lead, and the
+/// decrement rate not where every page adapts at its type's (each type keeps its own).
+fn knobs(crawler: Crawler, model: &Model, pushed_back: bool, typed: &Typed) -> Vec<(Knob, usize)> {
     let adaptive = matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler);
     let mut knobs = if adaptive { vec![(Knob::DecRate, RATES.len()), (Knob::Min, 4), (Knob::Max, 4), (Knob::Initial, 4)] } else { Vec::new() };
+    if typed.every {
+        knobs.retain(|(k, _)| *k != Knob::DecRate);
+    }
+    if crawler == Crawler::Nutch {
+        knobs.extend(typed.types.iter().filter(|&&k| k < TUNED_TYPES).map(|&k| (Knob::TypeLead(k), LEADS.len())));
+    }
     if crawler == Crawler::Nutch {
         knobs.push((Knob::SyncDelta, 1));
     }
@@ -180,6 +203,7 @@ fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> 
         Knob::Max => i.max = (i.max * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, 3650.0),
         Knob::Initial => i.initial = (i.initial * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, i.max),
         Knob::SyncDelta => i.sync_delta_rate = if i.sync_delta_rate.is_some() { None } else { Some(0.3) },
+        Knob::TypeLead(k) => c.type_lead[k] *= LEADS[j],
     }
     Some(c)
 }
@@ -205,14 +229,14 @@ fn slower(now: f64) -> Vec<f64> {
 /// settled: a changed fetch shortens it by (1 − dec), an unchanged one lengthens it by
 /// (1 + inc), and it settles where they balance, p ln(1 − dec) + (1 − p) ln(1 + inc) = 0.
 /// Its requests go about as 1/p (a page changing λ a day is fetched about λ/p a day).
-fn settled_share(inc: f64, dec: f64) -> f64 {
+pub(super) fn settled_share(inc: f64, dec: f64) -> f64 {
     let up = inc.ln_1p();
     up / (up - (-dec).ln_1p())
 }
 
 /// The increment rate at which the rule settles at share `p`, to three decimals (as a
 /// file would give it), from 0.01 to 1.
-fn inc_for_share(p: f64, dec: f64) -> f64 {
+pub(super) fn inc_for_share(p: f64, dec: f64) -> f64 {
     if p >= 1.0 {
         return 1.0;
     }
@@ -220,14 +244,18 @@ fn inc_for_share(p: f64, dec: f64) -> f64 {
 }
 
 /// `m` refitted toward `ratio` times fewer requests: an adaptive rule's increment rate
-/// moved so that its settled share of changed fetches grows by `ratio`; a fixed interval
-/// is the budget itself, not refitted (a shorter one fits a finite horizon only by its
-/// last visit falling past the end).
-fn refit(m: &Model, ratio: f64) -> Model {
+/// moved so that its settled share of changed fetches grows by `ratio`, and with pages
+/// `typed` each listed type's alike ([`Model::type_share`]); a fixed interval is the
+/// budget itself, not refitted (a shorter one fits a finite horizon only by its last
+/// visit falling past the end).
+fn refit(m: &Model, ratio: f64, typed: &Typed) -> Model {
     let mut c = *m;
     let i = &mut c.intervals;
-    if i.rule != Rule::Fixed && i.dec_rate > 0.0 {
+    if i.rule != Rule::Fixed && i.dec_rate > 0.0 && !typed.every {
         i.inc_rate = inc_for_share(settled_share(i.inc_rate, i.dec_rate) * ratio, i.dec_rate);
+    }
+    if i.rule != Rule::Fixed && !typed.types.is_empty() {
+        c.type_share *= ratio;
     }
     c
 }
@@ -358,6 +386,7 @@ struct Fitting {
 pub struct Search {
     crawler: Crawler,
     loaded: Model,
+    typed: Typed,
     knobs: Vec<(Knob, usize)>,
     budget: u64,
     /// The refusals of the file as loaded: no candidate may be refused more.
@@ -391,8 +420,9 @@ impl Search {
     /// From the file as loaded (`loaded`), whose run scored `score` (its requests: the
     /// budget) on `pages` pages; `pushed_back`: some server has a capacity; `named`: a
     /// page list's, whose hosts have names (a Nutch host file, a Nutch or StormCrawler
-    /// seed list can then be tried last).
-    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, pages: u64, score: Score) -> Self {
+    /// seed list can then be tried last); `typed`: the pages that adapt at their type's
+    /// rates.
+    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, typed: Typed, pages: u64, score: Score) -> Self {
         let mut starts = Vec::new();
         if loaded.intervals.rule == Rule::Fixed && matches!(crawler, Crawler::Nutch | Crawler::Stormcrawler) {
             let rule = if crawler == Crawler::Nutch { Rule::Nutch } else { Rule::Stormcrawler };
@@ -404,7 +434,8 @@ impl Search {
         Search {
             crawler,
             loaded,
-            knobs: knobs(crawler, &loaded, pushed_back),
+            knobs: knobs(crawler, &loaded, pushed_back, &typed),
+            typed,
             budget: score.requests,
             refusals: score.refused,
             pages,
@@ -427,7 +458,7 @@ impl Search {
 
     /// The most runs a search of `crawler` as loaded may make.
     pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
-        let all = knobs(crawler, loaded, pushed_back);
+        let all = knobs(crawler, loaded, pushed_back, &Typed::default());
         let options = |fixed: bool| -> usize { all.iter().filter(|(k, _)| !fixed || k.fixed_too()).map(|&(_, n)| n).sum() };
         // a fixed schedule's candidates are one run each (its interval is the budget: not
         // refitted); its adaptive start, and every candidate from there, up to FIT_RUNS
@@ -439,10 +470,17 @@ impl Search {
         settings + host_stage(crawler, named, pushed_back) + seed_stage(crawler, named)
     }
 
+    /// The most runs the knobs of `types` types' leads may add (MimeAdaptiveFetchSchedule
+    /// on pages of that many listed types).
+    pub fn lead_runs(types: usize) -> usize {
+        FIT_RUNS * PASSES * LEADS.len() * types.min(TUNED_TYPES)
+    }
+
     /// The most runs this search may make.
     pub fn most(&self) -> usize {
-        let pushed_back = self.knobs.len() > knobs(self.crawler, &self.loaded, false).len();
-        Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off || self.seeds != HostStage::Off)
+        let pushed_back = self.knobs.len() > knobs(self.crawler, &self.loaded, false, &self.typed).len();
+        let leads = self.knobs.iter().filter(|(k, _)| matches!(k, Knob::TypeLead(_))).count();
+        Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off || self.seeds != HostStage::Off) + Self::lead_runs(leads)
     }
 
     /// The last stage being fitted, if one is.
@@ -592,7 +630,7 @@ impl Search {
                 self.fitting = Some(f);
                 return;
             }
-            if let Some(running) = realise(&refit(&f.running, ratio)).filter(|r| as_run(*r) != as_run(f.running)) {
+            if let Some(running) = realise(&refit(&f.running, ratio, &self.typed)).filter(|r| as_run(*r) != as_run(f.running)) {
                 f.running = running;
                 self.fitting = Some(f);
                 return;
@@ -741,7 +779,7 @@ mod tests {
     fn stormcrawlers_seed_candidate_runs_its_default_scheduler_and_keeps_no_ruder_run() {
         let loaded = Model { intervals: Intervals { rule: Rule::Stormcrawler, ..super::super::stormcrawler::SHIPPED.intervals }, ..super::super::stormcrawler::SHIPPED };
         let file = Score { freshness: 0.5, requests: 1000, refused: 10 };
-        let mut search = Search::new(Crawler::Stormcrawler, loaded, true, true, 100, file);
+        let mut search = Search::new(Crawler::Stormcrawler, loaded, true, true, Typed::default(), 100, file);
         let (mut seed_runs, mut guard, mut gaps) = (0, 0, Vec::new());
         while let Some(model) = search.next(&mut |m| Some(*m)) {
             guard += 1;
@@ -762,6 +800,33 @@ mod tests {
         let HostStage::Tried { score: None, kept: false, ruder: Some(ruder), .. } = search.seeds else { panic!("{:?}", search.seeds) };
         assert_eq!(ruder.refused, 11 + seed_runs, "the freshest, the last");
         assert_eq!(search.hosts, HostStage::Off);
+    }
+
+    /// With pages typed (MimeAdaptiveFetchSchedule), the fit moves every listed type's
+    /// share of changed fetches with inc_rate's — every page typed, theirs alone (the
+    /// configuration's rates move none of them, and its decrement rate is no knob) — and
+    /// each of the first TUNED_TYPES types some page has is a knob of its own.
+    #[test]
+    fn typed_pages_are_fitted_by_their_types_shares_and_each_type_is_a_knob() {
+        let mut loaded = super::super::nutch::SHIPPED;
+        loaded.intervals.rule = Rule::Nutch;
+        loaded.by_type = true;
+        let some = Typed { types: vec![0, 2, 7], every: false };
+        let half = refit(&loaded, 0.5, &some);
+        assert_eq!(half.type_share, 0.5);
+        assert_ne!(half.intervals.inc_rate, loaded.intervals.inc_rate, "the untyped pages' rate moves too");
+        let every = Typed { every: true, ..some.clone() };
+        let half = refit(&loaded, 0.5, &every);
+        assert_eq!((half.type_share, half.intervals.inc_rate), (0.5, loaded.intervals.inc_rate));
+        assert_eq!(refit(&loaded, 0.5, &Typed::default()).type_share, 1.0);
+        let names = |typed: &Typed| knobs(Crawler::Nutch, &loaded, false, typed).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        let with = names(&some);
+        let leads: Vec<&Knob> = with.iter().filter(|k| matches!(k, Knob::TypeLead(_))).collect();
+        assert!(with.contains(&Knob::DecRate) && leads == [&Knob::TypeLead(0), &Knob::TypeLead(2)], "{with:?}");
+        assert!(!names(&every).contains(&Knob::DecRate));
+        // a lead multiplies the type's own factor; the type's rates follow both
+        let led = option(Crawler::Nutch, &loaded, &half, Knob::TypeLead(2), 1).unwrap();
+        assert_eq!((led.share_of_type(2), led.share_of_type(0), led.share_of_type(7)), (1.0, 0.5, 0.5));
     }
 
     /// The most runs count a fixed schedule's candidates (the gap, the caps) one run each,
