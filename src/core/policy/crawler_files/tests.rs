@@ -660,6 +660,32 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
 
+/// The settings are searched once, before the last stages (a host file, a seed list):
+/// when no candidate beats the file, one pass — 17 candidates of Nutch's adaptive rule
+/// (four decrement rates besides the file's, four of each interval, sync delta), each
+/// one run at the budget — then the host bounds' and the seed list's fits. A pass once
+/// began again after each of those stages (51 settings' runs here, not 17).
+#[test]
+fn the_settings_are_searched_once_before_the_last_stages() {
+    use tuning::{HostStage, Score, Search, Typed};
+    let mut adaptive = nutch::SHIPPED;
+    adaptive.intervals.rule = Rule::Nutch;
+    let flat = Score { freshness: 0.7, requests: 1000, refused: 0 };
+    let mut search = Search::new(Crawler::Nutch, adaptive, false, true, Typed::default(), 100, flat);
+    let (mut realise, mut settings, mut last) = (|m: &Model| Some(*m), 0, 0);
+    while search.next(&mut realise).is_some() {
+        if search.hosts == HostStage::Trying || search.seeds == HostStage::Trying {
+            last += 1;
+        } else {
+            settings += 1;
+        }
+        search.report(flat, &mut realise);
+        assert!(settings + last <= search.most(), "at most its announced runs");
+    }
+    assert_eq!((settings, last), (17, 2), "one pass, then each last stage's one run");
+    assert!(matches!(search.hosts, HostStage::Tried { .. }) && matches!(search.seeds, HostStage::Tried { .. }));
+}
+
 /// A fixed schedule's adaptive start that no increment rate fits to the budget (its
 /// fast pages' requests go with the decrement rate alone, as Nutch's from the shipped
 /// 30 days) still leads its branch: its first candidate that fits, a smaller decrement

@@ -521,11 +521,19 @@ impl Search {
             return Some(f.running);
         }
         loop {
+            // the settings searched: only the last stages remain (a pass begun again
+            // after each of them ran the settings' candidates over, up to four passes)
+            if self.pass >= PASSES {
+                return self.host_candidate();
+            }
             if self.knob == self.knobs.len() {
                 self.pass += 1;
                 (self.knob, self.option) = (0, 0);
                 if self.pass >= PASSES || !self.changed_this_pass {
-                    let Some(start) = self.starts.pop() else { return self.host_candidate() };
+                    let Some(start) = self.starts.pop() else {
+                        self.pass = PASSES;
+                        return self.host_candidate();
+                    };
                     self.pass = 0;
                     if let Some(running) = realise(&start) {
                         self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: true, stretch: 1.0 });
