@@ -806,13 +806,14 @@ impl Settings for CrawlersConfig {
         let list_candidates = if cycle_count > 0.0 { cycle_count * host_due.max(top_n_due) } else { requests };
         let per_candidate = if i.per_cycle > 0 { SECONDS_PER_SORTED_LIST_CANDIDATE } else { SECONDS_PER_LIST_CANDIDATE };
         let list_seconds = list_candidates * per_candidate + cycle_count * servers as f64 * SECONDS_PER_SERVER_STEP;
-        // the search's runs: the most it may make (StormCrawler's shipped defaults on the
-        // classroom pages made 84 of 105, Nutch's sample file with daily cycles and topN
-        // 300 51 of 126)
+        // the search's runs: as it makes them, about (an adaptive rule's candidates each
+        // fitted in 1.75 runs: Nutch's on sample-hosts.csv made 64 of 132 at the most;
+        // StormCrawler's shipped defaults on the classroom pages 84 of 105)
         // (and with MimeAdaptiveFetchSchedule, a knob for each listed type the pages have)
         let types = shape.as_ref().map_or(0, |s| listed_types(&loaded, &s.metadata));
         let candidates = if self.tune {
-            (tuning::Search::most_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList) + tuning::Search::lead_runs(types)) as f64
+            tuning::Search::expected_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList)
+                + tuning::Search::lead_runs(types, tuning::EXPECTED_FIT_RUNS)
         } else {
             0.0
         };

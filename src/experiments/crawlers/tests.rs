@@ -707,9 +707,10 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
     // the partial results during the confirmation say the seed list without its text (a
     // line a page, sent four times a second in the page): the final result alone has it
     let mut partials = 0;
+    // (in steps of 2,000 requests: the confirmation makes about 16,000)
     let mut job = crate::experiments::start(Config::Crawlers(CrawlersConfig { tune: true, ..base.clone() })).unwrap();
     while !job.done() {
-        job.advance(20_000);
+        job.advance(2_000);
         if let Some(crate::experiments::Output::Crawlers(p)) = job.partial().filter(|_| !job.done())
             && let Some(s) = p.tuned.as_ref().and_then(|t| t.seeds.as_ref())
         {
