@@ -570,8 +570,8 @@ impl CrawlersJob {
     }
 
     /// What the crawler reads of the file that sets `model`'s settings (None: a file it
-    /// would refuse).
-    /// The types' rates are the tuned adaptive-mimetypes.txt's, written beside it.
+    /// would refuse), the types' rates kept as `model` moves them (the tuned
+    /// adaptive-mimetypes.txt, written beside the file).
     fn realise(&self, model: &Model) -> Option<Model> {
         let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, model);
         let read = if changes.is_empty() { Some(self.loaded.model) } else { self.file_with(&changes).ok().map(|(_, l)| l.model) };

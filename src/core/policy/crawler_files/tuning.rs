@@ -23,7 +23,10 @@
 //! the gap between two requests to a server, only ever longer than the file's
 //! (politeness is the servers' to ask: the tuning never makes a crawler less polite);
 //! with Nutch's batch cycles, the caps of a cycle's fetch list the file sets
-//! (`generate.topN`, `generate.max.count`: half, twice, or none).
+//! (`generate.topN`, `generate.max.count`: half, twice, or none); with Nutch's
+//! MimeAdaptiveFetchSchedule on pages its `adaptive-mimetypes.txt` types, each type's
+//! share of changed fetches against the others' (half or twice), the fit moving every
+//! type's share with `inc_rate`'s ([`Typed`]).
 //! Every candidate is a file ([`super::write`]) read back by the crawler's parser — the
 //! search runs what the crawler would read (whole seconds or minutes where it reads
 //! integers).
