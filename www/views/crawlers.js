@@ -190,13 +190,23 @@ function tunedSection(result) {
   return `<h3 class="tuned-heading">A tuned ${all} to take home</h3>
     <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
       so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${files === 'files' ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
-      fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${tunedNote(result)}</p>
+      fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${settingsAlone(t)}${tunedNote(result)}</p>
     ${redrawnText(t, files)}
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
       (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? (slots(t) ? ', with the DOWNLOAD_SLOTS below added at its end, in place of its own' : ', with the sheets below added before its closing &lt;/beans&gt;') : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
     ${mimesMoved(t)}${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
+}
+
+/** Where a host file or seed list beside the tuned file was kept: what the tuned file
+ * gives without it (for a crawler that cannot take the extra file). */
+function settingsAlone(t) {
+  if (!t.settings_alone) return '';
+  const hosts = t.hosts?.kept && !t.hosts.inside;
+  const beside = [hosts && t.hosts.file_name, t.seeds?.kept && t.seeds.file_name].filter(Boolean).map(escape).join(' and ');
+  const file = escape(t.file_name) + (t.mimes ? ` with the tuned ${escape(t.mimes.file_name)}` : '');
+  return ` Without the ${beside} beside it, the tuned ${file} alone keeps ${number(t.settings_alone[0], 4)} fresh on ${integer(t.settings_alone[1])} requests.`;
 }
 
 /** Nutch's rates by type as the tuning moved them (MimeAdaptiveFetchSchedule). */

@@ -811,7 +811,7 @@ impl CrawlersJob {
                 let mut read_back = read_back;
                 let mimes = self.tuned_mimes(&model, &mut read_back);
                 let setting = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).map_or_else(String::new, |s| s.value.clone());
-                self.tuned = Some(Tuned {
+                let mut tuned = Tuned {
                     file_name: write::file_name(self.loaded.crawler).into(),
                     text,
                     changes: changes.iter().map(|(name, _)| TunedChange { name: name.to_string(), from: setting(&self.loaded, name), to: setting(&read_back, name) }).collect(),
@@ -823,6 +823,7 @@ impl CrawlersJob {
                     runs: search.runs,
                     candidates: search.candidates,
                     freshest: search.freshest.map(|s| (s.freshness, s.requests)),
+                    settings_alone: None,
                     hosts: match (search.hosts, &self.tuned_hosts, &self.tuned_sheets) {
                         (HostStage::Tried { score, kept, ruder, .. }, Some((_, text, used)), _) => Some(TunedHosts {
                             file_name: nutch_hosts::FILE_NAME.into(),
@@ -850,7 +851,11 @@ impl CrawlersJob {
                     mimes,
                     untried: self.untried.clone(),
                     redrawn: None,
-                });
+                };
+                // a host file or seed list kept beside the tuned file: what the file gives alone
+                let beside = tuned.hosts.as_ref().is_some_and(|h| h.kept && !h.inside) || tuned.seeds_kept();
+                tuned.settings_alone = search.settings.filter(|_| beside).map(|s| (s.freshness, s.requests));
+                self.tuned = Some(tuned);
                 let model = read_back.model;
                 self.tuned_loaded = Some(read_back);
                 self.tuned.as_ref().is_some_and(Tuned::changed).then_some((Role::Tuned, model))

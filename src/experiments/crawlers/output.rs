@@ -201,6 +201,10 @@ pub struct Tuned {
     /// search came closest with when nothing beat the file as loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub freshest: Option<(f64, u64)>,
+    /// Where a host file or seed list written beside the tuned file was kept: the tuned
+    /// file without it, its freshness and requests as the search measured them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings_alone: Option<(f64, u64)>,
     /// Nutch on named hosts: each host's own bounds, tried last.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hosts: Option<TunedHosts>,
@@ -431,6 +435,16 @@ impl Tuned {
         self.hosts.as_ref().is_some_and(|h| h.kept)
     }
 
+    /// The files kept beside the tuned one that fix intervals: the host file, the seed
+    /// list or both.
+    pub fn beside(&self) -> &'static str {
+        match (self.hosts.as_ref().is_some_and(|h| h.kept && !h.inside), self.seeds_kept()) {
+            (true, true) => "host file and seed list",
+            (true, false) => "host file",
+            _ => "seed list",
+        }
+    }
+
     /// Whether the tuning kept a seed list (its confirmation then runs with it).
     pub fn seeds_kept(&self) -> bool {
         self.seeds.as_ref().is_some_and(|s| s.kept)
@@ -488,8 +502,12 @@ impl Tuned {
             );
         }
         let each: Vec<String> = self.changes.iter().map(|c| format!("{} {} → {}", c.name, if c.from.is_empty() { "unset" } else { &c.from }, c.to)).collect();
+        let alone = self.settings_alone.map_or_else(String::new, |(f, r)| {
+            let with = if self.mimes.is_some() { format!("{} with the tuned rates by type", self.file_name) } else { self.file_name.clone() };
+            format!("; the tuned {with} alone, without the {} beside it: {} on {} requests", self.beside(), sig(f, 4), thousands(r as f64))
+        });
         format!(
-            "tuning: {} candidates ({} runs) on at most {}; kept {}; freshness {} {} on {} requests (re-simulated from the files read back: {}){hosts}",
+            "tuning: {} candidates ({} runs) on at most {}; kept {}; freshness {} {} on {} requests (re-simulated from the files read back: {}){alone}{hosts}",
             self.candidates,
             self.runs,
             self.limits(),
@@ -902,7 +920,7 @@ impl Figures for CrawlersOutput {
         }
         if let Some(t) = &self.tuned {
             json["tuned"] = serde_json::json!({"changes": t.changes, "objective": t.objective, "predicted_freshness": t.predicted.0, "predicted_requests": t.predicted.1,
-                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note,
+                "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "settings_alone_freshness": t.settings_alone.map(|c| c.0), "settings_alone_requests": t.settings_alone.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note,
                 "redrawn": t.redrawn.filter(|_| t.changed())});
             if let Some(h) = &t.hosts {
                 json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,

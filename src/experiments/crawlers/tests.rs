@@ -369,6 +369,7 @@ fn the_tuned_file_read_back_and_run_again_gives_what_the_search_predicted() {
     let t = o.tuned.as_ref().expect("a tuned file");
     assert!(!t.changes.is_empty(), "the sample's adaptive Nutch can do better at its bandwidth");
     assert!(t.redrawn.is_none(), "known rates: no redraws to compare on");
+    assert_eq!(t.settings_alone, None, "no file beside the tuned one: its own figures are the settings'");
     let (crawler, tuned) = (&o.runs[0], &o.runs[2]);
     assert_eq!(t.budget, crawler.requests);
     assert!(tuned.requests <= crawler.requests && tuned.mean > crawler.mean, "{} requests at {} against {} at {}", tuned.requests, tuned.mean, crawler.requests, crawler.mean);
@@ -745,6 +746,12 @@ fn the_tuning_writes_nutchs_seed_list_of_each_pages_interval() {
     }
     // with the host file kept before it or without: every page's interval is fixed
     assert!(t.hosts_kept() && t.words().contains("the host file beside it changes nothing"), "{}", t.words());
+    // the tuned file alone, neither beside it: what the settings' search found, said
+    let alone = t.settings_alone.expect("the tuned file alone said");
+    let back = ran(CrawlersConfig { crawler_config: Some(t.text.clone()), ..base.clone() });
+    assert_eq!(back.runs[0].requests, alone.1, "{}", t.words());
+    assert!((back.runs[0].mean - alone.0).abs() < 1e-12, "{} against {}", back.runs[0].mean, alone.0);
+    assert!(alone.0 < hosts && t.words().contains("the tuned nutch-site.xml alone, without the host file and seed list beside it: "), "{}", t.words());
     for host_file in [t.hosts.as_ref().map(|h| h.text.clone()), None] {
         let back = ran(CrawlersConfig { page_list: Some(again.clone()), crawler_config: Some(t.text.clone()), host_intervals: host_file, ..base.clone() });
         assert_eq!(back.runs[0].requests, t.predicted.1);

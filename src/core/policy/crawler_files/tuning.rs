@@ -421,6 +421,9 @@ pub struct Search {
     pub candidates: usize,
     /// The freshest of the settings' candidates within the budget, kept or not.
     pub freshest: Option<Score>,
+    /// The best of the settings' search, as the last stages began from it (what the
+    /// tuned file gives without a host file or seed list beside it).
+    pub settings: Option<Score>,
     /// The host bounds' candidate (Nutch; Heritrix's sheets; Scrapy's slots).
     pub hosts: HostStage,
     /// The pages' fixed intervals' candidate (Nutch's or StormCrawler's seed list).
@@ -462,6 +465,7 @@ impl Search {
             runs: 0,
             candidates: 0,
             freshest: None,
+            settings: None,
             hosts: if host_stage(crawler, named, pushed_back) > 0 { HostStage::Waiting } else { HostStage::Off },
             seeds: if seed_stage(crawler, named) > 0 { HostStage::Waiting } else { HostStage::Off },
         }
@@ -588,6 +592,7 @@ impl Search {
     /// bounds (an adaptive schedule only: Nutch reads the host file with it alone), then
     /// with each page's own fixed interval.
     fn host_candidate(&mut self) -> Option<Model> {
+        self.settings.get_or_insert(self.best.1);
         if self.hosts != HostStage::Waiting {
             if self.seeds != HostStage::Waiting {
                 return None;
