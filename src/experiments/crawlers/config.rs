@@ -16,7 +16,7 @@ use crate::core::policy::adaptive::{Intervals, PageStart, Rule};
 use crate::core::policy::crawler_files::nutch::Nutch1564;
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::nutch_mimes;
-use crate::core::policy::crawler_files::tuning::{self, Objective};
+use crate::core::policy::crawler_files::tuning::{self, Objective, Typed};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{self, Crawler, Loaded};
 use crate::core::policy::crawler_files::{heritrix, heritrix_rules, heritrix_sheets, seed_metadata};
@@ -806,17 +806,15 @@ impl Settings for CrawlersConfig {
         let list_candidates = if cycle_count > 0.0 { cycle_count * host_due.max(top_n_due) } else { requests };
         let per_candidate = if i.per_cycle > 0 { SECONDS_PER_SORTED_LIST_CANDIDATE } else { SECONDS_PER_LIST_CANDIDATE };
         let list_seconds = list_candidates * per_candidate + cycle_count * servers as f64 * SECONDS_PER_SERVER_STEP;
-        // the search's runs: as it makes them, about (an adaptive rule's candidates each
-        // fitted in 1.75 runs: Nutch's on sample-hosts.csv made 64 of 132 at the most;
-        // StormCrawler's shipped defaults on the classroom pages 84 of 105)
-        // (and with MimeAdaptiveFetchSchedule, a knob for each listed type the pages have)
-        let types = shape.as_ref().map_or(0, |s| listed_types(&loaded, &s.metadata));
-        let candidates = if self.tune {
-            tuning::Search::expected_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList)
-                + tuning::Search::lead_runs(types, tuning::EXPECTED_FIT_RUNS)
-        } else {
-            0.0
+        // the search's runs, about (`Search::expected_runs`: the candidates it makes from
+        // the file, over one and a half passes; with MimeAdaptiveFetchSchedule, a knob for
+        // each listed type the pages have and, every page typed, no decrement rate)
+        let typed = match shape.as_ref().filter(|_| loaded.model.by_type) {
+            Some(s) => Typed::of(&loaded.mime_rates, s.metadata.iter().map(|(kind, n)| (kind.as_str(), *n)), pages),
+            None => Typed::default(),
         };
+        let candidates =
+            if self.tune { tuning::Search::expected_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList, &typed) } else { 0.0 };
         // the runs under the limits: MERGE's and the crawler's others
         let crawler_runs = 1.0 + reruns + f64::from(u8::from(cycles)) + if self.tune { candidates + 1.0 } else { 0.0 };
         let free_runs = f64::from(u8::from(limits));
@@ -894,19 +892,6 @@ impl Settings for CrawlersConfig {
             time_fix: Fix::new("horizon_days", "simulate fewer days or pages"),
         }
     }
-}
-
-/// The types adaptive-mimetypes.txt lists that some kind of page (`kinds`, a list
-/// shape's) has, where MimeAdaptiveFetchSchedule reads them.
-fn listed_types(loaded: &Loaded, kinds: &[(String, u64)]) -> usize {
-    if !loaded.model.by_type {
-        return 0;
-    }
-    let mut types: Vec<usize> =
-        kinds.iter().filter_map(|(kind, _)| seed_metadata::content_type(kind).and_then(|t| loaded.mime_rates.iter().position(|r| r.mime == nutch_mimes::clean(t)))).collect();
-    types.sort_unstable();
-    types.dedup();
-    types.len()
 }
 
 /// Nutch's fetch lists under `generate.max.count` (`cap` a host a cycle, its retries

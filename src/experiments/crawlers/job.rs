@@ -620,15 +620,8 @@ impl CrawlersJob {
     /// their Content-Type).
     fn typed(&self) -> Typed {
         let (Some(m), true) = (self.metadata.as_ref(), self.loaded.model.by_type) else { return Typed::default() };
-        let rates = &self.loaded.mime_rates;
-        // each kind of page's type, by its place in the file
-        let type_of: Vec<Option<usize>> =
-            m.kinds.iter().map(|kind| seed_metadata::content_type(kind).and_then(|t| rates.iter().position(|r| r.mime == nutch_mimes::clean(t)))).collect();
-        let mut types: Vec<usize> = type_of.iter().flatten().copied().collect();
-        types.sort_unstable();
-        types.dedup();
-        let every = m.of.iter().all(|&k| type_of[k as usize].is_some());
-        Typed { types, every }
+        let kinds = m.kinds.iter().map(String::as_str).zip(m.pages_of_kind());
+        Typed::of(&self.loaded.mime_rates, kinds, m.of.len() as u64)
     }
 
     /// The host file for `model`'s global bounds from the optimum's intervals times
