@@ -290,7 +290,11 @@ function hostsTried(t) {
     const by = slots(t)
       ? `a Scrapy slot (<code>DOWNLOAD_SLOTS</code>: its <code>delay</code>, not randomised; your file's own slots kept)`
       : `a Heritrix sheet (<code>disposition.minDelayMs</code>, and <code>maxDelayMs</code> with it where that would cap it)`;
-    const intro = `Last, each host whose capacity your file's gap exceeds held to a request per 1/capacity by ${by}, the other hosts at your file's gap,
+    // under AutoThrottle a slot's delay is only where AutoThrottle starts it
+    const held = h.throttled
+      ? `started at a request per 1/capacity by ${by} (under your file's AutoThrottle a slot's delay is only where it starts: AutoThrottle moves it toward the host's latency, never below <code>DOWNLOAD_DELAY</code>)`
+      : `held to a request per 1/capacity by ${by}`;
+    const intro = `Last, each host whose capacity your file's gap exceeds ${held}, the other hosts at your file's gap,
       for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
     const sheets = `<details><summary>The ${slots(t) ? 'slots' : 'sheets'}</summary><pre>${escape(h.text)}</pre></details>`;
     return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; ${h.tried ? 'no fresher than the settings alone, so ' : ''}not part of the tuned file.</p>${sheets}`;

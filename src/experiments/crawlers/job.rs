@@ -827,6 +827,7 @@ impl CrawlersJob {
                             ruder: ruder.map(|s| (s.freshness, s.requests, s.refused)),
                             kept,
                             inside: false,
+                            throttled: false,
                         }),
                         (HostStage::Tried { score, kept, ruder, .. }, None, Some(t)) => Some(TunedHosts {
                             file_name: if self.loaded.crawler == Crawler::Scrapy { scrapy_slots::NAME } else { "sheets" }.into(),
@@ -837,6 +838,7 @@ impl CrawlersJob {
                             ruder: ruder.map(|s| (s.freshness, s.requests, s.refused)),
                             kept,
                             inside: true,
+                            throttled: matches!(self.loaded.model.reaction, Reaction::Scrapy { autothrottle: true, .. }),
                         }),
                         _ => None,
                     },

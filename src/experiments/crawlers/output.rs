@@ -369,6 +369,11 @@ pub struct TunedHosts {
     /// Written into the tuned file itself (Heritrix's sheets, Scrapy's slots), not beside it.
     #[serde(default)]
     pub inside: bool,
+    /// Scrapy's slots under the file's AutoThrottle: a slot's delay is where AutoThrottle
+    /// starts it (`_adjust_delay` moves it toward the host's latency, never below
+    /// DOWNLOAD_DELAY), not a hold.
+    #[serde(default)]
+    pub throttled: bool,
 }
 
 impl TunedHosts {
@@ -382,8 +387,13 @@ impl TunedHosts {
                 (false, Some(_)) => "not fresher than the settings alone: not kept",
             };
             let rules = if self.file_name == scrapy_slots::NAME { "Scrapy's DOWNLOAD_SLOTS" } else { "Heritrix's sheets" };
+            let held = if self.throttled {
+                "each starting at a request per 1/capacity (under your file's AutoThrottle a slot's delay is only where it starts: AutoThrottle moves it toward the host's latency, never below DOWNLOAD_DELAY)"
+            } else {
+                "each held to a request per 1/capacity"
+            };
             return format!(
-                "{rules} for {} {} ({} pages), each held to a request per 1/capacity, the other hosts at the file's gap: {tried}; {verdict}",
+                "{rules} for {} {} ({} pages), {held}, the other hosts at the file's gap: {tried}; {verdict}",
                 thousands(self.hosts as f64),
                 if self.hosts == 1 { "host" } else { "hosts" },
                 thousands(self.pages as f64)

@@ -1463,13 +1463,19 @@ fn the_tuning_writes_scrapy_slots_for_the_hosts_that_push_back() {
     let h = t.hosts.as_ref().expect("the slots tried");
     assert_eq!(h.file_name, "DOWNLOAD_SLOTS");
     assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 40, "{}", h.words(t.refusals));
-    assert!(h.words(t.refusals).starts_with("Scrapy's DOWNLOAD_SLOTS for 1 host (40 pages)"), "{}", h.words(t.refusals));
+    assert!(h.words(t.refusals).starts_with("Scrapy's DOWNLOAD_SLOTS for 1 host (40 pages), each held to a request per 1/capacity"), "{}", h.words(t.refusals));
+    assert!(!h.throttled);
     // a.example held to 20 s (1/0.05), b.example's own slot kept
     assert!(t.text.ends_with("DOWNLOAD_SLOTS = {\n    'b.example': {'delay': 2, 'concurrency': 1},\n    'a.example': {'delay': 20, 'randomize_delay': False},\n}\n"), "{}", t.text);
     let back = crate::core::policy::crawler_files::read(Crawler::Scrapy, &t.text, "f").unwrap();
     assert_eq!(back.model.server_delay_s, 1.0);
     assert_eq!(back.sheets.len(), 2);
     assert_eq!(Figures::file_out(&o, "tuned_hosts"), None, "the slots are in the tuned file");
+    // under AutoThrottle a slot's delay is only where it starts: said so, not "held"
+    let throttled = ran(CrawlersConfig { crawler_config: Some(format!("{settings}AUTOTHROTTLE_ENABLED = True\n")), ..config.clone() });
+    let t = throttled.tuned.as_ref().expect("tuned");
+    let h = t.hosts.as_ref().expect("the slots tried");
+    assert!(h.throttled && h.words(t.refusals).contains("each starting at a request per 1/capacity (under your file's AutoThrottle"), "{}", h.words(t.refusals));
     // no host over capacity: no slots, said
     let calm = CrawlersConfig { page_list: config.page_list.as_ref().map(|l| l.replace(",0.05,", ",5,")), ..config };
     let o = ran(calm);
