@@ -933,7 +933,7 @@ impl Figures for CrawlersOutput {
                 "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "settings_alone_freshness": t.settings_alone.map(|c| c.0), "settings_alone_requests": t.settings_alone.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note,
                 "redrawn": t.redrawn.filter(|_| t.changed())});
             if let Some(h) = &t.hosts {
-                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside,
+                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside, "throttled": h.throttled,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
             if let Some(m) = &t.mimes {
