@@ -251,7 +251,7 @@ test('the tuning of Nutch on the sample hosts writes a host file and a seed list
   assert.match(text, /Very last, each page its own interval[^]*for\s+3,000 pages: 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
   assert.match(text, /so the adaptive-host-specific-intervals\.txt beside it changes nothing/);
   // for a crawler that cannot take the extra files: what the tuned file gives alone
-  assert.match(text, /Without the adaptive-host-specific-intervals\.txt and seeds\.txt beside it, the tuned nutch-site\.xml alone keeps 0\.\d+ fresh on [\d,]+ requests\./);
+  assert.match(text, /Without the adaptive-host-specific-intervals\.txt and seeds\.txt beside it, the tuned nutch-site\.xml alone keeps 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests\./);
   const [seedsDownload] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download the tuned seeds.txt' }).click()]);
   assert.equal(seedsDownload.suggestedFilename(), 'seeds.txt');
   const seedsFile = path.join(shots, 'tuned-seeds.txt');

@@ -206,7 +206,7 @@ function settingsAlone(t) {
   const hosts = t.hosts?.kept && !t.hosts.inside;
   const beside = [hosts && t.hosts.file_name, t.seeds?.kept && t.seeds.file_name].filter(Boolean).map(escape).join(' and ');
   const file = escape(t.file_name) + (t.mimes ? ` with the tuned ${escape(t.mimes.file_name)}` : '');
-  return ` Without the ${beside} beside it, the tuned ${file} alone keeps ${number(t.settings_alone[0], 4)} fresh on ${integer(t.settings_alone[1])} requests.`;
+  return ` Without the ${beside} beside it, the tuned ${file} alone keeps ${number(t.settings_alone[0], 4)} of the pages fresh ${OVER[t.objective]} on ${integer(t.settings_alone[1])} requests.`;
 }
 
 /** Nutch's rates by type as the tuning moved them (MimeAdaptiveFetchSchedule). */
