@@ -7,7 +7,7 @@ use crate::core::model::seed_list::SeedsUsed;
 use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::crawler_files::seed_metadata::{KeyUse, NUTCH_FIXED};
 use crate::core::policy::crawler_files::tuning::Objective;
-use crate::core::policy::crawler_files::{Crawler, Loaded, scrapy_slots};
+use crate::core::policy::crawler_files::{Crawler, Loaded, Setting, scrapy_slots};
 use crate::core::policy::pushback::Answers;
 use crate::core::sim::redrawn::{self, REDRAWS};
 use crate::experiments::{Brief, Figures, Tabular};
@@ -412,25 +412,32 @@ impl CrawlersOutput {
     /// The settings the file (or `--set`) gave, with their lines, and the names it gives
     /// that Freshlab does not read (None: the crawler's shipped defaults, nothing ignored).
     fn loaded_words(&self) -> Option<String> {
-        let given: Vec<String> = self
-            .loaded
-            .settings
-            .iter()
-            .filter(|s| s.from_file || s.set)
-            .map(|s| {
-                let at = match (s.set, &s.file, s.line) {
-                    (true, ..) => "set over the file".to_string(),
-                    (false, Some(file), Some(line)) => format!("{file}, line {line}"),
-                    (false, None, Some(line)) => format!("line {line}"),
-                    _ => "the file".to_string(),
-                };
-                format!("{}={} ({at})", s.name, s.value)
-            })
-            .collect();
+        let said = |s: &Setting| {
+            let at = match (s.set, &s.file, s.line) {
+                (true, ..) => "set over the file".to_string(),
+                (false, Some(file), Some(line)) => format!("{file}, line {line}"),
+                (false, None, Some(line)) => format!("line {line}"),
+                _ => "the file".to_string(),
+            };
+            format!("{}={} ({at})", s.name, s.value)
+        };
+        let (aside, given): (Vec<&Setting>, Vec<&Setting>) = self.loaded.settings.iter().filter(|s| s.from_file || s.set).partition(|s| s.aside);
+        // entries read but not in this run, those for the same reason together, with it
+        let mut why: Vec<(&str, Vec<String>)> = Vec::new();
+        for s in aside {
+            match why.last_mut() {
+                Some((meaning, these)) if *meaning == s.meaning => these.push(said(s)),
+                _ => why.push((&s.meaning, vec![said(s)])),
+            }
+        }
         let ignored: Vec<String> = self.loaded.ignored.iter().map(|(name, line)| format!("{name} (line {line})")).collect();
         let mut words = Vec::new();
         if !given.is_empty() {
-            words.push(format!("Settings from your file (every other at the crawler's shipped default): {}", given.join(", ")));
+            words.push(format!("Settings from your file (every other at the crawler's shipped default): {}", given.into_iter().map(said).collect::<Vec<_>>().join(", ")));
+        }
+        if !why.is_empty() {
+            let why: Vec<String> = why.into_iter().map(|(meaning, these)| format!("{}: {meaning}", these.join(", "))).collect();
+            words.push(format!("Read from your file but not in this run: {}", why.join("; ")));
         }
         if !ignored.is_empty() {
             words.push(format!("Ignored (not settings Freshlab reads): {}", ignored.join(", ")));

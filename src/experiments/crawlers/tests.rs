@@ -557,6 +557,16 @@ fn settings_over_the_file_run_as_a_file_that_says_them() {
     assert!(text.contains(&format!("db.fetch.schedule.class={} (line {line})", from_file.value)) && text.contains("fetcher.server.delay=120 (set over the file)"), "{text}");
     assert!(text.contains("Ignored (not settings Freshlab reads): http.agent.name (line 5)"), "{text}");
     assert!(!ran(small()).brief().and_then(|b| b.text).unwrap_or_default().contains("Settings from your file"), "the shipped defaults: nothing from a file");
+    // Heritrix's shipped profile: its veryPolite sheet, which no association lays, is said
+    // apart with why, not among the settings from the file
+    let profile = "<beans>\n<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n<bean id=\"veryPolite\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map>\n<entry key=\"disposition.delayFactor\" value=\"10\"/>\n<entry key=\"disposition.minDelayMs\" value=\"10000\"/>\n</map></property></bean>\n</beans>";
+    let heritrix = ran(CrawlersConfig { crawler: Crawler::Heritrix, crawler_config: Some(profile.into()), ..small() });
+    let text = heritrix.brief().and_then(|b| b.text).unwrap_or_default();
+    assert!(!text.contains("Settings from your file"), "{text}");
+    assert!(
+        text.contains("Read from your file but not in this run: disposition.delayFactor (sheet veryPolite)=10 (line 4), disposition.minDelayMs (sheet veryPolite)=10000 (line 5): a sheet that no association"),
+        "{text}"
+    );
     let refused = |settings: &str| CrawlersConfig { crawler_settings: settings.into(), ..small() }.validate().unwrap_err();
     let e = refused("fetcher.server.dealy=5");
     assert!(e.field == "crawler_settings" && e.message.contains("“fetcher.server.dealy” is not a setting") && e.message.contains("fetcher.server.delay"), "{e}");

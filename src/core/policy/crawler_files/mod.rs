@@ -159,6 +159,10 @@ pub struct Setting {
     /// Set over the file by the run's own settings (`crawler_settings`, `--set`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub set: bool,
+    /// Read from the file but not in this run (its `meaning` says why): a sheet no
+    /// association lays, an entry that changes nothing on Freshlab's pages.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub aside: bool,
 }
 
 /// A crawler's file, read.
@@ -238,13 +242,14 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
         let over: Vec<String> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(heritrix_sheets::SheetRule::over).collect();
         let meaning = match (&over[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
-            ([], _) => "a sheet no prefix Freshlab applies names: not in this run".to_string(),
+            ([], _) => "a sheet that no association Freshlab applies lays over any URL, so not in this run".to_string(),
             (o, _) => format!("over {}: {}", o.join(", "), k.meaning),
         };
-        loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false });
+        let aside = over.is_empty() && crawler != Crawler::Scrapy;
+        loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false, aside });
     }
     for (e, why) in sheets.aside {
-        loaded.settings.push(Setting { name: e.name, value: e.value, from_file: true, line: Some(e.line), file: None, meaning: why, set: false });
+        loaded.settings.push(Setting { name: e.name, value: e.value, from_file: true, line: Some(e.line), file: None, meaning: why, set: false, aside: true });
     }
     loaded.sheets = sheets.rules;
     Ok(loaded)
@@ -367,7 +372,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             InputError::new(field, format!("{}{at}: {why} (got \"{}\"); fix the value or remove the line to keep the default {}", k.name, value.trim(), k.default))
         })?;
         let file = given.and_then(|e| e.file.clone());
-        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, file, meaning: k.meaning.into(), set: false });
+        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, file, meaning: k.meaning.into(), set: false, aside: false });
     }
     let mut ignored = Vec::new();
     for e in entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)) {
@@ -379,9 +384,16 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         }
         .map_err(|why| InputError::new(field, format!("{} (line {}): {why}", e.name, e.line)))?;
         match why {
-            Some(why) => {
-                settings.push(Setting { name: e.name.clone(), value: e.value.trim().into(), from_file: true, line: Some(e.line), file: e.file.clone(), meaning: why, set: false })
-            }
+            Some(why) => settings.push(Setting {
+                name: e.name.clone(),
+                value: e.value.trim().into(),
+                from_file: true,
+                line: Some(e.line),
+                file: e.file.clone(),
+                meaning: why,
+                set: false,
+                aside: true,
+            }),
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
     }

@@ -302,9 +302,15 @@ fn heritrixs_sheets_set_hosts_apart() {
         sheet("b", &[("disposition.minDelayMs", "2000")]),
         sheet("c", &[("disposition.minDelayMs", "7000"), ("disposition.maxDelayMs", "5000"), ("fetchHttp.userAgent", "bot")]),
         sheet("names", &[("metadata.jobName", "x")]),
+        // the shipped profile's veryPolite: a sheet no association names
+        sheet("veryPolite", &[("disposition.delayFactor", "10")]),
     ]
     .concat();
     let l = read(Crawler::Heritrix, &file(&body), "f").unwrap();
+    // a sheet laid over no URL is read but not in this run, and marked so; a laid one is not
+    let idle = l.settings.iter().find(|s| s.name == "disposition.delayFactor (sheet veryPolite)").unwrap();
+    assert!(idle.aside && idle.meaning.contains("not in this run"), "{idle:?}");
+    assert!(l.settings.iter().filter(|s| s.name.ends_with("(sheet c)")).all(|s| !s.aside));
     // the crawl's own settings stand; the sheets' are listed beside, with their lines
     assert_eq!(l.model.server_delay_s, 3.0);
     let row = |name: &str| l.settings.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}: {:?}", l.settings)).clone();
@@ -341,7 +347,7 @@ fn heritrixs_sheets_set_hosts_apart() {
     // without a SheetOverlaysManager Heritrix lays no sheet: said, none applied
     let unmanaged = read(Crawler::Heritrix, &file(&body).replace("org.archive.crawler.spring.SheetOverlaysManager", "x.Y"), "f").unwrap();
     assert!(unmanaged.sheets.is_empty());
-    assert!(unmanaged.settings.iter().any(|s| s.meaning.starts_with("no SheetOverlaysManager bean: Heritrix lays no sheet without one")));
+    assert!(unmanaged.settings.iter().any(|s| s.aside && s.meaning.starts_with("no SheetOverlaysManager bean: Heritrix lays no sheet without one")));
     // the sheets a tuning writes, read back: each host at its own gap
     // (d.example's 45 s over the crawl's 30 s most: its sheet raises the most with it)
     let hosts = [("a.example".into(), 20_000, false), ("b.example".into(), 5000, false), ("c.example".into(), 20_000, false), ("d.example".into(), 45_000, true)];
