@@ -110,8 +110,8 @@ const crawlersTable = [
     'the thesis\'s servers and top share at 1/100 of its pages; synthetic, not WEBBASE), 365 days. The gap is the shipped crawler\'s, over the last quarter, split by ' +
     'running it again on servers without limits (no batch cycle is set here). Seconds: the whole command (the crawler, MERGE, the split, the search and the tuned ' +
     'file\'s run) on this machine. The tuning scores what the table shows, freshness once settled (the last quarter), on no more requests than the shipped ' +
-    'file over the whole run. Heritrix and Scrapy recrawl every 30 days (the setting beside their file): on servers with no limit the tuning has nothing ' +
-    'to try (no revisit rule of their own, and it never shortens the gap between requests).',
+    'file over the whole run. Heritrix (its shipped profile reschedules nothing) and Scrapy recrawl every 30 days (the setting beside their file): on servers ' +
+    'with no limit the tuning has nothing to try (every page revisited alike, an interval the budget fixes, and it never shortens the gap between requests).',
   '<!-- /figures:crawlers -->',
 ].join('\n');
 

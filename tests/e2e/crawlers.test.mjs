@@ -539,7 +539,7 @@ test('Heritrix’s shipped defaults on servers with no limit: the tuning has not
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /Tuning: no candidate to try; the file as loaded stands\./.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   const text = await panel.locator('.details').textContent();
-  assert.match(text, /Not tried: no setting: Heritrix has no revisit rule of its own \(its recrawl interval is set beside the file\)/);
+  assert.match(text, /Not tried: no setting: Heritrix revisits every page alike \(its ReschedulingProcessor's delay, or the recrawl interval set beside the file\)/);
   assert.doesNotMatch(text, /none of 0 candidates/);
   await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-nothing-to-try.png') });
   await panel.getByLabel('find a tuned configuration').uncheck();

@@ -334,7 +334,7 @@ export default {
   lede: `<p><strong>How fresh will my crawler keep my pages, and what should I change?</strong> Load your crawler's own configuration file —
     Nutch's <code>nutch-site.xml</code>, StormCrawler's <code>crawler-conf.yaml</code>, Heritrix's <code>crawler-beans.cxml</code> or
     Scrapy's <code>settings.py</code> — and Freshlab runs its revisit rule (Nutch's DefaultFetchSchedule or AdaptiveFetchSchedule,
-    StormCrawler's DefaultScheduler or AdaptiveScheduler; Heritrix and Scrapy recrawl at the interval you give) with its server delay, on
+    StormCrawler's DefaultScheduler or AdaptiveScheduler, Heritrix's ReschedulingProcessor where its file runs one; otherwise Heritrix and Scrapy recrawl at the interval you give) with its server delay, on
     the generator's pages or your page list, against MERGE on OPT_POLITE at the bandwidth your crawler used, on servers that may push back (a capacity, a
     response time, a robots.txt Crawl-delay; 429 or 503, with or without Retry-After). Every setting is shown with its value and where it
     came from. Tick “find a tuned configuration” and Freshlab searches your file's own settings for one that keeps the pages fresher on

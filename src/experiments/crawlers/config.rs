@@ -74,10 +74,11 @@ pub struct CrawlersConfig {
     /// due waits for the next cycle (0: fetched when due).
     pub nutch_cycle_hours: f64 = 0.0;
         number("Nutch: a crawl cycle every (hours; 0: continuous)").help("a page due is fetched in the next generate–fetch–update cycle").at_least(0.0).at_most(8760.0);
-    /// Heritrix and Scrapy have no revisit rule of their own: they recrawl every page
-    /// this often.
+    /// Scrapy has no revisit rule of its own, nor Heritrix where its file reschedules
+    /// nothing (no ReschedulingProcessor in its disposition chain): they recrawl every
+    /// page this often.
     pub recrawl_days: Days = Days(30.0);
-        number("recrawl every (days)").help("Heritrix and Scrapy: they have no revisit rule of their own").positive().at_most(3650.0);
+        number("recrawl every (days)").help("Scrapy, and Heritrix where its file's ReschedulingProcessor does not revisit: they have no revisit rule of their own").positive().at_most(3650.0);
     /// Every server's limits (issue 46: servers that push back).
     pub server_capacity: f64 = 0.0;
         number("server capacity (requests a second; 0: no limit)").help("over it a server refuses (its rate smoothed over a minute)").at_least(0.0).at_most(1e6);
@@ -370,7 +371,9 @@ impl CrawlersConfig {
                 *cycle_days = self.nutch_cycle_hours / 24.0;
             }
         }
-        if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) {
+        // Scrapy has no revisit of its own, nor Heritrix where its file reschedules nothing
+        let revisits = self.crawler == Crawler::Heritrix && loaded.model.intervals.min < heritrix::NO_REVISIT_DAYS;
+        if matches!(self.crawler, Crawler::Heritrix | Crawler::Scrapy) && !revisits {
             let i = &mut loaded.model.intervals;
             (i.initial, i.min, i.max) = (self.recrawl_days.0, self.recrawl_days.0, self.recrawl_days.0);
             // a refused page, past Scrapy's retries, waits for its next recrawl
@@ -558,6 +561,39 @@ impl CrawlersConfig {
             Some(sizes) if !sizes.is_empty() => host_capped_lists(&ask, sizes, 1.0, asked, cap),
             _ => host_capped_lists(&ask, &[pages / servers.max(1.0)], servers, asked, cap),
         }
+    }
+
+    /// What Heritrix's sheets' revisits (a host's `rescheduler.rescheduleDelaySeconds`)
+    /// ask beyond the crawl's own, and its time ([`Self::asked`]; fewer where a sheet
+    /// revisits later): each host under such a sheet at its server's pages, where the
+    /// page list's text is at hand (the command line, the page's worker); with its shape
+    /// only (the page's form checks), none counted.
+    fn sheet_revisit_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rates: &RateBins) -> (f64, f64) {
+        let revisits = |m: &crawler_files::Model| m.intervals.min.to_bits();
+        let own = revisits(&loaded.model);
+        let setting = loaded.sheets.iter().any(|r| r.settings.iter().any(|(name, ..)| name == heritrix::RESCHEDULE));
+        let Some(pages_of) = self.pages().server_pages().filter(|_| setting) else { return (0.0, 0.0) };
+        let plain = self.asked(loaded, mix, pages, rates);
+        let prefixes = heritrix_sheets::Prefixes::of(&loaded.sheets);
+        let mut sheeted = Loaded { settings: Vec::new(), ignored: Vec::new(), ..loaded.clone() };
+        // hosts of the same revisit ask alike: each reckoned once
+        let mut by_revisit: std::collections::HashMap<u64, Asked> = std::collections::HashMap::new();
+        let (mut requests, mut seconds) = (0.0, 0.0);
+        for (host, &n) in &pages_of {
+            let rules: Vec<&heritrix_sheets::SheetRule> =
+                prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host)).into_iter().map(|k| &loaded.sheets[k]).collect();
+            let Ok(model) = heritrix_sheets::overlay(&rules, &loaded.model) else { continue };
+            if rules.is_empty() || revisits(&model) == own {
+                continue;
+            }
+            let asked = by_revisit.entry(revisits(&model)).or_insert_with(|| {
+                sheeted.model.intervals = model.intervals;
+                Box::new(self.asked(&sheeted, mix, pages, rates))
+            });
+            let (n, more) = (n as f64, asked(n as f64) - plain(n as f64));
+            (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
+        }
+        (requests, seconds)
     }
 
     /// What a Nutch host file's own bounds ask beyond the rule's, and its time, each host
@@ -748,6 +784,11 @@ impl Settings for CrawlersConfig {
         }
         self.seed_shape_of()?;
         let loaded = self.loaded()?;
+        // a setting given over the file that the file would not run (Heritrix's revisit
+        // without its ReschedulingProcessor in the disposition chain)
+        if let Some(s) = loaded.settings.iter().find(|s| s.set && s.aside) {
+            return Err(InputError::new("crawler_settings", format!("sets {}, but {}; remove it here", s.name, s.meaning)));
+        }
         self.host_shape_of(&loaded).map(|_| ())
     }
 
@@ -771,6 +812,9 @@ impl Settings for CrawlersConfig {
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
         // and what a Nutch host file's own bounds ask beyond
         let (hosts, hosts_seconds) = self.host_file_requests(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref());
+        // and Heritrix's sheets' revisits
+        let (sheets, sheets_seconds) = self.sheet_revisit_requests(&loaded, &mix, pages as f64, &rates);
+        let (hosts, hosts_seconds) = (hosts + sheets, hosts_seconds + sheets_seconds);
         let (free, free_seconds, requests, request_seconds) = (free + hosts, free_seconds + hosts_seconds, requests + hosts, request_seconds + hosts_seconds);
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run
         // and the crawler again without each cause of the gap it may have (the split);

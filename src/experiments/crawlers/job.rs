@@ -958,7 +958,9 @@ impl Plan for CrawlersJob {
                 if merge {
                     ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), merge_gaps[s], rng)
                 } else {
-                    let intervals = host_bounds[s].as_ref().map_or(model.intervals, |h| h.bound(model.intervals));
+                    // (a Heritrix sheet's revisit, over its hosts)
+                    let own = model_of(s).intervals;
+                    let intervals = host_bounds[s].as_ref().map_or(own, |h| h.bound(own));
                     // the run's own gap (a tuned one may be longer than the file's)
                     let pages = self.repo.server_pages(s);
                     let adaptive = Adaptive::with(intervals, pages.clone(), model_of(s).politeness_s() / 86_400.0, 1.0);
@@ -1179,11 +1181,15 @@ impl Plan for CrawlersJob {
 /// Why the tuning has no candidate for `crawler` (Heritrix and Scrapy with no server
 /// asking them to slow down): a sentence for [`Tuned::untried`].
 fn nothing_to_tune(crawler: Crawler) -> String {
-    let (name, gap, rules) = match crawler {
-        Crawler::Scrapy => ("Scrapy", "DOWNLOAD_DELAY", "DOWNLOAD_SLOTS"),
-        _ => ("Heritrix", "the gap between two requests to a host", "sheets"),
+    let (revisit, gap, rules) = match crawler {
+        Crawler::Scrapy => ("Scrapy has no revisit rule of its own (its recrawl interval is set beside the file)", "DOWNLOAD_DELAY", "DOWNLOAD_SLOTS"),
+        _ => (
+            "Heritrix revisits every page alike (its ReschedulingProcessor's delay, or the recrawl interval set beside the file), an interval the budget fixes",
+            "the gap between two requests to a host",
+            "sheets",
+        ),
     };
     format!(
-        "no setting: {name} has no revisit rule of its own (its recrawl interval is set beside the file), and the tuning only ever lengthens {gap}, which it tries where some server has a capacity; on a page list of named hosts it also writes {rules} for the hosts the gap would push over capacity"
+        "no setting: {revisit}, and the tuning only ever lengthens {gap}, which it tries where some server has a capacity; on a page list of named hosts it also writes {rules} for the hosts the gap would push over capacity"
     )
 }

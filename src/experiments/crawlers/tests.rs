@@ -977,7 +977,8 @@ fn the_tuning_says_why_it_has_nothing_to_try() {
         let tuned = out.tuned.as_ref().expect("tuned");
         assert_eq!((tuned.candidates, tuned.runs, tuned.changed()), (0, 0, false));
         assert_eq!(tuned.untried.len(), 1, "{:?}", tuned.untried);
-        assert!(tuned.untried[0].starts_with("no setting: ") && tuned.untried[0].contains("no revisit rule of its own"), "{:?}", tuned.untried);
+        let revisit = if crawler == Crawler::Scrapy { "no revisit rule of its own" } else { "revisits every page alike" };
+        assert!(tuned.untried[0].starts_with("no setting: ") && tuned.untried[0].contains(revisit), "{:?}", tuned.untried);
         assert!(tuned.words().starts_with("tuning: no candidate to try (the file as loaded stands); no setting: "), "{}", tuned.words());
     }
     // with a capacity, the gap is a candidate
@@ -1234,6 +1235,70 @@ fn heritrixs_overrides_file_is_read_beside_its_configuration() {
     assert!(e.field == "heritrix_overrides" && e.message.contains("names none"), "{e}");
     let e = refused(CrawlersConfig { crawler: Crawler::Scrapy, crawler_config: Some("DOWNLOAD_DELAY = 1\n".into()), ..base });
     assert!(e.field == "heritrix_overrides" && e.message.contains("choose crawler heritrix"), "{e}");
+}
+
+/// Heritrix's revisit (ReschedulingProcessor.innerProcess, WorkQueueFrontier's future
+/// URIs): each page fetched again rescheduleDelaySeconds after its fetch, over the crawl
+/// or a host's sheet; a host's sheet of −1 never revisits; out of the disposition chain,
+/// the recrawl interval beside the file stands in — hand-counted over 10 days of 20 pages a
+/// host, far under any gap (a first fetch in the first minute, then one a revisit:
+/// 1 + ⌊(10 − minutes) / interval⌋ fetches).
+#[test]
+fn heritrixs_rescheduler_revisits_each_page_after_its_fetch() {
+    let mut list = String::from("page,server,change_rate\n");
+    for host in ["plain.example", "daily.example", "never.example"] {
+        for k in 0..20 {
+            list.push_str(&format!("https://{host}/{k},{host},1\n"));
+        }
+    }
+    let sheet = |id: &str, prefix: &str, seconds: i64| {
+        format!(
+            "<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"{seconds}\"/></map></property></bean>\
+             <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{prefix}</value></list></property><property name=\"targetSheetNames\"><list><value>{id}</value></list></property></bean>"
+        )
+    };
+    let beans = |chain: &str| {
+        format!(
+            "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
+             <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"259200\"/></bean>\
+             <bean id=\"dispositionProcessors\" class=\"org.archive.modules.DispositionChain\"><property name=\"processors\"><list>{chain}</list></property></bean>{}{}</beans>",
+            sheet("daily", "http://(example,daily,", 86_400),
+            sheet("never", "http://(example,never,", -1)
+        )
+    };
+    let config = |chain: &str| CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.clone()),
+        crawler_config: Some(beans(chain)),
+        recrawl_days: Days(5.0),
+        horizon_days: Days(10.0),
+        bins: 10,
+        ..CrawlersConfig::default()
+    };
+    let chained = config("<ref bean=\"disposition\"/><ref bean=\"rescheduler\"/>");
+    let o = ran(chained.clone());
+    let requests = |o: &CrawlersOutput, host: &str| o.servers.iter().find(|g| g.name == host).unwrap_or_else(|| panic!("{host}")).crawler.requests;
+    // every 3 days: 4 fetches a page; every day: 10 (the tenth revisit a few seconds
+    // past the horizon); never again: 1
+    assert_eq!((requests(&o, "plain.example"), requests(&o, "daily.example"), requests(&o, "never.example")), (80, 200, 20));
+    assert_eq!(o.runs[0].violations, 0);
+    // the estimate counts each host at its sheet's revisit
+    let (work, estimated) = work_and_estimate(chained.clone());
+    assert!((0.5..=2.0).contains(&(estimated / work)), "work {work}, estimated {estimated}");
+    // set over the file: taken where the rescheduler runs, refused where it would not
+    let over = ran(CrawlersConfig { crawler_settings: "rescheduler.rescheduleDelaySeconds=86400".into(), ..chained.clone() });
+    assert_eq!(requests(&over, "plain.example"), 200);
+    let e = CrawlersConfig { crawler: Crawler::Heritrix, crawler_settings: "rescheduler.rescheduleDelaySeconds=86400".into(), ..small() }.validate().unwrap_err();
+    assert!(e.field == "crawler_settings" && e.message.contains("sets rescheduler.rescheduleDelaySeconds, but no org.archive.crawler.postprocessor.ReschedulingProcessor bean"), "{e}");
+    // out of the chain: the file's revisits are not Heritrix's; every page every 5 days
+    let o = ran(config("<ref bean=\"disposition\"/>"));
+    assert_eq!((requests(&o, "plain.example"), requests(&o, "daily.example"), requests(&o, "never.example")), (40, 40, 40));
+    let said = o.brief().and_then(|b| b.text).unwrap_or_default();
+    assert!(
+        said.contains("Read from your file but not in this run: rescheduler.rescheduleDelaySeconds=259200 (line 1), rescheduler.rescheduleDelaySeconds (sheet daily)=86400 (line 1), rescheduler.rescheduleDelaySeconds (sheet never)=-1 (line 1): the ReschedulingProcessor of line 1 is not in the disposition chain"),
+        "{said}"
+    );
 }
 
 /// Heritrix's sheets: a host under a slower sheet is requested at its own gap (capped by

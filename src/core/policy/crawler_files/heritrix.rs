@@ -1,8 +1,11 @@
 //! Heritrix's `crawler-beans.cxml`: Spring beans, each `<property name=… value=…>`;
 //! a setting is named `beanId.property` (`disposition.minDelayMs`). The profile's
 //! overrides (`simpleOverrides`, `longerOverrides`: Spring's PropertyOverrideConfigurer)
-//! set `beanId.property=value` over the beans. Heritrix has no revisit rule of its own:
-//! the experiment's recrawl interval is given beside it.
+//! set `beanId.property=value` over the beans. Heritrix revisits a page only where its
+//! ReschedulingProcessor (the profile's `rescheduler`, commented out as shipped) runs in
+//! the disposition chain with a `rescheduleDelaySeconds` over 0 — over the whole crawl,
+//! or a host's sheet; elsewhere the experiment's recrawl interval, given beside the file,
+//! stands in for a crawl launched again.
 
 use super::{Entry, Known, Model, java_properties, number};
 use crate::core::policy::adaptive::Intervals;
@@ -28,6 +31,16 @@ pub const SHIPPED: Model = Model {
     type_share: 1.0,
     type_lead: [1.0; super::TUNED_TYPES],
 };
+
+/// The revisit of a page Heritrix does not reschedule (ReschedulingProcessor's
+/// `rescheduleDelaySeconds` at most 0, its default −1): past any horizon.
+pub const NO_REVISIT_DAYS: f64 = 1e9;
+/// The rescheduler's delay, as the shipped profile names its bean.
+pub const RESCHEDULE: &str = "rescheduler.rescheduleDelaySeconds";
+/// Its bean's id and class.
+const RESCHEDULER: &str = "rescheduler";
+const RESCHEDULER_CLASS: &str = "org.archive.crawler.postprocessor.ReschedulingProcessor";
+const DISPOSITION_CHAIN: &str = "org.archive.modules.DispositionChain";
 
 /// The settings read, with the shipped profile's values.
 pub const KNOWN: &[Known] = &[
@@ -72,7 +85,46 @@ pub const KNOWN: &[Known] = &[
             Ok(())
         },
     },
+    // ReschedulingProcessor.innerProcess: rescheduleTime = now + 1000·delay where the
+    // delay is over 0, else none; WorkQueueFrontier.processFinish holds the page until
+    // then, when it joins its host's queue again
+    Known {
+        name: RESCHEDULE,
+        default: "-1",
+        meaning: "ReschedulingProcessor, in the disposition chain: each page fetched again this long after its fetch (seconds), then waiting its turn in its host's queue; -1 (Heritrix's default) or 0: never, the recrawl interval given beside the file standing in",
+        apply: |m, v| {
+            let seconds: i64 = v.parse().map_err(|_| String::from("must be a whole number of seconds (-1: no revisit)"))?;
+            let days = if seconds > 0 { seconds as f64 / 86_400.0 } else { NO_REVISIT_DAYS };
+            let i = &mut m.intervals;
+            (i.initial, i.min, i.max) = (days, days, days);
+            // a page refused (a 429 or 503 is a fetch to Heritrix) is rescheduled alike
+            m.retry_days = days;
+            Ok(())
+        },
+    },
 ];
+
+/// Why Heritrix would not run the file's ReschedulingProcessor (None: it runs): its bean
+/// (id `rescheduler`) must be named in a DispositionChain's processors (`<ref
+/// bean="rescheduler"/>`, commented out in the shipped profile); a file with no
+/// DispositionChain (a part of a job, its other beans left out) is taken to run it.
+pub fn rescheduler_idle(doc: &Document) -> Option<String> {
+    let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
+    let Some(bean) = beans().find(|b| b.attribute("id") == Some(RESCHEDULER) && b.attribute("class") == Some(RESCHEDULER_CLASS)) else {
+        return Some(format!(
+            "no {RESCHEDULER_CLASS} bean with the id {RESCHEDULER}, so not in this run: define it (the shipped profile has it, commented out) and name it in the disposition chain"
+        ));
+    };
+    let mut chains = beans().filter(|b| b.attribute("class") == Some(DISPOSITION_CHAIN)).peekable();
+    let runs = chains.peek().is_none()
+        || chains.any(|chain| chain.descendants().any(|n| n.has_tag_name("ref") && [n.attribute("bean"), n.attribute("local")].contains(&Some(RESCHEDULER))));
+    (!runs).then(|| {
+        format!(
+            "the ReschedulingProcessor of line {} is not in the disposition chain, so Heritrix never runs it: not in this run; add <ref bean=\"{RESCHEDULER}\"/> to dispositionProcessors' list, after disposition",
+            row(doc, bean.range().start)
+        )
+    })
+}
 
 /// Every bean property the file sets, in order, with its line; then the overrides',
 /// which Spring applies once every bean is defined, wherever they stand in the file, bean

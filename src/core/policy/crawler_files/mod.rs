@@ -218,8 +218,38 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
         return Ok(loaded);
     }
     let doc = roxmltree::Document::parse(text).map_err(|e| InputError::new(field, format!("is not XML that Heritrix can read: {e}")))?;
-    let sheets = heritrix_sheets::read(&doc).map_err(|e| InputError::new(field, e))?;
+    let mut sheets = heritrix_sheets::read(&doc).map_err(|e| InputError::new(field, e))?;
+    heritrix_revisit(&doc, &mut loaded, &mut sheets);
     with_sheets(loaded, sheets).map_err(|e| InputError::new(field, e))
+}
+
+/// Heritrix's revisit ([`heritrix::RESCHEDULE`]) where Heritrix runs it: where the
+/// file's ReschedulingProcessor would not run ([`heritrix::rescheduler_idle`]), the
+/// crawl's delay and every sheet's are said with why and left out (the recrawl interval
+/// beside the file stands in); a sheet's over a path or by decide rules is left out too,
+/// said (Freshlab lays a revisit over whole hosts).
+fn heritrix_revisit(doc: &roxmltree::Document, loaded: &mut Loaded, sheets: &mut heritrix_sheets::Sheets) {
+    let named = |name: &str| name == heritrix::RESCHEDULE;
+    if let Some(why) = heritrix::rescheduler_idle(doc) {
+        if let Some(s) = loaded.settings.iter_mut().find(|s| named(&s.name) && s.from_file) {
+            (s.aside, s.meaning) = (true, why.clone());
+            let k = heritrix::KNOWN.iter().find(|k| named(k.name)).expect("a known setting");
+            (k.apply)(&mut loaded.model, k.default).expect("the default reads");
+        }
+        for rule in &mut sheets.rules {
+            rule.settings.retain(|(name, ..)| !named(name));
+        }
+        let (idle, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut sheets.entries).into_iter().partition(|(_, e)| named(&e.name));
+        sheets.entries = kept;
+        sheets.aside.extend(idle.into_iter().map(|(sheet, e)| (Entry { name: format!("{} (sheet {sheet})", e.name), ..e }, why.clone())));
+        return;
+    }
+    for rule in sheets.rules.iter_mut().filter(|r| heritrix_sheets::sets_pages_apart(r)) {
+        let Some(k) = rule.settings.iter().position(|(name, ..)| named(name)) else { continue };
+        let (name, value, line) = rule.settings.remove(k);
+        let why = format!("Freshlab lays a sheet's revisit over whole hosts; over {} it is not in this run", rule.over());
+        sheets.aside.push((Entry { name: format!("{name} (sheet {})", rule.sheet), value, line, file: None }, why));
+    }
 }
 
 /// `loaded` with its rules over hosts (Heritrix's sheets, Scrapy's DOWNLOAD_SLOTS): each
@@ -239,7 +269,13 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
         let mut scratch = loaded.model;
         (k.apply)(&mut scratch, &e.value)
             .map_err(|why| format!("{} (line {}): {why} (got \"{}\"); fix the value or remove the entry", heritrix_sheets::said(crawler, sheet, &e.name), e.line, e.value))?;
-        let over: Vec<String> = sheets.rules.iter().filter(|r| r.sheet == *sheet).map(heritrix_sheets::SheetRule::over).collect();
+        // (the rules that lay this setting: Heritrix's revisit is laid over hosts only)
+        let over: Vec<String> = sheets
+            .rules
+            .iter()
+            .filter(|r| r.sheet == *sheet && (crawler == Crawler::Scrapy || r.settings.iter().any(|(n, ..)| *n == e.name)))
+            .map(heritrix_sheets::SheetRule::over)
+            .collect();
         let meaning = match (&over[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
             ([], _) => "a sheet that no association Freshlab applies lays over any URL, so not in this run".to_string(),

@@ -481,6 +481,60 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
     assert!(e.message.contains("nested more than 32 deep"), "{e}");
 }
 
+/// Heritrix's revisit: ReschedulingProcessor's rescheduleDelaySeconds where the bean runs
+/// (named in the disposition chain, or in a part of a job with no chain), over 0 a
+/// fixed interval after each fetch, at most 0 none (the default −1); a value Heritrix
+/// cannot take refused with its line; where it would not run, or a sheet lays it over a
+/// path, said with why and left out.
+#[test]
+fn heritrixs_rescheduler_is_its_revisit_where_it_runs() {
+    let bean = |seconds: &str| {
+        format!(
+            "<bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\">\n<property name=\"rescheduleDelaySeconds\" value=\"{seconds}\"/>\n</bean>\n"
+        )
+    };
+    let chain = |refs: &str| {
+        format!("<bean id=\"dispositionProcessors\" class=\"org.archive.modules.DispositionChain\"><property name=\"processors\"><list>{refs}</list></property></bean>\n")
+    };
+    let file = |body: &str| format!("<beans>\n{body}</beans>");
+    let revisit = |l: &Loaded| (l.model.intervals.initial, l.model.intervals.min, l.model.intervals.max, l.model.retry_days);
+    // a part of a job (no chain): its rescheduler runs, a week after each fetch
+    let part = read(Crawler::Heritrix, &file(&bean("604800")), "f").unwrap();
+    assert_eq!(revisit(&part), (7.0, 7.0, 7.0, 7.0));
+    let row = part.settings.iter().find(|s| s.name == heritrix::RESCHEDULE).unwrap();
+    assert!(row.from_file && !row.aside && row.line == Some(3), "{row:?}");
+    // in the chain, as the profile names it; the shipped −1 and 0: no revisit
+    assert_eq!(revisit(&read(Crawler::Heritrix, &file(&(bean("3600") + &chain("<ref bean=\"disposition\"/><ref bean=\"rescheduler\"/>"))), "f").unwrap()).0, 1.0 / 24.0);
+    for none in ["-1", "0"] {
+        assert_eq!(revisit(&read(Crawler::Heritrix, &file(&bean(none)), "f").unwrap()).1, heritrix::NO_REVISIT_DAYS, "{none}");
+    }
+    assert_eq!(revisit(&read(Crawler::Heritrix, &file(""), "f").unwrap()).1, heritrix::NO_REVISIT_DAYS, "no rescheduler");
+    let e = read(Crawler::Heritrix, &file(&bean("1.5")), "f").unwrap_err();
+    assert!(e.message.contains("rescheduler.rescheduleDelaySeconds (line 3): must be a whole number of seconds (-1: no revisit)"), "{e}");
+    // out of the chain (the shipped profile's ref commented out): said, not run
+    let out = read(Crawler::Heritrix, &file(&(bean("3600") + &chain("<ref bean=\"disposition\"/><!-- <ref bean=\"rescheduler\"/> -->"))), "f").unwrap();
+    assert_eq!(revisit(&out).1, heritrix::NO_REVISIT_DAYS);
+    let row = out.settings.iter().find(|s| s.name == heritrix::RESCHEDULE).unwrap();
+    assert!(row.aside && row.meaning.starts_with("the ReschedulingProcessor of line 2 is not in the disposition chain"), "{row:?}");
+    // an override of a bean the file does not define: said (Heritrix would not start)
+    let overrides = "<bean id=\"simpleOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\"><property name=\"properties\"><value>\nrescheduler.rescheduleDelaySeconds=60\n</value></property></bean>\n";
+    let row = read(Crawler::Heritrix, &file(overrides), "f").unwrap().settings.into_iter().find(|s| s.name == heritrix::RESCHEDULE).unwrap();
+    assert!(row.aside && row.meaning.starts_with("no org.archive.crawler.postprocessor.ReschedulingProcessor bean with the id rescheduler"), "{row:?}");
+    // sheets: a host's laid over it; a path's said and left out
+    let sheets = "<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n\
+        <bean id=\"daily\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"86400\"/></map></property></bean>\n\
+        <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(com,example,</value><value>http://(org,example,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>daily</value></list></property></bean>\n";
+    let l = read(Crawler::Heritrix, &file(&(bean("604800") + sheets)), "f").unwrap();
+    let host = |h: &str| {
+        let rules: Vec<&heritrix_sheets::SheetRule> = heritrix_sheets::rules_for(&l.sheets, h).into_iter().map(|k| &l.sheets[k]).collect();
+        heritrix_sheets::overlay(&rules, &l.model).unwrap().intervals.min
+    };
+    assert_eq!((host("www.example.com"), host("example.org")), (1.0, 7.0));
+    let path = l.settings.iter().find(|s| s.name == "rescheduler.rescheduleDelaySeconds (sheet daily)" && s.aside).expect("the path's said");
+    assert!(path.meaning.contains("over whole hosts; over the URLs under http://(org,example,)/news/ it is not in this run"), "{path:?}");
+    assert!(l.sheets.iter().filter(|r| r.prefix.contains("/news/")).all(|r| r.settings.is_empty()), "{:?}", l.sheets);
+}
+
 #[test]
 fn heritrixs_overrides_file_beside_the_job() {
     let with = |local_override: &str| {
