@@ -91,7 +91,7 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: RESCHEDULE,
         default: "-1",
-        meaning: "ReschedulingProcessor, in the disposition chain: each page fetched again this long after its fetch (seconds), then waiting its turn in its host's queue; -1 (Heritrix's default) or 0: never, the recrawl interval given beside the file standing in",
+        meaning: "ReschedulingProcessor, in the disposition chain: each page fetched again this long after its fetch (seconds), then waiting its turn in its host's queue; -1 (Heritrix's default) or 0: never (over the whole crawl, the recrawl interval given beside the file stands in)",
         apply: |m, v| {
             let seconds: i64 = v.parse().map_err(|_| String::from("must be a whole number of seconds (-1: no revisit)"))?;
             let days = if seconds > 0 { seconds as f64 / 86_400.0 } else { NO_REVISIT_DAYS };
