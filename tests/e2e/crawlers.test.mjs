@@ -399,6 +399,7 @@ test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings ru
  <bean id="fileOverrides" class="org.springframework.beans.factory.config.PropertyOverrideConfigurer">
   <property name="location" value="file:heritrix-overrides.properties"/>
  </bean>
+ <bean id="veryPolite" class="org.archive.spring.Sheet"><property name="map"><map><entry key="disposition.delayFactor" value="20"/></map></property></bean>
 </beans>
 `;
   await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-beans.cxml', mimeType: 'text/xml', buffer: Buffer.from(cxml) });
@@ -412,6 +413,10 @@ test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings ru
   const row = (name) => settings.find((r) => r[0] === name);
   assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
   assert.deepEqual(row('disposition.delayFactor').slice(1, 3), ['10.0', 'heritrix-overrides.properties, line 9']);
+  // a sheet no association lays (here no SheetOverlaysManager either): read, set apart
+  assert.deepEqual(row('disposition.delayFactor (sheet veryPolite)').slice(1, 3), ['20', 'the file, line 6 (not in this run)']);
+  const aside = await panel.locator('table.proof tr.aside').allTextContents();
+  assert.ok(aside.length === 1 && /veryPolite/.test(aside[0]), aside.join(' | '));
   await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-overrides.png') });
   await page.waitForFunction(() => /crawlers\.overrides_file=/.test(location.search), null, { timeout: 5000 });
   assert.deepEqual(browser.errors, []);

@@ -14,8 +14,8 @@ const dotted = (text) => escape(text).replaceAll('.', '.<wbr>');
 function settingsTable(loaded) {
   const rows = loaded.settings
     .map(
-      (s) => `<tr><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
-        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
+      (s) => `<tr${s.aside ? ' class="aside"' : ''}><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
+        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}${s.aside ? ' (not in this run)' : ''}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');
   return `<table class="proof"><caption>The crawler's settings as run (change any in the form's “crawler settings”: <code>name=value; …</code>)</caption>
