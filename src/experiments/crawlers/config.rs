@@ -567,31 +567,49 @@ impl CrawlersConfig {
     /// ask beyond the crawl's own, and its time ([`Self::asked`]; fewer where a sheet
     /// revisits later): each host under such a sheet at its server's pages, where the
     /// page list's text is at hand (the command line, the page's worker); with its shape
-    /// only (the page's form checks), none counted.
-    fn sheet_revisit_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rates: &RateBins) -> (f64, f64) {
+    /// only (the page's form checks), each prefix setting one counted as one host, the
+    /// k-th as the k-th largest server (`sizes`).
+    fn sheet_revisit_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rates: &RateBins, sizes: Option<&[f64]>) -> (f64, f64) {
         let revisits = |m: &crawler_files::Model| m.intervals.min.to_bits();
         let own = revisits(&loaded.model);
-        let setting = loaded.sheets.iter().any(|r| r.settings.iter().any(|(name, ..)| name == heritrix::RESCHEDULE));
-        let Some(pages_of) = self.pages().server_pages().filter(|_| setting) else { return (0.0, 0.0) };
+        if !loaded.sheets.iter().any(|r| r.settings.iter().any(|(name, ..)| name == heritrix::RESCHEDULE)) {
+            return (0.0, 0.0);
+        }
         let plain = self.asked(loaded, mix, pages, rates);
-        let prefixes = heritrix_sheets::Prefixes::of(&loaded.sheets);
         let mut sheeted = Loaded { settings: Vec::new(), ignored: Vec::new(), ..loaded.clone() };
         // hosts of the same revisit ask alike: each reckoned once
         let mut by_revisit: std::collections::HashMap<u64, Asked> = std::collections::HashMap::new();
         let (mut requests, mut seconds) = (0.0, 0.0);
-        for (host, &n) in &pages_of {
-            let rules: Vec<&heritrix_sheets::SheetRule> =
-                prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host)).into_iter().map(|k| &loaded.sheets[k]).collect();
-            let Ok(model) = heritrix_sheets::overlay(&rules, &loaded.model) else { continue };
+        let mut count = |rules: &[&heritrix_sheets::SheetRule], n: f64| {
+            let Ok(model) = heritrix_sheets::overlay(rules, &loaded.model) else { return };
             if rules.is_empty() || revisits(&model) == own {
-                continue;
+                return;
             }
             let asked = by_revisit.entry(revisits(&model)).or_insert_with(|| {
                 sheeted.model.intervals = model.intervals;
                 Box::new(self.asked(&sheeted, mix, pages, rates))
             });
-            let (n, more) = (n as f64, asked(n as f64) - plain(n as f64));
+            let more = asked(n) - plain(n);
             (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
+        };
+        match self.pages().server_pages() {
+            Some(pages_of) => {
+                let prefixes = heritrix_sheets::Prefixes::of(&loaded.sheets);
+                for (host, &n) in &pages_of {
+                    let rules: Vec<&heritrix_sheets::SheetRule> =
+                        prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host)).into_iter().map(|k| &loaded.sheets[k]).collect();
+                    count(&rules, n as f64);
+                }
+            }
+            // (a generated repository's servers have no names: no sheet applies)
+            None if self.source == RepositorySource::PageList => {
+                let setting = loaded.sheets.iter().filter(|r| r.settings.iter().any(|(name, ..)| name == heritrix::RESCHEDULE));
+                for (k, rule) in setting.enumerate() {
+                    let n = sizes.map_or(pages / self.pages().shape().1.max(1) as f64, |s| s.get(k).copied().unwrap_or(0.0));
+                    count(&[rule], n);
+                }
+            }
+            None => {}
         }
         (requests, seconds)
     }
@@ -813,7 +831,7 @@ impl Settings for CrawlersConfig {
         // and what a Nutch host file's own bounds ask beyond
         let (hosts, hosts_seconds) = self.host_file_requests(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref());
         // and Heritrix's sheets' revisits
-        let (sheets, sheets_seconds) = self.sheet_revisit_requests(&loaded, &mix, pages as f64, &rates);
+        let (sheets, sheets_seconds) = self.sheet_revisit_requests(&loaded, &mix, pages as f64, &rates, sizes.as_deref());
         let (hosts, hosts_seconds) = (hosts + sheets, hosts_seconds + sheets_seconds);
         let (free, free_seconds, requests, request_seconds) = (free + hosts, free_seconds + hosts_seconds, requests + hosts, request_seconds + hosts_seconds);
         // the crawler and MERGE; with the tuning, its candidates and the tuned file's run

@@ -1283,14 +1283,25 @@ fn heritrixs_rescheduler_revisits_each_page_after_its_fetch() {
     // past the horizon); never again: 1
     assert_eq!((requests(&o, "plain.example"), requests(&o, "daily.example"), requests(&o, "never.example")), (80, 200, 20));
     assert_eq!(o.runs[0].violations, 0);
-    // the estimate counts each host at its sheet's revisit
+    // the estimate counts each host at its sheet's revisit; the page's form, with the
+    // list's shape only, each prefix as one of the largest hosts (here all alike: the same)
     let (work, estimated) = work_and_estimate(chained.clone());
     assert!((0.5..=2.0).contains(&(estimated / work)), "work {work}, estimated {estimated}");
+    let shape = crate::core::model::page_list::ListShape::of(&list);
+    let form = CrawlersConfig { page_list: None, page_list_shape: Some(shape), ..chained.clone() }.cost().work;
+    assert!((form / estimated - 1.0).abs() < 1e-9, "the form's {form}, the list's {estimated}");
+    let unsheeted = CrawlersConfig { crawler_config: Some(beans("<ref bean=\"rescheduler\"/>").replace("rescheduler.rescheduleDelaySeconds", "x")), ..chained.clone() }.cost().work;
+    // (in each run the daily host's pages asked about 1 + 10 times, the never host's
+    // once, against 1 + 10/3 at the crawl's revisit)
+    assert!(estimated > unsheeted, "the sheets counted: {estimated} against {unsheeted} without");
     // set over the file: taken where the rescheduler runs, refused where it would not
     let over = ran(CrawlersConfig { crawler_settings: "rescheduler.rescheduleDelaySeconds=86400".into(), ..chained.clone() });
     assert_eq!(requests(&over, "plain.example"), 200);
     let e = CrawlersConfig { crawler: Crawler::Heritrix, crawler_settings: "rescheduler.rescheduleDelaySeconds=86400".into(), ..small() }.validate().unwrap_err();
-    assert!(e.field == "crawler_settings" && e.message.contains("sets rescheduler.rescheduleDelaySeconds, but no org.archive.crawler.postprocessor.ReschedulingProcessor bean"), "{e}");
+    assert!(
+        e.field == "crawler_settings" && e.message.contains("sets rescheduler.rescheduleDelaySeconds, but no org.archive.crawler.postprocessor.ReschedulingProcessor bean"),
+        "{e}"
+    );
     // out of the chain: the file's revisits are not Heritrix's; every page every 5 days
     let o = ran(config("<ref bean=\"disposition\"/>"));
     assert_eq!((requests(&o, "plain.example"), requests(&o, "daily.example"), requests(&o, "never.example")), (40, 40, 40));
