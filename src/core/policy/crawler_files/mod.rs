@@ -420,6 +420,8 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         }
         .map_err(|why| InputError::new(field, format!("{} (line {}): {why}", e.name, e.line)))?;
         match why {
+            // Heritrix's (an overrides file not given) is not in the run; the others
+            // (StormCrawler's custom intervals and kept metadata, Nutch's types file) are
             Some(why) => settings.push(Setting {
                 name: e.name.clone(),
                 value: e.value.trim().into(),
@@ -428,7 +430,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 file: e.file.clone(),
                 meaning: why,
                 set: false,
-                aside: true,
+                aside: crawler == Crawler::Heritrix,
             }),
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
