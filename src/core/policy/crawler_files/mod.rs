@@ -159,8 +159,8 @@ pub struct Setting {
     /// Set over the file by the run's own settings (`crawler_settings`, `--set`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub set: bool,
-    /// Read from the file but not in this run (its `meaning` says why): a sheet no
-    /// association lays, an entry that changes nothing on Freshlab's pages.
+    /// Read from the file but not in this run (its `meaning` says why): Heritrix's sheet
+    /// no association lays, overrides file not given, rescheduler that would not run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aside: bool,
 }
