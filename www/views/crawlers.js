@@ -294,8 +294,8 @@ function hostsTried(t) {
     const held = h.throttled
       ? `started at a request per 1/capacity by ${by} (under your file's AutoThrottle a slot's delay is only where it starts: AutoThrottle moves it toward the host's latency, never below <code>DOWNLOAD_DELAY</code>)`
       : `held to a request per 1/capacity by ${by}`;
-    const intro = `Last, each host whose capacity your file's gap exceeds ${held}, the other hosts at your file's gap,
-      for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'} (${integer(h.pages)} pages): ${tried}`;
+    const over = h.hosts ? `each host whose capacity your file's gap exceeds ${held}, the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'}` : '';
+    const intro = `Last, ${[over, revisitsText(h.revisits)].filter(Boolean).join('; and ')} (${integer(h.pages)} pages): ${tried}`;
     const sheets = `<details><summary>The ${slots(t) ? 'slots' : 'sheets'}</summary><pre>${escape(h.text)}</pre></details>`;
     return h.kept ? `<p>${intro}; kept: the figures above are with them, and they are in the tuned file.</p>${sheets}` : `<p>${intro}; ${h.tried ? 'no fresher than the settings alone, so ' : ''}not part of the tuned file.</p>${sheets}`;
   }
@@ -306,6 +306,16 @@ function hostsTried(t) {
   return `<p>${intro}; kept: the figures above are with it.</p>
     <p><button type="button" data-tuned-hosts-download>Download the tuned ${escape(h.file_name)}</button>
       (for Nutch's configuration directory, beside the tuned ${escape(t.file_name)}; <code>freshlab crawlers … --tuned-hosts FILE</code>).</p>`;
+}
+
+/** Heritrix's sheets giving each host its own revisit, in words ('' without). */
+function revisitsText(r) {
+  if (!r) return '';
+  const days = (seconds) => `${number(seconds / 86400, 3)} days`;
+  const span = r.hosts > r.never ? ` from ${days(r.shortest_s)} to ${days(r.longest_s)}` : '';
+  const never = r.never ? `, ${integer(r.never)} never (<code>-1</code>)` : '';
+  return `each host revisited after its own delay (a Heritrix sheet's <code>rescheduler.rescheduleDelaySeconds</code>${span}${never}), one for each host's pages as a whole
+    where their marginal freshness meets the optimum's (OPT_POLITE at your crawler's bandwidth), all stretched by one factor to the same budget, for ${integer(r.hosts)} host${r.hosts === 1 ? '' : 's'}`;
 }
 
 /** NUTCH-1564's cost, as `npm run crawlers-tables` measured it (README's table). */

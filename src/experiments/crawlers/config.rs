@@ -875,8 +875,16 @@ impl Settings for CrawlersConfig {
             Some(s) => Typed::of(&loaded.mime_rates, s.metadata.iter().map(|(kind, n)| (kind.as_str(), *n)), pages),
             None => Typed::default(),
         };
-        let candidates =
-            if self.tune { tuning::Search::expected_runs(self.crawler, &loaded.model, self.may_push_back(), self.source == RepositorySource::PageList, &typed) } else { 0.0 };
+        let candidates = if self.tune {
+            tuning::Search::expected_runs(
+                self.crawler,
+                &loaded.model,
+                tuning::Ground { pushed_back: self.may_push_back(), named: self.source == RepositorySource::PageList, reschedules: loaded.reschedules },
+                &typed,
+            )
+        } else {
+            0.0
+        };
         // the runs under the limits: MERGE's and the crawler's others
         let crawler_runs = 1.0 + reruns + f64::from(u8::from(cycles)) + if self.tune { candidates + 1.0 } else { 0.0 };
         let free_runs = f64::from(u8::from(limits));

@@ -20,7 +20,7 @@ use crate::core::model::webbase::RepositorySummary;
 use crate::core::policy::adaptive::{Adaptive, OwnStarts};
 use crate::core::policy::crawler_files::nutch_hosts::{self, HostIntervals};
 use crate::core::policy::crawler_files::seed_metadata::{self, KeyUse};
-use crate::core::policy::crawler_files::tuning::{self, HostStage, Score, Search, Typed};
+use crate::core::policy::crawler_files::tuning::{self, Ground, HostStage, Score, Search, Typed};
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets, nutch_mimes, scrapy_slots};
 use crate::core::policy::fetch_list::Cycles;
@@ -44,6 +44,9 @@ const SERVERS_SHOWN: usize = 10;
 pub(super) const SPLIT_SLICES: usize = 1000;
 
 /// A run's slices for about `requests` requests (each slice steps every server once).
+/// Why Heritrix's tuning gives no host its own revisit.
+const NO_REVISIT_SHEETS: &str = "no sheets giving each host its own revisit (rescheduler.rescheduleDelaySeconds): Heritrix runs no ReschedulingProcessor here (the shipped profile has it commented out); with its bean defined and a <ref bean=\"rescheduler\"/> in the disposition chain, the tuning fits one to each host";
+
 /// Why a candidate from the optimum's intervals is not tried: it has none.
 const NO_OPTIMUM: &str = "the optimum (MERGE at the crawler's bandwidth) made no request";
 
@@ -337,7 +340,11 @@ impl CrawlersJob {
         }
         let runs = 2.0
             + causes.len() as f64
-            + if config.tune { Search::most_runs(config.crawler, &loaded.model, pushed_back, !server_names.is_empty()) as f64 + 1.0 } else { 0.0 }
+            + if config.tune {
+                Search::most_runs(config.crawler, &loaded.model, Ground { pushed_back, named: !server_names.is_empty(), reschedules: loaded.reschedules }) as f64 + 1.0
+            } else {
+                0.0
+            }
             + if redrawn.is_some() { (REDRAWS * if config.tune { 2 } else { 1 }) as f64 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
         Ok(CrawlersJob {
@@ -692,6 +699,15 @@ impl CrawlersJob {
         seed_metadata::seed_list(about, self.page_names.iter().map(String::as_str).zip(kinds.iter().map(String::as_str)))
     }
 
+    /// The tuning's sheets (Scrapy's slots) for `model`: each host over capacity held to
+    /// it, and where Heritrix runs the file's rescheduler each host's revisit from the
+    /// optimum's, times `stretch`.
+    fn sheets_for(&self, model: &Model, stretch: f64) -> Option<TunedSheets> {
+        let revisits = (self.loaded.reschedules && self.optimum.len() == self.repo.pages()).then(|| tuning::host_revisits_from(&self.repo, &self.optimum, stretch));
+        let text = self.config.crawler_config.as_deref();
+        TunedSheets::of(self.loaded.crawler, text, &self.loaded.sheets, model, &self.server_names, &self.page_names, &self.capacities(), revisits.as_deref(), &self.repo)
+    }
+
     /// The servers' sets of Heritrix's sheets: the tuning's (`tuned`), else the file's.
     fn overlays_of(&self, tuned: bool) -> &Overlays {
         self.tuned_sheets.as_ref().filter(|_| tuned).map_or(&self.overlays, |t| &t.overlays)
@@ -716,8 +732,7 @@ impl CrawlersJob {
             let first = self.tuned_hosts.is_none() && self.tuned_sheets.is_none();
             let crawler = self.loaded.crawler;
             let nothing = if matches!(crawler, Crawler::Heritrix | Crawler::Scrapy) {
-                let text = self.config.crawler_config.as_deref();
-                self.tuned_sheets = TunedSheets::of(crawler, text, &self.loaded.sheets, &model, &self.server_names, &self.page_names, &self.capacities(), &self.repo);
+                self.tuned_sheets = self.sheets_for(&model, search.stretch());
                 self.tuned_sheets.is_none()
             } else {
                 let file = self.host_file(&model, search.stretch());
@@ -755,9 +770,13 @@ impl CrawlersJob {
             Some(model) => Some((Role::Candidate, model)),
             None => {
                 let (model, score) = search.best();
-                // the host file at its fittest stretch
-                if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) && self.loaded.crawler == Crawler::Nutch {
-                    self.tuned_hosts = self.host_file(&model, search.stretch()).ok();
+                // the host file (Heritrix's revisit sheets) at its fittest stretch
+                if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
+                    match self.loaded.crawler {
+                        Crawler::Nutch => self.tuned_hosts = self.host_file(&model, search.stretch()).ok(),
+                        Crawler::Heritrix if self.loaded.reschedules => self.tuned_sheets = self.sheets_for(&model, search.stretch()),
+                        _ => {}
+                    }
                 }
                 let kept = matches!(search.hosts, HostStage::Tried { kept: true, .. });
                 let seeds = match search.seeds {
@@ -828,6 +847,7 @@ impl CrawlersJob {
                             kept,
                             inside: false,
                             throttled: false,
+                            revisits: None,
                         }),
                         (HostStage::Tried { score, kept, ruder, .. }, None, Some(t)) => Some(TunedHosts {
                             file_name: if self.loaded.crawler == Crawler::Scrapy { scrapy_slots::NAME } else { "sheets" }.into(),
@@ -839,6 +859,7 @@ impl CrawlersJob {
                             kept,
                             inside: true,
                             throttled: matches!(self.loaded.model.reaction, Reaction::Scrapy { autothrottle: true, .. }),
+                            revisits: t.revisits.clone(),
                         }),
                         _ => None,
                     },
@@ -1078,9 +1099,18 @@ impl Plan for CrawlersJob {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
                     let named = !self.server_names.is_empty();
-                    let search = Search::new(self.loaded.crawler, self.loaded.model, self.pushed_back, named, self.typed(), self.repo.pages() as u64, self.score(&result));
+                    let search = Search::new(
+                        self.loaded.crawler,
+                        self.loaded.model,
+                        Ground { pushed_back: self.pushed_back, named, reschedules: self.loaded.reschedules },
+                        self.typed(),
+                        self.repo.pages() as u64,
+                        self.score(&result),
+                    );
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
+                    } else if named && self.loaded.crawler == Crawler::Heritrix && !self.loaded.reschedules {
+                        self.untried.push(NO_REVISIT_SHEETS.into());
                     }
                     self.search = Some(search);
                 }
@@ -1189,7 +1219,12 @@ fn nothing_to_tune(crawler: Crawler) -> String {
             "sheets",
         ),
     };
+    let revisits = if crawler == Crawler::Heritrix {
+        ", and where your file's ReschedulingProcessor runs (a <ref bean=\"rescheduler\"/> in the disposition chain), sheets giving each host its own revisit"
+    } else {
+        ""
+    };
     format!(
-        "no setting: {revisit}, and the tuning only ever lengthens {gap}, which it tries where some server has a capacity; on a page list of named hosts it also writes {rules} for the hosts the gap would push over capacity"
+        "no setting: {revisit}, and the tuning only ever lengthens {gap}, which it tries where some server has a capacity; on a page list of named hosts it also writes {rules} for the hosts the gap would push over capacity{revisits}"
     )
 }

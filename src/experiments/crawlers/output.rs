@@ -374,6 +374,19 @@ pub struct TunedHosts {
     /// DOWNLOAD_DELAY), not a hold.
     #[serde(default)]
     pub throttled: bool,
+    /// Heritrix's sheets giving hosts their own revisit (None: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revisits: Option<TunedRevisits>,
+}
+
+/// The hosts Heritrix's tuned sheets give their own revisit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedRevisits {
+    pub hosts: u64,
+    /// The shortest and longest revisit given (seconds), and the hosts never revisited.
+    pub shortest_s: u64,
+    pub longest_s: u64,
+    pub never: u64,
 }
 
 impl TunedHosts {
@@ -392,12 +405,18 @@ impl TunedHosts {
             } else {
                 "each held to a request per 1/capacity"
             };
-            return format!(
-                "{rules} for {} {} ({} pages), {held}, the other hosts at the file's gap: {tried}; {verdict}",
-                thousands(self.hosts as f64),
-                if self.hosts == 1 { "host" } else { "hosts" },
-                thousands(self.pages as f64)
-            );
+            let hosts = |n: u64| format!("{} {}", thousands(n as f64), if n == 1 { "host" } else { "hosts" });
+            let mut parts = Vec::new();
+            if self.hosts > 0 {
+                parts.push(format!("{} over capacity, {held}, the others at the file's gap", hosts(self.hosts)));
+            }
+            if let Some(r) = &self.revisits {
+                let never = if r.never > 0 { format!(", {} never", thousands(r.never as f64)) } else { String::new() };
+                let span =
+                    if r.hosts > r.never { format!(" from {} to {} days", sig(r.shortest_s as f64 / 86_400.0, 3), sig(r.longest_s as f64 / 86_400.0, 3)) } else { String::new() };
+                parts.push(format!("{} each revisited after its own delay (rescheduler.rescheduleDelaySeconds{span}{never}) from the optimum's marginal value for its pages, stretched by one factor to the budget", hosts(r.hosts)));
+            }
+            return format!("{rules} over {} pages: {}: {tried}; {verdict}", thousands(self.pages as f64), parts.join("; and "));
         }
         let verdict = match (self.kept, self.tried) {
             (true, _) => "kept: write it beside the tuned file (--tuned-hosts)",
@@ -940,7 +959,7 @@ impl Figures for CrawlersOutput {
                 "confirmed_freshness": t.confirmed.map(|c| c.0), "confirmed_requests": t.confirmed.map(|c| c.1), "budget": t.budget, "runs": t.runs, "candidates": t.candidates, "freshest_freshness": t.freshest.map(|c| c.0), "freshest_requests": t.freshest.map(|c| c.1), "settings_alone_freshness": t.settings_alone.map(|c| c.0), "settings_alone_requests": t.settings_alone.map(|c| c.1), "untried": t.untried, "refusals": t.refusals, "note": self.tuned_note,
                 "redrawn": t.redrawn.filter(|_| t.changed())});
             if let Some(h) = &t.hosts {
-                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside, "throttled": h.throttled,
+                json["tuned"]["hosts"] = serde_json::json!({"file_name": h.file_name, "hosts": h.hosts, "pages": h.pages, "kept": h.kept, "inside": h.inside, "throttled": h.throttled, "revisits": h.revisits,
                     "tried_freshness": h.tried.map(|c| c.0), "tried_requests": h.tried.map(|c| c.1)});
             }
             if let Some(m) = &t.mimes {

@@ -2,10 +2,11 @@
 //! each server's host falls under, kept as the few distinct sets they form (a run then
 //! holds one set of rules a set, not one a server), and what the rules covered.
 
-use super::output::SheetsUsed;
+use super::output::{SheetsUsed, TunedRevisits};
 use crate::core::model::repository::Repository;
 use crate::core::policy::crawler_files::heritrix_sheets::{self, SheetRule};
 use crate::core::policy::crawler_files::{Crawler, Model, read};
+use crate::core::policy::crawler_files::{heritrix, tuning};
 use crate::core::policy::pushback::Reaction;
 
 /// Servers, or pages, apart from the crawler's settings, by the sheets over their hosts
@@ -118,29 +119,46 @@ impl Overlays {
     }
 }
 
-/// The tuning's sheets (Heritrix) or slots (Scrapy's DOWNLOAD_SLOTS) on named hosts with
-/// capacities: each host whose capacity the crawler's gap exceeds held to a request per
-/// 1/capacity, its least gap in whole milliseconds (a Scrapy slot's delay, not
-/// randomised); with the file's own rules, as the tuned file has them.
+/// The tuning's sheets (Heritrix) or slots (Scrapy's DOWNLOAD_SLOTS) on named hosts: each
+/// host whose capacity the crawler's gap exceeds held to a request per 1/capacity, its
+/// least gap in whole milliseconds (a Scrapy slot's delay, not randomised); and where
+/// Heritrix runs the file's rescheduler, each host's own revisit; with the file's own
+/// rules, as the tuned file has them.
 pub(super) struct TunedSheets {
     pub rules: Vec<SheetRule>,
     pub overlays: Overlays,
     /// What the tuned file gets: Heritrix's beans (inserted before its `</beans>`), or
     /// Scrapy's DOWNLOAD_SLOTS assignment (appended: it replaces the file's own).
     pub beans: String,
+    /// Hosts held to their capacity, and the pages of every host a sheet or slot names.
     pub hosts: u64,
     pub pages: u64,
+    /// Hosts given their own revisit (None: none).
+    pub revisits: Option<TunedRevisits>,
 }
 
-/// The comment over what the tuning writes.
+/// The comments over what the tuning writes.
 const TUNED: &str = "Freshlab's tuning: each host whose capacity asks for it held to a request per 1/capacity";
+const REVISITS: &str =
+    "Freshlab's tuning: each host's revisit (rescheduler.rescheduleDelaySeconds; -1 never) from the optimum's marginal value for its pages, OPT_POLITE at your crawler's bandwidth";
 
 impl TunedSheets {
     /// For `model`'s gap over the servers `names` with `capacities` (requests a second),
-    /// the crawler's file being `text` (None: its shipped defaults); None where no host's
-    /// capacity asks for a longer gap.
+    /// the crawler's file being `text` (None: its shipped defaults), and where given each
+    /// server's revisit in days (`revisits`, [`tuning::host_revisits_from`]; None: never);
+    /// None where no host's capacity asks for a longer gap and no revisit is given.
     #[allow(clippy::too_many_arguments)]
-    pub fn of(crawler: Crawler, text: Option<&str>, own: &[SheetRule], model: &Model, names: &[String], urls: &[String], capacities: &[f64], repo: &Repository) -> Option<Self> {
+    pub fn of(
+        crawler: Crawler,
+        text: Option<&str>,
+        own: &[SheetRule],
+        model: &Model,
+        names: &[String],
+        urls: &[String],
+        capacities: &[f64],
+        revisits: Option<&[Option<f64>]>,
+        repo: &Repository,
+    ) -> Option<Self> {
         // each host's gap under the file's own rules: a tuned one only ever lengthens it
         let (file, _) = Overlays::of(own, names, urls, repo, model).ok()?;
         let models = file.models(own, model);
@@ -158,7 +176,11 @@ impl TunedSheets {
                 (cap.is_finite() && cap > 0.0 && host.politeness_s() < 1.0 / cap).then(|| (s, name.clone(), ms as u64, flag))
             })
             .collect();
-        if hosts.is_empty() {
+        let delays: Vec<(usize, String, i64)> = match revisits {
+            Some(days) if crawler == Crawler::Heritrix => (0..repo.servers()).filter_map(|s| Some((s, names.get(s)?.clone(), tuning::revisit_seconds(days[s])))).collect(),
+            _ => Vec::new(),
+        };
+        if hosts.is_empty() && delays.is_empty() {
             return None;
         }
         let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag)| (n.clone(), *ms, *flag)).collect();
@@ -168,16 +190,32 @@ impl TunedSheets {
             let rules = read(Crawler::Scrapy, &beans, "tuned slots").ok()?.sheets;
             (beans, rules)
         } else {
-            let beans = heritrix_sheets::host_gaps(&listed, TUNED);
-            // read back as Heritrix would, after the file's own sheets
-            let alone = heritrix_sheets::insert("<beans>\n</beans>", &beans).ok()?;
+            let mut beans = if listed.is_empty() { String::new() } else { heritrix_sheets::host_gaps(&listed, TUNED) };
+            if !delays.is_empty() {
+                let each: Vec<(String, i64)> = delays.iter().map(|(_, n, d)| (n.clone(), *d)).collect();
+                beans.push_str(&heritrix_sheets::host_revisits(&each, REVISITS));
+            }
+            // read back as Heritrix would, after the file's own sheets (with the file's
+            // rescheduler, which runs, where they give revisits)
+            let rescheduler = if delays.is_empty() { String::new() } else { format!("{}\n", heritrix::RESCHEDULER_BEAN) };
+            let alone = heritrix_sheets::insert(&format!("<beans>\n{rescheduler}</beans>"), &beans).ok()?;
             let mut rules = own.to_vec();
             rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").ok()?.sheets);
             (beans, rules)
         };
         let (overlays, _) = Overlays::of(&rules, names, urls, repo, model).ok()?;
-        let pages = hosts.iter().map(|&(s, ..)| repo.server_pages(s).len() as u64).sum();
-        Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages })
+        let named = |s: usize| hosts.iter().any(|h| h.0 == s) || delays.iter().any(|d| d.0 == s);
+        let pages = (0..repo.servers()).filter(|&s| named(s)).map(|s| repo.server_pages(s).len() as u64).sum();
+        let revisits = (!delays.is_empty()).then(|| {
+            let positive = || delays.iter().map(|d| d.2).filter(|&d| d > 0);
+            TunedRevisits {
+                hosts: delays.len() as u64,
+                shortest_s: positive().min().unwrap_or(0) as u64,
+                longest_s: positive().max().unwrap_or(0) as u64,
+                never: delays.iter().filter(|d| d.2 <= 0).count() as u64,
+            }
+        });
+        Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits })
     }
 
     /// `text` (the tuned file) with the rules written into it.

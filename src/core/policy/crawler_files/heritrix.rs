@@ -40,6 +40,8 @@ pub const RESCHEDULE: &str = "rescheduler.rescheduleDelaySeconds";
 /// Its bean's id and class.
 const RESCHEDULER: &str = "rescheduler";
 const RESCHEDULER_CLASS: &str = "org.archive.crawler.postprocessor.ReschedulingProcessor";
+/// The rescheduler's bean as the shipped profile defines it (its delay the default, −1).
+pub const RESCHEDULER_BEAN: &str = r#"<bean id="rescheduler" class="org.archive.crawler.postprocessor.ReschedulingProcessor"/>"#;
 const DISPOSITION_CHAIN: &str = "org.archive.modules.DispositionChain";
 
 /// The settings read, with the shipped profile's values.

@@ -375,21 +375,41 @@ pub fn host_gaps(hosts: &[HostGap], comment: &str) -> String {
     gaps.dedup();
     let mut out = format!(" <!-- {comment} -->\n");
     for (ms, most) in gaps {
-        let escaped = |t: String| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-        let prefixes: String = hosts.iter().filter(|&&(_, m, w)| (m, w) == (ms, most)).map(|(h, ..)| format!("    <value>{}</value>\n", escaped(host_surt(h)))).collect();
-        let (name, max_entry) = if most {
-            (format!("freshlabGap{ms}msAtMost"), format!("   <entry key=\"disposition.maxDelayMs\" value=\"{ms}\"/>\n"))
-        } else {
-            (format!("freshlabGap{ms}ms"), String::new())
-        };
-        out.push_str(&format!(
-            " <bean class=\"{BY_SURT}\">\n  <property name=\"surtPrefixes\"><list>\n{prefixes}  </list></property>\n  <property name=\"targetSheetNames\"><list><value>{name}</value></list></property>\n </bean>\n"
-        ));
-        out.push_str(&format!(
-            " <bean id=\"{name}\" class=\"{SHEET}\">\n  <property name=\"map\"><map>\n   <entry key=\"disposition.minDelayMs\" value=\"{ms}\"/>\n{max_entry}  </map></property>\n </bean>\n"
-        ));
+        let over: Vec<&str> = hosts.iter().filter(|&&(_, m, w)| (m, w) == (ms, most)).map(|(h, ..)| h.as_str()).collect();
+        let mut entries = vec![("disposition.minDelayMs", ms.to_string())];
+        if most {
+            entries.push(("disposition.maxDelayMs", ms.to_string()));
+        }
+        out.push_str(&sheet_over(&if most { format!("freshlabGap{ms}msAtMost") } else { format!("freshlabGap{ms}ms") }, &entries, &over));
     }
     out
+}
+
+/// Sheets giving each listed host its own revisit (`rescheduler.rescheduleDelaySeconds`,
+/// seconds; −1: never), one sheet a delay, with the comment `comment`, as beans to insert
+/// into a crawler-beans.cxml whose ReschedulingProcessor runs.
+pub fn host_revisits(hosts: &[(String, i64)], comment: &str) -> String {
+    let mut delays: Vec<i64> = hosts.iter().map(|&(_, s)| s).collect();
+    delays.sort_unstable();
+    delays.dedup();
+    let mut out = format!(" <!-- {comment} -->\n");
+    for delay in delays {
+        let over: Vec<&str> = hosts.iter().filter(|&&(_, s)| s == delay).map(|(h, _)| h.as_str()).collect();
+        let name = if delay > 0 { format!("freshlabRevisit{delay}s") } else { "freshlabNoRevisit".to_string() };
+        out.push_str(&sheet_over(&name, &[(super::heritrix::RESCHEDULE, delay.to_string())], &over));
+    }
+    out
+}
+
+/// A sheet `name` of `entries` (key, value), and its association laying it over the
+/// exact prefixes of `hosts`.
+fn sheet_over(name: &str, entries: &[(&str, String)], hosts: &[&str]) -> String {
+    let escaped = |t: String| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let prefixes: String = hosts.iter().map(|h| format!("    <value>{}</value>\n", escaped(host_surt(h)))).collect();
+    let entries: String = entries.iter().map(|(key, value)| format!("   <entry key=\"{key}\" value=\"{value}\"/>\n")).collect();
+    format!(
+        " <bean class=\"{BY_SURT}\">\n  <property name=\"surtPrefixes\"><list>\n{prefixes}  </list></property>\n  <property name=\"targetSheetNames\"><list><value>{name}</value></list></property>\n </bean>\n <bean id=\"{name}\" class=\"{SHEET}\">\n  <property name=\"map\"><map>\n{entries}  </map></property>\n </bean>\n"
+    )
 }
 
 /// `text` (a crawler-beans.cxml) with `beans` inserted before its closing `</beans>`, and

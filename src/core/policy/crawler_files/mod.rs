@@ -186,6 +186,10 @@ pub struct Loaded {
     /// Heritrix's sheets over the hosts their SURT prefixes cover, in the file's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sheets: Vec<heritrix_sheets::SheetRule>,
+    /// Heritrix runs the file's ReschedulingProcessor ([`heritrix::rescheduler_idle`]):
+    /// a sheet may then give a host its own revisit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reschedules: bool,
 }
 
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
@@ -244,6 +248,7 @@ fn heritrix_revisit(doc: &roxmltree::Document, loaded: &mut Loaded, sheets: &mut
         sheets.aside.extend(idle.into_iter().map(|(sheet, e)| (Entry { name: format!("{} (sheet {sheet})", e.name), ..e }, why.clone())));
         return;
     }
+    loaded.reschedules = true;
     for rule in sheets.rules.iter_mut().filter(|r| heritrix_sheets::sets_pages_apart(r)) {
         let Some(k) = rule.settings.iter().position(|(name, ..)| named(name)) else { continue };
         let (name, value, line) = rule.settings.remove(k);
@@ -443,7 +448,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         least.meaning = format!("{}; here over maxDelayMs, so Heritrix waits {} ms: raise maxDelayMs with it for a longer gap", least.meaning, max_delay_s * 1000.0);
     }
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
-    Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new() })
+    Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new(), reschedules: false })
 }
 
 /// What no crawler can run with, whatever the file says: said by the crawler's own

@@ -695,7 +695,7 @@ fn run_to_end(search: &mut tuning::Search, run: impl Fn(&Model) -> tuning::Score
 /// functions of its decrement rate and shortest interval.
 #[test]
 fn the_search_keeps_the_freshest_candidate_within_the_budget() {
-    use tuning::{Score, Search, Typed};
+    use tuning::{Ground, Score, Search, Typed};
     let loaded = nutch::SHIPPED;
     let mut adaptive = loaded;
     adaptive.intervals.rule = Rule::Nutch;
@@ -707,7 +707,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
         Score { freshness: 0.5 + 0.3 * i.dec_rate - 0.01 * i.min + 0.001 * i.inc_rate, requests: requests as u64, refused: 0 }
     };
     let start = run(&adaptive);
-    let mut search = Search::new(Crawler::Nutch, adaptive, false, false, Typed::default(), 0, start);
+    let mut search = Search::new(Crawler::Nutch, adaptive, Ground::new(false, false), Typed::default(), 0, start);
     run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert!(score.requests <= start.requests, "within the budget: {score:?} against {start:?}");
@@ -715,7 +715,7 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
     assert!(best.intervals.dec_rate > adaptive.intervals.dec_rate, "by a larger decrement, its requests paid by the increment rate: {:?}", best.intervals);
     // the file as loaded stays the choice when nothing beats it
     let flat = |_: &Model| Score { freshness: 0.7, requests: 1000, refused: 0 };
-    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, true, false, Typed::default(), 0, flat(&heritrix::SHIPPED));
+    let mut search = Search::new(Crawler::Heritrix, heritrix::SHIPPED, Ground::new(true, false), Typed::default(), 0, flat(&heritrix::SHIPPED));
     run_to_end(&mut search, flat);
     assert_eq!(search.best().0, heritrix::SHIPPED);
 }
@@ -727,11 +727,11 @@ fn the_search_keeps_the_freshest_candidate_within_the_budget() {
 /// began again after each of those stages (51 settings' runs here, not 17).
 #[test]
 fn the_settings_are_searched_once_before_the_last_stages() {
-    use tuning::{HostStage, Score, Search, Typed};
+    use tuning::{Ground, HostStage, Score, Search, Typed};
     let mut adaptive = nutch::SHIPPED;
     adaptive.intervals.rule = Rule::Nutch;
     let flat = Score { freshness: 0.7, requests: 1000, refused: 0 };
-    let mut search = Search::new(Crawler::Nutch, adaptive, false, true, Typed::default(), 100, flat);
+    let mut search = Search::new(Crawler::Nutch, adaptive, Ground::new(false, true), Typed::default(), 100, flat);
     let (mut realise, mut settings, mut last) = (|m: &Model| Some(*m), 0, 0);
     while search.next(&mut realise).is_some() {
         if search.hosts == HostStage::Trying || search.seeds == HostStage::Trying {
@@ -752,14 +752,14 @@ fn the_settings_are_searched_once_before_the_last_stages() {
 /// rate, becomes the choice (the branch was once dropped: 1 candidate, 2 runs).
 #[test]
 fn an_adaptive_start_over_the_budget_still_leads_its_branch() {
-    use tuning::{Score, Search, Typed};
+    use tuning::{Ground, Score, Search, Typed};
     let loaded = nutch::SHIPPED;
     assert_eq!(loaded.intervals.rule, Rule::Fixed);
     let run = |m: &Model| match m.intervals.rule {
         Rule::Fixed => Score { freshness: 0.6, requests: 1000, refused: 0 },
         _ => Score { freshness: 0.65 - 0.1 * m.intervals.dec_rate, requests: (1000.0 * (0.7 + 2.0 * m.intervals.dec_rate)) as u64, refused: 0 },
     };
-    let mut search = Search::new(Crawler::Nutch, loaded, false, false, Typed::default(), 0, run(&loaded));
+    let mut search = Search::new(Crawler::Nutch, loaded, Ground::new(false, false), Typed::default(), 0, run(&loaded));
     let runs = run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert_eq!(best.intervals.rule, Rule::Nutch, "{score:?} after {runs} runs");
@@ -774,7 +774,7 @@ fn an_adaptive_start_over_the_budget_still_leads_its_branch() {
 /// refused past 0.3, the search stops at 0.3.
 #[test]
 fn the_search_keeps_no_candidate_refused_more_than_the_file() {
-    use tuning::{Score, Search, Typed};
+    use tuning::{Ground, Score, Search, Typed};
     let mut adaptive = nutch::SHIPPED;
     adaptive.intervals.rule = Rule::Nutch;
     let run = |m: &Model| {
@@ -782,7 +782,7 @@ fn the_search_keeps_no_candidate_refused_more_than_the_file() {
         Score { freshness: 0.5 + 0.3 * i.dec_rate, requests: 1000, refused: if i.dec_rate > 0.3 { 10 } else { 0 } }
     };
     let start = run(&adaptive);
-    let mut search = Search::new(Crawler::Nutch, adaptive, true, false, Typed::default(), 0, start);
+    let mut search = Search::new(Crawler::Nutch, adaptive, Ground::new(true, false), Typed::default(), 0, start);
     run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert_eq!((best.intervals.dec_rate, score.refused), (0.3, 0), "{score:?}");
@@ -795,7 +795,7 @@ fn the_search_keeps_no_candidate_refused_more_than_the_file() {
 /// Without a cycle the caps are not searched (they do nothing).
 #[test]
 fn the_search_tries_nutchs_cycle_caps() {
-    use tuning::{Score, Search, Typed};
+    use tuning::{Ground, Score, Search, Typed};
     let mut cycled = nutch::SHIPPED;
     cycled.intervals.rule = Rule::Nutch;
     (cycled.intervals.cycle, cycled.intervals.top_n, cycled.intervals.per_cycle) = (1.0, 300, 50);
@@ -808,7 +808,7 @@ fn the_search_tries_nutchs_cycle_caps() {
     };
     let start = run(&cycled);
     assert_eq!(start.requests, 600, "the cap holds the crawler back");
-    let mut search = Search::new(Crawler::Nutch, cycled, false, false, Typed::default(), 0, start);
+    let mut search = Search::new(Crawler::Nutch, cycled, Ground::new(false, false), Typed::default(), 0, start);
     run_to_end(&mut search, run);
     let (best, score) = search.best();
     assert!(score.requests <= start.requests && score.freshness > start.freshness + 0.04, "{score:?} against {start:?}");
@@ -819,7 +819,7 @@ fn the_search_tries_nutchs_cycle_caps() {
     assert_eq!(read(Crawler::Nutch, &text, "f").unwrap().model.intervals.top_n, 0);
     // without a cycle: the same search never touches the caps
     let uncycled = Model { intervals: Intervals { cycle: 0.0, ..cycled.intervals }, ..cycled };
-    let mut search = Search::new(Crawler::Nutch, uncycled, false, false, Typed::default(), 0, run(&uncycled));
+    let mut search = Search::new(Crawler::Nutch, uncycled, Ground::new(false, false), Typed::default(), 0, run(&uncycled));
     run_to_end(&mut search, |m| {
         assert_eq!((m.intervals.top_n, m.intervals.per_cycle), (300, 50));
         run(m)
@@ -832,7 +832,7 @@ fn the_search_tries_nutchs_cycle_caps() {
 /// minute at most (fresher the longer its effective gap, up to 60 s).
 #[test]
 fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
-    use tuning::{Score, Search, Typed};
+    use tuning::{Ground, Score, Search, Typed};
     let file = |min_ms: u32| {
         format!(
             "<beans>\n <bean id=\"disposition\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\">\n  <property name=\"minDelayMs\" value=\"{min_ms}\" />\n </bean>\n</beans>\n"
@@ -841,7 +841,7 @@ fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
     let model = read(Crawler::Heritrix, &file(3000), "f").unwrap().model;
     assert!(matches!(model.reaction, Reaction::Heritrix { max_delay_s, .. } if max_delay_s == 30.0));
     let run = |m: &Model| Score { freshness: 0.5 + 0.005 * m.politeness_s().min(60.0), requests: 1000, refused: 0 };
-    let mut search = Search::new(Crawler::Heritrix, model, true, false, Typed::default(), 0, run(&model));
+    let mut search = Search::new(Crawler::Heritrix, model, Ground::new(true, false), Typed::default(), 0, run(&model));
     run_to_end(&mut search, run);
     let (best, _) = search.best();
     assert_eq!(best.politeness_s(), 60.0, "{best:?}");

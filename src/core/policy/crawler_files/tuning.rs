@@ -38,7 +38,9 @@
 //! others and kept only when fresher. Heritrix's, on named hosts some of which have a
 //! capacity: the best settings at the file's own gap, with a sheet holding each host the
 //! gap would push over capacity to a request per 1/capacity (the experiment writes them);
-//! one run, kept only when fresher. Scrapy's, the same with `DOWNLOAD_SLOTS`: a slot per
+//! one run, kept only when fresher; where Heritrix runs the file's ReschedulingProcessor,
+//! with a sheet giving each host its own revisit as well ([`host_revisits_from`]), fitted
+//! to the budget by stretching every host's revisit. Scrapy's, the same with `DOWNLOAD_SLOTS`: a slot per
 //! such host, its delay 1/capacity and not randomised, the file's own slots kept.
 //!
 //! Nutch's and StormCrawler's very last, on a page list: each page's interval fixed in
@@ -55,6 +57,9 @@ use super::seed_metadata;
 use super::write::Change;
 use super::{Crawler, MINUTE, Model, SECOND, TUNED_TYPES};
 use crate::core::labels::labelled;
+use crate::core::math::freshness::a_star_marginal;
+use crate::core::math::roots::increasing_root;
+use crate::core::model::repository::Repository;
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
 use serde::{Deserialize, Serialize};
@@ -341,6 +346,43 @@ pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names:
     out
 }
 
+/// Each server's one revisit for Heritrix's sheets (days; None: never), from the
+/// optimum's request rates `f` (requests a day per page) on `repo`: the rate g a day
+/// that all the server's pages share where their mean marginal freshness,
+/// (1/n)·Σ w·∂A*/∂f at g, meets the optimum's multiplier μ (Cho & Garcia-Molina's
+/// Lagrange condition with one rate a host; μ the least w·∂A*/∂f among the pages the
+/// optimum requests, a server at its cap having a larger one), the interval 1/g times
+/// `stretch` (the fit to a budget). A server whose pages' first revisit is worth no
+/// more than μ (mean w/λ ≤ μ), or whose pages never change, is never revisited.
+pub fn host_revisits_from(repo: &Repository, f: &[f64], stretch: f64) -> Vec<Option<f64>> {
+    let marginal = |i: usize, g: f64| repo.weight(i) * a_star_marginal(repo.lambda[i], g);
+    let mu = (0..repo.pages()).filter(|&i| f[i] > 0.0).map(|i| marginal(i, f[i])).fold(f64::INFINITY, f64::min);
+    (0..repo.servers())
+        .map(|s| {
+            let pages = repo.server_pages(s);
+            let n = pages.len() as f64;
+            let mean = |g: f64| pages.clone().map(|i| marginal(i, g)).sum::<f64>() / n;
+            if !mu.is_finite() || n == 0.0 || mean(0.0) <= mu {
+                return None;
+            }
+            let guess = pages.clone().map(|i| f[i]).sum::<f64>() / n;
+            let g = increasing_root(|g| mu - mean(g), guess);
+            Some(stretch / g)
+        })
+        .collect()
+}
+
+/// Heritrix's `rescheduleDelaySeconds` for a revisit of `days` (None: −1, never): whole
+/// seconds at the nearest of ten steps a decade (1, 1.3, 1.6, 2, 2.5, 3.2, 4, 5, 6.3,
+/// 7.9: Renard's R10 to two figures, each within 12 % of the delay; few distinct
+/// sheets), at least one.
+pub fn revisit_seconds(days: Option<f64>) -> i64 {
+    let Some(days) = days else { return -1 };
+    let seconds = 10f64.powf(((days * 86_400.0).max(1.0).log10() * 10.0).round() / 10.0);
+    let digits = 10f64.powi(seconds.log10().floor() as i32 - 1).max(1.0);
+    ((seconds / digits).round() * digits).min(i64::MAX as f64) as i64
+}
+
 /// Each page's fixed interval in `unit`s (days each: Nutch's seconds, StormCrawler's
 /// minutes) from the optimum's request rates `f` (requests a day per page) times
 /// `stretch` (the fit to a budget): to three significant figures (a seed list a person
@@ -392,14 +434,34 @@ impl HostStage {
     }
 }
 
+/// What the pages and the file as loaded open to the search beyond the settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ground {
+    /// Some server has a capacity (the gap is searched; sheets or slots may hold hosts).
+    pub pushed_back: bool,
+    /// A page list's, whose hosts have names (a host file, sheets, slots or a seed list
+    /// can then be tried last).
+    pub named: bool,
+    /// Heritrix runs the file's ReschedulingProcessor: a sheet may give a host its own
+    /// revisit.
+    pub reschedules: bool,
+}
+
+impl Ground {
+    pub fn new(pushed_back: bool, named: bool) -> Self {
+        Ground { pushed_back, named, reschedules: false }
+    }
+}
+
 /// The runs of the last candidate, each host its own settings (0: none): Nutch's bounds,
-/// fitted by their stretch, on named hosts; Heritrix's sheets or Scrapy's slots, one run
-/// (slowing some hosts only ever spends less), on named hosts some of which have a
-/// capacity.
-fn host_stage(crawler: Crawler, named: bool, pushed_back: bool) -> usize {
+/// fitted by their stretch, on named hosts; Heritrix's sheets where its rescheduler runs
+/// (each host's revisit, fitted by their stretch); else Heritrix's sheets or Scrapy's
+/// slots, one run (slowing some hosts only ever spends less), on named hosts some of
+/// which have a capacity.
+fn host_stage(crawler: Crawler, ground: Ground) -> usize {
     match crawler {
-        Crawler::Nutch if named => HOST_FIT_RUNS,
-        Crawler::Heritrix | Crawler::Scrapy if named && pushed_back => 1,
+        Crawler::Nutch | Crawler::Heritrix if ground.named && (crawler == Crawler::Nutch || ground.reschedules) => HOST_FIT_RUNS,
+        Crawler::Heritrix | Crawler::Scrapy if ground.named && ground.pushed_back => 1,
         _ => 0,
     }
 }
@@ -431,6 +493,7 @@ pub struct Search {
     crawler: Crawler,
     loaded: Model,
     typed: Typed,
+    ground: Ground,
     knobs: Vec<(Knob, usize)>,
     budget: u64,
     /// The refusals of the file as loaded: no candidate may be refused more.
@@ -465,17 +528,16 @@ pub struct Search {
 
 impl Search {
     /// From the file as loaded (`loaded`), whose run scored `score` (its requests: the
-    /// budget) on `pages` pages; `pushed_back`: some server has a capacity; `named`: a
-    /// page list's, whose hosts have names (a Nutch host file, a Nutch or StormCrawler
-    /// seed list can then be tried last); `typed`: the pages that adapt at their type's
-    /// rates.
-    pub fn new(crawler: Crawler, loaded: Model, pushed_back: bool, named: bool, typed: Typed, pages: u64, score: Score) -> Self {
+    /// budget) on `pages` pages, on `ground`; `typed`: the pages that adapt at their
+    /// type's rates.
+    pub fn new(crawler: Crawler, loaded: Model, ground: Ground, typed: Typed, pages: u64, score: Score) -> Self {
         let starts = Self::adaptive_start(crawler, &loaded).into_iter().collect();
         Search {
             crawler,
             loaded,
-            knobs: knobs(crawler, &loaded, pushed_back, &typed),
+            knobs: knobs(crawler, &loaded, ground.pushed_back, &typed),
             typed,
+            ground,
             budget: score.requests,
             refusals: score.refused,
             pages,
@@ -492,14 +554,14 @@ impl Search {
             candidates: 0,
             freshest: None,
             settings: None,
-            hosts: if host_stage(crawler, named, pushed_back) > 0 { HostStage::Waiting } else { HostStage::Off },
-            seeds: if seed_stage(crawler, named) > 0 { HostStage::Waiting } else { HostStage::Off },
+            hosts: if host_stage(crawler, ground) > 0 { HostStage::Waiting } else { HostStage::Off },
+            seeds: if seed_stage(crawler, ground.named) > 0 { HostStage::Waiting } else { HostStage::Off },
         }
     }
 
     /// The most runs a search of `crawler` as loaded may make.
-    pub fn most_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool) -> usize {
-        let all = knobs(crawler, loaded, pushed_back, &Typed::default());
+    pub fn most_runs(crawler: Crawler, loaded: &Model, ground: Ground) -> usize {
+        let all = knobs(crawler, loaded, ground.pushed_back, &Typed::default());
         let options = |fixed: bool| all.iter().filter(|(k, _)| !fixed || k.fixed_too()).map(|&(_, n)| n).sum::<usize>();
         // a fixed schedule's candidates are one run each (its interval is the budget: not
         // refitted); its adaptive start, and every candidate from there, up to FIT_RUNS
@@ -508,7 +570,7 @@ impl Search {
             Rule::Fixed => PASSES * options(true),
             _ => FIT_RUNS * PASSES * options(false),
         };
-        settings + host_stage(crawler, named, pushed_back) + seed_stage(crawler, named)
+        settings + host_stage(crawler, ground) + seed_stage(crawler, ground.named)
     }
 
     /// The runs a search of `crawler` as loaded makes, about (the cost's estimate), on
@@ -517,8 +579,8 @@ impl Search {
     /// [`EXPECTED_PASSES`], each fitted in [`EXPECTED_FIT_RUNS`] runs; a fixed schedule's
     /// adaptive branch, whose start may fit nothing, at the most; the last stages at their
     /// measured runs.
-    pub fn expected_runs(crawler: Crawler, loaded: &Model, pushed_back: bool, named: bool, typed: &Typed) -> f64 {
-        let all = knobs(crawler, loaded, pushed_back, typed);
+    pub fn expected_runs(crawler: Crawler, loaded: &Model, ground: Ground, typed: &Typed) -> f64 {
+        let all = knobs(crawler, loaded, ground.pushed_back, typed);
         let candidates = |from: &Model, fixed: bool| -> f64 {
             let made = |&(knob, n): &(Knob, usize)| (0..n).filter(|&j| option(crawler, loaded, from, knob, j).is_some_and(|c| as_run(c) != as_run(*from))).count();
             all.iter().filter(|(k, _)| k.fixed_too() == fixed).map(made).sum::<usize>() as f64
@@ -534,7 +596,7 @@ impl Search {
             },
         };
         let stage = |runs: usize, expected: f64| if runs > 0 { expected } else { 0.0 };
-        settings + stage(host_stage(crawler, named, pushed_back), EXPECTED_HOST_RUNS) + stage(seed_stage(crawler, named), EXPECTED_SEED_RUNS)
+        settings + stage(host_stage(crawler, ground), EXPECTED_HOST_RUNS) + stage(seed_stage(crawler, ground.named), EXPECTED_SEED_RUNS)
     }
 
     /// A fixed schedule's second start (Nutch's, StormCrawler's): the crawler's adaptive
@@ -561,9 +623,8 @@ impl Search {
 
     /// The most runs this search may make.
     pub fn most(&self) -> usize {
-        let pushed_back = self.knobs.len() > knobs(self.crawler, &self.loaded, false, &self.typed).len();
         let leads = self.knobs.iter().filter(|(k, _)| matches!(k, Knob::TypeLead(_))).count();
-        Self::most_runs(self.crawler, &self.loaded, pushed_back, self.hosts != HostStage::Off || self.seeds != HostStage::Off) + Self::lead_runs(leads)
+        Self::most_runs(self.crawler, &self.loaded, self.ground) + Self::lead_runs(leads)
     }
 
     /// The last stage being fitted, if one is.
@@ -692,7 +753,7 @@ impl Search {
         let hosts = self.hosts == HostStage::Trying;
         let seeds = self.seeds == HostStage::Trying;
         let most = if hosts {
-            host_stage(self.crawler, true, true)
+            host_stage(self.crawler, self.ground)
         } else if seeds {
             seed_stage(self.crawler, true)
         } else {
@@ -714,9 +775,11 @@ impl Search {
             }
             if hosts || seeds {
                 // the bounds (the intervals) bind: requests go about as their inverse —
-                // beside the pages' first fetches, which a seed list's intervals do not
-                // move (every page is due at the start)
-                let (first, aim) = (if seeds { self.pages as f64 } else { 0.0 }, AIM * self.budget as f64);
+                // beside the pages' first fetches, which a seed list's intervals (or
+                // Heritrix's revisits, each after a fetch) do not move (every page is
+                // due at the start)
+                let first = if seeds || self.crawler == Crawler::Heritrix { self.pages as f64 } else { 0.0 };
+                let aim = AIM * self.budget as f64;
                 let requests = score.requests as f64;
                 f.stretch *= if aim > first && requests > first { (requests - first) / (aim - first) } else { ratio };
                 self.fitting = Some(f);
@@ -863,6 +926,32 @@ mod tests {
         assert_eq!(storm, vec![Some(206), None, Some(1_440_000), Some(4_290_000_000), Some(1)]);
     }
 
+    /// Heritrix's revisit per host (Cho & Garcia-Molina's condition, one rate a host): a
+    /// host whose pages all change alike gets the optimum's own interval for them; a
+    /// host of mixed pages the rate at which the pages' mean marginal freshness, by a
+    /// central difference of A*(λ/f) = (f/λ)(1 − e^(−λ/f)), meets the multiplier; a
+    /// host whose pages are worth less than the multiplier at their first revisit, or
+    /// never change, none. Stretched; the delay in R10 steps of seconds.
+    #[test]
+    fn a_hosts_revisit_meets_the_optimums_multiplier() {
+        let repo = Repository::from_servers(&[vec![1.0; 3], vec![0.1; 2], vec![0.05, 0.5, 5.0], vec![500.0; 2], vec![0.0; 2]]);
+        let (f, _) = crate::core::alloc::opt::optimal(&repo, 4.0, None);
+        assert!(f[9] == 0.0 && f[11] == 0.0, "the fast host's pages are not worth a revisit: {f:?}");
+        let days = host_revisits_from(&repo, &f, 1.0);
+        assert!((days[0].unwrap() * f[0] - 1.0).abs() < 1e-9 && (days[1].unwrap() * f[3] - 1.0).abs() < 1e-9, "{days:?} {f:?}");
+        assert_eq!((days[3], days[4]), (None, None));
+        let fresh = |lambda: f64, g: f64| g / lambda * -(-lambda / g).exp_m1();
+        let slope = |lambda: f64, g: f64| (fresh(lambda, g * (1.0 + 1e-6)) - fresh(lambda, g * (1.0 - 1e-6))) / (2e-6 * g);
+        let g = 1.0 / days[2].unwrap();
+        let mean = [0.05, 0.5, 5.0].iter().map(|&l| slope(l, g)).sum::<f64>() / 3.0;
+        let mu = slope(1.0, f[0]);
+        assert!((mean / mu - 1.0).abs() < 1e-5, "mean marginal {mean} against the multiplier {mu}");
+        let stretched = host_revisits_from(&repo, &f, 2.0);
+        assert!((stretched[2].unwrap() / days[2].unwrap() - 2.0).abs() < 1e-12);
+        // 86,400 s: 10^4.94 → 10^4.9 = 79,433 → 79,000; 0.3 day = 25,920 s → 10^4.4 → 25,000
+        assert_eq!([revisit_seconds(Some(1.0)), revisit_seconds(Some(0.3)), revisit_seconds(None), revisit_seconds(Some(1e-9))], [79_000, 25_000, -1, 1]);
+    }
+
     /// StormCrawler's very last candidate, each page's own interval, runs DefaultScheduler
     /// (AdaptiveScheduler would adapt it). A run within the requests but refused more
     /// often than the file as loaded is run again a gap slower (1 s → 2, 5, 10, 30, 60
@@ -871,7 +960,7 @@ mod tests {
     fn stormcrawlers_seed_candidate_runs_its_default_scheduler_and_keeps_no_ruder_run() {
         let loaded = Model { intervals: Intervals { rule: Rule::Stormcrawler, ..super::super::stormcrawler::SHIPPED.intervals }, ..super::super::stormcrawler::SHIPPED };
         let file = Score { freshness: 0.5, requests: 1000, refused: 10 };
-        let mut search = Search::new(Crawler::Stormcrawler, loaded, true, true, Typed::default(), 100, file);
+        let mut search = Search::new(Crawler::Stormcrawler, loaded, Ground::new(true, true), Typed::default(), 100, file);
         let (mut seed_runs, mut guard, mut gaps) = (0, 0, Vec::new());
         while let Some(model) = search.next(&mut |m| Some(*m)) {
             guard += 1;
@@ -929,17 +1018,17 @@ mod tests {
     fn the_most_runs_count_a_fixed_schedules_candidates_once() {
         use super::super::{heritrix, stormcrawler};
         let gaps = slower(heritrix::SHIPPED.server_delay_s).len();
-        assert_eq!(Search::most_runs(Crawler::Heritrix, &heritrix::SHIPPED, true, false), PASSES * gaps);
-        assert_eq!(Search::most_runs(Crawler::Heritrix, &heritrix::SHIPPED, false, false), 0);
+        assert_eq!(Search::most_runs(Crawler::Heritrix, &heritrix::SHIPPED, Ground::new(true, false)), PASSES * gaps);
+        assert_eq!(Search::most_runs(Crawler::Heritrix, &heritrix::SHIPPED, Ground::new(false, false)), 0);
         let storm = stormcrawler::SHIPPED;
         assert_eq!(storm.intervals.rule, Rule::Fixed);
         let adaptive_options = RATES.len() + 4 + 4 + 4;
-        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &storm, false, false), FIT_RUNS * (1 + PASSES * adaptive_options));
+        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &storm, Ground::new(false, false)), FIT_RUNS * (1 + PASSES * adaptive_options));
         let gaps = slower(storm.server_delay_s).len();
-        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &storm, true, false), PASSES * gaps + FIT_RUNS * (1 + PASSES * (adaptive_options + gaps)));
+        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &storm, Ground::new(true, false)), PASSES * gaps + FIT_RUNS * (1 + PASSES * (adaptive_options + gaps)));
         let mut adaptive = storm;
         adaptive.intervals.rule = Rule::Stormcrawler;
-        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &adaptive, false, false), FIT_RUNS * PASSES * adaptive_options);
+        assert_eq!(Search::most_runs(Crawler::Stormcrawler, &adaptive, Ground::new(false, false)), FIT_RUNS * PASSES * adaptive_options);
     }
 
     /// The estimate's runs count the first pass's candidates as the search makes them
@@ -953,7 +1042,7 @@ mod tests {
         use super::super::{nutch, stormcrawler};
         let first_pass = |crawler: Crawler, loaded: Model, pushed_back: bool, typed: Typed| {
             let file = Score { freshness: 0.5, requests: 1000, refused: 0 };
-            let mut search = Search::new(crawler, loaded, pushed_back, false, typed, 100, file);
+            let mut search = Search::new(crawler, loaded, Ground::new(pushed_back, false), typed, 100, file);
             while search.next(&mut |m| Some(*m)).is_some() {
                 search.report(Score { freshness: 0.4, ..file }, &mut |m| Some(*m));
             }
@@ -977,11 +1066,11 @@ mod tests {
         ] {
             let counted = first_pass(crawler, loaded, pushed_back, typed.clone());
             assert_eq!(counted, made, "{crawler:?}");
-            let expected = Search::expected_runs(crawler, &loaded, pushed_back, false, &typed);
+            let expected = Search::expected_runs(crawler, &loaded, Ground::new(pushed_back, false), &typed);
             assert!((expected - EXPECTED_PASSES * EXPECTED_FIT_RUNS * made).abs() < 1e-9, "{crawler:?}: {expected}");
         }
         // on a page list's hosts the last stages add their measured runs
-        let named = Search::expected_runs(Crawler::Nutch, &nutch, false, true, &Typed::default());
+        let named = Search::expected_runs(Crawler::Nutch, &nutch, Ground::new(false, true), &Typed::default());
         assert!((named - EXPECTED_PASSES * EXPECTED_FIT_RUNS * 15.0 - EXPECTED_HOST_RUNS - EXPECTED_SEED_RUNS).abs() < 1e-9);
     }
 
