@@ -497,7 +497,7 @@ async function tuneOnTwoHosts(name, mimeType, text, rules) {
   return { result, tuned: fs.readFileSync(file, 'utf8') };
 }
 
-test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back', async () => {
+test('the tuning of Heritrix on hosts with capacities writes sheets into the tuned crawler-beans.cxml, downloaded and read back; with its rescheduler running, each host its own revisit too', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
   // a file of no delay factor and a 1 s gap: the host of 0.05 requests a second refuses it
@@ -517,6 +517,14 @@ test('the tuning of Heritrix on hosts with capacities writes sheets into the tun
   await panel.getByLabel('server capacity (requests a second; 0: no limit)').fill('100');
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /Not tried: no sheets: no host's capacity asks for a longer gap than the file's\./.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  await panel.getByLabel('server capacity (requests a second; 0: no limit)').fill('0');
+  // with its ReschedulingProcessor (a part of a job, no chain: it runs) at 864 s, each
+  // host's own revisit too, in the same sheets
+  const rescheduled = cxml.replace('</beans>', '<bean id="rescheduler" class="org.archive.crawler.postprocessor.ReschedulingProcessor"><property name="rescheduleDelaySeconds" value="864"/></bean></beans>');
+  const again = await tuneOnTwoHosts('crawler-beans.cxml', 'text/xml', rescheduled, 'sheets');
+  assert.match(again.result, /for 1 host; and each host revisited after its own delay \(a Heritrix sheet's rescheduler\.rescheduleDelaySeconds of [\d.]+ days\)[\s\S]*for 2 hosts \(80 pages\): 0\.\d+ of the pages fresh over the whole run on [\d,]+ requests; kept/);
+  assert.match(again.tuned, /<entry key="rescheduler\.rescheduleDelaySeconds" value="\d+"\/>/);
+  assert.match(again.tuned, /<entry key="disposition.minDelayMs" value="20000"\/>/);
   await panel.getByLabel('find a tuned configuration').uncheck();
   assert.deepEqual(browser.errors, []);
 });

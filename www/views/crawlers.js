@@ -187,9 +187,11 @@ function tunedSection(result) {
     .filter(Boolean)
     .map(escape);
   const all = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  // Heritrix and Scrapy have no adaptive rule: their revisit is the budget itself
+  const adaptive = ['nutch', 'stormcrawler'].includes(result.loaded?.crawler);
+  const refit = adaptive ? 'and its increment rate refitted so that it makes' : 'and compared only where it makes';
   return `<h3 class="tuned-heading">A tuned ${all} to take home</h3>
-    <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed and its increment rate refitted
-      so that it makes no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${files === 'files' ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
+    <p>The search tried ${integer(t.candidates)} candidates (${integer(t.runs)} runs), each one setting changed ${refit} no more requests than your file did (${integer(t.budget)}) and is refused by the servers no more often. The tuned ${files} keep${files === 'files' ? '' : 's'} ${number(t.predicted[0], 4)} of the pages
       fresh ${OVER[t.objective]} on ${integer(t.predicted[1])} requests (${confirmed}); yours kept ${number(scored(t.objective, result.runs[0]), 4)}.${settingsAlone(t)}${tunedNote(result)}</p>
     ${redrawnText(t, files)}
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
@@ -312,7 +314,7 @@ function hostsTried(t) {
 function revisitsText(r) {
   if (!r) return '';
   const days = (seconds) => `${number(seconds / 86400, 3)} days`;
-  const span = r.hosts > r.never ? ` from ${days(r.shortest_s)} to ${days(r.longest_s)}` : '';
+  const span = r.hosts === r.never ? '' : r.shortest_s === r.longest_s ? ` of ${days(r.shortest_s)}` : ` from ${days(r.shortest_s)} to ${days(r.longest_s)}`;
   const never = r.never ? `, ${integer(r.never)} never (<code>-1</code>)` : '';
   return `each host revisited after its own delay (a Heritrix sheet's <code>rescheduler.rescheduleDelaySeconds</code>${span}${never}), one for each host's pages as a whole
     where their marginal freshness meets the optimum's (OPT_POLITE at your crawler's bandwidth), all stretched by one factor to the same budget, for ${integer(r.hosts)} host${r.hosts === 1 ? '' : 's'}`;

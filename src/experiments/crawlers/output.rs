@@ -412,8 +412,12 @@ impl TunedHosts {
             }
             if let Some(r) = &self.revisits {
                 let never = if r.never > 0 { format!(", {} never", thousands(r.never as f64)) } else { String::new() };
-                let span =
-                    if r.hosts > r.never { format!(" from {} to {} days", sig(r.shortest_s as f64 / 86_400.0, 3), sig(r.longest_s as f64 / 86_400.0, 3)) } else { String::new() };
+                let days = |s: u64| sig(s as f64 / 86_400.0, 3);
+                let span = match r.hosts > r.never {
+                    true if r.shortest_s == r.longest_s => format!(" of {} days", days(r.shortest_s)),
+                    true => format!(" from {} to {} days", days(r.shortest_s), days(r.longest_s)),
+                    false => String::new(),
+                };
                 parts.push(format!("{} each revisited after its own delay (rescheduler.rescheduleDelaySeconds{span}{never}) from the optimum's marginal value for its pages, stretched by one factor to the budget", hosts(r.hosts)));
             }
             return format!("{rules} over {} pages: {}: {tried}; {verdict}", thousands(self.pages as f64), parts.join("; and "));
