@@ -292,9 +292,9 @@ function hostsTried(t) {
     const by = slots(t)
       ? `a Scrapy slot (<code>DOWNLOAD_SLOTS</code>: its <code>delay</code>, not randomised; your file's own slots kept)`
       : `a Heritrix sheet (<code>disposition.minDelayMs</code>, and <code>maxDelayMs</code> with it where that would cap it)`;
-    // under AutoThrottle a slot's delay is only where AutoThrottle starts it
+    // under AutoThrottle the slot turns it off for its host ('throttle': False)
     const held = h.throttled
-      ? `started at a request per 1/capacity by ${by} (under your file's AutoThrottle a slot's delay is only where it starts: AutoThrottle moves it toward the host's latency, never below <code>DOWNLOAD_DELAY</code>)`
+      ? `held to a request per 1/capacity by ${by}, its slot's <code>'throttle': False</code> keeping your file's AutoThrottle off it (Scrapy 2.11.1 and later; AutoThrottle would move the delay toward the host's latency)`
       : `held to a request per 1/capacity by ${by}`;
     const over = h.hosts ? `each host whose capacity your file's gap exceeds ${held}, the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'}` : '';
     const intro = `Last, ${[over, revisitsText(h.revisits)].filter(Boolean).join('; and ')} (${integer(h.pages)} pages): ${tried}`;

@@ -369,9 +369,8 @@ pub struct TunedHosts {
     /// Written into the tuned file itself (Heritrix's sheets, Scrapy's slots), not beside it.
     #[serde(default)]
     pub inside: bool,
-    /// Scrapy's slots under the file's AutoThrottle: a slot's delay is where AutoThrottle
-    /// starts it (`_adjust_delay` moves it toward the host's latency, never below
-    /// DOWNLOAD_DELAY), not a hold.
+    /// Scrapy's slots under the file's AutoThrottle: each says `'throttle': False`, so
+    /// that AutoThrottle (which would move its delay toward the host's latency) leaves it.
     #[serde(default)]
     pub throttled: bool,
     /// Heritrix's sheets giving hosts their own revisit (None: none).
@@ -401,7 +400,7 @@ impl TunedHosts {
             };
             let rules = if self.file_name == scrapy_slots::NAME { "Scrapy's DOWNLOAD_SLOTS" } else { "Heritrix's sheets" };
             let held = if self.throttled {
-                "each starting at a request per 1/capacity (under your file's AutoThrottle a slot's delay is only where it starts: AutoThrottle moves it toward the host's latency, never below DOWNLOAD_DELAY)"
+                "each held to a request per 1/capacity, its slot's 'throttle': False keeping your file's AutoThrottle off it (Scrapy 2.11.1 and later; AutoThrottle would move the delay toward the host's latency)"
             } else {
                 "each held to a request per 1/capacity"
             };

@@ -162,7 +162,7 @@ impl TunedSheets {
         // each host's gap under the file's own rules: a tuned one only ever lengthens it
         let (file, _) = Overlays::of(own, names, urls, repo, model).ok()?;
         let models = file.models(own, model);
-        let hosts: Vec<(usize, String, u64, bool)> = (0..repo.servers())
+        let hosts: Vec<(usize, String, u64, bool, bool)> = (0..repo.servers())
             .filter_map(|s| {
                 let (name, cap, host) = (names.get(s)?, capacities[s], &models[file.set(s)]);
                 let ms = (1000.0 / cap).ceil();
@@ -173,7 +173,9 @@ impl TunedSheets {
                     Reaction::Scrapy { randomize, .. } => randomize,
                     _ => false,
                 };
-                (cap.is_finite() && cap > 0.0 && host.politeness_s() < 1.0 / cap).then(|| (s, name.clone(), ms as u64, flag))
+                // Scrapy: AutoThrottle would move the delay (the slot turns it off)
+                let throttled = matches!(host.reaction, Reaction::Scrapy { autothrottle: true, .. });
+                (cap.is_finite() && cap > 0.0 && host.politeness_s() < 1.0 / cap).then(|| (s, name.clone(), ms as u64, flag, throttled))
             })
             .collect();
         let delays: Vec<(usize, String, i64)> = match revisits {
@@ -183,10 +185,11 @@ impl TunedSheets {
         if hosts.is_empty() && delays.is_empty() {
             return None;
         }
-        let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag)| (n.clone(), *ms, *flag)).collect();
+        let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag, _)| (n.clone(), *ms, *flag)).collect();
         let (beans, rules) = if crawler == Crawler::Scrapy {
             // the whole assignment, the file's own slots in it: read alone, it gives every rule
-            let beans = crate::core::policy::crawler_files::scrapy_slots::assignment(text.unwrap_or_default(), &listed, TUNED).ok()?;
+            let slots: Vec<_> = hosts.iter().map(|(_, n, ms, flag, throttled)| (n.clone(), *ms, *flag, *throttled)).collect();
+            let beans = crate::core::policy::crawler_files::scrapy_slots::assignment(text.unwrap_or_default(), &slots, TUNED).ok()?;
             let rules = read(Crawler::Scrapy, &beans, "tuned slots").ok()?.sheets;
             (beans, rules)
         } else {

@@ -1627,11 +1627,13 @@ fn the_tuning_writes_scrapy_slots_for_the_hosts_that_push_back() {
     assert_eq!(back.model.server_delay_s, 1.0);
     assert_eq!(back.sheets.len(), 2);
     assert_eq!(Figures::file_out(&o, "tuned_hosts"), None, "the slots are in the tuned file");
-    // under AutoThrottle a slot's delay is only where it starts: said so, not "held"
+    // under AutoThrottle the slot turns it off for its host (throttle False), so that the
+    // delay holds: kept, never refused, said
     let throttled = ran(CrawlersConfig { crawler_config: Some(format!("{settings}AUTOTHROTTLE_ENABLED = True\n")), ..config.clone() });
-    let t = throttled.tuned.as_ref().expect("tuned");
+    let t = tuned_and_confirmed(&throttled);
     let h = t.hosts.as_ref().expect("the slots tried");
-    assert!(h.throttled && h.words(t.refusals).contains("each starting at a request per 1/capacity (under your file's AutoThrottle"), "{}", h.words(t.refusals));
+    assert!(h.kept && h.throttled && h.words(t.refusals).contains("each held to a request per 1/capacity, its slot's 'throttle': False"), "{}", h.words(t.refusals));
+    assert!(t.text.contains("    'a.example': {'delay': 20, 'randomize_delay': False, 'throttle': False},\n"), "{}", t.text);
     // no host over capacity: no slots, said
     let calm = CrawlersConfig { page_list: config.page_list.as_ref().map(|l| l.replace(",0.05,", ",5,")), ..config };
     let o = ran(calm);

@@ -1,5 +1,5 @@
-//! Scrapy's `DOWNLOAD_SLOTS`: a dict from a slot's name to its `concurrency`, `delay` and
-//! `randomize_delay`, laid over the file's settings for that slot's requests (Downloader
+//! Scrapy's `DOWNLOAD_SLOTS`: a dict from a slot's name to its `concurrency`, `delay`,
+//! `randomize_delay` and `throttle`, laid over the file's settings for that slot's requests (Downloader
 //! `_get_slot`: a key the slot does not give keeps the file's `CONCURRENT_REQUESTS_PER_DOMAIN`,
 //! `DOWNLOAD_DELAY` or `RANDOMIZE_DOWNLOAD_DELAY`). A request's slot is its URL's host
 //! name (`get_slot_key`), so each slot is one host exactly, neither its subdomains nor
@@ -38,6 +38,26 @@ pub const KNOWN: &[Known] = &[
     },
     Known {
         name: "randomize_delay", default: "RANDOMIZE_DOWNLOAD_DELAY", meaning: "each of its delays × a uniform 0.5–1.5", apply: |m, v| file("RANDOMIZE_DOWNLOAD_DELAY", m, v)
+    },
+    // AutoThrottle._response_downloaded returns at once for a slot whose throttle is
+    // False (Scrapy 2.11.1, PR #6246): the slot keeps the delay it was made with, its
+    // `delay` or the spider's start delay (max of DOWNLOAD_DELAY and
+    // AUTOTHROTTLE_START_DELAY); read after the slot's other keys, wherever it stands
+    Known {
+        name: "throttle",
+        default: "True",
+        meaning: "False: AutoThrottle leaves its slot at the delay it starts from (Scrapy 2.11.1 and later); True, or without AutoThrottle, nothing",
+        apply: |m, v| {
+            if !super::boolean(v)?
+                && let Reaction::Scrapy { autothrottle, start_delay_s, .. } = &mut m.reaction
+                && *autothrottle
+            {
+                *autothrottle = false;
+                m.server_delay_s = m.server_delay_s.max(*start_delay_s);
+                m.min_delay_s = m.server_delay_s;
+            }
+            Ok(())
+        },
     },
 ];
 
@@ -82,6 +102,8 @@ pub fn read(entries: &[Entry], text: &str) -> Result<Sheets, String> {
             }
             out.entries.push((host.clone(), Entry { name: key, value: text, line: at, file: None }));
         }
+        // `throttle` after the keys that set the delay it keeps
+        settings.sort_by_key(|(key, ..)| key == "throttle");
         // exactly the host: its SURT form closed after the authority
         let prefix = host_surt(&host).trim_end_matches('/').to_string();
         out.rules.push(SheetRule { crawler: Crawler::Scrapy, prefix, sheet: host, line: host_line as u64 + 1, settings, decide: None });
@@ -91,10 +113,11 @@ pub fn read(entries: &[Entry], text: &str) -> Result<Sheets, String> {
     Ok(out)
 }
 
-/// A host the tuning holds to a least gap: its name, the gap in whole milliseconds, and
+/// A host the tuning holds to a least gap: its name, the gap in whole milliseconds,
 /// whether its delay is randomised (its slot then says `randomize_delay: False`, so that
-/// no gap falls short of the delay, as a randomised one's half do).
-pub type HostDelay = (String, u64, bool);
+/// no gap falls short of the delay, as a randomised one's half do), and whether
+/// AutoThrottle moves it (its slot then says `throttle: False`, so that the delay holds).
+pub type HostDelay = (String, u64, bool, bool);
 
 /// The `DOWNLOAD_SLOTS` assignment that holds each of `hosts` to its delay, after the
 /// comment `comment`: the file `text`'s own slots kept as written (each key's last value,
@@ -119,10 +142,13 @@ pub fn assignment(text: &str, hosts: &[HostDelay], comment: &str) -> Result<Stri
     for (host, entry) in &own.entries {
         set(host, &entry.name, entry.value.clone());
     }
-    for (host, ms, randomized) in hosts {
+    for (host, ms, randomized, throttled) in hosts {
         set(host, "delay", seconds(*ms));
         if *randomized {
             set(host, "randomize_delay", "False".into());
+        }
+        if *throttled {
+            set(host, "throttle", "False".into());
         }
     }
     let body: String = slots

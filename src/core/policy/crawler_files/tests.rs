@@ -961,11 +961,24 @@ fn scrapys_download_slots_set_their_hosts_apart() {
     assert_eq!(line("DOWNLOAD_SLOTS['fast.example']['concurrency']"), Some(6));
     assert_eq!(line("DOWNLOAD_SLOTS['slow.example']['randomize_delay']"), Some(9));
     assert!(l.settings.iter().filter(|s| s.name.starts_with("DOWNLOAD_SLOTS")).all(|s| s.meaning.contains("that host exactly")));
-    assert_eq!(l.ignored, vec![("BOT_NAME".to_string(), 11), ("DOWNLOAD_SLOTS['fast.example']['throttle']".to_string(), 7)]);
+    assert_eq!(l.ignored, vec![("BOT_NAME".to_string(), 11)]);
+    // throttle False without AutoThrottle: nothing (fast.example above is as its keys say)
+    assert_eq!(line("DOWNLOAD_SLOTS['fast.example']['throttle']"), Some(7));
     // with AutoThrottle a slot's delay is where its delay starts; the least stays the file's
     let auto = read(Crawler::Scrapy, "AUTOTHROTTLE_ENABLED = True\nDOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {'a.example': {'delay': 20}}\n", "f").unwrap();
     let a = overlay(&rules_for(&auto.sheets, "a.example").into_iter().map(|k| &auto.sheets[k]).collect::<Vec<_>>(), &auto.model).unwrap();
     assert!(a.server_delay_s == 1.0 && matches!(a.reaction, Reaction::Scrapy { start_delay_s, .. } if start_delay_s == 20.0), "{a:?}");
+    // a slot's throttle False (Scrapy 2.11.1): AutoThrottle leaves it at its delay, the
+    // slot's own or the spider's start (max of DOWNLOAD_DELAY 1 and the start 5), the
+    // key read after the delay wherever it stands
+    for (slot, delay) in [("{'delay': 20, 'throttle': False}", 20.0), ("{'throttle': False, 'delay': 20}", 20.0), ("{'throttle': False}", 5.0), ("{'throttle': True}", 1.0)] {
+        let held = read(Crawler::Scrapy, &format!("AUTOTHROTTLE_ENABLED = True\nDOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {{'a.example': {slot}}}\n"), "f").unwrap();
+        let a = overlay(&rules_for(&held.sheets, "a.example").into_iter().map(|k| &held.sheets[k]).collect::<Vec<_>>(), &held.model).unwrap();
+        let off = slot.contains("False");
+        assert!(a.server_delay_s == delay && matches!(a.reaction, Reaction::Scrapy { autothrottle, .. } if autothrottle != off), "{slot}: {a:?}");
+    }
+    let e = read(Crawler::Scrapy, "DOWNLOAD_SLOTS = {'a.example': {'throttle': 0}}\n", "f").unwrap_err();
+    assert!(e.message.contains("DOWNLOAD_SLOTS['a.example']['throttle'] (line 1): must be true or false"), "{e}");
     // refused, naming the setting, the line and the fix
     for (value, says) in [
         ("{'a.example': {'delay': -1}}", "DOWNLOAD_SLOTS['a.example']['delay'] (line 1): must be a number of seconds"),
@@ -994,11 +1007,11 @@ fn scrapys_download_slots_set_their_hosts_apart() {
 fn the_tuned_download_slots_keep_the_files_own_and_hold_the_listed_hosts() {
     let file =
         "DOWNLOAD_DELAY = 1\nDOWNLOAD_SLOTS = {\n    'own.example': {'delay': 2, 'concurrency': 4, 'throttle': True},\n    'Busy.example': {'delay': 0.5, 'delay': 0.25},\n}\n";
-    let hosts = vec![("busy.example".to_string(), 20_000, true), ("new.example".to_string(), 1_500, false)];
+    let hosts = vec![("busy.example".to_string(), 20_000, true, false), ("new.example".to_string(), 1_500, false, true)];
     let slots = scrapy_slots::assignment(file, &hosts, "the tuning").unwrap();
     assert_eq!(
         slots,
-        "# the tuning\nDOWNLOAD_SLOTS = {\n    'own.example': {'delay': 2, 'concurrency': 4, 'throttle': True},\n    'busy.example': {'delay': 20, 'randomize_delay': False},\n    'new.example': {'delay': 1.5},\n}\n"
+        "# the tuning\nDOWNLOAD_SLOTS = {\n    'own.example': {'delay': 2, 'concurrency': 4, 'throttle': True},\n    'busy.example': {'delay': 20, 'randomize_delay': False},\n    'new.example': {'delay': 1.5, 'throttle': False},\n}\n"
     );
     let tuned = format!("{file}{slots}");
     let back = read(Crawler::Scrapy, &tuned, "f").unwrap();
@@ -1009,5 +1022,5 @@ fn the_tuned_download_slots_keep_the_files_own_and_hold_the_listed_hosts() {
     // a file whose slots cannot be read gives no assignment
     assert!(scrapy_slots::assignment("DOWNLOAD_SLOTS = [1]\n", &hosts, "t").is_err());
     // the shipped defaults: the listed hosts alone
-    assert_eq!(scrapy_slots::assignment("", &hosts[1..], "t").unwrap(), "# t\nDOWNLOAD_SLOTS = {\n    'new.example': {'delay': 1.5},\n}\n");
+    assert_eq!(scrapy_slots::assignment("", &hosts[1..], "t").unwrap(), "# t\nDOWNLOAD_SLOTS = {\n    'new.example': {'delay': 1.5, 'throttle': False},\n}\n");
 }
