@@ -43,13 +43,13 @@ const SERVERS_SHOWN: usize = 10;
 /// within a thousandth of the horizon.
 pub(super) const SPLIT_SLICES: usize = 1000;
 
-/// A run's slices for about `requests` requests (each slice steps every server once).
 /// Why Heritrix's tuning gives no host its own revisit.
 const NO_REVISIT_SHEETS: &str = "no sheets giving each host its own revisit (rescheduler.rescheduleDelaySeconds): Heritrix runs no ReschedulingProcessor here (the shipped profile has it commented out); with its bean defined and a <ref bean=\"rescheduler\"/> in the disposition chain, the tuning fits one to each host";
 
 /// Why a candidate from the optimum's intervals is not tried: it has none.
 const NO_OPTIMUM: &str = "the optimum (MERGE at the crawler's bandwidth) made no request";
 
+/// A run's slices for about `requests` requests (each slice steps every server once).
 pub(super) fn slices_for(requests: f64) -> usize {
     (requests / SLICE_REQUESTS).ceil().clamp(1.0, 10_000.0) as usize
 }

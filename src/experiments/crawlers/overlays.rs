@@ -32,9 +32,11 @@ impl Overlays {
             return Ok((Overlays::default(), None));
         }
         let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
+        // each set's index by its rules (a tuning's sheets give every host its own)
+        let mut index: std::collections::HashMap<Vec<usize>, usize> = std::collections::HashMap::from([(Vec::new(), 0)]);
         let mut intern = |set: Vec<usize>| -> Result<u16, String> {
-            let k = match sets.iter().position(|x| *x == set) {
-                Some(k) => k,
+            let k = match index.get(&set) {
+                Some(&k) => k,
                 None => {
                     if sets.len() > usize::from(u16::MAX) {
                         return Err(format!(
@@ -43,6 +45,7 @@ impl Overlays {
                             u16::MAX
                         ));
                     }
+                    index.insert(set.clone(), sets.len());
                     sets.push(set);
                     sets.len() - 1
                 }
@@ -207,8 +210,11 @@ impl TunedSheets {
             (beans, rules)
         };
         let (overlays, _) = Overlays::of(&rules, names, urls, repo, model).ok()?;
-        let named = |s: usize| hosts.iter().any(|h| h.0 == s) || delays.iter().any(|d| d.0 == s);
-        let pages = (0..repo.servers()).filter(|&s| named(s)).map(|s| repo.server_pages(s).len() as u64).sum();
+        let mut named = vec![false; repo.servers()];
+        for s in hosts.iter().map(|h| h.0).chain(delays.iter().map(|d| d.0)) {
+            named[s] = true;
+        }
+        let pages = (0..repo.servers()).filter(|&s| named[s]).map(|s| repo.server_pages(s).len() as u64).sum();
         let revisits = (!delays.is_empty()).then(|| {
             let positive = || delays.iter().map(|d| d.2).filter(|&d| d > 0);
             TunedRevisits {
