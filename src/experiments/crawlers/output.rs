@@ -828,6 +828,16 @@ impl CrawlersOutput {
     }
 }
 
+/// The pen of the k-th run drawn: the crawler's amber, then the palette from its first
+/// colour on (MERGE blue, the tuned file orange dashed, …), amber skipped.
+fn run_pen(k: usize) -> Pen {
+    series_pen(match k {
+        0 => 4,
+        k if k <= 4 => k - 1,
+        k => k,
+    })
+}
+
 impl Figures for CrawlersOutput {
     fn figures(&self) -> Vec<Figure> {
         let horizon = self.config.horizon_days.0;
@@ -837,7 +847,7 @@ impl Figures for CrawlersOutput {
             .enumerate()
             .map(|(k, r)| {
                 let line = r.freshness.iter().enumerate().map(|(b, &v)| [(b as f64 + 0.5) * self.bin_days, v]).collect();
-                Layer::lines(format!("{}{}", r.label, if r.complete { "" } else { " (running)" }), vec![line], series_pen(if k == 0 { 4 } else { 0 }))
+                Layer::lines(format!("{}{}", r.label, if r.complete { "" } else { " (running)" }), vec![line], run_pen(k))
             })
             .collect();
         let bound = self.runs.get(1).and_then(|m| m.polite_bound);

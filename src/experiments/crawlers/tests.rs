@@ -2,6 +2,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
+use crate::chart::figure::Layer;
 use crate::core::model::webbase::RepositoryConfig;
 use crate::core::policy::crawler_files::tuning::Objective;
 use crate::core::policy::crawler_files::{Crawler, nutch_mimes};
@@ -1456,6 +1457,16 @@ fn tuned_fresher(o: &CrawlersOutput) -> &RunResult {
         o.runs[0].mean,
         o.runs[0].requests
     );
+    let pens: Vec<String> = o.figures()[0]
+        .layers
+        .iter()
+        .filter_map(|l| match l {
+            Layer::Lines { pen, .. } => Some(format!("{pen:?}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pens.len(), o.runs.len());
+    assert!((1..pens.len()).all(|k| !pens[..k].contains(&pens[k])), "each run its own pen: {pens:?}");
     tuned_run
 }
 
