@@ -828,14 +828,10 @@ impl CrawlersOutput {
     }
 }
 
-/// The pen of the k-th run drawn: the crawler's amber, then the palette from its first
-/// colour on (MERGE blue, the tuned file orange dashed, …), amber skipped.
+/// The pen of the k-th run drawn: the crawler's amber dashed, MERGE's blue solid, the
+/// tuned file's green dotted (three colours and three patterns), then the rest of the palette.
 fn run_pen(k: usize) -> Pen {
-    series_pen(match k {
-        0 => 4,
-        k if k <= 4 => k - 1,
-        k => k,
-    })
+    series_pen([4, 0, 2, 1, 3, 5, 6, 7][k % 8] + 8 * (k / 8))
 }
 
 impl Figures for CrawlersOutput {
