@@ -702,7 +702,7 @@ impl CrawlersJob {
     /// The tuning's sheets (Scrapy's slots) for `model`: each host over capacity held to
     /// it, and where Heritrix runs the file's rescheduler each host's revisit from the
     /// optimum's, times `stretch`.
-    fn sheets_for(&self, model: &Model, stretch: f64) -> Option<TunedSheets> {
+    fn sheets_for(&self, model: &Model, stretch: f64) -> Result<Option<TunedSheets>, String> {
         let revisits = (self.loaded.reschedules && self.optimum.len() == self.repo.pages()).then(|| tuning::host_revisits_from(&self.repo, &self.optimum, stretch));
         let text = self.config.crawler_config.as_deref();
         TunedSheets::of(self.loaded.crawler, text, &self.loaded.sheets, model, &self.server_names, &self.page_names, &self.capacities(), revisits.as_deref(), &self.repo)
@@ -728,24 +728,30 @@ impl CrawlersJob {
         let mut search = self.search.take()?;
         let mut next = search.next(&mut |m| self.realise(m));
         if let Some(model) = next.filter(|_| search.hosts == HostStage::Trying) {
-            let mut why = None;
             let first = self.tuned_hosts.is_none() && self.tuned_sheets.is_none();
             let crawler = self.loaded.crawler;
-            let nothing = if matches!(crawler, Crawler::Heritrix | Crawler::Scrapy) {
-                self.tuned_sheets = self.sheets_for(&model, search.stretch());
-                self.tuned_sheets.is_none()
+            let (nothing, why) = if matches!(crawler, Crawler::Heritrix | Crawler::Scrapy) {
+                let sheets = self.sheets_for(&model, search.stretch());
+                let why = sheets.as_ref().err().cloned();
+                self.tuned_sheets = sheets.ok().flatten();
+                (self.tuned_sheets.is_none(), why)
             } else {
                 let file = self.host_file(&model, search.stretch());
-                why = file.as_ref().err().cloned();
+                let why = file.as_ref().err().cloned();
                 self.tuned_hosts = file.ok();
-                self.tuned_hosts.is_none()
+                (self.tuned_hosts.is_none(), why)
             };
             // no host whose bounds differ from the global ones (or who asks for a
             // longer gap): nothing to try, and the result says why
             if first && nothing {
+                let file = match crawler {
+                    Crawler::Scrapy => "slots",
+                    Crawler::Heritrix => "sheets",
+                    _ => nutch_hosts::FILE_NAME,
+                };
                 self.untried.push(match why {
-                    Some(why) => format!("no {}: {why}", nutch_hosts::FILE_NAME),
-                    None => format!("no {}: no host's capacity asks for a longer gap than the file's", if crawler == Crawler::Scrapy { "slots" } else { "sheets" }),
+                    Some(why) => format!("no {file}: {why}"),
+                    None => format!("no {file}: no host's capacity asks for a longer gap than the file's"),
                 });
                 search.skip_trying();
                 next = search.next(&mut |m| self.realise(m));
@@ -774,7 +780,7 @@ impl CrawlersJob {
                 if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
                     match self.loaded.crawler {
                         Crawler::Nutch => self.tuned_hosts = self.host_file(&model, search.stretch()).ok(),
-                        Crawler::Heritrix if self.loaded.reschedules => self.tuned_sheets = self.sheets_for(&model, search.stretch()),
+                        Crawler::Heritrix if self.loaded.reschedules => self.tuned_sheets = self.sheets_for(&model, search.stretch()).ok().flatten(),
                         _ => {}
                     }
                 }

@@ -3,9 +3,10 @@
 //! holds one set of rules a set, not one a server), and what the rules covered.
 
 use super::output::{SheetsUsed, TunedRevisits};
+use crate::chart::format::thousands;
 use crate::core::model::repository::Repository;
 use crate::core::policy::crawler_files::heritrix_sheets::{self, SheetRule};
-use crate::core::policy::crawler_files::{Crawler, Model, read};
+use crate::core::policy::crawler_files::{self, Crawler, Model, read};
 use crate::core::policy::crawler_files::{heritrix, tuning};
 use crate::core::policy::pushback::Reaction;
 
@@ -145,11 +146,27 @@ const TUNED: &str = "Freshlab's tuning: each host whose capacity asks for it hel
 const REVISITS: &str =
     "Freshlab's tuning: each host's revisit (rescheduler.rescheduleDelaySeconds; -1 never) from the optimum's marginal value for its pages, OPT_POLITE at your crawler's bandwidth";
 
+/// Whether the tuned rules `beans` for `hosts` hosts, with the file `text` they go into,
+/// stay within what Freshlab reads back as a crawler's configuration.
+fn fits(beans: &str, text: Option<&str>, hosts: usize) -> Result<(), String> {
+    let bytes = beans.len() + text.map_or(0, str::len);
+    if bytes > crawler_files::MAX_BYTES {
+        return Err(format!(
+            "the rules for {} hosts would make the file {} KB, over the {} KB Freshlab reads as a crawler's configuration (hosts of different capacities each get their own); give fewer hosts a capacity",
+            thousands(hosts as f64),
+            thousands((bytes >> 10) as f64),
+            thousands((crawler_files::MAX_BYTES >> 10) as f64)
+        ));
+    }
+    Ok(())
+}
+
 impl TunedSheets {
     /// For `model`'s gap over the servers `names` with `capacities` (requests a second),
     /// the crawler's file being `text` (None: its shipped defaults), and where given each
     /// server's revisit in days (`revisits`, [`tuning::host_revisits_from`]; None: never);
-    /// None where no host's capacity asks for a longer gap and no revisit is given.
+    /// None where no host's capacity asks for a longer gap and no revisit is given; why
+    /// not where the sheets cannot be written or run.
     #[allow(clippy::too_many_arguments)]
     pub fn of(
         crawler: Crawler,
@@ -161,9 +178,9 @@ impl TunedSheets {
         capacities: &[f64],
         revisits: Option<&[Option<f64>]>,
         repo: &Repository,
-    ) -> Option<Self> {
+    ) -> Result<Option<Self>, String> {
         // each host's gap under the file's own rules: a tuned one only ever lengthens it
-        let (file, _) = Overlays::of(own, names, urls, repo, model).ok()?;
+        let (file, _) = Overlays::of(own, names, urls, repo, model)?;
         let models = file.models(own, model);
         let hosts: Vec<(usize, String, u64, bool, bool)> = (0..repo.servers())
             .filter_map(|s| {
@@ -186,14 +203,15 @@ impl TunedSheets {
             _ => Vec::new(),
         };
         if hosts.is_empty() && delays.is_empty() {
-            return None;
+            return Ok(None);
         }
         let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag, _)| (n.clone(), *ms, *flag)).collect();
         let (beans, rules) = if crawler == Crawler::Scrapy {
             // the whole assignment, the file's own slots in it: read alone, it gives every rule
             let slots: Vec<_> = hosts.iter().map(|(_, n, ms, flag, throttled)| (n.clone(), *ms, *flag, *throttled)).collect();
-            let beans = crate::core::policy::crawler_files::scrapy_slots::assignment(text.unwrap_or_default(), &slots, TUNED).ok()?;
-            let rules = read(Crawler::Scrapy, &beans, "tuned slots").ok()?.sheets;
+            let beans = crate::core::policy::crawler_files::scrapy_slots::assignment(text.unwrap_or_default(), &slots, TUNED)?;
+            fits(&beans, text, hosts.len())?;
+            let rules = read(Crawler::Scrapy, &beans, "tuned slots").map_err(|e| e.to_string())?.sheets;
             (beans, rules)
         } else {
             let mut beans = if listed.is_empty() { String::new() } else { heritrix_sheets::host_gaps(&listed, TUNED) };
@@ -201,15 +219,16 @@ impl TunedSheets {
                 let each: Vec<(String, i64)> = delays.iter().map(|(_, n, d)| (n.clone(), *d)).collect();
                 beans.push_str(&heritrix_sheets::host_revisits(&each, REVISITS));
             }
+            fits(&beans, text, hosts.len().max(delays.len()))?;
             // read back as Heritrix would, after the file's own sheets (with the file's
             // rescheduler, which runs, where they give revisits)
             let rescheduler = if delays.is_empty() { String::new() } else { format!("{}\n", heritrix::RESCHEDULER_BEAN) };
-            let alone = heritrix_sheets::insert(&format!("<beans>\n{rescheduler}</beans>"), &beans).ok()?;
+            let alone = heritrix_sheets::insert(&format!("<beans>\n{rescheduler}</beans>"), &beans)?;
             let mut rules = own.to_vec();
-            rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").ok()?.sheets);
+            rules.extend(read(Crawler::Heritrix, &alone, "tuned sheets").map_err(|e| e.to_string())?.sheets);
             (beans, rules)
         };
-        let (overlays, _) = Overlays::of(&rules, names, urls, repo, model).ok()?;
+        let (overlays, _) = Overlays::of(&rules, names, urls, repo, model)?;
         let mut named = vec![false; repo.servers()];
         for s in hosts.iter().map(|h| h.0).chain(delays.iter().map(|d| d.0)) {
             named[s] = true;
@@ -224,7 +243,7 @@ impl TunedSheets {
                 never: delays.iter().filter(|d| d.2 <= 0).count() as u64,
             }
         });
-        Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits })
+        Ok(Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits }))
     }
 
     /// `text` (the tuned file) with the rules written into it.

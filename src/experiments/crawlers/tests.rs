@@ -1569,6 +1569,34 @@ fn the_tuning_writes_heritrix_revisit_sheets_where_its_rescheduler_runs() {
     assert!(t.hosts.is_none() && t.untried.iter().any(|u| u.contains("where your file's ReschedulingProcessor runs")), "{:?}", t.untried);
 }
 
+/// Sheets a tuned file cannot hold: 2,500 hosts each of its own capacity (all but the two
+/// of most capacity, within Heritrix's default 3 s) would each get a sheet of its own gap,
+/// over the 1 MB Freshlab reads as a crawler's configuration —
+/// not tried, and the result says why (it had said no host asked for a longer gap).
+#[test]
+fn sheets_over_the_files_limit_are_not_tried_and_said_why() {
+    let mut list = String::from("page,server,change_rate,capacity\n");
+    for k in 0..2_500 {
+        list.push_str(&format!("https://h{k}.example/,h{k}.example,0.5,{}\n", 1.0 / (k as f64 + 2.0)));
+    }
+    let o = ran(CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        horizon_days: Days(2.0),
+        bins: 10,
+        tune: true,
+        ..CrawlersConfig::default()
+    });
+    let t = o.tuned.as_ref().expect("the tuning's result");
+    assert!(t.hosts.is_none(), "no sheets");
+    assert!(
+        t.untried.iter().any(|u| u.starts_with("no sheets: the rules for 2,498 hosts would make the file 1,290 KB") && u.ends_with("give fewer hosts a capacity")),
+        "{:?}",
+        t.untried
+    );
+}
+
 /// Scrapy's DOWNLOAD_SLOTS: a slot's host is requested at its slot's delay, a host the
 /// slots do not name (a subdomain of one included) at the file's DOWNLOAD_DELAY —
 /// hand-counted over a day of 50 pages a host recrawled every 0.001 day (each host asks
