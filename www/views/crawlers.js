@@ -197,7 +197,7 @@ function tunedSection(result) {
     ${rows ? `<table class="proof"><caption>What the tuned file changes</caption>
       <thead><tr><th scope="col">setting</th><th scope="col">your file</th><th scope="col">tuned</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
     ${rows || (kept && inside) ? `<p><button type="button" data-tuned-download>Download the tuned ${escape(t.file_name)}</button>
-      (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? (slots(t) ? ', with the DOWNLOAD_SLOTS below added at its end, in place of its own' : ', with the sheets below added before its closing &lt;/beans&gt;') : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
+      (your file${rows ? ' with these lines changed, each marked by a comment' : ''}${kept && inside ? (slots(t) ? ', with the DOWNLOAD_SLOTS below added at its end, in place of its own' : `, with the sheets below added before its closing &lt;/beans&gt;${t.hosts.revisits?.turned_on ? ' and its ReschedulingProcessor turned on' : ''}`) : ''}).</p>` : `<p>Your ${escape(t.file_name)} stays as it is.</p>`}
     ${mimesMoved(t)}${hostsTried(t)}${seedsTried(t)}${untried(t)}`;
 }
 
@@ -317,7 +317,9 @@ function revisitsText(r) {
   const span = r.hosts === r.never ? '' : r.shortest_s === r.longest_s ? ` of ${days(r.shortest_s)}` : ` from ${days(r.shortest_s)} to ${days(r.longest_s)}`;
   const never = r.never ? `, ${integer(r.never)} never (<code>-1</code>)` : '';
   return `each host revisited after its own delay (a Heritrix sheet's <code>rescheduler.rescheduleDelaySeconds</code>${span}${never}), one for each host's pages as a whole
-    where their marginal freshness meets the optimum's (OPT_POLITE at your crawler's bandwidth), all stretched by one factor to the same budget, for ${integer(r.hosts)} host${r.hosts === 1 ? '' : 's'}`;
+    where their marginal freshness meets the optimum's (OPT_POLITE at your crawler's bandwidth), all stretched by one factor to the same budget, for ${integer(r.hosts)} host${r.hosts === 1 ? '' : 's'}${
+      r.turned_on ? ` — Heritrix's ReschedulingProcessor turned on for it (your file has it off: the tuned file defines the <code>rescheduler</code> bean and names it in the disposition chain)` : ''
+    }`;
 }
 
 /** NUTCH-1564's cost, as `npm run crawlers-tables` measured it (README's table). */

@@ -876,12 +876,7 @@ impl Settings for CrawlersConfig {
             None => Typed::default(),
         };
         let candidates = if self.tune {
-            tuning::Search::expected_runs(
-                self.crawler,
-                &loaded.model,
-                tuning::Ground { pushed_back: self.may_push_back(), named: self.source == RepositorySource::PageList, reschedules: loaded.reschedules },
-                &typed,
-            )
+            tuning::Search::expected_runs(self.crawler, &loaded.model, tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList), &typed)
         } else {
             0.0
         };

@@ -43,9 +43,6 @@ const SERVERS_SHOWN: usize = 10;
 /// within a thousandth of the horizon.
 pub(super) const SPLIT_SLICES: usize = 1000;
 
-/// Why Heritrix's tuning gives no host its own revisit.
-const NO_REVISIT_SHEETS: &str = "no sheets giving each host its own revisit (rescheduler.rescheduleDelaySeconds): Heritrix runs no ReschedulingProcessor here (the shipped profile has it commented out); with its bean defined and a <ref bean=\"rescheduler\"/> in the disposition chain, the tuning fits one to each host";
-
 /// Why a candidate from the optimum's intervals is not tried: it has none.
 const NO_OPTIMUM: &str = "the optimum (MERGE at the crawler's bandwidth) made no request";
 
@@ -340,11 +337,7 @@ impl CrawlersJob {
         }
         let runs = 2.0
             + causes.len() as f64
-            + if config.tune {
-                Search::most_runs(config.crawler, &loaded.model, Ground { pushed_back, named: !server_names.is_empty(), reschedules: loaded.reschedules }) as f64 + 1.0
-            } else {
-                0.0
-            }
+            + if config.tune { Search::most_runs(config.crawler, &loaded.model, Ground::new(pushed_back, !server_names.is_empty())) as f64 + 1.0 } else { 0.0 }
             + if redrawn.is_some() { (REDRAWS * if config.tune { 2 } else { 1 }) as f64 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
         Ok(CrawlersJob {
@@ -703,7 +696,8 @@ impl CrawlersJob {
     /// it, and where Heritrix runs the file's rescheduler each host's revisit from the
     /// optimum's, times `stretch`.
     fn sheets_for(&self, model: &Model, stretch: f64) -> Result<Option<TunedSheets>, String> {
-        let revisits = (self.loaded.reschedules && self.optimum.len() == self.repo.pages()).then(|| tuning::host_revisits_from(&self.repo, &self.optimum, stretch));
+        let revisits =
+            (self.loaded.crawler == Crawler::Heritrix && self.optimum.len() == self.repo.pages()).then(|| tuning::host_revisits_from(&self.repo, &self.optimum, stretch));
         let text = self.config.crawler_config.as_deref();
         TunedSheets::of(self.loaded.crawler, text, &self.loaded.sheets, model, &self.server_names, &self.page_names, &self.capacities(), revisits.as_deref(), &self.repo)
     }
@@ -780,7 +774,7 @@ impl CrawlersJob {
                 if matches!(search.hosts, HostStage::Tried { score: Some(_), .. }) {
                     match self.loaded.crawler {
                         Crawler::Nutch => self.tuned_hosts = self.host_file(&model, search.stretch()).ok(),
-                        Crawler::Heritrix if self.loaded.reschedules => self.tuned_sheets = self.sheets_for(&model, search.stretch()).ok().flatten(),
+                        Crawler::Heritrix => self.tuned_sheets = self.sheets_for(&model, search.stretch()).ok().flatten(),
                         _ => {}
                     }
                 }
@@ -1105,18 +1099,10 @@ impl Plan for CrawlersJob {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
                     let named = !self.server_names.is_empty();
-                    let search = Search::new(
-                        self.loaded.crawler,
-                        self.loaded.model,
-                        Ground { pushed_back: self.pushed_back, named, reschedules: self.loaded.reschedules },
-                        self.typed(),
-                        self.repo.pages() as u64,
-                        self.score(&result),
-                    );
+                    let search =
+                        Search::new(self.loaded.crawler, self.loaded.model, Ground::new(self.pushed_back, named), self.typed(), self.repo.pages() as u64, self.score(&result));
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
-                    } else if named && self.loaded.crawler == Crawler::Heritrix && !self.loaded.reschedules {
-                        self.untried.push(NO_REVISIT_SHEETS.into());
                     }
                     self.search = Some(search);
                 }
@@ -1225,11 +1211,7 @@ fn nothing_to_tune(crawler: Crawler) -> String {
             "sheets",
         ),
     };
-    let revisits = if crawler == Crawler::Heritrix {
-        ", and where your file's ReschedulingProcessor runs (a <ref bean=\"rescheduler\"/> in the disposition chain), sheets giving each host its own revisit"
-    } else {
-        ""
-    };
+    let revisits = if crawler == Crawler::Heritrix { ", and sheets giving each host its own revisit (its ReschedulingProcessor turned on where your file has it off)" } else { "" };
     format!(
         "no setting: {revisit}, and the tuning only ever lengthens {gap}, which it tries where some server has a capacity; on a page list of named hosts it also writes {rules} for the hosts the gap would push over capacity{revisits}"
     )

@@ -386,6 +386,8 @@ pub struct TunedRevisits {
     pub shortest_s: u64,
     pub longest_s: u64,
     pub never: u64,
+    /// The tuned file turns Heritrix's ReschedulingProcessor on (the file had it off).
+    pub turned_on: bool,
 }
 
 impl TunedHosts {
@@ -417,7 +419,8 @@ impl TunedHosts {
                     true => format!(" from {} to {} days", days(r.shortest_s), days(r.longest_s)),
                     false => String::new(),
                 };
-                parts.push(format!("{} each revisited after its own delay (rescheduler.rescheduleDelaySeconds{span}{never}) from the optimum's marginal value for its pages, stretched by one factor to the budget", hosts(r.hosts)));
+                let on = if r.turned_on { ", the ReschedulingProcessor turned on (defined and named in the disposition chain)" } else { "" };
+                parts.push(format!("{} each revisited after its own delay (rescheduler.rescheduleDelaySeconds{span}{never}) from the optimum's marginal value for its pages, stretched by one factor to the budget{on}", hosts(r.hosts)));
             }
             return format!("{rules} over {} pages: {}: {tried}; {verdict}", thousands(self.pages as f64), parts.join("; and "));
         }

@@ -220,6 +220,10 @@ impl TunedSheets {
                 beans.push_str(&heritrix_sheets::host_revisits(&each, REVISITS));
             }
             fits(&beans, text, hosts.len().max(delays.len()))?;
+            if let (false, Some(text)) = (delays.is_empty(), text) {
+                // the file's rescheduler turned on where it is off: said where it cannot be
+                heritrix::with_rescheduler(text)?;
+            }
             // read back as Heritrix would, after the file's own sheets (with the file's
             // rescheduler, which runs, where they give revisits)
             let rescheduler = if delays.is_empty() { String::new() } else { format!("{}\n", heritrix::RESCHEDULER_BEAN) };
@@ -241,6 +245,7 @@ impl TunedSheets {
                 shortest_s: positive().min().unwrap_or(0) as u64,
                 longest_s: positive().max().unwrap_or(0) as u64,
                 never: delays.iter().filter(|d| d.2 <= 0).count() as u64,
+                turned_on: text.is_none_or(|t| heritrix::with_rescheduler(t).is_ok_and(|on| on != t)),
             }
         });
         Ok(Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits }))
@@ -251,6 +256,8 @@ impl TunedSheets {
         if crawler == Crawler::Scrapy {
             let newline = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
             Ok(format!("{text}{newline}{}", self.beans))
+        } else if self.revisits.is_some() {
+            heritrix::with_rescheduler(&heritrix_sheets::insert(text, &self.beans)?)
         } else {
             heritrix_sheets::insert(text, &self.beans)
         }

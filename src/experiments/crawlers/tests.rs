@@ -951,9 +951,8 @@ fn a_big_host_files_pairs_are_priced_by_their_share() {
     assert!((mixed - (daily + weekly) / 2.0).abs() < 1e-9 * daily, "{mixed} against {}", (daily + weekly) / 2.0);
 }
 
-/// A last candidate the tuning cannot make is said with why: Heritrix's sheets where no
-/// host's capacity asks for a longer gap than the file's (the stage left no word), and
-/// its revisit sheets where it runs no rescheduler.
+/// A last candidate the tuning cannot make is said with why: Scrapy's slots where no
+/// host's capacity asks for a longer gap than the file's (the stage left no word).
 #[test]
 fn the_tuning_says_a_last_candidate_it_did_not_try() {
     let mut list = String::from("page,server,change_rate\n");
@@ -962,17 +961,12 @@ fn the_tuning_says_a_last_candidate_it_did_not_try() {
             list.push_str(&format!("https://h{s}.example/{k},h{s}.example,0.1\n"));
         }
     }
-    let config = CrawlersConfig { crawler: Crawler::Heritrix, crawler_config: None, server_capacity: 100.0, tune: true, ..sample_nutch_on(list) };
+    let config =
+        CrawlersConfig { crawler: Crawler::Scrapy, crawler_config: None, crawler_settings: "DOWNLOAD_DELAY=1".into(), server_capacity: 100.0, tune: true, ..sample_nutch_on(list) };
     let out = ran(config);
     let tuned = out.tuned.as_ref().expect("tuned");
-    assert_eq!(tuned.untried.len(), 2, "{:?}", tuned.untried);
-    assert!(
-        tuned.untried[0].starts_with("no sheets giving each host its own revisit (rescheduler.rescheduleDelaySeconds): Heritrix runs no ReschedulingProcessor here"),
-        "{:?}",
-        tuned.untried
-    );
-    assert_eq!(tuned.untried[1], "no sheets: no host's capacity asks for a longer gap than the file's");
-    assert!(tuned.words().ends_with("; no sheets: no host's capacity asks for a longer gap than the file's"), "{}", tuned.words());
+    assert_eq!(tuned.untried, ["no slots: no host's capacity asks for a longer gap than the file's"]);
+    assert!(tuned.words().ends_with("; no slots: no host's capacity asks for a longer gap than the file's"), "{}", tuned.words());
 }
 
 /// A crawler with nothing the tuning may change (Heritrix and Scrapy on servers with no
@@ -1493,7 +1487,8 @@ fn the_tuning_writes_heritrix_sheets_for_the_hosts_that_push_back() {
     let o = ran(config.clone());
     let t = tuned_and_confirmed(&o);
     let h = t.hosts.as_ref().expect("the sheets tried");
-    assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 40, "{}", h.words(t.refusals));
+    // (both hosts' pages also get their revisit, the rescheduler turned on)
+    assert!(h.inside && h.kept && h.hosts == 1 && h.pages == 80 && h.revisits.as_ref().is_some_and(|r| r.turned_on && r.hosts == 2), "{}", h.words(t.refusals));
     // a.example held to 20 s (1/0.05), b.example left at the file's 1 s
     assert!(t.text.contains("<value>http://(example,a,)/</value>") && t.text.contains("<entry key=\"disposition.minDelayMs\" value=\"20000\"/>"), "{}", t.text);
     assert!(t.text.contains("SheetOverlaysManager"), "the manager added: {}", t.text);
@@ -1514,16 +1509,16 @@ fn the_tuning_writes_heritrix_sheets_for_the_hosts_that_push_back() {
     assert_eq!(tuned_run.answers.refused, 0, "a.example at a request every 50 s");
 }
 
-/// Issue 46: where Heritrix runs the file's ReschedulingProcessor, the tuning's last
+/// Issue 46: on a page list of named hosts, Heritrix's tuning's last
 /// candidate gives each named host its own revisit, a sheet of
 /// `rescheduler.rescheduleDelaySeconds` from the optimum's marginal value for the host's
 /// pages, fitted to the budget: on hosts changing 100 times apart, revisited alike every
 /// 3 days by the file, the slow host is revisited less often than the middle one, the
 /// fast one (its pages not worth a revisit) never; fresher within the budget, written
 /// into the tuned file and confirmed from it read back. With the rescheduler out of the
-/// chain none is tried, and the result says why.
+/// chain, the tuned file turns it on.
 #[test]
-fn the_tuning_writes_heritrix_revisit_sheets_where_its_rescheduler_runs() {
+fn the_tuning_writes_heritrix_revisit_sheets() {
     let mut list = String::from("page,server,change_rate\n");
     for (host, rate) in [("slow.example", 0.02), ("middle.example", 0.2), ("fast.example", 50.0)] {
         for k in 0..20 {
@@ -1541,6 +1536,8 @@ fn the_tuning_writes_heritrix_revisit_sheets_where_its_rescheduler_runs() {
         source: crate::core::model::source::RepositorySource::PageList,
         page_list: Some(list.clone()),
         crawler_config: Some(beans(chain)),
+        // where the rescheduler is off, the recrawl beside the file, as often
+        recrawl_days: Days(3.0),
         horizon_days: Days(60.0),
         bins: 10,
         tune: true,
@@ -1563,15 +1560,22 @@ fn the_tuning_writes_heritrix_revisit_sheets_where_its_rescheduler_runs() {
     // (the same runs; their sums in another order)
     let confirmed = t.confirmed.expect("confirmed");
     assert!(confirmed.1 == t.predicted.1 && (confirmed.0 - t.predicted.0).abs() < 1e-12, "the file read back runs as the search's: {confirmed:?} {:?}", t.predicted);
-    // out of the chain: no revisit of Heritrix's own to tune, said
+    // out of the chain (each page recrawled alike every 3 days): the tuned file turns
+    // the rescheduler on, its ref at the end of the chain, and reads back revisiting
     let o = ran(config("<ref bean=\"disposition\"/>"));
     let t = o.tuned.as_ref().expect("the tuning's result");
-    assert!(t.hosts.is_none() && t.untried.iter().any(|u| u.contains("where your file's ReschedulingProcessor runs")), "{:?}", t.untried);
+    let h = t.hosts.as_ref().expect("the sheets tried");
+    let r = h.revisits.as_ref().expect("each host's revisit");
+    assert!(h.kept && r.turned_on && r.hosts == 3, "{}", h.words(t.refusals));
+    assert!(t.text.contains("<list><ref bean=\"disposition\"/><ref bean=\"rescheduler\"/></list>"), "{}", t.text);
+    assert!(crate::core::policy::crawler_files::read(Crawler::Heritrix, &t.text, "f").unwrap().reschedules);
+    tuned_fresher(&o);
+    assert!(t.confirmed.is_some_and(|c| c.1 == t.predicted.1 && (c.0 - t.predicted.0).abs() < 1e-12), "{:?} {:?}", t.confirmed, t.predicted);
 }
 
-/// Sheets a tuned file cannot hold: 2,500 hosts each of its own capacity (all but the two
-/// of most capacity, within Heritrix's default 3 s) would each get a sheet of its own gap,
-/// over the 1 MB Freshlab reads as a crawler's configuration —
+/// Sheets a tuned file cannot hold: 2,500 hosts each of its own capacity would each get a
+/// sheet of its own gap (and of their revisit), over the 1 MB Freshlab reads as a
+/// crawler's configuration —
 /// not tried, and the result says why (it had said no host asked for a longer gap).
 #[test]
 fn sheets_over_the_files_limit_are_not_tried_and_said_why() {
@@ -1591,7 +1595,7 @@ fn sheets_over_the_files_limit_are_not_tried_and_said_why() {
     let t = o.tuned.as_ref().expect("the tuning's result");
     assert!(t.hosts.is_none(), "no sheets");
     assert!(
-        t.untried.iter().any(|u| u.starts_with("no sheets: the rules for 2,498 hosts would make the file 1,290 KB") && u.ends_with("give fewer hosts a capacity")),
+        t.untried.iter().any(|u| u.starts_with("no sheets: the rules for 2,500 hosts would make the file 1,397 KB") && u.ends_with("give fewer hosts a capacity")),
         "{:?}",
         t.untried
     );

@@ -128,6 +128,53 @@ pub fn rescheduler_idle(doc: &Document) -> Option<String> {
     })
 }
 
+/// `text` with its ReschedulingProcessor running (unchanged where it runs): the bean
+/// defined where it is not (before the disposition chain, else before `</beans>`; its
+/// delay the default −1, so a page is revisited only where a sheet says when) and `<ref
+/// bean="rescheduler"/>` added at the end of each DispositionChain's list that lacks it,
+/// where the shipped profile has it commented out.
+pub fn with_rescheduler(text: &str) -> Result<String, String> {
+    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    if rescheduler_idle(&doc).is_none() {
+        return Ok(text.to_string());
+    }
+    let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
+    let ours = |b: &Node| b.attribute("id") == Some(RESCHEDULER);
+    if let Some(other) = beans().find(|b| ours(b) && b.attribute("class") != Some(RESCHEDULER_CLASS)) {
+        return Err(format!(
+            "its bean of line {} with the id {RESCHEDULER} is a {}, not a ReschedulingProcessor; give it another id to let the tuning add Heritrix's rescheduler",
+            row(&doc, other.range().start),
+            other.attribute("class").unwrap_or("bean of no class")
+        ));
+    }
+    // (position, text) insertions, applied from the last
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let chains: Vec<Node> = beans().filter(|b| b.attribute("class") == Some(DISPOSITION_CHAIN)).collect();
+    let indent = |at: usize| text[..at].rsplit('\n').next().filter(|s| s.trim().is_empty()).unwrap_or("").to_string();
+    if !beans().any(|b| ours(&b)) {
+        let at = chains.first().map_or_else(|| text.rfind("</beans>").ok_or("has no closing </beans> to define the rescheduler before"), |c| Ok(c.range().start))?;
+        inserts.push((at, format!("{RESCHEDULER_BEAN}\n{}", indent(at))));
+    }
+    for chain in &chains {
+        let refs = chain.descendants().any(|n| n.has_tag_name("ref") && [n.attribute("bean"), n.attribute("local")].contains(&Some(RESCHEDULER)));
+        let Some(list) = chain.descendants().find(|n| n.has_tag_name("list")).filter(|_| !refs) else { continue };
+        let end = list.range().start + text[list.range()].rfind("</").ok_or("has a disposition chain's list that does not close")?;
+        // on a line of its own, indented as the list's last item, where `</list>` starts its line
+        let (close, item) = (indent(end), list.children().rfind(Node::is_element).map(|last| indent(last.range().start)));
+        let piece = match item {
+            Some(item) if text[..end].ends_with(&format!("\n{close}")) => format!("{}<ref bean=\"{RESCHEDULER}\"/>\n{close}", item.strip_prefix(close.as_str()).unwrap_or("")),
+            _ => format!("<ref bean=\"{RESCHEDULER}\"/>"),
+        };
+        inserts.push((end, piece));
+    }
+    inserts.sort_by_key(|&(at, _)| std::cmp::Reverse(at));
+    let mut out = text.to_string();
+    for (at, piece) in inserts {
+        out.insert_str(at, &piece);
+    }
+    Ok(out)
+}
+
 /// Every bean property the file sets, in order, with its line; then the overrides',
 /// which Spring applies once every bean is defined, wherever they stand in the file, bean
 /// after bean. `located`: the text of the properties file the overrides' `location`

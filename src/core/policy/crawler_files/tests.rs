@@ -535,6 +535,31 @@ fn heritrixs_rescheduler_is_its_revisit_where_it_runs() {
     assert!(l.sheets.iter().filter(|r| r.prefix.contains("/news/")).all(|r| r.settings.is_empty()), "{:?}", l.sheets);
 }
 
+/// The tuning turns Heritrix's rescheduler on where it does not run: the shipped
+/// profile's bean, commented out, defined before the chain and its ref added at the end
+/// of the chain's list, indented as its items; a bean already defined only referenced; a
+/// file where it runs unchanged; a bean of another class under its id refused, named.
+#[test]
+fn heritrixs_rescheduler_turned_on_by_the_tuning() {
+    let shipped = "<beans>\n <!-- <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"/> -->\n <bean id=\"dispositionProcessors\" class=\"org.archive.modules.DispositionChain\">\n  <property name=\"processors\">\n   <list>\n    <ref bean=\"disposition\"/>\n    <!-- <ref bean=\"rescheduler\" /> -->\n   </list>\n  </property>\n </bean>\n</beans>\n";
+    let on = heritrix::with_rescheduler(shipped).unwrap();
+    assert_eq!(
+        on,
+        "<beans>\n <!-- <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"/> -->\n <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"/>\n <bean id=\"dispositionProcessors\" class=\"org.archive.modules.DispositionChain\">\n  <property name=\"processors\">\n   <list>\n    <ref bean=\"disposition\"/>\n    <!-- <ref bean=\"rescheduler\" /> -->\n    <ref bean=\"rescheduler\"/>\n   </list>\n  </property>\n </bean>\n</beans>\n"
+    );
+    assert!(read(Crawler::Heritrix, &on, "f").unwrap().reschedules && !read(Crawler::Heritrix, shipped, "f").unwrap().reschedules);
+    assert_eq!(heritrix::with_rescheduler(&on).unwrap(), on, "running: unchanged");
+    // defined, out of a one-line chain: only referenced
+    let defined = "<beans><bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"/><bean class=\"org.archive.modules.DispositionChain\"><property name=\"processors\"><list><ref bean=\"disposition\"/></list></property></bean></beans>";
+    let on = heritrix::with_rescheduler(defined).unwrap();
+    assert_eq!(on, defined.replace("<ref bean=\"disposition\"/></list>", "<ref bean=\"disposition\"/><ref bean=\"rescheduler\"/></list>"));
+    assert!(read(Crawler::Heritrix, &on, "f").unwrap().reschedules);
+    // a part of a job (no chain): the bean alone
+    assert!(read(Crawler::Heritrix, &heritrix::with_rescheduler("<beans>\n</beans>").unwrap(), "f").unwrap().reschedules);
+    let e = heritrix::with_rescheduler("<beans>\n<bean id=\"rescheduler\" class=\"my.Other\"/>\n</beans>").unwrap_err();
+    assert!(e.starts_with("its bean of line 2 with the id rescheduler is a my.Other, not a ReschedulingProcessor"), "{e}");
+}
+
 #[test]
 fn heritrixs_overrides_file_beside_the_job() {
     let with = |local_override: &str| {

@@ -442,25 +442,22 @@ pub struct Ground {
     /// A page list's, whose hosts have names (a host file, sheets, slots or a seed list
     /// can then be tried last).
     pub named: bool,
-    /// Heritrix runs the file's ReschedulingProcessor: a sheet may give a host its own
-    /// revisit.
-    pub reschedules: bool,
 }
 
 impl Ground {
     pub fn new(pushed_back: bool, named: bool) -> Self {
-        Ground { pushed_back, named, reschedules: false }
+        Ground { pushed_back, named }
     }
 }
 
 /// The runs of the last candidate, each host its own settings (0: none): Nutch's bounds,
-/// fitted by their stretch, on named hosts; Heritrix's sheets where its rescheduler runs
-/// (each host's revisit, fitted by their stretch); else Heritrix's sheets or Scrapy's
+/// fitted by their stretch, on named hosts; Heritrix's sheets (each host's revisit, its
+/// rescheduler turned on where the file has it off, fitted by their stretch); else Heritrix's sheets or Scrapy's
 /// slots, one run (slowing some hosts only ever spends less), on named hosts some of
 /// which have a capacity.
 fn host_stage(crawler: Crawler, ground: Ground) -> usize {
     match crawler {
-        Crawler::Nutch | Crawler::Heritrix if ground.named && (crawler == Crawler::Nutch || ground.reschedules) => HOST_FIT_RUNS,
+        Crawler::Nutch | Crawler::Heritrix if ground.named => HOST_FIT_RUNS,
         Crawler::Heritrix | Crawler::Scrapy if ground.named && ground.pushed_back => 1,
         _ => 0,
     }
