@@ -132,7 +132,8 @@ pub fn rescheduler_idle(doc: &Document) -> Option<String> {
 /// defined where it is not (before the disposition chain, else before `</beans>`; its
 /// delay the default −1, so a page is revisited only where a sheet says when) and `<ref
 /// bean="rescheduler"/>` added at the end of each DispositionChain's list that lacks it,
-/// where the shipped profile has it commented out.
+/// where the shipped profile has it commented out. Refused where a bean under its id is of
+/// another class, or a ReschedulingProcessor has another id (two would run).
 pub fn with_rescheduler(text: &str) -> Result<String, String> {
     let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
     if rescheduler_idle(&doc).is_none() {
@@ -145,6 +146,14 @@ pub fn with_rescheduler(text: &str) -> Result<String, String> {
             "its bean of line {} with the id {RESCHEDULER} is a {}, not a ReschedulingProcessor; give it another id to let the tuning add Heritrix's rescheduler",
             row(&doc, other.range().start),
             other.attribute("class").unwrap_or("bean of no class")
+        ));
+    }
+    // a second ReschedulingProcessor would run beside the file's own
+    if let Some(own) = beans().find(|b| b.attribute("class") == Some(RESCHEDULER_CLASS) && !ours(b)) {
+        return Err(format!(
+            "its ReschedulingProcessor of line {} has the id {}; Freshlab reads and tunes it under the shipped profile's id, {RESCHEDULER}: rename it (and its refs) to let the tuning give each host its revisit",
+            row(&doc, own.range().start),
+            own.attribute("id").unwrap_or("(none)")
         ));
     }
     // (position, text) insertions, applied from the last

@@ -538,7 +538,8 @@ fn heritrixs_rescheduler_is_its_revisit_where_it_runs() {
 /// The tuning turns Heritrix's rescheduler on where it does not run: the shipped
 /// profile's bean, commented out, defined before the chain and its ref added at the end
 /// of the chain's list, indented as its items; a bean already defined only referenced; a
-/// file where it runs unchanged; a bean of another class under its id refused, named.
+/// file where it runs unchanged; a bean of another class under its id, or the processor
+/// under another id, refused, named.
 #[test]
 fn heritrixs_rescheduler_turned_on_by_the_tuning() {
     let shipped = "<beans>\n <!-- <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"/> -->\n <bean id=\"dispositionProcessors\" class=\"org.archive.modules.DispositionChain\">\n  <property name=\"processors\">\n   <list>\n    <ref bean=\"disposition\"/>\n    <!-- <ref bean=\"rescheduler\" /> -->\n   </list>\n  </property>\n </bean>\n</beans>\n";
@@ -558,6 +559,8 @@ fn heritrixs_rescheduler_turned_on_by_the_tuning() {
     assert!(read(Crawler::Heritrix, &heritrix::with_rescheduler("<beans>\n</beans>").unwrap(), "f").unwrap().reschedules);
     let e = heritrix::with_rescheduler("<beans>\n<bean id=\"rescheduler\" class=\"my.Other\"/>\n</beans>").unwrap_err();
     assert!(e.starts_with("its bean of line 2 with the id rescheduler is a my.Other, not a ReschedulingProcessor"), "{e}");
+    let e = heritrix::with_rescheduler("<beans>\n\n<bean id=\"mine\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"/>\n</beans>").unwrap_err();
+    assert!(e.starts_with("its ReschedulingProcessor of line 3 has the id mine; Freshlab reads and tunes it under the shipped profile's id, rescheduler: rename it"), "{e}");
 }
 
 #[test]
