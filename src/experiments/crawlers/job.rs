@@ -106,6 +106,9 @@ pub struct CrawlersJob {
     host_used: Option<HostBoundsUsed>,
     /// OPT_POLITE's requests a day per page at the crawler's bandwidth (MERGE's), once run.
     optimum: Vec<f64>,
+    /// Each server's one revisit from the optimum, unstretched (Heritrix's revisit
+    /// sheets; solved once, each fitting run only stretches it).
+    host_revisits: std::cell::OnceCell<Vec<Option<f64>>>,
     /// The host file the tuning tries last (Nutch on named hosts): its bounds per server,
     /// its text and what it bounds.
     tuned_hosts: Option<(Vec<Option<HostIntervals>>, String, HostBoundsUsed)>,
@@ -370,6 +373,7 @@ impl CrawlersJob {
             host_bounds,
             host_used,
             optimum: Vec::new(),
+            host_revisits: std::cell::OnceCell::new(),
             tuned_hosts: None,
             untried: Vec::new(),
             tuned_sheets: None,
@@ -696,8 +700,10 @@ impl CrawlersJob {
     /// it, and where Heritrix runs the file's rescheduler each host's revisit from the
     /// optimum's, times `stretch`.
     fn sheets_for(&self, model: &Model, stretch: f64) -> Result<Option<TunedSheets>, String> {
-        let revisits =
-            (self.loaded.crawler == Crawler::Heritrix && self.optimum.len() == self.repo.pages()).then(|| tuning::host_revisits_from(&self.repo, &self.optimum, stretch));
+        let revisits = (self.loaded.crawler == Crawler::Heritrix && self.optimum.len() == self.repo.pages()).then(|| {
+            let unstretched = self.host_revisits.get_or_init(|| tuning::host_revisits_from(&self.repo, &self.optimum, 1.0));
+            unstretched.iter().map(|d| d.map(|days| days * stretch)).collect::<Vec<_>>()
+        });
         let text = self.config.crawler_config.as_deref();
         TunedSheets::of(self.loaded.crawler, text, &self.loaded.sheets, model, &self.server_names, &self.page_names, &self.capacities(), revisits.as_deref(), &self.repo)
     }
@@ -1110,6 +1116,7 @@ impl Plan for CrawlersJob {
             }
             Role::Merge => {
                 self.optimum = run.f;
+                self.host_revisits = std::cell::OnceCell::new();
                 self.results.push(result);
             }
             Role::Without(cause) if run.slice < run.slices => self.stopped = Some(cause),
