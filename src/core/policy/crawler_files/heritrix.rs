@@ -345,7 +345,14 @@ fn row(doc: &Document, at: usize) -> u64 {
 /// What an entry no known setting names does, where Heritrix reads it and Freshlab
 /// cannot (None: not read here).
 pub fn aside(e: &Entry) -> Option<String> {
-    e.name.ends_with(".location").then(|| {
-        "a properties file beside the job whose lines Spring sets over the beans: not given here, so its settings are not in this run; give it beside the configuration (--heritrix-overrides FILE, the view's overrides box) or paste its lines into the overrides' <value>".into()
-    })
+    if e.name.ends_with(".location") {
+        return Some("a properties file beside the job whose lines Spring sets over the beans: not given here, so its settings are not in this run; give it beside the configuration (--heritrix-overrides FILE, the view's overrides box) or paste its lines into the overrides' <value>".into());
+    }
+    // a setting Freshlab reads, on a bean the file names otherwise than the shipped profile
+    let (bean, property) = e.name.split_once('.')?;
+    let known = KNOWN.iter().find(|k| k.name.split_once('.').is_some_and(|(_, p)| p == property))?;
+    let (shipped, _) = known.name.split_once('.')?;
+    Some(format!(
+        "{property} of the bean {bean}: Freshlab reads it (and its tuning writes it) on the shipped profile's bean id, {shipped}, so it is not in this run; give the bean that id (and its refs) to run it"
+    ))
 }

@@ -535,6 +535,26 @@ fn heritrixs_rescheduler_is_its_revisit_where_it_runs() {
     assert!(l.sheets.iter().filter(|r| r.prefix.contains("/news/")).all(|r| r.settings.is_empty()), "{:?}", l.sheets);
 }
 
+/// A setting Freshlab reads, on a bean the file names otherwise than the shipped
+/// profile (a DispositionProcessor `politeness`, a ReschedulingProcessor `mine`): listed
+/// as not in the run with the fix, not as an unknown name, the crawl at its defaults.
+#[test]
+fn heritrix_settings_on_renamed_beans_are_said_with_the_fix() {
+    let text = "<beans>\n<bean id=\"politeness\" class=\"org.archive.crawler.postprocessor.DispositionProcessor\"><property name=\"minDelayMs\" value=\"9000\"/></bean>\n\
+        <bean id=\"mine\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"3600\"/></bean>\n</beans>";
+    let l = read(Crawler::Heritrix, text, "f").unwrap();
+    assert_eq!(l.model.server_delay_s, 3.0);
+    assert!(l.ignored.is_empty(), "{:?}", l.ignored);
+    let row = |name: &str| l.settings.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{name}: {:?}", l.settings));
+    let politeness = row("politeness.minDelayMs");
+    assert!(politeness.aside && politeness.line == Some(2), "{politeness:?}");
+    assert_eq!(
+        politeness.meaning,
+        "minDelayMs of the bean politeness: Freshlab reads it (and its tuning writes it) on the shipped profile's bean id, disposition, so it is not in this run; give the bean that id (and its refs) to run it"
+    );
+    assert!(row("mine.rescheduleDelaySeconds").meaning.contains("on the shipped profile's bean id, rescheduler,"));
+}
+
 /// The tuning turns Heritrix's rescheduler on where it does not run: the shipped
 /// profile's bean, commented out, defined before the chain and its ref added at the end
 /// of the chain's list, indented as its items; a bean already defined only referenced; a
