@@ -697,8 +697,8 @@ impl CrawlersJob {
     }
 
     /// The tuning's sheets (Scrapy's slots) for `model`: each host over capacity held to
-    /// it, and where Heritrix runs the file's rescheduler each host's revisit from the
-    /// optimum's, times `stretch`.
+    /// it, and for Heritrix each host's revisit from the optimum's, times `stretch` (its
+    /// rescheduler turned on where the file has it off); why not where they cannot be.
     fn sheets_for(&self, model: &Model, stretch: f64) -> Result<Option<TunedSheets>, String> {
         let revisits = (self.loaded.crawler == Crawler::Heritrix && self.optimum.len() == self.repo.pages()).then(|| {
             let unstretched = self.host_revisits.get_or_init(|| tuning::host_revisits_from(&self.repo, &self.optimum, 1.0));

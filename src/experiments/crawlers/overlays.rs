@@ -205,6 +205,7 @@ impl TunedSheets {
         if hosts.is_empty() && delays.is_empty() {
             return Ok(None);
         }
+        let mut turned_on = false;
         let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag, _)| (n.clone(), *ms, *flag)).collect();
         let (beans, rules) = if crawler == Crawler::Scrapy {
             // the whole assignment, the file's own slots in it: read alone, it gives every rule
@@ -220,10 +221,12 @@ impl TunedSheets {
                 beans.push_str(&heritrix_sheets::host_revisits(&each, REVISITS));
             }
             fits(&beans, text, hosts.len().max(delays.len()))?;
-            if let (false, Some(text)) = (delays.is_empty(), text) {
-                // the file's rescheduler turned on where it is off: said where it cannot be
-                heritrix::with_rescheduler(text)?;
-            }
+            // the file's rescheduler turned on where it is off (said where it cannot be)
+            turned_on = match (delays.is_empty(), text) {
+                (true, _) => false,
+                (false, Some(text)) => heritrix::with_rescheduler(text)? != text,
+                (false, None) => true,
+            };
             // read back as Heritrix would, after the file's own sheets (with the file's
             // rescheduler, which runs, where they give revisits)
             let rescheduler = if delays.is_empty() { String::new() } else { format!("{}\n", heritrix::RESCHEDULER_BEAN) };
@@ -245,7 +248,7 @@ impl TunedSheets {
                 shortest_s: positive().min().unwrap_or(0) as u64,
                 longest_s: positive().max().unwrap_or(0) as u64,
                 never: delays.iter().filter(|d| d.2 <= 0).count() as u64,
-                turned_on: text.is_none_or(|t| heritrix::with_rescheduler(t).is_ok_and(|on| on != t)),
+                turned_on,
             }
         });
         Ok(Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits }))
