@@ -11,7 +11,7 @@
 // Writes the tables into README.md (<!-- figures:nutch-1564 -->) and
 // docs/crawler-engineers.md (<!-- figures:nutch-1564 -->, <!-- figures:crawlers -->),
 // and the figures the page shows into www/views/crawlers-results.json.
-// About 35 minutes on this 2-core machine, most of it StormCrawler's tuning on the
+// About 30 minutes on this 2-core machine (28 on 2026-12-05), most of it StormCrawler's tuning on the
 // WEBBASE-like pages (a daily schedule: 53 million requests a run).
 import fs from 'node:fs';
 import path from 'node:path';
