@@ -121,6 +121,17 @@ pub struct PilotKey {
     pub key: String,
 }
 
+impl PilotKey {
+    /// A digest of a pilot's inputs, the same natively and in the page's worker.
+    pub fn digest(inputs: &impl Serialize) -> String {
+        use std::hash::{Hash, Hasher};
+        let text = serde_json::to_string(inputs).unwrap_or_default();
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut hasher);
+        format!("{:016x}", hasher.finish())
+    }
+}
+
 /// What the page draws and the CLI writes as SVG or PNG.
 pub trait Figures {
     fn figures(&self) -> Vec<Figure>;

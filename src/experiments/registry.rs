@@ -567,7 +567,7 @@ mod tests {
             assert_ne!(config_from_value(json).unwrap().cost(), config.cost(), "{name}: priced without its pilot");
             piloted.push(*name);
         }
-        assert_eq!(piloted, ["bursty"]);
+        assert_eq!(piloted, ["certify", "bursty"]);
     }
 
     #[test]

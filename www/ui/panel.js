@@ -421,9 +421,10 @@ export class ExperimentPanel {
     return config;
   }
 
-  /** Puts in `config` the pilot its estimate needs (bursty's GREEDY counts), as the
-   * worker ran it for these inputs; until the worker answers, only its key, and the
-   * estimate is priced without it (the pilot takes milliseconds: never on this thread). */
+  /** Puts in `config` the pilot its estimate needs (bursty's GREEDY counts, certify's
+   * search), as the worker ran it for these inputs; until the worker answers, only its
+   * key, and the estimate is priced without it (the pilot takes milliseconds: never on
+   * this thread). */
   withPilot(config) {
     let want;
     try {
@@ -449,7 +450,7 @@ export class ExperimentPanel {
     this.client.pilot(inputs).then(
       ({ result }) => answered(result ?? { key: want.key }),
       // a worker that cannot run it (replaced, or the inputs refused): priced without
-      () => answered({ key: want.key, works: null }),
+      () => answered({ key: want.key }),
     );
   }
 

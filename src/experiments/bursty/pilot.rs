@@ -128,11 +128,7 @@ fn pilot_of(config: &BurstyConfig) -> Option<Pilot> {
 }
 
 fn key_of((pilot, minutes): &Pilot, samples: u32) -> String {
-    use std::hash::{Hash, Hasher};
-    let inputs = serde_json::to_string(&(pilot, minutes.to_bits(), samples)).unwrap_or_default();
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    inputs.hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
+    crate::experiments::PilotKey::digest(&(pilot, minutes.to_bits(), samples))
 }
 
 /// The pilot's counts, from the last pilot where its inputs are the same.

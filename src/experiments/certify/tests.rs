@@ -73,3 +73,58 @@ fn bad_regions_are_refused() {
     assert_eq!(bad(CertifyConfig { max_boxes: 1_000_000_000, ..d() }), "max_boxes");
     assert_eq!(bad(CertifyConfig { tolerance: 0.0, ..d() }), "tolerance");
 }
+
+/// The estimate is the run's own where the pilot's search ends: its boxes split, and its
+/// heap as it grew (the default converges; the natural extension at a budget within the
+/// pilot's is exhausted).
+#[test]
+fn the_estimate_is_the_runs_own_where_its_pilot_ends() {
+    for config in [CertifyConfig::default(), CertifyConfig { enclosure: Enclosure::Natural, max_boxes: 20_000, ..Default::default() }] {
+        let cost = config.cost();
+        let mut job = CertifyJob::new(config.clone()).unwrap();
+        while !job.done() {
+            job.advance(1000);
+        }
+        assert_eq!(cost.work, job.split as f64, "{config:?}");
+        assert_eq!(cost.bytes, (job.heap.capacity() * BYTES_PER_BOX as usize) as f64 + 64.0 * 1024.0, "{config:?}");
+        assert!(cost.work < 0.1 * config.max_boxes as f64 || config.enclosure == Enclosure::Natural, "the default converges far within its budget: {}", cost.work);
+    }
+}
+
+/// A search still going at the pilot's budget, below the run's, is priced at the run's
+/// budget (a bound: the pilot cannot tell where it will stop).
+#[test]
+fn past_its_pilot_the_estimate_is_the_budgets_bound() {
+    let config = CertifyConfig { enclosure: Enclosure::Natural, max_boxes: 100_000, ..Default::default() };
+    assert!(pilot::BOXES < config.max_boxes);
+    assert_eq!(pilot::run_for(&config).search, None);
+    let cost = config.cost();
+    assert_eq!(cost.work, 100_000.0);
+    assert_eq!(cost.bytes, (131_072 * BYTES_PER_BOX) as f64 + 64.0 * 1024.0);
+}
+
+/// The page's form sends the pilot its worker ran (`boxes_pilot`): it stands for the
+/// inputs whose key it carries, and for no others; while it runs (its key alone), the
+/// estimate is the bound; what no pilot could give is refused, naming the field. The
+/// key is the same natively and in WebAssembly (this test runs in both).
+#[test]
+fn a_pilot_from_the_page_stands_for_its_inputs_alone() {
+    let config = CertifyConfig::default();
+    let ran = pilot::run_for(&config);
+    assert_eq!(ran.key, "3eee176aafbc8566", "the key of the default inputs, natively and in the page");
+    let with = |p: pilot::BoxesPilot| CertifyConfig { boxes_pilot: Some(p), ..config.clone() };
+    assert_eq!(with(ran.clone()).cost(), config.cost());
+    let bound = CertifyConfig { max_boxes: config.max_boxes, ..Default::default() };
+    let running = with(pilot::BoxesPilot { key: ran.key.clone(), search: None }).cost();
+    assert_eq!(running.work, bound.max_boxes as f64, "while the worker runs it");
+    let other = CertifyConfig { tolerance: 1e-6, boxes_pilot: Some(ran.clone()), ..Default::default() };
+    assert_eq!(other.cost().work, other.max_boxes as f64, "another configuration's pilot stands for nothing");
+    let search = ran.search.expect("the default converges within the pilot");
+    for bad in [pilot::Search { boxes: pilot::BOXES + 1, ..search }, pilot::Search { heap_cells: 0, ..search }] {
+        let e = with(pilot::BoxesPilot { search: Some(bad), ..ran.clone() }).validate().unwrap_err();
+        assert_eq!(e.field, "boxes_pilot", "{e}");
+    }
+    // the run neither keeps nor reports it
+    let out = run(with(ran));
+    assert_eq!(out.config.boxes_pilot, None);
+}
