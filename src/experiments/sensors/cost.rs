@@ -155,12 +155,14 @@ impl SensorsConfig {
         let log = if self.sensed_parts.is_some() { 2.0 * IntervalLog::bound(downloads, self.horizon as f64, self.download_max) } else { 0.0 };
         // MERGE's order holds the rates, their allocation and its heap of virtual visits
         let robot_page = ROBOT_PAGE_BYTES + if self.robot_order == RobotOrder::Merge { MERGE_ORDER_BYTES } else { 0.0 };
-        // a page is notified after a change: the share of pages that change at all is at
-        // most their mean changes over the horizon (the fuzz campaign's case 18,080:
-        // 200,000 pages changing 6e-6 times a week, 1.56 times the peak when every page
-        // was counted with its pending events)
-        let changing = (self.changes_per_week * self.horizon as f64 / self.week as f64).min(1.0);
-        let with_sensors = sensed * (SENSED_PAGE_BYTES + changing * PENDING_EVENTS_BYTES) + (pages - self.sensed_pages() as f64) * robot_page + per_slice * 32.0 + log;
+        // a page is notified at a request after a change: the share of pages notified at
+        // all is at most their mean changes over the horizon, and their mean requests
+        // (the fuzz campaign's cases 18,080: 200,000 pages changing 6e-6 times a week,
+        // and 6,605: requested 1e-308 times a week, 1.56 times the peak each when every
+        // page was counted with its pending events)
+        let weeks = self.horizon as f64 / self.week as f64;
+        let notified = (self.changes_per_week * weeks).min(self.requests_per_week * weeks).min(1.0);
+        let with_sensors = sensed * (SENSED_PAGE_BYTES + notified * PENDING_EVENTS_BYTES) + (pages - self.sensed_pages() as f64) * robot_page + per_slice * 32.0 + log;
         let robot_only = pages * robot_page;
         let concepts: f64 = own.iter().map(|c| if *c == Concept::Sensors { with_sensors } else { robot_only }).sum();
         let sweep = if sweep_runs.is_empty() { 0.0 } else { robot_only };
