@@ -96,6 +96,10 @@ fn run_reads_the_page_config_and_prints_the_page_result() {
     std::fs::write(&config, r#"{"experiment": "factor_curves", "c": "two"}"#).unwrap();
     let err = refusal(&["run", "--config", config.to_str().unwrap()]);
     assert!(err.contains("c (--c): must be a number"), "{err}");
+    // a field the page sets itself has no flag to name
+    std::fs::write(&config, r#"{"experiment": "certify", "boxes_pilot": {"key": 3}}"#).unwrap();
+    let err = refusal(&["run", "--config", config.to_str().unwrap()]);
+    assert!(err.contains("boxes_pilot.key: must be a string (got 3)") && !err.contains("--boxes-pilot"), "{err}");
     std::fs::write(&config, "{ not json").unwrap();
     let err = refusal(&["run", "--config", config.to_str().unwrap()]);
     assert!(err.contains("not valid JSON"), "{err}");

@@ -78,6 +78,13 @@ fn usage_error(message: impl Into<String>) -> Failure {
     Failure { message: message.into(), code: 2 }
 }
 
+/// Whether some experiment has a flag for `field` (or for the object holding it): what
+/// the page and the command line set themselves (`boxes_pilot`) has none.
+fn has_flag(field: &str) -> bool {
+    let top = field.split('.').next().unwrap_or(field);
+    freshlab::experiments::registry::NAMES.iter().any(|name| visible_fields(name).iter().any(|k| k.split('.').next() == Some(top)))
+}
+
 /// "--levels (item 2): must increase" from an error about field `levels[1]`.
 fn explain(e: &InputError, from_file: bool) -> Failure {
     if e.field.is_empty() {
@@ -88,7 +95,11 @@ fn explain(e: &InputError, from_file: bool) -> Failure {
         None => (e.field.as_str(), None),
     };
     let item = index.map(|i| format!(" (item {})", i + 1)).unwrap_or_default();
-    let name = if from_file { format!("{} ({}){item}", e.field, flag_for(base)) } else { format!("{}{item}", flag_for(base)) };
+    let name = match (from_file, has_flag(base)) {
+        (true, true) => format!("{} ({}){item}", e.field, flag_for(base)),
+        (true, false) => format!("{}{item}", e.field),
+        (false, _) => format!("{}{item}", flag_for(base)),
+    };
     usage_error(format!("{name}: {}", e.message))
 }
 

@@ -219,7 +219,7 @@ pub fn serde_message(message: &str) -> String {
         return format!("must be {want}, not an object");
     }
     if message.starts_with("invalid type: integer") || message.starts_with("invalid type: boolean") {
-        return format!("must be {want} (got {})", message.split_whitespace().nth(3).unwrap_or("").trim_matches('`').trim_end_matches(','));
+        return format!("must be {want} (got {})", got(message).unwrap_or_default());
     }
     if let Some(rest) = message.strip_prefix("unknown variant ") {
         let value = got(rest).unwrap_or_default();
@@ -292,5 +292,7 @@ mod tests {
         assert_eq!(serde_message("unknown variant `psychic`, expected `expected` or `exact`"), "must be one of expected, exact (got \"psychic\")");
         assert_eq!(serde_message("invalid type: sequence, expected f64"), "must be a number, not a list");
         assert_eq!(serde_message("invalid length 7, expected an array of length 6"), "must have exactly 6 values (got 7)");
+        assert_eq!(serde_message("invalid type: integer `3`, expected a string"), "must be a string (got 3)");
+        assert_eq!(serde_message("invalid type: boolean `true`, expected f64"), "must be a number (got true)");
     }
 }
