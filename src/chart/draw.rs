@@ -100,16 +100,25 @@ pub fn fit(measure: &dyn Fn(&str, f64) -> f64, text: &str, size: f64, width: f64
             return (lines, size * k);
         }
     }
-    // nothing fits at 60 %: shrink the last candidate until it does
+    // nothing fits at 60 %: shrink the last candidate until it does (in two lines where
+    // it may wrap), however small that is: a text never leaves its frame
     let last = candidates.last().expect("the text itself");
-    let k = (width / measure(last, size).max(1.0)).clamp(0.2, 0.6);
+    let k = (width / measure(last, size).max(1.0)).min(0.6);
+    if wrap && let Some(lines) = split_in_two(last) {
+        let k2 = lines.iter().map(|l| width / measure(l, size).max(1.0)).fold(0.6, f64::min);
+        if k2 > k {
+            return (lines, size * k2);
+        }
+    }
     (vec![last.clone()], size * k)
 }
 
-/// Two lines of about equal length, broken at a space.
+/// Two lines of about equal length, broken at a space — not one that holds a number to
+/// its unit or its name ("90 %", "C = 90").
 fn split_in_two(text: &str) -> Option<Vec<String>> {
     let middle = text.len() / 2;
-    let spaces: Vec<usize> = text.char_indices().filter(|(_, c)| *c == ' ').map(|(i, _)| i).collect();
+    let holds = |i: usize| text[i + 1..].starts_with(['%', '=']) || text[..i].ends_with('=');
+    let spaces: Vec<usize> = text.char_indices().filter(|&(i, c)| c == ' ' && !holds(i)).map(|(i, _)| i).collect();
     let at = *spaces.iter().min_by_key(|&&i| i.abs_diff(middle))?;
     Some(vec![text[..at].to_string(), text[at + 1..].to_string()])
 }
@@ -259,7 +268,12 @@ fn areas(theme: &Theme, reserve: Option<Placement>) -> Areas {
         Some(Placement::Below { height, .. }) => (0, height as u32),
         _ => (0, 0),
     };
-    Areas { x_label: theme.font_px(44.0).max(theme.px(28.0)) as u32, y_label: theme.font_px(68.0).max(theme.px(36.0)) as u32, right, bottom }
+    Areas { x_label: x_label_area(theme) as u32, y_label: theme.font_px(68.0).max(theme.px(36.0)) as u32, right, bottom }
+}
+
+/// The height under the plot for the x axis' tick labels and title.
+pub(super) fn x_label_area(theme: &Theme) -> f64 {
+    theme.font_px(44.0).max(theme.px(28.0))
 }
 
 /// The frame's margin, and the right one, wide enough for half the last tick label.
@@ -500,7 +514,7 @@ where
     let range = (xr.clone(), yr.clone());
     let to_pixel = |p: (f64, f64)| chart.backend_coord(&p);
     let mut points = inside(&range, layers_pixels(figure, &to_pixel, theme));
-    place_texts(root, chart, figure, theme, texts, &points, legend.inside_box(placement, theme))?;
+    place_texts(root, chart, figure, theme, texts, &points, legend.bounds(placement, &range, root.dim_in_pixel().0 as f64, theme))?;
     points.extend(inside(&range, note_pixels(figure, &to_pixel, theme)));
     let (legend_box, covers) = legend.draw(root, placement, &range, &points, theme)?;
     Ok(Frame {
@@ -647,6 +661,8 @@ where
     let markers = figure.layers.iter().filter_map(|l| if let Layer::Marker { at, .. } = l { Some(to_pixel((at[0], at[1]))) } else { None });
     let taken = markers.map(|(x, y)| [x - radius, y - radius, x + radius, y + radius]).chain(legend).collect();
     let pad = theme.px(3.0) as i32;
+    // a legend right of the plot leaves the texts the frame's width left of it
+    let beside_legend = legend.filter(|l| l[0] >= plot.0.end).map(|l| l[0]);
     let mut placer = Placer::new(plot, points.to_vec(), taken, pad);
     texts.sort_by_key(|t| matches!(t, Pending::Tag { .. }));
     for text in &texts {
@@ -654,8 +670,13 @@ where
             Pending::Tag { text, paint, .. } => (*text, *paint),
             Pending::Note { text, .. } => (*text, super::figure::Paint::Foreground),
         };
-        let style = theme.text(12.5);
-        let (w, h) = root.estimate_text_size(words, &style).map_err(fail)?;
+        // as large as the frame allows: a note longer than the frame is a phone's at a
+        // large font
+        let nominal = theme.font_px(12.5);
+        let (w, _) = root.estimate_text_size(words, &theme.sized_text(nominal)).map_err(fail)?;
+        let room = f64::from(beside_legend.unwrap_or(root.dim_in_pixel().0 as i32) - 4 * pad);
+        let text_px = if f64::from(w) > room { nominal * room / f64::from(w) } else { nominal };
+        let (w, h) = root.estimate_text_size(words, &theme.sized_text(text_px)).map_err(fail)?;
         let size = (w as i32, h as i32);
         let request = match text {
             Pending::Tag { on, layer, .. } => {
@@ -672,15 +693,15 @@ where
                 root.draw(&PathElement::new([*at, nearest], theme.foreground.mix(0.6).stroke_width(theme.px(1.0).max(1.0) as u32))).map_err(fail)?;
             }
         }
-        boxed_text(root, theme, words, corner, Pos::new(HPos::Left, VPos::Top), theme.colour(paint))?;
+        boxed_text(root, theme, words, text_px, corner, Pos::new(HPos::Left, VPos::Top), theme.colour(paint))?;
     }
     Ok(())
 }
 
 /// Text on a translucent box of the background colour, so it reads over lines; kept
 /// inside the frame.
-pub fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, text: &str, at: (i32, i32), pos: Pos, colour: RGBAColor) -> Result<(), String> {
-    let style = theme.text(12.5).pos(pos).color(&colour);
+pub fn boxed_text<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, theme: &Theme, text: &str, size: f64, at: (i32, i32), pos: Pos, colour: RGBAColor) -> Result<(), String> {
+    let style = theme.sized_text(size).pos(pos).color(&colour);
     let (w, h) = root.estimate_text_size(text, &style).map_err(fail)?;
     let (w, h) = (w as i32, h as i32);
     let pad = theme.px(3.0) as i32;
@@ -752,6 +773,14 @@ mod axis_tests {
         assert!(lines.iter().all(|l| measure(l, size) <= 100.0));
         let (lines, _) = fit(&measure, "r = λ/f  (change rate ÷ revisit frequency)", 10.0, 60.0, false, &["  ("]);
         assert_eq!(lines, vec!["r = λ/f".to_string()]);
+        // however narrow the room, the text stays in it (a floor of 20 % had let a y title
+        // at font 4 run off a phone's frame)
+        for (text, wrap) in [("hours until every page is downloaded", false), ("a rather long title of many words", true)] {
+            let (lines, size) = fit(&measure, text, 10.0, 12.0, wrap, &[]);
+            assert!(lines.iter().all(|l| measure(l, size) <= 12.0), "{lines:?} at {size}");
+        }
+        // never between a number and its unit or its name
+        assert_eq!(split_in_two("freshness, C = 90 % of the maximum").unwrap(), ["freshness, C = 90 %", "of the maximum"]);
     }
 
     /// A bar is data from its base to its top: the legend keeps off a tall bar's upper

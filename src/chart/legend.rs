@@ -3,7 +3,7 @@
 //! place would cover data, outside the plot: to its right, or below it in columns,
 //! smaller if it must be, never over the data and never out of the frame.
 
-use super::draw::{dashes, stroke};
+use super::draw::{dashes, stroke, x_label_area};
 use super::figure::{Corner, Dash, Paint, Pen};
 use super::theme::Theme;
 use plotters::coord::Shift;
@@ -49,6 +49,9 @@ pub enum Placement {
     },
 }
 
+/// The largest share of the plot's area a legend inside it may take.
+const ROOM_INSIDE: f64 = 0.3;
+
 pub struct Legend {
     entries: Vec<Entry>,
     /// The widest label at scale 1, in device pixels.
@@ -80,7 +83,10 @@ impl Legend {
         let (w, h) = self.size(theme, 1.0, 1);
         let (xr, yr) = range;
         let inset = theme.px(10.0);
-        if w + 2.0 * inset > (xr.end - xr.start) as f64 || h + 2.0 * inset > (yr.end - yr.start) as f64 {
+        let (width, height) = ((xr.end - xr.start) as f64, (yr.end - yr.start) as f64);
+        // a legend that would fill the plot (a large font on a small frame) leaves no room
+        // for the plot's own notes: it goes outside
+        if w + 2.0 * inset > width || h + 2.0 * inset > height || w * h > ROOM_INSIDE * width * height {
             return None;
         }
         let (left, right) = (xr.start as f64 + inset, xr.end as f64 - inset - w);
@@ -101,11 +107,30 @@ impl Legend {
             .map(|(x, y)| Placement::Inside { x: x as i32, y: y as i32 })
     }
 
-    /// The box an inside placement takes (texts in the plot keep off it).
-    pub fn inside_box(&self, placement: Placement, theme: &Theme) -> Option<[i32; 4]> {
-        let Placement::Inside { x, y } = placement else { return None };
-        let (w, h) = self.size(theme, 1.0, 1);
-        Some([x, y, x + w as i32, y + h as i32])
+    /// Where the legend goes for a plot over `range` in a frame `frame_width` wide: its
+    /// top-left corner, text scale and columns (None: no legend). The plot's texts keep
+    /// off its box.
+    fn origin(&self, placement: Placement, range: &(Range<i32>, Range<i32>), frame_width: f64, theme: &Theme) -> Option<(f64, f64, f64, usize)> {
+        let (xr, yr) = range;
+        match placement {
+            Placement::None => None,
+            Placement::Inside { x, y } => Some((x as f64, y as f64, 1.0, 1)),
+            Placement::Right { scale, .. } => Some((xr.end as f64 + theme.px(10.0), yr.start as f64, scale, 1)),
+            Placement::Below { columns, scale, .. } => {
+                let (w, _) = self.size(theme, scale, columns);
+                // under the plot's middle, kept inside the frame
+                let x = ((xr.start + xr.end) as f64 / 2.0 - w / 2.0).min(frame_width - w - theme.px(4.0)).max(theme.px(4.0));
+                // below the x axis' labels
+                Some((x, yr.end as f64 + x_label_area(theme), scale, columns))
+            }
+        }
+    }
+
+    /// The box the legend takes, in device pixels.
+    pub fn bounds(&self, placement: Placement, range: &(Range<i32>, Range<i32>), frame_width: f64, theme: &Theme) -> Option<[i32; 4]> {
+        let (x0, y0, scale, columns) = self.origin(placement, range, frame_width, theme)?;
+        let (w, h) = self.size(theme, scale, columns);
+        Some([x0 as i32, y0 as i32, (x0 + w) as i32, (y0 + h) as i32])
     }
 
     /// Outside the plot: a strip to the right or rows below in columns, whichever leaves
@@ -113,8 +138,15 @@ impl Legend {
     /// half at most) until one fits.
     pub fn outside(&self, available_width: f64, available_height: f64, frame_width: f64, theme: &Theme) -> Placement {
         self.fitting_outside(available_width, available_height, frame_width, theme).unwrap_or_else(|| {
-            let columns = ((available_width / self.size(theme, 0.5, 1).0).floor() as usize).clamp(1, self.entries.len().max(1));
-            Placement::Below { height: self.size(theme, 0.5, columns).1 + theme.px(8.0), columns, scale: 0.5 }
+            // below in one column, as large as the width and half the height allow (a
+            // legend of long labels at a large font on a phone: small, never out of frame)
+            let (w1, h1) = self.size(theme, 1.0, 1);
+            let (w0, h0) = self.size(theme, 0.0, 1);
+            let by_width = (available_width - w0) / (w1 - w0).max(1.0);
+            let by_height = (0.5 * available_height - theme.px(8.0) - h0) / (h1 - h0).max(1.0);
+            let scale = by_width.min(by_height).clamp(0.05, 0.5);
+            let columns = ((available_width / self.size(theme, scale, 1).0).floor() as usize).clamp(1, self.entries.len().max(1));
+            Placement::Below { height: self.size(theme, scale, columns).1 + theme.px(8.0), columns, scale }
         })
     }
 
@@ -123,8 +155,9 @@ impl Legend {
         for scale in [1.0, 0.85, 0.7, 0.6, 0.5] {
             let (w, h) = self.size(theme, scale, 1);
             // the plot keeps at least 55 % of the width
-            let right =
-                (w <= 0.45 * frame_width && h <= available_height * 0.95).then(|| (Placement::Right { width: w + theme.px(8.0), scale }, (available_width - w) * available_height));
+            // beside the plot, no lower than its x axis (its last tick label reaches right)
+            let right = (w <= 0.45 * frame_width && h <= 0.95 * (available_height - x_label_area(theme)))
+                .then(|| (Placement::Right { width: w + theme.px(8.0), scale }, (available_width - w) * available_height));
             let columns = ((available_width / w).floor() as usize).clamp(1, self.entries.len().max(1));
             let (w, h) = self.size(theme, scale, columns);
             let below = (w <= available_width && h <= 0.4 * available_height)
@@ -148,20 +181,7 @@ impl Legend {
         points: &[(i32, i32)],
         theme: &Theme,
     ) -> Result<(Option<[i32; 4]>, u32), String> {
-        let (xr, yr) = range;
-        let (x0, y0, scale, columns) = match placement {
-            Placement::None => return Ok((None, 0)),
-            Placement::Inside { x, y } => (x as f64, y as f64, 1.0, 1),
-            Placement::Right { scale, .. } => (xr.end as f64 + theme.px(10.0), yr.start as f64, scale, 1),
-            Placement::Below { columns, scale, .. } => {
-                let (w, _) = self.size(theme, scale, columns);
-                // under the plot's middle, kept inside the frame
-                let frame = root.dim_in_pixel().0 as f64;
-                let x = ((xr.start + xr.end) as f64 / 2.0 - w / 2.0).min(frame - w - theme.px(4.0)).max(theme.px(4.0));
-                // below the x axis' labels
-                (x, yr.end as f64 + theme.font_px(44.0).max(theme.px(28.0)), scale, columns)
-            }
-        };
+        let Some((x0, y0, scale, columns)) = self.origin(placement, range, root.dim_in_pixel().0 as f64, theme) else { return Ok((None, 0)) };
         let (w, h) = self.size(theme, scale, columns);
         let bounds = (x0, y0, x0 + w, y0 + h);
         let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("drawing failed: {e:?}");
