@@ -136,38 +136,41 @@ pub fn whole_range(min: u64, max: u64) -> String {
     format!("must be a whole number from {min} to {max}")
 }
 
-/// The candidate nearest to `word` by edits (insertions, deletions, substitutions; `-`
-/// and `_` alike), if one is near enough to be what was meant: at most a third of the
-/// word's letters apart, or its prefix (`politeness` for `politeness_seconds`).
+/// The edits (insertions, deletions, substitutions, swaps of two neighbours: optimal
+/// string alignment) that make `a` into `b`.
+pub fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            // a swap of two neighbours is one edit (r_mni, r_min)
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The candidate nearest to `word` by [`edits`] (`-` and `_` alike), if one is near
+/// enough to be what was meant: at most a third of the word's letters apart, or its
+/// prefix (`politeness` for `politeness_seconds`).
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let norm = |s: &str| s.to_lowercase().replace('-', "_");
     let word = norm(word);
-    // optimal string alignment: a swap of two neighbours is one edit (r_mni, r_min)
-    let distance = |a: &str, b: &str| {
-        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-        for (i, row) in d.iter_mut().enumerate() {
-            row[0] = i;
-        }
-        for (j, cell) in d[0].iter_mut().enumerate() {
-            *cell = j;
-        }
-        for i in 1..=a.len() {
-            for j in 1..=b.len() {
-                let cost = usize::from(a[i - 1] != b[j - 1]);
-                d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        d[a.len()][b.len()]
-    };
     candidates
         .into_iter()
         .map(|c| (c, norm(c)))
         .filter(|(_, n)| !n.is_empty())
-        .map(|(c, n)| (c, if n.starts_with(&word) && word.len() >= 3 { 0 } else { distance(&word, &n) }))
+        .map(|(c, n)| (c, if n.starts_with(&word) && word.len() >= 3 { 0 } else { edits(&word, &n) }))
         .filter(|&(c, d)| d <= (c.chars().count().max(word.chars().count()) / 3).max(1))
         .min_by_key(|&(_, d)| d)
         .map(|(c, _)| c)

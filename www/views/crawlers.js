@@ -20,7 +20,15 @@ function settingsTable(loaded) {
     .join('');
   return `<table class="proof"><caption>The crawler's settings as run (change any in the form's “crawler settings”: <code>name=value; …</code>)</caption>
     <thead><tr><th scope="col">setting</th><th scope="col">value</th><th scope="col">from</th><th scope="col">what it sets</th></tr></thead>
-    <tbody>${rows}</tbody></table>${ignoredNote(loaded.ignored)}`;
+    <tbody>${rows}</tbody></table>${ignoredNote(loaded.ignored)}${meantNote(loaded.meant ?? [])}`;
+}
+
+/** Ignored names a letter or two from a setting Freshlab reads: shown even when the
+ * ignored list is folded, since the setting they meant keeps its default. */
+function meantNote(meant) {
+  if (!meant.length) return '';
+  const list = meant.map(([name, setting]) => `<code>${escape(name)}</code> for <code>${escape(setting)}</code>`).join(', ');
+  return `<p class="fineprint meant">Mistyped? These ignored names are a letter or two from a setting, which keeps its default: ${list}.</p>`;
 }
 
 /** The file's entries Freshlab does not read, each with its line: inline when few, behind

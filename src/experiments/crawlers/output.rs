@@ -467,6 +467,10 @@ impl CrawlersOutput {
         if !ignored.is_empty() {
             words.push(format!("Ignored (not settings Freshlab reads): {}", ignored.join(", ")));
         }
+        if !self.loaded.meant.is_empty() {
+            let meant: Vec<String> = self.loaded.meant.iter().map(|(name, setting)| format!("{name} for {setting}")).collect();
+            words.push(format!("Mistyped? These ignored names are a letter or two from a setting, which keeps its default: {}", meant.join(", ")));
+        }
         (!words.is_empty()).then(|| words.join("\n"))
     }
 }

@@ -135,7 +135,7 @@ pub fn rescheduler_idle(doc: &Document) -> Option<String> {
 /// where the shipped profile has it commented out. Refused where a bean under its id is of
 /// another class, or a ReschedulingProcessor has another id (two would run).
 pub fn with_rescheduler(text: &str) -> Result<String, String> {
-    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let doc = super::xml(text, "Heritrix", "beans")?;
     if rescheduler_idle(&doc).is_none() {
         return Ok(text.to_string());
     }
@@ -191,7 +191,7 @@ pub fn with_rescheduler(text: &str) -> Result<String, String> {
 /// (Spring's PropertiesLoaderSupport.mergeProperties), or before them with
 /// `localOverride` true; its entries name it.
 pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, String> {
-    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let doc = super::xml(text, "Heritrix", "beans")?;
     let mut entries = Vec::new();
     // sheets, their associations and the associations' rules are read by heritrix_sheets
     let sheet_beans = super::heritrix_sheets::sheet_beans(&doc);
@@ -238,7 +238,7 @@ fn location_of<'a>(bean: Node<'a, '_>) -> Option<&'a str> {
 /// The overrides file the configuration names (a PropertyOverrideConfigurer's
 /// `location`): None without one; refused where it names several (Freshlab reads one).
 pub fn location(text: &str) -> Result<Option<String>, String> {
-    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let doc = super::xml(text, "Heritrix", "beans")?;
     let named: Vec<(String, u64)> =
         doc.descendants().filter(|n| n.has_tag_name("bean")).filter_map(|b| location_of(b).map(|l| (l.to_string(), row(&doc, b.range().start)))).collect();
     match &named[..] {

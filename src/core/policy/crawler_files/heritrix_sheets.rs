@@ -415,7 +415,7 @@ fn sheet_over(name: &str, entries: &[(&str, String)], hosts: &[&str]) -> String 
 /// `text` (a crawler-beans.cxml) with `beans` inserted before its closing `</beans>`, and
 /// a SheetOverlaysManager where it has none.
 pub fn insert(text: &str, beans: &str) -> Result<String, String> {
-    let doc = Document::parse(text).map_err(|e| format!("is not XML that Heritrix can read: {e}"))?;
+    let doc = super::xml(text, "Heritrix", "beans")?;
     let managed = doc.descendants().any(|b| b.has_tag_name("bean") && b.attribute("class") == Some(MANAGER));
     let end = text.rfind("</beans>").ok_or("has no closing </beans> to write the sheets before")?;
     let manager = if managed { String::new() } else { format!(" {MANAGER_BEAN}\n") };

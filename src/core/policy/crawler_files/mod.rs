@@ -177,6 +177,11 @@ pub struct Loaded {
     pub settings: Vec<Setting>,
     /// Names the file gives that Freshlab does not read, with their lines.
     pub ignored: Vec<(String, u64)>,
+    /// Of those, each that is one or two letters from a setting Freshlab reads, with that
+    /// setting (`db.fetch.schedule.adaptive.inc_rat` → `…inc_rate`): a typo there would
+    /// keep the setting's default without a word.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meant: Vec<(String, String)>,
     /// StormCrawler's custom intervals by a page's metadata, in the file's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub custom_intervals: Vec<seed_metadata::CustomInterval>,
@@ -221,7 +226,7 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
     if crawler != Crawler::Heritrix {
         return Ok(loaded);
     }
-    let doc = roxmltree::Document::parse(text).map_err(|e| InputError::new(field, format!("is not XML that Heritrix can read: {e}")))?;
+    let doc = xml(text, "Heritrix", "beans").map_err(|why| InputError::new(field, why))?;
     let mut sheets = heritrix_sheets::read(&doc).map_err(|e| InputError::new(field, e))?;
     heritrix_revisit(&doc, &mut loaded, &mut sheets);
     with_sheets(loaded, sheets).map_err(|e| InputError::new(field, e))
@@ -448,7 +453,20 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         least.meaning = format!("{}; here over maxDelayMs, so Heritrix waits {} ms: raise maxDelayMs with it for a longer gap", least.meaning, max_delay_s * 1000.0);
     }
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
-    Ok(Loaded { crawler, model, settings, ignored, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new(), reschedules: false })
+    let meant = ignored.iter().filter_map(|(name, _)| meant(name, table.iter().map(|k| k.name)).map(|m| (name.clone(), m.to_string()))).collect();
+    Ok(Loaded { crawler, model, settings, ignored, meant, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new(), reschedules: false })
+}
+
+/// The setting `name` is most likely a typo of: one at most two edits away (letters
+/// and case alike), none where two are as near.
+fn meant<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let mut near: Vec<(usize, &str)> = known.map(|k| (crate::core::input::edits(&lower, &k.to_lowercase()), k)).filter(|&(d, _)| (1..=2).contains(&d)).collect();
+    near.sort_unstable();
+    match near.as_slice() {
+        [(d, k), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(k),
+        _ => None,
+    }
 }
 
 /// What no crawler can run with, whatever the file says: said by the crawler's own
@@ -545,8 +563,13 @@ mod tests;
 pub fn detect(text: &str) -> Option<Crawler> {
     let body = text.trim_start_matches('\u{feff}').trim_start();
     if body.starts_with('<') {
-        let doc = roxmltree::Document::parse(body).ok()?;
-        return match doc.root_element().tag_name().name() {
+        let root = match roxmltree::Document::parse(body) {
+            Ok(doc) => doc.root_element().tag_name().name().to_string(),
+            // not well-formed (cut short, say): its first element still says whose it
+            // is, and that crawler's reader says what is wrong and where
+            Err(_) => first_element(body)?,
+        };
+        return match root.as_str() {
             "configuration" => Some(Crawler::Nutch),
             "beans" => Some(Crawler::Heritrix),
             _ => None,
@@ -561,4 +584,30 @@ pub fn detect(text: &str) -> Option<Crawler> {
         return Some(Crawler::Stormcrawler);
     }
     None
+}
+
+/// `text` parsed as XML for `crawler`, whose root element is `root`; Err says what is
+/// wrong and where (roxmltree's line and column; a file cut short, by its last line).
+pub(super) fn xml<'a>(text: &'a str, crawler: &str, root: &str) -> Result<roxmltree::Document<'a>, String> {
+    roxmltree::Document::parse(text).map_err(|e| match e {
+        roxmltree::Error::UnclosedRootNode => {
+            format!("ends (line {}) before its <{root}> element closes: is the file cut short? Copy it whole, to its </{root}>", text.lines().count())
+        }
+        e => format!("is not XML that {crawler} can read: {e}"),
+    })
+}
+
+/// The local name of the first element of XML text, past its declaration, comments and
+/// doctype (`<spring:beans …>` is `beans`).
+fn first_element(text: &str) -> Option<String> {
+    let mut rest = text;
+    loop {
+        rest = &rest[rest.find('<')? + 1..];
+        if rest.starts_with(['?', '!']) {
+            rest = &rest[if rest.starts_with("!--") { rest.find("-->")? + 3 } else { rest.find('>')? + 1 }..];
+            continue;
+        }
+        let name: String = rest.chars().take_while(|c| !c.is_whitespace() && !matches!(c, '>' | '/')).collect();
+        return Some(name.rsplit(':').next()?.to_string());
+    }
 }

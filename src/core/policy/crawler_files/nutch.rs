@@ -185,7 +185,7 @@ pub const KNOWN: &[Known] = &[
 
 /// The file's properties, in order, with their lines.
 pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
-    let doc = roxmltree::Document::parse(text).map_err(|e| format!("is not XML that Nutch can read: {e}"))?;
+    let doc = super::xml(text, "Nutch", "configuration")?;
     let root = doc.root_element();
     if root.tag_name().name() != "configuration" {
         let line = doc.text_pos_at(root.range().start).row;

@@ -49,6 +49,37 @@ fn nutch_site_overrides_the_defaults_and_lists_what_it_ignores() {
     assert_eq!(loaded.ignored, vec![("http.agent.name".to_string(), 5)]);
 }
 
+/// A name a letter or two from a setting is ignored like any other, and said as the
+/// setting it may have meant (which keeps its default); a name far from every setting, or
+/// as near to two, is not.
+#[test]
+fn an_ignored_name_near_a_setting_is_said_as_a_possible_typo() {
+    let nutch = |name: &str| read(Crawler::Nutch, &format!("<configuration><property><name>{name}</name><value>0.3</value></property></configuration>"), "f").unwrap();
+    let typo = nutch("db.fetch.schedule.adaptive.inc_rat");
+    assert_eq!(typo.ignored, vec![("db.fetch.schedule.adaptive.inc_rat".to_string(), 1)]);
+    assert_eq!(typo.meant, vec![("db.fetch.schedule.adaptive.inc_rat".to_string(), "db.fetch.schedule.adaptive.inc_rate".to_string())]);
+    assert_eq!(typo.model.intervals.inc_rate, 0.4, "the setting keeps its default");
+    assert!(nutch("http.agent.name").meant.is_empty());
+    // as near to min_interval as to max_interval (two letters each): no guess
+    assert!(nutch("db.fetch.schedule.adaptive.m_interval").meant.is_empty());
+    let scrapy = read(Crawler::Scrapy, "DOWNLOAD_DELAYS = 2\nBOT_NAME = 'b'\n", "f").unwrap();
+    assert_eq!(scrapy.meant, vec![("DOWNLOAD_DELAYS".to_string(), "DOWNLOAD_DELAY".to_string())]);
+}
+
+/// A file cut short (a copy that stopped) is still known by its first element, and
+/// refused as cut short, with its last line, rather than as no crawler's file.
+#[test]
+fn a_configuration_cut_short_is_known_and_refused_as_cut_short() {
+    let nutch = "<?xml version=\"1.0\"?>\n<!-- mine -->\n<configuration>\n  <property><name>fetcher.server.delay</name><value>2</value></property>\n";
+    let beans = "<?xml version=\"1.0\"?>\n<beans xmlns=\"http://www.springframework.org/schema/beans\">\n <bean id=\"disposition\">\n";
+    for (text, crawler, root) in [(nutch, Crawler::Nutch, "configuration"), (beans, Crawler::Heritrix, "beans")] {
+        assert_eq!(detect(text), Some(crawler));
+        let said = read(crawler, text, "f").unwrap_err().message;
+        assert!(said.contains(&format!("ends (line {}) before its <{root}> element closes: is the file cut short?", text.lines().count())), "{said}");
+    }
+    assert_eq!(detect("<html><body>"), None);
+}
+
 #[test]
 fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     // the Nutch file's adaptive settings at their defaults are the rule the policies experiment runs
@@ -87,7 +118,11 @@ fn nutch_refuses_what_it_cannot_read_with_the_line_and_the_fix() {
     assert_eq!(e.field, "crawler_config");
     assert!(e.message.contains("db.fetch.schedule.adaptive.dec_rate (line 1): must be a rate from 0 to 1"), "{e}");
     assert!(e.message.contains("remove the line to keep the default 0.2"), "{e}");
-    assert!(bad("<configuration><property><name>x</name>").message.contains("is not XML"), "malformed");
+    assert!(
+        bad("<configuration><property><name>x</property></configuration>").message.contains("is not XML that Nutch can read: expected 'name' tag, not 'property' at 1:"),
+        "malformed"
+    );
+    assert!(bad("<configuration><property><name>x</name>").message.contains("is the file cut short?"), "cut short");
     assert!(bad("<beans/>").message.contains("not <configuration>"));
     assert!(bad("<configuration>\n<property><value>1</value></property></configuration>").message.contains("line 2: a <property> without a <name>"));
     assert!(
