@@ -85,6 +85,19 @@ test('a file for another crawler, and a setting it cannot read, are refused with
   const bad = '<configuration>\n<property><name>fetcher.server.delay</name><value>soon</value></property>\n</configuration>\n';
   await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(bad) });
   await page.waitForFunction(() => /fetcher\.server\.delay \(line 2\): must be a number of seconds/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  // a copy that stopped short is refused as such, not as no crawler's file
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(bad.replace('</configuration>\n', '')) });
+  await page.waitForFunction(() => /ends \(line 2\) before its <configuration> element closes: is the file cut short\?/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+});
+
+test('a setting’s name mistyped is said beside the settings as the setting it may mean, which keeps its default', async () => {
+  const typo = '<configuration>\n<property><name>db.fetch.schedule.adaptive.inc_rat</name><value>0.3</value></property>\n</configuration>\n';
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(typo) });
+  await page.waitForFunction(() => /Loaded nutch-site\.xml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Mistyped\? These ignored names are a letter or two from a setting, which keeps its default: db\.fetch\.schedule\.adaptive\.inc_rat for db\.fetch\.schedule\.adaptive\.inc_rate/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 20_000 });
+  await done(page, 'crawlers');
+  assert.deepEqual(browser.errors, []);
 });
 
 test('a StormCrawler file switching to the AdaptiveScheduler without keeping the signature runs as it would deploy: the default interval, the row saying why and what to add; the crawler set from the file; the page list’s metadata picks the custom interval (a list headed with a crawl’s own names told on loading what to rename)', async () => {
