@@ -90,11 +90,17 @@ test('a file for another crawler, and a setting it cannot read, are refused with
   await page.waitForFunction(() => /ends \(line 2\) before its <configuration> element closes: is the file cut short\?/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
 });
 
-test('a setting’s name mistyped is said beside the settings as the setting it may mean, which keeps its default', async () => {
-  const typo = '<configuration>\n<property><name>db.fetch.schedule.adaptive.inc_rat</name><value>0.3</value></property>\n</configuration>\n';
+test('a setting’s name mistyped is said beside the settings as the setting it may mean, which keeps its default; a setting given twice, with the line the last replaces', async () => {
+  const typo =
+    '<configuration>\n<property><name>db.fetch.schedule.adaptive.inc_rat</name><value>0.3</value></property>\n<property><name>fetcher.server.delay</name><value>2</value></property>\n<property><name>fetcher.server.delay</name><value>3</value></property>\n</configuration>\n';
   await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'nutch-site.xml', mimeType: 'text/xml', buffer: Buffer.from(typo) });
   await page.waitForFunction(() => /Loaded nutch-site\.xml/.test(document.querySelector('#crawlers .trace-status').textContent));
   await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('#crawlers .details table.proof tbody tr')].find((r) => r.cells[0].textContent.trim() === 'fetcher.server.delay')?.cells[2].textContent.includes('the file, line 4; it replaces line 3'),
+    null,
+    { timeout: 20_000 },
+  );
   await page.waitForFunction(() => /Mistyped\? These ignored names are a letter or two from a setting, which keeps its default: db\.fetch\.schedule\.adaptive\.inc_rat for db\.fetch\.schedule\.adaptive\.inc_rate/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 20_000 });
   await done(page, 'crawlers');
   assert.deepEqual(browser.errors, []);

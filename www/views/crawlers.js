@@ -15,12 +15,18 @@ function settingsTable(loaded) {
   const rows = loaded.settings
     .map(
       (s) => `<tr${s.aside ? ' class="aside"' : ''}><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
-        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}${s.aside ? ' (not in this run)' : ''}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
+        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}${replacedNote(s.replaced ?? [])}${s.aside ? ' (not in this run)' : ''}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');
   return `<table class="proof"><caption>The crawler's settings as run (change any in the form's “crawler settings”: <code>name=value; …</code>)</caption>
     <thead><tr><th scope="col">setting</th><th scope="col">value</th><th scope="col">from</th><th scope="col">what it sets</th></tr></thead>
     <tbody>${rows}</tbody></table>${ignoredNote(loaded.ignored)}${meantNote(loaded.meant ?? [])}`;
+}
+
+/** A setting given more than once in the file: the last counts, as the crawler reads it. */
+function replacedNote(lines) {
+  if (!lines.length) return '';
+  return `; it replaces line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`;
 }
 
 /** Ignored names a letter or two from a setting Freshlab reads: shown even when the

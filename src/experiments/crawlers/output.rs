@@ -438,10 +438,15 @@ impl CrawlersOutput {
     /// that Freshlab does not read (None: the crawler's shipped defaults, nothing ignored).
     fn loaded_words(&self) -> Option<String> {
         let said = |s: &Setting| {
+            let over = match s.replaced.as_slice() {
+                [] => String::new(),
+                [one] => format!("; it replaces line {one}'s"),
+                lines => format!("; it replaces lines {}'", lines.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")),
+            };
             let at = match (s.set, &s.file, s.line) {
                 (true, ..) => "set over the file".to_string(),
-                (false, Some(file), Some(line)) => format!("{file}, line {line}"),
-                (false, None, Some(line)) => format!("line {line}"),
+                (false, Some(file), Some(line)) => format!("{file}, line {line}{over}"),
+                (false, None, Some(line)) => format!("line {line}{over}"),
                 _ => "the file".to_string(),
             };
             format!("{}={} ({at})", s.name, s.value)

@@ -151,6 +151,10 @@ pub struct Setting {
     /// Its line in the file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
+    /// The lines of the same file that give it before: the last wins, as the crawler's
+    /// loader reads it (Hadoop's Configuration, a Python module), and these are said.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replaced: Vec<u64>,
     /// The file beside the configuration that gives it (Heritrix's overrides file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -292,10 +296,20 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             (o, _) => format!("over {}: {}", o.join(", "), k.meaning),
         };
         let aside = over.is_empty() && crawler != Crawler::Scrapy;
-        loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), file: None, meaning, set: false, aside });
+        loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), replaced: Vec::new(), file: None, meaning, set: false, aside });
     }
     for (e, why) in sheets.aside {
-        loaded.settings.push(Setting { name: e.name, value: e.value, from_file: true, line: Some(e.line), file: None, meaning: why, set: false, aside: true });
+        loaded.settings.push(Setting {
+            name: e.name,
+            value: e.value,
+            from_file: true,
+            line: Some(e.line),
+            replaced: Vec::new(),
+            file: None,
+            meaning: why,
+            set: false,
+            aside: true,
+        });
     }
     loaded.sheets = sheets.rules;
     Ok(loaded)
@@ -418,7 +432,18 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             InputError::new(field, format!("{}{at}: {why} (got \"{}\"); fix the value or remove the line to keep the default {}", k.name, value.trim(), k.default))
         })?;
         let file = given.and_then(|e| e.file.clone());
-        settings.push(Setting { name: k.name.into(), value: value.trim().into(), from_file: given.is_some(), line, file, meaning: k.meaning.into(), set: false, aside: false });
+        let replaced = given.map_or_else(Vec::new, |g| entries.iter().filter(|e| e.name == k.name && e.file == g.file && e.line < g.line).map(|e| e.line).collect());
+        settings.push(Setting {
+            name: k.name.into(),
+            value: value.trim().into(),
+            from_file: given.is_some(),
+            line,
+            replaced,
+            file,
+            meaning: k.meaning.into(),
+            set: false,
+            aside: false,
+        });
     }
     let mut ignored = Vec::new();
     for e in entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)) {
@@ -437,6 +462,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 value: e.value.trim().into(),
                 from_file: true,
                 line: Some(e.line),
+                replaced: Vec::new(),
                 file: e.file.clone(),
                 meaning: why,
                 set: false,

@@ -66,6 +66,22 @@ fn an_ignored_name_near_a_setting_is_said_as_a_possible_typo() {
     assert_eq!(scrapy.meant, vec![("DOWNLOAD_DELAYS".to_string(), "DOWNLOAD_DELAY".to_string())]);
 }
 
+/// A setting given twice in one file: the last counts, as Hadoop's Configuration and a
+/// Python module read it, and the lines it replaces are said; an overrides file beside
+/// a Heritrix configuration is not a repetition.
+#[test]
+fn a_setting_given_twice_takes_the_last_and_says_the_line_it_replaces() {
+    let nutch = "<configuration>\n<property><name>fetcher.server.delay</name><value>2</value></property>\n<property><name>fetcher.server.delay</name><value>3</value></property>\n</configuration>\n";
+    let loaded = read(Crawler::Nutch, nutch, "f").unwrap();
+    let delay = loaded.settings.iter().find(|s| s.name == "fetcher.server.delay").unwrap();
+    assert_eq!((delay.value.as_str(), delay.line, delay.replaced.as_slice()), ("3", Some(3), &[2][..]));
+    assert_eq!(loaded.model.server_delay_s, 3.0);
+    let scrapy = read(Crawler::Scrapy, "DOWNLOAD_DELAY = 1\nDOWNLOAD_DELAY = 2\nDOWNLOAD_DELAY = 4\n", "f").unwrap();
+    let delay = scrapy.settings.iter().find(|s| s.name == "DOWNLOAD_DELAY").unwrap();
+    assert_eq!((delay.value.as_str(), delay.replaced.as_slice()), ("4", &[1, 2][..]));
+    assert!(read(Crawler::Nutch, NUTCH_SITE, "f").unwrap().settings.iter().all(|s| s.replaced.is_empty()));
+}
+
 /// A file cut short (a copy that stopped) is still known by its first element, and
 /// refused as cut short, with its last line, rather than as no crawler's file.
 #[test]
