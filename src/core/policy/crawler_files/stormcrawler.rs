@@ -152,7 +152,14 @@ pub const KNOWN: &[Known] = &[
 /// The file's settings, in order, with their lines (found by their key in the text:
 /// the YAML reader keeps no positions).
 pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
-    let docs = YamlLoader::load_from_str(text).map_err(|e| format!("line {}: is not YAML that StormCrawler can read: {e}", e.marker().line()))?;
+    let docs = YamlLoader::load_from_str(text).map_err(|e| {
+        let said = e.to_string();
+        match said.split_once("\"): duplicated key in mapping").and_then(|(key, _)| key.strip_prefix("String(\"")) {
+            // SnakeYAML, StormCrawler's reader, keeps the last; Freshlab's refuses the repeat
+            Some(key) => format!("line {}: {key} is given a second time; StormCrawler would keep the last, which may not be the one meant: keep one", e.marker().line()),
+            None => format!("line {}: is not YAML that StormCrawler can read: {said}", e.marker().line()),
+        }
+    })?;
     let Some(doc) = docs.into_iter().next() else { return Ok(Vec::new()) };
     let map = match &doc["config"] {
         Yaml::Hash(h) => h.clone(),

@@ -80,6 +80,9 @@ fn a_setting_given_twice_takes_the_last_and_says_the_line_it_replaces() {
     let delay = scrapy.settings.iter().find(|s| s.name == "DOWNLOAD_DELAY").unwrap();
     assert_eq!((delay.value.as_str(), delay.replaced.as_slice()), ("4", &[1, 2][..]));
     assert!(read(Crawler::Nutch, NUTCH_SITE, "f").unwrap().settings.iter().all(|s| s.replaced.is_empty()));
+    // YAML: the reader refuses a repeated key (StormCrawler's would keep the last), by name
+    let said = read(Crawler::Stormcrawler, "config:\n  fetchInterval.default: 1440\n  fetchInterval.default: 60\n", "f").unwrap_err().message;
+    assert!(said.contains("line 3: fetchInterval.default is given a second time"), "{said}");
 }
 
 /// A file cut short (a copy that stopped) is still known by its first element, and
