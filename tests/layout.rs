@@ -94,3 +94,20 @@ fn a_long_y_title_shrinks_alone() {
     let (x, y) = (font_size_of(&svg, x_title), font_size_of(&svg, "a title far too long"));
     assert!(x > 1.4 * y, "x title {x} px, y title {y} px");
 }
+
+/// A large font on a slide-sized frame shrinks the text (down to font 1's) rather than
+/// leave the plot a strip: learning's eight-line legend at font 3 on a 4:3 slide had left
+/// its plot 90 px of 768, and the sensors chart above an embed's controls at font 3 some
+/// 10 px of 400.
+#[test]
+fn a_large_font_leaves_the_plot_a_third_of_the_frame() {
+    for (json, width, height) in [(CONFIGS[10], 1024, 768), (CONFIGS[11], 1024, 768), (CONFIGS[8], 960, 400), (CONFIGS[5], 960, 540)] {
+        let output = run(parse_config(json).unwrap(), |_, _| {}).unwrap();
+        let figure = output.figures().remove(0);
+        for font_scale in [2.0, 3.0, 4.0] {
+            let (_, frame) = figure_svg_frame(&figure, width, height, &DrawOptions { font_scale, ..Default::default() }).unwrap();
+            let plot = frame.bottom - frame.top;
+            assert!(f64::from(plot) >= 0.35 * f64::from(height), "{:?} at {width}×{height}, font {font_scale}: the plot is {plot} px high", figure.title);
+        }
+    }
+}

@@ -156,7 +156,10 @@ pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &F
         legend: None,
         legend_covers: 0,
     };
-    let measure = |text: &str, size: f64| root.estimate_text_size(text, &theme.sized_text(size)).map(|(w, _)| w as f64).unwrap_or(0.0);
+    // a text's width at a device size (the theme's font scale does not enter)
+    let measure = |text: &str, size: f64| {
+        root.estimate_text_size(text, &TextStyle::from(FontDesc::new(FontFamily::SansSerif, size, FontStyle::Normal))).map(|(w, _)| w as f64).unwrap_or(0.0)
+    };
     let margin = theme.px(12.0);
     if let Some(why) = axis_problem("x", &figure.x).or_else(|| axis_problem("y", &figure.y)) {
         let lines = [figure.title.clone(), "This chart cannot be drawn:".into(), why, "change the range and run again.".into()];
@@ -170,31 +173,20 @@ pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &F
         }
         return Ok(blank);
     }
-    // the title, fitted to the width
-    let (title, title_size) = fit(&measure, &figure.title, theme.font_px(17.0), w as f64 - 2.0 * margin, true, &[]);
-    let line = title_size * 1.25;
-    for (k, text) in title.iter().enumerate() {
-        let at = ((w / 2) as i32, (margin * 0.6 + line * k as f64) as i32);
-        root.draw(&Text::new(text.clone(), at, theme.sized_text(title_size).pos(Pos::new(HPos::Center, VPos::Top)))).map_err(fail)?;
-    }
-    let top = (margin * 0.6 + line * title.len() as f64 + margin * 0.4) as u32;
-    let mut legend = Legend::new(entries(figure, true), &theme, &measure);
-    // is there room for the legend inside the plot? if not, beside or below it; if not
-    // even there, without its notes on lines drawn on others
-    let (room_w, room_h) = (w as f64 - 2.0 * margin, h as f64 - top as f64);
-    let placement = match layout(root, figure, &theme, top, &legend)? {
-        Some(p) => p,
-        None => match legend.fitting_outside(room_w, room_h, w as f64, &theme) {
-            Some(p) => p,
-            None => {
-                legend = Legend::new(entries(figure, false), &theme, &measure);
-                match layout(root, figure, &theme, top, &legend)? {
-                    Some(p) => p,
-                    None => legend.outside(room_w, room_h, w as f64, &theme),
-                }
-            }
-        },
+    // the text as large as asked, smaller (down to font 1's) where the plot would be left
+    // too short to read: a large font on a small frame under a long legend
+    let floor = Theme::sized(&DrawOptions { font_scale: 1.0, ..options.clone() }, w as f64, h as f64).font.min(theme.font);
+    let mut theme = theme;
+    let (title, title_size, top, legend, placement) = loop {
+        let arranged = arrange(root, figure, &theme, &measure, margin)?;
+        let below = if let Placement::Below { height, .. } = arranged.4 { height } else { 0.0 };
+        let plot = h as f64 - f64::from(arranged.2) - margins(&theme).0 as f64 - x_label_area(&theme) - below;
+        if plot >= SHORTEST_PLOT * h as f64 || theme.font <= floor {
+            break arranged;
+        }
+        theme.font = (theme.font * 0.85).max(floor);
     };
+    let line = title_size * 1.25;
     let reserve = if matches!(placement, Placement::Right { .. } | Placement::Below { .. }) { Some(placement) } else { None };
     root.fill(&theme.background).map_err(fail)?;
     for (k, text) in title.iter().enumerate() {
@@ -205,6 +197,40 @@ pub fn draw_figure<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &F
     frame.width = w as i32;
     frame.height = h as i32;
     Ok(frame)
+}
+
+/// The least share of the frame's height the plot keeps where the text can shrink.
+const SHORTEST_PLOT: f64 = 0.35;
+
+/// The title fitted to the width (its lines and size), the plot's top, and the legend
+/// with its place: inside the plot if there is room with no data under it; if not,
+/// beside or below it; if not even there, without its notes on lines drawn on others.
+fn arrange<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    figure: &Figure,
+    theme: &Theme,
+    measure: &dyn Fn(&str, f64) -> f64,
+    margin: f64,
+) -> Result<(Vec<String>, f64, u32, Legend, Placement), String> {
+    let (w, h) = root.dim_in_pixel();
+    let (title, title_size) = fit(measure, &figure.title, theme.font_px(17.0), w as f64 - 2.0 * margin, true, &[]);
+    let top = (margin * 0.6 + title_size * 1.25 * title.len() as f64 + margin * 0.4) as u32;
+    let mut legend = Legend::new(entries(figure, true), theme, measure);
+    let (room_w, room_h) = (w as f64 - 2.0 * margin, h as f64 - top as f64);
+    let placement = match layout(root, figure, theme, top, &legend)? {
+        Some(p) => p,
+        None => match legend.fitting_outside(room_w, room_h, w as f64, theme) {
+            Some(p) => p,
+            None => {
+                legend = Legend::new(entries(figure, false), theme, measure);
+                match layout(root, figure, theme, top, &legend)? {
+                    Some(p) => p,
+                    None => legend.outside(room_w, room_h, w as f64, theme),
+                }
+            }
+        },
+    };
+    Ok((title, title_size, top, legend, placement))
 }
 
 /// The labelled layers, in order, as legend entries; with `notes`, a line drawn on an
