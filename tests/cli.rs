@@ -954,3 +954,15 @@ fn every_file_flag_decodes_as_the_page_lists_do() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A crawler file's name a letter from a setting is said in `--json` too (`meant`).
+#[test]
+fn a_mistyped_crawler_setting_is_in_the_json() {
+    let dir = scratch("meant");
+    let file = dir.join("nutch-site.xml");
+    std::fs::write(&file, "<configuration>\n<property><name>db.fetch.schedule.adaptive.inc_rat</name><value>0.3</value></property>\n</configuration>\n").unwrap();
+    let (code, out, _) = freshlab(&["crawlers", "--crawler-config", file.to_str().unwrap(), "--horizon-days", "30", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&out)["meant"], serde_json::json!([["db.fetch.schedule.adaptive.inc_rat", "db.fetch.schedule.adaptive.inc_rate"]]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -942,6 +942,9 @@ impl Figures for CrawlersOutput {
             .collect::<Vec<_>>()
             .join("\n");
         let mut json = serde_json::json!({"runs": rows, "servers": self.servers, "settings": self.loaded.settings, "ignored": self.loaded.ignored});
+        if !self.loaded.meant.is_empty() {
+            json["meant"] = serde_json::json!(self.loaded.meant);
+        }
         let mut text = text;
         if let Some(words) = self.loaded_words() {
             text.push_str(&format!("\n{words}"));
