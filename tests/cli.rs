@@ -952,6 +952,11 @@ fn every_file_flag_decodes_as_the_page_lists_do() {
         let err = refusal(&["crawlers", flag, bad.to_str().unwrap()]);
         assert!(err.contains(&format!("{flag} {}: is not UTF-8 text (byte 23 on line 2 is not valid UTF-8); save the file as UTF-8 text", bad.display())), "{flag}: {err}");
     }
+    // a file that is no crawler's: what Freshlab looks for; one with nothing in it: so said
+    std::fs::write(&bad, "- a list\n- of things\n").unwrap();
+    assert!(refusal(&["crawlers", "--crawler-config", bad.to_str().unwrap()]).contains("its first setting is none of an XML <configuration> (nutch-site.xml)"));
+    std::fs::write(&bad, "# nothing yet\n\n").unwrap();
+    assert!(refusal(&["crawlers", "--crawler-config", bad.to_str().unwrap()]).contains("holds no settings (it is empty, or comments only)"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

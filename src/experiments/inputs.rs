@@ -44,7 +44,14 @@ pub const CRAWLER_CONFIG: FileInput = FileInput {
         let text = text_of(bytes, "crawler_config")?;
         match crate::core::policy::crawler_files::detect(text) {
             Some(_) => Ok(()),
-            None => Err(InputError::new("crawler_config", "is not a crawler configuration Freshlab knows: nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py")),
+            None if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) => Err(InputError::new(
+                "crawler_config",
+                "holds no settings (it is empty, or comments only): give your crawler's nutch-site.xml, crawler-conf.yaml, crawler-beans.cxml or settings.py, or pick a crawler's shipped defaults",
+            )),
+            None => Err(InputError::new(
+                "crawler_config",
+                "is not a crawler configuration Freshlab knows: its first setting is none of an XML <configuration> (nutch-site.xml) or <beans> (crawler-beans.cxml), a `name: value` YAML line (crawler-conf.yaml) or a `NAME = value` line (settings.py)",
+            )),
         }
     },
     max_bytes: crate::core::policy::crawler_files::MAX_BYTES as u64,

@@ -19,6 +19,7 @@ pub mod seed_metadata;
 pub mod stormcrawler;
 pub mod tuning;
 pub mod write;
+pub mod yaml_map;
 
 use super::adaptive::{Intervals, Rule};
 use super::pushback::Reaction;
@@ -446,7 +447,13 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         });
     }
     let mut ignored = Vec::new();
-    for e in entries.iter().filter(|e| !table.iter().any(|k| k.name == e.name)) {
+    for (at, e) in entries.iter().enumerate().filter(|(_, e)| !table.iter().any(|k| k.name == e.name)) {
+        let same = |x: &&Entry| x.name == e.name && x.file == e.file;
+        // given again later in the same file: the later one counts, as for a known setting
+        if entries[at + 1..].iter().any(|x| same(&x)) {
+            continue;
+        }
+        let replaced: Vec<u64> = entries[..at].iter().filter(same).map(|x| x.line).collect();
         let why = match crawler {
             Crawler::Nutch => Ok(nutch::aside(e, &model)),
             Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
@@ -462,7 +469,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 value: e.value.trim().into(),
                 from_file: true,
                 line: Some(e.line),
-                replaced: Vec::new(),
+                replaced,
                 file: e.file.clone(),
                 meaning: why,
                 set: false,

@@ -1,10 +1,10 @@
 //! Apache StormCrawler's `crawler-conf.yaml`: a YAML map under `config:` (or at the
 //! root) of dotted names, over crawler-default.yaml.
 
+use super::yaml_map::{self, Node, Pair};
 use super::{Entry, Known, MINUTE, Model, number, rate};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
-use yaml_rust2::{Yaml, YamlLoader};
 
 /// crawler-default.yaml and AdaptiveScheduler's defaults: DefaultScheduler every day;
 /// 60 minutes to two weeks, rates 0.5; a 1 s server delay, one thread per queue,
@@ -149,48 +149,41 @@ pub const KNOWN: &[Known] = &[
     },
 ];
 
-/// The file's settings, in order, with their lines (found by their key in the text:
-/// the YAML reader keeps no positions).
+/// The file's settings, in order, with their lines; a key given twice is kept twice
+/// (the last counts, as SnakeYAML, StormCrawler's reader, keeps it).
 pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
-    let docs = YamlLoader::load_from_str(text).map_err(|e| {
-        let said = e.to_string();
-        match said.split_once("\"): duplicated key in mapping").and_then(|(key, _)| key.strip_prefix("String(\"")) {
-            // SnakeYAML, StormCrawler's reader, keeps the last; Freshlab's refuses the repeat
-            Some(key) => format!("line {}: {key} is given a second time; StormCrawler would keep the last, which may not be the one meant: keep one", e.marker().line()),
-            None => format!("line {}: is not YAML that StormCrawler can read: {said}", e.marker().line()),
-        }
-    })?;
-    let Some(doc) = docs.into_iter().next() else { return Ok(Vec::new()) };
-    let map = match &doc["config"] {
-        Yaml::Hash(h) => h.clone(),
-        Yaml::BadValue => match doc {
-            Yaml::Hash(h) => h,
-            _ => return Err("is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)".into()),
-        },
-        _ => return Err("`config:` is not a map of settings".into()),
+    let root = yaml_map::read(text).map_err(|e| format!("line {}: is not YAML that StormCrawler can read: {e}", e.marker().line()))?;
+    let pairs = match root {
+        None => return Ok(Vec::new()),
+        Some(Node::Map(pairs)) => pairs,
+        Some(_) => return Err(NOT_A_MAP.into()),
     };
-    let line_of = |key: &str| text.lines().position(|l| l.trim_start().trim_start_matches(['"', '\'']).starts_with(key)).map_or(0, |k| k as u64 + 1);
+    // SnakeYAML keeps the last `config:` too
+    let pairs = match pairs.iter().rev().find(|p| p.key.as_deref() == Some("config")) {
+        None => pairs,
+        Some(Pair { value: Node::Map(settings), .. }) => settings.clone(),
+        Some(_) => return Err("`config:` is not a map of settings".into()),
+    };
+    let scalar = |v: &Node| match v {
+        Node::Scalar(s) => Some(s.clone()),
+        _ => None,
+    };
     let mut entries = Vec::new();
-    for (key, value) in map {
-        let Some(name) = key.as_str().map(str::to_string) else { continue };
-        let scalar = |v: &Yaml| match v {
-            Yaml::Real(s) | Yaml::String(s) => Some(s.clone()),
-            Yaml::Integer(i) => Some(i.to_string()),
-            Yaml::Boolean(b) => Some(b.to_string()),
-            _ => None,
-        };
+    for Pair { key, line, value } in pairs {
+        let Some(name) = key else { continue };
         let value = match &value {
             // a list of names (metadata.persist): its items (a list where a number is
             // asked for is then refused showing them)
-            Yaml::Array(items) => items.iter().filter_map(scalar).collect::<Vec<_>>().join(", "),
+            Node::List(items) => items.iter().filter_map(scalar).collect::<Vec<_>>().join(", "),
             // maps (metrics consumers) are settings Freshlab does not read
             v => scalar(v).unwrap_or_default(),
         };
-        let line = line_of(&name);
         entries.push(Entry { name, value, line, file: None });
     }
     Ok(entries)
 }
+
+const NOT_A_MAP: &str = "is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)";
 
 /// What an entry no known setting names does, where StormCrawler reads it and it
 /// changes nothing on Freshlab's pages or changes the rule (None: not read here).
@@ -269,7 +262,9 @@ fn kept_metadata(e: &Entry, entries: &[Entry], model: &mut Model) -> String {
     if model.intervals.rule != Rule::Stormcrawler {
         return format!("{role} (it matters to AdaptiveScheduler, which needs signature and fetchInterval kept)");
     }
-    let kept: Vec<&str> = entries.iter().filter(|x| x.name == "metadata.persist" || x.name == "metadata.transfer").flat_map(|x| x.value.split(", ")).collect();
+    // each list's last value (a list given twice: the last counts)
+    let last = |name: &str| entries.iter().rev().find(|x| x.name == name);
+    let kept: Vec<&str> = [last("metadata.persist"), last("metadata.transfer")].into_iter().flatten().flat_map(|x| x.value.split(", ")).collect();
     let missing: Vec<&str> = ["signature", "fetchInterval"].into_iter().filter(|k| !kept.contains(k)).collect();
     if e.name != "metadata.persist" {
         return format!("{role}; with metadata.persist, what AdaptiveScheduler keeps of a page's signature and fetchInterval");

@@ -80,9 +80,33 @@ fn a_setting_given_twice_takes_the_last_and_says_the_line_it_replaces() {
     let delay = scrapy.settings.iter().find(|s| s.name == "DOWNLOAD_DELAY").unwrap();
     assert_eq!((delay.value.as_str(), delay.replaced.as_slice()), ("4", &[1, 2][..]));
     assert!(read(Crawler::Nutch, NUTCH_SITE, "f").unwrap().settings.iter().all(|s| s.replaced.is_empty()));
-    // YAML: the reader refuses a repeated key (StormCrawler's would keep the last), by name
-    let said = read(Crawler::Stormcrawler, "config:\n  fetchInterval.default: 1440\n  fetchInterval.default: 60\n", "f").unwrap_err().message;
-    assert!(said.contains("line 3: fetchInterval.default is given a second time"), "{said}");
+    // YAML: the last too, as SnakeYAML (StormCrawler's reader) keeps it; an unread key
+    // and a list given twice are listed once, at their last line
+    let yaml = "config:\n  fetchInterval.default: 1440\n  http.agent.name: a\n  fetchInterval.default: 0x3c\n  scheduler.class: org.apache.stormcrawler.persistence.AdaptiveScheduler\n  metadata.persist: [signature]\n  http.agent.name: b\n  metadata.persist:\n    - signature\n    - fetchInterval\n";
+    let loaded = read(Crawler::Stormcrawler, yaml, "f").unwrap();
+    let first = loaded.settings.iter().find(|s| s.name == "fetchInterval.default").unwrap();
+    assert_eq!((first.value.as_str(), first.line, first.replaced.as_slice()), ("60", Some(4), &[2][..]));
+    assert_eq!(loaded.model.intervals.initial, 60.0 * MINUTE);
+    assert_eq!(loaded.ignored, vec![("http.agent.name".to_string(), 7)]);
+    let kept: Vec<_> = loaded.settings.iter().filter(|s| s.name == "metadata.persist").collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!((kept[0].value.as_str(), kept[0].line, kept[0].replaced.as_slice()), ("signature, fetchInterval", Some(8), &[6][..]));
+    assert!(kept[0].meaning.contains("it keeps AdaptiveScheduler's signature and fetchInterval") || kept[0].meaning.contains("with metadata.transfer"), "{}", kept[0].meaning);
+    assert_eq!(loaded.model.intervals.rule, Rule::Stormcrawler, "the last list keeps the signature");
+}
+
+/// StormCrawler's YAML: each key's line is the parser's own (a key named in a comment
+/// or inside a longer key does not move it); `config:` given twice, the last counts.
+#[test]
+fn yaml_lines_are_the_parsers_and_the_last_config_counts() {
+    let yaml = "# fetchInterval.default: is set below\nconfig:\n  fetchInterval.default.x: 1\n  \"fetchInterval.default\": 30\nconfig:\n  fetchInterval.default: 90\n";
+    let loaded = read(Crawler::Stormcrawler, yaml, "f").unwrap();
+    let first = loaded.settings.iter().find(|s| s.name == "fetchInterval.default").unwrap();
+    assert_eq!((first.value.as_str(), first.line), ("90", Some(6)));
+    assert!(loaded.ignored.is_empty(), "{:?}", loaded.ignored);
+    let one = read(Crawler::Stormcrawler, "config:\n  fetchInterval.default.x: 1\n  \"fetchInterval.default\": 30\n", "f").unwrap();
+    assert_eq!(one.settings.iter().find(|s| s.name == "fetchInterval.default").unwrap().line, Some(3));
+    assert_eq!(one.ignored, vec![("fetchInterval.default.x".to_string(), 2)]);
 }
 
 /// A file cut short (a copy that stopped) is still known by its first element, and
