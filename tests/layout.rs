@@ -88,11 +88,41 @@ fn font_size_of(svg: &str, text: &str) -> f64 {
 fn a_long_y_title_shrinks_alone() {
     let output = run(parse_config(CONFIGS[1]).unwrap(), |_, _| {}).unwrap();
     let mut figure = output.figures().remove(0);
+    let options = DrawOptions { font_scale: 2.0, ..Default::default() };
+    let x_title = figure.x.label.split(" (").next().unwrap().to_string();
+    let (short, _) = figure_svg_frame(&figure, 960, 300, &options).unwrap();
     figure.y.label = "a title far too long for the y axis of so short a plot to hold at its size".into();
-    let (svg, _) = figure_svg_frame(&figure, 960, 300, &DrawOptions { font_scale: 2.0, ..Default::default() }).unwrap();
-    let x_title = figure.x.label.split(" (").next().unwrap();
-    let (x, y) = (font_size_of(&svg, x_title), font_size_of(&svg, "a title far too long"));
-    assert!(x > 1.4 * y, "x title {x} px, y title {y} px");
+    let (svg, _) = figure_svg_frame(&figure, 960, 300, &options).unwrap();
+    let (x, y) = (font_size_of(&svg, &x_title), font_size_of(&svg, "a title far too long"));
+    assert_eq!(x, font_size_of(&short, &x_title), "the x title keeps its size");
+    assert!(x > 1.2 * y, "x title {x} px, y title {y} px");
+}
+
+/// A long y title over a short plot at a large font goes on two lines, side by side
+/// beside the tick labels and clear of them: the sensors chart on a 4:3 slide at font 3
+/// had drawn "share of pages whose copy is current" on one line at a quarter of the x
+/// title's size.
+#[test]
+fn a_long_y_title_takes_two_lines_beside_its_tick_labels() {
+    let output = run(parse_config(CONFIGS[8]).unwrap(), |_, _| {}).unwrap();
+    let figure = output.figures().remove(0);
+    assert_eq!(figure.y.label, "share of pages whose copy is current");
+    for (width, height, font_scale) in [(1024, 768, 3.0), (960, 540, 4.0), (700, 420, 3.0)] {
+        let (svg, frame) = figure_svg_frame(&figure, width, height, &DrawOptions { font_scale, ..Default::default() }).unwrap();
+        let lines: Vec<&str> = svg.split("<text").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).map(str::trim).collect();
+        assert!(lines.contains(&"share of pages whose") && lines.contains(&"copy is current"), "{width}×{height}, font {font_scale}: {lines:?}");
+        let (first, second) = (font_size_of(&svg, "share of pages whose"), font_size_of(&svg, "copy is current"));
+        assert_eq!(first, second, "one size for both lines");
+        let x = font_size_of(&svg, &figure.x.label);
+        assert!(first > 0.5 * x, "{width}×{height}, font {font_scale}: y title {first} px, x title {x} px");
+        // the two lines and the tick labels left of the plot: no two boxes overlap
+        let left: Vec<_> = frame.texts.iter().filter(|t| t[2] <= frame.left && t[1] >= frame.top - 40 && t[3] <= frame.bottom + 40).collect();
+        for (i, a) in left.iter().enumerate() {
+            for b in &left[i + 1..] {
+                assert!(a[2] <= b[0] || b[2] <= a[0] || a[3] <= b[1] || b[3] <= a[1], "{width}×{height}, font {font_scale}: {a:?} overlaps {b:?}");
+            }
+        }
+    }
 }
 
 /// A large font on a slide-sized frame shrinks the text (down to font 1's) rather than

@@ -294,7 +294,32 @@ fn areas(theme: &Theme, reserve: Option<Placement>) -> Areas {
         Some(Placement::Below { height, .. }) => (0, height as u32),
         _ => (0, 0),
     };
-    Areas { x_label: x_label_area(theme) as u32, y_label: theme.font_px(68.0).max(theme.px(36.0)) as u32, right, bottom }
+    Areas { x_label: x_label_area(theme) as u32, y_label: y_label_area(theme) as u32, right, bottom }
+}
+
+/// The width left of the plot for the y axis' tick labels and title.
+fn y_label_area(theme: &Theme) -> f64 {
+    theme.font_px(68.0).max(theme.px(36.0)).floor()
+}
+
+/// The least room between the y axis' tick labels and its title: plotters' tick (5 px)
+/// and its gap to the labels (twice that), and a little air.
+const Y_TICK_GAP: f64 = 16.0;
+
+/// The y title: on one line as [`fit`] makes it, or on two where that keeps it larger
+/// (or whole where one line must drop its explanation) and the room beside the tick
+/// labels (`across`) holds two lines. A long title over a short plot at a large font had
+/// been left a fraction of its size on one line.
+fn y_title(measure: &dyn Fn(&str, f64) -> f64, height: &dyn Fn(f64) -> f64, text: &str, size: f64, length: f64, across: f64) -> (Vec<String>, f64) {
+    let (one, one_size) = fit(measure, text, size, length, false, &["  (", " ("]);
+    let whole = one[0] == text;
+    if whole && one_size >= size {
+        return (one, one_size);
+    }
+    let Some(two) = split_in_two(text) else { return (one, one_size) };
+    let longest = two.iter().map(|l| measure(l, size)).fold(0.0, f64::max).max(1.0);
+    let two_size = size.min(size * length / longest).min(size * across / (2.0 * height(size)).max(1.0));
+    if two_size >= one_size * 1.1 || (!whole && two_size >= one_size) { (two, two_size) } else { (one, one_size) }
 }
 
 /// The height under the plot for the x axis' tick labels and title.
@@ -509,12 +534,16 @@ where
     let measure = |text: &str, size: f64| root.estimate_text_size(text, &theme.sized_text(size)).map(|(w, _)| w as f64).unwrap_or(0.0);
     // axis labels: their explanation in parentheses goes first when they would not fit
     let (x_label, x_size) = fit(&measure, &figure.x.label, theme.font_px(15.0), (xr.end - xr.start) as f64, false, &["  (", " ("]);
-    let (y_label, y_size) = fit(&measure, &figure.y.label, theme.font_px(15.0), (yr.end - yr.start) as f64, false, &["  (", " ("]);
     let formatter = |v: &f64| tick(*v);
     let label_px = theme.font_px(13.0);
     let spec = chart.as_coord_spec();
     let x_labels = spaced_ticks(spec.x_spec(), (xr.start, xr.end), 9, |v| tick_width(&tick(v), label_px), label_px);
     let y_labels = spaced_ticks(spec.y_spec(), (yr.start, yr.end), 8, |_| label_px, label_px / 2.0);
+    // beside the y axis' widest tick label, the room its title has across
+    let widest = spec.y_spec().key_points(y_labels).iter().map(|v| measure(&tick(*v), label_px)).fold(0.0, f64::max);
+    let across = y_label_area(theme) - widest - Y_TICK_GAP;
+    let height = |size: f64| root.estimate_text_size("Ag", &theme.sized_text(size)).map(|(_, h)| h as f64).unwrap_or(size);
+    let (y_label, y_size) = y_title(&measure, &height, &figure.y.label, theme.font_px(15.0), (yr.end - yr.start) as f64, across);
     chart
         .configure_mesh()
         .x_desc(x_label.join(" "))
@@ -530,8 +559,13 @@ where
         .draw()
         .map_err(fail)?;
     // the y title at its own size (plotters' mesh has one style for both titles, so a
-    // long one that must shrink would shrink the other): a second mesh with nothing else
-    chart.configure_mesh().disable_mesh().disable_axes().x_labels(0).y_labels(0).y_desc(y_label.join(" ")).axis_desc_style(theme.sized_text(y_size)).draw().map_err(fail)?;
+    // long one that must shrink would shrink the other): its lines side by side, the first
+    // leftmost, where plotters' mesh puts its one (the label area's left edge, centred)
+    let rotated = theme.sized_text(y_size).transform(FontTransform::Rotate270).pos(Pos::new(HPos::Center, VPos::Top));
+    let (left, middle) = (xr.start - y_label_area(theme) as i32, (yr.start + yr.end) / 2);
+    for (k, line) in y_label.iter().enumerate() {
+        root.draw_text(line, &rotated, (left + (k as f64 * height(y_size)).round() as i32, middle)).map_err(fail)?;
+    }
     let mut texts = Vec::new();
     for layer in &figure.layers {
         draw_layer(root, chart, figure, theme, layer, &mut texts)?;

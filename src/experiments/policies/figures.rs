@@ -101,7 +101,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
             layers,
             legend: Corner::LowerRight,
             summary: format!(
-                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} servers holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}{}",
+                "Freshness over {} {unit_name} with C = {} % of the maximum ({} requests per day), {} allocation. POLITE bound {}, UNPOLITE bound {}: politeness caps {} server{} holding {} % of the pages. Ratios to the POLITE bound at the end: {}.{}{}",
                 sig(o.config.horizon_days.0 / unit, 3),
                 sig(100.0 * c.share, 3),
                 amount(c.capacity),
@@ -109,6 +109,7 @@ fn policies(o: &PoliciesOutput) -> Vec<Figure> {
                 sig(c.polite_bound, 4),
                 sig(c.unpolite_bound, 4),
                 thousands(c.capped.servers as f64),
+                if c.capped.servers == 1 { "" } else { "s" },
                 sig(100.0 * c.capped.page_share, 3),
                 if ratios.is_empty() { "none yet".into() } else { ratios.join("; ") },
                 sampled_note(o),
