@@ -316,3 +316,29 @@ fn the_parts_of_a_split_run_join_into_one_runs_result() {
     assert_eq!(text(&joined.whole().unwrap()), text(&alone));
     assert_eq!(text(&joined.shown().unwrap()), text(&alone));
 }
+
+/// What the worker's heap already holds (the results it keeps: a history's pages stay
+/// there) counts against the next run's memory: a history estimated just under the
+/// tab's limit is refused beside 300 MB held, saying so, and passes once it is freed.
+#[test]
+fn what_the_worker_keeps_counts_against_the_next_run() {
+    let browser = get(&get(&limits().unwrap(), "browser"), "bytes").as_f64().unwrap();
+    let config = |pages: u32| format!(r#"{{"experiment": "history", "pages": {pages}, "servers": 10}}"#);
+    let bytes = |pages: u32| get(&estimate(object(&config(pages))).unwrap(), "bytes").as_f64().unwrap();
+    // the most pages within 200 MB of the limit (the estimate grows with the pages)
+    let (mut low, mut high) = (1u32, 1_000_000u32);
+    while high - low > 1 {
+        let middle = (low + high) / 2;
+        if bytes(middle) <= browser - 200e6 { low = middle } else { high = middle }
+    }
+    assert!(bytes(low) > browser - 250e6, "{} of {browser}", bytes(low));
+    let held = vec![1u8; 300_000_000];
+    let refused = Run::new(object(&config(low))).err().expect("refused beside what is held");
+    assert_eq!(field_of(refused.clone()), "pages");
+    assert!(text(&refused).contains("the page keeps of earlier results"), "{}", text(&refused));
+    drop(held);
+    // freed, the next run (a small one) finds the heap without it, and the history
+    // passes the checks (run, it would generate its pages for seconds)
+    Run::new(object(r#"{"experiment": "level_sets", "grid": 11}"#)).unwrap();
+    assert!(validate(object(&config(low))).unwrap().is_null(), "accepted once freed");
+}

@@ -9,6 +9,7 @@
 use super::input::InputError;
 use super::speed;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How far a run may go where it runs.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -17,22 +18,37 @@ pub struct Limits {
     pub bytes: f64,
     /// Estimated run time in seconds of this machine's native code.
     pub seconds: f64,
+    /// Bytes already held where the run would go, outside it: in the page's worker, the
+    /// results it keeps (a history's pages stay there); none natively.
+    #[serde(default)]
+    pub held: f64,
 }
 
 /// The CLI and tests: the 24 GiB workstation less room for the system and the results;
 /// two days of computing.
-pub const NATIVE: Limits = Limits { bytes: 16.0 * GIB, seconds: 48.0 * 3600.0 };
+pub const NATIVE: Limits = Limits { bytes: 16.0 * GIB, seconds: 48.0 * 3600.0, held: 0.0 };
 /// A browser tab: WebAssembly can address 4 GiB, and a tab holding more than 2 GiB is
 /// at risk on an ordinary laptop. The page refuses on memory only: a long run says
 /// beforehand what it will take, shows its progress and partial results, and can be
 /// cancelled (issue 45: a refusal on an estimated time refused runs that took seconds).
-pub const BROWSER: Limits = Limits { bytes: 2.0 * GIB, seconds: f64::INFINITY };
+pub const BROWSER: Limits = Limits { bytes: 2.0 * GIB, seconds: f64::INFINITY, held: 0.0 };
 
 const GIB: f64 = (1u64 << 30) as f64;
 
-/// The limits of the build running this code.
-pub const fn here() -> Limits {
-    if cfg!(target_arch = "wasm32") { BROWSER } else { NATIVE }
+/// The limits of the build running this code, with what it holds outside the run
+/// ([`hold`]).
+pub fn here() -> Limits {
+    let held = HELD.load(Ordering::Relaxed) as f64;
+    if cfg!(target_arch = "wasm32") { Limits { held, ..BROWSER } } else { Limits { held, ..NATIVE } }
+}
+
+/// Bytes held outside the next runs (the page's worker sets it, as each run starts, to
+/// the heap its kept results take).
+static HELD: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the bytes held outside the next runs.
+pub fn hold(bytes: u64) {
+    HELD.store(bytes, Ordering::Relaxed);
 }
 
 /// Which field to change, and how, when a run is too big.
@@ -79,12 +95,25 @@ impl Cost {
     /// is judged on this machine; a run under a hundredth of the limit on the reference
     /// machine passes without measuring it (no machine is that much slower).
     pub fn check(&self, limits: &Limits) -> Result<(), InputError> {
-        let place = if *limits == BROWSER { "a browser tab" } else { "this program" };
+        let browser = limits.bytes == BROWSER.bytes;
+        let place = if browser { "a browser tab" } else { "this program" };
+        let more = if browser { " (the command-line freshlab allows more)" } else { "" };
         if self.bytes.is_nan() || self.bytes > limits.bytes {
-            let more = if *limits == BROWSER { " (the command-line freshlab allows more)" } else { "" };
             return Err(InputError::new(
                 &self.memory_fix.field,
                 format!("needs about {}, more than the {} {place} allows{more}; {}", bytes(self.bytes), bytes(limits.bytes), self.memory_fix.advice),
+            ));
+        }
+        if self.bytes + limits.held > limits.bytes {
+            return Err(InputError::new(
+                &self.memory_fix.field,
+                format!(
+                    "needs about {}, which beside the {} the page keeps of earlier results (a history's pages stay in its worker) is more than the {} {place} allows{more}; {}, or reload the page to free what it keeps",
+                    bytes(self.bytes),
+                    bytes(limits.held),
+                    bytes(limits.bytes),
+                    self.memory_fix.advice
+                ),
             ));
         }
         let seconds = if self.seconds <= limits.seconds / 100.0 { self.seconds } else { self.seconds * speed::slowness() };
@@ -164,5 +193,21 @@ mod tests {
         assert!(e.message.contains(&format!("would take about {here}")) && e.message.contains("2.0 days"), "{e}");
         assert!(cost(f64::NAN, 1.0).check(&NATIVE).is_err(), "NaN is refused, not let through");
         assert!(cost(f64::INFINITY, 1.0).check(&NATIVE).unwrap_err().message.contains("more memory than any machine"));
+    }
+
+    /// What the page's worker keeps of earlier results counts against the tab's limit.
+    #[test]
+    fn what_is_held_counts_against_the_limit() {
+        let holding = Limits { held: 1.5e9, ..BROWSER };
+        assert!(cost(0.5e9, 1.0).check(&holding).is_ok());
+        let e = cost(0.7e9, 1.0).check(&holding).unwrap_err();
+        assert_eq!(e.field, "pages");
+        assert!(
+            e.message.contains("needs about 700 MB, which beside the 1.5 GB the page keeps")
+                && e.message.contains("browser tab")
+                && e.message.ends_with("use fewer pages, or reload the page to free what it keeps"),
+            "{e}"
+        );
+        assert!(cost(0.7e9, 1.0).check(&BROWSER).is_ok());
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod alloc;
 pub mod field;
+pub mod heap;
 pub mod input;
 pub mod labels;
 pub mod limits;

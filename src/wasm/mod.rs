@@ -21,6 +21,10 @@ use web_sys::HtmlCanvasElement;
 mod canvas;
 use canvas::measured_canvas;
 
+/// The heap counted, so that the results the worker keeps count against its next run.
+#[global_allocator]
+static HEAP: crate::core::heap::Counted = crate::core::heap::Counted;
+
 #[wasm_bindgen]
 extern "C" {
     /// Set by the worker and the page: receives a panic's message before the trap.
@@ -71,6 +75,9 @@ impl Run {
     /// Validates `config` (an object with an `experiment` field); throws `{field, message}`.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<Run, JsValue> {
+        // what this module's heap holds before the run: the results kept (its config too, a
+        // few kilobytes); the run's estimate is checked beside it
+        limits::hold(crate::core::heap::live() as u64);
         let config = config_from_value(json_of(config, "the configuration")?).map_err(|e| error_js(&e))?;
         Ok(Run { job: Some(start(config).map_err(|e| error_js(&e))?) })
     }
