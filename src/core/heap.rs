@@ -16,7 +16,10 @@ pub fn live() -> usize {
 }
 
 // SAFETY: each call is passed to the system allocator unchanged; only the counter is added.
+// Each method is kept out of line: inlined at every allocation site (the release build's
+// LTO does so), the wrapper grew the page's module by 547 KB; out of line, by nothing.
 unsafe impl GlobalAlloc for Counted {
+    #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
@@ -25,6 +28,7 @@ unsafe impl GlobalAlloc for Counted {
         p
     }
 
+    #[inline(never)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
@@ -33,11 +37,13 @@ unsafe impl GlobalAlloc for Counted {
         p
     }
 
+    #[inline(never)]
     unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
         unsafe { System.dealloc(p, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 
+    #[inline(never)]
     unsafe fn realloc(&self, p: *mut u8, layout: Layout, size: usize) -> *mut u8 {
         let q = unsafe { System.realloc(p, layout, size) };
         if !q.is_null() {
