@@ -605,3 +605,21 @@ test('a nutch-site.xml copied whole from nutch-default.xml: its hundreds of unre
   assert.equal(await ignored.evaluate((d) => d.open), true);
   assert.deepEqual(browser.errors, []);
 });
+
+test('a StormCrawler file giving a key twice runs with the last, as SnakeYAML reads it, each row with the lines it replaces (the reader had refused the file)', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const yaml =
+    'config:\n  fetchInterval.default: 1440\n  scheduler.class: "org.apache.stormcrawler.persistence.AdaptiveScheduler"\n  fetcher.server.delay: 2.0\n  fetchInterval.default: 720\n  metadata.persist:\n   - signature\n   - fetchInterval\n  fetcher.server.delay: 3\n';
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-conf.yaml', mimeType: 'text/plain', buffer: Buffer.from(yaml) });
+  await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /fetcher\.server\.delay/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 30_000 });
+  await done(page, 'crawlers');
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  const row = (name) => settings.find((r) => r[0] === name);
+  assert.deepEqual(row('fetchInterval.default').slice(1, 3), ['720', 'the file, line 5; it replaces line 2']);
+  assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['3', 'the file, line 9; it replaces line 4']);
+  assert.deepEqual(row('metadata.persist').slice(1, 3), ['signature, fetchInterval', 'the file, line 6']);
+  assert.deepEqual(browser.errors, []);
+});
