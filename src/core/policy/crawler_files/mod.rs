@@ -26,6 +26,7 @@ use super::pushback::Reaction;
 use crate::core::input::InputError;
 use crate::core::labels::labelled;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 labelled! {
 /// The crawlers whose files Freshlab reads.
@@ -447,13 +448,19 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         });
     }
     let mut ignored = Vec::new();
+    // each name's lines in each file, in order (one pass: a file copied whole from the
+    // crawler's defaults names hundreds)
+    let mut named: HashMap<(&str, Option<&str>), Vec<usize>> = HashMap::new();
+    for (at, e) in entries.iter().enumerate() {
+        named.entry((e.name.as_str(), e.file.as_deref())).or_default().push(at);
+    }
     for (at, e) in entries.iter().enumerate().filter(|(_, e)| !table.iter().any(|k| k.name == e.name)) {
-        let same = |x: &&Entry| x.name == e.name && x.file == e.file;
+        let given = &named[&(e.name.as_str(), e.file.as_deref())];
         // given again later in the same file: the later one counts, as for a known setting
-        if entries[at + 1..].iter().any(|x| same(&x)) {
+        if given.last() != Some(&at) {
             continue;
         }
-        let replaced: Vec<u64> = entries[..at].iter().filter(same).map(|x| x.line).collect();
+        let replaced: Vec<u64> = given[..given.len() - 1].iter().map(|&k| entries[k].line).collect();
         let why = match crawler {
             Crawler::Nutch => Ok(nutch::aside(e, &model)),
             Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
@@ -494,7 +501,14 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
 /// and case alike), none where two are as near.
 fn meant<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
-    let mut near: Vec<(usize, &str)> = known.map(|k| (crate::core::input::edits(&lower, &k.to_lowercase()), k)).filter(|&(d, _)| (1..=2).contains(&d)).collect();
+    let letters = lower.chars().count();
+    // two edits change the length by two at most: the others are not measured (a file
+    // copied whole from the crawler's defaults names hundreds)
+    let mut near: Vec<(usize, &str)> = known
+        .filter(|k| k.chars().count().abs_diff(letters) <= 2)
+        .map(|k| (crate::core::input::edits(&lower, &k.to_lowercase()), k))
+        .filter(|&(d, _)| (1..=2).contains(&d))
+        .collect();
     near.sort_unstable();
     match near.as_slice() {
         [(d, k), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(k),
@@ -628,6 +642,21 @@ pub(super) fn xml<'a>(text: &'a str, crawler: &str, root: &str) -> Result<roxmlt
         }
         e => format!("is not XML that {crawler} can read: {e}"),
     })
+}
+
+/// The 1-based line of a byte of a text, by binary search over its line starts
+/// (roxmltree's `text_pos_at` counts from the start at each call: a nutch-site.xml of
+/// 12,000 properties, under the 1 MB limit, took 2.3 s to list with it).
+pub(super) struct Rows(Vec<usize>);
+
+impl Rows {
+    pub(super) fn of(text: &str) -> Rows {
+        Rows(std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect())
+    }
+
+    pub(super) fn at(&self, at: usize) -> u64 {
+        self.0.partition_point(|&start| start <= at) as u64
+    }
 }
 
 /// The local name of the first element of XML text, past its declaration, comments and

@@ -191,9 +191,10 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         let line = doc.text_pos_at(root.range().start).row;
         return Err(format!("line {line}: the root element is <{}>, not <configuration> as in nutch-site.xml", root.tag_name().name()));
     }
+    let rows = super::Rows::of(doc.input_text());
     let mut entries = Vec::new();
     for property in root.children().filter(|n| n.has_tag_name("property")) {
-        let line = u64::from(doc.text_pos_at(property.range().start).row);
+        let line = rows.at(property.range().start);
         let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap_or("").trim().to_string());
         let Some(name) = child("name") else { return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value>")) };
         entries.push(Entry { name, value: child("value").unwrap_or_default(), line, file: None });

@@ -1150,3 +1150,15 @@ fn the_tuned_download_slots_keep_the_files_own_and_hold_the_listed_hosts() {
     // the shipped defaults: the listed hosts alone
     assert_eq!(scrapy_slots::assignment("", &hosts[1..], "t").unwrap(), "# t\nDOWNLOAD_SLOTS = {\n    'new.example': {'delay': 1.5, 'throttle': False},\n}\n");
 }
+
+/// Lines by binary search over the line starts: the same as roxmltree's count from the
+/// start, on every byte of a text with empty lines, CRLF and no final newline.
+#[test]
+fn rows_are_roxmltrees_lines() {
+    let text = "<configuration>\r\n\n<property><name>a</name>\n<value>1</value></property>\n\n</configuration>";
+    let doc = roxmltree::Document::parse(text).unwrap();
+    let rows = Rows::of(text);
+    for at in 0..text.len() {
+        assert_eq!(rows.at(at), u64::from(doc.text_pos_at(at).row), "byte {at}");
+    }
+}
