@@ -7,10 +7,10 @@
 //! or a host's sheet; elsewhere the experiment's recrawl interval, given beside the file,
 //! stands in for a crawl launched again.
 
-use super::{Entry, Known, Model, java_properties, number};
+use super::{Entry, Known, Model, Xml, java_properties, number};
 use crate::core::policy::adaptive::Intervals;
 use crate::core::policy::pushback::Reaction;
-use roxmltree::{Document, Node};
+use roxmltree::Node;
 use std::ops::Range;
 
 /// The shipped profile's DispositionProcessor: delayFactor 5, 3 s to 30 s, Crawl-delay
@@ -110,7 +110,7 @@ pub const KNOWN: &[Known] = &[
 /// (id `rescheduler`) must be named in a DispositionChain's processors (`<ref
 /// bean="rescheduler"/>`, commented out in the shipped profile); a file with no
 /// DispositionChain (a part of a job, its other beans left out) is taken to run it.
-pub fn rescheduler_idle(doc: &Document) -> Option<String> {
+pub(super) fn rescheduler_idle(doc: &Xml) -> Option<String> {
     let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
     let Some(bean) = beans().find(|b| b.attribute("id") == Some(RESCHEDULER) && b.attribute("class") == Some(RESCHEDULER_CLASS)) else {
         return Some(format!(
@@ -123,7 +123,7 @@ pub fn rescheduler_idle(doc: &Document) -> Option<String> {
     (!runs).then(|| {
         format!(
             "the ReschedulingProcessor of line {} is not in the disposition chain, so Heritrix never runs it: not in this run; add <ref bean=\"{RESCHEDULER}\"/> to dispositionProcessors' list, after disposition",
-            row(doc, bean.range().start)
+            doc.line(bean)
         )
     })
 }
@@ -144,7 +144,7 @@ pub fn with_rescheduler(text: &str) -> Result<String, String> {
     if let Some(other) = beans().find(|b| ours(b) && b.attribute("class") != Some(RESCHEDULER_CLASS)) {
         return Err(format!(
             "its bean of line {} with the id {RESCHEDULER} is a {}, not a ReschedulingProcessor; give it another id to let the tuning add Heritrix's rescheduler",
-            row(&doc, other.range().start),
+            doc.line(other),
             other.attribute("class").unwrap_or("bean of no class")
         ));
     }
@@ -152,7 +152,7 @@ pub fn with_rescheduler(text: &str) -> Result<String, String> {
     if let Some(own) = beans().find(|b| b.attribute("class") == Some(RESCHEDULER_CLASS) && !ours(b)) {
         return Err(format!(
             "its ReschedulingProcessor of line {} has the id {}; Freshlab reads and tunes it under the shipped profile's id, {RESCHEDULER}: rename it (and its refs) to let the tuning give each host its revisit",
-            row(&doc, own.range().start),
+            doc.line(own),
             own.attribute("id").unwrap_or("(none)")
         ));
     }
@@ -190,15 +190,14 @@ pub fn with_rescheduler(text: &str) -> Result<String, String> {
 /// names (checked by [`located_pairs`]), applied after that bean's own `properties`
 /// (Spring's PropertiesLoaderSupport.mergeProperties), or before them with
 /// `localOverride` true; its entries name it.
-pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, String> {
-    let doc = super::xml(text, "Heritrix", "beans")?;
+pub(super) fn entries(doc: &Xml, located: Option<(&str, &str)>) -> Result<Vec<Entry>, String> {
     let mut entries = Vec::new();
     // sheets, their associations and the associations' rules are read by heritrix_sheets
-    let sheet_beans = super::heritrix_sheets::sheet_beans(&doc);
+    let sheet_beans = super::heritrix_sheets::sheet_beans(doc);
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean") && !sheet_beans.contains(&n.id())) {
         let id = bean.attribute("id").map(str::to_string).unwrap_or_else(|| bean.attribute("class").and_then(|c| c.rsplit('.').next()).unwrap_or("bean").to_string());
         for property in bean.children().filter(|n| n.has_tag_name("property")) {
-            let line = row(&doc, property.range().start);
+            let line = doc.line(property);
             let Some(name) = property.attribute("name") else { return Err(format!("line {line}: a <property> without a name attribute")) };
             if overrides_of(bean, property).is_some() || (located.is_some() && location_of(bean).is_some()) {
                 continue;
@@ -212,7 +211,7 @@ pub fn entries(text: &str, located: Option<(&str, &str)>) -> Result<Vec<Entry>, 
         }
     }
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
-        let local: Vec<Entry> = bean_overrides(&doc, bean)?.into_iter().map(|o| o.entry).collect();
+        let local: Vec<Entry> = bean_overrides(doc, bean)?.into_iter().map(|o| o.entry).collect();
         let from_file: Vec<Entry> = match (located, location_of(bean)) {
             (Some((name, text)), Some(_)) => located_pairs(text)?.into_iter().map(|p| Entry { name: p.key, value: p.value, line: p.line, file: Some(name.to_string()) }).collect(),
             _ => Vec::new(),
@@ -239,8 +238,7 @@ fn location_of<'a>(bean: Node<'a, '_>) -> Option<&'a str> {
 /// `location`): None without one; refused where it names several (Freshlab reads one).
 pub fn location(text: &str) -> Result<Option<String>, String> {
     let doc = super::xml(text, "Heritrix", "beans")?;
-    let named: Vec<(String, u64)> =
-        doc.descendants().filter(|n| n.has_tag_name("bean")).filter_map(|b| location_of(b).map(|l| (l.to_string(), row(&doc, b.range().start)))).collect();
+    let named: Vec<(String, u64)> = doc.descendants().filter(|n| n.has_tag_name("bean")).filter_map(|b| location_of(b).map(|l| (l.to_string(), doc.line(b)))).collect();
     match &named[..] {
         [] => Ok(None),
         [(one, _)] => Ok(Some(one.clone())),
@@ -280,7 +278,7 @@ pub enum OverrideAt {
 /// `key: value` or `key value`, `#` and `!` comments, `\` continuing a line), or
 /// `<props>` of `<prop key=…>value</prop>`. A `location` (a file beside the job) is read
 /// by [`entries`] when given.
-pub fn overrides(doc: &Document) -> Result<Vec<Override>, String> {
+pub(super) fn overrides(doc: &Xml) -> Result<Vec<Override>, String> {
     let mut found = Vec::new();
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
         found.extend(bean_overrides(doc, bean)?);
@@ -289,13 +287,13 @@ pub fn overrides(doc: &Document) -> Result<Vec<Override>, String> {
 }
 
 /// One bean's overrides, as [`overrides`] reads them (none: not an overrides bean).
-fn bean_overrides(doc: &Document, bean: Node) -> Result<Vec<Override>, String> {
+fn bean_overrides(doc: &Xml, bean: Node) -> Result<Vec<Override>, String> {
     let mut found = Vec::new();
     for property in bean.children().filter(|n| n.has_tag_name("property")) {
         match overrides_of(bean, property) {
             Some(Given::Text(value)) => {
                 let Some(text) = value.first_child().filter(Node::is_text) else { continue };
-                let first = row(doc, text.range().start);
+                let first = doc.line(text);
                 let pairs = java_properties::pairs(text.text().unwrap_or_default()).map_err(|(k, why)| format!("line {}: the overrides' properties: {why}", first + k - 1))?;
                 for p in pairs {
                     let at = first + p.line - 1;
@@ -307,7 +305,7 @@ fn bean_overrides(doc: &Document, bean: Node) -> Result<Vec<Override>, String> {
             }
             Some(Given::Props(props)) => {
                 for prop in props.children().filter(|n| n.has_tag_name("prop")) {
-                    let line = row(doc, prop.range().start);
+                    let line = doc.line(prop);
                     let Some(name) = prop.attribute("key") else { return Err(format!("line {line}: a <prop> without a key attribute; give it key=\"bean.property\"")) };
                     let value = prop.text().unwrap_or_default().trim().to_string();
                     found.push(Override { entry: Entry { name: name.into(), value, line, file: None }, at: OverrideAt::Prop(prop.range()) });
@@ -335,11 +333,6 @@ fn overrides_of<'a, 'input>(bean: Node<'a, 'input>, property: Node<'a, 'input>) 
     }
     let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag));
     child("value").map(Given::Text).or_else(|| child("props").map(Given::Props))
-}
-
-/// The 1-based line of byte `at`.
-fn row(doc: &Document, at: usize) -> u64 {
-    u64::from(doc.text_pos_at(at).row)
 }
 
 /// What an entry no known setting names does, where Heritrix reads it and Freshlab

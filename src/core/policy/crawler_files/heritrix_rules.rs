@@ -4,6 +4,7 @@
 //! rule that needs what a run does not have (hops, content, fetch status, seeds, a
 //! script) makes the association's sheets stand aside, said with its line.
 
+use super::Xml;
 use regex_lite::Regex;
 use roxmltree::{Document, Node};
 use serde::{Deserialize, Serialize};
@@ -152,12 +153,12 @@ const PACKAGE: &str = "org.archive.modules.deciderules.";
 /// The rule `bean` (a `<bean>`, or a `<ref bean="…"/>` to one by id) declares in `doc`:
 /// Ok(Err(why)) where Freshlab cannot evaluate it, Err where the file is wrong (a
 /// reference to no bean, a decision Spring cannot convert), with the line.
-pub fn read(doc: &Document, bean: Node) -> Result<Read, String> {
+pub(super) fn read(doc: &Xml, bean: Node) -> Result<Read, String> {
     read_at(doc, bean, 0)
 }
 
-fn read_at(doc: &Document, node: Node, depth: usize) -> Result<Read, String> {
-    let line = |n: Node| doc.text_pos_at(n.range().start).row;
+fn read_at(doc: &Xml, node: Node, depth: usize) -> Result<Read, String> {
+    let line = |n: Node| doc.line(n);
     if depth > 32 {
         return Err(format!("line {}: decide rules nested more than 32 deep (a bean that refers to itself?); flatten them", line(node)));
     }
@@ -221,9 +222,9 @@ fn read_at(doc: &Document, node: Node, depth: usize) -> Result<Read, String> {
 
 /// The rule an association's `rules` property holds (a `<bean>` in it, a `<ref
 /// bean="…"/>`, or its `ref` attribute); Ok(Err(why)) where it holds none.
-pub fn read_property(doc: &Document, property: Node) -> Result<Read, String> {
+pub(super) fn read_property(doc: &Xml, property: Node) -> Result<Read, String> {
     if let Some(id) = property.attribute("ref") {
-        return read(doc, bean_by_id(doc, id, doc.text_pos_at(property.range().start).row)?);
+        return read(doc, bean_by_id(doc, id, doc.line(property))?);
     }
     match property.children().find(|n| n.has_tag_name("bean") || n.has_tag_name("ref")) {
         Some(rule) => read(doc, rule),
@@ -232,7 +233,7 @@ pub fn read_property(doc: &Document, property: Node) -> Result<Read, String> {
 }
 
 /// The bean of id (or name) `id`, which a reference on line `line` names.
-fn bean_by_id<'a, 'input>(doc: &'a Document<'input>, id: &str, line: u32) -> Result<Node<'a, 'input>, String> {
+fn bean_by_id<'a, 'input>(doc: &'a Document<'input>, id: &str, line: u64) -> Result<Node<'a, 'input>, String> {
     doc.descendants()
         .find(|b| b.has_tag_name("bean") && (b.attribute("id") == Some(id) || b.attribute("name") == Some(id)))
         .ok_or_else(|| format!("line {line}: refers to bean “{id}”, which the file does not define (Spring refuses to start); define it or remove the reference"))

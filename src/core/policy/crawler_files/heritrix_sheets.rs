@@ -6,7 +6,7 @@
 //! the pages under it. A sheet's politeness is owed after a fetch of one of its pages (as
 //! DispositionProcessor reads the fetched URL's settings), on the host's one queue.
 
-use super::{Crawler, Entry, Known, Model, heritrix, heritrix_rules, scrapy_slots};
+use super::{Crawler, Entry, Known, Model, Xml, heritrix, heritrix_rules, scrapy_slots};
 use crate::core::model::history::server::url_parts;
 use crate::core::policy::pushback::Reaction;
 use roxmltree::{Document, Node};
@@ -89,8 +89,8 @@ pub fn sheet_beans(doc: &Document) -> std::collections::HashSet<roxmltree::NodeI
 
 /// The sheets and their associations in `doc`, refused where an association names a
 /// sheet the file does not define or a map entry has no key.
-pub fn read(doc: &Document) -> Result<Sheets, String> {
-    let line = |n: Node| u64::from(doc.text_pos_at(n.range().start).row);
+pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
+    let line = |n: Node| doc.line(n);
     let beans = || doc.descendants().filter(|n| n.has_tag_name("bean"));
     let mut out = Sheets::default();
     let managed = beans().any(|b| b.attribute("class") == Some(MANAGER));

@@ -13,6 +13,7 @@ pub mod java_properties;
 pub mod nutch;
 pub mod nutch_hosts;
 pub mod nutch_mimes;
+mod recent;
 pub mod scrapy;
 pub mod scrapy_slots;
 pub mod seed_metadata;
@@ -212,14 +213,21 @@ pub fn read(crawler: Crawler, text: &str, field: &str) -> Result<Loaded, InputEr
 /// checked beforehand ([`heritrix::location`], [`heritrix::located_pairs`]); a value it
 /// gives that cannot be taken is refused naming `fields[1]`.
 pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fields: [&str; 2]) -> Result<Loaded, InputError> {
+    recent::read(recent::Key::of(crawler, text, overrides, fields), || read_anew(crawler, text, overrides, fields))
+}
+
+/// [`read_beside`], the file read again.
+fn read_anew(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fields: [&str; 2]) -> Result<Loaded, InputError> {
     let field = fields[0];
     if text.len() > MAX_BYTES {
         return Err(InputError::new(field, format!("is {} KB, over the {} KB a crawler's configuration may have; is it the right file?", text.len() >> 10, MAX_BYTES >> 10)));
     }
+    // Heritrix's beans, parsed once for its settings and its sheets
+    let beans = if crawler == Crawler::Heritrix { Some(xml(text, "Heritrix", "beans").map_err(|why| InputError::new(field, why))?) } else { None };
     let entries = match crawler {
         Crawler::Nutch => nutch::entries(text),
         Crawler::Stormcrawler => stormcrawler::entries(text),
-        Crawler::Heritrix => heritrix::entries(text, overrides),
+        Crawler::Heritrix => beans.as_ref().map_or_else(|| Ok(Vec::new()), |doc| heritrix::entries(doc, overrides)),
         Crawler::Scrapy => scrapy::entries(text),
     }
     .map_err(|e| InputError::new(field, e))?;
@@ -229,10 +237,7 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
         loaded.ignored.retain(|(name, _)| name != scrapy_slots::NAME);
         return with_sheets(loaded, slots).map_err(|e| InputError::new(field, e));
     }
-    if crawler != Crawler::Heritrix {
-        return Ok(loaded);
-    }
-    let doc = xml(text, "Heritrix", "beans").map_err(|why| InputError::new(field, why))?;
+    let Some(doc) = beans else { return Ok(loaded) };
     let mut sheets = heritrix_sheets::read(&doc).map_err(|e| InputError::new(field, e))?;
     heritrix_revisit(&doc, &mut loaded, &mut sheets);
     with_sheets(loaded, sheets).map_err(|e| InputError::new(field, e))
@@ -243,7 +248,7 @@ pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>
 /// crawl's delay and every sheet's are said with why and left out (the recrawl interval
 /// beside the file stands in); a sheet's over a path or by decide rules is left out too,
 /// said (Freshlab lays a revisit over whole hosts).
-fn heritrix_revisit(doc: &roxmltree::Document, loaded: &mut Loaded, sheets: &mut heritrix_sheets::Sheets) {
+fn heritrix_revisit(doc: &Xml, loaded: &mut Loaded, sheets: &mut heritrix_sheets::Sheets) {
     let named = |name: &str| name == heritrix::RESCHEDULE;
     if let Some(why) = heritrix::rescheduler_idle(doc) {
         if let Some(s) = loaded.settings.iter_mut().find(|s| named(&s.name) && s.from_file) {
@@ -493,22 +498,18 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         least.meaning = format!("{}; here over maxDelayMs, so Heritrix waits {} ms: raise maxDelayMs with it for a longer gap", least.meaning, max_delay_s * 1000.0);
     }
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
-    let meant = ignored.iter().filter_map(|(name, _)| meant(name, table.iter().map(|k| k.name)).map(|m| (name.clone(), m.to_string()))).collect();
+    let known: Vec<(&str, String)> = table.iter().map(|k| (k.name, k.name.to_lowercase())).collect();
+    let meant = ignored.iter().filter_map(|(name, _)| meant(name, &known).map(|m| (name.clone(), m.to_string()))).collect();
     Ok(Loaded { crawler, model, settings, ignored, meant, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new(), reschedules: false })
 }
 
 /// The setting `name` is most likely a typo of: one at most two edits away (letters
-/// and case alike), none where two are as near.
-fn meant<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+/// and case alike), none where two are as near. `known`: each setting's name, and the
+/// name in lower case.
+fn meant<'a>(name: &str, known: &[(&'a str, String)]) -> Option<&'a str> {
     let lower = name.to_lowercase();
-    let letters = lower.chars().count();
-    // two edits change the length by two at most: the others are not measured (a file
-    // copied whole from the crawler's defaults names hundreds)
-    let mut near: Vec<(usize, &str)> = known
-        .filter(|k| k.chars().count().abs_diff(letters) <= 2)
-        .map(|k| (crate::core::input::edits(&lower, &k.to_lowercase()), k))
-        .filter(|&(d, _)| (1..=2).contains(&d))
-        .collect();
+    let mut near: Vec<(usize, &str)> =
+        known.iter().filter_map(|(k, k_lower)| crate::core::input::edits_within(&lower, k_lower, 2).map(|d| (d, *k))).filter(|&(d, _)| d >= 1).collect();
     near.sort_unstable();
     match near.as_slice() {
         [(d, k), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(k),
@@ -610,24 +611,21 @@ mod tests;
 pub fn detect(text: &str) -> Option<Crawler> {
     let body = text.trim_start_matches('\u{feff}').trim_start();
     if body.starts_with('<') {
-        let root = match roxmltree::Document::parse(body) {
-            Ok(doc) => doc.root_element().tag_name().name().to_string(),
-            // not well-formed (cut short, say): its first element still says whose it
-            // is, and that crawler's reader says what is wrong and where
-            Err(_) => first_element(body)?,
-        };
-        return match root.as_str() {
+        // its first element, not the whole file parsed (the page asks at every check);
+        // one not well-formed (cut short, say) is still whose it says, and that crawler's
+        // reader says what is wrong and where
+        return match first_element(body)?.as_str() {
             "configuration" => Some(Crawler::Nutch),
             "beans" => Some(Crawler::Heritrix),
             _ => None,
         };
     }
     let assignment = |l: &str| l.split_once('=').is_some_and(|(n, _)| !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'));
-    let lines: Vec<&str> = body.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-    if lines.first().is_some_and(|l| assignment(l)) {
+    let first = body.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
+    if first.is_some_and(assignment) {
         return Some(Crawler::Scrapy);
     }
-    if lines.first().is_some_and(|l| l.contains(':')) {
+    if first.is_some_and(|l| l.contains(':')) {
         return Some(Crawler::Stormcrawler);
     }
     None
@@ -635,18 +633,41 @@ pub fn detect(text: &str) -> Option<Crawler> {
 
 /// `text` parsed as XML for `crawler`, whose root element is `root`; Err says what is
 /// wrong and where (roxmltree's line and column; a file cut short, by its last line).
-pub(super) fn xml<'a>(text: &'a str, crawler: &str, root: &str) -> Result<roxmltree::Document<'a>, String> {
-    roxmltree::Document::parse(text).map_err(|e| match e {
+pub(super) fn xml<'a>(text: &'a str, crawler: &str, root: &str) -> Result<Xml<'a>, String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| match e {
         roxmltree::Error::UnclosedRootNode => {
             format!("ends (line {}) before its <{root}> element closes: is the file cut short? Copy it whole, to its </{root}>", text.lines().count())
         }
         e => format!("is not XML that {crawler} can read: {e}"),
-    })
+    })?;
+    Ok(Xml { rows: Rows::of(text), doc })
 }
 
-/// The 1-based line of a byte of a text, by binary search over its line starts
-/// (roxmltree's `text_pos_at` counts from the start at each call: a nutch-site.xml of
-/// 12,000 properties, under the 1 MB limit, took 2.3 s to list with it).
+/// A parsed XML file and its line starts: a node's line by binary search (roxmltree's
+/// `text_pos_at` counts from the start at each call: a nutch-site.xml of 12,000
+/// properties, under the 1 MB limit, took 2.3 s to list with it, a crawler-beans.cxml of
+/// 10,000 beans 2.7 s).
+pub(super) struct Xml<'input> {
+    doc: roxmltree::Document<'input>,
+    rows: Rows,
+}
+
+impl<'input> std::ops::Deref for Xml<'input> {
+    type Target = roxmltree::Document<'input>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.doc
+    }
+}
+
+impl Xml<'_> {
+    /// The 1-based line where `node` starts.
+    pub(super) fn line(&self, node: roxmltree::Node) -> u64 {
+        self.rows.at(node.range().start)
+    }
+}
+
+/// The 1-based line of a byte of a text, by binary search over its line starts.
 pub(super) struct Rows(Vec<usize>);
 
 impl Rows {

@@ -188,13 +188,12 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
     let doc = super::xml(text, "Nutch", "configuration")?;
     let root = doc.root_element();
     if root.tag_name().name() != "configuration" {
-        let line = doc.text_pos_at(root.range().start).row;
+        let line = doc.line(root);
         return Err(format!("line {line}: the root element is <{}>, not <configuration> as in nutch-site.xml", root.tag_name().name()));
     }
-    let rows = super::Rows::of(doc.input_text());
     let mut entries = Vec::new();
     for property in root.children().filter(|n| n.has_tag_name("property")) {
-        let line = rows.at(property.range().start);
+        let line = doc.line(property);
         let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap_or("").trim().to_string());
         let Some(name) = child("name") else { return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value>")) };
         entries.push(Entry { name, value: child("value").unwrap_or_default(), line, file: None });

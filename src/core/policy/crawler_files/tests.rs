@@ -1162,3 +1162,18 @@ fn rows_are_roxmltrees_lines() {
         assert_eq!(rows.at(at), u64::from(doc.text_pos_at(at).row), "byte {at}");
     }
 }
+
+/// A read kept from before answers only the same file, crawler and fields: another file,
+/// or the same named otherwise, is read anew, and an earlier file is found again after it.
+#[test]
+fn a_kept_read_answers_only_what_it_was_given() {
+    let bad = "<configuration><property><name>db.fetch.schedule.adaptive.dec_rate</name>\n<value>1.5</value></property></configuration>";
+    let first = read(Crawler::Nutch, NUTCH_SITE, "crawler_config").unwrap();
+    assert_eq!(read(Crawler::Nutch, bad, "crawler_config").unwrap_err().field, "crawler_config");
+    assert_eq!(read(Crawler::Nutch, bad, "tuned").unwrap_err().field, "tuned", "the field is part of what was read");
+    assert_eq!(read(Crawler::Nutch, NUTCH_SITE, "crawler_config").unwrap(), first);
+    let edited = NUTCH_SITE.replace("<value>0.3</value>", "<value>0.35</value>");
+    assert_eq!(read(Crawler::Nutch, &edited, "crawler_config").unwrap().model.intervals.inc_rate, 0.35);
+    assert_eq!(read(Crawler::Nutch, NUTCH_SITE, "crawler_config").unwrap().model.intervals.inc_rate, 0.3);
+    assert!(read(Crawler::Stormcrawler, NUTCH_SITE, "crawler_config").is_err(), "the crawler is part of it");
+}

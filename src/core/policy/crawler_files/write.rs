@@ -96,7 +96,7 @@ fn nutch(text: &str, name: &str, value: &str, note: &str) -> Result<String, Stri
 /// beans in the file's order, so it wins over that file whatever the file says.
 fn heritrix(text: &str, name: &str, value: &str, note: &str) -> Result<String, String> {
     let (bean_id, property) = name.split_once('.').ok_or_else(|| format!("{name} is not bean.property"))?;
-    let doc = roxmltree::Document::parse(text).map_err(|e| format!("the loaded file no longer parses: {e}"))?;
+    let doc = super::xml(text, "Heritrix", "beans").map_err(|e| format!("the loaded file no longer parses: {e}"))?;
     let comment = format!("<!-- {} -->", escape_xml(note));
     let last = doc.descendants().find(|n| n.has_tag_name("bean") && n.attribute("id") == Some(LAST_OVERRIDES)).map(|b| b.range());
     let located = heritrix::location(text)?.is_some();
