@@ -336,6 +336,8 @@ fn what_the_worker_keeps_counts_against_the_next_run() {
     let refused = Run::new(object(&config(low))).err().expect("refused beside what is held");
     assert_eq!(field_of(refused.clone()), "pages");
     assert!(text(&refused).contains("the page keeps of earlier results"), "{}", text(&refused));
+    // the page is told what is kept, to free its own and run again
+    assert!(get(&refused, "kept").as_f64().is_some_and(|kept| kept >= 300e6), "{:?}", get(&refused, "kept"));
     drop(held);
     // freed, the next run (a small one) finds the heap without it, and the history
     // passes the checks (run, it would generate its pages for seconds)

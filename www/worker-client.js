@@ -8,14 +8,16 @@ export class Cancelled extends Error {
   }
 }
 
-/** An error from a run: `field` names the faulty input ('' when none). */
+/** An error from a run: `field` names the faulty input ('' when none); `kept`: the bytes
+ * the worker keeps of earlier results, where they are why the run was refused. */
 export class RunError extends Error {
-  constructor(message, field, panic, pair = null) {
+  constructor(message, field, panic, pair = null, kept = null) {
     super(message);
     this.name = 'RunError';
     this.field = field;
     this.panic = panic;
     this.pair = pair;
+    this.kept = kept;
   }
 }
 
@@ -143,7 +145,7 @@ export class WorkerClient {
         run.reject(new Cancelled());
         break;
       case 'error':
-        run.reject(new RunError(data.message, data.field, false, data.pair));
+        run.reject(new RunError(data.message, data.field, false, data.pair, data.kept));
         break;
     }
   }

@@ -66,7 +66,7 @@ function report(id, error) {
     postMessage({ type: 'error', id, panic: true, field: '', message: `internal error: ${lastPanic ?? error.message}` });
     lastPanic = null;
   } else if (error && typeof error === 'object' && 'message' in error && !(error instanceof Error)) {
-    postMessage({ type: 'error', id, panic: false, field: error.field ?? '', message: error.message, pair: error.pair ?? null });
+    postMessage({ type: 'error', id, panic: false, field: error.field ?? '', message: error.message, pair: error.pair ?? null, kept: error.kept ?? null });
   } else {
     postMessage({ type: 'error', id, panic: false, field: '', message: String(error?.message ?? error) });
   }
@@ -185,6 +185,11 @@ self.onmessage = async ({ data }) => {
     case 'release':
       kept.get(data.key)?.free();
       kept.delete(data.key);
+      break;
+    case 'tab-test':
+      await ready;
+      // only the tests' own build (dist-test/) has this entry point
+      answer(data.id, () => Reflect.get(core, 'tab_for_test')(Number(data.message)) ?? null);
       break;
     case 'panic-test':
     case 'hang-test':

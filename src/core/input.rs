@@ -13,6 +13,10 @@ pub struct InputError {
     /// that the page can show it under whichever of the two the user is editing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair: Option<Paired>,
+    /// The bytes the page's worker keeps of earlier results, where they are why a run is
+    /// refused ([`crate::core::limits::Cost::check`]): the page frees its own and runs again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<f64>,
 }
 
 /// The same problem, told from the other field of a pair.
@@ -24,7 +28,7 @@ pub struct Paired {
 
 impl InputError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        InputError { field: field.into(), message: message.into(), pair: None }
+        InputError { field: field.into(), message: message.into(), pair: None, kept: None }
     }
 
     fn paired(mut self, field: &str, message: String) -> Self {

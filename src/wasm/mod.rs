@@ -444,6 +444,16 @@ pub fn panic_for_test(message: &str) {
     panic!("{message}");
 }
 
+/// Lowers the tab's limit to `bytes` for the next runs in this module (0: the real
+/// one), and says what its heap holds now: lets the end-to-end test run into the limit
+/// with a run of seconds (the tests' own build only).
+#[cfg(feature = "test-hooks")]
+#[wasm_bindgen]
+pub fn tab_for_test(bytes: f64) -> f64 {
+    limits::tab_for_test(bytes as u64);
+    crate::core::heap::live() as f64
+}
+
 /// Loops for ever: lets the end-to-end test prove that the worker's watchdog catches a
 /// hang (the tests' own build only).
 #[cfg(feature = "test-hooks")]

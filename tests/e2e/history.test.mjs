@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { sessions, shots } from './browser.mjs';
+import { sessions, setField, shots } from './browser.mjs';
 
 const session = sessions();
 const details = (page) => page.locator('#history .details');
@@ -190,6 +190,47 @@ test('a WARC file, gzipped a record a member as crawlers write it, is read in th
   fs.writeFileSync(cut, fs.readFileSync(warc).subarray(0, -30));
   await page.locator('#history input[type=file]').setInputFiles(cut);
   await page.waitForFunction(() => /Not loaded: cut\.warc\.gz: .*cut short/.test(document.querySelector('#history .trace-status')?.textContent ?? ''));
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+// A history's pages stay in the worker, and each run is checked beside what the worker
+// keeps: a history near the tab's limit could not run again beside its own last result
+// (refused, saying to reload). The view now frees its own result and runs again, once.
+// The tests' own build lowers the tab's limit so that a run of seconds meets it.
+test('a history run again beside its own last result: the view frees it and runs (the tests\' own build)', async () => {
+  const browser = await session({ hooks: true });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  await setField(page, 'history', 'generated pages', 20_000);
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#history .status').textContent) && /20,000/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  // what the worker's heap holds (the result kept), and what the run needs
+  const hook = (bytes) => page.evaluate((b) => globalThis.freshlab.client.hookForTest('tab-test', String(b)), bytes);
+  const kept = (await hook(0)).result;
+  const needs = await page.evaluate(() => {
+    const panel = globalThis.freshlab.router.panels.get('history');
+    return panel.core.estimate(panel.check()).bytes;
+  });
+  assert.ok(kept > 3e6, `the worker keeps the last result's pages (6.1 MB when written): ${kept} bytes`);
+  // a tab where the run fits beside half of what is kept, not beside all of it
+  await hook(Math.round(needs + kept / 2));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  // (the status of the run before says "Computed in" too: waited for is this run's end, or its refusal)
+  await page.waitForFunction(() => /was freed in the worker|needs about|Not run/.test(document.querySelector('#history .status').textContent), null, { timeout: 120_000 });
+  assert.match(await page.locator('#history .status').textContent(), /^Computed in .*, once this view’s last result was freed in the worker to make room\.$/);
+  // the new result is the view's: its export comes from the worker that keeps it
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#history').getByRole('button', { name: /as CSV$/ }).first().click()]);
+  assert.match(download.suggestedFilename(), /freshlab-history/);
+  // a tab the run alone fills: beside anything kept, refused, saying so
+  await setField(page, 'history', 'generated pages', 20_001);
+  const fills = await page.evaluate(() => {
+    const panel = globalThis.freshlab.router.panels.get('history');
+    return panel.core.estimate(panel.check()).bytes;
+  });
+  await hook(Math.ceil(fills));
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /the page keeps of earlier results/.test(document.querySelector('#history .status').textContent), null, { timeout: 120_000 });
   assert.deepEqual(browser.errors, []);
   await page.close();
 });

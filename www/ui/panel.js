@@ -657,7 +657,9 @@ export class ExperimentPanel {
     this.status.classList.toggle('is-error', isError);
   }
 
-  start() {
+  /** Runs the form's configuration (`afterFreeing`: again, once this view's last result
+   * was freed to make room for it). */
+  start(afterFreeing = false) {
     // a check still waiting for typing to pause would clear this run's status when it fires
     clearTimeout(this.timer);
     // a file still loading when the button is pressed: the run waits for it, so that it
@@ -715,7 +717,7 @@ export class ExperimentPanel {
         this.show(result, figures, 'final', run.held);
         // edits made while it ran leave the chart out of date; an invalid one keeps its
         // message in the status, which the run's time would otherwise replace
-        if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}.`);
+        if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}${afterFreeing ? ', once this view’s last result was freed in the worker to make room' : ''}.`);
       },
       (error) => {
         if (this.running !== run) return dropped();
@@ -732,6 +734,14 @@ export class ExperimentPanel {
           } else {
             this.setStatus('Cancelled before a first partial result.');
           }
+        } else if (error.kept && !afterFreeing && this.held) {
+          // refused beside what the worker keeps of earlier results (a history's pages):
+          // this view's own last result is freed and the run goes again, once (the chart
+          // stays; asked again for its data, the worker says to run it again)
+          dropped();
+          this.held.release();
+          this.setStatus('Freed the last result this view kept in the worker, to make room: running again…');
+          this.start(true);
         } else {
           dropped();
           this.showProblem(error);
