@@ -24,7 +24,7 @@ pub mod yaml_map;
 
 use super::adaptive::{Intervals, Rule};
 use super::pushback::Reaction;
-use crate::core::input::InputError;
+use crate::core::input::{InputError, Letters, edits_within};
 use crate::core::labels::labelled;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -498,18 +498,17 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         least.meaning = format!("{}; here over maxDelayMs, so Heritrix waits {} ms: raise maxDelayMs with it for a longer gap", least.meaning, max_delay_s * 1000.0);
     }
     let custom_intervals = if crawler == Crawler::Stormcrawler { seed_metadata::custom_intervals(&entries) } else { Vec::new() };
-    let known: Vec<(&str, String)> = table.iter().map(|k| (k.name, k.name.to_lowercase())).collect();
+    let known: Vec<(&str, Letters)> = table.iter().map(|k| (k.name, Letters::of(&k.name.to_lowercase()))).collect();
     let meant = ignored.iter().filter_map(|(name, _)| meant(name, &known).map(|m| (name.clone(), m.to_string()))).collect();
     Ok(Loaded { crawler, model, settings, ignored, meant, custom_intervals, mime_rates: Vec::new(), sheets: Vec::new(), reschedules: false })
 }
 
 /// The setting `name` is most likely a typo of: one at most two edits away (letters
 /// and case alike), none where two are as near. `known`: each setting's name, and the
-/// name in lower case.
-fn meant<'a>(name: &str, known: &[(&'a str, String)]) -> Option<&'a str> {
-    let lower = name.to_lowercase();
-    let mut near: Vec<(usize, &str)> =
-        known.iter().filter_map(|(k, k_lower)| crate::core::input::edits_within(&lower, k_lower, 2).map(|d| (d, *k))).filter(|&(d, _)| d >= 1).collect();
+/// letters of the name in lower case.
+fn meant<'a>(name: &str, known: &[(&'a str, Letters)]) -> Option<&'a str> {
+    let letters = Letters::of(&name.to_lowercase());
+    let mut near: Vec<(usize, &str)> = known.iter().filter_map(|(k, of_k)| edits_within(&letters, of_k, 2).map(|d| (d, *k))).filter(|&(d, _)| d >= 1).collect();
     near.sort_unstable();
     match near.as_slice() {
         [(d, k), rest @ ..] if rest.first().is_none_or(|(e, _)| e > d) => Some(k),
