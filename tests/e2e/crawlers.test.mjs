@@ -10,6 +10,13 @@ import { sharedPage, done, shots, setField } from './browser.mjs';
 const { browser, page } = await sharedPage({ view: 'crawlers' });
 const panel = page.locator('#crawlers');
 
+/** The table of the crawler's settings as run: a lookup of a setting's row by its name
+ * (its name, value, where it came from, …), failing with the names there are. */
+async function settingsAsRun() {
+  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
+  return (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
+}
+
 /** The runs table (a column a run, a row a measure) as one array a run: its label, then
  * its measures in the table's order. */
 function runsOf(panel) {
@@ -36,8 +43,7 @@ test('the sample nutch-site.xml runs against MERGE at its bandwidth, every setti
   assert.match(runs[1][0], /MERGE/);
   for (const r of runs) assert.equal(r[6], '0', `${r[0]}: no request sooner than P`);
   assert.ok(Number(runs[1][1]) > Number(runs[0][1]), 'MERGE at the same bandwidth is fresher once settled');
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name);
+  const row = await settingsAsRun();
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['30.0', 'the file, line 17']);
   assert.equal(row('db.fetch.schedule.adaptive.inc_rate')[2], 'shipped default');
   assert.match(await panel.locator('.details').textContent(), /Ignored \(not settings Freshlab reads\): http\.agent\.name \(line 5\)/);
@@ -130,8 +136,7 @@ test('a StormCrawler file switching to the AdaptiveScheduler without keeping the
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /metadata\.persist/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await done(page, 'crawlers');
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name);
+  const row = await settingsAsRun();
   assert.match(row('metadata.persist')[3], /lacks signature and fetchInterval .* falls back to DefaultScheduler's fetchInterval\.default: the run here does so/);
   assert.equal(row('metadata.persist')[2], 'the file, line 3');
   assert.match(row('fetchInterval.isFeed=true')[3], /applies to the pages of a page list whose metadata column holds it/);
@@ -200,8 +205,7 @@ test('a setting over the file from the form: run as set, marked in the table, ca
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /set here/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await done(page, 'crawlers');
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name);
+  const row = await settingsAsRun();
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['60', 'set here (crawler settings)']);
   assert.deepEqual(row('db.fetch.schedule.adaptive.max_interval').slice(1, 3), ['2592000', 'set here (crawler settings)']);
   assert.equal(row('db.fetch.interval.default')[2], 'shipped default');
@@ -428,8 +432,7 @@ test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings ru
   await page.waitForFunction(() => /Loaded heritrix-overrides\.properties/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''));
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await done(page, 'crawlers');
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name);
+  const row = await settingsAsRun();
   assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
   assert.deepEqual(row('disposition.delayFactor').slice(1, 3), ['10.0', 'heritrix-overrides.properties, line 9']);
   // a sheet no association lays (here no SheetOverlaysManager either): read, set apart
@@ -458,8 +461,7 @@ test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts and th
   // site1–3 by their prefixes (1,389 pages), and the pages from /page/10 on of the other
   // 23 hosts that have them by the decide rules (505 pages)
   assert.match(await panel.locator('.details').textContent(), /Heritrix's sheets: 3 SURT prefixes and 1 association by decide rules set 26 hosts \(1,894 pages\) apart from the crawl's settings\./);
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
+  const row = await settingsAsRun();
   assert.deepEqual(row('disposition.minDelayMs (sheet askedToSlowDown)').slice(1, 3), ['60000', 'the file, line 62']);
   assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the URLs under http:\/\/\(example,site2,, the URLs under http:\/\/\(example,site3,/);
   assert.deepEqual(row('disposition.minDelayMs (sheet deepPages)').slice(1, 3), ['20000', 'the file, line 99']);
@@ -482,8 +484,7 @@ test('Scrapy’s DOWNLOAD_SLOTS: the sample settings.py holds two hosts of the s
   await page.waitForFunction(() => /Scrapy's DOWNLOAD_SLOTS:/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 120_000 });
   await done(page, 'crawlers', 120_000);
   assert.match(await panel.locator('.details').textContent(), /Scrapy's DOWNLOAD_SLOTS: 2 slots set 2 hosts \(1,221 pages\) apart from the file's settings\./);
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name) ?? assert.fail(`${name} in ${JSON.stringify(settings.map((r) => r[0]))}`);
+  const row = await settingsAsRun();
   assert.deepEqual(row("DOWNLOAD_SLOTS['site1.example']['delay']").slice(1, 3), ['20', 'the file, line 12']);
   assert.match(row("DOWNLOAD_SLOTS['site2.example']['randomize_delay']").at(-1), /for site2\.example's requests \(that host exactly\), in place of RANDOMIZE_DOWNLOAD_DELAY/);
   assert.deepEqual(row('DOWNLOAD_DELAY').slice(1, 3), ['2', 'the file, line 6']);
@@ -616,8 +617,7 @@ test('a StormCrawler file giving a key twice runs with the last, as SnakeYAML re
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /fetcher\.server\.delay/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 30_000 });
   await done(page, 'crawlers');
-  const settings = await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
-  const row = (name) => settings.find((r) => r[0] === name);
+  const row = await settingsAsRun();
   assert.deepEqual(row('fetchInterval.default').slice(1, 3), ['720', 'the file, line 5; it replaces line 2']);
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['3', 'the file, line 9; it replaces line 4']);
   assert.deepEqual(row('metadata.persist').slice(1, 3), ['signature, fetchInterval', 'the file, line 6']);

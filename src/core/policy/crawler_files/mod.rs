@@ -213,7 +213,7 @@ pub fn read(crawler: Crawler, text: &str, field: &str) -> Result<Loaded, InputEr
 /// checked beforehand ([`heritrix::location`], [`heritrix::located_pairs`]); a value it
 /// gives that cannot be taken is refused naming `fields[1]`.
 pub fn read_beside(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fields: [&str; 2]) -> Result<Loaded, InputError> {
-    recent::read(recent::Key::of(crawler, text, overrides, fields), || read_anew(crawler, text, overrides, fields))
+    recent::read(recent::Given { crawler, text, overrides, fields }, || read_anew(crawler, text, overrides, fields))
 }
 
 /// [`read_beside`], the file read again.

@@ -11,29 +11,42 @@ use std::cell::RefCell;
 const KEPT: usize = 2;
 
 /// What a read was given, whole (a hash alone could mistake one file for another).
-#[derive(PartialEq)]
-pub struct Key {
+#[derive(Clone, Copy, PartialEq)]
+pub struct Given<'a> {
+    pub crawler: Crawler,
+    pub text: &'a str,
+    pub overrides: Option<(&'a str, &'a str)>,
+    pub fields: [&'a str; 2],
+}
+
+/// [`Given`], kept.
+struct Kept {
     crawler: Crawler,
     text: String,
     overrides: Option<(String, String)>,
     fields: [String; 2],
 }
 
-impl Key {
-    pub fn of(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fields: [&str; 2]) -> Key {
-        Key { crawler, text: text.into(), overrides: overrides.map(|(n, t)| (n.into(), t.into())), fields: fields.map(str::to_string) }
+impl Kept {
+    fn of(g: Given) -> Kept {
+        Kept { crawler: g.crawler, text: g.text.into(), overrides: g.overrides.map(|(n, t)| (n.into(), t.into())), fields: g.fields.map(str::to_string) }
+    }
+
+    fn is(&self, g: Given) -> bool {
+        self.crawler == g.crawler && self.text == g.text && self.overrides.as_ref().map(|(n, t)| (n.as_str(), t.as_str())) == g.overrides && self.fields == g.fields
     }
 }
 
 thread_local! {
     /// The last reads, the latest first.
-    static KEPT_READS: RefCell<Vec<(Key, Result<Loaded, InputError>)>> = const { RefCell::new(Vec::new()) };
+    static KEPT_READS: RefCell<Vec<(Kept, Result<Loaded, InputError>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// What reading `key` gives: kept from an earlier read of the same, else `read()`'s.
-pub fn read(key: Key, read: impl FnOnce() -> Result<Loaded, InputError>) -> Result<Loaded, InputError> {
+/// What reading `given` gives: kept from an earlier read of the same (compared, not
+/// copied), else `read()`'s, then kept.
+pub fn read(given: Given, read: impl FnOnce() -> Result<Loaded, InputError>) -> Result<Loaded, InputError> {
     if let Some(kept) = KEPT_READS.with_borrow_mut(|kept| {
-        let at = kept.iter().position(|(k, _)| *k == key)?;
+        let at = kept.iter().position(|(k, _)| k.is(given))?;
         let hit = kept.remove(at);
         let result = hit.1.clone();
         kept.insert(0, hit);
@@ -43,7 +56,7 @@ pub fn read(key: Key, read: impl FnOnce() -> Result<Loaded, InputError>) -> Resu
     }
     let result = read();
     KEPT_READS.with_borrow_mut(|kept| {
-        kept.insert(0, (key, result.clone()));
+        kept.insert(0, (Kept::of(given), result.clone()));
         kept.truncate(KEPT);
     });
     result
