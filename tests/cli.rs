@@ -888,6 +888,13 @@ fn crawlers_take_the_crawler_from_its_file_and_a_seed_lists_metadata() {
     let (code, again, err) = freshlab(&["run", "--config", file.to_str().unwrap(), "--json", "--quiet"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(json(&again)["runs"], result["runs"]);
+    // the JSON need not say whose file it is, no more than the flag does
+    let mut unsaid = config;
+    unsaid.as_object_mut().unwrap().remove("crawler");
+    std::fs::write(&file, unsaid.to_string()).unwrap();
+    let (code, detected, err) = freshlab(&["run", "--config", file.to_str().unwrap(), "--json", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json(&detected)["runs"], result["runs"]);
     let message = refusal(&["crawlers", "--crawler", "nutch", "--crawler-config", yaml.to_str().unwrap()]);
     assert!(message.contains("set crawler to stormcrawler"), "{message}");
 }

@@ -385,6 +385,12 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
         None => return Err(InputError::new("experiment", format!("is missing; add \"experiment\": one of {known}"))),
     };
     let name = named(&name)?;
+    // a file given as text sets what it implies unless given, as its flag does
+    for input in files(name) {
+        if let Some((field, value)) = map.get(input.field).and_then(serde_json::Value::as_str).and_then(input.sets) {
+            map.entry(field).or_insert_with(|| value.into());
+        }
+    }
     let map = serde_json::Value::Object(over_defaults(name, map));
     let parsed = config_of(name, &map).expect("a registered name has a configuration");
     parsed.map_err(|e| with_range(name, map, e))
@@ -471,6 +477,27 @@ mod tests {
             // worker: by the cost model they take seconds, not minutes
             assert!(cost.seconds <= 10.0, "{name}'s defaults are estimated at {} s: too long to run on opening the page", cost.seconds);
         }
+    }
+
+    /// The same run by flag and by JSON: a file given as text in a JSON configuration sets
+    /// what its flag sets (`source`, whose crawler), unless the JSON says otherwise.
+    #[test]
+    fn a_file_in_a_json_configuration_sets_what_its_flag_sets() {
+        let scrapy = serde_json::json!({"experiment": "crawlers", "crawler_config": "DOWNLOAD_DELAY = 10\n"});
+        let Config::Crawlers(c) = config_from_value(scrapy.clone()).unwrap() else { unreachable!() };
+        assert_eq!(c.crawler, crate::core::policy::crawler_files::Crawler::Scrapy);
+        assert!(c.validate().is_ok());
+        let mut told = scrapy;
+        told["crawler"] = "nutch".into();
+        let Config::Crawlers(c) = config_from_value(told).unwrap() else { unreachable!() };
+        assert!(c.validate().unwrap_err().message.contains("set crawler to scrapy"), "a crawler given is kept, and refused with the fix");
+        let list = serde_json::json!({"experiment": "policies", "page_list": "page,server,change_rate\na,s,0.5\n"});
+        let Config::Policies(p) = config_from_value(list.clone()).unwrap() else { unreachable!() };
+        assert_eq!(serde_json::to_value(p.source).unwrap(), "page_list");
+        let mut told = list;
+        told["source"] = "generator".into();
+        let Config::Policies(p) = config_from_value(told).unwrap() else { unreachable!() };
+        assert!(p.validate().unwrap_err().message.contains("set source to page_list"));
     }
 
     #[test]
