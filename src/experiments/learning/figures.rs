@@ -71,8 +71,8 @@ fn over_time(o: &LearningOutput, metric: Metric) -> Figure {
         };
         // a schedule that optimises the other measure says so: its line is not aiming here
         let other = match aim(c.policy, o.config.objective) {
-            Some(Metric::Harmonic) if metric == Metric::Freshness => ", optimises harmonic staleness",
-            Some(Metric::Freshness) if metric == Metric::Harmonic => ", optimises freshness",
+            Some(Metric::Harmonic) if metric == Metric::Freshness => ", aims at harmonic",
+            Some(Metric::Freshness) if metric == Metric::Harmonic => ", aims at freshness",
             _ => "",
         };
         layers.push(Layer::lines(format!("{}{other}: {}", c.policy.label(), sig(mean, 3)), vec![points(o, v.iter().copied())], series_pen(c.policy.index())));
