@@ -249,6 +249,18 @@ export class WorkerClient {
     return this.post({ type: 'pilot', id: this.nextId++, config });
   }
 
+  /** Lets the worker free every result it keeps (each HeldResult then asks with what
+   * the page was shown). */
+  releaseAll() {
+    this.worker.postMessage({ type: 'release-all' });
+  }
+
+  /** The form's check of `config` in the worker (panel.js verdictOf: its files are too
+   * big to read on the main thread at every edit). Resolves to {problem} or {cost}. */
+  check(config) {
+    return this.ask({ type: 'check', config });
+  }
+
   /** Makes the core panic, or loop for ever, inside the worker (the end-to-end tests,
    * with the tests' own build: the page's module has neither entry point). */
   hookForTest(type, message = '') {
@@ -309,17 +321,28 @@ export class WorkerPool {
     return this.clients[0].hold(request);
   }
 
+  /** Frees what the first worker keeps (a refused run is checked there, beside it). */
+  releaseAll() {
+    this.clients[0].releaseAll();
+  }
+
+  /** The form's check, by the first worker (WorkerClient.check). */
+  check(config) {
+    return this.clients[0].check(config);
+  }
+
   /** A configuration's pilot, from the first worker (WorkerClient.pilot). */
   pilot(config) {
     return this.clients[0].pilot(config);
   }
 
   /** The parts of `config` for the workers it may take; the config alone if it cannot
-   * be cut (or is invalid: the worker then says what is wrong). */
-  parts(config) {
+   * be cut (or is invalid: the worker then says what is wrong). `cost`: its estimate, as
+   * the form has it (null while the worker checks it: one worker runs it). */
+  parts(config, cost) {
     try {
-      const cost = this.core.estimate(config);
-      if (!(cost.seconds >= this.minSeconds)) return [config];
+      cost = cost === undefined ? this.core.estimate(config) : cost;
+      if (!(cost?.seconds >= this.minSeconds)) return [config];
       // the joining worker beside the parts'
       const fit = Math.floor((this.core.limits().browser.bytes - WORKER_BYTES) / (cost.bytes + WORKER_BYTES));
       const workers = Math.max(1, Math.min(this.size, fit));
@@ -331,8 +354,8 @@ export class WorkerPool {
 
   /** Starts a run (WorkerClient.run: `config` as checked, `prepare` making each part's
    * run); returns {promise, cancel, held}; the result says how many workers ran it. */
-  run(config, { onProgress, buildMs = 0, prepare } = {}) {
-    const parts = this.parts(config);
+  run(config, { onProgress, buildMs = 0, prepare, cost } = {}) {
+    const parts = this.parts(config, cost);
     if (parts.length <= 1) return this.clients[0].run(config, { onProgress, buildMs, prepare });
     while (this.clients.length < parts.length) {
       const client = new WorkerClient(this.source, this.module);

@@ -21,6 +21,9 @@ function keep(key, held) {
  * send what it was shown of it (HeldResult sends it then, and only then). */
 const NOT_KEPT = 'kept';
 
+/** The speed probes this worker's module has run (the 'check' request's estimate). */
+let probes = 0;
+
 /** The result kept under `key`; where this worker has none (restarted since: an internal
  * error, or a run that did not stop when cancelled), `shown`, what the page was shown of
  * it, kept again (core.Held.again refuses a cut of it, saying to run again), or the
@@ -166,6 +169,18 @@ self.onmessage = async ({ data }) => {
       await ready;
       answer(data.id, () => exported({ config: data.config, result: keptAt(data.key, data.shown).whole() }));
       break;
+    case 'check':
+      await ready;
+      // the form's check of a configuration whose files are too big for the page's thread
+      // (panel.js verdictOf); refused beside the results kept here, it is priced alone, as
+      // the page's thread prices it: the run frees them
+      answer(data.id, () => {
+        // the time said is this machine's, measured here as the page's thread measures it
+        for (; probes < 3; probes++) core.speed_probe();
+        const problem = core.validate(data.config);
+        return problem && problem.kept == null ? { problem } : { cost: core.estimate(data.config) };
+      });
+      break;
     case 'pilot':
       await ready;
       answer(data.id, () => core.pilot(data.config) ?? null);
@@ -185,6 +200,10 @@ self.onmessage = async ({ data }) => {
     case 'release':
       kept.get(data.key)?.free();
       kept.delete(data.key);
+      break;
+    case 'release-all':
+      for (const held of kept.values()) held.free();
+      kept.clear();
       break;
     case 'tab-test':
       await ready;

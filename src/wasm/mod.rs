@@ -116,13 +116,14 @@ pub struct Held {
 #[wasm_bindgen]
 impl Held {
     /// A result the page was shown, kept again by a worker that no longer has it (one
-    /// restarted since): refused where the page was shown a cut of it (a history's pages).
+    /// restarted since, or that freed it for another view's run): refused where the page
+    /// was shown a cut of it (a history's pages).
     pub fn again(shown: JsValue) -> Result<Held, JsValue> {
         let output = output_of(shown)?;
         if output.is_cut() {
             return Err(error_js(&InputError::new(
                 "",
-                "this result's pages stayed in the worker that read them, which was restarted since (an internal error, or a run that did not stop when cancelled): run it again",
+                "this result's pages are no longer in the worker that read them (freed to make room for another view's run, or the worker was restarted since: an internal error, or a run that did not stop when cancelled): run it again",
             )));
         }
         Ok(Held { output })

@@ -127,8 +127,8 @@ test('a seed list of 35 MB held by the crawlers view: editing the form stays lig
   assert.ok(status.some((s) => /Loaded big-seeds\.txt \([\d,]+ KB\): 500,000 pages/.test(s)), status.join(' | '));
 });
 
-// A crawler's configuration (at most 1 MB) is checked on the main thread as it is, and
-// the checks keep what reading it gave: a crawler-beans.cxml of 10,000 beans held the
+// A crawler's configuration (at most 1 MB) was checked on the main thread as it is, and
+// the checks keep what reading it gave (now in the worker, over 64 K characters: below): a crawler-beans.cxml of 10,000 beans held the
 // page 7.5 s at each check (roxmltree's line of a node counted from the file's start, at
 // each of its beans); then, read in linear time, 70 ms at each of the check's two reads
 test('a crawler-beans.cxml near the 1 MB limit held by the crawlers view: editing the form stays light', async () => {
@@ -147,7 +147,55 @@ test('a crawler-beans.cxml near the 1 MB limit held by the crawlers view: editin
   assert.equal(await page.locator('#crawlers').getByLabel('crawler', { exact: true }).inputValue(), 'heritrix', 'the crawler is set from the file');
 });
 
-// A file is read in the worker, never on the page's main thread: the page keeps its
+// A crawler's file over 64 K characters is checked in the worker, not on the main thread:
+// there a crawler-conf.yaml of 42,000 keys took 150 ms to read as it loaded, and each
+// edit of the crawler settings written over it 100 ms more (a new text to read each time).
+test('a crawler-conf.yaml near the 1 MB limit: loading it and editing the settings over it keep the main thread light, and its problems still show', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 20_000 });
+  await settled(page);
+  const file = bigFile('big-crawler-conf.yaml', 'config:\n  fetcher.server.delay: 2.0', 41_000, (i) => `  my.key.${i}: ${i}`);
+  const bytes = fs.statSync(file).size;
+  assert.ok(bytes > 850e3 && bytes < 2 ** 20, `${bytes} bytes`);
+  const box = page.locator('#crawlers');
+  const note = () => page.evaluate(() => document.querySelector('#crawlers .estimate').textContent);
+  const settings = 'crawler settings over the file (name=value; …)';
+  const noLongTask = await watchLongTasks(page, box.getByLabel(settings, { exact: true }));
+  // every note the form shows: the worker's check says it is under way, then its estimate
+  await page.evaluate(() => {
+    const estimate = document.querySelector('#crawlers .estimate');
+    window.__notes = [];
+    new MutationObserver(() => window.__notes.push(estimate.textContent)).observe(estimate, { childList: true, characterData: true, subtree: true });
+  });
+  const answered = () => page.waitForFunction(() => /in the worker/.test(window.__notes.at(-2) ?? '') && /Needs about/.test(window.__notes.at(-1)), null, { timeout: 60_000 });
+  await box.getByLabel('Your crawler’s configuration file').setInputFiles(file);
+  await page.waitForFunction(() => /Loaded big-crawler-conf/.test(document.querySelector('#crawlers').textContent), null, { timeout: 60_000 });
+  await answered();
+  assert.equal(await box.getByLabel('crawler', { exact: true }).inputValue(), 'stormcrawler', 'the crawler is set from the file');
+  const loaded = await note();
+  // each edit of the settings over the file is a new file to read: the worker reads it
+  for (const delay of [3, 4, 5]) {
+    await page.evaluate(() => (window.__notes = []));
+    await setField(page, 'crawlers', settings, `fetcher.server.delay=${delay}`);
+    await answered();
+  }
+  // a value the crawler cannot take is refused by name, as on the page's thread
+  await setField(page, 'crawlers', settings, 'fetcher.server.delay=soon');
+  await page.waitForFunction(() => /fetcher\.server\.delay/.test(document.querySelector('#crawlers .status').textContent), null, { timeout: 60_000 });
+  assert.match(await page.locator('#crawlers .status').textContent(), /number/);
+  await setField(page, 'crawlers', settings, 'fetcher.server.delay=5');
+  await page.waitForFunction(() => /Needs about/.test(document.querySelector('#crawlers .estimate').textContent) && !document.querySelector('#crawlers .status').classList.contains('is-error'), null, { timeout: 60_000 });
+  await page.waitForTimeout(500);
+  await noLongTask();
+  assert.match(loaded, /Needs about .* roughly/, loaded);
+  // and the run reads the file as checked
+  await box.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#crawlers .status').textContent), null, { timeout: 120_000 });
+  assert.match(await box.textContent(), /fetcher\.server\.delay/);
+  assert.deepEqual(browser.errors, []);
+});
+
+// A file is read in the worker, never on the page's main thread: the page keeps its// A file is read in the worker, never on the page's main thread: the page keeps its
 // handle (a File), its size and shape, and a run names it by marker (worker-files.js).
 // Before, decoding a 100 MB index held the main thread 0.44 s, and starting a run on a
 // 60 MB page list 2.0 s (the pool's cost and cut read the whole list's text here).

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { sessions, setField, shots } from './browser.mjs';
+import { sessions, setField, showView, shots } from './browser.mjs';
 
 const session = sessions();
 const details = (page) => page.locator('#history .details');
@@ -231,6 +231,40 @@ test('a history run again beside its own last result: the view frees it and runs
   await hook(Math.ceil(fills));
   await page.locator('#history').getByRole('button', { name: 'Read' }).click();
   await page.waitForFunction(() => /the page keeps of earlier results/.test(document.querySelector('#history .status').textContent), null, { timeout: 120_000 });
+  assert.deepEqual(browser.errors, []);
+  await page.close();
+});
+
+// Refused beside what other views keep (a history's pages), a view with no result of its
+// own to free could only say to reload: it now frees every view's last result and runs.
+// Their charts stay; a history's pages, a cut of the whole, are read again to export.
+test('a run refused beside another view\'s history frees every view\'s result and runs (the tests\' own build)', async () => {
+  const browser = await session({ hooks: true });
+  const page = await browser.newPage(`${browser.url}?view=history`);
+  await read(page);
+  await setField(page, 'history', 'generated pages', 20_000);
+  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
+  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#history .status').textContent) && /20,000/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 120_000 });
+  const hook = (bytes) => page.evaluate((b) => globalThis.freshlab.client.hookForTest('tab-test', String(b)), bytes);
+  const kept = (await hook(0)).result;
+  assert.ok(kept > 3e6, `the worker keeps the history's pages: ${kept} bytes`);
+  await showView(page, 'crawlers');
+  const needs = await page.evaluate(() => {
+    const panel = globalThis.freshlab.router.panels.get('crawlers');
+    return panel.core.estimate(panel.check()).bytes;
+  });
+  // the crawlers' run fits the tab alone, not beside the history's pages
+  await hook(Math.round(needs + kept / 2));
+  await page.locator('#crawlers').getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /freed in the worker|needs about|Not run/.test(document.querySelector('#crawlers .status').textContent), null, { timeout: 120_000 });
+  assert.match(await page.locator('#crawlers .status').textContent(), /^Computed in .*, once every view’s last result was freed in the worker to make room/);
+  assert.ok((await hook(0)).result < kept / 2, 'the history\'s pages freed');
+  // the history's chart stays; its pages, asked for, are to be read again
+  await showView(page, 'history');
+  assert.equal(await page.locator('#history canvas').count() > 0, true);
+  await page.locator('#history').getByRole('button', { name: /as CSV$/ }).first().click();
+  await page.waitForFunction(() => /freed to make room for another view.s run/.test(document.querySelector('#history .status').textContent), null, { timeout: 30_000 });
+  assert.match(await page.locator('#history .status').textContent(), /run it again/);
   assert.deepEqual(browser.errors, []);
   await page.close();
 });

@@ -8,10 +8,14 @@ import { bytes, duration, number } from './format.js';
 export function costNote(core, config, pending = false) {
   try {
     // the time is this page's: the core measures its own speed (main.js, probeSpeed)
-    const cost = core.estimate(config);
-    const guess = pending ? ' (a first guess: a short pilot run in the background refines it)' : '';
-    return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(cost.seconds)} here${guess}.`;
+    return costText(core.estimate(config), pending);
   } catch (error) {
     return error.message ?? String(error);
   }
+}
+
+/** The sentence for `cost` (core.estimate's answer, here or in the worker). */
+export function costText(cost, pending = false) {
+  const guess = pending ? ' (a first guess: a short pilot run in the background refines it)' : '';
+  return `Needs about ${bytes(cost.bytes)} and ${number(cost.work, 2)} ${cost.unit}: roughly ${duration(cost.seconds)} here${guess}.`;
 }

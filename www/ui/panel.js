@@ -7,7 +7,7 @@ import { Cancelled } from '../worker-client.js';
 import { download, downloadText } from './download.js';
 import { encodeValue, decodeValue } from './state.js';
 import { elapsed, number } from './format.js';
-import { costNote } from './cost.js';
+import { costNote, costText } from './cost.js';
 import { EmbedDialog } from './embed-dialog.js';
 import { controlsOf } from './slides.js';
 import { awaitedText, fileParam, parseFileParam } from './csv-file.js';
@@ -37,6 +37,18 @@ const DEBOUNCE_MS = 180;
 const PILOTS_KEPT = 8;
 /** How long an estimate waits for its pilot before it shows a first guess (ms). */
 const GUESS_MS = 300;
+/** Held files checked as they are (a crawler's configuration, its overrides, its rates by
+ * type) over this many characters together are checked in the worker: a crawler-conf.yaml
+ * near its 1 MB limit takes 80–150 ms to read, again at each edit of the crawler settings
+ * written over it, too long for this thread (BENCHMARKS.md, `npm run bench:files`). */
+const WORKER_CHECK_CHARS = 64 * 1024;
+/** What a run's status adds where it ran once results kept in the worker were freed. */
+const FREED = {
+  own: ', once this view’s last result was freed in the worker to make room',
+  all: ', once every view’s last result was freed in the worker to make room (the charts stay; a history’s pages are read again to export them)',
+};
+/** The worker's checks kept, by configuration: an edit and its undo ask once. */
+const VERDICTS_KEPT = 4;
 // partial results are drawn at most this often, the latest one each time, so that a
 // run that reports often never piles drawing work onto the main thread
 const PARTIAL_EVERY_MS = 300;
@@ -113,6 +125,9 @@ export class ExperimentPanel {
     // the worker's pilots for the estimate, by key, and those it is running (withPilot)
     this.pilots = new Map();
     this.pilotAsked = new Set();
+    // the worker's checks of configurations whose files are too big for this thread
+    this.verdicts = new Map();
+    this.verdictAsked = new Set();
     // files being loaded (a sample fetched, a chosen file read): promise → its name
     this.loading = new Map();
     this.running = null;
@@ -198,7 +213,7 @@ export class ExperimentPanel {
     controls.append(this.note, this.status, exports);
     // the machine's speed measured (main.js): the time under the form is this machine's
     document.addEventListener('freshlab:speed', () => {
-      if (this.spec.estimate && this.noted) this.note.textContent = costNote(this.core, this.noted, this.pilotPending(this.noted));
+      if (this.spec.estimate && this.noted) this.note.textContent = this.costLine(this.noted, this.pilotPending(this.noted));
     });
     if (this.embedded) this.fitSlide(state.globals.controls);
 
@@ -445,7 +460,7 @@ export class ExperimentPanel {
       if (this.pilots.size > PILOTS_KEPT) this.pilots.delete(this.pilots.keys().next().value);
       if (this.noted?.[want.field]?.key !== want.key) return;
       this.noted[want.field] = pilot;
-      this.note.textContent = costNote(this.core, this.noted);
+      this.note.textContent = this.costLine(this.noted);
     };
     this.client.pilot(inputs).then(
       ({ result }) => answered(result ?? { key: want.key }),
@@ -507,13 +522,16 @@ export class ExperimentPanel {
     if (read.field) problem = { field: read.field, message: read.message };
     else {
       config = this.configOf(read.config);
+      const verdict = this.verdictOf(config);
       // a configuration the core cannot even read throws its {field, message}: said as
       // any problem is (uncaught, the form kept its last estimate and ran nothing)
-      try {
-        problem = this.core.validate(config);
-      } catch (error) {
-        problem = { field: error.field ?? '', message: error.message ?? String(error) };
-      }
+      if (verdict) problem = verdict.problem ?? null;
+      else
+        try {
+          problem = this.core.validate(config);
+        } catch (error) {
+          problem = { field: error.field ?? '', message: error.message ?? String(error) };
+        }
     }
     if (config) for (const box of this.fileBoxes) box.refresh(config);
     if (problem) {
@@ -525,8 +543,8 @@ export class ExperimentPanel {
     clearTimeout(this.guessTimer);
     // an estimate waiting for its pilot (milliseconds, in the worker) keeps the last one
     // a moment rather than flash a first guess the pilot replaces at once
-    if (this.spec.estimate && this.pilotPending(config)) this.guessTimer = setTimeout(() => this.pilotPending(config) && this.noted === config && (this.note.textContent = costNote(this.core, config, true)), GUESS_MS);
-    else this.note.textContent = this.spec.estimate ? costNote(this.core, config) : '';
+    if (this.spec.estimate && this.pilotPending(config)) this.guessTimer = setTimeout(() => this.pilotPending(config) && this.noted === config && (this.note.textContent = this.costLine(config, true)), GUESS_MS);
+    else this.note.textContent = this.spec.estimate ? this.costLine(config) : '';
     this.noted = config;
     this.setStatus('');
     // a chart that follows the form keeps the link with it; one that waits for its
@@ -534,6 +552,57 @@ export class ExperimentPanel {
     if (this.spec.auto) this.state?.update(this.spec.id, this.params(config));
     this.markStale(config);
     return config;
+  }
+
+  /** The sentence under the form for `config`'s estimate: this thread's, or the worker's
+   * where it checks the configuration (verdictOf). */
+  costLine(config, pending = false) {
+    const verdict = this.verdictOf(config);
+    if (!verdict) return costNote(this.core, config, pending);
+    return verdict.cost ? costText(verdict.cost, pending) : `Checking your ${verdict.noun} in the worker (a file this size takes a moment here)…`;
+  }
+
+  /** `config`'s estimate (core.estimate's answer), or null while the worker checks it. */
+  estimateOf(config) {
+    const verdict = this.verdictOf(config);
+    return verdict ? (verdict.cost ?? null) : this.core.estimate(config);
+  }
+
+  /** The worker's check of `config` where the files it holds as they are exceed
+   * WORKER_CHECK_CHARS: {problem} or {cost}, or {pending, noun} until the worker answers
+   * (asked then, once; the form is checked again with the answer); undefined where this
+   * thread checks it. The worker prices the run beside nothing it keeps: a run refused
+   * beside its earlier results frees them (start). */
+  verdictOf(config) {
+    let chars = 0;
+    let biggest = null;
+    const keyed = { ...config };
+    for (const spec of this.fileSpecs) {
+      const file = this.heldFile(config, spec);
+      if (!file || typeof file.value !== 'string' || config[spec.field] !== file.value) continue;
+      chars += file.value.length;
+      if (!biggest || file.value.length > biggest.length) biggest = { length: file.value.length, noun: spec.noun };
+      keyed[spec.field] = `file:${file.serial}`;
+    }
+    if (chars <= WORKER_CHECK_CHARS) {
+      this.waitingFor = null;
+      return undefined;
+    }
+    const key = JSON.stringify(keyed);
+    this.waitingFor = key;
+    if (this.verdicts.has(key)) return this.verdicts.get(key);
+    if (!this.verdictAsked.has(key)) {
+      this.verdictAsked.add(key);
+      const answered = (verdict) => {
+        this.verdictAsked.delete(key);
+        this.verdicts.set(key, verdict);
+        if (this.verdicts.size > VERDICTS_KEPT) this.verdicts.delete(this.verdicts.keys().next().value);
+        // the form, if it still says this, shown with the answer (a run's end checks it)
+        if (this.waitingFor === key && !this.running) this.check();
+      };
+      this.client.check(config).then(answered, (error) => answered({ problem: { field: error.field ?? '', message: error.message ?? String(error) } }));
+    }
+    return { pending: true, noun: biggest.noun };
   }
 
   /** Marks the charts out of date when the form (`config`, or null when it is invalid)
@@ -612,6 +681,23 @@ export class ExperimentPanel {
     }, wait);
   }
 
+  /** `config`'s estimate, or null where it is being checked or cannot be priced. */
+  estimated(config) {
+    try {
+      return this.estimateOf(config);
+    } catch {
+      return null;
+    }
+  }
+
+  /** How long a worker may stay silent building a run (its pages, their allocation: one
+   * call): three times the whole run's estimated native time (the browser's code is
+   * slower, and so may the machine be), at least a minute. */
+  buildAllowance(config) {
+    // unpriced (being checked in the worker, or refused: the worker says why at once)
+    return Math.max(60_000, 3000 * (this.estimated(config)?.seconds ?? 0));
+  }
+
   /** A problem from the form or the core, under its field; a problem between two fields
    * under the one being edited, in its words. */
   showProblem(problem) {
@@ -658,7 +744,7 @@ export class ExperimentPanel {
   }
 
   /** Runs the form's configuration (`afterFreeing`: again, once this view's last result
-   * was freed to make room for it). */
+   * was freed to make room for it, 'own', or once every view's was, 'all'). */
   start(afterFreeing = false) {
     // a check still waiting for typing to pause would clear this run's status when it fires
     clearTimeout(this.timer);
@@ -693,7 +779,8 @@ export class ExperimentPanel {
     const runConfig = this.forRun(config);
     const run = this.client.run(config, {
       prepare: (part) => this.forRun(part),
-      buildMs: buildAllowance(this.core, config),
+      buildMs: this.buildAllowance(config),
+      cost: this.estimated(config),
       onProgress: (fraction, partial, elapsedMs, figures) => {
         if (this.running !== run) return;
         this.progress.update(fraction, elapsedMs);
@@ -717,7 +804,7 @@ export class ExperimentPanel {
         this.show(result, figures, 'final', run.held);
         // edits made while it ran leave the chart out of date; an invalid one keeps its
         // message in the status, which the run's time would otherwise replace
-        if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}${afterFreeing ? ', once this view’s last result was freed in the worker to make room' : ''}.`);
+        if (this.check()) this.setStatus(`Computed in ${elapsed(elapsedMs)}${workers > 1 ? ` on ${workers} workers` : ''}${FREED[afterFreeing] ?? ''}.`);
       },
       (error) => {
         if (this.running !== run) return dropped();
@@ -734,14 +821,18 @@ export class ExperimentPanel {
           } else {
             this.setStatus('Cancelled before a first partial result.');
           }
-        } else if (error.kept && !afterFreeing && this.held) {
+        } else if (error.kept && afterFreeing !== 'all') {
           // refused beside what the worker keeps of earlier results (a history's pages):
-          // this view's own last result is freed and the run goes again, once (the chart
-          // stays; asked again for its data, the worker says to run it again)
+          // this view's own last result is freed and the run goes again; refused still (or
+          // with none of its own), every view's (their charts stay; asked for their data,
+          // the page sends the worker what it was shown, or, for a history's pages, says
+          // to run again)
           dropped();
-          this.held.release();
-          this.setStatus('Freed the last result this view kept in the worker, to make room: running again…');
-          this.start(true);
+          const own = !afterFreeing && this.held;
+          if (own) this.held.release();
+          else this.client.releaseAll();
+          this.setStatus(`Freed the last ${own ? 'result this view' : 'results every view'} kept in the worker, to make room: running again…`);
+          this.start(own ? 'own' : 'all');
         } else {
           dropped();
           this.showProblem(error);
@@ -787,13 +878,4 @@ export class ExperimentPanel {
   }
 }
 
-/** How long a worker may stay silent building a run (its pages, their allocation: one
- * call): three times the whole run's estimated native time (the browser's code is
- * slower, and so may the machine be), at least the watchdog's minute. */
-function buildAllowance(core, config) {
-  try {
-    return Math.max(60_000, 3000 * core.estimate(config).seconds);
-  } catch {
-    return 0;
-  }
-}
+

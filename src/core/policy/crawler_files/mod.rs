@@ -54,8 +54,8 @@ impl Crawler {
 }
 
 /// Files larger than this are not a crawler's configuration (nutch-default.xml, every
-/// setting Nutch has, is about 100 KB); the page reads the file at each check of its form,
-/// on its main thread, so a parse must stay within milliseconds.
+/// setting Nutch has, is about 100 KB); the page reads the file at each check of its form
+/// (in its worker over 64 K characters), so a parse must stay within a tenth of a second.
 pub const MAX_BYTES: usize = 1 << 20;
 
 /// What Freshlab models of a crawler: its revisit rule and how it spaces the requests

@@ -1,7 +1,8 @@
 //! The files read last, with what reading them gave. The page checks its form at every
-//! edit, and prices the run too, on its main thread: each read the crawler's file anew, and
-//! a file near the 1 MB limit takes 70–170 ms to read in the page (a Heritrix file of
-//! 10,000 beans, a crawler-conf.yaml of 40,000 keys), twice a check.
+//! edit, and prices the run too (on its main thread, or in its worker for a file over
+//! 64 K characters): each read the crawler's file anew, and a file near the 1 MB limit
+//! takes 70–170 ms to read in the page (a Heritrix file of 10,000 beans, a
+//! crawler-conf.yaml of 40,000 keys), twice a check.
 
 use super::{Crawler, Loaded};
 use crate::core::input::InputError;
