@@ -194,25 +194,32 @@ test('a WARC file, gzipped a record a member as crawlers write it, is read in th
   await page.close();
 });
 
-// A history's pages stay in the worker, and each run is checked beside what the worker
-// keeps: a history near the tab's limit could not run again beside its own last result
-// (refused, saying to reload). The view now frees its own result and runs again, once.
-// The tests' own build lowers the tab's limit so that a run of seconds meets it.
-test('a history run again beside its own last result: the view frees it and runs (the tests\' own build)', async () => {
+/** In the tests' own build, a history of 20,000 generated pages read: its page, the hook
+ * that sets the tab's bytes (0: leaves them) and answers the worker's heap, and that heap
+ * (the pages the worker keeps). */
+async function historyKept() {
   const browser = await session({ hooks: true });
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
   await setField(page, 'history', 'generated pages', 20_000);
   await page.locator('#history').getByRole('button', { name: 'Read' }).click();
   await page.waitForFunction(() => /Computed in/.test(document.querySelector('#history .status').textContent) && /20,000/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 120_000 });
-  // what the worker's heap holds (the result kept), and what the run needs
   const hook = (bytes) => page.evaluate((b) => globalThis.freshlab.client.hookForTest('tab-test', String(b)), bytes);
   const kept = (await hook(0)).result;
+  assert.ok(kept > 3e6, `the worker keeps the history's pages (6.1 MB when written): ${kept} bytes`);
+  return { browser, page, hook, kept };
+}
+
+// A history's pages stay in the worker, and each run is checked beside what the worker
+// keeps: a history near the tab's limit could not run again beside its own last result
+// (refused, saying to reload). The view now frees its own result and runs again, once.
+// The tests' own build lowers the tab's limit so that a run of seconds meets it.
+test('a history run again beside its own last result: the view frees it and runs (the tests\' own build)', async () => {
+  const { browser, page, hook, kept } = await historyKept();
   const needs = await page.evaluate(() => {
     const panel = globalThis.freshlab.router.panels.get('history');
     return panel.core.estimate(panel.check()).bytes;
   });
-  assert.ok(kept > 3e6, `the worker keeps the last result's pages (6.1 MB when written): ${kept} bytes`);
   // a tab where the run fits beside half of what is kept, not beside all of it
   await hook(Math.round(needs + kept / 2));
   await page.locator('#history').getByRole('button', { name: 'Read' }).click();
@@ -239,15 +246,7 @@ test('a history run again beside its own last result: the view frees it and runs
 // own to free could only say to reload: it now frees every view's last result and runs.
 // Their charts stay; a history's pages, a cut of the whole, are read again to export.
 test('a run refused beside another view\'s history frees every view\'s result and runs (the tests\' own build)', async () => {
-  const browser = await session({ hooks: true });
-  const page = await browser.newPage(`${browser.url}?view=history`);
-  await read(page);
-  await setField(page, 'history', 'generated pages', 20_000);
-  await page.locator('#history').getByRole('button', { name: 'Read' }).click();
-  await page.waitForFunction(() => /Computed in/.test(document.querySelector('#history .status').textContent) && /20,000/.test(document.querySelector('#history .details')?.textContent ?? ''), null, { timeout: 120_000 });
-  const hook = (bytes) => page.evaluate((b) => globalThis.freshlab.client.hookForTest('tab-test', String(b)), bytes);
-  const kept = (await hook(0)).result;
-  assert.ok(kept > 3e6, `the worker keeps the history's pages: ${kept} bytes`);
+  const { browser, page, hook, kept } = await historyKept();
   await showView(page, 'crawlers');
   const needs = await page.evaluate(() => {
     const panel = globalThis.freshlab.router.panels.get('crawlers');
