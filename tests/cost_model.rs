@@ -162,7 +162,7 @@ fn a_trace_is_read_within_its_estimate() {
 /// case 498,548), a page list beside the generator's 2^64 − 1 pages overflowed.
 #[test]
 fn the_cost_of_an_invalid_configuration_is_computed_without_overflow() {
-    let json = r#"{"experiment":"allocate","capacity":400,"page_list":"page,server,change_rate\np0,s0,2\n","repository":{"pages":18446744073709551615}}"#;
+    let json = r#"{"experiment":"allocate","capacity":400,"source":"generator","page_list":"page,server,change_rate\np0,s0,2\n","repository":{"pages":18446744073709551615}}"#;
     let config: Config = parse_config(json).expect("parses");
     let cost = config.cost();
     assert!(cost.bytes > 1e20, "an estimate as large as the request: {}", cost.bytes);

@@ -387,7 +387,8 @@ pub fn config_from_value(value: serde_json::Value) -> Result<Config, InputError>
     let name = named(&name)?;
     // a file given as text sets what it implies unless given, as its flag does
     for input in files(name) {
-        if let Some((field, value)) = map.get(input.field).and_then(serde_json::Value::as_str).and_then(input.sets) {
+        let text = map.get(input.field).and_then(serde_json::Value::as_str).filter(|t| !t.trim().is_empty());
+        if let Some((field, value)) = text.and_then(input.sets) {
             map.entry(field).or_insert_with(|| value.into());
         }
     }

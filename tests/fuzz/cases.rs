@@ -526,6 +526,14 @@ fn sparse(experiment: &'static str, rng: &mut Stream) -> Case {
 pub fn silent_change(experiment: &str, asked: &Value, accepted: &Value) -> Option<String> {
     let mut expected = serde_json::to_value(defaults(experiment).expect("registered")).expect("serialises");
     overlay(&mut expected, asked);
+    // a file given as text sets what its flag sets, unless asked otherwise (a crawler's
+    // file, whose crawler it is; a page list, the source)
+    for input in freshlab::experiments::registry::files(experiment) {
+        let text = asked.get(input.field).and_then(Value::as_str).filter(|t| !t.trim().is_empty());
+        if let Some((field, value)) = text.and_then(input.sets).filter(|(field, _)| asked.get(field).is_none()) {
+            expected[field] = Value::String(value.into());
+        }
+    }
     let mut differences = Vec::new();
     compare(&expected, accepted, &mut Vec::new(), &mut differences);
     (!differences.is_empty()).then(|| differences.join("; "))

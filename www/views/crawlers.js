@@ -309,7 +309,9 @@ function hostsTried(t) {
     // under AutoThrottle the slot turns it off for its host ('throttle': False)
     const held = h.throttled
       ? `held to a request per 1/capacity by ${by}, its slot's <code>'throttle': False</code> keeping your file's AutoThrottle off it (Scrapy 2.11.1 and later; AutoThrottle would move the delay toward the host's latency)`
-      : `held to a request per 1/capacity by ${by}`;
+      : h.shared_gaps
+        ? `held to a request per 1/capacity rounded up to one of 100 gaps a decade (at most 2.3 % slower) by ${by}, hosts of near capacities sharing a sheet (with a gap of its own each, the sheets would have passed the 1 MB a crawler's file may have)`
+        : `held to a request per 1/capacity by ${by}`;
     const over = h.hosts ? `each host whose capacity your file's gap exceeds ${held}, the other hosts at your file's gap, for ${integer(h.hosts)} host${h.hosts === 1 ? '' : 's'}` : '';
     const intro = `Last, ${[over, revisitsText(h.revisits)].filter(Boolean).join('; and ')} (${integer(h.pages)} pages): ${tried}`;
     const sheets = `<details><summary>The ${slots(t) ? 'slots' : 'sheets'}</summary><pre>${escape(h.text)}</pre></details>`;

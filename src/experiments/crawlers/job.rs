@@ -853,6 +853,7 @@ impl CrawlersJob {
                             kept,
                             inside: false,
                             throttled: false,
+                            shared_gaps: false,
                             revisits: None,
                         }),
                         (HostStage::Tried { score, kept, ruder, .. }, None, Some(t)) => Some(TunedHosts {
@@ -865,6 +866,7 @@ impl CrawlersJob {
                             kept,
                             inside: true,
                             throttled: matches!(self.loaded.model.reaction, Reaction::Scrapy { autothrottle: true, .. }),
+                            shared_gaps: t.shared_gaps,
                             revisits: t.revisits.clone(),
                         }),
                         _ => None,

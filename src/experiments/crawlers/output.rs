@@ -373,6 +373,10 @@ pub struct TunedHosts {
     /// that AutoThrottle (which would move its delay toward the host's latency) leaves it.
     #[serde(default)]
     pub throttled: bool,
+    /// Heritrix's gaps rounded up to one of 100 a decade so that hosts share sheets (each
+    /// host's own would have passed the 1 MB a crawler's file may have).
+    #[serde(default)]
+    pub shared_gaps: bool,
     /// Heritrix's sheets giving hosts their own revisit (None: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisits: Option<TunedRevisits>,
@@ -403,6 +407,8 @@ impl TunedHosts {
             let rules = if self.file_name == scrapy_slots::NAME { "Scrapy's DOWNLOAD_SLOTS" } else { "Heritrix's sheets" };
             let held = if self.throttled {
                 "each held to a request per 1/capacity, its slot's 'throttle': False keeping your file's AutoThrottle off it (Scrapy 2.11.1 and later; AutoThrottle would move the delay toward the host's latency)"
+            } else if self.shared_gaps {
+                "each held to a request per 1/capacity rounded up to one of 100 gaps a decade (at most 2.3 % slower), hosts of near capacities sharing a sheet (with a gap of its own each, the sheets would have passed the 1 MB a crawler's file may have)"
             } else {
                 "each held to a request per 1/capacity"
             };

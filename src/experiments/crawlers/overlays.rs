@@ -139,6 +139,9 @@ pub(super) struct TunedSheets {
     pub pages: u64,
     /// Hosts given their own revisit (None: none).
     pub revisits: Option<TunedRevisits>,
+    /// Heritrix's gaps rounded up to shared ones ([`heritrix_sheets::shared_gap_ms`]): a
+    /// sheet each host's own gap would have passed the 1 MB a crawler's file may have.
+    pub shared_gaps: bool,
 }
 
 /// The comments over what the tuning writes.
@@ -152,7 +155,7 @@ fn fits(beans: &str, text: Option<&str>, hosts: usize) -> Result<(), String> {
     let bytes = beans.len() + text.map_or(0, str::len);
     if bytes > crawler_files::MAX_BYTES {
         return Err(format!(
-            "the rules for {} hosts would make the file {} KB, over the {} KB Freshlab reads as a crawler's configuration (hosts of different capacities each get their own); give fewer hosts a capacity",
+            "the rules for {} hosts would make the file {} KB, over the {} KB Freshlab reads as a crawler's configuration (each host is named in it); give fewer hosts a capacity",
             thousands(hosts as f64),
             thousands((bytes >> 10) as f64),
             thousands((crawler_files::MAX_BYTES >> 10) as f64)
@@ -206,7 +209,7 @@ impl TunedSheets {
             return Ok(None);
         }
         let mut turned_on = false;
-        let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(_, n, ms, flag, _)| (n.clone(), *ms, *flag)).collect();
+        let mut shared_gaps = false;
         let (beans, rules) = if crawler == Crawler::Scrapy {
             // the whole assignment, the file's own slots in it: read alone, it gives every rule
             let slots: Vec<_> = hosts.iter().map(|(_, n, ms, flag, throttled)| (n.clone(), *ms, *flag, *throttled)).collect();
@@ -215,10 +218,17 @@ impl TunedSheets {
             let rules = read(Crawler::Scrapy, &beans, "tuned slots").map_err(|e| e.to_string())?.sheets;
             (beans, rules)
         } else {
-            let mut beans = if listed.is_empty() { String::new() } else { heritrix_sheets::host_gaps(&listed, TUNED) };
-            if !delays.is_empty() {
-                let each: Vec<(String, i64)> = delays.iter().map(|(_, n, d)| (n.clone(), *d)).collect();
-                beans.push_str(&heritrix_sheets::host_revisits(&each, REVISITS));
+            let each: Vec<(String, i64)> = delays.iter().map(|(_, n, d)| (n.clone(), *d)).collect();
+            let revisits = if each.is_empty() { String::new() } else { heritrix_sheets::host_revisits(&each, REVISITS) };
+            // each host at its own gap, or, where that is too long a file, at a shared one
+            let beans_at = |gap: &dyn Fn(usize, u64) -> u64| {
+                let listed: Vec<(String, u64, bool)> = hosts.iter().map(|(s, n, ms, flag, _)| (n.clone(), gap(*s, *ms), *flag)).collect();
+                (if listed.is_empty() { String::new() } else { heritrix_sheets::host_gaps(&listed, TUNED) }) + &revisits
+            };
+            let mut beans = beans_at(&|_, ms| ms);
+            if fits(&beans, text, hosts.len().max(delays.len())).is_err() {
+                beans = beans_at(&|s, _| heritrix_sheets::shared_gap_ms(capacities[s]));
+                shared_gaps = true;
             }
             fits(&beans, text, hosts.len().max(delays.len()))?;
             // the file's rescheduler turned on where it is off (said where it cannot be)
@@ -251,7 +261,7 @@ impl TunedSheets {
                 turned_on,
             }
         });
-        Ok(Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits }))
+        Ok(Some(TunedSheets { rules, overlays, beans, hosts: hosts.len() as u64, pages, revisits, shared_gaps }))
     }
 
     /// `text` (the tuned file) with the rules written into it.

@@ -438,6 +438,23 @@ fn heritrixs_sheets_set_hosts_apart() {
     assert_eq!(heritrix_sheets::rules_for(&read(Crawler::Heritrix, &bare, "f").unwrap().sheets, "a.example").len(), 1, "a manager added");
 }
 
+/// The shared gaps of Heritrix's tuned sheets: never under 1/capacity, at most one
+/// step of 10^(1/100) over it (2.3 %), and 100 a decade.
+#[test]
+fn a_shared_gap_keeps_to_the_capacity_within_one_step() {
+    let mut seen = std::collections::BTreeSet::new();
+    for k in 0..30_000 {
+        // capacities over three decades, 0.01 to 10 requests a second, and round ones
+        let capacity = if k % 3 == 0 { [0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0][k % 10] } else { 0.01 * 1000f64.powf(k as f64 / 30_000.0) };
+        let gap = heritrix_sheets::shared_gap_ms(capacity) as f64;
+        let least = 1000.0 / capacity;
+        assert!(gap >= least && gap <= (least * 10f64.powf(0.01)).ceil(), "{capacity}: {gap} ms for {least}");
+        seen.insert(gap as u64);
+    }
+    assert!(seen.len() <= 301, "{} gaps over three decades", seen.len());
+    assert_eq!(heritrix_sheets::shared_gap_ms(1.0), 1000, "a gap on the grid is itself");
+}
+
 /// The URL a decide rule reads, as UURIFactory.fixup makes it, by hand on each step.
 #[test]
 fn heritrixs_decide_rules_read_the_url_as_heritrix_holds_it() {
