@@ -77,13 +77,13 @@ impl HistoryJob {
                 Input { name: f.name, source: Source::Text { text: f.text, at: 0 }, warc: f.warc }
             })
             .collect();
+        #[cfg(not(target_arch = "wasm32"))]
         for path in &config.paths {
-            #[cfg(not(target_arch = "wasm32"))]
-            {
-                let stream = stream::Stream::open(path)?;
-                inputs.push(Input { name: path.clone(), warc: false, source: Source::Stream(stream) });
-            }
-            #[cfg(target_arch = "wasm32")]
+            let stream = stream::Stream::open(path)?;
+            inputs.push(Input { name: path.clone(), warc: false, source: Source::Stream(stream) });
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(path) = config.paths.first() {
             return Err(InputError::new("paths", format!("{path}: files are read by the command line only; in the page, load them")));
         }
         let bytes_total = config.bytes().max(1.0);
