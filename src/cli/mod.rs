@@ -300,11 +300,9 @@ fn config_object(
                 continue;
             }
             let path = fields.remove(flag).expect("present");
-            let text = read_input(&path, flag, input)?;
-            if let Some((field, value)) = (input.sets)(&text) {
-                object.entry(field).or_insert(Value::String(value.into()));
-            }
-            object.insert(input.field.into(), Value::String(text));
+            // (what the file implies, `source` or whose crawler, the configuration's reader
+            // sets from its text, as for a JSON configuration's: `config_from_value`)
+            object.insert(input.field.into(), Value::String(read_input(&path, flag, input)?));
         }
     }
     let defaults = serde_json::to_value(defaults(name).expect("a registered name")).expect("configs serialise");

@@ -218,7 +218,8 @@ pub struct FileInput {
     /// The field that receives the file's text.
     pub field: &'static str,
     /// A field set from the file's text unless given (`source = trace`; a crawler's file
-    /// sets `crawler` to whose it is).
+    /// sets `crawler` to whose it is), by flag or in a JSON configuration alike
+    /// ([`registry::config_from_value`]).
     pub sets: fn(&str) -> Option<(&'static str, &'static str)>,
     /// Checks the text before the run, naming the faulty line.
     pub check: fn(&[u8]) -> Result<(), InputError>,
