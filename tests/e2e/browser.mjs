@@ -230,7 +230,7 @@ export async function watchLongTasks(page, locator) {
   unfinishedTrace = trace;
   const events = [];
   trace.on('Tracing.dataCollected', ({ value }) => events.push(...value));
-  await trace.send('Tracing.start', { categories: 'toplevel,__metadata,blink.user_timing', transferMode: 'ReportEvents' });
+  await trace.send('Tracing.start', { categories: 'toplevel,__metadata,blink.user_timing,devtools.timeline', transferMode: 'ReportEvents' });
   await page.evaluate(() => performance.mark('freshlab:watch'));
   return async () => {
     await page.evaluate(() => performance.mark('freshlab:watched'));
@@ -249,7 +249,16 @@ export async function watchLongTasks(page, locator) {
     assert.ok(tasks.length > 0, `the trace holds the page's main-thread tasks (${events.length} events)`);
     // a task the trace gives no CPU time for (rare, under load) is judged by its wall clock
     const cpu = (t) => (Number.isFinite(t.tdur) ? t.tdur : t.dur);
-    const busy = tasks.filter((t) => cpu(t) > 50_000).map((t) => `${Math.round(cpu(t) / 1000)} ms of CPU in ${Math.round(t.dur / 1000)} ms`);
+    // a busy task is named with the longest work inside it (the timeline's events: a
+    // script's function and file, a layout, a paint, a collection), so that a failure
+    // says what to mend
+    const inside = (t) =>
+      events
+        .filter((e) => e !== t && e.ph === 'X' && e.pid === mark.pid && e.tid === mark.tid && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e.dur > 5000)
+        .sort((a, b) => b.dur - a.dur)
+        .slice(0, 4)
+        .map((e) => `${e.name} ${Math.round(e.dur / 1000)} ms${e.args?.data?.functionName || e.args?.data?.url ? ` (${[e.args.data.functionName, e.args.data.url?.split('/').pop()].filter(Boolean).join(' in ')})` : ''}`);
+    const busy = tasks.filter((t) => cpu(t) > 50_000).map((t) => `${Math.round(cpu(t) / 1000)} ms of CPU in ${Math.round(t.dur / 1000)} ms [${inside(t).join('; ') || 'nothing traced inside'}]`);
     assert.deepEqual(busy, [], `main-thread tasks over 50 ms of CPU: ${busy.join(', ')}`);
     if (wallClock.length > 0) {
       const most = Math.max(...tasks.map(cpu)) / 1000;
