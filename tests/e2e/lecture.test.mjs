@@ -67,6 +67,30 @@ test('a slide names the fields it shows: controls=p,capacity; an unknown name is
   assert.notEqual(await page.evaluate(() => document.activeElement?.name), 'politeness_seconds', 'Enter leaves the field, so the deck has its keys back');
 });
 
+test('an edit not yet run says "Out of date" in the slide\'s strip, clear of the chart, and a run takes it away', async () => {
+  const browser = await session({ viewport: { width: 960, height: 540 } });
+  const page = await browser.newPage(`${browser.url}?embed=policies&controls=1&font=2`);
+  await done(page, 'policies', 120_000);
+  const drawer = page.locator('#policies .drawer-toggle:visible');
+  if (await drawer.count()) await drawer.click();
+  const field = page.locator('#policies .strip-field input:visible').first();
+  await field.fill(String(2 * Number(await field.inputValue())));
+  await page.keyboard.press('Escape');
+  const stamp = page.locator('#policies .controls .stale-stamp');
+  await stamp.waitFor({ state: 'visible', timeout: 5000 });
+  assert.equal(await stamp.textContent(), 'Out of date');
+  assert.match(await stamp.getAttribute('title'), /the chart shows the last run, not your changes/);
+  const [chart, badge] = [await page.locator('#policies canvas:visible').boundingBox(), await stamp.boundingBox()];
+  assert.ok(badge.y >= chart.y + chart.height, `the stamp (${JSON.stringify(badge)}) is under the chart (${JSON.stringify(chart)}), not over it`);
+  assert.ok(badge.x + badge.width <= 960 && badge.y + badge.height <= 540, `the stamp is on the slide: ${JSON.stringify(badge)}`);
+  assert.deepEqual(await chartsFitTheirFrames(page, '#policies'), []);
+  await page.screenshot({ path: path.join(shots, 'embed-controls-policies-out-of-date.png') });
+  await page.locator('#policies button.run').click();
+  await done(page, 'policies', 120_000);
+  assert.equal(await stamp.isHidden(), true, 'the run brings chart and values together again');
+  assert.deepEqual(browser.errors, []);
+});
+
 test('the header folds its menus instead of scrolling or overlapping, at every text size, 1280×720 and 1920×1080', async () => {
   for (const viewport of [
     { width: 1280, height: 720 },

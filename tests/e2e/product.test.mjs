@@ -130,6 +130,9 @@ test('honest state: an edit not yet run marks the chart out of date, the link ke
   await page.waitForFunction(() => !document.querySelector('#partition .stale-note').hidden, null, { timeout: 5000 });
   assert.match(await page.locator('#partition .stale-note').textContent(), /Out of date: the chart shows the last run, not your changes\. Press “Simulate”/);
   assert.equal(await page.locator('#partition .chart-0 .stale-stamp').textContent(), 'Out of date');
+  // under the chart, beside its exports: never over its title or its data
+  const [canvas, stamp] = [await page.locator('#partition .chart-0 canvas').boundingBox(), await page.locator('#partition .chart-0 .stale-stamp').boundingBox()];
+  assert.ok(stamp.y >= canvas.y + canvas.height, `the stamp (${JSON.stringify(stamp)}) is under the chart (${JSON.stringify(canvas)})`);
   await page.waitForTimeout(800);
   assert.equal(page.url(), before, 'the link still says what the chart shows');
   await page.screenshot({ path: path.join(shots, 'stale.png') });

@@ -114,7 +114,9 @@ export class ChartView {
       b.addEventListener('click', () => this.plots && act());
       exports.append(b);
     }
-    this.frameBox.append(this.canvas, this.readout, this.stamp);
+    // the stamp sits in the row under the chart, never over its title or its data
+    exports.prepend(this.stamp);
+    this.frameBox.append(this.canvas, this.readout);
     this.figure.append(this.frameBox, this.caption, exports);
     container.append(this.figure);
     if (index === 0 && container.closest('.panel') === container.closest('.view')?.querySelector('.panel') && !document.documentElement.classList.contains('embed')) {

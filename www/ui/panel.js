@@ -338,6 +338,12 @@ export class ExperimentPanel {
    * with the Run button and the progress; when they do not fit beside each other, a
    * button opens them as a drawer over the chart, which Enter (a run) or Escape closes. */
   fitSlide(controlsText) {
+    // a chart out of date says so in the strip, clear of the chart (its own stamp is in
+    // the row of exports a slide leaves out)
+    this.stripStamp = document.createElement('p');
+    this.stripStamp.className = 'stale-stamp';
+    this.stripStamp.hidden = true;
+    this.controls.querySelector('.buttons').after(this.stripStamp);
     const { keys, unknown } = controlsOf(controlsText, this.fields, this.keyFields);
     for (const key of keys) this.form.inputs.get(key)?.closest('.field')?.classList.add('strip-field');
     this.controls.classList.toggle('with-fields', keys.length > 0);
@@ -358,6 +364,7 @@ export class ExperimentPanel {
       const crowded = this.form.element.scrollWidth > this.form.element.clientWidth + 1;
       this.controls.classList.toggle('drawer', crowded);
     };
+    this.fitStrip = fit;
     new ResizeObserver(fit).observe(this.controls);
     document.addEventListener('freshlab:appearance', fit);
     requestAnimationFrame(fit);
@@ -612,7 +619,7 @@ export class ExperimentPanel {
       // a run in progress draws the form's inputs: no chart of it is out of date
       this.charts.classList.remove('stale', 'invalid');
       this.staleNote.hidden = true;
-      for (const view of this.chartViews) view.setStale('');
+      this.stampStale('');
       return;
     }
     const invalid = config === null;
@@ -624,7 +631,18 @@ export class ExperimentPanel {
     if (failed) this.staleNote.textContent = this.failed.text;
     else if (invalid) this.staleNote.textContent = `Not redrawn: ${this.status.textContent} The chart still shows the last valid input.`;
     else if (stale) this.staleNote.textContent = `Out of date: the chart shows the last run, not your changes. Press “${this.spec.action}”.`;
-    for (const view of this.chartViews) view.setStale(stale ? this.staleNote.textContent : '');
+    this.stampStale(stale ? this.staleNote.textContent : '');
+  }
+
+  /** Every chart's stamp, and the slide's strip's, say `why` (none when empty). */
+  stampStale(why) {
+    for (const view of this.chartViews) view.setStale(why);
+    if (!this.stripStamp || this.stripStamp.title === why) return;
+    this.stripStamp.hidden = !why;
+    this.stripStamp.textContent = why ? 'Out of date' : '';
+    this.stripStamp.title = why;
+    // the strip's fields may no longer fit beside it: a drawer then
+    this.fitStrip?.();
   }
 
   /** Draws `figures` (`result`'s, built by the worker), adding or removing charts as
