@@ -139,6 +139,8 @@ test('a StormCrawler file switching to the AdaptiveScheduler without keeping the
   const row = await settingsAsRun();
   assert.match(row('metadata.persist')[3], /lacks signature and fetchInterval .* falls back to DefaultScheduler's fetchInterval\.default: the run here does so/);
   assert.equal(row('metadata.persist')[2], 'the file, line 3');
+  // and said above the results, not only in its row
+  assert.match(await panel.locator('.details .overrules').textContent(), /^Run otherwise than your file names: metadata\.persist = _redirTo, isFeed \(line 3\): .*falls back to DefaultScheduler's fetchInterval\.default/);
   assert.match(row('fetchInterval.isFeed=true')[3], /applies to the pages of a page list whose metadata column holds it/);
   const keys = await panel.locator('table.proof', { hasText: 'Your pages\' metadata' }).evaluate((t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())));
   assert.deepEqual(keys.map((k) => k.slice(0, 2)), [['isFeed', '20'], ['lang', '20']]);

@@ -23,6 +23,15 @@ function settingsTable(loaded) {
     <tbody>${rows}</tbody></table>${ignoredNote(loaded.ignored)}${meantNote(loaded.meant ?? [])}`;
 }
 
+/** A setting under which the crawler runs otherwise than the file names (StormCrawler's
+ * AdaptiveScheduler with no signature kept): said above the results, not only in its row. */
+function overrulesNote(loaded) {
+  return loaded.settings
+    .filter((s) => s.overrules)
+    .map((s) => `<p class="warning overrules" role="note">Run otherwise than your file names: <code>${dotted(s.name)}</code> = <code>${dotted(s.value)}</code> (line ${s.line}): ${escape(s.meaning)}</p>`)
+    .join('');
+}
+
 /** A setting given more than once in the file: the last counts, as the crawler reads it. */
 function replacedNote(lines) {
   if (!lines.length) return '';
@@ -551,7 +560,7 @@ export default {
         const hosts = [result.host_intervals, result.sheets, result.seeds].filter(Boolean).map((used) => `<p>${escape(used.said)}.</p>`).join('');
         // a disclosure the reader opened stays open as a long run's partial results redraw
         const opened = element.querySelector('details.ignored')?.open;
-        element.innerHTML = on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
+        element.innerHTML = overrulesNote(result.loaded) + on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
         if (opened) element.querySelector('details.ignored')?.setAttribute('open', '');
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));

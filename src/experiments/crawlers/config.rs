@@ -876,7 +876,12 @@ impl Settings for CrawlersConfig {
             None => Typed::default(),
         };
         let candidates = if self.tune {
-            tuning::Search::expected_runs(self.crawler, &loaded.model, tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList), &typed)
+            tuning::Search::expected_runs(
+                self.crawler,
+                &loaded.model,
+                tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList).adapting(loaded.adapts_when_named()),
+                &typed,
+            )
         } else {
             0.0
         };

@@ -340,7 +340,11 @@ impl CrawlersJob {
         }
         let runs = 2.0
             + causes.len() as f64
-            + if config.tune { Search::most_runs(config.crawler, &loaded.model, Ground::new(pushed_back, !server_names.is_empty())) as f64 + 1.0 } else { 0.0 }
+            + if config.tune {
+                Search::most_runs(config.crawler, &loaded.model, Ground::new(pushed_back, !server_names.is_empty()).adapting(loaded.adapts_when_named())) as f64 + 1.0
+            } else {
+                0.0
+            }
             + if redrawn.is_some() { (REDRAWS * if config.tune { 2 } else { 1 }) as f64 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
         Ok(CrawlersJob {
@@ -1107,8 +1111,14 @@ impl Plan for CrawlersJob {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
                     let named = !self.server_names.is_empty();
-                    let search =
-                        Search::new(self.loaded.crawler, self.loaded.model, Ground::new(self.pushed_back, named), self.typed(), self.repo.pages() as u64, self.score(&result));
+                    let search = Search::new(
+                        self.loaded.crawler,
+                        self.loaded.model,
+                        Ground::new(self.pushed_back, named).adapting(self.loaded.adapts_when_named()),
+                        self.typed(),
+                        self.repo.pages() as u64,
+                        self.score(&result),
+                    );
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
                     }

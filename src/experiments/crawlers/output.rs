@@ -468,6 +468,10 @@ impl CrawlersOutput {
         }
         let ignored: Vec<String> = self.loaded.ignored.iter().map(|(name, line)| format!("{name} (line {line})")).collect();
         let mut words = Vec::new();
+        // a setting under which the crawler runs otherwise than the file names: first
+        for s in self.loaded.settings.iter().filter(|s| s.overrules) {
+            words.push(format!("Run otherwise than your file names: {}: {}", said(s), s.meaning));
+        }
         if !given.is_empty() {
             words.push(format!("Settings from your file (every other at the crawler's shipped default): {}", given.into_iter().map(said).collect::<Vec<_>>().join(", ")));
         }

@@ -568,6 +568,17 @@ fn settings_over_the_file_run_as_a_file_that_says_them() {
         text.contains("Read from your file but not in this run: disposition.delayFactor (sheet veryPolite)=10 (line 4), disposition.minDelayMs (sheet veryPolite)=10000 (line 5): a sheet that no association"),
         "{text}"
     );
+    // a StormCrawler file naming AdaptiveScheduler without the signature kept runs a
+    // fixed interval: said first, with the line and the fix
+    let storm = "config:\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n  metadata.persist:\n   - _redirTo\n";
+    let text = ran(CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(storm.into()), ..small() }).brief().and_then(|b| b.text).unwrap_or_default();
+    let said = text.lines().find(|l| l.starts_with("Run otherwise than your file names:")).unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        said.contains("metadata.persist=_redirTo (line 3)")
+            && said.contains("falls back to DefaultScheduler's fetchInterval.default")
+            && said.contains("add signature and fetchInterval"),
+        "{said}"
+    );
     let refused = |settings: &str| CrawlersConfig { crawler_settings: settings.into(), ..small() }.validate().unwrap_err();
     let e = refused("fetcher.server.dealy=5");
     assert!(e.field == "crawler_settings" && e.message.contains("“fetcher.server.dealy” is not a setting") && e.message.contains("fetcher.server.delay"), "{e}");

@@ -170,6 +170,11 @@ pub struct Setting {
     /// no association lays, overrides file not given, rescheduler that would not run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub aside: bool,
+    /// Runs the crawler otherwise than another of the file's settings names (its
+    /// `meaning` says how): StormCrawler's `metadata.persist` without `signature`, under
+    /// which AdaptiveScheduler falls back to DefaultScheduler's interval. Said first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overrules: bool,
 }
 
 /// A crawler's file, read.
@@ -202,6 +207,15 @@ pub struct Loaded {
     /// a sheet may then give a host its own revisit.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reschedules: bool,
+}
+
+impl Loaded {
+    /// Whether the file can run the crawler's adaptive rule: no setting of it overrules
+    /// the rule (StormCrawler's AdaptiveScheduler needs the page's signature kept; a
+    /// tuned file naming it would still run DefaultScheduler's interval).
+    pub fn adapts_when_named(&self) -> bool {
+        !self.settings.iter().any(|s| s.overrules)
+    }
 }
 
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
@@ -303,7 +317,18 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             (o, _) => format!("over {}: {}", o.join(", "), k.meaning),
         };
         let aside = over.is_empty() && crawler != Crawler::Scrapy;
-        loaded.settings.push(Setting { name, value: e.value.clone(), from_file: true, line: Some(e.line), replaced: Vec::new(), file: None, meaning, set: false, aside });
+        loaded.settings.push(Setting {
+            name,
+            value: e.value.clone(),
+            from_file: true,
+            line: Some(e.line),
+            replaced: Vec::new(),
+            file: None,
+            meaning,
+            set: false,
+            aside,
+            overrules: false,
+        });
     }
     for (e, why) in sheets.aside {
         loaded.settings.push(Setting {
@@ -316,6 +341,7 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             meaning: why,
             set: false,
             aside: true,
+            overrules: false,
         });
     }
     loaded.sheets = sheets.rules;
@@ -450,6 +476,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             meaning: k.meaning.into(),
             set: false,
             aside: false,
+            overrules: false,
         });
     }
     let mut ignored = Vec::new();
@@ -466,6 +493,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             continue;
         }
         let replaced: Vec<u64> = given[..given.len() - 1].iter().map(|&k| entries[k].line).collect();
+        let rule = model.intervals.rule;
         let why = match crawler {
             Crawler::Nutch => Ok(nutch::aside(e, &model)),
             Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
@@ -486,6 +514,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 meaning: why,
                 set: false,
                 aside: crawler == Crawler::Heritrix,
+                overrules: model.intervals.rule != rule,
             }),
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
