@@ -875,18 +875,26 @@ impl Settings for CrawlersConfig {
             Some(s) => Typed::of(&loaded.mime_rates, s.metadata.iter().map(|(kind, n)| (kind.as_str(), *n)), pages),
             None => Typed::default(),
         };
-        let candidates = if self.tune {
-            tuning::Search::expected_runs(
+        // (what a model's intervals ask over the file's requests under the limits: a
+        // candidate asking less than they allow is not held back)
+        let spend = |model: &crawler_files::Model| {
+            let tried = Loaded { model: *model, ..loaded.clone() };
+            self.requests_and_seconds(&tried, &mix, pages as f64, servers as f64, &rates, sizes.as_deref()).0 / requests.max(1.0)
+        };
+        let expected = match self.tune {
+            true => tuning::Search::expected_runs(
                 self.crawler,
                 &loaded.model,
                 tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList).adapting(loaded.adapts_when_named()),
                 &typed,
-            )
-        } else {
-            0.0
+                &spend,
+            ),
+            false => tuning::Expected { runs: 0.0, spent: 0.0 },
         };
-        // the runs under the limits: MERGE's and the crawler's others
-        let crawler_runs = 1.0 + reruns + f64::from(u8::from(cycles)) + if self.tune { candidates + 1.0 } else { 0.0 };
+        let candidates = expected.runs;
+        // the runs under the limits: MERGE's and the crawler's others (the candidates' at
+        // what they spend)
+        let crawler_runs = 1.0 + reruns + f64::from(u8::from(cycles)) + if self.tune { expected.spent + 1.0 } else { 0.0 };
         let free_runs = f64::from(u8::from(limits));
         let listed_runs = if cycle_count > 0.0 { crawler_runs - 1.0 } else { 0.0 };
         let crawled = (crawler_runs - listed_runs + listed_runs * listed) * (1.0 + retries);

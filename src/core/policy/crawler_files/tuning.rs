@@ -72,7 +72,8 @@ pub const PASSES: usize = 2;
 /// candidates: Nutch on sample-hosts.csv 1.6, on 40 hosts × 100 pages 1.9, on 4,000
 /// typed pages 1.8 and 1.9). A fixed schedule's adaptive branch takes more (StormCrawler's
 /// shipped defaults on the classroom pages 2.5, Nutch's on servers of a request in 20 s
-/// 2.6) and is counted at the most.
+/// 2.6) and is counted at the most, unless it asks less than the budget
+/// ([`Search::adaptive_branch`]).
 const EXPECTED_FIT_RUNS: f64 = 1.75;
 /// Passes over an adaptive file's knobs, about, for the cost's estimate: the second runs
 /// only where the first kept a change, which is not known before. Measured two on the
@@ -80,7 +81,7 @@ const EXPECTED_FIT_RUNS: f64 = 1.75;
 /// days (the file as loaded the best the first pass found, its candidates 3.2 times the
 /// estimate's time while two were counted); counted midway, each is within ¾–1½ of it.
 /// A fixed schedule's adaptive branch starts from the shipped rule and keeps a change in
-/// its first pass (in every case measured): counted at two.
+/// its first pass (in every case measured): counted at two ([`Search::adaptive_branch`]).
 const EXPECTED_PASSES: f64 = 1.5;
 /// Runs of the last stages, about, for the cost's estimate: the host bounds' fit took 4
 /// or 5 (of [`HOST_FIT_RUNS`]) and the seed list's 2 on the sample hosts and on 4,000
@@ -170,6 +171,14 @@ impl Knob {
 /// A cycle cap's options against the file's: these multiples, then none.
 const CAP_FACTORS: [f64; 2] = [0.5, 2.0];
 
+/// A search's runs, about (the cost's estimate), and what they spend in runs at the
+/// budget (a run asking a tenth of it, a tenth).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Expected {
+    pub runs: f64,
+    pub spent: f64,
+}
+
 /// The pages that adapt at their type's rates (Nutch's MimeAdaptiveFetchSchedule, with
 /// its `adaptive-mimetypes.txt` and pages whose Content-Type it lists).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -248,7 +257,16 @@ fn option(crawler: Crawler, loaded: &Model, m: &Model, knob: Knob, j: usize) -> 
         // a fixed schedule's interval is the budget: only the gap and caps are searched
         _ if i.rule == Rule::Fixed => return None,
         Knob::DecRate => i.dec_rate = rates[j],
-        Knob::Min => i.min = (i.min * [0.1, 1.0 / 3.0, 3.0, 10.0][j]).clamp(MINUTE, i.max),
+        // (a minute cannot shrink: Nutch's shipped 60 s, 60 × 1/86,400 days, is a
+        // rounding below 1/1,440, and its "shorter" options clamped to that: the search
+        // found them the file's own once written, but the estimate counted them)
+        Knob::Min => {
+            let shorter = (i.min * [0.1, 1.0 / 3.0, 3.0, 10.0][j]).clamp(MINUTE, i.max);
+            if (shorter - i.min).abs() <= 1e-9 * i.min {
+                return None;
+            }
+            i.min = shorter;
+        }
         Knob::Max => i.max = (i.max * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, 3650.0),
         Knob::Initial => i.initial = (i.initial * [0.25, 0.5, 2.0, 4.0][j]).clamp(i.min, i.max),
         Knob::SyncDelta => i.sync_delta_rate = if i.sync_delta_rate.is_some() { None } else { Some(0.3) },
@@ -579,29 +597,63 @@ impl Search {
     }
 
     /// The runs a search of `crawler` as loaded makes, about (the cost's estimate), on
-    /// pages `typed`: the first pass's candidates as the search makes them from the file
-    /// as loaded (an option that leaves the run as it is makes none), over
-    /// [`EXPECTED_PASSES`], each fitted in [`EXPECTED_FIT_RUNS`] runs; a fixed schedule's
-    /// adaptive branch, whose start may fit nothing, at the most; the last stages at their
-    /// measured runs.
-    pub fn expected_runs(crawler: Crawler, loaded: &Model, ground: Ground, typed: &Typed) -> f64 {
+    /// pages `typed`, and what they spend: the first pass's candidates as the search
+    /// makes them from the file as loaded (an option that leaves the run as it is makes
+    /// none), over [`EXPECTED_PASSES`], each fitted in [`EXPECTED_FIT_RUNS`] runs at the
+    /// budget; the last stages at their measured runs. A fixed schedule's adaptive branch
+    /// ([`Self::adaptive_branch`]) is priced by `spend`, a model's requests over the file's.
+    pub fn expected_runs(crawler: Crawler, loaded: &Model, ground: Ground, typed: &Typed, spend: &dyn Fn(&Model) -> f64) -> Expected {
         let all = knobs(crawler, loaded, ground.pushed_back, typed);
-        let candidates = |from: &Model, fixed: bool| -> f64 {
-            let made = |&(knob, n): &(Knob, usize)| (0..n).filter(|&j| option(crawler, loaded, from, knob, j).is_some_and(|c| as_run(c) != as_run(*from))).count();
-            all.iter().filter(|(k, _)| k.fixed_too() == fixed).map(made).sum::<usize>() as f64
+        let made = |from: &Model, fixed: bool| -> Vec<Model> {
+            let options = |&(knob, n): &(Knob, usize)| (0..n).filter_map(move |j| option(crawler, loaded, from, knob, j)).filter(|c| as_run(*c) != as_run(*from));
+            all.iter().filter(|(k, _)| k.fixed_too() == fixed).flat_map(options).collect()
         };
-        let settings = match Self::adaptive_start(crawler, loaded, ground) {
+        let candidates = |from: &Model, fixed: bool| made(from, fixed).len() as f64;
+        let stage = |runs: usize, expected: f64| if runs > 0 { expected } else { 0.0 };
+        let stages = stage(host_stage(crawler, ground), EXPECTED_HOST_RUNS) + stage(seed_stage(crawler, ground.named), EXPECTED_SEED_RUNS);
+        let at_budget = |runs: f64| Expected { runs: runs + stages, spent: runs + stages };
+        match Self::adaptive_start(crawler, loaded, ground) {
             Some(start) => {
-                let passes = PASSES as f64;
-                passes * candidates(loaded, true) + FIT_RUNS as f64 * (1.0 + passes * (candidates(&start, false) + candidates(&start, true)))
+                let fixed = PASSES as f64 * candidates(loaded, true);
+                let branch = Self::adaptive_branch(&start, spend, &|from: &Model| [made(from, false), made(from, true)].concat());
+                Expected { runs: fixed + branch.runs + stages, spent: fixed + branch.spent + stages }
             }
-            None => match loaded.intervals.rule {
+            None => at_budget(match loaded.intervals.rule {
                 Rule::Fixed => EXPECTED_PASSES * candidates(loaded, true),
                 _ => EXPECTED_PASSES * EXPECTED_FIT_RUNS * (candidates(loaded, false) + candidates(loaded, true)),
-            },
-        };
-        let stage = |runs: usize, expected: f64| if runs > 0 { expected } else { 0.0 };
-        settings + stage(host_stage(crawler, ground), EXPECTED_HOST_RUNS) + stage(seed_stage(crawler, ground.named), EXPECTED_SEED_RUNS)
+            }),
+        }
+    }
+
+    /// A fixed schedule's adaptive branch from `start`, its candidates `made` from a
+    /// choice: where the start asks the budget at its most eager (its increment rate at
+    /// the floor), each candidate over both passes fitted in up to [`FIT_RUNS`] runs at
+    /// the budget (measured 2.5 a candidate, StormCrawler's shipped defaults on the
+    /// classroom pages). Where it falls short even so (a daily fixed interval on slowly
+    /// changing pages: Nutch's adaptive rule with sync delta asked a tenth of it), its fit
+    /// ends there, and each candidate of the first pass runs once at what it asks (no
+    /// refit asks more) or, asking the budget, up to [`FIT_RUNS`] runs at what it asks,
+    /// at most twice the budget (a run past it is stopped); the second pass from what the
+    /// first chose, which may reach the budget (sync delta off, whose increment rate
+    /// then counts), each candidate in [`EXPECTED_FIT_RUNS`] at the budget. Counted at
+    /// the most, such a branch had been estimated at 2.5 times its time (152 runs at the
+    /// budget where the search made 66, most of them a tenth of it).
+    fn adaptive_branch(start: &Model, spend: &dyn Fn(&Model) -> f64, made: &dyn Fn(&Model) -> Vec<Model>) -> Expected {
+        let (passes, fit) = (PASSES as f64, FIT_RUNS as f64);
+        let mut eager = *start;
+        eager.intervals.inc_rate = inc_for_share(0.0, eager.intervals.dec_rate);
+        let reach = spend(&eager);
+        if reach >= AIM * AIM {
+            let runs = fit * (1.0 + passes * made(start).len() as f64);
+            return Expected { runs, spent: runs };
+        }
+        let candidates = made(&eager);
+        let second = (passes - 1.0) * EXPECTED_FIT_RUNS * candidates.len() as f64;
+        candidates.iter().fold(Expected { runs: fit + second, spent: fit * reach + second }, |e, c| {
+            let asks = spend(c).min(2.0);
+            let runs = if asks < AIM * AIM { 1.0 } else { fit };
+            Expected { runs: e.runs + runs, spent: e.spent + runs * asks }
+        })
     }
 
     /// A fixed schedule's second start (Nutch's, StormCrawler's): the crawler's adaptive
@@ -1066,7 +1118,7 @@ mod tests {
         }
         let gaps = slower(loaded.model.server_delay_s).len() - 1;
         assert_eq!(rules, vec![Rule::Fixed; gaps], "the gaps but the file's own, each once, at the fixed interval");
-        let expected = Search::expected_runs(Crawler::Stormcrawler, &loaded.model, ground, &Typed::default());
+        let expected = Search::expected_runs(Crawler::Stormcrawler, &loaded.model, ground, &Typed::default(), &|_| 1.0).runs;
         assert!((expected - EXPECTED_PASSES * gaps as f64).abs() < 1e-9, "{expected}");
         // keeping the signature, the file adapts: the start is tried
         let kept = super::super::read(Crawler::Stormcrawler, &yaml.replace("_redirTo", "signature\n   - fetchInterval"), "crawler_config").unwrap();
@@ -1108,12 +1160,37 @@ mod tests {
         ] {
             let counted = first_pass(crawler, loaded, pushed_back, typed.clone());
             assert_eq!(counted, made, "{crawler:?}");
-            let expected = Search::expected_runs(crawler, &loaded, Ground::new(pushed_back, false), &typed);
+            let expected = Search::expected_runs(crawler, &loaded, Ground::new(pushed_back, false), &typed, &|_| 1.0).runs;
             assert!((expected - EXPECTED_PASSES * EXPECTED_FIT_RUNS * made).abs() < 1e-9, "{crawler:?}: {expected}");
         }
         // on a page list's hosts the last stages add their measured runs
-        let named = Search::expected_runs(Crawler::Nutch, &nutch, Ground::new(false, true), &Typed::default());
+        let named = Search::expected_runs(Crawler::Nutch, &nutch, Ground::new(false, true), &Typed::default(), &|_| 1.0).runs;
         assert!((named - EXPECTED_PASSES * EXPECTED_FIT_RUNS * 15.0 - EXPECTED_HOST_RUNS - EXPECTED_SEED_RUNS).abs() < 1e-9);
+    }
+
+    /// A fixed schedule's adaptive branch is priced by what it asks: where the start
+    /// asks the budget at its most eager, the branch at the most (its 15 candidates from
+    /// the start, as above, over two passes, three runs each, at the budget); where it
+    /// falls short (here a tenth), the start's three runs at a tenth and each candidate
+    /// of the first pass once at what it asks — but the one turning sync delta off, which
+    /// asks three times the budget: three runs, each stopped at twice it — and the second
+    /// pass's at the budget, as an adaptive file's.
+    #[test]
+    fn a_fixed_schedules_adaptive_branch_is_priced_by_what_it_asks() {
+        let fixed = super::super::nutch::SHIPPED;
+        assert_eq!(fixed.intervals.rule, Rule::Fixed);
+        let ground = Ground::new(false, false).adapting(true);
+        let at_budget = Search::expected_runs(Crawler::Nutch, &fixed, ground, &Typed::default(), &|_| 1.0);
+        assert_eq!(at_budget, Expected { runs: 3.0 * (1.0 + 2.0 * 15.0), spent: 3.0 * (1.0 + 2.0 * 15.0) });
+        let short = |m: &Model| match (m.intervals.rule, m.intervals.sync_delta_rate) {
+            (Rule::Fixed, _) => 1.0,
+            (_, None) => 3.0,
+            _ => 0.1,
+        };
+        let expected = Search::expected_runs(Crawler::Nutch, &fixed, ground, &Typed::default(), &short);
+        let second = EXPECTED_FIT_RUNS * 15.0;
+        assert!((expected.runs - (3.0 + 14.0 + 3.0 + second)).abs() < 1e-9, "{expected:?}");
+        assert!((expected.spent - (3.0 * 0.1 + 14.0 * 0.1 + 3.0 * 2.0 + second)).abs() < 1e-9, "{expected:?}");
     }
 
     /// Heritrix's gap option takes maxDelayMs from the file: raised with a gap longer
