@@ -206,23 +206,25 @@ pub fn metadata_shape(tally: HashMap<String, u64>, unread: u64) -> (Vec<(String,
     (kinds, other + unread)
 }
 
-/// Each server's pages in a list's CSV text, by its name lowercased (as a crawler's
-/// host file names it); rows without a server are not counted.
-pub fn server_pages(text: &str) -> HashMap<String, u64> {
+/// Each row's server and page (trimmed; the page empty without the column) in a list's
+/// CSV text, in the file's order; rows without a server are not given.
+pub fn each_server_page(text: &str, mut each: impl FnMut(&str, &str)) {
     let mut reader = csv_rows::reader(text, Separator::of(text));
     let mut record = csv::ByteRecord::new();
-    let mut server: Option<Option<usize>> = None;
-    let mut pages: HashMap<String, u64> = HashMap::new();
+    let mut columns: Option<[Option<usize>; 2]> = None;
+    fn field(record: &csv::ByteRecord, k: Option<usize>) -> Option<&str> {
+        k.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim)
+    }
     while reader.read_byte_record(&mut record).unwrap_or(false) {
-        let Some(column) = server else {
-            server = Some(record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case("server"))));
+        let Some([server, page]) = columns else {
+            let named = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
+            columns = Some([named("server"), named("page")]);
             continue;
         };
-        if let Some(name) = column.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim).filter(|n| !n.is_empty()) {
-            *pages.entry(name.to_ascii_lowercase()).or_default() += 1;
+        if let Some(name) = field(&record, server).filter(|n| !n.is_empty()) {
+            each(name, field(&record, page).unwrap_or(""));
         }
     }
-    pages
 }
 
 impl ListShape {

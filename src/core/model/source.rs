@@ -154,20 +154,23 @@ impl Pages<'_> {
     /// Each server's pages by its name lowercased, from a page list's text or rows; None
     /// for the generator, or where only the list's shape is at hand (the page's checks).
     pub fn server_pages(&self) -> Option<std::collections::HashMap<String, u64>> {
+        let mut pages = std::collections::HashMap::new();
+        self.each_server_page(|server, _| *pages.entry(server.to_ascii_lowercase()).or_default() += 1).then_some(pages)
+    }
+
+    /// Each page's server and name (trimmed), from a page list's text or rows, in the
+    /// list's order (rows without a server left out); false where there are none to give
+    /// (the generator, or only the list's shape at hand).
+    pub fn each_server_page(&self, mut each: impl FnMut(&str, &str)) -> bool {
         if self.source != RepositorySource::PageList {
-            return None;
+            return false;
         }
         match (self.page_list, self.page_rows) {
-            (Some(text), _) => Some(page_list::server_pages(text)),
-            (None, Some(rows)) => {
-                let mut pages = std::collections::HashMap::new();
-                for row in rows.iter().filter(|r| !r.server.trim().is_empty()) {
-                    *pages.entry(row.server.trim().to_ascii_lowercase()).or_default() += 1;
-                }
-                Some(pages)
-            }
-            (None, None) => None,
+            (Some(text), _) => page_list::each_server_page(text, each),
+            (None, Some(rows)) => rows.iter().filter(|r| !r.server.trim().is_empty()).for_each(|r| each(r.server.trim(), r.page.trim())),
+            (None, None) => return false,
         }
+        true
     }
 
     /// A page list's shape: read from its text or rows (a pass over them), or the shape

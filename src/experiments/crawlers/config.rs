@@ -563,16 +563,18 @@ impl CrawlersConfig {
         }
     }
 
-    /// What Heritrix's sheets' revisits (a host's `rescheduler.rescheduleDelaySeconds`)
-    /// ask beyond the crawl's own, and its time ([`Self::asked`]; fewer where a sheet
-    /// revisits later): each host under such a sheet at its server's pages, where the
-    /// page list's text is at hand (the command line, the page's worker); with its shape
-    /// only (the page's form checks), each prefix setting one counted as one host, the
-    /// k-th as the k-th largest server (`sizes`).
+    /// What Heritrix's sheets' revisits (`rescheduler.rescheduleDelaySeconds`) ask beyond
+    /// the crawl's own, and its time ([`Self::asked`]; fewer where a sheet revisits
+    /// later): where the page list's text is at hand (the command line, the page's
+    /// worker), each host's pages under such a sheet counted together at its revisit —
+    /// the pages by their URLs where a sheet over a path or by decide rules sets one, else
+    /// the host's; with its shape only (the page's form checks), each sheet setting one
+    /// counted as one host, the k-th as the k-th largest server (`sizes`).
     fn sheet_revisit_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rates: &RateBins, sizes: Option<&[f64]>) -> (f64, f64) {
         let revisits = |m: &crawler_files::Model| m.intervals.min.to_bits();
         let own = revisits(&loaded.model);
-        if !loaded.sheets.iter().any(|r| r.settings.iter().any(|(name, ..)| name == heritrix::RESCHEDULE)) {
+        let sets_revisit = |r: &heritrix_sheets::SheetRule| r.sets(heritrix::RESCHEDULE);
+        if !loaded.sheets.iter().any(sets_revisit) {
             return (0.0, 0.0);
         }
         let plain = self.asked(loaded, mix, pages, rates);
@@ -580,36 +582,45 @@ impl CrawlersConfig {
         // hosts of the same revisit ask alike: each reckoned once
         let mut by_revisit: std::collections::HashMap<u64, Asked> = std::collections::HashMap::new();
         let (mut requests, mut seconds) = (0.0, 0.0);
-        let mut count = |rules: &[&heritrix_sheets::SheetRule], n: f64| {
-            let Ok(model) = heritrix_sheets::overlay(rules, &loaded.model) else { return };
-            if rules.is_empty() || revisits(&model) == own {
-                return;
-            }
-            let asked = by_revisit.entry(revisits(&model)).or_insert_with(|| {
+        let mut count = |model: &crawler_files::Model, n: f64| {
+            let asked = by_revisit.entry(revisits(model)).or_insert_with(|| {
                 sheeted.model.intervals = model.intervals;
                 Box::new(self.asked(&sheeted, mix, pages, rates))
             });
             let more = asked(n) - plain(n);
             (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
         };
-        match self.pages().server_pages() {
-            Some(pages_of) => {
-                let prefixes = heritrix_sheets::Prefixes::of(&loaded.sheets);
-                for (host, &n) in &pages_of {
-                    let rules: Vec<&heritrix_sheets::SheetRule> =
-                        prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host)).into_iter().map(|k| &loaded.sheets[k]).collect();
-                    count(&rules, n as f64);
+        // each host's pages by the revisit their sheets give (in order: the same sum on
+        // every run), each set of sheets laid once
+        let prefixes = heritrix_sheets::Prefixes::of(&loaded.sheets);
+        let mut laid: std::collections::HashMap<Vec<usize>, Option<crawler_files::Model>> = std::collections::HashMap::new();
+        let mut groups: std::collections::BTreeMap<(String, u64), (crawler_files::Model, u64)> = std::collections::BTreeMap::new();
+        let mut add = |host: &str, set: Vec<usize>, n: u64| {
+            let model = *laid.entry(set).or_insert_with_key(|set| heritrix_sheets::overlay(&set.iter().map(|&k| &loaded.sheets[k]).collect::<Vec<_>>(), &loaded.model).ok());
+            if let Some(model) = model.filter(|m| revisits(m) != own) {
+                groups.entry((host.to_ascii_lowercase(), revisits(&model))).or_insert((model, 0)).1 += n;
+            }
+        };
+        let of_host = |host: &str| prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host));
+        let listed = if loaded.sheets.iter().any(|r| heritrix_sheets::sets_pages_apart(r) && sets_revisit(r)) {
+            // (a page whose name is not an http(s) URL is its host's root, as in the run)
+            self.pages().each_server_page(|host, page| {
+                add(host, heritrix_sheets::url_surt(page).map_or_else(|| of_host(host), |surt| prefixes.matching(&surt, page)), 1);
+            })
+        } else {
+            self.pages().server_pages().map(|pages_of| pages_of.into_iter().for_each(|(host, n)| add(&host, of_host(&host), n))).is_some()
+        };
+        for (model, n) in groups.values() {
+            count(model, *n as f64);
+        }
+        // (a generated repository's servers have no names: no sheet applies)
+        if !listed && self.source == RepositorySource::PageList {
+            for (k, rule) in loaded.sheets.iter().filter(|r| sets_revisit(r)).enumerate() {
+                let n = sizes.map_or(pages / self.pages().shape().1.max(1) as f64, |s| s.get(k).copied().unwrap_or(0.0));
+                if let Some(model) = heritrix_sheets::overlay(&[rule], &loaded.model).ok().filter(|m| revisits(m) != own) {
+                    count(&model, n);
                 }
             }
-            // (a generated repository's servers have no names: no sheet applies)
-            None if self.source == RepositorySource::PageList => {
-                let setting = loaded.sheets.iter().filter(|r| r.settings.iter().any(|(name, ..)| name == heritrix::RESCHEDULE));
-                for (k, rule) in setting.enumerate() {
-                    let n = sizes.map_or(pages / self.pages().shape().1.max(1) as f64, |s| s.get(k).copied().unwrap_or(0.0));
-                    count(&[rule], n);
-                }
-            }
-            None => {}
         }
         (requests, seconds)
     }
@@ -943,9 +954,11 @@ impl Settings for CrawlersConfig {
             0.0
         };
         // Heritrix's sheets over paths: the page names, and a set a page in the file's
-        // overlays and in the tuning's (made beside them)
+        // overlays and in the tuning's (made beside them); where one revisits, a start a
+        // page in the run and in its server's schedule
         let path_bytes = if loaded.sheets.iter().any(heritrix_sheets::sets_pages_apart) && self.source == RepositorySource::PageList {
-            self.pages().list_bytes() as f64 + n * 3.0 * std::mem::size_of::<u16>() as f64
+            let revisits = loaded.sheets.iter().any(|r| heritrix_sheets::sets_pages_apart(r) && r.sets(heritrix::RESCHEDULE));
+            self.pages().list_bytes() as f64 + n * if revisits { 5.0 } else { 3.0 } * std::mem::size_of::<u16>() as f64
         } else {
             0.0
         };

@@ -984,6 +984,8 @@ impl Plan for CrawlersJob {
         let overlays = self.overlays_of(tuned_sheets);
         let models = overlays.models(self.sheets_of(tuned_sheets), &model);
         let model_of = |s: usize| &models[if merge { 0 } else { overlays.set(s) }];
+        // (Heritrix's sheets over paths: each page revisited at its own URL's)
+        let starts = if merge || starts.is_some() { starts } else { overlays.revisit_starts(&models) };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
         let schedules: Vec<ServerSchedule> = (0..servers)
             .zip(&mut streams)
@@ -991,7 +993,7 @@ impl Plan for CrawlersJob {
                 if merge {
                     ServerSchedule::new(PolicyKind::Merge, &f, self.repo.server_pages(s), merge_gaps[s], rng)
                 } else {
-                    // (a Heritrix sheet's revisit, over its hosts)
+                    // (a Heritrix sheet's revisit, over its hosts; over paths, the starts')
                     let own = model_of(s).intervals;
                     let intervals = host_bounds[s].as_ref().map_or(own, |h| h.bound(own));
                     // the run's own gap (a tuned one may be longer than the file's)

@@ -5,6 +5,7 @@
 use super::output::{SheetsUsed, TunedRevisits};
 use crate::chart::format::thousands;
 use crate::core::model::repository::Repository;
+use crate::core::policy::adaptive::{OwnStarts, PageStart};
 use crate::core::policy::crawler_files::heritrix_sheets::{self, SheetRule};
 use crate::core::policy::crawler_files::{self, Crawler, Model, read};
 use crate::core::policy::crawler_files::{heritrix, tuning};
@@ -116,6 +117,18 @@ impl Overlays {
         // every set was laid over the loaded model when the job began (Self::of), and a
         // value that was taken once is taken again on any model
         self.sets.iter().map(|set| heritrix_sheets::overlay(&self.rules(rules, set), base).unwrap_or(*base)).collect()
+    }
+
+    /// Each page's revisit, its own URL's sets' (ReschedulingProcessor reads the fetched
+    /// URL's settings: a sheet over a path or by decide rules gives the pages under it
+    /// their own), as a start a set of `models` ([`Self::models`]); None where pages are
+    /// not set apart or every set revisits alike.
+    pub fn revisit_starts(&self, models: &[Model]) -> Option<OwnStarts> {
+        if self.by_page.is_empty() || models.iter().all(|m| m.intervals == models[0].intervals) {
+            return None;
+        }
+        let starts = models.iter().map(|m| Some(PageStart { initial: m.intervals.initial, fixed: true, later: None, rates: None })).collect();
+        Some(OwnStarts { starts, of: self.by_page.clone() })
     }
 
     fn rules<'a>(&self, rules: &'a [SheetRule], set: &[usize]) -> Vec<&'a SheetRule> {

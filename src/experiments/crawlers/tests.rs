@@ -1352,6 +1352,63 @@ fn heritrixs_rescheduler_revisits_each_page_after_its_fetch() {
     );
 }
 
+/// Heritrix's revisit over a path and by decide rules: ReschedulingProcessor reads the
+/// fetched URL's settings, so each page is revisited at its own URL's sheet. One host of
+/// 20 pages under /news/ (a sheet of a day), 20 under /archive/ (a decide-ruled sheet of
+/// −1: never again) and 20 elsewhere (the crawl's 3 days), hand-counted over 10 days as
+/// in [`heritrixs_rescheduler_revisits_each_page_after_its_fetch`]: 10, 1 and 4 fetches a
+/// page, 300 in all (240 with every page at the crawl's revisit).
+#[test]
+fn heritrixs_revisit_over_a_path_or_decide_rules_is_each_pages_own() {
+    let mut list = String::from("page,server,change_rate\n");
+    for path in ["news", "archive", "about"] {
+        for k in 0..20 {
+            list.push_str(&format!("https://www.paper.example/{path}/{k},www.paper.example,1\n"));
+        }
+    }
+    let sheet = |id: &str, seconds: i64| {
+        format!(
+            "<bean id=\"{id}\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"{seconds}\"/></map></property></bean>"
+        )
+    };
+    let beans = |sheets: bool| {
+        let (news, archive) = if sheets { ("http://(example,paper,www,)/news/", ".*/archive/.*") } else { ("http://(example,paper,www,)/none/", ".*/none/.*") };
+        format!(
+            "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
+             <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"259200\"/></bean>{}{}\
+             <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>{news}</value></list></property><property name=\"targetSheetNames\"><list><value>daily</value></list></property></bean>\
+             <bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"rules\"><bean class=\"org.archive.modules.deciderules.MatchesRegexDecideRule\"><property name=\"regex\" value=\"{archive}\"/></bean></property><property name=\"targetSheetNames\"><list><value>never</value></list></property></bean></beans>",
+            sheet("daily", 86_400),
+            sheet("never", -1)
+        )
+    };
+    let config = |sheets: bool| CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.clone()),
+        crawler_config: Some(beans(sheets)),
+        recrawl_days: Days(5.0),
+        horizon_days: Days(10.0),
+        bins: 10,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config(true));
+    assert_eq!(o.servers[0].crawler.requests, 20 * 10 + 20 + 20 * 4);
+    assert_eq!(o.runs[0].violations, 0);
+    let row = |l: &crate::core::policy::crawler_files::Loaded, sheet: &str| {
+        l.settings.iter().find(|s| s.name == format!("rescheduler.rescheduleDelaySeconds (sheet {sheet})")).cloned().unwrap_or_else(|| panic!("{sheet}: {:?}", l.settings))
+    };
+    let loaded = config(true).loaded().unwrap();
+    let (daily, never) = (row(&loaded, "daily"), row(&loaded, "never"));
+    assert!(!daily.aside && daily.meaning.starts_with("over the URLs under http://(example,paper,www,)/news/"), "{daily:?}");
+    assert!(!never.aside && never.meaning.starts_with("over the URLs the decide rules of line"), "{never:?}");
+    // with the sheets over no page: every page at the crawl's revisit
+    assert_eq!(ran(config(false)).servers[0].crawler.requests, 60 * 4);
+    // the estimate counts each page at its own URL's revisit
+    let (work, estimated) = work_and_estimate(config(true));
+    assert!((0.9..=1.1).contains(&(estimated / work)), "work {work}, estimated {estimated}");
+}
+
 /// Heritrix's sheets: a host under a slower sheet is requested at its own gap (capped by
 /// the most gap, as DispositionProcessor.politenessDelayFor caps it), one under a faster
 /// one as its recrawl interval asks, the others at the crawl's gap — hand-counted over a
@@ -1643,6 +1700,43 @@ fn the_tuning_writes_heritrix_revisit_sheets() {
     assert!(crate::core::policy::crawler_files::read(Crawler::Heritrix, &t.text, "f").unwrap().reschedules);
     tuned_fresher(&o);
     assert!(t.confirmed.is_some_and(|c| c.1 == t.predicted.1 && (c.0 - t.predicted.0).abs() < 1e-12), "{:?} {:?}", t.confirmed, t.predicted);
+}
+
+/// Heritrix's tuned revisits beside the file's own sheet over a path: the path's pages
+/// keep their revisit (its prefix is longer than a host's), so the requests the hosts'
+/// stretch does not move are more than the first fetches, and the fit finds them from
+/// its last two runs. Here an hourly /news/ spends 98 % of the budget (the other pages
+/// weekly, over 60 days); the tuned hosts' revisits are still fitted within it (in six
+/// runs they were not, the stretch creeping up as if only the first fetches stayed).
+#[test]
+fn heritrixs_tuned_revisits_fit_the_budget_beside_a_paths_own() {
+    let mut list = String::from("page,server,change_rate\n");
+    for host in ["a.paper.example", "b.paper.example"] {
+        for k in 0..20 {
+            list.push_str(&format!("https://{host}/news/{k},{host},2\nhttps://{host}/slow/{k},{host},0.05\nhttps://{host}/mid/{k},{host},0.5\n"));
+        }
+    }
+    let beans = "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
+         <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
+         <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
+         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value><value>http://(example,paper,b,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean></beans>";
+    let config = CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(beans.into()),
+        horizon_days: Days(60.0),
+        bins: 10,
+        tune: true,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config);
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let h = t.hosts.as_ref().expect("the sheets tried");
+    assert!(h.tried.is_some_and(|(_, requests)| requests <= o.runs[0].requests) && h.revisits.as_ref().is_some_and(|r| r.hosts == 2), "{}", h.words(t.refusals));
+    // the path's own revisit kept in the tuned file
+    let back = crate::core::policy::crawler_files::read(Crawler::Heritrix, &t.text, "f").unwrap();
+    assert!(back.sheets.iter().any(|r| r.prefix.ends_with("/news/") && r.sets("rescheduler.rescheduleDelaySeconds")), "{}", t.text);
 }
 
 /// Sheets a tuned file cannot hold: 5,000 hosts of long names, each of its own

@@ -44,6 +44,11 @@ pub struct SheetRule {
 }
 
 impl SheetRule {
+    /// Whether it gives the setting `name`.
+    pub fn sets(&self, name: &str) -> bool {
+        self.settings.iter().any(|(n, ..)| n == name)
+    }
+
     /// Where it applies: `the URLs under http://(com,example,`, or `the URLs the decide
     /// rules of line 12 accept`.
     pub fn over(&self) -> String {

@@ -260,31 +260,26 @@ fn read_anew(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fiel
 /// Heritrix's revisit ([`heritrix::RESCHEDULE`]) where Heritrix runs it: where the
 /// file's ReschedulingProcessor would not run ([`heritrix::rescheduler_idle`]), the
 /// crawl's delay and every sheet's are said with why and left out (the recrawl interval
-/// beside the file stands in); a sheet's over a path or by decide rules is left out too,
-/// said (Freshlab lays a revisit over whole hosts).
+/// beside the file stands in); where it runs, a sheet's delay is laid over the URLs its
+/// association covers (a host's, a path's, its decide rules'), each page revisited at
+/// its own URL's (ReschedulingProcessor reads the fetched URL's settings).
 fn heritrix_revisit(doc: &Xml, loaded: &mut Loaded, sheets: &mut heritrix_sheets::Sheets) {
     let named = |name: &str| name == heritrix::RESCHEDULE;
-    if let Some(why) = heritrix::rescheduler_idle(doc) {
-        if let Some(s) = loaded.settings.iter_mut().find(|s| named(&s.name) && s.from_file) {
-            (s.aside, s.meaning) = (true, why.clone());
-            let k = heritrix::KNOWN.iter().find(|k| named(k.name)).expect("a known setting");
-            (k.apply)(&mut loaded.model, k.default).expect("the default reads");
-        }
-        for rule in &mut sheets.rules {
-            rule.settings.retain(|(name, ..)| !named(name));
-        }
-        let (idle, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut sheets.entries).into_iter().partition(|(_, e)| named(&e.name));
-        sheets.entries = kept;
-        sheets.aside.extend(idle.into_iter().map(|(sheet, e)| (Entry { name: format!("{} (sheet {sheet})", e.name), ..e }, why.clone())));
+    let Some(why) = heritrix::rescheduler_idle(doc) else {
+        loaded.reschedules = true;
         return;
+    };
+    if let Some(s) = loaded.settings.iter_mut().find(|s| named(&s.name) && s.from_file) {
+        (s.aside, s.meaning) = (true, why.clone());
+        let k = heritrix::KNOWN.iter().find(|k| named(k.name)).expect("a known setting");
+        (k.apply)(&mut loaded.model, k.default).expect("the default reads");
     }
-    loaded.reschedules = true;
-    for rule in sheets.rules.iter_mut().filter(|r| heritrix_sheets::sets_pages_apart(r)) {
-        let Some(k) = rule.settings.iter().position(|(name, ..)| named(name)) else { continue };
-        let (name, value, line) = rule.settings.remove(k);
-        let why = format!("Freshlab lays a sheet's revisit over whole hosts; over {} it is not in this run", rule.over());
-        sheets.aside.push((Entry { name: format!("{name} (sheet {})", rule.sheet), value, line, file: None }, why));
+    for rule in &mut sheets.rules {
+        rule.settings.retain(|(name, ..)| !named(name));
     }
+    let (idle, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut sheets.entries).into_iter().partition(|(_, e)| named(&e.name));
+    sheets.entries = kept;
+    sheets.aside.extend(idle.into_iter().map(|(sheet, e)| (Entry { name: format!("{} (sheet {sheet})", e.name), ..e }, why.clone())));
 }
 
 /// `loaded` with its rules over hosts (Heritrix's sheets, Scrapy's DOWNLOAD_SLOTS): each
@@ -304,13 +299,9 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
         let mut scratch = loaded.model;
         (k.apply)(&mut scratch, &e.value)
             .map_err(|why| format!("{} (line {}): {why} (got \"{}\"); fix the value or remove the entry", heritrix_sheets::said(crawler, sheet, &e.name), e.line, e.value))?;
-        // (the rules that lay this setting: Heritrix's revisit is laid over hosts only)
-        let over: Vec<String> = sheets
-            .rules
-            .iter()
-            .filter(|r| r.sheet == *sheet && (crawler == Crawler::Scrapy || r.settings.iter().any(|(n, ..)| *n == e.name)))
-            .map(heritrix_sheets::SheetRule::over)
-            .collect();
+        // (the rules that lay this setting)
+        let over: Vec<String> =
+            sheets.rules.iter().filter(|r| r.sheet == *sheet && (crawler == Crawler::Scrapy || r.sets(&e.name))).map(heritrix_sheets::SheetRule::over).collect();
         let meaning = match (&over[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
             ([], _) => "a sheet that no association Freshlab applies lays over any URL, so not in this run".to_string(),

@@ -615,7 +615,7 @@ fn heritrixs_rescheduler_is_its_revisit_where_it_runs() {
     let overrides = "<bean id=\"simpleOverrides\" class=\"org.springframework.beans.factory.config.PropertyOverrideConfigurer\"><property name=\"properties\"><value>\nrescheduler.rescheduleDelaySeconds=60\n</value></property></bean>\n";
     let row = read(Crawler::Heritrix, &file(overrides), "f").unwrap().settings.into_iter().find(|s| s.name == heritrix::RESCHEDULE).unwrap();
     assert!(row.aside && row.meaning.starts_with("no org.archive.crawler.postprocessor.ReschedulingProcessor bean with the id rescheduler"), "{row:?}");
-    // sheets: a host's laid over it; a path's said and left out
+    // sheets: a host's laid over it
     let sheets = "<bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\n\
         <bean id=\"daily\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"86400\"/></map></property></bean>\n\
         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(com,example,</value><value>http://(org,example,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>daily</value></list></property></bean>\n";
@@ -625,9 +625,15 @@ fn heritrixs_rescheduler_is_its_revisit_where_it_runs() {
         heritrix_sheets::overlay(&rules, &l.model).unwrap().intervals.min
     };
     assert_eq!((host("www.example.com"), host("example.org")), (1.0, 7.0));
-    let path = l.settings.iter().find(|s| s.name == "rescheduler.rescheduleDelaySeconds (sheet daily)" && s.aside).expect("the path's said");
-    assert!(path.meaning.contains("over whole hosts; over the URLs under http://(org,example,)/news/ it is not in this run"), "{path:?}");
-    assert!(l.sheets.iter().filter(|r| r.prefix.contains("/news/")).all(|r| r.settings.is_empty()), "{:?}", l.sheets);
+    // a path's too, over the pages under it (ReschedulingProcessor reads the fetched URL's)
+    let row = l.settings.iter().find(|s| s.name == "rescheduler.rescheduleDelaySeconds (sheet daily)").expect("listed");
+    assert!(!row.aside && row.meaning.starts_with("over the URLs under http://(com,example,, the URLs under http://(org,example,)/news/"), "{row:?}");
+    let prefixes = heritrix_sheets::Prefixes::of(&l.sheets);
+    let page = |url: &str| {
+        let rules: Vec<&heritrix_sheets::SheetRule> = prefixes.matching(&heritrix_sheets::url_surt(url).unwrap(), url).into_iter().map(|k| &l.sheets[k]).collect();
+        heritrix_sheets::overlay(&rules, &l.model).unwrap().intervals.min
+    };
+    assert_eq!((page("https://example.org/news/1"), page("https://example.org/about")), (1.0, 7.0));
 }
 
 /// A setting Freshlab reads, on a bean the file names otherwise than the shipped

@@ -292,6 +292,17 @@ fn slower(now: f64) -> Vec<f64> {
     gaps
 }
 
+/// The stretch whose run asks `aim` requests (halfway from a to `budget` where a is
+/// past the aim), where requests go as a + b / stretch through the two runs
+/// `(stretch, requests)`; None where they fix no such line (the same stretch, requests
+/// not falling as it grows) or a leaves nothing under the budget.
+fn two_run_stretch((s0, r0): (f64, f64), (s1, r1): (f64, f64), aim: f64, budget: f64) -> Option<f64> {
+    let b = (r0 - r1) / (1.0 / s0 - 1.0 / s1);
+    let a = r1 - b / s1;
+    let aim = if aim > a { aim } else { 0.5 * (a + budget) };
+    (b.is_finite() && b > 0.0 && budget > a).then(|| b / (aim - a))
+}
+
 /// The share of an adaptive rule's fetches that find a change once its interval has
 /// settled: a changed fetch shortens it by (1 − dec), an unchanged one lengthens it by
 /// (1 + inc), and it settles where they balance, p ln(1 − dec) + (1 − p) ln(1 + inc) = 0.
@@ -506,6 +517,9 @@ struct Fitting {
     ruder: Option<Score>,
     /// The host bounds' stretch (their candidate is fitted by it, not by the rate).
     stretch: f64,
+    /// The stretch and requests of the run before (Heritrix's revisits fitted by the
+    /// last two).
+    last: Option<(f64, f64)>,
     /// A branch's start: kept whatever it scores.
     start: bool,
 }
@@ -742,7 +756,7 @@ impl Search {
                     };
                     self.pass = 0;
                     if let Some(running) = realise(&start) {
-                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: true, stretch: 1.0 });
+                        self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: true, stretch: 1.0, last: None });
                         return Some(running);
                     }
                 }
@@ -760,7 +774,7 @@ impl Search {
             if as_run(running) == as_run(self.chosen) {
                 continue;
             }
-            self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0 });
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0, last: None });
             return Some(running);
         }
     }
@@ -780,7 +794,7 @@ impl Search {
                 // DefaultScheduler: AdaptiveScheduler adapts a page's own interval
                 running.intervals.rule = Rule::Fixed;
             }
-            self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0 });
+            self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0, last: None });
             return Some(running);
         }
         if self.crawler == Crawler::Nutch && self.best.0.intervals.rule == Rule::Fixed {
@@ -795,7 +809,7 @@ impl Search {
             running = with_gap(running, &self.loaded, self.loaded.server_delay_s);
             running.min_delay_s = self.loaded.min_delay_s;
         }
-        self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0 });
+        self.fitting = Some(Fitting { runs: 0, running, fittest: None, ruder: None, start: false, stretch: 1.0, last: None });
         Some(running)
     }
 
@@ -843,7 +857,14 @@ impl Search {
                 let first = if seeds || self.crawler == Crawler::Heritrix { self.pages as f64 } else { 0.0 };
                 let aim = AIM * self.budget as f64;
                 let requests = score.requests as f64;
-                f.stretch *= if aim > first && requests > first { (requests - first) / (aim - first) } else { ratio };
+                let stretched = f.stretch * if aim > first && requests > first { (requests - first) / (aim - first) } else { ratio };
+                // Heritrix: a sheet over a path or by decide rules keeps its pages'
+                // revisits whatever the hosts' stretch, so the requests it does not move
+                // are more than the first fetches: from the second run on, they and the
+                // rest are found from the last two runs (requests = a + b / stretch)
+                let fitted = f.last.filter(|_| self.crawler == Crawler::Heritrix).and_then(|(s0, r0)| two_run_stretch((s0, r0), (f.stretch, requests), aim, self.budget as f64));
+                f.last = Some((f.stretch, requests));
+                f.stretch = fitted.unwrap_or(stretched);
                 self.fitting = Some(f);
                 return;
             }
@@ -1197,6 +1218,20 @@ mod tests {
     /// than the file's, the file's own with the file's gap, whatever choice it starts
     /// from (a search back at the file's gap once kept a raised most, listed as a change
     /// that changed nothing).
+    /// Two runs of requests 1,000 + 9,000 / stretch (stretch 1 and 3: 10,000 and 4,000)
+    /// fix the line: 2,000 requests at stretch 9; an aim under a = 1,000 is taken
+    /// halfway to the budget (1,500: stretch 18); none where requests do not fall or a
+    /// is past the budget.
+    #[test]
+    fn two_runs_fix_the_stretch_of_requests_going_as_its_inverse() {
+        let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-9);
+        assert!(close(two_run_stretch((1.0, 10_000.0), (3.0, 4_000.0), 2_000.0, 2_100.0), 9.0));
+        assert!(close(two_run_stretch((1.0, 10_000.0), (3.0, 4_000.0), 900.0, 2_000.0), 18.0));
+        assert_eq!(two_run_stretch((1.0, 10_000.0), (3.0, 10_000.0), 2_000.0, 2_100.0), None);
+        assert_eq!(two_run_stretch((1.0, 10_000.0), (3.0, 4_000.0), 900.0, 950.0), None);
+        assert_eq!(two_run_stretch((2.0, 5_000.0), (2.0, 5_000.0), 2_000.0, 2_100.0), None);
+    }
+
     #[test]
     fn heritrixs_gap_option_takes_the_most_from_the_file() {
         let loaded = super::super::heritrix::SHIPPED;
