@@ -188,6 +188,43 @@ pub struct ListShape {
     /// list is loaded rather than when the run starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header_problem: Option<String>,
+    /// Some of its pages, each a server and a page as written, spread evenly over the
+    /// list ([`Sample`]): what the crawlers' rules over paths give pages, where the text
+    /// is not at hand (the page's form).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sample: Vec<(String, String)>,
+}
+
+/// Pages a [`ListShape`] keeps as its sample, at most.
+pub const SHAPE_SAMPLE: usize = 256;
+
+/// A sample of rows spread evenly over a list read once, its length unknown: every
+/// stride-th row, the stride doubling (every other row kept dropped) whenever the
+/// sample passes [`SHAPE_SAMPLE`] — the same rows on every reading.
+#[derive(Default)]
+struct Sample {
+    rows: Vec<(String, String)>,
+    stride: u64,
+    seen: u64,
+}
+
+impl Sample {
+    /// Offers the next row, given as what it would keep.
+    fn offer(&mut self, row: impl FnOnce() -> (String, String)) {
+        self.stride = self.stride.max(1);
+        if self.seen.is_multiple_of(self.stride) {
+            self.rows.push(row());
+            if self.rows.len() > SHAPE_SAMPLE {
+                let mut k = 0usize;
+                self.rows.retain(|_| {
+                    k += 1;
+                    k % 2 == 1
+                });
+                self.stride *= 2;
+            }
+        }
+        self.seen += 1;
+    }
 }
 
 /// At most this many kinds of metadata are kept in a [`ListShape`].
@@ -241,6 +278,8 @@ impl ListShape {
         let mut estimated_rates = false;
         let mut header_problem = None;
         let mut servers_seen: HashMap<Vec<u8>, (u64, ServerLimits)> = HashMap::new();
+        let (mut page, mut sample) = (None, Sample::default());
+        let text_of = |f: &[u8]| String::from_utf8_lossy(f).trim().to_string();
         let (mut pages, mut unread, mut rates, mut rate_max) = (0u64, 0u64, RateBins::default(), 0.0f64);
         let number = |record: &csv::ByteRecord, k: Option<usize>| {
             k.and_then(|k| record.get(k)).and_then(|f| std::str::from_utf8(f).ok()).map(str::trim).filter(|f| !f.is_empty()).and_then(|f| parse_number(f, separator).ok())
@@ -249,6 +288,7 @@ impl ListShape {
             let Some((server, rate, limit_columns, metadata)) = columns else {
                 let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
                 columns = Some((index("server"), index("change_rate"), [index("crawl_delay"), index("capacity"), index("response_ms")], index("metadata")));
+                page = index("page");
                 estimated_rates = index("rate_low").is_some();
                 let names: Vec<String> = record.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect();
                 let line = record.position().map_or(1, |p| p.line() as usize);
@@ -266,6 +306,9 @@ impl ListShape {
                         None => servers_seen.entry(name.to_vec()).or_default(),
                     };
                     seen.0 += 1;
+                    if !name.trim_ascii().is_empty() {
+                        sample.offer(|| (text_of(name), page.and_then(|k| record.get(k)).map_or_else(String::new, text_of)));
+                    }
                     if limit_columns.iter().any(Option::is_some) {
                         let [d, c, r] = limit_columns.map(|k| number(&record, k));
                         seen.1.add(d, c, r);
@@ -302,6 +345,7 @@ impl ListShape {
             metadata,
             metadata_other,
             header_problem,
+            sample: sample.rows,
         }
     }
 }
@@ -768,6 +812,24 @@ mod tests {
         assert_eq!((shape.pages, shape.servers, shape.sizes.clone()), (2, 1, vec![2.0]));
         let shape = ListShape::of("page,change_rate\na,1\nb,1\n");
         assert_eq!((shape.pages, shape.servers), (2, 2), "unread servers count one a page");
+    }
+
+    /// A list's sample: every page of a short list, as written, trimmed, rows without a
+    /// server not offered; of 1,000 pages, every 4th from the first (250: the 257th row
+    /// kept halves it to every 2nd, the 257th again, at row 512, to every 4th).
+    #[test]
+    fn a_lists_sample_spreads_evenly_over_it() {
+        let short = ListShape::of(
+            "page,server,change_rate
+ https://a.example/x ,a.example,1
+b,,1
+",
+        );
+        assert_eq!(short.sample, vec![("a.example".to_string(), "https://a.example/x".to_string())]);
+        let long: String = std::iter::once("server,change_rate,page\n".to_string()).chain((0..1000).map(|k| format!("s{},1,p{k}\n", k % 7))).collect();
+        let sample = ListShape::of(&long).sample;
+        assert_eq!(sample.len(), 250);
+        assert!(sample.iter().enumerate().all(|(j, (server, page))| *page == format!("p{}", 4 * j) && *server == format!("s{}", (4 * j) % 7)), "{:?}", &sample[..4]);
     }
 
     fn bad(text: &str) -> String {

@@ -213,6 +213,8 @@ impl Pages<'_> {
                     metadata,
                     metadata_other,
                     header_problem: None,
+                    // (the rows themselves are at hand: each_server_page)
+                    sample: Vec::new(),
                 })
             }
             (None, None, Some(shape)) => Some(shape.clone()),

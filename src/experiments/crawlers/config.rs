@@ -568,8 +568,9 @@ impl CrawlersConfig {
     /// later): where the page list's text is at hand (the command line, the page's
     /// worker), each host's pages under such a sheet counted together at its revisit —
     /// the pages by their URLs where a sheet over a path or by decide rules sets one, else
-    /// the host's; with its shape only (the page's form checks), each sheet setting one
-    /// counted as one host, the k-th as the k-th largest server (`sizes`).
+    /// the host's; with its shape only (the page's form checks), there the shares of its
+    /// sample's pages at each revisit taken of every server's pages, else each sheet
+    /// setting one counted as one host, the k-th as the k-th largest server (`sizes`).
     fn sheet_revisit_requests(&self, loaded: &Loaded, mix: &[(Option<PageStart>, f64)], pages: f64, rates: &RateBins, sizes: Option<&[f64]>) -> (f64, f64) {
         let revisits = |m: &crawler_files::Model| m.intervals.min.to_bits();
         let own = revisits(&loaded.model);
@@ -582,43 +583,66 @@ impl CrawlersConfig {
         // hosts of the same revisit ask alike: each reckoned once
         let mut by_revisit: std::collections::HashMap<u64, Asked> = std::collections::HashMap::new();
         let (mut requests, mut seconds) = (0.0, 0.0);
-        let mut count = |model: &crawler_files::Model, n: f64| {
+        // `times` hosts of `n` pages at `model`'s revisit
+        let mut count = |model: &crawler_files::Model, n: f64, times: f64| {
             let asked = by_revisit.entry(revisits(model)).or_insert_with(|| {
                 sheeted.model.intervals = model.intervals;
                 Box::new(self.asked(&sheeted, mix, pages, rates))
             });
-            let more = asked(n) - plain(n);
+            let more = times * (asked(n) - plain(n));
             (requests, seconds) = (requests + more, seconds + more * seconds_per_request(n));
         };
         // each host's pages by the revisit their sheets give (in order: the same sum on
-        // every run), each set of sheets laid once
+        // every run), each set of sheets laid once; a page whose name is not an http(s)
+        // URL is its host's root, as in the run
         let prefixes = heritrix_sheets::Prefixes::of(&loaded.sheets);
+        let of_host = |host: &str| prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host));
+        let of_page = |host: &str, page: &str| heritrix_sheets::url_surt(page).map_or_else(|| of_host(host), |surt| prefixes.matching(&surt, page));
         let mut laid: std::collections::HashMap<Vec<usize>, Option<crawler_files::Model>> = std::collections::HashMap::new();
+        let mut sheeted_revisit = |set: Vec<usize>| {
+            laid.entry(set)
+                .or_insert_with_key(|set| heritrix_sheets::overlay(&set.iter().map(|&k| &loaded.sheets[k]).collect::<Vec<_>>(), &loaded.model).ok())
+                .filter(|m| revisits(m) != own)
+        };
         let mut groups: std::collections::BTreeMap<(String, u64), (crawler_files::Model, u64)> = std::collections::BTreeMap::new();
         let mut add = |host: &str, set: Vec<usize>, n: u64| {
-            let model = *laid.entry(set).or_insert_with_key(|set| heritrix_sheets::overlay(&set.iter().map(|&k| &loaded.sheets[k]).collect::<Vec<_>>(), &loaded.model).ok());
-            if let Some(model) = model.filter(|m| revisits(m) != own) {
+            if let Some(model) = sheeted_revisit(set) {
                 groups.entry((host.to_ascii_lowercase(), revisits(&model))).or_insert((model, 0)).1 += n;
             }
         };
-        let of_host = |host: &str| prefixes.matching(&heritrix_sheets::host_surt(host), &heritrix_sheets::host_root_url(host));
-        let listed = if loaded.sheets.iter().any(|r| heritrix_sheets::sets_pages_apart(r) && sets_revisit(r)) {
-            // (a page whose name is not an http(s) URL is its host's root, as in the run)
-            self.pages().each_server_page(|host, page| {
-                add(host, heritrix_sheets::url_surt(page).map_or_else(|| of_host(host), |surt| prefixes.matching(&surt, page)), 1);
-            })
+        let by_page = loaded.sheets.iter().any(|r| heritrix_sheets::sets_pages_apart(r) && sets_revisit(r));
+        let listed = if by_page {
+            self.pages().each_server_page(|host, page| add(host, of_page(host, page), 1))
         } else {
             self.pages().server_pages().map(|pages_of| pages_of.into_iter().for_each(|(host, n)| add(&host, of_host(&host), n))).is_some()
         };
         for (model, n) in groups.values() {
-            count(model, *n as f64);
+            count(model, *n as f64, 1.0);
         }
         // (a generated repository's servers have no names: no sheet applies)
-        if !listed && self.source == RepositorySource::PageList {
+        let sample = if listed || !by_page { Vec::new() } else { self.pages().list_shape().map_or_else(Vec::new, |shape| shape.sample) };
+        if !sample.is_empty() {
+            // with the list's shape only, its sample's shares: the pages of each revisit
+            // a sampled page gets, that share of every server's pages (of each size)
+            let mut shares: std::collections::BTreeMap<u64, (crawler_files::Model, f64)> = std::collections::BTreeMap::new();
+            for (host, page) in &sample {
+                if let Some(model) = sheeted_revisit(of_page(host, page)) {
+                    shares.entry(revisits(&model)).or_insert((model, 0.0)).1 += 1.0 / sample.len() as f64;
+                }
+            }
+            let servers = self.pages().shape().1.max(1) as f64;
+            for (model, share) in shares.values() {
+                match sizes.filter(|s| !s.is_empty()) {
+                    Some(sizes) => sizes.iter().for_each(|n| count(model, share * n, 1.0)),
+                    // (servers past those the shape sizes: all alike)
+                    None => count(model, share * pages / servers, servers),
+                }
+            }
+        } else if !listed && self.source == RepositorySource::PageList {
             for (k, rule) in loaded.sheets.iter().filter(|r| sets_revisit(r)).enumerate() {
                 let n = sizes.map_or(pages / self.pages().shape().1.max(1) as f64, |s| s.get(k).copied().unwrap_or(0.0));
                 if let Some(model) = heritrix_sheets::overlay(&[rule], &loaded.model).ok().filter(|m| revisits(m) != own) {
-                    count(&model, n);
+                    count(&model, n, 1.0);
                 }
             }
         }

@@ -1404,9 +1404,14 @@ fn heritrixs_revisit_over_a_path_or_decide_rules_is_each_pages_own() {
     assert!(!never.aside && never.meaning.starts_with("over the URLs the decide rules of line"), "{never:?}");
     // with the sheets over no page: every page at the crawl's revisit
     assert_eq!(ran(config(false)).servers[0].crawler.requests, 60 * 4);
-    // the estimate counts each page at its own URL's revisit
+    // the estimate counts each page at its own URL's revisit; the page's form, with the
+    // list's shape only, by its sample's shares (here every page: the same)
     let (work, estimated) = work_and_estimate(config(true));
     assert!((0.9..=1.1).contains(&(estimated / work)), "work {work}, estimated {estimated}");
+    let shape = crate::core::model::page_list::ListShape::of(&list);
+    assert_eq!(shape.sample.len(), 60);
+    let form = CrawlersConfig { page_list: None, page_list_shape: Some(shape), ..config(true) }.cost().work;
+    assert!((form / estimated - 1.0).abs() < 1e-9, "the form's {form}, the list's {estimated}");
 }
 
 /// Heritrix's sheets: a host under a slower sheet is requested at its own gap (capped by
