@@ -57,7 +57,13 @@ function runLogged(log, command, args, env = {}) {
     };
     child.stdout.setEncoding('utf8').on('data', pass('out'));
     child.stderr.setEncoding('utf8').on('data', pass('err'));
-    child.on('error', (error) => resolve({ code: -1, text: `${command} could not start: ${error.message}` }));
+    child.on('error', (error) => {
+      // a command that cannot start (missing, not executable) says why in the log and the error
+      const reason = `${command} could not start: ${error.message}\n`;
+      log.write(reason, 'err');
+      log.flush();
+      resolve({ code: -1, text: text + reason, reason });
+    });
     child.on('close', (code) => {
       log.flush();
       resolve({ code, text });
@@ -67,7 +73,8 @@ function runLogged(log, command, args, env = {}) {
 
 /** The same, throwing when the command fails (for the builds). */
 async function mustRun(log, command, args, env) {
-  const { code } = await runLogged(log, command, args, env);
+  const { code, reason } = await runLogged(log, command, args, env);
+  if (reason) throw new Error(`${reason.trim()} (see ${path.relative(root, log.file)})`);
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} failed with exit code ${code} (see ${path.relative(root, log.file)})`);
 }
 

@@ -446,7 +446,7 @@ test('Heritrix’s overrides file beside its crawler-beans.cxml: its settings ru
   assert.deepEqual(browser.errors, []);
 });
 
-test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts and the deep pages of every host apart, each sheet setting listed with its line', async () => {
+test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts and the deep pages of the other hosts apart, each sheet setting listed with its line', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
   await panel.getByLabel('crawler', { exact: true }).selectOption('heritrix');
@@ -466,8 +466,8 @@ test('Heritrix’s sheets: the sample crawler-beans.cxml sets three hosts and th
   const row = await settingsAsRun();
   assert.deepEqual(row('disposition.minDelayMs (sheet askedToSlowDown)').slice(1, 3), ['60000', 'the file, line 62']);
   assert.match(row('disposition.minDelayMs (sheet lessPolite)').at(-1), /over the URLs under http:\/\/\(example,site2,, the URLs under http:\/\/\(example,site3,/);
-  assert.deepEqual(row('disposition.minDelayMs (sheet deepPages)').slice(1, 3), ['20000', 'the file, line 99']);
-  assert.match(row('disposition.minDelayMs (sheet deepPages)').at(-1), /over the URLs the decide rules of line 78 accept/);
+  assert.deepEqual(row('disposition.minDelayMs (sheet deepPages)').slice(1, 3), ['20000', 'the file, line 105']);
+  assert.match(row('disposition.minDelayMs (sheet deepPages)').at(-1), /over the URLs the decide rules of line 80 accept/);
   // the overrides file beside it still sets the crawl's own settings
   assert.deepEqual(row('disposition.minDelayMs').slice(1, 3), ['10000', 'heritrix-overrides.properties, line 8']);
   await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-heritrix-sheets.png') });

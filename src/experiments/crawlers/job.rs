@@ -1120,7 +1120,13 @@ impl Plan for CrawlersJob {
                         self.typed(),
                         self.repo.pages() as u64,
                         self.score(&result),
-                    );
+                    )
+                    .with_unmoved(self.overlays.unmoved_requests(
+                        &self.loaded.sheets,
+                        &self.overlays.models(&self.loaded.sheets, &self.loaded.model),
+                        &self.repo,
+                        self.horizon(),
+                    ));
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
                     }

@@ -1744,6 +1744,62 @@ fn heritrixs_tuned_revisits_fit_the_budget_beside_a_paths_own() {
     assert!(back.sheets.iter().any(|r| r.prefix.ends_with("/news/") && r.sets("rescheduler.rescheduleDelaySeconds")), "{}", t.text);
 }
 
+/// Heritrix's tuned revisits beside the file's decide-ruled never-sheet and hourly path:
+/// a DecideRuledSheetAssociation's sheet wins over every prefix's (SheetOverlaysManager
+/// lists it last, KeyedProperties.get reads from the end), so the tuned host sheets
+/// leave the archive never revisited, as the file says, and the /news/ hourly. Those
+/// revisits, which the hosts' stretch does not move, are counted before the first
+/// candidate runs (`Search::with_unmoved`), so the fit reaches the 1 % of the budget
+/// left to the other pages at once: two runs, where counting the first fetches alone
+/// crept for six and fitted none.
+#[test]
+fn heritrixs_tuned_revisits_leave_a_decide_ruled_sheets_pages_alone() {
+    let mut list = String::from("page,server,change_rate\n");
+    for host in ["a.paper.example", "b.paper.example"] {
+        for k in 0..20 {
+            list.push_str(&format!("https://{host}/news/{k},{host},2\nhttps://{host}/archive/{k},{host},0.5\nhttps://{host}/mid/{k},{host},0.5\n"));
+        }
+    }
+    let beans = "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
+         <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
+         <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
+         <bean id=\"never\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"-1\"/></map></property></bean>\
+         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value><value>http://(example,paper,b,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean>\
+         <bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"rules\"><bean class=\"org.archive.modules.deciderules.MatchesRegexDecideRule\"><property name=\"regex\" value=\".*/archive/.*\"/></bean></property><property name=\"targetSheetNames\"><list><value>never</value></list></property></bean></beans>";
+    let config = |beans: &str, tune: bool| CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.clone()),
+        crawler_config: Some(beans.into()),
+        horizon_days: Days(60.0),
+        bins: 10,
+        tune,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config(beans, true));
+    // the archive's 40 pages fetched once: with the sheet at a week, weekly (8 or 9 times
+    // each over 60 days, waiting their turns behind the hourly news)
+    let weekly = ran(config(&beans.replace("value=\"-1\"", "value=\"604800\""), false)).runs[0].requests;
+    assert!((40 * 7..=40 * 8).contains(&(weekly - o.runs[0].requests)), "{weekly} against {}", o.runs[0].requests);
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let h = t.hosts.as_ref().expect("the sheets tried");
+    assert!(h.tried.is_some_and(|(_, requests)| requests <= o.runs[0].requests) && h.revisits.as_ref().is_some_and(|r| r.hosts == 2), "{}", h.words(t.refusals));
+    assert_eq!(t.runs, 2, "the candidate fitted in two runs: {}", h.words(t.refusals));
+    // the host sheets the tuning writes, in the file and read back: an archive page never
+    // revisited, a news page hourly, the others at the host's tuned revisit
+    use crate::core::policy::crawler_files::heritrix_sheets as sheets;
+    let hosts = [("a.paper.example".to_string(), 200_000), ("b.paper.example".to_string(), 300_000)];
+    let text = sheets::insert(beans, &sheets::host_revisits(&hosts, "tuned")).unwrap();
+    let back = crate::core::policy::crawler_files::read(Crawler::Heritrix, &text, "f").unwrap();
+    let revisit = |url: &str| {
+        let found = sheets::Prefixes::of(&back.sheets).matching(&sheets::url_surt(url).unwrap(), url);
+        sheets::overlay(&found.iter().map(|&k| &back.sheets[k]).collect::<Vec<_>>(), &back.model).unwrap().intervals.initial
+    };
+    assert_eq!(revisit("https://a.paper.example/mid/1"), 200_000.0 / 86_400.0);
+    assert_eq!(revisit("https://b.paper.example/news/1"), 1.0 / 24.0);
+    assert!(revisit("https://b.paper.example/archive/1") > 1e6, "never: {}", revisit("https://b.paper.example/archive/1"));
+}
+
 /// Sheets a tuned file cannot hold: 5,000 hosts of long names, each of its own
 /// capacity, named in the sheets of their gaps and of their revisits (the gaps shared,
 /// each host's prefix listed), pass the 1 MB Freshlab reads as a crawler's configuration

@@ -38,9 +38,13 @@ pub struct SheetRule {
     /// Name, value and line of each setting in the sheet's map that Freshlab reads.
     pub settings: Vec<(String, String, u64)>,
     /// A DecideRuledSheetAssociation's rules: the sheet is laid over the URLs they
-    /// accept, after every prefix's (its `prefix` then says where it stands).
+    /// accept, winning over every prefix's (its `prefix` then says where it stands).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decide: Option<heritrix_rules::Rule>,
+    /// Such an association's place among the others: its `order`, then its bean's name
+    /// (DecideRuledSheetAssociation.compareTo; the last so placed wins).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<(i32, String)>,
 }
 
 impl SheetRule {
@@ -117,6 +121,8 @@ pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
         let entries = maps.iter().find(|(n, _)| n == sheet).map_or(&[][..], |(_, e)| e);
         entries.iter().filter(|e| heritrix::KNOWN.iter().any(|k| k.name == e.name)).map(|e| (e.name.clone(), e.value.clone(), e.line)).collect()
     };
+    // Spring's name for a bean without id or name: its class, `#`, and a count of such beans
+    let mut unnamed_ruled = 0;
     for bean in beans().filter(|b| matches!(b.attribute("class"), Some(BY_SURT | BY_RULES))) {
         let at = line(bean);
         let names = values(property(bean, "targetSheetNames"));
@@ -133,6 +139,16 @@ pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
             continue;
         }
         if bean.attribute("class") == Some(BY_RULES) {
+            let name = bean_name(bean).unwrap_or_else(|| {
+                unnamed_ruled += 1;
+                format!("{BY_RULES}#{}", unnamed_ruled - 1)
+            });
+            let order = match values(property(bean, "order")).first() {
+                None => 0,
+                Some(v) => v
+                    .parse::<i32>()
+                    .map_err(|_| format!("line {at}: DecideRuledSheetAssociation's order “{v}” is not a whole number Java's int holds; write one such as 10 (the default 0)"))?,
+            };
             let ruled = match property(bean, "rules") {
                 Some(p) => heritrix_rules::read_property(doc, p)?,
                 None => Err("it has no rules property".into()),
@@ -145,6 +161,7 @@ pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
                     line: at,
                     settings: read_here(n),
                     decide: Some(rule.clone()),
+                    rank: Some((order, name.clone())),
                 })),
                 Err(why) if reads => {
                     let why = format!("Heritrix lays these sheets over the URLs its decide rules accept; {why}, so their settings are not in this run");
@@ -165,12 +182,19 @@ pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
                     line: at,
                     settings: read_here(n),
                     decide: None,
+                    rank: None,
                 })),
             }
         }
     }
     out.rules.retain(|r| !r.settings.is_empty());
     Ok(out)
+}
+
+/// A bean's name as Spring gives it: its id, else the first of its `name`'s aliases
+/// (split at commas, semicolons and spaces); None where it has neither.
+fn bean_name(bean: Node) -> Option<String> {
+    bean.attribute("id").or_else(|| bean.attribute("name").and_then(|n| n.split([',', ';', ' ']).find(|a| !a.is_empty()))).map(str::to_string)
 }
 
 /// The bean's property `name`.
@@ -253,7 +277,7 @@ pub struct Prefixes<'a> {
     /// The rules' prefix lengths, each once.
     lengths: Vec<usize>,
     /// Each DecideRuledSheetAssociation's rules, compiled once, with the indices of its
-    /// sheets' rules (the file's order): asked once a URL however many sheets it names.
+    /// sheets' rules, the winner first: asked once a URL however many sheets it names.
     ruled: Vec<(Vec<usize>, heritrix_rules::Compiled)>,
 }
 
@@ -274,6 +298,11 @@ impl<'a> Prefixes<'a> {
                 None => by_prefix.entry(rule.prefix.as_str()).or_default().push(i),
             }
         }
+        // the winner first: the association placed last, and of its sheets the last named
+        ruled.sort_by(|(a, _), (b, _)| rules[b[0]].rank.cmp(&rules[a[0]].rank));
+        for (sheets, _) in &mut ruled {
+            sheets.reverse();
+        }
         let mut lengths: Vec<usize> = by_prefix.keys().map(|p| p.len()).collect();
         lengths.sort_unstable();
         lengths.dedup();
@@ -281,22 +310,24 @@ impl<'a> Prefixes<'a> {
     }
 
     /// The rules that apply to a URL `url` of SURT form `surt` (their indices), first the
-    /// one that wins: a longer prefix's before a shorter's, and of one prefix the sheet
-    /// associated later first (SheetOverlaysManager pushes each sheet to the front of
-    /// the URL's overlays; KeyedProperties.get takes the first that gives a setting);
-    /// then the sheets whose decide rules accept the URL (in the form Heritrix holds it,
-    /// [`heritrix_rules::uuri_form`]), in the file's order (it adds them after the
-    /// prefixes').
+    /// one that wins. SheetOverlaysManager.applyOverlaysTo lists a URL's sheets: its
+    /// prefixes' from the shortest (PrefixFinder.findKeys), each prefix's in the order
+    /// associated; then the sheets of the DecideRuledSheetAssociations whose rules accept
+    /// the URL (in the form Heritrix holds it, [`heritrix_rules::uuri_form`]), these
+    /// sorted by their `order` then bean name; and KeyedProperties.get reads the list
+    /// from its end. So a decide-ruled sheet wins over any prefix's, the one placed last
+    /// first; then a longer prefix's over a shorter's, of one prefix the sheet associated
+    /// later first.
     pub fn matching(&self, surt: &str, url: &str) -> Vec<usize> {
         let mut found: Vec<usize> = Vec::new();
+        if !self.ruled.is_empty() {
+            let url = heritrix_rules::uuri_form(url);
+            found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(&url)).flat_map(|(sheets, _)| sheets.iter().copied()));
+        }
         for &n in self.lengths.iter().rev().filter(|&&n| n <= surt.len() && surt.is_char_boundary(n)) {
             if let Some(rules) = self.by_prefix.get(&surt[..n]) {
                 found.extend(rules.iter().rev());
             }
-        }
-        if !self.ruled.is_empty() {
-            let url = heritrix_rules::uuri_form(url);
-            found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(&url)).flat_map(|(sheets, _)| sheets.iter().copied()));
         }
         found
     }

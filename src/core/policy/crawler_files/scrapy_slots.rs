@@ -106,7 +106,7 @@ pub fn read(entries: &[Entry], text: &str) -> Result<Sheets, String> {
         settings.sort_by_key(|(key, ..)| key == "throttle");
         // exactly the host: its SURT form closed after the authority
         let prefix = host_surt(&host).trim_end_matches('/').to_string();
-        out.rules.push(SheetRule { crawler: Crawler::Scrapy, prefix, sheet: host, line: host_line as u64 + 1, settings, decide: None });
+        out.rules.push(SheetRule { crawler: Crawler::Scrapy, prefix, sheet: host, line: host_line as u64 + 1, settings, decide: None, rank: None });
         lines.at = host_line;
     }
     out.rules.retain(|r| !r.settings.is_empty());

@@ -477,7 +477,9 @@ fn heritrixs_decide_rules_read_the_url_as_heritrix_holds_it() {
 }
 
 /// A DecideRuledSheetAssociation lays its sheets over the URLs its rules accept
-/// (SheetOverlaysManager.applyOverlays), after every prefix's sheet; each rule as
+/// (SheetOverlaysManager.applyOverlaysTo), winning over every prefix's sheet, the
+/// association placed last by its `order` then bean name winning (KeyedProperties.get
+/// reads the URL's sheets from the last added); each rule as
 /// Heritrix's code decides: a sequence's last decision not NONE, a regex matching the
 /// whole URL, a list's OR and AND, the Not… forms, `enabled` false; what it cannot
 /// evaluate stands aside with the line, what Spring would refuse is refused.
@@ -524,8 +526,29 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
     assert_eq!(gap("http://example.com/forum/archive/1"), 3.0, "the sequence's later REJECT");
     assert_eq!(gap("http://example.com/forum"), 3.0, "a regex matches the whole URL");
     assert_eq!((gap("https://example.com/a.pdf"), gap("http://example.com/a.pdf")), (1.0, 3.0), "a list's AND");
-    assert_eq!(gap("https://example.com/forum/a.pdf"), 7.0, "of two decide-ruled sheets, the first associated");
-    assert_eq!(gap("http://example.org/forum/1"), 2.0, "a prefix's sheet before any decide-ruled one");
+    assert_eq!(gap("https://example.com/forum/a.pdf"), 1.0, "of two decide-ruled sheets, the one placed last (…Association#1, after #0)");
+    assert_eq!((gap("http://example.org/forum/1"), gap("http://example.org/blog/1")), (7.0, 2.0), "a decide-ruled sheet over a prefix's");
+    // placed by `order`, then by bean name (an id, a name's first alias, or Spring's
+    // class#count for a bean with neither): the last wins
+    let placed = |slow: &str, slow_order: &str, fast: &str| {
+        const OPEN: &str = "<bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\">";
+        let order = if slow_order.is_empty() { String::new() } else { format!("<property name=\"order\" value=\"{slow_order}\"/>") };
+        let body = body.replacen(OPEN, &format!("{}{order}", OPEN.replace("<bean ", &format!("<bean {slow} "))), 1);
+        let at = body.rfind(OPEN).unwrap();
+        let body = format!("{}{}{}", &body[..at], OPEN.replace("<bean ", &format!("<bean {fast} ")), &body[at + OPEN.len()..]);
+        let l = read(Crawler::Heritrix, &file(&body), "f").unwrap();
+        let url = "https://example.com/forum/a.pdf";
+        let found = Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url);
+        overlay(&found.into_iter().map(|k| &l.sheets[k]).collect::<Vec<_>>(), &l.model).unwrap().server_delay_s
+    };
+    assert_eq!(placed("", "", ""), 1.0, "both unnamed: #0 then #1");
+    assert_eq!(placed("id=\"zSlow\"", "", "id=\"aFast\""), 7.0, "zSlow after aFast");
+    assert_eq!(placed("name=\" ;zSlow,other\"", "", "id=\"aFast\""), 7.0, "a name's first alias");
+    assert_eq!(placed("", "", "id=\"aFast\""), 7.0, "org.archive.…#0 after aFast");
+    assert_eq!(placed("", "1", ""), 7.0, "order 1 after the default 0");
+    assert_eq!(placed("id=\"zSlow\"", "-2", ""), 1.0, "order −2 before 0, whatever the name");
+    let e = read(Crawler::Heritrix, &file(&body.replacen("<property name=\"rules\">", "<property name=\"order\" value=\"first\"/><property name=\"rules\">", 1)), "f").unwrap_err();
+    assert!(e.message.contains("line 4: DecideRuledSheetAssociation's order “first” is not a whole number"), "{e}");
     // the URL as Heritrix holds it: scheme and host lowercased, the default port and the
     // fragment dropped, the path's case kept
     assert_eq!(gap("HTTPS://Example.COM:443/Forum/a.PDF#p2"), 3.0, "the path's case is kept");
@@ -553,10 +576,10 @@ fn heritrixs_decide_rules_lay_sheets_over_the_urls_they_accept() {
     let decides = |url: &str| Prefixes::of(&l.sheets).matching(&url_surt(url).unwrap(), url).len();
     assert_eq!((decides("http://a.example/x.html"), decides("http://a.example/x.pdf"), decides("http://a.example/x.zip")), (1, 0, 0));
     assert_eq!(l.sheets[1].decide, Some(Rule::Always(Decision::None)), "a disabled rule decides nothing");
-    // one association naming two sheets: its rules asked once, both laid, the first named first
+    // one association naming two sheets: its rules asked once, both laid, the last named first
     let two = ruled(&rule("MatchesRegexDecideRule", &regex(".*\\.pdf")), "slow").replace("<value>slow</value>", "<value>slow</value><value>fast</value>");
     let l = read(Crawler::Heritrix, &file(&[two, sheet("slow", 7000), sheet("fast", 1000)].concat()), "f").unwrap();
-    assert_eq!(Prefixes::of(&l.sheets).matching(&url_surt("http://a.example/x.pdf").unwrap(), "http://a.example/x.pdf"), [0, 1]);
+    assert_eq!(Prefixes::of(&l.sheets).matching(&url_surt("http://a.example/x.pdf").unwrap(), "http://a.example/x.pdf"), [1, 0]);
     assert!(Prefixes::of(&l.sheets).matching(&url_surt("http://a.example/x").unwrap(), "http://a.example/x").is_empty());
     // what Freshlab cannot evaluate: said with its line, not in the run
     let hops = read(Crawler::Heritrix, &file(&[ruled(&rule("TooManyHopsDecideRule", ""), "slow"), sheet("slow", 7000)].concat()), "f").unwrap();

@@ -537,6 +537,9 @@ pub struct Search {
     refusals: u64,
     /// The pages, each fetched once at the start whatever its interval.
     pages: u64,
+    /// The requests Heritrix's host revisits do not move (at least the pages' first
+    /// fetches; [`Search::with_unmoved`]).
+    unmoved: f64,
     /// Starts still to search (the adaptive counterpart of a fixed schedule).
     starts: Vec<Model>,
     chosen: Model,
@@ -578,6 +581,7 @@ impl Search {
             budget: score.requests,
             refusals: score.refused,
             pages,
+            unmoved: pages as f64,
             starts,
             chosen: loaded,
             score,
@@ -594,6 +598,14 @@ impl Search {
             hosts: if host_stage(crawler, ground) > 0 { HostStage::Waiting } else { HostStage::Off },
             seeds: if seed_stage(crawler, ground.named) > 0 { HostStage::Waiting } else { HostStage::Off },
         }
+    }
+
+    /// The same, Heritrix's host revisits leaving `requests` where they are: the pages'
+    /// first fetches and the revisits the file's sheets over paths or by decide rules
+    /// give their pages (a tuned host sheet does not overrule them).
+    pub fn with_unmoved(mut self, requests: f64) -> Self {
+        self.unmoved = requests.max(self.pages as f64);
+        self
     }
 
     /// The most runs a search of `crawler` as loaded may make.
@@ -854,10 +866,19 @@ impl Search {
                 // beside the pages' first fetches, which a seed list's intervals (or
                 // Heritrix's revisits, each after a fetch) do not move (every page is
                 // due at the start)
-                let first = if seeds || self.crawler == Crawler::Heritrix { self.pages as f64 } else { 0.0 };
-                let aim = AIM * self.budget as f64;
+                let first = if seeds {
+                    self.pages as f64
+                } else if self.crawler == Crawler::Heritrix {
+                    self.unmoved
+                } else {
+                    0.0
+                };
+                // just below the budget, or where what does not move takes nearly all of
+                // it, just below the budget in what does
+                let budget = self.budget as f64;
+                let aim = if first < AIM * budget { AIM * budget } else { first + AIM * (budget - first) };
                 let requests = score.requests as f64;
-                let stretched = f.stretch * if aim > first && requests > first { (requests - first) / (aim - first) } else { ratio };
+                let stretched = f.stretch * if budget > first && requests > first { (requests - first) / (aim - first) } else { ratio };
                 // Heritrix: a sheet over a path or by decide rules keeps its pages'
                 // revisits whatever the hosts' stretch, so the requests it does not move
                 // are more than the first fetches: from the second run on, they and the
