@@ -705,7 +705,8 @@ impl CrawlersJob {
     /// rescheduler turned on where the file has it off); why not where they cannot be.
     fn sheets_for(&self, model: &Model, stretch: f64) -> Result<Option<TunedSheets>, String> {
         let revisits = (self.loaded.crawler == Crawler::Heritrix && self.optimum.len() == self.repo.pages()).then(|| {
-            let unstretched = self.host_revisits.get_or_init(|| tuning::host_revisits_from(&self.repo, &self.optimum, 1.0));
+            let unstretched =
+                self.host_revisits.get_or_init(|| tuning::host_revisits_from(&self.repo, &self.optimum, 1.0, &|i, s| !self.overlays.revisit_apart(&self.loaded.sheets, i, s)));
             unstretched.iter().map(|d| d.map(|days| days * stretch)).collect::<Vec<_>>()
         });
         let text = self.config.crawler_config.as_deref();

@@ -136,13 +136,15 @@ impl Overlays {
     /// over a path or by decide rules (which a host's sheet does not overrule), each at
     /// its set's model of `models` ([`Self::models`] of `rules`).
     pub fn unmoved_requests(&self, rules: &[SheetRule], models: &[Model], repo: &Repository, days: f64) -> f64 {
-        let apart =
-            |k: usize| self.sets.get(k).and_then(|set| set.iter().map(|&r| &rules[r]).find(|r| r.sets(heritrix::RESCHEDULE))).is_some_and(heritrix_sheets::sets_pages_apart);
-        let revisits = |i: usize, s: usize| {
-            let k = self.page_set(i, s);
-            if apart(k) { days / models[k].intervals.initial } else { 0.0 }
-        };
+        let revisits = |i: usize, s: usize| if self.revisit_apart(rules, i, s) { days / models[self.page_set(i, s)].intervals.initial } else { 0.0 };
         (0..repo.servers()).flat_map(|s| repo.server_pages(s).map(move |i| (i, s))).map(|(i, s)| 1.0 + revisits(i, s)).sum()
+    }
+
+    /// Whether page `i` on server `s` takes its revisit from one of `rules` over a path
+    /// or by decide rules, which a host's sheet does not overrule.
+    pub fn revisit_apart(&self, rules: &[SheetRule], i: usize, s: usize) -> bool {
+        let set = self.sets.get(self.page_set(i, s));
+        set.and_then(|set| set.iter().map(|&r| &rules[r]).find(|r| r.sets(heritrix::RESCHEDULE))).is_some_and(heritrix_sheets::sets_pages_apart)
     }
 
     fn rules<'a>(&self, rules: &'a [SheetRule], set: &[usize]) -> Vec<&'a SheetRule> {

@@ -1800,6 +1800,38 @@ fn heritrixs_tuned_revisits_leave_a_decide_ruled_sheets_pages_alone() {
     assert!(revisit("https://b.paper.example/archive/1") > 1e6, "never: {}", revisit("https://b.paper.example/archive/1"));
 }
 
+/// A host's tuned revisit is reckoned over the pages it governs: beside a sheet over a
+/// path, which keeps its pages' own revisit, the host's other pages alone. Two hosts of
+/// 20 pages changing every 20 days, one with 20 hourly /news/ pages changing twice a day
+/// besides: both get the same revisit (stretched to the budget, 9.1 and 46 days' when
+/// the news pages were counted in the one host's).
+#[test]
+fn a_hosts_tuned_revisit_is_reckoned_over_the_pages_it_governs() {
+    let mut list = String::from("page,server,change_rate\n");
+    for k in 0..20 {
+        list.push_str(&format!(
+            "https://a.paper.example/news/{k},a.paper.example,2\nhttps://a.paper.example/mid/{k},a.paper.example,0.05\nhttps://b.paper.example/mid/{k},b.paper.example,0.05\n"
+        ));
+    }
+    let beans = "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
+         <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
+         <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
+         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean></beans>";
+    let o = ran(CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(beans.into()),
+        horizon_days: Days(60.0),
+        bins: 10,
+        tune: true,
+        ..CrawlersConfig::default()
+    });
+    let t = o.tuned.as_ref().expect("a tuned file");
+    let r = t.hosts.as_ref().and_then(|h| h.revisits.as_ref()).expect("the hosts' revisits tried");
+    assert!(r.hosts == 2 && r.never == 0 && r.shortest_s == r.longest_s, "{r:?}");
+}
+
 /// Sheets a tuned file cannot hold: 5,000 hosts of long names, each of its own
 /// capacity, named in the sheets of their gaps and of their revisits (the gaps shared,
 /// each host's prefix listed), pass the 1 MB Freshlab reads as a crawler's configuration

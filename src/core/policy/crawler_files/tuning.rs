@@ -383,12 +383,17 @@ pub fn host_bounds_from(f: &[f64], pages: impl Fn(usize) -> Range<usize>, names:
 /// optimum requests, a server at its cap having a larger one), the interval 1/g times
 /// `stretch` (the fit to a budget). A server whose pages' first revisit is worth no
 /// more than μ (mean w/λ ≤ μ), or whose pages never change, is never revisited.
-pub fn host_revisits_from(repo: &Repository, f: &[f64], stretch: f64) -> Vec<Option<f64>> {
+/// The pages are those the host's revisit `governs` (page, server): not those a sheet
+/// over a path or by decide rules gives their own; all of them where it governs none
+/// (the host's pages the list does not name take it).
+pub fn host_revisits_from(repo: &Repository, f: &[f64], stretch: f64, governs: &dyn Fn(usize, usize) -> bool) -> Vec<Option<f64>> {
     let marginal = |i: usize, g: f64| repo.weight(i) * a_star_marginal(repo.lambda[i], g);
     let mu = (0..repo.pages()).filter(|&i| f[i] > 0.0).map(|i| marginal(i, f[i])).fold(f64::INFINITY, f64::min);
     (0..repo.servers())
         .map(|s| {
-            let pages = repo.server_pages(s);
+            let governed: Vec<usize> = repo.server_pages(s).filter(|&i| governs(i, s)).collect();
+            let listed = if governed.is_empty() { repo.server_pages(s).collect() } else { governed };
+            let pages = listed.iter().copied();
             let n = pages.len() as f64;
             let mean = |g: f64| pages.clone().map(|i| marginal(i, g)).sum::<f64>() / n;
             if !mu.is_finite() || n == 0.0 || mean(0.0) <= mu {
@@ -1041,7 +1046,7 @@ mod tests {
         let repo = Repository::from_servers(&[vec![1.0; 3], vec![0.1; 2], vec![0.05, 0.5, 5.0], vec![500.0; 2], vec![0.0; 2]]);
         let (f, _) = crate::core::alloc::opt::optimal(&repo, 4.0, None);
         assert!(f[9] == 0.0 && f[11] == 0.0, "the fast host's pages are not worth a revisit: {f:?}");
-        let days = host_revisits_from(&repo, &f, 1.0);
+        let days = host_revisits_from(&repo, &f, 1.0, &|_, _| true);
         assert!((days[0].unwrap() * f[0] - 1.0).abs() < 1e-9 && (days[1].unwrap() * f[3] - 1.0).abs() < 1e-9, "{days:?} {f:?}");
         assert_eq!((days[3], days[4]), (None, None));
         let fresh = |lambda: f64, g: f64| g / lambda * -(-lambda / g).exp_m1();
@@ -1050,7 +1055,7 @@ mod tests {
         let mean = [0.05, 0.5, 5.0].iter().map(|&l| slope(l, g)).sum::<f64>() / 3.0;
         let mu = slope(1.0, f[0]);
         assert!((mean / mu - 1.0).abs() < 1e-5, "mean marginal {mean} against the multiplier {mu}");
-        let stretched = host_revisits_from(&repo, &f, 2.0);
+        let stretched = host_revisits_from(&repo, &f, 2.0, &|_, _| true);
         assert!((stretched[2].unwrap() / days[2].unwrap() - 2.0).abs() < 1e-12);
         // 86,400 s: 10^4.94 → 10^4.9 = 79,433 → 79,000; 0.3 day = 25,920 s → 10^4.4 → 25,000
         assert_eq!([revisit_seconds(Some(1.0)), revisit_seconds(Some(0.3)), revisit_seconds(None), revisit_seconds(Some(1e-9))], [79_000, 25_000, -1, 1]);
