@@ -1707,6 +1707,47 @@ fn the_tuning_writes_heritrix_revisit_sheets() {
     assert!(t.confirmed.is_some_and(|c| c.1 == t.predicted.1 && (c.0 - t.predicted.0).abs() < 1e-12), "{:?} {:?}", t.confirmed, t.predicted);
 }
 
+/// Heritrix with the crawler-beans.cxml `beans` on the page list `list` for 60 days, tuned
+/// or not.
+fn heritrix_on(list: &str, beans: &str, tune: bool) -> CrawlersConfig {
+    CrawlersConfig {
+        crawler: Crawler::Heritrix,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list.into()),
+        crawler_config: Some(beans.into()),
+        horizon_days: Days(60.0),
+        bins: 10,
+        tune,
+        ..CrawlersConfig::default()
+    }
+}
+
+/// Two hosts' pages, a.paper.example's and b.paper.example's: 20 under /news/ changing
+/// twice a day, and 20 under each of `paths` (name, changes a day).
+fn two_papers(paths: &[(&str, f64)]) -> String {
+    let mut list = String::from("page,server,change_rate\n");
+    for host in ["a.paper.example", "b.paper.example"] {
+        for k in 0..20 {
+            list.push_str(&format!("https://{host}/news/{k},{host},2\n"));
+            for (path, rate) in paths {
+                list.push_str(&format!("https://{host}/{path}/{k},{host},{rate}\n"));
+            }
+        }
+    }
+    list
+}
+
+/// A crawler-beans.cxml revisiting weekly, with an hourly sheet over both papers'
+/// /news/ and the beans `more`.
+fn weekly_with_hourly_news(more: &str) -> String {
+    format!(
+        "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
+         <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
+         <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
+         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value><value>http://(example,paper,b,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean>{more}</beans>"
+    )
+}
+
 /// Heritrix's tuned revisits beside the file's own sheet over a path: the path's pages
 /// keep their revisit (its prefix is longer than a host's), so the requests the hosts'
 /// stretch does not move are more than the first fetches, and the fit finds them from
@@ -1715,27 +1756,9 @@ fn the_tuning_writes_heritrix_revisit_sheets() {
 /// runs they were not, the stretch creeping up as if only the first fetches stayed).
 #[test]
 fn heritrixs_tuned_revisits_fit_the_budget_beside_a_paths_own() {
-    let mut list = String::from("page,server,change_rate\n");
-    for host in ["a.paper.example", "b.paper.example"] {
-        for k in 0..20 {
-            list.push_str(&format!("https://{host}/news/{k},{host},2\nhttps://{host}/slow/{k},{host},0.05\nhttps://{host}/mid/{k},{host},0.5\n"));
-        }
-    }
-    let beans = "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
-         <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
-         <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
-         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value><value>http://(example,paper,b,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean></beans>";
-    let config = CrawlersConfig {
-        crawler: Crawler::Heritrix,
-        source: crate::core::model::source::RepositorySource::PageList,
-        page_list: Some(list),
-        crawler_config: Some(beans.into()),
-        horizon_days: Days(60.0),
-        bins: 10,
-        tune: true,
-        ..CrawlersConfig::default()
-    };
-    let o = ran(config);
+    let list = two_papers(&[("slow", 0.05), ("mid", 0.5)]);
+    let beans = &weekly_with_hourly_news("");
+    let o = ran(heritrix_on(&list, beans, true));
     let t = o.tuned.as_ref().expect("a tuned file");
     let h = t.hosts.as_ref().expect("the sheets tried");
     assert!(h.tried.is_some_and(|(_, requests)| requests <= o.runs[0].requests) && h.revisits.as_ref().is_some_and(|r| r.hosts == 2), "{}", h.words(t.refusals));
@@ -1754,32 +1777,15 @@ fn heritrixs_tuned_revisits_fit_the_budget_beside_a_paths_own() {
 /// crept for six and fitted none.
 #[test]
 fn heritrixs_tuned_revisits_leave_a_decide_ruled_sheets_pages_alone() {
-    let mut list = String::from("page,server,change_rate\n");
-    for host in ["a.paper.example", "b.paper.example"] {
-        for k in 0..20 {
-            list.push_str(&format!("https://{host}/news/{k},{host},2\nhttps://{host}/archive/{k},{host},0.5\nhttps://{host}/mid/{k},{host},0.5\n"));
-        }
-    }
-    let beans = "<beans><bean id=\"sheetOverlaysManager\" autowire=\"byType\" class=\"org.archive.crawler.spring.SheetOverlaysManager\"/>\
-         <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
-         <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
-         <bean id=\"never\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"-1\"/></map></property></bean>\
-         <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value><value>http://(example,paper,b,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean>\
-         <bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"rules\"><bean class=\"org.archive.modules.deciderules.MatchesRegexDecideRule\"><property name=\"regex\" value=\".*/archive/.*\"/></bean></property><property name=\"targetSheetNames\"><list><value>never</value></list></property></bean></beans>";
-    let config = |beans: &str, tune: bool| CrawlersConfig {
-        crawler: Crawler::Heritrix,
-        source: crate::core::model::source::RepositorySource::PageList,
-        page_list: Some(list.clone()),
-        crawler_config: Some(beans.into()),
-        horizon_days: Days(60.0),
-        bins: 10,
-        tune,
-        ..CrawlersConfig::default()
-    };
-    let o = ran(config(beans, true));
+    let list = two_papers(&[("archive", 0.5), ("mid", 0.5)]);
+    let beans = &weekly_with_hourly_news(
+        "<bean id=\"never\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"-1\"/></map></property></bean>\
+         <bean class=\"org.archive.crawler.spring.DecideRuledSheetAssociation\"><property name=\"rules\"><bean class=\"org.archive.modules.deciderules.MatchesRegexDecideRule\"><property name=\"regex\" value=\".*/archive/.*\"/></bean></property><property name=\"targetSheetNames\"><list><value>never</value></list></property></bean>",
+    );
+    let o = ran(heritrix_on(&list, beans, true));
     // the archive's 40 pages fetched once: with the sheet at a week, weekly (8 or 9 times
     // each over 60 days, waiting their turns behind the hourly news)
-    let weekly = ran(config(&beans.replace("value=\"-1\"", "value=\"604800\""), false)).runs[0].requests;
+    let weekly = ran(heritrix_on(&list, &beans.replace("value=\"-1\"", "value=\"604800\""), false)).runs[0].requests;
     assert!((40 * 7..=40 * 8).contains(&(weekly - o.runs[0].requests)), "{weekly} against {}", o.runs[0].requests);
     let t = o.tuned.as_ref().expect("a tuned file");
     let h = t.hosts.as_ref().expect("the sheets tried");
@@ -1817,16 +1823,7 @@ fn a_hosts_tuned_revisit_is_reckoned_over_the_pages_it_governs() {
          <bean id=\"rescheduler\" class=\"org.archive.crawler.postprocessor.ReschedulingProcessor\"><property name=\"rescheduleDelaySeconds\" value=\"604800\"/></bean>\
          <bean id=\"hourly\" class=\"org.archive.spring.Sheet\"><property name=\"map\"><map><entry key=\"rescheduler.rescheduleDelaySeconds\" value=\"3600\"/></map></property></bean>\
          <bean class=\"org.archive.crawler.spring.SurtPrefixesSheetAssociation\"><property name=\"surtPrefixes\"><list><value>http://(example,paper,a,)/news/</value></list></property><property name=\"targetSheetNames\"><list><value>hourly</value></list></property></bean></beans>";
-    let o = ran(CrawlersConfig {
-        crawler: Crawler::Heritrix,
-        source: crate::core::model::source::RepositorySource::PageList,
-        page_list: Some(list),
-        crawler_config: Some(beans.into()),
-        horizon_days: Days(60.0),
-        bins: 10,
-        tune: true,
-        ..CrawlersConfig::default()
-    });
+    let o = ran(heritrix_on(&list, beans, true));
     let t = o.tuned.as_ref().expect("a tuned file");
     let r = t.hosts.as_ref().and_then(|h| h.revisits.as_ref()).expect("the hosts' revisits tried");
     assert!(r.hosts == 2 && r.never == 0 && r.shortest_s == r.longest_s, "{r:?}");
