@@ -509,13 +509,18 @@ export class ExperimentPanel {
   /** What decides the charts: the configuration without display-only fields, nor the
    * pilot its estimate used (the worker's answer to the same inputs comes in later). */
   comparable(config) {
-    const copy = structuredClone(this.withoutPilot(config));
-    for (const key of this.spec.display ?? []) setPath(copy, key, null);
-    // another file of the same size is another run
+    const run = this.withoutPilot(config);
+    // a held file is its load's serial (another file of the same size is another run),
+    // not what the checks read of it: a list's shape or a configuration's text, copied
+    // and written out here at every check, held the page up to 14 ms at each
     for (const spec of this.fileSpecs) {
       const file = this.heldFile(config, spec);
-      if (file) copy[`file:${spec.key}`] = file.serial;
+      if (!file) continue;
+      for (const key of [spec.shape, spec.size, spec.field]) if (key) delete run[key];
+      run[`file:${spec.key}`] = file.serial;
     }
+    const copy = structuredClone(run);
+    for (const key of this.spec.display ?? []) setPath(copy, key, null);
     return copy;
   }
 

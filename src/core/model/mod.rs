@@ -13,6 +13,7 @@ pub mod rate_bins;
 pub mod renewal;
 pub mod repository;
 pub mod seed_list;
+pub mod server_sizes;
 pub mod source;
 pub mod trace;
 pub mod webbase;

@@ -95,6 +95,7 @@ impl ServerLimits {
 pub struct LimitGroup {
     pub limits: ServerLimits,
     /// Pages per server, largest first.
+    #[serde(with = "super::server_sizes")]
     pub sizes: Vec<f64>,
 }
 
@@ -159,7 +160,7 @@ pub struct ListShape {
     pub pages: u64,
     pub servers: u64,
     /// Pages per server, largest first (empty beyond [`SHAPE_SIZES`] servers).
-    #[serde(default)]
+    #[serde(default, with = "super::server_sizes")]
     pub sizes: Vec<f64>,
     /// Its pages by change rate, with the rates' Σ (changes per day), and the largest.
     pub rates: RateBins,
