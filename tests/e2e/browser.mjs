@@ -260,6 +260,9 @@ export async function watchLongTasks(page, locator) {
         .map((e) => `${e.name} ${Math.round(e.dur / 1000)} ms${e.args?.data?.functionName || e.args?.data?.url ? ` (${[e.args.data.functionName, e.args.data.url?.split('/').pop()].filter(Boolean).join(' in ')})` : ''}`);
     const busy = tasks.filter((t) => cpu(t) > 50_000).map((t) => `${Math.round(cpu(t) / 1000)} ms of CPU in ${Math.round(t.dur / 1000)} ms [${inside(t).join('; ') || 'nothing traced inside'}]`);
     assert.deepEqual(busy, [], `main-thread tasks over 50 ms of CPU: ${busy.join(', ')}`);
+    // the margin, said in every log: a check passing at 45 ms fails on a busier machine
+    const largest = tasks.reduce((a, b) => (cpu(b) > cpu(a) ? b : a));
+    console.log(`the largest main-thread task: ${(cpu(largest) / 1000).toFixed(1)} ms of CPU in ${(largest.dur / 1000).toFixed(1)} ms [${inside(largest).join('; ') || 'nothing over 5 ms inside'}]`);
     if (wallClock.length > 0) {
       const most = Math.max(...tasks.map(cpu)) / 1000;
       console.log(`main-thread tasks over 50 ms of wall-clock time: ${wallClock.join(', ')} ms, yet none used more than ${most.toFixed(1)} ms of CPU (the rest was waiting for a core)`);

@@ -90,6 +90,21 @@ impl ServerLimits {
     }
 }
 
+/// A server's limit as a page list gives it: its column, and whether a row and a
+/// server's limits give it.
+pub struct Limit {
+    pub column: &'static str,
+    pub in_row: fn(&PageRow) -> bool,
+    pub of_server: fn(&ServerLimits) -> bool,
+}
+
+/// The robots.txt Crawl-delay (seconds).
+pub const CRAWL_DELAY: Limit = Limit { column: "crawl_delay", in_row: |r| r.crawl_delay.is_some(), of_server: |l| l.crawl_delay_s.is_some() };
+/// Requests a second the server answers before it refuses.
+pub const CAPACITY: Limit = Limit { column: "capacity", in_row: |r| r.capacity.is_some(), of_server: |l| l.capacity.is_some() };
+/// Its base response time (milliseconds).
+pub const RESPONSE_MS: Limit = Limit { column: "response_ms", in_row: |r| r.response_ms.is_some(), of_server: |l| l.response_ms.is_some() };
+
 /// The servers a list gives one set of limits, and their sizes, for an estimate.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LimitGroup {

@@ -1114,20 +1114,20 @@ impl Plan for CrawlersJob {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
                     let named = !self.server_names.is_empty();
-                    let search = Search::new(
+                    let mut search = Search::new(
                         self.loaded.crawler,
                         self.loaded.model,
                         Ground::new(self.pushed_back, named).adapting(self.loaded.adapts_when_named()),
                         self.typed(),
                         self.repo.pages() as u64,
                         self.score(&result),
-                    )
-                    .with_unmoved(self.overlays.unmoved_requests(
-                        &self.loaded.sheets,
-                        &self.overlays.models(&self.loaded.sheets, &self.loaded.model),
-                        &self.repo,
-                        self.horizon(),
-                    ));
+                    );
+                    // what Heritrix's host revisits leave where it is (no other crawler's
+                    // fit reads it: a pass over every page saved)
+                    if self.loaded.crawler == Crawler::Heritrix {
+                        let models = self.overlays.models(&self.loaded.sheets, &self.loaded.model);
+                        search = search.with_unmoved(self.overlays.unmoved_requests(&self.loaded.sheets, &models, &self.repo, self.horizon()));
+                    }
                     if search.most() == 0 {
                         self.untried.push(nothing_to_tune(self.loaded.crawler));
                     }

@@ -1806,6 +1806,37 @@ fn heritrixs_tuned_revisits_leave_a_decide_ruled_sheets_pages_alone() {
     assert!(revisit("https://b.paper.example/archive/1") > 1e6, "never: {}", revisit("https://b.paper.example/archive/1"));
 }
 
+/// A tuning's estimate counts the gap's candidates only where a server may push back: a
+/// capacity set for all, or a page list whose header, rows or shape give one. Counted for
+/// any page list, Heritrix's tuning of a weekly file with hourly news (no limits) was
+/// priced at 12.5 runs where it made 2.
+#[test]
+fn a_tunings_estimate_counts_the_gap_only_where_a_server_may_have_a_capacity() {
+    let list = two_papers(&[("mid", 0.5)]);
+    let with = |column: &str| list.replacen("change_rate\n", &format!("change_rate,{column}\n"), 1).replace(",2\n", ",2,3\n").replace(",0.5\n", ",0.5,3\n");
+    let beans = &weekly_with_hourly_news("");
+    let on = |list: &str| heritrix_on(list, beans, true);
+    let shaped = |list: &str| CrawlersConfig { page_list: None, page_list_shape: Some(crate::core::model::page_list::ListShape::of(list)), ..on(list) };
+    for (config, pushes) in [
+        (on(&list), false),
+        (on(&with("crawl_delay")), false),
+        (on(&with("capacity")), true),
+        (shaped(&list), false),
+        (shaped(&with("crawl_delay")), false),
+        (shaped(&with("capacity")), true),
+        (CrawlersConfig { server_capacity: 2.0, ..on(&list) }, true),
+    ] {
+        assert_eq!(config.may_push_back(), pushes, "{:?} {:?}", config.page_list.as_deref().and_then(|l| l.lines().next()), config.page_list_shape.as_ref().map(|s| &s.limits));
+    }
+    // the gap's candidates priced on the list with capacities (a run each), not without
+    let bare = on(&list).cost().work;
+    let capped = on(&with("capacity")).cost().work;
+    assert!(capped > 1.5 * bare, "with capacities {capped}, without {bare}");
+    let o = ran(on(&list));
+    let made = (3 + o.tuned.as_ref().map_or(0, |t| t.runs)) as f64 * o.runs[0].requests as f64;
+    assert!((0.5..=2.0).contains(&(bare / made)), "estimated {bare}, made {made}");
+}
+
 /// A host's tuned revisit is reckoned over the pages it governs: beside a sheet over a
 /// path, which keeps its pages' own revisit, the host's other pages alone. Two hosts of
 /// 20 pages changing every 20 days, one with 20 hourly /news/ pages changing twice a day
