@@ -141,3 +141,31 @@ fn a_large_font_leaves_the_plot_a_third_of_the_frame() {
         }
     }
 }
+
+/// Long legend labels below a plot go on two lines where that lets them be larger:
+/// learning's eight entries on slides at font 2 and 3 had been drawn on one line each at
+/// 0.43–0.61 of the x title's size (11–16 px); on two lines, 0.52–0.74 (13–19 px). The
+/// plot keeps 35 % of the frame's height.
+#[test]
+fn long_legend_labels_take_two_lines_to_stay_large() {
+    let output = run(parse_config(CONFIGS[10]).unwrap(), |_, _| {}).unwrap();
+    let figure = output.figures().remove(0);
+    let oracle = figure.layers.iter().find_map(|l| match l {
+        freshlab::chart::figure::Layer::Lines { label, .. } if label.starts_with("oracle") => Some(label.clone()),
+        _ => None,
+    });
+    let oracle = oracle.expect("the oracle's line");
+    for (width, height, font_scale) in [(800, 500, 2.0), (800, 500, 3.0), (1024, 768, 3.0), (960, 540, 2.0)] {
+        let (svg, frame) = figure_svg_frame(&figure, width, height, &DrawOptions { font_scale, ..Default::default() }).unwrap();
+        assert!(f64::from(frame.bottom - frame.top) >= 0.35 * f64::from(height), "{width}×{height}, font {font_scale}: the plot is {} px high", frame.bottom - frame.top);
+        let lines: Vec<&str> = svg.split("<text").skip(1).filter_map(|t| t.split('>').nth(1)?.split('<').next()).map(str::trim).collect();
+        let first = lines
+            .iter()
+            .find(|l| oracle.starts_with(**l) && l.len() < oracle.len())
+            .unwrap_or_else(|| panic!("{width}×{height}, font {font_scale}: the oracle's label on one line: {lines:?}"));
+        let second = &oracle[first.len()..].trim();
+        assert!(lines.contains(second), "{width}×{height}, font {font_scale}: no second line {second:?} in {lines:?}");
+        let (legend, x) = (font_size_of(&svg, first), font_size_of(&svg, &figure.x.label));
+        assert!(legend >= 0.5 * x, "{width}×{height}, font {font_scale}: legend {legend} px, x title {x} px");
+    }
+}

@@ -115,7 +115,7 @@ pub fn fit(measure: &dyn Fn(&str, f64) -> f64, text: &str, size: f64, width: f64
 
 /// Two lines of about equal length, broken at a space — not one that holds a number to
 /// its unit or its name ("90 %", "C = 90").
-fn split_in_two(text: &str) -> Option<Vec<String>> {
+pub(super) fn split_in_two(text: &str) -> Option<Vec<String>> {
     let middle = text.len() / 2;
     let holds = |i: usize| text[i + 1..].starts_with(['%', '=']) || text[..i].ends_with('=');
     let spaces: Vec<usize> = text.char_indices().filter(|&(i, c)| c == ' ' && !holds(i)).map(|(i, _)| i).collect();
@@ -217,15 +217,37 @@ fn arrange<DB: DrawingBackend>(
     let top = (margin * 0.6 + title_size * 1.25 * title.len() as f64 + margin * 0.4) as u32;
     let mut legend = Legend::new(entries(figure, true), theme, measure);
     let (room_w, room_h) = (w as f64 - 2.0 * margin, h as f64 - top as f64);
+    // outside the plot at half the text size at least: labels on one line, or on two
+    // where that lets the text be larger
+    let fitting = |legend: Legend| {
+        let one = legend.fitting_outside(room_w, room_h, w as f64, theme);
+        let two = legend.in_two_lines(theme, measure).and_then(|two| two.fitting_outside(room_w, room_h, w as f64, theme).map(|p| (two, p)));
+        match (one, two) {
+            (one, Some((two, p))) if one.is_none_or(|one| p.scale() > one.scale()) => Some((two, p)),
+            (one, _) => one.map(|p| (legend, p)),
+        }
+    };
     let placement = match layout(root, figure, theme, top, &legend)? {
         Some(p) => p,
-        None => match legend.fitting_outside(room_w, room_h, w as f64, theme) {
-            Some(p) => p,
+        None => match fitting(legend) {
+            Some((fitted, p)) => {
+                legend = fitted;
+                p
+            }
             None => {
                 legend = Legend::new(entries(figure, false), theme, measure);
                 match layout(root, figure, theme, top, &legend)? {
                     Some(p) => p,
-                    None => legend.outside(room_w, room_h, w as f64, theme),
+                    None => match fitting(legend) {
+                        Some((fitted, p)) => {
+                            legend = fitted;
+                            p
+                        }
+                        None => {
+                            legend = Legend::new(entries(figure, false), theme, measure);
+                            legend.outside(room_w, room_h, w as f64, theme)
+                        }
+                    },
                 }
             }
         },

@@ -3,7 +3,7 @@
 //! place would cover data, outside the plot: to its right, or below it in columns,
 //! smaller if it must be, never over the data and never out of the frame.
 
-use super::draw::{dashes, stroke, x_label_area};
+use super::draw::{dashes, split_in_two, stroke, x_label_area};
 use super::figure::{Corner, Dash, Paint, Pen};
 use super::theme::Theme;
 use plotters::coord::Shift;
@@ -49,20 +49,66 @@ pub enum Placement {
     },
 }
 
+impl Placement {
+    /// The text's scale (1 inside the plot; 0 for no legend).
+    pub fn scale(self) -> f64 {
+        match self {
+            Placement::None => 0.0,
+            Placement::Inside { .. } => 1.0,
+            Placement::Right { scale, .. } | Placement::Below { scale, .. } => scale,
+        }
+    }
+}
+
 /// The largest share of the plot's area a legend inside it may take.
 const ROOM_INSIDE: f64 = 0.3;
 
 pub struct Legend {
     entries: Vec<Entry>,
-    /// The widest label at scale 1, in device pixels.
+    /// Each entry's label as it is drawn: one line, or two ([`Legend::in_two_lines`]).
+    lines: Vec<Vec<String>>,
+    /// The widest line at scale 1, in device pixels.
     label_width: f64,
 }
 
+/// The step from a label's first line to its second, at scale 1 (font 13's line height).
+const SECOND_LINE: f64 = 15.5;
+
 impl Legend {
     pub fn new(entries: Vec<Entry>, theme: &Theme, measure: &dyn Fn(&str, f64) -> f64) -> Self {
+        let lines = entries.iter().map(|e| vec![e.label.clone()]).collect();
+        Self::of(entries, lines, theme, measure)
+    }
+
+    fn of(entries: Vec<Entry>, lines: Vec<Vec<String>>, theme: &Theme, measure: &dyn Fn(&str, f64) -> f64) -> Self {
         let size = theme.font_px(13.0);
-        let label_width = entries.iter().map(|e| measure(&e.label, size)).fold(0.0, f64::max);
-        Legend { entries, label_width }
+        let label_width = lines.iter().flatten().map(|l| measure(l, size)).fold(0.0, f64::max);
+        Legend { entries, lines, label_width }
+    }
+
+    /// The same legend with its long labels on two lines (as long as the longest
+    /// label's longer half; shorter labels stay on one): half as wide, so that long labels
+    /// below a plot keep a size a room can read (learning's eight entries at font 3 on a
+    /// 4:3 slide had been drawn at 13 px). None where no label can be broken.
+    pub fn in_two_lines(&self, theme: &Theme, measure: &dyn Fn(&str, f64) -> f64) -> Option<Legend> {
+        let size = theme.font_px(13.0);
+        let halves: Vec<Option<Vec<String>>> = self.entries.iter().map(|e| split_in_two(&e.label)).collect();
+        let widest = |lines: &[String]| lines.iter().map(|l| measure(l, size)).fold(0.0, f64::max);
+        let width = halves.iter().zip(&self.entries).map(|(h, e)| h.as_deref().map_or_else(|| measure(&e.label, size), widest)).fold(0.0, f64::max);
+        if width >= self.label_width {
+            return None;
+        }
+        let lines = halves
+            .into_iter()
+            .zip(&self.entries)
+            .map(|(h, e)| if measure(&e.label, size) <= width { vec![e.label.clone()] } else { h.unwrap_or_else(|| vec![e.label.clone()]) })
+            .collect();
+        Some(Self::of(self.entries.clone(), lines, theme, measure))
+    }
+
+    /// Lines a row of the legend holds (1 or 2).
+    fn row_lines(&self) -> usize {
+        self.lines.iter().map(Vec::len).max().unwrap_or(1)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -71,10 +117,16 @@ impl Legend {
 
     /// Width and height of the box at text scale `scale`, in `columns`.
     fn size(&self, theme: &Theme, scale: f64, columns: usize) -> (f64, f64) {
-        let (pad, glyph, line) = (theme.px(8.0), theme.px(24.0), theme.font_px(20.0) * scale);
+        let (pad, glyph, row) = (theme.px(8.0), theme.px(24.0), self.row_height(theme, scale));
         let column = pad * 2.0 + glyph + self.label_width * scale;
         let rows = self.entries.len().div_ceil(columns.max(1));
-        (column * columns as f64 + pad, pad * 2.0 + line * rows as f64)
+        (column * columns as f64 + pad, pad * 2.0 + row * rows as f64)
+    }
+
+    /// A row's height at text scale `scale`: a line, and a second line's step where
+    /// labels take two.
+    fn row_height(&self, theme: &Theme, scale: f64) -> f64 {
+        (theme.font_px(20.0) + theme.font_px(SECOND_LINE) * (self.row_lines() - 1) as f64) * scale
     }
 
     /// The first place inside the plot with no point under the box (the preferred corner
@@ -189,12 +241,13 @@ impl Legend {
         root.draw(&Rectangle::new([(bx0, by0), (bx1, by1)], theme.background.mix(0.9).filled())).map_err(fail)?;
         root.draw(&Rectangle::new([(bx0, by0), (bx1, by1)], theme.grid.mix(0.6).stroke_width(1))).map_err(fail)?;
         let style = theme.sized_text(theme.font_px(13.0) * scale).pos(Pos::new(HPos::Left, VPos::Center));
-        let (pad, glyph, line) = (theme.px(8.0), theme.px(24.0), theme.font_px(20.0) * scale);
+        let (pad, glyph, line, step) = (theme.px(8.0), theme.px(24.0), self.row_height(theme, scale), theme.font_px(SECOND_LINE) * scale);
         let column_width = pad * 2.0 + glyph + self.label_width * scale;
         let rows = self.entries.len().div_ceil(columns.max(1));
-        for (k, e) in self.entries.iter().enumerate() {
+        for (k, (e, lines)) in self.entries.iter().zip(&self.lines).enumerate() {
             let (col, row) = (k / rows, k % rows);
-            let y = (y0 + pad + line * row as f64 + line / 2.0) as i32;
+            let middle = y0 + pad + line * row as f64 + line / 2.0;
+            let y = middle as i32;
             let gx0 = (x0 + pad + column_width * col as f64) as i32;
             let gx1 = gx0 + glyph as i32;
             match e.glyph {
@@ -213,7 +266,11 @@ impl Legend {
                     draw_shape(root, ((gx0 + gx1) / 2, y), theme.px(5.0) as i32, shape, theme.colour(paint).filled())?;
                 }
             }
-            root.draw(&Text::new(e.label.clone(), (gx1 + pad as i32, y), style.clone())).map_err(fail)?;
+            // a label's lines centred on its glyph
+            for (j, text) in lines.iter().enumerate() {
+                let at = middle + (j as f64 - (lines.len() - 1) as f64 / 2.0) * step;
+                root.draw(&Text::new(text.clone(), (gx1 + pad as i32, at as i32), style.clone())).map_err(fail)?;
+            }
         }
         let covers = covered(points, bounds, theme);
         Ok((Some([bx0, by0, bx1, by1]), covers))
