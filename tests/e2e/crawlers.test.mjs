@@ -125,10 +125,11 @@ test('a StormCrawler file switching to the AdaptiveScheduler without keeping the
   await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
   // a feed on each of 20 hosts, its metadata as the seed list gives it
   const rows = Array.from({ length: 20 }, (_, h) => [`https://s${h}.example/feed,s${h}.example,4,isFeed=true`, `https://s${h}.example/a,s${h}.example,0.1,lang=en`]).flat();
-  // a crawl's own column names first: the header the run would refuse is said on loading
+  // a crawl's own column names first: the header the run would refuse is said on loading,
+  // every renaming at once
   const named = { name: 'urls.csv', mimeType: 'text/csv', buffer: Buffer.from('url,host,rate\nhttps://s0.example/a,s0.example,0.1\n') };
   await panel.getByLabel(/Your page list/).setInputFiles(named);
-  await page.waitForFunction(() => /Loaded urls\.csv[^]*the run will refuse its header: line 1 names a column “url”, which a page list calls page: rename it page\./.test(document.querySelector('#crawlers').textContent));
+  await page.waitForFunction(() => /Loaded urls\.csv[^]*the run will refuse its header: line 1 names columns a page list calls otherwise: rename “url” to page, “host” to server and “rate” to change_rate\./.test(document.querySelector('#crawlers').textContent));
   const list = { name: 'seeds.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate,metadata', ...rows].join('\n')) };
   await panel.getByLabel(/Your page list/).setInputFiles(list);
   await page.waitForFunction(() => /40 rows on 20 servers/.test(document.querySelector('#crawlers').textContent));

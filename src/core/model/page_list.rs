@@ -504,20 +504,21 @@ pub fn from_page_rows(rows: &[PageRow], field: &str) -> Result<PageList, InputEr
     from_rows(rows, &lines, has_frequency, field).map_err(|e| InputError::new(e.field, e.message.replace("line ", "row ")))
 }
 
-/// Column k of the row holds COLUMNS[header[k]].
+/// Column k of the row holds COLUMNS[header[k]]. A header with several problems is
+/// refused with all of them (a crawl's own export, `url,rate,capacity`, had taken three
+/// tries: url, then rate, then the server).
 fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>, InputError> {
     if fields.iter().any(|f| f.trim().parse::<f64>().is_ok()) {
         return Err(InputError::new(field, format!("line {line} is not a header: the first line must name the columns, e.g. page,server,change_rate,weight")));
     }
     let mut columns = Vec::new();
+    let mut renames: Vec<(String, &str)> = Vec::new();
     for name in fields {
         let name = name.trim().to_ascii_lowercase();
         match COLUMNS.iter().position(|&c| c == name) {
             Some(c) if columns.contains(&c) => return Err(InputError::new(field, format!("line {line} names the column {name} twice; keep one"))),
             Some(c) => columns.push(c),
-            None if let Some(ours) = synonym(&name) => {
-                return Err(InputError::new(field, format!("line {line} names a column “{name}”, which a page list calls {ours}: rename it {ours}")));
-            }
+            None if let Some(ours) = synonym(&name) => renames.push((name, ours)),
             None => {
                 return Err(InputError::new(
                     field,
@@ -528,15 +529,34 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
             }
         }
     }
-    for (c, name) in COLUMNS.iter().enumerate().take(3) {
-        if !columns.contains(&c) {
-            return Err(InputError::new(
-                field,
-                format!("line {line} has no column {name}; the header must name page, server and change_rate (weight, frequency and observed are optional)"),
-            ));
-        }
+    let missing: Vec<&str> =
+        COLUMNS[..3].iter().enumerate().filter(|&(c, name)| !columns.contains(&c) && !renames.iter().any(|(_, ours)| ours == name)).map(|(_, &name)| name).collect();
+    let mut problems = Vec::new();
+    match renames.as_slice() {
+        [] => {}
+        [(name, ours)] => problems.push(format!("names a column “{name}”, which a page list calls {ours}: rename it {ours}")),
+        many => problems
+            .push(format!("names columns a page list calls otherwise: rename {}", and_list(&many.iter().map(|(name, ours)| format!("“{name}” to {ours}")).collect::<Vec<_>>()))),
     }
-    Ok(columns)
+    if !missing.is_empty() {
+        let server =
+            if missing.contains(&"server") { "; a page's server is the host its requests are counted against (for https://www.example.com/a.html, www.example.com)" } else { "" };
+        problems.push(format!(
+            "has no column{} {}; the header must name page, server and change_rate (weight, frequency and observed are optional){server}",
+            if missing.len() > 1 { "s" } else { "" },
+            and_list(&missing.iter().map(ToString::to_string).collect::<Vec<_>>())
+        ));
+    }
+    if problems.is_empty() { Ok(columns) } else { Err(InputError::new(field, format!("line {line} {}", problems.join("; it also ")))) }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// The column a page list's header means by another common name (a crawl's own export
@@ -967,11 +987,17 @@ b,,1
         assert!(bad("page,server\na,s1\n").contains("no column change_rate"));
         assert!(bad("page,server,change_rate,colour\na,s,1,red\n").contains("unknown column “colour”"));
         // a crawl's own names for the columns: named with the page list's
-        assert!(bad("url,host,rate\na,s,1\n").contains("names a column “url”, which a page list calls page: rename it page"));
+        assert!(bad("url,server,change_rate\na,s,1\n").contains("names a column “url”, which a page list calls page: rename it page"));
+        // every problem of a header at once
+        assert_eq!(bad("url,host,rate\na,s,1\n"), "line 1 names columns a page list calls otherwise: rename “url” to page, “host” to server and “rate” to change_rate");
+        let m = bad("url,rate,capacity\na,1,2\n");
+        assert!(m.contains("rename “url” to page and “rate” to change_rate; it also has no column server;"), "{m}");
+        assert!(m.contains("for https://www.example.com/a.html, www.example.com"), "{m}");
+        assert!(bad("page\na\n").contains("line 1 has no columns server and change_rate;"));
         assert!(bad("page,domain,change_rate\na,s,1\n").contains("“domain”, which a page list calls server"));
         assert!(bad("page,server,Rate\na,s,1\n").contains("“rate”, which a page list calls change_rate"));
         // and said when the list is loaded: its shape carries the header's refusal
-        let shape = ListShape::of("url,host,rate\na,s,1\n");
+        let shape = ListShape::of("url,server,change_rate\na,s,1\n");
         assert!(shape.header_problem.as_deref().is_some_and(|m| m.contains("line 1 names a column “url”")), "{:?}", shape.header_problem);
         assert_eq!(ListShape::of("page,server,change_rate\na,s,1\n").header_problem, None);
         // (a spreadsheet's byte-order mark and semicolons read as the run reads them)
