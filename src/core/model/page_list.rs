@@ -542,7 +542,7 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
         let server =
             if missing.contains(&"server") { "; a page's server is the host its requests are counted against (for https://www.example.com/a.html, www.example.com)" } else { "" };
         problems.push(format!(
-            "has no column{} {}; the header must name page, server and change_rate (weight, frequency and observed are optional){server}",
+            "has no column{} {}; the header must name page, server and change_rate (the other columns are optional){server}",
             if missing.len() > 1 { "s" } else { "" },
             and_list(&missing.iter().map(ToString::to_string).collect::<Vec<_>>())
         ));
