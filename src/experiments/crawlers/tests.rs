@@ -98,6 +98,21 @@ fn the_estimate_bounds_the_work() {
     }
 }
 
+/// Nutch's adaptive rule at its shipped intervals (30 days first) over 60 days, on pages
+/// changing every half day to every 10 days: each page's interval is still walking down
+/// from its first, a few fetches in all. Counted as settled from the start, the estimate
+/// had been 4.4 times the requests on 40,000 such pages (and a tuning of them 5.8 times
+/// its time); each changing page is now counted on its walk (0.87 of the work here: the
+/// walk is the expected one, a page's own runs of changes found and missed spread it).
+#[test]
+fn the_estimate_counts_an_adaptive_interval_on_its_walk_from_the_first() {
+    let adaptive = "db.fetch.schedule.class=org.apache.nutch.crawl.AdaptiveFetchSchedule";
+    let repository = RepositoryConfig { rate_min: 0.1, rate_max: 2.0, never_changing: 0.0, ..small().repository };
+    let config = CrawlersConfig { crawler_settings: adaptive.into(), horizon_days: Days(60.0), repository, ..small() };
+    let (work, estimated) = work_and_estimate(config);
+    assert!(work <= estimated * 1.25 && work >= estimated / 1.5, "work {work}, estimated {estimated}");
+}
+
 /// Nutch with sync delta and a 14-day longest interval (an engineer's own file): a page
 /// unchanged for (14 days − 1 hour) / 0.3 is refetched every hour until it changes.
 /// The estimate had counted every page so, as one that never changes (17 times the
@@ -934,7 +949,10 @@ fn a_host_files_shape_stands_for_it_in_the_checks() {
 /// With the host file's and the page list's texts at hand, the estimate counts each
 /// listed host at its own server's pages: a file naming the small hosts is priced at
 /// them, not at the largest servers (as its shape alone must be: 16× more here), a host
-/// no page is on asks nothing, and the estimate still bounds the run's work.
+/// no page is on asks nothing, and the estimate is within the run's work as the others
+/// are (0.998 of it since changing pages are counted on their walk to where their
+/// intervals settle; 1.0 and more before, when an unchanged page's fetches were added to
+/// each changing page's settled ones).
 #[test]
 fn a_host_file_is_priced_at_its_own_hosts_pages() {
     use crate::core::policy::crawler_files::nutch_hosts::HostsShape;
@@ -954,7 +972,7 @@ fn a_host_file_is_priced_at_its_own_hosts_pages() {
     let (named, by_size) = (text.cost().work - none, shape.cost().work - none);
     assert!(named > 0.0 && by_size > 16.0 * named, "named {named}, by size {by_size}");
     let (work, estimated) = work_and_estimate(text);
-    assert!(work <= estimated, "work {work}, estimated {estimated}");
+    assert!(work <= estimated * 1.1 && work >= estimated / 2.0, "work {work}, estimated {estimated}");
     // the big host named (case aside): priced as the largest server, as by its shape
     let big = CrawlersConfig { host_intervals: Some("big.example 3600 86400\n".into()), ..base.clone() };
     let big_shape = CrawlersConfig { host_intervals: None, host_shape: Some(Box::new(HostsShape::of("big.example 3600 86400\n").unwrap())), ..base.clone() };
