@@ -20,7 +20,7 @@ pub const PAGE_LIST: FileInput = FileInput {
     check: |bytes| page_list::parse(bytes, "page_list").map(|_| ()),
     max_bytes: page_list::MAX_BYTES,
     table: true,
-    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed][,crawl_delay,capacity,response_ms][,metadata] (rates per day; the servers' limits and the pages' seed-list metadata, key=value pairs separated by |, are read by crawlers)",
+    help: "your own pages: page,server,change_rate[,weight][,frequency][,observed][,crawl_delay,capacity,response_ms][,metadata] (rates per day; a page without a server is counted against its URL's host; the servers' limits and the pages' seed-list metadata, key=value pairs separated by |, are read by crawlers)",
 };
 
 /// `--trace FILE`: a change trace, `page,timestamp` rows.

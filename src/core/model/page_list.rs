@@ -1,5 +1,6 @@
 //! A researcher's own repository: a CSV page list with a header naming its columns,
-//! `page,server,change_rate` and optionally `weight` (importance, default 1),
+//! `page,server,change_rate` (the server optional where pages are URLs: a page without
+//! one is counted against its URL's host) and optionally `weight` (importance, default 1),
 //! `frequency` (revisits per day, which skips allocation) and `observed` (1 when every
 //! change of the page is announced, by a sitemap or a feed; default 0), and the page's
 //! server's limits (issue 46: `crawl_delay` in seconds, `capacity` in requests a second,
@@ -16,6 +17,7 @@ use super::rate_bins::RateBins;
 use super::repository::Repository;
 use crate::core::input::InputError;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// At most this many pages in one list (the WEBBASE scale is 14.5 M).
@@ -30,6 +32,8 @@ const COLUMNS: [&str; 12] = ["page", "server", "change_rate", "weight", "frequen
 #[serde(deny_unknown_fields)]
 pub struct PageRow {
     pub page: String,
+    /// Its server; empty or left out: its URL's host ([`server_of`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub server: String,
     pub change_rate: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -259,8 +263,8 @@ pub fn metadata_shape(tally: HashMap<String, u64>, unread: u64) -> (Vec<(String,
     (kinds, other + unread)
 }
 
-/// Each row's server and page (trimmed; the page empty without the column) in a list's
-/// CSV text, in the file's order; rows without a server are not given.
+/// Each row's server ([`server_of`]) and page (trimmed; the page empty without the
+/// column) in a list's CSV text, in the file's order; rows without a server are not given.
 pub fn each_server_page(text: &str, mut each: impl FnMut(&str, &str)) {
     let mut reader = csv_rows::reader(text, Separator::of(text));
     let mut record = csv::ByteRecord::new();
@@ -274,8 +278,9 @@ pub fn each_server_page(text: &str, mut each: impl FnMut(&str, &str)) {
             columns = Some([named("server"), named("page")]);
             continue;
         };
-        if let Some(name) = field(&record, server).filter(|n| !n.is_empty()) {
-            each(name, field(&record, page).unwrap_or(""));
+        let page = field(&record, page).unwrap_or("");
+        if let Some(name) = server_of(field(&record, server).unwrap_or(""), page) {
+            each(&name, page);
         }
     }
 }
@@ -315,16 +320,17 @@ impl ListShape {
                 continue;
             }
             pages += 1;
-            match server.and_then(|k| record.get(k)) {
+            let given = server.and_then(|k| record.get(k)).filter(|name| !name.trim_ascii().is_empty());
+            let page_text = || page.and_then(|k| record.get(k)).map_or_else(String::new, text_of);
+            let from_host = || super::history::server::host(&page_text()).map(String::into_bytes);
+            match given.map(Cow::Borrowed).or_else(|| from_host().map(Cow::Owned)) {
                 Some(name) => {
-                    let seen = match servers_seen.get_mut(name) {
+                    let seen = match servers_seen.get_mut(name.as_ref()) {
                         Some(seen) => seen,
                         None => servers_seen.entry(name.to_vec()).or_default(),
                     };
                     seen.0 += 1;
-                    if !name.trim_ascii().is_empty() {
-                        sample.offer(|| (text_of(name), page.and_then(|k| record.get(k)).map_or_else(String::new, text_of)));
-                    }
+                    sample.offer(|| (text_of(&name), page_text()));
                     if limit_columns.iter().any(Option::is_some) {
                         let [d, c, r] = limit_columns.map(|k| number(&record, k));
                         seen.1.add(d, c, r);
@@ -489,6 +495,12 @@ pub fn from_page_rows(rows: &[PageRow], field: &str) -> Result<PageList, InputEr
         return Err(InputError::new(field, format!("has {} pages, more than the {MAX_ROWS} allowed; keep fewer pages", rows.len())));
     }
     let has_frequency = rows.first().is_some_and(|r| r.frequency.is_some());
+    let rows: Cow<[PageRow]> = if rows.iter().any(|r| r.server.trim().is_empty()) {
+        let with_hosts = |r: &PageRow| PageRow { server: server_of(&r.server, &r.page).map_or_else(String::new, Cow::into_owned), ..r.clone() };
+        Cow::Owned(rows.iter().map(with_hosts).collect())
+    } else {
+        Cow::Borrowed(rows)
+    };
     let mut report = Report::default();
     for (k, row) in rows.iter().enumerate() {
         if let Err(reason) = check_row(row) {
@@ -501,7 +513,7 @@ pub fn from_page_rows(rows: &[PageRow], field: &str) -> Result<PageList, InputEr
         return Err(InputError::new(field, message.replace("line ", "row ")));
     }
     let lines: Vec<usize> = (1..=rows.len()).collect();
-    from_rows(rows, &lines, has_frequency, field).map_err(|e| InputError::new(e.field, e.message.replace("line ", "row ")))
+    from_rows(&rows, &lines, has_frequency, field).map_err(|e| InputError::new(e.field, e.message.replace("line ", "row ")))
 }
 
 /// Column k of the row holds COLUMNS[header[k]]. A header with several problems is
@@ -529,8 +541,7 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
             }
         }
     }
-    let missing: Vec<&str> =
-        COLUMNS[..3].iter().enumerate().filter(|&(c, name)| !columns.contains(&c) && !renames.iter().any(|(_, ours)| ours == name)).map(|(_, &name)| name).collect();
+    let missing: Vec<&str> = [0, 2].into_iter().filter(|&c| !columns.contains(&c) && !renames.iter().any(|(_, ours)| *ours == COLUMNS[c])).map(|c| COLUMNS[c]).collect();
     let mut problems = Vec::new();
     match renames.as_slice() {
         [] => {}
@@ -539,15 +550,20 @@ fn read_header(fields: &[String], line: usize, field: &str) -> Result<Vec<usize>
             .push(format!("names columns a page list calls otherwise: rename {}", and_list(&many.iter().map(|(name, ours)| format!("“{name}” to {ours}")).collect::<Vec<_>>()))),
     }
     if !missing.is_empty() {
-        let server =
-            if missing.contains(&"server") { "; a page's server is the host its requests are counted against (for https://www.example.com/a.html, www.example.com)" } else { "" };
         problems.push(format!(
-            "has no column{} {}; the header must name page, server and change_rate (the other columns are optional){server}",
+            "has no column{} {}; the header must name page and change_rate, and server unless every page is a URL (its host is then its server); the other columns are optional",
             if missing.len() > 1 { "s" } else { "" },
             and_list(&missing.iter().map(ToString::to_string).collect::<Vec<_>>())
         ));
     }
     if problems.is_empty() { Ok(columns) } else { Err(InputError::new(field, format!("line {line} {}", problems.join("; it also ")))) }
+}
+
+/// A row's server: the one given, else the host of its page's URL (a crawl's own export
+/// names pages by URL and no server), else None.
+pub fn server_of<'a>(server: &'a str, page: &str) -> Option<Cow<'a, str>> {
+    let server = server.trim();
+    if server.is_empty() { super::history::server::host(page.trim()).map(Cow::Owned) } else { Some(Cow::Borrowed(server)) }
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -624,6 +640,9 @@ fn read_row(columns: &[usize], fields: &[String], separator: Separator) -> Resul
             _ => row.metadata = Some(text.trim().to_string()),
         }
     }
+    if let Some(Cow::Owned(host)) = server_of(&row.server, &row.page) {
+        row.server = host;
+    }
     check_row(&row)?;
     Ok(row)
 }
@@ -642,7 +661,10 @@ fn check_row(row: &PageRow) -> Result<(), String> {
         return Err("the page name is empty".into());
     }
     if row.server.is_empty() {
-        return Err(format!("page “{}” has no server", row.page));
+        return Err(format!(
+            "page “{}” has no server and is not a URL with a host (https://www.example.com/a.html, whose server is www.example.com); give its server, or write the page as its URL",
+            row.page
+        ));
     }
     if row.page.chars().count() > MAX_NAME || row.server.chars().count() > MAX_NAME {
         return Err(format!("a name is longer than {MAX_NAME} characters"));
@@ -848,6 +870,36 @@ mod tests {
         assert_eq!((shape.pages, shape.servers, shape.sizes.clone()), (2, 1, vec![2.0]));
         let shape = ListShape::of("page,change_rate\na,1\nb,1\n");
         assert_eq!((shape.pages, shape.servers), (2, 2), "unread servers count one a page");
+        // without a server, a URL's host is its page's server
+        let shape = ListShape::of("page,change_rate\nhttps://a.example/x,1\nhttp://A.example:8080/y,1\nhttps://b.example/,1\n");
+        assert_eq!((shape.pages, shape.servers, shape.sizes.clone()), (3, 2, vec![2.0, 1.0]));
+        assert_eq!(shape.sample[1], ("a.example".to_string(), "http://A.example:8080/y".to_string()));
+    }
+
+    /// Issue 46: a crawl's own export names its pages by URL and no server: each page is
+    /// counted against its URL's host (lowercased, without user and port), where the
+    /// server column is left out or its cell is empty, in a file and inline alike; a
+    /// page that is no URL is refused by line, saying both fixes.
+    #[test]
+    fn a_page_without_a_server_is_counted_against_its_urls_host() {
+        let text = "page,change_rate\nhttps://a.example/x,1\nhttp://User@A.example:8080/y,0.5\nhttps://news.b.example/,2\n";
+        let list = parse(text.as_bytes(), "page_list").unwrap();
+        assert_eq!(list.server_names, vec!["a.example", "news.b.example"]);
+        assert_eq!(list.repo.server_start, vec![0, 2, 3]);
+        let given =
+            parse(b"page,server,change_rate\nhttps://a.example/x,a.example,1\nhttp://User@A.example:8080/y,,0.5\nhttps://news.b.example/,news.b.example,2\n", "page_list").unwrap();
+        assert_eq!(given, list, "an empty server cell reads as the URL's host");
+        let mut seen = Vec::new();
+        each_server_page(text, |server, page| seen.push((server.to_string(), page.to_string())));
+        assert_eq!(seen[1], ("a.example".to_string(), "http://User@A.example:8080/y".to_string()));
+        let rows: Vec<PageRow> = serde_json::from_str(r#"[{"page": "https://a.example/x", "change_rate": 1}, {"page": "http://User@A.example:8080/y", "change_rate": 0.5}, {"page": "https://news.b.example/", "server": "", "change_rate": 2}]"#).unwrap();
+        assert_eq!(from_page_rows(&rows, "page_rows").unwrap(), list);
+        let m = bad("page,change_rate\nhttps://a.example/,1\nlocal,1\n");
+        assert!(m.contains("line 3: page “local” has no server and is not a URL with a host"), "{m}");
+        let m = from_page_rows(&[PageRow { server: String::new(), ..rows[0].clone() }, PageRow { page: "local".into(), server: String::new(), ..rows[0].clone() }], "page_rows")
+            .unwrap_err()
+            .message;
+        assert!(m.contains("row 2: page “local” has no server"), "{m}");
     }
 
     /// A list's sample: every page of a short list, as written, trimmed, rows without a
@@ -990,10 +1042,10 @@ b,,1
         assert!(bad("url,server,change_rate\na,s,1\n").contains("names a column “url”, which a page list calls page: rename it page"));
         // every problem of a header at once
         assert_eq!(bad("url,host,rate\na,s,1\n"), "line 1 names columns a page list calls otherwise: rename “url” to page, “host” to server and “rate” to change_rate");
-        let m = bad("url,rate,capacity\na,1,2\n");
-        assert!(m.contains("rename “url” to page and “rate” to change_rate; it also has no column server;"), "{m}");
-        assert!(m.contains("for https://www.example.com/a.html, www.example.com"), "{m}");
-        assert!(bad("page\na\n").contains("line 1 has no columns server and change_rate;"));
+        let m = bad("url,rate,capacity\na,1,2\nb,1,2\n");
+        assert!(m.contains("rename “url” to page and “rate” to change_rate"), "{m}");
+        assert!(bad("weight\n1\n").contains("line 1 has no columns page and change_rate; the header must name page and change_rate, and server unless every page is a URL"));
+        assert!(bad("page\na\n").contains("line 1 has no column change_rate;"));
         assert!(bad("page,domain,change_rate\na,s,1\n").contains("“domain”, which a page list calls server"));
         assert!(bad("page,server,Rate\na,s,1\n").contains("“rate”, which a page list calls change_rate"));
         // and said when the list is loaded: its shape carries the header's refusal
