@@ -235,7 +235,7 @@ export class WorkerClient {
    * `serial` (worker-files.js `hold`): a run names them by marker. `records`: a
    * history's (gzip decompressed, a WARC file read as its capture index); `kind`: the shape read of each ('list' a page list's
    * servers and rates, 'seeds', 'hosts', 'trace'); `headChars`: its first characters
-   * returned. Resolves to {result}: for each file {bytes, warc, records, head, shape or
+   * returned (of every `headEvery`-th file). Resolves to {result}: for each file {bytes, warc, records, head, shape or
    * shapeError}; rejects with what cannot be read (not UTF-8, damaged gzip, too big), its `field`
    * the file's index. */
   hold(request) {

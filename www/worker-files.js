@@ -108,9 +108,9 @@ const SHAPES = { seeds: core.seed_shape, hosts: core.host_shape, trace: core.tra
 
 /** A 'hold' request: the files read and kept, and for each what the page's checks need:
  * {bytes, warc, records (a WARC file's), pages (a history's file's, where its head cannot
- * tell them), head (its first `headChars` characters), shape (read by `kind`) or
- * shapeError}. */
-export async function hold({ slot, serial, blobs, records = false, kind = null, headChars = 0 }) {
+ * tell them), head (its first `headChars` characters, of every `headEvery`-th file),
+ * shape (read by `kind`) or shapeError}. */
+export async function hold({ slot, serial, blobs, records = false, kind = null, headChars = 0, headEvery = 1 }) {
   const parts = await holdAll(slot, serial, blobs, records);
   const pages = records ? pagesOf(parts) : [];
   return parts.map((part, k) => {
@@ -118,7 +118,7 @@ export async function hold({ slot, serial, blobs, records = false, kind = null, 
     // the index's lines less its legend and its last line end: a record each
     if (part.warc) said.records = lines(part.text) - 2;
     if (pages[k] !== undefined) said.pages = pages[k];
-    if (headChars) said.head = head(part.text, headChars);
+    if (headChars && k % headEvery === 0) said.head = head(part.text, headChars);
     if (kind) {
       try {
         said.shape = SHAPES[kind](part.text);

@@ -8,6 +8,12 @@ import { loadSample, handOff, marker, takesDrops, whileLoading } from '../ui/csv
 const HEAD_CHARS = 256 * 1024;
 /** Every file's together, at most (several sitemap snapshots). */
 const HEADS_CHARS = 1024 * 1024;
+/** Files whose heads the checks hold, at most, spread evenly over those loaded; the
+ * others stand unsampled, priced as those are together (history/config.rs): each check
+ * of 2,000 small logs' heads had held the main thread 133 ms. */
+const SAMPLED_FILES = 64;
+/** File names said in a status, at most. */
+const NAMES_SAID = 5;
 /** The worker's slot for the records held. */
 const SLOT = 'history:records';
 let loads = 0;
@@ -49,14 +55,16 @@ function recordsBox(panel, controls) {
     const serial = ++loads;
     latest = serial;
     const names = blobs.map((b) => b.name);
-    const name = names.length === 1 ? names[0] : `${names.length} files (${names.join(', ')})`;
+    const more = names.length > NAMES_SAID ? `, … and ${fmt(names.length - NAMES_SAID, 9)} more` : '';
+    const name = names.length === 1 ? names[0] : `${fmt(names.length, 9)} files (${names.slice(0, NAMES_SAID).join(', ')}${more})`;
     status.textContent = `Reading ${name}…`;
     // in the checks each file stands as its first characters and its size: the core
     // counts the records a byte there, for the memory a run needs
-    const room = Math.max(4096, Math.min(HEAD_CHARS, Math.floor(HEADS_CHARS / blobs.length)));
+    const every = Math.ceil(blobs.length / SAMPLED_FILES);
+    const room = Math.max(4096, Math.min(HEAD_CHARS, Math.floor(HEADS_CHARS / Math.ceil(blobs.length / every))));
     let read;
     try {
-      ({ result: read } = await panel.client.hold({ slot: SLOT, serial, blobs: blobs.map((b) => b.blob), records: true, headChars: room }));
+      ({ result: read } = await panel.client.hold({ slot: SLOT, serial, blobs: blobs.map((b) => b.blob), records: true, headChars: room, headEvery: every }));
     } catch (error) {
       if (latest !== serial) return true;
       panel.records = null;
@@ -76,7 +84,20 @@ function recordsBox(panel, controls) {
     // a file's pages counted as it loaded, where its head cannot tell them
     const counted = (r) => ({ ...(r.warc && { warc: true }), ...(r.pages !== undefined && { pages: r.pages }) });
     const value = read.map((r, k) => ({ name: names[k], text: marker(SLOT, serial, blobs[k].blob, k, true), ...counted(r) }));
-    const heads = read.map((r, k) => ({ name: names[k], text: r.head, bytes: r.bytes, ...counted(r) }));
+    // the checks' stand-ins: the sampled files' heads, and the others together by kind
+    // (their pages counted or not, WARC files or not), a few entries however many files
+    const heads = [];
+    const rest = new Map();
+    read.forEach((r, k) => {
+      if (r.head !== undefined) return heads.push({ name: names[k], text: r.head, bytes: r.bytes, ...counted(r) });
+      const kind = `${r.pages !== undefined} ${Boolean(r.warc)}`;
+      const group = rest.get(kind) ?? { files: 0, bytes: 0, ...(r.pages !== undefined && { pages: 0 }), ...(r.warc && { warc: true }) };
+      group.files += 1;
+      group.bytes += r.bytes;
+      if (r.pages !== undefined) group.pages += r.pages;
+      rest.set(kind, group);
+    });
+    for (const { files, ...group } of rest.values()) heads.push({ name: `${fmt(files, 9)} more files`, unsampled: true, ...group });
     panel.records = { value, name, bytes, serial, shape: null, heads };
     panel.form.set('source', 'files');
     const warcs = read.filter((r) => r.warc);

@@ -2,7 +2,7 @@
 //! first bytes, pages counted over the whole files where those cannot tell them, and the
 //! reading's time by format.
 
-use super::config::{HistoryConfig, floor_char};
+use super::config::{HistoryConfig, RecordFile, floor_char};
 use crate::core::limits::{Cost, Fix};
 use crate::core::math::distinct;
 use crate::core::model::history::count::PageCount;
@@ -140,6 +140,35 @@ impl Sample {
             _ => counted_in(told, bytes, several, || share.by_page),
         };
         Sample { bytes, told, warc, seen, margin, share, counted }
+    }
+
+    /// The files sampled, together, as a file of one byte: their records a byte and pages
+    /// a record, each file's weighed by its records; the most bytes' format, and its
+    /// margin for a file read past its head (an unsampled file's records a byte may be
+    /// denser than the sampled files'). What an unsampled file stands as
+    /// ([`RecordFile::unsampled`], [`Self::of_size`]); its pages are counted, as those
+    /// of files loaded together are.
+    fn pooled<'a>(samples: impl Iterator<Item = &'a Sample>) -> Sample {
+        let (mut bytes, mut seen, mut pages, mut url_bytes) = (0.0, 0.0, 0.0, 0.0);
+        let (mut told, mut largest) = (Format::Auto, -1.0);
+        for s in samples {
+            bytes += s.bytes;
+            seen += s.seen;
+            pages += s.seen * s.share.per_record;
+            url_bytes += s.seen * s.share.url_bytes;
+            if s.bytes > largest {
+                (told, largest) = (s.told, s.bytes);
+            }
+        }
+        let share = if seen > 0.0 { PageShare { per_record: pages / seen, url_bytes: url_bytes / seen, by_page: false } } else { PageShare::EVERY_RECORD };
+        let seen = if bytes > 0.0 { seen / bytes } else { MARKS_PER_BYTE };
+        let margin = if told.by_line() || told == Format::Sitemap { SAMPLED_MARGIN_LINES } else { SAMPLED_MARGIN };
+        Sample { bytes: 1.0, told, warc: false, seen, margin, share, counted: None }
+    }
+
+    /// This pooled sample for a file of `bytes` bytes (`warc`: a WARC file's index).
+    fn of_size(&self, bytes: f64, warc: bool) -> Sample {
+        Sample { bytes, warc, seen: self.seen * bytes, ..self.clone() }
     }
 }
 
@@ -430,7 +459,10 @@ pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
     let bytes = texts + paths.iter().map(|p| p.sample.bytes).sum::<f64>();
     // the page holds every file's whole text while it runs
     let held: f64 = config.files.iter().map(|f| f.bytes.unwrap_or(f.text.len() as u64).max(f.text.len() as u64) as f64).sum::<f64>() + config.records_bytes.unwrap_or(0) as f64;
-    let samples: Vec<Sample> = config.files.iter().map(|f| Sample::of(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, config.format, several)).collect();
+    let sampled = |f: &RecordFile| Sample::of(&f.text, f.bytes.unwrap_or(0).max(f.text.len() as u64) as f64, config.format, several);
+    let samples: Vec<Option<Sample>> = config.files.iter().map(|f| (!f.unsampled).then(|| sampled(f))).collect();
+    let pooled = Sample::pooled(samples.iter().flatten());
+    let samples: Vec<Sample> = samples.into_iter().zip(&config.files).map(|(s, f)| s.unwrap_or_else(|| pooled.of_size(f.bytes.unwrap_or(0) as f64, f.warc))).collect();
     // pages counted over whole files: by the page's worker as it loaded them (given; a
     // WARC file's as its capture index), a whole text here (a WARC file's text is priced
     // by its head's target URIs), the command line's paths before they are read

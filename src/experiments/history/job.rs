@@ -73,7 +73,7 @@ impl HistoryJob {
         let mut inputs: Vec<Input> = std::mem::take(&mut config.files)
             .into_iter()
             .map(|f| {
-                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64), warc: f.warc, pages: f.pages });
+                config.files.push(RecordFile { name: f.name.clone(), text: String::new(), bytes: Some(f.text.len() as u64), warc: f.warc, pages: f.pages, unsampled: false });
                 Input { name: f.name, source: Source::Text { text: f.text, at: 0 }, warc: f.warc }
             })
             .collect();

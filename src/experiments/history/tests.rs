@@ -502,6 +502,55 @@ fn a_files_counted_pages_price_it_and_a_bad_count_is_refused() {
     }
 }
 
+/// Files past those whose heads the page's checks sample stand as the sampled ones do
+/// together: 2,000 small crawl logs of a page each (the page's form had held its main
+/// thread 133 ms a check with every head) priced from 63 heads at no less than their
+/// whole texts (less the pages' count's error) and within 1.3 times (an unsampled file may be denser than those seen);
+/// an unsampled file needs its size, and some file its head.
+#[test]
+fn unsampled_files_are_priced_as_the_sampled_ones() {
+    let log = |f: usize| -> String {
+        (1..=12).map(|m| format!("2025-{m:02}-01T05:00:00Z 200 10 http://s{}.example/p{f} - - text/html #001 20250101000000+1 sha1:D{f}x{} - -\n", f % 50, m / 4)).collect()
+    };
+    let whole = HistoryConfig {
+        source: RecordSource::Files,
+        files: (0..2_000).map(|f| RecordFile { name: format!("crawl-{f}.log"), text: log(f), ..Default::default() }).collect(),
+        ..Default::default()
+    };
+    let stride = 2_000usize.div_ceil(64); // views/history.js, SAMPLED_FILES
+    let mut stand_in = whole.clone();
+    for (f, file) in stand_in.files.iter_mut().enumerate() {
+        file.bytes = Some(file.text.len() as u64);
+        file.pages = Some(1.0);
+        if f % stride != 0 {
+            file.text.clear();
+            file.unsampled = true;
+        }
+    }
+    assert!(stand_in.files.iter().filter(|f| !f.unsampled).count() <= 64);
+    stand_in.validate().expect("a valid stand-in");
+    let (a, b) = (whole.cost(), stand_in.cost());
+    assert_eq!(a.work, b.work, "the bytes of records");
+    for (what, whole, priced) in [("memory", a.bytes, b.bytes), ("time", a.seconds, b.seconds)] {
+        // (every text's pages are counted by the sketch, within its 0.81 %)
+        assert!((0.99..=1.3).contains(&(priced / whole)), "{what}: {priced} priced from the sampled heads against {whole} from every text");
+    }
+    // as the page sends them: the unsampled files as one entry
+    let mut together = stand_in.clone();
+    let (rest, mut kept): (Vec<RecordFile>, Vec<RecordFile>) = together.files.into_iter().partition(|f| f.unsampled);
+    let (bytes, pages) = rest.iter().fold((0, 0.0), |(b, p), f| (b + f.bytes.unwrap(), p + f.pages.unwrap()));
+    kept.push(RecordFile { name: format!("{} more files", rest.len()), bytes: Some(bytes), pages: Some(pages), unsampled: true, ..Default::default() });
+    together.files = kept;
+    let c = together.cost();
+    assert!((c.bytes / b.bytes - 1.0).abs() < 1e-9 && (c.seconds / b.seconds - 1.0).abs() < 1e-9, "{c:?} against {b:?}");
+    let mut sizeless = stand_in.clone();
+    sizeless.files[1].bytes = None;
+    assert_eq!(sizeless.validate().unwrap_err().field, "files[1]");
+    let mut none_sampled = stand_in;
+    none_sampled.files.iter_mut().for_each(|f| f.unsampled = true);
+    assert!(none_sampled.validate().unwrap_err().message.contains("are all unsampled"));
+}
+
 /// A WARC file's capture index in time order (as the page's worker sends it), and a
 /// sitemap's snapshots of under a megabyte, are priced by the pages they name together,
 /// not a page a record: each file's pages given as its own (what pricing them one file
