@@ -127,7 +127,7 @@ fn outcome_of(case: cases::Case, k: u64, run_seconds: f64) -> serde_json::Value 
 
 /// A history's files as the page's form checks them (views/history.js, `heads`): each
 /// its size and its pages as the worker counted them while it loaded the file, where
-/// its head cannot tell them (wasm `PageCounter`), and the first characters (256 K, 1 M
+/// its head cannot tell them (wasm `PageCounter`), and the first characters (256 K, 256 K
 /// over all) of every k-th file, at most 64 of them; the others unsampled, together by
 /// kind (pages counted or not, WARC or not), a few entries. The page
 /// never checks a whole text on its main thread: a case of 10,000 crawl.logs given
@@ -138,7 +138,7 @@ fn with_files_as_the_form_holds(config: Config) -> Config {
     let Config::History(mut history) = config else { return config };
     let several = history.files.len() > 1;
     let every = history.files.len().div_ceil(64).max(1);
-    let room = ((1usize << 20) / history.files.len().div_ceil(every).max(1)).clamp(4096, 256 * 1024);
+    let room = ((256usize << 10) / history.files.len().div_ceil(every).max(1)).clamp(4096, 256 * 1024);
     let (mut count, mut before) = (None::<PageCount>, 0.0);
     for (k, file) in history.files.iter_mut().enumerate().filter(|(_, f)| f.bytes.is_none() && !f.warc) {
         let bytes = file.text.len() as u64;

@@ -6,8 +6,10 @@ import { loadSample, handOff, marker, takesDrops, whileLoading } from '../ui/csv
 
 /** A file's first characters in the checks, at most (the core samples up to 1 MiB). */
 const HEAD_CHARS = 256 * 1024;
-/** Every file's together, at most (several sitemap snapshots). */
-const HEADS_CHARS = 1024 * 1024;
+/** Every file's together, at most: each check parses them (64 logs' heads of 16 KB each,
+ * 1 MB, held the main thread 63 ms an edit; several files' pages are counted by the
+ * worker, their heads only tell their records a byte). */
+const HEADS_CHARS = 256 * 1024;
 /** Files whose heads the checks hold, at most, spread evenly over those loaded; the
  * others stand unsampled, priced as those are together (history/config.rs): each check
  * of 2,000 small logs' heads had held the main thread 133 ms. */
