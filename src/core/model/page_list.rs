@@ -307,7 +307,14 @@ impl ListShape {
         };
         while reader.read_byte_record(&mut record).unwrap_or(false) {
             let Some((server, rate, limit_columns, metadata)) = columns else {
-                let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| f.trim().eq_ignore_ascii_case(name)));
+                // a column by its name, or by another common name the run refuses it for
+                // (said in `header_problem`): a crawl's export `url,host,rate` is sized
+                // by its hosts meanwhile, not a server a row
+                let named = |f: &str, name: &str| {
+                    let f = f.trim().to_ascii_lowercase();
+                    f == name || synonym(&f) == Some(name)
+                };
+                let index = |name: &str| record.iter().position(|f| std::str::from_utf8(f).is_ok_and(|f| named(f, name)));
                 columns = Some((index("server"), index("change_rate"), [index("crawl_delay"), index("capacity"), index("response_ms")], index("metadata")));
                 page = index("page");
                 estimated_rates = index("rate_low").is_some();
@@ -1051,6 +1058,11 @@ b,,1
         // and said when the list is loaded: its shape carries the header's refusal
         let shape = ListShape::of("url,server,change_rate\na,s,1\n");
         assert!(shape.header_problem.as_deref().is_some_and(|m| m.contains("line 1 names a column “url”")), "{:?}", shape.header_problem);
+        // sized by the columns it means meanwhile: its hosts, or its URLs' hosts
+        let shape = ListShape::of("url,host,rate\na,s,1\nb,s,2\n");
+        assert_eq!((shape.pages, shape.servers, shape.rates.sum), (2, 1, 3.0));
+        let shape = ListShape::of("url,rate\nhttps://a.example/x,1\nhttps://a.example/y,1\n");
+        assert_eq!((shape.pages, shape.servers), (2, 1));
         assert_eq!(ListShape::of("page,server,change_rate\na,s,1\n").header_problem, None);
         // (a spreadsheet's byte-order mark and semicolons read as the run reads them)
         assert_eq!(ListShape::of("\u{feff}page;server;change_rate\na;s;0,5\n").header_problem, None);

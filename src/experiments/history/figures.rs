@@ -151,8 +151,8 @@ fn spacing(o: &HistoryOutput) -> Figure {
         legend: Corner::LowerLeft,
         summary: format!(
             "{} of {} pages drawn. Above the dashed line most intervals between visits saw a change, so the records bound the rate from below only: a page seen monthly cannot show a daily rate.",
-            drawn.len(),
-            o.pages.len()
+            thousands(drawn.len() as f64),
+            thousands(o.pages.len() as f64)
         ),
     }
 }
