@@ -325,10 +325,7 @@ impl PageCounter {
         let Some(format) = crate::experiments::history::cost::counted_format(head, bytes, Format::Auto, several) else {
             return false;
         };
-        match self.0.as_mut() {
-            Some(count) => count.next_file(format),
-            None => self.0 = Some(PageCount::new(format)),
-        }
+        PageCount::begin(&mut self.0, format);
         true
     }
 

@@ -133,37 +133,29 @@ fn outcome_of(case: cases::Case, k: u64, run_seconds: f64) -> serde_json::Value 
 /// never checks a whole text on its main thread: a case of 10,000 crawl.logs given
 /// inline took 1.6 s counted here (and, as the page held them, 0.12 s: it now samples).
 fn with_files_as_the_form_holds(config: Config) -> Config {
-    use freshlab::core::model::history::{Format, count::PageCount};
-    use freshlab::experiments::history::{config::floor_char, cost::counted_format};
+    use freshlab::core::model::history::Format;
+    use freshlab::experiments::history::config::{RecordFile, floor_char};
+    use freshlab::experiments::history::cost::{counted_format, counted_together};
     let Config::History(mut history) = config else { return config };
     let several = history.files.len() > 1;
     let every = history.files.len().div_ceil(64).max(1);
     let room = ((256usize << 10) / history.files.len().div_ceil(every).max(1)).clamp(4096, 256 * 1024);
-    let (mut count, mut before) = (None::<PageCount>, 0.0);
-    for (k, file) in history.files.iter_mut().enumerate().filter(|(_, f)| f.bytes.is_none() && !f.warc) {
+    // the texts the page's worker holds, their pages counted together as it loads them
+    let held = |f: &RecordFile| f.bytes.is_none() && !f.warc;
+    let formats: Vec<Option<Format>> =
+        history.files.iter().map(|f| held(f).then(|| counted_format(&f.text[..floor_char(&f.text, 1 << 20)], f.text.len() as f64, Format::Auto, several)).flatten()).collect();
+    let counted = counted_together(&formats, |k, count| count.feed(&history.files[k].text));
+    for (k, file) in history.files.iter_mut().enumerate().filter(|(_, f)| held(f)) {
         let bytes = file.text.len() as u64;
-        let head = &file.text[..floor_char(&file.text, 1 << 20)];
-        if let Some(format) = counted_format(head, bytes as f64, Format::Auto, several) {
-            let count = match count.as_mut() {
-                Some(count) => {
-                    count.next_file(format);
-                    count
-                }
-                None => count.insert(PageCount::new(format)),
-            };
-            count.feed(&file.text);
-            let now = count.pages();
-            file.pages = Some(now - before);
-            before = now;
-        }
+        file.pages = counted[k].or(file.pages);
         file.text.truncate(if k % every == 0 { floor_char(&file.text, room) } else { 0 });
         file.unsampled = k % every != 0;
         file.bytes = Some(bytes);
     }
     let (rest, mut files): (Vec<_>, Vec<_>) = std::mem::take(&mut history.files).into_iter().partition(|f| f.unsampled);
-    let mut kinds: Vec<freshlab::experiments::history::config::RecordFile> = Vec::new();
+    let mut kinds: Vec<RecordFile> = Vec::new();
     for file in rest {
-        let kind = |f: &freshlab::experiments::history::config::RecordFile| (f.pages.is_some(), f.warc);
+        let kind = |f: &RecordFile| (f.pages.is_some(), f.warc);
         match kinds.iter_mut().find(|k| kind(k) == kind(&file)) {
             Some(group) => {
                 group.bytes = Some(group.bytes.unwrap_or(0) + file.bytes.unwrap_or(0));

@@ -240,7 +240,7 @@ fn counted_in(told: Format, bytes: f64, several: bool, by_page: impl FnOnce() ->
 /// The pages of files counted together, each the pages it adds to those before it (None
 /// where it is not counted): `files` each its format to count in, if any, and what reads
 /// its lines into the count.
-fn counted_together<F: FnMut(usize, &mut PageCount)>(formats: &[Option<Format>], mut read: F) -> Vec<Option<f64>> {
+pub fn counted_together<F: FnMut(usize, &mut PageCount)>(formats: &[Option<Format>], mut read: F) -> Vec<Option<f64>> {
     let (mut count, mut before) = (None::<PageCount>, 0.0);
     let mut added = Vec::with_capacity(formats.len());
     for (k, format) in formats.iter().enumerate() {
@@ -248,13 +248,7 @@ fn counted_together<F: FnMut(usize, &mut PageCount)>(formats: &[Option<Format>],
             added.push(None);
             continue;
         };
-        let count = match count.as_mut() {
-            Some(count) => {
-                count.next_file(format);
-                count
-            }
-            None => count.insert(PageCount::new(format)),
-        };
+        let count = PageCount::begin(&mut count, format);
         read(k, count);
         let now = count.pages();
         added.push(Some(now - before));

@@ -52,6 +52,18 @@ impl PageCount {
         PageCount { reader: Reader::new(format), batch: Records::default(), sketch: Distinct::default(), rest: String::new() }
     }
 
+    /// The count of files read so far in `count`, with a file in `format` begun: the
+    /// first (a new count), or the next ([`Self::next_file`]).
+    pub fn begin(count: &mut Option<PageCount>, format: Format) -> &mut PageCount {
+        match count {
+            Some(count) => {
+                count.next_file(format);
+                count
+            }
+            None => count.insert(PageCount::new(format)),
+        }
+    }
+
     /// Ends the file read (as [`Self::pages`]) and begins another, in `format`.
     pub fn next_file(&mut self, format: Format) {
         self.end_file();
