@@ -42,11 +42,19 @@ impl Distinct {
     pub fn count(&self) -> f64 {
         let m = REGISTERS as f64;
         let alpha = 0.7213 / (1.0 + 1.079 / m);
-        let sum: f64 = self.registers.iter().map(|&r| (-(r as f64)).exp2()).sum();
+        // 2^-r for a register's small integer r, exactly, by its exponent bits: exp2 over
+        // the 16,384 registers at each count took 0.2 ms, and a history's files are
+        // counted after each (2,000 small logs: 0.2 s of a 0.47 s run)
+        let sum: f64 = self.registers.iter().map(|&r| half_to_the(r)).sum();
         let raw = alpha * m * m / sum;
         let empty = self.registers.iter().filter(|&&r| r == 0).count();
         if raw <= 2.5 * m && empty > 0 { m * (m / empty as f64).ln() } else { raw }
     }
+}
+
+/// 2^-r, exactly (a register holds at most 65).
+fn half_to_the(r: u8) -> f64 {
+    f64::from_bits((1023 - u64::from(r)) << 52)
 }
 
 #[cfg(test)]
@@ -60,6 +68,13 @@ mod tests {
     /// URLs counted exactly beside the sketch's estimate: each within 4 standard errors
     /// (linear counting is exact to far less while few registers are set), repeats
     /// counted once.
+    #[test]
+    fn a_registers_power_of_a_half_is_exact() {
+        for r in 0..=u8::MAX {
+            assert_eq!(half_to_the(r), (-f64::from(r)).exp2(), "{r}");
+        }
+    }
+
     #[test]
     fn counts_within_its_standard_error() {
         for n in [0usize, 1, 10, 1_000, 30_000, 200_000] {
