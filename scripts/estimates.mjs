@@ -129,6 +129,19 @@ function sitemapSnapshots(name, snapshots, pages) {
   });
 }
 
+/** `files` Heritrix crawl logs of one page each on 50 hosts, its `visits` fetches a month
+ * apart, its digest changing every fourth (a crawl's logs kept a page a file). */
+function crawlLogs(name, files, visits) {
+  const folder = path.join(dir, name);
+  fs.mkdirSync(folder);
+  return Array.from({ length: files }, (_, f) => {
+    const file = path.join(folder, `crawl-${f}.log`);
+    const lines = Array.from({ length: visits }, (_, v) => `2025-${String(1 + (v % 12)).padStart(2, '0')}-01T05:00:00Z 200 10 http://s${f % 50}.example/p${f} - - text/html #001 20250101000000+1 sha1:D${f}x${v >> 2} - -\n`);
+    fs.writeFileSync(file, lines.join(''));
+    return file;
+  });
+}
+
 /** A WARC file of `pages` pages fetched `visits` times: responses whose payloads are
  * `size` bytes (± half) of words (they deflate 2.6 times, HTML more), each page changing
  * every 1–5 visits; with their payload digests or without (the reader then hashes
@@ -186,7 +199,7 @@ const lists = {
   slow: pageList('slow', 2000, 100, 0.002),
   sample: path.join(root, 'www', 'samples', 'sample-pages.csv'),
 };
-say(`writing capture indexes and WARC files into ${dir}…`);
+say(`writing capture indexes, WARC files and crawl logs into ${dir}…`);
 const records = {
   cdx: captureIndex('index', 50_000, 30),
   once: captureIndex('crawl', 500_000, 1),
@@ -195,6 +208,8 @@ const records = {
   warc: warcFile('digests', 4000, 12, { size: 2250, digests: true, gzip: false }),
   hashed: warcFile('hashed', 500, 40, { size: 40_000, digests: false, gzip: false }),
   gzipped: warcFile('gzipped', 4000, 24, { size: 2250, digests: false, gzip: true }),
+  logs: crawlLogs('logs', 2000, 12),
+  moreLogs: crawlLogs('more-logs', 10_000, 12),
 };
 const baseline = measure(['factor-curves', '--points', '10']).bytes;
 
@@ -234,6 +249,8 @@ const CASES = [
   ['history', 'a WARC file, 48,000 responses with digests', ['history', records.warc]],
   ['history', 'a WARC file, 20,000 responses of 40 KB hashed', ['history', records.hashed]],
   ['history', 'a WARC file gzipped a record a member, 96,000 responses hashed', ['history', records.gzipped]],
+  ['history', '2,000 crawl logs of 12 fetches of a page', ['history', ...records.logs]],
+  ['history', '10,000 crawl logs of 12 fetches of a page', ['history', ...records.moreLogs]],
   ['crawlers', 'classroom defaults (Nutch, shipped)', ['crawlers']],
   ['crawlers', 'adaptive Nutch, 1,000,000 pages', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository.pages', '1000000', '--repository.servers', '20000']],
   ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],

@@ -9,15 +9,25 @@ const REGISTERS: usize = 1 << BITS;
 /// The relative standard error of [`Distinct::count`].
 pub const STANDARD_ERROR: f64 = 1.04 / 128.0;
 
+/// A register's largest rank: the first 1 in the 50 bits a hash has beyond its index,
+/// 51 where all are 0.
+const MOST_RANK: u32 = 64 - BITS + 1;
+
 /// A HyperLogLog sketch of 64-bit hashes.
 #[derive(Clone, Debug)]
 pub struct Distinct {
     registers: Vec<u8>,
+    /// Σ 2^-r over the registers, in units of 2^-[`MOST_RANK`]: exact, kept as they
+    /// change (a history's files are counted after each: 2,000 small logs summed the
+    /// 16,384 registers 2,000 times, a quarter of the run).
+    sum: u128,
+    /// The registers still 0.
+    empty: usize,
 }
 
 impl Default for Distinct {
     fn default() -> Self {
-        Distinct { registers: vec![0; REGISTERS] }
+        Distinct { registers: vec![0; REGISTERS], sum: REGISTERS as u128 * unit_power(0), empty: REGISTERS }
     }
 }
 
@@ -33,7 +43,11 @@ impl Distinct {
         // the rank of the first 1 in the remaining 50 bits (51 where all are 0)
         let rank = ((x << BITS) | (1 << (BITS - 1))).leading_zeros() as u8 + 1;
         let kept = &mut self.registers[register];
-        *kept = (*kept).max(rank);
+        if rank > *kept {
+            self.sum = self.sum - unit_power(*kept) + unit_power(rank);
+            self.empty -= usize::from(*kept == 0);
+            *kept = rank;
+        }
     }
 
     /// The distinct hashes inserted, estimated (the raw estimate, or linear counting
@@ -42,19 +56,15 @@ impl Distinct {
     pub fn count(&self) -> f64 {
         let m = REGISTERS as f64;
         let alpha = 0.7213 / (1.0 + 1.079 / m);
-        // 2^-r for a register's small integer r, exactly, by its exponent bits: exp2 over
-        // the 16,384 registers at each count took 0.2 ms, and a history's files are
-        // counted after each (2,000 small logs: 0.2 s of a 0.47 s run)
-        let sum: f64 = self.registers.iter().map(|&r| half_to_the(r)).sum();
+        let sum = self.sum as f64 / unit_power(0) as f64;
         let raw = alpha * m * m / sum;
-        let empty = self.registers.iter().filter(|&&r| r == 0).count();
-        if raw <= 2.5 * m && empty > 0 { m * (m / empty as f64).ln() } else { raw }
+        if raw <= 2.5 * m && self.empty > 0 { m * (m / self.empty as f64).ln() } else { raw }
     }
 }
 
-/// 2^-r, exactly (a register holds at most 65).
-fn half_to_the(r: u8) -> f64 {
-    f64::from_bits((1023 - u64::from(r)) << 52)
+/// 2^-r in units of 2^-[`MOST_RANK`], exactly.
+fn unit_power(r: u8) -> u128 {
+    1 << (MOST_RANK - u32::from(r))
 }
 
 #[cfg(test)]
@@ -65,16 +75,25 @@ mod tests {
     use super::*;
     use crate::core::model::history::hash;
 
+    /// The sum kept as registers change is the registers' sum of 2^-r, and the empty
+    /// registers are those at 0, however many hashes came.
+    #[test]
+    fn the_kept_sum_is_the_registers_sum() {
+        let mut sketch = Distinct::default();
+        for n in [0u64, 1, 100, 20_000, 300_000] {
+            for k in 0..n {
+                sketch.insert(hash(&format!("https://example.org/{n}/{k}")));
+            }
+            let sum: f64 = sketch.registers.iter().map(|&r| (-f64::from(r)).exp2()).sum();
+            assert!((sketch.sum as f64 / unit_power(0) as f64 - sum).abs() <= 1e-12 * sum, "{n}: {} against {sum}", sketch.sum);
+            assert_eq!(sketch.empty, sketch.registers.iter().filter(|&&r| r == 0).count(), "{n}");
+        }
+        assert!(sketch.registers.iter().all(|&r| u32::from(r) <= MOST_RANK));
+    }
+
     /// URLs counted exactly beside the sketch's estimate: each within 4 standard errors
     /// (linear counting is exact to far less while few registers are set), repeats
     /// counted once.
-    #[test]
-    fn a_registers_power_of_a_half_is_exact() {
-        for r in 0..=u8::MAX {
-            assert_eq!(half_to_the(r), (-f64::from(r)).exp2(), "{r}");
-        }
-    }
-
     #[test]
     fn counts_within_its_standard_error() {
         for n in [0usize, 1, 10, 1_000, 30_000, 200_000] {

@@ -165,6 +165,22 @@ impl Settings for HistoryConfig {
         if cfg!(target_arch = "wasm32") && !self.paths.is_empty() {
             return Err(InputError::new("paths", "are read by the command line only; in the page, load the files"));
         }
+        // a path is read more than once: sampled to price it, its pages counted, then read
+        #[cfg(not(target_arch = "wasm32"))]
+        for path in &self.paths {
+            match std::fs::metadata(path) {
+                Err(e) => return Err(InputError::new("paths", format!("{path} cannot be read ({e}); give the path of a file of records"))),
+                Ok(m) if !m.is_file() => {
+                    return Err(InputError::new(
+                        "paths",
+                        format!(
+                            "{path} is not a file (a pipe, a directory or a device), and the records are read more than once (priced, their pages counted, then read); save them to a file and give its path"
+                        ),
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
         for (k, file) in self.files.iter().enumerate() {
             if file.pages.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
                 return Err(InputError::new(

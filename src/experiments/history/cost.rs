@@ -51,6 +51,13 @@ const COUNT_SECONDS_PER_BYTE: f64 = 1.0 / 330e6;
 /// allowed, it had left a WARC file of 20,000 records on 500 pages priced at 0.96 times
 /// its peak resident size once its pages were counted.
 const STREAM_BYTES: f64 = 1.1e6;
+/// A path's own time beside its bytes, natively on the reference machine: its sampling,
+/// its pages' count and its reading each open it and ask its size (some 8 calls to the
+/// system), and its pages' count is read after it. Fitted to 2,000 and 10,000 crawl
+/// logs of 12 lines (`npm run estimates` has them): 0.14 s and 0.65 s here, at a probe
+/// of 1.38, where the rest of their estimate was 0.05 s and 0.25 s and one such log
+/// runs in 0.03 s (they had been estimated at a fifth of their time).
+const SECONDS_PER_PATH: f64 = 25e-6;
 /// Inflating gzip, per compressed byte (the same 126 MB gzipped whole, 49 MB: 0.37 s
 /// more; a record a member, 80 MB: 0.66 s more).
 const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
@@ -265,9 +272,12 @@ const SHARE_BYTES: usize = 64 * 1024;
 /// megabyte (decompressed where it is gzip) sampled, then let go.
 #[derive(Clone)]
 struct PathSample {
-    /// Its path, to count its pages (natively: the page's files are texts).
+    /// Its path, to count its pages (natively: the page's files are texts), and the
+    /// file as it was sampled (its pages' count is kept for it).
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     path: String,
+    #[cfg(not(target_arch = "wasm32"))]
+    key: FileKey,
     sample: Sample,
     /// Its size on the disk where it is gzip, else 0.
     gzipped: f64,
@@ -292,7 +302,7 @@ impl PathSample {
         if let Some(kept) = SAMPLED.lock().ok().and_then(|mut s| s.get_or_insert_with(HashMap::new).get(&key).cloned()) {
             return kept;
         }
-        let sampled = Self::sampled(path, format, several);
+        let sampled = Self::sampled(key.0.clone(), format, several);
         if let Ok(mut kept) = SAMPLED.lock() {
             kept.get_or_insert_with(HashMap::new).insert(key, sampled.clone());
         }
@@ -300,7 +310,8 @@ impl PathSample {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn sampled(path: &str, format: Format, several: bool) -> PathSample {
+    fn sampled(key: FileKey, format: Format, several: bool) -> PathSample {
+        let path = &key.0;
         let (head, bytes, gzipped) = Self::head(path);
         let warc = history::warc::is_warc(head.as_bytes()).then(|| {
             // its records' first lines and headers, names without case (not a lower-case
@@ -311,7 +322,7 @@ impl PathSample {
             let digested = starting("WARC-Payload-Digest:");
             (records, if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 })
         });
-        PathSample { path: path.to_string(), sample: Sample::of(&head, bytes, format, several), gzipped, warc }
+        PathSample { path: path.to_string(), sample: Sample::of(&head, bytes, format, several), gzipped, warc, key }
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -405,7 +416,7 @@ fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
     if formats.iter().all(Option::is_none) {
         return formats.iter().map(|_| None).collect();
     }
-    let key: Key = (samples.iter().map(|s| file_key(&s.path)).collect(), formats.clone());
+    let key: Key = (samples.iter().map(|s| s.key.clone()).collect(), formats.clone());
     if let Some(kept) = COUNTED.lock().ok().and_then(|mut c| c.get_or_insert_with(HashMap::new).get(&key).cloned()) {
         return kept;
     }
@@ -481,7 +492,7 @@ pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
     let marks = files.iter().map(|f| f.marks).sum::<f64>() + unsampled;
     let page_memory = page_memory + unsampled * page_bytes(&PageShare::EVERY_RECORD);
     // the page's files are text (a WARC file it read as its capture index)
-    let read_paths: f64 = paths.iter().zip(&in_paths).map(|(p, counted)| p.seconds(counted.is_some())).sum();
+    let read_paths: f64 = paths.iter().zip(&in_paths).map(|(p, counted)| p.seconds(counted.is_some()) + SECONDS_PER_PATH).sum();
     let seconds = texts * SECONDS_PER_BYTE + read_paths + files.iter().map(|f| f.seconds).sum::<f64>() + unsampled * SECONDS_PER_PAGE;
     // the command line's paths are read one at a time through a stream's buffers
     let streams = if paths.is_empty() { 0.0 } else { STREAM_BYTES };

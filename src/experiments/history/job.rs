@@ -346,7 +346,10 @@ pub(super) use stream::Stream;
 mod stream {
     use crate::core::input::InputError;
     use crate::core::model::history::warc;
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufRead, BufReader, Read, Seek};
+
+    /// A stream's buffer: a megabyte.
+    const BUFFER: usize = 1 << 20;
 
     /// A file's stream, opened when its reading starts: a run of a thousand files (a
     /// year of daily sitemaps, an index's shards) holds one file open and one buffer.
@@ -376,11 +379,18 @@ mod stream {
         fn reader(&mut self) -> Result<&mut Box<dyn BufRead>, String> {
             if self.reader.is_none() {
                 let cannot = |e: std::io::Error| format!("cannot be read ({e})");
+                // opened once, its magic bytes read and the file rewound (2,000 small logs
+                // had each been opened three times a reading)
+                let mut file = std::fs::File::open(&self.path).map_err(cannot)?;
                 let mut magic = [0u8; 2];
-                let gzip = std::fs::File::open(&self.path).map_err(cannot)?.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
-                let file = std::fs::File::open(&self.path).map_err(cannot)?;
+                let gzip = file.read_exact(&mut magic).is_ok() && magic == [0x1f, 0x8b];
+                file.rewind().map_err(cannot)?;
+                // a buffer of a megabyte, or the whole of a smaller file (a megabyte taken
+                // and given back for each of 2,000 small logs was an mmap and munmap each)
+                let size = file.metadata().map_or(u64::MAX, |m| m.len());
+                let capacity = if gzip { BUFFER } else { BUFFER.min(size.saturating_add(1).max(8 * 1024).try_into().unwrap_or(BUFFER)) };
                 let mut reader: Box<dyn BufRead> =
-                    if gzip { Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(1 << 20, file)) };
+                    if gzip { Box::new(BufReader::with_capacity(capacity, flate2::read::MultiGzDecoder::new(file))) } else { Box::new(BufReader::with_capacity(capacity, file)) };
                 // a WARC file: read as the capture index it implies, a record at a time
                 self.warc = reader.fill_buf().is_ok_and(warc::is_warc);
                 if self.warc {

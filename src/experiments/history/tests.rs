@@ -666,7 +666,7 @@ fn a_warc_file_is_read_as_its_captures() {
 /// without a digest) and the gzip it inflates, as measured (config.rs): by hand, 200
 /// responses of 2,000-byte payloads, with their digests, without, and gzipped a record a
 /// member (its bytes then its first megabyte's inflated ratio times its size: here the
-/// whole file's).
+/// whole file's); each path 25 µs more, its opening.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
@@ -691,15 +691,16 @@ fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
     let without: String = (0..200).map(|k| record(k, false)).collect();
     let (a, b) = (with.len() as f64, without.len() as f64);
     let close = |got: f64, want: f64, what: &str| assert!((got / want - 1.0).abs() < 1e-9, "{what}: {got} against {want}");
-    close(seconds("with.warc", with.as_bytes()), 200.0 * 2.2e-6 + a / 6e9, "with digests");
-    close(seconds("without.warc", without.as_bytes()), 200.0 * 2.2e-6 + b / 6e9 + b / 1.1e9, "without");
+    let opening = 25e-6;
+    close(seconds("with.warc", with.as_bytes()), opening + 200.0 * 2.2e-6 + a / 6e9, "with digests");
+    close(seconds("without.warc", without.as_bytes()), opening + 200.0 * 2.2e-6 + b / 6e9 + b / 1.1e9, "without");
     let mut gzipped = Vec::new();
     for k in 0..200 {
         let mut member = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         member.write_all(record(k, true).as_bytes()).unwrap();
         gzipped.extend(member.finish().unwrap());
     }
-    close(seconds("with.warc.gz", &gzipped), 200.0 * 2.2e-6 + a / 6e9 + gzipped.len() as f64 / 150e6, "gzipped a record a member");
+    close(seconds("with.warc.gz", &gzipped), opening + 200.0 * 2.2e-6 + a / 6e9 + gzipped.len() as f64 / 150e6, "gzipped a record a member");
     // a gzip file that inflates a thousand times (100 MB of zeros in about 100 KB): its
     // size priced by the ratio its first bytes inflate by, without inflating the megabyte
     // sampled whole (64 MB at most)
@@ -712,10 +713,10 @@ fn a_warc_files_time_is_priced_by_its_records_digests_and_gzip() {
     let config = HistoryConfig { source: RecordSource::Files, paths: vec![path.to_string_lossy().into_owned()], ..Default::default() };
     assert!((config.bytes() / 104_857_600.0 - 1.0).abs() < 0.05, "{} bytes", config.bytes());
     // a line format: its bytes at the line readers' speed, and its one page's estimate
-    close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), 5300.0 / 150e6 + 0.9e-6, "a capture index");
+    close(seconds("a.cdx", "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n".repeat(100).as_bytes()), opening + 5300.0 / 150e6 + 0.9e-6, "a capture index");
     // a sitemap: its bytes at the same speed, and its two pages, each 0.4 µs more
     let sitemap = "<urlset><url><loc>https://a.org/x</loc></url><url><loc>https://a.org/y</loc></url></urlset>\n";
-    close(seconds("sitemap.xml", sitemap.as_bytes()), sitemap.len() as f64 / 150e6 + 2.0 * (0.9e-6 + 0.4e-6), "a sitemap");
+    close(seconds("sitemap.xml", sitemap.as_bytes()), opening + sitemap.len() as f64 / 150e6 + 2.0 * (0.9e-6 + 0.4e-6), "a sitemap");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -738,4 +739,25 @@ fn the_page_is_sent_the_ten_fastest_changing_pages() {
     assert_eq!(shown.pages[0].url, rated[0].url);
     assert_eq!(HistoryOutput { pages: output.pages.clone(), ..shown.clone() }, output, "only the pages are cut");
     assert_eq!(output.shown(), Some(shown));
+}
+
+/// A path that is not a file is refused before anything reads it, naming it and the fix:
+/// a pipe's records would be read once to price them and be gone for the run (a
+/// directory and a device are no file either), and a path that does not exist.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn a_path_that_is_not_a_file_is_refused_before_it_is_read() {
+    let dir = std::env::temp_dir().join(format!("freshlab-not-a-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let named = |path: String| HistoryConfig { source: RecordSource::Files, paths: vec![path], ..Default::default() };
+    for (path, says) in [(dir.to_string_lossy().into_owned(), "is not a file (a pipe"), (dir.join("none.cdx").to_string_lossy().into_owned(), "cannot be read")] {
+        let e = named(path.clone()).validate().expect_err(&path);
+        assert_eq!(e.field, "paths");
+        assert!(e.message.contains(&path) && e.message.contains(says), "{}", e.message);
+        assert!(named(path).start().is_err());
+    }
+    let file = dir.join("one.cdx");
+    std::fs::write(&file, "a 20250101000000 http://a/ text/html 200 X - - 1 0 w\n").unwrap();
+    assert!(named(file.to_string_lossy().into_owned()).validate().is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
