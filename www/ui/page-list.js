@@ -4,7 +4,7 @@ import { csvDropBox } from './csv-file.js';
 
 export const SOURCE_FIELD = { key: 'source', label: 'pages from', kind: 'select' };
 
-const COLUMNS_HELP = `A header naming the columns, then one row per page: page, server (optional where pages are URLs: a page without one is counted against its URL's host), change_rate (changes per day), weight (optional, default 1), frequency
+const COLUMNS_HELP = `A header naming the columns, then one row per page: page, server (optional where pages are URLs: a page without one is counted against its URL's host; compared without case), change_rate (changes per day), weight (optional, default 1), frequency
   (optional, revisits per day: choose the allocation “given” to use it), observed (optional, 1 when every change of the page is announced,
   by a sitemap or a feed; harmonic staleness in the allocations and the learning view uses it, and the policies view refuses such a list).`;
 const SERVERS_HELP = `Each server's limits, optional, on one of its rows or alike on each: crawl_delay (its robots.txt Crawl-delay, seconds),

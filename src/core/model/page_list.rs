@@ -332,6 +332,8 @@ impl ListShape {
             let from_host = || super::history::server::host(&page_text()).map(String::into_bytes);
             match given.map(Cow::Borrowed).or_else(|| from_host().map(Cow::Owned)) {
                 Some(name) => {
+                    // (compared without case, as the run does)
+                    let name = if name.iter().any(u8::is_ascii_uppercase) { Cow::Owned(name.to_ascii_lowercase()) } else { name };
                     let seen = match servers_seen.get_mut(name.as_ref()) {
                         Some(seen) => seen,
                         None => servers_seen.entry(name.to_vec()).or_default(),
@@ -573,6 +575,12 @@ pub fn server_of<'a>(server: &'a str, page: &str) -> Option<Cow<'a, str>> {
     if server.is_empty() { super::history::server::host(page.trim()).map(Cow::Owned) } else { Some(Cow::Borrowed(server)) }
 }
 
+/// A server's name as it is compared: without ASCII case (host names are compared so,
+/// RFC 4343).
+fn without_case(name: &str) -> Cow<'_, str> {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) { Cow::Owned(name.to_ascii_lowercase()) } else { Cow::Borrowed(name) }
+}
+
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[String]) -> String {
     match items {
@@ -734,7 +742,10 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
     }
     let mut report = Report::default();
     let mut seen: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
-    let mut server_index: HashMap<&str, usize> = HashMap::new();
+    // a server's name without ASCII case, as host names are compared (RFC 4343): named
+    // as first spelt (`A.example` and `a.example` had been two servers, each with its
+    // own politeness)
+    let mut server_index: HashMap<Cow<str>, usize> = HashMap::new();
     let mut server_names: Vec<String> = Vec::new();
     let mut server_of = Vec::with_capacity(rows.len());
     for (row, &line) in rows.iter().zip(lines) {
@@ -743,7 +754,7 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
             seen.insert(&row.page, first);
         }
         let next = server_names.len();
-        let s = *server_index.entry(&row.server).or_insert_with(|| {
+        let s = *server_index.entry(without_case(&row.server)).or_insert_with(|| {
             server_names.push(row.server.clone());
             next
         });
@@ -907,6 +918,19 @@ mod tests {
             .unwrap_err()
             .message;
         assert!(m.contains("row 2: page “local” has no server"), "{m}");
+    }
+
+    /// A server spelt in two cases is one server (host names are compared without case),
+    /// named as first spelt, for the run and for the form's shape of the list alike; a
+    /// page without a server joins it by its URL's host.
+    #[test]
+    fn a_server_spelt_in_two_cases_is_one_server() {
+        let text = "page,server,change_rate\nhttps://a.example/x,A.Example,1\nhttps://a.example/y,a.example,1\nhttps://A.EXAMPLE/z,,1\nhttps://b.example/,b.example,1\n";
+        let list = parse(text.as_bytes(), "page_list").unwrap();
+        assert_eq!(list.server_names, vec!["A.Example", "b.example"]);
+        assert_eq!(list.repo.server_start, vec![0, 3, 4]);
+        let shape = ListShape::of(text);
+        assert_eq!((shape.pages, shape.servers), (4, 2));
     }
 
     /// A list's sample: every page of a short list, as written, trimmed, rows without a
