@@ -31,6 +31,27 @@ function pageList(name, pages, servers, rate = null) {
   return file;
 }
 
+/** A StormCrawler crawler-conf.yaml whose AdaptiveScheduler starts pages at 12 hours,
+ * its decrement rate 0.3, a 2 s delay, keeping the signature and interval it needs. */
+function adaptiveStormcrawler(name) {
+  const file = path.join(dir, `${name}.yaml`);
+  fs.writeFileSync(
+    file,
+    [
+      'config:',
+      '  scheduler.class: "org.apache.stormcrawler.persistence.AdaptiveScheduler"',
+      '  fetchInterval.default: 720',
+      '  scheduler.adaptive.fetchInterval.rate.decr: 0.3',
+      '  fetcher.server.delay: 2.0',
+      '  metadata.persist:',
+      '    - signature',
+      '    - fetchInterval',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
 /** A page list of `hosts` × `each` pages, every page typed by its `Content-Type`
  * metadata as the sample adaptive-mimetypes.txt lists: 70 % text/html changing 0.3–30
  * times a day, 10 % RSS feeds 1–50, 20 % PDF 0.005–0.5 (log-uniform). */
@@ -256,6 +277,7 @@ const CASES = [
   ['crawlers', 'Nutch hourly, servers of 1 request in 500 s', ['crawlers', '--set', 'db.fetch.interval.default=3600', '--server-capacity', '0.002', '--response-ms', '300', '--horizon-days', '60', '--merge-backoff', 'google']],
   ['crawlers', 'adaptive Nutch, sync delta, 1 hour to 14 days, 40,000 pages', ['crawlers', '--set', 'db.fetch.schedule.class=org.apache.nutch.crawl.AdaptiveFetchSchedule; db.fetch.schedule.adaptive.min_interval=3600; db.fetch.schedule.adaptive.max_interval=1209600', '--repository.pages', '40000', '--repository.servers', '400']],
   ['crawlers', 'StormCrawler shipped, tuned (classroom)', ['crawlers', '--crawler', 'stormcrawler', '--tune']],
+  ['crawlers', 'adaptive StormCrawler, 12 hours, tuned, the sample hosts', ['crawlers', '--crawler', 'stormcrawler', '--crawler-config', adaptiveStormcrawler('storm-adaptive'), '--repository', sample('sample-hosts.csv'), '--tune']],
   ['crawlers', 'adaptive Nutch, tuned, the sample hosts with their host file', ['crawlers', '--crawler-config', sample('nutch-site.xml'), '--repository', sample('sample-hosts.csv'), '--host-intervals', sample('adaptive-host-specific-intervals.txt'), '--tune']],
   ['crawlers', 'Nutch shipped, tuned, servers of 1 request in 20 s', ['crawlers', '--tune', '--server-capacity', '0.05', '--response-ms', '200']],
   ['crawlers', 'Nutch daily DefaultFetchSchedule, 1 s delay, tuned, the sample hosts', ['crawlers', '--set', 'db.fetch.interval.default=86400; fetcher.server.delay=1.0', '--repository', sample('sample-hosts.csv'), '--tune']],

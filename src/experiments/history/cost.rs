@@ -58,6 +58,13 @@ const STREAM_BYTES: f64 = 1.1e6;
 /// of 1.38, where the rest of their estimate was 0.05 s and 0.25 s and one such log
 /// runs in 0.03 s (they had been estimated at a fifth of their time).
 const SECONDS_PER_PATH: f64 = 25e-6;
+/// A path's own memory beside its pages': its name in the configuration, in what its
+/// sampling and its pages' count keep for the process, and in its stream. Fitted to the
+/// same 10,000 and 2,000 logs, whose peak resident sizes differ by 13.3 to 16.4 MB
+/// (`npm run estimates`), up to 2.05 KB a path, where their pages and marks were priced
+/// at 1.16 KB (the 10,000 had been priced at 0.61 of their memory; at 500 bytes a path,
+/// 0.88): a memory estimate is a bound.
+const PATH_BYTES: f64 = 1000.0;
 /// Inflating gzip, per compressed byte (the same 126 MB gzipped whole, 49 MB: 0.37 s
 /// more; a record a member, 80 MB: 0.66 s more).
 const INFLATE_SECONDS_PER_BYTE: f64 = 1.0 / 150e6;
@@ -272,10 +279,8 @@ const SHARE_BYTES: usize = 64 * 1024;
 /// megabyte (decompressed where it is gzip) sampled, then let go.
 #[derive(Clone)]
 struct PathSample {
-    /// Its path, to count its pages (natively: the page's files are texts), and the
-    /// file as it was sampled (its pages' count is kept for it).
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-    path: String,
+    /// The file as it was sampled, its path first (natively: the page's files are
+    /// texts), to count its pages and keep their count for it.
     #[cfg(not(target_arch = "wasm32"))]
     key: FileKey,
     sample: Sample,
@@ -322,12 +327,12 @@ impl PathSample {
             let digested = starting("WARC-Payload-Digest:");
             (records, if captures == 0 { 1.0 } else { captures.saturating_sub(digested) as f64 / captures as f64 })
         });
-        PathSample { path: path.to_string(), sample: Sample::of(&head, bytes, format, several), gzipped, warc, key }
+        PathSample { sample: Sample::of(&head, bytes, format, several), gzipped, warc, key }
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn of(path: &str, format: Format, several: bool) -> PathSample {
-        PathSample { path: path.to_string(), sample: Sample::of("", 0.0, format, several), gzipped: 0.0, warc: None }
+    fn of(_path: &str, format: Format, several: bool) -> PathSample {
+        PathSample { sample: Sample::of("", 0.0, format, several), gzipped: 0.0, warc: None }
     }
 
     /// The file's first megabyte as text (decompressed), its records' bytes, and its
@@ -421,7 +426,7 @@ fn counted_paths(samples: &[PathSample]) -> Vec<Option<f64>> {
         return kept;
     }
     let added = counted_together(&formats, |k, count| {
-        if let Ok(mut stream) = super::job::Stream::naming_pages(&samples[k].path) {
+        if let Ok(mut stream) = super::job::Stream::naming_pages(&samples[k].key.0) {
             while let Ok(Some(_)) = stream.line() {
                 count.line(stream.text(), stream.ended());
             }
@@ -494,8 +499,9 @@ pub(super) fn records_cost(config: &HistoryConfig) -> Cost {
     // the page's files are text (a WARC file it read as its capture index)
     let read_paths: f64 = paths.iter().zip(&in_paths).map(|(p, counted)| p.seconds(counted.is_some()) + SECONDS_PER_PATH).sum();
     let seconds = texts * SECONDS_PER_BYTE + read_paths + files.iter().map(|f| f.seconds).sum::<f64>() + unsampled * SECONDS_PER_PAGE;
-    // the command line's paths are read one at a time through a stream's buffers
-    let streams = if paths.is_empty() { 0.0 } else { STREAM_BYTES };
+    // the command line's paths are read one at a time through a stream's buffers, each
+    // kept by its name
+    let streams = if paths.is_empty() { 0.0 } else { STREAM_BYTES + paths.len() as f64 * PATH_BYTES };
     let fix = Fix::new("files", "read fewer or smaller files (one site, a shorter period)");
     Cost {
         work: bytes.max(1.0),
