@@ -170,11 +170,15 @@ impl Settings for HistoryConfig {
         for path in &self.paths {
             match std::fs::metadata(path) {
                 Err(e) => return Err(InputError::new("paths", format!("{path} cannot be read ({e}); give the path of a file of records"))),
+                Ok(m) if m.is_dir() => {
+                    let dir = path.trim_end_matches('/');
+                    return Err(InputError::new("paths", format!("{path} is a directory; give the files of records in it ({dir}/*.cdx, {dir}/crawl*.log)")));
+                }
                 Ok(m) if !m.is_file() => {
                     return Err(InputError::new(
                         "paths",
                         format!(
-                            "{path} is not a file (a pipe, a directory or a device), and the records are read more than once (priced, their pages counted, then read); save them to a file and give its path"
+                            "{path} is not a file (a pipe or a device), and the records are read more than once (priced, their pages counted, then read); save them to a file and give its path"
                         ),
                     ));
                 }

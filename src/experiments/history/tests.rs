@@ -742,15 +742,22 @@ fn the_page_is_sent_the_ten_fastest_changing_pages() {
 }
 
 /// A path that is not a file is refused before anything reads it, naming it and the fix:
-/// a pipe's records would be read once to price them and be gone for the run (a
-/// directory and a device are no file either), and a path that does not exist.
+/// a directory (give its files), a pipe's records, which would be read once to price
+/// them and be gone for the run (save them to a file: a FIFO here), and a path that
+/// does not exist.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn a_path_that_is_not_a_file_is_refused_before_it_is_read() {
     let dir = std::env::temp_dir().join(format!("freshlab-not-a-file-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let named = |path: String| HistoryConfig { source: RecordSource::Files, paths: vec![path], ..Default::default() };
-    for (path, says) in [(dir.to_string_lossy().into_owned(), "is not a file (a pipe"), (dir.join("none.cdx").to_string_lossy().into_owned(), "cannot be read")] {
+    let fifo = dir.join("pipe");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()), "mkfifo makes a pipe");
+    for (path, says) in [
+        (dir.to_string_lossy().into_owned(), "is a directory; give the files of records in it"),
+        (dir.join("none.cdx").to_string_lossy().into_owned(), "cannot be read"),
+        (fifo.to_string_lossy().into_owned(), "is not a file (a pipe or a device)"),
+    ] {
         let e = named(path.clone()).validate().expect_err(&path);
         assert_eq!(e.field, "paths");
         assert!(e.message.contains(&path) && e.message.contains(says), "{}", e.message);
