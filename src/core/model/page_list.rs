@@ -333,7 +333,7 @@ impl ListShape {
             match given.map(Cow::Borrowed).or_else(|| from_host().map(Cow::Owned)) {
                 Some(name) => {
                     // (compared without case, as the run does)
-                    let name = if name.iter().any(u8::is_ascii_uppercase) { Cow::Owned(name.to_ascii_lowercase()) } else { name };
+                    let name = without_case(&name);
                     let seen = match servers_seen.get_mut(name.as_ref()) {
                         Some(seen) => seen,
                         None => servers_seen.entry(name.to_vec()).or_default(),
@@ -577,8 +577,8 @@ pub fn server_of<'a>(server: &'a str, page: &str) -> Option<Cow<'a, str>> {
 
 /// A server's name as it is compared: without ASCII case (host names are compared so,
 /// RFC 4343).
-fn without_case(name: &str) -> Cow<'_, str> {
-    if name.bytes().any(|b| b.is_ascii_uppercase()) { Cow::Owned(name.to_ascii_lowercase()) } else { Cow::Borrowed(name) }
+fn without_case(name: &[u8]) -> Cow<'_, [u8]> {
+    if name.iter().any(u8::is_ascii_uppercase) { Cow::Owned(name.to_ascii_lowercase()) } else { Cow::Borrowed(name) }
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -745,7 +745,7 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
     // a server's name without ASCII case, as host names are compared (RFC 4343): named
     // as first spelt (`A.example` and `a.example` had been two servers, each with its
     // own politeness)
-    let mut server_index: HashMap<Cow<str>, usize> = HashMap::new();
+    let mut server_index: HashMap<Cow<[u8]>, usize> = HashMap::new();
     let mut server_names: Vec<String> = Vec::new();
     let mut server_of = Vec::with_capacity(rows.len());
     for (row, &line) in rows.iter().zip(lines) {
@@ -754,7 +754,7 @@ fn from_rows(rows: &[PageRow], lines: &[usize], has_frequency: bool, field: &str
             seen.insert(&row.page, first);
         }
         let next = server_names.len();
-        let s = *server_index.entry(without_case(&row.server)).or_insert_with(|| {
+        let s = *server_index.entry(without_case(row.server.as_bytes())).or_insert_with(|| {
             server_names.push(row.server.clone());
             next
         });
