@@ -569,6 +569,41 @@ impl CrawlersConfig {
         }
     }
 
+    /// Nutch's fetch lists (generate.topN, generate.max.count) in a run of `loaded`
+    /// making `requests` (its retries `retries` a request): a run with cycles makes at
+    /// most topN requests a cycle (and its retries); each cycle's list goes over the
+    /// pages due, a backlog where a cap holds the crawler back (the pages' share its
+    /// intervals ask beyond it). A run without cycles or caps has no lists.
+    fn fetch_lists(
+        &self,
+        loaded: &Loaded,
+        mix: &[(Option<PageStart>, f64)],
+        [pages, servers]: [f64; 2],
+        rates: &RateBins,
+        sizes: Option<&[f64]>,
+        [requests, retries]: [f64; 2],
+    ) -> Lists {
+        let i = &loaded.model.intervals;
+        let cycles = self.crawler == Crawler::Nutch && i.cycle > 0.0 && (i.top_n > 0 || i.per_cycle > 0);
+        if !cycles {
+            return Lists { cycles: 0.0, listed: 1.0, seconds: 0.0 };
+        }
+        let cycle_count = (self.horizon_days.0 / i.cycle).ceil();
+        let asked = requests / cycle_count;
+        let (host_listed, host_due) = match i.per_cycle > 0 {
+            true => self.host_capped(loaded, mix, [pages, servers], rates, sizes, [asked, i.per_cycle as f64 * (1.0 + retries)]),
+            false => (asked, asked),
+        };
+        let top_n = if i.top_n > 0 { i.top_n as f64 * (1.0 + retries) } else { f64::INFINITY };
+        let top_n_due = if top_n < asked { pages * (1.0 - top_n / asked) + top_n } else { asked };
+        let per_candidate = if i.per_cycle > 0 { SECONDS_PER_SORTED_LIST_CANDIDATE } else { SECONDS_PER_LIST_CANDIDATE };
+        Lists {
+            cycles: cycle_count,
+            listed: (host_listed.min(top_n) / asked.max(1e-300)).min(1.0),
+            seconds: cycle_count * host_due.max(top_n_due) * per_candidate + cycle_count * servers * SECONDS_PER_SERVER_STEP,
+        }
+    }
+
     /// [`host_capped_lists`] for this configuration's hosts (the servers' sizes, or as
     /// many of the mean size): `asked` a cycle, at most `cap` a host.
     fn host_capped(
@@ -921,23 +956,8 @@ impl Settings for CrawlersConfig {
         };
         let refusing = (self.server_capacity > 0.0 && model.politeness_s() < 1.0 / self.server_capacity) || self.list_may_limit();
         let retries = if retried && refusing && pilot.is_none() { f64::from(model.retry_times) } else { 0.0 };
-        // Nutch's fetch lists (generate.topN, generate.max.count): a run with cycles makes
-        // at most topN requests a cycle (and its retries); each cycle's list goes over the
-        // pages due, a backlog where topN holds the crawler back (the pages' share its
-        // intervals ask beyond topN); the split's run without the cycles has no lists
-        let i = &model.intervals;
-        let cycle_count = if cycles && (i.top_n > 0 || i.per_cycle > 0) { (self.horizon_days.0 / i.cycle).ceil() } else { 0.0 };
-        let asked = requests / cycle_count.max(1.0);
-        let (host_listed, host_due) = match cycle_count > 0.0 && i.per_cycle > 0 {
-            true => self.host_capped(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [asked, i.per_cycle as f64 * (1.0 + retries)]),
-            false => (asked, asked),
-        };
-        let top_n = if i.top_n > 0 { i.top_n as f64 * (1.0 + retries) } else { f64::INFINITY };
-        let listed = if cycle_count > 0.0 { (host_listed.min(top_n) / asked.max(1e-300)).min(1.0) } else { 1.0 };
-        let top_n_due = if top_n < asked { pages as f64 * (1.0 - top_n / asked) + top_n } else { asked };
-        let list_candidates = if cycle_count > 0.0 { cycle_count * host_due.max(top_n_due) } else { requests };
-        let per_candidate = if i.per_cycle > 0 { SECONDS_PER_SORTED_LIST_CANDIDATE } else { SECONDS_PER_LIST_CANDIDATE };
-        let list_seconds = list_candidates * per_candidate + cycle_count * servers as f64 * SECONDS_PER_SERVER_STEP;
+        let lists = self.fetch_lists(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [requests, retries]);
+        let (cycle_count, listed, list_seconds) = (lists.cycles, lists.listed, lists.seconds);
         // the search's runs, about (`Search::expected_runs`: the candidates it makes from
         // the file, over one and a half passes; with MimeAdaptiveFetchSchedule, a knob for
         // each listed type the pages have and, every page typed, no decrement rate)
@@ -951,15 +971,23 @@ impl Settings for CrawlersConfig {
             let tried = Loaded { model: *model, ..loaded.clone() };
             self.requests_and_seconds(&tried, &mix, pages as f64, servers as f64, &rates, sizes.as_deref()).0 / requests.max(1.0)
         };
+        // (a candidate's lists, at its requests against the file's: an adaptive one
+        // lists the few pages due, one without a cap none)
+        let asks = spend(&loaded.model).max(1e-300);
+        let lists_of = |model: &crawler_files::Model| {
+            let tried = Loaded { model: *model, ..loaded.clone() };
+            let made = requests * (spend(model) / asks).min(1.0);
+            self.fetch_lists(&tried, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [made, retries]).seconds
+        };
         let expected = match self.tune {
             true => tuning::Search::expected_runs(
                 self.crawler,
                 &loaded.model,
                 tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList).adapting(loaded.adapts_when_named()),
                 &typed,
-                &spend,
+                &tuning::Pricing { spend: &spend, lists: &lists_of },
             ),
-            false => tuning::Expected { runs: 0.0, spent: 0.0 },
+            false => tuning::Expected::default(),
         };
         let candidates = expected.runs;
         // the runs under the limits: MERGE's and the crawler's others (the candidates' at
@@ -992,7 +1020,9 @@ impl Settings for CrawlersConfig {
             + free_runs * CRAWLER_REQUEST_COST * free_seconds * share
             + redrawn_seconds
             + steps * SECONDS_PER_SERVER_STEP
-            + listed_runs * list_seconds;
+            // the lists of the runs on the file's settings, and each candidate's own
+            + (listed_runs - expected.spent).max(0.0) * list_seconds
+            + expected.lists;
         let n = pages as f64;
         let list_bytes = if cycle_count > 0.0 { FetchList::BYTES_PER_PAGE as f64 } else { 0.0 };
         // the pages' metadata: a kind a page (4 bytes), and where it gives them their own
@@ -1058,6 +1088,14 @@ pub(super) fn host_capped_lists(ask: &dyn Fn(f64) -> f64, sizes: &[f64], each: f
         let (l, d) = if a > cap { (cap, n * (1.0 - cap / a) + cap) } else { (a, a) };
         (listed + l * each, due + d * each)
     })
+}
+
+/// A run's fetch lists, estimated: its cycles, the share of the requests its
+/// intervals ask that the lists hold, and the time the lists take.
+struct Lists {
+    cycles: f64,
+    listed: f64,
+    seconds: f64,
 }
 
 /// What a crawler's intervals ask of a server of `n` pages, in requests (a pair of host

@@ -14,7 +14,8 @@
 //! is fresher than the choice by [`BETTER_BY`]; one past twice the budget is stopped
 //! early (the experiment's job). A fixed schedule's interval is the budget itself: it is
 //! searched as it is and, as a second start, as the crawler's adaptive rule at its
-//! shipped settings from the same first interval (where no run of that start fits the
+//! shipped settings from the same first interval, the file's batch settings kept
+//! (Nutch's cycle, its fetch lists' caps, `db.fetch.interval.max`) (where no run of that start fits the
 //! budget, its branch goes on from its last run, the first candidate that fits becoming
 //! the choice).
 //!
@@ -180,12 +181,33 @@ impl Knob {
 /// A cycle cap's options against the file's: these multiples, then none.
 const CAP_FACTORS: [f64; 2] = [0.5, 2.0];
 
-/// A search's runs, about (the cost's estimate), and what they spend in runs at the
-/// budget (a run asking a tenth of it, a tenth).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A search's runs, about (the cost's estimate), what they spend in runs at the
+/// budget (a run asking a tenth of it, a tenth), and their fetch lists' seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Expected {
     pub runs: f64,
     pub spent: f64,
+    pub lists: f64,
+}
+
+impl Expected {
+    /// `each` runs of every one of `models`, at the budget.
+    fn at_budget(models: &[Model], each: f64, price: &Pricing) -> Expected {
+        let runs = each * models.len() as f64;
+        Expected { runs, spent: runs, lists: each * models.iter().map(price.lists).sum::<f64>() }
+    }
+
+    fn plus(self, other: Expected) -> Expected {
+        Expected { runs: self.runs + other.runs, spent: self.spent + other.spent, lists: self.lists + other.lists }
+    }
+}
+
+/// What a candidate's run costs the estimate: its requests over the file's (`spend`),
+/// and the seconds its fetch lists take (`lists`: Nutch's batch cycles with a cap on
+/// their lists; 0 without).
+pub struct Pricing<'a> {
+    pub spend: &'a dyn Fn(&Model) -> f64,
+    pub lists: &'a dyn Fn(&Model) -> f64,
 }
 
 /// The pages that adapt at their type's rates (Nutch's MimeAdaptiveFetchSchedule, with
@@ -652,30 +674,29 @@ impl Search {
     /// pages `typed`, and what they spend: the first pass's candidates as the search
     /// makes them from the file as loaded (an option that leaves the run as it is makes
     /// none), over [`EXPECTED_PASSES`], each fitted in [`EXPECTED_FIT_RUNS`] runs at the
-    /// budget; the last stages at their measured runs. A fixed schedule's adaptive branch
-    /// ([`Self::adaptive_branch`]) is priced by `spend`, a model's requests over the file's.
-    pub fn expected_runs(crawler: Crawler, loaded: &Model, ground: Ground, typed: &Typed, spend: &dyn Fn(&Model) -> f64) -> Expected {
+    /// budget; the last stages at their measured runs, with the file's lists. A fixed
+    /// schedule's adaptive branch ([`Self::adaptive_branch`]) is priced by what each of
+    /// its candidates asks. Each run's lists are its own (`price.lists`): a candidate
+    /// dropping a cap makes none, an adaptive one lists fewer pages due.
+    pub fn expected_runs(crawler: Crawler, loaded: &Model, ground: Ground, typed: &Typed, price: &Pricing) -> Expected {
         let all = knobs(crawler, loaded, ground.pushed_back, typed);
         let made = |from: &Model, fixed: bool| -> Vec<Model> {
             let options = |&(knob, n): &(Knob, usize)| (0..n).filter_map(move |j| option(crawler, loaded, from, knob, j)).filter(|c| as_run(*c) != as_run(*from));
             all.iter().filter(|(k, _)| k.fixed_too() == fixed).flat_map(options).collect()
         };
-        let candidates = |from: &Model, fixed: bool| made(from, fixed).len() as f64;
+        let both = |from: &Model| [made(from, false), made(from, true)].concat();
         let stage = |runs: usize, expected: f64| if runs > 0 { expected } else { 0.0 };
         let stages = stage(host_stage(crawler, ground), EXPECTED_HOST_RUNS) + stage(seed_stage(crawler, ground.named), EXPECTED_SEED_RUNS);
-        let at_budget = |runs: f64| Expected { runs: runs + stages, spent: runs + stages };
-        match Self::adaptive_start(crawler, loaded, ground) {
-            Some(start) => {
-                let fixed = PASSES as f64 * candidates(loaded, true);
-                let branch = Self::adaptive_branch(&start, spend, &|from: &Model| [made(from, false), made(from, true)].concat());
-                Expected { runs: fixed + branch.runs + stages, spent: fixed + branch.spent + stages }
-            }
-            None => at_budget(match loaded.intervals.rule {
-                Rule::Fixed => EXPECTED_PASSES * candidates(loaded, true),
-                _ if !typed.types.is_empty() => TYPED_PASSES * TYPED_FIT_RUNS * (candidates(loaded, false) + candidates(loaded, true)),
-                _ => EXPECTED_PASSES * EXPECTED_FIT_RUNS * (candidates(loaded, false) + candidates(loaded, true)),
-            }),
-        }
+        let stages = Expected { runs: stages, spent: stages, lists: stages * (price.lists)(loaded) };
+        let searched = match Self::adaptive_start(crawler, loaded, ground) {
+            Some(start) => Expected::at_budget(&made(loaded, true), PASSES as f64, price).plus(Self::adaptive_branch(&start, price, &both)),
+            None => match loaded.intervals.rule {
+                Rule::Fixed => Expected::at_budget(&made(loaded, true), EXPECTED_PASSES, price),
+                _ if !typed.types.is_empty() => Expected::at_budget(&both(loaded), TYPED_PASSES * TYPED_FIT_RUNS, price),
+                _ => Expected::at_budget(&both(loaded), EXPECTED_PASSES * EXPECTED_FIT_RUNS, price),
+            },
+        };
+        searched.plus(stages)
     }
 
     /// A fixed schedule's adaptive branch from `start`, its candidates `made` from a
@@ -691,21 +712,22 @@ impl Search {
     /// then counts), each candidate in [`EXPECTED_FIT_RUNS`] at the budget. Counted at
     /// the most, such a branch had been estimated at 2.5 times its time (152 runs at the
     /// budget where the search made 66, most of them a tenth of it).
-    fn adaptive_branch(start: &Model, spend: &dyn Fn(&Model) -> f64, made: &dyn Fn(&Model) -> Vec<Model>) -> Expected {
+    fn adaptive_branch(start: &Model, price: &Pricing, made: &dyn Fn(&Model) -> Vec<Model>) -> Expected {
         let (passes, fit) = (PASSES as f64, FIT_RUNS as f64);
         let mut eager = *start;
         eager.intervals.inc_rate = inc_for_share(0.0, eager.intervals.dec_rate);
-        let reach = spend(&eager);
+        let reach = (price.spend)(&eager);
         if reach >= AIM * AIM {
-            let runs = fit * (1.0 + passes * made(start).len() as f64);
-            return Expected { runs, spent: runs };
+            let first = Expected { runs: fit, spent: fit, lists: fit * (price.lists)(start) };
+            return first.plus(Expected::at_budget(&made(start), fit * passes, price));
         }
         let candidates = made(&eager);
-        let second = (passes - 1.0) * EXPECTED_FIT_RUNS * candidates.len() as f64;
-        candidates.iter().fold(Expected { runs: fit + second, spent: fit * reach + second }, |e, c| {
-            let asks = spend(c).min(2.0);
+        let first = Expected { runs: fit, spent: fit * reach, lists: fit * (price.lists)(&eager) };
+        let second = Expected::at_budget(&candidates, (passes - 1.0) * EXPECTED_FIT_RUNS, price);
+        candidates.iter().fold(first.plus(second), |e, c| {
+            let asks = (price.spend)(c).min(2.0);
             let runs = if asks < AIM * AIM { 1.0 } else { fit };
-            Expected { runs: e.runs + runs, spent: e.spent + runs * asks }
+            e.plus(Expected { runs, spent: runs * asks, lists: runs * (price.lists)(c) })
         })
     }
 
@@ -724,8 +746,12 @@ impl Search {
         };
         (loaded.intervals.rule == Rule::Fixed).then(|| {
             let mut adaptive = *loaded;
-            adaptive.intervals = rule.shipped();
-            adaptive.intervals.initial = loaded.intervals.initial.clamp(adaptive.intervals.min, adaptive.intervals.max);
+            let i = &loaded.intervals;
+            // what is not the schedule class's stays the file's: Nutch's batch cycle and
+            // its fetch lists' caps (Generator), db.fetch.interval.max (CrawlDbReducer),
+            // the reading of NUTCH-1564 the run was asked for
+            adaptive.intervals = Intervals { cycle: i.cycle, per_cycle: i.per_cycle, top_n: i.top_n, refetch_max: i.refetch_max, keeps_ahead: i.keeps_ahead, ..rule.shipped() };
+            adaptive.intervals.initial = i.initial.clamp(adaptive.intervals.min, adaptive.intervals.max);
             adaptive
         })
     }
@@ -1209,7 +1235,7 @@ mod tests {
         }
         let gaps = slower(loaded.model.server_delay_s).len() - 1;
         assert_eq!(rules, vec![Rule::Fixed; gaps], "the gaps but the file's own, each once, at the fixed interval");
-        let expected = Search::expected_runs(Crawler::Stormcrawler, &loaded.model, ground, &Typed::default(), &|_| 1.0).runs;
+        let expected = Search::expected_runs(Crawler::Stormcrawler, &loaded.model, ground, &Typed::default(), &Pricing { spend: &|_| 1.0, lists: &|_| 0.0 }).runs;
         assert!((expected - EXPECTED_PASSES * gaps as f64).abs() < 1e-9, "{expected}");
         // keeping the signature, the file adapts: the start is tried
         let kept = super::super::read(Crawler::Stormcrawler, &yaml.replace("_redirTo", "signature\n   - fetchInterval"), "crawler_config").unwrap();
@@ -1251,13 +1277,13 @@ mod tests {
         ] {
             let counted = first_pass(crawler, loaded, pushed_back, typed.clone());
             assert_eq!(counted, made, "{crawler:?}");
-            let expected = Search::expected_runs(crawler, &loaded, Ground::new(pushed_back, false), &typed, &|_| 1.0).runs;
+            let expected = Search::expected_runs(crawler, &loaded, Ground::new(pushed_back, false), &typed, &Pricing { spend: &|_| 1.0, lists: &|_| 0.0 }).runs;
             // (typed pages over both passes, each candidate at their measured runs)
             let per = if typed.types.is_empty() { EXPECTED_PASSES * EXPECTED_FIT_RUNS } else { TYPED_PASSES * TYPED_FIT_RUNS };
             assert!((expected - per * made).abs() < 1e-9, "{crawler:?}: {expected}");
         }
         // on a page list's hosts the last stages add their measured runs
-        let named = Search::expected_runs(Crawler::Nutch, &nutch, Ground::new(false, true), &Typed::default(), &|_| 1.0).runs;
+        let named = Search::expected_runs(Crawler::Nutch, &nutch, Ground::new(false, true), &Typed::default(), &Pricing { spend: &|_| 1.0, lists: &|_| 0.0 }).runs;
         assert!((named - EXPECTED_PASSES * EXPECTED_FIT_RUNS * 15.0 - EXPECTED_HOST_RUNS - EXPECTED_SEED_RUNS).abs() < 1e-9);
     }
 
@@ -1273,17 +1299,47 @@ mod tests {
         let fixed = super::super::nutch::SHIPPED;
         assert_eq!(fixed.intervals.rule, Rule::Fixed);
         let ground = Ground::new(false, false).adapting(true);
-        let at_budget = Search::expected_runs(Crawler::Nutch, &fixed, ground, &Typed::default(), &|_| 1.0);
-        assert_eq!(at_budget, Expected { runs: 3.0 * (1.0 + 2.0 * 15.0), spent: 3.0 * (1.0 + 2.0 * 15.0) });
+        let none = |_: &Model| 0.0;
+        let at_budget = Search::expected_runs(Crawler::Nutch, &fixed, ground, &Typed::default(), &Pricing { spend: &|_| 1.0, lists: &none });
+        assert_eq!(at_budget, Expected { runs: 3.0 * (1.0 + 2.0 * 15.0), spent: 3.0 * (1.0 + 2.0 * 15.0), lists: 0.0 });
         let short = |m: &Model| match (m.intervals.rule, m.intervals.sync_delta_rate) {
             (Rule::Fixed, _) => 1.0,
             (_, None) => 3.0,
             _ => 0.1,
         };
-        let expected = Search::expected_runs(Crawler::Nutch, &fixed, ground, &Typed::default(), &short);
+        let expected = Search::expected_runs(Crawler::Nutch, &fixed, ground, &Typed::default(), &Pricing { spend: &short, lists: &none });
         let second = EXPECTED_FIT_RUNS * 15.0;
         assert!((expected.runs - (3.0 + 14.0 + 3.0 + second)).abs() < 1e-9, "{expected:?}");
         assert!((expected.spent - (3.0 * 0.1 + 14.0 * 0.1 + 3.0 * 2.0 + second)).abs() < 1e-9, "{expected:?}");
+    }
+
+    /// A fixed schedule's adaptive start changes the schedule class alone: Nutch's batch
+    /// cycle, its fetch lists' caps, db.fetch.interval.max and the reading of NUTCH-1564
+    /// stay the file's. (The start had taken the shipped ones: no cap, so the adaptive
+    /// rule never ran under the file's own generate.max.count, whose options were then
+    /// half and twice it.)
+    #[test]
+    fn the_adaptive_start_keeps_the_files_batch_settings() {
+        let mut fixed = super::super::nutch::SHIPPED;
+        fixed.intervals = Intervals { cycle: 1.0, per_cycle: 100, top_n: 1000, refetch_max: Some(30.0), keeps_ahead: false, ..fixed.intervals };
+        let start = Search::adaptive_start(Crawler::Nutch, &fixed, Ground::new(false, false).adapting(true)).expect("a fixed Nutch file has an adaptive start");
+        let i = start.intervals;
+        assert_eq!(i.rule, Rule::Nutch);
+        assert_eq!((i.cycle, i.per_cycle, i.top_n, i.refetch_max, i.keeps_ahead), (1.0, 100, 1000, Some(30.0), false));
+        assert_eq!((i.inc_rate, i.dec_rate, i.sync_delta_rate), (0.4, 0.2, Some(0.3)), "the adaptive rule's own settings are the shipped ones");
+    }
+
+    /// Each run of a search is priced with its own fetch lists: of a fixed Nutch file's
+    /// three generate.max.count options (half, twice, none), the one without a cap makes
+    /// no list.
+    #[test]
+    fn each_candidates_lists_are_its_own() {
+        let mut fixed = super::super::nutch::SHIPPED;
+        fixed.intervals = Intervals { cycle: 1.0, per_cycle: 100, ..fixed.intervals };
+        let lists = |m: &Model| if m.intervals.per_cycle > 0 { 1.0 } else { 0.0 };
+        let expected = Search::expected_runs(Crawler::Nutch, &fixed, Ground::new(false, false).adapting(false), &Typed::default(), &Pricing { spend: &|_| 1.0, lists: &lists });
+        assert!((expected.runs - EXPECTED_PASSES * 3.0).abs() < 1e-9, "{expected:?}");
+        assert!((expected.lists - EXPECTED_PASSES * 2.0).abs() < 1e-9, "{expected:?}");
     }
 
     /// Heritrix's gap option takes maxDelayMs from the file: raised with a gap longer
