@@ -101,6 +101,10 @@ pub trait Settings: Declared {
     /// Work, peak memory and time of a run, from the configuration alone (cheap); the
     /// one place where a run's size is weighed against the limits (`core::limits`).
     fn cost(&self) -> Cost;
+    /// How many times slower this experiment's work runs as WebAssembly than the speed
+    /// probe says WebAssembly runs here (the page's estimate multiplies by it): 1 unless
+    /// measured otherwise, its measurement on the constant.
+    const WASM_SLOWDOWN: f64 = 1.0;
     /// A pilot run the cost needs (milliseconds: bursty's GREEDY counts), named by its
     /// field and the key of its inputs. The page's form asks its worker for it
     /// ([`Settings::pilot`]) and sends it in that field; elsewhere the cost runs it.

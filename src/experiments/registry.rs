@@ -109,10 +109,14 @@ macro_rules! registry {
             /// what the models leave out (allocator rounding, small vectors): with it no
             /// estimate falls below a measured peak (tests/cost_model.rs, where the
             /// models alone ran 0.94–1.0 of the peak at their closest). The time is the
-            /// reference machine's (see [`Cost::on_this_machine`]).
+            /// reference machine's (see [`Cost::on_this_machine`]); in WebAssembly, times
+            /// the experiment's [`super::Settings::WASM_SLOWDOWN`].
             pub fn cost(&self) -> Cost {
                 let mut cost = match self { $( Config::$variant(c) => c.cost(), )* };
                 cost.bytes *= MEMORY_ALLOWANCE;
+                if cfg!(target_arch = "wasm32") {
+                    cost.seconds *= match self { $( Config::$variant(_) => <$($config)::+ as super::Settings>::WASM_SLOWDOWN, )* };
+                }
                 cost
             }
 
@@ -478,6 +482,21 @@ mod tests {
             // worker: by the cost model they take seconds, not minutes
             assert!(cost.seconds <= 10.0, "{name}'s defaults are estimated at {} s: too long to run on opening the page", cost.seconds);
         }
+    }
+
+    /// The page's estimate of a crawlers run carries the experiment's measured
+    /// WebAssembly slowdown; natively, and for an experiment the probe speaks for, the
+    /// time is the model's.
+    #[test]
+    fn an_estimate_in_webassembly_carries_the_experiments_slowdown() {
+        use crate::experiments::Settings;
+        let crawlers = crate::experiments::crawlers::CrawlersConfig::default();
+        let model = Settings::cost(&crawlers).seconds;
+        let registered = Config::Crawlers(crawlers).cost().seconds;
+        let expected = if cfg!(target_arch = "wasm32") { 1.2 * model } else { model };
+        assert!((registered - expected).abs() <= 1e-12 * expected, "{registered} against {expected}");
+        let learning = crate::experiments::learning::LearningConfig::default();
+        assert_eq!(Config::Learning(learning.clone()).cost().seconds, Settings::cost(&learning).seconds);
     }
 
     /// The same run by flag and by JSON: a file given as text in a JSON configuration sets
