@@ -15,9 +15,9 @@
 //! early (the experiment's job). A fixed schedule's interval is the budget itself: it is
 //! searched as it is and, as a second start, as the crawler's adaptive rule at its
 //! shipped settings from the same first interval, the file's batch settings kept
-//! (Nutch's cycle, its fetch lists' caps, `db.fetch.interval.max`) (where no run of that start fits the
-//! budget, its branch goes on from its last run, the first candidate that fits becoming
-//! the choice).
+//! (Nutch's cycle, its fetch lists' caps, `db.fetch.interval.max`); where no run of that
+//! start fits the budget, its branch goes on from its last run, the first candidate that
+//! fits becoming the choice.
 //!
 //! The knobs: the adaptive rule's decrement rate (Nutch's sync delta on or off), its
 //! shortest, longest and first interval (each × ¼ to × 10); where some server has a capacity,
