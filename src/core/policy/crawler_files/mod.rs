@@ -394,8 +394,9 @@ fn known(crawler: Crawler) -> Vec<&'static Known> {
 
 /// The fetcher's settings, named alike by Nutch and StormCrawler (which grew from it):
 /// the gap between two requests to a host (`server_delay`: the crawler's default), the
-/// gap with several requests in flight, how many, and the robots.txt Crawl-delay cap.
-pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 4] {
+/// gap with several requests in flight, how many, the robots.txt Crawl-delay cap, and
+/// what one queue holds.
+pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 5] {
     [
         Known { name: "fetcher.server.delay", default: server_delay, meaning: "the gap between two requests to a server, one at a time (seconds)", apply: server_delay_s },
         Known { name: "fetcher.server.min.delay", default: "0.0", meaning: "the gap with several requests at a time (seconds)", apply: min_delay_s },
@@ -406,7 +407,23 @@ pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 4] {
             meaning: "robots.txt Crawl-delay kept up to this (seconds); a host asking for more is skipped (-1: never skipped, its Crawl-delay kept however long)",
             apply: crawl_delay_cap_s,
         },
+        Known {
+            name: "fetcher.queue.mode",
+            default: "byHost",
+            meaning: "what one politeness queue holds: a host, a domain or an IP address. Freshlab's queue is a page's server as your page list names it (its URL's host where the row names none): for byDomain or byIP, name each page's domain or address in the list's server column",
+            apply: queue_mode,
+        },
     ]
+}
+
+/// FetchItemQueues' queue mode: byHost, byDomain or byIP, read for its check alone (the
+/// run queues by the page list's servers). The crawlers force any other value to byHost
+/// with an error in their log; here it is refused with the three.
+fn queue_mode(_: &mut Model, v: &str) -> Result<(), String> {
+    match v {
+        "byHost" | "byDomain" | "byIP" => Ok(()),
+        _ => Err("must be byHost, byDomain or byIP (the fetcher forces any other value to byHost, with an error in its log)".into()),
+    }
 }
 
 fn server_delay_s(m: &mut Model, v: &str) -> Result<(), String> {

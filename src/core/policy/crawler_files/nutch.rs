@@ -40,7 +40,7 @@ pub const SHIPPED: Model = Model {
 };
 
 /// The fetcher's settings, with its 5.0 s server delay.
-pub const FETCHER: [Known; 4] = super::fetcher_settings("5.0");
+pub const FETCHER: [Known; 5] = super::fetcher_settings("5.0");
 
 /// The settings read, with nutch-default.xml's values.
 pub const KNOWN: &[Known] = &[

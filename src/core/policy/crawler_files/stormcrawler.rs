@@ -28,7 +28,7 @@ pub const SHIPPED: Model = Model {
 };
 
 /// The fetcher's settings, with its 1.0 s server delay.
-pub const FETCHER: [Known; 4] = super::fetcher_settings("1.0");
+pub const FETCHER: [Known; 5] = super::fetcher_settings("1.0");
 
 /// The settings read, with the shipped values.
 pub const KNOWN: &[Known] = &[

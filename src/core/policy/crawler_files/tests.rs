@@ -176,6 +176,25 @@ fn nutch_refuses_what_it_cannot_read_with_the_line_and_the_fix() {
     assert!(bad(&"x".repeat(MAX_BYTES + 1)).message.contains("over the"));
 }
 
+/// The fetcher's queue mode is read, not ignored: byDomain is shown as the file's, with
+/// what Freshlab's queue is (a page's server as the list names it), in Nutch's file and
+/// in StormCrawler's; a value the fetcher would force to byHost is refused with the three.
+#[test]
+fn the_fetchers_queue_mode_is_read_and_said() {
+    let nutch = read(Crawler::Nutch, "<configuration><property><name>fetcher.queue.mode</name><value>byDomain</value></property></configuration>", "crawler_config").unwrap();
+    let storm = read(Crawler::Stormcrawler, "config:\n  fetcher.queue.mode: \"byIP\"\n", "crawler_config").unwrap();
+    for (loaded, value) in [(&nutch, "byDomain"), (&storm, "byIP")] {
+        let mode = loaded.settings.iter().find(|s| s.name == "fetcher.queue.mode").expect("a setting of the fetcher");
+        assert!(mode.from_file && mode.value == value, "{mode:?}");
+        assert!(mode.meaning.contains("name each page's domain or address in the list's server column"), "{}", mode.meaning);
+        assert!(loaded.ignored.is_empty(), "{:?}", loaded.ignored);
+    }
+    let shipped = read(Crawler::Nutch, "<configuration/>", "crawler_config").unwrap();
+    assert!(shipped.settings.iter().any(|s| s.name == "fetcher.queue.mode" && s.value == "byHost" && !s.from_file));
+    let e = read(Crawler::Nutch, "<configuration><property><name>fetcher.queue.mode</name><value>byHostname</value></property></configuration>", "crawler_config").unwrap_err();
+    assert!(e.message.contains("fetcher.queue.mode (line 1): must be byHost, byDomain or byIP"), "{e}");
+}
+
 #[test]
 fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     let text = "# crawler-conf.yaml\nconfig:\n  topology.workers: 1\n  scheduler.class: \"com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler\"\n  fetchInterval.default: 720\n  scheduler.adaptive.fetchInterval.rate.decr: .25\n  fetcher.threads.per.queue: 2\n  fetcher.server.min.delay: 0.5\n  metadata.persist:\n   - signature\n   - fetchInterval\n";
