@@ -739,7 +739,8 @@ fn a_reader_that_leaves_early_ends_the_command_quietly() {
     assert_ne!(out.status.code(), Some(101), "{err}");
 }
 
-/// Issue 45: `--estimate` names a file it read (its bytes and rows), not its text.
+/// Issue 45: `--estimate` names a file it read (its bytes and rows), not its text; the
+/// configuration it prints runs again by `run --config`.
 #[test]
 fn estimate_prints_a_file_as_its_name_bytes_and_rows() {
     let dir = scratch("estimate-file");
@@ -751,6 +752,28 @@ fn estimate_prints_a_file_as_its_name_bytes_and_rows() {
     let printed = json(&out);
     assert_eq!(printed["config"]["page_list"], serde_json::json!({ "file": list.to_str().unwrap(), "bytes": 24 + rows.len(), "rows": 501, "separator": "comma-separated" }));
     assert!(out.len() < 2000 && !out.contains("p499"), "{out}");
+    // and that configuration runs again (`run --config`) as the flags do: its file read
+    // from the name it prints, beside the configuration where not found as given
+    let estimate = dir.join("estimate.json");
+    std::fs::write(&estimate, &out).unwrap();
+    let (_, by_flags, _) = freshlab(&["allocate", "--repository", list.to_str().unwrap(), "--json"]);
+    let (code, by_config, err) = freshlab(&["run", "--config", estimate.to_str().unwrap(), "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(json(&by_config), json(&by_flags));
+    let mut relative = printed.clone();
+    relative["config"]["page_list"]["file"] = "pages.csv".into();
+    std::fs::write(&estimate, relative.to_string()).unwrap();
+    let (code, by_config, _) = freshlab(&["run", "--config", estimate.to_str().unwrap(), "--json"]);
+    assert_eq!((code, json(&by_config)), (0, json(&by_flags)));
+    // a file changed since is run as it is, and said; an object naming no file is refused
+    std::fs::write(&list, format!("page,server,change_rate\n{rows}p500,s0,0.5\n")).unwrap();
+    let (code, _, err) = freshlab(&["run", "--config", estimate.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("where the config says {} (the file changed since): running the file as it is now", 24 + rows.len())), "{err}");
+    relative["config"]["page_list"] = serde_json::json!({ "rows": 501 });
+    std::fs::write(&estimate, relative.to_string()).unwrap();
+    let message = refusal(&["run", "--config", estimate.to_str().unwrap()]);
+    assert!(message.contains("page_list (in the config): give the file's text, or name it as {\"file\": \"pages.csv\"}, or add --repository FILE beside --config"), "{message}");
 }
 
 /// Issue 46: `--tuned FILE` writes the tuned configuration in the crawler's own format;

@@ -282,6 +282,7 @@ fn config_object(
         },
     };
     object.insert("experiment".into(), Value::String(name.into()));
+    read_named_files(&mut object, name, outputs.config.as_deref())?;
     if let Some(written) = written {
         written.extend(files_out(name, &mut fields)?);
     }
@@ -335,6 +336,35 @@ fn config_object(
         set_field(&mut object, name, &k, v);
     }
     Ok(object)
+}
+
+/// A JSON configuration's file fields given as `{"file": "pages.csv"}` — as `--estimate`
+/// prints them, beside the file's bytes and rows — read as their flag reads the file:
+/// the path as given, else beside the configuration file. Where the file's bytes are
+/// not the configuration's, the run goes on with the file as it is and says so.
+fn read_named_files(object: &mut Map<String, Value>, name: &str, config: Option<&str>) -> Result<(), Failure> {
+    for input in files(name) {
+        let Some(Value::Object(named)) = object.get(input.field) else { continue };
+        let flag = flag_for(input.flags[0]);
+        let Some(Value::String(file)) = named.get("file") else {
+            return Err(usage_error(format!(
+                "{} (in the config): give the file's text, or name it as {{\"file\": \"pages.csv\"}}, or add {flag} FILE beside --config",
+                input.field
+            )));
+        };
+        let beside = config.filter(|c| *c != "-").and_then(|c| std::path::Path::new(c).parent()).map(|dir| dir.join(file));
+        let path = match beside {
+            Some(beside) if !std::path::Path::new(file).exists() && beside.exists() => beside.to_string_lossy().into_owned(),
+            _ => file.clone(),
+        };
+        let said = named.get("bytes").and_then(Value::as_u64);
+        let text = read_input(&Value::String(path.clone()), input.flags[0], input)?;
+        if let Some(said) = said.filter(|&b| b != text.len() as u64) {
+            eprintln!("freshlab: {} {path} is {} bytes, where the config says {said} (the file changed since): running the file as it is now", input.field, text.len());
+        }
+        object.insert(input.field.into(), Value::String(text));
+    }
+    Ok(())
 }
 
 /// Sets field `path` (`a.b` for a nested field) of experiment `name`'s config; a list

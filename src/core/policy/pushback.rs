@@ -32,6 +32,36 @@ const GOOGLE_SLOW: f64 = 2.0;
 const GOOGLE_STEP: f64 = 1.25;
 const GOOGLE_QUICK_ANSWERS: u32 = 10;
 
+/// How a crawler's fetcher keeps a server's robots.txt Crawl-delay, resolved from its
+/// settings ([`crate::core::policy::crawler_files::Model::crawl_delay_rule`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrawlDelayRule {
+    /// Kept up to this many seconds (negative: however long)…
+    pub cap_s: f64,
+    /// …a longer one skipping the server (Nutch FetcherThread; StormCrawler FetcherBolt
+    /// by default), or fetched at the cap (StormCrawler `fetcher.max.crawl.delay.force`).
+    pub skips_over_cap: bool,
+    /// A shorter one raised to this: Nutch's `fetcher.min.crawl.delay`, by default its
+    /// `fetcher.server.delay` (NUTCH-2775); StormCrawler's server delay with
+    /// `fetcher.server.delay.force` (PR #549); 0 otherwise.
+    pub floor_s: f64,
+    /// Whether it spaces the requests at all: Nutch's and StormCrawler's FetchItemQueue
+    /// with several threads waits `fetcher.server.min.delay` whatever it says.
+    pub spaces: bool,
+}
+
+impl CrawlDelayRule {
+    /// Kept up to `cap_s` seconds, a server asking more skipped, a shorter one kept.
+    pub const fn up_to(cap_s: f64) -> Self {
+        CrawlDelayRule { cap_s, skips_over_cap: true, floor_s: 0.0, spaces: true }
+    }
+
+    /// Over the cap (a negative cap: none).
+    fn over_cap(&self, delay_s: f64) -> bool {
+        self.cap_s >= 0.0 && delay_s > self.cap_s
+    }
+}
+
 /// A crawler's reaction, with its settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "crawler")]
@@ -137,9 +167,10 @@ impl HostGate {
 
 impl Reaction {
     /// Whether the crawler requests this server at all: Nutch and StormCrawler skip a
-    /// host whose Crawl-delay is over their cap (`fetcher.max.crawl.delay`).
-    pub fn skips(self, host: &Host, crawl_delay_cap_s: f64) -> bool {
-        matches!(self, Reaction::Nutch { .. } | Reaction::Stormcrawler { .. }) && crawl_delay_cap_s >= 0.0 && host.crawl_delay_s > crawl_delay_cap_s
+    /// host whose Crawl-delay is over their cap (`fetcher.max.crawl.delay`), StormCrawler
+    /// not with `fetcher.max.crawl.delay.force`.
+    pub fn skips(self, host: &Host, rule: &CrawlDelayRule) -> bool {
+        matches!(self, Reaction::Nutch { .. } | Reaction::Stormcrawler { .. }) && rule.skips_over_cap && rule.over_cap(host.crawl_delay_s)
     }
 
     /// Whether the crawler waits out a Retry-After it is given.
@@ -154,14 +185,17 @@ impl Reaction {
 
     /// The crawler's gap between two requests to `host` (seconds): its own `gap_s`, or the
     /// Crawl-delay where it keeps it — Nutch and StormCrawler take it in place of their
-    /// server delay (FetcherThread: `fiq.crawlDelay = rules.getCrawlDelay()`), Heritrix
-    /// and MERGE at least it (Heritrix up to its cap).
-    fn gap_s(self, host: &Host, gap_s: f64, crawl_delay_cap_s: f64) -> f64 {
+    /// server delay (FetcherThread: `fiq.crawlDelay`), raised to their floor and, where
+    /// StormCrawler fetches past its cap, at the cap; with several threads a queue they
+    /// keep their own; Heritrix and MERGE at least it (Heritrix up to its cap).
+    pub fn gap_s(self, host: &Host, gap_s: f64, rule: &CrawlDelayRule) -> f64 {
         let delay = host.crawl_delay_s;
         match self {
             _ if delay <= 0.0 => gap_s,
-            Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } => delay,
-            Reaction::Heritrix { .. } => gap_s.max(delay.min(crawl_delay_cap_s)),
+            Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } if !rule.spaces => gap_s,
+            Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } if rule.over_cap(delay) => rule.cap_s,
+            Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } => delay.max(rule.floor_s),
+            Reaction::Heritrix { .. } => gap_s.max(delay.min(rule.cap_s)),
             Reaction::Merge => gap_s.max(delay),
             Reaction::Scrapy { .. } | Reaction::Google => gap_s,
         }
@@ -171,8 +205,8 @@ impl Reaction {
     /// time of the next one, kept in `gate`. `gap_s` is the crawler's gap (its server
     /// delay, P for MERGE).
     #[allow(clippy::too_many_arguments)]
-    pub fn next(self, gate: &mut HostGate, host: &Host, t: f64, answer: Answer, gap_s: f64, crawl_delay_cap_s: f64, rng: &mut Stream) -> f64 {
-        let gap = self.gap_s(host, gap_s, crawl_delay_cap_s);
+    pub fn next(self, gate: &mut HostGate, host: &Host, t: f64, answer: Answer, gap_s: f64, rule: &CrawlDelayRule, rng: &mut Stream) -> f64 {
+        let gap = self.gap_s(host, gap_s, rule);
         let end = t + answer.seconds() * SECOND;
         let refused = matches!(answer, Answer::Refused { .. });
         if refused {
@@ -216,7 +250,7 @@ impl Reaction {
                 // duration, at least minDelayMs, then at most maxDelayMs; then at least
                 // the Crawl-delay up to its cap
                 let wait = (delay_factor * answer.seconds()).max(gap_s).min(max_delay_s);
-                end + wait.max(self.gap_s(host, 0.0, crawl_delay_cap_s)) * SECOND
+                end + wait.max(self.gap_s(host, 0.0, rule)) * SECOND
             }
             Reaction::Scrapy { randomize, concurrency, autothrottle, start_delay_s, max_delay_s, target_concurrency } => {
                 let mut delay = gap_s;
@@ -301,7 +335,7 @@ impl Reaction {
 pub struct CrawlerRules {
     pub reaction: Reaction,
     pub gap_s: f64,
-    pub crawl_delay_cap_s: f64,
+    pub crawl_delay: CrawlDelayRule,
     pub retry: Retry,
 }
 
@@ -412,7 +446,7 @@ pub fn drive(
             }
         }
         answers.response_s += answer.seconds();
-        crawler.reaction.next(gate, host, t, answer, crawler.gap_s, crawler.crawl_delay_cap_s, rng);
+        crawler.reaction.next(gate, host, t, answer, crawler.gap_s, &crawler.crawl_delay, rng);
         requests += 1;
     }
 }
@@ -440,7 +474,7 @@ mod tests {
 
     /// Seconds from `t` (days) to the next request.
     fn wait(reaction: Reaction, gate: &mut HostGate, host: &Host, t: f64, answer: Answer, gap_s: f64) -> f64 {
-        (reaction.next(gate, host, t, answer, gap_s, 30.0, &mut rng()) - t) / SECOND
+        (reaction.next(gate, host, t, answer, gap_s, &CrawlDelayRule::up_to(30.0), &mut rng()) - t) / SECOND
     }
 
     fn close(a: f64, b: f64) -> bool {
@@ -582,7 +616,7 @@ mod tests {
         for _ in 0..20 {
             assert!(close(wait(r, &mut gate, &host, 0.0, quick, 10.0), 10.0), "never below P");
         }
-        assert!(!r.honours_retry_after() && !r.honours_crawl_delay() && !r.skips(&host, 30.0));
+        assert!(!r.honours_retry_after() && !r.honours_crawl_delay() && !r.skips(&host, &CrawlDelayRule::up_to(30.0)));
     }
 
     /// With P = 0 a refusal still slows MERGE and Google: from a second, doubling (by
@@ -612,10 +646,37 @@ mod tests {
     #[test]
     fn a_crawl_delay_over_the_cap_skips_the_host_for_nutch_and_stormcrawler() {
         let slow = Host { crawl_delay_s: 60.0, ..Host::default() };
-        assert!(Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, 30.0));
-        assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, 60.0));
-        assert!(Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 }.skips(&slow, 30.0));
-        assert!(!Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 }.skips(&slow, 30.0));
-        assert!(!Reaction::Merge.skips(&slow, 30.0));
+        let (cap_30, cap_60) = (CrawlDelayRule::up_to(30.0), CrawlDelayRule::up_to(60.0));
+        assert!(Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, &cap_30));
+        assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, &cap_60));
+        assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, &CrawlDelayRule::up_to(-1.0)));
+        assert!(Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 }.skips(&slow, &cap_30));
+        assert!(!Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 }.skips(&slow, &cap_30));
+        assert!(!Reaction::Merge.skips(&slow, &cap_30));
+    }
+
+    /// Nutch FetcherThread (NUTCH-2775): a Crawl-delay shorter than
+    /// `fetcher.min.crawl.delay` is raised to it; StormCrawler FetcherBolt: kept as it
+    /// is unless `fetcher.server.delay.force` (then the server delay), and with
+    /// `fetcher.max.crawl.delay.force` one past the cap is fetched at the cap, not
+    /// skipped; with several threads a queue both keep `fetcher.server.min.delay` (by
+    /// hand: the next request the gap after a 2 s fetch ends).
+    #[test]
+    fn the_crawl_delay_is_floored_capped_or_not_read_as_each_fetcher_does() {
+        let nutch = Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 };
+        let storm = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 };
+        let (quick, slow) = (Host { crawl_delay_s: 1.0, ..Host::default() }, Host { crawl_delay_s: 60.0, ..Host::default() });
+        let after = |r: Reaction, host: &Host, gap_s: f64, rule: CrawlDelayRule| (r.next(&mut HostGate::default(), host, 0.0, OK, gap_s, &rule, &mut rng())) / SECOND - 2.0;
+        let floored = CrawlDelayRule { floor_s: 5.0, ..CrawlDelayRule::up_to(30.0) };
+        assert!(close(after(nutch, &quick, 5.0, floored), 5.0), "raised to fetcher.min.crawl.delay");
+        assert!(close(after(nutch, &quick, 5.0, CrawlDelayRule { floor_s: 0.5, ..floored }), 1.0), "kept above it");
+        assert!(close(after(storm, &quick, 5.0, CrawlDelayRule::up_to(30.0)), 1.0), "StormCrawler keeps a shorter one");
+        assert!(close(after(storm, &quick, 5.0, floored), 5.0), "…but not with fetcher.server.delay.force");
+        let forced = CrawlDelayRule { skips_over_cap: false, ..CrawlDelayRule::up_to(30.0) };
+        assert!(!storm.skips(&slow, &forced));
+        assert!(close(after(storm, &slow, 1.0, forced), 30.0), "fetched at the cap");
+        let threads = CrawlDelayRule { spaces: false, ..floored };
+        assert!(close(after(nutch, &slow, 0.5, threads), 0.5) && close(after(storm, &quick, 0.5, threads), 0.5), "several threads: the min delay");
+        assert!(nutch.skips(&slow, &threads), "…and a long one still skips the host");
     }
 }

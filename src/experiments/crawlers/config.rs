@@ -979,22 +979,19 @@ impl Settings for CrawlersConfig {
             let tried = Loaded { model: *model, ..loaded.clone() };
             self.requests_and_seconds(&tried, &mix, pages as f64, servers as f64, &rates, sizes.as_deref()).0 / requests.max(1.0)
         };
-        // (a candidate's lists, at its requests against the file's: an adaptive one
-        // lists the few pages due, one without a cap none)
-        let asks = spend(&loaded.model).max(1e-300);
-        let lists_of = |model: &crawler_files::Model| {
-            let tried = Loaded { model: *model, ..loaded.clone() };
-            let made = requests * (spend(model) / asks).min(1.0);
-            self.fetch_lists(&tried, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [made, retries]).seconds
-        };
         let expected = match self.tune {
-            true => tuning::Search::expected_runs(
-                self.crawler,
-                &loaded.model,
-                tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList).adapting(loaded.adapts_when_named()),
-                &typed,
-                &tuning::Pricing { spend: &spend, lists: &lists_of },
-            ),
+            true => {
+                // (a candidate's lists, at its requests against the file's: an adaptive
+                // one lists the few pages due, one without a cap none)
+                let asks = spend(&loaded.model).max(1e-300);
+                let lists_of = |model: &crawler_files::Model| {
+                    let tried = Loaded { model: *model, ..loaded.clone() };
+                    let made = requests * (spend(model) / asks).min(1.0);
+                    self.fetch_lists(&tried, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [made, retries]).seconds
+                };
+                let ground = tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList).adapting(loaded.adapts_when_named());
+                tuning::Search::expected_runs(self.crawler, &loaded.model, ground, &typed, &tuning::Pricing { spend: &spend, lists: &lists_of })
+            }
             false => tuning::Expected::default(),
         };
         let candidates = expected.runs;

@@ -24,7 +24,7 @@ use crate::core::policy::crawler_files::tuning::{self, Ground, HostStage, Score,
 use crate::core::policy::crawler_files::write::{self, Change};
 use crate::core::policy::crawler_files::{Crawler, Loaded, Model, SECOND, heritrix_sheets, nutch_mimes, scrapy_slots};
 use crate::core::policy::fetch_list::Cycles;
-use crate::core::policy::pushback::{self, Answers, Backoff, CrawlerRules, HostGate, Reaction};
+use crate::core::policy::pushback::{self, Answers, Backoff, CrawlDelayRule, CrawlerRules, HostGate, Reaction};
 use crate::core::policy::server::ServerSchedule;
 use crate::core::policy::{PolicyKind, PolitenessCheck, Retry};
 use crate::core::rng::{Purpose, Stream};
@@ -243,7 +243,7 @@ pub(super) fn crawler_rules(config: &CrawlersConfig, model: &Model) -> CrawlerRu
         Refusal::Unavailable => model.retries_503,
     };
     let retry = Retry { soon: model.politeness_s() / 86_400.0, times: if retried { model.retry_times } else { 0 }, later: model.retry_days };
-    CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay_cap_s: model.crawl_delay_cap_s, retry }
+    CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay: model.crawl_delay_rule(), retry }
 }
 
 /// Each server's own bounds from the host file's `listed` hosts (matched by name,
@@ -558,7 +558,7 @@ impl CrawlersJob {
                     response_ms: host.response_s * 1000.0,
                     skipped: {
                         let m = &models[self.overlays.set(s)];
-                        m.reaction.skips(host, m.crawl_delay_cap_s)
+                        m.reaction.skips(host, &m.crawl_delay_rule())
                     },
                     crawler: crawler[s],
                     merge: merge[s],
@@ -988,6 +988,14 @@ impl Plan for CrawlersJob {
         // (Heritrix's sheets over paths: each page revisited at its own URL's)
         let starts = if merge || starts.is_some() { starts } else { overlays.revisit_starts(&models) };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
+        // each server's own gap: the crawler's, or a shorter Crawl-delay its fetcher keeps
+        // in its place (StormCrawler's by default, Nutch's over fetcher.min.crawl.delay)
+        let free_hosts = role == Role::Without(Without::Limits);
+        let own_gap = |s: usize| {
+            let m = model_of(s);
+            let host = if free_hosts { &FREE_HOST } else { &self.hosts[s] };
+            m.politeness_s().min(m.reaction.gap_s(host, m.politeness_s(), &m.crawl_delay_rule()))
+        };
         let schedules: Vec<ServerSchedule> = (0..servers)
             .zip(&mut streams)
             .map(|(s, rng)| {
@@ -999,7 +1007,7 @@ impl Plan for CrawlersJob {
                     let intervals = host_bounds[s].as_ref().map_or(own, |h| h.bound(own));
                     // the run's own gap (a tuned one may be longer than the file's)
                     let pages = self.repo.server_pages(s);
-                    let adaptive = Adaptive::with(intervals, pages.clone(), model_of(s).politeness_s() / 86_400.0, 1.0);
+                    let adaptive = Adaptive::with(intervals, pages.clone(), own_gap(s) / 86_400.0, 1.0);
                     ServerSchedule::Adaptive(match &starts {
                         Some(own) => adaptive.with_starts(own.starts.clone(), own.of[pages].to_vec()),
                         None => adaptive,
@@ -1020,13 +1028,12 @@ impl Plan for CrawlersJob {
             .with_redrawn(redrawn);
         let rules: Vec<CrawlerRules> = if merge {
             let retry = Retry { soon: 0.0, times: 0, later: model.retry_days };
-            vec![CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay_cap_s: f64::INFINITY, retry }]
+            vec![CrawlerRules { reaction: self.config.merge_backoff.reaction(), gap_s: p * 86_400.0, crawl_delay: CrawlDelayRule::up_to(f64::INFINITY), retry }]
         } else {
             models.iter().map(|m| crawler_rules(&self.config, m)).collect()
         };
         let rules_of = |s: usize| &rules[if merge { 0 } else { overlays.set(s) }];
-        let free_hosts = role == Role::Without(Without::Limits);
-        let skips: Vec<bool> = self.hosts.iter().enumerate().map(|(s, h)| !free_hosts && rules_of(s).reaction.skips(h, rules_of(s).crawl_delay_cap_s)).collect();
+        let skips: Vec<bool> = self.hosts.iter().enumerate().map(|(s, h)| !free_hosts && rules_of(s).reaction.skips(h, &rules_of(s).crawl_delay)).collect();
         let gates = skips.iter().map(|&skip| if skip { HostGate::closed() } else { HostGate::default() }).collect();
         let run = Running {
             role,
@@ -1037,7 +1044,7 @@ impl Plan for CrawlersJob {
             },
             schedules,
             streams,
-            checks: (0..servers).map(|s| PolitenessCheck::new(if merge { p } else { model_of(s).politeness_s() / 86_400.0 })).collect(),
+            checks: (0..servers).map(|s| PolitenessCheck::new(if merge { p } else { own_gap(s) / 86_400.0 })).collect(),
             account,
             f,
             bound,

@@ -155,13 +155,15 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
     let Flight { until, most, class } = flight;
     let model = &loaded.model;
     let rules = crawler_rules(config, model);
-    if rules.reaction.skips(&host, rules.crawl_delay_cap_s) {
+    if rules.reaction.skips(&host, &rules.crawl_delay) {
         return (Some(0.0), false);
     }
     let lambda: Vec<f64> = (0..n).map(|i| rates.at((i as f64 + 0.5) / n as f64)).collect();
     let mut visits = PilotVisits { account: Account::new(Estimator::Exact, &lambda, |_| 1.0, until, 1), lambda: &lambda };
-    let mut schedule = Capped { schedule: Adaptive::with(model.intervals, 0..n, model.politeness_s() / 86_400.0, 1.0), left: most, last: 0.0 };
-    let mut check = PolitenessCheck::new(model.politeness_s() / 86_400.0);
+    // (the server's own gap, as the run's: a shorter Crawl-delay the fetcher keeps)
+    let gap_s = model.politeness_s().min(model.reaction.gap_s(&host, model.politeness_s(), &rules.crawl_delay));
+    let mut schedule = Capped { schedule: Adaptive::with(model.intervals, 0..n, gap_s / 86_400.0, 1.0), left: most, last: 0.0 };
+    let mut check = PolitenessCheck::new(gap_s / 86_400.0);
     // a stream of its own: the crawler's runs' purpose, series 1 (the runs are series 0)
     let mut rng = Stream::of(config.seed, Purpose::ServerSchedule { run: 2, series: 1 }, class);
     let (mut load, mut gate, mut answers) = (HostLoad::default(), HostGate::default(), Answers::default());

@@ -383,6 +383,36 @@ fn a_crawl_delay_over_nutchs_cap_skips_the_servers() {
     assert_eq!(o.runs[0].answers.under_crawl_delay, 0);
 }
 
+/// A Crawl-delay shorter than Nutch's `fetcher.min.crawl.delay` (by default its server
+/// delay, NUTCH-2775) is raised to it: hourly pages on 10 servers of 10 pages, a 6-hour
+/// server delay and a 10 s Crawl-delay make a request every 6 hours a server over 10
+/// days, at 0, 6, …, 234 hours: 40 a server (by hand); with `fetcher.min.crawl.delay`
+/// 5 s the 10 s Crawl-delay is each server's gap, and its pages' 240 a day are asked. StormCrawler keeps a Crawl-delay over its cap at
+/// the cap with `fetcher.max.crawl.delay.force`.
+#[test]
+fn nutch_raises_a_short_crawl_delay_and_stormcrawler_may_keep_a_long_one_at_its_cap() {
+    let tiny = CrawlersConfig {
+        repository: RepositoryConfig { pages: 100, servers: 10, ..RepositoryConfig::default() },
+        horizon_days: Days(10.0),
+        bins: 10,
+        crawl_delay_seconds: 10.0,
+        crawler_settings: "db.fetch.interval.default=3600; fetcher.server.delay=21600".into(),
+        ..CrawlersConfig::default()
+    };
+    let o = ran(tiny.clone());
+    assert_eq!((o.runs[0].requests, o.runs[0].answers.under_crawl_delay), (400, 0));
+    let o = ran(CrawlersConfig { crawler_settings: format!("{}; fetcher.min.crawl.delay=5", tiny.crawler_settings), ..tiny.clone() });
+    assert!(o.runs[0].requests > 20_000, "the Crawl-delay kept: {}", o.runs[0].requests);
+    assert_eq!(o.runs[0].answers.under_crawl_delay, 0);
+    let storm = CrawlersConfig { crawler: Crawler::Stormcrawler, crawl_delay_seconds: 60.0, crawler_settings: String::new(), ..tiny };
+    assert_eq!(ran(storm.clone()).runs[0].skipped_servers, 10);
+    let o = ran(CrawlersConfig { crawler_settings: "fetcher.max.crawl.delay.force=true".into(), ..storm });
+    assert_eq!(o.runs[0].skipped_servers, 0);
+    // daily pages, 10 a server over 10 days: 1,000 requests, each server's day a burst of
+    // 10 at the 30 s cap, the 9 after its first under the 60 s asked
+    assert_eq!((o.runs[0].requests, o.runs[0].answers.under_crawl_delay), (1000, 900));
+}
+
 /// A page list's server columns set each server's own limits (the settings fill the rest):
 /// the server asking a 60 s Crawl-delay is skipped by Nutch, the other crawled; the
 /// policies experiment, which does not model them, refuses the list naming the columns.

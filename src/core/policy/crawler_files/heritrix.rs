@@ -21,6 +21,8 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 3.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 300.0,
+    crawl_delay_forced: false,
+    crawl_delay_floor: super::DelayFloor::None,
     reaction: Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 },
     // the recrawl interval, set beside the file
     retry_days: 30.0,

@@ -23,7 +23,7 @@ pub mod write;
 pub mod yaml_map;
 
 use super::adaptive::{Intervals, Rule};
-use super::pushback::Reaction;
+use super::pushback::{CrawlDelayRule, Reaction};
 use crate::core::input::{InputError, Letters, edits_within};
 use crate::core::labels::labelled;
 use serde::{Deserialize, Serialize};
@@ -72,8 +72,15 @@ pub struct Model {
     /// Requests one server may have in flight (`fetcher.threads.per.queue`).
     pub threads_per_queue: f64,
     /// robots.txt Crawl-delay honoured up to this many seconds (beyond, Nutch and
-    /// StormCrawler skip the server's pages).
+    /// StormCrawler skip the server's pages)…
     pub crawl_delay_cap_s: f64,
+    /// …StormCrawler fetching them at the cap instead (`fetcher.max.crawl.delay.force`);
+    #[serde(default)]
+    pub crawl_delay_forced: bool,
+    /// a shorter one raised to this (Nutch `fetcher.min.crawl.delay`, StormCrawler
+    /// `fetcher.server.delay.force`).
+    #[serde(default)]
+    pub crawl_delay_floor: DelayFloor,
     /// How it spaces requests by the server's answers and reacts to 429 and 503.
     pub reaction: Reaction,
     /// A page refused with 429 or 503 is tried again this many days later…
@@ -98,6 +105,20 @@ pub struct Model {
     pub type_lead: [f64; TUNED_TYPES],
 }
 
+/// What a robots.txt Crawl-delay shorter than the crawler's own gap is raised to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DelayFloor {
+    /// Nothing: the Crawl-delay is kept however short (StormCrawler by default).
+    #[default]
+    None,
+    /// The server delay (`fetcher.server.delay`): Nutch's `fetcher.min.crawl.delay` by
+    /// default (NUTCH-2775), StormCrawler's with `fetcher.server.delay.force`.
+    ServerDelay,
+    /// Nutch's `fetcher.min.crawl.delay` as set, in seconds.
+    Seconds(f64),
+}
+
 /// The types of adaptive-mimetypes.txt (the first in the file) the tuning moves apart.
 pub const TUNED_TYPES: usize = 6;
 
@@ -117,6 +138,16 @@ impl Model {
 }
 
 impl Model {
+    /// How its fetcher keeps a server's robots.txt Crawl-delay.
+    pub fn crawl_delay_rule(&self) -> CrawlDelayRule {
+        let floor_s = match self.crawl_delay_floor {
+            DelayFloor::None => 0.0,
+            DelayFloor::ServerDelay => self.server_delay_s,
+            DelayFloor::Seconds(s) => s,
+        };
+        CrawlDelayRule { cap_s: self.crawl_delay_cap_s, skips_over_cap: !self.crawl_delay_forced, floor_s, spaces: self.threads_per_queue <= 1.0 }
+    }
+
     /// The gap the crawler keeps between two requests to one server, in seconds: Nutch's
     /// FetchItemQueue waits `crawlDelay` after each request with one thread per queue and
     /// `minCrawlDelay` with more (StormCrawler's FetchItemQueue likewise). Heritrix's
@@ -400,11 +431,16 @@ pub const fn fetcher_settings(server_delay: &'static str) -> [Known; 5] {
     [
         Known { name: "fetcher.server.delay", default: server_delay, meaning: "the gap between two requests to a server, one at a time (seconds)", apply: server_delay_s },
         Known { name: "fetcher.server.min.delay", default: "0.0", meaning: "the gap with several requests at a time (seconds)", apply: min_delay_s },
-        Known { name: "fetcher.threads.per.queue", default: "1", meaning: "requests one server may have in flight", apply: threads_per_queue },
+        Known {
+            name: "fetcher.threads.per.queue",
+            default: "1",
+            meaning: "requests one server may have in flight (more than one: the queue waits fetcher.server.min.delay, and no robots.txt Crawl-delay)",
+            apply: threads_per_queue,
+        },
         Known {
             name: "fetcher.max.crawl.delay",
             default: "30",
-            meaning: "robots.txt Crawl-delay kept up to this (seconds); a host asking for more is skipped (-1: never skipped, its Crawl-delay kept however long)",
+            meaning: "robots.txt Crawl-delay kept up to this (seconds); a host asking for more is skipped (StormCrawler: fetched at this cap with fetcher.max.crawl.delay.force; -1: never skipped, its Crawl-delay kept however long)",
             apply: crawl_delay_cap_s,
         },
         Known {

@@ -1,7 +1,7 @@
 //! Apache Nutch's `nutch-site.xml`: `<configuration>` of `<property>` elements, each a
 //! `<name>` and a `<value>` (Hadoop's Configuration format), over nutch-default.xml.
 
-use super::{Entry, Known, Model, SECOND, boolean, limit, number, rate};
+use super::{DelayFloor, Entry, Known, Model, SECOND, boolean, limit, number, rate};
 use crate::core::labels::labelled;
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
@@ -20,7 +20,8 @@ pub enum Nutch1564 {
 }
 
 /// nutch-default.xml: DefaultFetchSchedule every 30 days; the adaptive schedule's rates
-/// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s;
+/// and bounds; a 5 s server delay, one thread per queue, Crawl-delay honoured up to 30 s
+/// and raised to the server delay where shorter;
 /// no exception delay, a queue purged at 5 exceptions.
 pub const SHIPPED: Model = Model {
     intervals: Intervals { rule: Rule::Fixed, ..Intervals::NUTCH },
@@ -28,6 +29,8 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 30.0,
+    crawl_delay_forced: false,
+    crawl_delay_floor: DelayFloor::ServerDelay,
     reaction: Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5, cycle_days: 0.0 },
     // AbstractFetchSchedule.setPageRetrySchedule: a day after the failed fetch
     retry_days: 1.0,
@@ -160,6 +163,19 @@ pub const KNOWN: &[Known] = &[
             if let Reaction::Nutch { max_exceptions, .. } = &mut m.reaction {
                 *max_exceptions = n.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
             }
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.min.crawl.delay",
+        default: "${fetcher.server.delay}",
+        meaning: "a robots.txt Crawl-delay shorter than this is raised to it (seconds; by default the server delay, so that no robots.txt makes the crawler faster than its own delay: NUTCH-2775, Nutch 1.17)",
+        // FetcherThread: minCrawlDelay = fetcher.min.crawl.delay, default fetcher.server.delay
+        apply: |m, v| {
+            m.crawl_delay_floor = match v {
+                "${fetcher.server.delay}" => DelayFloor::ServerDelay,
+                _ => DelayFloor::Seconds(number(v, "seconds, or ${fetcher.server.delay}")?),
+            };
             Ok(())
         },
     },

@@ -15,6 +15,8 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 0.0,
+    crawl_delay_forced: false,
+    crawl_delay_floor: super::DelayFloor::None,
     reaction: Reaction::Scrapy { randomize: true, concurrency: 8.0, autothrottle: false, start_delay_s: 5.0, max_delay_s: 60.0, target_concurrency: 1.0 },
     // the recrawl interval, set beside the file
     retry_days: 30.0,

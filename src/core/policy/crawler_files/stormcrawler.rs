@@ -2,7 +2,7 @@
 //! root) of dotted names, over crawler-default.yaml.
 
 use super::yaml_map::{self, Node, Pair};
-use super::{Entry, Known, MINUTE, Model, number, rate};
+use super::{DelayFloor, Entry, Known, MINUTE, Model, boolean, number, rate};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
 
@@ -16,6 +16,8 @@ pub const SHIPPED: Model = Model {
     min_delay_s: 0.0,
     threads_per_queue: 1.0,
     crawl_delay_cap_s: 30.0,
+    crawl_delay_forced: false,
+    crawl_delay_floor: DelayFloor::None,
     reaction: Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1 },
     // fetchInterval.fetch.error: 120 minutes
     retry_days: 120.0 * MINUTE,
@@ -144,6 +146,26 @@ pub const KNOWN: &[Known] = &[
             if let Reaction::Stormcrawler { jitter, .. } = &mut m.reaction {
                 *jitter = rate(v)?;
             }
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.max.crawl.delay.force",
+        default: "false",
+        meaning: "a robots.txt Crawl-delay over fetcher.max.crawl.delay: the host fetched at that cap (true), or skipped, its pages marked ERROR (false)",
+        // FetcherBolt: fiq.crawlDelay = maxCrawlDelay where maxCrawlDelayForce
+        apply: |m, v| {
+            m.crawl_delay_forced = boolean(v)?;
+            Ok(())
+        },
+    },
+    Known {
+        name: "fetcher.server.delay.force",
+        default: "false",
+        meaning: "a robots.txt Crawl-delay shorter than fetcher.server.delay: raised to it (true), or kept (false)",
+        // FetcherBolt: fiq.crawlDelay = fetchQueues.crawlDelay where crawlDelayForce (PR #549)
+        apply: |m, v| {
+            m.crawl_delay_floor = if boolean(v)? { DelayFloor::ServerDelay } else { DelayFloor::None };
             Ok(())
         },
     },

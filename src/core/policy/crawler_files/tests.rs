@@ -195,6 +195,37 @@ fn the_fetchers_queue_mode_is_read_and_said() {
     assert!(e.message.contains("fetcher.queue.mode (line 1): must be byHost, byDomain or byIP"), "{e}");
 }
 
+/// How each fetcher keeps a robots.txt Crawl-delay is read: Nutch's
+/// `fetcher.min.crawl.delay` (by default the server delay, as nutch-default.xml writes
+/// it), StormCrawler's `fetcher.max.crawl.delay.force` and `fetcher.server.delay.force`;
+/// a value neither reads is refused with its line.
+#[test]
+fn the_crawl_delays_floor_and_force_are_read() {
+    let nutch = |properties: &str| read(Crawler::Nutch, &format!("<configuration>{properties}</configuration>"), "crawler_config");
+    let property = |name: &str, value: &str| format!("<property><name>{name}</name><value>{value}</value></property>");
+    let shipped = nutch("").unwrap().model;
+    assert_eq!(shipped.crawl_delay_floor, DelayFloor::ServerDelay);
+    assert_eq!(shipped.crawl_delay_rule().floor_s, 5.0);
+    let set = nutch(&[property("fetcher.server.delay", "2.0"), property("fetcher.min.crawl.delay", "0.5")].concat()).unwrap().model;
+    assert_eq!((set.crawl_delay_floor, set.crawl_delay_rule().floor_s), (DelayFloor::Seconds(0.5), 0.5));
+    let written = nutch(&[property("fetcher.server.delay", "2.0"), property("fetcher.min.crawl.delay", "${fetcher.server.delay}")].concat()).unwrap().model;
+    assert_eq!(written.crawl_delay_rule().floor_s, 2.0);
+    let e = nutch(&property("fetcher.min.crawl.delay", "soon")).unwrap_err();
+    assert!(e.message.contains("fetcher.min.crawl.delay (line 1)") && e.message.contains("${fetcher.server.delay}"), "{e}");
+    let threads = nutch(&property("fetcher.threads.per.queue", "2")).unwrap().model;
+    assert!(!threads.crawl_delay_rule().spaces);
+    let storm = |text: &str| read(Crawler::Stormcrawler, text, "crawler_config");
+    let shipped = storm("config:\n  fetcher.server.delay: 2.0\n").unwrap().model;
+    let rule = shipped.crawl_delay_rule();
+    assert_eq!((rule.skips_over_cap, rule.floor_s, rule.cap_s), (true, 0.0, 30.0));
+    let forced = storm("config:\n  fetcher.server.delay: 2.0\n  fetcher.max.crawl.delay.force: true\n  fetcher.server.delay.force: true\n").unwrap();
+    let rule = forced.model.crawl_delay_rule();
+    assert_eq!((rule.skips_over_cap, rule.floor_s), (false, 2.0));
+    assert!(forced.ignored.is_empty(), "{:?}", forced.ignored);
+    let e = storm("config:\n  fetcher.max.crawl.delay.force: sometimes\n").unwrap_err();
+    assert!(e.message.contains("fetcher.max.crawl.delay.force (line 2): must be true or false"), "{e}");
+}
+
 #[test]
 fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     let text = "# crawler-conf.yaml\nconfig:\n  topology.workers: 1\n  scheduler.class: \"com.digitalpebble.stormcrawler.persistence.AdaptiveScheduler\"\n  fetchInterval.default: 720\n  scheduler.adaptive.fetchInterval.rate.decr: .25\n  fetcher.threads.per.queue: 2\n  fetcher.server.min.delay: 0.5\n  metadata.persist:\n   - signature\n   - fetchInterval\n";
