@@ -85,7 +85,7 @@ pub struct CrawlersConfig {
     pub response_ms: f64 = 0.0;
         number("server response time when idle (ms)").help("grows as 1/(1 − load) toward capacity").at_least(0.0).at_most(600_000.0);
     pub crawl_delay_seconds: f64 = 0.0;
-        number("robots.txt Crawl-delay (seconds; 0: none)").help("Nutch and StormCrawler skip a host asking more than their cap").at_least(0.0).at_most(86_400.0);
+        number("robots.txt Crawl-delay (seconds; 0: none)").help("Nutch and StormCrawler skip a host asking more than their cap (StormCrawler waits the cap instead with fetcher.max.crawl.delay.force); a Crawl-delay shorter than the server delay is kept by StormCrawler, and by Nutch down to fetcher.min.crawl.delay").at_least(0.0).at_most(86_400.0);
     pub refusal: Refusal = Refusal::TooManyRequests; select("over capacity servers answer");
     pub retry_after: bool = true; bool("refusals carry Retry-After");
     /// MERGE's reaction to a server pushing back.

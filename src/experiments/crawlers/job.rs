@@ -988,14 +988,8 @@ impl Plan for CrawlersJob {
         // (Heritrix's sheets over paths: each page revisited at its own URL's)
         let starts = if merge || starts.is_some() { starts } else { overlays.revisit_starts(&models) };
         let mut streams: Vec<Stream> = (0..servers).map(|s| Stream::of(self.config.seed, purpose, s as u64)).collect();
-        // each server's own gap: the crawler's, or a shorter Crawl-delay its fetcher keeps
-        // in its place (StormCrawler's by default, Nutch's over fetcher.min.crawl.delay)
         let free_hosts = role == Role::Without(Without::Limits);
-        let own_gap = |s: usize| {
-            let m = model_of(s);
-            let host = if free_hosts { &FREE_HOST } else { &self.hosts[s] };
-            m.politeness_s().min(m.reaction.gap_s(host, m.politeness_s(), &m.crawl_delay_rule()))
-        };
+        let own_gap = |s: usize| model_of(s).own_gap_s(if free_hosts { &FREE_HOST } else { &self.hosts[s] });
         let schedules: Vec<ServerSchedule> = (0..servers)
             .zip(&mut streams)
             .map(|(s, rng)| {

@@ -161,7 +161,7 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
     let lambda: Vec<f64> = (0..n).map(|i| rates.at((i as f64 + 0.5) / n as f64)).collect();
     let mut visits = PilotVisits { account: Account::new(Estimator::Exact, &lambda, |_| 1.0, until, 1), lambda: &lambda };
     // (the server's own gap, as the run's: a shorter Crawl-delay the fetcher keeps)
-    let gap_s = model.politeness_s().min(model.reaction.gap_s(&host, model.politeness_s(), &rules.crawl_delay));
+    let gap_s = model.own_gap_s(&host);
     let mut schedule = Capped { schedule: Adaptive::with(model.intervals, 0..n, gap_s / 86_400.0, 1.0), left: most, last: 0.0 };
     let mut check = PolitenessCheck::new(gap_s / 86_400.0);
     // a stream of its own: the crawler's runs' purpose, series 1 (the runs are series 0)

@@ -26,6 +26,7 @@ use super::adaptive::{Intervals, Rule};
 use super::pushback::{CrawlDelayRule, Reaction};
 use crate::core::input::{InputError, Letters, edits_within};
 use crate::core::labels::labelled;
+use crate::core::model::host::Host;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -160,6 +161,14 @@ impl Model {
             Reaction::Heritrix { max_delay_s, .. } | Reaction::Scrapy { autothrottle: true, max_delay_s, .. } => gap.min(max_delay_s),
             _ => gap,
         }
+    }
+
+    /// The gap it keeps to one server, in seconds: its own, or a shorter Crawl-delay its
+    /// fetcher keeps in its place (StormCrawler's by default, Nutch's over
+    /// `fetcher.min.crawl.delay`).
+    pub fn own_gap_s(&self, host: &Host) -> f64 {
+        let gap = self.politeness_s();
+        gap.min(self.reaction.gap_s(host, gap, &self.crawl_delay_rule()))
     }
 }
 
