@@ -508,20 +508,40 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         // the last value a file gives wins, as each crawler's configuration loader does
         let given = entries.iter().rev().find(|e| e.name == k.name);
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
-        (k.apply)(&mut model, value.trim()).map_err(|why| {
-            let at = match (line, given.and_then(|e| e.file.as_deref())) {
-                (None, _) => String::from(" (its default)"),
-                (Some(l), None) => format!(" (line {l})"),
-                (Some(l), Some(file)) => format!(" ({file}, line {l})"),
-            };
-            let field = if given.is_some_and(|e| e.file.is_some()) { beside } else { field };
-            InputError::new(field, format!("{}{at}: {why} (got \"{}\"); fix the value or remove the line to keep the default {}", k.name, value.trim(), k.default))
+        // Nutch reads every value through Hadoop's variable substitution, the property's
+        // own value or its nutch-default.xml value standing for a ${name} (the Crawl-delay
+        // floor's own default kept as the server delay, which a tuning may change)
+        let substituted = match crawler {
+            Crawler::Nutch if value.contains("${") && !(k.name == "fetcher.min.crawl.delay" && value.trim() == "${fetcher.server.delay}") => {
+                let raw = |name: &str| {
+                    entries.iter().rev().find(|e| e.name == name).map(|e| e.value.clone()).or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()))
+                };
+                Some(nutch::substitute(value, raw))
+            }
+            _ => None,
+        };
+        let at = |line: Option<u64>| match (line, given.and_then(|e| e.file.as_deref())) {
+            (None, _) => String::from(" (its default)"),
+            (Some(l), None) => format!(" (line {l})"),
+            (Some(l), Some(file)) => format!(" ({file}, line {l})"),
+        };
+        let field_of = || if given.is_some_and(|e| e.file.is_some()) { beside } else { field };
+        let read = match &substituted {
+            Some(Ok(read)) => read.as_str(),
+            Some(Err(why)) => return Err(InputError::new(field_of(), format!("{}{}: {why} (got \"{}\")", k.name, at(line), value.trim()))),
+            None => value,
+        };
+        (k.apply)(&mut model, read.trim()).map_err(|why| {
+            let unbound =
+                if substituted.is_some() && read.contains("${") { " — its ${…} names no property of the file, nor a nutch-default.xml setting Freshlab reads" } else { "" };
+            let got = if read == value { format!("\"{}\"", value.trim()) } else { format!("\"{}\", read as \"{}\"", value.trim(), read.trim()) };
+            InputError::new(field_of(), format!("{}{}: {why} (got {got}{unbound}); fix the value or remove the line to keep the default {}", k.name, at(line), k.default))
         })?;
         let file = given.and_then(|e| e.file.clone());
         let replaced = given.map_or_else(Vec::new, |g| entries.iter().filter(|e| e.name == k.name && e.file == g.file && e.line < g.line).map(|e| e.line).collect());
         settings.push(Setting {
             name: k.name.into(),
-            value: value.trim().into(),
+            value: if read == value { value.trim().into() } else { format!("{} = {}", value.trim(), read.trim()) },
             from_file: given.is_some(),
             line,
             replaced,
@@ -547,7 +567,11 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         }
         let replaced: Vec<u64> = given[..given.len() - 1].iter().map(|&k| entries[k].line).collect();
         let rule = model.intervals.rule;
+        // (a property Nutch reads through another's ${name})
+        let variable = format!("${{{}}}", e.name);
+        let stands_in: Vec<&str> = settings.iter().filter(|s| crawler == Crawler::Nutch && s.value.contains(&variable)).map(|s| s.name.as_str()).collect();
         let why = match crawler {
+            Crawler::Nutch if !stands_in.is_empty() => Ok(Some(format!("read as {variable} in {}", stands_in.join(", ")))),
             Crawler::Nutch => Ok(nutch::aside(e, &model)),
             Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
             Crawler::Heritrix => Ok(heritrix::aside(e)),

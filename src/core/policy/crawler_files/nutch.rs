@@ -228,3 +228,37 @@ pub fn aside(e: &Entry, model: &Model) -> Option<String> {
         _ => None,
     }
 }
+
+/// Hadoop's Configuration.MAX_SUBST: substitutions in one value before it gives up.
+const MAX_SUBST: usize = 20;
+
+/// Hadoop Configuration.substituteVars, as Nutch reads every value: the leftmost
+/// `${name}` (a name without `}`, `$` or a space) is replaced by property `name`'s value
+/// (`raw`), again, up to [`MAX_SUBST`] times; at the first name no property has, the value
+/// is kept as it then reads. (A Java system property of that name would come first: the
+/// file alone sets none.)
+pub fn substitute(value: &str, raw: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut eval = value.to_string();
+    for _ in 0..MAX_SUBST {
+        let Some((start, name)) = first_variable(&eval) else { return Ok(eval) };
+        let Some(val) = raw(name) else { return Ok(eval) };
+        let end = start + name.len() + 3;
+        eval = format!("{}{val}{}", &eval[..start], &eval[end..]);
+    }
+    Err(format!("its ${{…}} are substituted more than {MAX_SUBST} times (Hadoop's limit: does a property name itself?)"))
+}
+
+/// The leftmost `${name}` of `text` (Hadoop's pattern `\$\{[^\}\$ ]+\}`): where it starts
+/// and the name.
+fn first_variable(text: &str) -> Option<(usize, &str)> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find("${").map(|k| from + k) {
+        let rest = &text[at + 2..];
+        let len = rest.find(['}', '$', ' ']).unwrap_or(rest.len());
+        if len > 0 && rest[len..].starts_with('}') {
+            return Some((at, &rest[..len]));
+        }
+        from = at + 1;
+    }
+    None
+}

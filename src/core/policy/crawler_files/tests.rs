@@ -1274,3 +1274,41 @@ fn a_kept_read_answers_only_what_it_was_given() {
     assert_eq!(read(Crawler::Nutch, NUTCH_SITE, "crawler_config").unwrap().model.intervals.inc_rate, 0.3);
     assert!(read(Crawler::Stormcrawler, NUTCH_SITE, "crawler_config").is_err(), "the crawler is part of it");
 }
+
+/// Nutch reads every value through Hadoop's Configuration.substituteVars: a `${name}`
+/// stands for the file's property (or a nutch-default.xml setting), leftmost first and
+/// again within what it brings, up to 20 times; a name no property has is kept as
+/// written and refused by the setting that cannot read it; the property read through a
+/// variable is said as such, not ignored.
+#[test]
+fn nutch_values_are_read_through_hadoops_variable_substitution() {
+    let nutch = |properties: &str| read(Crawler::Nutch, &format!("<configuration>{properties}</configuration>"), "crawler_config");
+    let property = |name: &str, value: &str| format!("<property><name>{name}</name><value>{value}</value></property>");
+    let from_file = nutch(&[property("db.fetch.interval.default", "86400"), property("db.fetch.interval.max", "${db.fetch.interval.default}")].concat()).unwrap();
+    assert_eq!((from_file.model.intervals.initial, from_file.model.intervals.refetch_max), (1.0, Some(1.0)));
+    let max = from_file.settings.iter().find(|s| s.name == "db.fetch.interval.max").unwrap();
+    assert_eq!(max.value, "${db.fetch.interval.default} = 86400");
+    // nutch-default.xml's value where the file gives none (30 days)
+    let from_default = nutch(&property("db.fetch.interval.max", "${db.fetch.interval.default}")).unwrap().model;
+    assert_eq!(from_default.intervals.refetch_max, Some(30.0));
+    // within a value, and a property of the file's own naming
+    let joined = nutch(&[property("my.delay", "3"), property("fetcher.server.delay", "${my.delay}.5")].concat()).unwrap();
+    assert_eq!(joined.model.server_delay_s, 3.5);
+    assert!(joined.ignored.is_empty(), "{:?}", joined.ignored);
+    let mine = joined.settings.iter().find(|s| s.name == "my.delay").expect("said as read");
+    assert!(mine.meaning.contains("${my.delay} in fetcher.server.delay"), "{}", mine.meaning);
+    // a chain: the variable's value names another
+    let chained = nutch(&[property("a", "${b}"), property("b", "7"), property("fetcher.server.delay", "${a}")].concat()).unwrap().model;
+    assert_eq!(chained.server_delay_s, 7.0);
+    // unbound: kept as written, refused with why
+    let e = nutch(&property("fetcher.server.delay", "${no.such}")).unwrap_err();
+    assert!(e.message.contains("fetcher.server.delay (line 1)") && e.message.contains("names no property"), "{e}");
+    // a loop: Hadoop gives up after 20
+    let e = nutch(&[property("a", "${b}"), property("b", "${a}"), property("fetcher.server.delay", "${a}")].concat()).unwrap_err();
+    assert!(e.message.contains("more than 20 times"), "{e}");
+    // not a variable (Hadoop's pattern: no `$` or space in the name): read as written
+    assert_eq!(super::nutch::substitute("${a b}${x$}${y}", |n| (n == "y").then(|| "1".to_string())), Ok("${a b}${x$}1".to_string()));
+    // the Crawl-delay floor's ${fetcher.server.delay} stays the server delay's (a tuning moves it)
+    let floor = nutch(&property("fetcher.min.crawl.delay", "${fetcher.server.delay}")).unwrap().model;
+    assert_eq!(floor.crawl_delay_floor, DelayFloor::ServerDelay);
+}
