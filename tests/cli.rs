@@ -1001,3 +1001,61 @@ fn a_mistyped_crawler_setting_is_in_the_json() {
     assert_eq!(json(&out)["meant"], serde_json::json!([["db.fetch.schedule.adaptive.inc_rat", "db.fetch.schedule.adaptive.inc_rate"]]));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `freshlab args` with `input` on standard input.
+fn freshlab_piped(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_freshlab")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().expect("ends");
+    // (a command refused before it reads its input closes the pipe first)
+    match writer.join().unwrap() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("cannot write its input: {e}"),
+        _ => {}
+    }
+    (out.status.code().unwrap_or(-1), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// Issue 47: records piped in (`curl … | freshlab history -`, gzip or not) give the
+/// file's result; the estimate and --out name them `-`, and `run --config` of the
+/// estimate with the records piped again gives the same; the temporary file is
+/// removed; `-` twice, or beside a config read from standard input, and nothing piped,
+/// are refused.
+#[test]
+fn history_reads_records_piped_on_standard_input() {
+    let cdx = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-captures.cdx");
+    let records = std::fs::read(cdx).unwrap();
+    let (code, from_file, _) = freshlab(&["history", cdx, "--json", "--quiet"]);
+    assert_eq!(code, 0);
+    let (code, piped, err) = freshlab_piped(&["history", "-", "--json"], &records);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(piped, from_file);
+    assert!(err.contains("from standard input"), "{err}");
+    let kept = err.split_whitespace().find(|w| w.ends_with("/standard-input")).expect("names where it is kept");
+    assert!(!std::path::Path::new(kept).exists(), "{kept} is left behind");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &records).unwrap();
+    let (code, zipped, err) = freshlab_piped(&["history", "-", "--json", "--quiet"], &gz.finish().unwrap());
+    assert_eq!((code, zipped), (0, from_file.clone()), "{err}");
+    // the estimate names the records `-`: run again with them piped, the same result
+    let (code, estimate, _) = freshlab_piped(&["history", "-", "--estimate", "--quiet"], &records);
+    assert_eq!(code, 0);
+    let config = json(&estimate)["config"].clone();
+    assert_eq!(config["paths"], serde_json::json!(["-"]));
+    let dir = scratch("history_reads_records_piped_on_standard_input");
+    let saved = dir.join("estimate.json");
+    std::fs::write(&saved, config.to_string()).unwrap();
+    let (code, rerun, err) = freshlab_piped(&["run", "--config", saved.to_str().unwrap(), "--json", "--quiet"], &records);
+    assert_eq!((code, rerun), (0, from_file), "{err}");
+    let (code, _, err) = freshlab_piped(&["run", "--config", "-"], config.to_string().as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("standard input ('-') is given twice"), "{err}");
+    let (code, _, err) = freshlab_piped(&["history", "-", "-"], &records);
+    assert!(code == 2 && err.contains("given twice"), "{err}");
+    let (code, _, err) = freshlab_piped(&["history", "-"], b"");
+    assert!(code == 2 && err.contains("standard input is empty"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

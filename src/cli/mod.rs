@@ -3,6 +3,7 @@
 mod args;
 mod parts;
 mod progress;
+mod stdin;
 mod sweep;
 
 use args::{OUTPUT_FLAGS, Outputs, flag_for, list_of, parse};
@@ -142,6 +143,9 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         object.insert("paths".into(), Value::Array(outputs.positional.iter().cloned().map(Value::String).collect()));
         object.entry("source").or_insert_with(|| Value::String("files".into()));
     }
+    // `-` among the paths (an argument, or a config's): the records on standard input,
+    // kept in a file for the run (removed after it)
+    let spooled = stdin::spool_dash(&mut object, outputs.config.as_deref() == Some("-"), outputs.quiet)?;
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     // a history's pages are counted over files whose first megabyte cannot tell them,
     // before they are priced (history::cost::counted_format)
@@ -163,7 +167,10 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         // what the run would cost, and whether it may run here, without running it
         let refused = config.validate(&limits::here()).err().map(|e| explain(&e, from_file).message);
         // the time is this machine's: the model's times the probe's slowness, said beside it
-        println!("{}", json!({ "config": without_file_texts(&config, rest), "cost": config.cost().on_this_machine(), "slowness": speed::slowness(), "refused": refused }));
+        println!(
+            "{}",
+            json!({ "config": without_file_texts(&stdin::named(&config, spooled.as_ref()), rest), "cost": config.cost().on_this_machine(), "slowness": speed::slowness(), "refused": refused })
+        );
         return Ok(());
     }
     let output = execute(config.clone(), &outputs).map_err(|e| explain(&e, from_file))?;
@@ -194,7 +201,7 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
             // --out FILE.csv: the result's table (history: the page list), as --csv writes it
             std::fs::write(path, output.table().to_csv()).map_err(|e| Failure { message: format!("cannot write {path} (--out): {e}"), code: 1 })?;
         } else {
-            write_export(path, &config, &output)?;
+            write_export(path, &stdin::named(&config, spooled.as_ref()), &output)?;
         }
     }
     match outputs.part {

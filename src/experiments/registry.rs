@@ -225,7 +225,7 @@ registry! {
     "crawlers" => Crawlers(super::crawlers::CrawlersConfig):
         "your crawler on your pages: Nutch, StormCrawler, Heritrix or Scrapy configured from its own file (--crawler-config nutch-site.xml), its freshness and fetches of unchanged pages against MERGE at the same bandwidth",
     "history" => History(super::history::HistoryConfig):
-        "change rates from the records you have: freshlab history FILE… (a CDX or CDXJ capture index, sitemaps, a Heritrix crawl.log, a CSV crawl log, MediaWiki revisions; gzip read as it streams) --out pages.csv writes the page list every experiment reads",
+        "change rates from the records you have: freshlab history FILE… ('-' for standard input; a CDX or CDXJ capture index, sitemaps, a Heritrix crawl.log, a CSV crawl log, MediaWiki revisions; gzip read as it streams) --out pages.csv writes the page list every experiment reads",
     "learning" => Learning(super::learning::LearningConfig):
         "learning to crawl without knowing the change rates: LambdaLearnAndCrawl, explore-then-commit and MERGE on estimated rates against the oracle, for binary, harmonic or Lemma 4.2 freshness under politeness (--repository pages.csv --capacity C --objective harmonic)",
     "channel" => Channel(super::channel::ChannelConfig):

@@ -178,7 +178,7 @@ impl Settings for HistoryConfig {
                     return Err(InputError::new(
                         "paths",
                         format!(
-                            "{path} is not a file (a pipe or a device), and the records are read more than once (priced, their pages counted, then read); save them to a file and give its path"
+                            "{path} is not a file (a pipe or a device), and the records are read more than once (priced, their pages counted, then read); pipe them into standard input instead (zcat index.cdx.gz | freshlab history -), which is kept in a temporary file, or save them to a file and give its path"
                         ),
                     ));
                 }
