@@ -15,11 +15,33 @@ fn refusal(args: &[&str]) -> String {
     err
 }
 
-/// A fresh directory of this test process's own, named after the test that uses it.
-fn scratch(test: &str) -> std::path::PathBuf {
+/// A fresh directory of this test process's own, named after the test that uses it,
+/// removed when dropped (a failing test's too).
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("freshlab-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn json(text: &str) -> serde_json::Value {
