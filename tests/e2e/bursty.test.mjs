@@ -1,7 +1,7 @@
 // Bursty changes in a real browser: the five policies of the thesis's Fig 6.3 run in the
 // worker; traces are imported from a file, dropped or loaded from the sample, and bad
 // ones are refused with their lines.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -133,6 +133,7 @@ test('the sample trace loads and replays', async () => {
 
 test('a bad trace is refused with its lines, and an unreadable one at once', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const bad = path.join(dir, 'bad.csv');
   fs.writeFileSync(bad, 'page,timestamp\nA,2007-01-01T00:00Z\nA,2007-01-01T00:00Z\nB,soon\n');
   await page.locator('#bursty input[type=file]').setInputFiles(bad);

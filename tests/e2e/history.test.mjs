@@ -2,7 +2,7 @@
 // read into a trace, a gzip file decompressed by the page, bad records refused by line,
 // and the page list sent to the policies view in one click; sent to your crawler and
 // tuned, the tuned files are compared with yours on the same redraws of the rates.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +45,7 @@ test('a gzip dump of revisions becomes a trace for bursty changes; bad records a
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-history-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const dump = path.join(dir, 'revisions.xml.gz');
   fs.writeFileSync(dump, zlib.gzipSync(fs.readFileSync(new URL('../../www/samples/sample-revisions.xml', import.meta.url))));
   await page.locator('#history input[type=file]').setInputFiles(dump);
@@ -105,6 +106,7 @@ test('a capture index’s mime types go with its pages to your crawler, where Nu
     for (let d = 0; d < 30; d += 1) lines.push(`example,s${h})/feed ${stamp(d)} https://s${h}.example/feed application/rss+xml 200 F${h}V${Math.floor(d / 2)} - - 1 0 a`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-history-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'typed.cdx');
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
   await page.locator('#history input[type=file]').setInputFiles(file);
@@ -161,6 +163,7 @@ test('a WARC file, gzipped a record a member as crawlers write it, is read in th
   const page = await browser.newPage(`${browser.url}?view=history`);
   await read(page);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'freshlab-warc-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
   // WARC 1.1's records (CRLF line ends; a block and then two CRLFs), ASCII throughout
   const record = (type, date, headers, blockType, block, length = block.length) =>
     `WARC/1.1\r\nWARC-Type: ${type}\r\nWARC-Date: ${date}\r\nWARC-Target-URI: http://x.com/\r\n${headers.map((h) => `${h}\r\n`).join('')}Content-Type: ${blockType}\r\nContent-Length: ${length}\r\n\r\n${block}\r\n\r\n`;
