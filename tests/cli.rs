@@ -1044,8 +1044,8 @@ fn freshlab_piped(args: &[&str], input: &[u8]) -> (i32, String, String) {
 /// Issue 47: records piped in (`curl … | freshlab history -`, gzip or not) give the
 /// file's result; the estimate and --out name them `-`, and `run --config` of the
 /// estimate with the records piped again gives the same; the temporary file is
-/// removed; `-` twice, or beside a config read from standard input, and nothing piped,
-/// are refused.
+/// removed; a pipe's path is kept the same way; `-` twice, or beside a config read from
+/// standard input, and nothing piped, are refused.
 #[test]
 fn history_reads_records_piped_on_standard_input() {
     let cdx = concat!(env!("CARGO_MANIFEST_DIR"), "/www/samples/sample-captures.cdx");
@@ -1071,7 +1071,7 @@ fn history_reads_records_piped_on_standard_input() {
     let saved = dir.join("estimate.json");
     std::fs::write(&saved, config.to_string()).unwrap();
     let (code, rerun, err) = freshlab_piped(&["run", "--config", saved.to_str().unwrap(), "--json", "--quiet"], &records);
-    assert_eq!((code, rerun), (0, from_file), "{err}");
+    assert_eq!((code, rerun), (0, from_file.clone()), "{err}");
     let (code, _, err) = freshlab_piped(&["run", "--config", "-"], config.to_string().as_bytes());
     assert_eq!(code, 2);
     assert!(err.contains("standard input ('-') is given twice"), "{err}");
@@ -1079,5 +1079,15 @@ fn history_reads_records_piped_on_standard_input() {
     assert!(code == 2 && err.contains("given twice"), "{err}");
     let (code, _, err) = freshlab_piped(&["history", "-"], b"");
     assert!(code == 2 && err.contains("standard input is empty"), "{err}");
-    std::fs::remove_dir_all(dir).unwrap();
+    // a pipe's path (as `<(zcat …)` gives one): kept too, named as given again
+    let fifo = dir.join("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()), "mkfifo makes a pipe");
+    let writer = {
+        let (fifo, records) = (fifo.clone(), records.clone());
+        std::thread::spawn(move || std::fs::write(fifo, records))
+    };
+    let (code, from_pipe, err) = freshlab(&["history", fifo.to_str().unwrap(), "--json"]);
+    writer.join().unwrap().expect("written");
+    assert_eq!((code, from_pipe), (0, from_file), "{err}");
+    assert!(err.contains(&format!("read 541 KB from {}", fifo.display())), "{err}");
 }

@@ -143,9 +143,9 @@ pub fn main_with(argv: &[String]) -> Result<(), Failure> {
         object.insert("paths".into(), Value::Array(outputs.positional.iter().cloned().map(Value::String).collect()));
         object.entry("source").or_insert_with(|| Value::String("files".into()));
     }
-    // `-` among the paths (an argument, or a config's): the records on standard input,
+    // `-` or a pipe among the paths (an argument, or a config's): the records piped in,
     // kept in a file for the run (removed after it)
-    let spooled = stdin::spool_dash(&mut object, outputs.config.as_deref() == Some("-"), outputs.quiet)?;
+    let spooled = stdin::spool_streams(&mut object, outputs.config.as_deref() == Some("-"), outputs.quiet)?;
     let mut config = config_from_value(Value::Object(object)).map_err(|e| explain(&e, from_file))?;
     // a history's pages are counted over files whose first megabyte cannot tell them,
     // before they are priced (history::cost::counted_format)
