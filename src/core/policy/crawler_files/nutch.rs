@@ -199,7 +199,11 @@ pub const KNOWN: &[Known] = &[
     },
 ];
 
-/// The file's properties, in order, with their lines.
+/// The file's properties, in order, with their lines, as Hadoop's Configuration.Parser
+/// reads them: a `<property>` wherever it stands, its name and value as child elements
+/// or as attributes (`<property name="…" value="…"/>`; a child element wins). An
+/// XInclude (`<xi:include href="…"/>`), whose file Hadoop reads in its place, is refused:
+/// Freshlab reads the one file.
 pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
     let doc = super::xml(text, "Nutch", "configuration")?;
     let root = doc.root_element();
@@ -208,11 +212,27 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         return Err(format!("line {line}: the root element is <{}>, not <configuration> as in nutch-site.xml", root.tag_name().name()));
     }
     let mut entries = Vec::new();
-    for property in root.children().filter(|n| n.has_tag_name("property")) {
-        let line = doc.line(property);
-        let child = |tag: &str| property.children().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap_or("").trim().to_string());
-        let Some(name) = child("name") else { return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value>")) };
-        entries.push(Entry { name, value: child("value").unwrap_or_default(), line, file: None });
+    for node in root.descendants().filter(roxmltree::Node::is_element) {
+        let line = doc.line(node);
+        match node.tag_name().name() {
+            "include" => {
+                let href = node.attribute("href").unwrap_or("");
+                return Err(format!(
+                    "line {line}: <include href=\"{href}\"> (XInclude): Nutch reads that file's properties here, and Freshlab reads one file: copy its <property> elements in place of the include"
+                ));
+            }
+            "property" => {
+                let read = |tag: &str| {
+                    let child = node.children().find(|n| n.has_tag_name(tag)).map(|n| n.text().unwrap_or("").trim().to_string()).filter(|t| !t.is_empty());
+                    child.or_else(|| node.attribute(tag).map(|a| a.trim().to_string()))
+                };
+                let Some(name) = read("name") else {
+                    return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value> (or name=\"…\" value=\"…\" attributes)"));
+                };
+                entries.push(Entry { name, value: read("value").unwrap_or_default(), line, file: None });
+            }
+            _ => {}
+        }
     }
     Ok(entries)
 }

@@ -1312,3 +1312,20 @@ fn nutch_values_are_read_through_hadoops_variable_substitution() {
     let floor = nutch(&property("fetcher.min.crawl.delay", "${fetcher.server.delay}")).unwrap().model;
     assert_eq!(floor.crawl_delay_floor, DelayFloor::ServerDelay);
 }
+
+/// Hadoop's Configuration.Parser, as Nutch reads nutch-site.xml: a property's name and
+/// value may be attributes (a child element wins where it has text), a property inside
+/// another element is read, and an XInclude, whose file Hadoop reads in its place, is
+/// refused with its line and the fix (its properties would otherwise be lost).
+#[test]
+fn nutch_properties_are_read_as_hadoops_parser_reads_them() {
+    let nutch = |text: &str| read(Crawler::Nutch, text, "crawler_config");
+    let attributes = nutch("<configuration>\n<property name=\"fetcher.server.delay\" value=\"2\"/>\n<property name=\"db.fetch.interval.default\" value=\"1\"><value>86400</value></property>\n</configuration>").unwrap();
+    assert_eq!((attributes.model.server_delay_s, attributes.model.intervals.initial), (2.0, 1.0));
+    let delay = attributes.settings.iter().find(|s| s.name == "fetcher.server.delay").unwrap();
+    assert_eq!((delay.value.as_str(), delay.line), ("2", Some(2)));
+    let nested = nutch("<configuration>\n<group>\n<property><name>fetcher.server.delay</name><value>3</value></property>\n</group>\n</configuration>").unwrap();
+    assert_eq!(nested.model.server_delay_s, 3.0);
+    let e = nutch("<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<xi:include href=\"common.xml\"/>\n</configuration>").unwrap_err();
+    assert!(e.message.contains("line 2: <include href=\"common.xml\"> (XInclude)") && e.message.contains("copy its <property> elements in place of the include"), "{e}");
+}
