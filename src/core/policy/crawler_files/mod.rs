@@ -506,7 +506,11 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
     let mut settings = Vec::new();
     for &k in &table {
         // the last value a file gives wins, as each crawler's configuration loader does
-        let given = entries.iter().rev().find(|e| e.name == k.name);
+        // Hadoop's Configuration sets no property whose value is empty (Nutch keeps the
+        // default, or an earlier line's value)
+        let empty = |e: &Entry| crawler == Crawler::Nutch && e.value.trim().is_empty();
+        let given = entries.iter().rev().find(|e| e.name == k.name && !empty(e));
+        let skipped: Vec<String> = entries.iter().filter(|e| e.name == k.name && empty(e)).map(|e| e.line.to_string()).collect();
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
         // Nutch reads every value through Hadoop's variable substitution, the property's
         // own value or its nutch-default.xml value standing for a ${name} (the Crawl-delay
@@ -546,7 +550,11 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             line,
             replaced,
             file,
-            meaning: k.meaning.into(),
+            meaning: match skipped.as_slice() {
+                [] => k.meaning.into(),
+                [line] => format!("{}; line {line} gives it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning),
+                lines => format!("{}; lines {} give it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning, lines.join(", ")),
+            },
             set: false,
             aside: false,
             overrules: false,

@@ -1315,7 +1315,7 @@ fn nutch_values_are_read_through_hadoops_variable_substitution() {
 
 /// Hadoop's Configuration.Parser, as Nutch reads nutch-site.xml: a property's name and
 /// value may be attributes (a child element wins where it has text), a property inside
-/// another element is read, and an XInclude, whose file Hadoop reads in its place, is
+/// another element is read, an empty value sets nothing (said), and an XInclude, whose file Hadoop reads in its place, is
 /// refused with its line and the fix (its properties would otherwise be lost).
 #[test]
 fn nutch_properties_are_read_as_hadoops_parser_reads_them() {
@@ -1326,6 +1326,14 @@ fn nutch_properties_are_read_as_hadoops_parser_reads_them() {
     assert_eq!((delay.value.as_str(), delay.line), ("2", Some(2)));
     let nested = nutch("<configuration>\n<group>\n<property><name>fetcher.server.delay</name><value>3</value></property>\n</group>\n</configuration>").unwrap();
     assert_eq!(nested.model.server_delay_s, 3.0);
+    // an empty value sets nothing (Hadoop's loadProperty): the default, or an earlier line's
+    let empty = nutch("<configuration>\n<property><name>fetcher.server.delay</name><value>2</value></property>\n<property><name>fetcher.server.delay</name><value></value></property>\n<property><name>db.fetch.interval.default</name><value/></property>\n</configuration>").unwrap();
+    assert_eq!((empty.model.server_delay_s, empty.model.intervals.initial), (2.0, 30.0));
+    let delay = empty.settings.iter().find(|s| s.name == "fetcher.server.delay").unwrap();
+    assert_eq!((delay.value.as_str(), delay.line), ("2", Some(2)));
+    assert!(delay.meaning.contains("line 3 gives it no value, which Nutch passes over"), "{}", delay.meaning);
+    let first = empty.settings.iter().find(|s| s.name == "db.fetch.interval.default").unwrap();
+    assert!(!first.from_file && first.meaning.contains("line 4 gives it no value"), "{first:?}");
     let e = nutch("<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<xi:include href=\"common.xml\"/>\n</configuration>").unwrap_err();
     assert!(e.message.contains("line 2: <include href=\"common.xml\"> (XInclude)") && e.message.contains("copy its <property> elements in place of the include"), "{e}");
 }
