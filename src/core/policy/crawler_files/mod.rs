@@ -518,7 +518,12 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         let substituted = match crawler {
             Crawler::Nutch if value.contains("${") && !(k.name == "fetcher.min.crawl.delay" && value.trim() == "${fetcher.server.delay}") => {
                 let raw = |name: &str| {
-                    entries.iter().rev().find(|e| e.name == name).map(|e| e.value.clone()).or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()))
+                    entries
+                        .iter()
+                        .rev()
+                        .find(|e| e.name == name && !empty(e))
+                        .map(|e| e.value.clone())
+                        .or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()))
                 };
                 Some(nutch::substitute(value, raw))
             }

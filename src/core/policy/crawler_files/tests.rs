@@ -1332,6 +1332,9 @@ fn nutch_properties_are_read_as_hadoops_parser_reads_them() {
     let delay = empty.settings.iter().find(|s| s.name == "fetcher.server.delay").unwrap();
     assert_eq!((delay.value.as_str(), delay.line), ("2", Some(2)));
     assert!(delay.meaning.contains("line 3 gives it no value, which Nutch passes over"), "{}", delay.meaning);
+    // nor does it stand for a ${name}: the default's value does
+    let through = nutch("<configuration><property><name>db.fetch.interval.default</name><value></value></property><property><name>db.fetch.interval.max</name><value>${db.fetch.interval.default}</value></property></configuration>").unwrap();
+    assert_eq!(through.model.intervals.refetch_max, Some(30.0));
     let first = empty.settings.iter().find(|s| s.name == "db.fetch.interval.default").unwrap();
     assert!(!first.from_file && first.meaning.contains("line 4 gives it no value"), "{first:?}");
     let e = nutch("<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<xi:include href=\"common.xml\"/>\n</configuration>").unwrap_err();
