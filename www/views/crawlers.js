@@ -418,7 +418,7 @@ export default {
         csvDropBox(panel, controls, {
           key: 'crawlerConfig',
           label: 'Your crawler’s configuration file',
-          accept: '.xml,.cxml,.yaml,.yml,.py,text/xml,text/plain',
+          accept: '.xml,.cxml,.yaml,.yml,.flux,.py,text/xml,text/plain',
           sampleLabel: 'Load a sample nutch-site.xml',
           sample: 'nutch-site.xml',
           sampleName: 'nutch-site.xml (a sample: adaptive, weekly, 30 s delay)',
@@ -430,7 +430,7 @@ export default {
           empty: 'No configuration loaded: the crawler runs on its shipped defaults. Drop its file here or choose one.',
           waiting: 'No configuration loaded: the crawler runs on its shipped defaults.',
           loaded: 'Its settings are read when the form is checked; each is listed under the chart after the run.',
-          help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml (settings under <code>config:</code>), crawler-beans.cxml
+          help: `nutch-site.xml (properties over nutch-default.xml), crawler-conf.yaml or a Flux file (settings under <code>config:</code>), crawler-beans.cxml
             (the <code>disposition</code> bean, its overrides and its sheets over hosts and paths) or settings.py (plain NAME = value lines; DOWNLOAD_SLOTS as a dict). The crawler is set from the file's form; a setting
             that cannot be read is reported with its line. Limit: 1 MB.`,
           // whose file it is, from its form (as the CLI does without --crawler)

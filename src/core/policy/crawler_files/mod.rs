@@ -541,8 +541,16 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             None => value,
         };
         (k.apply)(&mut model, read.trim()).map_err(|why| {
-            let unbound =
-                if substituted.is_some() && read.contains("${") { " — its ${…} names no property of the file, nor a nutch-default.xml setting Freshlab reads" } else { "" };
+            let unbound = match crawler {
+                _ if !read.contains("${") => "",
+                Crawler::Nutch => " — its ${…} names no property of the file, nor a nutch-default.xml setting Freshlab reads",
+                // FluxParser.loadYaml replaces each ${key} of its --filter properties file
+                // and each ${ENV-NAME} (with --env-filter) in the text before reading it
+                Crawler::Stormcrawler => {
+                    " — a placeholder Storm's Flux fills in when it starts the topology (${name} from the properties file given with --filter, ${ENV-NAME} from the environment with --env-filter); Freshlab reads the file alone: write the value Flux would put there"
+                }
+                _ => "",
+            };
             let got = if read == value { format!("\"{}\"", value.trim()) } else { format!("\"{}\", read as \"{}\"", value.trim(), read.trim()) };
             InputError::new(field_of(), format!("{}{}: {why} (got {got}{unbound}); fix the value or remove the line to keep the default {}", k.name, at(line), k.default))
         })?;

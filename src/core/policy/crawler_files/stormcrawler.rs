@@ -180,6 +180,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         Some(Node::Map(pairs)) => pairs,
         Some(_) => return Err(NOT_A_MAP.into()),
     };
+    includes(&pairs)?;
     // SnakeYAML keeps the last `config:` too
     let pairs = match pairs.iter().rev().find(|p| p.key.as_deref() == Some("config")) {
         None => pairs,
@@ -203,6 +204,46 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         entries.push(Entry { name, value, line, file: None });
     }
     Ok(entries)
+}
+
+/// A Flux topology's `includes:` (FluxParser.processIncludes: each included file's
+/// `config:` read over this file's where `override: true`, under it otherwise): the
+/// shipped crawler-default.yaml read under this file is what Freshlab's defaults are;
+/// any other include is refused with its line, its settings being in a file not loaded.
+fn includes(root: &[Pair]) -> Result<(), String> {
+    let Some(Pair { value, line, .. }) = root.iter().rev().find(|p| p.key.as_deref() == Some("includes")) else { return Ok(()) };
+    let items = match value {
+        Node::List(items) => items.as_slice(),
+        Node::Scalar(s) if s.is_empty() => &[],
+        _ => return Err(format!("line {line}: `includes:` is not a list of included files (Flux's resource, file and override)")),
+    };
+    for item in items {
+        let Node::Map(fields) = item else { return Err(format!("line {line}: an item of `includes:` is not a map of resource, file and override")) };
+        let at = fields.first().map_or(*line, |f| f.line);
+        let field = |name: &str| match fields.iter().rev().find(|f| f.key.as_deref() == Some(name)).map(|f| &f.value) {
+            Some(Node::Scalar(s)) => Ok(Some(s.as_str())),
+            None => Ok(None),
+            Some(_) => Err(format!("line {at}: the include's {name} is not a single value")),
+        };
+        let flag = |name: &str| match field(name)? {
+            None => Ok(false),
+            Some(v) => boolean(v).map_err(|why| format!("line {at}: the include's {name} {why}")),
+        };
+        let Some(file) = field("file")? else { return Err(format!("line {at}: an include names no file")) };
+        let (resource, over) = (flag("resource")?, flag("override")?);
+        if resource && !over && file.trim_start_matches('/') == "crawler-default.yaml" {
+            continue;
+        }
+        let what = if resource { "the resource" } else { "the file" };
+        if !root.iter().any(|p| p.key.as_deref() == Some("config")) {
+            return Err(format!("line {at}: includes {what} {file}, and this file has no config: of its own: load {file} itself"));
+        }
+        let order = if over { "over this file's (override: true)" } else { "under this file's (override: false: this file's own win)" };
+        return Err(format!(
+            "line {at}: includes {what} {file}, whose config: Flux reads {order}; Freshlab reads one file, so its settings would be lost: load one file holding both files' settings (the included file's winning where override is true), with this include removed"
+        ));
+    }
+    Ok(())
 }
 
 const NOT_A_MAP: &str = "is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)";

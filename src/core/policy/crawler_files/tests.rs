@@ -253,6 +253,44 @@ fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     assert!(read(Crawler::Stormcrawler, "config: [1, 2", "f").unwrap_err().message.contains("is not YAML"));
 }
 
+/// A Flux topology file (StormCrawler's crawler.flux) as FluxParser reads it: its
+/// `config:` over the shipped crawler-default.yaml; any other include refused with its
+/// line (its settings would be lost); a placeholder Flux fills in refused saying so.
+#[test]
+fn stormcrawlers_flux_file_includes_and_placeholders() {
+    let flux = |includes: &str, delay: &str| {
+        format!(
+            "name: \"crawler\"\n\nincludes:\n    - resource: true\n      file: \"/crawler-default.yaml\"\n      override: false\n{includes}\nconfig:\n  topology.workers: 1\n  fetcher.server.delay: {delay}\n\nspouts:\n  - id: \"spout\"\n    className: \"org.apache.stormcrawler.spout.MemorySpout\"\n"
+        )
+    };
+    let loaded = read(Crawler::Stormcrawler, &flux("", "2.0"), "f").unwrap();
+    assert_eq!(loaded.model.server_delay_s, 2.0);
+    let delay = loaded.settings.iter().find(|s| s.name == "fetcher.server.delay").unwrap();
+    assert_eq!((delay.from_file, delay.line), (true, Some(10)));
+    // the archetype's own crawler-conf.yaml, read over this file's config
+    let e = read(Crawler::Stormcrawler, &flux("\n    - resource: false\n      file: \"crawler-conf.yaml\"\n      override: true\n", "2.0"), "f").unwrap_err();
+    assert!(e.message.contains("line 8: includes the file crawler-conf.yaml, whose config: Flux reads over this file's (override: true)"), "{e}");
+    assert!(e.message.contains("load one file holding both files' settings"), "{e}");
+    let e = read(Crawler::Stormcrawler, "includes:\n  - resource: true\n    file: \"/crawler-default.yaml\"\n    override: true\nconfig:\n  fetcher.server.delay: 2\n", "f")
+        .unwrap_err();
+    assert!(e.message.contains("line 2: includes the resource /crawler-default.yaml, whose config: Flux reads over this file's"), "{e}");
+    let e = read(Crawler::Stormcrawler, "name: crawler\nincludes:\n  - file: \"crawler-conf.yaml\"\n    override: true\n", "f").unwrap_err();
+    assert!(e.message.contains("line 3: includes the file crawler-conf.yaml, and this file has no config: of its own: load crawler-conf.yaml itself"), "{e}");
+    let e = read(Crawler::Stormcrawler, "includes:\n  - resource: true\n    override: false\n", "f").unwrap_err();
+    assert!(e.message.contains("line 2: an include names no file"), "{e}");
+    let e = read(Crawler::Stormcrawler, "includes:\n  - file: a.yaml\n    override: maybe\n", "f").unwrap_err();
+    assert!(e.message.contains("line 2: the include's override must be true or false"), "{e}");
+    // Flux's --filter and --env-filter placeholders, which only Flux can fill in
+    for placeholder in ["${ENV-DELAY}", "${fetcher.delay}"] {
+        let e = read(Crawler::Stormcrawler, &flux("", placeholder), "f").unwrap_err();
+        assert!(
+            e.message.contains(&format!("fetcher.server.delay (line 10): must be a number of seconds, at least 0 (got \"{placeholder}\" — a placeholder Storm's Flux fills in")),
+            "{e}"
+        );
+        assert!(e.message.contains("write the value Flux would put there"), "{e}");
+    }
+}
+
 /// StormCrawler's DefaultScheduler.init reads `fetchInterval(.STATUS)?.key=value`
 /// (minutes) for pages with that metadata; AdaptiveScheduler needs the page's
 /// signature and fetchInterval kept in `metadata.persist` (or `metadata.transfer`).
