@@ -261,7 +261,12 @@ impl HistoryOutput {
             } else {
                 "the page list leaves them out (“page list with mime types”, --types, carries them; the button to your crawler always does)"
             };
-            text.push_str(&format!(" {} of {} pages have a captured mime type (the latest of each): {listed}.", thousands(self.typed as f64), thousands(self.pages.len() as f64)));
+            let kind = if self.format == Some(Format::Mediawiki) {
+                "a type, their view's text/html (a wiki page's address serves HTML whatever its content model)"
+            } else {
+                "a captured mime type (the latest of each)"
+            };
+            text.push_str(&format!(" {} of {} pages have {kind}: {listed}.", thousands(self.typed as f64), thousands(self.pages.len() as f64)));
         }
         if self.typed == 0 && self.config.types && !self.pages.is_empty() {
             text.push_str(" No page has a captured mime type: the page list has no metadata column.");

@@ -316,6 +316,9 @@ fn mediawiki_revisions_and_their_trace() {
     let p = page(&o, "https://en.wikipedia.org/wiki/Albert_Einstein");
     assert!(p.exact_times);
     assert_eq!((p.estimate.changes, p.estimate.rate), (2, Some(1.0)));
+    // a wiki page's address serves its HTML view: its type, said as such (not captured)
+    assert_eq!(p.mime.as_deref(), Some("text/html"));
+    assert!(o.said.contains("1 of 1 pages have a type, their view's text/html"), "{}", o.said);
     let v2 = r#"{"query":{"pages":[{"pageid":1,"title":"A","revisions":[{"timestamp":"2026-01-01T00:00:00Z"},{"timestamp":"2026-01-05T00:00:00Z"}]}]}}"#;
     assert_eq!(page(&run(&[("api.json", v2)]), "https://en.wikipedia.org/wiki/A").estimate.rate, Some(0.25));
     let dump = r#"<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/"><siteinfo><base>https://pt.wikipedia.org/wiki/P%C3%A1gina_principal</base></siteinfo>
@@ -324,7 +327,7 @@ fn mediawiki_revisions_and_their_trace() {
     assert_eq!(detect(dump), Some(Format::Mediawiki));
     let o = run(&[("dump.xml", dump)]);
     let p = page(&o, "https://pt.wikipedia.org/wiki/Rio_de_Janeiro");
-    assert_eq!(p.estimate.rate, Some(2.0));
+    assert_eq!((p.estimate.rate, p.mime.as_deref()), (Some(2.0), Some("text/html")));
     let trace = crate::core::model::trace::parse(o.trace.as_ref().unwrap().as_bytes()).expect("the trace reads back");
     assert_eq!((trace.pages(), trace.total_changes()), (1, 2));
     // the CLI's --trace-out writes it; records of other kinds give none

@@ -19,6 +19,22 @@ fn wiki_url(site: &str, title: &str) -> String {
     format!("https://{site}/wiki/{}", title.replace(' ', "_"))
 }
 
+/// What a MediaWiki page's address serves: its view (`action=view`) is an HTML page
+/// whatever the page's content model (wikitext, CSS, JSON…).
+const WIKI_TYPE: &str = "text/html";
+
+/// A MediaWiki page on `site`, with `mark` (None: a page without revisions), its type
+/// its view's.
+fn wiki_page(records: &mut Records, site: &str, title: &str, mark: Option<Mark>) -> Result<(), String> {
+    let url = wiki_url(site, title);
+    let page = match mark {
+        Some(mark) => records.add(&url, mark)?,
+        None => records.page(&url).ok_or_else(|| format!("more than {} pages (the limit); read fewer pages", super::MAX_PAGES))?,
+    };
+    records.saw_type(page, WIKI_TYPE);
+    Ok(())
+}
+
 /// Reads MediaWiki API revisions (`action=query&prop=revisions&rvprop=timestamp`, JSON):
 /// each revision's timestamp is a change of its page, on `site`.
 pub fn mediawiki_json(text: &str, site: &str, records: &mut Records) -> Result<(), String> {
@@ -31,15 +47,14 @@ pub fn mediawiki_json(text: &str, site: &str, records: &mut Records) -> Result<(
     };
     for page in pages {
         let title = page.get("title").and_then(|t| t.as_str()).ok_or("a page in query.pages has no title")?;
-        let name = wiki_url(site, title);
         let revisions = page.get("revisions").and_then(|r| r.as_array()).map(Vec::as_slice).unwrap_or(&[]);
         if revisions.is_empty() {
-            records.page(&name);
+            wiki_page(records, site, title, None)?;
         }
         for revision in revisions {
             let stamp = revision.get("timestamp").and_then(|t| t.as_str()).ok_or_else(|| format!("a revision of “{title}” has no timestamp: ask for rvprop=timestamp"))?;
             let time = parse_time(stamp).map_err(|e| format!("a revision of “{title}”: {e}"))?;
-            records.add(&name, Mark { time, what: What::Change })?;
+            wiki_page(records, site, title, Some(Mark { time, what: What::Change }))?;
         }
     }
     Ok(())
@@ -293,7 +308,7 @@ impl XmlReader {
                     let at = self.entry.line;
                     let title = self.entry.loc.as_deref().ok_or_else(|| format!("line {at}: a <page> without <title>"))?;
                     if self.entry.revisions == 0 {
-                        records.page(&wiki_url(&self.site, title));
+                        wiki_page(records, &self.site, title, None).map_err(|e| format!("line {at}: {e}"))?;
                     }
                 }
                 None => {}
@@ -309,7 +324,7 @@ impl XmlReader {
         let title = self.entry.loc.as_deref().ok_or_else(|| format!("line {at}: a <revision> before its page's <title>"))?;
         let stamp = self.entry.timestamp.take().ok_or_else(|| format!("line {at}: a <revision> without <timestamp>"))?;
         let time = parse_time(&stamp).map_err(|e| format!("line {at}: {e}"))?;
-        records.add(&wiki_url(&self.site, title), Mark { time, what: What::Change }).map_err(|e| format!("line {at}: {e}"))?;
+        wiki_page(records, &self.site, title, Some(Mark { time, what: What::Change })).map_err(|e| format!("line {at}: {e}"))?;
         self.entry.revisions += 1;
         Ok(())
     }
