@@ -253,6 +253,26 @@ fn stormcrawler_yaml_under_config_with_comments_and_lists() {
     assert!(read(Crawler::Stormcrawler, "config: [1, 2", "f").unwrap_err().message.contains("is not YAML"));
 }
 
+/// YAML 1.1's merge key, which SnakeYAML (StormCrawler's reader) reads: `<<: *name`
+/// brings in the named map's settings the map does not give itself (the map's own win,
+/// wherever they stand; of several maps merged, the first), each with its own line.
+#[test]
+fn stormcrawlers_yaml_merge_keys_bring_in_the_named_settings() {
+    let text = "defaults: &d\n  fetcher.server.delay: 3\n  fetchInterval.default: 100\nslow: &s\n  fetcher.server.delay: 9\n  fetcher.threads.per.queue: 1\nconfig:\n  fetchInterval.default: 600\n  <<: [*d, *s]\n";
+    let loaded = read(Crawler::Stormcrawler, text, "f").unwrap();
+    let setting = |name: &str| loaded.settings.iter().find(|s| s.name == name).map(|s| (s.value.clone(), s.line)).unwrap();
+    assert_eq!(setting("fetchInterval.default"), ("600".into(), Some(8)), "the map's own value wins over the merged one");
+    assert_eq!(setting("fetcher.server.delay"), ("3".into(), Some(2)), "the first map merged wins, with its line");
+    assert_eq!(setting("fetcher.threads.per.queue").1, Some(6));
+    assert_eq!(loaded.model.server_delay_s, 3.0);
+    assert!(loaded.ignored.iter().all(|(name, _)| name != "<<"), "{:?}", loaded.ignored);
+    // a quoted "<<" is a key like any other; a merge of a scalar is refused, as SnakeYAML does
+    let quoted = read(Crawler::Stormcrawler, "config:\n  \"<<\": 1\n", "f").unwrap();
+    assert_eq!(quoted.ignored, [("<<".to_string(), 2)]);
+    let e = read(Crawler::Stormcrawler, "config:\n  <<: 3\n", "f").unwrap_err();
+    assert!(e.message.contains("a merge key (<<) names neither a map nor a list of maps"), "{e}");
+}
+
 /// A Flux topology file (StormCrawler's crawler.flux) as FluxParser reads it: its
 /// `config:` over the shipped crawler-default.yaml; any other include refused with its
 /// line (its settings would be lost); a placeholder Flux fills in refused saying so.

@@ -1,6 +1,8 @@
 //! A YAML document as StormCrawler's reader (SnakeYAML) takes it, read with yaml-rust2's
 //! event parser: each key keeps its line, and a key given twice is kept twice, in order
-//! (SnakeYAML keeps the last; yaml-rust2's own loader refuses the repeat).
+//! (SnakeYAML keeps the last; yaml-rust2's own loader refuses the repeat). A merge key
+//! (`<<: *defaults`, YAML 1.1's merge type, which SnakeYAML reads) brings in the pairs of
+//! the map or maps it names that the map does not give itself.
 
 use std::collections::HashMap;
 use yaml_rust2::Yaml;
@@ -28,15 +30,44 @@ pub struct Pair {
 pub fn read(text: &str) -> Result<Option<Node>, ScanError> {
     let mut tree = Tree::default();
     Parser::new_from_str(text).load(&mut tree, false)?;
-    Ok(tree.root)
+    match tree.refused {
+        Some(e) => Err(e),
+        None => Ok(tree.root),
+    }
 }
 
-/// A container being read: its node, its anchor, and a map's key read and awaiting its
-/// value.
+/// The merge key (YAML 1.1's `<<`, plain).
+const MERGE: &str = "<<";
+
+/// A map's key read and awaiting its value: the key (None: not a scalar), its line, and
+/// whether it is the merge key.
+type Key = (Option<String>, u64, bool);
+
+/// A container being read: its node, its anchor, a map's key awaiting its value, and
+/// the maps its merge keys name (in order: the first giving a key wins).
 struct Open {
     node: Node,
     anchor: usize,
-    key: Option<(Option<String>, u64)>,
+    key: Option<Key>,
+    merged: Vec<Vec<Pair>>,
+}
+
+impl Open {
+    fn new(node: Node, anchor: usize) -> Self {
+        Open { node, anchor, key: None, merged: Vec::new() }
+    }
+
+    /// The node, a map with the pairs its merge keys bring that it does not give itself
+    /// (SnakeYAML's SafeConstructor.flattenMapping).
+    fn finished(self) -> Node {
+        let Node::Map(mut pairs) = self.node else { return self.node };
+        for pair in self.merged.into_iter().flatten() {
+            if !pairs.iter().any(|p| p.key == pair.key) {
+                pairs.push(pair);
+            }
+        }
+        Node::Map(pairs)
+    }
 }
 
 #[derive(Default)]
@@ -44,6 +75,10 @@ struct Tree {
     open: Vec<Open>,
     anchors: HashMap<usize, Node>,
     root: Option<Node>,
+    /// The last scalar read was a plain `<<`.
+    merge_key: bool,
+    /// What the document holds that SnakeYAML refuses (a merge key's value not a map).
+    refused: Option<ScanError>,
 }
 
 impl Tree {
@@ -51,19 +86,33 @@ impl Tree {
         if anchor != 0 {
             self.anchors.insert(anchor, node.clone());
         }
+        let merge_key = std::mem::take(&mut self.merge_key);
         let Some(parent) = self.open.last_mut() else {
             self.root.get_or_insert(node);
             return;
         };
         match (&mut parent.node, parent.key.take()) {
             (Node::List(items), _) => items.push(node),
-            (Node::Map(pairs), Some((key, line))) => pairs.push(Pair { key, line, value: node }),
+            (Node::Map(_), Some((_, _, true))) => {
+                let maps = match node {
+                    Node::Map(pairs) => vec![pairs],
+                    Node::List(items) if items.iter().all(|i| matches!(i, Node::Map(_))) => {
+                        items.into_iter().filter_map(|i| if let Node::Map(pairs) = i { Some(pairs) } else { None }).collect()
+                    }
+                    _ => {
+                        self.refused.get_or_insert(ScanError::new(mark, "a merge key (<<) names neither a map nor a list of maps, which SnakeYAML refuses"));
+                        return;
+                    }
+                };
+                parent.merged.extend(maps);
+            }
+            (Node::Map(pairs), Some((key, line, false))) => pairs.push(Pair { key, line, value: node }),
             (Node::Map(_), None) => {
                 let key = match node {
                     Node::Scalar(s) => Some(s),
                     _ => None,
                 };
-                parent.key = Some((key, mark.line() as u64));
+                parent.key = Some((key, mark.line() as u64, merge_key));
             }
             (Node::Scalar(_), _) => unreachable!("a scalar is never left open"),
         }
@@ -73,15 +122,19 @@ impl Tree {
 impl MarkedEventReceiver for Tree {
     fn on_event(&mut self, event: Event, mark: Marker) {
         match event {
-            Event::SequenceStart(anchor, _) => self.open.push(Open { node: Node::List(Vec::new()), anchor, key: None }),
-            Event::MappingStart(anchor, _) => self.open.push(Open { node: Node::Map(Vec::new()), anchor, key: None }),
+            Event::SequenceStart(anchor, _) => self.open.push(Open::new(Node::List(Vec::new()), anchor)),
+            Event::MappingStart(anchor, _) => self.open.push(Open::new(Node::Map(Vec::new()), anchor)),
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(done) = self.open.pop() {
-                    self.close(done.node, done.anchor, mark);
+                    let anchor = done.anchor;
+                    self.close(done.finished(), anchor, mark);
                 }
             }
             Event::Scalar(text, style, anchor, _) => {
-                let text = if style == TScalarStyle::Plain { resolved(text) } else { text };
+                let plain = style == TScalarStyle::Plain;
+                let text = if plain { resolved(text) } else { text };
+                // (the merge key only where a key is awaited: close() reads it there)
+                self.merge_key = plain && text == MERGE;
                 self.close(Node::Scalar(text), anchor, mark);
             }
             Event::Alias(anchor) => {
