@@ -5,7 +5,6 @@
 //! the map or maps it names that the map does not give itself.
 
 use std::collections::HashMap;
-use yaml_rust2::Yaml;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
@@ -147,13 +146,155 @@ impl MarkedEventReceiver for Tree {
     }
 }
 
-/// A plain scalar as YAML resolves it (yaml-rust2's rules: numbers in their decimal
-/// form, null as empty).
+/// A plain scalar as SnakeYAML's Resolver and SafeConstructor take it (YAML 1.1's
+/// types): `yes`/`on` true and `no`/`off` false, integers with `_`, `0b`, `0x`, a leading
+/// `0` (octal) or `:` (base 60) in their decimal form, a float's `_` dropped, null as
+/// empty; anything else is text.
 fn resolved(text: String) -> String {
-    match Yaml::from_str(&text) {
-        Yaml::Integer(i) => i.to_string(),
-        Yaml::Boolean(b) => b.to_string(),
-        Yaml::Null => String::new(),
-        _ => text,
+    match text.as_str() {
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return "true".into(),
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => return "false".into(),
+        "" | "~" | "null" | "Null" | "NULL" => return String::new(),
+        _ => {}
+    }
+    if let Some(n) = yaml11_int(&text) {
+        return n.to_string();
+    }
+    match yaml11_float(&text) {
+        Some(v) => v,
+        None => text,
+    }
+}
+
+/// SnakeYAML's INT: `[-+]?(0b_*[01][01_]* | 0_*[0-7][0-7_]* | 0 | [1-9][0-9_]* |
+/// 0x_*[0-9a-fA-F][0-9a-fA-F_]* | [1-9][0-9_]*(:[0-5]?[0-9])+)`, its value (None: not
+/// one, or past i128).
+fn yaml11_int(text: &str) -> Option<i128> {
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let digits = |rest: &str, radix: u32| -> Option<i128> {
+        let kept: String = rest.chars().filter(|&c| c != '_').collect();
+        if kept.is_empty() || rest.chars().any(|c| c != '_' && !c.is_digit(radix)) {
+            return None;
+        }
+        i128::from_str_radix(&kept, radix).ok()
+    };
+    let value = if body == "0" {
+        Some(0)
+    } else if let Some(rest) = body.strip_prefix("0b") {
+        digits(rest, 2)
+    } else if let Some(rest) = body.strip_prefix("0x") {
+        digits(rest, 16)
+    } else if let Some(rest) = body.strip_prefix('0') {
+        digits(rest, 8)
+    } else if body.starts_with(|c: char| ('1'..='9').contains(&c)) {
+        let mut parts = body.split(':');
+        let first = digits(parts.next()?, 10)?;
+        parts.try_fold(first, |sum, part| sixty(part).and_then(|d| sum.checked_mul(60)?.checked_add(d)))
+    } else {
+        None
+    }?;
+    Some(if negative { -value } else { value })
+}
+
+/// A base-60 digit: `[0-5]?[0-9]`.
+fn sixty(part: &str) -> Option<i128> {
+    let ok = match part.as_bytes() {
+        [d] => d.is_ascii_digit(),
+        [t, d] => (b'0'..=b'5').contains(t) && d.is_ascii_digit(),
+        _ => false,
+    };
+    ok.then(|| part.parse().ok()).flatten()
+}
+
+/// SnakeYAML's FLOAT (its `.inf` and `.nan` left as text, which no setting takes): the
+/// number as Rust reads it, the `_` dropped, a base-60 one (`1:30.5`) in decimal.
+fn yaml11_float(text: &str) -> Option<String> {
+    let body = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let sign = if text.starts_with('-') { "-" } else { "" };
+    let kept: String = body.chars().filter(|&c| c != '_').collect();
+    if let Some((whole, fraction)) = body.split_once('.').filter(|(w, _)| w.contains(':')) {
+        // [0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
+        let mut parts = whole.split(':');
+        let first = parts.next().filter(|p| p.starts_with(|c: char| c.is_ascii_digit()) && p.chars().all(|c| c.is_ascii_digit() || c == '_'))?;
+        let mut value: f64 = first.replace('_', "").parse().ok()?;
+        for part in parts {
+            value = value * 60.0 + sixty(part)? as f64;
+        }
+        if !fraction.chars().all(|c| c.is_ascii_digit() || c == '_') {
+            return None;
+        }
+        let fraction: f64 = format!("0.{}", fraction.replace('_', "")).parse().ok()?;
+        return Some(format!("{sign}{}", value + fraction));
+    }
+    // [0-9][0-9_]*\.[0-9_]*([eE][-+]?[0-9]+)? | [0-9][0-9_]*[eE][-+]?[0-9]+ | \.[0-9_]+([eE][-+]?[0-9]+)?
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(k) => (&body[..k], Some(&body[k + 1..])),
+        None => (body, None),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && e.chars().all(|c| c.is_ascii_digit())
+    });
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let number_ok = |part: &str| part.chars().all(|c| c.is_ascii_digit() || c == '_');
+    let mantissa_ok = match fraction {
+        Some(f) if whole.is_empty() => f.starts_with(|c: char| c.is_ascii_digit() || c == '_') && f.chars().any(|c| c.is_ascii_digit()) && number_ok(f),
+        Some(f) => whole.starts_with(|c: char| c.is_ascii_digit()) && number_ok(whole) && number_ok(f),
+        None => exponent.is_some() && whole.starts_with(|c: char| c.is_ascii_digit()) && number_ok(whole),
+    };
+    (exponent_ok && mantissa_ok).then(|| format!("{sign}{kept}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::resolved;
+
+    /// Plain scalars as SnakeYAML's Resolver (YAML 1.1) types them, each written out by
+    /// hand from its patterns and SafeConstructor's conversions.
+    #[test]
+    fn plain_scalars_resolve_as_snakeyaml_types_them() {
+        let cases = [
+            ("yes", "true"),
+            ("On", "true"),
+            ("OFF", "false"),
+            ("no", "false"),
+            ("y", "y"),
+            ("~", ""),
+            ("Null", ""),
+            ("1_000", "1000"),
+            ("-42", "-42"),
+            ("+7", "7"),
+            ("0", "0"),
+            ("017", "15"),
+            ("0o17", "0o17"),
+            ("09", "09"),
+            ("0b1010", "10"),
+            ("0x_1F", "31"),
+            ("1:30", "90"),
+            ("1:60", "1:60"),
+            ("0.25", "0.25"),
+            (".5", ".5"),
+            ("1_000.5", "1000.5"),
+            ("1e3", "1e3"),
+            ("-2.5E-1", "-2.5E-1"),
+            ("1:30.5", "90.5"),
+            (".inf", ".inf"),
+            ("1.2.3", "1.2.3"),
+            ("60s", "60s"),
+            ("org.apache.stormcrawler.persistence.AdaptiveScheduler", "org.apache.stormcrawler.persistence.AdaptiveScheduler"),
+        ];
+        for (plain, want) in cases {
+            assert_eq!(resolved(plain.into()), want, "{plain}");
+        }
     }
 }
