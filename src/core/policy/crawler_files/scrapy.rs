@@ -3,7 +3,7 @@
 //! Any other statement (an import, an `if`) is refused by name. Scrapy has no revisit
 //! rule of its own: the experiment's recrawl interval is given beside it.
 
-use super::{Entry, Known, Model, boolean, number, whole};
+use super::{Entry, Known, Model, number, whole};
 use crate::core::policy::adaptive::Intervals;
 use crate::core::policy::pushback::Reaction;
 
@@ -47,7 +47,7 @@ pub const KNOWN: &[Known] = &[
         meaning: "each delay × a uniform 0.5–1.5",
         apply: |m, v| {
             if let Reaction::Scrapy { randomize, .. } = &mut m.reaction {
-                *randomize = boolean(v)?;
+                *randomize = getbool(v)?;
             }
             Ok(())
         },
@@ -66,7 +66,7 @@ pub const KNOWN: &[Known] = &[
         default: "True",
         meaning: "RetryMiddleware on or off (off: no retry, whatever RETRY_TIMES says)",
         apply: |m, v| {
-            if !boolean(v)? {
+            if !getbool(v)? {
                 m.retry_times = 0;
             }
             Ok(())
@@ -105,7 +105,7 @@ pub const KNOWN: &[Known] = &[
         meaning: "the delay follows the measured latency",
         apply: |m, v| {
             if let Reaction::Scrapy { autothrottle, .. } = &mut m.reaction {
-                *autothrottle = boolean(v)?;
+                *autothrottle = getbool(v)?;
             }
             Ok(())
         },
@@ -152,7 +152,7 @@ pub const KNOWN: &[Known] = &[
         default: "False",
         meaning: "robots.txt's Allow and Disallow (every page here is allowed); on or off, Scrapy's RobotsTxtMiddleware keeps no Crawl-delay (scrapy#892, open), so a server's crawl_delay is not kept",
         // read for its value only: Reaction::Scrapy keeps no Crawl-delay either way
-        apply: |_, v| boolean(v).map(|_| ()),
+        apply: |_, v| getbool(v).map(|_| ()),
     },
 ];
 
@@ -180,7 +180,9 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             value.push(' ');
             value.push_str(uncommented(more).trim());
         }
-        entries.push(Entry { name: name.trim().to_string(), value: unquoted(&value), line: at, file: None });
+        // a number as Python reads it (1_000, 0x10, (5)), else the text
+        let value = python_number(&value).unwrap_or_else(|| unquoted(&value));
+        entries.push(Entry { name: name.trim().to_string(), value, line: at, file: None });
     }
     Ok(entries)
 }
@@ -223,4 +225,126 @@ fn unquoted(value: &str) -> String {
         }
     }
     v.to_string()
+}
+
+/// Scrapy's `Settings.getbool`: a whole number (a number's whole part) is true unless 0,
+/// else `True`/`true` and `False`/`false`.
+fn getbool(v: &str) -> Result<bool, String> {
+    if let Ok(n) = v.parse::<f64>().map(f64::trunc) {
+        return Ok(n != 0.0);
+    }
+    match v {
+        "True" | "true" => Ok(true),
+        "False" | "false" => Ok(false),
+        _ => Err("must be True or False (or a number: 0 is False, any other True)".into()),
+    }
+}
+
+/// A Python numeric literal (Python's lexical analysis: `_` between digits; `0x`, `0o`,
+/// `0b`; a float's point and exponent), inside parentheses and with a sign as an
+/// expression may have them, as the number's text Rust reads (None: not one).
+fn python_number(text: &str) -> Option<String> {
+    let mut t = text.trim();
+    while let Some(inner) = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        t = inner.trim();
+    }
+    let (sign, body) = match t.strip_prefix('-') {
+        Some(rest) => ("-", rest.trim_start()),
+        None => ("", t.strip_prefix('+').map_or(t, str::trim_start)),
+    };
+    // each `_` between two digits (after a prefix, before the first digit too)
+    let grouped = |digits: &str, radix: u32, after_prefix: bool| {
+        let mut previous = if after_prefix { Some('x') } else { None };
+        let ok = !digits.is_empty()
+            && digits.chars().all(|c| {
+                let fine = if c == '_' { previous.is_some_and(|p| p != '_') } else { c.is_digit(radix) };
+                previous = Some(c);
+                fine
+            })
+            && !digits.ends_with('_');
+        ok.then(|| digits.replace('_', ""))
+    };
+    let prefixed = |radix: u32| {
+        let digits = grouped(&body[2..], radix, true)?;
+        i128::from_str_radix(&digits, radix).ok().map(|n| format!("{sign}{n}"))
+    };
+    match body.get(..2).map(str::to_ascii_lowercase).as_deref() {
+        Some("0x") => return prefixed(16),
+        Some("0o") => return prefixed(8),
+        Some("0b") => return prefixed(2),
+        _ => {}
+    }
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(k) => (&body[..k], Some(&body[k + 1..])),
+        None => (body, None),
+    };
+    let exponent = match exponent {
+        None => String::new(),
+        Some(e) => {
+            let (esign, digits) = e.strip_prefix(['-', '+']).map_or(("", e), |d| (&e[..1], d));
+            format!("e{esign}{}", grouped(digits, 10, false)?)
+        }
+    };
+    let mantissa = match mantissa.split_once('.') {
+        Some((whole, fraction)) if !(whole.is_empty() && fraction.is_empty()) => {
+            let part = |p: &str| if p.is_empty() { Some(String::new()) } else { grouped(p, 10, false) };
+            format!("{}.{}", part(whole)?, part(fraction)?)
+        }
+        Some(_) => return None,
+        None => {
+            let digits = grouped(mantissa, 10, false)?;
+            // a decimal integer has no leading zero (017 is Python's syntax error)
+            if exponent.is_empty() && digits.len() > 1 && digits.starts_with('0') && digits.bytes().any(|b| b != b'0') {
+                return None;
+            }
+            digits
+        }
+    };
+    Some(format!("{sign}{mantissa}{exponent}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::{getbool, python_number};
+
+    /// Python's numeric literals, each worked out by hand from the language reference.
+    #[test]
+    fn numbers_read_as_python_reads_them() {
+        for (literal, want) in [
+            ("10", Some("10")),
+            ("1_000", Some("1000")),
+            ("0x10", Some("16")),
+            ("0X_1f", Some("31")),
+            ("0o17", Some("15")),
+            ("0b101", Some("5")),
+            ("(5)", Some("5")),
+            ("((2.5))", Some("2.5")),
+            ("-1", Some("-1")),
+            ("+ 3", Some("3")),
+            ("1e3", Some("1e3")),
+            ("1_0.2_5e-1_0", Some("10.25e-10")),
+            (".5", Some(".5")),
+            ("10.", Some("10.")),
+            ("0", Some("0")),
+            ("00", Some("00")),
+            ("017", None),
+            ("1__0", None),
+            ("1_", None),
+            ("_1", None),
+            (".", None),
+            ("2 * 5", None),
+            ("int(5)", None),
+            ("'5'", None),
+            ("True", None),
+        ] {
+            assert_eq!(python_number(literal).as_deref(), want, "{literal}");
+        }
+        for (v, want) in [("True", Ok(true)), ("false", Ok(false)), ("1", Ok(true)), ("0", Ok(false)), ("0.5", Ok(false)), ("2", Ok(true))] {
+            assert_eq!(getbool(v), want, "{v}");
+        }
+        assert!(getbool("yes").unwrap_err().contains("must be True or False"));
+    }
 }
