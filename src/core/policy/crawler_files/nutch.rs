@@ -113,7 +113,10 @@ pub const KNOWN: &[Known] = &[
         default: "true",
         meaning: "move the next fetch earlier by a share of the time since the last change",
         apply: |m, v| {
-            let on = boolean(v)?;
+            // Hadoop's Configuration.getBoolean: true or false in any case; anything else
+            // is its default, with a warning in the log (refused here, to be seen)
+            let on =
+                boolean(&v.to_ascii_lowercase()).map_err(|_| String::from("must be true or false (any case); Nutch would take its default, true, with a warning in its log"))?;
             m.intervals.sync_delta_rate = if on { Some(m.intervals.sync_delta_rate.unwrap_or(0.3)) } else { None };
             Ok(())
         },

@@ -273,6 +273,17 @@ fn stormcrawlers_yaml_merge_keys_bring_in_the_named_settings() {
     assert!(e.message.contains("a merge key (<<) names neither a map nor a list of maps"), "{e}");
 }
 
+/// Hadoop's getBoolean reads true or false in any case: Nutch's sync_delta `FALSE` is
+/// off; `no`, which Nutch would pass over for its default, is refused saying so.
+#[test]
+fn nutchs_booleans_read_in_any_case() {
+    let file = |v: &str| format!("<configuration><property><name>db.fetch.schedule.adaptive.sync_delta</name><value> {v} </value></property></configuration>");
+    assert_eq!(read(Crawler::Nutch, &file("FALSE"), "f").unwrap().model.intervals.sync_delta_rate, None);
+    assert_eq!(read(Crawler::Nutch, &file("True"), "f").unwrap().model.intervals.sync_delta_rate, Some(0.3));
+    let e = read(Crawler::Nutch, &file("no"), "f").unwrap_err();
+    assert!(e.message.contains("must be true or false (any case); Nutch would take its default, true, with a warning in its log"), "{e}");
+}
+
 /// A Flux topology file (StormCrawler's crawler.flux) as FluxParser reads it: its
 /// `config:` over the shipped crawler-default.yaml; any other include refused with its
 /// line (its settings would be lost); a placeholder Flux fills in refused saying so.
