@@ -630,3 +630,24 @@ test('a StormCrawler file giving a key twice runs with the last, as SnakeYAML re
   assert.deepEqual(row('metadata.persist').slice(1, 3), ['signature, fetchInterval', 'the file, line 6']);
   assert.deepEqual(browser.errors, []);
 });
+
+test('StormCrawler’s Flux file: its include of crawler-conf.yaml refused with the fix; its config: run over the shipped defaults, a merge key’s settings with their own lines', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const flux = (includes, config) =>
+    `name: "crawler"\n\nincludes:\n    - resource: true\n      file: "/crawler-default.yaml"\n      override: false\n${includes}\n${config}\nspouts:\n  - id: "spout"\n    className: "org.apache.stormcrawler.spout.MemorySpout"\n`;
+  const file = panel.getByLabel('Your crawler’s configuration file');
+  // the archetype's crawler.flux, whose crawler-conf.yaml Flux reads over its own config
+  await file.setInputFiles({ name: 'crawler.flux', mimeType: 'text/plain', buffer: Buffer.from(flux('\n    - resource: false\n      file: "crawler-conf.yaml"\n      override: true\n', 'config:\n  topology.workers: 1\n')) });
+  await page.waitForFunction(() => /line 8: includes the file crawler-conf\.yaml, whose config: Flux reads over this file's \(override: true\)/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  const merged = 'slow: &slow\n  fetcher.server.delay: 4\n  fetchInterval.default: 2880\n\nconfig:\n  <<: *slow\n  fetchInterval.default: 720\n';
+  await file.setInputFiles({ name: 'crawler.flux', mimeType: 'text/plain', buffer: Buffer.from(flux('', merged)) });
+  await page.waitForFunction(() => /Loaded crawler\.flux/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /fetcher\.server\.delay/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 30_000 });
+  await done(page, 'crawlers');
+  const row = await settingsAsRun();
+  assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['4', 'the file, line 9']);
+  assert.deepEqual(row('fetchInterval.default').slice(1, 3), ['720', 'the file, line 14']);
+  assert.deepEqual(browser.errors, []);
+});

@@ -337,8 +337,15 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             continue;
         };
         let mut scratch = loaded.model;
-        (k.apply)(&mut scratch, &e.value)
-            .map_err(|why| format!("{} (line {}): {why} (got \"{}\"); fix the value or remove the entry", heritrix_sheets::said(crawler, sheet, &e.name), e.line, e.value))?;
+        (k.apply)(&mut scratch, &e.value).map_err(|why| {
+            format!(
+                "{} (line {}): {why} (got \"{}\"{}); fix the value or remove the entry",
+                heritrix_sheets::said(crawler, sheet, &e.name),
+                e.line,
+                e.value,
+                placeholder(crawler, &e.value)
+            )
+        })?;
         // (the rules that lay this setting)
         let over: Vec<String> =
             sheets.rules.iter().filter(|r| r.sheet == *sheet && (crawler == Crawler::Scrapy || r.sets(&e.name))).map(heritrix_sheets::SheetRule::over).collect();
@@ -542,14 +549,8 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         };
         (k.apply)(&mut model, read.trim()).map_err(|why| {
             let unbound = match crawler {
-                _ if !read.contains("${") => "",
-                Crawler::Nutch => " — its ${…} names no property of the file, nor a nutch-default.xml setting Freshlab reads",
-                // FluxParser.loadYaml replaces each ${key} of its --filter properties file
-                // and each ${ENV-NAME} (with --env-filter) in the text before reading it
-                Crawler::Stormcrawler => {
-                    " — a placeholder Storm's Flux fills in when it starts the topology (${name} from the properties file given with --filter, ${ENV-NAME} from the environment with --env-filter); Freshlab reads the file alone: write the value Flux would put there"
-                }
-                _ => "",
+                Crawler::Nutch if read.contains("${") => " — its ${…} names no property of the file, nor a nutch-default.xml setting Freshlab reads",
+                _ => placeholder(crawler, read),
             };
             let got = if read == value { format!("\"{}\"", value.trim()) } else { format!("\"{}\", read as \"{}\"", value.trim(), read.trim()) };
             InputError::new(field_of(), format!("{}{}: {why} (got {got}{unbound}); fix the value or remove the line to keep the default {}", k.name, at(line), k.default))
@@ -721,6 +722,26 @@ pub fn boolean(text: &str) -> Result<bool, String> {
         "true" | "True" => Ok(true),
         "false" | "False" => Ok(false),
         _ => Err("must be true or false".into()),
+    }
+}
+
+/// What a `${…}` in `value` is where `crawler` reads the file through something that
+/// fills it in before Freshlab could ("": none, or Nutch, whose Hadoop substitution
+/// Freshlab does itself).
+fn placeholder(crawler: Crawler, value: &str) -> &'static str {
+    match crawler {
+        _ if !value.contains("${") => "",
+        // FluxParser.loadYaml replaces each ${key} of its --filter properties file and each
+        // ${ENV-NAME} (with --env-filter) in the text before reading it
+        Crawler::Stormcrawler => {
+            " — a placeholder Storm's Flux fills in when it starts the topology (${name} from the properties file given with --filter, ${ENV-NAME} from the environment with --env-filter); Freshlab reads the file alone: write the value Flux would put there"
+        }
+        // Spring's PropertyPlaceholderConfigurer (<context:property-placeholder>) fills
+        // ${name} from its properties when Heritrix builds the job
+        Crawler::Heritrix => {
+            " — a Spring placeholder, which a <context:property-placeholder> or PropertyPlaceholderConfigurer fills in from its properties when Heritrix builds the job; Freshlab reads this file alone: write the value there"
+        }
+        Crawler::Nutch | Crawler::Scrapy => "",
     }
 }
 

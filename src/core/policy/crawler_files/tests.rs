@@ -370,6 +370,10 @@ fn heritrix_beans_and_scrapy_settings() {
     let h = read(Crawler::Heritrix, cxml, "f").unwrap();
     assert_eq!(h.model.politeness_s(), 1.5);
     assert!(h.settings.iter().any(|s| s.name == "disposition.maxDelayMs" && s.value == "20000" && s.line == Some(5)));
+    // a Spring placeholder, which only Spring can fill in, refused saying so
+    let e = read(Crawler::Heritrix, &cxml.replace("4.0", "${politeness.factor}"), "f").unwrap_err();
+    assert!(e.message.contains("disposition.delayFactor (line 3): must be a number"), "{e}");
+    assert!(e.message.contains("(got \"${politeness.factor}\" — a Spring placeholder, which a <context:property-placeholder> or PropertyPlaceholderConfigurer fills in"), "{e}");
     let py = "# Scrapy settings\nBOT_NAME = \"shop\"\nDOWNLOAD_DELAY = 2.5  # seconds\nITEM_PIPELINES = {\n    \"shop.pipelines.Save\": 300,\n}\nAUTOTHROTTLE_ENABLED = True\n";
     let s = read(Crawler::Scrapy, py, "f").unwrap();
     assert_eq!(s.model.politeness_s(), 2.5);
