@@ -425,6 +425,19 @@ pub struct Entry {
     /// The file beside the configuration that gives it (Heritrix's overrides file); None:
     /// the configuration itself.
     pub file: Option<String>,
+    /// Hadoop's `<final>true</final>` (Nutch): the file's later lines for it are passed over.
+    pub fixed: bool,
+}
+
+/// The entry that gives setting `name` its value among `entries`: the last, as each
+/// crawler's loader keeps it, but for one Nutch passes over (`skipped`: an empty value,
+/// which Hadoop sets no property from) and none after the first final one (Hadoop's
+/// loadProperty ignores an attempt to override a final parameter); and the lines so
+/// passed over after it.
+fn winner<'a>(entries: &'a [Entry], name: &str, skipped: impl Fn(&Entry) -> bool) -> (Option<&'a Entry>, Vec<u64>) {
+    let cutoff = entries.iter().position(|e| e.name == name && e.fixed).map_or(entries.len(), |i| i + 1);
+    let given = entries[..cutoff].iter().rev().find(|e| e.name == name && !skipped(e));
+    (given, entries[cutoff..].iter().filter(|e| e.name == name).map(|e| e.line).collect())
 }
 
 /// Every setting a crawler reads: its own, then the fetcher's (Nutch's and
@@ -516,7 +529,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         // Hadoop's Configuration sets no property whose value is empty (Nutch keeps the
         // default, or an earlier line's value)
         let empty = |e: &Entry| crawler == Crawler::Nutch && e.value.trim().is_empty();
-        let given = entries.iter().rev().find(|e| e.name == k.name && !empty(e));
+        let (given, past_final) = winner(&entries, k.name, empty);
         let skipped: Vec<String> = entries.iter().filter(|e| e.name == k.name && empty(e)).map(|e| e.line.to_string()).collect();
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
         // Nutch reads every value through Hadoop's variable substitution, the property's
@@ -524,14 +537,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         // floor's own default kept as the server delay, which a tuning may change)
         let substituted = match crawler {
             Crawler::Nutch if value.contains("${") && !(k.name == "fetcher.min.crawl.delay" && value.trim() == "${fetcher.server.delay}") => {
-                let raw = |name: &str| {
-                    entries
-                        .iter()
-                        .rev()
-                        .find(|e| e.name == name && !empty(e))
-                        .map(|e| e.value.clone())
-                        .or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()))
-                };
+                let raw = |name: &str| winner(&entries, name, empty).0.map(|e| e.value.clone()).or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()));
                 Some(nutch::substitute(value, raw))
             }
             _ => None,
@@ -564,10 +570,22 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             line,
             replaced,
             file,
-            meaning: match skipped.as_slice() {
-                [] => k.meaning.into(),
-                [line] => format!("{}; line {line} gives it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning),
-                lines => format!("{}; lines {} give it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning, lines.join(", ")),
+            meaning: {
+                let mut meaning = match skipped.as_slice() {
+                    [] => k.meaning.to_string(),
+                    [line] => format!("{}; line {line} gives it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning),
+                    lines => format!("{}; lines {} give it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning, lines.join(", ")),
+                };
+                if let Some(fixed) = entries.iter().find(|e| e.name == k.name && e.fixed).filter(|_| !past_final.is_empty()) {
+                    let lines: Vec<String> = past_final.iter().map(u64::to_string).collect();
+                    let them = if lines.len() == 1 { "line" } else { "lines" };
+                    meaning.push_str(&format!(
+                        "; line {} makes it final, so Nutch passes over {them} {} (Hadoop ignores an attempt to override a final parameter)",
+                        fixed.line,
+                        lines.join(", ")
+                    ));
+                }
+                meaning
             },
             set: false,
             aside: false,

@@ -232,7 +232,13 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
                 let Some(name) = read("name") else {
                     return Err(format!("line {line}: a <property> without a <name>; give each property a <name> and a <value> (or name=\"…\" value=\"…\" attributes)"));
                 };
-                entries.push(Entry { name, value: read("value").unwrap_or_default(), line, file: None });
+                // Hadoop's Parser: <final> is "true" exactly (its text untrimmed), the
+                // element read after the attribute
+                let fixed = match node.children().find(|n| n.has_tag_name("final")) {
+                    Some(child) => child.text() == Some("true"),
+                    None => node.attribute("final") == Some("true"),
+                };
+                entries.push(Entry { name, value: read("value").unwrap_or_default(), line, file: None, fixed });
             }
             _ => {}
         }

@@ -182,7 +182,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         }
         // a number as Python reads it (1_000, 0x10, (5)), else the text
         let value = python_number(&value).unwrap_or_else(|| unquoted(&value));
-        entries.push(Entry { name: name.trim().to_string(), value, line: at, file: None });
+        entries.push(Entry { name: name.trim().to_string(), value, line: at, file: None, fixed: false });
     }
     Ok(entries)
 }

@@ -201,7 +201,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             // maps (metrics consumers) are settings Freshlab does not read
             v => scalar(v).unwrap_or_default(),
         };
-        entries.push(Entry { name, value, line, file: None });
+        entries.push(Entry { name, value, line, file: None, fixed: false });
     }
     Ok(entries)
 }
