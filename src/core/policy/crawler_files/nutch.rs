@@ -254,6 +254,14 @@ pub fn aside(e: &Entry, model: &Model) -> Option<String> {
         "db.fetch.schedule.mime.file" if model.intervals.rule == Rule::Nutch => {
             Some("where MimeAdaptiveFetchSchedule finds its rates by a page's Content-Type: give that file beside this one (adaptive-mimetypes.txt) and the pages' Content-Type in the page list's metadata column".into())
         }
+        // AbstractFetchSchedule.setConf: the old names, in days, read only where the new
+        // one is 0, which Freshlab refuses (nutch-default.xml sets both)
+        "db.default.fetch.interval" | "db.max.fetch.interval" => {
+            let new = if e.name == "db.default.fetch.interval" { "db.fetch.interval.default" } else { "db.fetch.interval.max" };
+            Some(format!(
+                "the old name of {new} (in days), which Nutch reads only where {new} is 0 (nutch-default.xml sets it): passed over, as Nutch does; give {new} in seconds instead"
+            ))
+        }
         _ => None,
     }
 }

@@ -289,6 +289,16 @@ fn nutchs_final_properties_keep_their_value() {
     assert_eq!(setting("db.fetch.interval.max").value, "${db.fetch.interval.default} = 86400");
     // " true " is not "true" to Hadoop's parser: not final, the last line wins
     assert_eq!(setting("fetcher.threads.per.queue").value, "2");
+    // the old names of the intervals, in days: read, and passed over as Nutch does
+    let old = read(Crawler::Nutch, "<configuration><property><name>db.default.fetch.interval</name><value>7</value></property></configuration>", "f").unwrap();
+    assert!(old.ignored.is_empty(), "{:?}", old.ignored);
+    let row = old.settings.iter().find(|s| s.name == "db.default.fetch.interval").expect("a row of its own");
+    assert!(
+        row.from_file && row.meaning.contains("the old name of db.fetch.interval.default (in days), which Nutch reads only where db.fetch.interval.default is 0"),
+        "{}",
+        row.meaning
+    );
+    assert_eq!(old.model, shipped(Crawler::Nutch).model);
 }
 
 /// Hadoop's getBoolean reads true or false in any case: Nutch's sync_delta `FALSE` is
