@@ -530,7 +530,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         // default, or an earlier line's value)
         let empty = |e: &Entry| crawler == Crawler::Nutch && e.value.trim().is_empty();
         let (given, past_final) = winner(&entries, k.name, empty);
-        let skipped: Vec<String> = entries.iter().filter(|e| e.name == k.name && empty(e)).map(|e| e.line.to_string()).collect();
+        let skipped: Vec<String> = entries.iter().filter(|e| e.name == k.name && empty(e) && !past_final.contains(&e.line)).map(|e| e.line.to_string()).collect();
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
         // Nutch reads every value through Hadoop's variable substitution, the property's
         // own value or its nutch-default.xml value standing for a ${name} (the Crawl-delay

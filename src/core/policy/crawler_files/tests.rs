@@ -277,12 +277,13 @@ fn stormcrawlers_yaml_merge_keys_bring_in_the_named_settings() {
 /// keeps that line's value; the file's later lines for it are passed over, and said.
 #[test]
 fn nutchs_final_properties_keep_their_value() {
-    let file = "<configuration>\n<property><name>fetcher.server.delay</name><value>2</value></property>\n<property><name>fetcher.server.delay</name><value>7</value><final>true</final></property>\n<property><name>fetcher.server.delay</name><value>9</value></property>\n<property name=\"db.fetch.interval.default\" value=\"86400\" final=\"true\"/>\n<property><name>db.fetch.interval.default</name><value>3600</value></property>\n<property><name>db.fetch.interval.max</name><value>${db.fetch.interval.default}</value></property>\n<property><name>fetcher.threads.per.queue</name><value>1</value><final> true </final></property>\n<property><name>fetcher.threads.per.queue</name><value>2</value></property>\n</configuration>\n";
+    let file = "<configuration>\n<property><name>fetcher.server.delay</name><value>2</value></property>\n<property><name>fetcher.server.delay</name><value>7</value><final>true</final></property>\n<property><name>fetcher.server.delay</name><value></value></property>\n<property name=\"db.fetch.interval.default\" value=\"86400\" final=\"true\"/>\n<property><name>db.fetch.interval.default</name><value>3600</value></property>\n<property><name>db.fetch.interval.max</name><value>${db.fetch.interval.default}</value></property>\n<property><name>fetcher.threads.per.queue</name><value>1</value><final> true </final></property>\n<property><name>fetcher.threads.per.queue</name><value>2</value></property>\n</configuration>\n";
     let loaded = read(Crawler::Nutch, file, "f").unwrap();
     let setting = |name: &str| loaded.settings.iter().find(|s| s.name == name).unwrap();
     let delay = setting("fetcher.server.delay");
     assert_eq!((delay.value.as_str(), delay.line, delay.replaced.as_slice()), ("7", Some(3), &[2][..]));
     assert!(delay.meaning.ends_with("; line 3 makes it final, so Nutch passes over line 4 (Hadoop ignores an attempt to override a final parameter)"), "{}", delay.meaning);
+    assert!(!delay.meaning.contains("gives it no value"), "a line past the final one is said once: {}", delay.meaning);
     assert_eq!(loaded.model.server_delay_s, 7.0);
     // the attribute form, and a ${…} standing for the final value
     assert_eq!((setting("db.fetch.interval.default").value.as_str(), loaded.model.intervals.initial), ("86400", 1.0));
