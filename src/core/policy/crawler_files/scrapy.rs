@@ -180,8 +180,8 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             value.push(' ');
             value.push_str(uncommented(more).trim());
         }
-        // a number as Python reads it (1_000, 0x10, (5)), else the text
-        let value = python_number(&value).unwrap_or_else(|| unquoted(&value));
+        // a number as Python reads it (1_000, 0x10, (5), 5 * 60), else the text
+        let value = python_number(&value).or_else(|| python_arithmetic(&value)).unwrap_or_else(|| unquoted(&value));
         entries.push(Entry { name: name.trim().to_string(), value, line: at, file: None, fixed: false });
     }
     Ok(entries)
@@ -303,12 +303,164 @@ fn python_number(text: &str) -> Option<String> {
     Some(format!("{sign}{mantissa}{exponent}"))
 }
 
+/// Arithmetic on Python's numeric literals, as Python evaluates it (`5 * 60`,
+/// `60 * 60 * 24`, `1 / 2`): `+ - * / // % **` with Python's precedence (`**` binds
+/// tighter than a unary sign on its left, and to the right), parentheses; the result
+/// as the number's text (a whole one without a point). None: anything else (a name, a
+/// call), or a division by zero (Python stops on it).
+fn python_arithmetic(text: &str) -> Option<String> {
+    let tokens = arithmetic_tokens(text)?;
+    let mut at = 0;
+    let value = sum(&tokens, &mut at)?;
+    if at != tokens.len() || !value.is_finite() {
+        return None;
+    }
+    Some(if value.fract() == 0.0 && value.abs() < 1e15 { format!("{value:.0}") } else { format!("{value}") })
+}
+
+/// A token of arithmetic: a number, or an operator or parenthesis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Token {
+    Number(f64),
+    Op(&'static str),
+}
+
+/// `text` as numbers (Python's literals) and operators; None: anything else.
+fn arithmetic_tokens(text: &str) -> Option<Vec<Token>> {
+    const OPS: [&str; 9] = ["**", "//", "+", "-", "*", "/", "%", "(", ")"];
+    let mut tokens = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        if let Some(op) = OPS.iter().find(|op| rest.starts_with(**op)) {
+            tokens.push(Token::Op(op));
+            rest = rest[op.len()..].trim_start();
+            continue;
+        }
+        // a literal: digits, letters (0x, e), `_` and `.`, an exponent's sign
+        let bytes = rest.as_bytes();
+        if !(bytes[0].is_ascii_digit() || bytes[0] == b'.') {
+            return None;
+        }
+        let mut end = 0;
+        while end < bytes.len() {
+            let b = bytes[end];
+            let sign_of_exponent = (b == b'+' || b == b'-') && end > 0 && matches!(bytes[end - 1], b'e' | b'E') && !rest[..end].to_ascii_lowercase().starts_with("0x");
+            if b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || sign_of_exponent {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        tokens.push(Token::Number(python_number(&rest[..end])?.parse().ok()?));
+        rest = rest[end..].trim_start();
+    }
+    tokens.iter().any(|t| matches!(t, Token::Op(op) if *op != "(" && *op != ")")).then_some(tokens)
+}
+
+/// sum := term (('+' | '-') term)*
+fn sum(tokens: &[Token], at: &mut usize) -> Option<f64> {
+    let mut value = term(tokens, at)?;
+    while let Some(&Token::Op(op @ ("+" | "-"))) = tokens.get(*at) {
+        *at += 1;
+        let right = term(tokens, at)?;
+        value = if op == "+" { value + right } else { value - right };
+    }
+    Some(value)
+}
+
+/// term := factor (('*' | '/' | '//' | '%') factor)*
+fn term(tokens: &[Token], at: &mut usize) -> Option<f64> {
+    let mut value = factor(tokens, at)?;
+    while let Some(&Token::Op(op @ ("*" | "/" | "//" | "%"))) = tokens.get(*at) {
+        *at += 1;
+        let right = factor(tokens, at)?;
+        if op != "*" && right == 0.0 {
+            return None;
+        }
+        value = match op {
+            "*" => value * right,
+            "/" => value / right,
+            "//" => (value / right).floor(),
+            // Python's modulo takes the divisor's sign
+            _ => value - right * (value / right).floor(),
+        };
+    }
+    Some(value)
+}
+
+/// factor := ('+' | '-') factor | atom ('**' factor)?
+fn factor(tokens: &[Token], at: &mut usize) -> Option<f64> {
+    match tokens.get(*at)? {
+        Token::Op(op @ ("+" | "-")) => {
+            *at += 1;
+            let value = factor(tokens, at)?;
+            Some(if *op == "-" { -value } else { value })
+        }
+        _ => {
+            let base = atom(tokens, at)?;
+            if tokens.get(*at) == Some(&Token::Op("**")) {
+                *at += 1;
+                return Some(base.powf(factor(tokens, at)?));
+            }
+            Some(base)
+        }
+    }
+}
+
+/// atom := number | '(' sum ')'
+fn atom(tokens: &[Token], at: &mut usize) -> Option<f64> {
+    match *tokens.get(*at)? {
+        Token::Number(n) => {
+            *at += 1;
+            Some(n)
+        }
+        Token::Op("(") => {
+            *at += 1;
+            let value = sum(tokens, at)?;
+            (tokens.get(*at) == Some(&Token::Op(")"))).then(|| *at += 1)?;
+            Some(value)
+        }
+        Token::Op(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    use super::{getbool, python_number};
+    use super::{getbool, python_arithmetic, python_number};
+
+    /// Arithmetic as Python evaluates it, each result worked out by hand.
+    #[test]
+    fn arithmetic_reads_as_python_evaluates_it() {
+        for (expression, want) in [
+            ("5 * 60", Some("300")),
+            ("60 * 60 * 24", Some("86400")),
+            ("1 / 2", Some("0.5")),
+            ("4 / 2", Some("2")),
+            ("7 // 2", Some("3")),
+            ("-7 // 2", Some("-4")),
+            ("-7 % 3", Some("2")),
+            ("2 ** 3 ** 2", Some("512")),
+            ("-2 ** 2", Some("-4")),
+            ("(1 + 2) * 3", Some("9")),
+            ("1 + 2 * 3", Some("7")),
+            ("0x10 * 2", Some("32")),
+            ("1e-1 + 1_0", Some("10.1")),
+            ("2.5e+1 - 5", Some("20")),
+            ("1 / 0", None),
+            ("5 % 0", None),
+            ("int(5) * 2", None),
+            ("DELAY * 2", None),
+            ("(1 + 2", None),
+            ("1 +", None),
+            ("3", None),
+            ("'a' * 2", None),
+        ] {
+            assert_eq!(python_arithmetic(expression).as_deref(), want, "{expression}");
+        }
+    }
 
     /// Python's numeric literals, each worked out by hand from the language reference.
     #[test]
