@@ -154,21 +154,38 @@ test('a StormCrawler file switching to the AdaptiveScheduler without keeping the
   assert.deepEqual(browser.errors, []);
 });
 
-test('servers that push back: a capacity refuses part of the cold start, and StormCrawler waits out every Retry-After', async () => {
+test('servers that push back: at its shipped defaults StormCrawler’s back-off sees no refusal and says so above the results; with its metadata.persist keeping the status code and Retry-After it waits out every one', async () => {
   // the previous test left a file StormCrawler cannot read: back to the shipped defaults
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
   await panel.getByLabel('crawler', { exact: true }).selectOption('stormcrawler');
   await setField(page, 'crawlers', 'server capacity (requests a second; 0: no limit)', 0.01);
   await setField(page, 'crawlers', 'server response time when idle (ms)', 200);
-  await panel.getByRole('button', { name: 'Simulate' }).click();
-  await page.waitForFunction(() => /StormCrawler/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
-  await done(page, 'crawlers');
-  const runs = await runsOf(panel);
+  const simulate = async () => {
+    await panel.getByRole('button', { name: 'Simulate' }).click();
+    await page.waitForFunction(() => /StormCrawler/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+    await done(page, 'crawlers');
+  };
+  await simulate();
   const count = (text) => Number(text.replace(/[^0-9.]/g, ''));
+  let runs = await runsOf(panel);
+  assert.ok(count(runs[0][7]) > 0 && count(runs[0][8]) > 0, `StormCrawler refused, and sent into the Retry-After: ${runs[0]}`);
+  assert.equal(runs[1][8], '0', 'MERGE waits out every Retry-After');
+  const warning = panel.locator('.details .warning.unseen');
+  assert.match(await warning.textContent(), /its back-off saw none, so it blocked no host[\s\S]*keep no fetch\.statusCode[\s\S]*never blocks a queue/);
+  await warning.screenshot({ path: path.join(shots, 'crawlers-stormcrawler-unseen-refusals.png') });
+  // the same crawler with its status updater keeping what the QueueRegulatorBolt reads
+  const yaml = 'config:\n  metadata.persist:\n   - fetch.statusCode\n   - protocol.retry-after\n';
+  await panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-conf.yaml', mimeType: 'text/yaml', buffer: Buffer.from(yaml) });
+  await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await simulate();
+  runs = await runsOf(panel);
   assert.ok(count(runs[0][7]) > 0, `StormCrawler refused some: ${runs[0]}`);
   for (const r of runs) assert.equal(r[8], '0', `${r[0]}: nothing sent before a Retry-After allowed`);
   assert.ok(Number(runs[0][13]) > 0.2, 'answers slower than idle under load');
+  assert.equal(await panel.locator('.details .warning.unseen').count(), 0);
+  const row = await settingsAsRun();
+  assert.match(row('urlfrontier.backoff.status.codes')[3], /the QueueRegulatorBolt sees them/);
   assert.match(await panel.locator('.details').textContent(), /Servers push back when a capacity is set/);
   assert.deepEqual(browser.errors, []);
 });

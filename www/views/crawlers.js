@@ -32,6 +32,17 @@ function overrulesNote(loaded) {
     .join('');
 }
 
+/** A run whose servers refused requests its back-off never saw (StormCrawler's bolt, as
+ * its metadata.persist and status codes leave it): said above the results, with the
+ * setting's row that says why. */
+function unseenRefusalsNote(result) {
+  const run = result.runs.find((r) => r.refusals_unseen);
+  if (!run) return '';
+  const codes = result.loaded.settings.find((s) => s.name === 'urlfrontier.backoff.status.codes');
+  return `<p class="warning unseen" role="note">${escape(run.label)}: the servers refused ${integer(run.answers.refused)} requests and its back-off saw none, so it blocked no host.
+    <code>urlfrontier.backoff.status.codes</code> = <code>${escape(codes?.value ?? '429, 503')}</code>: ${escape(codes?.meaning ?? '')}</p>`;
+}
+
 /** A setting given more than once in the file: the last counts, as the crawler reads it. */
 function replacedNote(lines) {
   if (!lines.length) return '';
@@ -99,8 +110,10 @@ function runsTable(result, final) {
   const pushback = `<p class="fineprint">Servers push back when a capacity is set: each smooths the crawler's request rate over a minute,
     answers in its idle time / (1 − load) below capacity and refuses above it (Retry-After, when sent: the whole seconds until one more
     request fits). Nutch waits its server delay after each answer, adds its exception delay × 2<sup>k−1</sup> after the k-th refusal in a row
-    and purges the host's queue at its maximum (until the next crawl cycle; a day without cycles), ignoring Retry-After; StormCrawler honours Retry-After up to its cap, else
-    blocks 60 s doubled per incident (at most a day, forgiven after 30 quiet minutes); Heritrix waits its delay factor × the answer's time;
+    and purges the host's queue at its maximum (until the next crawl cycle; a day without cycles), ignoring Retry-After; StormCrawler's QueueRegulatorBolt blocks the host where it sees
+    the refusal (<code>fetch.statusCode</code> kept by <code>metadata.persist</code>, which the shipped list does not: then never): Retry-After
+    honoured up to its cap where <code>protocol.retry-after</code> is kept too, else 60 s × 2 per incident (its <code>urlfrontier.backoff.*</code>
+    settings; at most a day, forgiven 30 quiet minutes after the block ends); Heritrix waits its delay factor × the answer's time;
     Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE backs off by Freshlab's rule, which knows each server's
     limits (OPT_POLITE allocates within each server's own cap, the least of 1/P, its Crawl-delay's and its capacity's, and MERGE spaces its requests by it, so
     no server refuses it; were one to, Retry-After is waited out, the gap doubled on a refusal without it and halved after ten calm answers) or by Google's
@@ -560,7 +573,7 @@ export default {
         const hosts = [result.host_intervals, result.sheets, result.seeds].filter(Boolean).map((used) => `<p>${escape(used.said)}.</p>`).join('');
         // a disclosure the reader opened stays open as a long run's partial results redraw
         const opened = element.querySelector('details.ignored')?.open;
-        element.innerHTML = overrulesNote(result.loaded) + on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
+        element.innerHTML = overrulesNote(result.loaded) + unseenRefusalsNote(result) + on + hosts + runsTable(result, phase === 'final') + (phase === 'final' ? serversTable(result) : '') + tunedSection(result) + metadataTable(result.metadata) + settingsTable(result.loaded) + nutch1564();
         if (opened) element.querySelector('details.ignored')?.setAttribute('open', '');
         const button = element.querySelector('[data-tuned-download]');
         if (button) button.addEventListener('click', () => downloadText(result.tuned.file_name, result.tuned.text, 'text/plain'));

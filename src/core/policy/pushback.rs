@@ -5,19 +5,16 @@
 
 use super::{PolitenessCheck, Retry, Schedule, short_of};
 use crate::core::labels::labelled;
-use crate::core::model::host::{Answer, Host, HostLoad, Refusals};
+use crate::core::model::host::{Answer, Host, HostLoad, Refusal, Refusals};
 use crate::core::rng::Stream;
 use crate::core::sim::freshness::Freshness;
 use serde::{Deserialize, Serialize};
 
 const SECOND: f64 = 1.0 / 86_400.0;
 const DAY_S: f64 = 86_400.0;
-/// Nutch and StormCrawler forget a host's incidents after 30 quiet minutes
-/// (`fetcher.exceptions.per.queue.clear.after`, NUTCH-3067; StormCrawler PR #1984).
+/// Nutch forgets a host's exceptions after 30 quiet minutes
+/// (`fetcher.exceptions.per.queue.clear.after`, NUTCH-3067).
 const FORGIVE_S: f64 = 1_800.0;
-/// StormCrawler PR #1984: a headerless 429/503 blocks the host 60 s, doubled per
-/// incident, at most a day.
-const STORM_FIRST_BLOCK_S: f64 = 60.0;
 /// MERGE's rule: this many answers in a row within capacity halve a doubled gap.
 const MERGE_CALM_ANSWERS: u32 = 10;
 /// MERGE's and Google's gap when lengthened from none (P = 0): doubling zero would leave
@@ -79,11 +76,17 @@ pub enum Reaction {
         cycle_days: f64,
     },
     /// StormCrawler's fetcher (the next fetch `fetcher.server.delay` after the fetch
-    /// ends) and its URLFrontier HostBlockBolt: Retry-After honoured up to
-    /// `urlfrontier.max.retry.after` (PR #1973; −1: no cap); without it, 60 s doubled per
-    /// incident up to a day, forgiven after 30 quiet minutes, each block lengthened by a
-    /// random share up to `urlfrontier.backoff.jitter` (PR #1984).
-    Stormcrawler { max_retry_after_s: f64, jitter: f64 },
+    /// ends) and its URLFrontier QueueRegulatorBolt (HostBackoff.blockUntilFor, PR #1973
+    /// and #1984), which blocks the host's frontier queue: a Retry-After honoured up to
+    /// `urlfrontier.max.retry.after` (−1: no cap), a refusal without one as
+    /// [`StormBackoff`] says; each block lengthened by a random share up to
+    /// `urlfrontier.backoff.jitter`, and only ever extended.
+    Stormcrawler {
+        max_retry_after_s: f64,
+        jitter: f64,
+        #[serde(default)]
+        backoff: StormBackoff,
+    },
     /// Heritrix DispositionProcessor.politenessDelayFor: `delayFactor` × the fetch's
     /// duration, within `minDelayMs` and `maxDelayMs`, and at least the Crawl-delay up
     /// to `respectCrawlDelayUpToSeconds`, counted from the fetch's end. 429 and 503 are
@@ -116,6 +119,47 @@ pub enum Reaction {
     Google,
 }
 
+/// StormCrawler's back-off without Retry-After (HostBackoff, its `urlfrontier.backoff.*`
+/// settings) and what the QueueRegulatorBolt sees of a refusal: it reads the status code
+/// and the Retry-After header from the metadata the status updater emits after the
+/// `metadata.persist` filter, and acts on the status codes it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StormBackoff {
+    /// The first block (`urlfrontier.backoff.base.secs`, seconds; 0: none without a
+    /// Retry-After)…
+    pub base_s: f64,
+    /// …multiplied by this on each new incident (`urlfrontier.backoff.factor`), the
+    /// product's whole seconds kept…
+    pub factor: f64,
+    /// …up to this (`urlfrontier.backoff.max.secs`, seconds).
+    pub max_s: f64,
+    /// A host quiet this long after its block ends is forgiven, its next incident
+    /// starting again from the base (`urlfrontier.backoff.decay.secs`, seconds).
+    pub decay_s: f64,
+    /// `urlfrontier.backoff.status.codes` holds 429, and 503.
+    pub on_429: bool,
+    pub on_503: bool,
+    /// The bolt sees the refusals: `fetch.statusCode` survives `metadata.persist` (and,
+    /// in a run, the servers' status is among the codes)…
+    pub sees_refusals: bool,
+    /// …and their Retry-After: `protocol.md.prefix` + `retry-after` survives too.
+    pub sees_retry_after: bool,
+}
+
+impl StormBackoff {
+    /// HostBackoff's defaults (60 s doubled up to a day, forgiven 30 minutes after the
+    /// block, on 429 and 503), unseen: crawler-default.yaml's `metadata.persist` keeps
+    /// neither the status code nor the header.
+    pub const SHIPPED: StormBackoff =
+        StormBackoff { base_s: 60.0, factor: 2.0, max_s: 86_400.0, decay_s: 1_800.0, on_429: true, on_503: true, sees_refusals: false, sees_retry_after: false };
+}
+
+impl Default for StormBackoff {
+    fn default() -> Self {
+        StormBackoff::SHIPPED
+    }
+}
+
 labelled! {
 /// How the best Freshlab knows (MERGE on OPT_POLITE) reacts when a server pushes back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -140,10 +184,14 @@ impl Backoff {
 pub struct HostGate {
     /// The earliest time of the next request (days).
     pub not_before: f64,
-    /// Nutch's exceptions, StormCrawler's incidents, in a row (forgiven when quiet).
+    /// Nutch's exceptions in a row (forgiven when quiet).
     incidents: u32,
     /// The last refusal (days).
     last_refusal: f64,
+    /// StormCrawler: the block escalated to so far (seconds; 0: none), and the end of the
+    /// host's current or last block (days).
+    backoff_s: f64,
+    block_until: f64,
     /// Scrapy's AutoThrottle delay, MERGE's current gap (seconds; 0: not yet set).
     delay_s: f64,
     /// MERGE: answers within capacity since the last refusal; Google: quick answers in a row.
@@ -154,7 +202,7 @@ pub struct HostGate {
 
 impl Default for HostGate {
     fn default() -> Self {
-        HostGate { not_before: 0.0, incidents: 0, last_refusal: f64::NEG_INFINITY, delay_s: 0.0, calm: 0, fastest_s: f64::INFINITY }
+        HostGate { not_before: 0.0, incidents: 0, last_refusal: f64::NEG_INFINITY, backoff_s: 0.0, block_until: f64::NEG_INFINITY, delay_s: 0.0, calm: 0, fastest_s: f64::INFINITY }
     }
 }
 
@@ -173,9 +221,29 @@ impl Reaction {
         matches!(self, Reaction::Nutch { .. } | Reaction::Stormcrawler { .. }) && rule.skips_over_cap && rule.over_cap(host.crawl_delay_s)
     }
 
-    /// Whether the crawler waits out a Retry-After it is given.
+    /// Whether the crawler waits out a Retry-After it is given: StormCrawler where its
+    /// QueueRegulatorBolt sees the header.
     pub fn honours_retry_after(self) -> bool {
-        matches!(self, Reaction::Stormcrawler { .. } | Reaction::Merge)
+        match self {
+            Reaction::Stormcrawler { backoff, .. } => backoff.sees_refusals && backoff.sees_retry_after,
+            Reaction::Merge => true,
+            _ => false,
+        }
+    }
+
+    /// The reaction on servers that refuse with `status`: StormCrawler's bolt acts on the
+    /// codes of `urlfrontier.backoff.status.codes` alone.
+    pub fn on_status(self, status: Refusal) -> Self {
+        match self {
+            Reaction::Stormcrawler { max_retry_after_s, jitter, mut backoff } => {
+                backoff.sees_refusals &= match status {
+                    Refusal::TooManyRequests => backoff.on_429,
+                    Refusal::Unavailable => backoff.on_503,
+                };
+                Reaction::Stormcrawler { max_retry_after_s, jitter, backoff }
+            }
+            other => other,
+        }
     }
 
     /// Whether the crawler keeps a robots.txt Crawl-delay (up to its cap).
@@ -209,7 +277,7 @@ impl Reaction {
         let gap = self.gap_s(host, gap_s, rule);
         let end = t + answer.seconds() * SECOND;
         let refused = matches!(answer, Answer::Refused { .. });
-        if refused {
+        if refused && matches!(self, Reaction::Nutch { .. }) {
             if t - gate.last_refusal > FORGIVE_S * SECOND {
                 gate.incidents = 0;
             }
@@ -233,17 +301,12 @@ impl Reaction {
                 }
                 next
             }
-            Reaction::Stormcrawler { max_retry_after_s, jitter } => {
-                let mut next = end + gap * SECOND;
-                if let Answer::Refused { retry_after_s, .. } = answer {
-                    let block = match retry_after_s.filter(|&s| s > 0.0) {
-                        Some(s) if max_retry_after_s >= 0.0 => s.min(max_retry_after_s),
-                        Some(s) => s,
-                        None => (STORM_FIRST_BLOCK_S * pow2(gate.incidents - 1)).min(DAY_S) * (1.0 + jitter * rng.uniform()),
-                    };
-                    next = next.max(t + block * SECOND);
+            Reaction::Stormcrawler { max_retry_after_s, jitter, backoff } => {
+                let next = end + gap * SECOND;
+                match answer {
+                    Answer::Refused { retry_after_s, .. } if backoff.sees_refusals => next.max(storm_block(gate, backoff, retry_after_s, max_retry_after_s, jitter, t, rng)),
+                    _ => next,
                 }
-                next
             }
             Reaction::Heritrix { delay_factor, max_delay_s } => {
                 // DispositionProcessor.politenessDelayFor: the delay factor × the fetch's
@@ -451,6 +514,35 @@ pub fn drive(
     }
 }
 
+/// StormCrawler's HostBackoff.blockUntilFor on a refusal at `t` (days) the bolt sees:
+/// the end of the host's block (days). Its state is forgotten `decay_s` after its block
+/// ends (the cache entry's lifetime); a Retry-After it sees is honoured up to its cap
+/// without escalating; a refusal without one while a block runs is the same incident;
+/// else the block is the base, then the last × the factor (its whole seconds) up to the
+/// most. Every block is lengthened by a random share up to `jitter` and only extends.
+fn storm_block(gate: &mut HostGate, backoff: StormBackoff, retry_after_s: Option<f64>, max_retry_after_s: f64, jitter: f64, t: f64, rng: &mut Stream) -> f64 {
+    if t >= gate.block_until + backoff.decay_s * SECOND {
+        gate.backoff_s = 0.0;
+    }
+    let explicit = retry_after_s.filter(|&s| backoff.sees_retry_after && s > 0.0).map(|s| if max_retry_after_s >= 0.0 { s.min(max_retry_after_s) } else { s });
+    let delay_s = match explicit {
+        Some(s) => s,
+        None if t < gate.block_until => return gate.block_until,
+        None => {
+            gate.backoff_s = if gate.backoff_s == 0.0 { backoff.base_s } else { (gate.backoff_s * backoff.factor).min(backoff.max_s).floor() };
+            if gate.backoff_s <= 0.0 {
+                return f64::NEG_INFINITY;
+            }
+            gate.backoff_s
+        }
+    };
+    let until = t + delay_s * (1.0 + jitter * rng.uniform()) * SECOND;
+    if until > gate.block_until {
+        gate.block_until = until;
+    }
+    gate.block_until
+}
+
 /// 2^k, at most 2^31 (Nutch caps its shift there).
 fn pow2(k: u32) -> f64 {
     f64::from(1u32 << k.min(31))
@@ -518,23 +610,101 @@ mod tests {
         assert!(close(wait(r, &mut gate, &host, 3_000.0 * SECOND, REFUSED, 5.0), 0.5 + 5.0 + 10.0));
     }
 
-    /// StormCrawler: Retry-After honoured up to its cap; without it 60 s, 120 s, 240 s
-    /// (no jitter), at most a day.
+    /// StormCrawler seeing the refusals and their Retry-After (its metadata.persist
+    /// keeping both), its back-off as given, no jitter.
+    fn storm(max_retry_after_s: f64, base_s: f64, factor: f64, max_s: f64) -> Reaction {
+        let backoff = StormBackoff { base_s, factor, max_s, sees_refusals: true, sees_retry_after: true, ..StormBackoff::SHIPPED };
+        Reaction::Stormcrawler { max_retry_after_s, jitter: 0.0, backoff }
+    }
+
+    /// HostBackoff: a Retry-After is honoured up to its cap (120 s → 100 s) and does not
+    /// escalate; without one the host is blocked 60 s, then 120 s, 240 s (each refusal
+    /// as the last block ends), at most a day.
     #[test]
     fn stormcrawler_honours_retry_after_and_doubles_its_block() {
-        let r = Reaction::Stormcrawler { max_retry_after_s: 100.0, jitter: 0.0 };
+        let r = storm(100.0, 60.0, 2.0, 86_400.0);
         let (host, mut gate) = (Host::default(), HostGate::default());
         assert!(close(wait(r, &mut gate, &host, 0.0, RETRY_120, 1.0), 100.0), "capped at 100 s");
-        let mut gate = HostGate::default();
-        for (k, expected) in [60.0, 120.0, 240.0].into_iter().enumerate() {
-            assert!(close(wait(r, &mut gate, &host, k as f64 * SECOND, REFUSED, 1.0), expected));
+        let mut t = 100.0 * SECOND;
+        for expected in [60.0, 120.0, 240.0] {
+            assert!(close(wait(r, &mut gate, &host, t, REFUSED, 1.0), expected), "after the explicit one, from the base");
+            t += expected * SECOND;
         }
-        let mut gate = HostGate { incidents: 20, last_refusal: 0.0, ..HostGate::default() };
-        assert!(close(wait(r, &mut gate, &host, SECOND, REFUSED, 1.0), 86_400.0));
-        // jitter lengthens a block by at most its share
-        let jittery = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.1 };
+        let mut gate = HostGate { backoff_s: 60_000.0, block_until: 0.0, ..HostGate::default() };
+        assert!(close(wait(r, &mut gate, &host, SECOND, REFUSED, 1.0), 86_400.0), "at most a day");
+        // a refusal without Retry-After while the block runs is the same incident
+        let mut gate = HostGate::default();
+        wait(r, &mut gate, &host, 0.0, REFUSED, 1.0);
+        assert!(close(wait(r, &mut gate, &host, 10.0 * SECOND, REFUSED, 1.0), 50.0));
+        // a block only extends: a shorter Retry-After inside it leaves it
+        assert!(close(wait(r, &mut gate, &host, 10.0 * SECOND, Answer::Refused { seconds: 0.5, retry_after_s: Some(5.0) }, 1.0), 50.0));
+        // jitter lengthens every block by at most its share, Retry-After's too
+        let jittery = match storm(-1.0, 60.0, 2.0, 86_400.0) {
+            Reaction::Stormcrawler { backoff, .. } => Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.1, backoff },
+            _ => unreachable!(),
+        };
         let w = wait(jittery, &mut HostGate::default(), &host, 0.0, REFUSED, 1.0);
         assert!((60.0..66.0).contains(&w), "{w}");
+        let w = wait(jittery, &mut HostGate::default(), &host, 0.0, RETRY_120, 1.0);
+        assert!((120.0..132.0).contains(&w) && w != 120.0, "{w}");
+    }
+
+    /// HostBackoff forgives a host quiet for `decay` (30 minutes) after its block ends,
+    /// not after its last refusal: a refusal as a 1,920 s block ends escalates (3,840 s)
+    /// though the last refusal was 32 minutes before; one 20 minutes after that block
+    /// ends escalates again; one 31 minutes after the next starts again from the base.
+    #[test]
+    fn stormcrawler_forgives_a_host_quiet_after_its_block() {
+        let r = storm(-1.0, 60.0, 2.0, 86_400.0);
+        let host = Host::default();
+        let mut gate = HostGate::default();
+        let mut t = 0.0;
+        for block in [60.0, 120.0, 240.0, 480.0, 960.0, 1_920.0] {
+            assert!(close(wait(r, &mut gate, &host, t, REFUSED, 1.0), block));
+            t += block * SECOND;
+        }
+        assert!(close(wait(r, &mut gate, &host, t, REFUSED, 1.0), 3_840.0));
+        let t = t + (3_840.0 + 1_200.0) * SECOND;
+        assert!(close(wait(r, &mut gate, &host, t, REFUSED, 1.0), 7_680.0));
+        let t = t + (7_680.0 + 1_860.0) * SECOND;
+        assert!(close(wait(r, &mut gate, &host, t, REFUSED, 1.0), 60.0));
+    }
+
+    /// The factor's product keeps its whole seconds (10, 15, 22, 33), up to the most (a
+    /// most of 30: 10, 15, 22, 30, 30); a base of 0 blocks nothing without Retry-After,
+    /// which is still honoured.
+    #[test]
+    fn stormcrawlers_backoff_settings_shape_the_blocks() {
+        let host = Host::default();
+        for (r, blocks) in [(storm(-1.0, 10.0, 1.5, 86_400.0), vec![10.0, 15.0, 22.0, 33.0]), (storm(-1.0, 10.0, 1.5, 30.0), vec![10.0, 15.0, 22.0, 30.0, 30.0])] {
+            let (mut gate, mut t) = (HostGate::default(), 0.0);
+            for block in blocks {
+                assert!(close(wait(r, &mut gate, &host, t, REFUSED, 1.0), block), "{block}");
+                t += block * SECOND;
+            }
+        }
+        let none = storm(-1.0, 0.0, 2.0, 86_400.0);
+        let mut gate = HostGate::default();
+        assert!(close(wait(none, &mut gate, &host, 0.0, REFUSED, 1.0), 1.5), "the answer and the server delay alone");
+        assert!(close(wait(none, &mut gate, &host, 0.0, RETRY_120, 1.0), 120.0));
+    }
+
+    /// What the QueueRegulatorBolt does not see it cannot act on: without the status code
+    /// kept, no block at all; without the header kept, a Retry-After is a refusal like
+    /// any other (60 s); with the servers' status not among its codes, none.
+    #[test]
+    fn stormcrawler_blocks_only_what_its_bolt_sees() {
+        let host = Host::default();
+        let seen = storm(-1.0, 60.0, 2.0, 86_400.0);
+        let Reaction::Stormcrawler { backoff, .. } = seen else { unreachable!() };
+        let blind = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0, backoff: StormBackoff { sees_refusals: false, ..backoff } };
+        assert!(close(wait(blind, &mut HostGate::default(), &host, 0.0, RETRY_120, 1.0), 1.5));
+        assert!(!blind.honours_retry_after() && seen.honours_retry_after());
+        let headerless = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0, backoff: StormBackoff { sees_retry_after: false, ..backoff } };
+        assert!(close(wait(headerless, &mut HostGate::default(), &host, 0.0, RETRY_120, 1.0), 60.0));
+        let only_429 = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0, backoff: StormBackoff { on_503: false, ..backoff } };
+        assert_eq!(only_429.on_status(Refusal::TooManyRequests), only_429);
+        assert!(close(wait(only_429.on_status(Refusal::Unavailable), &mut HostGate::default(), &host, 0.0, RETRY_120, 1.0), 1.5));
     }
 
     /// Heritrix: 5 × a 2 s fetch = 10 s after it ends, within 3–30 s; a Crawl-delay of 60 s
@@ -650,7 +820,7 @@ mod tests {
         assert!(Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, &cap_30));
         assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, &cap_60));
         assert!(!Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 }.skips(&slow, &CrawlDelayRule::up_to(-1.0)));
-        assert!(Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 }.skips(&slow, &cap_30));
+        assert!(Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0, backoff: StormBackoff::SHIPPED }.skips(&slow, &cap_30));
         assert!(!Reaction::Heritrix { delay_factor: 5.0, max_delay_s: 30.0 }.skips(&slow, &cap_30));
         assert!(!Reaction::Merge.skips(&slow, &cap_30));
     }
@@ -664,7 +834,7 @@ mod tests {
     #[test]
     fn the_crawl_delay_is_floored_capped_or_not_read_as_each_fetcher_does() {
         let nutch = Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: -1, cycle_days: 0.0 };
-        let storm = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0 };
+        let storm = Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0, backoff: StormBackoff::SHIPPED };
         let (quick, slow) = (Host { crawl_delay_s: 1.0, ..Host::default() }, Host { crawl_delay_s: 60.0, ..Host::default() });
         let after = |r: Reaction, host: &Host, gap_s: f64, rule: CrawlDelayRule| (r.next(&mut HostGate::default(), host, 0.0, OK, gap_s, &rule, &mut rng())) / SECOND - 2.0;
         let floored = CrawlDelayRule { floor_s: 5.0, ..CrawlDelayRule::up_to(30.0) };

@@ -243,7 +243,7 @@ pub(super) fn crawler_rules(config: &CrawlersConfig, model: &Model) -> CrawlerRu
         Refusal::Unavailable => model.retries_503,
     };
     let retry = Retry { soon: model.politeness_s() / 86_400.0, times: if retried { model.retry_times } else { 0 }, later: model.retry_days };
-    CrawlerRules { reaction: model.reaction, gap_s: model.politeness_s(), crawl_delay: model.crawl_delay_rule(), retry }
+    CrawlerRules { reaction: model.reaction.on_status(config.refusal), gap_s: model.politeness_s(), crawl_delay: model.crawl_delay_rule(), retry }
 }
 
 /// Each server's own bounds from the host file's `listed` hosts (matched by name,
@@ -517,6 +517,7 @@ impl CrawlersJob {
             // MERGE's schedule does not react to what it fetches: its one schedule counted
             // under each redraw; a crawler's spread is of its runs again (set at their end)
             spread: run.account.redrawn_fresh(until, |i| self.repo.weight(i)).filter(|_| complete).map(|f| redrawn::spread(f, total * until)),
+            refusals_unseen: answers.refused > 0 && run.rules.iter().all(|r| matches!(r.reaction, Reaction::Stormcrawler { backoff, .. } if !backoff.sees_refusals)),
         }
     }
 

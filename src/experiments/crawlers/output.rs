@@ -54,6 +54,12 @@ pub struct RunResult {
     /// again on each redraw, or of MERGE's one schedule counted under each.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spread: Option<[f64; 3]>,
+    /// The servers refused some of its requests and its back-off saw none of them:
+    /// StormCrawler's QueueRegulatorBolt, whose `metadata.persist` keeps no
+    /// `fetch.statusCode` or whose status codes leave out the servers' (its status codes'
+    /// setting says which).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refusals_unseen: bool,
 }
 
 /// The gap between MERGE and the crawler (freshness over the last quarter), split by
@@ -132,7 +138,8 @@ impl RunResult {
             said.push(format!("{} pages due left off a cycle's fetch list (generate.topN), each counted at each cycle", thousands(left as f64)));
         }
         if a.refused > 0 {
-            said.push(format!("{} refused ({} % of requests)", thousands(a.refused as f64), sig(100.0 * a.refused as f64 / self.requests.max(1) as f64, 3)));
+            let unseen = if self.refusals_unseen { ", none seen by StormCrawler's back-off, which so blocked no host" } else { "" };
+            said.push(format!("{} refused ({} % of requests){unseen}", thousands(a.refused as f64), sig(100.0 * a.refused as f64 / self.requests.max(1) as f64, 3)));
         }
         if a.before_retry_after > 0 {
             said.push(format!("{} sent before a Retry-After allowed", thousands(a.before_retry_after as f64)));

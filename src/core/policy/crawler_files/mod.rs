@@ -636,6 +636,12 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
     }
+    if crawler == Crawler::Stormcrawler {
+        let seen = stormcrawler::queue_stream(&entries, &mut model);
+        if let Some(codes) = settings.iter_mut().find(|s| s.name == stormcrawler::STATUS_CODES) {
+            codes.meaning.push_str(&seen);
+        }
+    }
     check(&model, crawler, &settings).map_err(|why| InputError::new(field, why))?;
     if let Reaction::Heritrix { max_delay_s, .. } = model.reaction
         && model.server_delay_s > max_delay_s

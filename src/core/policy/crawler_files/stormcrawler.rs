@@ -2,9 +2,9 @@
 //! root) of dotted names, over crawler-default.yaml.
 
 use super::yaml_map::{self, Node, Pair};
-use super::{DelayFloor, Entry, Known, MINUTE, Model, boolean, number, rate};
+use super::{DelayFloor, Entry, Known, MINUTE, Model, boolean, number, rate, whole};
 use crate::core::policy::adaptive::{Intervals, Rule};
-use crate::core::policy::pushback::Reaction;
+use crate::core::policy::pushback::{Reaction, StormBackoff};
 
 /// crawler-default.yaml and AdaptiveScheduler's defaults: DefaultScheduler every day;
 /// 60 minutes to two weeks, rates 0.5; a 1 s server delay, one thread per queue,
@@ -18,7 +18,7 @@ pub const SHIPPED: Model = Model {
     crawl_delay_cap_s: 30.0,
     crawl_delay_forced: false,
     crawl_delay_floor: DelayFloor::None,
-    reaction: Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1 },
+    reaction: Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1, backoff: StormBackoff::SHIPPED },
     // fetchInterval.fetch.error: 120 minutes
     retry_days: 120.0 * MINUTE,
     retry_times: 0,
@@ -141,13 +141,84 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "urlfrontier.backoff.jitter",
         default: "0.1",
-        meaning: "each back-off block is lengthened by a random share up to this",
+        meaning: "each block, Retry-After's too, is lengthened by a random share up to this",
         apply: |m, v| {
+            let share = number(v, "a share (0.1: up to 10 % longer)").map_err(|e| format!("{e}; HostBackoff raises a negative one to 0"))?;
             if let Reaction::Stormcrawler { jitter, .. } = &mut m.reaction {
-                *jitter = rate(v)?;
+                *jitter = share;
             }
             Ok(())
         },
+    },
+    Known {
+        name: "urlfrontier.backoff.base.secs",
+        default: "60",
+        meaning: "a 429 or 503 without Retry-After blocks the host this long (seconds; 0: no block without Retry-After)",
+        apply: |m, v| {
+            let base = whole(v, "seconds", 0, u64::MAX)? as f64;
+            backoff(m).base_s = base;
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.backoff.factor",
+        default: "2.0",
+        meaning: "each new incident multiplies the block by this (its whole seconds kept)",
+        apply: |m, v| {
+            let factor = number(v, "times the last block")?;
+            if factor < 1.0 {
+                return Err("must be at least 1: HostBackoff raises a factor below 1 to 1 (no escalation); write 1 for that".into());
+            }
+            backoff(m).factor = factor;
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.backoff.max.secs",
+        default: "86400",
+        meaning: "the longest block (seconds)",
+        apply: |m, v| {
+            let most = whole(v, "seconds", 0, u64::MAX)? as f64;
+            let b = backoff(m);
+            if most < b.base_s {
+                return Err(format!("is below urlfrontier.backoff.base.secs ({}): HostBackoff raises it to the base; write {} or more", b.base_s, b.base_s));
+            }
+            b.max_s = most;
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.backoff.decay.secs",
+        default: "1800",
+        meaning: "a host quiet this long after its block ends is forgiven, its next incident blocked from the base again (seconds)",
+        apply: |m, v| {
+            backoff(m).decay_s = whole(v, "seconds", 0, u64::MAX)? as f64;
+            Ok(())
+        },
+    },
+    Known {
+        name: STATUS_CODES,
+        default: "429, 503",
+        meaning: "the status codes the back-off acts on (Freshlab's servers refuse with 429 or 503, as the run's refusal setting says)",
+        apply: |m, v| {
+            let codes: Vec<&str> = v.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+            let b = backoff(m);
+            b.on_429 = codes.contains(&"429");
+            b.on_503 = codes.contains(&"503");
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.backoff.on.exceptions",
+        default: "false",
+        meaning: "fetch exceptions (timeouts, lost connections) count as incidents too: Freshlab's servers raise none, so it changes nothing here",
+        apply: |_, v| boolean(v).map(|_| ()),
+    },
+    Known {
+        name: "protocol.md.prefix",
+        default: "protocol.",
+        meaning: "the prefix of a response header's key in a page's metadata: the back-off reads Retry-After as this + retry-after",
+        apply: |_, _| Ok(()),
     },
     Known {
         name: "fetcher.max.crawl.delay.force",
@@ -244,6 +315,57 @@ fn includes(root: &[Pair]) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The setting of the status codes StormCrawler's back-off acts on; its row says what
+/// the back-off sees ([`queue_stream`]).
+pub const STATUS_CODES: &str = "urlfrontier.backoff.status.codes";
+
+/// crawler-default.yaml's `metadata.persist`.
+const SHIPPED_PERSIST: [&str; 5] = ["_redirTo", "error.cause", "error.source", "isSitemap", "isFeed"];
+
+/// The model's StormCrawler back-off (its reaction is StormCrawler's).
+fn backoff(m: &mut Model) -> &mut StormBackoff {
+    match &mut m.reaction {
+        Reaction::Stormcrawler { backoff, .. } => backoff,
+        _ => unreachable!("StormCrawler's settings read into StormCrawler's model"),
+    }
+}
+
+/// What the QueueRegulatorBolt sees of a refusal, set in `model`: the status updater
+/// emits a page's metadata after MetadataTransfer.filter (the keys of `metadata.transfer`
+/// and `metadata.persist`, a key ending in `*` keeping those it begins), and the bolt
+/// blocks on `fetch.statusCode` and reads the header at `protocol.md.prefix` +
+/// `retry-after` (its javadoc: "with the default configuration neither … survive the
+/// filter and this bolt never blocks anything"). Returns what it sees, for the status
+/// codes' row.
+pub fn queue_stream(entries: &[Entry], model: &mut Model) -> String {
+    let last = |name: &str| entries.iter().rev().find(|e| e.name == name).map(|e| e.value.as_str());
+    let mut kept: Vec<&str> = last("metadata.persist").map_or_else(|| SHIPPED_PERSIST.to_vec(), |v| v.split(", ").collect());
+    kept.extend(last("metadata.transfer").map(|v| v.split(", ").collect::<Vec<_>>()).unwrap_or_default());
+    let keeps = |key: &str| kept.iter().any(|&k| k == key || k.strip_suffix('*').is_some_and(|prefix| key.starts_with(prefix)));
+    let prefix = last("protocol.md.prefix").unwrap_or("protocol.");
+    let header = format!("{prefix}retry-after");
+    let b = backoff(model);
+    b.sees_refusals = keeps("fetch.statusCode");
+    b.sees_retry_after = keeps(&header);
+    let class = match last("metadata.transfer.class") {
+        Some(class) if !class.trim().is_empty() => format!(" (as the shipped MetadataTransfer filters; your {class} decides it in the crawler)"),
+        _ => String::new(),
+    };
+    let (lists, keep) = match last("metadata.persist") {
+        Some(_) => ("your metadata.persist and metadata.transfer", "keep"),
+        None => ("crawler-default.yaml's metadata.persist", "keeps"),
+    };
+    match (b.sees_refusals, b.sees_retry_after) {
+        (true, true) => format!("; the QueueRegulatorBolt sees them: {lists} {keep} fetch.statusCode and {header}{class} (the bolt must be in your topology)"),
+        (true, false) => format!(
+            "; {lists} {keep} fetch.statusCode but not {header}{class}: the QueueRegulatorBolt sees the refusals, not their Retry-After, and the run blocks every one by the back-off (add {header} to metadata.persist to honour it)"
+        ),
+        (false, _) => format!(
+            "; {lists} {keep} no fetch.statusCode{class}: the QueueRegulatorBolt sees no refusal and never blocks a queue, as its javadoc warns, and the run backs off from none (add fetch.statusCode and {header} to metadata.persist)"
+        ),
+    }
 }
 
 const NOT_A_MAP: &str = "is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)";

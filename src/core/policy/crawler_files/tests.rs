@@ -2,6 +2,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
+use crate::core::policy::pushback::StormBackoff;
 
 const NUTCH_SITE: &str = r#"<?xml version="1.0"?>
 <?xml-stylesheet type="text/xsl" href="configuration.xsl"?>
@@ -918,9 +919,9 @@ fn the_files_set_each_crawlers_reaction_to_refusals() {
 
     let storm = "config:\n  urlfrontier.max.retry.after: -1\n  urlfrontier.backoff.jitter: 0.25\n  fetchInterval.fetch.error: 30\n";
     let loaded = read(Crawler::Stormcrawler, storm, "f").unwrap();
-    assert_eq!(loaded.model.reaction, Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.25 });
+    assert_eq!(loaded.model.reaction, Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.25, backoff: StormBackoff::SHIPPED });
     assert!((loaded.model.retry_days - 30.0 * MINUTE).abs() < 1e-15);
-    assert_eq!(shipped(Crawler::Stormcrawler).model.reaction, Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1 });
+    assert_eq!(shipped(Crawler::Stormcrawler).model.reaction, Reaction::Stormcrawler { max_retry_after_s: 86_400.0, jitter: 0.1, backoff: StormBackoff::SHIPPED });
 
     let heritrix = r#"<beans><bean id="disposition" class="org.archive.crawler.postprocessor.DispositionProcessor">
   <property name="delayFactor" value="2.5"/>
@@ -935,6 +936,48 @@ fn the_files_set_each_crawlers_reaction_to_refusals() {
     );
     let message = read(Crawler::Scrapy, "AUTOTHROTTLE_TARGET_CONCURRENCY = 0\n", "f").unwrap_err().message;
     assert!(message.contains("AUTOTHROTTLE_TARGET_CONCURRENCY") && message.contains("line 1"), "{message}");
+}
+
+/// StormCrawler's back-off as HostBackoff reads it: each `urlfrontier.backoff.*` setting
+/// into the model, and what the QueueRegulatorBolt sees decided by what
+/// MetadataTransfer.filter keeps (crawler-default.yaml's list keeps neither key: no
+/// block at all; `protocol.*` keeps the header under the default prefix, a prefix of its
+/// own needs its own key); values HostBackoff would change are refused saying so.
+#[test]
+fn stormcrawlers_backoff_settings_and_what_its_bolt_sees() {
+    let storm = |text: &str| read(Crawler::Stormcrawler, &format!("config:\n{text}"), "f");
+    let backoff = |text: &str| match storm(text).unwrap().model.reaction {
+        Reaction::Stormcrawler { backoff, .. } => backoff,
+        other => panic!("{other:?}"),
+    };
+    let codes_row = |text: &str| storm(text).unwrap().settings.into_iter().find(|s| s.name == "urlfrontier.backoff.status.codes").unwrap();
+    assert_eq!(backoff("  fetcher.server.delay: 2\n"), StormBackoff::SHIPPED);
+    assert!(codes_row("  fetcher.server.delay: 2\n").meaning.contains("crawler-default.yaml's metadata.persist keeps no fetch.statusCode"));
+    let set = backoff(
+        "  urlfrontier.backoff.base.secs: 30\n  urlfrontier.backoff.factor: 1.5\n  urlfrontier.backoff.max.secs: 3600\n  urlfrontier.backoff.decay.secs: 600\n  urlfrontier.backoff.status.codes:\n   - 429\n  metadata.persist:\n   - fetch.statusCode\n   - protocol.retry-after\n",
+    );
+    assert_eq!(set, StormBackoff { base_s: 30.0, factor: 1.5, max_s: 3600.0, decay_s: 600.0, on_429: true, on_503: false, sees_refusals: true, sees_retry_after: true });
+    // a wildcard keeps what it begins; the header's key follows protocol.md.prefix
+    let wild = backoff("  metadata.persist:\n   - fetch.*\n   - protocol.*\n");
+    assert!(wild.sees_refusals && wild.sees_retry_after);
+    let own_prefix = "  protocol.md.prefix: \"http.\"\n  metadata.transfer:\n   - fetch.statusCode\n  metadata.persist:\n   - protocol.retry-after\n";
+    let b = backoff(own_prefix);
+    assert!(b.sees_refusals && !b.sees_retry_after);
+    assert!(codes_row(own_prefix).meaning.contains("keep fetch.statusCode but not http.retry-after"), "{}", codes_row(own_prefix).meaning);
+    // refused as HostBackoff would change them
+    for (text, says) in [
+        ("  urlfrontier.backoff.factor: 0.5\n", "HostBackoff raises a factor below 1 to 1"),
+        ("  urlfrontier.backoff.base.secs: 120\n  urlfrontier.backoff.max.secs: 60\n", "below urlfrontier.backoff.base.secs (120)"),
+        ("  urlfrontier.backoff.base.secs: 1.5\n", "whole number of seconds"),
+        ("  urlfrontier.backoff.jitter: -0.1\n", "raises a negative one to 0"),
+    ] {
+        let e = storm(text).unwrap_err();
+        assert!(e.message.contains(says), "{text}: {e}");
+    }
+    // a jitter over 1 is HostBackoff's to take (it only raises a negative one)
+    assert!(storm("  urlfrontier.backoff.jitter: 1.5\n").is_ok());
+    let loaded = storm("  urlfrontier.backoff.on.exceptions: true\n  protocol.md.prefix: \"protocol.\"\n").unwrap();
+    assert!(loaded.ignored.is_empty(), "{:?}", loaded.ignored);
 }
 
 /// Issue 46: a tuned file, in each format, read back by the same parser, gives the
