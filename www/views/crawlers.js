@@ -113,7 +113,8 @@ function runsTable(result, final) {
     and purges the host's queue at its maximum (until the next crawl cycle; a day without cycles), ignoring Retry-After; StormCrawler's QueueRegulatorBolt blocks the host where it sees
     the refusal (<code>fetch.statusCode</code> kept by <code>metadata.persist</code>, which the shipped list does not: then never): Retry-After
     honoured up to its cap where <code>protocol.retry-after</code> is kept too, else 60 s × 2 per incident (its <code>urlfrontier.backoff.*</code>
-    settings; at most a day, forgiven 30 quiet minutes after the block ends); Heritrix waits its delay factor × the answer's time;
+    settings; at most a day, forgiven 30 quiet minutes after the block ends), and with robots pacing paces a host whose Crawl-delay is over
+    its cap at that Crawl-delay; Heritrix waits its delay factor × the answer's time;
     Scrapy's AutoThrottle follows the latency and reads neither Retry-After nor Crawl-delay; its RetryMiddleware tries a refused request again RETRY_TIMES times (2), each behind the host's waiting requests, then the page waits for its next recrawl. MERGE backs off by Freshlab's rule, which knows each server's
     limits (OPT_POLITE allocates within each server's own cap, the least of 1/P, its Crawl-delay's and its capacity's, and MERGE spaces its requests by it, so
     no server refuses it; were one to, Retry-After is waited out, the gap doubled on a refusal without it and halved after ten calm answers) or by Google's

@@ -144,14 +144,30 @@ pub struct StormBackoff {
     pub sees_refusals: bool,
     /// …and their Retry-After: `protocol.md.prefix` + `retry-after` survives too.
     pub sees_retry_after: bool,
+    /// The bolt's robots pacing (CrawlDelayPolicy, PR #2000): a host whose Crawl-delay is
+    /// over `fetcher.max.crawl.delay` (fetched at that cap) has its frontier queue paced
+    /// at the Crawl-delay, its whole seconds rounded up, up to this
+    /// (`urlfrontier.robots.delay.max.secs`); 0: no pacing
+    /// (`urlfrontier.robots.crawl.delay.enabled` false).
+    #[serde(default)]
+    pub paces_up_to_s: f64,
 }
 
 impl StormBackoff {
     /// HostBackoff's defaults (60 s doubled up to a day, forgiven 30 minutes after the
     /// block, on 429 and 503), unseen: crawler-default.yaml's `metadata.persist` keeps
     /// neither the status code nor the header.
-    pub const SHIPPED: StormBackoff =
-        StormBackoff { base_s: 60.0, factor: 2.0, max_s: 86_400.0, decay_s: 1_800.0, on_429: true, on_503: true, sees_refusals: false, sees_retry_after: false };
+    pub const SHIPPED: StormBackoff = StormBackoff {
+        base_s: 60.0,
+        factor: 2.0,
+        max_s: 86_400.0,
+        decay_s: 1_800.0,
+        on_429: true,
+        on_503: true,
+        sees_refusals: false,
+        sees_retry_after: false,
+        paces_up_to_s: 0.0,
+    };
 }
 
 impl Default for StormBackoff {
@@ -254,13 +270,15 @@ impl Reaction {
     /// The crawler's gap between two requests to `host` (seconds): its own `gap_s`, or the
     /// Crawl-delay where it keeps it — Nutch and StormCrawler take it in place of their
     /// server delay (FetcherThread: `fiq.crawlDelay`), raised to their floor and, where
-    /// StormCrawler fetches past its cap, at the cap; with several threads a queue they
-    /// keep their own; Heritrix and MERGE at least it (Heritrix up to its cap).
+    /// StormCrawler fetches past its cap, at the cap (or, paced by its frontier, at the
+    /// Crawl-delay's whole seconds up to the pacing's most); with several threads a queue
+    /// they keep their own; Heritrix and MERGE at least it (Heritrix up to its cap).
     pub fn gap_s(self, host: &Host, gap_s: f64, rule: &CrawlDelayRule) -> f64 {
         let delay = host.crawl_delay_s;
         match self {
             _ if delay <= 0.0 => gap_s,
             Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } if !rule.spaces => gap_s,
+            Reaction::Stormcrawler { backoff, .. } if rule.over_cap(delay) && backoff.paces_up_to_s > 0.0 => delay.ceil().min(backoff.paces_up_to_s).max(rule.cap_s),
             Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } if rule.over_cap(delay) => rule.cap_s,
             Reaction::Nutch { .. } | Reaction::Stormcrawler { .. } => delay.max(rule.floor_s),
             Reaction::Heritrix { .. } => gap_s.max(delay.min(rule.cap_s)),
@@ -848,5 +866,21 @@ mod tests {
         let threads = CrawlDelayRule { spaces: false, ..floored };
         assert!(close(after(nutch, &slow, 0.5, threads), 0.5) && close(after(storm, &quick, 0.5, threads), 0.5), "several threads: the min delay");
         assert!(nutch.skips(&slow, &threads), "…and a long one still skips the host");
+    }
+
+    /// StormCrawler's robots pacing (CrawlDelayPolicy, PR #2000): a host over the cap,
+    /// fetched at it, is paced at its Crawl-delay by the frontier, 60.5 s as 61 s (the
+    /// fetcher reports its whole seconds rounded up), at most the pacing's most (45 s), never
+    /// under the cap; one within the cap keeps its own Crawl-delay.
+    #[test]
+    fn stormcrawlers_frontier_paces_a_host_over_the_cap_at_its_crawl_delay() {
+        let paced = |most: f64| Reaction::Stormcrawler { max_retry_after_s: -1.0, jitter: 0.0, backoff: StormBackoff { paces_up_to_s: most, ..StormBackoff::SHIPPED } };
+        let forced = CrawlDelayRule { skips_over_cap: false, ..CrawlDelayRule::up_to(30.0) };
+        let (slow, quick) = (Host { crawl_delay_s: 60.5, ..Host::default() }, Host { crawl_delay_s: 10.0, ..Host::default() });
+        assert!(close(paced(86_400.0).gap_s(&slow, 1.0, &forced), 61.0));
+        assert!(close(paced(45.0).gap_s(&slow, 1.0, &forced), 45.0));
+        assert!(close(paced(20.0).gap_s(&slow, 1.0, &forced), 30.0), "never under the cap it is fetched at");
+        assert!(close(paced(0.0).gap_s(&slow, 1.0, &forced), 30.0), "no pacing: the cap");
+        assert!(close(paced(86_400.0).gap_s(&quick, 1.0, &forced), 10.0));
     }
 }

@@ -415,11 +415,15 @@ fn nutch_raises_a_short_crawl_delay_and_stormcrawler_may_keep_a_long_one_at_its_
     assert_eq!(o.runs[0].answers.under_crawl_delay, 0);
     let storm = CrawlersConfig { crawler: Crawler::Stormcrawler, crawl_delay_seconds: 60.0, crawler_settings: String::new(), ..tiny };
     assert_eq!(ran(storm.clone()).runs[0].skipped_servers, 10);
-    let o = ran(CrawlersConfig { crawler_settings: "fetcher.max.crawl.delay.force=true".into(), ..storm });
+    let o = ran(CrawlersConfig { crawler_settings: "fetcher.max.crawl.delay.force=true".into(), ..storm.clone() });
     assert_eq!(o.runs[0].skipped_servers, 0);
     // daily pages, 10 a server over 10 days: 1,000 requests, each server's day a burst of
     // 10 at the 30 s cap, the 9 after its first under the 60 s asked
     assert_eq!((o.runs[0].requests, o.runs[0].answers.under_crawl_delay), (1000, 900));
+    // paced by its frontier (PR #2000), the same requests keep the 60 s asked
+    let paced = "config:\n  fetcher.max.crawl.delay.force: true\n  urlfrontier.robots.crawl.delay.enabled: true\n  urlfrontier.max.urls.per.bucket: 1\n  metadata.persist:\n   - robots.crawl.delay\n";
+    let o = ran(CrawlersConfig { crawler_config: Some(paced.into()), ..storm });
+    assert_eq!((o.runs[0].skipped_servers, o.runs[0].requests, o.runs[0].answers.under_crawl_delay), (0, 1000, 0));
 }
 
 /// A page list's server columns set each server's own limits (the settings fill the rest):

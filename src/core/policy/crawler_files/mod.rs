@@ -637,7 +637,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         }
     }
     if crawler == Crawler::Stormcrawler {
-        let seen = stormcrawler::queue_stream(&entries, &mut model);
+        let seen = stormcrawler::queue_stream(&entries, &mut model).map_err(|why| InputError::new(field, why))?;
         if let Some(codes) = settings.iter_mut().find(|s| s.name == stormcrawler::STATUS_CODES) {
             codes.meaning.push_str(&seen);
         }

@@ -215,6 +215,50 @@ pub const KNOWN: &[Known] = &[
         apply: |_, v| boolean(v).map(|_| ()),
     },
     Known {
+        name: "urlfrontier.robots.crawl.delay.enabled",
+        default: "false",
+        meaning: "with fetcher.max.crawl.delay.force, a host whose Crawl-delay is over fetcher.max.crawl.delay has its frontier queue paced at that Crawl-delay (whole seconds rounded up) instead of fetched at the cap (PR #2000; the first hand-outs before the pace is set are not modelled)",
+        apply: |m, v| {
+            let on = boolean(v)?;
+            backoff(m).paces_up_to_s = if on { PACING_MOST_S } else { 0.0 };
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.robots.delay.max.secs",
+        default: "86400",
+        meaning: "the longest pace robots pacing sets (seconds)",
+        apply: |m, v| {
+            let most = whole(v, "seconds", 1, u64::MAX).map_err(|e| format!("{e}; CrawlDelayPolicy raises 0 to 1"))? as f64;
+            let b = backoff(m);
+            if b.paces_up_to_s > 0.0 {
+                b.paces_up_to_s = most;
+            }
+            Ok(())
+        },
+    },
+    Known {
+        name: "urlfrontier.robots.delay.decay.secs",
+        default: "1800",
+        meaning: "an unchanged pace is sent to the frontier again after this (seconds): a host's Crawl-delay does not change in a run, so it changes nothing here",
+        apply: |_, v| whole(v, "seconds", 0, u64::MAX).map(|_| ()),
+    },
+    Known {
+        name: "urlfrontier.max.urls.per.bucket",
+        default: "10",
+        meaning: "URLs the spout takes from one frontier queue at a time: Freshlab's queue hands out one at a time, which is what robots pacing requires (1)",
+        apply: |_, v| whole(v, "URLs", 1, u64::MAX).map(|_| ()),
+    },
+    Known {
+        name: "partition.url.mode",
+        default: "byHost",
+        meaning: "what one frontier queue holds: a host, a domain or an IP address. Freshlab's queue is a page's server as your page list names it (its URL's host where the row names none); robots pacing requires byHost",
+        apply: |_, v| match v {
+            "byHost" | "byDomain" | "byIP" => Ok(()),
+            _ => Err("must be byHost, byDomain or byIP".into()),
+        },
+    },
+    Known {
         name: "protocol.md.prefix",
         default: "protocol.",
         meaning: "the prefix of a response header's key in a page's metadata: the back-off reads Retry-After as this + retry-after",
@@ -321,6 +365,9 @@ fn includes(root: &[Pair]) -> Result<(), String> {
 /// the back-off sees ([`queue_stream`]).
 pub const STATUS_CODES: &str = "urlfrontier.backoff.status.codes";
 
+/// Robots pacing's most when its own setting is silent (`urlfrontier.robots.delay.max.secs`).
+const PACING_MOST_S: f64 = 86_400.0;
+
 /// crawler-default.yaml's `metadata.persist`.
 const SHIPPED_PERSIST: [&str; 5] = ["_redirTo", "error.cause", "error.source", "isSitemap", "isFeed"];
 
@@ -339,11 +386,14 @@ fn backoff(m: &mut Model) -> &mut StormBackoff {
 /// `retry-after` (its javadoc: "with the default configuration neither … survive the
 /// filter and this bolt never blocks anything"). Returns what it sees, for the status
 /// codes' row.
-pub fn queue_stream(entries: &[Entry], model: &mut Model) -> String {
+pub fn queue_stream(entries: &[Entry], model: &mut Model) -> Result<String, String> {
     let last = |name: &str| entries.iter().rev().find(|e| e.name == name).map(|e| e.value.as_str());
+    let transfer: Vec<&str> = last("metadata.transfer").map(|v| v.split(", ").collect()).unwrap_or_default();
     let mut kept: Vec<&str> = last("metadata.persist").map_or_else(|| SHIPPED_PERSIST.to_vec(), |v| v.split(", ").collect());
-    kept.extend(last("metadata.transfer").map(|v| v.split(", ").collect::<Vec<_>>()).unwrap_or_default());
-    let keeps = |key: &str| kept.iter().any(|&k| k == key || k.strip_suffix('*').is_some_and(|prefix| key.starts_with(prefix)));
+    kept.extend(&transfer);
+    let matches = |list: &[&str], key: &str| list.iter().any(|&k| k == key || k.strip_suffix('*').is_some_and(|prefix| key.starts_with(prefix)));
+    let keeps = |key: &str| matches(&kept, key);
+    pacing(entries, model, keeps(ROBOTS_DELAY), matches(&transfer, ROBOTS_DELAY))?;
     let prefix = last("protocol.md.prefix").unwrap_or("protocol.");
     let header = format!("{prefix}retry-after");
     let b = backoff(model);
@@ -357,7 +407,7 @@ pub fn queue_stream(entries: &[Entry], model: &mut Model) -> String {
         Some(_) => ("your metadata.persist and metadata.transfer", "keep"),
         None => ("crawler-default.yaml's metadata.persist", "keeps"),
     };
-    match (b.sees_refusals, b.sees_retry_after) {
+    Ok(match (b.sees_refusals, b.sees_retry_after) {
         (true, true) => format!("; the QueueRegulatorBolt sees them: {lists} {keep} fetch.statusCode and {header}{class} (the bolt must be in your topology)"),
         (true, false) => format!(
             "; {lists} {keep} fetch.statusCode but not {header}{class}: the QueueRegulatorBolt sees the refusals, not their Retry-After, and the run blocks every one by the back-off (add {header} to metadata.persist to honour it)"
@@ -365,7 +415,41 @@ pub fn queue_stream(entries: &[Entry], model: &mut Model) -> String {
         (false, _) => format!(
             "; {lists} {keep} no fetch.statusCode{class}: the QueueRegulatorBolt sees no refusal and never blocks a queue, as its javadoc warns, and the run backs off from none (add fetch.statusCode and {header} to metadata.persist)"
         ),
-    }
+    })
+}
+
+/// The metadata key the fetcher reports a Crawl-delay over its cap under.
+const ROBOTS_DELAY: &str = "robots.crawl.delay";
+
+/// QueueRegulatorBolt.validateRobotsPacingConfiguration: robots pacing, where enabled,
+/// stops the topology at start-up unless StormCrawler fetches past the cap
+/// (`fetcher.max.crawl.delay.force`, without which it does not pace at all), with a cap
+/// of at least 0, one queue a host, one URL a hand-out, and `robots.crawl.delay` kept by
+/// `metadata.persist` (`kept`) but not passed on to outlinks (`transferred`): refused
+/// here with its message, on the line that enables it.
+fn pacing(entries: &[Entry], model: &Model, kept: bool, transferred: bool) -> Result<(), String> {
+    let last = |name: &str| entries.iter().rev().find(|e| e.name == name);
+    let Some(enabled) = last("urlfrontier.robots.crawl.delay.enabled").filter(|e| e.value == "true") else { return Ok(()) };
+    let value = |name: &str, default: &'static str| last(name).map_or(default, |e| e.value.as_str());
+    let why = if !model.crawl_delay_forced {
+        String::from("requires fetcher.max.crawl.delay.force=true")
+    } else if model.crawl_delay_cap_s < 0.0 {
+        String::from("requires fetcher.max.crawl.delay >= 0")
+    } else if value("partition.url.mode", "byHost") != "byHost" {
+        format!("requires partition.url.mode=byHost; found {}", value("partition.url.mode", "byHost"))
+    } else if value("urlfrontier.max.urls.per.bucket", "10") != "1" {
+        format!("requires urlfrontier.max.urls.per.bucket=1; found {}", value("urlfrontier.max.urls.per.bucket", "10"))
+    } else if !kept {
+        format!("requires {ROBOTS_DELAY} in metadata.persist")
+    } else if transferred {
+        format!("requires {ROBOTS_DELAY} kept out of metadata.transfer, wildcards included (it is a per-host signal)")
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "urlfrontier.robots.crawl.delay.enabled (line {}): robots crawl-delay pacing {why}: the QueueRegulatorBolt stops the topology at start-up on it; set that, or turn the pacing off",
+        enabled.line
+    ))
 }
 
 const NOT_A_MAP: &str = "is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)";
@@ -445,7 +529,9 @@ const STATUSES: [&str; 5] = ["DISCOVERED", "FETCHED", "FETCH_ERROR", "REDIRECTIO
 fn kept_metadata(e: &Entry, entries: &[Entry], model: &mut Model) -> String {
     let role = if e.name == "metadata.persist" { "metadata kept in the status index" } else { "metadata passed on to the outlinks and kept" };
     if model.intervals.rule != Rule::Stormcrawler {
-        return format!("{role} (it matters to AdaptiveScheduler, which needs signature and fetchInterval kept)");
+        return format!(
+            "{role} (it matters to AdaptiveScheduler, which needs signature and fetchInterval kept, and to the back-off, whose bolt needs fetch.statusCode: see urlfrontier.backoff.status.codes)"
+        );
     }
     // each list's last value (a list given twice: the last counts)
     let last = |name: &str| entries.iter().rev().find(|x| x.name == name);

@@ -956,7 +956,10 @@ fn stormcrawlers_backoff_settings_and_what_its_bolt_sees() {
     let set = backoff(
         "  urlfrontier.backoff.base.secs: 30\n  urlfrontier.backoff.factor: 1.5\n  urlfrontier.backoff.max.secs: 3600\n  urlfrontier.backoff.decay.secs: 600\n  urlfrontier.backoff.status.codes:\n   - 429\n  metadata.persist:\n   - fetch.statusCode\n   - protocol.retry-after\n",
     );
-    assert_eq!(set, StormBackoff { base_s: 30.0, factor: 1.5, max_s: 3600.0, decay_s: 600.0, on_429: true, on_503: false, sees_refusals: true, sees_retry_after: true });
+    assert_eq!(
+        set,
+        StormBackoff { base_s: 30.0, factor: 1.5, max_s: 3600.0, decay_s: 600.0, on_429: true, on_503: false, sees_refusals: true, sees_retry_after: true, paces_up_to_s: 0.0 }
+    );
     // a wildcard keeps what it begins; the header's key follows protocol.md.prefix
     let wild = backoff("  metadata.persist:\n   - fetch.*\n   - protocol.*\n");
     assert!(wild.sees_refusals && wild.sees_retry_after);
@@ -973,6 +976,22 @@ fn stormcrawlers_backoff_settings_and_what_its_bolt_sees() {
     ] {
         let e = storm(text).unwrap_err();
         assert!(e.message.contains(says), "{text}: {e}");
+    }
+    // robots pacing: its conditions as QueueRegulatorBolt checks them at start-up
+    let pacing = "  urlfrontier.robots.crawl.delay.enabled: true\n  fetcher.max.crawl.delay.force: true\n  urlfrontier.max.urls.per.bucket: 1\n  metadata.persist:\n   - robots.crawl.delay\n";
+    assert_eq!(backoff(pacing).paces_up_to_s, 86_400.0);
+    assert_eq!(backoff(&format!("{pacing}  urlfrontier.robots.delay.max.secs: 600\n")).paces_up_to_s, 600.0);
+    assert_eq!(backoff("  urlfrontier.robots.delay.max.secs: 600\n").paces_up_to_s, 0.0, "off unless enabled");
+    for (change, says) in [
+        (pacing.replace("  fetcher.max.crawl.delay.force: true\n", ""), "requires fetcher.max.crawl.delay.force=true"),
+        (pacing.replace("bucket: 1", "bucket: 10"), "requires urlfrontier.max.urls.per.bucket=1; found 10"),
+        (pacing.replace("  urlfrontier.max.urls.per.bucket: 1\n", ""), "found 10"),
+        (format!("{pacing}  partition.url.mode: byDomain\n"), "requires partition.url.mode=byHost; found byDomain"),
+        (pacing.replace("robots.crawl.delay\n", "_redirTo\n"), "requires robots.crawl.delay in metadata.persist"),
+        (format!("{pacing}  metadata.transfer:\n   - robots.*\n"), "kept out of metadata.transfer"),
+    ] {
+        let e = storm(&change).unwrap_err();
+        assert!(e.message.contains("urlfrontier.robots.crawl.delay.enabled (line 2): robots crawl-delay pacing") && e.message.contains(says), "{change}: {e}");
     }
     // a jitter over 1 is HostBackoff's to take (it only raises a negative one)
     assert!(storm("  urlfrontier.backoff.jitter: 1.5\n").is_ok());
