@@ -172,7 +172,7 @@ test('servers that push back: at its shipped defaults StormCrawler’s back-off 
   assert.ok(count(runs[0][7]) > 0 && count(runs[0][8]) > 0, `StormCrawler refused, and sent into the Retry-After: ${runs[0]}`);
   assert.equal(runs[1][8], '0', 'MERGE waits out every Retry-After');
   const warning = panel.locator('.details .warning.unseen');
-  assert.match(await warning.textContent(), /its back-off saw none, so it blocked no host[\s\S]*keep no fetch\.statusCode[\s\S]*never blocks a queue/);
+  assert.match(await warning.textContent(), /its back-off saw none, so it blocked no host[\s\S]*keeps no fetch\.statusCode[\s\S]*never blocks a queue/);
   await warning.screenshot({ path: path.join(shots, 'crawlers-stormcrawler-unseen-refusals.png') });
   // the same crawler with its status updater keeping what the QueueRegulatorBolt reads
   const yaml = 'config:\n  metadata.persist:\n   - fetch.statusCode\n   - protocol.retry-after\n';
