@@ -388,12 +388,9 @@ fn backoff(m: &mut Model) -> &mut StormBackoff {
 /// codes' row.
 pub fn queue_stream(entries: &[Entry], model: &mut Model) -> Result<String, String> {
     let last = |name: &str| entries.iter().rev().find(|e| e.name == name).map(|e| e.value.as_str());
-    let transfer: Vec<&str> = last("metadata.transfer").map(|v| v.split(", ").collect()).unwrap_or_default();
-    let mut kept: Vec<&str> = last("metadata.persist").map_or_else(|| SHIPPED_PERSIST.to_vec(), |v| v.split(", ").collect());
-    kept.extend(&transfer);
-    let matches = |list: &[&str], key: &str| list.iter().any(|&k| k == key || k.strip_suffix('*').is_some_and(|prefix| key.starts_with(prefix)));
-    let keeps = |key: &str| matches(&kept, key);
-    pacing(entries, model, keeps(ROBOTS_DELAY), matches(&transfer, ROBOTS_DELAY))?;
+    let (kept, transfer) = metadata_lists(entries);
+    let keeps = |key: &str| lists(&kept, key);
+    pacing(entries, model, keeps(ROBOTS_DELAY), lists(&transfer, ROBOTS_DELAY))?;
     let prefix = last("protocol.md.prefix").unwrap_or("protocol.");
     let header = format!("{prefix}retry-after");
     let b = backoff(model);
@@ -416,6 +413,24 @@ pub fn queue_stream(entries: &[Entry], model: &mut Model) -> Result<String, Stri
             "; {lists} {keep} no fetch.statusCode{class}: the QueueRegulatorBolt sees no refusal and never blocks a queue, as its javadoc warns, and the run backs off from none (add fetch.statusCode and {header} to metadata.persist)"
         ),
     })
+}
+
+/// The keys MetadataTransfer.filter keeps (`metadata.persist`, crawler-default.yaml's
+/// where the file gives none, and `metadata.transfer`), and those it passes on to
+/// outlinks (`metadata.transfer`): each list's last value (a list given twice: the last
+/// counts).
+fn metadata_lists(entries: &[Entry]) -> (Vec<&str>, Vec<&str>) {
+    let last = |name: &str| entries.iter().rev().find(|e| e.name == name).map(|e| e.value.as_str());
+    let transfer: Vec<&str> = last("metadata.transfer").map(|v| v.split(", ").collect()).unwrap_or_default();
+    let mut kept: Vec<&str> = last("metadata.persist").map_or_else(|| SHIPPED_PERSIST.to_vec(), |v| v.split(", ").collect());
+    kept.extend(&transfer);
+    (kept, transfer)
+}
+
+/// Whether `list` holds `key`: by name, or by a key ending in `*` that begins it
+/// (MetadataTransfer._filter).
+fn lists(list: &[&str], key: &str) -> bool {
+    list.iter().any(|&k| k == key || k.strip_suffix('*').is_some_and(|prefix| key.starts_with(prefix)))
 }
 
 /// The metadata key the fetcher reports a Crawl-delay over its cap under.
@@ -533,10 +548,8 @@ fn kept_metadata(e: &Entry, entries: &[Entry], model: &mut Model) -> String {
             "{role} (it matters to AdaptiveScheduler, which needs signature and fetchInterval kept, and to the back-off, whose bolt needs fetch.statusCode: see urlfrontier.backoff.status.codes)"
         );
     }
-    // each list's last value (a list given twice: the last counts)
-    let last = |name: &str| entries.iter().rev().find(|x| x.name == name);
-    let kept: Vec<&str> = [last("metadata.persist"), last("metadata.transfer")].into_iter().flatten().flat_map(|x| x.value.split(", ")).collect();
-    let missing: Vec<&str> = ["signature", "fetchInterval"].into_iter().filter(|k| !kept.contains(k)).collect();
+    let (kept, _) = metadata_lists(entries);
+    let missing: Vec<&str> = ["signature", "fetchInterval"].into_iter().filter(|k| !lists(&kept, k)).collect();
     if e.name != "metadata.persist" {
         return format!("{role}; with metadata.persist, what AdaptiveScheduler keeps of a page's signature and fetchInterval");
     }

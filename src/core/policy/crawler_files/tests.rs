@@ -963,6 +963,9 @@ fn stormcrawlers_backoff_settings_and_what_its_bolt_sees() {
     // a wildcard keeps what it begins; the header's key follows protocol.md.prefix
     let wild = backoff("  metadata.persist:\n   - fetch.*\n   - protocol.*\n");
     assert!(wild.sees_refusals && wild.sees_retry_after);
+    // …and what AdaptiveScheduler needs kept alike (`signature*` keeps `signature`)
+    let adaptive = "  scheduler.class: org.apache.stormcrawler.persistence.AdaptiveScheduler\n  metadata.persist:\n   - signature*\n   - fetchInterval\n";
+    assert_eq!(storm(adaptive).unwrap().model.intervals.rule, Rule::Stormcrawler);
     let own_prefix = "  protocol.md.prefix: \"http.\"\n  metadata.transfer:\n   - fetch.statusCode\n  metadata.persist:\n   - protocol.retry-after\n";
     let b = backoff(own_prefix);
     assert!(b.sees_refusals && !b.sees_retry_after);
