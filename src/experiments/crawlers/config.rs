@@ -989,7 +989,7 @@ impl Settings for CrawlersConfig {
                     let made = requests * (spend(model) / asks).min(1.0);
                     self.fetch_lists(&tried, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref(), [made, retries]).seconds
                 };
-                let ground = tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList).adapting(loaded.adapts_when_named());
+                let ground = tuning::Ground::new(self.may_push_back(), self.source == RepositorySource::PageList);
                 tuning::Search::expected_runs(self.crawler, &loaded.model, ground, &typed, &tuning::Pricing { spend: &spend, lists: &lists_of })
             }
             false => tuning::Expected::default(),

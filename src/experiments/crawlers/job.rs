@@ -340,11 +340,7 @@ impl CrawlersJob {
         }
         let runs = 2.0
             + causes.len() as f64
-            + if config.tune {
-                Search::most_runs(config.crawler, &loaded.model, Ground::new(pushed_back, !server_names.is_empty()).adapting(loaded.adapts_when_named())) as f64 + 1.0
-            } else {
-                0.0
-            }
+            + if config.tune { Search::most_runs(config.crawler, &loaded.model, Ground::new(pushed_back, !server_names.is_empty())) as f64 + 1.0 } else { 0.0 }
             + if redrawn.is_some() { (REDRAWS * if config.tune { 2 } else { 1 }) as f64 } else { 0.0 };
         let total_work = runs * requests + repo.pages() as f64;
         Ok(CrawlersJob {
@@ -582,7 +578,7 @@ impl CrawlersJob {
     /// would refuse), the types' rates kept as `model` moves them (the tuned
     /// adaptive-mimetypes.txt, written beside the file).
     fn realise(&self, model: &Model) -> Option<Model> {
-        let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, model);
+        let changes = tuning::file_changes(&self.loaded, model);
         let read = if changes.is_empty() { Some(self.loaded.model) } else { self.file_with(&changes).ok().map(|(_, l)| l.model) };
         read.map(|m| Model { type_share: model.type_share, type_lead: model.type_lead, ..m })
     }
@@ -815,7 +811,11 @@ impl CrawlersJob {
                     }
                     _ => None,
                 };
-                let changes = tuning::changes(self.loaded.crawler, &self.loaded.model, &model);
+                let mut changes = tuning::file_changes(&self.loaded, &model);
+                if changes.is_empty() && seeds.as_ref().is_some_and(|s| s.kept) {
+                    // the seed list taken home with a file naming the class it runs
+                    changes.extend(tuning::named_as_run(&self.loaded, &model));
+                }
                 let (text, read_back) = match self.file_with(&changes) {
                     Ok(file) => file,
                     Err(_) => (self.config.crawler_config.clone().unwrap_or_default(), self.loaded.clone()),
@@ -1116,14 +1116,8 @@ impl Plan for CrawlersJob {
                 self.bandwidth = Some(result.bandwidth);
                 if self.config.tune {
                     let named = !self.server_names.is_empty();
-                    let mut search = Search::new(
-                        self.loaded.crawler,
-                        self.loaded.model,
-                        Ground::new(self.pushed_back, named).adapting(self.loaded.adapts_when_named()),
-                        self.typed(),
-                        self.repo.pages() as u64,
-                        self.score(&result),
-                    );
+                    let mut search =
+                        Search::new(self.loaded.crawler, self.loaded.model, Ground::new(self.pushed_back, named), self.typed(), self.repo.pages() as u64, self.score(&result));
                     // what Heritrix's host revisits leave where it is (no other crawler's
                     // fit reads it: a pass over every page saved)
                     if self.loaded.crawler == Crawler::Heritrix {

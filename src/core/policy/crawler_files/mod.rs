@@ -249,15 +249,6 @@ pub struct Loaded {
     pub reschedules: bool,
 }
 
-impl Loaded {
-    /// Whether the file can run the crawler's adaptive rule: no setting of it overrules
-    /// the rule (StormCrawler's AdaptiveScheduler needs the page's signature kept; a
-    /// tuned file naming it would still run DefaultScheduler's interval).
-    pub fn adapts_when_named(&self) -> bool {
-        !self.settings.iter().any(|s| s.overrules)
-    }
-}
-
 /// Reads `text` as `crawler`'s configuration file, named `field` in messages.
 pub fn read(crawler: Crawler, text: &str, field: &str) -> Result<Loaded, InputError> {
     read_beside(crawler, text, None, [field, field])
@@ -606,14 +597,13 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             continue;
         }
         let replaced: Vec<u64> = given[..given.len() - 1].iter().map(|&k| entries[k].line).collect();
-        let rule = model.intervals.rule;
         // (a property Nutch reads through another's ${name})
         let variable = format!("${{{}}}", e.name);
         let stands_in: Vec<&str> = settings.iter().filter(|s| crawler == Crawler::Nutch && s.value.contains(&variable)).map(|s| s.name.as_str()).collect();
         let why = match crawler {
             Crawler::Nutch if !stands_in.is_empty() => Ok(Some(format!("read as {variable} in {}", stands_in.join(", ")))),
             Crawler::Nutch => Ok(nutch::aside(e, &model)),
-            Crawler::Stormcrawler => stormcrawler::aside(e, &entries, &mut model),
+            Crawler::Stormcrawler => stormcrawler::aside(e),
             Crawler::Heritrix => Ok(heritrix::aside(e)),
             Crawler::Scrapy => Ok(None),
         }
@@ -631,7 +621,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 meaning: why,
                 set: false,
                 aside: crawler == Crawler::Heritrix,
-                overrules: model.intervals.rule != rule,
+                overrules: false,
             }),
             None => ignored.push((e.file.as_ref().map_or_else(|| e.name.clone(), |f| format!("{} ({f})", e.name)), e.line)),
         }
@@ -640,6 +630,10 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         let seen = stormcrawler::queue_stream(&entries, &mut model).map_err(|why| InputError::new(field, why))?;
         if let Some(codes) = settings.iter_mut().find(|s| s.name == stormcrawler::STATUS_CODES) {
             codes.meaning.push_str(&seen);
+        }
+        let (meaning, overrules) = stormcrawler::kept_metadata(&entries, &mut model);
+        if let Some(persist) = settings.iter_mut().find(|s| s.name == "metadata.persist") {
+            (persist.meaning, persist.overrules) = (meaning, overrules);
         }
     }
     check(&model, crawler, &settings).map_err(|why| InputError::new(field, why))?;

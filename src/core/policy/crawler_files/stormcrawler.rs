@@ -2,7 +2,7 @@
 //! root) of dotted names, over crawler-default.yaml.
 
 use super::yaml_map::{self, Node, Pair};
-use super::{DelayFloor, Entry, Known, MINUTE, Model, boolean, number, rate, whole};
+use super::{DelayFloor, Entry, Known, Loaded, MINUTE, Model, boolean, number, rate, whole};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::{Reaction, StormBackoff};
 
@@ -258,6 +258,13 @@ pub const KNOWN: &[Known] = &[
             _ => Err("must be byHost, byDomain or byIP".into()),
         },
     },
+    Known { name: "metadata.persist", default: SHIPPED_PERSIST, meaning: "metadata kept in the status index", apply: |_, _| Ok(()) },
+    Known {
+        name: "metadata.transfer",
+        default: "",
+        meaning: "metadata passed on to the outlinks and kept: with metadata.persist, what AdaptiveScheduler and the back-off find (metadata.persist's row says what)",
+        apply: |_, _| Ok(()),
+    },
     Known {
         name: "protocol.md.prefix",
         default: "protocol.",
@@ -368,8 +375,8 @@ pub const STATUS_CODES: &str = "urlfrontier.backoff.status.codes";
 /// Robots pacing's most when its own setting is silent (`urlfrontier.robots.delay.max.secs`).
 const PACING_MOST_S: f64 = 86_400.0;
 
-/// crawler-default.yaml's `metadata.persist`.
-const SHIPPED_PERSIST: [&str; 5] = ["_redirTo", "error.cause", "error.source", "isSitemap", "isFeed"];
+/// crawler-default.yaml's `metadata.persist`, its items as Freshlab shows a list's.
+const SHIPPED_PERSIST: &str = "_redirTo, error.cause, error.source, isSitemap, isFeed";
 
 /// The model's StormCrawler back-off (its reaction is StormCrawler's).
 fn backoff(m: &mut Model) -> &mut StormBackoff {
@@ -415,6 +422,62 @@ pub fn queue_stream(entries: &[Entry], model: &mut Model) -> Result<String, Stri
     })
 }
 
+/// The `metadata.persist` a tuned file writes for `tuned` (None: the loaded file's keeps
+/// what it needs): the list as `loaded` keeps it, with what AdaptiveScheduler needs
+/// (`signature`, `fetchInterval`) where `tuned` adapts, and what the QueueRegulatorBolt
+/// needs (`fetch.statusCode`, the Retry-After header's key) where `tuned` sees the
+/// refusals. The parse filters' MD5SignatureParseFilter, which computes the signature,
+/// is in another file: the tuned file's comment asks for it.
+pub fn kept_for(loaded: &Loaded, tuned: &Model) -> Option<(&'static str, String)> {
+    let value = |name: &str| loaded.settings.iter().find(|s| s.name == name).map_or("", |s| s.value.as_str());
+    let persist: Vec<&str> = value("metadata.persist").split(", ").filter(|k| !k.is_empty()).collect();
+    let kept: Vec<&str> = persist.iter().copied().chain(value("metadata.transfer").split(", ").filter(|k| !k.is_empty())).collect();
+    let header = format!("{}retry-after", value("protocol.md.prefix"));
+    let mut needs: Vec<&str> = Vec::new();
+    if tuned.intervals.rule == Rule::Stormcrawler {
+        needs.extend(["signature", "fetchInterval"]);
+    }
+    if let Reaction::Stormcrawler { backoff, .. } = tuned.reaction {
+        if backoff.sees_refusals {
+            needs.push("fetch.statusCode");
+        }
+        if backoff.sees_retry_after {
+            needs.push(&header);
+        }
+    }
+    let added: Vec<&str> = needs.into_iter().filter(|k| !lists(&kept, k)).collect();
+    (!added.is_empty()).then(|| ("metadata.persist", persist.into_iter().chain(added).collect::<Vec<_>>().join(", ")))
+}
+
+/// What a tuned `metadata.persist` keeps for whom, for its comment in the file ("" for
+/// another setting).
+pub fn kept_note(name: &str, value: &str) -> String {
+    if name != "metadata.persist" {
+        return String::new();
+    }
+    let has = |key: &str| value.split(',').any(|k| k.trim().trim_matches(['[', ']', '"']) == key);
+    let mut whom = Vec::new();
+    if has("signature") {
+        whom.push("signature and fetchInterval for AdaptiveScheduler (MD5SignatureParseFilter computes the signature: keep it in your parse filters)");
+    }
+    if has("fetch.statusCode") {
+        whom.push("fetch.statusCode and the Retry-After header's key for the QueueRegulatorBolt's back-off (the bolt in your topology)");
+    }
+    whom.iter().map(|w| format!("; {w}")).collect()
+}
+
+/// The settings that are lists of metadata keys.
+pub const LISTS: [&str; 2] = ["metadata.persist", "metadata.transfer"];
+
+/// `items` as a YAML flow list, each item quoted where YAML would read it otherwise.
+pub fn flow_list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let plain = |k: &str| {
+        !k.is_empty() && !k.starts_with(['*', '&', '!', '-', '?', '@', '`', '\'', '"', '%', '|', '>', '#']) && k.chars().all(|c| c.is_alphanumeric() || "_.-*/".contains(c))
+    };
+    let item = |k: &str| if plain(k) { k.to_string() } else { format!("\"{}\"", k.replace('\\', "\\\\").replace('"', "\\\"")) };
+    format!("[{}]", items.into_iter().map(item).collect::<Vec<_>>().join(", "))
+}
+
 /// The keys MetadataTransfer.filter keeps (`metadata.persist`, crawler-default.yaml's
 /// where the file gives none, and `metadata.transfer`), and those it passes on to
 /// outlinks (`metadata.transfer`): each list's last value (a list given twice: the last
@@ -422,7 +485,7 @@ pub fn queue_stream(entries: &[Entry], model: &mut Model) -> Result<String, Stri
 fn metadata_lists(entries: &[Entry]) -> (Vec<&str>, Vec<&str>) {
     let last = |name: &str| entries.iter().rev().find(|e| e.name == name).map(|e| e.value.as_str());
     let transfer: Vec<&str> = last("metadata.transfer").map(|v| v.split(", ").collect()).unwrap_or_default();
-    let mut kept: Vec<&str> = last("metadata.persist").map_or_else(|| SHIPPED_PERSIST.to_vec(), |v| v.split(", ").collect());
+    let mut kept: Vec<&str> = last("metadata.persist").unwrap_or(SHIPPED_PERSIST).split(", ").collect();
     kept.extend(&transfer);
     (kept, transfer)
 }
@@ -469,16 +532,10 @@ fn pacing(entries: &[Entry], model: &Model, kept: bool, transferred: bool) -> Re
 
 const NOT_A_MAP: &str = "is not a map of settings (crawler-conf.yaml holds `config:` and its settings beneath)";
 
-/// What an entry no known setting names does, where StormCrawler reads it and it
-/// changes nothing on Freshlab's pages or changes the rule (None: not read here).
-pub fn aside(e: &Entry, entries: &[Entry], model: &mut Model) -> Result<Option<String>, String> {
-    if let Some(custom) = custom_interval(&e.name, &e.value)? {
-        return Ok(Some(custom));
-    }
-    match e.name.as_str() {
-        "metadata.persist" | "metadata.transfer" => Ok(Some(kept_metadata(e, entries, model))),
-        _ => Ok(None),
-    }
+/// What an entry no known setting names does, where StormCrawler reads it (a custom
+/// interval by metadata; None: not read here).
+pub fn aside(e: &Entry) -> Result<Option<String>, String> {
+    custom_interval(&e.name, &e.value)
 }
 
 /// One of DefaultScheduler.init's custom intervals, `fetchInterval(.STATUS)?.key=value`:
@@ -535,35 +592,43 @@ fn custom_interval(name: &str, minutes: &str) -> Result<Option<String>, String> 
 /// StormCrawler's statuses (persistence.Status).
 const STATUSES: [&str; 5] = ["DISCOVERED", "FETCHED", "FETCH_ERROR", "REDIRECTION", "ERROR"];
 
-/// The metadata kept with each page (persisted, or passed on). AdaptiveScheduler
-/// compares the page's signature with the copy kept from its last fetch and lengthens
-/// the interval kept in `fetchInterval` (its documentation lists both as required):
-/// without `signature` kept every fetch falls back to the DefaultScheduler's interval,
-/// and the run here does so; without `fetchInterval` each fetch starts again from the
-/// default (said, not run).
-fn kept_metadata(e: &Entry, entries: &[Entry], model: &mut Model) -> String {
-    let role = if e.name == "metadata.persist" { "metadata kept in the status index" } else { "metadata passed on to the outlinks and kept" };
+/// What `metadata.persist` (crawler-default.yaml's where the file gives none) keeps for
+/// AdaptiveScheduler, for its row, and whether it overrules `scheduler.class`.
+/// AdaptiveScheduler compares the page's signature with the copy kept from its last
+/// fetch and lengthens the interval kept in `fetchInterval` (its javadoc lists both as
+/// required in `metadata.persist`): without `signature` kept every fetch falls back to
+/// DefaultScheduler's interval, and the run here does so (`model`'s rule set fixed);
+/// without `fetchInterval` each fetch starts again from the default (said, not run).
+pub fn kept_metadata(entries: &[Entry], model: &mut Model) -> (String, bool) {
+    let role = "metadata kept in the status index";
     if model.intervals.rule != Rule::Stormcrawler {
-        return format!(
-            "{role} (it matters to AdaptiveScheduler, which needs signature and fetchInterval kept, and to the back-off, whose bolt needs fetch.statusCode: see urlfrontier.backoff.status.codes)"
+        return (
+            format!(
+                "{role} (with metadata.transfer's, what AdaptiveScheduler finds, which needs signature and fetchInterval kept, and what the back-off's bolt sees, which needs fetch.statusCode: see urlfrontier.backoff.status.codes)"
+            ),
+            false,
         );
     }
     let (kept, _) = metadata_lists(entries);
     let missing: Vec<&str> = ["signature", "fetchInterval"].into_iter().filter(|k| !lists(&kept, k)).collect();
-    if e.name != "metadata.persist" {
-        return format!("{role}; with metadata.persist, what AdaptiveScheduler keeps of a page's signature and fetchInterval");
-    }
+    let whose = if entries.iter().any(|e| e.name == "metadata.persist") { "it" } else { "crawler-default.yaml's list (your file gives none)" };
     if missing.is_empty() {
-        return format!("{role}; with metadata.transfer it keeps AdaptiveScheduler's signature and fetchInterval");
+        return (format!("{role}; with metadata.transfer it keeps AdaptiveScheduler's signature and fetchInterval"), false);
     }
     if missing.contains(&"signature") {
         model.intervals.rule = Rule::Fixed;
-        return format!(
-            "{role}: it lacks {} — AdaptiveScheduler finds no old signature, so every fetch falls back to DefaultScheduler's fetchInterval.default: the run here does so; add signature and fetchInterval to it (and MD5SignatureParseFilter to the parse filters) for the adaptive schedule",
-            missing.join(" and ")
+        return (
+            format!(
+                "{role}: {whose} lacks {} — AdaptiveScheduler finds no old signature, so every fetch falls back to DefaultScheduler's fetchInterval.default: the run here does so; add signature and fetchInterval to it (and MD5SignatureParseFilter to the parse filters) for the adaptive schedule",
+                missing.join(" and ")
+            ),
+            true,
         );
     }
-    format!(
-        "{role}: it lacks fetchInterval — deployed so, AdaptiveScheduler would start each fetch again from fetchInterval.default; the run here keeps it (add fetchInterval to the list)"
+    (
+        format!(
+            "{role}: {whose} lacks fetchInterval — deployed so, AdaptiveScheduler would start each fetch again from fetchInterval.default; the run here keeps it (add fetchInterval to the list)"
+        ),
+        false,
     )
 }

@@ -135,8 +135,15 @@ fn the_shipped_defaults_are_the_adaptive_rules_constants() {
     .unwrap();
     assert_eq!(adaptive.model.intervals, Rule::Nutch.shipped());
     assert_eq!(shipped(Crawler::Nutch).model.intervals.rule, Rule::Fixed, "nutch-default.xml's schedule is DefaultFetchSchedule");
-    let storm = read(Crawler::Stormcrawler, "config:\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n", "f").unwrap();
-    assert_eq!(storm.model.intervals, Rule::Stormcrawler.shipped());
+    let storm = "config:\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n";
+    let kept = read(Crawler::Stormcrawler, &format!("{storm}  metadata.persist: [signature, fetchInterval]\n"), "f").unwrap();
+    assert_eq!(kept.model.intervals, Rule::Stormcrawler.shipped());
+    // crawler-default.yaml's metadata.persist keeps no signature: the class alone falls back
+    let alone = read(Crawler::Stormcrawler, storm, "f").unwrap();
+    assert_eq!(alone.model.intervals.rule, Rule::Fixed);
+    let row = alone.settings.iter().find(|s| s.name == "metadata.persist").unwrap();
+    assert!(!row.from_file && row.overrules && row.value == "_redirTo, error.cause, error.source, isSitemap, isFeed", "{row:?}");
+    assert!(row.meaning.contains("crawler-default.yaml's list (your file gives none) lacks signature and fetchInterval"), "{}", row.meaning);
     // MimeAdaptiveFetchSchedule gives a page without a Content-Type the configured rates
     let mime = |rates: &str| {
         let text = format!(

@@ -7,6 +7,7 @@
 
 use super::Crawler;
 use super::heritrix::{self, OverrideAt};
+use super::stormcrawler;
 
 /// A setting changed: its name in the file and its new value, as the file writes it.
 pub type Change = (&'static str, String);
@@ -19,7 +20,7 @@ pub fn write(crawler: Crawler, original: Option<&str>, changes: &[Change], by: &
         let note = format!("{by}; was {}", was(name));
         text = match crawler {
             Crawler::Nutch => nutch(&text, name, value, &note)?,
-            Crawler::Stormcrawler => yaml(&text, name, value, &note),
+            Crawler::Stormcrawler => yaml(&text, name, value, &(note + &stormcrawler::kept_note(name, value))),
             Crawler::Heritrix => heritrix(&text, name, value, &note)?,
             Crawler::Scrapy => scrapy(&text, name, value, &note),
         };
@@ -206,9 +207,10 @@ fn line_indent(text: &str, at: usize) -> String {
     text[start..at].chars().take_while(|c| c.is_whitespace()).collect()
 }
 
-/// StormCrawler's YAML: the last line `name: …` gets its value replaced; else the
-/// setting is added under `config:` (with its settings' indentation), or at the end of
-/// a root map.
+/// StormCrawler's YAML: the last line `name: …` gets its value replaced (a list's items
+/// below it, or a flow list's lines, with it); else the setting is added under `config:`
+/// (with its settings' indentation), or at the end of a root map. A list setting
+/// (`metadata.persist`) given as `a, b` is written as a flow list, `[a, b]`.
 fn yaml(text: &str, name: &str, value: &str, note: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let key_of = |line: &str| {
@@ -216,9 +218,30 @@ fn yaml(text: &str, name: &str, value: &str, note: &str) -> String {
         let (key, _) = t.split_once(':')?;
         Some(key.trim().trim_matches(['"', '\'']).to_string())
     };
+    let value = match stormcrawler::LISTS.contains(&name) && !value.trim_start().starts_with('[') {
+        true => stormcrawler::flow_list(value.split(',').map(str::trim).filter(|k| !k.is_empty())),
+        false => value.to_string(),
+    };
     let row = format!("{name}: {value} # {note}");
+    let indent_of = |l: &str| l.len() - l.trim_start().len();
     if let Some(k) = lines.iter().rposition(|l| !l.trim_start().starts_with('#') && key_of(l).as_deref() == Some(name)) {
-        lines[k] = format!("{}{row}", line_indent(&lines[k], lines[k].len() - lines[k].trim_start().len()));
+        let at = indent_of(&lines[k]);
+        // the old value's own lines: a block list's items (`- x`, at the key's indentation
+        // or deeper) and anything deeper, comments and blank lines among them
+        let mut last = k;
+        for (j, l) in lines.iter().enumerate().skip(k + 1) {
+            let t = l.trim_start();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            if indent_of(l) > at || (indent_of(l) == at && (t == "-" || t.starts_with("- "))) {
+                last = j;
+            } else {
+                break;
+            }
+        }
+        lines.drain(k + 1..=last);
+        lines[k] = format!("{}{row}", line_indent(&lines[k], at));
     } else if let Some(k) = lines.iter().position(|l| l.trim_end() == "config:") {
         let indent =
             lines[k + 1..].iter().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).map_or("  ".to_string(), |l| line_indent(l, l.len() - l.trim_start().len()));
