@@ -68,7 +68,7 @@ pub const KNOWN: &[Known] = &[
         default: "2592000",
         meaning: "every page's first interval (seconds); the fixed schedule's only one",
         apply: |m, v| {
-            m.intervals.initial = number(v, "seconds")? * SECOND;
+            m.intervals.initial = hadoop_int(v, "seconds")? as f64 * SECOND;
             Ok(())
         },
     },
@@ -138,7 +138,7 @@ pub const KNOWN: &[Known] = &[
         default: "7776000",
         meaning: "a page whose interval grows past this (seconds) gets 0.9 × this, its signature cleared so that its next fetch neither lengthens nor shortens it (CrawlDbReducer's forceRefetch), and is refetched at the next generate if due more than this after it (the Generator's shouldFetch)",
         apply: |m, v| {
-            let seconds = number(v, "seconds")?;
+            let seconds = hadoop_int(v, "seconds")? as f64;
             if seconds <= 0.0 {
                 return Err("must be a number of seconds above 0 (every interval would force a refetch at once)".into());
             }
@@ -298,4 +298,25 @@ fn first_variable(text: &str) -> Option<(usize, &str)> {
         from = at + 1;
     }
     None
+}
+
+/// Hadoop's Configuration.getInt, which Nutch reads its whole-number settings with
+/// (AbstractFetchSchedule.setConf: `db.fetch.interval.default`, `db.fetch.interval.max`):
+/// a decimal int, signed, or hexadecimal after `0x` (getHexDigits, `-0x…` too), within
+/// Java's int; anything else, a fraction included, throws NumberFormatException and
+/// stops the job. Freshlab runs none below 0.
+pub fn hadoop_int(text: &str, unit: &str) -> Result<u32, String> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').filter(|_| !text.starts_with("+0x") && !text.starts_with("+0X")).unwrap_or(text)),
+    };
+    let parsed = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(hex) if !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit()) => i64::from_str_radix(hex, 16).ok(),
+        Some(_) => None,
+        None if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) => digits.parse::<i64>().ok(),
+        None => None,
+    };
+    let fix = format!("must be a whole number of {unit} (Hadoop reads it with getInt: decimal, or hexadecimal after 0x; a fraction stops Nutch with a NumberFormatException)");
+    let n = parsed.map(|n| if negative { -n } else { n }).filter(|n| (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(n)).ok_or(fix)?;
+    u32::try_from(n).map_err(|_| format!("must be a whole number of {unit}, at least 0 (Nutch reads {n}, which Freshlab cannot run)"))
 }

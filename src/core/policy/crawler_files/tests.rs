@@ -1514,3 +1514,25 @@ fn nutch_properties_are_read_as_hadoops_parser_reads_them() {
     let e = nutch("<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n<xi:include href=\"common.xml\"/>\n</configuration>").unwrap_err();
     assert!(e.message.contains("line 2: <include href=\"common.xml\"> (XInclude)") && e.message.contains("copy its <property> elements in place of the include"), "{e}");
 }
+
+/// Nutch reads `db.fetch.interval.default` and `db.fetch.interval.max` with Hadoop's
+/// getInt: hexadecimal after 0x is read, a fraction stops the job (NumberFormatException)
+/// and is refused naming the setting, as is a number past Java's int.
+#[test]
+fn nutchs_whole_number_settings_are_read_as_hadoops_get_int() {
+    use super::nutch::hadoop_int;
+    assert_eq!(hadoop_int("86400", "seconds"), Ok(86_400));
+    assert_eq!(hadoop_int("+86400", "seconds"), Ok(86_400));
+    assert_eq!(hadoop_int("0x15180", "seconds"), Ok(86_400));
+    assert_eq!(hadoop_int("0X15180", "seconds"), Ok(86_400));
+    assert_eq!(hadoop_int("2147483647", "seconds"), Ok(i32::MAX as u32));
+    for bad in ["86400.5", "8.64e4", "2147483648", "0x", "0x1G", "+0x10", "", "ten"] {
+        assert!(hadoop_int(bad, "seconds").unwrap_err().contains("getInt"), "{bad}");
+    }
+    assert!(hadoop_int("-0x10", "seconds").unwrap_err().contains("Nutch reads -16"));
+    let file = |name: &str, value: &str| format!("<configuration><property><name>{name}</name><value>{value}</value></property></configuration>");
+    let hex = read(Crawler::Nutch, &file("db.fetch.interval.default", "0x15180"), "f").unwrap();
+    assert!((hex.model.intervals.initial - 1.0).abs() < 1e-12, "a day");
+    let e = read(Crawler::Nutch, &file("db.fetch.interval.max", "604800.5"), "f").unwrap_err();
+    assert!(e.message.contains("db.fetch.interval.max (line 1): must be a whole number of seconds (Hadoop reads it with getInt"), "{e}");
+}
