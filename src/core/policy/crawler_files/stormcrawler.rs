@@ -430,8 +430,8 @@ pub fn queue_stream(entries: &[Entry], model: &mut Model) -> Result<String, Stri
 /// is in another file: the tuned file's comment asks for it.
 pub fn kept_for(loaded: &Loaded, tuned: &Model) -> Option<(&'static str, String)> {
     let value = |name: &str| loaded.settings.iter().find(|s| s.name == name).map_or("", |s| s.value.as_str());
-    let persist: Vec<&str> = value("metadata.persist").split(", ").filter(|k| !k.is_empty()).collect();
-    let kept: Vec<&str> = persist.iter().copied().chain(value("metadata.transfer").split(", ").filter(|k| !k.is_empty())).collect();
+    let persist: Vec<&str> = keys(value("metadata.persist")).collect();
+    let kept: Vec<&str> = persist.iter().copied().chain(keys(value("metadata.transfer"))).collect();
     let header = format!("{}retry-after", value("protocol.md.prefix"));
     let mut needs: Vec<&str> = Vec::new();
     if tuned.intervals.rule == Rule::Stormcrawler {
@@ -484,10 +484,14 @@ pub fn flow_list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
 /// counts).
 fn metadata_lists(entries: &[Entry]) -> (Vec<&str>, Vec<&str>) {
     let last = |name: &str| entries.iter().rev().find(|e| e.name == name).map(|e| e.value.as_str());
-    let transfer: Vec<&str> = last("metadata.transfer").map(|v| v.split(", ").collect()).unwrap_or_default();
-    let mut kept: Vec<&str> = last("metadata.persist").unwrap_or(SHIPPED_PERSIST).split(", ").collect();
-    kept.extend(&transfer);
+    let transfer: Vec<&str> = keys(last("metadata.transfer").unwrap_or("")).collect();
+    let kept = keys(last("metadata.persist").unwrap_or(SHIPPED_PERSIST)).chain(transfer.iter().copied()).collect();
     (kept, transfer)
+}
+
+/// A list setting's keys, from its value as Freshlab holds a list (`a, b`).
+fn keys(value: &str) -> impl Iterator<Item = &str> {
+    value.split(", ").filter(|k| !k.is_empty())
 }
 
 /// Whether `list` holds `key`: by name, or by a key ending in `*` that begins it
