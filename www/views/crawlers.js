@@ -15,7 +15,7 @@ function settingsTable(loaded) {
   const rows = loaded.settings
     .map(
       (s) => `<tr${s.aside ? ' class="aside"' : ''}><th scope="row"><code>${dotted(s.name)}</code></th><td><code>${dotted(s.value || '—')}</code></td>
-        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}${replacedNote(s.replaced ?? [])}${s.aside ? ' (not in this run)' : ''}` : 'shipped default'}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
+        <td>${s.set ? 'set here (crawler settings)' : s.from_file ? `${s.file ? escape(s.file) : 'the file'}, line ${s.line}${replacedNote(s.replaced ?? [])}${s.aside ? ' (not in this run)' : ''}` : `shipped default${passedNote(s.passed_over ?? [])}`}</td><td>${s.meaning ? escape(s.meaning) : '<span class="missing">read, not modelled yet</span>'}</td></tr>`,
     )
     .join('');
   return `<table class="proof"><caption>The crawler's settings as run (change any in the form's “crawler settings”: <code>name=value; …</code>)</caption>
@@ -47,6 +47,13 @@ function unseenRefusalsNote(result) {
 function replacedNote(lines) {
   if (!lines.length) return '';
   return `; it replaces line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}`;
+}
+
+/** Lines the crawler passes over for a setting's default (a null, an empty value: the
+ * setting's meaning says why). */
+function passedNote(lines) {
+  if (!lines.length) return '';
+  return ` (line${lines.length > 1 ? 's' : ''} ${lines.join(', ')} passed over)`;
 }
 
 /** Ignored names a letter or two from a setting Freshlab reads: shown even when the

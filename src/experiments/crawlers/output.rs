@@ -482,6 +482,22 @@ impl CrawlersOutput {
         if !given.is_empty() {
             words.push(format!("Settings from your file (every other at the crawler's shipped default): {}", given.into_iter().map(said).collect::<Vec<_>>().join(", ")));
         }
+        let passed: Vec<String> = self
+            .loaded
+            .settings
+            .iter()
+            .filter(|s| !s.passed_over.is_empty())
+            .map(|s| {
+                format!("{} ({} {})", s.name, if s.passed_over.len() == 1 { "line" } else { "lines" }, s.passed_over.iter().map(u64::to_string).collect::<Vec<_>>().join(", "))
+            })
+            .collect();
+        if !passed.is_empty() {
+            let why = match self.loaded.crawler {
+                Crawler::Stormcrawler => "Given null, which StormCrawler reads as not given (the default stands)",
+                _ => "Given no value, which Nutch passes over (an earlier line's value or the default stands)",
+            };
+            words.push(format!("{why}: {}", passed.join(", ")));
+        }
         if !why.is_empty() {
             let why: Vec<String> = why.into_iter().map(|(meaning, these)| format!("{}: {meaning}", these.join(", "))).collect();
             words.push(format!("Read from your file but not in this run: {}", why.join("; ")));

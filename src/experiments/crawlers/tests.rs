@@ -675,6 +675,10 @@ fn settings_over_the_file_run_as_a_file_that_says_them() {
             && said.contains("add signature and fetchInterval"),
         "{said}"
     );
+    // a null StormCrawler reads as not given: its line said, the default standing
+    let null = "config:\n  fetcher.server.delay: ~\n";
+    let text = ran(CrawlersConfig { crawler: Crawler::Stormcrawler, crawler_config: Some(null.into()), ..small() }).brief().and_then(|b| b.text).unwrap_or_default();
+    assert!(text.contains("Given null, which StormCrawler reads as not given (the default stands): fetcher.server.delay (line 2)"), "{text}");
     let refused = |settings: &str| CrawlersConfig { crawler_settings: settings.into(), ..small() }.validate().unwrap_err();
     let e = refused("fetcher.server.dealy=5");
     assert!(e.field == "crawler_settings" && e.message.contains("“fetcher.server.dealy” is not a setting") && e.message.contains("fetcher.server.delay"), "{e}");

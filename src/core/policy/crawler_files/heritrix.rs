@@ -209,14 +209,14 @@ pub(super) fn entries(doc: &Xml, located: Option<(&str, &str)>) -> Result<Vec<En
                 .attribute("value")
                 .map(str::to_string)
                 .or_else(|| property.children().find(|n| n.has_tag_name("value")).and_then(|n| n.text()).map(|t| t.trim().to_string()));
-            entries.push(Entry { name: format!("{id}.{name}"), value: value.unwrap_or_default(), line, file: None, fixed: false });
+            entries.push(Entry { name: format!("{id}.{name}"), value: value.unwrap_or_default(), line, file: None, fixed: false, null: false });
         }
     }
     for bean in doc.descendants().filter(|n| n.has_tag_name("bean")) {
         let local: Vec<Entry> = bean_overrides(doc, bean)?.into_iter().map(|o| o.entry).collect();
         let from_file: Vec<Entry> = match (located, location_of(bean)) {
             (Some((name, text)), Some(_)) => {
-                located_pairs(text)?.into_iter().map(|p| Entry { name: p.key, value: p.value, line: p.line, file: Some(name.to_string()), fixed: false }).collect()
+                located_pairs(text)?.into_iter().map(|p| Entry { name: p.key, value: p.value, line: p.line, file: Some(name.to_string()), fixed: false, null: false }).collect()
             }
             _ => Vec::new(),
         };
@@ -302,7 +302,7 @@ fn bean_overrides(doc: &Xml, bean: Node) -> Result<Vec<Override>, String> {
                 for p in pairs {
                     let at = first + p.line - 1;
                     found.push(Override {
-                        entry: Entry { name: p.key, value: p.value, line: at, file: None, fixed: false },
+                        entry: Entry { name: p.key, value: p.value, line: at, file: None, fixed: false, null: false },
                         at: OverrideAt::Lines { row: at, count: p.lines, within: text.range() },
                     });
                 }
@@ -312,7 +312,7 @@ fn bean_overrides(doc: &Xml, bean: Node) -> Result<Vec<Override>, String> {
                     let line = doc.line(prop);
                     let Some(name) = prop.attribute("key") else { return Err(format!("line {line}: a <prop> without a key attribute; give it key=\"bean.property\"")) };
                     let value = prop.text().unwrap_or_default().trim().to_string();
-                    found.push(Override { entry: Entry { name: name.into(), value, line, file: None, fixed: false }, at: OverrideAt::Prop(prop.range()) });
+                    found.push(Override { entry: Entry { name: name.into(), value, line, file: None, fixed: false, null: false }, at: OverrideAt::Prop(prop.range()) });
                 }
             }
             None => {}

@@ -112,9 +112,9 @@ pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
         for entry in property(bean, "map").into_iter().flat_map(|p| p.descendants()).filter(|n| n.has_tag_name("entry")) {
             let Some(key) = entry.attribute("key") else { return Err(format!("line {}: sheet {name}: an <entry> without a key; give it key=\"bean.property\"", line(entry))) };
             let value = entry.attribute("value").or_else(|| entry.children().find(|n| n.has_tag_name("value")).and_then(|v| v.text())).unwrap_or_default();
-            entries.push(Entry { name: key.to_string(), value: value.trim().to_string(), line: line(entry), file: None, fixed: false });
+            entries.push(Entry { name: key.to_string(), value: value.trim().to_string(), line: line(entry), file: None, fixed: false, null: false });
         }
-        out.entries.extend(entries.iter().map(|e| (name.to_string(), Entry { name: e.name.clone(), value: e.value.clone(), line: e.line, file: None, fixed: false })));
+        out.entries.extend(entries.iter().map(|e| (name.to_string(), Entry { name: e.name.clone(), value: e.value.clone(), line: e.line, file: None, fixed: false, null: false })));
         maps.push((name.to_string(), entries));
     }
     let read_here = |sheet: &str| -> Vec<(String, String, u64)> {
@@ -132,7 +132,7 @@ pub(super) fn read(doc: &Xml) -> Result<Sheets, String> {
             ));
         }
         let reads = names.iter().any(|n| !read_here(n).is_empty());
-        let aside = |name: &str, value: String, why: String| (Entry { name: name.to_string(), value, line: at, file: None, fixed: false }, why);
+        let aside = |name: &str, value: String, why: String| (Entry { name: name.to_string(), value, line: at, file: None, fixed: false, null: false }, why);
         if reads && !managed {
             let why = format!("no SheetOverlaysManager bean: Heritrix lays no sheet without one; add {MANAGER_BEAN}");
             out.aside.push(aside("SheetAssociation.targetSheetNames", names.join(", "), why));

@@ -201,6 +201,10 @@ pub struct Setting {
     /// The file beside the configuration that gives it (Heritrix's overrides file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The lines that give it a value the crawler passes over (Nutch's empty value,
+    /// StormCrawler's null), its `meaning` saying why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed_over: Vec<u64>,
     /// What it sets in the model; empty: read, not modelled yet.
     pub meaning: String,
     /// Set over the file by the run's own settings (`crawler_settings`, `--set`).
@@ -353,6 +357,7 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             line: Some(e.line),
             replaced: Vec::new(),
             file: None,
+            passed_over: Vec::new(),
             meaning,
             set: false,
             aside,
@@ -367,6 +372,7 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             line: Some(e.line),
             replaced: Vec::new(),
             file: None,
+            passed_over: Vec::new(),
             meaning: why,
             set: false,
             aside: true,
@@ -418,6 +424,9 @@ pub struct Entry {
     pub file: Option<String>,
     /// Hadoop's `<final>true</final>` (Nutch): the file's later lines for it are passed over.
     pub fixed: bool,
+    /// A YAML null (StormCrawler: `~`, `null` or nothing), which ConfUtils reads as a
+    /// setting not given: the default applies, the line passed over.
+    pub null: bool,
 }
 
 /// The entry that gives setting `name` its value among `entries`: the last, as each
@@ -521,7 +530,16 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         // default, or an earlier line's value)
         let empty = |e: &Entry| crawler == Crawler::Nutch && e.value.trim().is_empty();
         let (given, past_final) = winner(&entries, k.name, empty);
-        let skipped: Vec<String> = entries.iter().filter(|e| e.name == k.name && empty(e) && !past_final.contains(&e.line)).map(|e| e.line.to_string()).collect();
+        let mut skipped: Vec<u64> = entries.iter().filter(|e| e.name == k.name && empty(e) && !past_final.contains(&e.line)).map(|e| e.line).collect();
+        // StormCrawler's map keeps the last value, and ConfUtils reads a null there as a
+        // setting not given: its default
+        let given = match given {
+            Some(e) if e.null => {
+                skipped.push(e.line);
+                None
+            }
+            g => g,
+        };
         let (value, line) = given.map_or((k.default, None), |e| (e.value.as_str(), Some(e.line)));
         // Nutch reads every value through Hadoop's variable substitution, the property's
         // own value or its nutch-default.xml value standing for a ${name} (the Crawl-delay
@@ -531,6 +549,8 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 let raw = |name: &str| winner(&entries, name, empty).0.map(|e| e.value.clone()).or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()));
                 Some(nutch::substitute(value, raw))
             }
+            // a fraction where StormCrawler reads a whole number: its whole part
+            Crawler::Stormcrawler => stormcrawler::cast(k.name, value).map(Ok),
             _ => None,
         };
         let at = |line: Option<u64>| match (line, given.and_then(|e| e.file.as_deref())) {
@@ -561,12 +581,21 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
             line,
             replaced,
             file,
+            passed_over: skipped.clone(),
             meaning: {
+                let passed_over = match crawler {
+                    Crawler::Stormcrawler => "null, which StormCrawler reads as not given (ConfUtils returns the default)",
+                    _ => "no value, which Nutch passes over (Hadoop sets no property without one)",
+                };
                 let mut meaning = match skipped.as_slice() {
                     [] => k.meaning.to_string(),
-                    [line] => format!("{}; line {line} gives it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning),
-                    lines => format!("{}; lines {} give it no value, which Nutch passes over (Hadoop sets no property without one)", k.meaning, lines.join(", ")),
+                    [line] => format!("{}; line {line} gives it {passed_over}", k.meaning),
+                    lines => format!("{}; lines {} give it {passed_over}", k.meaning, lines.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")),
                 };
+                if crawler == Crawler::Stormcrawler && read != value {
+                    let getter = stormcrawler::getter(k.name).map_or("", stormcrawler::Getter::said);
+                    meaning.push_str(&format!("; StormCrawler reads a whole number here ({getter} keeps a fraction's whole part)"));
+                }
                 if let Some(fixed) = entries.iter().find(|e| e.name == k.name && e.fixed).filter(|_| !past_final.is_empty()) {
                     let lines: Vec<String> = past_final.iter().map(u64::to_string).collect();
                     let them = if lines.len() == 1 { "line" } else { "lines" };
@@ -618,6 +647,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                 line: Some(e.line),
                 replaced,
                 file: e.file.clone(),
+                passed_over: Vec::new(),
                 meaning: why,
                 set: false,
                 aside: crawler == Crawler::Heritrix,

@@ -238,7 +238,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
                     Some(child) => child.text() == Some("true"),
                     None => node.attribute("final") == Some("true"),
                 };
-                entries.push(Entry { name, value: read("value").unwrap_or_default(), line, file: None, fixed });
+                entries.push(Entry { name, value: read("value").unwrap_or_default(), line, file: None, fixed, null: false });
             }
             _ => {}
         }

@@ -182,7 +182,7 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         }
         // a number as Python reads it (1_000, 0x10, (5), 5 * 60), else the text
         let value = python_number(&value).or_else(|| python_arithmetic(&value)).unwrap_or_else(|| unquoted(&value));
-        entries.push(Entry { name: name.trim().to_string(), value, line: at, file: None, fixed: false });
+        entries.push(Entry { name: name.trim().to_string(), value, line: at, file: None, fixed: false, null: false });
     }
     Ok(entries)
 }

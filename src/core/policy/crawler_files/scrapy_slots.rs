@@ -100,7 +100,7 @@ pub fn read(entries: &[Entry], text: &str) -> Result<Sheets, String> {
             if KNOWN.iter().any(|k| k.name == key) {
                 settings.push((key.clone(), text.clone(), at));
             }
-            out.entries.push((host.clone(), Entry { name: key, value: text, line: at, file: None, fixed: false }));
+            out.entries.push((host.clone(), Entry { name: key, value: text, line: at, file: None, fixed: false, null: false }));
         }
         // `throttle` after the keys that set the delay it keeps
         settings.sort_by_key(|(key, ..)| key == "throttle");

@@ -26,7 +26,7 @@ pub struct CustomInterval {
 /// are kept out).
 pub fn custom_intervals(entries: &[Entry]) -> Vec<CustomInterval> {
     let mut out: Vec<CustomInterval> = Vec::new();
-    for e in entries {
+    for e in entries.iter().filter(|e| !e.null) {
         let Ok(Some(c)) = stormcrawler::custom(&e.name, e.value.trim()) else { continue };
         let days = c.minutes.map_or(f64::INFINITY, |m| f64::from(m) * MINUTE);
         let at = match out.iter().position(|x| x.key == c.key && x.value == c.value) {

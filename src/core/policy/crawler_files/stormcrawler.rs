@@ -1,7 +1,7 @@
 //! Apache StormCrawler's `crawler-conf.yaml`: a YAML map under `config:` (or at the
 //! root) of dotted names, over crawler-default.yaml.
 
-use super::yaml_map::{self, Node, Pair};
+use super::yaml_map::{self, Kind, Node, Pair};
 use super::{DelayFloor, Entry, Known, Loaded, MINUTE, Model, boolean, number, rate, whole};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::{Reaction, StormBackoff};
@@ -310,12 +310,17 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         Some(_) => return Err("`config:` is not a map of settings".into()),
     };
     let scalar = |v: &Node| match v {
-        Node::Scalar(s) => Some(s.clone()),
+        Node::Scalar(s, _) => Some(s.clone()),
         _ => None,
     };
     let mut entries = Vec::new();
     for Pair { key, line, value } in pairs {
         let Some(name) = key else { continue };
+        let getter = getter(&name);
+        let null = matches!(value, Node::Scalar(_, Kind::Null)) && getter != Some(Getter::List);
+        if let (Some(getter), Node::Scalar(text, kind)) = (getter, &value) {
+            typed(getter, text, *kind).map_err(|why| format!("line {line}: {name} {why}"))?;
+        }
         let value = match &value {
             // a list of names (metadata.persist): its items (a list where a number is
             // asked for is then refused showing them)
@@ -323,9 +328,115 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
             // maps (metrics consumers) are settings Freshlab does not read
             v => scalar(v).unwrap_or_default(),
         };
-        entries.push(Entry { name, value, line, file: None, fixed: false });
+        entries.push(Entry { name, value, line, file: None, fixed: false, null });
     }
     Ok(entries)
+}
+
+/// How StormCrawler reads a setting from its configuration map (each checked in its
+/// sources): ConfUtils.getInt, getLong, getFloat, getBoolean, getString, or a list
+/// (ConfUtils.loadListFromConf; HostBackoff's status codes alike).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Getter {
+    Int,
+    Long,
+    Float,
+    Boolean,
+    Text,
+    List,
+}
+
+impl Getter {
+    /// Its name in StormCrawler's code.
+    pub fn said(self) -> &'static str {
+        match self {
+            Getter::Int => "ConfUtils.getInt",
+            Getter::Long => "ConfUtils.getLong",
+            Getter::Float => "ConfUtils.getFloat",
+            Getter::Boolean => "ConfUtils.getBoolean",
+            Getter::Text => "ConfUtils.getString",
+            Getter::List => "ConfUtils.loadListFromConf",
+        }
+    }
+}
+
+/// The getter StormCrawler reads setting `name` with (None: a setting Freshlab does not
+/// read); a custom interval (`fetchInterval.key=value`) through DefaultScheduler's getInt.
+pub fn getter(name: &str) -> Option<Getter> {
+    Some(match name {
+        // DefaultScheduler.init, AdaptiveScheduler.init
+        "fetchInterval.default" | "fetchInterval.fetch.error" | "fetchInterval.error" | "scheduler.adaptive.fetchInterval.min" | "scheduler.adaptive.fetchInterval.max" => {
+            Getter::Int
+        }
+        "scheduler.adaptive.fetchInterval.rate.incr" | "scheduler.adaptive.fetchInterval.rate.decr" => Getter::Float,
+        // FetcherBolt.FetchItemQueues and its fetch threads
+        "fetcher.server.delay" | "fetcher.server.min.delay" => Getter::Float,
+        "fetcher.threads.per.queue" | "fetcher.max.crawl.delay" => Getter::Int,
+        "fetcher.max.crawl.delay.force" | "fetcher.server.delay.force" => Getter::Boolean,
+        "fetcher.queue.mode" | "partition.url.mode" | "scheduler.class" | "protocol.md.prefix" => Getter::Text,
+        // HostBackoff, CrawlDelayPolicy, QueueRegulatorBolt (urlfrontier module)
+        "urlfrontier.max.retry.after"
+        | "urlfrontier.backoff.base.secs"
+        | "urlfrontier.backoff.max.secs"
+        | "urlfrontier.backoff.decay.secs"
+        | "urlfrontier.robots.delay.max.secs"
+        | "urlfrontier.robots.delay.decay.secs" => Getter::Long,
+        "urlfrontier.backoff.factor" | "urlfrontier.backoff.jitter" => Getter::Float,
+        "urlfrontier.backoff.on.exceptions" | "urlfrontier.robots.crawl.delay.enabled" => Getter::Boolean,
+        "urlfrontier.max.urls.per.bucket" => Getter::Int,
+        // MetadataTransfer; HostBackoff.statusCodesFromConf
+        "metadata.persist" | "metadata.transfer" | STATUS_CODES => Getter::List,
+        n if custom(n, "-1").is_ok_and(|c| c.is_some()) => Getter::Int,
+        _ => return None,
+    })
+}
+
+/// Whether StormCrawler's getter takes a scalar of this type, or why not: the numeric
+/// getters cast to Number and getBoolean to Boolean, getString to String (a
+/// ClassCastException stops the topology at start-up on any other type); Java's int
+/// wraps round past 2³¹ − 1, its long past 2⁶³ − 1; a list given as one string is one
+/// item, not split at its commas.
+fn typed(getter: Getter, text: &str, kind: Kind) -> Result<(), String> {
+    let stops = |what: &str, fix: &str| {
+        Err(format!("is {what} (\"{text}\"), which StormCrawler's {} cannot read: the topology stops at start-up with a ClassCastException; {fix}", getter.said()))
+    };
+    let number = matches!(getter, Getter::Int | Getter::Long | Getter::Float);
+    match (getter, kind) {
+        (_, Kind::Null) => Ok(()),
+        // a placeholder Flux fills in: refused where the value is read, saying so
+        (_, Kind::Text) if text.contains("${") => Ok(()),
+        (Getter::Int | Getter::Long | Getter::Float, Kind::Text) if text.trim().parse::<f64>().is_ok() => stops("quoted, so text", "write the number unquoted"),
+        (Getter::Int | Getter::Long | Getter::Float, Kind::Text) => stops("text", "write a number"),
+        (_, Kind::Bool) if number => stops("a YAML boolean", "write a number"),
+        (Getter::Int, Kind::Int) if text.parse::<i32>().is_err() => {
+            Err(format!("is {text}, past Java's int (-2147483648 to 2147483647), which {} wraps round: write a smaller number", getter.said()))
+        }
+        (Getter::Long, Kind::Int) if text.parse::<i64>().is_err() => Err(format!("is {text}, past Java's long, which {} wraps round: write a smaller number", getter.said())),
+        (Getter::Boolean, Kind::Text) if matches!(text.trim(), "true" | "false") => stops("quoted, so text", "write true or false unquoted"),
+        (Getter::Boolean, Kind::Text | Kind::Int | Kind::Float) => stops("not a boolean", "write true or false"),
+        (Getter::Text, Kind::Int | Kind::Float | Kind::Bool) => stops("a YAML number or boolean, not text", "quote it"),
+        (Getter::List, Kind::Text) if text.contains(',') => Err(format!(
+            "is one string (\"{text}\"), which {} reads as one item, not split at its commas (so it names nothing): write a YAML list, [{}]",
+            getter.said(),
+            text.split(',').map(str::trim).collect::<Vec<_>>().join(", ")
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The value a numeric getter makes of a plain number (None: the number as written):
+/// getInt's and getLong's intValue and longValue keep a fraction's whole part, toward
+/// 0 (past the type's range, its end: Rust's `as` saturates as Java's d2i and d2l do).
+pub fn cast(name: &str, value: &str) -> Option<String> {
+    let v: f64 = value.trim().parse().ok()?;
+    if v.fract() == 0.0 || !v.is_finite() {
+        return None;
+    }
+    match getter(name)? {
+        Getter::Int => Some((v as i32).to_string()),
+        Getter::Long => Some((v as i64).to_string()),
+        _ => None,
+    }
 }
 
 /// A Flux topology's `includes:` (FluxParser.processIncludes: each included file's
@@ -336,14 +447,14 @@ fn includes(root: &[Pair]) -> Result<(), String> {
     let Some(Pair { value, line, .. }) = root.iter().rev().find(|p| p.key.as_deref() == Some("includes")) else { return Ok(()) };
     let items = match value {
         Node::List(items) => items.as_slice(),
-        Node::Scalar(s) if s.is_empty() => &[],
+        Node::Scalar(s, _) if s.is_empty() => &[],
         _ => return Err(format!("line {line}: `includes:` is not a list of included files (Flux's resource, file and override)")),
     };
     for item in items {
         let Node::Map(fields) = item else { return Err(format!("line {line}: an item of `includes:` is not a map of resource, file and override")) };
         let at = fields.first().map_or(*line, |f| f.line);
         let field = |name: &str| match fields.iter().rev().find(|f| f.key.as_deref() == Some(name)).map(|f| &f.value) {
-            Some(Node::Scalar(s)) => Ok(Some(s.as_str())),
+            Some(Node::Scalar(s, _)) => Ok(Some(s.as_str())),
             None => Ok(None),
             Some(_) => Err(format!("line {at}: the include's {name} is not a single value")),
         };
@@ -539,6 +650,10 @@ const NOT_A_MAP: &str = "is not a map of settings (crawler-conf.yaml holds `conf
 /// What an entry no known setting names does, where StormCrawler reads it (a custom
 /// interval by metadata; None: not read here).
 pub fn aside(e: &Entry) -> Result<Option<String>, String> {
+    if e.null {
+        // DefaultScheduler.init: getInt gives Integer.MIN_VALUE, its mark of no interval
+        return Ok(custom(&e.name, "-1")?.map(|_| String::from("a custom interval given null, which DefaultScheduler passes over (no custom interval)")));
+    }
     custom_interval(&e.name, &e.value)
 }
 

@@ -231,7 +231,7 @@ fn the_crawl_delays_floor_and_force_are_read() {
     assert_eq!((rule.skips_over_cap, rule.floor_s), (false, 2.0));
     assert!(forced.ignored.is_empty(), "{:?}", forced.ignored);
     let e = storm("config:\n  fetcher.max.crawl.delay.force: sometimes\n").unwrap_err();
-    assert!(e.message.contains("fetcher.max.crawl.delay.force (line 2): must be true or false"), "{e}");
+    assert!(e.message.contains("line 2: fetcher.max.crawl.delay.force is not a boolean (\"sometimes\"), which StormCrawler's ConfUtils.getBoolean cannot read"), "{e}");
 }
 
 #[test]
@@ -254,6 +254,8 @@ fn stormcrawler_yaml_under_config_with_comments_and_lists() {
         "{e}"
     );
     let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: soon\n", "f").unwrap_err();
+    assert!(e.message.contains("line 2: fetcher.server.delay is text (\"soon\"), which StormCrawler's ConfUtils.getFloat cannot read"), "{e}");
+    let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: -2\n", "f").unwrap_err();
     assert!(e.message.contains("fetcher.server.delay (line 2): must be a number of seconds"), "{e}");
     // a list where a number is asked for: refused showing its items
     let e = read(Crawler::Stormcrawler, "config:\n  fetcher.server.delay: [1, 2]\n", "f").unwrap_err();
@@ -379,7 +381,8 @@ fn stormcrawlers_custom_intervals_and_kept_metadata() {
     assert!(read_yaml("  fetchInterval.isFeed=true: 0\n").unwrap_err().message.contains("above 0"));
     let e = read_yaml("  fetchInterval.FETCHD.isFeed=true: 10\n").unwrap_err();
     assert!(e.message.contains("fetchInterval.FETCHD.isFeed=true (line 2): FETCHD is not a status") && e.message.contains("FETCH_ERROR"), "{e}");
-    assert!(read_yaml("  fetchInterval.isFeed=true: soon\n").unwrap_err().message.contains("whole number of minutes above 0"));
+    assert!(read_yaml("  fetchInterval.isFeed=true: soon\n").unwrap_err().message.contains("fetchInterval.isFeed=true is text (\"soon\")"));
+    assert!(read_yaml("  fetchInterval.isFeed=true: -2\n").unwrap_err().message.contains("whole number of minutes above 0"));
 
     let adaptive = "  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n";
     // the archetype's list, without the signature: every fetch falls back to the default interval
@@ -981,7 +984,7 @@ fn stormcrawlers_backoff_settings_and_what_its_bolt_sees() {
     for (text, says) in [
         ("  urlfrontier.backoff.factor: 0.5\n", "HostBackoff raises a factor below 1 to 1"),
         ("  urlfrontier.backoff.base.secs: 120\n  urlfrontier.backoff.max.secs: 60\n", "below urlfrontier.backoff.base.secs (120)"),
-        ("  urlfrontier.backoff.base.secs: 1.5\n", "whole number of seconds"),
+        ("  urlfrontier.backoff.base.secs: -1\n", "whole number of seconds"),
         ("  urlfrontier.backoff.jitter: -0.1\n", "raises a negative one to 0"),
     ] {
         let e = storm(text).unwrap_err();
@@ -1007,6 +1010,84 @@ fn stormcrawlers_backoff_settings_and_what_its_bolt_sees() {
     assert!(storm("  urlfrontier.backoff.jitter: 1.5\n").is_ok());
     let loaded = storm("  urlfrontier.backoff.on.exceptions: true\n  protocol.md.prefix: \"protocol.\"\n").unwrap();
     assert!(loaded.ignored.is_empty(), "{:?}", loaded.ignored);
+}
+
+/// ConfUtils as StormCrawler reads its map: a YAML null is a setting not given (the
+/// default, the line said); a number quoted, a boolean where a number is read, a number
+/// where a boolean or text is, stop the topology (ClassCastException) and are refused;
+/// getInt and getLong keep a fraction's whole part, and getInt wraps past 2³¹ − 1; a list
+/// given as one string is one item (loadListFromConf), refused where it holds a comma.
+#[test]
+fn stormcrawlers_settings_typed_as_confutils_reads_them() {
+    let storm = |text: &str| read(Crawler::Stormcrawler, &format!("config:\n{text}"), "f");
+    let row = |loaded: &Loaded, name: &str| loaded.settings.iter().find(|s| s.name == name).unwrap().clone();
+    // null, ~ and nothing: the default, each line said
+    let null = storm("  fetcher.server.delay: ~\n  fetchInterval.default:\n  fetcher.threads.per.queue: null\n").unwrap();
+    assert_eq!(null.model, shipped(Crawler::Stormcrawler).model);
+    let delay = row(&null, "fetcher.server.delay");
+    assert_eq!((delay.value.as_str(), delay.from_file, delay.line, delay.passed_over.as_slice()), ("1.0", false, None, &[2][..]));
+    assert!(delay.meaning.ends_with("; line 2 gives it null, which StormCrawler reads as not given (ConfUtils returns the default)"), "{}", delay.meaning);
+    assert!(row(&null, "fetchInterval.default").meaning.contains("line 3 gives it null"));
+    // an earlier value is not kept under a later null: SnakeYAML keeps the last, the null
+    let later = storm("  fetcher.server.delay: 5\n  fetcher.server.delay: ~\n").unwrap();
+    assert_eq!(later.model.server_delay_s, 1.0, "not passed over as Nutch's empty value is");
+    assert!(row(&later, "fetcher.server.delay").meaning.contains("line 3 gives it null"));
+    // a null custom interval: DefaultScheduler passes it over
+    let custom = storm("  fetchInterval.isFeed=true: ~\n").unwrap();
+    assert!(custom.custom_intervals.is_empty());
+    assert!(row(&custom, "fetchInterval.isFeed=true").meaning.contains("given null, which DefaultScheduler passes over"));
+    // a null list is an empty list (loadListFromConf), not crawler-default.yaml's
+    assert_eq!(row(&storm("  metadata.persist: ~\n").unwrap(), "metadata.persist").value, "");
+    // fractions where StormCrawler reads whole numbers: the whole part, said
+    let cut = storm("  fetchInterval.default: 1440.9\n  urlfrontier.backoff.base.secs: 90.5\n").unwrap();
+    assert!((cut.model.intervals.initial - 1.0).abs() < 1e-12, "1440 minutes");
+    assert_eq!(
+        match cut.model.reaction {
+            Reaction::Stormcrawler { backoff, .. } => backoff.base_s,
+            other => panic!("{other:?}"),
+        },
+        90.0
+    );
+    let default = row(&cut, "fetchInterval.default");
+    assert_eq!(default.value, "1440.9 = 1440");
+    assert!(default.meaning.ends_with("; StormCrawler reads a whole number here (ConfUtils.getInt keeps a fraction's whole part)"), "{}", default.meaning);
+    assert!(row(&cut, "urlfrontier.backoff.base.secs").meaning.contains("ConfUtils.getLong keeps"));
+    // a fraction where a float is read is kept
+    assert_eq!(row(&storm("  fetcher.server.delay: 2.5\n").unwrap(), "fetcher.server.delay").value, "2.5");
+    // what stops StormCrawler at start-up
+    for (text, says) in [
+        (
+            "  fetchInterval.default: \"720\"\n",
+            "line 2: fetchInterval.default is quoted, so text (\"720\"), which StormCrawler's ConfUtils.getInt cannot read: the topology stops at start-up with a ClassCastException; write the number unquoted",
+        ),
+        ("  fetcher.server.delay: yes\n", "is a YAML boolean (\"true\"), which StormCrawler's ConfUtils.getFloat cannot read"),
+        ("  fetcher.max.crawl.delay.force: \"true\"\n", "write true or false unquoted"),
+        ("  urlfrontier.backoff.on.exceptions: 1\n", "is not a boolean (\"1\")"),
+        ("  partition.url.mode: 3\n", "ConfUtils.getString cannot read"),
+        ("  fetchInterval.default: 3000000000\n", "past Java's int (-2147483648 to 2147483647), which ConfUtils.getInt wraps round"),
+        ("  fetchInterval.isFeed=true: \"60\"\n", "fetchInterval.isFeed=true is quoted, so text"),
+        (
+            "  metadata.persist: \"fetch.statusCode, protocol.retry-after\"\n",
+            "which ConfUtils.loadListFromConf reads as one item, not split at its commas (so it names nothing): write a YAML list, [fetch.statusCode, protocol.retry-after]",
+        ),
+        ("  urlfrontier.backoff.status.codes: 429,503\n", "write a YAML list, [429, 503]"),
+    ] {
+        let e = storm(text).unwrap_err();
+        assert!(e.message.contains(says), "{text}: {e}");
+    }
+    // what it reads: a long past int, one code as a scalar, one key as a string
+    assert!(storm("  urlfrontier.backoff.max.secs: 3000000000\n").is_ok());
+    let one = storm("  urlfrontier.backoff.status.codes: 503\n").unwrap();
+    assert!(matches!(one.model.reaction, Reaction::Stormcrawler { backoff, .. } if backoff.on_503 && !backoff.on_429));
+    assert_eq!(row(&storm("  metadata.persist: signature\n").unwrap(), "metadata.persist").value, "signature");
+}
+
+/// Every setting StormCrawler's rows read has the getter StormCrawler reads it with.
+#[test]
+fn every_stormcrawler_setting_has_its_getter() {
+    for k in stormcrawler::KNOWN.iter().chain(&stormcrawler::FETCHER) {
+        assert!(stormcrawler::getter(k.name).is_some(), "{}", k.name);
+    }
 }
 
 /// Issue 46: a tuned file, in each format, read back by the same parser, gives the

@@ -9,12 +9,29 @@ use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
 /// A node of the document: a scalar as text (a plain one as YAML resolves it: `0x10`
-/// is 16, `~` is empty), a list, or a map's pairs in the file's order.
+/// is 16, `~` is empty) with the type SnakeYAML gives it, a list, or a map's pairs in
+/// the file's order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
-    Scalar(String),
+    Scalar(String, Kind),
     List(Vec<Node>),
     Map(Vec<Pair>),
+}
+
+/// The Java type SnakeYAML's SafeConstructor makes of a scalar: a quoted one is always
+/// text; a plain one is typed by YAML 1.1's patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `~`, `null`, or nothing: Java's null.
+    Null,
+    /// Boolean.
+    Bool,
+    /// Integer, Long or BigInteger.
+    Int,
+    /// Double.
+    Float,
+    /// String.
+    Text,
 }
 
 /// A map's key (None: a key that is not a scalar), its line and its value.
@@ -108,12 +125,12 @@ impl Tree {
             (Node::Map(pairs), Some((key, line, false))) => pairs.push(Pair { key, line, value: node }),
             (Node::Map(_), None) => {
                 let key = match node {
-                    Node::Scalar(s) => Some(s),
+                    Node::Scalar(s, _) => Some(s),
                     _ => None,
                 };
                 parent.key = Some((key, mark.line() as u64, merge_key));
             }
-            (Node::Scalar(_), _) => unreachable!("a scalar is never left open"),
+            (Node::Scalar(..), _) => unreachable!("a scalar is never left open"),
         }
     }
 }
@@ -131,14 +148,14 @@ impl MarkedEventReceiver for Tree {
             }
             Event::Scalar(text, style, anchor, _) => {
                 let plain = style == TScalarStyle::Plain;
-                let text = if plain { resolved(text) } else { text };
+                let (text, kind) = if plain { resolved(text) } else { (text, Kind::Text) };
                 // (the merge key only where a key is awaited: close() reads it there)
                 self.merge_key = plain && text == MERGE;
-                self.close(Node::Scalar(text), anchor, mark);
+                self.close(Node::Scalar(text, kind), anchor, mark);
             }
             Event::Alias(anchor) => {
                 // an alias to an anchor never declared: an empty scalar, as the loader's BadValue
-                let node = self.anchors.get(&anchor).cloned().unwrap_or(Node::Scalar(String::new()));
+                let node = self.anchors.get(&anchor).cloned().unwrap_or(Node::Scalar(String::new(), Kind::Null));
                 self.close(node, 0, mark);
             }
             Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd => {}
@@ -149,20 +166,23 @@ impl MarkedEventReceiver for Tree {
 /// A plain scalar as SnakeYAML's Resolver and SafeConstructor take it (YAML 1.1's
 /// types): `yes`/`on` true and `no`/`off` false, integers with `_`, `0b`, `0x`, a leading
 /// `0` (octal) or `:` (base 60) in their decimal form, a float's `_` dropped, null as
-/// empty; anything else is text.
-fn resolved(text: String) -> String {
+/// empty; anything else is text. With the type each is.
+fn resolved(text: String) -> (String, Kind) {
     match text.as_str() {
-        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return "true".into(),
-        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => return "false".into(),
-        "" | "~" | "null" | "Null" | "NULL" => return String::new(),
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => return ("true".into(), Kind::Bool),
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => return ("false".into(), Kind::Bool),
+        "" | "~" | "null" | "Null" | "NULL" => return (String::new(), Kind::Null),
         _ => {}
     }
     if let Some(n) = yaml11_int(&text) {
-        return n.to_string();
+        return (n.to_string(), Kind::Int);
     }
+    // [-+]?\.(inf|Inf|INF) | \.(nan|NaN|NAN): kept as text, a Double all the same
+    let infinite = matches!(text.trim_start_matches(['-', '+']), ".inf" | ".Inf" | ".INF") || matches!(text.as_str(), ".nan" | ".NaN" | ".NAN");
     match yaml11_float(&text) {
-        Some(v) => v,
-        None => text,
+        Some(v) => (v, Kind::Float),
+        None if infinite => (text, Kind::Float),
+        None => (text, Kind::Text),
     }
 }
 
@@ -257,7 +277,7 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    use super::resolved;
+    use super::{Kind, resolved};
 
     /// Plain scalars as SnakeYAML's Resolver (YAML 1.1) types them, each written out by
     /// hand from its patterns and SafeConstructor's conversions.
@@ -294,7 +314,29 @@ mod tests {
             ("org.apache.stormcrawler.persistence.AdaptiveScheduler", "org.apache.stormcrawler.persistence.AdaptiveScheduler"),
         ];
         for (plain, want) in cases {
-            assert_eq!(resolved(plain.into()), want, "{plain}");
+            assert_eq!(resolved(plain.into()).0, want, "{plain}");
+        }
+    }
+
+    /// Each plain scalar's Java type as SafeConstructor makes it.
+    #[test]
+    fn plain_scalars_take_snakeyamls_java_types() {
+        let cases = [
+            ("~", Kind::Null),
+            ("", Kind::Null),
+            ("NULL", Kind::Null),
+            ("off", Kind::Bool),
+            ("0x1F", Kind::Int),
+            ("1:30", Kind::Int),
+            ("1440.5", Kind::Float),
+            ("-.inf", Kind::Float),
+            (".NaN", Kind::Float),
+            ("1.2.3", Kind::Text),
+            ("nan", Kind::Text),
+            ("byHost", Kind::Text),
+        ];
+        for (plain, want) in cases {
+            assert_eq!(resolved(plain.into()).1, want, "{plain}");
         }
     }
 }
