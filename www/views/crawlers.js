@@ -107,9 +107,11 @@ function runsTable(result, final) {
     ['hours over capacity, all servers', (r) => number(r.over_capacity_s / 3600, 3)],
     ['mean answer time (s)', (r) => number(r.answers.response_s / Math.max(1, r.requests), 3)],
   ];
-  // Nutch's fetch lists, where generate.topN caps them: the pages due each left for a later cycle
+  // Nutch's fetch lists, where generate.topN or generate.max.count caps them: the pages
+  // due each left for a later cycle, with the caps of each run's lists
   if (result.runs.some((r) => r.left_off_lists != null)) {
-    measures.push(['pages due left off a fetch list (generate.topN), summed over cycles', (r) => (r.left_off_lists == null ? '—' : integer(r.left_off_lists))]);
+    const caps = (r) => (r.list_caps ? `<br><small>${escape(r.list_caps)}</small>` : '');
+    measures.push(['pages due left off a fetch list by its caps, summed over cycles', (r) => (r.left_off_lists == null ? '—' : `${integer(r.left_off_lists)}${caps(r)}`)]);
   }
   const head = result.runs.map((r) => `<th scope="col">${escape(r.label)}</th>`).join('');
   const rows = measures.map(([name, cell]) => `<tr><th scope="row">${name}</th>${result.runs.map((r) => `<td class="num">${cell(r)}</td>`).join('')}</tr>`).join('');

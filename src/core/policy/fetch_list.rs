@@ -121,6 +121,19 @@ impl Cycles {
         })
     }
 
+    /// Its lists' caps, by the settings that set them (`generate.topN 500, generate.max.count 20`).
+    pub fn caps_said(&self) -> String {
+        let Caps { top_n, per_host } = self.caps;
+        let mut said = Vec::new();
+        if top_n != u64::MAX {
+            said.push(format!("generate.topN {top_n}"));
+        }
+        if per_host > 0 {
+            said.push(format!("generate.max.count {per_host}"));
+        }
+        said.join(", ")
+    }
+
     /// The start of the next cycle whose list is to be made, if before `until`: the run
     /// drives every server up to it, then makes the list ([`Cycles::make`]).
     pub fn due_before(&self, until: f64) -> Option<f64> {
@@ -232,6 +245,10 @@ mod tests {
         assert_eq!(cycles.left, 3 + 1, "three left on day 0, one on day 1");
         // without a cycle, or a cap, there are no lists
         assert!(Cycles::of(&Intervals { cycle: 0.0, ..rule }).is_none() && Cycles::of(&Intervals { per_cycle: 0, ..rule }).is_none());
+        let said = |i: Intervals| Cycles::of(&i).map(|c| c.caps_said());
+        assert_eq!(said(rule).as_deref(), Some("generate.max.count 2"));
+        assert_eq!(said(Intervals { top_n: 50, ..rule }).as_deref(), Some("generate.topN 50, generate.max.count 2"));
+        assert_eq!(said(Intervals { top_n: 50, per_cycle: 0, ..rule }).as_deref(), Some("generate.topN 50"));
     }
 
     /// No cap: every page due is listed, none moved; a page not yet due is not taken.

@@ -510,6 +510,7 @@ impl CrawlersJob {
             over_capacity_s: over.iter().sum(),
             servers_over_capacity: over.iter().filter(|&&s| s > 0.0).count() as u64,
             left_off_lists: run.cycles.as_ref().map(|c| c.left),
+            list_caps: run.cycles.as_ref().map(Cycles::caps_said).unwrap_or_default(),
             // MERGE's schedule does not react to what it fetches: its one schedule counted
             // under each redraw; a crawler's spread is of its runs again (set at their end)
             spread: run.account.redrawn_fresh(until, |i| self.repo.weight(i)).filter(|_| complete).map(|f| redrawn::spread(f, total * until)),

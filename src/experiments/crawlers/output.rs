@@ -45,10 +45,13 @@ pub struct RunResult {
     /// Seconds the servers spent over capacity, summed, and how many ever were.
     pub over_capacity_s: f64,
     pub servers_over_capacity: u64,
-    /// With Nutch's `generate.topN`: pages due that a cycle's fetch list left for a later
-    /// one, counted at each cycle that left them.
+    /// With Nutch's `generate.topN` or `generate.max.count`: pages due that a cycle's
+    /// fetch list left for a later one, counted at each cycle that left them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub left_off_lists: Option<u64>,
+    /// The caps those lists had, by their settings (`generate.topN 500`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub list_caps: String,
     /// With estimated rates, once complete: `mean` with each rate redrawn within its
     /// interval (`core::sim::redrawn`): lowest, median, highest — of the crawler run
     /// again on each redraw, or of MERGE's one schedule counted under each.
@@ -135,7 +138,7 @@ impl RunResult {
         let a = &self.answers;
         let mut said = Vec::new();
         if let Some(left) = self.left_off_lists.filter(|&n| n > 0) {
-            said.push(format!("{} pages due left off a cycle's fetch list (generate.topN), each counted at each cycle", thousands(left as f64)));
+            said.push(format!("{} pages due left off a cycle's fetch list ({}), each counted at each cycle", thousands(left as f64), self.list_caps));
         }
         if a.refused > 0 {
             let unseen = if self.refusals_unseen { ", none seen by StormCrawler's back-off, which so blocked no host" } else { "" };

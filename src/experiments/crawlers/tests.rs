@@ -1161,9 +1161,11 @@ fn nutchs_fetch_list_takes_the_heaviest_pages_due_within_its_caps() {
     let r = &top.runs[0];
     assert_eq!((r.requests, r.left_off_lists, r.violations), (300, Some(15 * 60), 0), "{r:?}");
     assert!((r.converged - 35.0 / 50.0).abs() < 0.002, "{}", r.converged);
+    assert!(r.held_back_words().contains("900 pages due left off a cycle's fetch list (generate.topN 5), each counted"), "{}", r.held_back_words());
     let capped = ran(config(2));
     let r = &capped.runs[0];
     assert_eq!(r.requests, 300);
+    assert_eq!(r.list_caps, "generate.topN 5, generate.max.count 2", "the caps said as set");
     assert!((r.converged - 33.0 / 50.0).abs() < 0.002, "{}", r.converged);
     // the split's run without the cycles has no lists, and makes every page's requests
     assert!(top.gap.expect("split").requests_without_cycles.expect("cycles") > 1.5);

@@ -414,6 +414,18 @@ pub fn overrides(crawler: Crawler, text: &str) -> Result<Vec<(&'static str, Stri
     Ok(out)
 }
 
+/// The Java getter a crawler reads a setting with, which decides what it makes of the
+/// value's text or type: Hadoop's Configuration (Nutch), StormCrawler's ConfUtils.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Getter {
+    Int,
+    Long,
+    Float,
+    Boolean,
+    Text,
+    List,
+}
+
 /// A name and value the file gives, with its line.
 pub struct Entry {
     pub name: String,
@@ -547,8 +559,10 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
         let substituted = match crawler {
             Crawler::Nutch if value.contains("${") && !(k.name == "fetcher.min.crawl.delay" && value.trim() == "${fetcher.server.delay}") => {
                 let raw = |name: &str| winner(&entries, name, empty).0.map(|e| e.value.clone()).or_else(|| table.iter().find(|k| k.name == name).map(|k| k.default.to_string()));
-                Some(nutch::substitute(value, raw))
+                Some(nutch::substitute(value, raw).and_then(|read| nutch::hadoop_form(k.name, read.trim()).unwrap_or(Ok(read))))
             }
+            // a form Hadoop's getter reads (hexadecimal, Java's float literals): its number
+            Crawler::Nutch => nutch::hadoop_form(k.name, value.trim()),
             // a fraction where StormCrawler reads a whole number: its whole part
             Crawler::Stormcrawler => stormcrawler::cast(k.name, value).map(Ok),
             _ => None,
@@ -593,7 +607,7 @@ fn apply(crawler: Crawler, entries: Vec<Entry>, [field, beside]: [&str; 2]) -> R
                     lines => format!("{}; lines {} give it {passed_over}", k.meaning, lines.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")),
                 };
                 if crawler == Crawler::Stormcrawler && read != value {
-                    let getter = stormcrawler::getter(k.name).map_or("", stormcrawler::Getter::said);
+                    let getter = stormcrawler::getter(k.name).map_or("", stormcrawler::confutils);
                     meaning.push_str(&format!("; StormCrawler reads a whole number here ({getter} keeps a fraction's whole part)"));
                 }
                 if let Some(fixed) = entries.iter().find(|e| e.name == k.name && e.fixed).filter(|_| !past_final.is_empty()) {

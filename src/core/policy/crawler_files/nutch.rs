@@ -1,7 +1,7 @@
 //! Apache Nutch's `nutch-site.xml`: `<configuration>` of `<property>` elements, each a
 //! `<name>` and a `<value>` (Hadoop's Configuration format), over nutch-default.xml.
 
-use super::{DelayFloor, Entry, Known, Model, SECOND, boolean, limit, number, rate};
+use super::{DelayFloor, Entry, Getter, Known, Model, SECOND, boolean, limit, number, rate};
 use crate::core::labels::labelled;
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::Reaction;
@@ -300,23 +300,95 @@ fn first_variable(text: &str) -> Option<(usize, &str)> {
     None
 }
 
+/// The Hadoop Configuration getter Nutch reads numeric setting `name` with (checked in
+/// Nutch's sources: AbstractFetchSchedule, AdaptiveFetchSchedule, FetchItemQueues,
+/// FetcherThread, Generator; None: not a number, or not read by Freshlab).
+pub fn getter(name: &str) -> Option<Getter> {
+    Some(match name {
+        "db.fetch.interval.default"
+        | "db.fetch.interval.max"
+        | "fetcher.max.exceptions.per.queue"
+        | "generate.max.count"
+        | "fetcher.threads.per.queue"
+        | "fetcher.max.crawl.delay" => Getter::Int,
+        "generate.topN" => Getter::Long,
+        "db.fetch.schedule.adaptive.inc_rate"
+        | "db.fetch.schedule.adaptive.dec_rate"
+        | "db.fetch.schedule.adaptive.min_interval"
+        | "db.fetch.schedule.adaptive.max_interval"
+        | "db.fetch.schedule.adaptive.sync_delta_rate"
+        | "fetcher.exceptions.per.queue.delay"
+        | "fetcher.min.crawl.delay"
+        | "fetcher.server.delay"
+        | "fetcher.server.min.delay" => Getter::Float,
+        _ => return None,
+    })
+}
+
+/// A value in a form Hadoop's getter reads and Freshlab's decimal does not, as the
+/// number it reads (None: any other form, read or refused by the setting itself):
+/// getInt and getLong take hexadecimal after `0x` (getHexDigits, `-0x…` too), within
+/// Java's int or long; getFloat (Float.parseFloat) takes Java's float literals, a
+/// trailing `f`, `F`, `d` or `D` and hexadecimal with a binary exponent (`0x1.8p3`).
+pub fn hadoop_form(name: &str, text: &str) -> Option<Result<String, String>> {
+    let (negative, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let sign = if negative { "-" } else { "" };
+    let hex = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X"));
+    let getter = getter(name)?;
+    match getter {
+        Getter::Int | Getter::Long if text.starts_with('+') => None,
+        Getter::Int | Getter::Long => {
+            let digits = hex.filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))?;
+            let n = i128::from_str_radix(digits, 16).ok().map(|n| if negative { -n } else { n });
+            let (fits, java) = match getter {
+                Getter::Int => (n.is_some_and(|n| i32::try_from(n).is_ok()), "int"),
+                _ => (n.is_some_and(|n| i64::try_from(n).is_ok()), "long"),
+            };
+            Some(match n {
+                Some(n) if fits => Ok(n.to_string()),
+                _ => Err(format!("is past Java's {java}, which Hadoop's getter refuses (NumberFormatException, which stops Nutch)")),
+            })
+        }
+        Getter::Float => {
+            let suffixed = body.strip_suffix(['f', 'F', 'd', 'D']);
+            let v = match hex {
+                // (a suffix after the exponent's decimal digits)
+                Some(h) => hex_float(h.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(h))?,
+                None => suffixed.filter(|d| d.chars().all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-')))?.parse::<f64>().ok()?,
+            };
+            Some(Ok(format!("{sign}{v}")))
+        }
+        _ => None,
+    }
+}
+
+/// A Java hexadecimal float's digits after `0x`, suffix dropped: `h.hp±e` (its binary
+/// exponent required), as f64.
+fn hex_float(text: &str) -> Option<f64> {
+    let (mantissa, exponent) = text.split_once(['p', 'P'])?;
+    let exponent: i32 = exponent.parse().ok()?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() || !(whole.chars().chain(fraction.chars()).all(|c| c.is_ascii_hexdigit())) {
+        return None;
+    }
+    let digits = |s: &str| s.chars().fold(0.0_f64, |v, c| v * 16.0 + f64::from(c.to_digit(16).unwrap_or(0)));
+    let value = digits(whole) + digits(fraction) / 16f64.powi(fraction.len() as i32);
+    Some(value * 2f64.powi(exponent))
+}
+
 /// Hadoop's Configuration.getInt, which Nutch reads its whole-number settings with
 /// (AbstractFetchSchedule.setConf: `db.fetch.interval.default`, `db.fetch.interval.max`):
-/// a decimal int, signed, or hexadecimal after `0x` (getHexDigits, `-0x…` too), within
-/// Java's int; anything else, a fraction included, throws NumberFormatException and
-/// stops the job. Freshlab runs none below 0.
+/// a decimal int, signed, within Java's int (its hexadecimal form read before, by
+/// [`hadoop_form`]); anything else, a fraction included, throws NumberFormatException
+/// and stops the job. Freshlab runs none below 0.
 pub fn hadoop_int(text: &str, unit: &str) -> Result<u32, String> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').filter(|_| !text.starts_with("+0x") && !text.starts_with("+0X")).unwrap_or(text)),
-    };
-    let parsed = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        Some(hex) if !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit()) => i64::from_str_radix(hex, 16).ok(),
-        Some(_) => None,
-        None if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) => digits.parse::<i64>().ok(),
-        None => None,
-    };
-    let fix = format!("must be a whole number of {unit} (Hadoop reads it with getInt: decimal, or hexadecimal after 0x; a fraction stops Nutch with a NumberFormatException)");
-    let n = parsed.map(|n| if negative { -n } else { n }).filter(|n| (i64::from(i32::MIN)..=i64::from(i32::MAX)).contains(n)).ok_or(fix)?;
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let parsed = (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())).then(|| text.parse::<i32>().ok()).flatten();
+    let n = parsed.ok_or_else(|| {
+        format!("must be a whole number of {unit} (Hadoop reads it with getInt: decimal, or hexadecimal after 0x; a fraction stops Nutch with a NumberFormatException)")
+    })?;
     u32::try_from(n).map_err(|_| format!("must be a whole number of {unit}, at least 0 (Nutch reads {n}, which Freshlab cannot run)"))
 }

@@ -2,7 +2,7 @@
 //! root) of dotted names, over crawler-default.yaml.
 
 use super::yaml_map::{self, Kind, Node, Pair};
-use super::{DelayFloor, Entry, Known, Loaded, MINUTE, Model, boolean, number, rate, whole};
+use super::{DelayFloor, Entry, Getter, Known, Loaded, MINUTE, Model, boolean, number, rate, whole};
 use crate::core::policy::adaptive::{Intervals, Rule};
 use crate::core::policy::pushback::{Reaction, StormBackoff};
 
@@ -333,35 +333,21 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
     Ok(entries)
 }
 
-/// How StormCrawler reads a setting from its configuration map (each checked in its
-/// sources): ConfUtils.getInt, getLong, getFloat, getBoolean, getString, or a list
+/// Its name in StormCrawler's code: ConfUtils' getters, or a list
 /// (ConfUtils.loadListFromConf; HostBackoff's status codes alike).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Getter {
-    Int,
-    Long,
-    Float,
-    Boolean,
-    Text,
-    List,
-}
-
-impl Getter {
-    /// Its name in StormCrawler's code.
-    pub fn said(self) -> &'static str {
-        match self {
-            Getter::Int => "ConfUtils.getInt",
-            Getter::Long => "ConfUtils.getLong",
-            Getter::Float => "ConfUtils.getFloat",
-            Getter::Boolean => "ConfUtils.getBoolean",
-            Getter::Text => "ConfUtils.getString",
-            Getter::List => "ConfUtils.loadListFromConf",
-        }
+pub fn confutils(getter: Getter) -> &'static str {
+    match getter {
+        Getter::Int => "ConfUtils.getInt",
+        Getter::Long => "ConfUtils.getLong",
+        Getter::Float => "ConfUtils.getFloat",
+        Getter::Boolean => "ConfUtils.getBoolean",
+        Getter::Text => "ConfUtils.getString",
+        Getter::List => "ConfUtils.loadListFromConf",
     }
 }
 
-/// The getter StormCrawler reads setting `name` with (None: a setting Freshlab does not
-/// read); a custom interval (`fetchInterval.key=value`) through DefaultScheduler's getInt.
+/// The getter StormCrawler reads setting `name` with from its configuration map (each
+/// checked in its sources; None: a setting Freshlab does not read); a custom interval (`fetchInterval.key=value`) through DefaultScheduler's getInt.
 pub fn getter(name: &str) -> Option<Getter> {
     Some(match name {
         // DefaultScheduler.init, AdaptiveScheduler.init
@@ -398,7 +384,7 @@ pub fn getter(name: &str) -> Option<Getter> {
 /// item, not split at its commas.
 fn typed(getter: Getter, text: &str, kind: Kind) -> Result<(), String> {
     let stops = |what: &str, fix: &str| {
-        Err(format!("is {what} (\"{text}\"), which StormCrawler's {} cannot read: the topology stops at start-up with a ClassCastException; {fix}", getter.said()))
+        Err(format!("is {what} (\"{text}\"), which StormCrawler's {} cannot read: the topology stops at start-up with a ClassCastException; {fix}", confutils(getter)))
     };
     let number = matches!(getter, Getter::Int | Getter::Long | Getter::Float);
     match (getter, kind) {
@@ -409,15 +395,15 @@ fn typed(getter: Getter, text: &str, kind: Kind) -> Result<(), String> {
         (Getter::Int | Getter::Long | Getter::Float, Kind::Text) => stops("text", "write a number"),
         (_, Kind::Bool) if number => stops("a YAML boolean", "write a number"),
         (Getter::Int, Kind::Int) if text.parse::<i32>().is_err() => {
-            Err(format!("is {text}, past Java's int (-2147483648 to 2147483647), which {} wraps round: write a smaller number", getter.said()))
+            Err(format!("is {text}, past Java's int (-2147483648 to 2147483647), which {} wraps round: write a smaller number", confutils(getter)))
         }
-        (Getter::Long, Kind::Int) if text.parse::<i64>().is_err() => Err(format!("is {text}, past Java's long, which {} wraps round: write a smaller number", getter.said())),
+        (Getter::Long, Kind::Int) if text.parse::<i64>().is_err() => Err(format!("is {text}, past Java's long, which {} wraps round: write a smaller number", confutils(getter))),
         (Getter::Boolean, Kind::Text) if matches!(text.trim(), "true" | "false") => stops("quoted, so text", "write true or false unquoted"),
         (Getter::Boolean, Kind::Text | Kind::Int | Kind::Float) => stops("not a boolean", "write true or false"),
         (Getter::Text, Kind::Int | Kind::Float | Kind::Bool) => stops("a YAML number or boolean, not text", "quote it"),
         (Getter::List, Kind::Text) if text.contains(',') => Err(format!(
             "is one string (\"{text}\"), which {} reads as one item, not split at its commas (so it names nothing): write a YAML list, [{}]",
-            getter.said(),
+            confutils(getter),
             text.split(',').map(str::trim).collect::<Vec<_>>().join(", ")
         )),
         _ => Ok(()),

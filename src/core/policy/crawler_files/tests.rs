@@ -1082,11 +1082,15 @@ fn stormcrawlers_settings_typed_as_confutils_reads_them() {
     assert_eq!(row(&storm("  metadata.persist: signature\n").unwrap(), "metadata.persist").value, "signature");
 }
 
-/// Every setting StormCrawler's rows read has the getter StormCrawler reads it with.
+/// Every setting StormCrawler's rows read has the getter StormCrawler reads it with;
+/// every numeric one of Nutch's (a number by default), Hadoop's.
 #[test]
-fn every_stormcrawler_setting_has_its_getter() {
+fn every_setting_has_its_getter() {
     for k in stormcrawler::KNOWN.iter().chain(&stormcrawler::FETCHER) {
         assert!(stormcrawler::getter(k.name).is_some(), "{}", k.name);
+    }
+    for k in nutch::KNOWN.iter().chain(&nutch::FETCHER).filter(|k| k.default.parse::<f64>().is_ok()) {
+        assert!(nutch::getter(k.name).is_some(), "{}", k.name);
     }
 }
 
@@ -1604,16 +1608,52 @@ fn nutchs_whole_number_settings_are_read_as_hadoops_get_int() {
     use super::nutch::hadoop_int;
     assert_eq!(hadoop_int("86400", "seconds"), Ok(86_400));
     assert_eq!(hadoop_int("+86400", "seconds"), Ok(86_400));
-    assert_eq!(hadoop_int("0x15180", "seconds"), Ok(86_400));
-    assert_eq!(hadoop_int("0X15180", "seconds"), Ok(86_400));
     assert_eq!(hadoop_int("2147483647", "seconds"), Ok(i32::MAX as u32));
-    for bad in ["86400.5", "8.64e4", "2147483648", "0x", "0x1G", "+0x10", "", "ten"] {
+    for bad in ["86400.5", "8.64e4", "2147483648", "0x", "0x1G", "+0x10", "", "ten", "+-5"] {
         assert!(hadoop_int(bad, "seconds").unwrap_err().contains("getInt"), "{bad}");
     }
-    assert!(hadoop_int("-0x10", "seconds").unwrap_err().contains("Nutch reads -16"));
+    assert!(hadoop_int("-16", "seconds").unwrap_err().contains("Nutch reads -16"));
     let file = |name: &str, value: &str| format!("<configuration><property><name>{name}</name><value>{value}</value></property></configuration>");
     let hex = read(Crawler::Nutch, &file("db.fetch.interval.default", "0x15180"), "f").unwrap();
     assert!((hex.model.intervals.initial - 1.0).abs() < 1e-12, "a day");
+    let e = read(Crawler::Nutch, &file("db.fetch.interval.default", "-0x10"), "f").unwrap_err();
+    assert!(e.message.contains("(got \"-0x10\", read as \"-16\")") && e.message.contains("Nutch reads -16"), "{e}");
     let e = read(Crawler::Nutch, &file("db.fetch.interval.max", "604800.5"), "f").unwrap_err();
     assert!(e.message.contains("db.fetch.interval.max (line 1): must be a whole number of seconds (Hadoop reads it with getInt"), "{e}");
+}
+
+/// Hadoop's getters as Nutch reads its numbers: getInt and getLong take hexadecimal
+/// after 0x (past the type refused), getFloat Java's float literals (a suffix f or d,
+/// hexadecimal with a binary exponent); each shown as written and as read.
+#[test]
+fn nutchs_numbers_read_as_hadoops_getters_parse_them() {
+    use super::nutch::hadoop_form;
+    let form = |name: &str, v: &str| hadoop_form(name, v);
+    assert_eq!(form("generate.max.count", "0x10"), Some(Ok("16".into())));
+    assert_eq!(form("generate.max.count", "-0x1"), Some(Ok("-1".into())));
+    assert_eq!(form("generate.topN", "0x100000000"), Some(Ok("4294967296".into())), "a long");
+    assert!(form("generate.max.count", "0x100000000").unwrap().unwrap_err().contains("past Java's int"));
+    assert_eq!(form("generate.max.count", "16"), None, "decimal: the setting's own reader");
+    assert_eq!(form("generate.max.count", "+0x10"), None, "not Hadoop's: refused by the setting");
+    assert_eq!(form("fetcher.server.delay", "5f"), Some(Ok("5".into())));
+    assert_eq!(form("fetcher.server.delay", "2.5D"), Some(Ok("2.5".into())));
+    assert_eq!(form("fetcher.server.delay", "1e1d"), Some(Ok("10".into())));
+    assert_eq!(form("fetcher.server.delay", "0x1.8p1"), Some(Ok("3".into())));
+    assert_eq!(form("fetcher.server.delay", "0x1p-2f"), Some(Ok("0.25".into())));
+    assert_eq!(form("fetcher.server.delay", "0x1f"), None, "no binary exponent: not a float");
+    assert_eq!(form("fetcher.server.delay", "inff"), None);
+    assert_eq!(form("fetcher.server.delay", "2.5"), None);
+    assert_eq!(form("db.fetch.schedule.class", "0x10"), None, "not a number setting");
+    // in a file: each shown as written and read, the model as Nutch runs it
+    let file = "<configuration>\n<property><name>fetcher.server.delay</name><value>5f</value></property>\n<property><name>generate.max.count</name><value>0x20</value></property>\n<property><name>db.fetch.schedule.adaptive.inc_rate</name><value>0.25F</value></property>\n<property><name>db.fetch.interval.default</name><value>0x15180</value></property>\n</configuration>\n";
+    let loaded = read_file(file);
+    let value = |name: &str| loaded.settings.iter().find(|s| s.name == name).unwrap().value.clone();
+    assert_eq!((value("fetcher.server.delay"), value("generate.max.count"), value("db.fetch.interval.default")), ("5f = 5".into(), "0x20 = 32".into(), "0x15180 = 86400".into()));
+    assert_eq!((loaded.model.server_delay_s, loaded.model.intervals.per_cycle, loaded.model.intervals.inc_rate, loaded.model.intervals.initial), (5.0, 32, 0.25, 1.0));
+    let e = super::read(Crawler::Nutch, &file.replace("0x20", "0x80000000"), "f").unwrap_err();
+    assert!(e.message.contains("generate.max.count (line 3): is past Java's int"), "{e}");
+
+    fn read_file(text: &str) -> Loaded {
+        super::read(Crawler::Nutch, text, "f").unwrap()
+    }
 }
