@@ -249,7 +249,8 @@ test('Nutch’s fetch lists: generate.topN from the form with a daily cycle caps
   // 100 pages a daily cycle over the classroom's 365 days, where Nutch's intervals ask ~330 a day
   assert.equal(count(runs[0][3]), 36_500);
   const left = runs[0].at(-1);
-  assert.ok(count(left) > 1_000_000, `pages left off: ${left}`);
+  assert.match(left, /generate\.topN 100$/, 'the caps the lists had');
+  assert.ok(count(left.replace(/generate.*$/, '')) > 1_000_000, `pages left off: ${left}`);
   assert.equal(runs[1].at(-1), '—', 'MERGE has no fetch lists');
   await panel.locator('.details').screenshot({ path: path.join(shots, 'crawlers-top-n.png') });
   assert.deepEqual(browser.errors, []);
@@ -645,6 +646,25 @@ test('a StormCrawler file giving a key twice runs with the last, as SnakeYAML re
   assert.deepEqual(row('fetchInterval.default').slice(1, 3), ['720', 'the file, line 5; it replaces line 2']);
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['3', 'the file, line 9; it replaces line 4']);
   assert.deepEqual(row('metadata.persist').slice(1, 3), ['signature, fetchInterval', 'the file, line 6']);
+  assert.deepEqual(browser.errors, []);
+});
+
+test('a StormCrawler file as ConfUtils reads it: a null keeps the default, its line said; a fraction where an int is read runs as its whole part; a quoted number refused as the ClassCastException it is', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const load = (yaml) => panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-conf.yaml', mimeType: 'text/plain', buffer: Buffer.from(yaml) });
+  await load('config:\n  fetchInterval.default: 1440.9\n  fetcher.server.delay: ~\n');
+  await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /fetcher\.server\.delay/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 30_000 });
+  await done(page, 'crawlers');
+  const row = await settingsAsRun();
+  assert.deepEqual(row('fetchInterval.default').slice(1, 3), ['1440.9 = 1440', 'the file, line 2']);
+  assert.match(row('fetchInterval.default')[3], /ConfUtils\.getInt keeps a fraction's whole part/);
+  assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['1.0', 'shipped default (line 3 passed over)']);
+  assert.match(row('fetcher.server.delay')[3], /line 3 gives it null, which StormCrawler reads as not given/);
+  await load('config:\n  fetchInterval.default: "720"\n');
+  await page.waitForFunction(() => /fetchInterval\.default is quoted, so text \("720"\), which StormCrawler's ConfUtils\.getInt cannot read/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
   assert.deepEqual(browser.errors, []);
 });
 
