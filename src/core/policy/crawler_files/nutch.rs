@@ -160,11 +160,12 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "fetcher.max.exceptions.per.queue",
         default: "5",
-        meaning: "at this many exceptions in a row the host's queue is purged until the next cycle (−1: never; 5 since NUTCH-3114)",
+        meaning: "at this many exceptions in a row the host's queue is purged until the next cycle (−1: never; 0 or another value below 0: at the first, as checkExceptionThreshold purges once the count reaches it; 5 since NUTCH-3114)",
+        // FetchItemQueues.checkExceptionThreshold: maxExceptions != -1 && excCount >= maxExceptions
         apply: |m, v| {
-            let n = limit(v, "exceptions")?;
+            let n = hadoop_signed(v, "exceptions")?;
             if let Reaction::Nutch { max_exceptions, .. } = &mut m.reaction {
-                *max_exceptions = n.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
+                *max_exceptions = if n == -1 { -1 } else { i64::from(n.max(1)) };
             }
             Ok(())
         },
@@ -194,9 +195,10 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "generate.max.count",
         default: "-1",
-        meaning: "at most this many of a host's pages in one crawl cycle (−1: no limit); applies with a crawl cycle (nutch_cycle_hours)",
+        meaning: "at most this many of a host's pages in one crawl cycle (−1, 0 or below: no limit, as the Generator caps only where it is above 0); applies with a crawl cycle (nutch_cycle_hours)",
+        // Generator.SelectorReducer: maxCount > 0 && hostCount >= maxCount
         apply: |m, v| {
-            m.intervals.per_cycle = limit(v, "pages per host")?.unwrap_or(0);
+            m.intervals.per_cycle = u64::try_from(hadoop_signed(v, "pages per host")?).unwrap_or(0);
             Ok(())
         },
     },
@@ -379,16 +381,22 @@ fn hex_float(text: &str) -> Option<f64> {
     Some(value * 2f64.powi(exponent))
 }
 
-/// Hadoop's Configuration.getInt, which Nutch reads its whole-number settings with
-/// (AbstractFetchSchedule.setConf: `db.fetch.interval.default`, `db.fetch.interval.max`):
-/// a decimal int, signed, within Java's int (its hexadecimal form read before, by
+/// Hadoop's Configuration.getInt, which Nutch reads its whole-number settings with: a
+/// decimal int, signed, within Java's int (its hexadecimal form read before, by
 /// [`hadoop_form`]); anything else, a fraction included, throws NumberFormatException
-/// and stops the job. Freshlab runs none below 0.
-pub fn hadoop_int(text: &str, unit: &str) -> Result<u32, String> {
+/// and stops the job.
+fn hadoop_signed(text: &str, unit: &str) -> Result<i32, String> {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     let parsed = (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())).then(|| text.parse::<i32>().ok()).flatten();
-    let n = parsed.ok_or_else(|| {
+    parsed.ok_or_else(|| {
         format!("must be a whole number of {unit} (Hadoop reads it with getInt: decimal, or hexadecimal after 0x; a fraction stops Nutch with a NumberFormatException)")
-    })?;
+    })
+}
+
+/// [`hadoop_signed`] for the intervals (AbstractFetchSchedule.setConf:
+/// `db.fetch.interval.default`, `db.fetch.interval.max`), of which Freshlab runs none
+/// below 0.
+pub fn hadoop_int(text: &str, unit: &str) -> Result<u32, String> {
+    let n = hadoop_signed(text, unit)?;
     u32::try_from(n).map_err(|_| format!("must be a whole number of {unit}, at least 0 (Nutch reads {n}, which Freshlab cannot run)"))
 }

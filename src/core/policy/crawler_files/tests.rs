@@ -923,9 +923,14 @@ fn the_files_set_each_crawlers_reaction_to_refusals() {
     let nutch = format!("<configuration>{}{}</configuration>", prop("fetcher.exceptions.per.queue.delay", "10"), prop("fetcher.max.exceptions.per.queue", "-1"));
     assert_eq!(read(Crawler::Nutch, &nutch, "f").unwrap().model.reaction, Reaction::Nutch { exception_delay_s: 10.0, max_exceptions: -1, cycle_days: 0.0 });
     assert_eq!(shipped(Crawler::Nutch).model.reaction, Reaction::Nutch { exception_delay_s: 0.0, max_exceptions: 5, cycle_days: 0.0 });
-    let bad = format!("<configuration>{}</configuration>", prop("fetcher.max.exceptions.per.queue", "0"));
+    // checkExceptionThreshold purges once the count reaches the most: 0 or below (but -1), at the first
+    for first in ["0", "-3"] {
+        let at_first = format!("<configuration>{}</configuration>", prop("fetcher.max.exceptions.per.queue", first));
+        assert!(matches!(read(Crawler::Nutch, &at_first, "f").unwrap().model.reaction, Reaction::Nutch { max_exceptions: 1, .. }), "{first}");
+    }
+    let bad = format!("<configuration>{}</configuration>", prop("fetcher.max.exceptions.per.queue", "2.5"));
     let message = read(Crawler::Nutch, &bad, "f").unwrap_err().message;
-    assert!(message.contains("fetcher.max.exceptions.per.queue") && message.contains("-1 for no limit"), "{message}");
+    assert!(message.contains("fetcher.max.exceptions.per.queue") && message.contains("Hadoop reads it with getInt"), "{message}");
 
     let storm = "config:\n  urlfrontier.max.retry.after: -1\n  urlfrontier.backoff.jitter: 0.25\n  fetchInterval.fetch.error: 30\n";
     let loaded = read(Crawler::Stormcrawler, storm, "f").unwrap();
@@ -1339,8 +1344,9 @@ fn heritrixs_tuned_gap_past_its_most_raises_the_most() {
 }
 
 /// Nutch's caps of a crawl cycle, per host (`generate.max.count`) and in all
-/// (`generate.topN`): read into the rule, −1 (the shipped value) for none, 0 and
-/// fractions refused by name.
+/// (`generate.topN`): read into the rule, −1 (the shipped value) for none (and any
+/// count at most 0, which the Generator does not cap by), 0 and fractions of topN and a
+/// fraction of the count refused by name.
 #[test]
 fn nutch_reads_the_caps_of_a_cycle() {
     let prop = |name: &str, value: &str| format!("<configuration><property><name>{name}</name><value>{value}</value></property></configuration>");
@@ -1351,12 +1357,12 @@ fn nutch_reads_the_caps_of_a_cycle() {
     assert_eq!(caps("generate.topN", "-1").unwrap(), (0, 0));
     let shipped = shipped(Crawler::Nutch).model.intervals;
     assert_eq!((shipped.per_cycle, shipped.top_n), (0, 0));
-    for name in ["generate.max.count", "generate.topN"] {
-        for bad in ["0", "2.5", "-3"] {
-            let message = caps(name, bad).unwrap_err().message;
-            assert!(message.contains(name) && message.contains("-1 for no limit"), "{bad}: {message}");
-        }
+    for bad in ["0", "2.5", "-3"] {
+        let message = caps("generate.topN", bad).unwrap_err().message;
+        assert!(message.contains("generate.topN") && message.contains("-1 for no limit"), "{bad}: {message}");
     }
+    assert_eq!((caps("generate.max.count", "0").unwrap(), caps("generate.max.count", "-3").unwrap()), ((0, 0), (0, 0)), "no cap, as maxCount > 0 checks");
+    assert!(caps("generate.max.count", "2.5").unwrap_err().message.contains("generate.max.count (line 1): must be a whole number of pages per host (Hadoop reads it with getInt"));
 }
 
 /// Scrapy's RetryMiddleware from settings.py: RETRY_TIMES, RETRY_ENABLED (off wins
