@@ -668,14 +668,12 @@ pub fn custom<'a>(name: &'a str, minutes: &str) -> Result<Option<Custom<'a>>, St
     if let Some(status) = status.filter(|s| !STATUSES.contains(s)) {
         return Err(format!("{status} is not a status (Status.valueOf stops StormCrawler at start-up on it); name one of {} or none", STATUSES.join(", ")));
     }
-    let minutes = match minutes {
-        "-1" => None,
-        m => Some(
-            m.parse::<u32>()
-                .ok()
-                .filter(|&m| m > 0)
-                .ok_or_else(|| String::from("must be a whole number of minutes above 0 (0 would refetch a page at once, over and over), or -1 never to refetch"))?,
-        ),
+    // (DefaultScheduler reads it with getInt: a fraction's whole part)
+    let fix = || String::from("must be a whole number of minutes above 0 (0 would refetch a page at once, over and over), or -1 never to refetch");
+    let minutes = match minutes.parse::<f64>().ok().filter(|m| m.is_finite()).map(|m| m as i64) {
+        Some(-1) => None,
+        Some(m) => Some(u32::try_from(m).ok().filter(|&m| m > 0).ok_or_else(fix)?),
+        None => return Err(fix()),
     };
     Ok(Some(Custom { status, key, value, minutes }))
 }
@@ -688,8 +686,12 @@ fn custom_interval(name: &str, minutes: &str) -> Result<Option<String>, String> 
         None | Some("FETCHED" | "FETCH_ERROR") => "applies to the pages of a page list whose metadata column holds it",
         Some(_) => "Freshlab's servers give no such status, so it applies to no page",
     };
+    let whole = match c.minutes {
+        Some(m) if minutes.parse::<u32>().is_err() => format!(" (read as {m}: ConfUtils.getInt keeps a fraction's whole part)"),
+        _ => String::new(),
+    };
     Ok(Some(format!(
-        "a custom interval (minutes) for pages whose metadata holds {}={}{when}: DefaultScheduler's interval, AdaptiveScheduler's first; it {applies}",
+        "a custom interval (minutes){whole} for pages whose metadata holds {}={}{when}: DefaultScheduler's interval, AdaptiveScheduler's first; it {applies}",
         c.key, c.value
     )))
 }

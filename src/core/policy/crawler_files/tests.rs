@@ -383,6 +383,12 @@ fn stormcrawlers_custom_intervals_and_kept_metadata() {
     assert!(e.message.contains("fetchInterval.FETCHD.isFeed=true (line 2): FETCHD is not a status") && e.message.contains("FETCH_ERROR"), "{e}");
     assert!(read_yaml("  fetchInterval.isFeed=true: soon\n").unwrap_err().message.contains("fetchInterval.isFeed=true is text (\"soon\")"));
     assert!(read_yaml("  fetchInterval.isFeed=true: -2\n").unwrap_err().message.contains("whole number of minutes above 0"));
+    assert!(read_yaml("  fetchInterval.isFeed=true: 0.5\n").unwrap_err().message.contains("whole number of minutes above 0"), "read as 0");
+    // a fraction: its whole part, as DefaultScheduler's getInt reads it, said
+    let cut = read_yaml("  fetchInterval.isFeed=true: 90.7\n").unwrap();
+    assert_eq!(cut.custom_intervals[0].any, Some(90.0 * MINUTE));
+    let row = cut.settings.iter().find(|s| s.name == "fetchInterval.isFeed=true").unwrap();
+    assert!(row.meaning.starts_with("a custom interval (minutes) (read as 90: ConfUtils.getInt keeps a fraction's whole part)"), "{}", row.meaning);
 
     let adaptive = "  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n";
     // the archetype's list, without the signature: every fetch falls back to the default interval
