@@ -347,7 +347,8 @@ pub fn confutils(getter: Getter) -> &'static str {
 }
 
 /// The getter StormCrawler reads setting `name` with from its configuration map (each
-/// checked in its sources; None: a setting Freshlab does not read); a custom interval (`fetchInterval.key=value`) through DefaultScheduler's getInt.
+/// checked in its sources; None: a setting Freshlab does not read); a custom interval
+/// (`fetchInterval.key=value`) through DefaultScheduler's getInt.
 pub fn getter(name: &str) -> Option<Getter> {
     Some(match name {
         // DefaultScheduler.init, AdaptiveScheduler.init
@@ -411,13 +412,12 @@ fn typed(getter: Getter, text: &str, kind: Kind) -> Result<(), String> {
 }
 
 /// The value a numeric getter makes of a plain number (None: the number as written):
-/// getInt's and getLong's intValue and longValue keep a fraction's whole part, toward
-/// 0 (past the type's range, its end: Rust's `as` saturates as Java's d2i and d2l do).
+/// getInt's and getLong's intValue and longValue keep a float's whole part, toward 0
+/// (`-1.0` is -1; past the type's range, its end: Rust's `as` saturates as Java's d2i
+/// and d2l do).
 pub fn cast(name: &str, value: &str) -> Option<String> {
-    let v: f64 = value.trim().parse().ok()?;
-    if v.fract() == 0.0 || !v.is_finite() {
-        return None;
-    }
+    let value = value.trim();
+    let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite() && value.parse::<i64>().is_err())?;
     match getter(name)? {
         Getter::Int => Some((v as i32).to_string()),
         Getter::Long => Some((v as i64).to_string()),

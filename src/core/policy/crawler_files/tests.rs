@@ -1063,6 +1063,9 @@ fn stormcrawlers_settings_typed_as_confutils_reads_them() {
     assert_eq!(default.value, "1440.9 = 1440");
     assert!(default.meaning.ends_with("; StormCrawler reads a whole number here (ConfUtils.getInt keeps a fraction's whole part)"), "{}", default.meaning);
     assert!(row(&cut, "urlfrontier.backoff.base.secs").meaning.contains("ConfUtils.getLong keeps"));
+    // a float without a fraction where an int is read: its whole number (-1.0: never again)
+    let never = storm("  fetchInterval.default: -1.0\n").unwrap();
+    assert_eq!((row(&never, "fetchInterval.default").value.as_str(), never.model.intervals.initial), ("-1.0 = -1", f64::INFINITY));
     // a fraction where a float is read is kept
     assert_eq!(row(&storm("  fetcher.server.delay: 2.5\n").unwrap(), "fetcher.server.delay").value, "2.5");
     // what stops StormCrawler at start-up
