@@ -668,6 +668,34 @@ test('a StormCrawler file as ConfUtils reads it: a null keeps the default, its l
   assert.deepEqual(browser.errors, []);
 });
 
+test('StormCrawler’s fetcher.maxThreads patterns over the page list’s hosts: the hosts they set apart said, with the pattern no host matches and the host two match; each pattern’s row with its line; a null refused as the NullPointerException it is', async () => {
+  await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
+  await done(page, 'crawlers');
+  const load = (yaml) => panel.getByLabel('Your crawler’s configuration file').setInputFiles({ name: 'crawler-conf.yaml', mimeType: 'text/plain', buffer: Buffer.from(yaml) });
+  await load(
+    'config:\n  fetchInterval.default: 1\n  fetcher.server.delay: 2\n  fetcher.server.min.delay: 0.5\n  fetcher.maxThreads.fast\\.example\\.com: 4\n  fetcher.maxThreads.(fast|news)\\.example\\.com: 2.7\n  fetcher.maxThreads.nowhere\\.net: 3\n'
+  );
+  await page.waitForFunction(() => /Loaded crawler-conf\.yaml/.test(document.querySelector('#crawlers .trace-status').textContent));
+  const rows = ['fast.example.com', 'news.example.com', 'slow.org'].flatMap((host) => Array.from({ length: 50 }, (_, k) => `https://${host}/${k},${host},1`));
+  await panel.getByLabel(/Your page list/).setInputFiles({ name: 'three-hosts.csv', mimeType: 'text/csv', buffer: Buffer.from(['page,server,change_rate', ...rows].join('\n')) });
+  await page.waitForFunction(() => /150 rows on 3 servers/.test(document.querySelector('#crawlers').textContent));
+  await panel.getByLabel('simulated days').fill('1');
+  await panel.getByRole('button', { name: 'Simulate' }).click();
+  await page.waitForFunction(() => /StormCrawler's fetcher\.maxThreads:/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
+  await done(page, 'crawlers');
+  assert.match(
+    await panel.locator('.details').textContent(),
+    /StormCrawler's fetcher\.maxThreads: 3 patterns set 2 hosts \(100 pages\) apart from the file's settings; 1 matches none of the pages' hosts \(nowhere\\\.net\); 1 host matches more than one pattern, taking the first in the file here \(StormCrawler takes either/
+  );
+  const row = await settingsAsRun();
+  assert.deepEqual(row('fetcher.maxThreads.(fast|news)\\.example\\.com').slice(1, 3), ['2.7 = 2', 'the file, line 6']);
+  assert.match(row('fetcher.maxThreads.fast\\.example\\.com')[3], /for the hosts fast\\\.example\\\.com matches as a whole .* in place of fetcher\.threads\.per\.queue/);
+  await panel.locator('table.proof', { hasText: 'The crawler\'s settings as run' }).screenshot({ path: path.join(shots, 'crawlers-storm-max-threads.png') });
+  await load('config:\n  fetcher.maxThreads.slow\\.org: ~\n');
+  await page.waitForFunction(() => /fetcher\.maxThreads\.slow\\\.org is null, which stops StormCrawler at start-up/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
+  assert.deepEqual(browser.errors, []);
+});
+
 test('StormCrawler’s Flux file: its include of crawler-conf.yaml refused with the fix; its config: run over the shipped defaults, a merge key’s settings with their own lines', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');

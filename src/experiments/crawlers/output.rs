@@ -691,23 +691,35 @@ pub struct SheetsUsed {
     pub hosts: u64,
     pub pages: u64,
     pub unmatched: Vec<String>,
+    /// Hosts more than one rule gives a setting the others give too, where the crawler
+    /// takes either (StormCrawler's patterns; Freshlab the first in the file).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ambiguous: u64,
     /// The same in words, for the page.
     pub said: String,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 impl SheetsUsed {
     /// For `crawler`'s rules: Heritrix's SURT prefixes and decide-ruled associations,
-    /// Scrapy's slots.
-    pub fn of(crawler: Crawler, prefixes: u64, decide_rules: u64, hosts: u64, pages: u64, unmatched: Vec<String>) -> Self {
+    /// Scrapy's slots, StormCrawler's patterns (`ambiguous`: hosts two of them match).
+    pub fn of(crawler: Crawler, [prefixes, decide_rules, hosts, pages, ambiguous]: [u64; 5], unmatched: Vec<String>) -> Self {
         let missing = match unmatched.len() {
             0 => String::new(),
             n if crawler == Crawler::Scrapy => {
                 format!("; {n} {} of none of the pages ({})", if n == 1 { "is" } else { "are" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", "))
             }
+            n if crawler == Crawler::Stormcrawler => {
+                format!("; {n} {} none of the pages' hosts ({})", if n == 1 { "matches" } else { "match" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", "))
+            }
             n => format!("; {n} {} none of the pages ({})", if n == 1 { "covers" } else { "cover" }, unmatched.iter().take(20).cloned().collect::<Vec<_>>().join(", ")),
         };
         let (whose, one, many) = match crawler {
             Crawler::Scrapy => ("Scrapy's DOWNLOAD_SLOTS", "slot", "slots"),
+            Crawler::Stormcrawler => ("StormCrawler's fetcher.maxThreads", "pattern", "patterns"),
             _ => ("Heritrix's sheets", "SURT prefix", "SURT prefixes"),
         };
         let ruled = match decide_rules {
@@ -715,16 +727,24 @@ impl SheetsUsed {
             1 => " and 1 association by decide rules".to_string(),
             n => format!(" and {n} associations by decide rules"),
         };
+        let either = match ambiguous {
+            0 => String::new(),
+            n => format!(
+                "; {} {} more than one pattern, taking the first in the file here (StormCrawler takes either: it keeps its patterns in a HashMap, without order)",
+                thousands(n as f64),
+                if n == 1 { "host matches" } else { "hosts match" }
+            ),
+        };
         let said = format!(
-            "{whose}: {} {}{ruled} set {} {} ({} pages) apart from the {} settings{missing}",
+            "{whose}: {} {}{ruled} set {} {} ({} pages) apart from the {} settings{missing}{either}",
             prefixes,
             if prefixes == 1 { one } else { many },
             thousands(hosts as f64),
             if hosts == 1 { "host" } else { "hosts" },
             thousands(pages as f64),
-            if crawler == Crawler::Scrapy { "file's" } else { "crawl's" }
+            if crawler == Crawler::Heritrix { "crawl's" } else { "file's" }
         );
-        SheetsUsed { prefixes, decide_rules, hosts, pages, unmatched, said }
+        SheetsUsed { prefixes, decide_rules, hosts, pages, unmatched, ambiguous, said }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Heritrix's sheets (and Scrapy's DOWNLOAD_SLOTS) on the pages' servers: which rules
+//! Heritrix's sheets (Scrapy's DOWNLOAD_SLOTS, StormCrawler's fetcher.maxThreads patterns) on the pages' servers: which rules
 //! each server's host falls under, kept as the few distinct sets they form (a run then
 //! holds one set of rules a set, not one a server), and what the rules covered.
 
@@ -90,7 +90,10 @@ impl Overlays {
         let matched: std::collections::BTreeSet<&str> = used.iter().flat_map(|&k| overlays.sets[usize::from(k)].iter().map(|&r| named(&rules[r]))).collect();
         let unmatched = prefixes.iter().filter(|p| !matched.contains(**p)).map(|p| p.to_string()).collect();
         let ruled = rules.iter().filter(|r| r.decide.is_some()).map(|r| r.line).collect::<std::collections::BTreeSet<u64>>().len();
-        Ok((overlays, Some(SheetsUsed::of(rules[0].crawler, (prefixes.len() - ruled) as u64, ruled as u64, hosts, pages, unmatched))))
+        // hosts two StormCrawler patterns match (each gives the threads alone)
+        let ambiguous = if rules[0].crawler == Crawler::Stormcrawler { (0..repo.servers()).filter(|&s| overlays.sets[overlays.set(s)].len() > 1).count() as u64 } else { 0 };
+        let counts = [(prefixes.len() - ruled) as u64, ruled as u64, hosts, pages, ambiguous];
+        Ok((overlays, Some(SheetsUsed::of(rules[0].crawler, counts, unmatched))))
     }
 
     /// Server `s`'s set, its host's root's (0: the crawler's own settings).

@@ -1966,6 +1966,17 @@ fn sheets_over_the_files_limit_are_not_tried_and_said_why() {
     assert!(t.untried.iter().any(|u| u.starts_with("no sheets: the rules for 5,000 hosts would make the file ") && u.ends_with("give fewer hosts a capacity")), "{:?}", t.untried);
 }
 
+/// A page list of 50 pages on each of `hosts`, each changing once a day.
+fn fifty_pages_on(hosts: &[&str]) -> String {
+    let mut list = String::from("page,server,change_rate\n");
+    for host in hosts {
+        for k in 0..50 {
+            list.push_str(&format!("https://{host}/{k},{host},1\n"));
+        }
+    }
+    list
+}
+
 /// Scrapy's DOWNLOAD_SLOTS: a slot's host is requested at its slot's delay, a host the
 /// slots do not name (a subdomain of one included) at the file's DOWNLOAD_DELAY —
 /// hand-counted over a day of 50 pages a host recrawled every 0.001 day (each host asks
@@ -1974,12 +1985,7 @@ fn sheets_over_the_files_limit_are_not_tried_and_said_why() {
 /// but the randomised slot's, about half of whose gaps fall short of its mean.
 #[test]
 fn scrapys_download_slots_space_their_hosts_apart() {
-    let mut list = String::from("page,server,change_rate\n");
-    for host in ["slow.example", "jitter.example", "www.slow.example", "fast.example"] {
-        for k in 0..50 {
-            list.push_str(&format!("https://{host}/{k},{host},1\n"));
-        }
-    }
+    let list = fifty_pages_on(&["slow.example", "jitter.example", "www.slow.example", "fast.example"]);
     let settings = "DOWNLOAD_DELAY = 3\nRANDOMIZE_DOWNLOAD_DELAY = False\nDOWNLOAD_SLOTS = {\n    'slow.example': {'delay': 60},\n    'jitter.example': {'delay': 60, 'randomize_delay': True},\n    'fast.example': {'delay': 0.5},\n    'elsewhere.example': {'delay': 9},\n}\n";
     let config = CrawlersConfig {
         crawler: Crawler::Scrapy,
@@ -2075,4 +2081,39 @@ fn the_estimate_counts_a_hosts_cap_backlog() {
     let more = (capped.cost().seconds - uncapped.cost().seconds) / super::config::SECONDS_PER_SORTED_LIST_CANDIDATE;
     eprintln!("looked at {looked_at}, the estimate's extra pages {more}");
     assert!(more > 0.5 * looked_at && more < 1.5 * looked_at, "looked at {looked_at}, estimated {more}");
+}
+
+/// StormCrawler's fetcher.maxThreads patterns: a host a pattern gives several threads is
+/// requested at fetcher.server.min.delay, the others at fetcher.server.delay —
+/// hand-counted over a day of 50 pages a host refetched every minute (each host asks
+/// 72,000 requests): 0.5 s serves them all, 2 s serves 43,200. A host two patterns match
+/// is counted, a pattern no host matches named; the estimate stays above the run, and
+/// the tuned file keeps the patterns as written.
+#[test]
+fn stormcrawlers_max_threads_patterns_space_their_hosts_apart() {
+    let list = fifty_pages_on(&["fast.example.com", "news.example.com", "slow.org"]);
+    let file = "config:\n  fetchInterval.default: 1\n  fetcher.server.delay: 2\n  fetcher.server.min.delay: 0.5\n  fetcher.maxThreads.fast\\.example\\.com: 4\n  fetcher.maxThreads.(fast|news)\\.example\\.com: 2.7\n  fetcher.maxThreads.nowhere\\.net: 3\n";
+    let config = CrawlersConfig {
+        crawler: Crawler::Stormcrawler,
+        source: crate::core::model::source::RepositorySource::PageList,
+        page_list: Some(list),
+        crawler_config: Some(file.into()),
+        horizon_days: Days(1.0),
+        bins: 10,
+        ..CrawlersConfig::default()
+    };
+    let o = ran(config.clone());
+    let requests = |host: &str| o.servers.iter().find(|g| g.name == host).unwrap_or_else(|| panic!("{host}")).crawler.requests as f64;
+    for (host, expected) in [("fast.example.com", 72_000.0), ("news.example.com", 72_000.0), ("slow.org", 43_200.0)] {
+        assert!((requests(host) - expected).abs() <= 0.001 * expected + 1.0, "{host}: {} requests, {expected} expected", requests(host));
+    }
+    assert_eq!(o.runs[0].violations, 0);
+    let used = o.sheets.as_ref().expect("said");
+    assert_eq!((used.prefixes, used.hosts, used.pages, used.ambiguous, used.unmatched.clone()), (3, 2, 100, 1, vec!["nowhere\\.net".to_string()]), "{}", used.said);
+    assert!(used.said.starts_with("StormCrawler's fetcher.maxThreads: 3 patterns set 2 hosts (100 pages) apart from the file's settings"), "{}", used.said);
+    let (work, estimated) = work_and_estimate(config.clone());
+    assert!(work <= estimated * 1.1, "work {work}, estimated {estimated}");
+    let tuned = ran(CrawlersConfig { tune: true, ..config.clone() }).tuned.expect("a tuned file");
+    let back = crate::core::policy::crawler_files::read(Crawler::Stormcrawler, &tuned.text, "f").unwrap();
+    assert_eq!(back.sheets, config.loaded().unwrap().sheets);
 }

@@ -68,8 +68,9 @@ impl Rule {
     }
 }
 
-/// `pattern` matching a whole text only, as Java's Matcher.matches does.
-fn whole(pattern: &str) -> Result<Regex, String> {
+/// `pattern` matching a whole text only, as Java's Matcher.matches does (StormCrawler's
+/// `fetcher.maxThreads.` patterns too).
+pub fn whole(pattern: &str) -> Result<Regex, String> {
     Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
         let engine = e.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
         format!(

@@ -6,8 +6,8 @@
 //! the pages under it. A sheet's politeness is owed after a fetch of one of its pages (as
 //! DispositionProcessor reads the fetched URL's settings), on the host's one queue.
 
-use super::{Crawler, Entry, Known, Model, Xml, heritrix, heritrix_rules, scrapy_slots};
-use crate::core::model::history::server::url_parts;
+use super::{Crawler, Entry, Known, Model, Xml, heritrix, heritrix_rules, scrapy_slots, storm_threads};
+use crate::core::model::history::server::{self, url_parts};
 use crate::core::policy::pushback::Reaction;
 use roxmltree::{Document, Node};
 use serde::{Deserialize, Serialize};
@@ -56,7 +56,11 @@ impl SheetRule {
     /// Where it applies: `the URLs under http://(com,example,`, or `the URLs the decide
     /// rules of line 12 accept`.
     pub fn over(&self) -> String {
-        if self.decide.is_some() { format!("the URLs the decide rules of line {} accept", self.line) } else { format!("the URLs under {}", self.prefix) }
+        match (&self.decide, self.crawler) {
+            (Some(_), _) => format!("the URLs the decide rules of line {} accept", self.line),
+            (None, Crawler::Stormcrawler) => format!("the hosts {} matches", self.prefix),
+            (None, _) => format!("the URLs under {}", self.prefix),
+        }
     }
 }
 
@@ -219,7 +223,8 @@ fn not_http(prefix: &str) -> Option<String> {
 /// Whether a rule may set pages of one host apart: a prefix naming part of a host (a
 /// path after its `)`), or decide rules (which read the whole URL).
 pub fn sets_pages_apart(rule: &SheetRule) -> bool {
-    rule.decide.is_some() || rule.prefix.split_once(')').is_some_and(|(_, path)| !path.is_empty() && path != "/")
+    // (a StormCrawler pattern is a host's, whatever its parentheses)
+    rule.decide.is_some() || (rule.crawler != Crawler::Stormcrawler && rule.prefix.split_once(')').is_some_and(|(_, path)| !path.is_empty() && path != "/"))
 }
 
 /// The SURT form of a host's root URL, as Heritrix's SURT.fromURI writes it:
@@ -279,14 +284,19 @@ pub struct Prefixes<'a> {
     /// Each DecideRuledSheetAssociation's rules, compiled once, with the indices of its
     /// sheets' rules, the winner first: asked once a URL however many sheets it names.
     ruled: Vec<(Vec<usize>, heritrix_rules::Compiled)>,
+    /// StormCrawler's patterns over a URL's host, compiled once, in the file's order.
+    by_host: Vec<(usize, regex_lite::Regex)>,
 }
 
 impl<'a> Prefixes<'a> {
     pub fn of(rules: &'a [SheetRule]) -> Self {
         let mut by_prefix: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
         let mut ruled: Vec<(Vec<usize>, heritrix_rules::Compiled)> = Vec::new();
+        let mut by_host = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
             match &rule.decide {
+                // read once already: a pattern that compiled then compiles now
+                None if rule.crawler == Crawler::Stormcrawler => by_host.extend(heritrix_rules::whole(&rule.prefix).ok().map(|r| (i, r))),
                 // the association's next sheet (its rules read once, on its line)
                 Some(_) if i > 0 && rules[i - 1].decide.is_some() && rules[i - 1].line == rule.line => {
                     if let Some((sheets, _)) = ruled.last_mut() {
@@ -306,7 +316,7 @@ impl<'a> Prefixes<'a> {
         let mut lengths: Vec<usize> = by_prefix.keys().map(|p| p.len()).collect();
         lengths.sort_unstable();
         lengths.dedup();
-        Prefixes { by_prefix, lengths, ruled }
+        Prefixes { by_prefix, lengths, ruled, by_host }
     }
 
     /// The rules that apply to a URL `url` of SURT form `surt` (their indices), first the
@@ -317,9 +327,15 @@ impl<'a> Prefixes<'a> {
     /// sorted by their `order` then bean name; and KeyedProperties.get reads the list
     /// from its end. So a decide-ruled sheet wins over any prefix's, the one placed last
     /// first; then a longer prefix's over a shorter's, of one prefix the sheet associated
-    /// later first.
+    /// later first. StormCrawler's patterns that match the URL's host as a whole, in the
+    /// file's order ([`storm_threads`]).
     pub fn matching(&self, surt: &str, url: &str) -> Vec<usize> {
         let mut found: Vec<usize> = Vec::new();
+        if !self.by_host.is_empty()
+            && let Some(host) = server::host(url)
+        {
+            found.extend(self.by_host.iter().filter(|(_, pattern)| pattern.is_match(&host)).map(|&(i, _)| i));
+        }
         if !self.ruled.is_empty() {
             let url = heritrix_rules::uuri_form(url);
             found.extend(self.ruled.iter().filter(|(_, rule)| rule.accepts(&url)).flat_map(|(sheets, _)| sheets.iter().copied()));
@@ -343,7 +359,8 @@ pub fn rule_settings(crawler: Crawler) -> &'static [Known] {
     match crawler {
         Crawler::Heritrix => heritrix::KNOWN,
         Crawler::Scrapy => scrapy_slots::KNOWN,
-        Crawler::Nutch | Crawler::Stormcrawler => &[],
+        Crawler::Stormcrawler => storm_threads::KNOWN,
+        Crawler::Nutch => &[],
     }
 }
 
@@ -369,6 +386,7 @@ pub fn overlay(rules: &[&SheetRule], base: &Model) -> Result<Model, String> {
 pub fn said(crawler: Crawler, sheet: &str, key: &str) -> String {
     match crawler {
         Crawler::Scrapy => format!("{}['{sheet}']['{key}']", scrapy_slots::NAME),
+        Crawler::Stormcrawler => format!("{}{sheet}", storm_threads::PREFIX),
         _ => format!("sheet {sheet}, {key}"),
     }
 }
@@ -382,6 +400,8 @@ pub fn fastest(rules: &[SheetRule], base: &Model) -> Model {
         fast.server_delay_s = fast.server_delay_s.min(m.server_delay_s);
         fast.min_delay_s = fast.min_delay_s.min(m.min_delay_s);
         fast.crawl_delay_cap_s = fast.crawl_delay_cap_s.min(m.crawl_delay_cap_s);
+        // (StormCrawler's patterns: more threads, the min delay's spacing)
+        fast.threads_per_queue = fast.threads_per_queue.max(m.threads_per_queue);
         match (&mut fast.reaction, m.reaction) {
             (Reaction::Heritrix { delay_factor, max_delay_s }, Reaction::Heritrix { delay_factor: f, max_delay_s: most }) => {
                 *delay_factor = delay_factor.min(f);

@@ -17,6 +17,7 @@ mod recent;
 pub mod scrapy;
 pub mod scrapy_slots;
 pub mod seed_metadata;
+pub mod storm_threads;
 pub mod stormcrawler;
 pub mod tuning;
 pub mod write;
@@ -280,10 +281,16 @@ fn read_anew(crawler: Crawler, text: &str, overrides: Option<(&str, &str)>, fiel
         Crawler::Scrapy => scrapy::entries(text),
     }
     .map_err(|e| InputError::new(field, e))?;
-    let slots = if crawler == Crawler::Scrapy { Some(scrapy_slots::read(&entries, text).map_err(|e| InputError::new(field, e))?) } else { None };
+    // rules over hosts the file itself gives: Scrapy's slots, StormCrawler's patterns
+    let slots = match crawler {
+        Crawler::Scrapy => Some(scrapy_slots::read(&entries, text).map_err(|e| InputError::new(field, e))?),
+        Crawler::Stormcrawler => Some(storm_threads::read(&entries).map_err(|e| InputError::new(field, e))?),
+        _ => None,
+    };
     let mut loaded = apply(crawler, entries, fields)?;
     if let Some(slots) = slots {
-        loaded.ignored.retain(|(name, _)| name != scrapy_slots::NAME);
+        loaded.ignored.retain(|(name, _)| name != scrapy_slots::NAME && !name.starts_with(storm_threads::PREFIX));
+        loaded.meant.retain(|(name, _)| !name.starts_with(storm_threads::PREFIX));
         return with_sheets(loaded, slots).map_err(|e| InputError::new(field, e));
     }
     let Some(doc) = beans else { return Ok(loaded) };
@@ -324,20 +331,22 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
     let crawler = loaded.crawler;
     for (sheet, e) in &sheets.entries {
         let name = match crawler {
-            Crawler::Scrapy => heritrix_sheets::said(crawler, sheet, &e.name),
+            Crawler::Scrapy | Crawler::Stormcrawler => heritrix_sheets::said(crawler, sheet, &e.name),
             _ => format!("{} (sheet {sheet})", e.name),
         };
         let Some(k) = heritrix_sheets::rule_settings(crawler).iter().find(|k| k.name == e.name) else {
             loaded.ignored.push((name, e.line));
             continue;
         };
+        // (StormCrawler keeps a pattern's whole number of threads)
+        let read = if crawler == Crawler::Stormcrawler { storm_threads::threads(&heritrix_sheets::said(crawler, sheet, &e.name), &e.value) } else { e.value.clone() };
         let mut scratch = loaded.model;
-        (k.apply)(&mut scratch, &e.value).map_err(|why| {
+        (k.apply)(&mut scratch, &read).map_err(|why| {
             format!(
                 "{} (line {}): {why} (got \"{}\"{}); fix the value or remove the entry",
                 heritrix_sheets::said(crawler, sheet, &e.name),
                 e.line,
-                e.value,
+                e.value.trim(),
                 placeholder(crawler, &e.value)
             )
         })?;
@@ -346,13 +355,19 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
             sheets.rules.iter().filter(|r| r.sheet == *sheet && (crawler == Crawler::Scrapy || r.sets(&e.name))).map(heritrix_sheets::SheetRule::over).collect();
         let meaning = match (&over[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
+            (_, Crawler::Stormcrawler) => format!(
+                "for the hosts {sheet} matches as a whole (Pattern.matches on the queue's host, lowercased), in place of {}: {}{}; a host two patterns match takes the first in this file here (StormCrawler either: it keeps its patterns in a HashMap, without order)",
+                k.default,
+                k.meaning,
+                if read == e.value.trim() { String::new() } else { format!("; StormCrawler reads {read} (intValue keeps a fraction's whole part)") }
+            ),
             ([], _) => "a sheet that no association Freshlab applies lays over any URL, so not in this run".to_string(),
             (o, _) => format!("over {}: {}", o.join(", "), k.meaning),
         };
-        let aside = over.is_empty() && crawler != Crawler::Scrapy;
+        let aside = over.is_empty() && !matches!(crawler, Crawler::Scrapy | Crawler::Stormcrawler);
         loaded.settings.push(Setting {
             name,
-            value: e.value.clone(),
+            value: if read == e.value.trim() || crawler != Crawler::Stormcrawler { e.value.clone() } else { format!("{} = {read}", e.value.trim()) },
             from_file: true,
             line: Some(e.line),
             replaced: Vec::new(),
@@ -513,8 +528,9 @@ fn min_delay_s(m: &mut Model, v: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn threads_per_queue(m: &mut Model, v: &str) -> Result<(), String> {
-    m.threads_per_queue = whole(v, "threads", 1, u64::MAX)? as f64;
+pub(super) fn threads_per_queue(m: &mut Model, v: &str) -> Result<(), String> {
+    m.threads_per_queue =
+        whole(v, "threads", 1, u64::MAX).map_err(|why| format!("{why}: a queue of no thread never hands out a URL, so its host's pages would never be fetched"))? as f64;
     Ok(())
 }
 

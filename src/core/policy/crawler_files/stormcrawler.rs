@@ -319,7 +319,11 @@ pub fn entries(text: &str) -> Result<Vec<Entry>, String> {
         let getter = getter(&name);
         let null = matches!(value, Node::Scalar(_, Kind::Null)) && getter != Some(Getter::List);
         if let (Some(getter), Node::Scalar(text, kind)) = (getter, &value) {
-            typed(getter, text, *kind).map_err(|why| format!("line {line}: {name} {why}"))?;
+            typed(getter, text, *kind).map_err(|why| {
+                // (FetchItemQueues casts a pattern's value itself)
+                let why = if name.starts_with(super::storm_threads::PREFIX) { why.replace(confutils(getter), "FetchItemQueues' cast to Number") } else { why };
+                format!("line {line}: {name} {why}")
+            })?;
         }
         let value = match &value {
             // a list of names (metadata.persist): its items (a list where a number is
@@ -374,6 +378,8 @@ pub fn getter(name: &str) -> Option<Getter> {
         // MetadataTransfer; HostBackoff.statusCodesFromConf
         "metadata.persist" | "metadata.transfer" | STATUS_CODES => Getter::List,
         n if custom(n, "-1").is_ok_and(|c| c.is_some()) => Getter::Int,
+        // FetchItemQueues: ((Number) value).intValue(), as getInt casts
+        n if n.starts_with(super::storm_threads::PREFIX) => Getter::Int,
         _ => return None,
     })
 }

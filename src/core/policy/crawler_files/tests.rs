@@ -1672,3 +1672,45 @@ fn nutchs_numbers_read_as_hadoops_getters_parse_them() {
         super::read(Crawler::Nutch, text, "f").unwrap()
     }
 }
+
+/// StormCrawler's `fetcher.maxThreads.<pattern>` (FetcherBolt.FetchItemQueues): a rule
+/// over the hosts the pattern matches as a whole, its value cast as intValue casts it
+/// (a fraction's whole part), the last of a key kept; refused where the topology would
+/// stop (null, quoted, a boolean), where no queue could fetch (0), and where Freshlab's
+/// engine cannot read the pattern; never listed as ignored.
+#[test]
+fn stormcrawlers_max_threads_patterns_are_rules_over_hosts() {
+    use super::heritrix_sheets::{overlay, rules_for};
+    let storm = |text: &str| read(Crawler::Stormcrawler, &format!("config:\n  fetcher.server.delay: 2\n  fetcher.server.min.delay: 0.5\n{text}"), "f");
+    let loaded =
+        storm("  fetcher.maxThreads.fast\\.example\\.com: 3\n  fetcher.maxThreads.(fast|news)\\.example\\.com: 1\n  fetcher.maxThreads.(fast|news)\\.example\\.com: 2.9\n")
+            .unwrap();
+    assert!(loaded.ignored.is_empty() && loaded.meant.is_empty(), "{:?} {:?}", loaded.ignored, loaded.meant);
+    let rules = &loaded.sheets;
+    assert_eq!(
+        rules.iter().map(|r| (r.prefix.as_str(), r.line, r.settings[0].1.as_str())).collect::<Vec<_>>(),
+        [("fast\\.example\\.com", 4, "3"), ("(fast|news)\\.example\\.com", 6, "2")]
+    );
+    let row = loaded.settings.iter().find(|s| s.name == "fetcher.maxThreads.(fast|news)\\.example\\.com").expect("its row");
+    assert_eq!((row.value.as_str(), row.line, row.aside), ("2.9 = 2", Some(6), false));
+    assert!(row.meaning.contains("StormCrawler reads 2 (intValue keeps a fraction's whole part)"), "{}", row.meaning);
+    // the whole host, in lower case; the first pattern in the file where two match
+    let threads = |host: &str| {
+        let set = rules_for(rules, host);
+        overlay(&set.iter().map(|&k| &rules[k]).collect::<Vec<_>>(), &loaded.model).unwrap().threads_per_queue
+    };
+    assert_eq!([threads("fast.example.com"), threads("NEWS.example.com"), threads("www.news.example.com"), threads("example.com")], [3.0, 2.0, 1.0, 1.0]);
+    let news = overlay(&rules_for(rules, "news.example.com").iter().map(|&k| &rules[k]).collect::<Vec<_>>(), &loaded.model).unwrap();
+    assert_eq!((news.politeness_s(), loaded.model.politeness_s()), (0.5, 2.0), "several threads: the min delay");
+    // what StormCrawler cannot start with, or Freshlab cannot read
+    let refused = |text: &str| storm(text).unwrap_err().to_string();
+    for (text, said) in [
+        ("  fetcher.maxThreads.a\\.org: ~\n", "line 4: fetcher.maxThreads.a\\.org is null, which stops StormCrawler at start-up"),
+        ("  fetcher.maxThreads.a\\.org: \"2\"\n", "is quoted, so text (\"2\"), which StormCrawler's FetchItemQueues' cast to Number cannot read"),
+        ("  fetcher.maxThreads.a\\.org: yes\n", "is a YAML boolean"),
+        ("  fetcher.maxThreads.a\\.org: 0\n", "a queue of no thread never hands out a URL"),
+        ("  fetcher.maxThreads.(?!slow).*: 2\n", "look-around is not supported"),
+    ] {
+        assert!(refused(text).contains(said), "{text}: {}", refused(text));
+    }
+}
