@@ -169,3 +169,42 @@ fn long_legend_labels_take_two_lines_to_stay_large() {
         assert!(legend >= 0.5 * x, "{width}×{height}, font {font_scale}: legend {legend} px, x title {x} px");
     }
 }
+
+/// A lecturer's level sets (Eq 5-9, the page's defaults) in a slide's frames at text
+/// sizes 1 and 2: the minimum's note crosses no contour (at 960 × 540, size 2, the
+/// placer's coarse grid had put it across the 0.99 line, seen in a screenshot).
+#[test]
+fn the_level_sets_note_crosses_no_contour_on_a_slide() {
+    use freshlab::chart::figure::Layer;
+    let output = run(parse_config(r#"{"experiment":"level_sets"}"#).unwrap(), |_, _| {}).unwrap();
+    let figure = &output.figures()[0];
+    for (width, height) in [(960, 540), (1280, 720)] {
+        for font_scale in [1.0, 2.0] {
+            let (_, frame) = figure_svg_frame(figure, width, height, &DrawOptions { font_scale, ..Default::default() }).unwrap();
+            let (w, h) = (f64::from(frame.right - frame.left), f64::from(frame.bottom - frame.top));
+            let pixel = |[x, y]: [f64; 2]| {
+                (f64::from(frame.left) + (x - frame.x_min) / (frame.x_max - frame.x_min) * w, f64::from(frame.bottom) - (y - frame.y_min) / (frame.y_max - frame.y_min) * h)
+            };
+            // the note: the widest text inside the plot that is not the legend's
+            let inside = |t: &&[i32; 4]| t[0] >= frame.left && t[2] <= frame.right && t[1] >= frame.top && t[3] <= frame.bottom;
+            let in_legend = |t: &&[i32; 4]| frame.legend.is_some_and(|l| t[0] >= l[0] && t[2] <= l[2] && t[1] >= l[1] && t[3] <= l[3]);
+            let note = frame.texts.iter().filter(inside).filter(|t| !in_legend(t)).max_by_key(|t| t[2] - t[0]).expect("the note");
+            let mut crossed = 0;
+            for layer in &figure.layers {
+                let Layer::Lines { lines, .. } = layer else { continue };
+                for line in lines {
+                    for pair in line.windows(2) {
+                        let (a, b) = (pixel(pair[0]), pixel(pair[1]));
+                        let steps = (b.0 - a.0).abs().max((b.1 - a.1).abs()).ceil().max(1.0) as usize;
+                        crossed += (0..=steps)
+                            .map(|k| k as f64 / steps as f64)
+                            .map(|s| (a.0 + s * (b.0 - a.0), a.1 + s * (b.1 - a.1)))
+                            .filter(|&(x, y)| x > f64::from(note[0]) && x < f64::from(note[2]) && y > f64::from(note[1]) && y < f64::from(note[3]))
+                            .count();
+                    }
+                }
+            }
+            assert_eq!(crossed, 0, "at {width}×{height}, font {font_scale}: the note {note:?} covers {crossed} pixels of the contours");
+        }
+    }
+}

@@ -760,13 +760,31 @@ where
         let text_px = if f64::from(w) > room { nominal * room / f64::from(w) } else { nominal };
         let (w, h) = root.estimate_text_size(words, &theme.sized_text(text_px)).map_err(fail)?;
         let size = (w as i32, h as i32);
+        let note = |size: (i32, i32), at: (i32, i32)| Request { size, corners: around(at, size, theme.px(5.5) as i32, theme.px(6.0) as i32), own: vec![], roams_from: Some(at) };
         let request = match text {
             Pending::Tag { on, layer, .. } => {
                 Request { size, corners: on.iter().map(|&(x, y)| (x - size.0 / 2, y - size.1 / 2)).collect(), own: layer_pixels(figure, layer, &to_pixel, theme), roams_from: None }
             }
-            Pending::Note { at, .. } => Request { size, corners: around(*at, size, theme.px(5.5) as i32, theme.px(6.0) as i32), own: vec![], roams_from: Some(*at) },
+            Pending::Note { at, .. } => note(size, *at),
         };
-        let corner = placer.place(&request);
+        let (mut corner, covered) = placer.best(&request);
+        // a note with no clear place on one line tries two, narrower (Eq 5-9's level
+        // sets at 960 × 540 and text size 2: no gap between the contours was as wide as
+        // its one line)
+        let mut lines = vec![words];
+        let mut size = size;
+        if let (Pending::Note { at, .. }, true) = (text, covered > 0)
+            && let Some((first, second)) = halves(words)
+        {
+            let (w1, h1) = root.estimate_text_size(first, &theme.sized_text(text_px)).map_err(fail)?;
+            let (w2, h2) = root.estimate_text_size(second, &theme.sized_text(text_px)).map_err(fail)?;
+            let two = (w1.max(w2) as i32, (h1 + h2) as i32 + 2 * pad);
+            let (at_two, covered_two) = placer.best(&note(two, *at));
+            if covered_two < covered {
+                (corner, size, lines) = (at_two, two, vec![first, second]);
+            }
+        }
+        placer.take(corner, size);
         if let Pending::Note { at, .. } = text {
             // a note set apart from its marker is tied to it by a thin leader
             let nearest = (at.0.clamp(corner.0, corner.0 + size.0), at.1.clamp(corner.1, corner.1 + size.1));
@@ -775,9 +793,28 @@ where
                 root.draw(&PathElement::new([*at, nearest], theme.foreground.mix(0.6).stroke_width(theme.px(1.0).max(1.0) as u32))).map_err(fail)?;
             }
         }
-        boxed_text(root, theme, words, text_px, corner, Pos::new(HPos::Left, VPos::Top), theme.colour(paint))?;
+        let line_height = (size.1 - 2 * pad * (lines.len() as i32 - 1)) / lines.len() as i32;
+        for (k, line) in lines.iter().enumerate() {
+            let top = corner.1 + k as i32 * (line_height + 2 * pad);
+            boxed_text(root, theme, line, text_px, (corner.0, top), Pos::new(HPos::Left, VPos::Top), theme.colour(paint))?;
+        }
     }
     Ok(())
+}
+
+/// A note cut in two lines at the space nearest its middle that keeps `r = 1.6` and
+/// `at r` whole (no cut beside `=` or after a word of one or two letters; else any
+/// space); None for a single word.
+fn halves(text: &str) -> Option<(&str, &str)> {
+    let middle = text.len() / 2;
+    let spaces = || text.match_indices(' ').map(|(k, _)| k);
+    let clean = |&k: &usize| {
+        let (before, after) = (&text[..k], &text[k + 1..]);
+        let word = before.rsplit(' ').next().unwrap_or("");
+        !before.ends_with('=') && !after.starts_with('=') && (word.len() > 2 || word.ends_with(','))
+    };
+    let cut = spaces().filter(clean).min_by_key(|&k| k.abs_diff(middle)).or_else(|| spaces().min_by_key(|&k| k.abs_diff(middle)))?;
+    Some((&text[..cut], &text[cut + 1..]))
 }
 
 /// Text on a translucent box of the background colour, so it reads over lines; kept

@@ -35,6 +35,20 @@ impl Placer {
 
     /// The chosen top-left corner, now taken.
     pub fn place(&mut self, request: &Request) -> (i32, i32) {
+        let (corner, _) = self.best(request);
+        self.take(corner, request.size);
+        corner
+    }
+
+    /// Takes the box of `size` at `corner`: nothing placed later covers it.
+    pub fn take(&mut self, (x, y): (i32, i32), (w, h): (i32, i32)) {
+        let p = self.pad;
+        self.taken.push([x - p, y - p, x + w + p, y + h + p]);
+    }
+
+    /// The best top-left corner for `request`, not yet taken, and how many of the
+    /// figure's points (not its own) its box covers there.
+    pub fn best(&mut self, request: &Request) -> ((i32, i32), usize) {
         let (w, h) = request.size;
         let p = self.pad;
         // looked up for every covered point of every candidate: sorted, not scanned
@@ -58,8 +72,8 @@ impl Placer {
             roaming(&self.plot, request.size, from).into_iter().map(|(order, c)| (score(c, request.corners.len() as i64 + order), c)).min()
         });
         let best = near.into_iter().chain(far).min().map(|(_, c)| c).unwrap_or((self.plot.0.start, self.plot.1.start));
-        self.taken.push([best.0 - p, best.1 - p, best.0 + w + p, best.1 + h + p]);
-        best
+        let b = at(best);
+        (best, self.points.iter().filter(|q| within(&b, q) && own.binary_search(q).is_err()).count())
     }
 }
 
@@ -72,13 +86,14 @@ fn placing_cost(taken: &[TextBox], (xr, yr): &(Range<i32>, Range<i32>), b: &Text
     overlap * 1_000 + outside * 100 + covered * 20 + order
 }
 
-/// Corners over the whole plot, a quarter of the text's width and one line apart (at
-/// most 48 × 32 of them), each with its order: 0 to 16 by distance from `from`, so that
+/// Corners over the whole plot, a sixteenth of the text's width and half a line apart
+/// (at most 96 × 64 of them: a quarter's width and a line had missed the one clear
+/// slot beside a curve, Eq 5-9's level sets at 960 × 540 at text size 2), each with its order: 0 to 16 by distance from `from`, so that
 /// a clear place anywhere (at most 40 over the near corners' orders) beats one that
 /// crosses a line (a line sampled every 4 px crosses a text box in about five points: 100).
 fn roaming((xr, yr): &(Range<i32>, Range<i32>), (w, h): (i32, i32), from: (i32, i32)) -> Vec<(i64, (i32, i32))> {
     let (width, height) = (xr.end - xr.start, yr.end - yr.start);
-    let (dx, dy) = ((w / 4).max(width / 48).max(1) as usize, h.max(height / 32).max(1) as usize);
+    let (dx, dy) = ((w / 16).max(width / 96).max(1) as usize, (h / 2).max(height / 64).max(1) as usize);
     let diagonal = ((width.pow(2) + height.pow(2)) as f64).sqrt().max(1.0);
     let mut out = Vec::new();
     for y in (yr.start..(yr.end - h).max(yr.start + 1)).step_by(dy) {
