@@ -164,7 +164,8 @@ fn crawler_settings(config: &Value, rng: &mut Stream) -> String {
 }
 
 /// A configuration file of each crawler as its users write them: the page's sample
-/// nutch-site.xml, a StormCrawler crawler-conf.yaml with -1s, a Heritrix profile setting
+/// nutch-site.xml, a StormCrawler crawler-conf.yaml with -1s and fetcher.maxThreads
+/// patterns over the page lists' servers, a Heritrix profile setting
 /// the politeness by its overrides, a Scrapy settings.py, and the page's sample
 /// crawler-beans.cxml with its sheets.
 const CRAWLER_FILES: [(&str, &str); 5] = [
@@ -172,7 +173,7 @@ const CRAWLER_FILES: [(&str, &str); 5] = [
     ("nutch", include_str!("../../www/samples/nutch-site.xml")),
     (
         "stormcrawler",
-        "config:\n  topology.workers: 1\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n  fetchInterval.default: 1440\n  fetchInterval.fetch.error: -1\n  scheduler.adaptive.fetchInterval.rate.decr: 0.5\n  metadata.persist:\n   - _redirTo\n  fetcher.server.delay: 2.0\n",
+        "config:\n  topology.workers: 1\n  scheduler.class: \"org.apache.stormcrawler.persistence.AdaptiveScheduler\"\n  fetchInterval.default: 1440\n  fetchInterval.fetch.error: -1\n  scheduler.adaptive.fetchInterval.rate.decr: 0.5\n  metadata.persist:\n   - _redirTo\n  fetcher.server.delay: 2.0\n  fetcher.server.min.delay: 0.5\n  fetcher.maxThreads.s[0-2]: 2\n  fetcher.maxThreads.s(1|4): 3.5\n",
     ),
     (
         "heritrix",

@@ -412,6 +412,9 @@ pub fn overrides(crawler: Crawler, text: &str) -> Result<Vec<(&'static str, Stri
     for part in text.split([';', '\n']).map(str::trim).filter(|p| !p.is_empty()) {
         let (name, value) = part.split_once('=').ok_or_else(|| format!("“{part}” is not name=value (e.g. fetcher.server.delay=5)"))?;
         let (name, value) = (name.trim(), value.trim());
+        if crawler == Crawler::Stormcrawler && name.starts_with(storm_threads::PREFIX) {
+            return Err(format!("{name}: a pattern's threads are read from your crawler-conf.yaml, not set over it; add the line to the file"));
+        }
         let k = table.iter().find(|k| k.name == name).ok_or_else(|| {
             let names: Vec<&str> = table.iter().map(|k| k.name).collect();
             format!("“{name}” is not a setting Freshlab reads for {}; it reads {}", crawler.label(), names.join(", "))

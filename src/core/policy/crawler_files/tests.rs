@@ -1713,4 +1713,7 @@ fn stormcrawlers_max_threads_patterns_are_rules_over_hosts() {
     ] {
         assert!(refused(text).contains(said), "{text}: {}", refused(text));
     }
+    // the form's settings over the file name it where it is read
+    let form = overrides(Crawler::Stormcrawler, "fetcher.maxThreads.a\\.org=2").unwrap_err();
+    assert!(form.contains("read from your crawler-conf.yaml, not set over it"), "{form}");
 }
