@@ -356,7 +356,7 @@ fn with_sheets(mut loaded: Loaded, sheets: heritrix_sheets::Sheets) -> Result<Lo
         let meaning = match (&over[..], crawler) {
             (_, Crawler::Scrapy) => format!("for {sheet}'s requests (that host exactly), in place of {}: {}", k.default, k.meaning),
             (_, Crawler::Stormcrawler) => format!(
-                "for the hosts {sheet} matches as a whole (Pattern.matches on the queue's host, lowercased), in place of {}: {}{}; a host two patterns match takes the first in this file here (StormCrawler either: it keeps its patterns in a HashMap, without order)",
+                "for the hosts {sheet} matches as a whole (Pattern.matches on the queue's id: here each page's server as your page list names it, its URL's host where the row names none, in lower case), in place of {}: {}{}; a host two patterns match takes the first in this file here (StormCrawler either: it keeps its patterns in a HashMap, without order)",
                 k.default,
                 k.meaning,
                 if read == e.value.trim() { String::new() } else { format!("; StormCrawler reads {read} (intValue keeps a fraction's whole part)") }
