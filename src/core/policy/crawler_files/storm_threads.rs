@@ -33,9 +33,14 @@ pub fn threads(name: &str, value: &str) -> String {
 /// Freshlab's regex engine cannot read the pattern.
 pub fn read(entries: &[Entry]) -> Result<Sheets, String> {
     let mut out = Sheets::default();
+    // each name's last line, found once (a file may give thousands of patterns)
+    let mut last = std::collections::HashMap::new();
+    for (at, e) in entries.iter().enumerate() {
+        last.insert(e.name.as_str(), at);
+    }
     for (at, e) in entries.iter().enumerate() {
         let Some(pattern) = e.name.strip_prefix(PREFIX) else { continue };
-        if entries[at + 1..].iter().any(|later| later.name == e.name) {
+        if last[e.name.as_str()] != at {
             continue;
         }
         let refused = |why: String| format!("line {}: {} {why}", e.line, e.name);
