@@ -284,6 +284,7 @@ const CASES = [
   ['crawlers', 'the same with daily cycles and generate.max.count 100', ['crawlers', '--set', 'db.fetch.interval.default=86400; fetcher.server.delay=1.0; generate.max.count=100', '--nutch-cycle-hours', '24', '--repository', sample('sample-hosts.csv'), '--tune']],
   ['crawlers', 'MimeAdaptive Nutch, tuned, 4,000 pages typed by Content-Type, 120 days', ['crawlers', '--set', 'db.fetch.schedule.class=org.apache.nutch.crawl.MimeAdaptiveFetchSchedule; db.fetch.interval.default=86400; fetcher.server.delay=5.0', '--mime-rates', sample('adaptive-mimetypes.txt'), '--repository', typedList('typed', 40, 100), '--horizon-days', '120', '--tune']],
   ['crawlers', 'Heritrix, the sample crawler-beans.cxml, tuned, the sample pages', ['crawlers', '--crawler-config', sample('crawler-beans.cxml'), '--repository', sample('sample-pages.csv'), '--tune']],
+  ['crawlers', 'StormCrawler shipped, servers of 1 request in 20 s, 20,000 pages on 200 servers, 60 days', ['crawlers', '--crawler', 'stormcrawler', '--server-capacity', '0.05', '--response-ms', '200', '--repository.pages', '20000', '--repository.servers', '200', '--repository.top-share', '0.55', '--horizon-days', '60']],
   ['crawlers', 'Scrapy retrying, servers of 1 request in 100 s', ['crawlers', '--crawler', 'scrapy', '--set', 'RETRY_TIMES=5', '--recrawl-days', '0.25', '--server-capacity', '0.01', '--repository.pages', '50000', '--repository.servers', '2000', '--horizon-days', '60']],
 ];
 

@@ -190,6 +190,23 @@ test('servers that push back: at its shipped defaults StormCrawler’s back-off 
   assert.deepEqual(browser.errors, []);
 });
 
+test('the estimate on servers that push back is the pilot’s the worker runs: StormCrawler’s storm of refused pages priced at what it makes (a first guess until the worker answers), as the command line prices it', async () => {
+  const link = '?view=crawlers&crawlers.crawler=stormcrawler&crawlers.server_capacity=0.05&crawlers.response_ms=200&crawlers.repository.pages=4000&crawlers.repository.servers=40&crawlers.repository.top_share=0.55&crawlers.horizon_days=20';
+  await page.goto(page.url().replace(/\?.*$/, link));
+  await done(page, 'crawlers');
+  const note = panel.locator('.estimate');
+  // `freshlab crawlers --crawler stormcrawler --server-capacity 0.05 --response-ms 200
+  // --repository.pages 4000 --repository.servers 40 --repository.top-share 0.55
+  // --horizon-days 20 --estimate`: 1,152,025 requests' work (the run's: 1,221,601); by
+  // the intervals alone, without the pilot, under a quarter of it
+  await page.waitForFunction(() => /and 1,200,000 requests/.test(document.querySelector('#crawlers .estimate').textContent), null, { timeout: 30_000 });
+  assert.doesNotMatch(await note.textContent(), /first guess/);
+  // another capacity: another pilot, asked of the worker
+  await setField(page, 'crawlers', 'server capacity (requests a second; 0: no limit)', 0.5);
+  await page.waitForFunction(() => !/and 1,200,000 requests/.test(document.querySelector('#crawlers .estimate').textContent), null, { timeout: 30_000 });
+  assert.deepEqual(browser.errors, []);
+});
+
 test('your hosts: a page list with each server’s limits runs beside the crawler’s file, the gap split by cause and by server, and the link names both files', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');

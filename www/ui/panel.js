@@ -444,10 +444,13 @@ export class ExperimentPanel {
   }
 
   /** Puts in `config` the pilot its estimate needs (bursty's GREEDY counts, certify's
-   * search), as the worker ran it for these inputs; until the worker answers, only its
+   * search, the crawlers' flights against servers with limits), as the worker ran it for these inputs; until the worker answers, only its
    * key, and the estimate is priced without it (the pilot takes milliseconds: never on
    * this thread). */
   withPilot(config) {
+    // a configuration the worker checks (verdictOf) is priced there, its pilot run there
+    // too: its key would read the files here (a crawler's file near 1 MB: 80 ms a read)
+    if (this.heldTexts(config).chars > WORKER_CHECK_CHARS) return;
     let want;
     try {
       want = this.core.pilot_key(config);
@@ -580,12 +583,9 @@ export class ExperimentPanel {
     return verdict ? (verdict.cost ?? null) : this.core.estimate(config);
   }
 
-  /** The worker's check of `config` where the files it holds as they are exceed
-   * WORKER_CHECK_CHARS: {problem} or {cost}, or {pending, noun} until the worker answers
-   * (asked then, once; the form is checked again with the answer); undefined where this
-   * thread checks it. The worker prices the run beside nothing it keeps: a run refused
-   * beside its earlier results frees them (start). */
-  verdictOf(config) {
+  /** The texts of the files `config` holds as they are: their characters, the biggest
+   * (its length and noun), and `config` with each named by its load's serial. */
+  heldTexts(config) {
     let chars = 0;
     let biggest = null;
     const keyed = { ...config };
@@ -596,6 +596,16 @@ export class ExperimentPanel {
       if (!biggest || file.value.length > biggest.length) biggest = { length: file.value.length, noun: spec.noun };
       keyed[spec.field] = `file:${file.serial}`;
     }
+    return { chars, biggest, keyed };
+  }
+
+  /** The worker's check of `config` where the files it holds as they are exceed
+   * WORKER_CHECK_CHARS: {problem} or {cost}, or {pending, noun} until the worker answers
+   * (asked then, once; the form is checked again with the answer); undefined where this
+   * thread checks it. The worker prices the run beside nothing it keeps: a run refused
+   * beside its earlier results frees them (start). */
+  verdictOf(config) {
+    const { chars, biggest, keyed } = this.heldTexts(config);
     if (chars <= WORKER_CHECK_CHARS) {
       this.waitingFor = null;
       return undefined;

@@ -64,6 +64,12 @@ pub struct CrawlersConfig {
     /// names as `location` (Java properties, `bean.property=value`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heritrix_overrides: Option<String> = None; internal;
+    /// The estimate's pilot where servers have limits, as the page's worker ran it (its
+    /// key and counts; [`pilot`]): the form's checks price the run with it, and without
+    /// it until the worker answers (it takes milliseconds, too long for the page's main
+    /// thread). Absent, the estimate runs it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits_pilot: Option<pilot::LimitsPilot> = None; internal;
     /// Settings over the file (or the shipped defaults), each a name the crawler reads:
     /// `--set NAME=VALUE` on the command line, one field of the form and the link.
     pub crawler_settings: String = String::new();
@@ -785,17 +791,11 @@ impl CrawlersConfig {
     /// upper bound). None without limits, or with a page list that may give limits but
     /// whose shape does not group them (over 20,000 servers): the intervals' estimate
     /// then bounds it.
-    fn under_limits(
-        &self,
-        loaded: &Loaded,
-        mix: &[(Option<PageStart>, f64)],
-        shape: Option<&ListShape>,
-        [pages, servers]: [f64; 2],
-        rates: &RateBins,
-        sizes: Option<&[f64]>,
-    ) -> Option<pilot::Pilot> {
+    fn under_limits(&self, reckoned: &Reckoned, fly: &mut dyn FnMut(&pilot::Inputs) -> Option<pilot::Pilot>) -> Option<pilot::Pilot> {
+        let Reckoned { loaded, mix, shape, rates, sizes, .. } = reckoned;
+        let (loaded, shape, sizes) = (loaded, shape.as_ref(), sizes.as_deref());
+        let [pages, servers] = [reckoned.pages as f64, reckoned.servers as f64];
         let set = self.host();
-        let limited = |h: &Host| h.capacity.is_finite() || h.crawl_delay_s > 0.0 || h.response_s > 0.0;
         // (the cost is asked before the checks: a pilot runs on a valid configuration
         // only, every field within its range: the fuzz campaign's 2^64 pages on one
         // server asked the pilot for 14 PB)
@@ -822,7 +822,7 @@ impl CrawlersConfig {
                 }
             }
             if !piloted.is_empty() {
-                let flown = pilot::under_limits(self, loaded, &piloted, page_rates, &asked);
+                let flown = fly(&pilot::Inputs::of(self, loaded, &piloted, page_rates, &asked))?;
                 (requests, seconds) = (requests + flown.requests, seconds + flown.seconds);
             }
             return Some(pilot::Pilot { requests, seconds });
@@ -831,9 +831,9 @@ impl CrawlersConfig {
             return None;
         }
         match sizes {
-            Some(sizes) if !sizes.is_empty() => Some(pilot::under_limits(self, loaded, &[(set, sizes)], page_rates, asked)),
+            Some(sizes) if !sizes.is_empty() => fly(&pilot::Inputs::of(self, loaded, &[(set, sizes)], page_rates, &asked)),
             _ => {
-                let one = pilot::under_limits(self, loaded, &[(set, &[pages / servers.max(1.0)])], page_rates, asked);
+                let one = fly(&pilot::Inputs::of(self, loaded, &[(set, &[pages / servers.max(1.0)])], page_rates, &asked))?;
                 Some(pilot::Pilot { requests: one.requests * servers, seconds: one.seconds * servers })
             }
         }
@@ -869,6 +869,21 @@ impl CrawlersConfig {
         }
     }
 
+    /// What the estimate reads of the pages and the crawler's files, once.
+    fn reckoned(&self) -> Reckoned {
+        let (pages, servers) = self.pages().shape();
+        let shape = self.pages().list_shape();
+        let rates = shape.as_ref().map_or_else(|| self.repository.rate_bins(pages), |s| s.rates.clone());
+        let mut loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
+        // Heritrix's sheets: every host counted at the fastest spacing a sheet gives
+        loaded.model = heritrix_sheets::fastest(&loaded.sheets, &loaded.model);
+        let sizes = self.sizes(shape.as_ref());
+        // the seed list read once (its text, or its shape from the page's worker)
+        let seeds = self.seed_shape_of().ok().flatten();
+        let mix = shape.as_ref().map_or_else(Vec::new, |s| self.start_mix_with_seeds(&loaded, s, seeds.as_ref(), pages));
+        Reckoned { loaded, mix, shape, rates, sizes, pages, servers, seeds }
+    }
+
     /// The servers' sizes, largest first: the generator's law, or a page list's shape.
     fn sizes(&self, shape: Option<&ListShape>) -> Option<Vec<f64>> {
         match self.source {
@@ -876,6 +891,26 @@ impl CrawlersConfig {
             RepositorySource::PageList => shape.map(|s| s.sizes.clone()).filter(|s| !s.is_empty()),
         }
     }
+}
+
+/// What the estimate reads of the pages and the crawler's files: the crawler as loaded
+/// (every host at the fastest spacing a Heritrix sheet gives), its pages' start mix, the
+/// page list's shape, the rates, the servers' sizes, pages and servers, the seed list's shape.
+struct Reckoned {
+    loaded: Loaded,
+    mix: Vec<(Option<PageStart>, f64)>,
+    shape: Option<ListShape>,
+    rates: RateBins,
+    sizes: Option<Vec<f64>>,
+    pages: u64,
+    servers: u64,
+    seeds: Option<seed_list::SeedShape>,
+}
+
+/// Whether servers of these limits may hold a crawler back (a capacity, a Crawl-delay or
+/// a response time).
+fn limited(host: &Host) -> bool {
+    host.capacity.is_finite() || host.crawl_delay_s > 0.0 || host.response_s > 0.0
 }
 
 impl Settings for CrawlersConfig {
@@ -914,6 +949,9 @@ impl Settings for CrawlersConfig {
             ));
         }
         self.seed_shape_of()?;
+        if let Some(pilot) = &self.limits_pilot {
+            pilot.check()?;
+        }
         let loaded = self.loaded()?;
         // a setting given over the file that the file would not run (Heritrix's revisit
         // without its ReschedulingProcessor in the disposition chain)
@@ -923,23 +961,43 @@ impl Settings for CrawlersConfig {
         self.host_shape_of(&loaded).map(|_| ())
     }
 
+    /// The pilot where servers have limits (milliseconds: the page's worker runs it).
+    fn pilot_key(&self) -> Option<crate::experiments::PilotKey> {
+        // (asked at every edit: without limits it reads nothing)
+        if !(limited(&self.host()) || self.list_may_limit()) {
+            return None;
+        }
+        let mut key = None;
+        self.under_limits(&self.reckoned(), &mut |inputs| {
+            key = Some(inputs.key());
+            None
+        });
+        key.map(|key| crate::experiments::PilotKey { field: "limits_pilot", key })
+    }
+
+    fn pilot(&self) -> Option<serde_json::Value> {
+        let reckoned = self.reckoned();
+        let mut given = None;
+        self.under_limits(&reckoned, &mut |inputs| {
+            let flown = pilot::flown(self, &reckoned.loaded, inputs);
+            given = Some(pilot::LimitsPilot { key: inputs.key(), flown: Some(flown) });
+            Some(flown)
+        });
+        given.and_then(|p| serde_json::to_value(p).ok())
+    }
+
     /// The crawler's requests and MERGE's as many (estimated from the pages' rates), at
     /// the measured cost of a request; memory a page at a time.
     fn cost(&self) -> Cost {
-        let (pages, servers) = self.pages().shape();
-        let shape = self.pages().list_shape();
-        let rates = shape.as_ref().map_or_else(|| self.repository.rate_bins(pages), |s| s.rates.clone());
-        let mut loaded = self.loaded().unwrap_or_else(|_| crawler_files::shipped(self.crawler));
-        // Heritrix's sheets: every host counted at the fastest spacing a sheet gives
-        loaded.model = heritrix_sheets::fastest(&loaded.sheets, &loaded.model);
-        let sizes = self.sizes(shape.as_ref());
-        // what the crawler's intervals ask (a run without the servers' limits), and a run
-        // under them (the pilot's)
-        // the seed list read once (its text, or its shape from the page's worker)
-        let seeds = self.seed_shape_of().ok().flatten();
-        let mix = shape.as_ref().map_or_else(Vec::new, |s| self.start_mix_with_seeds(&loaded, s, seeds.as_ref(), pages));
-        let (free, free_seconds) = self.requests_and_seconds(&loaded, &mix, pages as f64, servers as f64, &rates, sizes.as_deref());
-        let pilot = self.under_limits(&loaded, &mix, shape.as_ref(), [pages as f64, servers as f64], &rates, sizes.as_deref());
+        let reckoned = self.reckoned();
+        let (pilot, free, free_seconds) = {
+            // what the crawler's intervals ask (a run without the servers' limits), and a
+            // run under them (the pilot's)
+            let Reckoned { loaded, mix, rates, sizes, pages, servers, .. } = &reckoned;
+            let (free, free_seconds) = self.requests_and_seconds(loaded, mix, *pages as f64, *servers as f64, rates, sizes.as_deref());
+            (self.under_limits(&reckoned, &mut |inputs| pilot::under_limits(self, loaded, inputs)), free, free_seconds)
+        };
+        let Reckoned { loaded, mix, shape, rates, sizes, pages, servers, seeds } = reckoned;
         let (requests, request_seconds) = pilot.map_or((free, free_seconds), |p| (p.requests, p.seconds));
         // and what a Nutch host file's own bounds ask beyond
         let (hosts, hosts_seconds) = self.host_file_requests(&loaded, &mix, [pages as f64, servers as f64], &rates, sizes.as_deref());

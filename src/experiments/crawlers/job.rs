@@ -1180,7 +1180,8 @@ impl Plan for CrawlersJob {
             }
         }
         let mut output = CrawlersOutput {
-            config: self.config.clone(),
+            // what was run: the page's pilot for its estimate is not part of it
+            config: CrawlersConfig { limits_pilot: None, ..self.config.clone() },
             loaded: self.loaded.clone(),
             repository: self.summary.clone(),
             politeness_seconds: self.loaded.model.politeness_s(),
