@@ -201,8 +201,9 @@ fn classes(sizes: &[f64]) -> Vec<(f64, usize)> {
     (0..CLASSES).filter(|&k| count[k] > 0.0).map(|k| (count[k], (pages[k] / count[k]).round().max(1.0) as usize)).collect()
 }
 
-/// How far one server of the pilot runs: until `until` days, at most `most` requests, on
-/// the stream of its class `class`.
+/// How far one server of the pilot runs: at least until `until` days (on past its first
+/// sweep until its pace settles), at most `most` requests, on the stream of its class
+/// `class`.
 struct Flight {
     until: f64,
     most: u64,
@@ -223,7 +224,8 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
         return Flown { made: Some(0.0), ..Flown::default() };
     }
     let lambda: Vec<f64> = (0..n).map(|i| rates.at((i as f64 + 0.5) / n as f64)).collect();
-    let mut visits = PilotVisits::new(&lambda, config.horizon_days.0);
+    let horizon = config.horizon_days.0;
+    let mut visits = PilotVisits::new(&lambda, horizon);
     // (the server's own gap, as the run's: a shorter Crawl-delay the fetcher keeps)
     let gap_s = model.own_gap_s(&host);
     let mut schedule = Capped { schedule: Adaptive::with(model.intervals, 0..n, gap_s / 86_400.0, 1.0), left: most };
@@ -236,7 +238,6 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
     // Nutch's cycles' fetch lists: this server's cap a cycle (the list over all servers
     // is bounded in the estimate)
     let mut cycles = Cycles::of(&model.intervals);
-    let horizon = config.horizon_days.0;
     // steps of until / STEPS; past STEPS, on until the pace settles (a long transient:
     // refused pages coming back in bursts), each STEPS more twice as long
     let (mut end, mut step) = (0.0, until / STEPS as f64);
