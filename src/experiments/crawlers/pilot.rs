@@ -11,6 +11,11 @@
 //! run's engine) on a few thousand requests, more where the crawler makes more than its
 //! intervals ask (StormCrawler's storm of refused pages coming back: 60,000 at most, about
 //! 10 ms natively, so the page's worker runs it: [`LimitsPilot`]).
+//!
+//! A flight its requests stop inside a storm of refused pages carries the storm on: to
+//! its end, where the pages not yet fetched drain, or over the whole horizon where the
+//! pages already fetched take the server's few answers and the refused ones settle in a
+//! number whose returns alone hold the server over its capacity ([`Held`]).
 
 use super::CrawlersConfig;
 use super::job::crawler_rules;
@@ -159,13 +164,17 @@ pub fn flown(config: &CrawlersConfig, loaded: &Loaded, inputs: &Inputs) -> Pilot
 fn run(config: &CrawlersConfig, loaded: &Loaded, inputs: &Inputs) -> Pilot {
     let budget = PILOT_REQUESTS / inputs.classes.len().max(1) as f64;
     let (mut requests, mut seconds, mut flown) = (0.0, 0.0, 0.0);
-    for (k, &(host, servers, n, asked)) in inputs.classes.iter().enumerate() {
+    // the largest servers fly last, spending what the smaller left
+    let mut order: Vec<usize> = (0..inputs.classes.len()).collect();
+    order.sort_by_key(|&k| inputs.classes[k].2);
+    for (flying, k) in order.into_iter().enumerate() {
+        let (host, servers, n, asked) = inputs.classes[k];
         // past the first sweep of the server's pages (each due at the start, fetched
         // back to back), twice over: a share of the horizon inside it sees only that burst
         let sweep = n as f64 * (loaded.model.own_gap_s(&host) + host.response_s) / 86_400.0;
         let until = (inputs.horizon * (budget / asked.max(1.0)).min(1.0)).max(2.0 * sweep).min(inputs.horizon);
-        // each class may spend what the classes before it left (the largest come last)
-        let most = (2.0 * budget).max((MOST_REQUESTS - flown) / (inputs.classes.len() - k) as f64);
+        // each class may spend what the classes before it left
+        let most = (2.0 * budget).max((MOST_REQUESTS - flown) / (inputs.classes.len() - flying) as f64);
         let flight = Flight { until, most: most as u64, class: k as u64 };
         let one = run_one(config, loaded, host, n, inputs.rates, flight);
         flown += one.flown;
@@ -233,8 +242,10 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
     // a stream of its own: the crawler's runs' purpose, series 1 (the runs are series 0)
     let mut rng = Stream::of(config.seed, Purpose::ServerSchedule { run: 2, series: 1 }, class);
     let (mut load, mut gate, mut answers) = (HostLoad::default(), HostGate::default(), Answers::default());
-    // (time, requests made by then) at the end of each step
+    // (time, requests made by then) at the end of each step, and (pages not yet
+    // fetched, answers ok, refused) then
     let mut made = vec![(0.0, 0.0)];
+    let mut counts = vec![(n as f64, 0.0, 0.0)];
     // Nutch's cycles' fetch lists: this server's cap a cycle (the list over all servers
     // is bounded in the estimate)
     let mut cycles = Cycles::of(&model.intervals);
@@ -268,6 +279,7 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
         // (stopped: the last request's time, not its page's due time, far behind in a backlog)
         let reached = if schedule.left == 0 { load.last.max(made[steps].0) } else { end };
         made.push((reached, made[steps].1 + requests as f64));
+        counts.push((visits.unfetched as f64, answers.ok as f64, answers.refused as f64));
         if visits.unfetched == 0 && swept.is_none() {
             swept = Some(steps + 1);
         }
@@ -278,8 +290,8 @@ fn run_one(config: &CrawlersConfig, loaded: &Loaded, host: Host, n: usize, rates
     let steps = made.len() - 1;
     let (reached, total) = made[steps];
     let last_quarter = made[steps.saturating_sub((steps / 4).max(1))];
-    let storm =
-        Storm { reached, made: total, pace: (total - last_quarter.1) / (reached - last_quarter.0).max(f64::MIN_POSITIVE), fetched: 1.0 - visits.unfetched as f64 / n as f64 };
+    let pace = (total - last_quarter.1) / (reached - last_quarter.0).max(f64::MIN_POSITIVE);
+    let storm = Storm { reached, made: total, pace, fetched: 1.0 - visits.unfetched as f64 / n as f64, held: Held::of(&made, &counts, n, host.capacity) };
     let mut flown = Flown { made: None, refused: answers.refused > 0, flown: total, storm };
     // a flight that ended at the horizon made what it made; one stopped before its
     // first sweep ended tells no pace past that burst
@@ -317,13 +329,70 @@ struct Flown {
 }
 
 /// Where a flight stopped: the time reached (days), its requests by then, their pace over
-/// its last quarter of steps (a day), and the share of its pages fetched once.
+/// its last quarter of steps (a day), the share of its pages fetched once, and how the
+/// storm of refused pages went over its last half.
 #[derive(Clone, Copy, Debug, Default)]
 struct Storm {
     reached: f64,
     made: f64,
     pace: f64,
     fetched: f64,
+    held: Option<Held>,
+}
+
+/// A storm of refused pages over a flight's last half of steps: of `pages`, `unfetched`
+/// not yet fetched at its end; a day, `ok` answers, `drain` pages fetched a first time,
+/// `returns` refused requests for each page not yet fetched; the server's capacity (a
+/// day).
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    pages: f64,
+    unfetched: f64,
+    ok: f64,
+    drain: f64,
+    returns: f64,
+    capacity: f64,
+}
+
+impl Held {
+    /// The storm of a flight by its steps' (time, requests) and (pages unfetched, ok,
+    /// refused), on a server of `n` pages and `capacity` requests a second; None over
+    /// fewer than four steps.
+    fn of(made: &[(f64, f64)], counts: &[(f64, f64, f64)], n: usize, capacity: f64) -> Option<Held> {
+        let s = made.len() - 1;
+        let h = s / 2;
+        let days = made[s].0 - made[h].0;
+        if s < 4 || days <= 0.0 {
+            return None;
+        }
+        let ((u_h, ok_h, no_h), (u, ok, no)) = (counts[h], counts[s]);
+        let mean_unfetched = (u_h + u) / 2.0;
+        let returns = if mean_unfetched > 0.0 { (no - no_h) / days / mean_unfetched } else { 0.0 };
+        Some(Held { pages: n as f64, unfetched: u, ok: (ok - ok_h) / days, drain: (u_h - u) / days, returns, capacity: capacity * 86_400.0 })
+    }
+
+    /// Its requests over `left` more days where it never drains: the pages fetched take
+    /// the ok answers the first fetches do not (`refetch` a day each), so the pages not
+    /// yet fetched settle where the ok answers are all refetches, u* = pages − ok/refetch
+    /// (du/dt = refetch·(u* − u)); where the refused pages there come back faster than
+    /// the server's capacity, their returns alone hold it over capacity and the storm
+    /// goes on: (returns·u(t) + ok) a day. None where it drains (the server's returns
+    /// fall within its capacity, or nothing takes the ok answers from the first fetches).
+    fn requests(self, left: f64) -> Option<f64> {
+        let fetched = self.pages - self.unfetched;
+        let refetch = if fetched > 0.0 { (self.ok - self.drain).max(0.0) / fetched } else { 0.0 };
+        if refetch <= 0.0 || left <= 0.0 {
+            return None;
+        }
+        let settles = self.pages - self.ok / refetch;
+        if settles * self.returns <= self.capacity {
+            return None;
+        }
+        // the mean of u(t) = u* + (u0 − u*)·e^(−refetch·t) over the days left
+        let decay = refetch * left;
+        let mean = settles + (self.unfetched - settles) * (-(-decay).exp_m1() / decay);
+        Some((self.returns * mean + self.ok) * left)
+    }
 }
 
 impl Storm {
@@ -332,6 +401,9 @@ impl Storm {
     /// as it grew), and `after` a day past its end.
     fn requests(self, horizon: f64, after: f64) -> f64 {
         let left = (horizon - self.reached).max(0.0);
+        if let Some(held) = self.held.and_then(|h| h.requests(left)) {
+            return self.made + held;
+        }
         let sweep = if self.fetched > 0.0 { self.reached * (1.0 / self.fetched - 1.0) } else { f64::INFINITY };
         let storm = left.min(sweep);
         let storm_requests = if sweep.is_finite() { self.pace * (storm - storm * storm / (2.0 * sweep)) } else { self.pace * storm };
@@ -396,5 +468,22 @@ mod tests {
         assert_eq!(c.iter().map(|&(m, _)| m).sum::<f64>(), 7.0);
         assert!(c.len() <= CLASSES && c.iter().any(|&(m, n)| m == 2.0 && n == 600), "{c:?}");
         assert_eq!(classes(&[5.0; 4]), vec![(4.0, 5)]);
+    }
+
+    /// A storm held, by hand: 100 pages, 80 not yet fetched; a day 10 ok answers, 2 of
+    /// them first fetches, 12 refused requests per page not fetched. The 20 fetched take
+    /// 8 a day (0.4 each), so the unfetched settle at 100 − 10/0.4 = 75, whose returns
+    /// (900 a day) exceed a capacity of 500: over 10 days u(t) = 75 + 5·e^(−0.4t), mean
+    /// 75 + 5·(1 − e^(−4))/4, and (12·mean + 10)·10 requests. Under a capacity of 1,000,
+    /// or with every ok answer a first fetch, the storm drains: None.
+    #[test]
+    fn a_storm_held_over_capacity_goes_on() {
+        let held = Held { pages: 100.0, unfetched: 80.0, ok: 10.0, drain: 2.0, returns: 12.0, capacity: 500.0 };
+        let mean = 75.0 + 5.0 * (1.0 - (-4.0_f64).exp()) / 4.0;
+        let requests = held.requests(10.0).expect("held");
+        assert!((requests - (12.0 * mean + 10.0) * 10.0).abs() < 1e-9, "{requests}");
+        assert_eq!(Held { capacity: 1000.0, ..held }.requests(10.0), None);
+        assert_eq!(Held { drain: 10.0, ..held }.requests(10.0), None);
+        assert_eq!(held.requests(0.0), None);
     }
 }
