@@ -405,7 +405,8 @@ export default {
     the same run from the command line: <code>freshlab crawlers --repository pages.csv --crawler-config nutch-site.xml --tuned tuned.xml</code>.
     With a cycle, Nutch's fetch list holds at most <code>generate.topN</code> pages of those due, the highest-scored first (a page's
     weight stands for its score, which in Nutch comes from its links; equal scores drawn at random), and at most
-    <code>generate.max.count</code> of one host; the pages left off wait for the next cycle.</p>`,
+    <code>generate.max.count</code> of one host; the pages left off wait for the next cycle. (Nutch's Generator takes topN from
+    its <code>-topN</code> argument, over any file's value: give here the one your crawl passes.)</p>`,
   panels: [
     {
       id: 'crawlers',

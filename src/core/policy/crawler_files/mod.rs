@@ -404,12 +404,15 @@ pub fn shipped(crawler: Crawler) -> Loaded {
 }
 
 /// The settings `text` sets over the file (`name=value`, separated by `;` or new lines;
-/// blank parts ignored), each a name `crawler` reads; a name given twice or unknown is
+/// blank parts ignored; or as the crawler's command line takes them: [`command_line`]),
+/// each a name `crawler` reads; a name given twice or unknown is
 /// refused, naming it and the fix.
 pub fn overrides(crawler: Crawler, text: &str) -> Result<Vec<(&'static str, String)>, String> {
     let table = known(crawler);
     let mut out: Vec<(&'static str, String)> = Vec::new();
-    for part in text.split([';', '\n']).map(str::trim).filter(|p| !p.is_empty()) {
+    let lines = text.split([';', '\n']).map(str::trim).filter(|p| !p.is_empty());
+    for part in lines.map(|line| command_line(crawler, line)).collect::<Result<Vec<_>, _>>()?.concat() {
+        let part = part.as_str();
         let (name, value) = part.split_once('=').ok_or_else(|| format!("“{part}” is not name=value (e.g. fetcher.server.delay=5)"))?;
         let (name, value) = (name.trim(), value.trim());
         if crawler == Crawler::Stormcrawler && name.starts_with(storm_threads::PREFIX) {
@@ -430,6 +433,37 @@ pub fn overrides(crawler: Crawler, text: &str) -> Result<Vec<(&'static str, Stri
         out.push((k.name, value.to_string()));
     }
     Ok(out)
+}
+
+/// A line of settings as name=value parts: itself, or where a word of it is the
+/// crawler's own option for a setting on its command line, each of its options as the
+/// shell splits them: Nutch's `-D name=value` (Hadoop's GenericOptionsParser, which every `bin/nutch`
+/// tool runs, and `bin/crawl -D`; also `-Dname=value`), Scrapy's `-s NAME=VALUE`
+/// (`scrapy crawl --set`). Anything else on such a line (a whole command pasted) is
+/// refused by name.
+fn command_line(crawler: Crawler, line: &str) -> Result<Vec<String>, String> {
+    let flag = match crawler {
+        Crawler::Nutch => "-D",
+        Crawler::Scrapy => "-s",
+        Crawler::Stormcrawler | Crawler::Heritrix => return Ok(vec![line.to_string()]),
+    };
+    let option = |word: &str| word == flag || word.strip_prefix(flag).is_some_and(|part| part.contains('='));
+    if !line.split_whitespace().any(option) {
+        return Ok(vec![line.to_string()]);
+    }
+    let words = shlex::split(line).ok_or_else(|| format!("“{line}” has a quote that is not closed; close it as the shell would"))?;
+    let mut parts = Vec::new();
+    let mut words = words.into_iter();
+    while let Some(word) = words.next() {
+        if word == flag {
+            parts.push(words.next().ok_or_else(|| format!("“{line}” ends with {flag} and no name=value after it"))?);
+        } else if let Some(part) = word.strip_prefix(flag) {
+            parts.push(part.to_string());
+        } else {
+            return Err(format!("“{word}” is not a {flag} option; give only the settings, each as {flag} name=value or name=value"));
+        }
+    }
+    Ok(parts)
 }
 
 /// The Java getter a crawler reads a setting with, which decides what it makes of the

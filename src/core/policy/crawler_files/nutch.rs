@@ -186,7 +186,7 @@ pub const KNOWN: &[Known] = &[
     Known {
         name: "generate.topN",
         default: "-1",
-        meaning: "at most this many pages over all hosts in one crawl cycle, the highest-scored first (the page's weight; -1: no limit, Generator's -topN); applies with a crawl cycle (nutch_cycle_hours)",
+        meaning: "at most this many pages over all hosts in one crawl cycle, the highest-scored first (the page's weight; -1: no limit); applies with a crawl cycle (nutch_cycle_hours). Nutch's Generator sets it from its own -topN argument (none: no limit), over the file's value and a -D: give the -topN your crawl passes (bin/crawl passes its fetch-list size), and pass a tuned one as -topN",
         apply: |m, v| {
             m.intervals.top_n = limit(v, "pages")?.unwrap_or(0);
             Ok(())
@@ -399,4 +399,15 @@ fn hadoop_signed(text: &str, unit: &str) -> Result<i32, String> {
 pub fn hadoop_int(text: &str, unit: &str) -> Result<u32, String> {
     let n = hadoop_signed(text, unit)?;
     u32::try_from(n).map_err(|_| format!("must be a whole number of {unit}, at least 0 (Nutch reads {n}, which Freshlab cannot run)"))
+}
+
+/// Where a written setting takes effect only on the command line, for its comment in the
+/// file ("" for another setting): Nutch's Generator writes its `-topN` argument over
+/// `generate.topN` (none: no limit), in `Generator.run`.
+pub fn command_line_note(name: &str, value: &str) -> String {
+    match name {
+        "generate.topN" if value == "-1" => "; the Generator sets this from its -topN argument: run generate without one (bin/crawl always passes its fetch-list size)".to_string(),
+        "generate.topN" => format!("; the Generator sets this from its -topN argument: run generate with -topN {value} (bin/crawl passes its fetch-list size: make it {value})"),
+        _ => String::new(),
+    }
 }

@@ -1287,8 +1287,9 @@ fn the_search_keeps_no_candidate_refused_more_than_the_file() {
 /// With Nutch's batch cycles, the caps the file sets are knobs too: on a made-up crawler
 /// whose fetch list's `generate.topN` holds it back (a list of the highest-scored pages
 /// only, fresher without it), the search drops the cap, pays the requests by the
-/// increment rate, and writes `generate.topN` = -1, which Nutch reads back as none.
-/// Without a cycle the caps are not searched (they do nothing).
+/// increment rate, and writes `generate.topN` = -1, which Nutch reads back as none, its
+/// comment saying the Generator takes it from its `-topN` argument. Without a cycle the
+/// caps are not searched (they do nothing).
 #[test]
 fn the_search_tries_nutchs_cycle_caps() {
     use tuning::{Ground, Score, Search, Typed};
@@ -1313,6 +1314,10 @@ fn the_search_tries_nutchs_cycle_caps() {
     assert!(changes.contains(&("generate.topN", "-1".to_string())), "{changes:?}");
     let text = write::write(Crawler::Nutch, None, &changes, "test", &|_| String::new()).unwrap();
     assert_eq!(read(Crawler::Nutch, &text, "f").unwrap().model.intervals.top_n, 0);
+    // the Generator writes its -topN argument over the file's: the comment says so
+    assert!(text.contains("the Generator sets this from its -topN argument: run generate without one"), "{text}");
+    let capped = write::write(Crawler::Nutch, None, &[("generate.topN", "500".to_string())], "test", &|_| String::new()).unwrap();
+    assert!(capped.contains("run generate with -topN 500 (bin/crawl passes its fetch-list size: make it 500)"), "{capped}");
     // without a cycle: the same search never touches the caps
     let uncycled = Model { intervals: Intervals { cycle: 0.0, ..cycled.intervals }, ..cycled };
     let mut search = Search::new(Crawler::Nutch, uncycled, Ground::new(false, false), Typed::default(), 0, run(&uncycled));
@@ -1716,4 +1721,31 @@ fn stormcrawlers_max_threads_patterns_are_rules_over_hosts() {
     // the form's settings over the file name it where it is read
     let form = overrides(Crawler::Stormcrawler, "fetcher.maxThreads.a\\.org=2").unwrap_err();
     assert!(form.contains("read from your crawler-conf.yaml, not set over it"), "{form}");
+}
+
+/// Settings as the crawler's own command line takes them, pasted: Nutch's `-D name=value`
+/// (Hadoop's GenericOptionsParser, `bin/crawl -D`), also joined (`-Dname=value`) and
+/// quoted as the shell reads them; Scrapy's `-s NAME=VALUE`; mixed with name=value lines.
+/// The same settings as name=value; a whole command's other words, a -D with nothing
+/// after it and an unclosed quote are refused by name; StormCrawler's lines are read as
+/// name=value only.
+#[test]
+fn settings_pasted_from_the_crawlers_command_line() {
+    let nutch = overrides(Crawler::Nutch, "-D fetcher.server.delay=10 -Dgenerate.topN=500 -D 'fetcher.queue.mode=byHost'\ndb.fetch.interval.default=86400").unwrap();
+    let plain = overrides(Crawler::Nutch, "fetcher.server.delay=10; generate.topN=500; fetcher.queue.mode=byHost; db.fetch.interval.default=86400");
+    assert_eq!(Ok(nutch.clone()), plain);
+    assert_eq!(nutch[2], ("fetcher.queue.mode", "byHost".to_string()));
+    assert_eq!(command_line(Crawler::Nutch, "-D \"a.b=My Bot\"").unwrap(), vec!["a.b=My Bot".to_string()], "quoted as the shell reads it");
+    let scrapy = overrides(Crawler::Scrapy, "-s DOWNLOAD_DELAY=2 -s 'AUTOTHROTTLE_ENABLED=True'").unwrap();
+    assert_eq!(scrapy, vec![("DOWNLOAD_DELAY", "2".to_string()), ("AUTOTHROTTLE_ENABLED", "True".to_string())]);
+    let whole = overrides(Crawler::Scrapy, "scrapy crawl news -s DOWNLOAD_DELAY=2").unwrap_err();
+    assert!(whole.contains("“scrapy” is not a -s option; give only the settings"), "{whole}");
+    let dangling = overrides(Crawler::Nutch, "-D fetcher.server.delay=10 -D").unwrap_err();
+    assert!(dangling.contains("ends with -D and no name=value after it"), "{dangling}");
+    let unclosed = overrides(Crawler::Nutch, "-D \"fetcher.server.delay=10").unwrap_err();
+    assert!(unclosed.contains("a quote that is not closed"), "{unclosed}");
+    // a value with a dash inside is not an option
+    assert_eq!(command_line(Crawler::Nutch, "a.b=bot -Dash").unwrap(), vec!["a.b=bot -Dash".to_string()]);
+    let storm = overrides(Crawler::Stormcrawler, "-D fetcher.server.delay=10").unwrap_err();
+    assert!(storm.contains("is not a setting Freshlab reads"), "{storm}");
 }

@@ -7,7 +7,7 @@
 
 use super::Crawler;
 use super::heritrix::{self, OverrideAt};
-use super::stormcrawler;
+use super::{nutch, stormcrawler};
 
 /// A setting changed: its name in the file and its new value, as the file writes it.
 pub type Change = (&'static str, String);
@@ -19,7 +19,7 @@ pub fn write(crawler: Crawler, original: Option<&str>, changes: &[Change], by: &
     for (name, value) in changes {
         let note = format!("{by}; was {}", was(name));
         text = match crawler {
-            Crawler::Nutch => nutch(&text, name, value, &note)?,
+            Crawler::Nutch => nutch(&text, name, value, &(note + &nutch::command_line_note(name, value)))?,
             Crawler::Stormcrawler => yaml(&text, name, value, &(note + &stormcrawler::kept_note(name, value))),
             Crawler::Heritrix => heritrix(&text, name, value, &note)?,
             Crawler::Scrapy => scrapy(&text, name, value, &note),
