@@ -253,13 +253,13 @@ test('a setting over the file from the form: run as set, marked in the table, ca
   assert.deepEqual(browser.errors, []);
 });
 
-test('settings pasted as Nutch’s command line gives them (-D name=value) run as name=value does; a whole command pasted is refused naming its first other word', async () => {
+test('settings pasted as Nutch’s command line gives them (-D name=value, -topN N) run as name=value does; a whole command pasted is refused naming its first other word', async () => {
   await page.goto(page.url().replace(/\?.*$/, '?view=crawlers'));
   await done(page, 'crawlers');
   const label = 'crawler settings over the file (name=value; …)';
   await setField(page, 'crawlers', label, 'bin/crawl -D fetcher.server.delay=60 -s urls crawl 3');
   await page.waitForFunction(() => /“bin\/crawl” is not a -D option; give only the settings/.test(document.querySelector('#crawlers .controls')?.textContent ?? ''), null, { timeout: 10_000 });
-  await setField(page, 'crawlers', label, '-D fetcher.server.delay=60 -Ddb.fetch.schedule.adaptive.max_interval=2592000');
+  await setField(page, 'crawlers', label, '-D fetcher.server.delay=60 -Ddb.fetch.schedule.adaptive.max_interval=2592000 -topN 500');
   await panel.getByRole('button', { name: 'Simulate' }).click();
   await page.waitForFunction(() => /set here/.test(document.querySelector('#crawlers .details')?.textContent ?? ''), null, { timeout: 60_000 });
   await done(page, 'crawlers');
@@ -267,6 +267,7 @@ test('settings pasted as Nutch’s command line gives them (-D name=value) run a
   const row = await settingsAsRun();
   assert.deepEqual(row('fetcher.server.delay').slice(1, 3), ['60', 'set here (crawler settings)']);
   assert.deepEqual(row('db.fetch.schedule.adaptive.max_interval').slice(1, 3), ['2592000', 'set here (crawler settings)']);
+  assert.deepEqual(row('generate.topN').slice(1, 3), ['500', 'set here (crawler settings)'], 'the Generator’s -topN');
   assert.deepEqual(browser.errors, []);
 });
 

@@ -73,7 +73,7 @@ pub struct CrawlersConfig {
     /// Settings over the file (or the shipped defaults), each a name the crawler reads:
     /// `--set NAME=VALUE` on the command line, one field of the form and the link.
     pub crawler_settings: String = String::new();
-        text("crawler settings over the file (name=value; …)").help("e.g. fetcher.server.delay=10; db.fetch.schedule.adaptive.max_interval=604800 — each setting the table under the chart lists; or as your crawler's command line gives them: Nutch's -D name=value, Scrapy's -s NAME=VALUE");
+        text("crawler settings over the file (name=value; …)").help("e.g. fetcher.server.delay=10; db.fetch.schedule.adaptive.max_interval=604800 — each setting the table under the chart lists; or as your crawler's command line gives them: Nutch's -D name=value (and its Generator's -topN N), Scrapy's -s NAME=VALUE");
     /// Nutch's AdaptiveFetchSchedule since NUTCH-1564's fix, or before it.
     pub nutch_1564: Nutch1564 = Nutch1564::Fixed; select("Nutch's sync delta");
     /// Nutch's batch cycle: generate, fetch and update every this many hours; a page

@@ -439,15 +439,17 @@ pub fn overrides(crawler: Crawler, text: &str) -> Result<Vec<(&'static str, Stri
 /// crawler's own option for a setting on its command line, each of its options as the
 /// shell splits them: Nutch's `-D name=value` (Hadoop's GenericOptionsParser, which every `bin/nutch`
 /// tool runs, and `bin/crawl -D`; also `-Dname=value`), Scrapy's `-s NAME=VALUE`
-/// (`scrapy crawl --set`). Anything else on such a line (a whole command pasted) is
-/// refused by name.
+/// (`scrapy crawl --set`); and Nutch's Generator's `-topN N`, which it writes over
+/// `generate.topN`. Anything else on such a line (a whole command pasted) is refused by
+/// name.
 fn command_line(crawler: Crawler, line: &str) -> Result<Vec<String>, String> {
     let flag = match crawler {
         Crawler::Nutch => "-D",
         Crawler::Scrapy => "-s",
         Crawler::Stormcrawler | Crawler::Heritrix => return Ok(vec![line.to_string()]),
     };
-    let option = |word: &str| word == flag || word.strip_prefix(flag).is_some_and(|part| part.contains('='));
+    let top_n = crawler == Crawler::Nutch;
+    let option = |word: &str| word == flag || word.strip_prefix(flag).is_some_and(|part| part.contains('=')) || (top_n && word == "-topN");
     if !line.split_whitespace().any(option) {
         return Ok(vec![line.to_string()]);
     }
@@ -457,10 +459,14 @@ fn command_line(crawler: Crawler, line: &str) -> Result<Vec<String>, String> {
     while let Some(word) = words.next() {
         if word == flag {
             parts.push(words.next().ok_or_else(|| format!("“{line}” ends with {flag} and no name=value after it"))?);
+        } else if top_n && word == "-topN" {
+            let n = words.next().ok_or_else(|| format!("“{line}” ends with -topN and no count after it"))?;
+            parts.push(format!("generate.topN={n}"));
         } else if let Some(part) = word.strip_prefix(flag) {
             parts.push(part.to_string());
         } else {
-            return Err(format!("“{word}” is not a {flag} option; give only the settings, each as {flag} name=value or name=value"));
+            let also = if top_n { " (and the Generator's -topN N)" } else { "" };
+            return Err(format!("“{word}” is not a {flag} option; give only the settings, each as {flag} name=value or name=value{also}"));
         }
     }
     Ok(parts)

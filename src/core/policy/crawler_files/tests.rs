@@ -1725,7 +1725,8 @@ fn stormcrawlers_max_threads_patterns_are_rules_over_hosts() {
 
 /// Settings as the crawler's own command line takes them, pasted: Nutch's `-D name=value`
 /// (Hadoop's GenericOptionsParser, `bin/crawl -D`), also joined (`-Dname=value`) and
-/// quoted as the shell reads them; Scrapy's `-s NAME=VALUE`; mixed with name=value lines.
+/// quoted as the shell reads them, and the Generator's `-topN N` (generate.topN);
+/// Scrapy's `-s NAME=VALUE`; mixed with name=value lines.
 /// The same settings as name=value; a whole command's other words, a -D with nothing
 /// after it and an unclosed quote are refused by name; StormCrawler's lines are read as
 /// name=value only.
@@ -1735,11 +1736,19 @@ fn settings_pasted_from_the_crawlers_command_line() {
     let plain = overrides(Crawler::Nutch, "fetcher.server.delay=10; generate.topN=500; fetcher.queue.mode=byHost; db.fetch.interval.default=86400");
     assert_eq!(Ok(nutch.clone()), plain);
     assert_eq!(nutch[2], ("fetcher.queue.mode", "byHost".to_string()));
+    // the Generator's -topN, which it writes over generate.topN
+    assert_eq!(
+        overrides(Crawler::Nutch, "-D fetcher.server.delay=10 -topN 1000").unwrap(),
+        vec![("fetcher.server.delay", "10".to_string()), ("generate.topN", "1000".to_string())]
+    );
+    assert!(overrides(Crawler::Nutch, "-topN").unwrap_err().contains("ends with -topN and no count after it"));
+    assert!(overrides(Crawler::Nutch, "-topN 2.5").unwrap_err().contains("generate.topN"));
     assert_eq!(command_line(Crawler::Nutch, "-D \"a.b=My Bot\"").unwrap(), vec!["a.b=My Bot".to_string()], "quoted as the shell reads it");
     let scrapy = overrides(Crawler::Scrapy, "-s DOWNLOAD_DELAY=2 -s 'AUTOTHROTTLE_ENABLED=True'").unwrap();
     assert_eq!(scrapy, vec![("DOWNLOAD_DELAY", "2".to_string()), ("AUTOTHROTTLE_ENABLED", "True".to_string())]);
     let whole = overrides(Crawler::Scrapy, "scrapy crawl news -s DOWNLOAD_DELAY=2").unwrap_err();
-    assert!(whole.contains("“scrapy” is not a -s option; give only the settings"), "{whole}");
+    assert!(whole.contains("“scrapy” is not a -s option; give only the settings, each as -s name=value or name=value"), "{whole}");
+    assert!(whole.ends_with("name=value"), "no -topN for Scrapy: {whole}");
     let dangling = overrides(Crawler::Nutch, "-D fetcher.server.delay=10 -D").unwrap_err();
     assert!(dangling.contains("ends with -D and no name=value after it"), "{dangling}");
     let unclosed = overrides(Crawler::Nutch, "-D \"fetcher.server.delay=10").unwrap_err();
